@@ -1,0 +1,122 @@
+package dev.loommcp;
+
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * A cancellation signal that a caller passes to one or more calls through {@link RequestOptions#token()}. When it
+ * fires, every call that holds it stops waiting, removes its pending request, sends {@code notifications/cancelled}
+ * where the protocol calls for it, and throws {@link McpCancelledException}.
+ *
+ * <p>A token fires once and stays fired. It is thread-safe: {@link #cancel()} may be called from any thread, any
+ * number of times. Listeners registered with {@link #onCancel(Runnable)} run exactly once, on the thread that
+ * cancels (or at once on the registering thread if the token has already fired); they should be short and must not
+ * block.
+ */
+public final class CancellationToken {
+
+    private final AtomicReference<String> reason = new AtomicReference<>();
+    private final ConcurrentHashMap<Long, Runnable> listeners = new ConcurrentHashMap<>();
+    private final AtomicLong nextKey = new AtomicLong();
+
+    private CancellationToken() {
+    }
+
+    /**
+     * Returns a new token that has not fired.
+     *
+     * @return the token
+     */
+    public static CancellationToken create() {
+        return new CancellationToken();
+    }
+
+    /**
+     * Fires the token with the reason "cancelled". Does nothing if it has already fired.
+     */
+    public void cancel() {
+        cancel("cancelled");
+    }
+
+    /**
+     * Fires the token. Does nothing if it has already fired. The reason is sent to the server as the {@code reason}
+     * of {@code notifications/cancelled} and appears in the exception message, so it must not hold secrets.
+     *
+     * @param why a short reason, not {@code null}
+     */
+    public void cancel(String why) {
+        if (!reason.compareAndSet(null, why == null ? "cancelled" : why)) {
+            return;
+        }
+        for (Long key : listeners.keySet()) {
+            Runnable r = listeners.remove(key);
+            if (r != null) {
+                runQuietly(r);
+            }
+        }
+    }
+
+    /**
+     * Returns whether the token has fired.
+     *
+     * @return {@code true} once {@link #cancel()} was called
+     */
+    public boolean isCancelled() {
+        return reason.get() != null;
+    }
+
+    /**
+     * Returns the reason given to {@link #cancel(String)}.
+     *
+     * @return the reason, or {@code null} if the token has not fired
+     */
+    public String reason() {
+        return reason.get();
+    }
+
+    /**
+     * Registers an action to run when the token fires. If it has already fired, the action runs at once on this
+     * thread. Exceptions thrown by the action are ignored.
+     *
+     * @param action the action, not {@code null}
+     * @return a registration whose {@code close()} removes the action if it has not run yet
+     */
+    public Registration onCancel(Runnable action) {
+        if (isCancelled()) {
+            runQuietly(action);
+            return () -> { };
+        }
+        long key = nextKey.incrementAndGet();
+        listeners.put(key, action);
+        if (isCancelled()) {
+            Runnable r = listeners.remove(key);
+            if (r != null) {
+                runQuietly(r);
+            }
+        }
+        return () -> listeners.remove(key);
+    }
+
+    private static void runQuietly(Runnable r) {
+        try {
+            r.run();
+        } catch (RuntimeException ignored) {
+            // a listener's failure must not stop the others
+        }
+    }
+
+    /** A handle that removes one cancel action. {@link #close()} is idempotent and thread-safe. */
+    @FunctionalInterface
+    public interface Registration extends AutoCloseable {
+        /** Removes the action if it has not run yet. */
+        @Override
+        void close();
+    }
+
+    @Override
+    public String toString() {
+        String r = reason.get();
+        return r == null ? "CancellationToken[active]" : "CancellationToken[cancelled: " + r + "]";
+    }
+}

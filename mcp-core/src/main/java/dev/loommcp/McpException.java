@@ -1,0 +1,32 @@
+package dev.loommcp;
+
+/**
+ * The root of every exception loom-mcp throws for a failed MCP operation. It is unchecked and sealed: a caller can
+ * switch over the kinds exhaustively.
+ *
+ * <ul>
+ *   <li>{@link McpRpcException}: the server answered with a JSON-RPC error.</li>
+ *   <li>{@link McpTimeoutException}: the call's deadline passed first.</li>
+ *   <li>{@link McpCancelledException}: the call's {@link CancellationToken} fired.</li>
+ *   <li>{@link McpClosedException}: the client was closed, before or during the call.</li>
+ *   <li>{@link McpProtocolException}: the peer broke the protocol (a malformed or unexpected message).</li>
+ *   <li>{@link McpTransportException}: the transport failed (process exit, HTTP status, I/O); transports subclass it.</li>
+ * </ul>
+ *
+ * <p>A thread interrupt is never wrapped: blocking calls throw {@link InterruptedException}. Messages name the
+ * method and the request id, never payloads or header values.
+ */
+public abstract sealed class McpException extends RuntimeException
+        permits McpRpcException, McpTimeoutException, McpCancelledException, McpClosedException,
+                McpProtocolException, McpTransportException {
+
+    /**
+     * Creates the exception.
+     *
+     * @param message the message
+     * @param cause   the cause, or {@code null}
+     */
+    protected McpException(String message, Throwable cause) {
+        super(message, cause);
+    }
+}

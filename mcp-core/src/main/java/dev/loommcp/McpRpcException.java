@@ -1,0 +1,84 @@
+package dev.loommcp;
+
+import dev.loommcp.jsonrpc.JsonRpcError;
+import dev.loommcp.jsonrpc.RequestId;
+
+/**
+ * The server answered a request with a JSON-RPC error (JSON-RPC 2.0 section 5.1). The call reached the server and
+ * the server refused or failed it; the client stays usable.
+ */
+public final class McpRpcException extends McpException {
+
+    private final transient JsonRpcError error;
+    private final String method;
+    private final transient RequestId requestId;
+
+    /**
+     * Creates the exception.
+     *
+     * @param method    the method of the failed request
+     * @param requestId the id of the failed request, or {@code null}
+     * @param error     the error the server sent
+     */
+    public McpRpcException(String method, RequestId requestId, JsonRpcError error) {
+        super(method + " (id " + requestId + ") failed with JSON-RPC error " + error.code() + ": " + error.message(),
+                null);
+        this.error = error;
+        this.method = method;
+        this.requestId = requestId;
+    }
+
+    /**
+     * Returns the error code, for example {@link JsonRpcError#METHOD_NOT_FOUND}.
+     *
+     * @return the code
+     */
+    public int code() {
+        return error.code();
+    }
+
+    /**
+     * Returns the server's error message.
+     *
+     * @return the message, never {@code null}
+     */
+    public String errorMessage() {
+        return error.message();
+    }
+
+    /**
+     * Returns the error's {@code data} as a plain JSON value.
+     *
+     * @return the data, or {@code null}
+     */
+    public Object data() {
+        return error.data();
+    }
+
+    /**
+     * Returns the whole error.
+     *
+     * @return the error
+     */
+    public JsonRpcError error() {
+        return error;
+    }
+
+    /**
+     * Returns the method of the failed request.
+     *
+     * @return the method
+     */
+    public String method() {
+        return method;
+    }
+
+    /**
+     * Returns the id of the failed request.
+     *
+     * @return the id, or {@code null} when unknown
+     */
+    public RequestId requestId() {
+        return requestId;
+    }
+}

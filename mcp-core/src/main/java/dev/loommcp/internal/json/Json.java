@@ -1,0 +1,146 @@
+package dev.loommcp.internal.json;
+
+import dev.loommcp.McpProtocolException;
+import java.util.List;
+import java.util.Map;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.MapperFeature;
+import tools.jackson.databind.SerializationFeature;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The one Jackson mapper of loom-mcp and conversions between plain JSON values ({@code Map}, {@code List},
+ * {@code String}, {@code Number}, {@code Boolean}, {@code null}) and the protocol records. Internal: Jackson never
+ * appears in the public API.
+ */
+public final class Json {
+
+    /** The shared mapper: thread-safe, unknown properties ignored, record component order kept. */
+    public static final JsonMapper MAPPER = JsonMapper.builder()
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .disable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+            .disable(MapperFeature.SORT_PROPERTIES_ALPHABETICALLY)
+            .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
+            .build();
+
+    private Json() {
+    }
+
+    /**
+     * Converts a plain JSON value (as read from the wire) into a record.
+     *
+     * @param value the plain value
+     * @param type  the record type
+     * @param what  what is converted, for the error message (for example {@code "tools/list result"})
+     * @param <T>   the type
+     * @return the record
+     * @throws McpProtocolException when the value does not have the record's shape
+     */
+    public static <T> T convert(Object value, Class<T> type, String what) {
+        try {
+            return MAPPER.convertValue(value, type);
+        } catch (JacksonException | IllegalArgumentException e) {
+            throw new McpProtocolException("malformed " + what + ": " + shortMessage(e), e);
+        }
+    }
+
+    /**
+     * Converts a record (or any value Jackson can write) into plain JSON values.
+     *
+     * @param value the value
+     * @return a {@code Map}, {@code List}, {@code String}, {@code Number}, {@code Boolean} or {@code null}
+     */
+    public static Object toPlain(Object value) {
+        if (value == null || value instanceof String || value instanceof Number || value instanceof Boolean) {
+            return value;
+        }
+        return MAPPER.convertValue(value, Object.class);
+    }
+
+    /**
+     * Converts a record into a plain JSON object.
+     *
+     * @param value the value, which must serialize to a JSON object
+     * @return the map
+     */
+    @SuppressWarnings("unchecked")
+    public static Map<String, Object> toPlainObject(Object value) {
+        Object plain = toPlain(value);
+        if (plain instanceof Map<?, ?> m) {
+            return (Map<String, Object>) m;
+        }
+        throw new IllegalArgumentException("not a JSON object: " + (value == null ? "null" : value.getClass()));
+    }
+
+    /**
+     * Writes a plain value or record as compact JSON text.
+     *
+     * @param value the value
+     * @return the JSON text
+     */
+    public static String write(Object value) {
+        return MAPPER.writeValueAsString(value);
+    }
+
+    /**
+     * Writes a plain value or record as indented JSON text, for people.
+     *
+     * @param value the value
+     * @return the JSON text
+     */
+    public static String writePretty(Object value) {
+        return MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(value);
+    }
+
+    /**
+     * Reads JSON text into plain values.
+     *
+     * @param text the text
+     * @return the value
+     * @throws IllegalArgumentException when the text is not valid JSON, with the parser's message
+     */
+    public static Object read(String text) {
+        try {
+            return MAPPER.readValue(text, Object.class);
+        } catch (JacksonException e) {
+            throw new IllegalArgumentException("not valid JSON: " + shortMessage(e), e);
+        }
+    }
+
+    /**
+     * Returns a deep, mutable copy-free view check: whether the value is a plain JSON object.
+     *
+     * @param value the value
+     * @return whether it is a {@code Map}
+     */
+    public static boolean isObject(Object value) {
+        return value instanceof Map;
+    }
+
+    /**
+     * Returns whether the value is a plain JSON array.
+     *
+     * @param value the value
+     * @return whether it is a {@code List}
+     */
+    public static boolean isArray(Object value) {
+        return value instanceof List;
+    }
+
+    /**
+     * Returns Jackson's message without the source excerpt, which could hold payload data.
+     *
+     * @param e the exception
+     * @return the first line of its original message
+     */
+    public static String shortMessage(Exception e) {
+        String m = e instanceof JacksonException je ? je.getOriginalMessage() : e.getMessage();
+        if (m == null) {
+            return e.getClass().getSimpleName();
+        }
+        int nl = m.indexOf('\n');
+        m = nl >= 0 ? m.substring(0, nl) : m;
+        return m.length() > 200 ? m.substring(0, 200) + "..." : m;
+    }
+}

@@ -1,0 +1,70 @@
+package dev.loommcp.spi;
+
+import dev.loommcp.jsonrpc.RequestId;
+
+/**
+ * What a transport knows about one {@link McpTransport#send} call.
+ *
+ * <p>Implemented by the core. Thread-safe.
+ */
+public interface SendContext {
+
+    /**
+     * Returns the {@link System#nanoTime()} value at which the request's deadline passes.
+     *
+     * @return the deadline; {@link Long#MAX_VALUE} means none
+     */
+    long deadlineNanos();
+
+    /**
+     * Returns the id of the request this send belongs to: the request's own id, the id a response answers, or the
+     * id a {@code notifications/cancelled} refers to.
+     *
+     * @return the id, or {@code null} for a notification that belongs to no request
+     */
+    RequestId requestId();
+
+    /**
+     * Registers an action that aborts the in-flight exchange (closes a response stream, a socket) when the request
+     * is cancelled, times out or the client closes. If that already happened the action runs at once.
+     *
+     * @param action the action; it must not block
+     */
+    void onCancel(Runnable action);
+
+    /**
+     * Returns whether the request was cancelled, timed out or the client closed.
+     *
+     * @return {@code true} once cancelled
+     */
+    boolean isCancelled();
+
+    /**
+     * A context for messages that belong to no request (for example {@code notifications/initialized}).
+     *
+     * @param deadlineNanos the deadline as a {@link System#nanoTime()} value
+     * @return the context
+     */
+    static SendContext detached(long deadlineNanos) {
+        return new SendContext() {
+            @Override
+            public long deadlineNanos() {
+                return deadlineNanos;
+            }
+
+            @Override
+            public RequestId requestId() {
+                return null;
+            }
+
+            @Override
+            public void onCancel(Runnable action) {
+            }
+
+            @Override
+            public boolean isCancelled() {
+                return false;
+            }
+        };
+    }
+}

@@ -1,0 +1,42 @@
+package dev.loommcp.spi;
+
+import dev.loommcp.McpTransportException;
+import dev.loommcp.jsonrpc.JsonRpcMessage;
+
+/**
+ * Where a transport delivers what it reads. Implemented by the core; all methods are thread-safe, never block on
+ * I/O, and return quickly (the core hands slow work to other virtual threads).
+ */
+public interface TransportSink {
+
+    /**
+     * Delivers one inbound message.
+     *
+     * @param message the message
+     */
+    void onMessage(JsonRpcMessage message);
+
+    /**
+     * Reports input that could not be read as JSON-RPC but that the transport skipped, keeping the connection (a
+     * garbage line on stdout, a malformed SSE event). The core counts and logs it.
+     *
+     * @param problem what was wrong, naming where; never the whole payload
+     */
+    default void onSkipped(String problem) {
+    }
+
+    /**
+     * Reports that the transport is lost for good (process exit, stream failure that cannot be resumed). The core
+     * fails every pending call at once with {@code cause} and closes the client. Called at most once.
+     *
+     * @param cause why, with the transport's details (exit code and stderr tail, HTTP status)
+     */
+    void onClosed(McpTransportException cause);
+
+    /**
+     * Reports that the transport replaced its session with a new one (HTTP: the server answered 404 for the old
+     * session and the handshake was replayed). Default: nothing.
+     */
+    default void onSessionRestarted() {
+    }
+}
