@@ -75,7 +75,8 @@ import javax.net.ssl.SSLContext;
  *       400 mean none is offered) and reconnects it with backoff, at most {@value #MAX_STREAM_ATTEMPTS} times in a
  *       row without receiving anything.</li>
  *   <li>A response stream that ends before its response is resumed with {@code GET} and {@code Last-Event-ID} after
- *       the server's {@code retry} delay (1 s, doubling, when it sent none), at most {@value #MAX_STREAM_ATTEMPTS}
+ *       the server's {@code retry} delay (the {@linkplain Builder#reconnectDelay reconnect delay}, doubling, when it
+ *       sent none), at most {@value #MAX_STREAM_ATTEMPTS}
  *       times in a row without progress; messages replayed on a resumed stream are dropped when their JSON-RPC id
  *       was already seen.</li>
  *   <li>Redirects: 307 and 308 are followed with the same method, body and headers, at most
@@ -142,6 +143,7 @@ public final class HttpTransport implements McpTransport {
     private final RequestSigner signer;
     private final SSLContext sslContext;
     private final int maxMessageBytes;
+    private final long reconnectDelayMillis;
     private final String tlsDescription;
 
     private final AtomicBoolean opened = new AtomicBoolean();
@@ -175,6 +177,7 @@ public final class HttpTransport implements McpTransport {
         this.signer = b.signer;
         this.sslContext = ssl;
         this.maxMessageBytes = b.maxMessageBytes;
+        this.reconnectDelayMillis = b.reconnectDelay.toMillis();
         this.tlsDescription = b.tlsDescription();
     }
 
@@ -1190,9 +1193,9 @@ public final class HttpTransport implements McpTransport {
         return idleTimeout.toNanos();
     }
 
-    private static long backoffMillis(int attempt) {
-        long d = DEFAULT_RETRY_MILLIS << Math.min(Math.max(attempt - 1, 0), 10);
-        return Math.min(d, MAX_BACKOFF_MILLIS);
+    private long backoffMillis(int attempt) {
+        long d = reconnectDelayMillis << Math.min(Math.max(attempt - 1, 0), 10);
+        return Math.min(d, Math.max(MAX_BACKOFF_MILLIS, reconnectDelayMillis));
     }
 
     private static List<AuthChallenge> challenges(HttpResponse<?> resp) {
@@ -1498,6 +1501,7 @@ public final class HttpTransport implements McpTransport {
         private Path trustedCertificates;
         private SSLContext sslContext;
         private int maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES;
+        private Duration reconnectDelay = Duration.ofMillis(DEFAULT_RETRY_MILLIS);
 
         private Builder(URI endpoint) {
             Objects.requireNonNull(endpoint, "endpoint");
@@ -1563,6 +1567,20 @@ public final class HttpTransport implements McpTransport {
          */
         public Builder idleTimeout(Duration timeout) {
             this.idleTimeout = positive(timeout, "idleTimeout");
+            return this;
+        }
+
+        /**
+         * Sets the first reconnection delay used when the server sent no SSE {@code retry} (resuming a response
+         * stream, reconnecting the GET stream); it doubles after each attempt without progress, up to 30 seconds.
+         * A server's {@code retry} always wins. Default 1 second.
+         *
+         * @param delay a positive duration
+         * @return this builder
+         * @throws IllegalArgumentException if not positive
+         */
+        public Builder reconnectDelay(Duration delay) {
+            this.reconnectDelay = positive(delay, "reconnectDelay");
             return this;
         }
 
