@@ -1152,8 +1152,7 @@ public final class HttpTransport implements McpTransport {
     private McpException ioFailure(Call call, Throwable cause) {
         String what = call.what;
         if (cause instanceof HttpConnectTimeoutException) {
-            return new McpTransportException(what + ": connecting to " + origin + " timed out after "
-                    + connectTimeout.toMillis() + " ms", cause);
+            return new McpTransportException(what + ": connecting to " + origin + " timed out", cause);
         }
         if (cause instanceof HttpTimeoutException) {
             return new McpTransportException(what + ": no response headers from " + origin + " in time", cause);
@@ -1180,13 +1179,19 @@ public final class HttpTransport implements McpTransport {
         return new McpTransportException(call.what + ": aborted");
     }
 
+    /** Bounds a request until its response headers: connecting (connect timeout) plus one idle period. */
     private Duration headerTimeout(long deadlineNanos) {
-        long idle = idleNanos();
+        long idle = saturatedAdd(idleNanos(), connectTimeout.toNanos());
         if (deadlineNanos != Long.MAX_VALUE) {
             long remaining = deadlineNanos - System.nanoTime();
             idle = Math.min(idle, Math.max(remaining, TimeUnit.MILLISECONDS.toNanos(1)));
         }
         return Duration.ofNanos(idle);
+    }
+
+    private static long saturatedAdd(long a, long b) {
+        long r = a + b;
+        return r < 0 ? Long.MAX_VALUE : r;
     }
 
     private long idleNanos() {
