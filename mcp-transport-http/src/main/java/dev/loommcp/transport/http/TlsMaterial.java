@@ -66,6 +66,10 @@ final class TlsMaterial {
             throw new McpTransportException("no certificate in the client certificate chain file " + certChain);
         }
         PrivateKey key = readPkcs8(keyFile);
+        if (!matches(key, chain.get(0))) {
+            throw new McpTransportException("the private key in " + keyFile
+                    + " does not belong to the first certificate in " + certChain);
+        }
         char[] pw = randomPassword();
         try {
             KeyStore ks = KeyStore.getInstance("PKCS12");
@@ -190,6 +194,33 @@ final class TlsMaterial {
         }
         throw new McpTransportException("the private key file " + file
                 + " holds a PKCS#8 key of an unsupported algorithm (RSA, EC, Ed25519, Ed448 are supported)");
+    }
+
+    /** Whether the key signs what the leaf certificate's public key verifies (when the algorithm is known). */
+    private static boolean matches(PrivateKey key, Certificate leaf) {
+        String alg = switch (key.getAlgorithm()) {
+            case "RSA" -> "SHA256withRSA";
+            case "EC" -> "SHA256withECDSA";
+            case "Ed25519", "Ed448", "EdDSA" -> key.getAlgorithm();
+            default -> null;
+        };
+        if (alg == null) {
+            return true; // no cheap check; the TLS handshake will tell
+        }
+        try {
+            byte[] challenge = new byte[32];
+            new SecureRandom().nextBytes(challenge);
+            java.security.Signature signer = java.security.Signature.getInstance(alg);
+            signer.initSign(key);
+            signer.update(challenge);
+            byte[] sig = signer.sign();
+            java.security.Signature verifier = java.security.Signature.getInstance(alg);
+            verifier.initVerify(leaf.getPublicKey());
+            verifier.update(challenge);
+            return verifier.verify(sig);
+        } catch (GeneralSecurityException | RuntimeException e) {
+            return false;
+        }
     }
 
     private static char[] randomPassword() {

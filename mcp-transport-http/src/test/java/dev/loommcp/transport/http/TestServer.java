@@ -56,19 +56,44 @@ final class TestServer implements AutoCloseable {
     }
 
     private final HttpServer server;
+    private final String scheme;
     private final ExecutorService executor = Executors.newVirtualThreadPerTaskExecutor();
     final List<Req> requests = new CopyOnWriteArrayList<>();
     final LinkedBlockingQueue<Req> arrivals = new LinkedBlockingQueue<>();
     final AtomicInteger open = new AtomicInteger();
+    final List<String> peers = new CopyOnWriteArrayList<>();
     private volatile Handler handler = (r, ex) -> json(ex, 404, "{}");
 
     TestServer() throws IOException {
-        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        this(null);
+    }
+
+    /** An HTTPS server when {@code tls} is given: it requires a client certificate. */
+    TestServer(javax.net.ssl.SSLContext tls) throws IOException {
+        InetSocketAddress address = new InetSocketAddress(InetAddress.getLoopbackAddress(), 0);
+        if (tls == null) {
+            server = HttpServer.create(address, 0);
+        } else {
+            com.sun.net.httpserver.HttpsServer https = com.sun.net.httpserver.HttpsServer.create(address, 0);
+            https.setHttpsConfigurator(new com.sun.net.httpserver.HttpsConfigurator(tls) {
+                @Override
+                public void configure(com.sun.net.httpserver.HttpsParameters params) {
+                    javax.net.ssl.SSLParameters p = tls.getDefaultSSLParameters();
+                    p.setNeedClientAuth(true);
+                    params.setSSLParameters(p);
+                }
+            });
+            server = https;
+        }
+        scheme = tls == null ? "http" : "https";
         server.setExecutor(executor);
         server.createContext("/", ex -> {
             open.incrementAndGet();
             try {
                 String body = new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+                if (ex instanceof com.sun.net.httpserver.HttpsExchange hx) {
+                    peers.add(hx.getSSLSession().getPeerPrincipal().getName());
+                }
                 Req req = new Req(ex.getRequestMethod(), ex.getRequestURI(), Map.copyOf(ex.getRequestHeaders()), body,
                         System.nanoTime());
                 requests.add(req);
@@ -91,7 +116,7 @@ final class TestServer implements AutoCloseable {
     }
 
     URI uri(String path) {
-        return URI.create("http://127.0.0.1:" + server.getAddress().getPort() + path);
+        return URI.create(scheme + "://127.0.0.1:" + server.getAddress().getPort() + path);
     }
 
     int port() {
