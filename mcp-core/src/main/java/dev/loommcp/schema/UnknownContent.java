@@ -1,7 +1,8 @@
 package dev.loommcp.schema;
 
+import com.fasterxml.jackson.annotation.JsonAnyGetter;
 import com.fasterxml.jackson.annotation.JsonCreator;
-import com.fasterxml.jackson.annotation.JsonValue;
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import java.util.Map;
 import java.util.Objects;
 
@@ -13,7 +14,7 @@ import java.util.Objects;
  * @param type the {@code type} property as received, or {@code null} if absent or not a string
  * @param raw  the whole JSON object, {@code type} included, as plain JSON values; not {@code null}
  */
-public record UnknownContent(String type, Map<String, Object> raw) implements ContentBlock {
+public record UnknownContent(@JsonIgnore String type, @JsonIgnore Map<String, Object> raw) implements ContentBlock {
 
     /**
      * Creates the record; {@code raw} is copied (shallowly) and {@code type} is taken as given.
@@ -38,11 +39,11 @@ public record UnknownContent(String type, Map<String, Object> raw) implements Co
     }
 
     /**
-     * Returns the JSON object to write: {@link #raw()} unchanged.
+     * Returns the properties to write: those of {@link #raw()}, unchanged and in order.
      *
      * @return the raw object
      */
-    @JsonValue
+    @JsonAnyGetter
     Map<String, Object> json() {
         return raw;
     }
