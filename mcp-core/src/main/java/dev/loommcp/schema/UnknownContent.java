@@ -9,9 +9,10 @@ import java.util.Objects;
 /**
  * A content block of a {@code type} this version of loom-mcp does not model (for example the sampling blocks
  * {@code tool_use} and {@code tool_result}, or a type from a later spec), or one without a {@code type}. The whole
- * JSON object is kept in {@link #raw()} and is written back exactly as received.
+ * JSON object is kept in {@link #raw()} and is written back as received, in the same order. (One exception: a
+ * {@code type} that is not a JSON string, which no spec allows, is read and kept as its text.)
  *
- * @param type the {@code type} property as received, or {@code null} if absent or not a string
+ * @param type the {@code type} property as received, or {@code null} if absent
  * @param raw  the whole JSON object, {@code type} included, as plain JSON values; not {@code null}
  */
 public record UnknownContent(@JsonIgnore String type, @JsonIgnore Map<String, Object> raw) implements ContentBlock {
