@@ -42,9 +42,13 @@ public final class Json {
             return MAPPER.convertValue(value, type);
         } catch (JacksonException e) {
             // Jackson's own message quotes the offending value: name the type and the JSON path instead
-            String expected = e instanceof tools.jackson.databind.exc.MismatchedInputException m
-                    && m.getTargetType() != null && m.getTargetType() != type
-                    ? ", expected " + m.getTargetType().getSimpleName() : "";
+            String expected = "";
+            if (e instanceof tools.jackson.databind.exc.InvalidTypeIdException t && t.getBaseType() != null) {
+                expected = ", no known kind of " + t.getBaseType().getRawClass().getSimpleName();
+            } else if (e instanceof tools.jackson.databind.exc.MismatchedInputException m
+                    && m.getTargetType() != null && m.getTargetType() != type) {
+                expected = ", expected " + m.getTargetType().getSimpleName();
+            }
             throw new McpProtocolException("malformed " + what + ": does not fit " + type.getName()
                     + pathOf(e) + " (" + e.getClass().getSimpleName() + expected + ")");
         } catch (IllegalArgumentException e) {
