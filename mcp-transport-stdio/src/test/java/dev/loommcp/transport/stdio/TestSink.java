@@ -17,7 +17,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /** A sink that records what a transport delivers, for the tests. */
-final class TestSink implements TransportSink {
+class TestSink implements TransportSink {
 
     /** Generous bound for events that should come "at once". */
     static final Duration SOON = Duration.ofSeconds(20);
