@@ -387,12 +387,14 @@ public final class HttpTransport implements McpTransport {
             if (closed.get()) {
                 throw new McpClosedException("HTTP transport to " + origin + " is closed", null);
             }
-            postRequest(call, r, body, ctx, true);
-            if ("initialize".equals(r.method()) && protocolVersion == null
-                    && call.response instanceof JsonRpcMessage.Response resp
-                    && resp.result() instanceof Map<?, ?> result
-                    && result.get("protocolVersion") instanceof String v && !v.isBlank()) {
-                protocolVersion = v;
+            try {
+                postRequest(call, r, body, ctx, true);
+            } catch (McpException e) {
+                if (!call.completed()) {
+                    throw e;
+                }
+                // the response already arrived (on another stream): what broke afterwards does not matter
+                LOG.log(Level.DEBUG, () -> call.what + ": ignored a failure after the response: " + e.getMessage());
             }
         } finally {
             awaiting.remove(r.id(), call);
@@ -954,6 +956,14 @@ public final class HttpTransport implements McpTransport {
             default -> {
             }
         }
+        JsonRpcMessage.Request init = initializeRequest;
+        if (protocolVersion == null && init != null && m instanceof JsonRpcMessage.Response r
+                && init.id().equals(r.id()) && r.result() instanceof Map<?, ?> result
+                && result.get("protocolVersion") instanceof String v && !v.isBlank()
+                && v.chars().allMatch(c -> c > 0x20 && c < 0x7f)) {
+            // known before the client sends notifications/initialized, which should carry it already
+            protocolVersion = v;
+        }
         TransportSink s = sink;
         if (s != null) {
             s.onMessage(m);
@@ -1413,17 +1423,25 @@ public final class HttpTransport implements McpTransport {
             return completed;
         }
 
-        /** Marks the awaited response delivered (from any stream) and ends the read of the current body. */
+        /**
+         * Marks the awaited response delivered (from any stream) and ends the current exchange: a pending future is
+         * cancelled and the body being read is closed.
+         */
         void complete(JsonRpcMessage m) {
             StreamBody b;
+            CompletableFuture<?> f;
             lock.lock();
             try {
                 response = m;
                 completed = true;
                 b = body;
+                f = future;
                 changed.signalAll();
             } finally {
                 lock.unlock();
+            }
+            if (f != null && !f.isDone()) {
+                f.cancel(true);
             }
             if (b != null) {
                 b.close();

@@ -754,4 +754,28 @@ class HttpTransportTest {
             release.countDown();
         }
     }
+
+    @Test
+    void responseOnAnotherStreamCompletesARequestStillWaitingForHeaders() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch postArrived = new CountDownLatch(1);
+        server.handler((req, ex) -> {
+            if (req.method().equals("GET")) {
+                postArrived.await(10, TimeUnit.SECONDS);
+                OutputStream out = sse(ex);
+                write(out, "data: " + result(22, "{}") + "\n\n");
+                release.await(20, TimeUnit.SECONDS);
+            } else {
+                postArrived.countDown();
+                release.await(20, TimeUnit.SECONDS); // no headers for the POST
+            }
+        });
+        try (HttpTransport t = open()) {
+            t.handshakeCompleted("2025-11-25");
+            t.send(request(22, "tools/call"), TestContext.of(22));
+            assertThat(sink.all).containsExactly(new JsonRpcMessage.Response(RequestId.of(22), Map.of()));
+        } finally {
+            release.countDown();
+        }
+    }
 }
