@@ -455,14 +455,22 @@ class HttpTransportTest {
     }
 
     @Test
-    void cancelHookAloneAbortsAReadWithoutInterrupt() throws Exception {
+    void cancelHookAloneAbortsAReadWithoutInterruptAndClosesTheConnection() throws Exception {
         CountDownLatch streaming = new CountDownLatch(1);
+        CountDownLatch disconnected = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
         server.handler((req, ex) -> {
             OutputStream out = sse(ex);
             write(out, "id: 1\ndata:\n\n");
             streaming.countDown();
-            release.await(20, TimeUnit.SECONDS);
+            try {
+                // keep-alive comments until the client goes away
+                while (!release.await(50, TimeUnit.MILLISECONDS)) {
+                    write(out, ": ping\n");
+                }
+            } catch (java.io.IOException e) {
+                disconnected.countDown();
+            }
         });
         try (HttpTransport t = open()) {
             AtomicReference<Throwable> failure = new AtomicReference<>();
@@ -478,6 +486,8 @@ class HttpTransportTest {
             ctx.cancel(); // no thread set: only the registered action runs
             assertThat(sender.join(Duration.ofSeconds(5))).isTrue();
             assertThat(failure.get()).isInstanceOf(McpTransportException.class).hasMessageContaining("aborted");
+            // the response stream was closed at once: the server's next write fails, while the transport is open
+            assertThat(disconnected.await(10, TimeUnit.SECONDS)).isTrue();
         } finally {
             release.countDown();
         }
