@@ -543,7 +543,7 @@ class HttpTransportTest {
                     assertThat(req.header("Last-Event-ID")).isEqualTo("g1");
                     write(out, "id: g2\ndata: {\"jsonrpc\":\"2.0\",\"id\":99,\"method\":\"roots/list\"}\n\n");
                     second.countDown();
-                    Thread.sleep(20_000);
+                    new CountDownLatch(1).await(20, TimeUnit.SECONDS); // stays open until the server stops
                 }
                 return;
             }

@@ -57,19 +57,25 @@ class HttpTransportTlsTest {
         keytool("-genkeypair", "-alias", "client", "-keyalg", "RSA", "-keysize", "2048", "-dname", "CN=loom-client",
                 "-validity", "2", "-storetype", "PKCS12", "-keystore", clientP12.toString(), "-storepass",
                 new String(PASSWORD));
-        keytool("-exportcert", "-rfc", "-alias", "server", "-keystore", serverP12.toString(), "-storepass",
-                new String(PASSWORD), "-file", serverPem.toString());
-        keytool("-exportcert", "-rfc", "-alias", "client", "-keystore", clientP12.toString(), "-storepass",
-                new String(PASSWORD), "-file", clientPem.toString());
-        KeyStore ks = KeyStore.getInstance("PKCS12");
-        try (InputStream in = Files.newInputStream(clientP12)) {
-            ks.load(in, PASSWORD);
-        }
+        Base64.Encoder pem = Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII));
+        KeyStore serverKs = load(serverP12);
+        Files.writeString(serverPem, "-----BEGIN CERTIFICATE-----\n"
+                + pem.encodeToString(serverKs.getCertificate("server").getEncoded()) + "\n-----END CERTIFICATE-----\n");
+        KeyStore ks = load(clientP12);
+        Files.writeString(clientPem, "-----BEGIN CERTIFICATE-----\n"
+                + pem.encodeToString(ks.getCertificate("client").getEncoded()) + "\n-----END CERTIFICATE-----\n");
         PrivateKey key = (PrivateKey) ks.getKey("client", PASSWORD);
-        clientKeyBase64 = Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII))
-                .encodeToString(key.getEncoded());
+        clientKeyBase64 = pem.encodeToString(key.getEncoded());
         Files.writeString(clientKeyPem, "-----BEGIN PRIVATE KEY-----\n" + clientKeyBase64
                 + "\n-----END PRIVATE KEY-----\n");
+    }
+
+    static KeyStore load(Path p12) throws Exception {
+        KeyStore ks = KeyStore.getInstance("PKCS12");
+        try (InputStream in = Files.newInputStream(p12)) {
+            ks.load(in, PASSWORD);
+        }
+        return ks;
     }
 
     static void keytool(String... args) throws Exception {

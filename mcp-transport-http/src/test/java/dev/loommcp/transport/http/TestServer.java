@@ -99,8 +99,8 @@ final class TestServer implements AutoCloseable {
                 requests.add(req);
                 arrivals.add(req);
                 handler.handle(req, ex);
-            } catch (IOException e) {
-                // the client went away
+            } catch (IOException | InterruptedException e) {
+                // the client went away, or the server is stopping
             } catch (Exception e) {
                 e.printStackTrace();
             } finally {
