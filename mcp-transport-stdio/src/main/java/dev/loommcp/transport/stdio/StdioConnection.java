@@ -421,7 +421,7 @@ final class StdioConnection {
 
     private void drainStderr() {
         InputStream err = process.getErrorStream();
-        Ring lineBuf = new Ring(Math.min(STDERR_LINE_MAX, config.stderrBufferBytes()));
+        LineBuffer lineBuf = new LineBuffer(Math.min(STDERR_LINE_MAX, config.stderrBufferBytes()));
         byte[] buf = new byte[READ_CHUNK];
         try {
             int n;
@@ -447,12 +447,12 @@ final class StdioConnection {
     }
 
     /** One stderr line being collected, cut at a maximum length. */
-    private static final class Ring {
+    private static final class LineBuffer {
         final byte[] bytes;
         int len;
         long dropped;
 
-        Ring(int max) {
+        LineBuffer(int max) {
             bytes = new byte[Math.max(1, max)];
         }
 
@@ -464,7 +464,7 @@ final class StdioConnection {
         }
     }
 
-    private void emitStderr(Ring lb) {
+    private void emitStderr(LineBuffer lb) {
         int len = lb.len;
         if (lb.dropped == 0 && len > 0 && lb.bytes[len - 1] == '\r') {
             len--;

@@ -148,6 +148,7 @@ public final class StdioTransport implements McpTransport {
 
     private final LaunchConfig config;
     private final StdioConnection connection;
+    /** Keeps the sink reachable for as long as this transport is: the connection holds it only weakly. */
     private volatile TransportSink sink;
     private volatile Cleaner.Cleanable cleanable;
 
