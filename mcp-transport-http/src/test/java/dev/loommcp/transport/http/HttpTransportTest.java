@@ -788,4 +788,58 @@ class HttpTransportTest {
             release.countDown();
         }
     }
+
+    @Test
+    void concurrentRequestsOnAnExpiredSessionRestartItOnce() throws Exception {
+        AtomicInteger sessions = new AtomicInteger();
+        AtomicReference<String> live = new AtomicReference<>("none");
+        CountDownLatch bothFailed = new CountDownLatch(2);
+        server.handler((req, ex) -> {
+            if (!req.method().equals("POST")) {
+                TestServer.status(ex, 405);
+                return;
+            }
+            if ("initialize".equals(req.rpcMethod())) {
+                String s = "s" + sessions.incrementAndGet();
+                live.set(s);
+                ex.getResponseHeaders().set("Mcp-Session-Id", s);
+                json(ex, 200, initResult(req.rpcId(), "2025-11-25"));
+            } else if (req.rpcId() == null) {
+                TestServer.status(ex, 202);
+            } else if (!live.get().equals(req.header("Mcp-Session-Id"))) {
+                bothFailed.countDown();
+                bothFailed.await(10, TimeUnit.SECONDS); // both requests see the expired session
+                TestServer.status(ex, 404);
+            } else {
+                json(ex, 200, result(req.rpcId(), "{}"));
+            }
+        });
+        try (HttpTransport t = open()) {
+            t.send(initialize(1), TestContext.of(1));
+            t.send(INITIALIZED, TestContext.none());
+            live.set("gone");
+            AtomicReference<Throwable> failure = new AtomicReference<>();
+            Thread a = Thread.ofVirtual().start(() -> {
+                try {
+                    t.send(request(10, "tools/list"), TestContext.of(10));
+                } catch (Throwable e) {
+                    failure.set(e);
+                }
+            });
+            Thread b = Thread.ofVirtual().start(() -> {
+                try {
+                    t.send(request(11, "prompts/list"), TestContext.of(11));
+                } catch (Throwable e) {
+                    failure.set(e);
+                }
+            });
+            assertThat(a.join(Duration.ofSeconds(20))).isTrue();
+            assertThat(b.join(Duration.ofSeconds(20))).isTrue();
+            assertThat(failure.get()).isNull();
+            assertThat(sessions.get()).isEqualTo(2);
+            assertThat(sink.restarts.get()).isEqualTo(1);
+            assertThat(sink.all).contains(new JsonRpcMessage.Response(RequestId.of(10), Map.of()),
+                    new JsonRpcMessage.Response(RequestId.of(11), Map.of()));
+        }
+    }
 }
