@@ -795,15 +795,17 @@ public final class HttpTransport implements McpTransport {
                     } else {
                         SseParser parser = new SseParser(maxMessageBytes, lastId, listener("GET stream",
                                 lastId != null));
+                        Outcome outcome = Outcome.ENDED;
                         try {
-                            readSse(call, resp.body(), parser, () -> false, "GET stream", false);
+                            outcome = readSse(call, resp.body(), parser, () -> false, "GET stream", false);
                         } finally {
                             lastId = parser.lastEventId();
                             if (parser.retryMillis() >= 0) {
                                 retry = parser.retryMillis();
                             }
                         }
-                        failures = parser.dispatches() > 0 ? 0 : failures + 1;
+                        // a quiet stream that hit the idle timeout is healthy: reconnect without counting a failure
+                        failures = parser.dispatches() > 0 || outcome == Outcome.IDLE ? 0 : failures + 1;
                     }
                 } catch (McpHttpStatusException e) {
                     LOG.log(Level.WARNING, "GET stream of {0} stopped: {1}", origin, e.getMessage());
@@ -835,7 +837,7 @@ public final class HttpTransport implements McpTransport {
     // ------------------------------------------------------------------------------------------------------------
     // reading
 
-    private enum Outcome { DONE, ENDED }
+    private enum Outcome { DONE, ENDED, IDLE }
 
     /**
      * Reads an SSE body until {@code done} holds or the stream ends.
@@ -871,7 +873,7 @@ public final class HttpTransport implements McpTransport {
                         + " ms (idle timeout)");
             }
             LOG.log(Level.DEBUG, () -> what + ": idle for " + idleTimeout.toMillis() + " ms; reconnecting");
-            return Outcome.ENDED;
+            return Outcome.IDLE;
         } catch (IOException e) {
             LOG.log(Level.DEBUG, () -> what + " broke: " + e.getClass().getSimpleName());
             return done.getAsBoolean() ? Outcome.DONE : Outcome.ENDED;

@@ -842,4 +842,25 @@ class HttpTransportTest {
                     new JsonRpcMessage.Response(RequestId.of(11), Map.of()));
         }
     }
+
+    @Test
+    void quietGetStreamIsReconnectedAfterTheIdleTimeoutWithoutGivingUp() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        server.handler((req, ex) -> {
+            if (req.method().equals("GET")) {
+                sse(ex);
+                release.await(20, TimeUnit.SECONDS); // open, silent
+            } else {
+                TestServer.status(ex, 202);
+            }
+        });
+        try (HttpTransport t = open(HttpTransport.newBuilder(server.uri("/mcp")).idleTimeout(Duration.ofMillis(100))
+                .reconnectDelay(Duration.ofMillis(10)))) {
+            t.handshakeCompleted("2025-11-25");
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30))
+                    .until(() -> server.requests("GET").size() >= HttpTransport.MAX_STREAM_ATTEMPTS + 3);
+        } finally {
+            release.countDown();
+        }
+    }
 }
