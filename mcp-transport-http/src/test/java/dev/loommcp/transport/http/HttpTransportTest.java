@@ -848,8 +848,8 @@ class HttpTransportTest {
         CountDownLatch release = new CountDownLatch(1);
         server.handler((req, ex) -> {
             if (req.method().equals("GET")) {
-                sse(ex);
-                release.await(20, TimeUnit.SECONDS); // open, silent
+                write(sse(ex), ": open\n\n"); // flushes the headers
+                release.await(20, TimeUnit.SECONDS); // then silent
             } else {
                 TestServer.status(ex, 202);
             }
