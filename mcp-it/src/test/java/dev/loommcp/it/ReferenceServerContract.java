@@ -242,6 +242,9 @@ abstract class ReferenceServerContract {
                 .isInstanceOf(McpTimeoutException.class)
                 .hasMessageContaining("tools/call");
         assertThat(client.pendingRequestCount()).isZero();
+        // over HTTP the notification is POSTed from a background thread: wait for it
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+                .until(() -> !recording.sentNotifications("notifications/cancelled").isEmpty());
         List<JsonRpcMessage.Notification> cancels = recording.sentNotifications("notifications/cancelled");
         assertThat(cancels).hasSize(1);
         JsonRpcMessage.Request call = recording.sent().stream()
