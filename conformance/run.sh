@@ -146,8 +146,8 @@ for r in "${ROWS[@]}"; do
   printf '%-45s %-34s %4s %4s %4s  %s\n' "$a" "$b" "$c" "$d" "$e" "$f"
 done
 echo "(OK/FAIL/WARN count the suite's SUCCESS/FAILURE/WARNING checks; logs and checks.json under $RESULTS_DIR)"
-echo "$passed passed, $failed failed"
-echo "($xfail expected failures, $unexpected unexpected failures, $stale listed scenarios passing)"
+echo "($xfail expected failures listed in $(basename "$EXPECTED_FAILURES"), $unexpected unexpected failures, $stale listed scenarios passing)"
+echo "conformance: $passed passed, $((unexpected + stale)) failed"
 if (( unexpected > 0 || stale > 0 )); then
   (( stale > 0 )) && echo "a scenario in $(basename "$EXPECTED_FAILURES") now passes: remove it from the list" >&2
   exit 1
