@@ -2,6 +2,7 @@ package dev.loommcp.cli;
 
 import dev.loommcp.McpClient;
 import dev.loommcp.McpProtocolException;
+import dev.loommcp.OutputSchemaValidation;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.internal.json.Json;
 import dev.loommcp.schema.CallToolResult;
@@ -136,6 +137,9 @@ final class McpCommand {
 
     private final Function<String, String> environment;
 
+    /** How the client checks {@code structuredContent} ({@code call --validate}). */
+    private OutputSchemaValidation outputSchemaValidation = OutputSchemaValidation.OFF;
+
     /** Set while a connection is open, for error reports. */
     private StderrTail stderrTail;
 
@@ -190,9 +194,20 @@ final class McpCommand {
     int call(@Parameters(index = "0", paramLabel = "NAME", description = "the tool's name") String name,
              @Parameters(index = "1", arity = "0..1", paramLabel = "JSON-OBJECT",
                      description = "the arguments as a JSON object (default {}); - reads them from stdin")
-             String arguments) throws InterruptedException {
+             String arguments,
+             @Option(names = "--validate", description = {"read the tool list first and check the result's "
+                     + "structuredContent against the tool's outputSchema (JSON Schema); a mismatch exits 6"})
+             boolean validate) throws InterruptedException {
         Map<String, Object> args = jsonObjectArgument(arguments, "the tool arguments");
+        if (validate && json) {
+            throw usage("--validate checks the parsed result; it cannot be combined with --json, which prints the "
+                    + "result exactly as received");
+        }
+        outputSchemaValidation = validate ? OutputSchemaValidation.FAIL : OutputSchemaValidation.OFF;
         return withClient(client -> {
+            if (validate) {
+                client.listAllTools();
+            }
             ProgressBar bar = new ProgressBar(err(), progressEnabled(), width() > 0 ? width() : 80);
             RequestOptions options = RequestOptions.newBuilder().progressListener(bar).build();
             try {
@@ -382,7 +397,8 @@ final class McpCommand {
         stderrTail = new StderrTail(echoStderr ? err() : null);
         McpTransport transport = transport(stderrTail);
         McpClient.Builder builder = McpClient.newBuilder(transport)
-                .clientInfo(Implementation.of(CLIENT_NAME, Version.version()));
+                .clientInfo(Implementation.of(CLIENT_NAME, Version.version()))
+                .outputSchemaValidation(outputSchemaValidation);
         if (timeout != null) {
             builder.requestTimeout(timeout);
         }

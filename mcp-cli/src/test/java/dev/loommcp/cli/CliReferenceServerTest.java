@@ -179,6 +179,11 @@ class CliReferenceServerTest {
         assertThat(s.code()).as(s.err()).isZero();
         assertThat(s.out()).contains("structuredContent:\n{\n").contains("\"temperature\" :");
 
+        Run v = withServer("call", "--validate", "get-structured-content", "{\"location\":\"Chicago\"}");
+        assertThat(v.code()).as(v.err()).isZero();
+        assertThat(v.err()).isEmpty();
+        assertThat(withServer("--json", "call", "--validate", "echo").code()).isEqualTo(2);
+
         Run i = withServer("call", "get-tiny-image");
         assertThat(i.code()).as(i.err()).isZero();
         assertThat(i.out()).containsPattern("\\[image: image/png, [0-9,]+ bytes\\]");
