@@ -505,9 +505,10 @@ final class StdioConnection {
             int code = p.exitValue();
             exitCode = code;
             if (failure.get() == null) {
-                // let the pipes deliver what the child wrote before it died, bounded
-                stderrEof.await(DRAIN_AFTER_EXIT_MILLIS, TimeUnit.MILLISECONDS);
-                stdoutEof.await(DRAIN_AFTER_EXIT_MILLIS, TimeUnit.MILLISECONDS);
+                // let the pipes deliver what the child wrote before it died, bounded (a grandchild may hold them)
+                long drainDeadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(DRAIN_AFTER_EXIT_MILLIS);
+                stderrEof.await(drainDeadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+                stdoutEof.await(drainDeadline - System.nanoTime(), TimeUnit.NANOSECONDS);
                 McpProcessExitedException ex = new McpProcessExitedException(config.programName(),
                         OptionalInt.of(code), McpProcessExitedException.signalOf(code, Launch.windows()),
                         ring.tail());
