@@ -61,6 +61,8 @@ public final class Main {
     static CommandLine commandLine(Function<String, String> environment) {
         CommandLine cl = new CommandLine(new McpCommand(environment));
         cl.setExpandAtFiles(false);
+        // repeatable options (--env, --header) are setters called once per occurrence
+        cl.setOverwrittenOptionsAllowed(true);
         cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
             if (e instanceof InterruptedException) {
                 Thread.currentThread().interrupt();

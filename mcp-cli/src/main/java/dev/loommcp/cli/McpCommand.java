@@ -97,15 +97,24 @@ final class McpCommand {
             description = "Talk to a Streamable HTTP server at this endpoint URL.")
     private String http;
 
+    /* --header and --env are repeatable and may appear before and after the command name: picocli would start a
+       fresh list for the occurrences after it, so each occurrence goes through a setter that appends. */
+    private final List<String> headers = new ArrayList<>();
+    private final List<String> env = new ArrayList<>();
+
     @Option(names = "--header", paramLabel = "'NAME: VALUE'", scope = ScopeType.INHERIT, order = 3,
             description = "With --http: send this header on every request (repeatable; values are never printed).")
-    private List<String> headers = new ArrayList<>();
+    private void header(String header) {
+        headers.add(header);
+    }
 
     @Option(names = "--env", paramLabel = "NAME[=VALUE]", scope = ScopeType.INHERIT, order = 4,
             description = {"With --stdio: set a variable in the server's environment (repeatable). NAME alone "
                     + "passes our own value of NAME. By default the server gets only a small safe list of our "
                     + "variables (PATH, HOME, LANG, ...) plus these."})
-    private List<String> env = new ArrayList<>();
+    private void env(String variable) {
+        env.add(variable);
+    }
 
     @Option(names = "--inherit-env", scope = ScopeType.INHERIT, order = 5,
             description = "With --stdio: pass our whole environment to the server.")

@@ -232,9 +232,11 @@ class CliReferenceServerTest {
     @Test
     void envSetsAndPassesVariablesToTheServer() {
         env.put("LOOM_CLI_PASSED", "from-our-environment");
-        Run r = withServer("--env", "LOOM_CLI_SET=set-value", "--env", "LOOM_CLI_PASSED", "call", "get-env");
+        // repeatable, before and after the command name
+        Run r = withServer("--env", "LOOM_CLI_SET=set-value", "--env", "LOOM_CLI_EQ=a=b", "call", "get-env",
+                "--env", "LOOM_CLI_PASSED");
         assertThat(r.code()).as(r.err()).isZero();
-        assertThat(r.out()).contains("LOOM_CLI_SET").contains("set-value")
+        assertThat(r.out()).contains("LOOM_CLI_SET").contains("set-value").contains("\"LOOM_CLI_EQ\": \"a=b\"")
                 .contains("LOOM_CLI_PASSED").contains("from-our-environment");
     }
 
