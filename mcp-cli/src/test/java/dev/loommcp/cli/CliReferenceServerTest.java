@@ -5,14 +5,15 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.loommcp.internal.json.Json;
 import dev.loommcp.testkit.LeakCheck;
+import dev.loommcp.testkit.ReferenceServer;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -43,13 +44,9 @@ class CliReferenceServerTest {
         return (Map<String, Object>) value;
     }
 
-    /** The {@code --stdio} value that starts the reference server, loopback only. */
+    /** The {@code --stdio} value that starts the reference server over stdio, loopback only. */
     static String server() {
-        Path dir = Path.of(System.getProperty("loommcp.node.dir", "../test-servers")).toAbsolutePath();
-        Path index = dir.resolve("node_modules/@modelcontextprotocol/server-everything/dist/index.js");
-        assumeTrue(Files.isRegularFile(index), "the reference server is not installed in " + dir);
-        return "node -r " + ShellWords.quote(dir.resolve("loopback-only.cjs").toString()) + " "
-                + ShellWords.quote(index.toString()) + " stdio";
+        return ReferenceServer.stdioCommand().stream().map(ShellWords::quote).collect(Collectors.joining(" "));
     }
 
     private Run withServer(String... args) {

@@ -1,19 +1,19 @@
 package dev.loommcp.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.loommcp.internal.json.Json;
 import dev.loommcp.testkit.LeakCheck;
+import dev.loommcp.testkit.ReferenceServer;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -55,12 +55,9 @@ class McpJarIT {
         }
     }
 
-    private static String server() {
-        Path dir = Path.of(System.getProperty("loommcp.node.dir", "../test-servers")).toAbsolutePath();
-        Path index = dir.resolve("node_modules/@modelcontextprotocol/server-everything/dist/index.js");
-        assumeTrue(Files.isRegularFile(index), "the reference server is not installed in " + dir);
-        return "node -r " + ShellWords.quote(dir.resolve("loopback-only.cjs").toString()) + " "
-                + ShellWords.quote(index.toString()) + " stdio";
+    /** The {@code --stdio} value that starts the reference server over stdio, loopback only. */
+    static String server() {
+        return ReferenceServer.stdioCommand().stream().map(ShellWords::quote).collect(Collectors.joining(" "));
     }
 
     @Test
