@@ -4,6 +4,7 @@
 module dev.loommcp.cli {
     requires dev.loommcp.core;
     requires dev.loommcp.transport.stdio;
+    requires dev.loommcp.transport.http;
     requires info.picocli;
 
     opens dev.loommcp.cli to info.picocli;

@@ -7,6 +7,8 @@ import dev.loommcp.McpRpcException;
 import dev.loommcp.McpTimeoutException;
 import dev.loommcp.McpTransportException;
 import dev.loommcp.internal.json.Json;
+import dev.loommcp.transport.http.AuthChallenge;
+import dev.loommcp.transport.http.McpHttpStatusException;
 import dev.loommcp.transport.stdio.McpProcessExitedException;
 import java.io.PrintWriter;
 import java.util.LinkedHashMap;
@@ -61,6 +63,17 @@ final class Failures {
                 }
                 if (!tail.isBlank() && (stderrTail == null || !stderrTail.echoes())) {
                     printTail(err, tail);
+                }
+                code = ExitCodes.TRANSPORT;
+                showTail = false;
+            }
+            case McpHttpStatusException h -> {
+                err.println("mcp: connection failed: " + h.getMessage());
+                if (h.statusCode() == 401 || h.statusCode() == 403) {
+                    String schemes = String.join(", ", h.wwwAuthenticate().stream().map(AuthChallenge::scheme)
+                            .distinct().toList());
+                    err.println("mcp: the server wants authorization" + (schemes.isEmpty() ? "" : " (" + schemes
+                            + ")") + "; send credentials with --header 'Authorization: ...'");
                 }
                 code = ExitCodes.TRANSPORT;
                 showTail = false;

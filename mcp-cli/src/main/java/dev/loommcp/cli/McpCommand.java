@@ -4,6 +4,7 @@ import dev.loommcp.McpClient;
 import dev.loommcp.McpProtocolException;
 import dev.loommcp.OutputSchemaValidation;
 import dev.loommcp.RequestOptions;
+import dev.loommcp.cli.conformance.ConformanceClient;
 import dev.loommcp.internal.json.Json;
 import dev.loommcp.schema.CallToolResult;
 import dev.loommcp.schema.Implementation;
@@ -14,7 +15,6 @@ import dev.loommcp.schema.ResourceTemplate;
 import dev.loommcp.schema.Tool;
 import dev.loommcp.spi.McpTransport;
 import java.io.PrintWriter;
-import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -72,6 +72,7 @@ import picocli.CommandLine.Spec;
         footer = {
             "  mcp --stdio 'npx -y @modelcontextprotocol/server-everything stdio' tools",
             "  mcp --stdio 'node server.js' call echo '{\"message\":\"hi\"}'",
+            "  mcp --http http://127.0.0.1:3001/mcp --header 'Authorization: Bearer TOKEN' tools",
             "  mcp --stdio 'uvx my-server' --env API_KEY --timeout 2m --json \\",
             "      call search '{\"q\":\"mcp\"}'",
             "",
@@ -360,34 +361,16 @@ final class McpCommand {
     }
 
     @Command(name = "conformance", description = {"Act as the client of the MCP conformance suite: run the "
-            + "scenario named by MCP_CONFORMANCE_SCENARIO against the server at URL."})
-    int conformance(@Parameters(paramLabel = "URL", description = "the scenario server's URL") String url)
-            throws InterruptedException {
+            + "scenario named by MCP_CONFORMANCE_SCENARIO against the server at URL. Exit code 0 when the scenario "
+            + "ran, 1 when it failed, 2 for an unknown or unsupported scenario."})
+    int conformance(@Parameters(paramLabel = "URL", description = "the scenario server's URL") String url) {
         String scenario = environment.apply("MCP_CONFORMANCE_SCENARIO");
         if (scenario == null || scenario.isBlank()) {
             err().println("mcp: MCP_CONFORMANCE_SCENARIO is not set (the conformance suite sets it to the scenario's "
                     + "name)");
             return ExitCodes.USAGE;
         }
-        Method run;
-        try {
-            Class<?> c = Class.forName("dev.loommcp.cli.conformance.ConformanceClient");
-            run = c.getMethod("run", String.class, String.class);
-        } catch (ClassNotFoundException | NoSuchMethodException e) {
-            err().println("mcp: the conformance client is not available in this build");
-            return ExitCodes.USAGE;
-        }
-        try {
-            Object code = run.invoke(null, url, scenario);
-            return code instanceof Integer i ? i : ExitCodes.INTERNAL;
-        } catch (InvocationTargetException e) {
-            if (e.getCause() instanceof InterruptedException ie) {
-                throw ie;
-            }
-            return Failures.report(e.getCause(), out(), err(), json, null, null);
-        } catch (IllegalAccessException e) {
-            return Failures.report(e, out(), err(), json, null, null);
-        }
+        return ConformanceClient.run(url, scenario);
     }
 
     // ------------------------------------------------------------------------------------------------ connection
@@ -502,8 +485,6 @@ final class McpCommand {
         }
         try {
             return Transports.http(uri, parsed);
-        } catch (UnsupportedOperationException e) {
-            throw usage(e.getMessage());
         } catch (IllegalArgumentException e) {
             throw usage("--http: " + e.getMessage());
         }

@@ -1,6 +1,7 @@
 package dev.loommcp.cli;
 
 import dev.loommcp.spi.McpTransport;
+import dev.loommcp.transport.http.HttpTransport;
 import dev.loommcp.transport.stdio.StdioTransport;
 import java.net.URI;
 import java.nio.file.Path;
@@ -48,24 +49,28 @@ final class Transports {
     }
 
     /**
-     * Builds a Streamable HTTP transport, when this build has one.
+     * Builds a Streamable HTTP transport.
      *
      * @param endpoint the server's MCP endpoint, used exactly as given
      * @param headers  headers to send on every request, in order (values are never printed)
      * @return the transport, not started
-     * @throws UnsupportedOperationException when this build has no HTTP transport
+     * @throws IllegalArgumentException when the transport refuses the endpoint or a header; the message names the
+     *                                  header, never its value
      */
     static McpTransport http(URI endpoint, List<Map.Entry<String, String>> headers) {
-        throw new UnsupportedOperationException("--http is not available in this build: the Streamable HTTP "
-                + "transport (module dev.loommcp.transport.http) is not part of it yet");
+        HttpTransport.Builder b = HttpTransport.newBuilder(endpoint);
+        for (Map.Entry<String, String> h : headers) {
+            b.header(h.getKey(), h.getValue());
+        }
+        return b.build();
     }
 
     /**
      * Returns whether this build has the Streamable HTTP transport.
      *
-     * @return whether {@link #http} works
+     * @return {@code true}
      */
     static boolean httpAvailable() {
-        return false;
+        return true;
     }
 }
