@@ -113,6 +113,7 @@ public final class ScriptedTransport implements McpTransport {
     private volatile String handshakeVersion;
     private volatile long openDeadline;
     private volatile RuntimeException openFailure;
+    private volatile Runnable onClose;
     private volatile String protocolVersion = "2025-11-25";
     private volatile Map<String, Object> serverCapabilities = Map.of("tools", Map.of("listChanged", true));
     private volatile Map<String, Object> serverInfo = Map.of("name", "scripted-server", "version", "1.0.0");
@@ -302,6 +303,35 @@ public final class ScriptedTransport implements McpTransport {
     }
 
     /**
+     * Delivers a message to the sink on this thread, at once, bypassing the reader and the closed check: what a
+     * reader thread racing with {@link #close()} could do.
+     *
+     * @param message the message
+     */
+    public void deliverNow(JsonRpcMessage message) {
+        sink.onMessage(wire(message));
+    }
+
+    /**
+     * Reports a replaced session to the sink ({@link TransportSink#onSessionRestarted()}), as an HTTP transport does
+     * after re-initializing on a 404.
+     */
+    public void restartSession() {
+        sink.onSessionRestarted();
+    }
+
+    /**
+     * Sets an action run at the start of the first {@link #close()}, before the transport counts as closed.
+     *
+     * @param action the action
+     * @return this
+     */
+    public ScriptedTransport onClose(Runnable action) {
+        this.onClose = action;
+        return this;
+    }
+
+    /**
      * Simulates the loss of the transport: calls {@link TransportSink#onClosed} on this thread (so the core's
      * reaction to it has happened when this returns), then ends every open exchange and the reader. Later sends are
      * rejected.
@@ -415,6 +445,10 @@ public final class ScriptedTransport implements McpTransport {
 
     @Override
     public void close() {
+        Runnable action = onClose;
+        if (action != null && closeCount.get() == 0) {
+            action.run();
+        }
         closeCount.incrementAndGet();
         closed = true;
         abortExchanges();
