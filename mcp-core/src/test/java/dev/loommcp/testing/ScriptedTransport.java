@@ -90,6 +90,17 @@ public final class ScriptedTransport implements McpTransport {
     private static final Object ABORT = new Object();
     private static final Duration WAIT = Await.DEFAULT;
 
+    /**
+     * What the core passed along with one sent message.
+     *
+     * @param message       the message (wire form)
+     * @param requestId     {@link SendContext#requestId()}
+     * @param deadlineNanos {@link SendContext#deadlineNanos()}
+     * @param thread        the name of the sending thread
+     */
+    public record SendRecord(JsonRpcMessage message, RequestId requestId, long deadlineNanos, String thread) {
+    }
+
     private static final class Exchange {
         final LinkedBlockingQueue<Object> stream = new LinkedBlockingQueue<>();
     }
@@ -100,6 +111,7 @@ public final class ScriptedTransport implements McpTransport {
     private final Condition changed = lock.newCondition();
     private final List<JsonRpcMessage> sent = new ArrayList<>();
     private final List<JsonRpcMessage> rejected = new ArrayList<>();
+    private final List<SendRecord> records = new ArrayList<>();
     private final LinkedBlockingQueue<Object> inbound = new LinkedBlockingQueue<>();
     private final ConcurrentHashMap<RequestId, Exchange> exchanges = new ConcurrentHashMap<>();
     private final Set<RequestId> cancelHooksRun = ConcurrentHashMap.newKeySet();
@@ -378,11 +390,11 @@ public final class ScriptedTransport implements McpTransport {
             throw new McpTransportException("scripted transport is " + (closed ? "closed" : "lost"));
         }
         if (!(wire instanceof JsonRpcMessage.Request request)) {
-            record(wire);
+            record(wire, context);
             return;
         }
         if (mode == Mode.INLINE) {
-            record(wire);
+            record(wire, context);
             Object answer = answer(request);
             if (answer != HOLD) {
                 inbound.add(toMessage(request.id(), answer));
@@ -398,7 +410,7 @@ public final class ScriptedTransport implements McpTransport {
                 ex.stream.add(ABORT);
                 signal();
             });
-            record(wire);
+            record(wire, context);
             Object answer = answer(request);
             if (answer != HOLD) {
                 ex.stream.add(toMessage(id, answer));
@@ -470,6 +482,32 @@ public final class ScriptedTransport implements McpTransport {
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * Returns what the core passed with each sent message, in send order.
+     *
+     * @return a snapshot
+     */
+    public List<SendRecord> sendRecords() {
+        lock.lock();
+        try {
+            return List.copyOf(records);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Returns the record of the first sent message that matches.
+     *
+     * @param predicate the match
+     * @return the record
+     * @throws AssertionError if none matches
+     */
+    public SendRecord recordOf(Predicate<JsonRpcMessage> predicate) {
+        return sendRecords().stream().filter(r -> predicate.test(r.message())).findFirst()
+                .orElseThrow(() -> new AssertionError("no such message sent"));
     }
 
     /**
@@ -744,10 +782,12 @@ public final class ScriptedTransport implements McpTransport {
                 || (m instanceof JsonRpcMessage.ErrorResponse e && id.equals(e.id()));
     }
 
-    private void record(JsonRpcMessage wire) {
+    private void record(JsonRpcMessage wire, SendContext context) {
         lock.lock();
         try {
             sent.add(wire);
+            records.add(new SendRecord(wire, context.requestId(), context.deadlineNanos(),
+                    Thread.currentThread().getName()));
             changed.signalAll();
         } finally {
             lock.unlock();
