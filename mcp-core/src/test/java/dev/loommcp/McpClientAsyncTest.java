@@ -146,11 +146,12 @@ class McpClientAsyncTest {
     void anAsyncCallAfterCloseFailsWithClosedAndLeavesNoThread() throws Exception {
         Session s = sessions.connected(Mode.INLINE);
         s.client().close();
+        Set<Long> before = dev.loommcp.testing.McpThreadLeakCheck.snapshot();
         assertThatThrownBy(() -> get(s.client().callToolAsync("t", null, RequestOptions.DEFAULT)))
                 .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(McpClosedException.class);
         assertThatThrownBy(() -> get(s.client().requestAsync("x", null, RequestOptions.DEFAULT)))
                 .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(McpClosedException.class);
-        assertThat(dev.loommcp.testing.McpThreadLeakCheck.live("async")).isEmpty();
+        assertThat(dev.loommcp.testing.McpThreadLeakCheck.liveSince(before, "async")).isEmpty();
     }
 
     // ------------------------------------------------------------------------------------------------ concurrency
@@ -199,7 +200,7 @@ class McpClientAsyncTest {
         List<CompletableFuture<CallToolResult>> futures = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             futures.add(s.client().callToolAsync("t", Map.of("k", i),
-                    RequestOptions.timeout(Duration.ofMillis(200))));
+                    RequestOptions.timeout(Duration.ofSeconds(1))));
         }
         for (int i = 0; i < n; i++) {
             CompletableFuture<CallToolResult> f = futures.get(i);

@@ -15,6 +15,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -246,6 +247,34 @@ class McpClientNotificationsTest {
         assertThat(marker.await(10, TimeUnit.SECONDS)).isTrue();
         assertThat(seen).extracting(JsonRpcMessage.Notification::method).containsExactly(MARKER);
         assertThat(s.client().drainNotifications()).containsExactly(note(MARKER, null));
+    }
+
+    @Test
+    @Disabled("BUG: McpClient.onNotification converts notifications/message params with Json.convert, which returns "
+            + "null for absent params: the logging listener is called with null")
+    void aLogMessageWithoutParamsNeverReachesTheLoggingListenerAsNull() throws Exception {
+        CountDownLatch marker = new CountDownLatch(1);
+        List<Object> logs = new CopyOnWriteArrayList<>();
+        Session s = connect(Mode.INLINE, marker, new CopyOnWriteArrayList<>(), b -> b.loggingListener(logs::add));
+        s.server().notifyClient("notifications/message", null);
+        deliverMarker(s);
+        assertThat(marker.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(logs).doesNotContainNull();
+    }
+
+    @Test
+    @Disabled("BUG: a notifications/message whose params do not convert makes McpClient.onNotification throw before "
+            + "queueing; Sink.onMessage swallows it, so the drain queue and the notification listener never see it")
+    void aMalformedLogMessageIsStillQueuedAndPassedToTheGeneralListener() throws Exception {
+        CountDownLatch marker = new CountDownLatch(1);
+        List<JsonRpcMessage.Notification> seen = new CopyOnWriteArrayList<>();
+        Session s = connect(Mode.INLINE, marker, seen, b -> b.loggingListener(m -> { }));
+        s.server().notifyClient("notifications/message", Map.of("level", Map.of("nested", true), "data", "x"));
+        deliverMarker(s);
+        assertThat(marker.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(seen).extracting(JsonRpcMessage.Notification::method).contains("notifications/message");
+        assertThat(s.client().drainNotifications()).extracting(JsonRpcMessage.Notification::method)
+                .contains("notifications/message");
     }
 
     // ------------------------------------------------------------------------------------------------ requests

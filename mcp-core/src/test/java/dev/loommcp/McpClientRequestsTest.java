@@ -207,8 +207,9 @@ class McpClientRequestsTest {
         Session s = sessions.connected(Mode.INLINE, t -> t.onClose(() -> box[0].server().deliverNow(
                 new JsonRpcMessage.Request(RequestId.of("late"), "roots/list", null))), b -> b.rootsHandler(List::of));
         box[0] = s;
+        java.util.Set<Long> before = McpThreadLeakCheck.snapshot();
         s.client().close();
-        assertThat(McpThreadLeakCheck.live("handler")).isEmpty();
+        assertThat(McpThreadLeakCheck.liveSince(before, "handler")).isEmpty();
         assertThat(s.server().answersTo(RequestId.of("late"))).isEmpty();
     }
 

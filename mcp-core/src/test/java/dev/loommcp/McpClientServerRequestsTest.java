@@ -12,7 +12,6 @@ import dev.loommcp.schema.ElicitResult;
 import dev.loommcp.schema.Root;
 import dev.loommcp.schema.TextContent;
 import dev.loommcp.testing.Await;
-import dev.loommcp.testing.McpThreadLeakCheck;
 import dev.loommcp.testing.ScriptedTransport;
 import dev.loommcp.testing.ScriptedTransport.Mode;
 import dev.loommcp.testing.Sessions;
@@ -302,7 +301,9 @@ class McpClientServerRequestsTest {
     void anInboundCancelledInterruptsTheRunningHandlerAndNoAnswerIsSent(Mode mode) throws Exception {
         CountDownLatch started = new CountDownLatch(1);
         CountDownLatch interrupted = new CountDownLatch(1);
+        AtomicReference<Thread> handlerThread = new AtomicReference<>();
         Session s = connect(mode, b -> b.samplingHandler(r -> {
+            handlerThread.set(Thread.currentThread());
             started.countDown();
             try {
                 new CountDownLatch(1).await();
@@ -320,8 +321,7 @@ class McpClientServerRequestsTest {
         s.server().notifyClient("notifications/cancelled", Map.of("requestId", "slow-sample", "reason", "user"));
 
         assertThat(interrupted.await(10, TimeUnit.SECONDS)).isTrue();
-        Await.until("the handler thread to end", () -> McpThreadLeakCheck.live("handler").isEmpty());
-        Await.until("any answer thread to end", () -> McpThreadLeakCheck.live("respond").isEmpty());
+        Await.ended("the handler thread", handlerThread.get());
         assertThat(s.server().answersTo(id)).isEmpty();
         assertThat(s.client().drainNotifications()).isEmpty();
         s.client().ping();
@@ -333,7 +333,9 @@ class McpClientServerRequestsTest {
         CountDownLatch started = new CountDownLatch(1);
         CountDownLatch sawInterrupt = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
+        AtomicReference<Thread> handlerThread = new AtomicReference<>();
         Session s = connect(Mode.INLINE, b -> b.rootsHandler(() -> {
+            handlerThread.set(Thread.currentThread());
             started.countDown();
             while (true) {
                 try {
@@ -351,7 +353,7 @@ class McpClientServerRequestsTest {
         s.server().notifyClient("notifications/cancelled", Map.of("requestId", 77));
         assertThat(sawInterrupt.await(10, TimeUnit.SECONDS)).isTrue();
         release.countDown();
-        Await.until("the handler thread to end", () -> McpThreadLeakCheck.live("handler").isEmpty());
+        Await.ended("the handler thread", handlerThread.get());
         assertThat(s.server().answersTo(id)).isEmpty();
     }
 
@@ -417,7 +419,9 @@ class McpClientServerRequestsTest {
     void closeInterruptsRunningHandlersAndSendsNoAnswer() throws Exception {
         CountDownLatch started = new CountDownLatch(1);
         CountDownLatch interrupted = new CountDownLatch(1);
+        AtomicReference<Thread> handlerThread = new AtomicReference<>();
         Session s = connect(Mode.INLINE, b -> b.rootsHandler(() -> {
+            handlerThread.set(Thread.currentThread());
             started.countDown();
             try {
                 new CountDownLatch(1).await();
@@ -432,7 +436,7 @@ class McpClientServerRequestsTest {
         assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
         s.client().close();
         assertThat(interrupted.await(10, TimeUnit.SECONDS)).isTrue();
-        assertThat(McpThreadLeakCheck.live("handler")).isEmpty();
+        assertThat(handlerThread.get().isAlive()).as("close() waited for the handler").isFalse();
         assertThat(s.server().answersTo(id)).isEmpty();
         assertThat(s.server().rejectedSends()).isEmpty();
     }

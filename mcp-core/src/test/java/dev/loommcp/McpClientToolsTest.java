@@ -198,6 +198,27 @@ class McpClientToolsTest {
     }
 
     @Test
+    @Disabled("BUG: McpTool.definition() is only unmodifiable at the top level; its nested maps are the decoded wire "
+            + "maps that ToolCatalog also keeps as outputSchema, so a caller can change what results are validated against")
+    void toolDefinitionsAreDeeplyUnmodifiable() throws Exception {
+        Map<String, Object> raw = new LinkedHashMap<>(tool("t"));
+        raw.put("outputSchema", SCHEMA);
+        Session s = sessions.connected(Mode.INLINE, t -> t
+                .on("tools/list", r -> Map.of("tools", List.of(raw)))
+                .on("tools/call", r -> structured("not an integer")),
+                b -> b.outputSchemaValidation(OutputSchemaValidation.FAIL));
+        McpTool handle = s.client().tools().get(0);
+        @SuppressWarnings("unchecked")
+        Map<String, Object> schema = (Map<String, Object>) handle.definition().get("outputSchema");
+        try {
+            schema.clear();
+        } catch (UnsupportedOperationException expected) {
+            // deeply unmodifiable: fine
+        }
+        assertThatThrownBy(() -> handle.call(Map.of())).isInstanceOf(McpProtocolException.class);
+    }
+
+    @Test
     @Disabled("BUG: McpClient.startBackground (via async) creates an mcp-async thread through McpThreads.newThread "
             + "and never starts it when the client is closed; it stays in McpThreads.live() forever (leak check fails)")
     void asyncCallOfARevokedHandleFailsWithClosed() throws Exception {

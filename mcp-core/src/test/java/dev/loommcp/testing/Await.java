@@ -69,4 +69,22 @@ public final class Await {
             }
         }
     }
+
+    /**
+     * Waits (at most {@link #DEFAULT}) for a thread to end.
+     *
+     * @param what   what the thread is, for the failure message
+     * @param thread the thread
+     * @throws AssertionError if it is still alive after the bound
+     */
+    public static void ended(String what, Thread thread) {
+        try {
+            if (!thread.join(DEFAULT)) {
+                throw new AssertionError(what + " (" + thread.getName() + ") did not end within " + DEFAULT);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted waiting for " + what, e);
+        }
+    }
 }

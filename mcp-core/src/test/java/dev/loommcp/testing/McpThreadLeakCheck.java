@@ -85,4 +85,15 @@ public final class McpThreadLeakCheck implements BeforeEachCallback, AfterEachCa
     public static List<Thread> live(String purpose) {
         return McpThreads.live().stream().filter(t -> t.getName().startsWith("mcp-" + purpose + "-")).toList();
     }
+
+    /**
+     * Returns the live tracked threads named {@code mcp-<purpose>-} that were not live at {@code before}.
+     *
+     * @param before  a {@link #snapshot()}
+     * @param purpose the purpose part of the name
+     * @return the threads
+     */
+    public static List<Thread> liveSince(Set<Long> before, String purpose) {
+        return live(purpose).stream().filter(t -> !before.contains(t.threadId())).toList();
+    }
 }
