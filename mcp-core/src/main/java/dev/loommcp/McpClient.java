@@ -1159,7 +1159,7 @@ public final class McpClient implements AutoCloseable {
                 cancelReason = "timeout";
                 throw e;
             } catch (McpCancelledException e) {
-                cancelReason = e.getMessage();
+                cancelReason = token != null && token.reason() != null ? token.reason() : "cancelled";
                 throw e;
             } catch (InterruptedException e) {
                 cancelReason = "interrupted";
