@@ -189,8 +189,6 @@ class McpClientCancellationTest {
     }
 
     @Test
-    @Disabled("BUG: McpClient.call sends the exception message ('tools/call (id N) cancelled: <why>') as the reason "
-            + "of notifications/cancelled; CancellationToken says the token's reason is sent")
     void theTokenReasonIsSentAsTheCancelledReason() throws Exception {
         Session s = sessions.connected(Mode.INLINE, t -> t.hold("tools/call"), b -> b);
         CancellationToken token = CancellationToken.create();

@@ -416,8 +416,6 @@ class McpClientToolsTest {
     }
 
     @Test
-    @Disabled("BUG: Json.convert puts Jackson's message into McpProtocolException, which quotes payload values "
-            + "(e.g. 'Cannot deserialize ... from String \"<value>\"')")
     void aMalformedCallResultNeverQuotesThePayload() throws Exception {
         String secret = "s3cr3tTokenValue";
         Session s = sessions.connected(Mode.INLINE, t -> t

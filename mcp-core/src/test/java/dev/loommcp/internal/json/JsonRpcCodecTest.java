@@ -371,16 +371,17 @@ class JsonRpcCodecTest {
         }
 
         @Test
-        void notJsonCarriesTheParserErrorAsCause() {
+        void notJsonNamesWhereItBroke() {
             assertThatThrownBy(() -> JsonRpcCodec.decode("{\"a\" 1}"))
                     .isInstanceOf(McpProtocolException.class)
-                    .hasMessageStartingWith("not valid JSON: ")
-                    .hasCauseInstanceOf(tools.jackson.core.JacksonException.class);
+                    .hasMessageStartingWith("not valid JSON at line 1, column ");
+            assertThatThrownBy(() -> JsonRpcCodec.decode("{\n\"a\":\n" + SECRET + "}"))
+                    .isInstanceOf(McpProtocolException.class)
+                    .hasMessageStartingWith("not valid JSON at line 3, column ")
+                    .message().doesNotContain(SECRET);
         }
 
         @Test
-        @Disabled("BUG: JsonRpcCodec.decode quotes payload in 'not valid JSON' messages (Jackson's "
-                + "'Unrecognized token '<text>'' via Json.shortMessage)")
         void notJsonNeverQuotesThePayload() {
             for (String garbage : List.of(SECRET, SECRET + " trailing", "{\"k\": " + SECRET + "}",
                     "[" + SECRET + "]", "{\"jsonrpc\":\"2.0\",\"method\":\"a\",\"params\":{\"k\":tru" + SECRET + "}}")) {
