@@ -26,7 +26,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -141,8 +140,6 @@ class McpClientAsyncTest {
     }
 
     @Test
-    @Disabled("BUG: McpClient.startBackground creates the mcp-async thread (McpThreads.newThread registers it as live) "
-            + "and, the client being closed, never starts it: McpThreads.live() keeps a NEW thread forever")
     void anAsyncCallAfterCloseFailsWithClosedAndLeavesNoThread() throws Exception {
         Session s = sessions.connected(Mode.INLINE);
         s.client().close();

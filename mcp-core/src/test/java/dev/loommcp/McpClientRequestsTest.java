@@ -30,7 +30,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -200,8 +199,6 @@ class McpClientRequestsTest {
     }
 
     @Test
-    @Disabled("BUG: McpClient.onServerRequest creates the mcp-handler thread through McpThreads.newThread and, when "
-            + "the client is already closed, returns without starting it: McpThreads.live() keeps a NEW thread forever")
     void aServerRequestRacingWithCloseLeavesNoThread() throws Exception {
         Session[] box = new Session[1];
         Session s = sessions.connected(Mode.INLINE, t -> t.onClose(() -> box[0].server().deliverNow(
@@ -247,8 +244,6 @@ class McpClientRequestsTest {
     }
 
     @Test
-    @Disabled("BUG: McpClient.respond and McpClient.sendCancelled send with SendContext.detached(...), whose "
-            + "requestId() is null; the SPI says it is the id a response answers / a notifications/cancelled refers to")
     void answersAndCancellationsCarryTheIdTheyReferTo() throws Exception {
         Session s = sessions.connected(Mode.INLINE, t -> t.hold("x/slow"), b -> b);
         RequestId serverId = RequestId.of("srv-7");

@@ -24,7 +24,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.UnaryOperator;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -223,8 +222,6 @@ class McpClientServerRequestsTest {
     }
 
     @Test
-    @Disabled("BUG: McpClient.runHandler calls the sampling handler with null when sampling/createMessage has no "
-            + "params (Json.convert(null) returns null); it should answer -32602 without calling the handler")
     void samplingWithoutParamsIsInvalidParamsAndTheHandlerIsNotCalled() throws Exception {
         AtomicBoolean calledWithNull = new AtomicBoolean();
         Session s = connect(Mode.INLINE, b -> b.samplingHandler(r -> {
@@ -239,8 +236,6 @@ class McpClientServerRequestsTest {
     }
 
     @Test
-    @Disabled("BUG: elicitation/create without params makes McpClient.elicit dereference a null ElicitRequest; the "
-            + "NullPointerException is answered -32603 instead of -32602")
     void elicitationWithoutParamsIsInvalidParams() throws Exception {
         Session s = connect(Mode.INLINE, b -> b.elicitationHandler(r -> ElicitResult.decline()));
         assertThat(errorOf(ask(s, RequestId.of(1), "elicitation/create", null)).code())
