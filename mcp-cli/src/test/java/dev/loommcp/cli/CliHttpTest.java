@@ -3,6 +3,7 @@ package dev.loommcp.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.loommcp.internal.json.Json;
+import dev.loommcp.testkit.HttpReferenceServer;
 import dev.loommcp.testkit.LeakCheck;
 import dev.loommcp.testkit.ReferenceServer;
 import java.io.BufferedReader;
@@ -36,52 +37,19 @@ class CliHttpTest {
     record Run(int code, String out, String err) {
     }
 
-    private static Process server;
+    private static HttpReferenceServer server;
     private static String endpoint;
 
     @BeforeAll
     static void startServer() throws Exception {
-        int port;
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            port = s.getLocalPort();
-        }
-        ProcessBuilder pb = new ProcessBuilder(ReferenceServer.httpCommand())
-                .directory(ReferenceServer.nodeDir().toFile())
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                .redirectError(ProcessBuilder.Redirect.DISCARD);
-        pb.environment().put("PORT", Integer.toString(port));
-        server = pb.start();
-        endpoint = "http://127.0.0.1:" + port + "/mcp";
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (!accepts(port)) {
-            if (!server.isAlive()) {
-                throw new IllegalStateException("server-everything exited with " + server.exitValue());
-            }
-            if (System.nanoTime() > deadline) {
-                throw new IllegalStateException("server-everything did not listen on port " + port + " in 60 s");
-            }
-            server.waitFor(50, TimeUnit.MILLISECONDS); // returns early if it exits
-        }
+        server = new HttpReferenceServer();
+        endpoint = server.endpoint().toString();
     }
 
     @AfterAll
-    static void stopServer() throws InterruptedException {
+    static void stopServer() {
         if (server != null) {
-            server.descendants().forEach(ProcessHandle::destroy);
-            server.destroy();
-            if (!server.waitFor(10, TimeUnit.SECONDS)) {
-                server.descendants().forEach(ProcessHandle::destroyForcibly);
-                server.destroyForcibly().waitFor();
-            }
-        }
-    }
-
-    private static boolean accepts(int port) {
-        try (Socket s = new Socket()) {
-            s.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 200);
-            return true;
-        } catch (IOException e) {
-            return false;
+            server.close();
         }
     }
 

@@ -1,5 +1,7 @@
 package dev.loommcp.transport.http;
 
+import dev.loommcp.testkit.HttpReferenceServer;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -35,11 +37,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(LeakCheck.class)
 class HttpReferenceServerTest {
 
-    static EverythingServer server;
+    static HttpReferenceServer server;
 
     @BeforeAll
     static void startServer() throws Exception {
-        server = new EverythingServer();
+        server = new HttpReferenceServer();
     }
 
     @AfterAll
