@@ -240,6 +240,8 @@ public final class McpClient implements AutoCloseable {
         try {
             long deadline = deadlineOf(handshake, System.nanoTime());
             startEventThread();
+            // prepare the JSON mappings of the handshake's and the first calls' records while the server starts
+            startBackground("warmup", Json::warmUp);
             if (handshake.tokenValue() != null && handshake.tokenValue().isCancelled()) {
                 throw new McpCancelledException("initialize cancelled before it was sent");
             }
