@@ -1,0 +1,46 @@
+package dev.loommcp.bench;
+
+import java.util.List;
+
+/** The clients under test, by name. */
+final class Clients {
+
+    /** Every client, the raw loop first (it is what the others are compared with). */
+    static final List<String> ALL = List.of("raw", "sdk-async", "sdk-sync");
+
+    private Clients() {
+    }
+
+    static BenchClient create(String name) {
+        return switch (name) {
+            case "raw" -> new RawClient();
+            case "sdk-sync" -> new SdkClients.Sync();
+            case "sdk-async" -> new SdkClients.Async();
+            default -> throw new IllegalArgumentException("unknown client " + name + "; known: " + ALL);
+        };
+    }
+
+    /**
+     * Why a client is known to fail calls in this benchmark, for clients whose failures are a finding about that
+     * client and not a fault of the harness; null for the others. {@code --check} does not fail on these.
+     */
+    static String knownFailures(String name) {
+        return "sdk-sync".equals(name)
+                ? "the official SDK 2.1.0's StdioClientTransport.sendMessage emits into a unicast Sinks.Many with"
+                + " EmitFailureHandler.busyLooping(100 ms): concurrent senders spin on the CPU and, past 100 ms,"
+                + " fail with 'Failed to enqueue message' (FAIL_NON_SERIALIZED). The sync client sends on the calling"
+                + " thread, so with many virtual threads calling at once some calls fail; --check tolerates them."
+                : null;
+    }
+
+    /** A label for the table. */
+    static String label(String name) {
+        return switch (name) {
+            case "raw" -> "raw loop (Java + Jackson 3, no SDK)";
+            case "loom" -> "loom-mcp";
+            case "sdk-async" -> "official Java SDK 2.1.0, async client";
+            case "sdk-sync" -> "official Java SDK 2.1.0, sync client from virtual threads";
+            default -> name;
+        };
+    }
+}
