@@ -1,0 +1,1849 @@
+package dev.loommcp;
+
+import dev.loommcp.internal.concurrent.McpThreads;
+import dev.loommcp.internal.concurrent.RequestScope;
+import dev.loommcp.internal.json.Json;
+import dev.loommcp.jsonrpc.JsonRpcError;
+import dev.loommcp.jsonrpc.JsonRpcMessage;
+import dev.loommcp.jsonrpc.RequestId;
+import dev.loommcp.schema.CallToolResult;
+import dev.loommcp.schema.ClientCapabilities;
+import dev.loommcp.schema.CompleteResult;
+import dev.loommcp.schema.CompletionReference;
+import dev.loommcp.schema.CreateMessageRequest;
+import dev.loommcp.schema.CreateMessageResult;
+import dev.loommcp.schema.ElicitRequest;
+import dev.loommcp.schema.ElicitResult;
+import dev.loommcp.schema.ElicitationCapability;
+import dev.loommcp.schema.GetPromptResult;
+import dev.loommcp.schema.Implementation;
+import dev.loommcp.schema.InitializeResult;
+import dev.loommcp.schema.ListPromptsResult;
+import dev.loommcp.schema.ListResourceTemplatesResult;
+import dev.loommcp.schema.ListResourcesResult;
+import dev.loommcp.schema.ListToolsResult;
+import dev.loommcp.schema.LoggingLevel;
+import dev.loommcp.schema.LoggingMessageNotification;
+import dev.loommcp.schema.ProgressNotification;
+import dev.loommcp.schema.Prompt;
+import dev.loommcp.schema.ReadResourceResult;
+import dev.loommcp.schema.Resource;
+import dev.loommcp.schema.ResourceTemplate;
+import dev.loommcp.schema.Root;
+import dev.loommcp.schema.RootsCapability;
+import dev.loommcp.schema.SamplingCapability;
+import dev.loommcp.schema.ServerCapabilities;
+import dev.loommcp.schema.Tool;
+import dev.loommcp.spi.McpTransport;
+import dev.loommcp.spi.SendContext;
+import dev.loommcp.spi.TransportSink;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
+
+/**
+ * A client of one MCP server: plain blocking calls, cheap to run from many virtual threads at once, each with its
+ * own deadline and cancellation (DESIGN.md section 2; the seeds' {@code MCPClient} / {@code McpClient}).
+ *
+ * <pre>{@code
+ * try (McpClient client = McpClient.newBuilder(StdioTransport.newBuilder("npx", "-y", "server").build())
+ *         .clientInfo(Implementation.of("my-agent", "1.0"))
+ *         .requestTimeout(Duration.ofSeconds(30))
+ *         .build()) {
+ *     client.connect();
+ *     CallToolResult r = client.callTool("echo", Map.of("message", "hi"));
+ * }
+ * }</pre>
+ *
+ * <h2>Life cycle</h2>
+ * {@link #connect()} opens the transport and runs the {@code initialize} handshake (legacy era, protocol versions
+ * 2024-11-05 to 2025-11-25), then sends {@code notifications/initialized}. It may be called once; a failed or
+ * cancelled connect closes the client (the transport is released; build a new client to try again). {@link #close()}
+ * fails every call in flight with {@link McpClosedException}, interrupts running handlers, closes the transport
+ * (which ends the server process tree or the HTTP session) and waits for the client's threads; afterwards every call
+ * and every {@link McpTool} handle fails with {@link McpClosedException}.
+ *
+ * <h2>Deadlines and cancellation</h2>
+ * Each call's deadline is the earliest of its {@link RequestOptions} timeout or deadline and the client's
+ * {@linkplain Builder#requestTimeout default timeout}. When the deadline passes, the {@link CancellationToken}
+ * fires, the calling thread is interrupted or the client closes, the pending request is removed, a
+ * {@code notifications/cancelled} is sent to the server (never for {@code initialize}, and not on close), a late
+ * response is dropped, and the call throws {@link McpTimeoutException}, {@link McpCancelledException},
+ * {@link InterruptedException} or {@link McpClosedException} respectively (MCP "Cancellation").
+ *
+ * <h2>Threads</h2>
+ * All methods are thread-safe. Listeners run one at a time on the client's event thread ({@code mcp-events-N});
+ * server requests (sampling, elicitation, roots) run each on its own virtual thread ({@code mcp-handler-N}). Neither
+ * ever blocks the transport's reader. Listeners and handlers may call the client, including {@link #close()}.
+ *
+ * <h2>Errors</h2>
+ * A JSON-RPC error from the server is an {@link McpRpcException}; a tool result with {@code isError: true} is a
+ * normal {@link CallToolResult}. Capabilities are not checked before sending: a request for a feature the server did
+ * not advertise is sent, and the server's "method not found" comes back as {@link McpRpcException}.
+ */
+public final class McpClient implements AutoCloseable {
+
+    /** The protocol version this client offers in {@code initialize}. */
+    public static final String LATEST_PROTOCOL_VERSION = "2025-11-25";
+
+    /** The protocol versions this client accepts from a server, newest first. */
+    public static final List<String> SUPPORTED_PROTOCOL_VERSIONS =
+            List.of("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05");
+
+    private static final System.Logger LOG = System.getLogger("dev.loommcp.client");
+
+    private enum State { NEW, CONNECTING, CONNECTED, CLOSED }
+
+    private final McpTransport transport;
+    private final Implementation clientInfo;
+    private final Duration requestTimeout;
+    private final Duration connectTimeout;
+    private final ElicitationHandler elicitationHandler;
+    private final boolean elicitationUrlMode;
+    private final boolean applyElicitationDefaults;
+    private final SamplingHandler samplingHandler;
+    private final RootsHandler rootsHandler;
+    private final NotificationListener notificationListener;
+    private final Runnable toolListChangedListener;
+    private final Consumer<LoggingMessageNotification> loggingListener;
+    private final Runnable sessionRestartedListener;
+    private final OutputSchemaValidation outputSchemaValidation;
+    private final int maxListPages;
+    private final int notificationQueueCapacity;
+
+    private final ReentrantLock stateLock = new ReentrantLock();
+    private volatile State state = State.NEW;
+    private volatile Throwable closeCause;
+    private volatile InitializeResult initializeResult;
+
+    private final AtomicLong ids = new AtomicLong();
+    private final ConcurrentHashMap<Long, Pending> pending = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<RequestId, Thread> inboundHandlers = new ConcurrentHashMap<>();
+    private final Set<RequestId> cancelledInbound = ConcurrentHashMap.newKeySet();
+    private final Set<Thread> background = ConcurrentHashMap.newKeySet();
+    private final LinkedBlockingQueue<Runnable> events = new LinkedBlockingQueue<>();
+    private volatile Thread eventThread;
+    private final ReentrantLock drainLock = new ReentrantLock();
+    private final ArrayDeque<JsonRpcMessage.Notification> drainQueue = new ArrayDeque<>();
+    private final AtomicLong droppedNotifications = new AtomicLong();
+    private final AtomicReference<Map<String, Object>> toolMeta = new AtomicReference<>(Map.of());
+    private final ToolCatalog tools;
+    private final Sink sink = new Sink();
+
+    private McpClient(Builder b) {
+        this.transport = b.transport;
+        this.clientInfo = b.clientInfo;
+        this.requestTimeout = b.requestTimeout;
+        this.connectTimeout = b.connectTimeout;
+        this.elicitationHandler = b.elicitationHandler;
+        this.elicitationUrlMode = b.elicitationUrlMode;
+        this.applyElicitationDefaults = b.applyElicitationDefaults;
+        this.samplingHandler = b.samplingHandler;
+        this.rootsHandler = b.rootsHandler;
+        this.notificationListener = b.notificationListener;
+        this.toolListChangedListener = b.toolListChangedListener;
+        this.loggingListener = b.loggingListener;
+        this.sessionRestartedListener = b.sessionRestartedListener;
+        this.outputSchemaValidation = b.outputSchemaValidation;
+        this.maxListPages = b.maxListPages;
+        this.notificationQueueCapacity = b.notificationQueueCapacity;
+        this.tools = new ToolCatalog(outputSchemaValidation);
+    }
+
+    /**
+     * Returns a builder for a client over the given transport.
+     *
+     * @param transport the transport, for example a {@code StdioTransport} or {@code HttpTransport}; the client owns
+     *                  it from now on and closes it
+     * @return the builder
+     * @throws NullPointerException if {@code transport} is {@code null}
+     */
+    public static Builder newBuilder(McpTransport transport) {
+        return new Builder(transport);
+    }
+
+    // ------------------------------------------------------------------------------------------------ life cycle
+
+    /**
+     * Connects with the {@linkplain Builder#connectTimeout connect timeout}: see {@link #connect(RequestOptions)}.
+     *
+     * @throws McpTransportException if the transport cannot start or the server exits (with exit code and stderr tail
+     *                               for stdio)
+     * @throws McpProtocolException  if the server answers with a protocol version this client does not support, or a
+     *                               malformed result
+     * @throws McpRpcException       if the server refuses {@code initialize}
+     * @throws McpTimeoutException   if the handshake does not complete in time
+     * @throws McpClosedException    if the client was closed
+     * @throws IllegalStateException if {@code connect} was already called
+     * @throws InterruptedException  if the calling thread is interrupted
+     */
+    public void connect() throws InterruptedException {
+        connect(RequestOptions.DEFAULT);
+    }
+
+    /**
+     * Opens the transport and runs the MCP handshake (MCP 2025-11-25 "Lifecycle: initialization"): sends
+     * {@code initialize} offering {@value #LATEST_PROTOCOL_VERSION} with the client's capabilities (declared only for
+     * the handlers that were set), checks the server's protocol version against {@link #SUPPORTED_PROTOCOL_VERSIONS},
+     * then sends {@code notifications/initialized}.
+     *
+     * <p>The handshake is bounded by the options' timeout or deadline (default: the connect timeout) and token. MCP
+     * never cancels {@code initialize} on the wire; on any failure, timeout or cancellation the client closes its
+     * transport and stays unconnected: later calls fail with {@link McpClosedException}.
+     *
+     * @param options the handshake's deadline and token (other options are ignored)
+     * @throws McpTransportException  if the transport cannot start or the server exits
+     * @throws McpProtocolException   if the server's protocol version is not supported or its result is malformed
+     * @throws McpRpcException        if the server refuses {@code initialize}
+     * @throws McpTimeoutException    if the handshake does not complete in time
+     * @throws McpCancelledException  if the token fires
+     * @throws McpClosedException     if the client was closed
+     * @throws IllegalStateException  if {@code connect} was already called
+     * @throws InterruptedException   if the calling thread is interrupted
+     */
+    public void connect(RequestOptions options) throws InterruptedException {
+        Objects.requireNonNull(options, "options");
+        stateLock.lock();
+        try {
+            switch (state) {
+                case NEW -> state = State.CONNECTING;
+                case CLOSED -> throw closedException("connect");
+                default -> throw new IllegalStateException("connect() was already called (client is " + state + ")");
+            }
+        } finally {
+            stateLock.unlock();
+        }
+        RequestOptions handshake = options.timeoutValue() == null && options.deadlineValue() == null
+                ? options.toBuilder().timeout(connectTimeout).build() : options;
+        try {
+            long deadline = deadlineOf(handshake, System.nanoTime());
+            startEventThread();
+            if (handshake.tokenValue() != null && handshake.tokenValue().isCancelled()) {
+                throw new McpCancelledException("initialize cancelled before it was sent");
+            }
+            transport.open(sink, deadline);
+            Map<String, Object> params = new LinkedHashMap<>();
+            params.put("protocolVersion", LATEST_PROTOCOL_VERSION);
+            params.put("capabilities", Json.toPlain(clientCapabilities()));
+            params.put("clientInfo", Json.toPlain(clientInfo));
+            Object raw = call("initialize", params, handshake, true);
+            InitializeResult result = Json.convert(raw, InitializeResult.class, "initialize result");
+            if (result.protocolVersion() == null || !SUPPORTED_PROTOCOL_VERSIONS.contains(result.protocolVersion())) {
+                throw new McpProtocolException("server " + transport.describe() + " answered initialize with protocol "
+                        + "version " + (result.protocolVersion() == null ? "(none)" : "'" + result.protocolVersion() + "'")
+                        + "; this client supports " + SUPPORTED_PROTOCOL_VERSIONS);
+            }
+            if (result.capabilities() == null || result.serverInfo() == null) {
+                throw new McpProtocolException("server " + transport.describe() + " answered initialize without "
+                        + (result.capabilities() == null ? "capabilities" : "serverInfo"));
+            }
+            initializeResult = result;
+            transport.send(new JsonRpcMessage.Notification("notifications/initialized", null),
+                    SendContext.detached(deadline));
+            transport.handshakeCompleted(result.protocolVersion());
+            stateLock.lock();
+            try {
+                if (state != State.CONNECTING) {
+                    throw closedException("connect");
+                }
+                state = State.CONNECTED;
+            } finally {
+                stateLock.unlock();
+            }
+        } catch (InterruptedException | RuntimeException | Error e) {
+            shutdown(e instanceof McpClosedException ? e.getCause() : e, false);
+            throw e;
+        }
+    }
+
+    /**
+     * Closes the client: fails every call in flight with {@link McpClosedException}, revokes every {@link McpTool},
+     * interrupts running handlers, closes the transport (bounded by the transport's shutdown bounds) and waits for
+     * the client's threads. Idempotent; safe from any thread, including a listener or handler of this client.
+     */
+    @Override
+    public void close() {
+        shutdown(null, true);
+    }
+
+    /**
+     * Returns whether the client is closed (by {@link #close()}, a failed {@link #connect()}, or the loss of its
+     * transport).
+     *
+     * @return whether it is closed
+     */
+    public boolean isClosed() {
+        return state == State.CLOSED;
+    }
+
+    /**
+     * Returns whether {@link #connect()} completed and the client is not closed.
+     *
+     * @return whether calls can be made
+     */
+    public boolean isConnected() {
+        return state == State.CONNECTED;
+    }
+
+    // ------------------------------------------------------------------------------------------------ session info
+
+    /**
+     * Returns the protocol era of this connection. This client speaks the legacy era (handshake-based) only.
+     *
+     * @return {@link Era#LEGACY}
+     */
+    public Era era() {
+        return Era.LEGACY;
+    }
+
+    /**
+     * Returns the protocol version the server chose.
+     *
+     * @return the version, or {@code null} before {@link #connect()} completed
+     */
+    public String protocolVersion() {
+        InitializeResult r = initializeResult;
+        return r == null ? null : r.protocolVersion();
+    }
+
+    /**
+     * Returns the server's capabilities from the handshake.
+     *
+     * @return the capabilities, or {@code null} before {@link #connect()} completed
+     */
+    public ServerCapabilities serverCapabilities() {
+        InitializeResult r = initializeResult;
+        return r == null ? null : r.capabilities();
+    }
+
+    /**
+     * Returns the server's identity from the handshake.
+     *
+     * @return the server info, or {@code null} before {@link #connect()} completed
+     */
+    public Implementation serverInfo() {
+        InitializeResult r = initializeResult;
+        return r == null ? null : r.serverInfo();
+    }
+
+    /**
+     * Returns the server's instructions from the handshake.
+     *
+     * @return the instructions, or {@code null} when none were sent or before {@link #connect()} completed
+     */
+    public String instructions() {
+        InitializeResult r = initializeResult;
+        return r == null ? null : r.instructions();
+    }
+
+    /**
+     * Returns the whole {@code initialize} result.
+     *
+     * @return the result, or {@code null} before {@link #connect()} completed
+     */
+    public InitializeResult initializeResult() {
+        return initializeResult;
+    }
+
+    /**
+     * Returns the capabilities this client declares: {@code elicitation}, {@code sampling} and {@code roots} only when
+     * the matching handler was set on the builder.
+     *
+     * @return the capabilities
+     */
+    public ClientCapabilities clientCapabilities() {
+        ElicitationCapability elicitation = elicitationHandler == null ? null
+                : new ElicitationCapability(Map.of(), elicitationUrlMode ? Map.of() : null);
+        SamplingCapability sampling = samplingHandler == null ? null : new SamplingCapability(null, null);
+        RootsCapability roots = rootsHandler == null ? null : new RootsCapability(true);
+        return new ClientCapabilities(null, roots, sampling, elicitation, null, null);
+    }
+
+    /**
+     * Returns how many requests of this client are waiting for their response: a diagnostic (zero when idle).
+     *
+     * @return the number of pending requests
+     */
+    public int pendingRequestCount() {
+        return pending.size();
+    }
+
+    // ------------------------------------------------------------------------------------------------ utilities
+
+    /**
+     * Sends {@code ping} and waits for the answer (MCP "Ping").
+     *
+     * @throws McpException         when the ping fails (see the class documentation)
+     * @throws InterruptedException if the calling thread is interrupted
+     */
+    public void ping() throws InterruptedException {
+        ping(RequestOptions.DEFAULT);
+    }
+
+    /**
+     * Sends {@code ping} with per-call options and waits for the answer.
+     *
+     * @param options timeout, token
+     * @throws McpException         when the ping fails
+     * @throws InterruptedException if the calling thread is interrupted
+     */
+    public void ping(RequestOptions options) throws InterruptedException {
+        call("ping", null, options, false);
+    }
+
+    /**
+     * Sends any request and returns its raw result: the seeds' generic request, for methods the typed API lacks.
+     * {@code options.meta()} is added to the params' {@code _meta}.
+     *
+     * @param method  the JSON-RPC method
+     * @param params  the params object (plain JSON values), or {@code null}
+     * @param options timeout, token, progress listener, {@code _meta}
+     * @return the result object as plain JSON values
+     * @throws McpRpcException        if the server answers with an error
+     * @throws McpProtocolException   if the result is not an object
+     * @throws McpTimeoutException    if the deadline passes
+     * @throws McpCancelledException  if the token fires
+     * @throws McpClosedException     if the client is or gets closed
+     * @throws McpTransportException  if the transport fails
+     * @throws IllegalStateException  if the client is not connected yet
+     * @throws InterruptedException   if the calling thread is interrupted
+     */
+    public Map<String, Object> request(String method, Map<String, Object> params, RequestOptions options)
+            throws InterruptedException {
+        Objects.requireNonNull(method, "method");
+        return asObject(call(method, withMeta(params, options.meta()), options, false), method);
+    }
+
+    /**
+     * Sends a notification to the server (for example {@code notifications/roots/list_changed}).
+     *
+     * @param method the method
+     * @param params the params object, or {@code null}
+     * @throws McpClosedException    if the client is closed
+     * @throws McpTransportException if the transport fails
+     * @throws IllegalStateException if the client is not connected yet
+     * @throws InterruptedException  if the calling thread is interrupted
+     */
+    public void notify(String method, Map<String, Object> params) throws InterruptedException {
+        ensureConnected(method);
+        transport.send(new JsonRpcMessage.Notification(method, params),
+                SendContext.detached(deadlineOf(RequestOptions.DEFAULT, System.nanoTime())));
+    }
+
+    /**
+     * Tells the server the roots changed ({@code notifications/roots/list_changed}); it will call the roots handler.
+     *
+     * @throws McpClosedException    if the client is closed
+     * @throws McpTransportException if the transport fails
+     * @throws InterruptedException  if the calling thread is interrupted
+     */
+    public void notifyRootsListChanged() throws InterruptedException {
+        notify("notifications/roots/list_changed", null);
+    }
+
+    /**
+     * Sets the minimum level of {@code notifications/message} the server sends ({@code logging/setLevel}).
+     *
+     * @param level the level
+     * @throws McpException         when the call fails
+     * @throws InterruptedException if the calling thread is interrupted
+     */
+    public void setLoggingLevel(LoggingLevel level) throws InterruptedException {
+        request("logging/setLevel", Map.of("level", level.wireName()), RequestOptions.DEFAULT);
+    }
+
+    /**
+     * Removes and returns the notifications received since the last drain, oldest first (the Rust seed's
+     * {@code drain_notifications}). Every server notification but progress and cancellation is queued; the queue
+     * holds at most {@linkplain Builder#notificationQueueCapacity the capacity}, dropping the oldest beyond it
+     * ({@link #droppedNotificationCount()} counts them).
+     *
+     * @return the notifications, possibly empty
+     */
+    public List<JsonRpcMessage.Notification> drainNotifications() {
+        drainLock.lock();
+        try {
+            List<JsonRpcMessage.Notification> out = new ArrayList<>(drainQueue);
+            drainQueue.clear();
+            return out;
+        } finally {
+            drainLock.unlock();
+        }
+    }
+
+    /**
+     * Returns how many notifications were dropped because the drain queue was full.
+     *
+     * @return the count since the client was built
+     */
+    public long droppedNotificationCount() {
+        return droppedNotifications.get();
+    }
+
+    // ------------------------------------------------------------------------------------------------ tools
+
+    /**
+     * Reads one page of {@code tools/list} (MCP "Tools: listing"). The cursor is sent verbatim.
+     *
+     * @param cursor the {@code nextCursor} of the previous page, or {@code null} for the first page
+     * @return the page
+     * @throws McpException         when the call fails
+     * @throws InterruptedException if the calling thread is interrupted
+     */
+    public ListToolsResult listTools(String cursor) throws InterruptedException {
+        return listTools(cursor, RequestOptions.DEFAULT);
+    }
+
+    /**
+     * Reads one page of {@code tools/list} with per-call options.
+     *
+     * @param cursor  the cursor, or {@code null}
+     * @param options timeout, token
+     * @return the page
+     * @throws McpException         when the call fails
+     * @throws InterruptedException if the calling thread is interrupted
+     */
+    public ListToolsResult listTools(String cursor, RequestOptions options) throws InterruptedException {
+        long generation = tools.generation();
+        Map<String, Object> result = request("tools/list", cursorParams(cursor), options);
+        ListToolsResult page = Json.convert(result, ListToolsResult.class, "tools/list result");
+        tools.merge(rawItems(result, "tools"), page.tools(), generation, false);
+        return page;
+    }
+
+    /**
+     * Reads every page of {@code tools/list} and returns all tools (the seeds' complete listing). An empty-string
+     * {@code nextCursor} is a cursor like any other; only an absent one ends the listing. A cursor seen twice, or more
+     * pages than {@linkplain Builder#maxListPages the page cap}, stops with {@link McpProtocolException}. Refreshes
+     * the definitions used to validate {@code structuredContent}.
+     *
+     * @return the tools in server order
+     * @throws McpException         when a call fails
+     * @throws InterruptedException if the calling thread is interrupted
+     */
+    public List<Tool> listAllTools() throws InterruptedException {
+        return listAllTools(RequestOptions.DEFAULT);
+    }
+
+    /**
+     * Reads every page of {@code tools/list} with per-page options; see {@link #listAllTools()}.
+     *
+     * @param options timeout and token for each page
+     * @return the tools
+     * @throws McpException         when a call fails
+     * @throws InterruptedException if the calling thread is interrupted
+     */
+    public List<Tool> listAllTools(RequestOptions options) throws InterruptedException {
+        List<Tool> all = new ArrayList<>();
+        for (McpTool t : tools(options)) {
+            all.add(t.tool());
+        }
+        return all;
+    }
+
+    /**
+     * Reads every page of {@code tools/list} and returns a callable handle per tool, carrying its full definition as
+     * received. Handles are revoked when the client closes.
+     *
+     * @return the handles in server order
+     * @throws McpException         when a call fails
+     * @throws InterruptedException if the calling thread is interrupted
+     */
+    public List<McpTool> tools() throws InterruptedException {
+        return tools(RequestOptions.DEFAULT);
+    }
+
+    /**
+     * Like {@link #tools()}, with per-page options.
+     *
+     * @param options timeout and token for each page
+     * @return the handles
+     * @throws McpException         when a call fails
+     * @throws InterruptedException if the calling thread is interrupted
+     */
+    public List<McpTool> tools(RequestOptions options) throws InterruptedException {
+        long generation = tools.generation();
+        List<Map<String, Object>> raws = new ArrayList<>();
+        List<Tool> typed = new ArrayList<>();
+        forEachPage("tools/list", options, result -> {
+            raws.addAll(rawItems(result, "tools"));
+            typed.addAll(Json.convert(result, ListToolsResult.class, "tools/list result").tools());
+        });
+        tools.merge(raws, typed, generation, true);
+        List<McpTool> handles = new ArrayList<>(typed.size());
+        for (int i = 0; i < typed.size(); i++) {
+            handles.add(new McpTool(this, typed.get(i), Collections.unmodifiableMap(raws.get(i))));
+        }
+        return handles;
+    }
+
+    /**
+     * Calls a tool with the client's default timeout; see {@link #callTool(String, Map, RequestOptions)}.
+     *
+     * @param name      the tool name
+     * @param arguments the arguments (a plain JSON object), or {@code null}
+     * @return the result
+     * @throws McpException         when the call fails
+     * @throws InterruptedException if the calling thread is interrupted
+     */
+    public CallToolResult callTool(String name, Map<String, Object> arguments) throws InterruptedException {
+        return callTool(name, arguments, RequestOptions.DEFAULT);
+    }
+
+    /**
+     * Calls a tool ({@code tools/call}, MCP "Tools: calling"). The persistent tool {@code _meta}
+     * ({@link #setToolMeta}) is stamped on the call, with {@code options.meta()} merged over it key by key; a
+     * progress listener adds an SDK-assigned {@code progressToken}. A result with {@code isError: true} is returned,
+     * not thrown. When the tool's cached definition (from {@link #tools()} or {@link #listAllTools()}) has an
+     * {@code outputSchema}, {@code structuredContent} is validated as {@link Builder#outputSchemaValidation} says.
+     *
+     * @param name      the tool name
+     * @param arguments the arguments (a plain JSON object), or {@code null}
+     * @param options   timeout, deadline, token, progress listener, extra {@code _meta}
+     * @return the result
+     * @throws McpRpcException        if the server answers with a JSON-RPC error (unknown tool, bad arguments)
+     * @throws McpProtocolException   if the result is malformed, or fails its output schema in FAIL mode
+     * @throws McpTimeoutException    if the deadline passes ({@code notifications/cancelled} is sent)
+     * @throws McpCancelledException  if the token fires ({@code notifications/cancelled} is sent)
+     * @throws McpClosedException     if the client is or gets closed
+     * @throws McpTransportException  if the transport fails (process exit, HTTP status)
+     * @throws IllegalStateException  if the client is not connected yet
+     * @throws InterruptedException   if the calling thread is interrupted ({@code notifications/cancelled} is sent)
+     */
+    public CallToolResult callTool(String name, Map<String, Object> arguments, RequestOptions options)
+            throws InterruptedException {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(options, "options");
+        Map<String, Object> params = new LinkedHashMap<>();
+        params.put("name", name);
+        if (arguments != null) {
+            params.put("arguments", arguments);
+        }
+        Map<String, Object> meta = mergeMeta(toolMeta.get(), options.meta());
+        if (!meta.isEmpty()) {
+            params.put("_meta", meta);
+        }
+        Object raw = call("tools/call", params, options, false);
+        CallToolResult result = Json.convert(asObject(raw, "tools/call"), CallToolResult.class,
+                "tools/call result of tool '" + name + "'");
+        tools.validate(name, result);
+        return result;
+    }
+
+    /**
+     * Calls a tool on a new virtual thread (the seeds' async variant).
+     *
+     * @param name      the tool name
+     * @param arguments the arguments, or {@code null}
+     * @param options   the options; its token, if any, also cancels the call
+     * @return a future completed with the result or the exception {@link #callTool(String, Map, RequestOptions)}
+     *         would throw; its {@code cancel(true)} cancels the call on the wire ({@code notifications/cancelled})
+     */
+    public CompletableFuture<CallToolResult> callToolAsync(String name, Map<String, Object> arguments,
+                                                           RequestOptions options) {
+        return async(options, opts -> callTool(name, arguments, opts));
+    }
+
+    /**
+     * Sends any request on a new virtual thread; see {@link #request(String, Map, RequestOptions)}.
+     *
+     * @param method  the method
+     * @param params  the params, or {@code null}
+     * @param options the options
+     * @return a future whose {@code cancel(true)} cancels the request on the wire
+     */
+    public CompletableFuture<Map<String, Object>> requestAsync(String method, Map<String, Object> params,
+                                                              RequestOptions options) {
+        return async(options, opts -> request(method, params, opts));
+    }
+
+    /**
+     * Sets the {@code _meta} stamped on every later {@code tools/call} (the Rust seed's {@code set_tool_meta}), for
+     * example a run id that lets a server recognize a retried call. Per-call {@code _meta} wins key by key.
+     *
+     * @param meta the map (plain JSON values), or {@code null} to clear
+     */
+    public void setToolMeta(Map<String, Object> meta) {
+        toolMeta.set(meta == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(meta)));
+    }
+
+    /**
+     * Returns the persistent tool {@code _meta}.
+     *
+     * @return an unmodifiable map, empty when none is set
+     */
+    public Map<String, Object> toolMeta() {
+        return toolMeta.get();
+    }
+
+    // ------------------------------------------------------------------------------------------------ resources
+
+    /**
+     * Reads one page of {@code resources/list}.
+     *
+     * @param cursor the cursor, or {@code null}
+     * @return the page
+     * @throws McpException         when the call fails
+     * @throws InterruptedException if the calling thread is interrupted
+     */
+    public ListResourcesResult listResources(String cursor) throws InterruptedException {
+        return Json.convert(request("resources/list", cursorParams(cursor), RequestOptions.DEFAULT),
+                ListResourcesResult.class, "resources/list result");
+    }
+
+    /**
+     * Reads every page of {@code resources/list} (loop-guarded like {@link #listAllTools()}).
+     *
+     * @return the resources
+     * @throws McpException         when a call fails
+     * @throws InterruptedException if the calling thread is interrupted
+     */
+    public List<Resource> listAllResources() throws InterruptedException {
+        List<Resource> all = new ArrayList<>();
+        forEachPage("resources/list", RequestOptions.DEFAULT, r -> all.addAll(
+                Json.convert(r, ListResourcesResult.class, "resources/list result").resources()));
+        return all;
+    }
+
+    /**
+     * Reads one page of {@code resources/templates/list}.
+     *
+     * @param cursor the cursor, or {@code null}
+     * @return the page
+     * @throws McpException         when the call fails
+     * @throws InterruptedException if the calling thread is interrupted
+     */
+    public ListResourceTemplatesResult listResourceTemplates(String cursor) throws InterruptedException {
+        return Json.convert(request("resources/templates/list", cursorParams(cursor), RequestOptions.DEFAULT),
+                ListResourceTemplatesResult.class, "resources/templates/list result");
+    }
+
+    /**
+     * Reads every page of {@code resources/templates/list}.
+     *
+     * @return the templates
+     * @throws McpException         when a call fails
+     * @throws InterruptedException if the calling thread is interrupted
+     */
+    public List<ResourceTemplate> listAllResourceTemplates() throws InterruptedException {
+        List<ResourceTemplate> all = new ArrayList<>();
+        forEachPage("resources/templates/list", RequestOptions.DEFAULT, r -> all.addAll(Json.convert(r,
+                ListResourceTemplatesResult.class, "resources/templates/list result").resourceTemplates()));
+        return all;
+    }
+
+    /**
+     * Reads a resource ({@code resources/read}).
+     *
+     * @param uri the resource URI
+     * @return the contents
+     * @throws McpException         when the call fails (a missing resource is an {@link McpRpcException})
+     * @throws InterruptedException if the calling thread is interrupted
+     */
+    public ReadResourceResult readResource(String uri) throws InterruptedException {
+        return readResource(uri, RequestOptions.DEFAULT);
+    }
+
+    /**
+     * Reads a resource with per-call options.
+     *
+     * @param uri     the resource URI
+     * @param options timeout, token
+     * @return the contents
+     * @throws McpException         when the call fails
+     * @throws InterruptedException if the calling thread is interrupted
+     */
+    public ReadResourceResult readResource(String uri, RequestOptions options) throws InterruptedException {
+        Objects.requireNonNull(uri, "uri");
+        return Json.convert(request("resources/read", Map.of("uri", uri), options), ReadResourceResult.class,
+                "resources/read result");
+    }
+
+    /**
+     * Subscribes to updates of a resource ({@code resources/subscribe}); updates arrive as
+     * {@code notifications/resources/updated} to the notification listener and the drain queue.
+     *
+     * @param uri the resource URI
+     * @throws McpException         when the call fails
+     * @throws InterruptedException if the calling thread is interrupted
+     */
+    public void subscribe(String uri) throws InterruptedException {
+        request("resources/subscribe", Map.of("uri", Objects.requireNonNull(uri, "uri")), RequestOptions.DEFAULT);
+    }
+
+    /**
+     * Ends a subscription ({@code resources/unsubscribe}).
+     *
+     * @param uri the resource URI
+     * @throws McpException         when the call fails
+     * @throws InterruptedException if the calling thread is interrupted
+     */
+    public void unsubscribe(String uri) throws InterruptedException {
+        request("resources/unsubscribe", Map.of("uri", Objects.requireNonNull(uri, "uri")), RequestOptions.DEFAULT);
+    }
+
+    // ------------------------------------------------------------------------------------------------ prompts
+
+    /**
+     * Reads one page of {@code prompts/list}.
+     *
+     * @param cursor the cursor, or {@code null}
+     * @return the page
+     * @throws McpException         when the call fails
+     * @throws InterruptedException if the calling thread is interrupted
+     */
+    public ListPromptsResult listPrompts(String cursor) throws InterruptedException {
+        return Json.convert(request("prompts/list", cursorParams(cursor), RequestOptions.DEFAULT),
+                ListPromptsResult.class, "prompts/list result");
+    }
+
+    /**
+     * Reads every page of {@code prompts/list}.
+     *
+     * @return the prompts
+     * @throws McpException         when a call fails
+     * @throws InterruptedException if the calling thread is interrupted
+     */
+    public List<Prompt> listAllPrompts() throws InterruptedException {
+        List<Prompt> all = new ArrayList<>();
+        forEachPage("prompts/list", RequestOptions.DEFAULT, r -> all.addAll(
+                Json.convert(r, ListPromptsResult.class, "prompts/list result").prompts()));
+        return all;
+    }
+
+    /**
+     * Renders a prompt ({@code prompts/get}).
+     *
+     * @param name      the prompt name
+     * @param arguments the arguments (string values), or {@code null}
+     * @return the rendered messages
+     * @throws McpException         when the call fails
+     * @throws InterruptedException if the calling thread is interrupted
+     */
+    public GetPromptResult getPrompt(String name, Map<String, String> arguments) throws InterruptedException {
+        return getPrompt(name, arguments, RequestOptions.DEFAULT);
+    }
+
+    /**
+     * Renders a prompt with per-call options.
+     *
+     * @param name      the prompt name
+     * @param arguments the arguments, or {@code null}
+     * @param options   timeout, token
+     * @return the rendered messages
+     * @throws McpException         when the call fails
+     * @throws InterruptedException if the calling thread is interrupted
+     */
+    public GetPromptResult getPrompt(String name, Map<String, String> arguments, RequestOptions options)
+            throws InterruptedException {
+        Map<String, Object> params = new LinkedHashMap<>();
+        params.put("name", Objects.requireNonNull(name, "name"));
+        if (arguments != null) {
+            params.put("arguments", arguments);
+        }
+        return Json.convert(request("prompts/get", params, options), GetPromptResult.class, "prompts/get result");
+    }
+
+    /**
+     * Asks for argument completions ({@code completion/complete}, MCP "Completion").
+     *
+     * @param reference     the prompt or resource template the argument belongs to
+     * @param argumentName  the argument's name
+     * @param argumentValue what was typed so far
+     * @param context       values of arguments already chosen ({@code context.arguments}), or {@code null}
+     * @return the completion values
+     * @throws McpException         when the call fails
+     * @throws InterruptedException if the calling thread is interrupted
+     */
+    public CompleteResult complete(CompletionReference reference, String argumentName, String argumentValue,
+                                   Map<String, String> context) throws InterruptedException {
+        Map<String, Object> params = new LinkedHashMap<>();
+        params.put("ref", Json.toPlain(Objects.requireNonNull(reference, "reference")));
+        params.put("argument", Map.of("name", argumentName, "value", argumentValue));
+        if (context != null && !context.isEmpty()) {
+            params.put("context", Map.of("arguments", context));
+        }
+        return Json.convert(request("completion/complete", params, RequestOptions.DEFAULT), CompleteResult.class,
+                "completion/complete result");
+    }
+
+    // ------------------------------------------------------------------------------------------------ engine
+
+    private interface PageConsumer {
+        void accept(Map<String, Object> result);
+    }
+
+    private void forEachPage(String method, RequestOptions options, PageConsumer consumer)
+            throws InterruptedException {
+        Set<String> seen = new HashSet<>();
+        String cursor = null;
+        for (int page = 1; ; page++) {
+            if (page > maxListPages) {
+                throw new McpProtocolException(method + ": more than " + maxListPages
+                        + " pages; stopped (raise McpClient.Builder.maxListPages if the server really has that many)");
+            }
+            Map<String, Object> result = request(method, cursorParams(cursor), options);
+            consumer.accept(result);
+            Object next = result.get("nextCursor");
+            if (next == null) {
+                return;
+            }
+            if (!(next instanceof String s)) {
+                throw new McpProtocolException(method + ": nextCursor is not a string");
+            }
+            if (!seen.add(s)) {
+                throw new McpProtocolException(method + ": the server repeated a cursor on page " + (page + 1)
+                        + "; stopped to avoid a loop");
+            }
+            cursor = s;
+        }
+    }
+
+    private static Map<String, Object> cursorParams(String cursor) {
+        return cursor == null ? null : Map.of("cursor", cursor);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Map<String, Object>> rawItems(Map<String, Object> result, String key) {
+        Object items = result.get(key);
+        List<Map<String, Object>> out = new ArrayList<>();
+        if (items instanceof List<?> list) {
+            for (Object o : list) {
+                if (o instanceof Map<?, ?> m) {
+                    out.add((Map<String, Object>) m);
+                }
+            }
+        }
+        return out;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> asObject(Object result, String method) {
+        if (result instanceof Map<?, ?> m) {
+            return (Map<String, Object>) m;
+        }
+        throw new McpProtocolException("result of " + method + " is "
+                + dev.loommcp.internal.json.JsonRpcCodec.kind(result) + ", not an object");
+    }
+
+    private static Map<String, Object> mergeMeta(Map<String, Object> base, Map<String, Object> extra) {
+        if (extra == null || extra.isEmpty()) {
+            return base;
+        }
+        Map<String, Object> merged = new LinkedHashMap<>(base);
+        merged.putAll(extra);
+        return merged;
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> withMeta(Map<String, Object> params, Map<String, Object> meta) {
+        if (meta == null || meta.isEmpty()) {
+            return params;
+        }
+        Map<String, Object> copy = params == null ? new LinkedHashMap<>() : new LinkedHashMap<>(params);
+        Object existing = copy.get("_meta");
+        Map<String, Object> m = existing instanceof Map<?, ?> e
+                ? new LinkedHashMap<>((Map<String, Object>) e) : new LinkedHashMap<>();
+        m.putAll(meta);
+        copy.put("_meta", m);
+        return copy;
+    }
+
+    private long deadlineOf(RequestOptions options, long now) {
+        Duration timeout = options.timeoutValue() != null ? options.timeoutValue() : requestTimeout;
+        long deadline = saturatedAdd(now, timeout);
+        if (options.deadlineValue() != null) {
+            Duration left = Duration.between(Instant.now(), options.deadlineValue());
+            deadline = Math.min(deadline, saturatedAdd(now, left.isNegative() ? Duration.ZERO : left));
+        }
+        return deadline;
+    }
+
+    private static long saturatedAdd(long now, Duration d) {
+        long nanos;
+        try {
+            nanos = d.toNanos();
+        } catch (ArithmeticException e) {
+            return Long.MAX_VALUE;
+        }
+        long sum = now + nanos;
+        return ((now ^ sum) & (nanos ^ sum)) < 0 ? Long.MAX_VALUE : sum;
+    }
+
+    private void ensureConnected(String method) {
+        State s = state;
+        if (s == State.CONNECTED) {
+            return;
+        }
+        if (s == State.CLOSED) {
+            throw closedException(method);
+        }
+        throw new IllegalStateException(method + ": the client is not connected; call connect() first");
+    }
+
+    private McpClosedException closedException(String method) {
+        Throwable cause = closeCause;
+        return new McpClosedException(method + " refused: the client is closed"
+                + (cause == null ? "" : " (" + cause.getMessage() + ")"), cause);
+    }
+
+    /** One request waiting for its response. */
+    private static final class Pending {
+        final long id;
+        final String method;
+        final long startNanos;
+        final CompletableFuture<JsonRpcMessage> future = new CompletableFuture<>();
+        volatile long lastProgressNanos;
+        volatile ProgressListener progressListener;
+
+        Pending(long id, String method, long startNanos) {
+            this.id = id;
+            this.method = method;
+            this.startNanos = startNanos;
+            this.lastProgressNanos = startNanos;
+        }
+    }
+
+    /** Completes a pending request when the caller's token fires. */
+    private static final class CancelSignal extends RuntimeException {
+        final String reason;
+
+        CancelSignal(String reason) {
+            super(reason, null, false, false);
+            this.reason = reason;
+        }
+    }
+
+    /** The per-send context handed to the transport. */
+    private static final class Context implements SendContext {
+        private final long deadline;
+        private final RequestId id;
+        private final ConcurrentLinkedQueue<Runnable> hooks = new ConcurrentLinkedQueue<>();
+        private final AtomicBoolean cancelled = new AtomicBoolean();
+
+        Context(long deadline, RequestId id) {
+            this.deadline = deadline;
+            this.id = id;
+        }
+
+        @Override
+        public long deadlineNanos() {
+            return deadline;
+        }
+
+        @Override
+        public RequestId requestId() {
+            return id;
+        }
+
+        @Override
+        public void onCancel(Runnable action) {
+            hooks.add(action);
+            if (cancelled.get() && hooks.remove(action)) {
+                action.run();
+            }
+        }
+
+        @Override
+        public boolean isCancelled() {
+            return cancelled.get();
+        }
+
+        void cancel() {
+            if (cancelled.compareAndSet(false, true)) {
+                Runnable r;
+                while ((r = hooks.poll()) != null) {
+                    try {
+                        r.run();
+                    } catch (RuntimeException e) {
+                        LOG.log(System.Logger.Level.DEBUG, "cancel hook failed", e);
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * Sends one request and waits for its response. The heart of the client: DESIGN.md section 3, "the life of a
+     * call".
+     */
+    private Object call(String method, Map<String, Object> params, RequestOptions options, boolean handshake)
+            throws InterruptedException {
+        if (!handshake) {
+            ensureConnected(method);
+        } else if (state != State.CONNECTING) {
+            throw closedException(method);
+        }
+        if (Thread.interrupted()) {
+            throw new InterruptedException(method + " not sent: the thread was interrupted");
+        }
+        CancellationToken token = options.tokenValue();
+        if (token != null && token.isCancelled()) {
+            throw new McpCancelledException(method + " not sent: the token was already cancelled ("
+                    + token.reason() + ")");
+        }
+        long start = System.nanoTime();
+        long deadline = deadlineOf(options, start);
+        long hardDeadline = deadline;
+        long timeoutNanos = 0;
+        if (options.resetTimeoutOnProgress()) {
+            timeoutNanos = deadline - start;
+            hardDeadline = Long.MAX_VALUE;
+            if (options.deadlineValue() != null) {
+                RequestOptions onlyDeadline = RequestOptions.deadline(options.deadlineValue());
+                hardDeadline = Math.min(hardDeadline, deadlineOfAbsolute(onlyDeadline, start));
+            }
+            if (options.maxTotalTimeout() != null) {
+                hardDeadline = Math.min(hardDeadline, saturatedAdd(start, options.maxTotalTimeout()));
+            }
+        }
+        long id = ids.incrementAndGet();
+        RequestId requestId = RequestId.of(id);
+        Pending p = new Pending(id, method, start);
+        if (options.progressListener() != null) {
+            p.progressListener = options.progressListener();
+            params = withMeta(params, Map.of("progressToken", id));
+        }
+        JsonRpcMessage.Request request = new JsonRpcMessage.Request(requestId, method, params);
+        Context context = new Context(options.resetTimeoutOnProgress() ? hardDeadline : deadline, requestId);
+        pending.put(id, p);
+        if (state == State.CLOSED) {
+            pending.remove(id);
+            throw closedException(method);
+        }
+        CancellationToken.Registration registration = token == null ? null
+                : token.onCancel(() -> p.future.completeExceptionally(new CancelSignal(token.reason())));
+        RequestScope scope = null;
+        String cancelReason = null;
+        try {
+            if (transport.sendsInline()) {
+                transport.send(request, context);
+            } else {
+                scope = RequestScope.open("request", Long.MAX_VALUE, null);
+                scope.onCancel(context::cancel);
+                scope.fork(() -> {
+                    try {
+                        transport.send(request, context);
+                    } catch (Throwable t) {
+                        if (!context.isCancelled()) {
+                            p.future.completeExceptionally(t);
+                        }
+                    }
+                    return null;
+                });
+            }
+            JsonRpcMessage response;
+            try {
+                response = await(p, deadline, hardDeadline, timeoutNanos, options.resetTimeoutOnProgress());
+            } catch (McpTimeoutException e) {
+                cancelReason = "timeout";
+                throw e;
+            } catch (McpCancelledException e) {
+                cancelReason = e.getMessage();
+                throw e;
+            } catch (InterruptedException e) {
+                cancelReason = "interrupted";
+                throw e;
+            }
+            return switch (response) {
+                case JsonRpcMessage.Response r -> r.result();
+                case JsonRpcMessage.ErrorResponse e -> throw new McpRpcException(method, requestId, e.error());
+                default -> throw new McpProtocolException("unexpected answer to " + method);
+            };
+        } finally {
+            pending.remove(id);
+            if (registration != null) {
+                registration.close();
+            }
+            if (scope != null) {
+                scope.close();
+            }
+            if (cancelReason != null && !handshake && state == State.CONNECTED) {
+                sendCancelled(requestId, method, cancelReason);
+            }
+        }
+    }
+
+    private long deadlineOfAbsolute(RequestOptions onlyDeadline, long now) {
+        Duration left = Duration.between(Instant.now(), onlyDeadline.deadlineValue());
+        return saturatedAdd(now, left.isNegative() ? Duration.ZERO : left);
+    }
+
+    private JsonRpcMessage await(Pending p, long deadline, long hardDeadline, long timeoutNanos, boolean reset)
+            throws InterruptedException {
+        while (true) {
+            long effective = reset ? Math.min(saturatedAdd(p.lastProgressNanos, Duration.ofNanos(timeoutNanos)),
+                    hardDeadline) : deadline;
+            long left = effective == Long.MAX_VALUE ? Long.MAX_VALUE : effective - System.nanoTime();
+            if (left <= 0) {
+                throw new McpTimeoutException(p.method + " (id " + p.id + ") timed out: no response within "
+                        + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - p.startNanos) + " ms");
+            }
+            try {
+                return left == Long.MAX_VALUE ? p.future.get() : p.future.get(left, TimeUnit.NANOSECONDS);
+            } catch (TimeoutException e) {
+                // loop: progress may have moved the deadline
+            } catch (ExecutionException e) {
+                Throwable cause = e.getCause();
+                if (cause instanceof CancelSignal c) {
+                    throw new McpCancelledException(p.method + " (id " + p.id + ") cancelled: " + c.reason);
+                }
+                if (cause instanceof McpClosedException closed) {
+                    throw new McpClosedException(p.method + " (id " + p.id + ") failed: the client was closed",
+                            closed.getCause());
+                }
+                if (cause instanceof McpException m) {
+                    throw m;
+                }
+                if (cause instanceof InterruptedException ie) {
+                    throw ie;
+                }
+                throw new McpTransportException(p.method + " (id " + p.id + ") could not be sent: " + cause, cause);
+            }
+        }
+    }
+
+    private void sendCancelled(RequestId id, String method, String reason) {
+        Map<String, Object> params = new LinkedHashMap<>();
+        params.put("requestId", id.value());
+        params.put("reason", reason);
+        JsonRpcMessage.Notification n = new JsonRpcMessage.Notification("notifications/cancelled", params);
+        Runnable send = () -> {
+            try {
+                transport.send(n, SendContext.detached(System.nanoTime() + TimeUnit.SECONDS.toNanos(5)));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.DEBUG, () -> "notifications/cancelled for " + method + " (id " + id
+                        + ") not sent: " + e.getMessage());
+            }
+        };
+        if (transport.sendsInline()) {
+            send.run();
+        } else {
+            startBackground("cancel", send);
+        }
+    }
+
+    private void startBackground(String purpose, Runnable task) {
+        Thread[] self = new Thread[1];
+        Thread t = McpThreads.newThread(purpose, () -> {
+            try {
+                task.run();
+            } finally {
+                background.remove(self[0]);
+            }
+        });
+        self[0] = t;
+        background.add(t);
+        if (state == State.CLOSED && !purpose.equals("closer")) {
+            background.remove(t);
+            return;
+        }
+        t.start();
+    }
+
+    private interface AsyncCall<T> {
+        T run(RequestOptions options) throws Exception;
+    }
+
+    /** A future whose {@code cancel} fires the call's token, which cancels the request on the wire. */
+    private static final class CancellableFuture<T> extends CompletableFuture<T> {
+        private final CancellationToken token;
+
+        CancellableFuture(CancellationToken token) {
+            this.token = token;
+        }
+
+        @Override
+        public boolean cancel(boolean mayInterruptIfRunning) {
+            boolean done = super.cancel(mayInterruptIfRunning);
+            token.cancel("cancelled through its future");
+            return done;
+        }
+    }
+
+    private <T> CompletableFuture<T> async(RequestOptions options, AsyncCall<T> call) {
+        Objects.requireNonNull(options, "options");
+        CancellationToken token = CancellationToken.create();
+        CancellationToken outer = options.tokenValue();
+        CancellationToken.Registration link = outer == null ? null : outer.onCancel(() -> token.cancel(outer.reason()));
+        CancellableFuture<T> future = new CancellableFuture<>(token);
+        RequestOptions withToken = options.toBuilder().token(token).build();
+        startBackground("async", () -> {
+            try {
+                future.complete(call.run(withToken));
+            } catch (Throwable e) {
+                future.completeExceptionally(e);
+            } finally {
+                if (link != null) {
+                    link.close();
+                }
+            }
+        });
+        if (isClosed() && !future.isDone()) {
+            future.completeExceptionally(closedException("async call"));
+        }
+        return future;
+    }
+
+    // ------------------------------------------------------------------------------------------------ inbound
+
+    private final class Sink implements TransportSink {
+        @Override
+        public void onMessage(JsonRpcMessage message) {
+            try {
+                switch (message) {
+                    case JsonRpcMessage.Response r -> complete(r.id(), r);
+                    case JsonRpcMessage.ErrorResponse e -> {
+                        if (e.id() == null) {
+                            LOG.log(System.Logger.Level.WARNING, () -> "server " + transport.describe()
+                                    + " sent a JSON-RPC error without id: code " + e.error().code());
+                        } else {
+                            complete(e.id(), e);
+                        }
+                    }
+                    case JsonRpcMessage.Notification n -> onNotification(n);
+                    case JsonRpcMessage.Request r -> onServerRequest(r);
+                }
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.WARNING, "failed to handle an inbound message", e);
+            }
+        }
+
+        @Override
+        public void onSkipped(String problem) {
+            LOG.log(System.Logger.Level.DEBUG, () -> "skipped inbound input: " + problem);
+        }
+
+        @Override
+        public void onClosed(McpTransportException cause) {
+            for (Pending p : pending.values()) {
+                p.future.completeExceptionally(cause);
+            }
+            if (state != State.CLOSED) {
+                startBackground("closer", () -> shutdown(cause, true));
+            }
+        }
+
+        @Override
+        public void onSessionRestarted() {
+            if (sessionRestartedListener != null) {
+                dispatch(sessionRestartedListener);
+            }
+        }
+    }
+
+    private void complete(RequestId id, JsonRpcMessage message) {
+        Pending p = id instanceof RequestId.NumberId n ? pending.get(n.number()) : null;
+        if (p == null) {
+            LOG.log(System.Logger.Level.DEBUG, () -> "dropped a response for request " + id
+                    + " that is no longer pending");
+            return;
+        }
+        p.future.complete(message);
+    }
+
+    private void onNotification(JsonRpcMessage.Notification n) {
+        switch (n.method()) {
+            case "notifications/progress" -> {
+                Object token = n.params() == null ? null : n.params().get("progressToken");
+                Pending p = token instanceof Number num ? pending.get(num.longValue()) : null;
+                if (p == null) {
+                    return;
+                }
+                p.lastProgressNanos = System.nanoTime();
+                ProgressListener listener = p.progressListener;
+                if (listener != null) {
+                    ProgressNotification progress = Json.convert(n.params(), ProgressNotification.class,
+                            "notifications/progress");
+                    dispatch(() -> listener.onProgress(progress));
+                }
+                return;
+            }
+            case "notifications/cancelled" -> {
+                Object rid = n.params() == null ? null : n.params().get("requestId");
+                RequestId id = rid instanceof String s ? RequestId.of(s)
+                        : rid instanceof Number num ? RequestId.of(num.longValue()) : null;
+                if (id != null) {
+                    cancelledInbound.add(id);
+                    Thread handler = inboundHandlers.get(id);
+                    if (handler != null) {
+                        handler.interrupt();
+                    } else {
+                        cancelledInbound.remove(id);
+                    }
+                }
+                return;
+            }
+            case "notifications/tools/list_changed" -> {
+                tools.markStale();
+                if (toolListChangedListener != null) {
+                    dispatch(toolListChangedListener);
+                }
+            }
+            case "notifications/message" -> {
+                if (loggingListener != null) {
+                    LoggingMessageNotification m = Json.convert(n.params(), LoggingMessageNotification.class,
+                            "notifications/message");
+                    dispatch(() -> loggingListener.accept(m));
+                }
+            }
+            default -> {
+                // queued and passed to the general listener below
+            }
+        }
+        drainLock.lock();
+        try {
+            if (drainQueue.size() >= notificationQueueCapacity) {
+                drainQueue.pollFirst();
+                droppedNotifications.incrementAndGet();
+            }
+            drainQueue.addLast(n);
+        } finally {
+            drainLock.unlock();
+        }
+        if (notificationListener != null) {
+            dispatch(() -> notificationListener.onNotification(n));
+        }
+    }
+
+    private void dispatch(Runnable r) {
+        if (state != State.CLOSED) {
+            events.add(r);
+        }
+    }
+
+    private void startEventThread() {
+        eventThread = McpThreads.start("events", () -> {
+            while (state != State.CLOSED) {
+                Runnable r;
+                try {
+                    r = events.take();
+                } catch (InterruptedException e) {
+                    if (state == State.CLOSED) {
+                        return;
+                    }
+                    continue;
+                }
+                try {
+                    r.run();
+                } catch (RuntimeException e) {
+                    LOG.log(System.Logger.Level.WARNING, "a listener of the MCP client failed", e);
+                }
+                Thread.interrupted(); // a listener's stray interrupt must not end the loop
+            }
+        });
+    }
+
+    private void onServerRequest(JsonRpcMessage.Request r) {
+        if ("ping".equals(r.method())) {
+            respond(r.id(), Map.of(), null, true);
+            return;
+        }
+        Thread[] self = new Thread[1];
+        Thread t = McpThreads.newThread("handler", () -> {
+            try {
+                runHandler(r);
+            } finally {
+                inboundHandlers.remove(r.id(), self[0]);
+                cancelledInbound.remove(r.id());
+            }
+        });
+        self[0] = t;
+        if (state == State.CLOSED) {
+            return;
+        }
+        inboundHandlers.put(r.id(), t);
+        t.start();
+    }
+
+    private void runHandler(JsonRpcMessage.Request r) {
+        Object result;
+        try {
+            result = switch (r.method()) {
+                case "roots/list" -> rootsHandler == null ? null : Map.of("roots", Json.toPlain(rootsList()));
+                case "elicitation/create" -> elicitationHandler == null ? null : Json.toPlain(elicit(r));
+                case "sampling/createMessage" -> samplingHandler == null ? null : Json.toPlain(
+                        samplingHandler.createMessage(Json.convert(r.params(), CreateMessageRequest.class,
+                                "sampling/createMessage params")));
+                default -> null;
+            };
+            if (result == null) {
+                respond(r.id(), null, JsonRpcError.of(JsonRpcError.METHOD_NOT_FOUND,
+                        "method not supported by this client: " + r.method()), false);
+                return;
+            }
+        } catch (InterruptedException e) {
+            LOG.log(System.Logger.Level.DEBUG, () -> r.method() + " (id " + r.id() + ") handler interrupted");
+            return;
+        } catch (McpProtocolException e) {
+            respond(r.id(), null, JsonRpcError.of(JsonRpcError.INVALID_PARAMS, e.getMessage()), false);
+            return;
+        } catch (Exception e) {
+            LOG.log(System.Logger.Level.WARNING, () -> "handler for " + r.method() + " failed: " + e);
+            respond(r.id(), null, JsonRpcError.of(JsonRpcError.INTERNAL_ERROR, "client handler for " + r.method()
+                    + " failed: " + e.getClass().getSimpleName()), false);
+            return;
+        }
+        respond(r.id(), result, null, false);
+    }
+
+    private List<Root> rootsList() throws Exception {
+        List<Root> roots = rootsHandler.listRoots();
+        return roots == null ? List.of() : roots;
+    }
+
+    private ElicitResult elicit(JsonRpcMessage.Request r) throws Exception {
+        ElicitRequest request = Json.convert(r.params(), ElicitRequest.class, "elicitation/create params");
+        if (request.isUrlMode() && !elicitationUrlMode) {
+            throw new McpProtocolException("URL-mode elicitation was not declared by this client");
+        }
+        ElicitResult result = elicitationHandler.elicit(request);
+        if (result == null) {
+            return ElicitResult.decline();
+        }
+        if (applyElicitationDefaults && !request.isUrlMode() && "accept".equals(result.action())) {
+            return new ElicitResult(result.action(), request.applyDefaults(result.content()), result.meta());
+        }
+        return result;
+    }
+
+    private void respond(RequestId id, Object result, JsonRpcError error, boolean fromReader) {
+        if (cancelledInbound.contains(id) || state == State.CLOSED) {
+            return;
+        }
+        JsonRpcMessage m = error == null ? new JsonRpcMessage.Response(id, result)
+                : new JsonRpcMessage.ErrorResponse(id, error);
+        Runnable send = () -> {
+            try {
+                transport.send(m, SendContext.detached(deadlineOf(RequestOptions.DEFAULT, System.nanoTime())));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.DEBUG, () -> "answer to server request " + id + " not sent: " + e);
+            }
+        };
+        if (fromReader && !transport.sendsInline()) {
+            startBackground("respond", send);
+        } else {
+            send.run();
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------------ shutdown
+
+    private void shutdown(Throwable cause, boolean wait) {
+        stateLock.lock();
+        try {
+            if (state == State.CLOSED) {
+                return;
+            }
+            state = State.CLOSED;
+            closeCause = cause;
+        } finally {
+            stateLock.unlock();
+        }
+        McpClosedException closed = new McpClosedException("the client was closed", cause);
+        for (Pending p : pending.values()) {
+            p.future.completeExceptionally(closed);
+        }
+        for (Thread t : inboundHandlers.values()) {
+            t.interrupt();
+        }
+        try {
+            transport.close();
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "closing the transport failed", e);
+        }
+        Thread events = eventThread;
+        if (events != null) {
+            events.interrupt();
+        }
+        List<Thread> toJoin = new ArrayList<>();
+        if (events != null) {
+            toJoin.add(events);
+        }
+        toJoin.addAll(inboundHandlers.values());
+        toJoin.addAll(background);
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        boolean interrupted = false;
+        for (Thread t : toJoin) {
+            if (t == Thread.currentThread()) {
+                continue;
+            }
+            t.interrupt();
+            long left = end - System.nanoTime();
+            if (left <= 0) {
+                break;
+            }
+            try {
+                t.join(Duration.ofNanos(left));
+            } catch (InterruptedException e) {
+                interrupted = true;
+                break;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "McpClient[" + transport.describe() + ", " + state.name().toLowerCase(java.util.Locale.ROOT) + "]";
+    }
+
+    // ------------------------------------------------------------------------------------------------ builder
+
+    /**
+     * Builds an {@link McpClient}. Not thread-safe; {@link #build()} may be called once per transport.
+     */
+    public static final class Builder {
+        private final McpTransport transport;
+        private Implementation clientInfo = Implementation.of("loom-mcp", "0.1.0");
+        private Duration requestTimeout = Duration.ofSeconds(60);
+        private Duration connectTimeout = Duration.ofSeconds(30);
+        private ElicitationHandler elicitationHandler;
+        private boolean elicitationUrlMode = true;
+        private boolean applyElicitationDefaults;
+        private SamplingHandler samplingHandler;
+        private RootsHandler rootsHandler;
+        private NotificationListener notificationListener;
+        private Runnable toolListChangedListener;
+        private Consumer<LoggingMessageNotification> loggingListener;
+        private Runnable sessionRestartedListener;
+        private OutputSchemaValidation outputSchemaValidation = OutputSchemaValidation.WARN;
+        private int maxListPages = 1000;
+        private int notificationQueueCapacity = 1024;
+
+        private Builder(McpTransport transport) {
+            this.transport = Objects.requireNonNull(transport, "transport");
+        }
+
+        /**
+         * Sets the client identity sent in {@code initialize}. Default: name {@code loom-mcp}, version
+         * {@code 0.1.0}.
+         *
+         * @param info the identity
+         * @return this builder
+         */
+        public Builder clientInfo(Implementation info) {
+            this.clientInfo = Objects.requireNonNull(info, "info");
+            return this;
+        }
+
+        /**
+         * Sets the default timeout of each request (used when the call's options set neither timeout nor
+         * deadline). Default 60 seconds.
+         *
+         * @param timeout positive duration
+         * @return this builder
+         * @throws IllegalArgumentException if not positive
+         */
+        public Builder requestTimeout(Duration timeout) {
+            this.requestTimeout = positive(timeout, "requestTimeout");
+            return this;
+        }
+
+        /**
+         * Sets the default bound of {@link McpClient#connect()}: opening the transport plus the handshake. Default 30
+         * seconds.
+         *
+         * @param timeout positive duration
+         * @return this builder
+         * @throws IllegalArgumentException if not positive
+         */
+        public Builder connectTimeout(Duration timeout) {
+            this.connectTimeout = positive(timeout, "connectTimeout");
+            return this;
+        }
+
+        /**
+         * Answers {@code elicitation/create} with this handler and declares the {@code elicitation} capability with
+         * form and URL modes.
+         *
+         * @param handler the handler
+         * @return this builder
+         */
+        public Builder elicitationHandler(ElicitationHandler handler) {
+            return elicitationHandler(handler, true);
+        }
+
+        /**
+         * Answers {@code elicitation/create} with this handler and declares the {@code elicitation} capability: form
+         * mode always, URL mode when asked.
+         *
+         * @param handler the handler
+         * @param urlMode whether to declare URL mode (MCP 2025-11-25)
+         * @return this builder
+         */
+        public Builder elicitationHandler(ElicitationHandler handler, boolean urlMode) {
+            this.elicitationHandler = Objects.requireNonNull(handler, "handler");
+            this.elicitationUrlMode = urlMode;
+            return this;
+        }
+
+        /**
+         * When {@code true}, an accepted form-mode elicitation gets every schema property that has a {@code default}
+         * and is missing from the handler's content filled in (MCP 2025-11-25, SEP-1034). Default {@code false}.
+         *
+         * @param apply whether to fill in defaults
+         * @return this builder
+         */
+        public Builder applyElicitationDefaults(boolean apply) {
+            this.applyElicitationDefaults = apply;
+            return this;
+        }
+
+        /**
+         * Answers {@code sampling/createMessage} with this handler and declares the {@code sampling} capability.
+         *
+         * @param handler the handler
+         * @return this builder
+         */
+        public Builder samplingHandler(SamplingHandler handler) {
+            this.samplingHandler = Objects.requireNonNull(handler, "handler");
+            return this;
+        }
+
+        /**
+         * Answers {@code roots/list} with this handler and declares the {@code roots} capability with
+         * {@code listChanged}.
+         *
+         * @param handler the handler
+         * @return this builder
+         */
+        public Builder rootsHandler(RootsHandler handler) {
+            this.rootsHandler = Objects.requireNonNull(handler, "handler");
+            return this;
+        }
+
+        /**
+         * Sets a listener for every server notification except progress and cancellation.
+         *
+         * @param listener the listener
+         * @return this builder
+         */
+        public Builder notificationListener(NotificationListener listener) {
+            this.notificationListener = listener;
+            return this;
+        }
+
+        /**
+         * Sets a listener for {@code notifications/tools/list_changed} (the seeds' tool-list-changed handler). Until
+         * the tools are listed again, output-schema checks are skipped for the stale definitions.
+         *
+         * @param listener the listener
+         * @return this builder
+         */
+        public Builder toolListChangedListener(Runnable listener) {
+            this.toolListChangedListener = listener;
+            return this;
+        }
+
+        /**
+         * Sets a listener for {@code notifications/message} (server log messages; see
+         * {@link McpClient#setLoggingLevel}).
+         *
+         * @param listener the listener
+         * @return this builder
+         */
+        public Builder loggingListener(Consumer<LoggingMessageNotification> listener) {
+            this.loggingListener = listener;
+            return this;
+        }
+
+        /**
+         * Sets a listener told when the transport replaced its session with a new one (Streamable HTTP: the server
+         * forgot the session and the handshake was replayed). Subscriptions of the old session are gone.
+         *
+         * @param listener the listener
+         * @return this builder
+         */
+        public Builder sessionRestartedListener(Runnable listener) {
+            this.sessionRestartedListener = listener;
+            return this;
+        }
+
+        /**
+         * Sets what happens when {@code structuredContent} fails the tool's {@code outputSchema}. Default
+         * {@link OutputSchemaValidation#WARN}.
+         *
+         * @param mode the mode
+         * @return this builder
+         */
+        public Builder outputSchemaValidation(OutputSchemaValidation mode) {
+            this.outputSchemaValidation = Objects.requireNonNull(mode, "mode");
+            return this;
+        }
+
+        /**
+         * Sets the most pages a complete listing ({@code listAll...}, {@code tools()}) reads before it stops with
+         * {@link McpProtocolException}. Default 1000.
+         *
+         * @param pages at least 1
+         * @return this builder
+         * @throws IllegalArgumentException if less than 1
+         */
+        public Builder maxListPages(int pages) {
+            if (pages < 1) {
+                throw new IllegalArgumentException("maxListPages must be at least 1: " + pages);
+            }
+            this.maxListPages = pages;
+            return this;
+        }
+
+        /**
+         * Sets how many notifications {@link McpClient#drainNotifications()} keeps. Default 1024.
+         *
+         * @param capacity at least 1
+         * @return this builder
+         * @throws IllegalArgumentException if less than 1
+         */
+        public Builder notificationQueueCapacity(int capacity) {
+            if (capacity < 1) {
+                throw new IllegalArgumentException("notificationQueueCapacity must be at least 1: " + capacity);
+            }
+            this.notificationQueueCapacity = capacity;
+            return this;
+        }
+
+        /**
+         * Builds the client. Nothing is started until {@link McpClient#connect()}.
+         *
+         * @return the client
+         */
+        public McpClient build() {
+            return new McpClient(this);
+        }
+
+        private static Duration positive(Duration d, String what) {
+            Objects.requireNonNull(d, what);
+            if (d.isZero() || d.isNegative()) {
+                throw new IllegalArgumentException(what + " must be positive: " + d);
+            }
+            return d;
+        }
+    }
+}

@@ -1,0 +1,18 @@
+package dev.loommcp;
+
+import dev.loommcp.jsonrpc.JsonRpcMessage;
+
+/**
+ * Receives server notifications (every one but {@code notifications/progress} and {@code notifications/cancelled},
+ * which the client handles itself). Called on the client's event thread, one at a time, in arrival order; it should
+ * return promptly and may call the client (for example to list tools again). Exceptions are logged and ignored.
+ */
+@FunctionalInterface
+public interface NotificationListener {
+    /**
+     * Called for each notification.
+     *
+     * @param notification the notification
+     */
+    void onNotification(JsonRpcMessage.Notification notification);
+}

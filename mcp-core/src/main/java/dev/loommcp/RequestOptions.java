@@ -1,0 +1,281 @@
+package dev.loommcp;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * Per-call options: a timeout or an absolute deadline, a {@link CancellationToken}, a {@link ProgressListener},
+ * extra {@code _meta}, and whether progress resets the timeout (DESIGN.md section 2; the seeds' per-call deadline,
+ * cancel token and per-call {@code _meta}).
+ *
+ * <p>The effective deadline of a call is the earliest of: now + {@link #timeout()}, {@link #deadline()}, and now + the
+ * client's default request timeout (which applies when neither is set). With {@link #resetTimeoutOnProgress()} the
+ * timeout restarts at each progress notification for the call, but never past {@link #maxTotalTimeout()}.
+ *
+ * <p>Immutable and thread-safe; one instance may be shared by many calls.
+ */
+public final class RequestOptions {
+
+    /** No options: the client's defaults. */
+    public static final RequestOptions DEFAULT = newBuilder().build();
+
+    private final Duration timeout;
+    private final Instant deadline;
+    private final CancellationToken token;
+    private final ProgressListener progressListener;
+    private final Map<String, Object> meta;
+    private final boolean resetTimeoutOnProgress;
+    private final Duration maxTotalTimeout;
+
+    private RequestOptions(Builder b) {
+        this.timeout = b.timeout;
+        this.deadline = b.deadline;
+        this.token = b.token;
+        this.progressListener = b.progressListener;
+        this.meta = b.meta == null ? null : Map.copyOf(b.meta);
+        this.resetTimeoutOnProgress = b.resetTimeoutOnProgress;
+        this.maxTotalTimeout = b.maxTotalTimeout;
+    }
+
+    /**
+     * Returns options with just a timeout.
+     *
+     * @param timeout how long the call may take, positive
+     * @return the options
+     * @throws IllegalArgumentException if the timeout is zero or negative
+     */
+    public static RequestOptions timeout(Duration timeout) {
+        return newBuilder().timeout(timeout).build();
+    }
+
+    /**
+     * Returns options with just an absolute deadline.
+     *
+     * @param deadline when the call must have completed
+     * @return the options
+     */
+    public static RequestOptions deadline(Instant deadline) {
+        return newBuilder().deadline(deadline).build();
+    }
+
+    /**
+     * Returns options with just a cancellation token.
+     *
+     * @param token the token
+     * @return the options
+     */
+    public static RequestOptions token(CancellationToken token) {
+        return newBuilder().token(token).build();
+    }
+
+    /**
+     * Returns a new builder with nothing set.
+     *
+     * @return the builder
+     */
+    public static Builder newBuilder() {
+        return new Builder();
+    }
+
+    /**
+     * Returns a builder that starts from these options.
+     *
+     * @return the builder
+     */
+    public Builder toBuilder() {
+        Builder b = new Builder();
+        b.timeout = timeout;
+        b.deadline = deadline;
+        b.token = token;
+        b.progressListener = progressListener;
+        b.meta = meta == null ? null : new LinkedHashMap<>(meta);
+        b.resetTimeoutOnProgress = resetTimeoutOnProgress;
+        b.maxTotalTimeout = maxTotalTimeout;
+        return b;
+    }
+
+    /**
+     * Returns the per-call timeout.
+     *
+     * @return the timeout, or {@code null} for the client's default
+     */
+    public Duration timeoutValue() {
+        return timeout;
+    }
+
+    /**
+     * Returns the absolute deadline.
+     *
+     * @return the deadline, or {@code null}
+     */
+    public Instant deadlineValue() {
+        return deadline;
+    }
+
+    /**
+     * Returns the cancellation token.
+     *
+     * @return the token, or {@code null}
+     */
+    public CancellationToken tokenValue() {
+        return token;
+    }
+
+    /**
+     * Returns the progress listener. When set, the client adds an SDK-assigned {@code progressToken} to the
+     * request's {@code _meta} and calls the listener for each {@code notifications/progress} with that token.
+     *
+     * @return the listener, or {@code null}
+     */
+    public ProgressListener progressListener() {
+        return progressListener;
+    }
+
+    /**
+     * Returns the extra {@code _meta} merged key by key over the client's persistent tool {@code _meta} for this call.
+     *
+     * @return an unmodifiable map, or {@code null}
+     */
+    public Map<String, Object> meta() {
+        return meta;
+    }
+
+    /**
+     * Returns whether a progress notification restarts the timeout.
+     *
+     * @return {@code true} if it does; default {@code false}
+     */
+    public boolean resetTimeoutOnProgress() {
+        return resetTimeoutOnProgress;
+    }
+
+    /**
+     * Returns the hard maximum for a call whose timeout restarts on progress.
+     *
+     * @return the maximum, or {@code null} for none beyond {@link #deadlineValue()}
+     */
+    public Duration maxTotalTimeout() {
+        return maxTotalTimeout;
+    }
+
+    @Override
+    public String toString() {
+        return "RequestOptions[timeout=" + timeout + ", deadline=" + deadline + ", token=" + (token != null)
+                + ", progress=" + (progressListener != null) + ", meta keys=" + (meta == null ? 0 : meta.size())
+                + ", resetTimeoutOnProgress=" + resetTimeoutOnProgress + ", maxTotalTimeout=" + maxTotalTimeout + "]";
+    }
+
+    /** Builds {@link RequestOptions}. Not thread-safe. */
+    public static final class Builder {
+        private Duration timeout;
+        private Instant deadline;
+        private CancellationToken token;
+        private ProgressListener progressListener;
+        private Map<String, Object> meta;
+        private boolean resetTimeoutOnProgress;
+        private Duration maxTotalTimeout;
+
+        private Builder() {
+        }
+
+        /**
+         * Sets the per-call timeout.
+         *
+         * @param timeout positive duration, or {@code null} to use the client's default
+         * @return this builder
+         * @throws IllegalArgumentException if the timeout is zero or negative
+         */
+        public Builder timeout(Duration timeout) {
+            if (timeout != null && (timeout.isZero() || timeout.isNegative())) {
+                throw new IllegalArgumentException("timeout must be positive: " + timeout);
+            }
+            this.timeout = timeout;
+            return this;
+        }
+
+        /**
+         * Sets an absolute deadline (converted once to a monotonic deadline when the call starts).
+         *
+         * @param deadline the deadline, or {@code null}
+         * @return this builder
+         */
+        public Builder deadline(Instant deadline) {
+            this.deadline = deadline;
+            return this;
+        }
+
+        /**
+         * Sets the cancellation token.
+         *
+         * @param token the token, or {@code null}
+         * @return this builder
+         */
+        public Builder token(CancellationToken token) {
+            this.token = token;
+            return this;
+        }
+
+        /**
+         * Sets the progress listener.
+         *
+         * @param listener the listener, or {@code null}
+         * @return this builder
+         */
+        public Builder progressListener(ProgressListener listener) {
+            this.progressListener = listener;
+            return this;
+        }
+
+        /**
+         * Sets the extra {@code _meta} for this call (keys win over the persistent tool {@code _meta}).
+         *
+         * @param meta the map, or {@code null}
+         * @return this builder
+         */
+        public Builder meta(Map<String, Object> meta) {
+            this.meta = meta == null ? null : new LinkedHashMap<>(meta);
+            return this;
+        }
+
+        /**
+         * Adds one {@code _meta} entry for this call.
+         *
+         * @param key   the key
+         * @param value a plain JSON value
+         * @return this builder
+         */
+        public Builder putMeta(String key, Object value) {
+            Objects.requireNonNull(key, "key");
+            if (meta == null) {
+                meta = new LinkedHashMap<>();
+            }
+            meta.put(key, value);
+            return this;
+        }
+
+        /**
+         * Makes each progress notification restart the timeout, up to {@code maxTotal} overall (MCP "Progress":
+         * receivers may reset timeouts on progress but should keep a maximum).
+         *
+         * @param maxTotal the hard maximum, or {@code null} for none beyond the deadline
+         * @return this builder
+         */
+        public Builder resetTimeoutOnProgress(Duration maxTotal) {
+            this.resetTimeoutOnProgress = true;
+            this.maxTotalTimeout = maxTotal;
+            return this;
+        }
+
+        /**
+         * Builds the options.
+         *
+         * @return the options
+         */
+        public RequestOptions build() {
+            return new RequestOptions(this);
+        }
+    }
+}

@@ -1,0 +1,20 @@
+package dev.loommcp.schema;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import java.util.Map;
+
+/**
+ * The result of {@code completion/complete} (MCP 2025-11-25 "CompleteResult"; SPEC-NOTES section 9).
+ *
+ * @param completion the completion values (required by the spec; kept {@code null} if a peer omits it)
+ * @param meta       the {@code _meta} object, or {@code null}
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record CompleteResult(Completion completion, @JsonProperty("_meta") Map<String, Object> meta) {
+
+    /** Creates the record; {@code meta} is copied. */
+    public CompleteResult {
+        meta = Copies.map(meta);
+    }
+}

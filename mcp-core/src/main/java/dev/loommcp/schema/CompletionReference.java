@@ -1,0 +1,19 @@
+package dev.loommcp.schema;
+
+import com.fasterxml.jackson.annotation.JsonSubTypes;
+import com.fasterxml.jackson.annotation.JsonTypeInfo;
+
+/**
+ * What a {@code completion/complete} request completes an argument of (MCP 2025-11-25
+ * "CompleteRequestParams.ref"): a prompt ({@code type: "ref/prompt"}) or a resource template
+ * ({@code type: "ref/resource"}). Both are written with their {@code type}.
+ *
+ * <p>Instances are immutable and thread-safe.
+ */
+@JsonTypeInfo(use = JsonTypeInfo.Id.NAME, include = JsonTypeInfo.As.PROPERTY, property = "type")
+@JsonSubTypes({
+        @JsonSubTypes.Type(value = PromptReference.class, name = PromptReference.TYPE),
+        @JsonSubTypes.Type(value = ResourceTemplateReference.class, name = ResourceTemplateReference.TYPE)
+})
+public sealed interface CompletionReference permits PromptReference, ResourceTemplateReference {
+}

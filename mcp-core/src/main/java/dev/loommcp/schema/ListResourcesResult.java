@@ -1,0 +1,24 @@
+package dev.loommcp.schema;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One page of {@code resources/list} (MCP 2025-11-25 "ListResourcesResult").
+ *
+ * @param resources  the resources of this page (required by the spec; kept {@code null} if a peer omits it)
+ * @param nextCursor the opaque cursor of the next page, or {@code null} on the last page
+ * @param meta       the {@code _meta} object, or {@code null}
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record ListResourcesResult(List<Resource> resources, String nextCursor,
+                                  @JsonProperty("_meta") Map<String, Object> meta) {
+
+    /** Creates the record; {@code resources} and {@code meta} are copied. */
+    public ListResourcesResult {
+        resources = Copies.list(resources);
+        meta = Copies.map(meta);
+    }
+}

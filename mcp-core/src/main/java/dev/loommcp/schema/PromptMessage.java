@@ -1,0 +1,13 @@
+package dev.loommcp.schema;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+
+/**
+ * One message of a prompt (MCP 2025-11-25 "PromptMessage").
+ *
+ * @param role    {@code "user"} or {@code "assistant"}
+ * @param content the content block
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+public record PromptMessage(String role, ContentBlock content) {
+}

@@ -1,0 +1,13 @@
+package dev.loommcp.it;
+
+import dev.loommcp.spi.McpTransport;
+import dev.loommcp.testkit.ReferenceServer;
+import dev.loommcp.transport.stdio.StdioTransport;
+
+/** The contract against server-everything over stdio. */
+class StdioReferenceServerTest extends ReferenceServerContract {
+    @Override
+    protected McpTransport newTransport() {
+        return StdioTransport.newBuilder(ReferenceServer.stdioCommand()).build();
+    }
+}
