@@ -36,7 +36,6 @@ import tools.jackson.databind.json.JsonMapper;
  */
 public final class Bench {
 
-    private static final PrintStream OUT = System.out;
     private static final JsonMapper JSON = JsonMapper.builder().build();
     /** The client JVM's heap limit in the rounds (the same for every client, so RSS compares). */
     static final String CLIENT_HEAP = "-Xmx512m";
@@ -55,9 +54,11 @@ public final class Bench {
     private final String classpath = absoluteClasspath();
     private final List<String> serverArgv;
     private final List<String> problems = new ArrayList<>();
+    private final PrintStream out;
 
     private Bench(Profile profile, List<String> clients, int rounds, boolean runRounds, boolean runScale,
-                  Path jfrDir, String server) throws IOException {
+                  Path jfrDir, String server, PrintStream out) throws IOException {
+        this.out = out;
         this.profile = profile;
         this.clients = clients;
         this.rounds = rounds;
@@ -91,6 +92,18 @@ public final class Bench {
      * @throws Exception on a broken set-up
      */
     public static void main(String[] args) throws Exception {
+        System.exit(execute(args, System.out));
+    }
+
+    /**
+     * Runs the benchmark and prints the report to {@code out}.
+     *
+     * @param args see the class comment
+     * @param out  where the report goes (progress goes to stderr)
+     * @return the exit status: 0 done; 1 {@code --check} failed; 2 a client's run did not complete
+     * @throws Exception on a broken set-up
+     */
+    static int execute(String[] args, PrintStream out) throws Exception {
         Profile profile = Profile.QUICK;
         List<String> clients = Clients.ALL;
         Integer rounds = null;
@@ -115,10 +128,10 @@ public final class Bench {
                 case "--json" -> json = Path.of(args[++i]);
                 case "--server" -> server = args[++i];
                 case "-h", "--help" -> {
-                    OUT.println("usage: java -jar mcp-bench.jar [--quick | --full | --check] [--clients "
+                    out.println("usage: java -jar mcp-bench.jar [--quick | --full | --check] [--clients "
                             + String.join(",", Clients.ALL) + "] [--rounds N] [--no-scale | --scale-only]"
                             + " [--jfr DIR] [--json FILE] [--server java|java-c2|node]");
-                    return;
+                    return 0;
                 }
                 default -> throw new IllegalArgumentException("unknown argument " + args[i] + " (try --help)");
             }
@@ -131,15 +144,14 @@ public final class Bench {
             Files.createDirectories(jfr);
         }
         Bench bench = new Bench(profile, clients, rounds != null ? rounds : profile.rounds(), runRounds,
-                runScale != null ? runScale : profile.scale(), jfr, server);
-        int status = bench.run(json);
-        System.exit(status);
+                runScale != null ? runScale : profile.scale(), jfr, server, out);
+        return bench.run(json);
     }
 
     private int run(Path json) throws Exception {
         long t0 = System.nanoTime();
         String loadBefore = loadAverage();
-        OUT.printf("# loom-mcp stdio benchmark (%s mode)%n%n", profile.name());
+        out.printf("# loom-mcp stdio benchmark (%s mode)%n%n", profile.name());
         List<List<Map<String, Object>>> byRound = new ArrayList<>();
         if (runRounds) {
             for (int r = 0; r < rounds; r++) {
@@ -163,16 +175,16 @@ public final class Bench {
 
         conditions(loadBefore, loadAfter, minutes);
         if (runRounds) {
-            new Report(clients, byRound, OUT).print();
+            new Report(clients, byRound, out).print();
         }
         if (runScale) {
-            Report.scale(clients, scale, OUT);
+            Report.scale(clients, scale, out);
         }
         if (!problems.isEmpty()) {
-            OUT.println();
-            OUT.println("## Problems");
-            OUT.println();
-            problems.forEach(p -> OUT.println("- " + p));
+            out.println();
+            out.println("## Problems");
+            out.println();
+            problems.forEach(p -> out.println("- " + p));
         }
         if (json != null) {
             Map<String, Object> all = new LinkedHashMap<>();
@@ -186,17 +198,17 @@ public final class Bench {
         for (String c : clients) {
             String known = Clients.knownFailures(c);
             if (known != null) {
-                OUT.println();
-                OUT.println("Note on " + c + ": " + known);
+                out.println();
+                out.println("Note on " + c + ": " + known);
             }
         }
         if (profile == Profile.CHECK) {
-            OUT.println();
+            out.println();
             if (!problems.isEmpty() || failedCalls) {
-                OUT.println("check: FAILED (see above)");
+                out.println("check: FAILED (see above)");
                 return 1;
             }
-            OUT.println("check: every client completed, zero failed calls");
+            out.println("check: every client completed, zero failed calls");
         }
         return problems.isEmpty() ? 0 : 2;
     }
@@ -253,25 +265,25 @@ public final class Bench {
     }
 
     private void conditions(String loadBefore, String loadAfter, double minutes) {
-        OUT.println("## Conditions");
-        OUT.println();
-        OUT.printf("- %s; %s %s (%s); %s %s; %d cores; %.0f GiB RAM%n",
+        out.println("## Conditions");
+        out.println();
+        out.printf("- %s; %s %s (%s); %s %s; %d cores; %.0f GiB RAM%n",
                 ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME),
                 System.getProperty("java.vm.name"), System.getProperty("java.runtime.version"),
                 System.getProperty("java.vm.vendor"), System.getProperty("os.name"),
                 System.getProperty("os.version"), Runtime.getRuntime().availableProcessors(), memTotalGiB());
-        OUT.printf("- load average (1, 5, 15 min) before: %s, after: %s; the run took %.1f min%n", loadBefore,
+        out.printf("- load average (1, 5, 15 min) before: %s, after: %s; the run took %.1f min%n", loadBefore,
                 loadAfter, minutes);
-        OUT.printf("- %s mode: %d round(s), clients in rotated order each round; warm-up %d ms, sequential %d ms,"
+        out.printf("- %s mode: %d round(s), clients in rotated order each round; warm-up %d ms, sequential %d ms,"
                         + " each echo in-flight phase %d ms, each sleep(10) phase %d ms%n",
                 profile.name(), rounds, profile.warmupMillis(), profile.seqMillis(), profile.flightMillis(),
                 profile.sleepMillis());
-        OUT.printf("- each client in its own JVM: `java %s -XX:+UseG1GC` (scale run: `%s`), on the class path%n",
+        out.printf("- each client in its own JVM: `java %s -XX:+UseG1GC` (scale run: `%s`), on the class path%n",
                 CLIENT_HEAP, SCALE_HEAP);
-        OUT.printf("- server: `%s`%n", serverArgv.get(0).equals("node") ? "node echo-server.mjs"
+        out.printf("- server: `%s`%n", serverArgv.get(0).equals("node") ? "node echo-server.mjs"
                 : serverArgv.stream().filter(a -> a.startsWith("-X")).collect(Collectors.joining(" ", "java ",
                         " ... EchoServer")) + " (hand-written JSON-RPC, JDK classes only)");
-        OUT.println();
+        out.println();
     }
 
     private static String loadAverage() {
