@@ -1,11 +1,12 @@
 package dev.loommcp;
 
+import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * A cancellation signal that a caller passes to one or more calls through {@link RequestOptions#token()}. When it
+ * A cancellation signal that a caller passes to one or more calls through {@link RequestOptions#tokenValue()}. When it
  * fires, every call that holds it stops waiting, removes its pending request, sends {@code notifications/cancelled}
  * where the protocol calls for it, and throws {@link McpCancelledException}.
  *
@@ -43,17 +44,31 @@ public final class CancellationToken {
      * Fires the token. Does nothing if it has already fired. The reason is sent to the server as the {@code reason}
      * of {@code notifications/cancelled} and appears in the exception message, so it must not hold secrets.
      *
-     * @param why a short reason, not {@code null}
+     * <p>The listeners run on this thread before it returns; when several threads cancel at once, only the first
+     * one runs them (the others return at once). A listener that throws an {@link Error} does not stop the others;
+     * the first such error is rethrown once all have run.
+     *
+     * @param why a short reason; {@code null} means "cancelled"
      */
     public void cancel(String why) {
         if (!reason.compareAndSet(null, why == null ? "cancelled" : why)) {
             return;
         }
+        Error error = null;
         for (Long key : listeners.keySet()) {
             Runnable r = listeners.remove(key);
             if (r != null) {
-                runQuietly(r);
+                try {
+                    runQuietly(r);
+                } catch (Error e) {
+                    if (error == null) {
+                        error = e;
+                    }
+                }
             }
+        }
+        if (error != null) {
+            throw error;
         }
     }
 
@@ -81,8 +96,10 @@ public final class CancellationToken {
      *
      * @param action the action, not {@code null}
      * @return a registration whose {@code close()} removes the action if it has not run yet
+     * @throws NullPointerException if {@code action} is {@code null}
      */
     public Registration onCancel(Runnable action) {
+        Objects.requireNonNull(action, "action");
         if (isCancelled()) {
             runQuietly(action);
             return () -> { };

@@ -3,7 +3,6 @@ package dev.loommcp.schema;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.loommcp.McpProtocolException;
-import dev.loommcp.internal.json.Json;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -89,13 +88,14 @@ public record CallToolResult(List<ContentBlock> content, Map<String, Object> str
      * @return the converted value
      * @throws NullPointerException if {@code type} is {@code null}
      * @throws McpProtocolException if there is no {@code structuredContent}, or it does not fit {@code type} (the
-     *                              message names the type, never the content)
+     *                              message names the type and the JSON path of the mismatch, never a value of the
+     *                              content)
      */
     public <T> T structuredContentAs(Class<T> type) {
         Objects.requireNonNull(type, "type");
         if (structuredContent == null) {
             throw new McpProtocolException("tool result has no structuredContent to convert to " + type.getName());
         }
-        return Json.convert(structuredContent, type, "structuredContent as " + type.getName());
+        return Conversions.convert(structuredContent, type, "tool result structuredContent");
     }
 }

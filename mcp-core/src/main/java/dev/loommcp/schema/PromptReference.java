@@ -1,6 +1,9 @@
 package dev.loommcp.schema;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import java.util.Objects;
 
 /**
@@ -10,6 +13,8 @@ import java.util.Objects;
  * @param title a display name, or {@code null}
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonPropertyOrder({"type"})
+@JsonIgnoreProperties(value = "type", allowGetters = true)
 public record PromptReference(String name, String title) implements CompletionReference {
 
     /** The wire value of {@code type}: {@value}. */
@@ -33,5 +38,16 @@ public record PromptReference(String name, String title) implements CompletionRe
      */
     public static PromptReference of(String name) {
         return new PromptReference(name, null);
+    }
+
+    /**
+     * Returns {@value #TYPE}.
+     *
+     * @return {@value #TYPE}
+     */
+    @Override
+    @JsonProperty("type")
+    public String type() {
+        return TYPE;
     }
 }

@@ -1,5 +1,8 @@
 package dev.loommcp.schema;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import java.util.Objects;
 
 /**
@@ -8,6 +11,8 @@ import java.util.Objects;
  *
  * @param uri the URI or URI template, not {@code null}
  */
+@JsonPropertyOrder({"type"})
+@JsonIgnoreProperties(value = "type", allowGetters = true)
 public record ResourceTemplateReference(String uri) implements CompletionReference {
 
     /** The wire value of {@code type}: {@value}. */
@@ -31,5 +36,16 @@ public record ResourceTemplateReference(String uri) implements CompletionReferen
      */
     public static ResourceTemplateReference of(String uri) {
         return new ResourceTemplateReference(uri);
+    }
+
+    /**
+     * Returns {@value #TYPE}.
+     *
+     * @return {@value #TYPE}
+     */
+    @Override
+    @JsonProperty("type")
+    public String type() {
+        return TYPE;
     }
 }

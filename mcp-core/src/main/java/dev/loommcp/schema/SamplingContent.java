@@ -41,7 +41,7 @@ final class SamplingContent {
             return List.of();
         }
         if (content instanceof Map<?, ?> map) {
-            return List.of(Json.convert(map, ContentBlock.class, what));
+            return List.of(Conversions.convert(map, ContentBlock.class, what));
         }
         if (content instanceof List<?> list) {
             List<ContentBlock> out = new ArrayList<>(list.size());
@@ -49,7 +49,7 @@ final class SamplingContent {
                 if (!(o instanceof Map<?, ?>)) {
                     throw new McpProtocolException("malformed " + what + ": an array element is not a JSON object");
                 }
-                out.add(Json.convert(o, ContentBlock.class, what));
+                out.add(Conversions.convert(o, ContentBlock.class, what));
             }
             return List.copyOf(out);
         }

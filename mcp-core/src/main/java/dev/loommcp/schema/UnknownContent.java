@@ -1,19 +1,21 @@
 package dev.loommcp.schema;
 
+import com.fasterxml.jackson.annotation.JsonAnyGetter;
 import com.fasterxml.jackson.annotation.JsonCreator;
-import com.fasterxml.jackson.annotation.JsonValue;
+import com.fasterxml.jackson.annotation.JsonIgnore;
 import java.util.Map;
 import java.util.Objects;
 
 /**
  * A content block of a {@code type} this version of loom-mcp does not model (for example the sampling blocks
  * {@code tool_use} and {@code tool_result}, or a type from a later spec), or one without a {@code type}. The whole
- * JSON object is kept in {@link #raw()} and is written back exactly as received.
+ * JSON object is kept in {@link #raw()} and is written back as received, in the same order. (One exception: a
+ * {@code type} that is not a JSON string, which no spec allows, is read and kept as its text.)
  *
- * @param type the {@code type} property as received, or {@code null} if absent or not a string
+ * @param type the {@code type} property as received, or {@code null} if absent
  * @param raw  the whole JSON object, {@code type} included, as plain JSON values; not {@code null}
  */
-public record UnknownContent(String type, Map<String, Object> raw) implements ContentBlock {
+public record UnknownContent(@JsonIgnore String type, @JsonIgnore Map<String, Object> raw) implements ContentBlock {
 
     /**
      * Creates the record; {@code raw} is copied (shallowly) and {@code type} is taken as given.
@@ -38,11 +40,11 @@ public record UnknownContent(String type, Map<String, Object> raw) implements Co
     }
 
     /**
-     * Returns the JSON object to write: {@link #raw()} unchanged.
+     * Returns the properties to write: those of {@link #raw()}, unchanged and in order.
      *
      * @return the raw object
      */
-    @JsonValue
+    @JsonAnyGetter
     Map<String, Object> json() {
         return raw;
     }

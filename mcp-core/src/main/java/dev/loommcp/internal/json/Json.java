@@ -40,9 +40,52 @@ public final class Json {
     public static <T> T convert(Object value, Class<T> type, String what) {
         try {
             return MAPPER.convertValue(value, type);
-        } catch (JacksonException | IllegalArgumentException e) {
-            throw new McpProtocolException("malformed " + what + ": " + shortMessage(e), e);
+        } catch (JacksonException e) {
+            // Jackson's own message quotes the offending value: name the type and the JSON path instead
+            String expected = "";
+            if (e instanceof tools.jackson.databind.exc.InvalidTypeIdException t && t.getBaseType() != null) {
+                expected = ", no known kind of " + t.getBaseType().getRawClass().getSimpleName();
+            } else if (e instanceof tools.jackson.databind.exc.MismatchedInputException m
+                    && m.getTargetType() != null && m.getTargetType() != type) {
+                expected = ", expected " + m.getTargetType().getSimpleName();
+            }
+            throw new McpProtocolException("malformed " + what + ": does not fit " + type.getName()
+                    + pathOf(e) + " (" + e.getClass().getSimpleName() + expected + ")");
+        } catch (IllegalArgumentException e) {
+            throw new McpProtocolException("malformed " + what + ": does not fit " + type.getName()
+                    + " (" + e.getClass().getSimpleName() + ")");
         }
+    }
+
+    /**
+     * Returns {@code " at /a/0/b"} for a Jackson exception's JSON path, or an empty string when it has none.
+     *
+     * @param e the exception
+     * @return the path description
+     */
+    public static String pathOf(JacksonException e) {
+        StringBuilder path = new StringBuilder();
+        for (JacksonException.Reference ref : e.getPath()) {
+            if (ref.getPropertyName() != null) {
+                path.append('/').append(ref.getPropertyName());
+            } else if (ref.getIndex() >= 0) {
+                path.append('/').append(ref.getIndex());
+            }
+        }
+        return path.isEmpty() ? "" : " at " + path;
+    }
+
+    /**
+     * Describes where a JSON text failed to parse (line and column) and the kind of failure, without quoting the
+     * text: parse errors of server output must not leak payload data into messages or logs.
+     *
+     * @param e the exception
+     * @return for example {@code "at line 1, column 17 (StreamReadException)"}
+     */
+    public static String parseProblem(JacksonException e) {
+        var loc = e.getLocation();
+        String where = loc == null ? "" : "at line " + loc.getLineNr() + ", column " + loc.getColumnNr() + " ";
+        return where + "(" + e.getClass().getSimpleName() + ")";
     }
 
     /**

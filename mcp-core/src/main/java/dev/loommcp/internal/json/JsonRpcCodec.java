@@ -41,7 +41,7 @@ public final class JsonRpcCodec {
         try {
             tree = Json.MAPPER.readValue(bytes, offset, length, Object.class);
         } catch (JacksonException e) {
-            throw new McpProtocolException("not valid JSON: " + Json.shortMessage(e), e);
+            throw new McpProtocolException("not valid JSON " + Json.parseProblem(e));
         }
         return decodeTree(tree);
     }

@@ -1,0 +1,712 @@
+package dev.loommcp.transport.stdio;
+
+import dev.loommcp.McpProtocolException;
+import dev.loommcp.McpTransportException;
+import dev.loommcp.internal.concurrent.McpThreads;
+import dev.loommcp.internal.json.JsonRpcCodec;
+import dev.loommcp.jsonrpc.JsonRpcMessage;
+import dev.loommcp.spi.TransportSink;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.lang.System.Logger.Level;
+import java.lang.ref.WeakReference;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalInt;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The running side of a {@link StdioTransport}: the child process, its four threads (stdout reader, stderr drainer,
+ * stdin writer, exit watcher) and the shutdown sequence.
+ *
+ * <p>It never refers to the {@link StdioTransport} object, and holds the sink only weakly (the transport holds it
+ * strongly), so a transport that its owner dropped without closing becomes unreachable and its {@link Reaper}
+ * cleaner can end the process tree.
+ */
+final class StdioConnection {
+
+    private static final System.Logger LOG = System.getLogger("dev.loommcp.transport.stdio");
+    private static final System.Logger WIRE = System.getLogger("dev.loommcp.transport.stdio.wire");
+
+    private static final byte[] POISON = new byte[0];
+    private static final int READ_CHUNK = 64 * 1024;
+    private static final int STDERR_LINE_MAX = 8 * 1024;
+    private static final int EXCERPT_CHARS = 80;
+    private static final int SKIP_WARNINGS = 20;
+    /** How long exit reporting waits for the pipes to deliver what the child wrote before it died. */
+    private static final long DRAIN_AFTER_EXIT_MILLIS = 500;
+    /** How long the shutdown waits for the transport's own threads after the process tree is gone. */
+    private static final long JOIN_MILLIS = 1000;
+
+    private final LaunchConfig config;
+    private final StderrRing ring;
+    private final long maxQueuedBytes;
+
+    private final ReentrantLock lifecycle = new ReentrantLock();
+    private final AtomicReference<McpTransportException> failure = new AtomicReference<>();
+    private final AtomicBoolean shutdownStarted = new AtomicBoolean();
+    private final CountDownLatch shutdownDone = new CountDownLatch(1);
+    private final CountDownLatch stdoutEof = new CountDownLatch(1);
+    private final CountDownLatch stderrEof = new CountDownLatch(1);
+    private final LinkedBlockingQueue<byte[]> outQueue = new LinkedBlockingQueue<>();
+    private final AtomicLong queuedBytes = new AtomicLong();
+    private final AtomicLong skipped = new AtomicLong();
+
+    private volatile boolean userClosed;
+    private volatile boolean opened;
+    private volatile boolean firstMessage;
+    private volatile WeakReference<TransportSink> sinkRef = new WeakReference<>(null);
+    private volatile Process process;
+    private volatile ProcessTree tree;
+    private volatile Integer exitCode;
+    private final List<Thread> threads = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+    StdioConnection(LaunchConfig config) {
+        this.config = config;
+        this.ring = new StderrRing(config.stderrBufferBytes());
+        this.maxQueuedBytes = Math.max(64L * 1024 * 1024, 4L * config.maxMessageBytes());
+    }
+
+    String programName() {
+        return config.programName();
+    }
+
+    boolean shutdownStarted() {
+        return shutdownStarted.get();
+    }
+
+    String stderrTail() {
+        return ring.tail();
+    }
+
+    long stderrBufferedBytes() {
+        return ring.sizeBytes();
+    }
+
+    long skippedLines() {
+        return skipped.get();
+    }
+
+    OptionalInt exitCode() {
+        Integer c = exitCode;
+        return c == null ? OptionalInt.empty() : OptionalInt.of(c);
+    }
+
+    Process process() {
+        return process;
+    }
+
+    boolean grouped() {
+        ProcessTree t = tree;
+        return t != null && t.grouped();
+    }
+
+    // ------------------------------------------------------------------------------------------------ open
+
+    void open(TransportSink sink) {
+        lifecycle.lock();
+        try {
+            if (shutdownStarted.get() || userClosed) {
+                throw new McpTransportException("the stdio transport for " + config.programName()
+                        + " is closed");
+            }
+            if (opened) {
+                throw new IllegalStateException("the stdio transport for " + config.programName()
+                        + " was already opened; a transport is used once");
+            }
+            opened = true;
+            sinkRef = new WeakReference<>(sink);
+            ProcessBuilder pb = new ProcessBuilder(config.processCommand());
+            if (config.workingDirectory() != null) {
+                pb.directory(config.workingDirectory().toFile());
+            }
+            pb.environment().clear();
+            pb.environment().putAll(config.environment());
+            pb.redirectInput(ProcessBuilder.Redirect.PIPE)
+                    .redirectOutput(ProcessBuilder.Redirect.PIPE)
+                    .redirectError(ProcessBuilder.Redirect.PIPE);
+            Process p;
+            try {
+                p = pb.start();
+            } catch (IOException | RuntimeException e) {
+                failure.compareAndSet(null, new McpTransportException("the stdio transport for "
+                        + config.programName() + " failed to start", null));
+                shutdownStarted.set(true);
+                shutdownDone.countDown();
+                throw new McpTransportException("cannot start " + config.programName() + " ("
+                        + config.executable() + "): " + e.getMessage(), e);
+            }
+            process = p;
+            tree = new ProcessTree(p, config.grouped(), config.killCommand());
+            LOG.log(Level.DEBUG, () -> "started " + config.programName() + " (" + config.executable() + ", "
+                    + config.args().size() + " arguments) as pid " + p.pid()
+                    + (config.grouped() ? " in its own process group" : "") + "; environment names "
+                    + config.environment().keySet());
+            try {
+                Reaper.register(this);
+            } catch (IllegalStateException e) {
+                // the JVM is shutting down: do not leave the child behind
+                p.destroyForcibly();
+                throw new McpTransportException("cannot start " + config.programName()
+                        + ": the JVM is shutting down", e);
+            }
+            threads.add(McpThreads.start("stdio-reader", this::readStdout));
+            threads.add(McpThreads.start("stdio-stderr", this::drainStderr));
+            threads.add(McpThreads.start("stdio-writer", this::writeStdin));
+            threads.add(McpThreads.start("stdio-exit", this::watchExit));
+        } finally {
+            lifecycle.unlock();
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------------ send
+
+    void send(JsonRpcMessage message) {
+        McpTransportException f = failure.get();
+        if (f != null) {
+            throw f;
+        }
+        if (!opened || process == null) {
+            throw new IllegalStateException("the stdio transport for " + config.programName() + " is not open");
+        }
+        byte[] bytes = JsonRpcCodec.encode(message);
+        long queued = queuedBytes.addAndGet(bytes.length);
+        if (queued > maxQueuedBytes) {
+            queuedBytes.addAndGet(-bytes.length);
+            throw new McpTransportException(config.programName() + " is not reading its stdin: " + queued
+                    + " bytes are queued (limit " + maxQueuedBytes + ")");
+        }
+        outQueue.add(bytes);
+        // the transport may have failed meanwhile; what is queued then is dropped, and the caller learns it from
+        // onClosed like every other pending call
+    }
+
+    // ------------------------------------------------------------------------------------------------ threads
+
+    private void writeStdin() {
+        Process p = process;
+        OutputStream out = p.getOutputStream();
+        List<byte[]> batch = new ArrayList<>();
+        try {
+            boolean stop = false;
+            while (!stop) {
+                batch.add(outQueue.take());
+                outQueue.drainTo(batch);
+                for (byte[] b : batch) {
+                    if (b == POISON) {
+                        stop = true;
+                        break;
+                    }
+                    if (WIRE.isLoggable(Level.TRACE)) {
+                        WIRE.log(Level.TRACE, "-> " + config.programName() + ": "
+                                + new String(b, StandardCharsets.UTF_8));
+                    }
+                    out.write(b);
+                    out.write('\n');
+                    queuedBytes.addAndGet(-b.length);
+                }
+                out.flush();
+                batch.clear();
+            }
+        } catch (InterruptedException e) {
+            // shutdown
+        } catch (IOException e) {
+            if (failure.get() == null) {
+                // usually the child died (broken pipe): the exit watcher reports that with the exit code
+                try {
+                    if (!p.waitFor(DRAIN_AFTER_EXIT_MILLIS * 2, TimeUnit.MILLISECONDS)) {
+                        fail(new McpTransportException("writing to the stdin of " + config.programName()
+                                + " failed: " + e.getMessage(), e));
+                    }
+                } catch (InterruptedException ie) {
+                    // shutdown
+                }
+            }
+        } finally {
+            outQueue.clear();
+            try {
+                out.close();
+            } catch (IOException ignored) {
+                // the child is gone
+            }
+        }
+    }
+
+    private void readStdout() {
+        InputStream in = process.getInputStream();
+        int limit = config.maxMessageBytes();
+        int cap = (int) Math.min((long) limit + 2, Integer.MAX_VALUE - 8);
+        byte[] buf = new byte[Math.min(READ_CHUNK, cap)];
+        int start = 0;
+        int end = 0;
+        boolean eof = false;
+        try {
+            while (true) {
+                if (end == buf.length) {
+                    if (start > 0) {
+                        System.arraycopy(buf, start, buf, 0, end - start);
+                        end -= start;
+                        start = 0;
+                    } else {
+                        // one partial line fills the buffer: grow it, up to the limit (the check below fails first)
+                        int grown = (int) Math.min((long) buf.length * 2, cap);
+                        byte[] nb = new byte[grown];
+                        System.arraycopy(buf, 0, nb, 0, end);
+                        buf = nb;
+                    }
+                }
+                int n = in.read(buf, end, buf.length - end);
+                if (n < 0) {
+                    eof = true;
+                    break;
+                }
+                int i = end;
+                end += n;
+                for (; i < end; i++) {
+                    if (buf[i] == '\n') {
+                        if (!handleLine(buf, start, i - start)) {
+                            return;
+                        }
+                        start = i + 1;
+                    }
+                }
+                if (start == end) {
+                    start = 0;
+                    end = 0;
+                } else if (end - start > limit + 1) {
+                    tooLarge(end - start);
+                    return;
+                }
+            }
+            if (end > start) {
+                handleLine(buf, start, end - start);
+            }
+        } catch (IOException e) {
+            if (failure.get() == null) {
+                waitThenFail(new McpTransportException("reading the stdout of " + config.programName()
+                        + " failed: " + e.getMessage(), e));
+            }
+        } finally {
+            stdoutEof.countDown();
+        }
+        if (eof && failure.get() == null) {
+            // stdout closed: if the process exits, the exit watcher reports it with its exit code
+            waitThenFail(new McpTransportException(config.programName() + " closed its stdout but is still running"
+                    + tailSuffix()));
+        }
+    }
+
+    /** Fails with {@code ex} unless the process exits soon, in which case the exit watcher reports the exit. */
+    private void waitThenFail(McpTransportException ex) {
+        try {
+            if (!process.waitFor(DRAIN_AFTER_EXIT_MILLIS * 2, TimeUnit.MILLISECONDS)) {
+                fail(ex);
+            }
+        } catch (InterruptedException e) {
+            // shutdown
+        }
+    }
+
+    private void tooLarge(long seen) {
+        LOG.log(Level.WARNING, () -> config.programName() + " sent a line longer than maxMessageBytes ("
+                + config.maxMessageBytes() + " bytes); closing the transport");
+        fail(new McpTransportException(config.programName() + " sent a message longer than the limit of "
+                + config.maxMessageBytes() + " bytes (maxMessageBytes; at least " + seen
+                + " bytes without a newline); the transport is closed"));
+    }
+
+    /**
+     * Handles one line of stdout (without its {@code '\n'}).
+     *
+     * @return {@code false} when reading must stop
+     */
+    private boolean handleLine(byte[] buf, int off, int len) {
+        if (len > 0 && buf[off + len - 1] == '\r') {
+            len--;
+        }
+        if (len > config.maxMessageBytes()) {
+            tooLarge(len);
+            return false;
+        }
+        int first = off;
+        int stop = off + len;
+        while (first < stop && (buf[first] == ' ' || buf[first] == '\t' || buf[first] == '\r')) {
+            first++;
+        }
+        if (first == stop) {
+            return true;
+        }
+        if (WIRE.isLoggable(Level.TRACE)) {
+            WIRE.log(Level.TRACE, "<- " + config.programName() + ": " + new String(buf, off, len,
+                    StandardCharsets.UTF_8));
+        }
+        List<JsonRpcMessage> messages;
+        try {
+            messages = JsonRpcCodec.decode(buf, off, len);
+        } catch (McpProtocolException e) {
+            skip(buf, off, len, buf[first] == '{' || buf[first] == '[', e.getMessage());
+            return true;
+        } catch (RuntimeException e) {
+            skip(buf, off, len, false, e.getClass().getSimpleName());
+            return true;
+        }
+        firstMessage = true;
+        if (failure.get() != null) {
+            return true;
+        }
+        TransportSink sink = sinkRef.get();
+        if (sink == null) {
+            return true;
+        }
+        for (JsonRpcMessage m : messages) {
+            try {
+                sink.onMessage(m);
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, () -> "the sink of " + config.programName() + " failed on a message: " + e,
+                        e);
+            }
+        }
+        return true;
+    }
+
+    private void skip(byte[] buf, int off, int len, boolean looksLikeJson, String reason) {
+        long n = skipped.incrementAndGet();
+        String problem;
+        if (looksLikeJson) {
+            // valid-looking JSON may hold payload data: name the problem only
+            problem = "skipped a line from the stdout of " + config.programName() + " (" + len + " bytes): "
+                    + reason;
+        } else {
+            problem = "skipped a line from the stdout of " + config.programName() + " that is not JSON-RPC ("
+                    + len + " bytes): \"" + excerpt(buf, off, len) + "\"";
+        }
+        Level level = n <= SKIP_WARNINGS ? Level.WARNING : Level.DEBUG;
+        LOG.log(level, n == SKIP_WARNINGS ? problem + " (further skipped lines are logged at DEBUG)" : problem);
+        TransportSink sink = sinkRef.get();
+        if (sink != null && failure.get() == null) {
+            try {
+                sink.onSkipped(problem);
+            } catch (RuntimeException e) {
+                LOG.log(Level.DEBUG, () -> "the sink's onSkipped failed: " + e);
+            }
+        }
+    }
+
+    static String excerpt(byte[] buf, int off, int len) {
+        String s = new String(buf, off, Math.min(len, EXCERPT_CHARS * 4), StandardCharsets.UTF_8);
+        StringBuilder sb = new StringBuilder();
+        int count = 0;
+        for (int i = 0; i < s.length() && count < EXCERPT_CHARS; i++, count++) {
+            char c = s.charAt(i);
+            sb.append(c < 0x20 || c == 0x7f ? '?' : c);
+        }
+        if (count < s.length() || len > EXCERPT_CHARS * 4) {
+            sb.append("...");
+        }
+        return sb.toString();
+    }
+
+    private void drainStderr() {
+        InputStream err = process.getErrorStream();
+        Ring lineBuf = new Ring(Math.min(STDERR_LINE_MAX, config.stderrBufferBytes()));
+        byte[] buf = new byte[READ_CHUNK];
+        try {
+            int n;
+            while ((n = err.read(buf)) >= 0) {
+                int from = 0;
+                for (int i = 0; i < n; i++) {
+                    if (buf[i] == '\n') {
+                        lineBuf.append(buf, from, i - from);
+                        emitStderr(lineBuf);
+                        from = i + 1;
+                    }
+                }
+                lineBuf.append(buf, from, n - from);
+            }
+        } catch (IOException e) {
+            LOG.log(Level.DEBUG, () -> "reading the stderr of " + config.programName() + " ended: " + e);
+        } finally {
+            if (lineBuf.len > 0 || lineBuf.dropped > 0) {
+                emitStderr(lineBuf);
+            }
+            stderrEof.countDown();
+        }
+    }
+
+    /** One stderr line being collected, cut at a maximum length. */
+    private static final class Ring {
+        final byte[] bytes;
+        int len;
+        long dropped;
+
+        Ring(int max) {
+            bytes = new byte[Math.max(1, max)];
+        }
+
+        void append(byte[] b, int off, int n) {
+            int take = Math.min(n, bytes.length - len);
+            System.arraycopy(b, off, bytes, len, take);
+            len += take;
+            dropped += n - take;
+        }
+    }
+
+    private void emitStderr(Ring lb) {
+        int len = lb.len;
+        if (lb.dropped == 0 && len > 0 && lb.bytes[len - 1] == '\r') {
+            len--;
+        }
+        String line = new String(lb.bytes, 0, len, StandardCharsets.UTF_8);
+        if (lb.dropped > 0) {
+            line = line + " [... " + lb.dropped + " more bytes]";
+        }
+        lb.len = 0;
+        lb.dropped = 0;
+        ring.add(line, len);
+        if (LOG.isLoggable(Level.TRACE)) {
+            LOG.log(Level.TRACE, config.programName() + " stderr: " + line);
+        }
+        if (config.stderrListener() != null) {
+            try {
+                config.stderrListener().accept(line);
+            } catch (RuntimeException e) {
+                LOG.log(Level.DEBUG, () -> "the stderr listener failed: " + e);
+            }
+        }
+    }
+
+    private void watchExit() {
+        Process p = process;
+        try {
+            boolean exited = false;
+            Duration startup = config.startupTimeout();
+            if (startup != null) {
+                exited = p.waitFor(startup.toNanos(), TimeUnit.NANOSECONDS);
+                if (!exited && !firstMessage && failure.get() == null) {
+                    LOG.log(Level.WARNING, () -> config.programName() + " sent no message within the startup"
+                            + " timeout of " + format(startup) + "; ending it");
+                    fail(new McpTransportException(config.programName() + " sent no message within "
+                            + format(startup) + " of its launch (startupTimeout); the process is stopped"
+                            + tailSuffix()));
+                }
+            }
+            if (!exited) {
+                p.waitFor();
+            }
+            int code = p.exitValue();
+            exitCode = code;
+            if (failure.get() == null) {
+                // let the pipes deliver what the child wrote before it died, bounded (a grandchild may hold them)
+                long drainDeadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(DRAIN_AFTER_EXIT_MILLIS);
+                stderrEof.await(drainDeadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+                stdoutEof.await(drainDeadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+                McpProcessExitedException ex = new McpProcessExitedException(config.programName(),
+                        OptionalInt.of(code), McpProcessExitedException.signalOf(code, Launch.windows()),
+                        ring.tail());
+                LOG.log(Level.DEBUG, ex::getMessage);
+                fail(ex);
+            } else {
+                LOG.log(Level.DEBUG, () -> config.programName() + " (pid " + p.pid() + ") exited with code " + code);
+            }
+        } catch (InterruptedException e) {
+            // shutdown
+        }
+    }
+
+    private String tailSuffix() {
+        String t = ring.tail().strip().replace("\r", "").replace("\n", " | ");
+        if (t.isEmpty()) {
+            return "";
+        }
+        if (t.length() > 500) {
+            t = "..." + t.substring(t.length() - 500);
+        }
+        return " (stderr tail: " + t + ")";
+    }
+
+    static String format(Duration d) {
+        if (d.toMillis() % 1000 == 0) {
+            return d.toSeconds() + " s";
+        }
+        return d.toMillis() + " ms";
+    }
+
+    // ------------------------------------------------------------------------------------------------ failure
+
+    /** The transport is lost: report once, then end the process tree in the background. */
+    private void fail(McpTransportException ex) {
+        if (!failure.compareAndSet(null, ex)) {
+            return;
+        }
+        if (!userClosed) {
+            TransportSink sink = sinkRef.get();
+            if (sink != null) {
+                try {
+                    sink.onClosed(ex);
+                } catch (RuntimeException e) {
+                    LOG.log(Level.WARNING, () -> "the sink of " + config.programName() + " failed in onClosed: "
+                            + e, e);
+                }
+            }
+        }
+        if (shutdownStarted.compareAndSet(false, true)) {
+            McpThreads.start("stdio-reaper", this::runShutdown);
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------------ close
+
+    /** Closes: see {@link StdioTransport#close()}. */
+    void close() {
+        userClosed = true;
+        boolean mine;
+        lifecycle.lock();
+        try {
+            failure.compareAndSet(null, new McpTransportException("the stdio transport for "
+                    + config.programName() + " is closed"));
+            mine = shutdownStarted.compareAndSet(false, true);
+            opened = true;
+        } finally {
+            lifecycle.unlock();
+        }
+        if (mine) {
+            runShutdown();
+            return;
+        }
+        if (threads.contains(Thread.currentThread()) || Thread.currentThread().getName().startsWith(
+                "mcp-stdio-reaper")) {
+            return;
+        }
+        try {
+            long bound = config.stdinCloseGrace().toMillis() + config.terminateGrace().toMillis()
+                    + config.killGrace().toMillis() + JOIN_MILLIS + 2000;
+            if (!shutdownDone.await(bound, TimeUnit.MILLISECONDS)) {
+                LOG.log(Level.WARNING, () -> "closing the stdio transport for " + config.programName()
+                        + " did not finish in time");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void runShutdown() {
+        Process p = process;
+        ProcessTree t = tree;
+        boolean interrupted = false;
+        try {
+            if (p == null) {
+                return;
+            }
+            t.remember();
+            // 1. close stdin (the writer writes what is queued, then closes it; a writer stuck on a full pipe is
+            //    released by the signals below)
+            outQueue.add(POISON);
+            long stdinDeadline = System.nanoTime() + config.stdinCloseGrace().toNanos();
+            boolean exited = p.waitFor(config.stdinCloseGrace().toNanos(), TimeUnit.NANOSECONDS);
+            if (!exited || !t.alive().isEmpty()) {
+                // 2. the child (or something it left) is still there: wait out the rest of the stdin grace for
+                //    the tree, then SIGTERM it
+                if (exited) {
+                    t.awaitGone(stdinDeadline);
+                }
+                if (!t.alive().isEmpty()) {
+                    LOG.log(Level.DEBUG, () -> "terminating the process tree of " + config.programName());
+                    t.signal(false);
+                    if (!t.awaitGone(System.nanoTime() + config.terminateGrace().toNanos())) {
+                        // 3. still there: SIGKILL
+                        LOG.log(Level.DEBUG, () -> "killing the process tree of " + config.programName());
+                        t.signal(true);
+                        if (!t.awaitGone(System.nanoTime() + config.killGrace().toNanos())) {
+                            List<ProcessHandle> left = t.alive();
+                            LOG.log(Level.WARNING, () -> "processes of " + config.programName()
+                                    + " are still alive after SIGKILL: " + left.stream().map(ProcessHandle::pid)
+                                    .toList());
+                        }
+                    }
+                }
+            }
+            if (!p.isAlive()) {
+                exitCode = p.exitValue();
+            }
+        } catch (InterruptedException e) {
+            interrupted = true;
+            if (p != null) {
+                t.signal(true);
+            }
+        } finally {
+            try {
+                joinThreads();
+            } finally {
+                Reaper.unregister(this);
+                shutdownDone.countDown();
+                if (interrupted) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+        }
+    }
+
+    private void joinThreads() {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(JOIN_MILLIS);
+        for (Thread th : threads) {
+            if (th == Thread.currentThread()) {
+                continue;
+            }
+            if (th.getName().startsWith("mcp-stdio-exit") || th.getName().startsWith("mcp-stdio-writer")) {
+                th.interrupt();
+            }
+            long left = deadline - System.nanoTime();
+            try {
+                if (left <= 0 || !th.join(Duration.ofNanos(Math.max(left, 1)))) {
+                    LOG.log(Level.WARNING, () -> th.getName() + " of " + config.programName()
+                            + " did not end after the process tree was gone (a process outside the tree may hold"
+                            + " its pipe)");
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------------ hook
+
+    void hookTerminate() {
+        userClosed = true;
+        failure.compareAndSet(null, new McpTransportException("the JVM is shutting down"));
+        ProcessTree t = tree;
+        if (t != null && shutdownDone.getCount() > 0) {
+            t.remember();
+            t.signal(false);
+        }
+    }
+
+    void hookKill() {
+        ProcessTree t = tree;
+        if (t != null) {
+            t.signal(true);
+        }
+    }
+
+    boolean hookAwaitGone(long deadlineNanos) {
+        ProcessTree t = tree;
+        if (t == null) {
+            return true;
+        }
+        try {
+            return t.awaitGone(deadlineNanos);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+}

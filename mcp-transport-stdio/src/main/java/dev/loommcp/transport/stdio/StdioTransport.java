@@ -1,0 +1,731 @@
+package dev.loommcp.transport.stdio;
+
+import dev.loommcp.McpTransportException;
+import dev.loommcp.jsonrpc.JsonRpcMessage;
+import dev.loommcp.spi.McpTransport;
+import dev.loommcp.spi.SendContext;
+import dev.loommcp.spi.TransportSink;
+import java.lang.ref.Cleaner;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * The MCP stdio transport (MCP "Transports: stdio"; DESIGN.md section 4; issue 3 and the C++ seed's "hardened local
+ * launch"): runs an MCP server as a child process and exchanges newline-delimited JSON-RPC messages over its stdin
+ * and stdout.
+ *
+ * <pre>{@code
+ * StdioTransport transport = StdioTransport.newBuilder("npx", "-y", "@modelcontextprotocol/server-everything")
+ *         .putEnvironment("API_KEY", key)            // added to the small safe environment
+ *         .workingDirectory(Path.of("/srv/mcp"))
+ *         .build();                                   // resolves npx on PATH, validates everything
+ * McpClient client = McpClient.newBuilder(transport).build();
+ * }</pre>
+ *
+ * <h2>Launch</h2>
+ * {@link Builder#build()} validates the launch before anything runs: the program is resolved on {@code PATH} (the
+ * {@code PATH} the child will get; on Windows trying the {@code PATHEXT} extensions, so {@code npx} finds
+ * {@code npx.cmd}), and "not found" and "not executable" are distinct errors naming the program; the working
+ * directory must exist and be a directory; environment variable names must be non-empty without {@code '='} or NUL,
+ * values without NUL. Errors name the variable or path and never show a value.
+ *
+ * <p><b>Environment.</b> By default the child does not get the parent's environment: it gets only
+ * {@code PATH, HOME, USER, LOGNAME, SHELL, TERM, TMPDIR, LANG, LC_*, TZ} (on Windows also {@code PATHEXT,
+ * SystemRoot, SystemDrive, windir, ComSpec, TEMP, TMP, USERPROFILE, USERNAME, USERDOMAIN, HOMEDRIVE, HOMEPATH,
+ * APPDATA, LOCALAPPDATA, ProgramData, ProgramFiles, ProgramFiles(x86), ProgramW6432, CommonProgramFiles*,
+ * ALLUSERSPROFILE, PUBLIC, OS, PROCESSOR_ARCHITECTURE, NUMBER_OF_PROCESSORS, COMPUTERNAME}, matched ignoring case)
+ * from the parent, plus the variables set on the builder, which win. {@link Builder#inheritEnvironment(boolean)}
+ * passes the whole parent environment instead. Environment values are never logged or put in messages.
+ *
+ * <h2>Framing</h2>
+ * Messages are UTF-8 JSON, one per line. Inbound, {@code "\r\n"} line ends and blank lines are tolerated and a line
+ * may hold a JSON-RPC batch (each member is delivered). A line that is not JSON-RPC (a log line a server printed on
+ * stdout by mistake) is counted ({@link #skippedLines()}), logged at WARNING with an excerpt of at most 80
+ * characters (only when it is not JSON: a JSON line that is not JSON-RPC is described, never quoted), reported to
+ * the sink's {@code onSkipped}, and skipped. A line longer than {@link Builder#maxMessageBytes(int)} (default
+ * 16 MiB) fails the transport with an {@link McpTransportException} naming the limit; memory stays bounded by the
+ * limit however long the line is.
+ *
+ * <h2>Sending</h2>
+ * {@link #send} encodes the message on the caller's thread and queues it for the single writer thread, which writes
+ * everything queued and then flushes once. It never waits for the pipe, so a child that stops reading its stdin
+ * never blocks a caller: the caller's request fails at its own deadline in the client. More than
+ * {@code max(64 MiB, 4 * maxMessageBytes)} bytes queued makes {@code send} fail rather than grow memory further.
+ *
+ * <h2>stderr</h2>
+ * stderr is drained at all times by its own thread into a ring buffer of {@link Builder#stderrBufferBytes(int)}
+ * (default 64 KiB) that keeps the last lines ({@link #stderrTail()}); each line (cut at 8 KiB) also goes to the
+ * optional {@link Builder#stderrListener(Consumer)}. However much a child writes, it is never blocked on stderr and
+ * memory stays bounded.
+ *
+ * <h2>Failure</h2>
+ * When the child exits, every pending call fails at once: the sink's {@code onClosed} is called exactly once with an
+ * {@link McpProcessExitedException} carrying the exit code (or signal), the stderr tail and the program name, as
+ * soon as the process exits (after giving its pipes at most 0.5 s to deliver what it wrote last). A child that
+ * exits during the handshake therefore fails {@code connect()} at once, not at a timeout. The transport also fails
+ * when no message at all arrived within {@link Builder#startupTimeout(Duration)} (default 30 s) of the launch, when
+ * the child closes its stdout while still running, or on an oversized line; in every case the process tree is then
+ * ended in the background with the shutdown sequence below. After a failure {@link #send} throws the exception that
+ * ended the transport.
+ *
+ * <h2>Process tree and shutdown</h2>
+ * The transport owns the child and everything it starts. {@link #close()} runs these steps, each bounded:
+ * <ol>
+ *   <li>close the child's stdin (after writing what is already queued) and wait up to
+ *       {@link Builder#stdinCloseGrace(Duration)} (default 2 s): a server that exits on end of input costs no
+ *       signal;</li>
+ *   <li>send {@code SIGTERM} to the whole tree and wait up to {@link Builder#terminateGrace(Duration)}
+ *       (default 2 s);</li>
+ *   <li>send {@code SIGKILL} to what is left and wait up to {@link Builder#killGrace(Duration)} (default 2 s).</li>
+ * </ol>
+ * {@code close()} therefore returns within the sum of the three bounds plus at most about one second to collect
+ * the transport's own threads, even for a child that ignores {@code SIGTERM} or never reads its stdin. It never
+ * throws; the exit code of a child ended this way is available from {@link #exitCode()}.
+ *
+ * <p>What "the whole tree" means per platform:
+ * <ul>
+ *   <li><b>Linux:</b> the child is started through {@code setsid} (util-linux, found on {@code PATH} when the
+ *       builder runs), so it leads a new session and process group whose id is its pid; descendants stay in that
+ *       group unless they move themselves. Signals go to the group with {@code kill -SIG -- -pgid} (atomic, so a
+ *       process forking meanwhile is reached too) and to every remaining member found through {@code /proc} and
+ *       {@link ProcessHandle#descendants()} one by one. This reaches grandchildren whose parent already exited (the
+ *       {@code npx -> node} and {@code sh -c 'server & wait'} shapes). Without {@code setsid}, {@code perl} is used
+ *       as on macOS; without either, only descendants are reached.</li>
+ *   <li><b>macOS (and other Unix):</b> the child is started through {@code perl -e 'setpgrp(0,0); exec ...'}, which
+ *       makes it lead its own process group; signals go to the group with {@code kill} and to every visible
+ *       descendant. Without {@code perl}, only descendants are reached (an orphaned grandchild is then missed).</li>
+ *   <li><b>Windows:</b> there are no process groups or signals reachable from Java: the child and every visible
+ *       descendant ({@link ProcessHandle#descendants()}, also snapshots taken earlier) are ended with
+ *       {@link ProcessHandle#destroy()} (which on Windows terminates at once, so the "terminate" and "kill" steps
+ *       are the same). A grandchild whose parent exited before it was seen is not reached (a Job Object would be
+ *       needed, which the JDK does not offer).</li>
+ * </ul>
+ * A process that deliberately leaves the group (a daemon calling {@code setsid} itself) is reached only while it is
+ * still a visible descendant.
+ *
+ * <p>The tree is also ended when the JVM exits normally or on a signal that runs shutdown hooks (one hook shared by
+ * all transports: {@code SIGTERM} to every tree, at most 2 s, then {@code SIGKILL}), and when a transport that was
+ * opened but never closed becomes unreachable (a {@link Cleaner} safety net; it runs at some GC after the transport
+ * and its client are dropped, so do not rely on it: close the client).
+ *
+ * <h2>Threads</h2>
+ * An open transport runs four virtual threads: {@code mcp-stdio-reader-N} (stdout), {@code mcp-stdio-stderr-N},
+ * {@code mcp-stdio-writer-N} and {@code mcp-stdio-exit-N} (exit and startup watcher); a failure starts
+ * {@code mcp-stdio-reaper-N} for the background shutdown. All end when the transport closes.
+ *
+ * <h2>Logging</h2>
+ * Through {@link System.Logger} {@code dev.loommcp.transport.stdio}: launch at DEBUG (program, argument count and
+ * environment variable names, never values), skipped lines at WARNING, failures at WARNING or DEBUG, stderr lines at
+ * TRACE. Message bodies are logged only at TRACE, under {@code dev.loommcp.transport.stdio.wire}.
+ *
+ * <p>Instances are built by {@link Builder}, used by one client, opened once. All methods are thread-safe.
+ */
+public final class StdioTransport implements McpTransport {
+
+    /** Default {@link Builder#maxMessageBytes(int)}: 16 MiB. */
+    public static final int DEFAULT_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+    /** Default {@link Builder#stderrBufferBytes(int)}: 64 KiB. */
+    public static final int DEFAULT_STDERR_BUFFER_BYTES = 64 * 1024;
+    /** Default {@link Builder#startupTimeout(Duration)}: 30 seconds. */
+    public static final Duration DEFAULT_STARTUP_TIMEOUT = Duration.ofSeconds(30);
+    /** Default of each shutdown step ({@link Builder#stdinCloseGrace}, {@link Builder#terminateGrace},
+     * {@link Builder#killGrace}): 2 seconds. */
+    public static final Duration DEFAULT_GRACE = Duration.ofSeconds(2);
+
+    private final LaunchConfig config;
+    private final StdioConnection connection;
+    private volatile TransportSink sink;
+    private volatile Cleaner.Cleanable cleanable;
+
+    private StdioTransport(LaunchConfig config) {
+        this.config = config;
+        this.connection = new StdioConnection(config);
+    }
+
+    /**
+     * Starts a builder for {@code program} with {@code args}.
+     *
+     * @param program the program: a name looked up on {@code PATH}, or a path (relative ones are taken from the
+     *                working directory)
+     * @param args    its arguments
+     * @return a new builder
+     * @throws NullPointerException if an argument is {@code null}
+     */
+    public static Builder newBuilder(String program, String... args) {
+        Objects.requireNonNull(program, "program");
+        List<String> argv = new ArrayList<>();
+        argv.add(program);
+        for (String a : Objects.requireNonNull(args, "args")) {
+            argv.add(Objects.requireNonNull(a, "argument"));
+        }
+        return new Builder(argv);
+    }
+
+    /**
+     * Starts a builder for a whole command line: {@code argv.get(0)} is the program, the rest its arguments.
+     *
+     * @param argv the command line, not empty
+     * @return a new builder
+     * @throws NullPointerException     if {@code argv} or an element is {@code null}
+     * @throws IllegalArgumentException if {@code argv} is empty
+     */
+    public static Builder newBuilder(List<String> argv) {
+        Objects.requireNonNull(argv, "argv");
+        if (argv.isEmpty()) {
+            throw new IllegalArgumentException("argv is empty: the program is missing");
+        }
+        List<String> copy = new ArrayList<>(argv.size());
+        for (String a : argv) {
+            copy.add(Objects.requireNonNull(a, "argv element"));
+        }
+        return new Builder(copy);
+    }
+
+    // ------------------------------------------------------------------------------------------------ SPI
+
+    /**
+     * Launches the child process and starts the transport's threads (SPI; called by the client).
+     *
+     * @param sink          where inbound messages go
+     * @param deadlineNanos not used: launching does not wait for the child (the startup deadline is
+     *                      {@link Builder#startupTimeout(Duration)})
+     * @throws McpTransportException if the process cannot be started, or the transport was closed
+     * @throws IllegalStateException if the transport was opened before
+     */
+    @Override
+    public void open(TransportSink sink, long deadlineNanos) {
+        Objects.requireNonNull(sink, "sink");
+        this.sink = sink;
+        connection.open(sink);
+        cleanable = Reaper.watch(this, connection);
+    }
+
+    /**
+     * Queues a message for the child's stdin and returns at once (SPI; called by the client).
+     *
+     * @param message the message
+     * @param context not used: the write never blocks the caller, so there is nothing to cancel
+     * @throws McpTransportException the exception that ended the transport (for example a
+     *                               {@link McpProcessExitedException}) once it failed or was closed, or one saying
+     *                               that the child is not reading its stdin and too much is queued
+     * @throws IllegalStateException if the transport was not opened
+     */
+    @Override
+    public void send(JsonRpcMessage message, SendContext context) {
+        Objects.requireNonNull(message, "message");
+        connection.send(message);
+    }
+
+    /**
+     * Returns {@code true}: {@link #send} only queues.
+     *
+     * @return {@code true}
+     */
+    @Override
+    public boolean sendsInline() {
+        return true;
+    }
+
+    /**
+     * Returns the program name as given ({@code argv[0]}), without arguments.
+     *
+     * @return the description
+     */
+    @Override
+    public String describe() {
+        return config.programName();
+    }
+
+    /**
+     * Ends the transport and the child's whole process tree with the bounded shutdown sequence described in the
+     * class documentation: close stdin, wait; {@code SIGTERM}, wait; {@code SIGKILL}, wait. Returns within
+     * {@code stdinCloseGrace + terminateGrace + killGrace} plus about one second. Idempotent and thread-safe: a
+     * second caller waits for the first one's shutdown to finish (unless it is one of the transport's own threads).
+     * Never throws. After close the sink gets no more calls, not even {@code onClosed}.
+     */
+    @Override
+    public void close() {
+        connection.close();
+        Cleaner.Cleanable c = cleanable;
+        if (c != null) {
+            c.clean();
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------------ accessors
+
+    /**
+     * Returns the command that runs: the resolved absolute path of the program followed by the arguments (without
+     * the process-group launcher prefix).
+     *
+     * @return an unmodifiable list
+     */
+    public List<String> command() {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(config.executable().toString());
+        cmd.addAll(config.args());
+        return Collections.unmodifiableList(cmd);
+    }
+
+    /**
+     * Returns the program name as given ({@code argv[0]}), used in messages.
+     *
+     * @return the program name
+     */
+    public String programName() {
+        return config.programName();
+    }
+
+    /**
+     * Returns the program resolved on {@code PATH} when the builder ran.
+     *
+     * @return its absolute path
+     */
+    public Path executable() {
+        return config.executable();
+    }
+
+    /**
+     * Returns the child's working directory.
+     *
+     * @return the directory, or empty for the JVM's current directory
+     */
+    public Optional<Path> workingDirectory() {
+        return Optional.ofNullable(config.workingDirectory());
+    }
+
+    /**
+     * Returns the names of the environment variables the child gets (never their values).
+     *
+     * @return an unmodifiable set of names
+     */
+    public Set<String> environmentNames() {
+        return Collections.unmodifiableSet(new LinkedHashSet<>(config.environment().keySet()));
+    }
+
+    /**
+     * Returns the longest line accepted from stdout, in bytes.
+     *
+     * @return the limit
+     */
+    public int maxMessageBytes() {
+        return config.maxMessageBytes();
+    }
+
+    /**
+     * Returns the size of the stderr ring buffer, in bytes.
+     *
+     * @return the size
+     */
+    public int stderrBufferBytes() {
+        return config.stderrBufferBytes();
+    }
+
+    /**
+     * Returns the startup deadline: how long after launch the first message may take.
+     *
+     * @return the duration
+     */
+    public Duration startupTimeout() {
+        return config.startupTimeout();
+    }
+
+    /**
+     * Returns how long {@link #close()} waits after closing stdin.
+     *
+     * @return the duration
+     */
+    public Duration stdinCloseGrace() {
+        return config.stdinCloseGrace();
+    }
+
+    /**
+     * Returns how long {@link #close()} waits after {@code SIGTERM}.
+     *
+     * @return the duration
+     */
+    public Duration terminateGrace() {
+        return config.terminateGrace();
+    }
+
+    /**
+     * Returns how long {@link #close()} waits after {@code SIGKILL}.
+     *
+     * @return the duration
+     */
+    public Duration killGrace() {
+        return config.killGrace();
+    }
+
+    /**
+     * Returns whether the child is launched as the leader of its own process group (Linux through {@code setsid},
+     * macOS through {@code perl}), so the whole group can be signalled. {@code false} on Windows or when neither
+     * helper is available.
+     *
+     * @return {@code true} when a process group is used
+     */
+    public boolean usesProcessGroup() {
+        return config.grouped();
+    }
+
+    /**
+     * Returns the last lines the child wrote to stderr, joined with {@code '\n'}: at most
+     * {@link #stderrBufferBytes()} bytes of the most recent lines.
+     *
+     * @return the tail, empty before the child wrote anything
+     */
+    public String stderrTail() {
+        return connection.stderrTail();
+    }
+
+    /**
+     * Returns how many stdout lines were skipped because they were not JSON-RPC.
+     *
+     * @return the count
+     */
+    public long skippedLines() {
+        return connection.skippedLines();
+    }
+
+    /**
+     * Returns the child's process id.
+     *
+     * @return the pid, empty before {@link #open} launched it
+     */
+    public OptionalLong pid() {
+        Process p = connection.process();
+        return p == null ? OptionalLong.empty() : OptionalLong.of(p.pid());
+    }
+
+    /**
+     * Returns the child's exit code (on Unix {@code 128 + n} when it was killed by signal {@code n}, including by
+     * {@link #close()}).
+     *
+     * @return the exit code, empty while it runs or before it was launched
+     */
+    public OptionalInt exitCode() {
+        return connection.exitCode();
+    }
+
+    long stderrBufferedBytes() {
+        return connection.stderrBufferedBytes();
+    }
+
+    @Override
+    public String toString() {
+        return "StdioTransport[" + config.programName() + "]";
+    }
+
+    // ------------------------------------------------------------------------------------------------ builder
+
+    /**
+     * Configures and validates a {@link StdioTransport}. Not thread-safe; {@link #build()} may be called more than
+     * once, each time validating again and returning a new transport.
+     */
+    public static final class Builder {
+
+        private final List<String> argv;
+        private Path workingDirectory;
+        private final Map<String, String> environment = new LinkedHashMap<>();
+        private boolean inheritEnvironment;
+        private int maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES;
+        private int stderrBufferBytes = DEFAULT_STDERR_BUFFER_BYTES;
+        private Consumer<String> stderrListener;
+        private Duration startupTimeout = DEFAULT_STARTUP_TIMEOUT;
+        private Duration stdinCloseGrace = DEFAULT_GRACE;
+        private Duration terminateGrace = DEFAULT_GRACE;
+        private Duration killGrace = DEFAULT_GRACE;
+
+        private Builder(List<String> argv) {
+            this.argv = argv;
+        }
+
+        /**
+         * Sets the child's working directory (checked by {@link #build()}: it must exist and be a directory).
+         * Default: the JVM's current directory.
+         *
+         * @param dir the directory, or {@code null} for the default
+         * @return this builder
+         */
+        public Builder workingDirectory(Path dir) {
+            this.workingDirectory = dir;
+            return this;
+        }
+
+        /**
+         * Replaces the variables set so far with {@code variables}; they are added to the safe base environment
+         * (or to the whole parent environment with {@link #inheritEnvironment(boolean)}) and win over it.
+         * Validated by {@link #build()}.
+         *
+         * @param variables the variables, not {@code null}
+         * @return this builder
+         * @throws NullPointerException if {@code variables} is {@code null}
+         */
+        public Builder environment(Map<String, String> variables) {
+            Objects.requireNonNull(variables, "variables");
+            environment.clear();
+            environment.putAll(variables);
+            return this;
+        }
+
+        /**
+         * Sets one environment variable for the child (added to the base environment, winning over it). Validated
+         * by {@link #build()}.
+         *
+         * @param name  the name
+         * @param value the value
+         * @return this builder
+         */
+        public Builder putEnvironment(String name, String value) {
+            environment.put(name, value);
+            return this;
+        }
+
+        /**
+         * Chooses whether the child gets the parent's whole environment ({@code true}) or only the safe list
+         * described in {@link StdioTransport} ({@code false}, the default). Variables set on this builder are
+         * added in both cases.
+         *
+         * @param inherit whether to inherit everything
+         * @return this builder
+         */
+        public Builder inheritEnvironment(boolean inherit) {
+            this.inheritEnvironment = inherit;
+            return this;
+        }
+
+        /**
+         * Sets the longest stdout line (one message, or one batch) accepted, in bytes; a longer line fails the
+         * transport. Memory for reading is bounded by it. Default {@value StdioTransport#DEFAULT_MAX_MESSAGE_BYTES}
+         * (16 MiB); range 1 KiB to 1 GiB.
+         *
+         * @param bytes the limit
+         * @return this builder
+         * @throws IllegalArgumentException if out of range
+         */
+        public Builder maxMessageBytes(int bytes) {
+            if (bytes < 1024 || bytes > 1024 * 1024 * 1024) {
+                throw new IllegalArgumentException("maxMessageBytes must be between 1024 and 1073741824, got "
+                        + bytes);
+            }
+            this.maxMessageBytes = bytes;
+            return this;
+        }
+
+        /**
+         * Sets the size of the stderr ring buffer in bytes: the most recent lines that fit are kept (for
+         * {@link StdioTransport#stderrTail()} and {@link McpProcessExitedException#stderrTail()}). Default
+         * {@value StdioTransport#DEFAULT_STDERR_BUFFER_BYTES} (64 KiB); range 256 bytes to 64 MiB.
+         *
+         * @param bytes the size
+         * @return this builder
+         * @throws IllegalArgumentException if out of range
+         */
+        public Builder stderrBufferBytes(int bytes) {
+            if (bytes < 256 || bytes > 64 * 1024 * 1024) {
+                throw new IllegalArgumentException("stderrBufferBytes must be between 256 and 67108864, got "
+                        + bytes);
+            }
+            this.stderrBufferBytes = bytes;
+            return this;
+        }
+
+        /**
+         * Sets a listener called with each line the child writes to stderr (without the line end; lines longer
+         * than 8 KiB are cut), on the transport's stderr thread. It must return quickly: while it runs, stderr is
+         * not drained. Exceptions it throws are logged and ignored. Default: none.
+         *
+         * @param listener the listener, or {@code null} for none
+         * @return this builder
+         */
+        public Builder stderrListener(Consumer<String> listener) {
+            this.stderrListener = listener;
+            return this;
+        }
+
+        /**
+         * Sets the startup deadline: if no message at all arrived from the child this long after launch, the
+         * transport fails (every pending call, usually the handshake, fails with an exception saying so) and the
+         * tree is ended. Separate from the per-request deadlines. Default 30 s.
+         *
+         * @param timeout a positive duration
+         * @return this builder
+         * @throws IllegalArgumentException if not positive
+         */
+        public Builder startupTimeout(Duration timeout) {
+            this.startupTimeout = positive(timeout, "startupTimeout");
+            return this;
+        }
+
+        /**
+         * Sets how long {@link StdioTransport#close()} waits for the child to exit after closing its stdin.
+         * Default 2 s.
+         *
+         * @param grace zero or positive
+         * @return this builder
+         * @throws IllegalArgumentException if negative
+         */
+        public Builder stdinCloseGrace(Duration grace) {
+            this.stdinCloseGrace = nonNegative(grace, "stdinCloseGrace");
+            return this;
+        }
+
+        /**
+         * Sets how long {@link StdioTransport#close()} waits for the tree to exit after {@code SIGTERM}.
+         * Default 2 s.
+         *
+         * @param grace zero or positive
+         * @return this builder
+         * @throws IllegalArgumentException if negative
+         */
+        public Builder terminateGrace(Duration grace) {
+            this.terminateGrace = nonNegative(grace, "terminateGrace");
+            return this;
+        }
+
+        /**
+         * Sets how long {@link StdioTransport#close()} waits for the tree to exit after {@code SIGKILL}.
+         * Default 2 s.
+         *
+         * @param grace zero or positive
+         * @return this builder
+         * @throws IllegalArgumentException if negative
+         */
+        public Builder killGrace(Duration grace) {
+            this.killGrace = nonNegative(grace, "killGrace");
+            return this;
+        }
+
+        private static Duration positive(Duration d, String name) {
+            Objects.requireNonNull(d, name);
+            if (d.isNegative() || d.isZero()) {
+                throw new IllegalArgumentException(name + " must be positive, got " + d);
+            }
+            return d;
+        }
+
+        private static Duration nonNegative(Duration d, String name) {
+            Objects.requireNonNull(d, name);
+            if (d.isNegative()) {
+                throw new IllegalArgumentException(name + " must not be negative, got " + d);
+            }
+            return d;
+        }
+
+        /**
+         * Validates the configuration and returns a transport; nothing is launched yet.
+         *
+         * @return the transport
+         * @throws IllegalArgumentException if the program is empty, not found or not executable, an argument holds a
+         *                                  NUL character, the working directory does not exist or is not a
+         *                                  directory, or an environment variable is invalid (the message names the
+         *                                  variable, never its value)
+         * @throws NullPointerException     if an environment variable's name or value is {@code null}
+         */
+        public StdioTransport build() {
+            String program = argv.get(0);
+            if (program.isEmpty()) {
+                throw new IllegalArgumentException("the program (argv[0]) is empty");
+            }
+            for (int i = 0; i < argv.size(); i++) {
+                if (argv.get(i).indexOf('\0') >= 0) {
+                    throw new IllegalArgumentException(i == 0 ? "the program name contains a NUL character"
+                            : "argument " + i + " of " + program + " contains a NUL character");
+                }
+            }
+            Path dir = null;
+            if (workingDirectory != null) {
+                dir = workingDirectory.toAbsolutePath().normalize();
+                if (!Files.exists(dir)) {
+                    throw new IllegalArgumentException("working directory " + workingDirectory
+                            + " does not exist");
+                }
+                if (!Files.isDirectory(dir)) {
+                    throw new IllegalArgumentException("working directory " + workingDirectory
+                            + " is not a directory");
+                }
+            }
+            for (Map.Entry<String, String> e : environment.entrySet()) {
+                Launch.validateVariable(e.getKey(), e.getValue());
+            }
+            Map<String, String> env = Launch.childEnvironment(System.getenv(), inheritEnvironment, environment);
+            Path base = dir != null ? dir : Path.of("").toAbsolutePath();
+            Path executable = Launch.resolveProgram(program, lookup(env, "PATH"), lookup(env, "PATHEXT"), base);
+            Helpers helpers = Helpers.get();
+            LaunchConfig config = new LaunchConfig(program, executable, List.copyOf(argv.subList(1, argv.size())),
+                    helpers.launcher, helpers.kill, dir, Collections.unmodifiableMap(env), maxMessageBytes,
+                    stderrBufferBytes, stderrListener, startupTimeout, stdinCloseGrace, terminateGrace, killGrace);
+            return new StdioTransport(config);
+        }
+
+        private static String lookup(Map<String, String> env, String name) {
+            if (Launch.windows()) {
+                for (Map.Entry<String, String> e : env.entrySet()) {
+                    if (e.getKey().toUpperCase(Locale.ROOT).equals(name)) {
+                        return e.getValue();
+                    }
+                }
+                return null;
+            }
+            return env.get(name);
+        }
+    }
+
+    /** The helper programs found once per JVM: the process-group launcher and {@code kill}. */
+    private static final class Helpers {
+        private static volatile Helpers instance;
+
+        final List<String> launcher;
+        final Path kill;
+
+        private Helpers(List<String> launcher, Path kill) {
+            this.launcher = launcher;
+            this.kill = kill;
+        }
+
+        static Helpers get() {
+            Helpers h = instance;
+            if (h == null) {
+                h = find();
+                instance = h;
+            }
+            return h;
+        }
+
+        private static Helpers find() {
+            if (Launch.windows()) {
+                return new Helpers(List.of(), null);
+            }
+            Path kill = Launch.findHelper("kill");
+            if (Launch.OS == Launch.Os.LINUX) {
+                Path setsid = Launch.findHelper("setsid");
+                if (setsid != null) {
+                    return new Helpers(List.of(setsid.toString()), kill);
+                }
+            }
+            Path perl = Launch.findHelper("perl");
+            if (perl != null) {
+                return new Helpers(List.of(perl.toString(), "-e",
+                        "setpgrp(0, 0); exec { $ARGV[0] } @ARGV; exit 127;", "--"), kill);
+            }
+            System.getLogger("dev.loommcp.transport.stdio").log(System.Logger.Level.WARNING,
+                    "neither setsid nor perl was found: stdio servers are not started in their own process group,"
+                            + " so only their visible descendants can be ended on close");
+            return new Helpers(List.of(), kill);
+        }
+    }
+}

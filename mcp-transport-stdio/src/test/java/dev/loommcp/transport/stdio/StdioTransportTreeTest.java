@@ -1,0 +1,287 @@
+package dev.loommcp.transport.stdio;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.loommcp.McpTransportException;
+import dev.loommcp.jsonrpc.JsonRpcMessage;
+import dev.loommcp.jsonrpc.RequestId;
+import dev.loommcp.spi.SendContext;
+import dev.loommcp.testkit.LeakCheck;
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Ownership of the process tree: shutdown order and bounds, grandchildren, the shutdown hook, the cleaner. */
+@ExtendWith(LeakCheck.class)
+@Timeout(120)
+class StdioTransportTreeTest {
+
+    private static final SendContext CTX = SendContext.detached(Long.MAX_VALUE);
+    /** Slack over the documented close bound: thread collection (1 s) plus a generous margin for a busy machine. */
+    private static final long SLACK_MILLIS = 1000 + 8000;
+
+    @Test
+    void closeEndsALiveChildAndItsGrandchild() throws Exception {
+        StderrLines lines = new StderrLines();
+        StdioTransport t = StdioTransport.newBuilder("sh", Children.script("hold-tree.sh").toString())
+                .stderrListener(lines)
+                .stdinCloseGrace(Duration.ofMillis(200))
+                .build();
+        TestSink sink = new TestSink();
+        long grandchild = -1;
+        try {
+            t.open(sink, Long.MAX_VALUE);
+            grandchild = lines.awaitNumber("GRANDCHILD");
+            assertThat(sink.next()).isInstanceOf(JsonRpcMessage.Notification.class);
+            assertThat(ProcessHandle.of(grandchild).map(ProcessHandle::isAlive)).hasValue(true);
+            t.close();
+            assertThat(Children.gone(t.pid().orElseThrow())).isTrue();
+            assertThat(Children.gone(grandchild)).as("grandchild gone").isTrue();
+            // the shell ended by SIGTERM
+            assertThat(t.exitCode()).hasValue(143);
+            assertThat(sink.closedCalls).hasValue(0);
+        } finally {
+            t.close();
+            if (grandchild > 0) {
+                Children.killQuietly(grandchild);
+            }
+        }
+    }
+
+    @Test
+    void aGrandchildWhoseParentExitedIsReaped() throws Exception {
+        StderrLines lines = new StderrLines();
+        StdioTransport t = StdioTransport.newBuilder("sh", Children.script("grandchild-exits.sh").toString())
+                .stderrListener(lines)
+                .build();
+        TestSink sink = new TestSink();
+        long grandchild = -1;
+        try {
+            t.open(sink, Long.MAX_VALUE);
+            grandchild = lines.awaitNumber("GRANDCHILD");
+            McpTransportException ex = sink.awaitClosed();
+            assertThat(ex).isInstanceOfSatisfying(McpProcessExitedException.class,
+                    e -> assertThat(e.exitCode()).hasValue(0));
+            // the orphan is no descendant of this JVM any more; only the process group reaches it
+            assertThat(ProcessHandle.current().descendants().map(ProcessHandle::pid)).doesNotContain(grandchild);
+            t.close();
+            assertThat(Children.gone(grandchild)).as("orphaned grandchild gone").isTrue();
+        } finally {
+            t.close();
+            if (grandchild > 0) {
+                Children.killQuietly(grandchild);
+            }
+        }
+    }
+
+    @Test
+    void aServerInTheBackgroundOfAShellIsReaped() throws Exception {
+        // the `sh -c 'server & wait'` shape; the server ignores the end of stdin, so close must signal the tree.
+        // (sh gives a background job /dev/null as stdin before its own redirections: pass stdin through fd 3)
+        String server = String.join(" ", Children.fakeServer("echo", "--stay").stream().map(a -> "'" + a + "'")
+                .toList());
+        StderrLines lines = new StderrLines();
+        StdioTransport t = StdioTransport.newBuilder("sh", "-c",
+                        "exec 3<&0; " + server + " <&3 3<&- & echo SERVER $! >&2; wait")
+                .stderrListener(lines)
+                .stdinCloseGrace(Duration.ofMillis(300))
+                .build();
+        TestSink sink = new TestSink();
+        long serverPid = -1;
+        try {
+            t.open(sink, Long.MAX_VALUE);
+            serverPid = lines.awaitNumber("SERVER");
+            t.send(Children.request(1, "test/echo", Map.of("hello", "world")), CTX);
+            assertThat(sink.nextResponse().id()).isEqualTo(RequestId.of(1));
+            t.close();
+            assertThat(Children.gone(t.pid().orElseThrow())).isTrue();
+            assertThat(Children.gone(serverPid)).as("background server gone").isTrue();
+        } finally {
+            t.close();
+            if (serverPid > 0) {
+                Children.killQuietly(serverPid);
+            }
+        }
+    }
+
+    @Test
+    void aChildIgnoringSigtermIsKilledAndCloseStaysWithinItsBounds() throws Exception {
+        StderrLines lines = new StderrLines();
+        Duration stdin = Duration.ofMillis(300);
+        Duration term = Duration.ofMillis(500);
+        Duration kill = Duration.ofSeconds(2);
+        StdioTransport t = StdioTransport.newBuilder("sh", Children.script("ignore-term.sh").toString())
+                .stderrListener(lines)
+                .stdinCloseGrace(stdin).terminateGrace(term).killGrace(kill)
+                .build();
+        TestSink sink = new TestSink();
+        long grandchild = -1;
+        try {
+            t.open(sink, Long.MAX_VALUE);
+            grandchild = lines.awaitNumber("GRANDCHILD");
+            sink.next();
+            long start = System.nanoTime();
+            t.close();
+            long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            assertThat(tookMillis).isLessThan(stdin.plus(term).plus(kill).toMillis() + SLACK_MILLIS);
+            assertThat(t.exitCode()).hasValue(137);
+            assertThat(Children.gone(grandchild)).as("grandchild ignoring SIGTERM gone").isTrue();
+        } finally {
+            t.close();
+            if (grandchild > 0) {
+                Children.killQuietly(grandchild);
+            }
+        }
+    }
+
+    @Test
+    void aChildThatNeverReadsStdinNeverBlocksSendersAndCloseIsBounded() throws Exception {
+        Duration stdin = Duration.ofMillis(300);
+        Duration term = Duration.ofSeconds(1);
+        Duration kill = Duration.ofSeconds(1);
+        StdioTransport t = StdioTransport.newBuilder("sh", Children.script("no-stdin.sh").toString())
+                .stdinCloseGrace(stdin).terminateGrace(term).killGrace(kill)
+                .build();
+        TestSink sink = new TestSink();
+        try {
+            t.open(sink, Long.MAX_VALUE);
+            sink.next();
+            // 4 MB, far more than a pipe holds: with a blocking write this would hang here
+            String pad = "x".repeat(8 * 1024);
+            for (int i = 0; i < 500; i++) {
+                t.send(Children.request(i, "test/echo", Map.of("pad", pad)), CTX);
+            }
+            long start = System.nanoTime();
+            t.close();
+            long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            assertThat(tookMillis).isLessThan(stdin.plus(term).plus(kill).toMillis() + SLACK_MILLIS);
+            assertThat(Children.gone(t.pid().orElseThrow())).isTrue();
+        } finally {
+            t.close();
+        }
+    }
+
+    @Test
+    void closeIsIdempotentAndSafeFromManyThreads() throws Exception {
+        StdioTransport t = StdioTransport.newBuilder(Children.fakeServer("echo", "--stay"))
+                .stdinCloseGrace(Duration.ofMillis(200))
+                .build();
+        TestSink sink = new TestSink();
+        t.open(sink, Long.MAX_VALUE);
+        t.send(Children.request(1, "test/echo", null), CTX);
+        sink.nextResponse();
+        List<Thread> closers = new ArrayList<>();
+        for (int i = 0; i < 8; i++) {
+            closers.add(Thread.ofVirtual().start(t::close));
+        }
+        for (Thread c : closers) {
+            c.join();
+            // every closer returned only once the tree was gone
+            assertThat(Children.gone(t.pid().orElseThrow())).isTrue();
+        }
+        t.close();
+        assertThat(sink.closedCalls).hasValue(0);
+    }
+
+    @Test
+    void closeFromInsideOnClosedDoesNotDeadlock() throws Exception {
+        AtomicReference<StdioTransport> ref = new AtomicReference<>();
+        TestSink sink = new TestSink() {
+            @Override
+            public void onClosed(McpTransportException c) {
+                ref.get().close();
+                super.onClosed(c);
+            }
+        };
+        StdioTransport t = StdioTransport.newBuilder("sh", Children.script("exit7.sh").toString()).build();
+        ref.set(t);
+        t.open(sink, Long.MAX_VALUE);
+        assertThat(sink.awaitClosed()).isInstanceOf(McpProcessExitedException.class);
+        t.close();
+    }
+
+    @Test
+    void theCleanerReapsATransportThatWasNeverClosed() throws Exception {
+        long pid = openAndForget();
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        ProcessHandle h = ProcessHandle.of(pid).orElse(null);
+        while (h != null && h.isAlive() && System.nanoTime() < end) {
+            System.gc();
+            try {
+                h.onExit().get(200, TimeUnit.MILLISECONDS);
+            } catch (java.util.concurrent.TimeoutException e) {
+                // not yet collected: nudge the GC again
+            }
+        }
+        assertThat(Children.gone(pid)).as("child of an unreachable transport reaped").isTrue();
+    }
+
+    private static long openAndForget() throws Exception {
+        StdioTransport t = StdioTransport.newBuilder(Children.fakeServer("echo", "--hello", "--stay"))
+                .stdinCloseGrace(Duration.ofMillis(100))
+                .build();
+        TestSink sink = new TestSink();
+        t.open(sink, Long.MAX_VALUE);
+        sink.next();
+        return t.pid().orElseThrow();
+    }
+
+    @Test
+    void theShutdownHookReapsTheTreeWhenTheJvmExits(@TempDir Path tmp) throws Exception {
+        List<String> cp = new ArrayList<>();
+        for (String prop : List.of("jdk.module.path", "java.class.path")) {
+            String v = System.getProperty(prop);
+            if (v != null && !v.isBlank()) {
+                cp.add(v);
+            }
+        }
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        Path err = tmp.resolve("child-jvm.err");
+        Process jvm = new ProcessBuilder(java.toString(), "-cp", String.join(File.pathSeparator, cp),
+                HookMain.class.getName(), Children.script("hold-tree.sh").toString())
+                .redirectError(err.toFile())
+                .start();
+        long child = -1;
+        long grandchild = -1;
+        try {
+            jvm.getOutputStream().close();
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(jvm.getInputStream(),
+                    StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = r.readLine()) != null) {
+                    if (line.startsWith("PIDS ")) {
+                        String[] parts = line.split(" ");
+                        child = Long.parseLong(parts[1]);
+                        grandchild = Long.parseLong(parts[2]);
+                    }
+                }
+            }
+            assertThat(jvm.waitFor(60, TimeUnit.SECONDS)).as("child JVM exits").isTrue();
+            assertThat(child).as("child JVM output; stderr: " + Files.readString(err)).isPositive();
+            assertThat(Children.gone(child)).as("child gone after JVM exit").isTrue();
+            assertThat(Children.gone(grandchild)).as("grandchild gone after JVM exit").isTrue();
+        } finally {
+            jvm.destroyForcibly();
+            jvm.waitFor(10, TimeUnit.SECONDS);
+            if (child > 0) {
+                Children.killQuietly(child);
+            }
+            if (grandchild > 0) {
+                Children.killQuietly(grandchild);
+            }
+        }
+    }
+}
