@@ -6,7 +6,7 @@ import java.util.List;
 final class Clients {
 
     /** Every client, the raw loop first (it is what the others are compared with). */
-    static final List<String> ALL = List.of("raw", "sdk-async", "sdk-sync");
+    static final List<String> ALL = List.of("raw", "loom", "sdk-async", "sdk-sync");
 
     private Clients() {
     }
@@ -14,6 +14,7 @@ final class Clients {
     static BenchClient create(String name) {
         return switch (name) {
             case "raw" -> new RawClient();
+            case "loom" -> new LoomClient();
             case "sdk-sync" -> new SdkClients.Sync();
             case "sdk-async" -> new SdkClients.Async();
             default -> throw new IllegalArgumentException("unknown client " + name + "; known: " + ALL);
