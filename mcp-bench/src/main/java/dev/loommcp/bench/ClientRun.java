@@ -99,11 +99,13 @@ public final class ClientRun {
 
             long cpu0 = Proc.processCpuNanos();
             long srv0 = Proc.childrenCpuNanos();
+            long alloc0 = Proc.allocatedBytes();
             Map<String, Object> seq = sequential(client, p.seqMillis(), r);
             Map<String, Object> echo64 = inFlight(client, 64, p.flightMillis(), false);
             Map<String, Object> echo512 = inFlight(client, 512, p.flightMillis(), false);
             long echoCalls = (long) seq.get("calls") + (long) echo64.get("calls") + (long) echo512.get("calls");
             r.put("cpuUsPerEcho", micros(Proc.processCpuNanos() - cpu0) / echoCalls);
+            r.put("allocBytesPerEcho", (Proc.allocatedBytes() - alloc0) / (double) echoCalls);
             r.put("serverCpuUsPerEcho", micros(Proc.childrenCpuNanos() - srv0) / echoCalls);
             r.put("seq", seq);
             r.put("echo64", echo64);

@@ -21,6 +21,11 @@ final class Proc {
                 .getProcessCpuTime();
     }
 
+    /** Bytes allocated on the heap by every thread of this JVM so far (virtual threads count on their carriers). */
+    static long allocatedBytes() {
+        return ((com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean()).getTotalThreadAllocatedBytes();
+    }
+
     /** CPU time of every live descendant process of this JVM (the server), in nanoseconds; 10 ms resolution. */
     static long childrenCpuNanos() {
         return ProcessHandle.current().descendants().mapToLong(p -> cpuNanos(p.pid())).sum();

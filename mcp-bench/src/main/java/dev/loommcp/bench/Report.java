@@ -111,16 +111,18 @@ final class Report {
         out.println("### Details");
         out.println();
         out.println("| client | ready ms, warm JVM | server CPU per echo | client CPU per call, 512 in flight"
-                + " | client CPU per call, sleep(10) 512 in flight | calls measured per round |");
-        out.println("|---|---|---|---|---|---|");
+                + " | client CPU per call, sleep(10) 512 in flight | client heap allocation per echo"
+                + " | calls measured per round |");
+        out.println("|---|---|---|---|---|---|---|");
         for (String c : clients) {
             double calls = median(c, "seq.calls") + median(c, "echo64.calls") + median(c, "echo512.calls")
                     + median(c, "sleep64.calls") + median(c, "sleep512.calls");
-            out.printf("| %s | %s | %s µs | %s µs | %s µs | %s |%n", c,
+            out.printf("| %s | %s | %s µs | %s µs | %s µs | %s bytes | %s |%n", c,
                     withRatio(c, "readyWarmMs", "%.0f"),
                     Bench.fmt("%.1f", median(c, "serverCpuUsPerEcho")),
                     withRatio(c, "echo512.cpuUsPerCall", "%.0f"),
                     withRatio(c, "sleep512.cpuUsPerCall", "%.0f"),
+                    withRatio(c, "allocBytesPerEcho", "%,.0f"),
                     Bench.fmt("%,.0f", calls));
         }
         out.println();
