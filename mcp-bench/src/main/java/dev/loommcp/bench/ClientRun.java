@@ -258,7 +258,7 @@ public final class ClientRun {
             check(client);
             sequential(client, 500, null);
             burst(client, 1000, 10, null); // warm-up of the in-flight path
-            client.callTool("stats", Map.of("reset", true));
+            stats(client, "pending", Map.of("reset", true));
             r.put("heapIdleAfterGcMb", Proc.heapAfterGc() / 1048576.0);
             long failedBefore = failed.sum();
             // timed pass: every call released at once
@@ -266,7 +266,7 @@ public final class ClientRun {
             r.put("seconds", seconds);
             r.put("serverMaxPending", maxPending(client));
             // memory pass: the same burst with a long sleep, and a full GC while every call is still pending
-            client.callTool("stats", Map.of("reset", true));
+            stats(client, "pending", Map.of("reset", true));
             long[] heap = {-1, -1};
             burst(client, calls, Math.max(sleepMillis, 2000), heap);
             r.put("heapInFlightAfterGcMb", heap[0] / 1048576.0);
@@ -281,9 +281,26 @@ public final class ClientRun {
         return r;
     }
 
-    private long maxPending(BenchClient client) throws Exception {
-        String stats = client.callTool("stats", Map.of());
-        return JsonMapper.builder().build().readTree(stats).get("maxPending").asLong();
+    private long maxPending(BenchClient client) throws InterruptedException {
+        return stats(client, "maxPending", Map.of());
+    }
+
+    /**
+     * Reads one figure from the server's {@code stats} tool; -1 when the call fails (a failing client must not end
+     * the run: its failures are counted by the calls under test).
+     */
+    private long stats(BenchClient client, String field, Map<String, Object> args) throws InterruptedException {
+        for (int attempt = 0; attempt < 3; attempt++) {
+            try {
+                String stats = client.callTool("stats", args);
+                return JsonMapper.builder().build().readTree(stats).get(field).asLong();
+            } catch (InterruptedException e) {
+                throw e;
+            } catch (Exception e) {
+                LOG.printf("[%s] the stats call failed (%s); not counted as a failed call%n", clientName, e);
+            }
+        }
+        return -1;
     }
 
     /**
@@ -331,9 +348,8 @@ public final class ClientRun {
         return seconds;
     }
 
-    private long serverPending(BenchClient client) throws Exception {
-        String stats = client.callTool("stats", Map.of());
-        return JsonMapper.builder().build().readTree(stats).get("pending").asLong();
+    private long serverPending(BenchClient client) throws InterruptedException {
+        return stats(client, "pending", Map.of());
     }
 
     // ---- helpers ----

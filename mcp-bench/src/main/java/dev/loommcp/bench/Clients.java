@@ -13,7 +13,8 @@ final class Clients {
 
     static BenchClient create(String name) {
         return switch (name) {
-            case "raw" -> new RawClient();
+            case "raw" -> new RawClient(false);
+            case "raw-queued" -> new RawClient(true);
             case "loom" -> new LoomClient();
             case "sdk-sync" -> new SdkClients.Sync();
             case "sdk-async" -> new SdkClients.Async();
@@ -38,6 +39,7 @@ final class Clients {
     static String label(String name) {
         return switch (name) {
             case "raw" -> "raw loop (Java + Jackson 3, no SDK)";
+            case "raw-queued" -> "raw loop, writes through a queue and a writer virtual thread";
             case "loom" -> "loom-mcp";
             case "sdk-async" -> "official Java SDK 2.1.0, async client";
             case "sdk-sync" -> "official Java SDK 2.1.0, sync client from virtual threads";

@@ -3,12 +3,14 @@ package dev.loommcp.bench;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
@@ -20,8 +22,15 @@ import tools.jackson.databind.node.ObjectNode;
  * The limit: JSON-RPC lines written and read directly on the process's pipes with Jackson 3, an id to
  * {@link CompletableFuture} map and one platform reader thread; no SDK, no session machinery, no timeouts other than
  * the wait itself. What a careful hand-rolled client costs, and so the bar the SDKs are measured against.
+ *
+ * <p>The variant {@code raw-queued} (not in the default set; {@code --clients raw,raw-queued}) differs in one thing:
+ * callers hand their encoded line to a writer virtual thread through a {@link LinkedBlockingQueue} that writes
+ * whatever is queued and flushes once, the way loom-mcp's stdio transport writes. It measures that design's
+ * thread hand-off on its own.
  */
 final class RawClient implements BenchClient {
+
+    private static final byte[] POISON = new byte[0];
 
     private static final long TIMEOUT_SECONDS = 60;
 
@@ -32,10 +41,17 @@ final class RawClient implements BenchClient {
     private Process process;
     private OutputStream out;
     private Thread reader;
+    private final boolean queued;
+    private final LinkedBlockingQueue<byte[]> outQueue = new LinkedBlockingQueue<>();
+    private Thread writer;
+
+    RawClient(boolean queued) {
+        this.queued = queued;
+    }
 
     @Override
     public String name() {
-        return "raw";
+        return queued ? "raw-queued" : "raw";
     }
 
     @Override
@@ -44,6 +60,9 @@ final class RawClient implements BenchClient {
         out = process.getOutputStream(); // already buffered by the JDK; flushed per message
         InputStream in = process.getInputStream();
         reader = Thread.ofPlatform().daemon().name("raw-reader").start(() -> readLoop(in));
+        if (queued) {
+            writer = Thread.ofVirtual().name("raw-writer").start(this::writeLoop);
+        }
         ObjectNode params = mapper.createObjectNode();
         params.put("protocolVersion", "2025-06-18");
         params.putObject("capabilities");
@@ -110,6 +129,10 @@ final class RawClient implements BenchClient {
 
     private void send(ObjectNode message) throws IOException {
         byte[] bytes = mapper.writeValueAsBytes(message);
+        if (queued) {
+            outQueue.add(bytes);
+            return;
+        }
         writeLock.lock();
         try {
             out.write(bytes);
@@ -117,6 +140,28 @@ final class RawClient implements BenchClient {
             out.flush();
         } finally {
             writeLock.unlock();
+        }
+    }
+
+    private void writeLoop() {
+        List<byte[]> batch = new ArrayList<>();
+        try {
+            while (true) {
+                batch.add(outQueue.take());
+                outQueue.drainTo(batch);
+                for (byte[] b : batch) {
+                    if (b == POISON) {
+                        out.flush();
+                        return;
+                    }
+                    out.write(b);
+                    out.write('\n');
+                }
+                out.flush();
+                batch.clear();
+            }
+        } catch (InterruptedException | IOException e) {
+            failAll(e);
         }
     }
 
@@ -182,6 +227,10 @@ final class RawClient implements BenchClient {
     public void close() throws Exception {
         if (process == null) {
             return;
+        }
+        if (queued) {
+            outQueue.add(POISON);
+            writer.join(TimeUnit.SECONDS.toMillis(5));
         }
         try {
             out.close();

@@ -145,16 +145,27 @@ final class Report {
     }
 
     private void errors() {
-        List<String> lines = rounds.stream().flatMap(List::stream)
-                .filter(m -> m.get("errorsShown") instanceof List<?> l && !l.isEmpty())
-                .map(m -> m.get("client") + ": " + m.get("errorsShown"))
-                .collect(Collectors.toList());
+        List<String> lines = distinctErrors(rounds.stream().flatMap(List::stream).toList());
         if (!lines.isEmpty()) {
             out.println();
-            out.println("First errors seen:");
+            out.println("First errors seen (distinct, over all rounds):");
             out.println();
             lines.forEach(l -> out.println("- " + l));
         }
+    }
+
+    /** One line per client and distinct error text. */
+    static List<String> distinctErrors(List<Map<String, Object>> results) {
+        Map<String, Long> counts = new java.util.LinkedHashMap<>();
+        for (Map<String, Object> m : results) {
+            if (m.get("errorsShown") instanceof List<?> l) {
+                for (Object e : l) {
+                    counts.merge(m.get("client") + ": " + e, 1L, Long::sum);
+                }
+            }
+        }
+        return counts.entrySet().stream().map(e -> e.getKey() + (e.getValue() > 1 ? " (seen " + e.getValue()
+                + " times among the first errors of each run)" : "")).collect(Collectors.toList());
     }
 
     private void targets() {
@@ -198,9 +209,7 @@ final class Report {
                     Bench.fmt("%.1f", Bench.num(m, "heapIdleAfterGcMb")),
                     Bench.fmt("%.0f", Bench.num(m, "peakRssMb")));
         }
-        List<String> errs = results.stream()
-                .filter(m -> m.get("errorsShown") instanceof List<?> l && !l.isEmpty())
-                .map(m -> m.get("client") + ": " + m.get("errorsShown")).toList();
+        List<String> errs = distinctErrors(results);
         if (!errs.isEmpty()) {
             out.println();
             errs.forEach(l -> out.println("- " + l));
