@@ -13,8 +13,10 @@ final class Clients {
 
     static BenchClient create(String name) {
         return switch (name) {
-            case "raw" -> new RawClient(false);
-            case "raw-queued" -> new RawClient(true);
+            case "raw" -> new RawClient(false, false);
+            case "raw-queued" -> new RawClient(true, false);
+            case "raw-vreader" -> new RawClient(false, true);
+            case "raw-queued-vreader" -> new RawClient(true, true);
             case "loom" -> new LoomClient();
             case "sdk-sync" -> new SdkClients.Sync();
             case "sdk-async" -> new SdkClients.Async();
@@ -40,6 +42,8 @@ final class Clients {
         return switch (name) {
             case "raw" -> "raw loop (Java + Jackson 3, no SDK)";
             case "raw-queued" -> "raw loop, writes through a queue and a writer virtual thread";
+            case "raw-vreader" -> "raw loop, reader on a virtual thread";
+            case "raw-queued-vreader" -> "raw loop, writer queue and virtual reader (loom-mcp's thread layout)";
             case "loom" -> "loom-mcp";
             case "sdk-async" -> "official Java SDK 2.1.0, async client";
             case "sdk-sync" -> "official Java SDK 2.1.0, sync client from virtual threads";

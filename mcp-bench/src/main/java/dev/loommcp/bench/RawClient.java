@@ -23,10 +23,12 @@ import tools.jackson.databind.node.ObjectNode;
  * {@link CompletableFuture} map and one platform reader thread; no SDK, no session machinery, no timeouts other than
  * the wait itself. What a careful hand-rolled client costs, and so the bar the SDKs are measured against.
  *
- * <p>The variant {@code raw-queued} (not in the default set; {@code --clients raw,raw-queued}) differs in one thing:
- * callers hand their encoded line to a writer virtual thread through a {@link LinkedBlockingQueue} that writes
- * whatever is queued and flushes once, the way loom-mcp's stdio transport writes. It measures that design's
- * thread hand-off on its own.
+ * <p>Variants, not in the default set ({@code --clients raw,raw-queued,raw-vreader,raw-queued-vreader}), each
+ * changing one design choice so that its cost can be measured on its own: {@code -queued}: callers hand their
+ * encoded line to a writer virtual thread through a {@link LinkedBlockingQueue}, which writes whatever is queued and
+ * flushes once (the way loom-mcp's stdio transport writes); {@code -vreader}: the reader is a virtual thread instead
+ * of a platform thread (as loom-mcp's is). {@code raw-queued-vreader} has loom-mcp's thread layout with the raw
+ * loop's JSON handling.
  */
 final class RawClient implements BenchClient {
 
@@ -42,16 +44,18 @@ final class RawClient implements BenchClient {
     private OutputStream out;
     private Thread reader;
     private final boolean queued;
+    private final boolean virtualReader;
     private final LinkedBlockingQueue<byte[]> outQueue = new LinkedBlockingQueue<>();
     private Thread writer;
 
-    RawClient(boolean queued) {
+    RawClient(boolean queued, boolean virtualReader) {
         this.queued = queued;
+        this.virtualReader = virtualReader;
     }
 
     @Override
     public String name() {
-        return queued ? "raw-queued" : "raw";
+        return "raw" + (queued ? "-queued" : "") + (virtualReader ? "-vreader" : "");
     }
 
     @Override
@@ -59,7 +63,8 @@ final class RawClient implements BenchClient {
         process = new ProcessBuilder(serverArgv).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         out = process.getOutputStream(); // already buffered by the JDK; flushed per message
         InputStream in = process.getInputStream();
-        reader = Thread.ofPlatform().daemon().name("raw-reader").start(() -> readLoop(in));
+        reader = (virtualReader ? Thread.ofVirtual() : Thread.ofPlatform().daemon()).name("raw-reader")
+                .start(() -> readLoop(in));
         if (queued) {
             writer = Thread.ofVirtual().name("raw-writer").start(this::writeLoop);
         }
