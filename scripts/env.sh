@@ -28,8 +28,13 @@ loom_node_packages() { # installs test-servers/node_modules from the lock file w
   command -v node >/dev/null 2>&1 || { echo "loom-mcp's tests and demo need Node.js 20+ (node not found on PATH)" >&2; return 1; }
   local nmajor; nmajor=$(node -p 'process.versions.node.split(".")[0]')
   (( nmajor >= 20 )) || { echo "loom-mcp's tests and demo need Node.js 20+ (found $(node --version))" >&2; return 1; }
-  if [[ ! -f "$dir/node_modules/.package-lock.json" || "$dir/package-lock.json" -nt "$dir/node_modules/.package-lock.json" ]]; then
+  # install when the lock file changed since the last install (a stamp holds its hash; mtimes lie after a checkout)
+  local want have=""
+  want=$(sha256sum "$dir/package-lock.json" | cut -d' ' -f1)
+  [[ -f "$dir/node_modules/.loom-lock.sha256" ]] && have=$(cat "$dir/node_modules/.loom-lock.sha256")
+  if [[ "$want" != "$have" || ! -f "$dir/node_modules/@modelcontextprotocol/server-everything/package.json" ]]; then
     echo "installing the pinned Node packages (npm ci in test-servers/) ..." >&2
     (cd "$dir" && timeout 600 npm ci --no-audit --no-fund --loglevel=error) >&2 || { echo "npm ci failed in $dir" >&2; return 1; }
+    echo "$want" > "$dir/node_modules/.loom-lock.sha256"
   fi
 }

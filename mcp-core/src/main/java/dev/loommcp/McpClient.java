@@ -141,7 +141,9 @@ public final class McpClient implements AutoCloseable {
     private final ConcurrentHashMap<RequestId, Thread> inboundHandlers = new ConcurrentHashMap<>();
     private final Set<RequestId> cancelledInbound = ConcurrentHashMap.newKeySet();
     private final Set<Thread> background = ConcurrentHashMap.newKeySet();
-    private final LinkedBlockingQueue<Runnable> events = new LinkedBlockingQueue<>();
+    private static final int MAX_QUEUED_EVENTS = 65_536;
+    private final LinkedBlockingQueue<Runnable> events = new LinkedBlockingQueue<>(MAX_QUEUED_EVENTS);
+    private final AtomicLong droppedEvents = new AtomicLong();
     private volatile Thread eventThread;
     private final ReentrantLock drainLock = new ReentrantLock();
     private final ArrayDeque<JsonRpcMessage.Notification> drainQueue = new ArrayDeque<>();
@@ -271,7 +273,7 @@ public final class McpClient implements AutoCloseable {
                 stateLock.unlock();
             }
         } catch (InterruptedException | RuntimeException | Error e) {
-            shutdown(e instanceof McpClosedException ? e.getCause() : e, false);
+            shutdown(e instanceof McpClosedException ? e.getCause() : e);
             throw e;
         }
     }
@@ -283,7 +285,7 @@ public final class McpClient implements AutoCloseable {
      */
     @Override
     public void close() {
-        shutdown(null, true);
+        shutdown(null);
     }
 
     /**
@@ -526,7 +528,8 @@ public final class McpClient implements AutoCloseable {
     public ListToolsResult listTools(String cursor, RequestOptions options) throws InterruptedException {
         long generation = tools.generation();
         Map<String, Object> result = request("tools/list", cursorParams(cursor), options);
-        ListToolsResult page = Json.convert(result, ListToolsResult.class, "tools/list result");
+        ListToolsResult page = Json.convert(requireList(result, "tools", "tools/list"), ListToolsResult.class,
+                "tools/list result");
         tools.merge(rawItems(result, "tools"), page.tools(), generation, false);
         return page;
     }
@@ -586,13 +589,14 @@ public final class McpClient implements AutoCloseable {
         List<Map<String, Object>> raws = new ArrayList<>();
         List<Tool> typed = new ArrayList<>();
         forEachPage("tools/list", options, result -> {
+            requireList(result, "tools", "tools/list");
             raws.addAll(rawItems(result, "tools"));
             typed.addAll(Json.convert(result, ListToolsResult.class, "tools/list result").tools());
         });
         tools.merge(raws, typed, generation, true);
         List<McpTool> handles = new ArrayList<>(typed.size());
         for (int i = 0; i < typed.size(); i++) {
-            handles.add(new McpTool(this, typed.get(i), Collections.unmodifiableMap(raws.get(i))));
+            handles.add(new McpTool(this, typed.get(i), raws.get(i)));
         }
         return handles;
     }
@@ -720,8 +724,9 @@ public final class McpClient implements AutoCloseable {
      */
     public List<Resource> listAllResources() throws InterruptedException {
         List<Resource> all = new ArrayList<>();
-        forEachPage("resources/list", RequestOptions.DEFAULT, r -> all.addAll(
-                Json.convert(r, ListResourcesResult.class, "resources/list result").resources()));
+        forEachPage("resources/list", RequestOptions.DEFAULT, r -> all.addAll(Json.convert(
+                requireList(r, "resources", "resources/list"), ListResourcesResult.class,
+                "resources/list result").resources()));
         return all;
     }
 
@@ -747,8 +752,9 @@ public final class McpClient implements AutoCloseable {
      */
     public List<ResourceTemplate> listAllResourceTemplates() throws InterruptedException {
         List<ResourceTemplate> all = new ArrayList<>();
-        forEachPage("resources/templates/list", RequestOptions.DEFAULT, r -> all.addAll(Json.convert(r,
-                ListResourceTemplatesResult.class, "resources/templates/list result").resourceTemplates()));
+        forEachPage("resources/templates/list", RequestOptions.DEFAULT, r -> all.addAll(Json.convert(
+                requireList(r, "resourceTemplates", "resources/templates/list"), ListResourceTemplatesResult.class,
+                "resources/templates/list result").resourceTemplates()));
         return all;
     }
 
@@ -826,8 +832,8 @@ public final class McpClient implements AutoCloseable {
      */
     public List<Prompt> listAllPrompts() throws InterruptedException {
         List<Prompt> all = new ArrayList<>();
-        forEachPage("prompts/list", RequestOptions.DEFAULT, r -> all.addAll(
-                Json.convert(r, ListPromptsResult.class, "prompts/list result").prompts()));
+        forEachPage("prompts/list", RequestOptions.DEFAULT, r -> all.addAll(Json.convert(
+                requireList(r, "prompts", "prompts/list"), ListPromptsResult.class, "prompts/list result").prompts()));
         return all;
     }
 
@@ -919,10 +925,19 @@ public final class McpClient implements AutoCloseable {
         }
     }
 
+    private static Map<String, Object> requireList(Map<String, Object> result, String key, String method) {
+        if (!(result.get(key) instanceof List)) {
+            throw new McpProtocolException("malformed " + method + " result: \"" + key + "\" is "
+                    + dev.loommcp.internal.json.JsonRpcCodec.kind(result.get(key)) + ", not an array");
+        }
+        return result;
+    }
+
     private static Map<String, Object> cursorParams(String cursor) {
         return cursor == null ? null : Map.of("cursor", cursor);
     }
 
+    /** The items of a list result as deeply unmodifiable copies (handles and the tool catalog share them). */
     @SuppressWarnings("unchecked")
     private static List<Map<String, Object>> rawItems(Map<String, Object> result, String key) {
         Object items = result.get(key);
@@ -930,7 +945,7 @@ public final class McpClient implements AutoCloseable {
         if (items instanceof List<?> list) {
             for (Object o : list) {
                 if (o instanceof Map<?, ?> m) {
-                    out.add((Map<String, Object>) m);
+                    out.add((Map<String, Object>) Json.deepUnmodifiable(m));
                 }
             }
         }
@@ -970,8 +985,10 @@ public final class McpClient implements AutoCloseable {
     }
 
     private long deadlineOf(RequestOptions options, long now) {
-        Duration timeout = options.timeoutValue() != null ? options.timeoutValue() : requestTimeout;
-        long deadline = saturatedAdd(now, timeout);
+        // the client default applies only when the call sets neither a timeout nor a deadline
+        Duration timeout = options.timeoutValue() != null ? options.timeoutValue()
+                : options.deadlineValue() != null ? null : requestTimeout;
+        long deadline = timeout == null ? Long.MAX_VALUE : saturatedAdd(now, timeout);
         if (options.deadlineValue() != null) {
             Duration left = Duration.between(Instant.now(), options.deadlineValue());
             deadline = Math.min(deadline, saturatedAdd(now, left.isNegative() ? Duration.ZERO : left));
@@ -1040,6 +1057,7 @@ public final class McpClient implements AutoCloseable {
         private final RequestId id;
         private final ConcurrentLinkedQueue<Runnable> hooks = new ConcurrentLinkedQueue<>();
         private final AtomicBoolean cancelled = new AtomicBoolean();
+        private volatile boolean completed;
 
         Context(long deadline, RequestId id) {
             this.deadline = deadline;
@@ -1069,7 +1087,16 @@ public final class McpClient implements AutoCloseable {
             return cancelled.get();
         }
 
+        /** The response arrived: a later scope close must not abort the exchange or count as a cancel. */
+        void markCompleted() {
+            completed = true;
+            hooks.clear();
+        }
+
         void cancel() {
+            if (completed) {
+                return;
+            }
             if (cancelled.compareAndSet(false, true)) {
                 Runnable r;
                 while ((r = hooks.poll()) != null) {
@@ -1139,7 +1166,7 @@ public final class McpClient implements AutoCloseable {
             if (transport.sendsInline()) {
                 transport.send(request, context);
             } else {
-                scope = RequestScope.open("request", Long.MAX_VALUE, null);
+                scope = RequestScope.open("request", context.deadlineNanos(), null);
                 scope.onCancel(context::cancel);
                 scope.fork(() -> {
                     try {
@@ -1159,11 +1186,16 @@ public final class McpClient implements AutoCloseable {
                 cancelReason = "timeout";
                 throw e;
             } catch (McpCancelledException e) {
-                cancelReason = e.getMessage();
+                cancelReason = token != null && token.reason() != null ? token.reason() : "cancelled";
                 throw e;
             } catch (InterruptedException e) {
                 cancelReason = "interrupted";
                 throw e;
+            }
+            if (scope != null) {
+                // let the exchange finish on its own (it returns once the response was delivered)
+                context.markCompleted();
+                scope.join();
             }
             return switch (response) {
                 case JsonRpcMessage.Response r -> r.result();
@@ -1230,7 +1262,7 @@ public final class McpClient implements AutoCloseable {
         JsonRpcMessage.Notification n = new JsonRpcMessage.Notification("notifications/cancelled", params);
         Runnable send = () -> {
             try {
-                transport.send(n, SendContext.detached(System.nanoTime() + TimeUnit.SECONDS.toNanos(5)));
+                transport.send(n, new Context(System.nanoTime() + TimeUnit.SECONDS.toNanos(5), id));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             } catch (RuntimeException e) {
@@ -1246,6 +1278,9 @@ public final class McpClient implements AutoCloseable {
     }
 
     private void startBackground(String purpose, Runnable task) {
+        if (state == State.CLOSED && !purpose.equals("closer")) {
+            return;
+        }
         Thread[] self = new Thread[1];
         Thread t = McpThreads.newThread(purpose, () -> {
             try {
@@ -1256,11 +1291,7 @@ public final class McpClient implements AutoCloseable {
         });
         self[0] = t;
         background.add(t);
-        if (state == State.CLOSED && !purpose.equals("closer")) {
-            background.remove(t);
-            return;
-        }
-        t.start();
+        t.start(); // even if the client closed meanwhile: the task then fails fast, and nothing is left unstarted
     }
 
     private interface AsyncCall<T> {
@@ -1341,8 +1372,9 @@ public final class McpClient implements AutoCloseable {
             for (Pending p : pending.values()) {
                 p.future.completeExceptionally(cause);
             }
-            if (state != State.CLOSED) {
-                startBackground("closer", () -> shutdown(cause, true));
+            if (markClosed(cause)) {
+                // closing the transport and joining threads must not run on the transport's own thread
+                startBackground("closer", McpClient.this::release);
             }
         }
 
@@ -1403,10 +1435,15 @@ public final class McpClient implements AutoCloseable {
                 }
             }
             case "notifications/message" -> {
-                if (loggingListener != null) {
-                    LoggingMessageNotification m = Json.convert(n.params(), LoggingMessageNotification.class,
-                            "notifications/message");
-                    dispatch(() -> loggingListener.accept(m));
+                if (loggingListener != null && n.params() != null) {
+                    try {
+                        LoggingMessageNotification m = Json.convert(n.params(), LoggingMessageNotification.class,
+                                "notifications/message");
+                        dispatch(() -> loggingListener.accept(m));
+                    } catch (McpProtocolException e) {
+                        LOG.log(System.Logger.Level.WARNING, () -> "server " + transport.describe()
+                                + " sent a malformed log message: " + e.getMessage());
+                    }
                 }
             }
             default -> {
@@ -1429,8 +1466,13 @@ public final class McpClient implements AutoCloseable {
     }
 
     private void dispatch(Runnable r) {
-        if (state != State.CLOSED) {
-            events.add(r);
+        if (state != State.CLOSED && !events.offer(r)) {
+            // listeners fell far behind a flood of notifications: drop rather than grow without bound
+            long dropped = droppedEvents.incrementAndGet();
+            if (dropped == 1 || dropped % 10_000 == 0) {
+                LOG.log(System.Logger.Level.WARNING, () -> "listeners of the client for " + transport.describe()
+                        + " are " + MAX_QUEUED_EVENTS + " events behind; " + dropped + " events dropped so far");
+            }
         }
     }
 
@@ -1461,6 +1503,9 @@ public final class McpClient implements AutoCloseable {
             respond(r.id(), Map.of(), null, true);
             return;
         }
+        if (state == State.CLOSED) {
+            return;
+        }
         Thread[] self = new Thread[1];
         Thread t = McpThreads.newThread("handler", () -> {
             try {
@@ -1471,15 +1516,18 @@ public final class McpClient implements AutoCloseable {
             }
         });
         self[0] = t;
-        if (state == State.CLOSED) {
-            return;
-        }
         inboundHandlers.put(r.id(), t);
-        t.start();
+        t.start(); // a client closing meanwhile interrupts it through inboundHandlers or it answers nothing
     }
 
     private void runHandler(JsonRpcMessage.Request r) {
         Object result;
+        boolean needsParams = r.method().equals("elicitation/create") || r.method().equals("sampling/createMessage");
+        if (needsParams && r.params() == null
+                && (r.method().equals("elicitation/create") ? elicitationHandler : samplingHandler) != null) {
+            respond(r.id(), null, JsonRpcError.of(JsonRpcError.INVALID_PARAMS, r.method() + " without params"), false);
+            return;
+        }
         try {
             result = switch (r.method()) {
                 case "roots/list" -> rootsHandler == null ? null : Map.of("roots", Json.toPlain(rootsList()));
@@ -1537,7 +1585,7 @@ public final class McpClient implements AutoCloseable {
                 : new JsonRpcMessage.ErrorResponse(id, error);
         Runnable send = () -> {
             try {
-                transport.send(m, SendContext.detached(deadlineOf(RequestOptions.DEFAULT, System.nanoTime())));
+                transport.send(m, new Context(deadlineOf(RequestOptions.DEFAULT, System.nanoTime()), id));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             } catch (RuntimeException e) {
@@ -1553,23 +1601,39 @@ public final class McpClient implements AutoCloseable {
 
     // ------------------------------------------------------------------------------------------------ shutdown
 
-    private void shutdown(Throwable cause, boolean wait) {
+    private void shutdown(Throwable cause) {
+        if (markClosed(cause)) {
+            release();
+        }
+    }
+
+    /** Moves the client to CLOSED; returns whether this call did it (exactly one caller gets {@code true}). */
+    private boolean markClosed(Throwable cause) {
         stateLock.lock();
         try {
             if (state == State.CLOSED) {
-                return;
+                return false;
             }
             state = State.CLOSED;
             closeCause = cause;
+            return true;
         } finally {
             stateLock.unlock();
         }
+    }
+
+    /** Releases everything of a client just marked closed: pending calls, handlers, transport, threads. */
+    private void release() {
+        Throwable cause = closeCause;
         McpClosedException closed = new McpClosedException("the client was closed", cause);
         for (Pending p : pending.values()) {
             p.future.completeExceptionally(closed);
         }
+        Thread self = Thread.currentThread();
         for (Thread t : inboundHandlers.values()) {
-            t.interrupt();
+            if (t != self) {
+                t.interrupt();
+            }
         }
         try {
             transport.close();
@@ -1577,7 +1641,7 @@ public final class McpClient implements AutoCloseable {
             LOG.log(System.Logger.Level.WARNING, "closing the transport failed", e);
         }
         Thread events = eventThread;
-        if (events != null) {
+        if (events != null && events != self) {
             events.interrupt();
         }
         List<Thread> toJoin = new ArrayList<>();
@@ -1589,7 +1653,7 @@ public final class McpClient implements AutoCloseable {
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
         boolean interrupted = false;
         for (Thread t : toJoin) {
-            if (t == Thread.currentThread()) {
+            if (t == self) {
                 continue;
             }
             t.interrupt();

@@ -35,7 +35,7 @@ public final class RequestOptions {
         this.deadline = b.deadline;
         this.token = b.token;
         this.progressListener = b.progressListener;
-        this.meta = b.meta == null ? null : Map.copyOf(b.meta);
+        this.meta = b.meta == null ? null : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(b.meta));
         this.resetTimeoutOnProgress = b.resetTimeoutOnProgress;
         this.maxTotalTimeout = b.maxTotalTimeout;
     }

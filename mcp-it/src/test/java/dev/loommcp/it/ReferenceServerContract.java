@@ -230,7 +230,8 @@ abstract class ReferenceServerContract {
         JsonRpcMessage.Request sent = recording.sent().stream()
                 .filter(m -> m instanceof JsonRpcMessage.Request q && q.method().equals("tools/call"))
                 .map(m -> (JsonRpcMessage.Request) m).findFirst().orElseThrow();
-        assertThat(((Map<?, ?>) sent.params().get("_meta"))).containsKey("progressToken");
+        Map<?, ?> meta = (Map<?, ?>) sent.params().get("_meta");
+        assertThat(meta.containsKey("progressToken")).isTrue();
     }
 
     @Test
@@ -241,6 +242,9 @@ abstract class ReferenceServerContract {
                 .isInstanceOf(McpTimeoutException.class)
                 .hasMessageContaining("tools/call");
         assertThat(client.pendingRequestCount()).isZero();
+        // over HTTP the notification is POSTed from a background thread: wait for it
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+                .until(() -> !recording.sentNotifications("notifications/cancelled").isEmpty());
         List<JsonRpcMessage.Notification> cancels = recording.sentNotifications("notifications/cancelled");
         assertThat(cancels).hasSize(1);
         JsonRpcMessage.Request call = recording.sent().stream()
@@ -261,8 +265,8 @@ abstract class ReferenceServerContract {
         assertThatThrownBy(future::join).hasCauseInstanceOf(dev.loommcp.McpCancelledException.class);
         org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
                 .until(() -> !recording.sentNotifications("notifications/cancelled").isEmpty());
-        assertThat(recording.sentNotifications("notifications/cancelled").get(0).params().get("reason"))
-                .isEqualTo("user pressed stop");
+        Object reason = recording.sentNotifications("notifications/cancelled").get(0).params().get("reason");
+        assertThat(reason).isEqualTo("user pressed stop");
     }
 
     @Test

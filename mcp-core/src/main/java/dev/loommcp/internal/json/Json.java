@@ -22,6 +22,7 @@ public final class Json {
             .disable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
             .disable(MapperFeature.SORT_PROPERTIES_ALPHABETICALLY)
             .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
+            .disable(tools.jackson.core.StreamWriteFeature.AUTO_CLOSE_TARGET)
             .build();
 
     private Json() {
@@ -114,6 +115,31 @@ public final class Json {
             return (Map<String, Object>) m;
         }
         throw new IllegalArgumentException("not a JSON object: " + (value == null ? "null" : value.getClass()));
+    }
+
+    /**
+     * Returns a deeply unmodifiable copy of a plain JSON value: maps (keeping order and {@code null} values) and lists
+     * are copied and wrapped at every level; other values are returned as they are.
+     *
+     * @param value the value
+     * @return the copy
+     */
+    public static Object deepUnmodifiable(Object value) {
+        if (value instanceof Map<?, ?> m) {
+            java.util.LinkedHashMap<Object, Object> copy = new java.util.LinkedHashMap<>(m.size() * 2);
+            for (Map.Entry<?, ?> e : m.entrySet()) {
+                copy.put(e.getKey(), deepUnmodifiable(e.getValue()));
+            }
+            return java.util.Collections.unmodifiableMap(copy);
+        }
+        if (value instanceof List<?> l) {
+            java.util.ArrayList<Object> copy = new java.util.ArrayList<>(l.size());
+            for (Object o : l) {
+                copy.add(deepUnmodifiable(o));
+            }
+            return java.util.Collections.unmodifiableList(copy);
+        }
+        return value;
     }
 
     /**

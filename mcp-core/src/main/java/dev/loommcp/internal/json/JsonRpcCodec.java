@@ -131,9 +131,16 @@ public final class JsonRpcCodec {
                     + ", not an object");
         }
         Object code = e.get("code");
-        if (!(code instanceof Integer || code instanceof Long)) {
+        if (!(code instanceof Integer || code instanceof Long || code instanceof BigInteger)) {
             throw new McpProtocolException("invalid JSON-RPC" + where + ": error \"code\" is " + kind(code)
                     + ", not an integer");
+        }
+        if (!(code instanceof Integer)) {
+            long v = code instanceof Long l ? l : 0;
+            if (code instanceof BigInteger || v < Integer.MIN_VALUE || v > Integer.MAX_VALUE) {
+                throw new McpProtocolException("invalid JSON-RPC" + where + ": error \"code\" is out of the 32-bit "
+                        + "integer range");
+            }
         }
         Object message = e.get("message");
         if (!(message instanceof String msg)) {

@@ -231,6 +231,18 @@ final class Launch {
     }
 
     /**
+     * Returns the launcher prefix that makes the program the leader of a new process group through {@code perl}
+     * (macOS, and Linux without {@code setsid}): {@code setpgrp(0, 0)}, then exec the program with its arguments
+     * unchanged (no shell is involved).
+     *
+     * @param perl the perl executable
+     * @return the prefix; the program and its arguments follow it
+     */
+    static List<String> perlLauncher(Path perl) {
+        return List.of(perl.toString(), "-e", "setpgrp(0, 0); exec { $ARGV[0] } @ARGV; exit 127;", "--");
+    }
+
+    /**
      * Finds a helper program (setsid, perl, kill) on the JVM's own {@code PATH} or in the usual places.
      *
      * @param name the program name

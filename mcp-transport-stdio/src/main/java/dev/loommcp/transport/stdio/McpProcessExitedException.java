@@ -24,9 +24,13 @@ public final class McpProcessExitedException extends McpTransportException {
 
     private static final int MESSAGE_TAIL_CHARS = 500;
 
+    /** The program name ({@code argv[0]} as given). */
     private final String command;
-    private final OptionalInt exitCode;
-    private final OptionalInt signal;
+    /** The exit code, or {@code null} when the process had not exited. */
+    private final Integer exitCode;
+    /** The signal that most likely ended the process, or {@code null}. */
+    private final Integer signal;
+    /** The last lines of stderr. */
     private final String stderrTail;
 
     /**
@@ -43,8 +47,8 @@ public final class McpProcessExitedException extends McpTransportException {
         super(buildMessage(Objects.requireNonNull(command, "command"), Objects.requireNonNull(exitCode, "exitCode"),
                 Objects.requireNonNull(signal, "signal"), Objects.requireNonNull(stderrTail, "stderrTail")));
         this.command = command;
-        this.exitCode = exitCode;
-        this.signal = signal;
+        this.exitCode = exitCode.isPresent() ? exitCode.getAsInt() : null;
+        this.signal = signal.isPresent() ? signal.getAsInt() : null;
         this.stderrTail = stderrTail;
     }
 
@@ -55,7 +59,7 @@ public final class McpProcessExitedException extends McpTransportException {
      * @return the exit code, or empty if the process had not exited when the transport failed
      */
     public OptionalInt exitCode() {
-        return exitCode;
+        return exitCode == null ? OptionalInt.empty() : OptionalInt.of(exitCode);
     }
 
     /**
@@ -65,7 +69,7 @@ public final class McpProcessExitedException extends McpTransportException {
      * @return the signal number (9 for {@code SIGKILL}, 15 for {@code SIGTERM}), or empty
      */
     public OptionalInt signal() {
-        return signal;
+        return signal == null ? OptionalInt.empty() : OptionalInt.of(signal);
     }
 
     /**

@@ -69,6 +69,8 @@ final class StdioConnection {
     private volatile ProcessTree tree;
     private volatile Integer exitCode;
     private final List<Thread> threads = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private volatile Thread writerThread;
+    private volatile Thread watcherThread;
 
     StdioConnection(LaunchConfig config) {
         this.config = config;
@@ -161,8 +163,10 @@ final class StdioConnection {
             }
             threads.add(McpThreads.start("stdio-reader", this::readStdout));
             threads.add(McpThreads.start("stdio-stderr", this::drainStderr));
-            threads.add(McpThreads.start("stdio-writer", this::writeStdin));
-            threads.add(McpThreads.start("stdio-exit", this::watchExit));
+            writerThread = McpThreads.start("stdio-writer", this::writeStdin);
+            threads.add(writerThread);
+            watcherThread = McpThreads.start("stdio-exit", this::watchExit);
+            threads.add(watcherThread);
         } finally {
             lifecycle.unlock();
         }
@@ -417,7 +421,7 @@ final class StdioConnection {
 
     private void drainStderr() {
         InputStream err = process.getErrorStream();
-        Ring lineBuf = new Ring(Math.min(STDERR_LINE_MAX, config.stderrBufferBytes()));
+        LineBuffer lineBuf = new LineBuffer(Math.min(STDERR_LINE_MAX, config.stderrBufferBytes()));
         byte[] buf = new byte[READ_CHUNK];
         try {
             int n;
@@ -443,12 +447,12 @@ final class StdioConnection {
     }
 
     /** One stderr line being collected, cut at a maximum length. */
-    private static final class Ring {
+    private static final class LineBuffer {
         final byte[] bytes;
         int len;
         long dropped;
 
-        Ring(int max) {
+        LineBuffer(int max) {
             bytes = new byte[Math.max(1, max)];
         }
 
@@ -460,7 +464,7 @@ final class StdioConnection {
         }
     }
 
-    private void emitStderr(Ring lb) {
+    private void emitStderr(LineBuffer lb) {
         int len = lb.len;
         if (lb.dropped == 0 && len > 0 && lb.bytes[len - 1] == '\r') {
             len--;
@@ -559,7 +563,9 @@ final class StdioConnection {
             }
         }
         if (shutdownStarted.compareAndSet(false, true)) {
-            McpThreads.start("stdio-reaper", this::runShutdown);
+            Thread reaper = McpThreads.newThread("stdio-reaper", this::runShutdown);
+            threads.add(reaper);
+            reaper.start();
         }
     }
 
@@ -582,8 +588,9 @@ final class StdioConnection {
             runShutdown();
             return;
         }
-        if (threads.contains(Thread.currentThread()) || Thread.currentThread().getName().startsWith(
-                "mcp-stdio-reaper")) {
+        if (threads.contains(Thread.currentThread())) {
+            // called back from our own thread (a sink closing the client from onClosed): the shutdown is under
+            // way on another of our threads and waiting for it here could wait for ourselves
             return;
         }
         try {
@@ -638,9 +645,14 @@ final class StdioConnection {
                 exitCode = p.exitValue();
             }
         } catch (InterruptedException e) {
+            // the closing thread was interrupted: skip the graceful steps, kill the tree and wait for it (bounded;
+            // the interrupt status was cleared by the exception and is restored below)
             interrupted = true;
-            if (p != null) {
-                t.signal(true);
+            t.signal(true);
+            try {
+                t.awaitGone(System.nanoTime() + config.killGrace().toNanos());
+            } catch (InterruptedException again) {
+                // give up waiting
             }
         } finally {
             try {
@@ -661,7 +673,7 @@ final class StdioConnection {
             if (th == Thread.currentThread()) {
                 continue;
             }
-            if (th.getName().startsWith("mcp-stdio-exit") || th.getName().startsWith("mcp-stdio-writer")) {
+            if (th == watcherThread || th == writerThread) {
                 th.interrupt();
             }
             long left = deadline - System.nanoTime();

@@ -148,6 +148,7 @@ public final class StdioTransport implements McpTransport {
 
     private final LaunchConfig config;
     private final StdioConnection connection;
+    /** Keeps the sink reachable for as long as this transport is: the connection holds it only weakly. */
     private volatile TransportSink sink;
     private volatile Cleaner.Cleanable cleanable;
 
@@ -256,6 +257,10 @@ public final class StdioTransport implements McpTransport {
      * {@code stdinCloseGrace + terminateGrace + killGrace} plus about one second. Idempotent and thread-safe: a
      * second caller waits for the first one's shutdown to finish (unless it is one of the transport's own threads).
      * Never throws. After close the sink gets no more calls, not even {@code onClosed}.
+     *
+     * <p>If the calling thread is interrupted while it waits, the remaining graceful steps are skipped: the tree is
+     * killed at once ({@code SIGKILL}), close waits up to the kill grace for it, and the thread's interrupt status
+     * is set again on return.
      */
     @Override
     public void close() {
@@ -719,8 +724,7 @@ public final class StdioTransport implements McpTransport {
             }
             Path perl = Launch.findHelper("perl");
             if (perl != null) {
-                return new Helpers(List.of(perl.toString(), "-e",
-                        "setpgrp(0, 0); exec { $ARGV[0] } @ARGV; exit 127;", "--"), kill);
+                return new Helpers(Launch.perlLauncher(perl), kill);
             }
             System.getLogger("dev.loommcp.transport.stdio").log(System.Logger.Level.WARNING,
                     "neither setsid nor perl was found: stdio servers are not started in their own process group,"

@@ -1,0 +1,32 @@
+package dev.loommcp.cli;
+
+/**
+ * The exit codes of the {@code mcp} command, as documented in {@code --help} and {@code docs/cli.md}.
+ */
+final class ExitCodes {
+
+    /** The command succeeded. */
+    static final int OK = 0;
+    /** {@code call}: the tool ran and returned a result with {@code isError: true}. */
+    static final int TOOL_ERROR = 1;
+    /**
+     * Bad usage: an unknown option, a bad argument, invalid JSON, a {@code --stdio} program that is not found, a
+     * feature not in this build (picocli's code for usage errors).
+     */
+    static final int USAGE = 2;
+    /** The connection failed: the server process failed or exited, an HTTP error, I/O. */
+    static final int TRANSPORT = 3;
+    /** The server answered with a JSON-RPC error. */
+    static final int RPC_ERROR = 4;
+    /** The call or the handshake did not finish within {@code --timeout}. */
+    static final int TIMEOUT = 5;
+    /** The server broke the protocol (malformed or unexpected message, unsupported protocol version). */
+    static final int PROTOCOL = 6;
+    /** A bug in mcp itself (the message and stack trace say where). */
+    static final int INTERNAL = 70;
+    /** Interrupted (Ctrl+C). */
+    static final int INTERRUPTED = 130;
+
+    private ExitCodes() {
+    }
+}

@@ -1,0 +1,167 @@
+package dev.loommcp.cli;
+
+import dev.loommcp.McpCancelledException;
+import dev.loommcp.McpClosedException;
+import dev.loommcp.McpProtocolException;
+import dev.loommcp.McpRpcException;
+import dev.loommcp.McpTimeoutException;
+import dev.loommcp.McpTransportException;
+import dev.loommcp.internal.json.Json;
+import dev.loommcp.transport.http.AuthChallenge;
+import dev.loommcp.transport.http.McpHttpStatusException;
+import dev.loommcp.transport.stdio.McpProcessExitedException;
+import java.io.PrintWriter;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * Turns a failed command into its exit code and a message on stderr. Messages come from the SDK's exceptions (which
+ * never hold payloads, environment values or header values), the server's JSON-RPC error, and the server's own
+ * stderr tail. Stateless and thread-safe.
+ */
+final class Failures {
+
+    private Failures() {
+    }
+
+    /**
+     * Reports a failure and returns the exit code for it.
+     *
+     * @param e          what failed
+     * @param out        standard output (gets the JSON-RPC error object in JSON mode)
+     * @param err        standard error
+     * @param json       whether the command runs in JSON mode
+     * @param stderrTail the server's stderr tail we collected, or {@code null} when there is no child process
+     * @param timeoutHint the {@code --timeout} value as given, or {@code null}, to mention in a timeout message
+     * @return the exit code (see {@link ExitCodes})
+     */
+    static int report(Throwable e, PrintWriter out, PrintWriter err, boolean json, StderrTail stderrTail,
+                      String timeoutHint) {
+        Throwable t = unwrapClosed(e);
+        int code;
+        boolean showTail = true;
+        switch (t) {
+            case InterruptedException ie -> {
+                err.println("mcp: interrupted");
+                code = ExitCodes.INTERRUPTED;
+                showTail = false;
+            }
+            case McpProcessExitedException p -> {
+                StringBuilder sb = new StringBuilder("mcp: the server process '").append(p.command()).append('\'');
+                if (p.exitCode().isPresent()) {
+                    sb.append(" exited with code ").append(p.exitCode().getAsInt());
+                    if (p.signal().isPresent()) {
+                        sb.append(" (most likely killed by signal ").append(p.signal().getAsInt()).append(')');
+                    }
+                } else {
+                    sb.append(" closed its output");
+                }
+                err.println(sb);
+                String tail = p.stderrTail();
+                if (tail.isBlank() && stderrTail != null && !stderrTail.echoes()) {
+                    tail = stderrTail.tail();
+                }
+                if (!tail.isBlank() && (stderrTail == null || !stderrTail.echoes())) {
+                    printTail(err, tail);
+                }
+                code = ExitCodes.TRANSPORT;
+                showTail = false;
+            }
+            case McpHttpStatusException h -> {
+                err.println("mcp: connection failed: " + h.getMessage());
+                if (h.statusCode() == 401 || h.statusCode() == 403) {
+                    String schemes = String.join(", ", h.wwwAuthenticate().stream().map(AuthChallenge::scheme)
+                            .distinct().toList());
+                    err.println("mcp: the server wants authorization" + (schemes.isEmpty() ? "" : " (" + schemes
+                            + ")") + "; send credentials with --header 'Authorization: ...'");
+                }
+                code = ExitCodes.TRANSPORT;
+                showTail = false;
+            }
+            case McpTransportException te -> {
+                err.println("mcp: connection failed: " + te.getMessage());
+                code = ExitCodes.TRANSPORT;
+            }
+            case McpClosedException ce -> {
+                err.println("mcp: the connection closed: " + ce.getMessage());
+                code = ExitCodes.TRANSPORT;
+            }
+            case McpRpcException rpc -> {
+                err.println("mcp: the server answered " + rpc.method() + " with JSON-RPC error " + rpc.code() + ": "
+                        + rpc.errorMessage());
+                if (rpc.data() != null && !json) {
+                    err.println("mcp: error data: " + Render.truncate(Json.write(rpc.data()), 2000));
+                }
+                if (json) {
+                    Map<String, Object> error = new LinkedHashMap<>();
+                    error.put("code", rpc.code());
+                    error.put("message", rpc.errorMessage());
+                    if (rpc.data() != null) {
+                        error.put("data", rpc.data());
+                    }
+                    out.println(Json.writePretty(Map.of("error", error)));
+                }
+                code = ExitCodes.RPC_ERROR;
+                showTail = false;
+            }
+            case McpTimeoutException te -> {
+                err.println("mcp: timed out" + (timeoutHint != null ? " (--timeout " + timeoutHint + ")" : "") + ": "
+                        + te.getMessage());
+                code = ExitCodes.TIMEOUT;
+            }
+            case McpProtocolException pe -> {
+                err.println("mcp: protocol error: " + pe.getMessage());
+                code = ExitCodes.PROTOCOL;
+            }
+            case McpCancelledException ce -> {
+                err.println("mcp: cancelled: " + ce.getMessage());
+                code = ExitCodes.INTERRUPTED;
+                showTail = false;
+            }
+            case IllegalArgumentException iae -> {
+                err.println("mcp: " + iae.getMessage());
+                code = ExitCodes.USAGE;
+                showTail = false;
+            }
+            case UnsupportedOperationException uoe -> {
+                err.println("mcp: " + uoe.getMessage());
+                code = ExitCodes.USAGE;
+                showTail = false;
+            }
+            default -> {
+                err.println("mcp: internal error: " + t);
+                t.printStackTrace(err);
+                code = ExitCodes.INTERNAL;
+                showTail = false;
+            }
+        }
+        if (showTail && stderrTail != null && !stderrTail.echoes()) {
+            String tail = stderrTail.tail();
+            if (!tail.isBlank()) {
+                printTail(err, tail);
+            }
+        }
+        err.flush();
+        out.flush();
+        return code;
+    }
+
+    private static void printTail(PrintWriter err, String tail) {
+        err.println("mcp: the server's stderr ended with:");
+        for (String line : tail.split("\\R")) {
+            err.println("  | " + line);
+        }
+    }
+
+    /**
+     * A call that fails because the client closed under it (the server process exited, the HTTP session was lost)
+     * reports the transport's failure, which says why.
+     */
+    private static Throwable unwrapClosed(Throwable e) {
+        Throwable t = e;
+        for (int depth = 0; t instanceof McpClosedException && t.getCause() != null && depth < 10; depth++) {
+            t = t.getCause();
+        }
+        return t;
+    }
+}

@@ -1,0 +1,694 @@
+package dev.loommcp.cli;
+
+import dev.loommcp.McpClient;
+import dev.loommcp.McpProtocolException;
+import dev.loommcp.OutputSchemaValidation;
+import dev.loommcp.RequestOptions;
+import dev.loommcp.cli.conformance.ConformanceClient;
+import dev.loommcp.internal.json.Json;
+import dev.loommcp.schema.CallToolResult;
+import dev.loommcp.schema.Implementation;
+import dev.loommcp.schema.Prompt;
+import dev.loommcp.schema.PromptArgument;
+import dev.loommcp.schema.Resource;
+import dev.loommcp.schema.ResourceTemplate;
+import dev.loommcp.schema.Tool;
+import dev.loommcp.spi.McpTransport;
+import java.io.PrintWriter;
+import java.lang.reflect.Method;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.AbstractMap;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ScopeType;
+import picocli.CommandLine.Spec;
+
+/**
+ * The {@code mcp} command: connects to one MCP server (a child process over stdio, or Streamable HTTP) and runs one
+ * command against it. Each subcommand is a method; the connection options are on this class and may be given before
+ * or after the subcommand name.
+ *
+ * <p>Not thread-safe: one instance serves one command line.
+ */
+@Command(name = "mcp",
+        mixinStandardHelpOptions = true,
+        versionProvider = McpCommand.Version.class,
+        sortOptions = false,
+        usageHelpAutoWidth = true,
+        description = {
+            "A command-line client for MCP (Model Context Protocol) servers, built on loom-mcp.",
+            "Connects to one server, runs one command and exits.",
+        },
+        synopsisSubcommandLabel = "COMMAND",
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {
+            "0:success",
+            "1:call: the tool returned a result with isError: true",
+            "2:usage error: unknown option, bad argument or JSON, --stdio program not found, feature not in "
+                    + "this build",
+            "3:connection or transport failure: the server process failed or exited, HTTP error, I/O error",
+            "4:the server answered with a JSON-RPC error",
+            "5:timeout (see --timeout)",
+            "6:protocol error: the server broke MCP",
+            "70:internal error (a bug in mcp)",
+            "130:interrupted",
+        },
+        footerHeading = "%nExamples:%n",
+        footer = {
+            "  mcp --stdio 'npx -y @modelcontextprotocol/server-everything stdio' tools",
+            "  mcp --stdio 'node server.js' call echo '{\"message\":\"hi\"}'",
+            "  mcp --http http://127.0.0.1:3001/mcp --header 'Authorization: Bearer TOKEN' tools",
+            "  mcp --stdio 'uvx my-server' --env API_KEY --timeout 2m --json \\",
+            "      call search '{\"q\":\"mcp\"}'",
+            "",
+            "Environment:",
+            "  MCP_PROGRESS=always|never  progress bar even without a terminal, or never",
+            "  COLUMNS                    line width for tables",
+            "  MCP_CONFORMANCE_SCENARIO   the scenario the conformance command runs",
+        })
+final class McpCommand {
+
+    /** The name and version sent as {@code clientInfo}. */
+    static final String CLIENT_NAME = "loom-mcp-cli";
+
+    @Spec
+    private CommandSpec spec;
+
+    @Option(names = "--stdio", paramLabel = "COMMAND", scope = ScopeType.INHERIT, order = 1,
+            description = {"Run the server as a child process and talk to it over stdin/stdout. The value is split "
+                    + "into words like a POSIX shell would (quotes and backslashes; no variables, no shell runs)."})
+    private String stdio;
+
+    @Option(names = "--http", paramLabel = "URL", scope = ScopeType.INHERIT, order = 2,
+            description = "Talk to a Streamable HTTP server at this endpoint URL.")
+    private String http;
+
+    /* --header and --env are repeatable and may appear before and after the command name: picocli would start a
+       fresh list for the occurrences after it, so each occurrence goes through a setter that appends. */
+    private final List<String> headers = new ArrayList<>();
+    private final List<String> env = new ArrayList<>();
+
+    @Option(names = "--header", paramLabel = "'NAME: VALUE'", scope = ScopeType.INHERIT, order = 3,
+            description = "With --http: send this header on every request (repeatable; values are never printed).")
+    private void header(String header) {
+        headers.add(header);
+    }
+
+    @Option(names = "--env", paramLabel = "NAME[=VALUE]", scope = ScopeType.INHERIT, order = 4,
+            description = {"With --stdio: set a variable in the server's environment (repeatable). NAME alone "
+                    + "passes our own value of NAME. By default the server gets only a small safe list of our "
+                    + "variables (PATH, HOME, LANG, ...) plus these."})
+    private void env(String variable) {
+        env.add(variable);
+    }
+
+    @Option(names = "--inherit-env", scope = ScopeType.INHERIT, order = 5,
+            description = "With --stdio: pass our whole environment to the server.")
+    private boolean inheritEnv;
+
+    @Option(names = "--cwd", paramLabel = "DIR", scope = ScopeType.INHERIT, order = 6,
+            description = "With --stdio: the server's working directory.")
+    private Path cwd;
+
+    @Option(names = "--stderr", scope = ScopeType.INHERIT, order = 7,
+            description = {"With --stdio: echo the server's stderr to ours. Without it the server's stderr is kept "
+                    + "quiet, and its last lines are shown when the command fails."})
+    private boolean echoStderr;
+
+    @Option(names = "--timeout", paramLabel = "DURATION", converter = Durations.class, scope = ScopeType.INHERIT,
+            order = 8,
+            description = {"Bound of each request: 500ms, 30s, 2m, 1h or ISO-8601 (PT30S). Default 60s."})
+    private Duration timeout;
+
+    @Option(names = "--connect-timeout", paramLabel = "DURATION", converter = Durations.class,
+            scope = ScopeType.INHERIT, order = 9,
+            description = {"Bound of starting the server and the initialize handshake. Default 30s."})
+    private Duration connectTimeout;
+
+    @Option(names = "--json", scope = ScopeType.INHERIT, order = 10,
+            description = {"Print exactly what the server returned for the command, as JSON (list commands join "
+                    + "every page into one result). A JSON-RPC error is printed as {\"error\": {...}}."})
+    private boolean json;
+
+    private final Function<String, String> environment;
+
+    /** How the client checks {@code structuredContent} ({@code call --validate}). */
+    private OutputSchemaValidation outputSchemaValidation = OutputSchemaValidation.OFF;
+
+    /** Set while a connection is open, for error reports. */
+    private StderrTail stderrTail;
+
+    /**
+     * Creates the command.
+     *
+     * @param environment how to read our environment variables ({@code System::getenv} in production)
+     */
+    McpCommand(Function<String, String> environment) {
+        this.environment = environment;
+    }
+
+    // ------------------------------------------------------------------------------------------------ commands
+
+    @Command(name = "info", description = "Show the server's name, version, protocol version, capabilities and "
+            + "instructions (the initialize result).")
+    int info() throws InterruptedException {
+        return withClient(client -> {
+            if (json) {
+                printJson(Json.toPlain(client.initializeResult()));
+            } else {
+                Render.info(out(), client.initializeResult());
+            }
+            return ExitCodes.OK;
+        });
+    }
+
+    @Command(name = "tools", description = "List the server's tools: name, title and description.")
+    int tools() throws InterruptedException {
+        return withClient(client -> {
+            if (json) {
+                printJson(listRaw(client, "tools/list", "tools"));
+                return ExitCodes.OK;
+            }
+            List<List<String>> rows = new ArrayList<>();
+            for (Tool t : client.listAllTools()) {
+                String title = t.title() != null ? t.title()
+                        : t.annotations() != null && t.annotations().title() != null ? t.annotations().title() : "";
+                rows.add(List.of(t.name(), title, t.description() == null ? "" : t.description()));
+            }
+            if (rows.isEmpty()) {
+                out().println("(no tools)");
+            } else {
+                Render.table(out(), List.of("NAME", "TITLE", "DESCRIPTION"), rows, width());
+            }
+            return ExitCodes.OK;
+        });
+    }
+
+    @Command(name = "call", description = {"Call a tool and print its result block by block. Exit code 1 when the "
+            + "result has isError: true. Progress is drawn on stderr when it is a terminal."})
+    int call(@Parameters(index = "0", paramLabel = "NAME", description = "the tool's name") String name,
+             @Parameters(index = "1", arity = "0..1", paramLabel = "JSON-OBJECT",
+                     description = "the arguments as a JSON object (default {}); - reads them from stdin")
+             String arguments,
+             @Option(names = "--validate", description = {"read the tool list first and check the result's "
+                     + "structuredContent against the tool's outputSchema (JSON Schema); a mismatch exits 6"})
+             boolean validate) throws InterruptedException {
+        Map<String, Object> args = jsonObjectArgument(arguments, "the tool arguments");
+        if (validate && json) {
+            throw usage("--validate checks the parsed result; it cannot be combined with --json, which prints the "
+                    + "result exactly as received");
+        }
+        outputSchemaValidation = validate ? OutputSchemaValidation.FAIL : OutputSchemaValidation.OFF;
+        return withClient(client -> {
+            if (validate) {
+                client.listAllTools();
+            }
+            ProgressBar bar = new ProgressBar(err(), progressEnabled(), width() > 0 ? width() : 80);
+            RequestOptions options = RequestOptions.newBuilder().progressListener(bar).build();
+            try {
+                if (json) {
+                    Map<String, Object> params = new LinkedHashMap<>();
+                    params.put("name", name);
+                    params.put("arguments", args);
+                    Map<String, Object> result = client.request("tools/call", params, options);
+                    bar.finish();
+                    printJson(result);
+                    return Boolean.TRUE.equals(result.get("isError")) ? ExitCodes.TOOL_ERROR : ExitCodes.OK;
+                }
+                CallToolResult result = client.callTool(name, args, options);
+                bar.finish();
+                Render.toolResult(out(), result);
+                if (result.error()) {
+                    out().flush();
+                    err().println("mcp: tool '" + name + "' returned an error result (isError: true)");
+                    return ExitCodes.TOOL_ERROR;
+                }
+                return ExitCodes.OK;
+            } finally {
+                bar.finish();
+            }
+        });
+    }
+
+    @Command(name = "resources", description = "List the server's resources (or, with --templates, its resource "
+            + "templates).")
+    int resources(@Option(names = "--templates", description = "list resource templates instead")
+                  boolean templates) throws InterruptedException {
+        return withClient(client -> {
+            if (json) {
+                printJson(templates ? listRaw(client, "resources/templates/list", "resourceTemplates")
+                        : listRaw(client, "resources/list", "resources"));
+                return ExitCodes.OK;
+            }
+            List<List<String>> rows = new ArrayList<>();
+            if (templates) {
+                for (ResourceTemplate t : client.listAllResourceTemplates()) {
+                    rows.add(List.of(t.uriTemplate(), nz(t.title() != null ? t.title() : t.name()), nz(t.mimeType()),
+                            nz(t.description())));
+                }
+            } else {
+                for (Resource r : client.listAllResources()) {
+                    rows.add(List.of(r.uri(), nz(r.title() != null ? r.title() : r.name()), nz(r.mimeType()),
+                            nz(r.description())));
+                }
+            }
+            if (rows.isEmpty()) {
+                out().println(templates ? "(no resource templates)" : "(no resources)");
+            } else {
+                Render.table(out(), List.of(templates ? "URI TEMPLATE" : "URI", "NAME", "MIME TYPE", "DESCRIPTION"),
+                        rows, width());
+            }
+            return ExitCodes.OK;
+        });
+    }
+
+    @Command(name = "read", description = "Read a resource and print its contents (text as text, binary "
+            + "summarized).")
+    int read(@Parameters(paramLabel = "URI", description = "the resource URI") String uri)
+            throws InterruptedException {
+        return withClient(client -> {
+            if (json) {
+                printJson(client.request("resources/read", Map.of("uri", uri), RequestOptions.DEFAULT));
+            } else {
+                Render.resourceContents(out(), client.readResource(uri));
+            }
+            return ExitCodes.OK;
+        });
+    }
+
+    @Command(name = "prompts", description = "List the server's prompts and their arguments (* = required).")
+    int prompts() throws InterruptedException {
+        return withClient(client -> {
+            if (json) {
+                printJson(listRaw(client, "prompts/list", "prompts"));
+                return ExitCodes.OK;
+            }
+            List<List<String>> rows = new ArrayList<>();
+            for (Prompt p : client.listAllPrompts()) {
+                Map<String, Boolean> args = new LinkedHashMap<>();
+                for (PromptArgument a : p.arguments() == null ? List.<PromptArgument>of() : p.arguments()) {
+                    args.put(a.name(), a.required());
+                }
+                rows.add(List.of(p.name(), nz(p.title()), Render.argumentList(args), nz(p.description())));
+            }
+            if (rows.isEmpty()) {
+                out().println("(no prompts)");
+            } else {
+                Render.table(out(), List.of("NAME", "TITLE", "ARGUMENTS", "DESCRIPTION"), rows, width());
+            }
+            return ExitCodes.OK;
+        });
+    }
+
+    @Command(name = "prompt", description = "Get a prompt with arguments and print its messages.")
+    int prompt(@Parameters(index = "0", paramLabel = "NAME", description = "the prompt's name") String name,
+               @Parameters(index = "1", arity = "0..1", paramLabel = "JSON-OBJECT",
+                       description = "the arguments as a JSON object of strings (numbers and booleans are turned "
+                               + "into strings); - reads them from stdin")
+               String arguments) throws InterruptedException {
+        Map<String, String> args = new LinkedHashMap<>();
+        for (Map.Entry<String, Object> e : jsonObjectArgument(arguments, "the prompt arguments").entrySet()) {
+            Object v = e.getValue();
+            if (v instanceof String s) {
+                args.put(e.getKey(), s);
+            } else if (v instanceof Number || v instanceof Boolean) {
+                args.put(e.getKey(), Json.write(v));
+            } else {
+                throw usage("prompt argument '" + e.getKey() + "' must be a string (prompt arguments are strings)");
+            }
+        }
+        return withClient(client -> {
+            if (json) {
+                Map<String, Object> params = new LinkedHashMap<>();
+                params.put("name", name);
+                params.put("arguments", args);
+                printJson(client.request("prompts/get", params, RequestOptions.DEFAULT));
+            } else {
+                Render.prompt(out(), client.getPrompt(name, args));
+            }
+            return ExitCodes.OK;
+        });
+    }
+
+    @Command(name = "ping", description = "Ping the server and print the round-trip time.")
+    int ping() throws InterruptedException {
+        return withClient(client -> {
+            long start = System.nanoTime();
+            Map<String, Object> result = client.request("ping", null, RequestOptions.DEFAULT);
+            long micros = (System.nanoTime() - start) / 1_000;
+            if (json) {
+                printJson(result);
+            } else {
+                out().println(String.format(Locale.ROOT, "pong (%.1f ms)", micros / 1000.0));
+            }
+            return ExitCodes.OK;
+        });
+    }
+
+    @Command(name = "conformance", description = {"Act as the client of the MCP conformance suite: run the "
+            + "scenario named by MCP_CONFORMANCE_SCENARIO against the server at URL. Exit code 0 when the scenario "
+            + "ran, 1 when it failed, 2 for an unknown or unsupported scenario."})
+    int conformance(@Parameters(paramLabel = "URL", description = "the scenario server's URL") String url) {
+        String scenario = environment.apply("MCP_CONFORMANCE_SCENARIO");
+        if (scenario == null || scenario.isBlank()) {
+            err().println("mcp: MCP_CONFORMANCE_SCENARIO is not set (the conformance suite sets it to the scenario's "
+                    + "name)");
+            return ExitCodes.USAGE;
+        }
+        return ConformanceClient.run(url, scenario);
+    }
+
+    // ------------------------------------------------------------------------------------------------ connection
+
+    /** What a command does with a connected client. */
+    @FunctionalInterface
+    interface ClientAction {
+        int run(McpClient client) throws InterruptedException;
+    }
+
+    /**
+     * Builds the transport from the options, connects, runs the action and closes the client, turning every
+     * failure into its exit code and message.
+     */
+    private int withClient(ClientAction action) throws InterruptedException {
+        stderrTail = new StderrTail(echoStderr ? err() : null);
+        McpTransport transport = transport(stderrTail);
+        McpClient.Builder builder = McpClient.newBuilder(transport)
+                .clientInfo(Implementation.of(CLIENT_NAME, Version.version()))
+                .outputSchemaValidation(outputSchemaValidation);
+        if (timeout != null) {
+            builder.requestTimeout(timeout);
+        }
+        if (connectTimeout != null) {
+            builder.connectTimeout(connectTimeout);
+        }
+        McpClient client = builder.build();
+        boolean connected = false;
+        try {
+            client.connect();
+            connected = true;
+            int code = action.run(client);
+            out().flush();
+            return code;
+        } catch (ParameterException e) {
+            throw e;
+        } catch (InterruptedException e) {
+            Failures.report(e, out(), err(), json, stderrTail, null);
+            throw e;
+        } catch (RuntimeException e) {
+            return Failures.report(e, out(), err(), json, stderrTail,
+                    connected ? optionText("--timeout") : optionText("--connect-timeout"));
+        } finally {
+            client.close();
+        }
+    }
+
+    /** The value of an option as typed on the command line, or {@code null} when it was not given. */
+    private String optionText(String option) {
+        CommandLine.ParseResult pr = spec.root().commandLine().getParseResult();
+        String value = null;
+        while (pr != null) {
+            if (pr.hasMatchedOption(option)) {
+                value = pr.matchedOption(option).stringValues().getLast();
+            }
+            pr = pr.subcommand();
+        }
+        return value;
+    }
+
+    private McpTransport transport(StderrTail tail) {
+        if (stdio != null && http != null) {
+            throw usage("give either --stdio or --http, not both");
+        }
+        if (stdio == null && http == null) {
+            throw usage("say which server to talk to: --stdio 'COMMAND LINE' or --http URL");
+        }
+        if (stdio != null) {
+            if (!headers.isEmpty()) {
+                throw usage("--header applies to --http only");
+            }
+            List<String> argv;
+            try {
+                argv = ShellWords.split(stdio);
+            } catch (IllegalArgumentException e) {
+                throw usage("--stdio: " + e.getMessage());
+            }
+            if (argv.isEmpty()) {
+                throw usage("--stdio: the command line is empty");
+            }
+            try {
+                return Transports.stdio(argv, environmentOptions(), inheritEnv, cwd, connectTimeout, tail);
+            } catch (IllegalArgumentException e) {
+                throw usage(e.getMessage());
+            }
+        }
+        if (!env.isEmpty() || inheritEnv || cwd != null || echoStderr) {
+            throw usage("--env, --inherit-env, --cwd and --stderr apply to --stdio only");
+        }
+        URI uri;
+        try {
+            uri = new URI(http);
+        } catch (URISyntaxException e) {
+            throw usage("--http: not a valid URL: " + e.getReason());
+        }
+        if (uri.getScheme() == null || !(uri.getScheme().equalsIgnoreCase("http")
+                || uri.getScheme().equalsIgnoreCase("https")) || uri.getHost() == null) {
+            throw usage("--http: expected an http:// or https:// URL with a host");
+        }
+        List<Map.Entry<String, String>> parsed = new ArrayList<>();
+        for (int i = 0; i < headers.size(); i++) {
+            String h = headers.get(i);
+            int colon = h.indexOf(':');
+            if (colon <= 0) {
+                throw usage("--header number " + (i + 1) + " is not of the form 'Name: value'");
+            }
+            String name = h.substring(0, colon).strip();
+            if (name.isEmpty() || !name.chars().allMatch(McpCommand::isTokenChar)) {
+                throw usage("--header number " + (i + 1) + " has an invalid header name");
+            }
+            parsed.add(new AbstractMap.SimpleImmutableEntry<>(name, h.substring(colon + 1).strip()));
+        }
+        try {
+            return Transports.http(uri, parsed);
+        } catch (IllegalArgumentException e) {
+            throw usage("--http: " + e.getMessage());
+        }
+    }
+
+    /** The {@code --env} options as a map; {@code NAME} alone takes our own value. Values are never printed. */
+    private Map<String, String> environmentOptions() {
+        Map<String, String> vars = new LinkedHashMap<>();
+        for (int i = 0; i < env.size(); i++) {
+            String e = env.get(i);
+            int eq = e.indexOf('=');
+            if (eq == 0) {
+                throw usage("--env number " + (i + 1) + " has an empty variable name (expected NAME=VALUE)");
+            }
+            if (eq < 0) {
+                String value = environment.apply(e);
+                if (value == null) {
+                    throw usage("--env " + e + ": there is no variable " + e + " in this environment to pass on "
+                            + "(use NAME=VALUE to set one)");
+                }
+                vars.put(e, value);
+            } else {
+                vars.put(e.substring(0, eq), e.substring(eq + 1));
+            }
+        }
+        return vars;
+    }
+
+    private static boolean isTokenChar(int c) {
+        return c > 32 && c < 127 && "()<>@,;:\\\"/[]?={}".indexOf(c) < 0;
+    }
+
+    // ------------------------------------------------------------------------------------------------ helpers
+
+    /**
+     * Reads every page of a list method with raw requests and joins the pages: the first page's object with the
+     * items of every page under {@code itemsKey} and no {@code nextCursor}. A repeated cursor or more than 1000 pages
+     * fails like the client's own listings.
+     */
+    private Map<String, Object> listRaw(McpClient client, String method, String itemsKey)
+            throws InterruptedException {
+        Map<String, Object> first = null;
+        List<Object> items = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        String cursor = null;
+        for (int page = 1; ; page++) {
+            if (page > 1000) {
+                throw new McpProtocolException(method + ": more than 1000 pages; stopped");
+            }
+            Map<String, Object> result = client.request(method, cursor == null ? null : Map.of("cursor", cursor),
+                    RequestOptions.DEFAULT);
+            if (first == null) {
+                first = new LinkedHashMap<>(result);
+            }
+            if (result.get(itemsKey) instanceof List<?> list) {
+                items.addAll(list);
+            }
+            if (!(result.get("nextCursor") instanceof String next)) {
+                break;
+            }
+            if (!seen.add(next)) {
+                throw new McpProtocolException(method + ": the server repeated a cursor; stopped");
+            }
+            cursor = next;
+        }
+        first.put(itemsKey, items);
+        first.remove("nextCursor");
+        return first;
+    }
+
+    /** Parses a JSON-object argument ({@code null}: empty; {@code -}: read stdin). */
+    private Map<String, Object> jsonObjectArgument(String text, String what) {
+        if (text == null) {
+            return new LinkedHashMap<>();
+        }
+        if (text.equals("-")) {
+            try {
+                text = new String(System.in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            } catch (java.io.IOException e) {
+                throw usage("cannot read " + what + " from stdin: " + e.getMessage());
+            }
+        }
+        Object value;
+        try {
+            value = Json.read(text);
+        } catch (IllegalArgumentException e) {
+            throw usage(what + " are " + e.getMessage());
+        }
+        if (!(value instanceof Map<?, ?> map)) {
+            throw usage(what + " must be a JSON object, like '{\"name\": \"value\"}'");
+        }
+        @SuppressWarnings("unchecked")
+        Map<String, Object> m = (Map<String, Object>) map;
+        return m;
+    }
+
+    private void printJson(Object value) {
+        out().println(Json.writePretty(value));
+        out().flush();
+    }
+
+    private ParameterException usage(String message) {
+        return new ParameterException(spec.commandLine(), message);
+    }
+
+    private PrintWriter out() {
+        return spec.commandLine().getOut();
+    }
+
+    private PrintWriter err() {
+        return spec.commandLine().getErr();
+    }
+
+    private static String nz(String s) {
+        return s == null ? "" : s;
+    }
+
+    /** The terminal's width from {@code COLUMNS}, or 0 when unknown. */
+    private int width() {
+        String columns = environment.apply("COLUMNS");
+        if (columns != null) {
+            try {
+                int w = Integer.parseInt(columns.strip());
+                if (w >= 20) {
+                    return w;
+                }
+            } catch (NumberFormatException ignored) {
+                // fall back to the default
+            }
+        }
+        return 0;
+    }
+
+    /**
+     * Whether to draw the progress bar: {@code MCP_PROGRESS=always} or {@code never} decide; otherwise only when
+     * this process talks to a terminal.
+     */
+    private boolean progressEnabled() {
+        String setting = environment.apply("MCP_PROGRESS");
+        if (setting != null) {
+            switch (setting.strip().toLowerCase(Locale.ROOT)) {
+                case "always", "1", "true", "yes" -> {
+                    return true;
+                }
+                case "never", "0", "false", "no" -> {
+                    return false;
+                }
+                default -> {
+                    // auto
+                }
+            }
+        }
+        return Terminal.isInteractive();
+    }
+
+    /** Tells whether this process talks to a terminal. */
+    static final class Terminal {
+        private Terminal() {
+        }
+
+        /**
+         * Returns whether there is an interactive console. On JDK 22 and later {@code System.console()} also
+         * returns a console when the streams are redirected, so {@code Console.isTerminal()} (called reflectively,
+         * since this code targets Java 21) decides there.
+         *
+         * @return whether the console is a terminal
+         */
+        static boolean isInteractive() {
+            java.io.Console console = System.console();
+            if (console == null) {
+                return false;
+            }
+            try {
+                Method isTerminal = java.io.Console.class.getMethod("isTerminal");
+                return Boolean.TRUE.equals(isTerminal.invoke(console));
+            } catch (NoSuchMethodException e) {
+                return true;
+            } catch (ReflectiveOperationException | RuntimeException e) {
+                return false;
+            }
+        }
+    }
+
+    /** Supplies {@code --version}. */
+    static final class Version implements CommandLine.IVersionProvider {
+        /** Creates the provider (picocli does this). */
+        Version() {
+        }
+
+        /**
+         * Returns this build's version: the jar's {@code Implementation-Version}, or {@code dev} when run from
+         * classes.
+         *
+         * @return the version
+         */
+        static String version() {
+            String v = McpCommand.class.getPackage().getImplementationVersion();
+            return v == null ? "dev" : v;
+        }
+
+        @Override
+        public String[] getVersion() {
+            return new String[] {"mcp (loom-mcp CLI) " + version(),
+                    "Java " + Runtime.version() + " (" + System.getProperty("java.vendor") + ")"};
+        }
+    }
+}

@@ -1,0 +1,76 @@
+package dev.loommcp.cli;
+
+import dev.loommcp.spi.McpTransport;
+import dev.loommcp.transport.http.HttpTransport;
+import dev.loommcp.transport.stdio.StdioTransport;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * Builds the transport the command line asks for: {@code --stdio} (a child process) or {@code --http} (Streamable
+ * HTTP). Stateless and thread-safe.
+ */
+final class Transports {
+
+    private Transports() {
+    }
+
+    /**
+     * Builds a stdio transport.
+     *
+     * @param argv       the server's command line, already split into words
+     * @param env        variables to set in the child's environment, in order
+     * @param inheritEnv whether the child gets our whole environment (otherwise the transport's safe list only)
+     * @param cwd        the child's working directory, or {@code null} for ours
+     * @param startup    how long the child may take to send its first message, or {@code null} for the default
+     * @param stderr     receives each line the child writes to stderr
+     * @return the transport, not started
+     * @throws IllegalArgumentException when the transport refuses the configuration (missing program, bad working
+     *                                  directory, bad variable name); the message names what was wrong and never a
+     *                                  variable's value
+     */
+    static McpTransport stdio(List<String> argv, Map<String, String> env, boolean inheritEnv, Path cwd,
+                              Duration startup, Consumer<String> stderr) {
+        StdioTransport.Builder b = StdioTransport.newBuilder(argv)
+                .inheritEnvironment(inheritEnv)
+                .stderrListener(stderr);
+        env.forEach(b::putEnvironment);
+        if (cwd != null) {
+            b.workingDirectory(cwd);
+        }
+        if (startup != null) {
+            b.startupTimeout(startup);
+        }
+        return b.build();
+    }
+
+    /**
+     * Builds a Streamable HTTP transport.
+     *
+     * @param endpoint the server's MCP endpoint, used exactly as given
+     * @param headers  headers to send on every request, in order (values are never printed)
+     * @return the transport, not started
+     * @throws IllegalArgumentException when the transport refuses the endpoint or a header; the message names the
+     *                                  header, never its value
+     */
+    static McpTransport http(URI endpoint, List<Map.Entry<String, String>> headers) {
+        HttpTransport.Builder b = HttpTransport.newBuilder(endpoint);
+        for (Map.Entry<String, String> h : headers) {
+            b.header(h.getKey(), h.getValue());
+        }
+        return b.build();
+    }
+
+    /**
+     * Returns whether this build has the Streamable HTTP transport.
+     *
+     * @return {@code true}
+     */
+    static boolean httpAvailable() {
+        return true;
+    }
+}

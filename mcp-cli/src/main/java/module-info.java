@@ -1,0 +1,11 @@
+/**
+ * The {@code mcp} command-line client (an application: exports nothing). Run it as {@code java -jar mcp.jar}.
+ */
+module dev.loommcp.cli {
+    requires dev.loommcp.core;
+    requires dev.loommcp.transport.stdio;
+    requires dev.loommcp.transport.http;
+    requires info.picocli;
+
+    opens dev.loommcp.cli to info.picocli;
+}

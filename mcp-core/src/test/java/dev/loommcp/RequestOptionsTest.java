@@ -1,0 +1,120 @@
+package dev.loommcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** {@link RequestOptions}: defaults, validation, immutability. */
+class RequestOptionsTest {
+
+    @Test
+    void defaultSetsNothing() {
+        RequestOptions d = RequestOptions.DEFAULT;
+        assertThat(d.timeoutValue()).isNull();
+        assertThat(d.deadlineValue()).isNull();
+        assertThat(d.tokenValue()).isNull();
+        assertThat(d.progressListener()).isNull();
+        assertThat(d.meta()).isNull();
+        assertThat(d.resetTimeoutOnProgress()).isFalse();
+        assertThat(d.maxTotalTimeout()).isNull();
+    }
+
+    @Test
+    void factoriesSetOneThing() {
+        Instant at = Instant.parse("2030-01-01T00:00:00Z");
+        CancellationToken token = CancellationToken.create();
+        assertThat(RequestOptions.timeout(Duration.ofSeconds(3)).timeoutValue()).isEqualTo(Duration.ofSeconds(3));
+        assertThat(RequestOptions.deadline(at).deadlineValue()).isEqualTo(at);
+        assertThat(RequestOptions.token(token).tokenValue()).isSameAs(token);
+        assertThat(RequestOptions.token(token).timeoutValue()).isNull();
+    }
+
+    @Test
+    void theTimeoutMustBePositive() {
+        assertThatThrownBy(() -> RequestOptions.timeout(Duration.ZERO)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> RequestOptions.timeout(Duration.ofMillis(-1)))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThat(RequestOptions.newBuilder().timeout(null).build().timeoutValue()).isNull();
+    }
+
+    @Test
+    void resetTimeoutOnProgressKeepsItsMaximum() {
+        RequestOptions o = RequestOptions.newBuilder().resetTimeoutOnProgress(Duration.ofMinutes(5)).build();
+        assertThat(o.resetTimeoutOnProgress()).isTrue();
+        assertThat(o.maxTotalTimeout()).isEqualTo(Duration.ofMinutes(5));
+        RequestOptions unbounded = RequestOptions.newBuilder().resetTimeoutOnProgress(null).build();
+        assertThat(unbounded.resetTimeoutOnProgress()).isTrue();
+        assertThat(unbounded.maxTotalTimeout()).isNull();
+    }
+
+    @Test
+    void metaIsCopiedAndUnmodifiable() {
+        Map<String, Object> source = new HashMap<>(Map.of("a", 1));
+        RequestOptions.Builder b = RequestOptions.newBuilder().meta(source);
+        source.put("b", 2);
+        RequestOptions o = b.putMeta("c", 3).build();
+        b.putMeta("d", 4);
+        assertThat(o.meta()).isEqualTo(Map.of("a", 1, "c", 3));
+        assertThatThrownBy(() -> o.meta().put("x", 1)).isInstanceOf(UnsupportedOperationException.class);
+        assertThat(RequestOptions.newBuilder().meta(null).build().meta()).isNull();
+        assertThatThrownBy(() -> RequestOptions.newBuilder().putMeta(null, 1)).isInstanceOf(NullPointerException.class);
+    }
+
+    @Test
+    void aNullMetaValueIsAllowed() {
+        Map<String, Object> withNull = new LinkedHashMap<>();
+        withNull.put("k", null);
+        RequestOptions o = RequestOptions.newBuilder().putMeta("k", null).build();
+        assertThat(o.meta()).containsEntry("k", null);
+        assertThat(RequestOptions.newBuilder().meta(withNull).build().meta()).containsEntry("k", null);
+    }
+
+    @Test
+    void toBuilderCopiesEverythingAndIsIndependent() {
+        CancellationToken token = CancellationToken.create();
+        ProgressListener listener = p -> { };
+        Instant at = Instant.parse("2030-01-01T00:00:00Z");
+        RequestOptions o = RequestOptions.newBuilder().timeout(Duration.ofSeconds(1)).deadline(at).token(token)
+                .progressListener(listener).putMeta("k", "v").resetTimeoutOnProgress(Duration.ofSeconds(9)).build();
+        RequestOptions copy = o.toBuilder().build();
+        assertThat(copy.timeoutValue()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(copy.deadlineValue()).isEqualTo(at);
+        assertThat(copy.tokenValue()).isSameAs(token);
+        assertThat(copy.progressListener()).isSameAs(listener);
+        assertThat(copy.meta()).isEqualTo(Map.of("k", "v"));
+        assertThat(copy.resetTimeoutOnProgress()).isTrue();
+        assertThat(copy.maxTotalTimeout()).isEqualTo(Duration.ofSeconds(9));
+
+        RequestOptions changed = o.toBuilder().putMeta("k2", "v2").timeout(Duration.ofSeconds(2)).build();
+        assertThat(o.meta()).isEqualTo(Map.of("k", "v"));
+        assertThat(o.timeoutValue()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(changed.meta()).isEqualTo(Map.of("k", "v", "k2", "v2"));
+    }
+
+    @Test
+    void toStringNamesNoMetaValue() {
+        String s = RequestOptions.newBuilder().putMeta("auth", "s3cr3t").build().toString();
+        assertThat(s).doesNotContain("s3cr3t").contains("meta keys=1");
+    }
+
+    @Test
+    void clientBuilderValidatesItsSettings() {
+        McpClient.Builder b = McpClient.newBuilder(dev.loommcp.testing.ScriptedTransport.create(
+                dev.loommcp.testing.ScriptedTransport.Mode.INLINE));
+        assertThatThrownBy(() -> b.requestTimeout(Duration.ZERO)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> b.connectTimeout(Duration.ofSeconds(-1))).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> b.requestTimeout(null)).isInstanceOf(NullPointerException.class);
+        assertThatThrownBy(() -> b.maxListPages(0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> b.notificationQueueCapacity(0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> b.outputSchemaValidation(null)).isInstanceOf(NullPointerException.class);
+        assertThatThrownBy(() -> b.clientInfo(null)).isInstanceOf(NullPointerException.class);
+        assertThatThrownBy(() -> b.rootsHandler(null)).isInstanceOf(NullPointerException.class);
+        assertThatThrownBy(() -> McpClient.newBuilder(null)).isInstanceOf(NullPointerException.class);
+    }
+}

@@ -1,0 +1,434 @@
+package dev.loommcp.internal.json;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.loommcp.McpProtocolException;
+import dev.loommcp.jsonrpc.JsonRpcError;
+import dev.loommcp.jsonrpc.JsonRpcMessage;
+import dev.loommcp.jsonrpc.RequestId;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** {@link JsonRpcCodec}: the four kinds both ways, ids, batches, and a precise error for every malformed input. */
+class JsonRpcCodecTest {
+
+    /** A value no error message may contain: it stands for payload content that could be a secret. */
+    private static final String SECRET = "s3cr3tPayloadValue";
+
+    private static JsonRpcMessage decodeOne(String json) {
+        List<JsonRpcMessage> messages = JsonRpcCodec.decode(json);
+        assertThat(messages).hasSize(1);
+        return messages.get(0);
+    }
+
+    private static String encode(JsonRpcMessage m) {
+        return new String(JsonRpcCodec.encode(m), StandardCharsets.UTF_8);
+    }
+
+    private static Map<String, Object> readObject(String json) {
+        @SuppressWarnings("unchecked")
+        Map<String, Object> m = (Map<String, Object>) Json.read(json);
+        return m;
+    }
+
+    @Nested
+    class Decoding {
+
+        @Test
+        void requestWithIntegerIdAndParams() {
+            JsonRpcMessage m = decodeOne("{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\","
+                    + "\"params\":{\"name\":\"echo\",\"arguments\":{\"n\":1}}}");
+            assertThat(m).isInstanceOf(JsonRpcMessage.Request.class);
+            JsonRpcMessage.Request r = (JsonRpcMessage.Request) m;
+            assertThat(r.id()).isEqualTo(RequestId.of(7));
+            assertThat(r.method()).isEqualTo("tools/call");
+            assertThat(r.params()).containsEntry("name", "echo").containsEntry("arguments", Map.of("n", 1));
+        }
+
+        @Test
+        void requestWithStringIdAndNoParams() {
+            JsonRpcMessage.Request r = (JsonRpcMessage.Request) decodeOne(
+                    "{\"jsonrpc\":\"2.0\",\"id\":\"abc-1\",\"method\":\"ping\"}");
+            assertThat(r.id()).isEqualTo(RequestId.of("abc-1"));
+            assertThat(r.params()).isNull();
+        }
+
+        @Test
+        void stringAndIntegerIdsStayDistinct() {
+            RequestId s = ((JsonRpcMessage.Request) decodeOne("{\"jsonrpc\":\"2.0\",\"id\":\"1\",\"method\":\"a\"}"))
+                    .id();
+            RequestId n = ((JsonRpcMessage.Request) decodeOne("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"a\"}")).id();
+            assertThat(s).isInstanceOf(RequestId.StringId.class);
+            assertThat(n).isInstanceOf(RequestId.NumberId.class);
+            assertThat(s).isNotEqualTo(n);
+            assertThat(s.value()).isEqualTo("1");
+            assertThat(n.value()).isEqualTo(1L);
+        }
+
+        @Test
+        void largeIntegerIdFitsInLong() {
+            JsonRpcMessage.Request r = (JsonRpcMessage.Request) decodeOne(
+                    "{\"jsonrpc\":\"2.0\",\"id\":9007199254740993,\"method\":\"a\"}");
+            assertThat(r.id()).isEqualTo(RequestId.of(9007199254740993L));
+        }
+
+        @Test
+        void notification() {
+            JsonRpcMessage m = decodeOne("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/progress\","
+                    + "\"params\":{\"progressToken\":3,\"progress\":0.5}}");
+            assertThat(m).isEqualTo(new JsonRpcMessage.Notification("notifications/progress",
+                    Map.of("progressToken", 3, "progress", 0.5)));
+        }
+
+        @Test
+        void notificationWithoutParams() {
+            assertThat(decodeOne("{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}"))
+                    .isEqualTo(new JsonRpcMessage.Notification("notifications/initialized", null));
+        }
+
+        @Test
+        void response() {
+            JsonRpcMessage m = decodeOne("{\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{\"tools\":[]}}");
+            assertThat(m).isEqualTo(new JsonRpcMessage.Response(RequestId.of(3), Map.of("tools", List.of())));
+        }
+
+        @Test
+        void responseWithNullResultIsKept() {
+            JsonRpcMessage m = decodeOne("{\"jsonrpc\":\"2.0\",\"id\":\"x\",\"result\":null}");
+            assertThat(m).isEqualTo(new JsonRpcMessage.Response(RequestId.of("x"), null));
+        }
+
+        @Test
+        void errorResponseWithData() {
+            JsonRpcMessage m = decodeOne("{\"jsonrpc\":\"2.0\",\"id\":4,\"error\":{\"code\":-32602,"
+                    + "\"message\":\"bad params\",\"data\":{\"field\":\"x\"}}}");
+            assertThat(m).isEqualTo(new JsonRpcMessage.ErrorResponse(RequestId.of(4),
+                    new JsonRpcError(-32602, "bad params", Map.of("field", "x"))));
+        }
+
+        @Test
+        void errorResponseWithNullId() {
+            JsonRpcMessage m = decodeOne("{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32700,"
+                    + "\"message\":\"Parse error\"}}");
+            assertThat(m).isEqualTo(new JsonRpcMessage.ErrorResponse(null, JsonRpcError.of(-32700, "Parse error")));
+        }
+
+        @Test
+        void errorResponseWithoutId() {
+            JsonRpcMessage m = decodeOne("{\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32600,\"message\":\"Invalid\"}}");
+            assertThat(m).isEqualTo(new JsonRpcMessage.ErrorResponse(null, JsonRpcError.of(-32600, "Invalid")));
+        }
+
+        @Test
+        void unknownMembersAreIgnored() {
+            JsonRpcMessage m = decodeOne("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{},\"x-extra\":true}");
+            assertThat(m).isEqualTo(new JsonRpcMessage.Response(RequestId.of(1), Map.of()));
+        }
+
+        @Test
+        void batchYieldsItsMembersInOrder() {
+            List<JsonRpcMessage> batch = JsonRpcCodec.decode("[{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}},"
+                    + "{\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{\"level\":\"info\"}},"
+                    + "{\"jsonrpc\":\"2.0\",\"id\":\"s\",\"method\":\"ping\"},"
+                    + "{\"jsonrpc\":\"2.0\",\"id\":2,\"error\":{\"code\":1,\"message\":\"m\"}}]");
+            assertThat(batch).containsExactly(
+                    new JsonRpcMessage.Response(RequestId.of(1), Map.of()),
+                    new JsonRpcMessage.Notification("notifications/message", Map.of("level", "info")),
+                    new JsonRpcMessage.Request(RequestId.of("s"), "ping", null),
+                    new JsonRpcMessage.ErrorResponse(RequestId.of(2), JsonRpcError.of(1, "m")));
+        }
+
+        @Test
+        void decodesASliceOfABuffer() {
+            byte[] whole = "xx{\"jsonrpc\":\"2.0\",\"method\":\"a\"}yy".getBytes(StandardCharsets.UTF_8);
+            List<JsonRpcMessage> m = JsonRpcCodec.decode(whole, 2, whole.length - 4);
+            assertThat(m).containsExactly(new JsonRpcMessage.Notification("a", null));
+        }
+
+        @Test
+        void decodeTreeAcceptsPlainValues() {
+            Map<String, Object> tree = new LinkedHashMap<>();
+            tree.put("jsonrpc", "2.0");
+            tree.put("id", 5L);
+            tree.put("result", Map.of());
+            assertThat(JsonRpcCodec.decodeTree(tree))
+                    .containsExactly(new JsonRpcMessage.Response(RequestId.of(5), Map.of()));
+        }
+
+        @Test
+        void unicodeSurvives() {
+            JsonRpcMessage.Notification n = (JsonRpcMessage.Notification) decodeOne(
+                    "{\"jsonrpc\":\"2.0\",\"method\":\"m\",\"params\":{\"t\":\"gr\u00fc\u00df \\u00e9 \ud83d\ude00\"}}");
+            assertThat(n.params()).containsEntry("t", "gr\u00fc\u00df \u00e9 \ud83d\ude00");
+        }
+    }
+
+    @Nested
+    class Encoding {
+
+        @Test
+        void requestWithIntegerId() {
+            Map<String, Object> m = readObject(encode(new JsonRpcMessage.Request(RequestId.of(12), "tools/list",
+                    Map.of("cursor", "c"))));
+            assertThat(m).containsExactlyInAnyOrderEntriesOf(Map.of("jsonrpc", "2.0", "id", 12, "method", "tools/list",
+                    "params", Map.of("cursor", "c")));
+        }
+
+        @Test
+        void requestWithStringIdAndNoParamsOmitsParams() {
+            String json = encode(new JsonRpcMessage.Request(RequestId.of("r-1"), "ping", null));
+            assertThat(readObject(json)).containsExactlyInAnyOrderEntriesOf(
+                    Map.of("jsonrpc", "2.0", "id", "r-1", "method", "ping"));
+        }
+
+        @Test
+        void notificationHasNoId() {
+            Map<String, Object> m = readObject(encode(new JsonRpcMessage.Notification("notifications/initialized",
+                    null)));
+            assertThat(m).containsExactlyInAnyOrderEntriesOf(Map.of("jsonrpc", "2.0",
+                    "method", "notifications/initialized"));
+        }
+
+        @Test
+        void responseAlwaysHasResult() {
+            Map<String, Object> m = readObject(encode(new JsonRpcMessage.Response(RequestId.of("a"), null)));
+            assertThat(m).containsEntry("id", "a").containsKey("result");
+            assertThat(m.get("result")).isNull();
+        }
+
+        @Test
+        void errorResponse() {
+            Map<String, Object> m = readObject(encode(new JsonRpcMessage.ErrorResponse(RequestId.of(9),
+                    new JsonRpcError(-32601, "Method not found", List.of(1, "two")))));
+            assertThat(m).containsExactlyInAnyOrderEntriesOf(Map.of("jsonrpc", "2.0", "id", 9, "error",
+                    Map.of("code", -32601, "message", "Method not found", "data", List.of(1, "two"))));
+        }
+
+        @Test
+        void errorResponseWithoutIdWritesNullId() {
+            Map<String, Object> m = readObject(encode(new JsonRpcMessage.ErrorResponse(null,
+                    JsonRpcError.of(-32700, "Parse error"))));
+            assertThat(m).containsKey("id");
+            assertThat(m.get("id")).isNull();
+            assertThat(m.get("error")).isEqualTo(Map.of("code", -32700, "message", "Parse error"));
+        }
+
+        @Test
+        void compactSingleLineEvenWithNewlinesInStrings() {
+            String json = encode(new JsonRpcMessage.Notification("m", Map.of("text", "line1\nline2\r\n\u2028end")));
+            assertThat(json).doesNotContain("\n").doesNotContain("\r").doesNotEndWith(" ");
+            assertThat(((JsonRpcMessage.Notification) decodeOne(json)).params())
+                    .containsEntry("text", "line1\nline2\r\n\u2028end");
+        }
+
+        @Test
+        void encodesIntoAStreamWithoutClosingIt() {
+            var out = new java.io.ByteArrayOutputStream() {
+                boolean closed;
+
+                @Override
+                public void close() {
+                    closed = true;
+                }
+            };
+            JsonRpcCodec.encode(new JsonRpcMessage.Notification("a", null), out);
+            JsonRpcCodec.encode(new JsonRpcMessage.Notification("b", null), out);
+            assertThat(out.closed).isFalse();
+            assertThat(out.toString(StandardCharsets.UTF_8))
+                    .isEqualTo("{\"jsonrpc\":\"2.0\",\"method\":\"a\"}{\"jsonrpc\":\"2.0\",\"method\":\"b\"}");
+        }
+
+        @Test
+        void writesRecordsInParams() {
+            Map<String, Object> params = new LinkedHashMap<>();
+            params.put("clientInfo", dev.loommcp.schema.Implementation.of("n", "1"));
+            Map<String, Object> m = readObject(encode(new JsonRpcMessage.Request(RequestId.of(1), "initialize",
+                    params)));
+            assertThat(m.get("params")).isEqualTo(Map.of("clientInfo", Map.of("name", "n", "version", "1")));
+        }
+
+        static List<JsonRpcMessage> samples() {
+            return List.of(
+                    new JsonRpcMessage.Request(RequestId.of(1), "tools/call",
+                            Map.of("name", "x", "arguments", Map.of("a", List.of(1, 2), "b", true))),
+                    new JsonRpcMessage.Request(RequestId.of("id-\u00e9"), "ping", null),
+                    new JsonRpcMessage.Notification("notifications/cancelled", Map.of("requestId", 1,
+                            "reason", "timeout")),
+                    new JsonRpcMessage.Response(RequestId.of(Long.MAX_VALUE), Map.of("x", "y")),
+                    new JsonRpcMessage.Response(RequestId.of(""), Map.of()),
+                    new JsonRpcMessage.ErrorResponse(RequestId.of(-1), new JsonRpcError(-32603, "internal",
+                            Map.of("k", "v"))),
+                    new JsonRpcMessage.ErrorResponse(null, JsonRpcError.of(-32700, "parse")));
+        }
+
+        @ParameterizedTest
+        @MethodSource("samples")
+        void roundTrips(JsonRpcMessage m) {
+            assertThat(decodeOne(encode(m))).isEqualTo(m);
+        }
+    }
+
+    @Nested
+    class Malformed {
+
+        static List<Arguments> cases() {
+            return List.of(
+                    Arguments.of("not JSON", "{\"jsonrpc\":", "not valid JSON"),
+                    Arguments.of("a string, not an object", "\"" + SECRET + "\"", "message is a string, not an object"),
+                    Arguments.of("a number", "42", "message is an integer, not an object"),
+                    Arguments.of("null", "null", "message is null, not an object"),
+                    Arguments.of("missing jsonrpc", "{\"id\":1,\"method\":\"" + "a" + "\"}",
+                            "\"jsonrpc\" must be \"2.0\""),
+                    Arguments.of("wrong jsonrpc", "{\"jsonrpc\":\"1." + SECRET + "\",\"id\":1,\"method\":\"a\"}",
+                            "\"jsonrpc\" must be \"2.0\", got a string"),
+                    Arguments.of("numeric jsonrpc", "{\"jsonrpc\":2.0,\"id\":1,\"method\":\"a\"}",
+                            "\"jsonrpc\" must be \"2.0\", got a number"),
+                    Arguments.of("method not a string", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":17}",
+                            "\"method\" is an integer"),
+                    Arguments.of("method an object", "{\"jsonrpc\":\"2.0\",\"method\":{\"x\":\"" + SECRET + "\"}}",
+                            "\"method\" is an object"),
+                    Arguments.of("params an array", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"a\",\"params\":[\""
+                            + SECRET + "\"]}", "params of a is an array, not an object"),
+                    Arguments.of("params a string", "{\"jsonrpc\":\"2.0\",\"method\":\"a\",\"params\":\"" + SECRET
+                            + "\"}", "params of a is a string, not an object"),
+                    Arguments.of("method and result", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"a\",\"result\":{}}",
+                            "has both \"method\" and \"result\"/\"error\""),
+                    Arguments.of("both result and error", "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{},"
+                            + "\"error\":{\"code\":1,\"message\":\"m\"}}", "exactly one of \"result\" and \"error\""),
+                    Arguments.of("neither result nor error", "{\"jsonrpc\":\"2.0\",\"id\":1}",
+                            "exactly one of \"result\" and \"error\""),
+                    Arguments.of("response without id", "{\"jsonrpc\":\"2.0\",\"result\":{}}",
+                            "response without \"id\""),
+                    Arguments.of("response with null id", "{\"jsonrpc\":\"2.0\",\"id\":null,\"result\":{}}",
+                            "\"id\" is null, must be a string or an integer"),
+                    Arguments.of("request with null id", "{\"jsonrpc\":\"2.0\",\"id\":null,\"method\":\"a\"}",
+                            "\"id\" is null, must be a string or an integer"),
+                    Arguments.of("fractional id", "{\"jsonrpc\":\"2.0\",\"id\":1.5,\"method\":\"a\"}",
+                            "\"id\" is a number, must be a string or an integer"),
+                    Arguments.of("boolean id", "{\"jsonrpc\":\"2.0\",\"id\":true,\"result\":{}}",
+                            "\"id\" is a boolean, must be a string or an integer"),
+                    Arguments.of("object id", "{\"jsonrpc\":\"2.0\",\"id\":{\"k\":\"" + SECRET + "\"},\"method\":\"a\"}",
+                            "\"id\" is an object, must be a string or an integer"),
+                    Arguments.of("array id", "{\"jsonrpc\":\"2.0\",\"id\":[1],\"result\":{}}",
+                            "\"id\" is an array, must be a string or an integer"),
+                    Arguments.of("too large id", "{\"jsonrpc\":\"2.0\",\"id\":123456789012345678901234567890,"
+                            + "\"result\":{}}", "\"id\" is an integer too large"),
+                    Arguments.of("error id boolean", "{\"jsonrpc\":\"2.0\",\"id\":false,\"error\":{\"code\":1,"
+                            + "\"message\":\"m\"}}", "\"id\" is a boolean"),
+                    Arguments.of("error not an object", "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":\"" + SECRET + "\"}",
+                            "\"error\" is a string, not an object"),
+                    Arguments.of("error without code", "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"message\":\"m\"}}",
+                            "error \"code\" is null, not an integer"),
+                    Arguments.of("error with string code", "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":\""
+                            + SECRET + "\",\"message\":\"m\"}}", "error \"code\" is a string, not an integer"),
+                    Arguments.of("error with fractional code", "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":1.5,"
+                            + "\"message\":\"m\"}}", "error \"code\" is a number, not an integer"),
+                    Arguments.of("error without message", "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":1}}",
+                            "error \"message\" is null, not a string"),
+                    Arguments.of("error with numeric message", "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":1,"
+                            + "\"message\":5}}", "error \"message\" is an integer, not a string"),
+                    Arguments.of("empty batch", "[]", "empty batch"),
+                    Arguments.of("batch member not an object", "[{\"jsonrpc\":\"2.0\",\"method\":\"a\"},\"" + SECRET
+                            + "\"]", "batch member 1 is not an object"),
+                    Arguments.of("invalid batch member", "[{\"jsonrpc\":\"2.0\",\"method\":\"a\"},"
+                            + "{\"jsonrpc\":\"2.0\",\"id\":true,\"method\":\"b\"}]", "(batch member 1)"));
+        }
+
+        @ParameterizedTest(name = "{0}")
+        @MethodSource("cases")
+        void isRejectedWithAPreciseMessage(String name, String json, String expected) {
+            assertThatThrownBy(() -> JsonRpcCodec.decode(json))
+                    .isInstanceOf(McpProtocolException.class)
+                    .hasMessageContaining(expected)
+                    .message().doesNotContain(SECRET);
+        }
+
+        @Test
+        void invalidBatchMemberNamesTheMemberAndTheProblem() {
+            assertThatThrownBy(() -> JsonRpcCodec.decode("[{\"jsonrpc\":\"2.0\",\"method\":\"a\"},"
+                    + "{\"jsonrpc\":\"2.0\",\"id\":true,\"method\":\"b\"}]"))
+                    .isInstanceOf(McpProtocolException.class)
+                    .hasMessage("invalid JSON-RPC (batch member 1): \"id\" is a boolean, must be a string or an integer");
+        }
+
+        @Test
+        void decodeTreeRejectsNonContainers() {
+            assertThatThrownBy(() -> JsonRpcCodec.decodeTree(true))
+                    .isInstanceOf(McpProtocolException.class)
+                    .hasMessage("invalid JSON-RPC: message is a boolean, not an object");
+        }
+
+        @Test
+        void notJsonNamesWhereItBroke() {
+            assertThatThrownBy(() -> JsonRpcCodec.decode("{\"a\" 1}"))
+                    .isInstanceOf(McpProtocolException.class)
+                    .hasMessageStartingWith("not valid JSON at line 1, column ");
+            assertThatThrownBy(() -> JsonRpcCodec.decode("{\n\"a\":\n" + SECRET + "}"))
+                    .isInstanceOf(McpProtocolException.class)
+                    .hasMessageStartingWith("not valid JSON at line 3, column ")
+                    .message().doesNotContain(SECRET);
+        }
+
+        @Test
+        void notJsonNeverQuotesThePayload() {
+            for (String garbage : List.of(SECRET, SECRET + " trailing", "{\"k\": " + SECRET + "}",
+                    "[" + SECRET + "]", "{\"jsonrpc\":\"2.0\",\"method\":\"a\",\"params\":{\"k\":tru" + SECRET + "}}")) {
+                assertThatThrownBy(() -> JsonRpcCodec.decode(garbage))
+                        .isInstanceOf(McpProtocolException.class)
+                        .hasMessageStartingWith("not valid JSON")
+                        .message().doesNotContain(SECRET);
+            }
+        }
+
+        @Test
+        void trailingContentAfterTheMessageIsRejected() {
+            assertThatThrownBy(() -> JsonRpcCodec.decode("{\"jsonrpc\":\"2.0\",\"method\":\"a\"} {\"x\":1}"))
+                    .isInstanceOf(McpProtocolException.class)
+                    .hasMessageStartingWith("not valid JSON");
+        }
+
+        @Test
+        void errorCodeOutOfIntRangeIsRejected() {
+            for (String code : List.of("4294967295", "-2147483649", "123456789012345678901234567890")) {
+                assertThatThrownBy(() -> JsonRpcCodec.decode("{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":"
+                        + code + ",\"message\":\"m\"}}"))
+                        .as("code %s", code)
+                        .isInstanceOf(McpProtocolException.class)
+                        .hasMessageContaining("error \"code\"")
+                        .message().doesNotContain("is an integer, not an integer");
+            }
+        }
+
+        @Test
+        void extremeIntCodesAreAccepted() {
+            for (int code : new int[] {Integer.MIN_VALUE, Integer.MAX_VALUE, 0}) {
+                JsonRpcMessage m = decodeOne("{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":" + code
+                        + ",\"message\":\"m\"}}");
+                assertThat(((JsonRpcMessage.ErrorResponse) m).error().code()).isEqualTo(code);
+            }
+        }
+    }
+
+    @Nested
+    class Kind {
+        @Test
+        void namesEveryJsonKindWithoutTheValue() {
+            List<Object> values = new ArrayList<>();
+            values.add(null);
+            values.addAll(List.of(SECRET, 1, 1L, new java.math.BigInteger("1"), 1.5, new java.math.BigDecimal("1.5"),
+                    true, List.of(SECRET), Map.of("k", SECRET)));
+            List<String> kinds = values.stream().map(JsonRpcCodec::kind).toList();
+            assertThat(kinds).containsExactly("null", "a string", "an integer", "an integer", "an integer",
+                    "a number", "a number", "a boolean", "an array", "an object");
+        }
+    }
+}

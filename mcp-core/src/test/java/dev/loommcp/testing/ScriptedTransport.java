@@ -1,0 +1,840 @@
+package dev.loommcp.testing;
+
+import dev.loommcp.McpTransportException;
+import dev.loommcp.internal.json.JsonRpcCodec;
+import dev.loommcp.jsonrpc.JsonRpcError;
+import dev.loommcp.jsonrpc.JsonRpcMessage;
+import dev.loommcp.jsonrpc.RequestId;
+import dev.loommcp.spi.McpTransport;
+import dev.loommcp.spi.SendContext;
+import dev.loommcp.spi.TransportSink;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
+
+/**
+ * An in-memory {@link McpTransport} with a scriptable fake server, for the session tests of mcp-core.
+ *
+ * <p>Every message the client sends goes through {@link JsonRpcCodec} (encoded and decoded back), so what is recorded
+ * and what the client receives are exactly what would travel on a wire (integers come back as {@code Integer}, maps as
+ * Jackson's maps). Every sent message is recorded; tests wait for them with the {@code await...} methods, which block
+ * on a condition, never sleep.
+ *
+ * <p>The fake server answers requests with {@link Responder}s registered per method ({@link #on}). A responder returns
+ * a result map, a {@link JsonRpcError}, a whole {@link JsonRpcMessage}, or {@link #HOLD} to not answer: the test then
+ * answers later with {@link #reply}/{@link #replyError} (in any order, or never). Defaults: {@code initialize} answers
+ * with {@link #protocolVersion(String)}, {@link #serverCapabilities(Map)} and {@link #serverInfo(Map)}; {@code ping}
+ * answers {@code {}}; any other method gets {@code -32601}.
+ *
+ * <p>Two modes, as the SPI allows:
+ * <ul>
+ *   <li>{@link Mode#INLINE} (stdio-like): {@link #send} records and returns at once; everything inbound is delivered in
+ *       order by one reader thread.</li>
+ *   <li>{@link Mode#BLOCKING} (HTTP-like): {@link #send} of a request blocks for the whole exchange, delivering what
+ *       the fake server puts on that request's stream (progress, server requests, then the response) to the sink on
+ *       the sending thread, and returns once the response was delivered. It ends early, with an
+ *       {@link McpTransportException}, when the core runs the {@link SendContext#onCancel} hooks, and with an
+ *       {@link InterruptedException} when the sending thread is interrupted. Messages not tied to a request
+ *       ({@link #deliver}) go through the reader thread, like a GET stream.</li>
+ * </ul>
+ *
+ * <p>{@link #lose} simulates the loss of the transport through {@link TransportSink#onClosed}. After {@link #close()}
+ * or a loss, sends are rejected with {@link McpTransportException} (and recorded in {@link #rejectedSends()}) and
+ * nothing more reaches the sink. Thread-safe.
+ */
+public final class ScriptedTransport implements McpTransport {
+
+    /** How sends behave. */
+    public enum Mode {
+        /** stdio-like: {@code sendsInline() == true}; send only queues. */
+        INLINE,
+        /** HTTP-like: {@code sendsInline() == false}; send blocks for the exchange. */
+        BLOCKING
+    }
+
+    /** A responder's answer meaning "do not answer now". */
+    public static final Object HOLD = new Object() {
+        @Override
+        public String toString() {
+            return "HOLD";
+        }
+    };
+
+    /** How the fake server answers one request. */
+    @FunctionalInterface
+    public interface Responder {
+        /**
+         * Answers a request.
+         *
+         * @param request the request as decoded from the wire
+         * @return a result ({@code Map}), a {@link JsonRpcError}, a {@link JsonRpcMessage}, {@code null} for an empty
+         *         result, or {@link #HOLD}
+         * @throws Exception answered as {@code -32603}
+         */
+        Object answer(JsonRpcMessage.Request request) throws Exception;
+    }
+
+    private static final Object END = new Object();
+    private static final Object ABORT = new Object();
+    private static final Duration WAIT = Await.DEFAULT;
+
+    /**
+     * What the core passed along with one sent message.
+     *
+     * @param message       the message (wire form)
+     * @param requestId     {@link SendContext#requestId()}
+     * @param deadlineNanos {@link SendContext#deadlineNanos()}
+     * @param thread        the name of the sending thread
+     */
+    public record SendRecord(JsonRpcMessage message, RequestId requestId, long deadlineNanos, String thread) {
+    }
+
+    private static final class Exchange {
+        final LinkedBlockingQueue<Object> stream = new LinkedBlockingQueue<>();
+    }
+
+    private final Mode mode;
+    private final Map<String, Responder> responders = new ConcurrentHashMap<>();
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition changed = lock.newCondition();
+    private final List<JsonRpcMessage> sent = new ArrayList<>();
+    private final List<JsonRpcMessage> rejected = new ArrayList<>();
+    private final List<SendRecord> records = new ArrayList<>();
+    private final LinkedBlockingQueue<Object> inbound = new LinkedBlockingQueue<>();
+    private final ConcurrentHashMap<RequestId, Exchange> exchanges = new ConcurrentHashMap<>();
+    private final Set<RequestId> cancelHooksRun = ConcurrentHashMap.newKeySet();
+    private final Set<RequestId> interruptedSends = ConcurrentHashMap.newKeySet();
+    private final Set<RequestId> finishedSends = ConcurrentHashMap.newKeySet();
+    private final AtomicInteger openCount = new AtomicInteger();
+    private final AtomicInteger closeCount = new AtomicInteger();
+    private volatile TransportSink sink;
+    private volatile boolean closed;
+    private volatile McpTransportException lost;
+    private volatile String handshakeVersion;
+    private volatile long openDeadline;
+    private volatile RuntimeException openFailure;
+    private volatile Runnable onClose;
+    private volatile String protocolVersion = "2025-11-25";
+    private volatile Map<String, Object> serverCapabilities = Map.of("tools", Map.of("listChanged", true));
+    private volatile Map<String, Object> serverInfo = Map.of("name", "scripted-server", "version", "1.0.0");
+
+    private ScriptedTransport(Mode mode) {
+        this.mode = mode;
+        on("initialize", r -> initializeResult());
+        on("ping", r -> Map.of());
+    }
+
+    /**
+     * Creates a transport.
+     *
+     * @param mode inline (stdio-like) or blocking (HTTP-like)
+     * @return the transport
+     */
+    public static ScriptedTransport create(Mode mode) {
+        return new ScriptedTransport(mode);
+    }
+
+    /**
+     * Returns the mode.
+     *
+     * @return the mode
+     */
+    public Mode mode() {
+        return mode;
+    }
+
+    // ------------------------------------------------------------------------------------------------ script
+
+    /**
+     * Sets the protocol version the default {@code initialize} responder answers with ({@code null}: none).
+     *
+     * @param version the version
+     * @return this
+     */
+    public ScriptedTransport protocolVersion(String version) {
+        this.protocolVersion = version;
+        return this;
+    }
+
+    /**
+     * Sets the capabilities the default {@code initialize} responder answers with.
+     *
+     * @param capabilities the capabilities (plain JSON)
+     * @return this
+     */
+    public ScriptedTransport serverCapabilities(Map<String, Object> capabilities) {
+        this.serverCapabilities = capabilities;
+        return this;
+    }
+
+    /**
+     * Sets the server info the default {@code initialize} responder answers with ({@code null}: none).
+     *
+     * @param info the info (plain JSON)
+     * @return this
+     */
+    public ScriptedTransport serverInfo(Map<String, Object> info) {
+        this.serverInfo = info;
+        return this;
+    }
+
+    /**
+     * Makes {@link #open} throw.
+     *
+     * @param failure the exception to throw
+     * @return this
+     */
+    public ScriptedTransport failOpen(RuntimeException failure) {
+        this.openFailure = failure;
+        return this;
+    }
+
+    /**
+     * Returns the result the default {@code initialize} responder sends.
+     *
+     * @return the result
+     */
+    public Map<String, Object> initializeResult() {
+        Map<String, Object> r = new LinkedHashMap<>();
+        if (protocolVersion != null) {
+            r.put("protocolVersion", protocolVersion);
+        }
+        if (serverCapabilities != null) {
+            r.put("capabilities", serverCapabilities);
+        }
+        if (serverInfo != null) {
+            r.put("serverInfo", serverInfo);
+        }
+        return r;
+    }
+
+    /**
+     * Sets how the fake server answers a method (replacing any earlier responder, including the defaults).
+     *
+     * @param method    the method
+     * @param responder the responder
+     * @return this
+     */
+    public ScriptedTransport on(String method, Responder responder) {
+        responders.put(method, responder);
+        return this;
+    }
+
+    /**
+     * Makes the fake server not answer a method; the test answers with {@link #reply} or never.
+     *
+     * @param method the method
+     * @return this
+     */
+    public ScriptedTransport hold(String method) {
+        return on(method, r -> HOLD);
+    }
+
+    // ------------------------------------------------------------------------------------------------ server side
+
+    /**
+     * Answers a request with a result: on the request's stream while its exchange is open (blocking mode), otherwise
+     * through the reader (a late answer after the exchange ended is delivered like that too).
+     *
+     * @param id     the request id
+     * @param result the result
+     */
+    public void reply(RequestId id, Map<String, Object> result) {
+        deliverOn(id, new JsonRpcMessage.Response(id, result));
+    }
+
+    /**
+     * Answers a request with a JSON-RPC error; see {@link #reply}.
+     *
+     * @param id      the request id
+     * @param code    the code
+     * @param message the message
+     * @param data    the data, or {@code null}
+     */
+    public void replyError(RequestId id, int code, String message, Object data) {
+        deliverOn(id, new JsonRpcMessage.ErrorResponse(id, new JsonRpcError(code, message, data)));
+    }
+
+    /**
+     * Delivers a message on the stream of request {@code id} while its exchange is open (blocking mode), otherwise
+     * through the reader thread.
+     *
+     * @param id      the request whose stream carries it
+     * @param message the message
+     */
+    public void deliverOn(RequestId id, JsonRpcMessage message) {
+        JsonRpcMessage wire = wire(message);
+        Exchange ex = exchanges.get(id);
+        if (ex != null) {
+            ex.stream.add(wire);
+        } else {
+            inbound.add(wire);
+        }
+    }
+
+    /**
+     * Delivers a message through the reader thread (stdio stdout, HTTP GET stream), after everything queued before.
+     *
+     * @param message the message
+     */
+    public void deliver(JsonRpcMessage message) {
+        inbound.add(wire(message));
+    }
+
+    /**
+     * Delivers JSON text through the reader thread, decoded with {@link JsonRpcCodec}.
+     *
+     * @param json the text
+     */
+    public void deliverJson(String json) {
+        for (JsonRpcMessage m : JsonRpcCodec.decode(json)) {
+            inbound.add(m);
+        }
+    }
+
+    /**
+     * Delivers a notification through the reader thread.
+     *
+     * @param method the method
+     * @param params the params, or {@code null}
+     */
+    public void notifyClient(String method, Map<String, Object> params) {
+        deliver(new JsonRpcMessage.Notification(method, params));
+    }
+
+    /**
+     * Delivers a message to the sink on this thread, at once, bypassing the reader and the closed check: what a
+     * reader thread racing with {@link #close()} could do.
+     *
+     * @param message the message
+     */
+    public void deliverNow(JsonRpcMessage message) {
+        sink.onMessage(wire(message));
+    }
+
+    /**
+     * Reports a replaced session to the sink ({@link TransportSink#onSessionRestarted()}), as an HTTP transport does
+     * after re-initializing on a 404.
+     */
+    public void restartSession() {
+        sink.onSessionRestarted();
+    }
+
+    /**
+     * Sets an action run at the start of the first {@link #close()}, before the transport counts as closed.
+     *
+     * @param action the action
+     * @return this
+     */
+    public ScriptedTransport onClose(Runnable action) {
+        this.onClose = action;
+        return this;
+    }
+
+    /**
+     * Simulates the loss of the transport: calls {@link TransportSink#onClosed} on this thread (so the core's
+     * reaction to it has happened when this returns), then ends every open exchange and the reader. Later sends are
+     * rejected.
+     *
+     * @param cause the cause handed to the sink
+     */
+    public void lose(McpTransportException cause) {
+        lost = cause;
+        TransportSink s = sink;
+        if (s != null) {
+            s.onClosed(cause);
+        }
+        abortExchanges();
+        inbound.add(END);
+    }
+
+    // ------------------------------------------------------------------------------------------------ SPI
+
+    @Override
+    public void open(TransportSink sink, long deadlineNanos) {
+        RuntimeException failure = openFailure;
+        if (failure != null) {
+            throw failure;
+        }
+        if (openCount.incrementAndGet() != 1) {
+            throw new IllegalStateException("open called twice");
+        }
+        this.openDeadline = deadlineNanos;
+        this.sink = sink;
+        Thread.ofVirtual().name("scripted-reader").start(this::readLoop);
+    }
+
+    @Override
+    public void send(JsonRpcMessage message, SendContext context) throws InterruptedException {
+        JsonRpcMessage wire = wire(message);
+        if (closed || lost != null) {
+            lock.lock();
+            try {
+                rejected.add(wire);
+                changed.signalAll();
+            } finally {
+                lock.unlock();
+            }
+            throw new McpTransportException("scripted transport is " + (closed ? "closed" : "lost"));
+        }
+        if (!(wire instanceof JsonRpcMessage.Request request)) {
+            record(wire, context);
+            return;
+        }
+        if (mode == Mode.INLINE) {
+            record(wire, context);
+            Object answer = answer(request);
+            if (answer != HOLD) {
+                inbound.add(toMessage(request.id(), answer));
+            }
+            return;
+        }
+        RequestId id = request.id();
+        Exchange ex = new Exchange();
+        exchanges.put(id, ex);
+        try {
+            context.onCancel(() -> {
+                cancelHooksRun.add(id);
+                ex.stream.add(ABORT);
+                signal();
+            });
+            record(wire, context);
+            Object answer = answer(request);
+            if (answer != HOLD) {
+                ex.stream.add(toMessage(id, answer));
+            }
+            while (true) {
+                Object item = ex.stream.take();
+                if (item == ABORT) {
+                    throw new McpTransportException("scripted exchange of request " + id + " aborted");
+                }
+                JsonRpcMessage m = (JsonRpcMessage) item;
+                TransportSink s = sink;
+                if (!closed && s != null) {
+                    s.onMessage(m);
+                }
+                if (answers(m, id)) {
+                    return;
+                }
+            }
+        } catch (InterruptedException e) {
+            interruptedSends.add(id);
+            throw e;
+        } finally {
+            exchanges.remove(id, ex);
+            finishedSends.add(id);
+            signal();
+        }
+    }
+
+    @Override
+    public boolean sendsInline() {
+        return mode == Mode.INLINE;
+    }
+
+    @Override
+    public void handshakeCompleted(String protocolVersion) {
+        this.handshakeVersion = protocolVersion;
+        signal();
+    }
+
+    @Override
+    public String describe() {
+        return "scripted-server";
+    }
+
+    @Override
+    public void close() {
+        Runnable action = onClose;
+        if (action != null && closeCount.get() == 0) {
+            action.run();
+        }
+        closeCount.incrementAndGet();
+        closed = true;
+        abortExchanges();
+        inbound.add(END);
+        signal();
+    }
+
+    // ------------------------------------------------------------------------------------------------ observation
+
+    /**
+     * Returns every message sent so far (wire form), in order.
+     *
+     * @return a snapshot
+     */
+    public List<JsonRpcMessage> sent() {
+        lock.lock();
+        try {
+            return List.copyOf(sent);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Returns what the core passed with each sent message, in send order.
+     *
+     * @return a snapshot
+     */
+    public List<SendRecord> sendRecords() {
+        lock.lock();
+        try {
+            return List.copyOf(records);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Returns the record of the first sent message that matches.
+     *
+     * @param predicate the match
+     * @return the record
+     * @throws AssertionError if none matches
+     */
+    public SendRecord recordOf(Predicate<JsonRpcMessage> predicate) {
+        return sendRecords().stream().filter(r -> predicate.test(r.message())).findFirst()
+                .orElseThrow(() -> new AssertionError("no such message sent"));
+    }
+
+    /**
+     * Returns the messages the client tried to send after close or loss.
+     *
+     * @return a snapshot
+     */
+    public List<JsonRpcMessage> rejectedSends() {
+        lock.lock();
+        try {
+            return List.copyOf(rejected);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Returns the sent requests with the given method.
+     *
+     * @param method the method
+     * @return a snapshot
+     */
+    public List<JsonRpcMessage.Request> requests(String method) {
+        return sent().stream().filter(m -> m instanceof JsonRpcMessage.Request r && r.method().equals(method))
+                .map(m -> (JsonRpcMessage.Request) m).toList();
+    }
+
+    /**
+     * Returns the sent notifications with the given method.
+     *
+     * @param method the method
+     * @return a snapshot
+     */
+    public List<JsonRpcMessage.Notification> notifications(String method) {
+        return sent().stream().filter(m -> m instanceof JsonRpcMessage.Notification n && n.method().equals(method))
+                .map(m -> (JsonRpcMessage.Notification) m).toList();
+    }
+
+    /**
+     * Returns the sent responses and error responses to the given (server request) id.
+     *
+     * @param id the id
+     * @return a snapshot
+     */
+    public List<JsonRpcMessage> answersTo(RequestId id) {
+        return sent().stream().filter(m -> answers(m, id)).toList();
+    }
+
+    /**
+     * Waits for the first sent message that matches.
+     *
+     * @param what      description for the failure message
+     * @param predicate the match
+     * @return the message
+     * @throws AssertionError if none comes within {@link Await#DEFAULT}
+     */
+    public JsonRpcMessage awaitSent(String what, Predicate<JsonRpcMessage> predicate) {
+        long end = System.nanoTime() + WAIT.toNanos();
+        lock.lock();
+        try {
+            while (true) {
+                for (JsonRpcMessage m : sent) {
+                    if (predicate.test(m)) {
+                        return m;
+                    }
+                }
+                long left = end - System.nanoTime();
+                if (left <= 0) {
+                    throw new AssertionError("timed out waiting for the client to send " + what + "; sent: "
+                            + describe(sent));
+                }
+                changed.awaitNanos(left);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted waiting for " + what, e);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Waits until at least {@code count} requests with the method were sent and returns the first {@code count}.
+     *
+     * @param method the method
+     * @param count  how many
+     * @return the requests in send order
+     */
+    public List<JsonRpcMessage.Request> awaitRequests(String method, int count) {
+        long end = System.nanoTime() + WAIT.toNanos();
+        lock.lock();
+        try {
+            while (true) {
+                List<JsonRpcMessage.Request> found = sent.stream()
+                        .filter(m -> m instanceof JsonRpcMessage.Request r && r.method().equals(method))
+                        .map(m -> (JsonRpcMessage.Request) m).toList();
+                if (found.size() >= count) {
+                    return found.subList(0, count);
+                }
+                long left = end - System.nanoTime();
+                if (left <= 0) {
+                    throw new AssertionError("timed out waiting for " + count + " " + method + " requests; got "
+                            + found.size());
+                }
+                changed.awaitNanos(left);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted waiting for " + method, e);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Waits for the first request with the method.
+     *
+     * @param method the method
+     * @return the request
+     */
+    public JsonRpcMessage.Request awaitRequest(String method) {
+        return awaitRequests(method, 1).get(0);
+    }
+
+    /**
+     * Waits for the first notification with the method.
+     *
+     * @param method the method
+     * @return the notification
+     */
+    public JsonRpcMessage.Notification awaitNotification(String method) {
+        return (JsonRpcMessage.Notification) awaitSent("a " + method + " notification",
+                m -> m instanceof JsonRpcMessage.Notification n && n.method().equals(method));
+    }
+
+    /**
+     * Waits for the client's answer (response or error response) to a server request.
+     *
+     * @param id the server request's id
+     * @return the answer
+     */
+    public JsonRpcMessage awaitAnswerTo(RequestId id) {
+        return awaitSent("an answer to server request " + id, m -> answers(m, id));
+    }
+
+    /**
+     * Waits until the blocking-mode send of request {@code id} has returned or thrown.
+     *
+     * @param id the request id
+     */
+    public void awaitSendFinished(RequestId id) {
+        Await.until("the send of request " + id + " to end", () -> finishedSends.contains(id));
+    }
+
+    /**
+     * Returns whether the core ran the {@link SendContext#onCancel} hook of request {@code id} (blocking mode).
+     *
+     * @param id the request id
+     * @return whether it ran
+     */
+    public boolean cancelHookRan(RequestId id) {
+        return cancelHooksRun.contains(id);
+    }
+
+    /**
+     * Returns whether the blocking-mode send of request {@code id} ended with an interrupt.
+     *
+     * @param id the request id
+     * @return whether it was interrupted
+     */
+    public boolean sendInterrupted(RequestId id) {
+        return interruptedSends.contains(id);
+    }
+
+    /**
+     * Returns how many blocking-mode exchanges are open.
+     *
+     * @return the count
+     */
+    public int openExchanges() {
+        return exchanges.size();
+    }
+
+    /**
+     * Returns how often {@link #open} was called.
+     *
+     * @return the count
+     */
+    public int openCount() {
+        return openCount.get();
+    }
+
+    /**
+     * Returns how often {@link #close()} was called.
+     *
+     * @return the count
+     */
+    public int closeCount() {
+        return closeCount.get();
+    }
+
+    /**
+     * Returns whether {@link #close()} was called.
+     *
+     * @return whether closed
+     */
+    public boolean isClosed() {
+        return closed;
+    }
+
+    /**
+     * Returns the deadline passed to {@link #open}.
+     *
+     * @return the {@link System#nanoTime()} deadline
+     */
+    public long openDeadline() {
+        return openDeadline;
+    }
+
+    /**
+     * Returns the version passed to {@link #handshakeCompleted}.
+     *
+     * @return the version, or {@code null} if not called
+     */
+    public String handshakeVersion() {
+        return handshakeVersion;
+    }
+
+    // ------------------------------------------------------------------------------------------------ internals
+
+    /**
+     * Encodes a message with the codec and decodes it back: its wire form.
+     *
+     * @param message the message
+     * @return what a peer would read
+     */
+    public static JsonRpcMessage wire(JsonRpcMessage message) {
+        byte[] bytes = JsonRpcCodec.encode(message);
+        List<JsonRpcMessage> decoded = JsonRpcCodec.decode(new String(bytes, StandardCharsets.UTF_8));
+        if (decoded.size() != 1) {
+            throw new AssertionError("one message encoded as " + decoded.size());
+        }
+        return decoded.get(0);
+    }
+
+    private Object answer(JsonRpcMessage.Request request) {
+        Responder r = responders.get(request.method());
+        if (r == null) {
+            return new JsonRpcError(JsonRpcError.METHOD_NOT_FOUND, "Method not found: " + request.method(), null);
+        }
+        try {
+            return r.answer(request);
+        } catch (Exception e) {
+            return new JsonRpcError(JsonRpcError.INTERNAL_ERROR, "scripted responder failed: " + e, null);
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static JsonRpcMessage toMessage(RequestId id, Object answer) {
+        Object a = answer == null ? Map.of() : answer;
+        JsonRpcMessage m = switch (a) {
+            case JsonRpcMessage msg -> msg;
+            case JsonRpcError error -> new JsonRpcMessage.ErrorResponse(id, error);
+            case Map<?, ?> result -> new JsonRpcMessage.Response(id, result);
+            default -> throw new IllegalArgumentException("a responder returned " + a.getClass());
+        };
+        return wire(m);
+    }
+
+    private static boolean answers(JsonRpcMessage m, RequestId id) {
+        return (m instanceof JsonRpcMessage.Response r && r.id().equals(id))
+                || (m instanceof JsonRpcMessage.ErrorResponse e && id.equals(e.id()));
+    }
+
+    private void record(JsonRpcMessage wire, SendContext context) {
+        lock.lock();
+        try {
+            sent.add(wire);
+            records.add(new SendRecord(wire, context.requestId(), context.deadlineNanos(),
+                    Thread.currentThread().getName()));
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void signal() {
+        lock.lock();
+        try {
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void abortExchanges() {
+        for (Exchange ex : exchanges.values()) {
+            ex.stream.add(ABORT);
+        }
+    }
+
+    private void readLoop() {
+        while (true) {
+            Object item;
+            try {
+                item = inbound.poll(1, TimeUnit.HOURS);
+            } catch (InterruptedException e) {
+                return;
+            }
+            if (item == null || item == END || closed || lost != null) {
+                return;
+            }
+            sink.onMessage((JsonRpcMessage) item);
+        }
+    }
+
+    private static String describe(List<JsonRpcMessage> messages) {
+        return messages.stream().map(m -> switch (m) {
+            case JsonRpcMessage.Request r -> r.method() + "#" + r.id();
+            case JsonRpcMessage.Notification n -> n.method();
+            case JsonRpcMessage.Response r -> "response#" + r.id();
+            case JsonRpcMessage.ErrorResponse e -> "error#" + e.id();
+        }).collect(Collectors.joining(", ", "[", "]"));
+    }
+
+    @Override
+    public String toString() {
+        return "ScriptedTransport[" + mode + "]";
+    }
+}

@@ -1,0 +1,7 @@
+/**
+ * The Streamable HTTP transport of MCP (2025-03-26 .. 2025-11-25): {@link dev.loommcp.transport.http.HttpTransport}
+ * and its builder, the {@link dev.loommcp.transport.http.RequestSigner} hook, and
+ * {@link dev.loommcp.transport.http.McpHttpStatusException} with its
+ * {@link dev.loommcp.transport.http.AuthChallenge}s. Built on {@code java.net.http.HttpClient}.
+ */
+package dev.loommcp.transport.http;

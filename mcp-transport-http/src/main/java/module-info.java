@@ -1,0 +1,9 @@
+/**
+ * loom-mcp's Streamable HTTP transport (MCP 2025-03-26 .. 2025-11-25) on {@code java.net.http.HttpClient}.
+ */
+module dev.loommcp.transport.http {
+    requires transitive dev.loommcp.core;
+    requires java.net.http;
+
+    exports dev.loommcp.transport.http;
+}
