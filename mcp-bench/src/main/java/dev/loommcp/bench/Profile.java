@@ -15,7 +15,7 @@ package dev.loommcp.bench;
 record Profile(String name, int rounds, long warmupMillis, long seqMillis, long flightMillis, long sleepMillis,
                int readyRepeats, boolean scale) {
 
-    static final Profile QUICK = new Profile("quick", 3, 3_000, 1_000, 1_000, 400, 1, true);
+    static final Profile QUICK = new Profile("quick", 3, 4_000, 1_000, 800, 400, 1, true);
     static final Profile FULL = new Profile("full", 5, 8_000, 4_000, 4_000, 2_000, 5, true);
     static final Profile CHECK = new Profile("check", 1, 300, 200, 200, 150, 1, false);
 
