@@ -234,6 +234,7 @@ public final class Bench {
         cmd.add("--");
         cmd.addAll(serverArgv);
         System.err.printf("== %s %s%n", client, tag);
+        long started = System.nanoTime();
         Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         p.getOutputStream().close();
         String result = null;
@@ -252,6 +253,7 @@ public final class Bench {
             p.destroyForcibly().waitFor();
         }
         int exit = p.exitValue();
+        System.err.printf("== %s %s took %.1f s%n", client, tag, (System.nanoTime() - started) / 1e9);
         if (result == null || exit != 0) {
             problems.add(client + " (" + tag + ") did not complete: exit status " + exit);
             Map<String, Object> crashed = new LinkedHashMap<>();

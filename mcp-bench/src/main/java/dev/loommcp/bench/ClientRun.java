@@ -26,6 +26,10 @@ public final class ClientRun {
 
     private static final PrintStream LOG = System.err;
     private static final int MAX_ERRORS_SHOWN = 5;
+    /** The least time an in-flight phase waits for its last calls after it stopped issuing. */
+    private static final long DRAIN_MIN_MILLIS = 5_000;
+    /** How long the scale run waits for its burst to finish. */
+    private static final long BURST_LIMIT_MILLIS = 120_000;
 
     private final String clientName;
     private final List<String> serverArgv;
@@ -197,8 +201,11 @@ public final class ClientRun {
         long end = start + TimeUnit.MILLISECONDS.toNanos(durationMillis);
         long issued = 0;
         boolean async = client.asyncNative();
-        while (System.nanoTime() - end < 0) {
-            permits.acquire();
+        while (true) {
+            long left = end - System.nanoTime();
+            if (left <= 0 || !permits.tryAcquire(left, TimeUnit.NANOSECONDS)) {
+                break;
+            }
             String text = "f" + issued;
             String expected = sleep ? "slept 10 ms" : text;
             issued++;
@@ -234,8 +241,19 @@ public final class ClientRun {
                 });
             }
         }
-        permits.acquire(width);
+        long drainLimit = Math.max(DRAIN_MIN_MILLIS, 2 * durationMillis);
+        if (!permits.tryAcquire(width, drainLimit, TimeUnit.MILLISECONDS)) {
+            // a client that cannot finish its calls must not hold up the whole benchmark: count what is still out
+            // as failed and go on (those calls keep running in the background of this JVM)
+            int stuck = width - permits.availablePermits();
+            for (int i = 0; i < stuck; i++) {
+                fail(new IllegalStateException(stuck + " call(s) still unanswered " + drainLimit
+                        + " ms after the phase ended"));
+            }
+        }
         long elapsed = System.nanoTime() - start;
+        LOG.printf("[%s] %d in flight, %s: %d calls in %.2f s%n", clientName, width, sleep ? "sleep(10)" : "echo",
+                issued, elapsed / 1e9);
         Map<String, Object> m = new LinkedHashMap<>();
         m.put("calls", issued);
         m.put("seconds", elapsed / 1e9);
@@ -340,7 +358,14 @@ public final class ClientRun {
             heap[1] = pending;
             LOG.printf("[%s] %d of %d calls pending at the server during the GC%n", clientName, pending, calls);
         }
-        done.await();
+        if (!done.await(BURST_LIMIT_MILLIS, TimeUnit.MILLISECONDS)) {
+            long stuck = done.getCount();
+            for (long i = 0; i < stuck; i++) {
+                fail(new IllegalStateException(stuck + " call(s) of the burst unanswered after "
+                        + BURST_LIMIT_MILLIS + " ms"));
+            }
+            return (System.nanoTime() - start) / 1e9;
+        }
         double seconds = (System.nanoTime() - start) / 1e9;
         for (Thread t : threads) {
             t.join();
