@@ -240,6 +240,8 @@ public final class McpClient implements AutoCloseable {
         try {
             long deadline = deadlineOf(handshake, System.nanoTime());
             startEventThread();
+            // prepare the JSON mappings of the handshake's and the first calls' records while the server starts
+            startBackground("warmup", Json::warmUp);
             if (handshake.tokenValue() != null && handshake.tokenValue().isCancelled()) {
                 throw new McpCancelledException("initialize cancelled before it was sent");
             }
@@ -428,11 +430,14 @@ public final class McpClient implements AutoCloseable {
      * @throws McpClosedException     if the client is or gets closed
      * @throws McpTransportException  if the transport fails
      * @throws IllegalStateException  if the client is not connected yet
+     * @throws IllegalArgumentException if {@code params} holds something that is not plain JSON (a cycle, a {@code
+     *                                  null} key, an arbitrary object)
      * @throws InterruptedException   if the calling thread is interrupted
      */
     public Map<String, Object> request(String method, Map<String, Object> params, RequestOptions options)
             throws InterruptedException {
         Objects.requireNonNull(method, "method");
+        Objects.requireNonNull(options, "options (use RequestOptions.DEFAULT)");
         return asObject(call(method, withMeta(params, options.meta()), options, false), method);
     }
 
@@ -632,6 +637,7 @@ public final class McpClient implements AutoCloseable {
      * @throws McpClosedException     if the client is or gets closed
      * @throws McpTransportException  if the transport fails (process exit, HTTP status)
      * @throws IllegalStateException  if the client is not connected yet
+     * @throws IllegalArgumentException if {@code arguments} hold something that is not plain JSON
      * @throws InterruptedException   if the calling thread is interrupted ({@code notifications/cancelled} is sent)
      */
     public CallToolResult callTool(String name, Map<String, Object> arguments, RequestOptions options)
@@ -1250,6 +1256,9 @@ public final class McpClient implements AutoCloseable {
                 if (cause instanceof InterruptedException ie) {
                     throw ie;
                 }
+                if (cause instanceof IllegalArgumentException iae) {
+                    throw new IllegalArgumentException(iae.getMessage(), iae); // params that are not plain JSON
+                }
                 throw new McpTransportException(p.method + " (id " + p.id + ") could not be sent: " + cause, cause);
             }
         }
@@ -1315,7 +1324,7 @@ public final class McpClient implements AutoCloseable {
     }
 
     private <T> CompletableFuture<T> async(RequestOptions options, AsyncCall<T> call) {
-        Objects.requireNonNull(options, "options");
+        Objects.requireNonNull(options, "options (use RequestOptions.DEFAULT)");
         CancellationToken token = CancellationToken.create();
         CancellationToken outer = options.tokenValue();
         CancellationToken.Registration link = outer == null ? null : outer.onCancel(() -> token.cancel(outer.reason()));

@@ -21,11 +21,20 @@ public final class McpRpcException extends McpException {
      * @param error     the error the server sent
      */
     public McpRpcException(String method, RequestId requestId, JsonRpcError error) {
-        super(method + " (id " + requestId + ") failed with JSON-RPC error " + error.code() + ": " + error.message(),
-                null);
+        super(method + " (id " + requestId + ") failed with JSON-RPC error " + error.code() + ": "
+                + shortened(error.message()), null);
         this.error = error;
         this.method = method;
         this.requestId = requestId;
+    }
+
+    /** The most characters of the server's message the exception message repeats; {@link #errorMessage()} has all. */
+    static final int MAX_MESSAGE_CHARS = 2_000;
+
+    private static String shortened(String message) {
+        return message.length() <= MAX_MESSAGE_CHARS ? message
+                : message.substring(0, MAX_MESSAGE_CHARS) + "... (" + (message.length() - MAX_MESSAGE_CHARS)
+                + " more characters)";
     }
 
     /**
@@ -38,7 +47,8 @@ public final class McpRpcException extends McpException {
     }
 
     /**
-     * Returns the server's error message.
+     * Returns the server's error message, whole (the exception's own message repeats at most 2,000 characters of
+     * it).
      *
      * @return the message, never {@code null}
      */

@@ -25,8 +25,11 @@ import java.util.stream.Collectors;
 final class ToolCatalog {
 
     private static final System.Logger LOG = System.getLogger("dev.loommcp.client");
-    private static final SchemaRegistry REGISTRY = SchemaRegistry.withDefaultDialect(
-            SpecificationVersion.DRAFT_2020_12, b -> b.schemaLoader(l -> l.fetchRemoteResources(false)));
+    /** Loaded on first validation only: the validator's classes cost start-up time a client may never need. */
+    private static final class Registry {
+        static final SchemaRegistry INSTANCE = SchemaRegistry.withDefaultDialect(
+                SpecificationVersion.DRAFT_2020_12, b -> b.schemaLoader(l -> l.fetchRemoteResources(false)));
+    }
 
     private record Entry(Tool tool, Map<String, Object> outputSchema) {
     }
@@ -88,7 +91,7 @@ final class ToolCatalog {
             Schema schema;
             try {
                 schema = compiled.computeIfAbsent(toolName,
-                        n -> REGISTRY.getSchema(Json.write(e.outputSchema()), InputFormat.JSON));
+                        n -> Registry.INSTANCE.getSchema(Json.write(e.outputSchema()), InputFormat.JSON));
             } catch (RuntimeException ex) {
                 LOG.log(System.Logger.Level.WARNING, () -> "outputSchema of tool '" + toolName
                         + "' cannot be compiled; structuredContent not checked: " + ex.getMessage());

@@ -118,6 +118,32 @@ public final class Json {
     }
 
     /**
+     * Builds, once per JVM, the serializers and deserializers a client needs first (handshake, tool listing and
+     * calls), so that cost overlaps the server's start-up instead of adding to the first calls. Failures are ignored:
+     * it only warms caches.
+     */
+    public static void warmUp() {
+        if (!WARM.compareAndSet(false, true)) {
+            return;
+        }
+        try {
+            Map<String, Object> text = Map.of("type", "text", "text", "");
+            convert(Map.of("protocolVersion", "2025-11-25", "capabilities", Map.of("tools", Map.of()),
+                    "serverInfo", Map.of("name", "", "version", "")), dev.loommcp.schema.InitializeResult.class, "");
+            convert(Map.of("tools", List.of(Map.of("name", "", "inputSchema", Map.of()))),
+                    dev.loommcp.schema.ListToolsResult.class, "");
+            convert(Map.of("content", List.of(text)), dev.loommcp.schema.CallToolResult.class, "");
+            toPlain(dev.loommcp.schema.Implementation.of("", ""));
+            toPlain(new dev.loommcp.schema.ClientCapabilities(null, null, null, null, null, null));
+        } catch (RuntimeException ignored) {
+            // only a cache warm-up
+        }
+    }
+
+    private static final java.util.concurrent.atomic.AtomicBoolean WARM =
+            new java.util.concurrent.atomic.AtomicBoolean();
+
+    /**
      * Returns a deeply unmodifiable copy of a plain JSON value: maps (keeping order and {@code null} values) and lists
      * are copied and wrapped at every level; other values are returned as they are.
      *

@@ -215,8 +215,27 @@ public final class JsonRpcCodec {
      *
      * @param message the message
      * @param out     the stream
+     * @throws IllegalArgumentException when the params or result hold something that is not plain JSON (a cycle, a
+     *                                  nesting too deep, a {@code null} map key, an arbitrary object)
      */
     public static void encode(JsonRpcMessage message, OutputStream out) {
+        try {
+            write(message, out);
+        } catch (JacksonException e) {
+            String method = switch (message) {
+                case JsonRpcMessage.Request r -> r.method();
+                case JsonRpcMessage.Notification n -> n.method();
+                case JsonRpcMessage.Response r -> "the response to " + r.id();
+                case JsonRpcMessage.ErrorResponse r -> "the error response to " + r.id();
+            };
+            // a cycle, a nesting deeper than the write limit, a null map key, an object Jackson cannot write
+            throw new IllegalArgumentException("the params of " + method + " cannot be written as JSON"
+                    + Json.pathOf(e) + " (" + e.getClass().getSimpleName() + "); use plain JSON values: Map with "
+                    + "String keys, List, String, Number, Boolean, null", null);
+        }
+    }
+
+    private static void write(JsonRpcMessage message, OutputStream out) {
         try (JsonGenerator g = Json.MAPPER.createGenerator(out)) {
             g.writeStartObject();
             g.writeStringProperty("jsonrpc", "2.0");

@@ -568,15 +568,11 @@ public final class HttpTransport implements McpTransport {
                 deadlineNanos);
         int status = resp.statusCode();
         if (status >= 200 && status < 300) {
-            // 202 is the rule; a 200 with a body (some servers answer every POST with JSON) is read and ignored
+            // 202 is the rule. A body (some servers answer every POST with JSON, a broken one with an SSE stream that
+            // never ends) carries nothing for a notification or response: it is not read, so it cannot hold the
+            // sender past its deadline.
             if (status != 202 && status != 204) {
-                try {
-                    byte[] ignored = resp.body().readAll(MAX_ERROR_BODY_BYTES, idleNanos());
-                    traceBody("ignored", call.what, ignored);
-                } catch (IOException e) {
-                    LOG.log(Level.DEBUG, () -> call.what + ": body of HTTP " + status + " not read: "
-                            + e.getClass().getSimpleName());
-                }
+                LOG.log(Level.DEBUG, () -> call.what + ": HTTP " + status + " body ignored");
             }
             resp.body().close();
             return;
@@ -1286,7 +1282,9 @@ public final class HttpTransport implements McpTransport {
         }
         for (int i = 0; i < value.length(); i++) {
             char c = value.charAt(i);
-            if (c == '\r' || c == '\n' || c == '\0' || c > 0xff) {
+            // RFC 9110 field values: visible characters, SP and HTAB (obs-text 0x80-0xFF tolerated); never a
+            // control character, which the JDK would refuse with a message quoting the whole value
+            if ((c < 0x20 && c != '\t') || c == 0x7f || c > 0xff) {
                 return "an invalid value (control or non-Latin-1 character) for the header " + name;
             }
         }
@@ -1542,6 +1540,10 @@ public final class HttpTransport implements McpTransport {
                 throw new IllegalArgumentException("the endpoint must not carry user info; send credentials with "
                         + "header(\"Authorization\", ...)");
             }
+            if (endpoint.getPort() > 65535) {
+                throw new IllegalArgumentException("the endpoint's port " + endpoint.getPort()
+                        + " is out of range (1-65535)");
+            }
             this.endpoint = endpoint;
         }
 
@@ -1551,7 +1553,7 @@ public final class HttpTransport implements McpTransport {
          * name may be added more than once (several values).
          *
          * @param name  the header name, an HTTP token
-         * @param value the value, without CR, LF or NUL
+         * @param value the value: no control characters other than HTAB
          * @return this builder
          * @throws IllegalArgumentException if the name is not a token, is one the transport sets itself
          *                                  ({@code Accept}, {@code Content-Type}, {@code Mcp-Session-Id},
@@ -1735,6 +1737,9 @@ public final class HttpTransport implements McpTransport {
             Objects.requireNonNull(d, what);
             if (d.isNegative() || d.isZero()) {
                 throw new IllegalArgumentException(what + " must be positive");
+            }
+            if (d.compareTo(Duration.ofDays(365)) > 0) {
+                throw new IllegalArgumentException(what + " must be at most 365 days, got " + d);
             }
             return d;
         }

@@ -164,6 +164,43 @@ class HttpTransportTest {
     }
 
     @Test
+    void aNotificationAnsweredWithAnEndlessStreamDoesNotHoldTheSender() throws Exception {
+        java.util.concurrent.CountDownLatch release = new java.util.concurrent.CountDownLatch(1);
+        server.handler((req, ex) -> {
+            OutputStream out = sse(ex);
+            write(out, ": keep-alive\n\n");
+            // never ends until the test is over (a broken server)
+            while (!release.await(50, java.util.concurrent.TimeUnit.MILLISECONDS)) {
+                write(out, ": still here\n\n");
+            }
+        });
+        try (HttpTransport t = open()) {
+            t.send(INITIALIZED, TestContext.none());
+            assertThat(server.requests("POST")).hasSize(1);
+        } finally {
+            release.countDown();
+        }
+        assertThat(sink.all).isEmpty();
+    }
+
+    @Test
+    void headerValuesWithControlCharactersAreRefusedWithoutQuotingThem() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> HttpTransport.newBuilder(server.uri("/mcp"))
+                        .header("Authorization", "Bearer sk-\u001b[31mTOPSECRET"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("Authorization")
+                .hasMessageNotContaining("TOPSECRET");
+        HttpTransport.newBuilder(server.uri("/mcp")).header("X-Tab", "a\tb"); // HTAB is allowed
+    }
+
+    @Test
+    void anEndpointPortOutOfRangeIsRefused() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(
+                        () -> HttpTransport.newBuilder("http://127.0.0.1:99999/mcp"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("99999");
+    }
+
+    @Test
     void notificationsAccept202And200WithBody() throws Exception {
         AtomicInteger n = new AtomicInteger();
         server.handler((req, ex) -> {

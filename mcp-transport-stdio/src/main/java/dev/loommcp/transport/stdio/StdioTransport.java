@@ -140,6 +140,9 @@ public final class StdioTransport implements McpTransport {
     public static final int DEFAULT_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
     /** Default {@link Builder#stderrBufferBytes(int)}: 64 KiB. */
     public static final int DEFAULT_STDERR_BUFFER_BYTES = 64 * 1024;
+    /** The longest accepted timeout or grace period: 365 days (longer ones would overflow nanosecond arithmetic). */
+    public static final Duration MAX_DURATION = Duration.ofDays(365);
+
     /** Default {@link Builder#startupTimeout(Duration)}: 30 seconds. */
     public static final Duration DEFAULT_STARTUP_TIMEOUT = Duration.ofSeconds(30);
     /** Default of each shutdown step ({@link Builder#stdinCloseGrace}, {@link Builder#terminateGrace},
@@ -569,7 +572,7 @@ public final class StdioTransport implements McpTransport {
          *
          * @param timeout a positive duration
          * @return this builder
-         * @throws IllegalArgumentException if not positive
+         * @throws IllegalArgumentException if not positive or longer than {@link StdioTransport#MAX_DURATION}
          */
         public Builder startupTimeout(Duration timeout) {
             this.startupTimeout = positive(timeout, "startupTimeout");
@@ -582,7 +585,7 @@ public final class StdioTransport implements McpTransport {
          *
          * @param grace zero or positive
          * @return this builder
-         * @throws IllegalArgumentException if negative
+         * @throws IllegalArgumentException if negative or longer than {@link StdioTransport#MAX_DURATION}
          */
         public Builder stdinCloseGrace(Duration grace) {
             this.stdinCloseGrace = nonNegative(grace, "stdinCloseGrace");
@@ -595,7 +598,7 @@ public final class StdioTransport implements McpTransport {
          *
          * @param grace zero or positive
          * @return this builder
-         * @throws IllegalArgumentException if negative
+         * @throws IllegalArgumentException if negative or longer than {@link StdioTransport#MAX_DURATION}
          */
         public Builder terminateGrace(Duration grace) {
             this.terminateGrace = nonNegative(grace, "terminateGrace");
@@ -608,7 +611,7 @@ public final class StdioTransport implements McpTransport {
          *
          * @param grace zero or positive
          * @return this builder
-         * @throws IllegalArgumentException if negative
+         * @throws IllegalArgumentException if negative or longer than {@link StdioTransport#MAX_DURATION}
          */
         public Builder killGrace(Duration grace) {
             this.killGrace = nonNegative(grace, "killGrace");
@@ -620,13 +623,22 @@ public final class StdioTransport implements McpTransport {
             if (d.isNegative() || d.isZero()) {
                 throw new IllegalArgumentException(name + " must be positive, got " + d);
             }
-            return d;
+            return capped(d, name);
         }
 
         private static Duration nonNegative(Duration d, String name) {
             Objects.requireNonNull(d, name);
             if (d.isNegative()) {
                 throw new IllegalArgumentException(name + " must not be negative, got " + d);
+            }
+            return capped(d, name);
+        }
+
+        /** Refuses durations beyond {@link #MAX_DURATION}, which would overflow the nanosecond clock arithmetic. */
+        private static Duration capped(Duration d, String name) {
+            if (d.compareTo(MAX_DURATION) > 0) {
+                throw new IllegalArgumentException(name + " must be at most " + MAX_DURATION.toDays() + " days, got "
+                        + d);
             }
             return d;
         }

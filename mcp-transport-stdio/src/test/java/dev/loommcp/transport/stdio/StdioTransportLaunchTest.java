@@ -27,6 +27,19 @@ class StdioTransportLaunchTest {
     private static final String SECRET = "s3cr3t-value-never-printed";
 
     @Test
+    void timeoutsBeyondTheMaximumAreRefusedAtBuildTime() {
+        Duration huge = Duration.ofSeconds(Long.MAX_VALUE);
+        for (var setter : List.<java.util.function.Consumer<StdioTransport.Builder>>of(
+                b -> b.startupTimeout(huge), b -> b.stdinCloseGrace(huge), b -> b.terminateGrace(huge),
+                b -> b.killGrace(huge))) {
+            org.assertj.core.api.Assertions.assertThatThrownBy(
+                            () -> setter.accept(StdioTransport.newBuilder("sh", "-c", "exit 0")))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at most 365 days");
+        }
+        StdioTransport.newBuilder("sh", "-c", "exit 0").startupTimeout(StdioTransport.MAX_DURATION).build().close();
+    }
+
+    @Test
     void resolvesTheProgramOnPathAtBuildTime() {
         StdioTransport t = StdioTransport.newBuilder("sh", "-c", "exit 0").build();
         assertThat(t.executable()).isAbsolute();
