@@ -1,0 +1,20 @@
+package dev.loommcp.bench;
+
+import java.util.Arrays;
+
+/** Small statistics over a handful of rounds. */
+final class Stats {
+
+    private Stats() {
+    }
+
+    /** The median; NaN for no values. */
+    static double median(double[] values) {
+        double[] v = Arrays.stream(values).filter(d -> !Double.isNaN(d)).sorted().toArray();
+        if (v.length == 0) {
+            return Double.NaN;
+        }
+        int mid = v.length / 2;
+        return v.length % 2 == 1 ? v[mid] : (v[mid - 1] + v[mid]) / 2;
+    }
+}

@@ -1,0 +1,33 @@
+package dev.loommcp.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.loommcp.testkit.LeakCheck;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The harness's {@code --check} mode end to end (what CI runs): every client in its own JVM completes a tiny round
+ * with zero failed calls. Asserts correctness only, never a speed.
+ */
+@ExtendWith(LeakCheck.class)
+class CheckModeTest {
+
+    @Test
+    void everyClientCompletesWithZeroFailures() throws Exception {
+        ByteArrayOutputStream report = new ByteArrayOutputStream();
+        int status;
+        try (PrintStream out = new PrintStream(report, true, StandardCharsets.UTF_8)) {
+            status = Bench.execute(new String[] {"--check"}, out);
+        }
+        String text = report.toString(StandardCharsets.UTF_8);
+        assertThat(text).contains("check: every client completed, zero failed calls");
+        assertThat(status).as(text).isZero();
+        for (String client : Clients.ALL) {
+            assertThat(text).contains("| " + Clients.label(client) + " |");
+        }
+    }
+}

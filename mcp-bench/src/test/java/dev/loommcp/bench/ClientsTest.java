@@ -1,0 +1,52 @@
+package dev.loommcp.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.loommcp.testkit.LeakCheck;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** Every client driver against the real echo server: handshake, echo, concurrent sleeps, close. */
+@ExtendWith(LeakCheck.class)
+class ClientsTest {
+
+    static List<String> clients() {
+        return Clients.ALL;
+    }
+
+    @ParameterizedTest
+    @MethodSource("clients")
+    void echoesAndSleepsConcurrently(String name) throws Exception {
+        try (BenchClient client = Clients.create(name)) {
+            client.start(EchoServerTest.serverArgv());
+            assertThat(client.echo("h\u00e9llo \"x\"")).isEqualTo("h\u00e9llo \"x\"");
+            // concurrent calls from virtual threads; the SDK sync client is known to fail some under contention
+            // (see Clients.knownFailures), so it gets one call at a time here
+            int width = Clients.knownFailures(name) == null ? 32 : 1;
+            try (ExecutorService vts = Executors.newVirtualThreadPerTaskExecutor()) {
+                List<Future<String>> answers = new ArrayList<>();
+                for (int i = 0; i < width; i++) {
+                    answers.add(vts.submit(() -> client.sleep(50)));
+                }
+                for (Future<String> f : answers) {
+                    assertThat(f.get()).isEqualTo("slept 50 ms");
+                }
+            }
+            if (client.asyncNative()) {
+                CompletableFuture<String> a = client.echoAsync("a");
+                CompletableFuture<String> b = client.sleepAsync(1);
+                assertThat(a.get()).isEqualTo("a");
+                assertThat(b.get()).isEqualTo("slept 1 ms");
+            }
+            assertThat(client.callTool("stats", Map.of())).contains("\"maxPending\":");
+        }
+    }
+}
