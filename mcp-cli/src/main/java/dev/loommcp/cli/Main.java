@@ -147,7 +147,7 @@ public final class Main {
 
         @Override
         public String format(LogRecord record) {
-            StringBuilder sb = new StringBuilder("mcp: ").append(record.getLevel().getLocalizedName()).append(": ")
+            StringBuilder sb = new StringBuilder("mcp: ").append(record.getLevel().getName()).append(": ")
                     .append(formatMessage(record));
             if (record.getThrown() != null) {
                 StringWriter trace = new StringWriter();

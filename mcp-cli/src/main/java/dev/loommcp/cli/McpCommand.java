@@ -464,7 +464,18 @@ final class McpCommand {
      * {@code --timeout, default 60s} when it was not given.
      */
     private String timeoutHint(String option, Duration defaultValue) {
-        String typed = optionText(option);
+        return timeoutHint(option, optionText(option), defaultValue);
+    }
+
+    /**
+     * Names a timeout option for a message.
+     *
+     * @param option       the option's name
+     * @param typed        its value as typed, or {@code null} when it was not given
+     * @param defaultValue its default, in whole seconds
+     * @return {@code --timeout 9s} or {@code --timeout, default 60s}
+     */
+    static String timeoutHint(String option, String typed, Duration defaultValue) {
         return typed != null ? option + " " + typed : option + ", default " + defaultValue.toSeconds() + "s";
     }
 
