@@ -10,7 +10,7 @@
 #
 # For each client scenario the suite starts a scenario server on a loopback port and runs
 #   <client command> <server-url>      with MCP_CONFORMANCE_SCENARIO=<scenario>
-# where the client command is `java -jar mcp-cli/target/mcp.jar conformance` (override: CONFORMANCE_CLIENT).
+# where the client command is `$JAVA_HOME/bin/java -jar mcp-cli/target/mcp.jar conformance` (a JDK 21+ from scripts/env.sh) (override: CONFORMANCE_CLIENT).
 #
 # Result: a table, then the line "N passed, N failed". The run fails (exit 1) when a scenario fails that is not in
 # the expected-failures list, or when a listed scenario passes (the list must stay honest); exit 2 on setup errors.

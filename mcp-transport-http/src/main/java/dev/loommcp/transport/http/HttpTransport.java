@@ -322,6 +322,16 @@ public final class HttpTransport implements McpTransport {
     }
 
     /**
+     * Returns how many HTTP exchanges (POSTs and their response streams, DELETE) the transport holds open right now:
+     * a diagnostic, zero when idle and after {@link #close()}.
+     *
+     * @return the number of exchanges in flight
+     */
+    public int activeExchangeCount() {
+        return active.size();
+    }
+
+    /**
      * Closes the transport: aborts every exchange in flight, stops the GET stream, sends {@code DELETE} with the
      * session id if there is one (any answer accepted, bounded by {@value #CLOSE_TIMEOUT_MILLIS} ms), and shuts the
      * HTTP client and its threads down. Idempotent; safe from any thread. If the calling thread is interrupted the

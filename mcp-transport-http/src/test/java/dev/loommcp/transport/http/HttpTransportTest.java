@@ -43,11 +43,18 @@ class HttpTransportTest {
 
     @AfterEach
     void stop() {
+        for (HttpTransport t : opened) {
+            t.close();
+            assertThat(t.activeExchangeCount()).as("exchanges left open by " + t).isZero();
+        }
         server.close();
     }
 
+    private final java.util.List<HttpTransport> opened = new java.util.concurrent.CopyOnWriteArrayList<>();
+
     HttpTransport open(HttpTransport.Builder b) {
         HttpTransport t = b.build();
+        opened.add(t);
         t.open(sink, Long.MAX_VALUE);
         return t;
     }
