@@ -240,18 +240,17 @@ public final class McpClient implements AutoCloseable {
         try {
             long deadline = deadlineOf(handshake, System.nanoTime());
             startEventThread();
-            // prepare the JSON mappings of the handshake's and the first calls' records while the server starts
-            startBackground("warmup", Json::warmUp);
             if (handshake.tokenValue() != null && handshake.tokenValue().isCancelled()) {
                 throw new McpCancelledException("initialize cancelled before it was sent");
             }
             transport.open(sink, deadline);
             Map<String, Object> params = new LinkedHashMap<>();
             params.put("protocolVersion", LATEST_PROTOCOL_VERSION);
-            params.put("capabilities", Json.toPlain(clientCapabilities()));
-            params.put("clientInfo", Json.toPlain(clientInfo));
+            params.put("capabilities", dev.loommcp.internal.json.FastResults.plain(clientCapabilities()));
+            params.put("clientInfo", dev.loommcp.internal.json.FastResults.plain(clientInfo));
             Object raw = call("initialize", params, handshake, true);
-            InitializeResult result = Json.convert(raw, InitializeResult.class, "initialize result");
+            InitializeResult result = dev.loommcp.internal.json.FastResults.initializeResult(raw,
+                    "initialize result");
             if (result.protocolVersion() == null || !SUPPORTED_PROTOCOL_VERSIONS.contains(result.protocolVersion())) {
                 throw new McpProtocolException("server " + transport.describe() + " answered initialize with protocol "
                         + "version " + (result.protocolVersion() == null ? "(none)" : "'" + result.protocolVersion() + "'")
@@ -265,6 +264,8 @@ public final class McpClient implements AutoCloseable {
             transport.send(new JsonRpcMessage.Notification("notifications/initialized", null),
                     SendContext.detached(deadline));
             transport.handshakeCompleted(result.protocolVersion());
+            // build the data-binding mappings the first listings need, off the caller's path
+            startBackground("warmup", Json::warmUp);
             stateLock.lock();
             try {
                 if (state != State.CONNECTING) {

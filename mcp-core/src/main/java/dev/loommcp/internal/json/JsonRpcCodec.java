@@ -41,7 +41,7 @@ public final class JsonRpcCodec {
      */
     public static List<JsonRpcMessage> decode(byte[] bytes, int offset, int length) {
         Object tree;
-        try (JsonParser p = Json.MAPPER.createParser(bytes, offset, length)) {
+        try (JsonParser p = JsonStreams.FACTORY.createParser(JsonStreams.READ, bytes, offset, length)) {
             JsonToken first = p.nextToken();
             if (first == null) {
                 throw new McpProtocolException("not valid JSON: no content");
@@ -298,7 +298,7 @@ public final class JsonRpcCodec {
     }
 
     private static void write(JsonRpcMessage message, OutputStream out) {
-        try (JsonGenerator g = Json.MAPPER.createGenerator(out)) {
+        try (JsonGenerator g = JsonStreams.FACTORY.createGenerator(JsonStreams.WRITE, out)) {
             g.writeStartObject();
             g.writeStringProperty("jsonrpc", "2.0");
             switch (message) {
@@ -384,7 +384,11 @@ public final class JsonRpcCodec {
             case Double d -> g.writeNumber(d);
             case BigInteger b -> g.writeNumber(b);
             case BigDecimal b -> g.writeNumber(b);
-            default -> g.writePOJO(v);
+            case Short n -> g.writeNumber(n);
+            case Byte n -> g.writeNumber(n);
+            case Float f -> g.writeNumber(f);
+            // records and other objects: through data binding (loads the mapper on first use)
+            default -> writePlain(g, Json.toPlain(v), depth + 1);
         }
     }
 

@@ -49,4 +49,38 @@ class FastResultsTest {
         assertThat(r.error()).isFalse();
         assertThat(List.copyOf(r.content())).isEqualTo(r.content());
     }
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{\"tools\":{\"listChanged\":true},\"resources\":"
+            + "{\"subscribe\":true,\"listChanged\":true},\"prompts\":{},\"logging\":{},\"completions\":{},"
+            + "\"tasks\":{\"list\":{}}},\"serverInfo\":{\"name\":\"s\",\"title\":\"S\",\"version\":\"1\"},"
+            + "\"instructions\":\"hi\",\"_meta\":{\"a\":1}}",
+        "{\"protocolVersion\":\"2025-06-18\",\"capabilities\":{},\"serverInfo\":{\"name\":\"s\",\"version\":\"1\","
+            + "\"icons\":[{\"src\":\"data:x\"}]}}",
+        "{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{\"tools\":{\"listChanged\":\"yes\"}},"
+            + "\"serverInfo\":{\"name\":\"s\",\"version\":\"1\"}}",
+        "{\"protocolVersion\":7,\"capabilities\":{},\"serverInfo\":{\"name\":\"s\",\"version\":\"1\"}}",
+        "{\"capabilities\":[],\"serverInfo\":{\"version\":\"1\"}}"
+    })
+    void initializeResultMatchesTheGeneralConversion(String json) {
+        Object raw = Json.read(json);
+        dev.loommcp.schema.InitializeResult general;
+        try {
+            general = Json.convert(raw, dev.loommcp.schema.InitializeResult.class, "r");
+        } catch (McpProtocolException e) {
+            assertThatThrownBy(() -> FastResults.initializeResult(raw, "r")).isInstanceOf(McpProtocolException.class);
+            return;
+        }
+        assertThat(FastResults.initializeResult(raw, "r")).isEqualTo(general);
+    }
+
+    @Test
+    void handshakeRecordsWriteAsDataBindingWould() {
+        var caps = new dev.loommcp.schema.ClientCapabilities(java.util.Map.of("x", java.util.Map.of()),
+                new dev.loommcp.schema.RootsCapability(true), new dev.loommcp.schema.SamplingCapability(null, null),
+                new dev.loommcp.schema.ElicitationCapability(java.util.Map.of(), java.util.Map.of()), null, null);
+        assertThat(FastResults.plain(caps)).isEqualTo(Json.toPlain(caps));
+        var info = new dev.loommcp.schema.Implementation("n", "1", "T", null, "https://x", null);
+        assertThat(FastResults.plain(info)).isEqualTo(Json.toPlain(info));
+    }
 }
