@@ -6,6 +6,7 @@ module dev.loommcp.cli {
     requires dev.loommcp.transport.stdio;
     requires dev.loommcp.transport.http;
     requires info.picocli;
+    requires java.logging;
 
     opens dev.loommcp.cli to info.picocli;
 }

@@ -654,7 +654,7 @@ public final class McpClient implements AutoCloseable {
             params.put("_meta", meta);
         }
         Object raw = call("tools/call", params, options, false);
-        CallToolResult result = Json.convert(asObject(raw, "tools/call"), CallToolResult.class,
+        CallToolResult result = dev.loommcp.internal.json.FastResults.callToolResult(asObject(raw, "tools/call"),
                 "tools/call result of tool '" + name + "'");
         tools.validate(name, result);
         return result;

@@ -9,11 +9,15 @@ import java.util.regex.Pattern;
 import picocli.CommandLine;
 
 /**
- * Parses the {@code --timeout} value: a number with a unit ({@code 500ms}, {@code 30s}, {@code 1.5s}, {@code 2m},
- * {@code 1h}), a bare number of seconds ({@code 30}), or an ISO-8601 duration ({@code PT30S}, {@code PT1M30S}). The
- * result must be positive. Stateless and thread-safe.
+ * Parses the {@code --timeout} and {@code --connect-timeout} values: a number with a unit ({@code 500ms},
+ * {@code 30s}, {@code 1.5s}, {@code 2m}, {@code 1h}), a bare number of seconds ({@code 30}), or an ISO-8601 duration
+ * ({@code PT30S}, {@code PT1M30S}). The result must be positive and at most {@link #MAX} (365 days), so that every
+ * accepted value fits a nanosecond count wherever the SDK needs one. Stateless and thread-safe.
  */
 final class Durations implements CommandLine.ITypeConverter<Duration> {
+
+    /** The longest duration accepted: 365 days. */
+    static final Duration MAX = Duration.ofDays(365);
 
     private static final Pattern SIMPLE = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*(ms|s|m|h)?");
 
@@ -34,8 +38,9 @@ final class Durations implements CommandLine.ITypeConverter<Duration> {
      * Parses a duration.
      *
      * @param text the text
-     * @return the duration, positive, at millisecond precision or finer
-     * @throws IllegalArgumentException when the text is not a duration this accepts, or not positive
+     * @return the duration, positive and at most {@link #MAX}, at millisecond precision or finer
+     * @throws IllegalArgumentException when the text is not a duration this accepts, not positive, or longer than
+     *                                  {@link #MAX}
      */
     static Duration parse(String text) {
         String t = text.strip();
@@ -63,14 +68,21 @@ final class Durations implements CommandLine.ITypeConverter<Duration> {
                 default -> BigDecimal.valueOf(3_600_000_000_000L);
             };
             BigDecimal nanos = amount.multiply(nanosPerUnit);
-            if (nanos.compareTo(BigDecimal.valueOf(Long.MAX_VALUE)) > 0) {
-                throw new IllegalArgumentException("'" + text + "' is too long a duration");
+            if (nanos.compareTo(BigDecimal.valueOf(MAX.toNanos())) > 0) {
+                throw tooLong(text);
             }
             d = Duration.ofNanos(nanos.longValue());
         }
         if (d.isNegative() || d.isZero()) {
             throw new IllegalArgumentException("'" + text + "' is not a positive duration");
         }
+        if (d.compareTo(MAX) > 0) {
+            throw tooLong(text);
+        }
         return d;
+    }
+
+    private static IllegalArgumentException tooLong(String text) {
+        return new IllegalArgumentException("'" + text + "' is too long a duration (at most 365 days)");
     }
 }

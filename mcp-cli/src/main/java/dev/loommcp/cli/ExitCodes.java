@@ -10,15 +10,18 @@ final class ExitCodes {
     /** {@code call}: the tool ran and returned a result with {@code isError: true}. */
     static final int TOOL_ERROR = 1;
     /**
-     * Bad usage: an unknown option, a bad argument, invalid JSON, a {@code --stdio} program that is not found, a
-     * feature not in this build (picocli's code for usage errors).
+     * Bad usage: an unknown option or command, an option given twice, a bad argument or option value, invalid JSON,
+     * a {@code --stdio} program that is not found, a feature not in this build (picocli's code for usage errors).
      */
     static final int USAGE = 2;
     /** The connection failed: the server process failed or exited, an HTTP error, I/O. */
     static final int TRANSPORT = 3;
     /** The server answered with a JSON-RPC error. */
     static final int RPC_ERROR = 4;
-    /** The call or the handshake did not finish within {@code --timeout}. */
+    /**
+     * A request did not finish within {@code --timeout}, or the start-up and handshake within
+     * {@code --connect-timeout} (also a server that stays silent or writes no JSON-RPC).
+     */
     static final int TIMEOUT = 5;
     /** The server broke the protocol (malformed or unexpected message, unsupported protocol version). */
     static final int PROTOCOL = 6;

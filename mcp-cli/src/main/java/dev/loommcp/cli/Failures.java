@@ -17,7 +17,9 @@ import java.util.Map;
 /**
  * Turns a failed command into its exit code and a message on stderr. Messages come from the SDK's exceptions (which
  * never hold payloads, environment values or header values), the server's JSON-RPC error, and the server's own
- * stderr tail. Stateless and thread-safe.
+ * stderr tail. Each message is cut to {@value TerminalText#MAX_MESSAGE} characters; the caller passes an escaping
+ * writer ({@link TerminalText#writer}) as {@code err}, so server-supplied control characters never reach the
+ * terminal. Stateless and thread-safe.
  */
 final class Failures {
 
@@ -32,7 +34,8 @@ final class Failures {
      * @param err        standard error
      * @param json       whether the command runs in JSON mode
      * @param stderrTail the server's stderr tail we collected, or {@code null} when there is no child process
-     * @param timeoutHint the {@code --timeout} value as given, or {@code null}, to mention in a timeout message
+     * @param timeoutHint the option that bounded what timed out, as {@code --timeout 9s} or
+     *                    {@code --connect-timeout, default 30s}, or {@code null}, to name in a timeout message
      * @return the exit code (see {@link ExitCodes})
      */
     static int report(Throwable e, PrintWriter out, PrintWriter err, boolean json, StderrTail stderrTail,
@@ -68,7 +71,7 @@ final class Failures {
                 showTail = false;
             }
             case McpHttpStatusException h -> {
-                err.println("mcp: connection failed: " + h.getMessage());
+                err.println("mcp: connection failed: " + TerminalText.cap(h.getMessage()));
                 if (h.statusCode() == 401 || h.statusCode() == 403) {
                     String schemes = String.join(", ", h.wwwAuthenticate().stream().map(AuthChallenge::scheme)
                             .distinct().toList());
@@ -79,18 +82,18 @@ final class Failures {
                 showTail = false;
             }
             case McpTransportException te -> {
-                err.println("mcp: connection failed: " + te.getMessage());
+                err.println("mcp: connection failed: " + TerminalText.cap(te.getMessage()));
                 code = ExitCodes.TRANSPORT;
             }
             case McpClosedException ce -> {
-                err.println("mcp: the connection closed: " + ce.getMessage());
+                err.println("mcp: the connection closed: " + TerminalText.cap(ce.getMessage()));
                 code = ExitCodes.TRANSPORT;
             }
             case McpRpcException rpc -> {
                 err.println("mcp: the server answered " + rpc.method() + " with JSON-RPC error " + rpc.code() + ": "
-                        + rpc.errorMessage());
+                        + TerminalText.cap(rpc.errorMessage()));
                 if (rpc.data() != null && !json) {
-                    err.println("mcp: error data: " + Render.truncate(Json.write(rpc.data()), 2000));
+                    err.println("mcp: error data: " + TerminalText.cap(Json.write(rpc.data())));
                 }
                 if (json) {
                     Map<String, Object> error = new LinkedHashMap<>();
@@ -99,32 +102,32 @@ final class Failures {
                     if (rpc.data() != null) {
                         error.put("data", rpc.data());
                     }
-                    out.println(Json.writePretty(Map.of("error", error)));
+                    out.println(TerminalText.jsonSafe(Json.writePretty(Map.of("error", error))));
                 }
                 code = ExitCodes.RPC_ERROR;
                 showTail = false;
             }
             case McpTimeoutException te -> {
-                err.println("mcp: timed out" + (timeoutHint != null ? " (--timeout " + timeoutHint + ")" : "") + ": "
-                        + te.getMessage());
+                err.println("mcp: timed out" + (timeoutHint != null ? " (" + timeoutHint + ")" : "") + ": "
+                        + TerminalText.cap(te.getMessage()));
                 code = ExitCodes.TIMEOUT;
             }
             case McpProtocolException pe -> {
-                err.println("mcp: protocol error: " + pe.getMessage());
+                err.println("mcp: protocol error: " + TerminalText.cap(pe.getMessage()));
                 code = ExitCodes.PROTOCOL;
             }
             case McpCancelledException ce -> {
-                err.println("mcp: cancelled: " + ce.getMessage());
+                err.println("mcp: cancelled: " + TerminalText.cap(ce.getMessage()));
                 code = ExitCodes.INTERRUPTED;
                 showTail = false;
             }
             case IllegalArgumentException iae -> {
-                err.println("mcp: " + iae.getMessage());
+                err.println("mcp: " + TerminalText.cap(iae.getMessage()));
                 code = ExitCodes.USAGE;
                 showTail = false;
             }
             case UnsupportedOperationException uoe -> {
-                err.println("mcp: " + uoe.getMessage());
+                err.println("mcp: " + TerminalText.cap(uoe.getMessage()));
                 code = ExitCodes.USAGE;
                 showTail = false;
             }

@@ -63,7 +63,8 @@ import picocli.CommandLine.Spec;
                     + "this build",
             "3:connection or transport failure: the server process failed or exited, HTTP error, I/O error",
             "4:the server answered with a JSON-RPC error",
-            "5:timeout (see --timeout)",
+            "5:timeout: --timeout for a request, --connect-timeout for start-up and the handshake (also a "
+                    + "server that stays silent or writes no JSON-RPC)",
             "6:protocol error: the server broke MCP",
             "70:internal error (a bug in mcp)",
             "130:interrupted",
@@ -72,7 +73,8 @@ import picocli.CommandLine.Spec;
         footer = {
             "  mcp --stdio 'npx -y @modelcontextprotocol/server-everything stdio' tools",
             "  mcp --stdio 'node server.js' call echo '{\"message\":\"hi\"}'",
-            "  mcp --http http://127.0.0.1:3001/mcp --header 'Authorization: Bearer TOKEN' tools",
+            "  mcp --http http://127.0.0.1:3001/mcp \\",
+            "      --header 'Authorization: Bearer TOKEN' tools",
             "  mcp --stdio 'uvx my-server' --env API_KEY --timeout 2m --json \\",
             "      call search '{\"q\":\"mcp\"}'",
             "",
@@ -83,25 +85,48 @@ import picocli.CommandLine.Spec;
         })
 final class McpCommand {
 
+    /** The default of {@code --timeout} (the client's default request timeout). */
+    static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(60);
+    /** The default of {@code --connect-timeout}. */
+    static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(30);
+    /**
+     * How much longer than {@code --connect-timeout} the stdio transport waits for a server's first message. The
+     * handshake's own deadline ({@code --connect-timeout}) therefore always fires first: a server that stays silent,
+     * or writes only lines that are not JSON-RPC, is reported as a timeout of the handshake (exit 5, naming
+     * {@code --connect-timeout}) rather than by whichever of two equal bounds happens to fire first.
+     */
+    static final Duration STARTUP_MARGIN = Duration.ofSeconds(2);
+
     /** The name and version sent as {@code clientInfo}. */
     static final String CLIENT_NAME = "loom-mcp-cli";
 
     @Spec
     private CommandSpec spec;
 
+    /* Every option may appear before and after the command name (ScopeType.INHERIT). picocli would silently keep the
+       last of two occurrences of a single-value option, or start a fresh list after the command name for a
+       repeatable one, so each option goes through a setter: single-value ones refuse a second occurrence, repeatable
+       ones (--header, --env) append. */
+    private String stdio;
+    private String http;
+    private final List<String> headers = new ArrayList<>();
+    private final List<String> env = new ArrayList<>();
+    private Path cwd;
+    private Duration timeout;
+    private Duration connectTimeout;
+
     @Option(names = "--stdio", paramLabel = "COMMAND", scope = ScopeType.INHERIT, order = 1,
             description = {"Run the server as a child process and talk to it over stdin/stdout. The value is split "
                     + "into words like a POSIX shell would (quotes and backslashes; no variables, no shell runs)."})
-    private String stdio;
+    private void stdio(String commandLine) {
+        stdio = once("--stdio", stdio, commandLine);
+    }
 
     @Option(names = "--http", paramLabel = "URL", scope = ScopeType.INHERIT, order = 2,
             description = "Talk to a Streamable HTTP server at this endpoint URL.")
-    private String http;
-
-    /* --header and --env are repeatable and may appear before and after the command name: picocli would start a
-       fresh list for the occurrences after it, so each occurrence goes through a setter that appends. */
-    private final List<String> headers = new ArrayList<>();
-    private final List<String> env = new ArrayList<>();
+    private void http(String url) {
+        http = once("--http", http, url);
+    }
 
     @Option(names = "--header", paramLabel = "'NAME: VALUE'", scope = ScopeType.INHERIT, order = 3,
             description = "With --http: send this header on every request (repeatable; values are never printed).")
@@ -123,7 +148,9 @@ final class McpCommand {
 
     @Option(names = "--cwd", paramLabel = "DIR", scope = ScopeType.INHERIT, order = 6,
             description = "With --stdio: the server's working directory.")
-    private Path cwd;
+    private void cwd(Path dir) {
+        cwd = once("--cwd", cwd, dir);
+    }
 
     @Option(names = "--stderr", scope = ScopeType.INHERIT, order = 7,
             description = {"With --stdio: echo the server's stderr to ours. Without it the server's stderr is kept "
@@ -132,13 +159,19 @@ final class McpCommand {
 
     @Option(names = "--timeout", paramLabel = "DURATION", converter = Durations.class, scope = ScopeType.INHERIT,
             order = 8,
-            description = {"Bound of each request: 500ms, 30s, 2m, 1h or ISO-8601 (PT30S). Default 60s."})
-    private Duration timeout;
+            description = {"Bound of each request: 500ms, 30s, 2m, 1h or ISO-8601 (PT30S), at most 365 days. "
+                    + "Default 60s."})
+    private void timeout(Duration duration) {
+        timeout = once("--timeout", timeout, duration);
+    }
 
     @Option(names = "--connect-timeout", paramLabel = "DURATION", converter = Durations.class,
             scope = ScopeType.INHERIT, order = 9,
-            description = {"Bound of starting the server and the initialize handshake. Default 30s."})
-    private Duration connectTimeout;
+            description = {"Bound of starting the server and the initialize handshake (same form as --timeout). "
+                    + "Default 30s."})
+    private void connectTimeout(Duration duration) {
+        connectTimeout = once("--connect-timeout", connectTimeout, duration);
+    }
 
     @Option(names = "--json", scope = ScopeType.INHERIT, order = 10,
             description = {"Print exactly what the server returned for the command, as JSON (list commands join "
@@ -149,6 +182,11 @@ final class McpCommand {
 
     /** How the client checks {@code structuredContent} ({@code call --validate}). */
     private OutputSchemaValidation outputSchemaValidation = OutputSchemaValidation.OFF;
+
+    private PrintWriter safeOut;
+    private PrintWriter safeOutRaw;
+    private PrintWriter safeErr;
+    private PrintWriter safeErrRaw;
 
     /** Set while a connection is open, for error reports. */
     private StderrTail stderrTail;
@@ -215,10 +253,13 @@ final class McpCommand {
         }
         outputSchemaValidation = validate ? OutputSchemaValidation.FAIL : OutputSchemaValidation.OFF;
         return withClient(client -> {
-            if (validate) {
-                client.listAllTools();
+            if (validate && client.listAllTools().stream().noneMatch(t -> name.equals(t.name()))) {
+                // the client validates against the definitions it listed: without one there is nothing to check
+                err().println("mcp: tool '" + name + "' is not in the server's tool list; nothing to validate "
+                        + "against");
+                err().flush();
             }
-            ProgressBar bar = new ProgressBar(err(), progressEnabled(), width() > 0 ? width() : 80);
+            ProgressBar bar = new ProgressBar(rawErr(), progressEnabled(), width() > 0 ? width() : 80);
             RequestOptions options = RequestOptions.newBuilder().progressListener(bar).build();
             try {
                 if (json) {
@@ -387,15 +428,14 @@ final class McpCommand {
      */
     private int withClient(ClientAction action) throws InterruptedException {
         stderrTail = new StderrTail(echoStderr ? err() : null);
-        McpTransport transport = transport(stderrTail);
+        Duration connect = connectTimeout != null ? connectTimeout : DEFAULT_CONNECT_TIMEOUT;
+        McpTransport transport = transport(stderrTail, connect.plus(STARTUP_MARGIN));
         McpClient.Builder builder = McpClient.newBuilder(transport)
                 .clientInfo(Implementation.of(CLIENT_NAME, Version.version()))
-                .outputSchemaValidation(outputSchemaValidation);
+                .outputSchemaValidation(outputSchemaValidation)
+                .connectTimeout(connect);
         if (timeout != null) {
             builder.requestTimeout(timeout);
-        }
-        if (connectTimeout != null) {
-            builder.connectTimeout(connectTimeout);
         }
         McpClient client = builder.build();
         boolean connected = false;
@@ -408,14 +448,35 @@ final class McpCommand {
         } catch (ParameterException e) {
             throw e;
         } catch (InterruptedException e) {
-            Failures.report(e, out(), err(), json, stderrTail, null);
+            Failures.report(e, rawOut(), err(), json, stderrTail, null);
             throw e;
         } catch (RuntimeException e) {
-            return Failures.report(e, out(), err(), json, stderrTail,
-                    connected ? optionText("--timeout") : optionText("--connect-timeout"));
+            return Failures.report(e, rawOut(), err(), json, stderrTail, connected
+                    ? timeoutHint("--timeout", DEFAULT_REQUEST_TIMEOUT)
+                    : timeoutHint("--connect-timeout", DEFAULT_CONNECT_TIMEOUT));
         } finally {
             client.close();
         }
+    }
+
+    /**
+     * Names the option that bounded what timed out, for the message: {@code --timeout 9s} as typed, or
+     * {@code --timeout, default 60s} when it was not given.
+     */
+    private String timeoutHint(String option, Duration defaultValue) {
+        return timeoutHint(option, optionText(option), defaultValue);
+    }
+
+    /**
+     * Names a timeout option for a message.
+     *
+     * @param option       the option's name
+     * @param typed        its value as typed, or {@code null} when it was not given
+     * @param defaultValue its default, in whole seconds
+     * @return {@code --timeout 9s} or {@code --timeout, default 60s}
+     */
+    static String timeoutHint(String option, String typed, Duration defaultValue) {
+        return typed != null ? option + " " + typed : option + ", default " + defaultValue.toSeconds() + "s";
     }
 
     /** The value of an option as typed on the command line, or {@code null} when it was not given. */
@@ -431,7 +492,7 @@ final class McpCommand {
         return value;
     }
 
-    private McpTransport transport(StderrTail tail) {
+    private McpTransport transport(StderrTail tail, Duration startup) {
         if (stdio != null && http != null) {
             throw usage("give either --stdio or --http, not both");
         }
@@ -452,7 +513,7 @@ final class McpCommand {
                 throw usage("--stdio: the command line is empty");
             }
             try {
-                return Transports.stdio(argv, environmentOptions(), inheritEnv, cwd, connectTimeout, tail);
+                return Transports.stdio(argv, environmentOptions(), inheritEnv, cwd, startup, tail);
             } catch (IllegalArgumentException e) {
                 throw usage(e.getMessage());
             }
@@ -499,6 +560,13 @@ final class McpCommand {
             if (eq == 0) {
                 throw usage("--env number " + (i + 1) + " has an empty variable name (expected NAME=VALUE)");
             }
+            String name = eq < 0 ? e : e.substring(0, eq);
+            String problem = nameProblem(name);
+            if (problem != null) {
+                // the name is not printed: a malformed --env may well be a value given without its name
+                throw usage("--env number " + (i + 1) + ": the variable name contains " + problem
+                        + " (expected NAME=VALUE, where NAME has no blanks or control characters)");
+            }
             if (eq < 0) {
                 String value = environment.apply(e);
                 if (value == null) {
@@ -511,6 +579,23 @@ final class McpCommand {
             }
         }
         return vars;
+    }
+
+    /** What is wrong with an environment variable name, or {@code null} when it is fine. */
+    static String nameProblem(String name) {
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (c == ' ') {
+                return "a space";
+            }
+            if (Character.isISOControl(c)) {
+                return String.format(Locale.ROOT, "a control character (U+%04X)", (int) c);
+            }
+            if (Character.isWhitespace(c) || Character.isSpaceChar(c)) {
+                return String.format(Locale.ROOT, "a blank (U+%04X)", (int) c);
+            }
+        }
+        return null;
     }
 
     private static boolean isTokenChar(int c) {
@@ -582,19 +667,49 @@ final class McpCommand {
     }
 
     private void printJson(Object value) {
-        out().println(Json.writePretty(value));
-        out().flush();
+        rawOut().println(TerminalText.jsonSafe(Json.writePretty(value)));
+        rawOut().flush();
+    }
+
+    /** Sets a single-value option, refusing a second occurrence (before or after the command name). */
+    private <T> T once(String option, T current, T value) {
+        if (current != null) {
+            throw usage(option + " given twice");
+        }
+        return value;
     }
 
     private ParameterException usage(String message) {
         return new ParameterException(spec.commandLine(), message);
     }
 
+    /** Standard output for human output: server-supplied control characters are escaped. */
     private PrintWriter out() {
+        PrintWriter raw = rawOut();
+        if (safeOut == null || safeOutRaw != raw) {
+            safeOutRaw = raw;
+            safeOut = TerminalText.writer(raw);
+        }
+        return safeOut;
+    }
+
+    /** Standard error for messages: server-supplied control characters are escaped. */
+    private PrintWriter err() {
+        PrintWriter raw = rawErr();
+        if (safeErr == null || safeErrRaw != raw) {
+            safeErrRaw = raw;
+            safeErr = TerminalText.writer(raw);
+        }
+        return safeErr;
+    }
+
+    /** Standard output as it is: for JSON output (escaped as JSON) only. */
+    private PrintWriter rawOut() {
         return spec.commandLine().getOut();
     }
 
-    private PrintWriter err() {
+    /** Standard error as it is: for the progress bar only, which draws with carriage returns. */
+    private PrintWriter rawErr() {
         return spec.commandLine().getErr();
     }
 

@@ -25,7 +25,8 @@ import java.util.Map;
 
 /**
  * Human-readable output of the CLI's commands: tables, tool results block by block, prompts and resource contents.
- * Stateless and thread-safe; every method writes to the writer it is given.
+ * Stateless and thread-safe; every method writes to the writer it is given, which the command makes an escaping one
+ * ({@link TerminalText#writer}) so that server-supplied text cannot send control sequences to the terminal.
  */
 final class Render {
 
@@ -79,13 +80,14 @@ final class Render {
     }
 
     /**
-     * Collapses every run of whitespace (newlines included) into one space.
+     * Collapses every run of whitespace (newlines included) into one space and shows other control characters as
+     * escapes ({@link TerminalText#escape}), so that the result has the width it will take on the terminal.
      *
      * @param s the text, or {@code null}
      * @return the text on one line, empty for {@code null}
      */
     static String oneLine(String s) {
-        return s == null ? "" : s.strip().replaceAll("\\s+", " ");
+        return s == null ? "" : TerminalText.escape(s.strip().replaceAll("\\s+", " "));
     }
 
     /**

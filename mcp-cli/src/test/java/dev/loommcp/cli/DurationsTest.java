@@ -44,6 +44,18 @@ class DurationsTest {
     }
 
     @Test
+    void durationsLongerThanAYearAreRefusedInEveryForm() {
+        assertThat(Durations.parse("P365D")).isEqualTo(Duration.ofDays(365));
+        assertThat(Durations.parse("8760h")).isEqualTo(Duration.ofDays(365));
+        // each of these is a valid java.time.Duration whose nanosecond count overflows a long, or just too long
+        for (String tooLong : new String[] {"P106752D", "PT9999999999H", "P366D", "PT8761H", "2562048h", "8761h",
+                "525601m", "31536001s", "31536000001ms", "31536001"}) {
+            assertThatThrownBy(() -> Durations.parse(tooLong)).as(tooLong)
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("at most 365 days");
+        }
+    }
+
+    @Test
     void thePicocliConverterTurnsErrorsIntoUsageErrors() {
         assertThat(new Durations().convert("2m")).isEqualTo(Duration.ofMinutes(2));
         assertThatThrownBy(() -> new Durations().convert("soon"))

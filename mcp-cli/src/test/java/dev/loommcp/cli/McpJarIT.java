@@ -1,13 +1,16 @@
 package dev.loommcp.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import dev.loommcp.internal.json.Json;
 import dev.loommcp.testkit.LeakCheck;
 import dev.loommcp.testkit.ReferenceServer;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -16,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The packaged {@code mcp-cli/target/mcp.jar}, run for real with {@code java -jar} (failsafe runs this after
@@ -36,8 +40,12 @@ class McpJarIT {
         command.add("-jar");
         command.add(jar.toString());
         command.addAll(List.of(args));
-        Process p = new ProcessBuilder(command).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
-                .start();
+        return run(new ProcessBuilder(command));
+    }
+
+    private static Run run(ProcessBuilder pb) throws IOException, InterruptedException {
+        List<String> command = pb.command();
+        Process p = pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
         CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> read(p.getInputStream()));
         CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> read(p.getErrorStream()));
         if (!p.waitFor(120, TimeUnit.SECONDS)) {
@@ -68,6 +76,46 @@ class McpJarIT {
         Run v = java("--version");
         assertThat(v.code()).isZero();
         assertThat(v.out()).startsWith("mcp (loom-mcp CLI) 0.1.0");
+    }
+
+    /** Runs the launcher script {@code mcp-cli/mcp} with {@code JAVA_HOME} set as given ({@code null}: unset). */
+    private static Run launcher(String javaHome, String... args) throws IOException, InterruptedException {
+        Path script = Path.of(System.getProperty("loommcp.cli.launcher", "mcp"));
+        assertThat(script).isExecutable();
+        List<String> command = new ArrayList<>(List.of("bash", script.toString()));
+        command.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(command);
+        if (javaHome == null) {
+            pb.environment().remove("JAVA_HOME");
+        } else {
+            pb.environment().put("JAVA_HOME", javaHome);
+        }
+        return run(pb);
+    }
+
+    @Test
+    void theLauncherRunsTheJarOnJavaHome() throws Exception {
+        Run r = launcher(System.getProperty("java.home"), "--version");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).startsWith("mcp (loom-mcp CLI) 0.1.0").contains("Java " + Runtime.version() + " ");
+    }
+
+    @Test
+    void theLauncherFindsAJdk21WhenJavaHomeIsUnsetOrTooOld(@TempDir Path fakeJdk) throws Exception {
+        // a JAVA_HOME whose java is too old (it says 17) is passed over like a missing one
+        Path java = Files.createDirectories(fakeJdk.resolve("bin")).resolve("java");
+        Files.writeString(java, "#!/bin/sh\necho '    java.specification.version = 17' >&2\n");
+        Files.setPosixFilePermissions(java, PosixFilePermissions.fromString("rwxr-xr-x"));
+        for (String javaHome : new String[] {null, fakeJdk.toString()}) {
+            Run r = launcher(javaHome, "--version");
+            assumeFalse(r.code() != 0 && r.err().contains("needs a JDK 21 or newer"),
+                    "no JDK 21+ outside JAVA_HOME on this machine");
+            assertThat(r.code()).as(r.err()).isZero();
+            assertThat(r.out()).startsWith("mcp (loom-mcp CLI) 0.1.0");
+            int feature = Integer.parseInt(r.out().lines().skip(1).findFirst().orElseThrow()
+                    .replaceFirst("^Java (\\d+).*", "$1"));
+            assertThat(feature).isGreaterThanOrEqualTo(21);
+        }
     }
 
     @Test

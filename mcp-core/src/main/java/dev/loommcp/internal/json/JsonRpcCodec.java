@@ -10,10 +10,13 @@ import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonGenerator;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
 
 /**
  * Reads and writes JSON-RPC 2.0 messages (MCP "Base protocol"). Reading is strict: anything that is not a valid
@@ -38,12 +41,64 @@ public final class JsonRpcCodec {
      */
     public static List<JsonRpcMessage> decode(byte[] bytes, int offset, int length) {
         Object tree;
-        try {
-            tree = Json.MAPPER.readValue(bytes, offset, length, Object.class);
+        try (JsonParser p = Json.MAPPER.createParser(bytes, offset, length)) {
+            JsonToken first = p.nextToken();
+            if (first == null) {
+                throw new McpProtocolException("not valid JSON: no content");
+            }
+            tree = readPlain(p, first);
+            if (p.nextToken() != null) {
+                throw new McpProtocolException("not valid JSON: more content after the message at line "
+                        + p.currentLocation().getLineNr() + ", column " + p.currentLocation().getColumnNr());
+            }
         } catch (JacksonException e) {
             throw new McpProtocolException("not valid JSON " + Json.parseProblem(e));
         }
         return decodeTree(tree);
+    }
+
+    /** Reads one JSON value into plain Java values (LinkedHashMap, ArrayList, String, Integer/Long/BigInteger, Double, Boolean, null). */
+    private static Object readPlain(JsonParser p, JsonToken t) {
+        switch (t) {
+            case START_OBJECT -> {
+                Map<String, Object> m = new LinkedHashMap<>();
+                for (String name = p.nextName(); name != null; name = p.nextName()) {
+                    m.put(name, readPlain(p, p.nextToken()));
+                }
+                return m;
+            }
+            case START_ARRAY -> {
+                List<Object> l = new ArrayList<>();
+                for (JsonToken e = p.nextToken(); e != JsonToken.END_ARRAY; e = p.nextToken()) {
+                    l.add(readPlain(p, e));
+                }
+                return l;
+            }
+            case VALUE_STRING -> {
+                return p.getString();
+            }
+            case VALUE_NUMBER_INT -> {
+                return switch (p.getNumberType()) {
+                    case INT -> p.getIntValue();
+                    case LONG -> p.getLongValue();
+                    default -> p.getBigIntegerValue();
+                };
+            }
+            case VALUE_NUMBER_FLOAT -> {
+                return p.getDoubleValue();
+            }
+            case VALUE_TRUE -> {
+                return Boolean.TRUE;
+            }
+            case VALUE_FALSE -> {
+                return Boolean.FALSE;
+            }
+            case VALUE_NULL -> {
+                return null;
+            }
+            default -> throw new McpProtocolException("not valid JSON: unexpected " + t + " at line "
+                    + p.currentLocation().getLineNr() + ", column " + p.currentLocation().getColumnNr());
+        }
     }
 
     /**
@@ -221,18 +276,25 @@ public final class JsonRpcCodec {
     public static void encode(JsonRpcMessage message, OutputStream out) {
         try {
             write(message, out);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("the params of " + methodOf(message) + " cannot be written as JSON: "
+                    + e.getMessage(), null);
         } catch (JacksonException e) {
-            String method = switch (message) {
-                case JsonRpcMessage.Request r -> r.method();
-                case JsonRpcMessage.Notification n -> n.method();
-                case JsonRpcMessage.Response r -> "the response to " + r.id();
-                case JsonRpcMessage.ErrorResponse r -> "the error response to " + r.id();
-            };
+            String method = methodOf(message);
             // a cycle, a nesting deeper than the write limit, a null map key, an object Jackson cannot write
             throw new IllegalArgumentException("the params of " + method + " cannot be written as JSON"
                     + Json.pathOf(e) + " (" + e.getClass().getSimpleName() + "); use plain JSON values: Map with "
                     + "String keys, List, String, Number, Boolean, null", null);
         }
+    }
+
+    private static String methodOf(JsonRpcMessage message) {
+        return switch (message) {
+            case JsonRpcMessage.Request r -> r.method();
+            case JsonRpcMessage.Notification n -> n.method();
+            case JsonRpcMessage.Response r -> "the response to " + r.id();
+            case JsonRpcMessage.ErrorResponse r -> "the error response to " + r.id();
+        };
     }
 
     private static void write(JsonRpcMessage message, OutputStream out) {
@@ -245,20 +307,20 @@ public final class JsonRpcCodec {
                     g.writeStringProperty("method", r.method());
                     if (r.params() != null) {
                         g.writeName("params");
-                        g.writePOJO(r.params());
+                        writePlain(g, r.params(), 0);
                     }
                 }
                 case JsonRpcMessage.Notification n -> {
                     g.writeStringProperty("method", n.method());
                     if (n.params() != null) {
                         g.writeName("params");
-                        g.writePOJO(n.params());
+                        writePlain(g, n.params(), 0);
                     }
                 }
                 case JsonRpcMessage.Response r -> {
                     writeId(g, r.id());
                     g.writeName("result");
-                    g.writePOJO(r.result());
+                    writePlain(g, r.result(), 0);
                 }
                 case JsonRpcMessage.ErrorResponse e -> {
                     if (e.id() == null) {
@@ -272,12 +334,57 @@ public final class JsonRpcCodec {
                     g.writeStringProperty("message", e.error().message());
                     if (e.error().data() != null) {
                         g.writeName("data");
-                        g.writePOJO(e.error().data());
+                        writePlain(g, e.error().data(), 0);
                     }
                     g.writeEndObject();
                 }
             }
             g.writeEndObject();
+        }
+    }
+
+    /** The deepest nesting {@link #writePlain} writes; deeper (or cyclic) values are refused. */
+    static final int MAX_WRITE_DEPTH = 1000;
+
+    /**
+     * Writes a plain JSON value straight to the generator (the hot path: no serializer look-up per value). Records
+     * and other objects fall back to Jackson's data binding.
+     */
+    private static void writePlain(JsonGenerator g, Object v, int depth) {
+        if (depth > MAX_WRITE_DEPTH) {
+            throw new IllegalArgumentException("nesting deeper than " + MAX_WRITE_DEPTH
+                    + " levels (or a cycle); use plain JSON values", null);
+        }
+        switch (v) {
+            case null -> g.writeNull();
+            case String s -> g.writeString(s);
+            case Map<?, ?> m -> {
+                g.writeStartObject();
+                for (Map.Entry<?, ?> e : m.entrySet()) {
+                    if (!(e.getKey() instanceof String key)) {
+                        throw new IllegalArgumentException("a map key that is not a String ("
+                                + (e.getKey() == null ? "null" : e.getKey().getClass().getSimpleName())
+                                + "); use plain JSON values", null);
+                    }
+                    g.writeName(key);
+                    writePlain(g, e.getValue(), depth + 1);
+                }
+                g.writeEndObject();
+            }
+            case List<?> l -> {
+                g.writeStartArray();
+                for (Object o : l) {
+                    writePlain(g, o, depth + 1);
+                }
+                g.writeEndArray();
+            }
+            case Integer i -> g.writeNumber(i);
+            case Long l -> g.writeNumber(l);
+            case Boolean b -> g.writeBoolean(b);
+            case Double d -> g.writeNumber(d);
+            case BigInteger b -> g.writeNumber(b);
+            case BigDecimal b -> g.writeNumber(b);
+            default -> g.writePOJO(v);
         }
     }
 

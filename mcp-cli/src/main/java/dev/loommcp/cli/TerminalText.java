@@ -1,0 +1,180 @@
+package dev.loommcp.cli;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.Writer;
+import java.util.Locale;
+
+/**
+ * Keeps server-supplied text from driving the terminal: in human output every C0 control character other than
+ * line feed and tab, every carriage return that does not end a line, DEL and every C1 control character is shown as
+ * a visible escape such as {@code \x1b}; a CR LF pair becomes a plain line feed. JSON output is escaped as JSON
+ * instead ({@link #jsonSafe}). Also cuts long server messages ({@link #cap}). Stateless and thread-safe; the writers
+ * it makes are as thread-safe as {@link PrintWriter}.
+ */
+final class TerminalText {
+
+    /** The most characters of one server message printed in human mode. */
+    static final int MAX_MESSAGE = 2000;
+
+    private TerminalText() {
+    }
+
+    /**
+     * Returns whether a character is shown as an escape: a C0 control other than {@code \n} and {@code \t}, DEL, or
+     * a C1 control ({@code U+0080} to {@code U+009F}). Carriage returns are handled by the callers.
+     *
+     * @param c the character
+     * @return whether it must not reach the terminal as it is
+     */
+    static boolean isUnsafe(char c) {
+        return (c < 0x20 && c != '\n' && c != '\t') || (c >= 0x7f && c <= 0x9f);
+    }
+
+    /**
+     * Returns the text with every unsafe character replaced by its escape ({@code ESC} becomes {@code \x1b}); a
+     * {@code \r\n} pair becomes {@code \n}.
+     *
+     * @param s the text, or {@code null}
+     * @return the text safe to print, {@code null} for {@code null}
+     */
+    static String escape(String s) {
+        if (s == null) {
+            return null;
+        }
+        StringBuilder sb = null;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            boolean crlf = c == '\r' && i + 1 < s.length() && s.charAt(i + 1) == '\n';
+            if (crlf || isUnsafe(c)) {
+                if (sb == null) {
+                    sb = new StringBuilder(s.length() + 16).append(s, 0, i);
+                }
+                if (!crlf) {
+                    appendEscape(sb, c);
+                }
+            } else if (sb != null) {
+                sb.append(c);
+            }
+        }
+        return sb == null ? s : sb.toString();
+    }
+
+    private static void appendEscape(StringBuilder sb, char c) {
+        sb.append(String.format(Locale.ROOT, "\\x%02x", (int) c));
+    }
+
+    /**
+     * Escapes DEL and the C1 control characters in JSON text as {@code \}{@code u007f} and so on. Jackson already
+     * escapes the C0 controls; these are legal raw in JSON strings but some terminals act on them. The JSON stays
+     * equal: in JSON text these characters can only occur inside strings.
+     *
+     * @param json JSON text
+     * @return the same JSON value with those characters escaped
+     */
+    static String jsonSafe(String json) {
+        StringBuilder sb = null;
+        for (int i = 0; i < json.length(); i++) {
+            char c = json.charAt(i);
+            if (c >= 0x7f && c <= 0x9f) {
+                if (sb == null) {
+                    sb = new StringBuilder(json.length() + 16).append(json, 0, i);
+                }
+                sb.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
+            } else if (sb != null) {
+                sb.append(c);
+            }
+        }
+        return sb == null ? json : sb.toString();
+    }
+
+    /**
+     * Cuts a message to {@code max} characters, saying how many were left out.
+     *
+     * @param s   the message, or {@code null}
+     * @param max the most characters kept
+     * @return the message, or its first {@code max} characters followed by {@code "... (N more characters)"}
+     */
+    static String cap(String s, int max) {
+        if (s == null || s.length() <= max) {
+            return s;
+        }
+        int keep = max;
+        if (Character.isHighSurrogate(s.charAt(keep - 1))) {
+            keep--;
+        }
+        return s.substring(0, keep) + "... (" + String.format(Locale.ROOT, "%,d", s.length() - keep)
+                + " more characters)";
+    }
+
+    /**
+     * Cuts a server message to {@value #MAX_MESSAGE} characters ({@link #cap}).
+     *
+     * @param s the message, or {@code null}
+     * @return the message, cut if needed
+     */
+    static String cap(String s) {
+        return cap(s, MAX_MESSAGE);
+    }
+
+    /**
+     * Wraps a writer so that everything printed through the result is {@linkplain #escape escaped}. The wrapper
+     * does not buffer: what it is given reaches {@code raw} at once (except a trailing carriage return, held until
+     * the next character or flush shows whether a line feed follows), so output through it and through {@code raw}
+     * stays in order.
+     *
+     * @param raw the writer to protect
+     * @return a print writer that escapes
+     */
+    static PrintWriter writer(Writer raw) {
+        return new PrintWriter(new EscapingWriter(raw), false);
+    }
+
+    /** Escapes what passes through it; see {@link #writer}. */
+    private static final class EscapingWriter extends Writer {
+        private final Writer raw;
+        private boolean pendingCr;
+
+        EscapingWriter(Writer raw) {
+            super(raw);
+            this.raw = raw;
+        }
+
+        @Override
+        public void write(char[] buf, int off, int len) throws IOException {
+            // the PrintWriter around this one serializes the calls
+            StringBuilder sb = new StringBuilder(len + 8);
+            for (int i = off; i < off + len; i++) {
+                char c = buf[i];
+                if (pendingCr) {
+                    pendingCr = false;
+                    if (c != '\n') {
+                        appendEscape(sb, '\r');
+                    }
+                }
+                if (c == '\r') {
+                    pendingCr = true;
+                } else if (isUnsafe(c)) {
+                    appendEscape(sb, c);
+                } else {
+                    sb.append(c);
+                }
+            }
+            raw.write(sb.toString());
+        }
+
+        @Override
+        public void flush() throws IOException {
+            if (pendingCr) {
+                pendingCr = false;
+                raw.write("\\x0d");
+            }
+            raw.flush();
+        }
+
+        @Override
+        public void close() throws IOException {
+            flush();
+        }
+    }
+}

@@ -1,0 +1,68 @@
+package dev.loommcp.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.loommcp.internal.json.Json;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import org.junit.jupiter.api.Test;
+
+class TerminalTextTest {
+
+    @Test
+    void controlCharactersBecomeVisibleEscapes() {
+        assertThat(TerminalText.escape("a\u001b[31mb")).isEqualTo("a\\x1b[31mb");
+        assertThat(TerminalText.escape("nul\0 bel\u0007 del\u007f csi\u009b nel\u0085"))
+                .isEqualTo("nul\\x00 bel\\x07 del\\x7f csi\\x9b nel\\x85");
+        assertThat(TerminalText.escape("line\nnext\ttab")).isEqualTo("line\nnext\ttab");
+        assertThat(TerminalText.escape("crlf\r\nlone\rcr\r")).isEqualTo("crlf\nlone\\x0dcr\\x0d");
+        assertThat(TerminalText.escape("é ü 日本 \u00a0")).isEqualTo("é ü 日本 \u00a0");
+        String plain = "nothing to do";
+        assertThat(TerminalText.escape(plain)).isSameAs(plain);
+        assertThat(TerminalText.escape(null)).isNull();
+    }
+
+    @Test
+    void theWriterEscapesAcrossWritesAndKeepsCrLfPairsSplitBetweenThem() {
+        StringWriter raw = new StringWriter();
+        PrintWriter w = TerminalText.writer(raw);
+        w.print("a\r");
+        w.print("\nb\r");
+        w.print("c\u001b");
+        w.println();
+        w.print("end\r");
+        w.flush();
+        assertThat(raw.toString()).isEqualTo("a\nb\\x0dc\\x1b" + System.lineSeparator() + "end\\x0d");
+    }
+
+    @Test
+    void longMessagesAreCutSayingHowMuchWasLeftOut() {
+        assertThat(TerminalText.cap("short")).isEqualTo("short");
+        assertThat(TerminalText.cap("x".repeat(2000))).hasSize(2000);
+        assertThat(TerminalText.cap("x".repeat(2001))).isEqualTo("x".repeat(2000) + "... (1 more characters)");
+        assertThat(TerminalText.cap("y".repeat(12_345), 10)).isEqualTo("yyyyyyyyyy... (12,335 more characters)");
+        // never splits a surrogate pair
+        assertThat(TerminalText.cap("abc\uD83D\uDE00def", 4)).isEqualTo("abc... (5 more characters)");
+        assertThat(TerminalText.cap(null)).isNull();
+    }
+
+    @Test
+    void jsonTextKeepsItsValueWithDelAndC1Escaped() {
+        String json = Json.writePretty(java.util.Map.of("t", "a\u001bb\u007fc\u009bd é"));
+        assertThat(json).doesNotContain("\u001b").contains("\u007f");
+        String safe = TerminalText.jsonSafe(json);
+        assertThat(safe).doesNotContain("\u007f").doesNotContain("\u009b").contains("\\u007f").contains("\\u009b")
+                .contains("é");
+        assertThat(Json.read(safe)).isEqualTo(Json.read(json));
+    }
+
+    @Test
+    void logRecordsAreOneEscapedLine() {
+        LogRecord r = new LogRecord(Level.WARNING, "skipped \"\u001b[2J\" from {0}");
+        r.setParameters(new Object[] {"server"});
+        assertThat(new Main.LogFormat().format(r))
+                .isEqualTo("mcp: WARNING: skipped \"\\x1b[2J\" from server" + System.lineSeparator());
+    }
+}
