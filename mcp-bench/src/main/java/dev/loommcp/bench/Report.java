@@ -194,18 +194,21 @@ final class Report {
                 + Bench.SCALE_HEAP);
         out.println();
         out.println("| client | time ms (release to last answer) | most pending at the server at once | failed"
-                + " | heap after GC, all in flight | heap after GC, idle before | peak RSS MB |");
+                + " | heap after GC, all in flight (pending at the server then) | heap after GC, idle before"
+                + " | peak RSS MB |");
         out.println("|---|---|---|---|---|---|---|");
         for (Map<String, Object> m : results) {
             if (m.containsKey("crashed")) {
                 out.printf("| %s | did not complete | | | | | |%n", m.get("client"));
                 continue;
             }
-            out.printf("| %s | %s | %s | %s | %s MB | %s MB | %s |%n", m.get("client"),
+            double atGc = Bench.num(m, "serverPendingAtGc");
+            out.printf("| %s | %s | %s | %s | %s MB (%s) | %s MB | %s |%n", m.get("client"),
                     Bench.fmt("%.0f", Bench.num(m, "seconds") * 1000),
                     Bench.fmt("%,.0f", Bench.num(m, "serverMaxPending")),
                     Bench.fmt("%.0f", Bench.num(m, "failed")),
                     Bench.fmt("%.1f", Bench.num(m, "heapInFlightAfterGcMb")),
+                    atGc < 0 ? "unknown: the stats call failed" : Bench.fmt("%,.0f", atGc),
                     Bench.fmt("%.1f", Bench.num(m, "heapIdleAfterGcMb")),
                     Bench.fmt("%.0f", Bench.num(m, "peakRssMb")));
         }
