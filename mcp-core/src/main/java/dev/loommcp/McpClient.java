@@ -84,8 +84,8 @@ import java.util.function.Consumer;
  * and every {@link McpTool} handle fails with {@link McpClosedException}.
  *
  * <h2>Deadlines and cancellation</h2>
- * Each call's deadline is the earliest of its {@link RequestOptions} timeout or deadline and the client's
- * {@linkplain Builder#requestTimeout default timeout}. When the deadline passes, the {@link CancellationToken}
+ * Each call's deadline is the earlier of its {@link RequestOptions} timeout and deadline; when the call sets
+ * neither, the client's {@linkplain Builder#requestTimeout default timeout} applies. When the deadline passes, the {@link CancellationToken}
  * fires, the calling thread is interrupted or the client closes, the pending request is removed, a
  * {@code notifications/cancelled} is sent to the server (never for {@code initialize}, and not on close), a late
  * response is dropped, and the call throws {@link McpTimeoutException}, {@link McpCancelledException},

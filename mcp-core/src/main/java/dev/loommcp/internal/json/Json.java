@@ -118,9 +118,9 @@ public final class Json {
     }
 
     /**
-     * Builds, once per JVM, the serializers and deserializers a client needs first (handshake, tool listing and
-     * calls), so that cost overlaps the server's start-up instead of adding to the first calls. Failures are ignored:
-     * it only warms caches.
+     * Builds, once per JVM, the mapper and the deserializers the first listings and calls need (the client runs it
+     * on a background thread right after the handshake, which itself uses only the streaming API), so that cost is
+     * not added to the caller's first call. Failures are ignored: it only warms caches.
      */
     public static void warmUp() {
         if (!WARM.compareAndSet(false, true)) {
