@@ -997,10 +997,15 @@ public final class McpClient implements AutoCloseable {
                 : options.deadlineValue() != null ? null : requestTimeout;
         long deadline = timeout == null ? Long.MAX_VALUE : saturatedAdd(now, timeout);
         if (options.deadlineValue() != null) {
-            Duration left = Duration.between(Instant.now(), options.deadlineValue());
-            deadline = Math.min(deadline, saturatedAdd(now, left.isNegative() ? Duration.ZERO : left));
+            deadline = Math.min(deadline, monotonic(options.deadlineValue(), now));
         }
         return deadline;
+    }
+
+    /** Converts a wall-clock deadline into a {@link System#nanoTime()} one, once, at the start of a call. */
+    private static long monotonic(Instant deadline, long now) {
+        Duration left = Duration.between(Instant.now(), deadline);
+        return saturatedAdd(now, left.isNegative() ? Duration.ZERO : left);
     }
 
     private static long saturatedAdd(long now, Duration d) {
@@ -1144,8 +1149,7 @@ public final class McpClient implements AutoCloseable {
             timeoutNanos = deadline - start;
             hardDeadline = Long.MAX_VALUE;
             if (options.deadlineValue() != null) {
-                RequestOptions onlyDeadline = RequestOptions.deadline(options.deadlineValue());
-                hardDeadline = Math.min(hardDeadline, deadlineOfAbsolute(onlyDeadline, start));
+                hardDeadline = Math.min(hardDeadline, monotonic(options.deadlineValue(), start));
             }
             if (options.maxTotalTimeout() != null) {
                 hardDeadline = Math.min(hardDeadline, saturatedAdd(start, options.maxTotalTimeout()));
@@ -1221,11 +1225,6 @@ public final class McpClient implements AutoCloseable {
                 sendCancelled(requestId, method, cancelReason);
             }
         }
-    }
-
-    private long deadlineOfAbsolute(RequestOptions onlyDeadline, long now) {
-        Duration left = Duration.between(Instant.now(), onlyDeadline.deadlineValue());
-        return saturatedAdd(now, left.isNegative() ? Duration.ZERO : left);
     }
 
     private JsonRpcMessage await(Pending p, long deadline, long hardDeadline, long timeoutNanos, boolean reset)

@@ -97,7 +97,7 @@ final class ToolCatalog {
                         + "' cannot be compiled; structuredContent not checked: " + ex.getMessage());
                 return;
             }
-            List<Error> errors = schema.validate(Json.write(result.structuredContent()), InputFormat.JSON);
+            List<Error> errors = schema.validate(Json.MAPPER.valueToTree(result.structuredContent()));
             if (errors.isEmpty()) {
                 return;
             }

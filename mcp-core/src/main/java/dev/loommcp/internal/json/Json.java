@@ -204,26 +204,6 @@ public final class Json {
     }
 
     /**
-     * Returns a deep, mutable copy-free view check: whether the value is a plain JSON object.
-     *
-     * @param value the value
-     * @return whether it is a {@code Map}
-     */
-    public static boolean isObject(Object value) {
-        return value instanceof Map;
-    }
-
-    /**
-     * Returns whether the value is a plain JSON array.
-     *
-     * @param value the value
-     * @return whether it is a {@code List}
-     */
-    public static boolean isArray(Object value) {
-        return value instanceof List;
-    }
-
-    /**
      * Returns Jackson's message without the source excerpt, which could hold payload data.
      *
      * @param e the exception
