@@ -7,7 +7,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 loom_pick_jdk
 loom_node_packages "$ROOT"
 cd "$ROOT"
-if [[ ! -f mcp-cli/target/mcp.jar ]] || [[ -n "$(find . -path ./test-servers -prune -o \( -name '*.java' -o -name pom.xml \) -newer mcp-cli/target/mcp.jar -print -quit)" ]]; then
+if [[ ! -f mcp-cli/target/mcp.jar ]] || [[ -n "$(find . -path ./test-servers -prune -o \( -path '*/src/*' -o -name pom.xml \) -type f -newer mcp-cli/target/mcp.jar -print -quit)" ]]; then
   echo "building mcp-cli/target/mcp.jar ..." >&2
   ./mvnw -q -B -DskipTests package >&2
 fi

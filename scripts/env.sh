@@ -16,7 +16,7 @@ loom_pick_jdk() {
     c=$(dirname "$(dirname "$(readlink -f "$(command -v java)")")"); candidates+=("$c")
   fi
   for c in "${candidates[@]}"; do
-    major=$(loom_java_major "$c")
+    major=$(loom_java_major "$c" || true)   # a broken JDK is skipped, not fatal
     if [[ -n "$major" && "$major" -ge 21 ]]; then export JAVA_HOME="$c"; return 0; fi
   done
   echo "loom-mcp needs a JDK 21 or newer; none found (looked at JAVA_HOME and /usr/lib/jvm). Install one and set JAVA_HOME." >&2

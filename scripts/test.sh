@@ -9,16 +9,20 @@ loom_node_packages "$ROOT"
 cd "$ROOT"
 echo "JDK: $JAVA_HOME ($("$JAVA_HOME/bin/java" -version 2>&1 | head -1)); node $(node --version)" >&2
 status=0
+# reports of an earlier run (a renamed test class) must not be counted below
+find . -path ./test-servers -prune -o -type d \( -name surefire-reports -o -name failsafe-reports \) -path '*/target/*' -print0 \
+  | xargs -0 -r rm -rf
 ./mvnw -B -ntp verify "$@" || status=$?
 conf_passed=0; conf_failed=0
 if (( status == 0 )) && [[ -x conformance/run.sh ]]; then
   conf_log=$(mktemp)
   conformance/run.sh | tee "$conf_log" || status=$?
-  read -r conf_passed conf_failed < <(sed -n 's/^conformance: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' "$conf_log" | tail -1)
+  read -r conf_passed conf_failed < <(sed -n 's/^conformance: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' "$conf_log" | tail -1) || true
+  conf_passed=${conf_passed:-0}; conf_failed=${conf_failed:-0}
   rm -f "$conf_log"
 fi
 # One closing line for the whole run: the Surefire reports of every module plus the conformance scenarios.
-read -r tests failures skipped < <(find . -path ./test-servers -prune -o -path '*/target/surefire-reports/TEST-*.xml' -print0 \
+read -r tests failures skipped < <(find . -path ./test-servers -prune -o -path '*/target/*-reports/TEST-*.xml' -print0 \
   | xargs -0 -r grep -h -o '<testsuite [^>]*>' \
   | awk '{ t=$0; match(t, /tests="[0-9]+"/); n+=substr(t, RSTART+7, RLENGTH-8);
            match(t, /failures="[0-9]+"/); f+=substr(t, RSTART+10, RLENGTH-11);

@@ -405,9 +405,9 @@ final class McpCommand {
             + "scenario named by MCP_CONFORMANCE_SCENARIO against the server at URL. Exit code 0 when the scenario "
             + "ran, 1 when it failed, 2 for an unknown or unsupported scenario."})
     int conformance(@Parameters(paramLabel = "URL", description = "the scenario server's URL") String url) {
-        String scenario = environment.apply("MCP_CONFORMANCE_SCENARIO");
+        String scenario = environment.apply(ConformanceClient.SCENARIO_ENV);
         if (scenario == null || scenario.isBlank()) {
-            err().println("mcp: MCP_CONFORMANCE_SCENARIO is not set (the conformance suite sets it to the scenario's "
+            err().println("mcp: " + ConformanceClient.SCENARIO_ENV + " is not set (the conformance suite sets it to the scenario's "
                     + "name)");
             return ExitCodes.USAGE;
         }
@@ -570,8 +570,9 @@ final class McpCommand {
             if (eq < 0) {
                 String value = environment.apply(e);
                 if (value == null) {
-                    throw usage("--env " + e + ": there is no variable " + e + " in this environment to pass on "
-                            + "(use NAME=VALUE to set one)");
+                    // not echoed: a bare --env argument may be a secret value typed without its name
+                    throw usage("--env number " + (i + 1) + ": there is no such variable in this environment to "
+                            + "pass on (use NAME=VALUE to set one)");
                 }
                 vars.put(e, value);
             } else {

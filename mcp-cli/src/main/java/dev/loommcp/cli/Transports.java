@@ -64,13 +64,4 @@ final class Transports {
         }
         return b.build();
     }
-
-    /**
-     * Returns whether this build has the Streamable HTTP transport.
-     *
-     * @return {@code true}
-     */
-    static boolean httpAvailable() {
-        return true;
-    }
 }

@@ -175,18 +175,4 @@ public final class ConformanceClient {
         err.println("conformance: " + name + " returned " + r.content().size() + " content block(s)");
         return EXIT_OK;
     }
-
-    /**
-     * Runs the scenario named by {@value #SCENARIO_ENV} against the URL in the last argument and exits with its code
-     * (for running the class directly, without the {@code mcp} command).
-     *
-     * @param args {@code [...] <server-url>}
-     */
-    public static void main(String[] args) {
-        if (args.length == 0) {
-            System.err.println("usage: ConformanceClient <server-url>   (scenario in " + SCENARIO_ENV + ")");
-            System.exit(EXIT_UNSUPPORTED);
-        }
-        System.exit(run(args[args.length - 1], System.getenv(SCENARIO_ENV)));
-    }
 }

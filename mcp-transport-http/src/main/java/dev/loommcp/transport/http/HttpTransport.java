@@ -253,6 +253,12 @@ public final class HttpTransport implements McpTransport {
         }
         this.executor = ex;
         this.client = b.build();
+        if (closed.get()) {
+            // close() ran while we were building the client and found nothing to shut down: do it here
+            client.shutdownNow();
+            ex.shutdownNow();
+            throw new IllegalStateException("transport is closed");
+        }
         LOG.log(Level.DEBUG, () -> "HTTP transport opened for " + origin);
     }
 
@@ -335,7 +341,9 @@ public final class HttpTransport implements McpTransport {
      * Closes the transport: aborts every exchange in flight, stops the GET stream, sends {@code DELETE} with the
      * session id if there is one (any answer accepted, bounded by {@value #CLOSE_TIMEOUT_MILLIS} ms), and shuts the
      * HTTP client and its threads down. Idempotent; safe from any thread. If the calling thread is interrupted the
-     * DELETE is skipped and the interrupt status kept.
+     * DELETE is skipped and the interrupt status kept. Each of its four waits (the GET stream's thread, the DELETE,
+     * the HTTP client's and the executor's termination) is bounded by about 3 seconds, so {@code close()} returns
+     * within about 12 seconds at worst, and at once when nothing is in flight.
      */
     @Override
     public void close() {
@@ -691,8 +699,8 @@ public final class HttpTransport implements McpTransport {
             if (initialized != null) {
                 try {
                     postOneWay(call, JsonRpcCodec.encode(initialized), newSid, protocolVersion, ctx.deadlineNanos());
-                } catch (McpTransportException e) {
-                    sessionId = previous;
+                } catch (InterruptedException | RuntimeException e) {
+                    sessionId = previous; // never keep a session that did not get notifications/initialized
                     throw e;
                 }
             }

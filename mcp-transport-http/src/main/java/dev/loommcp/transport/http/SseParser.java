@@ -197,11 +197,13 @@ final class SseParser {
             case "id" -> {
                 if (value.indexOf('\0') < 0) {
                     lastEventIdBuffer = value;
+                    idSeen = true;
                 }
             }
             case "retry" -> {
                 if (!value.isEmpty() && value.length() <= 12 && value.chars().allMatch(c -> c >= '0' && c <= '9')) {
-                    retryMillis = Long.parseLong(value);
+                    // a server may not park a reconnect for longer than the transport's own longest backoff
+                    retryMillis = Math.min(Long.parseLong(value), HttpTransport.MAX_BACKOFF_MILLIS);
                 }
             }
             default -> {
@@ -210,10 +212,15 @@ final class SseParser {
         }
     }
 
+    private boolean idSeen;
+
     private void dispatch() {
         lastEventId = lastEventIdBuffer == null || lastEventIdBuffer.isEmpty() ? null : lastEventIdBuffer;
         eventBytes = 0;
-        dispatches++;
+        if (hasData || idSeen) {
+            dispatches++; // a blank line after only comments (a keep-alive) is not an event
+        }
+        idSeen = false;
         if (!hasData) {
             eventType = "";
             return;

@@ -46,7 +46,9 @@ class AuthChallengeTest {
 
     @Test
     void garbageNeverThrows() {
-        assertThat(AuthChallenge.parse(List.of("", "===", "\"unterminated", "Bearer realm=\"open"))).isNotNull();
+        List<AuthChallenge> parsed = AuthChallenge.parse(List.of("", "===", "\"unterminated", "Bearer realm=\"open"));
+        // only the last value names a scheme; nothing in the rest may turn into a challenge
+        assertThat(parsed).extracting(AuthChallenge::scheme).containsOnly("Bearer");
         McpHttpStatusException e = new McpHttpStatusException(403, "x",
                 AuthChallenge.parse(List.of("Basic realm=x", "Bearer scope=s")));
         assertThat(e.authParameters()).containsExactly(Map.entry("scope", "s"));

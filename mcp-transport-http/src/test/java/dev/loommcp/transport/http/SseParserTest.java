@@ -42,6 +42,26 @@ class SseParserTest {
     }
 
     @Test
+    void keepAlivesAreNotEventsButAPrimingIdIs() {
+        Collect c = new Collect();
+        byte[] pings = ": ping\n\n: ping\n\n".getBytes(StandardCharsets.UTF_8);
+        c.parser.feed(pings, 0, pings.length);
+        assertThat(c.parser.dispatches()).as("comments only: no progress").isZero();
+        byte[] priming = "id: e1\ndata:\n\n".getBytes(StandardCharsets.UTF_8);
+        c.parser.feed(priming, 0, priming.length);
+        assertThat(c.parser.dispatches()).isEqualTo(1);
+        assertThat(c.parser.lastEventId()).isEqualTo("e1");
+    }
+
+    @Test
+    void aHugeRetryIsCappedAtTheLongestBackoff() {
+        Collect c = new Collect();
+        byte[] b = "retry: 999999999999\n\n".getBytes(StandardCharsets.UTF_8);
+        c.parser.feed(b, 0, b.length);
+        assertThat(c.parser.retryMillis()).isEqualTo(HttpTransport.MAX_BACKOFF_MILLIS);
+    }
+
+    @Test
     void multiLineDataIsJoinedWithNewlines() {
         assertThat(parse("data: first\ndata:second\ndata:  third\n\n"))
                 .containsExactly(new Ev("message", "first\nsecond\n third", null));

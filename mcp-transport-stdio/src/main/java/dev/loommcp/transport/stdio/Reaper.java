@@ -48,7 +48,9 @@ final class Reaper {
         HOOK_LOCK.lock();
         try {
             if (!hookInstalled) {
-                Runtime.getRuntime().addShutdownHook(McpThreads.newThread("stdio-shutdown-hook", Reaper::runHook));
+                // a plain platform thread: it never runs before JVM exit, so it is not tracked by McpThreads
+                Runtime.getRuntime().addShutdownHook(
+                        Thread.ofPlatform().name("mcp-stdio-shutdown-hook").unstarted(Reaper::runHook));
                 hookInstalled = true;
             }
         } finally {

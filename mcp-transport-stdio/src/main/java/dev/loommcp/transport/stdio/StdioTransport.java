@@ -92,8 +92,9 @@ import java.util.function.Consumer;
  *       (default 2 s);</li>
  *   <li>send {@code SIGKILL} to what is left and wait up to {@link Builder#killGrace(Duration)} (default 2 s).</li>
  * </ol>
- * {@code close()} therefore returns within the sum of the three bounds plus at most about one second to collect
- * the transport's own threads, even for a child that ignores {@code SIGTERM} or never reads its stdin. It never
+ * {@code close()} therefore returns within the sum of the three bounds plus a few seconds of overhead at worst (each
+ * signal is sent by running {@code kill}, bounded at 3 s, and the transport's own threads are collected within about
+ * one second; normally both take milliseconds), even for a child that ignores {@code SIGTERM} or never reads its stdin. It never
  * throws; the exit code of a child ended this way is available from {@link #exitCode()}.
  *
  * <p>What "the whole tree" means per platform:
@@ -257,7 +258,8 @@ public final class StdioTransport implements McpTransport {
     /**
      * Ends the transport and the child's whole process tree with the bounded shutdown sequence described in the
      * class documentation: close stdin, wait; {@code SIGTERM}, wait; {@code SIGKILL}, wait. Returns within
-     * {@code stdinCloseGrace + terminateGrace + killGrace} plus about one second. Idempotent and thread-safe: a
+     * {@code stdinCloseGrace + terminateGrace + killGrace} plus the overhead described there (at most about 7 s, usually
+     * milliseconds). Idempotent and thread-safe: a
      * second caller waits for the first one's shutdown to finish (unless it is one of the transport's own threads).
      * Never throws. After close the sink gets no more calls, not even {@code onClosed}.
      *
