@@ -1,5 +1,6 @@
 package dev.loommcp;
 
+import dev.loommcp.internal.concurrent.UserCode;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -16,6 +17,8 @@ import java.util.concurrent.atomic.AtomicReference;
  * block.
  */
 public final class CancellationToken {
+
+    private static final System.Logger LOG = System.getLogger(CancellationToken.class.getName());
 
     private final AtomicReference<String> reason = new AtomicReference<>();
     private final ConcurrentHashMap<Long, Runnable> listeners = new ConcurrentHashMap<>();
@@ -45,8 +48,9 @@ public final class CancellationToken {
      * of {@code notifications/cancelled} and appears in the exception message, so it must not hold secrets.
      *
      * <p>The listeners run on this thread before it returns; when several threads cancel at once, only the first
-     * one runs them (the others return at once). A listener that throws an {@link Error} does not stop the others;
-     * the first such error is rethrown once all have run.
+     * one runs them (the others return at once). A listener that throws does not stop the others, and its failure
+     * is logged at {@code WARNING} (class and stack trace, not the message); the first {@link Error} is also
+     * rethrown once all have run, to this caller only (loom-mcp itself never cancels a token it did not create).
      *
      * @param why a short reason; {@code null} means "cancelled"
      */
@@ -92,7 +96,9 @@ public final class CancellationToken {
 
     /**
      * Registers an action to run when the token fires. If it has already fired, the action runs at once on this
-     * thread. Exceptions thrown by the action are ignored.
+     * thread. A {@link RuntimeException} thrown by the action is logged at {@code WARNING} (class and stack trace, not
+     * the message) and otherwise ignored; an {@link Error} is logged and reaches the thread that runs the action
+     * (see {@link #cancel(String)}).
      *
      * @param action the action, not {@code null}
      * @return a registration whose {@code close()} removes the action if it has not run yet
@@ -118,9 +124,17 @@ public final class CancellationToken {
     private static void runQuietly(Runnable r) {
         try {
             r.run();
-        } catch (RuntimeException ignored) {
-            // a listener's failure must not stop the others
+        } catch (RuntimeException | Error e) {
+            UserCode.failed(LOG, "a cancel action of a CancellationToken", e);
+            if (e instanceof Error error) {
+                throw error; // to the thread that fired or registered; cancel() runs the others first
+            }
         }
+    }
+
+    /** The number of registered actions that have neither run nor been removed: for tests. */
+    int registrationCount() {
+        return listeners.size();
     }
 
     /** A handle that removes one cancel action. {@link #close()} is idempotent and thread-safe. */

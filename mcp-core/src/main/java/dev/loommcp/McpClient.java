@@ -1,7 +1,9 @@
 package dev.loommcp;
 
 import dev.loommcp.internal.concurrent.McpThreads;
+import dev.loommcp.internal.concurrent.Joins;
 import dev.loommcp.internal.concurrent.RequestScope;
+import dev.loommcp.internal.concurrent.UserCode;
 import dev.loommcp.internal.json.Json;
 import dev.loommcp.jsonrpc.JsonRpcError;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
@@ -53,6 +55,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -93,8 +96,13 @@ import java.util.function.Consumer;
  *
  * <h2>Threads</h2>
  * All methods are thread-safe. Listeners run one at a time on the client's event thread ({@code mcp-events-N});
- * server requests (sampling, elicitation, roots) run each on its own virtual thread ({@code mcp-handler-N}). Neither
+ * server requests (sampling, elicitation, roots) run each on its own virtual thread ({@code mcp-handler-N}), at most
+ * {@linkplain Builder#maxConcurrentServerRequests a bound} at once (beyond it they are refused at once). Neither
  * ever blocks the transport's reader. Listeners and handlers may call the client, including {@link #close()}.
+ *
+ * <p>Whatever a listener, handler or other callback of the application throws, {@link Error}s included, is logged at
+ * {@code WARNING} (class and stack trace, never the message) and the client carries on: the event thread runs the
+ * next listener, and a server request whose handler failed is answered with {@code -32603}.
  *
  * <h2>Errors</h2>
  * A JSON-RPC error from the server is an {@link McpRpcException}; a tool result with {@code isError: true} is a
@@ -109,6 +117,9 @@ public final class McpClient implements AutoCloseable {
     /** The protocol versions this client accepts from a server, newest first. */
     public static final List<String> SUPPORTED_PROTOCOL_VERSIONS =
             List.of("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05");
+
+    /** The default of {@link Builder#maxConcurrentServerRequests(int)}. */
+    public static final int DEFAULT_MAX_CONCURRENT_SERVER_REQUESTS = 64;
 
     private static final System.Logger LOG = System.getLogger("dev.loommcp.client");
 
@@ -130,6 +141,12 @@ public final class McpClient implements AutoCloseable {
     private final OutputSchemaValidation outputSchemaValidation;
     private final int maxListPages;
     private final int notificationQueueCapacity;
+    private final int maxConcurrentServerRequests;
+    /** One per running server-request handler: a server cannot park more than the bound. */
+    private final Semaphore handlerPermits;
+    /** One per answer sent off the reader thread (non-inline transports): pings and refusals. */
+    private final Semaphore responderPermits;
+    private final AtomicLong refusedServerRequests = new AtomicLong();
 
     private final ReentrantLock stateLock = new ReentrantLock();
     private volatile State state = State.NEW;
@@ -169,6 +186,9 @@ public final class McpClient implements AutoCloseable {
         this.outputSchemaValidation = b.outputSchemaValidation;
         this.maxListPages = b.maxListPages;
         this.notificationQueueCapacity = b.notificationQueueCapacity;
+        this.maxConcurrentServerRequests = b.maxConcurrentServerRequests;
+        this.handlerPermits = new Semaphore(b.maxConcurrentServerRequests);
+        this.responderPermits = new Semaphore(b.maxConcurrentServerRequests);
         this.tools = new ToolCatalog(outputSchemaValidation);
     }
 
@@ -275,8 +295,12 @@ public final class McpClient implements AutoCloseable {
             } finally {
                 stateLock.unlock();
             }
-        } catch (InterruptedException | RuntimeException | Error e) {
+        } catch (RuntimeException e) {
+            boolean closedByOwner = closedByOwner();
             shutdown(e instanceof McpClosedException ? e.getCause() : e);
+            throw closedByOwner ? closedInstead("connect", e) : e;
+        } catch (InterruptedException | Error e) {
+            shutdown(e);
             throw e;
         }
     }
@@ -284,7 +308,11 @@ public final class McpClient implements AutoCloseable {
     /**
      * Closes the client: fails every call in flight with {@link McpClosedException}, revokes every {@link McpTool},
      * interrupts running handlers, closes the transport (bounded by the transport's shutdown bounds) and waits for
-     * the client's threads. Idempotent; safe from any thread, including a listener or handler of this client.
+     * the client's threads (listener, handlers, helpers) up to 5 seconds in all; a handler or listener that ignores
+     * its interrupt longer is left to finish on its own (its answer is not sent). Idempotent; safe from any thread,
+     * including a listener or handler of this client. Called from an interrupted thread it still closes and waits in
+     * full, then returns with the interrupt status set again. A {@link #connect()} or call running meanwhile fails
+     * with {@link McpClosedException}, whatever the transport threw when it was closed under it.
      */
     @Override
     public void close() {
@@ -454,8 +482,12 @@ public final class McpClient implements AutoCloseable {
      */
     public void notify(String method, Map<String, Object> params) throws InterruptedException {
         ensureConnected(method);
-        transport.send(new JsonRpcMessage.Notification(method, params),
-                SendContext.detached(deadlineOf(RequestOptions.DEFAULT, System.nanoTime())));
+        try {
+            transport.send(new JsonRpcMessage.Notification(method, params),
+                    SendContext.detached(deadlineOf(RequestOptions.DEFAULT, System.nanoTime())));
+        } catch (RuntimeException e) {
+            throw closedByOwner() ? closedInstead(method, e) : e;
+        }
     }
 
     /**
@@ -1030,6 +1062,25 @@ public final class McpClient implements AutoCloseable {
         throw new IllegalStateException(method + ": the client is not connected; call connect() first");
     }
 
+    /**
+     * Whether {@link #close()} closed the client (not a failed connect or the loss of the transport, whose own
+     * exception tells more). A transport closed under a running call or connect may throw anything; the caller then
+     * gets {@link McpClosedException}.
+     */
+    private boolean closedByOwner() {
+        return state == State.CLOSED && closeCause == null; // closeCause is final once the state is CLOSED
+    }
+
+    /** The exception for a call that failed because {@link #close()} closed the client under it. */
+    private McpClosedException closedInstead(String method, RuntimeException transportFailure) {
+        if (transportFailure instanceof McpClosedException c) {
+            return c;
+        }
+        McpClosedException e = new McpClosedException(method + " failed: the client was closed", null);
+        e.addSuppressed(transportFailure);
+        return e;
+    }
+
     private McpClosedException closedException(String method) {
         Throwable cause = closeCause;
         return new McpClosedException(method + " refused: the client is closed"
@@ -1112,11 +1163,7 @@ public final class McpClient implements AutoCloseable {
             if (cancelled.compareAndSet(false, true)) {
                 Runnable r;
                 while ((r = hooks.poll()) != null) {
-                    try {
-                        r.run();
-                    } catch (RuntimeException e) {
-                        LOG.log(System.Logger.Level.DEBUG, "cancel hook failed", e);
-                    }
+                    UserCode.run(LOG, "a cancel action of the transport", r);
                 }
             }
         }
@@ -1175,7 +1222,11 @@ public final class McpClient implements AutoCloseable {
         String cancelReason = null;
         try {
             if (transport.sendsInline()) {
-                transport.send(request, context);
+                try {
+                    transport.send(request, context);
+                } catch (RuntimeException e) {
+                    throw closedByOwner() ? closedInstead(method, e) : e;
+                }
             } else {
                 scope = RequestScope.open("request", context.deadlineNanos(), null);
                 scope.onCancel(context::cancel);
@@ -1329,18 +1380,23 @@ public final class McpClient implements AutoCloseable {
         CancellationToken outer = options.tokenValue();
         CancellationToken.Registration link = outer == null ? null : outer.onCancel(() -> token.cancel(outer.reason()));
         CancellableFuture<T> future = new CancellableFuture<>(token);
-        RequestOptions withToken = options.toBuilder().token(token).build();
-        startBackground("async", () -> {
-            try {
-                future.complete(call.run(withToken));
-            } catch (Throwable e) {
-                future.completeExceptionally(e);
-            } finally {
-                if (link != null) {
-                    link.close();
+        if (link != null) {
+            // however the future ends (result, failure, cancel, a closed client that never ran the task), the
+            // caller's token keeps nothing of this call
+            future.whenComplete((r, e) -> link.close());
+        }
+        try {
+            RequestOptions withToken = options.toBuilder().token(token).build();
+            startBackground("async", () -> {
+                try {
+                    future.complete(call.run(withToken));
+                } catch (Throwable e) {
+                    future.completeExceptionally(e);
                 }
-            }
-        });
+            });
+        } catch (RuntimeException | Error e) {
+            future.completeExceptionally(e); // the thread could not be started
+        }
         if (isClosed() && !future.isDone()) {
             future.completeExceptionally(closedException("async call"));
         }
@@ -1497,11 +1553,8 @@ public final class McpClient implements AutoCloseable {
                     }
                     continue;
                 }
-                try {
-                    r.run();
-                } catch (RuntimeException e) {
-                    LOG.log(System.Logger.Level.WARNING, "a listener of the MCP client failed", e);
-                }
+                // any Throwable, Errors included: a failing listener must not end the loop for the others
+                UserCode.run(LOG, "a listener of the client for " + transport.describe(), r);
                 Thread.interrupted(); // a listener's stray interrupt must not end the loop
             }
         });
@@ -1515,18 +1568,42 @@ public final class McpClient implements AutoCloseable {
         if (state == State.CLOSED) {
             return;
         }
+        if (!handlerPermits.tryAcquire()) {
+            refuseServerRequest(r);
+            return;
+        }
         Thread[] self = new Thread[1];
-        Thread t = McpThreads.newThread("handler", () -> {
-            try {
-                runHandler(r);
-            } finally {
-                inboundHandlers.remove(r.id(), self[0]);
-                cancelledInbound.remove(r.id());
-            }
-        });
+        Thread t;
+        try {
+            t = McpThreads.newThread("handler", () -> {
+                try {
+                    runHandler(r);
+                } finally {
+                    inboundHandlers.remove(r.id(), self[0]);
+                    cancelledInbound.remove(r.id());
+                    handlerPermits.release();
+                }
+            });
+        } catch (RuntimeException | Error e) {
+            handlerPermits.release();
+            throw e;
+        }
         self[0] = t;
         inboundHandlers.put(r.id(), t);
         t.start(); // a client closing meanwhile interrupts it through inboundHandlers or it answers nothing
+    }
+
+    /** Answers at once a server request beyond {@link Builder#maxConcurrentServerRequests}. */
+    private void refuseServerRequest(JsonRpcMessage.Request r) {
+        long refused = refusedServerRequests.incrementAndGet();
+        if (refused == 1 || refused % 1000 == 0) {
+            LOG.log(System.Logger.Level.WARNING, () -> "server " + transport.describe() + " has more than "
+                    + maxConcurrentServerRequests + " requests to this client running at once; " + refused
+                    + " refused with an error so far");
+        }
+        respond(r.id(), null, JsonRpcError.of(JsonRpcError.INTERNAL_ERROR, "client busy: more than "
+                + maxConcurrentServerRequests + " server requests are already running; " + r.method()
+                + " refused"), true);
     }
 
     private void runHandler(JsonRpcMessage.Request r) {
@@ -1551,14 +1628,17 @@ public final class McpClient implements AutoCloseable {
                         "method not supported by this client: " + r.method()), false);
                 return;
             }
-        } catch (InterruptedException e) {
-            LOG.log(System.Logger.Level.DEBUG, () -> r.method() + " (id " + r.id() + ") handler interrupted");
-            return;
         } catch (McpProtocolException e) {
             respond(r.id(), null, JsonRpcError.of(JsonRpcError.INVALID_PARAMS, e.getMessage()), false);
             return;
-        } catch (Exception e) {
-            LOG.log(System.Logger.Level.WARNING, () -> "handler for " + r.method() + " failed: " + e);
+        } catch (Throwable e) {
+            // any Throwable, Errors and a handler's own InterruptedException included: the request is always
+            // answered; respond() sends nothing when the server cancelled it or the client closed (the interrupts)
+            if (e instanceof InterruptedException) {
+                LOG.log(System.Logger.Level.DEBUG, () -> r.method() + " (id " + r.id() + ") handler interrupted");
+            } else {
+                UserCode.failed(LOG, "the client handler for " + r.method(), e);
+            }
             respond(r.id(), null, JsonRpcError.of(JsonRpcError.INTERNAL_ERROR, "client handler for " + r.method()
                     + " failed: " + e.getClass().getSimpleName()), false);
             return;
@@ -1602,7 +1682,20 @@ public final class McpClient implements AutoCloseable {
             }
         };
         if (fromReader && !transport.sendsInline()) {
-            startBackground("respond", send);
+            if (!responderPermits.tryAcquire()) {
+                // as many answers as handlers are already waiting to be sent: the server reads none of them
+                LOG.log(System.Logger.Level.WARNING, () -> "answer to server request " + id + " dropped: "
+                        + maxConcurrentServerRequests + " answers of the client for " + transport.describe()
+                        + " are still being sent");
+                return;
+            }
+            startBackground("respond", () -> {
+                try {
+                    send.run();
+                } finally {
+                    responderPermits.release();
+                }
+            });
         } else {
             send.run();
         }
@@ -1623,8 +1716,8 @@ public final class McpClient implements AutoCloseable {
             if (state == State.CLOSED) {
                 return false;
             }
+            closeCause = cause; // before the state: closedByOwner() reads them without the lock
             state = State.CLOSED;
-            closeCause = cause;
             return true;
         } finally {
             stateLock.unlock();
@@ -1633,6 +1726,9 @@ public final class McpClient implements AutoCloseable {
 
     /** Releases everything of a client just marked closed: pending calls, handlers, transport, threads. */
     private void release() {
+        // an interrupted closer (a task cancelled with Future.cancel(true)) still closes the transport and waits
+        // within the bound; the interrupt is re-asserted at the end
+        boolean interrupted = Thread.interrupted();
         Throwable cause = closeCause;
         McpClosedException closed = new McpClosedException("the client was closed", cause);
         for (Pending p : pending.values()) {
@@ -1660,23 +1756,12 @@ public final class McpClient implements AutoCloseable {
         toJoin.addAll(inboundHandlers.values());
         toJoin.addAll(background);
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        boolean interrupted = false;
         for (Thread t : toJoin) {
-            if (t == self) {
-                continue;
-            }
-            t.interrupt();
-            long left = end - System.nanoTime();
-            if (left <= 0) {
-                break;
-            }
-            try {
-                t.join(Duration.ofNanos(left));
-            } catch (InterruptedException e) {
-                interrupted = true;
-                break;
+            if (t != self) {
+                t.interrupt();
             }
         }
+        interrupted |= Joins.joinAll(toJoin, end);
         if (interrupted) {
             Thread.currentThread().interrupt();
         }
@@ -1709,6 +1794,7 @@ public final class McpClient implements AutoCloseable {
         private OutputSchemaValidation outputSchemaValidation = OutputSchemaValidation.WARN;
         private int maxListPages = 1000;
         private int notificationQueueCapacity = 1024;
+        private int maxConcurrentServerRequests = DEFAULT_MAX_CONCURRENT_SERVER_REQUESTS;
 
         private Builder(McpTransport transport) {
             this.transport = Objects.requireNonNull(transport, "transport");
@@ -1899,6 +1985,29 @@ public final class McpClient implements AutoCloseable {
                 throw new IllegalArgumentException("notificationQueueCapacity must be at least 1: " + capacity);
             }
             this.notificationQueueCapacity = capacity;
+            return this;
+        }
+
+        /**
+         * Sets how many requests from the server ({@code roots/list}, {@code sampling/createMessage},
+         * {@code elicitation/create}, and any other method, which is answered "method not found" by a handler too)
+         * may run their handler at the same time, each on its own virtual thread. A request beyond the bound is
+         * answered at once with a JSON-RPC error {@code -32603} ("client busy") and no thread is started for it; the
+         * refusals are logged at {@code WARNING} (the first and every 1000th). The same bound limits how many answers
+         * a transport that sends off the caller's thread (Streamable HTTP) sends at once from the reader side (pings
+         * and refusals); an answer beyond that is dropped with a {@code WARNING}. {@link McpClient#close()} interrupts
+         * running handlers and waits for them within its bound. Default
+         * {@value McpClient#DEFAULT_MAX_CONCURRENT_SERVER_REQUESTS}.
+         *
+         * @param max at least 1
+         * @return this builder
+         * @throws IllegalArgumentException if less than 1
+         */
+        public Builder maxConcurrentServerRequests(int max) {
+            if (max < 1) {
+                throw new IllegalArgumentException("maxConcurrentServerRequests must be at least 1: " + max);
+            }
+            this.maxConcurrentServerRequests = max;
             return this;
         }
 
