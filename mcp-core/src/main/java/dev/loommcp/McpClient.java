@@ -263,6 +263,9 @@ public final class McpClient implements AutoCloseable {
             if (handshake.tokenValue() != null && handshake.tokenValue().isCancelled()) {
                 throw new McpCancelledException("initialize cancelled before it was sent");
             }
+            if (state != State.CONNECTING) {
+                throw closedException("connect"); // close() came first: do not open a transport it already closed
+            }
             transport.open(sink, deadline);
             Map<String, Object> params = new LinkedHashMap<>();
             params.put("protocolVersion", LATEST_PROTOCOL_VERSION);
@@ -1141,7 +1144,7 @@ public final class McpClient implements AutoCloseable {
         public void onCancel(Runnable action) {
             hooks.add(action);
             if (cancelled.get() && hooks.remove(action)) {
-                action.run();
+                UserCode.run(LOG, "a cancel action of the transport", action);
             }
         }
 

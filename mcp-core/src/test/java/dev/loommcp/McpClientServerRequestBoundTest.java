@@ -1,0 +1,173 @@
+package dev.loommcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.loommcp.jsonrpc.JsonRpcError;
+import dev.loommcp.jsonrpc.JsonRpcMessage;
+import dev.loommcp.jsonrpc.RequestId;
+import dev.loommcp.schema.Root;
+import dev.loommcp.testing.Await;
+import dev.loommcp.testing.BackgroundCall;
+import dev.loommcp.testing.HookedTransport;
+import dev.loommcp.testing.McpThreadLeakCheck;
+import dev.loommcp.testing.ScriptedTransport;
+import dev.loommcp.testing.ScriptedTransport.Mode;
+import dev.loommcp.testing.Sessions;
+import dev.loommcp.testing.Sessions.Session;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * Requests from the server run at most {@link McpClient.Builder#maxConcurrentServerRequests} handlers at once; the
+ * rest are refused at once, and {@code close()} bounds its wait for handlers (issue 8 item 6).
+ */
+class McpClientServerRequestBoundTest {
+
+    @RegisterExtension
+    final Sessions sessions = new Sessions();
+
+    private static JsonRpcError errorOf(JsonRpcMessage answer) {
+        assertThat(answer).isInstanceOf(JsonRpcMessage.ErrorResponse.class);
+        return ((JsonRpcMessage.ErrorResponse) answer).error();
+    }
+
+    @ParameterizedTest
+    @EnumSource(Mode.class)
+    void byDefaultAtMost64HandlersRunAndTheRestAreRefusedAtOnce(Mode mode) throws Exception {
+        int bound = McpClient.DEFAULT_MAX_CONCURRENT_SERVER_REQUESTS;
+        assertThat(bound).isEqualTo(64);
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicInteger running = new AtomicInteger();
+        Set<Long> before = McpThreadLeakCheck.snapshot();
+        Session s = sessions.connected(mode, t -> { }, b -> b.rootsHandler(() -> {
+            running.incrementAndGet();
+            release.await();
+            return List.of(Root.of("file:///w", "w"));
+        }));
+        int extra = 20;
+        for (int i = 0; i < bound + extra; i++) {
+            s.server().deliver(new JsonRpcMessage.Request(RequestId.of(i), "roots/list", null));
+        }
+        // the reader handles them in order: the first 64 park in the handler, the others are refused at once
+        for (int i = bound; i < bound + extra; i++) {
+            JsonRpcError e = errorOf(s.server().awaitAnswerTo(RequestId.of(i)));
+            assertThat(e.code()).isEqualTo(JsonRpcError.INTERNAL_ERROR);
+            assertThat(e.message()).contains("roots/list").contains("64");
+        }
+        Await.until("64 handlers running", () -> running.get() == bound);
+        assertThat(McpThreadLeakCheck.liveSince(before, "handler")).hasSize(bound);
+        for (int i = 0; i < bound; i++) {
+            assertThat(s.server().answersTo(RequestId.of(i))).isEmpty();
+        }
+
+        release.countDown();
+        for (int i = 0; i < bound; i++) {
+            assertThat(s.server().awaitAnswerTo(RequestId.of(i))).isInstanceOf(JsonRpcMessage.Response.class);
+        }
+        // the permits came back: a new request runs its handler again
+        RequestId later = RequestId.of("later");
+        s.server().deliver(new JsonRpcMessage.Request(later, "roots/list", null));
+        assertThat(s.server().awaitAnswerTo(later)).isInstanceOf(JsonRpcMessage.Response.class);
+        assertThat(running).hasValue(bound + 1);
+    }
+
+    @Test
+    void theBoundIsABuilderOption() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        Session s = sessions.connected(Mode.INLINE, t -> { }, b -> b.maxConcurrentServerRequests(2)
+                .rootsHandler(() -> {
+                    release.await();
+                    return List.of();
+                }));
+        for (int i = 1; i <= 3; i++) {
+            s.server().deliver(new JsonRpcMessage.Request(RequestId.of(i), "roots/list", null));
+        }
+        assertThat(errorOf(s.server().awaitAnswerTo(RequestId.of(3))).message()).contains("2");
+        // pings need no handler and are still answered
+        s.server().deliver(new JsonRpcMessage.Request(RequestId.of("p"), "ping", null));
+        assertThat(s.server().awaitAnswerTo(RequestId.of("p"))).isInstanceOf(JsonRpcMessage.Response.class);
+        release.countDown();
+        assertThat(s.server().awaitAnswerTo(RequestId.of(1))).isInstanceOf(JsonRpcMessage.Response.class);
+        assertThat(s.server().awaitAnswerTo(RequestId.of(2))).isInstanceOf(JsonRpcMessage.Response.class);
+
+        assertThatThrownBy(() -> McpClient.newBuilder(ScriptedTransport.create(Mode.INLINE))
+                .maxConcurrentServerRequests(0)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("maxConcurrentServerRequests");
+    }
+
+    /** HTTP-like transports send answers from the reader side on threads of their own: bounded the same way. */
+    @Test
+    void answersSentOffTheReaderAreBoundedToo() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch twoSending = new CountDownLatch(2);
+        ScriptedTransport server = ScriptedTransport.create(Mode.BLOCKING);
+        HookedTransport transport = new HookedTransport(server).beforeSend((m, c) -> {
+            if (m instanceof JsonRpcMessage.Response) {
+                twoSending.countDown();
+                release.await(10, TimeUnit.SECONDS); // the server does not take the answers
+            }
+        });
+        Set<Long> before = McpThreadLeakCheck.snapshot();
+        CountDownLatch marker = new CountDownLatch(1);
+        try (McpClient client = McpClient.newBuilder(transport).maxConcurrentServerRequests(2)
+                .notificationListener(n -> marker.countDown()).build()) {
+            client.connect();
+            for (int i = 0; i < 10; i++) {
+                server.deliver(new JsonRpcMessage.Request(RequestId.of(i), "ping", null));
+            }
+            server.notifyClient("x/marker", null);
+            // the reader handles messages in order: once the marker is seen, every ping was sent on or dropped
+            assertThat(marker.await(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(twoSending.await(10, TimeUnit.SECONDS)).isTrue();
+            assertThat(McpThreadLeakCheck.liveSince(before, "respond")).hasSize(2);
+            BackgroundCall.start("ping", () -> {
+                client.ping();
+                return null;
+            }).result(); // the client's own calls are unaffected
+            release.countDown();
+            Await.until("2 answers sent", () -> server.sent().stream()
+                    .filter(m -> m instanceof JsonRpcMessage.Response).count() == 2);
+        }
+    }
+
+    @Test
+    void closeBoundsItsWaitForHandlersThatIgnoreTheirInterrupt() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        CountDownLatch allIn = new CountDownLatch(3);
+        Session s = sessions.connected(Mode.INLINE, t -> { }, b -> b.rootsHandler(() -> {
+            allIn.countDown();
+            while (true) {
+                try {
+                    if (release.await(30, TimeUnit.SECONDS)) {
+                        return List.of();
+                    }
+                } catch (InterruptedException ignored) {
+                    // this handler ignores close()'s interrupt
+                }
+            }
+        }));
+        for (int i = 1; i <= 3; i++) {
+            s.server().deliver(new JsonRpcMessage.Request(RequestId.of(i), "roots/list", null));
+        }
+        assertThat(allIn.await(10, TimeUnit.SECONDS)).isTrue();
+        boolean interruptRestored = BackgroundCall.start("interrupted-closer", () -> {
+            Thread.currentThread().interrupt();
+            s.client().close(); // returns within its bound although the handlers go on
+            return Thread.currentThread().isInterrupted();
+        }).result();
+        assertThat(interruptRestored).isTrue();
+        assertThat(s.client().isClosed()).isTrue();
+        release.countDown();
+        for (int i = 1; i <= 3; i++) {
+            assertThat(s.server().answersTo(RequestId.of(i))).isEmpty();
+        }
+    }
+}
