@@ -1,7 +1,7 @@
 package dev.loommcp;
 
-import dev.loommcp.internal.concurrent.McpThreads;
 import dev.loommcp.internal.concurrent.Joins;
+import dev.loommcp.internal.concurrent.McpThreads;
 import dev.loommcp.internal.concurrent.RequestScope;
 import dev.loommcp.internal.concurrent.UserCode;
 import dev.loommcp.internal.json.Json;
@@ -147,6 +147,7 @@ public final class McpClient implements AutoCloseable {
     /** One per answer sent off the reader thread (non-inline transports): pings and refusals. */
     private final Semaphore responderPermits;
     private final AtomicLong refusedServerRequests = new AtomicLong();
+    private final AtomicLong droppedAnswers = new AtomicLong();
 
     private final ReentrantLock stateLock = new ReentrantLock();
     private volatile State state = State.NEW;
@@ -1556,8 +1557,12 @@ public final class McpClient implements AutoCloseable {
                     }
                     continue;
                 }
-                // any Throwable, Errors included: a failing listener must not end the loop for the others
-                UserCode.run(LOG, "a listener of the client for " + transport.describe(), r);
+                try {
+                    r.run();
+                } catch (Throwable t) {
+                    // Errors included: a failing listener must not end the loop for the others
+                    UserCode.failed(LOG, "a listener of the client for " + transport.describe(), t);
+                }
                 Thread.interrupted(); // a listener's stray interrupt must not end the loop
             }
         });
@@ -1686,10 +1691,13 @@ public final class McpClient implements AutoCloseable {
         };
         if (fromReader && !transport.sendsInline()) {
             if (!responderPermits.tryAcquire()) {
-                // as many answers as handlers are already waiting to be sent: the server reads none of them
-                LOG.log(System.Logger.Level.WARNING, () -> "answer to server request " + id + " dropped: "
-                        + maxConcurrentServerRequests + " answers of the client for " + transport.describe()
-                        + " are still being sent");
+                // as many answers as the bound are still being sent: the server takes none of them
+                long dropped = droppedAnswers.incrementAndGet();
+                if (dropped == 1 || dropped % 1000 == 0) {
+                    LOG.log(System.Logger.Level.WARNING, () -> "server " + transport.describe() + " takes no answers: "
+                            + maxConcurrentServerRequests + " are still being sent; " + dropped
+                            + " answers to its requests dropped so far");
+                }
                 return;
             }
             startBackground("respond", () -> {
@@ -1993,13 +2001,13 @@ public final class McpClient implements AutoCloseable {
 
         /**
          * Sets how many requests from the server ({@code roots/list}, {@code sampling/createMessage},
-         * {@code elicitation/create}, and any other method, which is answered "method not found" by a handler too)
-         * may run their handler at the same time, each on its own virtual thread. A request beyond the bound is
-         * answered at once with a JSON-RPC error {@code -32603} ("client busy") and no thread is started for it; the
-         * refusals are logged at {@code WARNING} (the first and every 1000th). The same bound limits how many answers
-         * a transport that sends off the caller's thread (Streamable HTTP) sends at once from the reader side (pings
-         * and refusals); an answer beyond that is dropped with a {@code WARNING}. {@link McpClient#close()} interrupts
-         * running handlers and waits for them within its bound. Default
+         * {@code elicitation/create}; also unknown methods, which a handler thread answers "method not found"; not
+         * {@code ping}) may run their handler at the same time, each on its own virtual thread. A request beyond the
+         * bound is answered at once with a JSON-RPC error {@code -32603} ("client busy") and no thread is started for
+         * it; the refusals are logged at {@code WARNING} (the first and every 1000th). The same bound limits how many
+         * answers a transport that sends off the caller's thread (Streamable HTTP) sends at once from the reader side
+         * (pings and refusals); an answer beyond that is dropped and logged the same way. {@link McpClient#close()}
+         * interrupts running handlers and waits for them within its bound. Default
          * {@value McpClient#DEFAULT_MAX_CONCURRENT_SERVER_REQUESTS}.
          *
          * @param max at least 1
