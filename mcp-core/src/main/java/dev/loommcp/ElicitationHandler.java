@@ -8,8 +8,9 @@ import dev.loommcp.schema.ElicitResult;
  * 2025-11-25 URL mode). Setting one on the builder declares the {@code elicitation} client capability.
  *
  * <p>Each request runs on its own virtual thread; the handler may block (for example to ask a person). When the
- * server cancels the request ({@code notifications/cancelled}) or the client closes, the thread is interrupted. An
- * exception thrown by the handler is answered with JSON-RPC error -32603 naming the exception's class.
+ * server cancels the request ({@code notifications/cancelled}) or the client closes, the thread is interrupted.
+ * Anything the handler throws, {@link Error}s included, is logged at {@code WARNING} and answered with JSON-RPC error
+ * -32603 naming the exception's class.
  */
 @FunctionalInterface
 public interface ElicitationHandler {

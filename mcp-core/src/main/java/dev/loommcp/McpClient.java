@@ -1581,9 +1581,8 @@ public final class McpClient implements AutoCloseable {
             return;
         }
         Thread[] self = new Thread[1];
-        Thread t;
         try {
-            t = McpThreads.newThread("handler", () -> {
+            Thread t = McpThreads.newThread("handler", () -> {
                 try {
                     runHandler(r);
                 } finally {
@@ -1592,13 +1591,16 @@ public final class McpClient implements AutoCloseable {
                     handlerPermits.release();
                 }
             });
+            self[0] = t;
+            inboundHandlers.put(r.id(), t);
+            t.start(); // a client closing meanwhile interrupts it through inboundHandlers or it answers nothing
         } catch (RuntimeException | Error e) {
-            handlerPermits.release();
+            if (self[0] != null) {
+                inboundHandlers.remove(r.id(), self[0]);
+            }
+            handlerPermits.release(); // the thread never ran: its permit is back
             throw e;
         }
-        self[0] = t;
-        inboundHandlers.put(r.id(), t);
-        t.start(); // a client closing meanwhile interrupts it through inboundHandlers or it answers nothing
     }
 
     /** Answers at once a server request beyond {@link Builder#maxConcurrentServerRequests}. */

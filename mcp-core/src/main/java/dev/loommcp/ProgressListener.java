@@ -5,7 +5,8 @@ import dev.loommcp.schema.ProgressNotification;
 /**
  * Receives {@code notifications/progress} for one call (MCP "Progress"). Set through
  * {@link RequestOptions.Builder#progressListener}. Called on the client's event thread, in the order the
- * notifications arrived; it should return promptly. Exceptions it throws are logged and ignored.
+ * notifications arrived; it should return promptly. Whatever it throws, {@link Error}s included, is logged at
+ * {@code WARNING} (without its message) and ignored.
  */
 @FunctionalInterface
 public interface ProgressListener {

@@ -8,7 +8,9 @@ import java.util.List;
  * declares the {@code roots} client capability (with {@code listChanged}; tell the server with
  * {@link McpClient#notifyRootsListChanged()}).
  *
- * <p>Runs on its own virtual thread per request; interrupted when the server cancels or the client closes.
+ * <p>Runs on its own virtual thread per request (at most {@link McpClient.Builder#maxConcurrentServerRequests} at
+ * once); interrupted when the server cancels or the client closes. Anything it throws, {@link Error}s included, is
+ * logged at {@code WARNING} and answered with JSON-RPC error -32603 naming the exception's class.
  */
 @FunctionalInterface
 public interface RootsHandler {

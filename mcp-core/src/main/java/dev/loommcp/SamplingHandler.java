@@ -8,8 +8,9 @@ import dev.loommcp.schema.CreateMessageResult;
  * declares the {@code sampling} client capability.
  *
  * <p>Each request runs on its own virtual thread; the handler may block (for example to call a model). When the
- * server cancels the request or the client closes, the thread is interrupted. An exception is answered with
- * JSON-RPC error -32603 naming the exception's class.
+ * server cancels the request or the client closes, the thread is interrupted. Anything the handler throws,
+ * {@link Error}s included, is logged at {@code WARNING} and answered with JSON-RPC error -32603 naming the exception's
+ * class.
  */
 @FunctionalInterface
 public interface SamplingHandler {
