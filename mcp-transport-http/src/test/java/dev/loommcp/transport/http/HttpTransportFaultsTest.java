@@ -234,6 +234,56 @@ class HttpTransportFaultsTest {
                 .contains("GET stream"));
     }
 
+    @Test
+    void aProtocolVersionThatCannotBeAHeaderIsNeverSent() throws Exception {
+        statefulServer();
+        HttpTransport t = open();
+        t.handshakeCompleted("2025-11-25\r\nX-Injected: 1");
+        t.send(request(2, "tools/list"), TestContext.of(2));
+        TestServer.Req post = server.requests("POST").get(0);
+        assertThat(post.header("MCP-Protocol-Version")).isNull();
+        assertThat(post.header("X-Injected")).isNull();
+        assertThat(warnings).anySatisfy(r -> assertThat(r.getMessage()).contains("cannot be sent"));
+    }
+
+    // ------------------------------------------------------------------------------------------------------------
+    // item 1 (HTTP part): streams waiting for bytes park their virtual threads and hold no carrier
+
+    @Test
+    void manyOpenStreamsLeaveCarriersFreeForOtherVirtualThreads() throws Exception {
+        int streams = Runtime.getRuntime().availableProcessors() * 4 + 4;
+        CountDownLatch allOpen = new CountDownLatch(2 * streams);
+        server.handler((req, ex) -> {
+            OutputStream out = sse(ex); // a GET stream or a request's response stream: open, quiet
+            write(out, ": open\n\n");
+            allOpen.countDown();
+            release.await(30, TimeUnit.SECONDS);
+        });
+        List<Thread> senders = new ArrayList<>();
+        for (int i = 0; i < streams; i++) {
+            HttpTransport t = open();
+            t.handshakeCompleted("2025-11-25");
+            long id = i;
+            senders.add(Thread.ofVirtual().start(() -> {
+                try {
+                    t.send(request(id, "tools/call"), TestContext.of(id));
+                } catch (Exception expected) {
+                    // closed at the end of the test
+                }
+            }));
+        }
+        assertThat(allOpen.await(30, TimeUnit.SECONDS)).as("every GET and response stream is open").isTrue();
+        CountDownLatch ran = new CountDownLatch(1);
+        Thread.ofVirtual().start(ran::countDown);
+        assertThat(ran.await(10, TimeUnit.SECONDS)).as("a fresh virtual thread still gets a carrier").isTrue();
+        for (HttpTransport t : opened) {
+            t.close();
+        }
+        for (Thread s : senders) {
+            assertThat(s.join(Duration.ofSeconds(20))).isTrue();
+        }
+    }
+
     // ------------------------------------------------------------------------------------------------------------
     // item 15: reconnection delays have a floor
 
@@ -331,6 +381,29 @@ class HttpTransportFaultsTest {
             write(ex.getResponseBody(), "{\"jsonrpc\":");
             release.await(20, TimeUnit.SECONDS);
         }, Duration.ofMillis(800));
+    }
+
+    @Test
+    void theDeadlinePassingWhileAnErrorBodyIsIdleIsATimeoutNotAStatusFailure() throws Exception {
+        assertTimesOutAtItsDeadline((req, ex) -> {
+            ex.getResponseHeaders().set("Content-Type", "application/json");
+            ex.sendResponseHeaders(500, 100);
+            write(ex.getResponseBody(), "{\"jsonrpc\":");
+            release.await(20, TimeUnit.SECONDS);
+        }, Duration.ofMillis(800));
+    }
+
+    @Test
+    void theDeadlinePassingWhileWaitingToResumeIsATimeout() throws Exception {
+        assertTimesOutAtItsDeadline((req, ex) -> {
+            OutputStream out = sse(ex);
+            if (req.method().equals("POST")) {
+                write(out, "id: a\nretry: 5000\ndata:\n\n"); // then ends without the response
+            } else {
+                release.await(20, TimeUnit.SECONDS);
+            }
+        }, Duration.ofMinutes(5));
+        assertThat(server.requests("GET")).as("no resumption after the deadline").isEmpty();
     }
 
     /** A request with a 200 ms deadline (and no core to cancel it) against a server that stalls as given. */
@@ -453,20 +526,27 @@ class HttpTransportFaultsTest {
 
     @Test
     void closeFromAnInterruptedThreadStillWaitsForItsThreadsAndKeepsTheInterrupt() throws Exception {
-        CountDownLatch streaming = new CountDownLatch(1);
         server.handler((req, ex) -> {
             if (req.method().equals("GET")) {
                 OutputStream out = sse(ex);
-                write(out, ": open\n\n");
-                streaming.countDown();
+                write(out, "data: " + notification("slow") + "\n\n");
                 release.await(20, TimeUnit.SECONDS);
             } else {
                 TestServer.status(ex, 202);
             }
         });
+        CountDownLatch inSink = new CountDownLatch(1);
+        sink.onMessage = m -> {
+            // the GET stream's thread is busy for a second and ignores interrupts, like slow sink work
+            inSink.countDown();
+            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
+            while (System.nanoTime() - end < 0) {
+                java.util.concurrent.locks.LockSupport.parkNanos(end - System.nanoTime());
+            }
+        };
         HttpTransport t = open();
         t.handshakeCompleted("2025-11-25");
-        assertThat(streaming.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(inSink.await(10, TimeUnit.SECONDS)).isTrue();
         AtomicReference<List<String>> left = new AtomicReference<>();
         AtomicReference<Boolean> interruptKept = new AtomicReference<>();
         Thread closer = Thread.ofVirtual().start(() -> {
