@@ -93,7 +93,11 @@ import javax.net.ssl.SSLContext;
  *
  * <p>Timeouts: the connect timeout bounds establishing a connection; the idle timeout bounds the wait for the next
  * byte of a response (response headers, JSON bodies, SSE streams; any byte, SSE comments included, resets it) and is
- * separate from the request deadline, which the client enforces by cancelling the exchange.
+ * separate from the request deadline, which the client enforces by cancelling the exchange. No wait of a send outlives
+ * its deadline either: when the deadline passes while the transport waits (for response headers, the next byte, a
+ * reconnection delay) the send fails with {@link McpTimeoutException}, never with a transport failure, so a call
+ * always times out as a timeout whichever timer notices first. Every reconnection (resumption, GET stream) waits at
+ * least {@value #MIN_RECONNECT_MILLIS} ms, whatever the server's {@code retry}.
  *
  * <p>Thread-safety: an instance is used by one client; {@link #send} may be called from many threads at once.
  * Threads: HTTP client work runs on virtual threads named {@code mcp-http-<n>}, the GET stream on one named
@@ -108,6 +112,11 @@ public final class HttpTransport implements McpTransport {
     public static final int MAX_REDIRECTS = 5;
     /** The most consecutive reconnection attempts without progress, for resumption and for the GET stream. */
     public static final int MAX_STREAM_ATTEMPTS = 5;
+    /**
+     * The shortest wait before any reconnection (resuming a response stream, reconnecting the GET stream), in
+     * milliseconds, whatever the server's SSE {@code retry} or the configured reconnect delay.
+     */
+    public static final long MIN_RECONNECT_MILLIS = 100;
     /** The bound of the {@code DELETE} sent by {@link #close()}, in milliseconds. */
     public static final long CLOSE_TIMEOUT_MILLIS = 3_000;
 
@@ -116,8 +125,6 @@ public final class HttpTransport implements McpTransport {
     static final int DEFAULT_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
     static final long DEFAULT_RETRY_MILLIS = 1_000;
     static final long MAX_BACKOFF_MILLIS = 30_000;
-    /** The shortest wait before any reconnection, whatever the server's {@code retry} or the configured delay. */
-    static final long MIN_RECONNECT_MILLIS = 100;
     static final int MAX_ERROR_BODY_BYTES = 64 * 1024;
     static final int SEEN_IDS = 4096;
 
@@ -1804,7 +1811,8 @@ public final class HttpTransport implements McpTransport {
         /**
          * Sets the first reconnection delay used when the server sent no SSE {@code retry} (resuming a response
          * stream, reconnecting the GET stream); it doubles after each attempt without progress, up to 30 seconds.
-         * A server's {@code retry} always wins. Default 1 second.
+         * A server's {@code retry} always wins. Any wait shorter than {@value HttpTransport#MIN_RECONNECT_MILLIS} ms
+         * (this delay, or a server's {@code retry: 0}) is raised to that floor. Default 1 second.
          *
          * @param delay a positive duration
          * @return this builder
