@@ -3,6 +3,7 @@ package dev.loommcp.transport.http;
 import dev.loommcp.McpClosedException;
 import dev.loommcp.McpException;
 import dev.loommcp.McpProtocolException;
+import dev.loommcp.McpTimeoutException;
 import dev.loommcp.McpTransportException;
 import dev.loommcp.internal.concurrent.McpThreads;
 import dev.loommcp.internal.json.JsonRpcCodec;
@@ -92,7 +93,11 @@ import javax.net.ssl.SSLContext;
  *
  * <p>Timeouts: the connect timeout bounds establishing a connection; the idle timeout bounds the wait for the next
  * byte of a response (response headers, JSON bodies, SSE streams; any byte, SSE comments included, resets it) and is
- * separate from the request deadline, which the client enforces by cancelling the exchange.
+ * separate from the request deadline, which the client enforces by cancelling the exchange. No wait of a send outlives
+ * its deadline either: when the deadline passes while the transport waits (for response headers, the next byte, a
+ * reconnection delay) the send fails with {@link McpTimeoutException}, never with a transport failure, so a call
+ * always times out as a timeout whichever timer notices first. Every reconnection (resumption, GET stream) waits at
+ * least {@value #MIN_RECONNECT_MILLIS} ms, whatever the server's {@code retry}.
  *
  * <p>Thread-safety: an instance is used by one client; {@link #send} may be called from many threads at once.
  * Threads: HTTP client work runs on virtual threads named {@code mcp-http-<n>}, the GET stream on one named
@@ -107,6 +112,11 @@ public final class HttpTransport implements McpTransport {
     public static final int MAX_REDIRECTS = 5;
     /** The most consecutive reconnection attempts without progress, for resumption and for the GET stream. */
     public static final int MAX_STREAM_ATTEMPTS = 5;
+    /**
+     * The shortest wait before any reconnection (resuming a response stream, reconnecting the GET stream), in
+     * milliseconds, whatever the server's SSE {@code retry} or the configured reconnect delay.
+     */
+    public static final long MIN_RECONNECT_MILLIS = 100;
     /** The bound of the {@code DELETE} sent by {@link #close()}, in milliseconds. */
     public static final long CLOSE_TIMEOUT_MILLIS = 3_000;
 
@@ -229,13 +239,14 @@ public final class HttpTransport implements McpTransport {
     /**
      * Prepares the HTTP client; no request is sent yet.
      *
-     * @throws IllegalStateException if called twice or after {@link #close()}
+     * @throws McpClosedException    if {@link #close()} was called before or while opening (nothing is left open)
+     * @throws IllegalStateException if called twice
      */
     @Override
     public void open(TransportSink sink, long deadlineNanos) {
         Objects.requireNonNull(sink, "sink");
         if (closed.get()) {
-            throw new IllegalStateException("transport is closed");
+            throw closedNow("cannot open");
         }
         if (!opened.compareAndSet(false, true)) {
             throw new IllegalStateException("transport already opened");
@@ -257,7 +268,7 @@ public final class HttpTransport implements McpTransport {
             // close() ran while we were building the client and found nothing to shut down: do it here
             client.shutdownNow();
             ex.shutdownNow();
-            throw new IllegalStateException("transport is closed");
+            throw closedNow("closed while opening");
         }
         LOG.log(Level.DEBUG, () -> "HTTP transport opened for " + origin);
     }
@@ -269,18 +280,21 @@ public final class HttpTransport implements McpTransport {
      * @throws McpHttpStatusException      on an unaccepted HTTP status or redirect
      * @throws McpTransportException       on I/O failure, idle timeout, or a stream that cannot be resumed
      * @throws McpProtocolException        when the answer is malformed or lacks the response
-     * @throws McpClosedException          when the transport is closed
+     * @throws McpTimeoutException         when the context's deadline passes during the exchange (whichever of the
+     *                                     transport's own timers notices it first)
+     * @throws McpClosedException          when the transport is closed before or during the send
+     * @throws IllegalStateException       when the transport was never opened (and is not closed)
      * @throws InterruptedException        when the sending thread is interrupted (the exchange is aborted)
      */
     @Override
     public void send(JsonRpcMessage message, SendContext context) throws InterruptedException {
         Objects.requireNonNull(message, "message");
         Objects.requireNonNull(context, "context");
+        if (closed.get()) {
+            throw closedNow("cannot send");
+        }
         if (!opened.get()) {
             throw new IllegalStateException("transport not opened");
-        }
-        if (closed.get()) {
-            throw new McpClosedException("HTTP transport to " + origin + " is closed", null);
         }
         byte[] body = JsonRpcCodec.encode(message);
         switch (message) {
@@ -314,8 +328,12 @@ public final class HttpTransport implements McpTransport {
      */
     @Override
     public void handshakeCompleted(String protocolVersion) {
-        if (protocolVersion != null && !protocolVersion.isBlank()) {
+        if (protocolVersion != null && isValidVersion(protocolVersion)) {
             this.protocolVersion = protocolVersion;
+        } else if (protocolVersion != null) {
+            // it goes into a header: a value the HTTP client would refuse must never reach a request
+            LOG.log(Level.WARNING, "server at {0} negotiated a protocol version that cannot be sent as {1}; "
+                    + "not sending it", origin, VERSION_HEADER);
         }
         handshakeDone = true;
         startGetStream();
@@ -341,49 +359,72 @@ public final class HttpTransport implements McpTransport {
      * Closes the transport: aborts every exchange in flight, stops the GET stream, sends {@code DELETE} with the
      * session id if there is one (any answer accepted, bounded by {@value #CLOSE_TIMEOUT_MILLIS} ms), and shuts the
      * HTTP client and its threads down. Idempotent; safe from any thread. If the calling thread is interrupted the
-     * DELETE is skipped and the interrupt status kept. Each of its four waits (the GET stream's thread, the DELETE,
-     * the HTTP client's and the executor's termination) is bounded by about 3 seconds, so {@code close()} returns
-     * within about 12 seconds at worst, and at once when nothing is in flight.
+     * DELETE is skipped, the other waits still run to their bounds, and the interrupt status is restored before
+     * returning. Each of its four waits (the GET stream's thread, the DELETE, including a {@link RequestSigner} that
+     * blocks, the HTTP client's and the executor's termination) is bounded by about 3 seconds, so {@code close()}
+     * returns within about 12 seconds at worst, and at once when nothing is in flight.
      */
     @Override
     public void close() {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
-        stopGetStream();
-        for (Call c : active) {
-            c.abort();
+        // an interrupted closer still waits (bounded) for what it stops; the interrupt is restored at the end
+        boolean interrupted = Thread.interrupted();
+        try {
+            interrupted |= stopGetStream();
+            for (Call c : active) {
+                c.abort();
+            }
+            HttpClient c = client;
+            if (c == null) {
+                return;
+            }
+            String sid = sessionId;
+            if (sid != null && !interrupted) {
+                interrupted |= deleteSessionBounded(sid);
+            }
+            c.shutdownNow();
+            interrupted |= awaitBounded(() -> c.awaitTermination(Duration.ofMillis(CLOSE_TIMEOUT_MILLIS)),
+                    "the HTTP client");
+            ExecutorService ex = executor;
+            ex.shutdownNow();
+            interrupted |= awaitBounded(() -> ex.awaitTermination(CLOSE_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS),
+                    "the HTTP transport's threads");
+            LOG.log(Level.DEBUG, () -> "HTTP transport closed for " + origin);
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
-        HttpClient c = client;
-        if (c == null) {
-            return;
-        }
-        String sid = sessionId;
-        if (sid != null && !Thread.currentThread().isInterrupted()) {
-            deleteSession(sid);
-        }
-        c.shutdownNow();
+    }
+
+    /** A bounded wait of {@link #close()}. */
+    private interface BoundedWait {
+        boolean await() throws InterruptedException;
+    }
+
+    /**
+     * Runs one bounded wait of {@link #close()} to its end even when interrupted (the wait is bounded, so this is
+     * bounded too); returns whether an interrupt arrived, for the caller to restore.
+     */
+    private boolean awaitBounded(BoundedWait wait, String what) {
         boolean interrupted = false;
-        try {
-            if (!c.awaitTermination(Duration.ofMillis(CLOSE_TIMEOUT_MILLIS))) {
-                LOG.log(Level.DEBUG, "HTTP client for {0} did not terminate in time", origin);
+        long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CLOSE_TIMEOUT_MILLIS);
+        while (true) {
+            try {
+                if (!wait.await()) {
+                    LOG.log(Level.WARNING, "{0} of {1} did not stop in time", what, origin);
+                }
+                return interrupted;
+            } catch (InterruptedException e) {
+                interrupted = true;
+                if (System.nanoTime() - end >= 0) {
+                    LOG.log(Level.WARNING, "{0} of {1} did not stop in time", what, origin);
+                    return true;
+                }
             }
-        } catch (InterruptedException e) {
-            interrupted = true;
         }
-        ExecutorService ex = executor;
-        ex.shutdownNow();
-        try {
-            if (!ex.awaitTermination(CLOSE_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS)) {
-                LOG.log(Level.WARNING, "HTTP transport threads for {0} did not end in time", origin);
-            }
-        } catch (InterruptedException e) {
-            interrupted = true;
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
-        LOG.log(Level.DEBUG, () -> "HTTP transport closed for " + origin);
     }
 
     /** Describes the transport: endpoint without query, header names with redacted values, signer and TLS. */
@@ -403,13 +444,13 @@ public final class HttpTransport implements McpTransport {
         ctx.onCancel(call::abort);
         try {
             if (closed.get()) {
-                throw new McpClosedException("HTTP transport to " + origin + " is closed", null);
+                throw closedNow("cannot send");
             }
             try {
                 postRequest(call, r, body, ctx, true);
             } catch (McpException e) {
                 if (!call.completed()) {
-                    throw e;
+                    throw closedOr(e);
                 }
                 // the response already arrived (on another stream): what broke afterwards does not matter
                 LOG.log(Level.DEBUG, () -> call.what + ": ignored a failure after the response: " + e.getMessage());
@@ -439,7 +480,7 @@ public final class HttpTransport implements McpTransport {
             throw new McpProtocolException(call.what + " was answered with HTTP " + status + " and no response");
         }
         if (status < 200 || status >= 300) {
-            failOrDeliverError(call, resp);
+            failOrDeliverError(call, resp, call.awaitedId, ctx.deadlineNanos());
             return;
         }
         if (isInit) {
@@ -449,7 +490,7 @@ public final class HttpTransport implements McpTransport {
         if (type.equals("text/event-stream")) {
             readRequestStream(call, resp.body(), ctx);
         } else if (isJson(type)) {
-            readJsonAnswer(call, resp.body());
+            readJsonAnswer(call, resp.body(), ctx.deadlineNanos());
             if (!call.completed()) {
                 throw new McpProtocolException(call.what + ": the JSON answer held no response to this request");
             }
@@ -462,7 +503,8 @@ public final class HttpTransport implements McpTransport {
 
     private void readRequestStream(Call call, StreamBody body, SendContext ctx) throws InterruptedException {
         SseParser parser = new SseParser(maxMessageBytes, null, listener("response stream of " + call.what, false));
-        Outcome outcome = readSse(call, body, parser, call::completed, "response stream of " + call.what, true);
+        Outcome outcome = readSse(call, body, parser, call::completed, "response stream of " + call.what, true,
+                ctx.deadlineNanos());
         if (outcome == Outcome.DONE) {
             return;
         }
@@ -484,14 +526,15 @@ public final class HttpTransport implements McpTransport {
                 throw new McpTransportException(call.what + ": the response stream could not be resumed after "
                         + MAX_STREAM_ATTEMPTS + " attempts");
             }
-            long delay = retry >= 0 ? retry : backoffMillis(attempts);
+            long delay = reconnectMillis(retry, attempts);
             LOG.log(Level.DEBUG, () -> call.what + ": response stream ended early; resuming in " + delay + " ms");
-            if (!call.sleep(delay)) {
+            if (!call.sleep(delay, ctx.deadlineNanos())) {
                 throw aborted(call);
             }
             if (call.completed()) {
                 return;
             }
+            throwIfPast(call, ctx.deadlineNanos(), "waiting to resume the response stream");
             String what = call.what + " resumption";
             HttpResponse<StreamBody> resp = exchangeFollowingRedirects(call, "GET", EMPTY,
                     streamHeaders(sessionId, protocolVersion, lastId), ctx.deadlineNanos());
@@ -507,7 +550,7 @@ public final class HttpTransport implements McpTransport {
             }
             SseParser parser = new SseParser(maxMessageBytes, lastId, listener("resumed stream of " + call.what,
                     true));
-            Outcome outcome = readSse(call, resp.body(), parser, call::completed, what, true);
+            Outcome outcome = readSse(call, resp.body(), parser, call::completed, what, true, ctx.deadlineNanos());
             if (outcome == Outcome.DONE) {
                 return;
             }
@@ -521,8 +564,8 @@ public final class HttpTransport implements McpTransport {
         }
     }
 
-    private void readJsonAnswer(Call call, StreamBody body) throws InterruptedException {
-        byte[] bytes = readAll(call, body, maxMessageBytes);
+    private void readJsonAnswer(Call call, StreamBody body, long deadlineNanos) throws InterruptedException {
+        byte[] bytes = readAll(call, body, maxMessageBytes, deadlineNanos);
         traceBody("received", call.what, bytes);
         List<JsonRpcMessage> messages;
         try {
@@ -535,26 +578,35 @@ public final class HttpTransport implements McpTransport {
         }
     }
 
-    /** A non-2xx answer: deliver a JSON-RPC error body as the request's answer, or throw the status. */
-    private void failOrDeliverError(Call call, HttpResponse<StreamBody> resp) throws InterruptedException {
+    /**
+     * A non-2xx answer: deliver a JSON-RPC error body as the answer of {@code answerTo} (the request this very POST
+     * carried), or throw the status.
+     *
+     * @param answerTo the id of the request the POST carried, or {@code null} when it carried none (a notification
+     *                 or a response, also one replayed for another request's session restart): then an error body
+     *                 is never anybody's answer
+     */
+    private void failOrDeliverError(Call call, HttpResponse<StreamBody> resp, RequestId answerTo, long deadlineNanos)
+            throws InterruptedException {
         int status = resp.statusCode();
         List<AuthChallenge> challenges = challenges(resp);
         String rpcNote = "";
         if (isJson(mediaType(resp))) {
             try {
-                byte[] bytes = resp.body().readAll(MAX_ERROR_BODY_BYTES, idleNanos());
+                byte[] bytes = resp.body().readAll(MAX_ERROR_BODY_BYTES, () -> waitNanos(deadlineNanos));
                 traceBody("received error", call.what, bytes);
                 List<JsonRpcMessage> ms = JsonRpcCodec.decode(bytes, 0, bytes.length);
                 if (ms.size() == 1 && ms.get(0) instanceof JsonRpcMessage.ErrorResponse e) {
                     rpcNote = " (JSON-RPC error " + e.error().code() + ")";
-                    if (call.awaitedId != null && status != 401 && status != 403
-                            && (e.id() == null || e.id().equals(call.awaitedId))) {
-                        deliver(new JsonRpcMessage.ErrorResponse(call.awaitedId, e.error()), false);
+                    if (answerTo != null && status != 401 && status != 403
+                            && (e.id() == null || e.id().equals(answerTo))) {
+                        deliver(new JsonRpcMessage.ErrorResponse(answerTo, e.error()), false);
                         return;
                     }
                 }
             } catch (IOException | McpProtocolException e) {
-                // not a JSON-RPC error body: the status is all we report
+                // not a JSON-RPC error body: the status is all we report (unless the deadline passed meanwhile)
+                throwIfPast(call, deadlineNanos, "reading an HTTP " + status + " error body");
             }
         }
         resp.body().close();
@@ -571,9 +623,11 @@ public final class HttpTransport implements McpTransport {
         ctx.onCancel(call::abort);
         try {
             if (closed.get()) {
-                throw new McpClosedException("HTTP transport to " + origin + " is closed", null);
+                throw closedNow("cannot send");
             }
             postOneWay(call, body, sessionId, protocolVersion, ctx.deadlineNanos());
+        } catch (McpException e) {
+            throw closedOr(e);
         } finally {
             active.remove(call);
             call.release();
@@ -600,7 +654,8 @@ public final class HttpTransport implements McpTransport {
             throw new McpHttpStatusException(404, call.what + " failed with HTTP 404: the session expired",
                     List.of());
         }
-        failOrDeliverError(call, resp);
+        // a one-way message has no answer: an error body (whatever its id) is never delivered as one
+        failOrDeliverError(call, resp, null, deadlineNanos);
     }
 
     // ------------------------------------------------------------------------------------------------------------
@@ -611,7 +666,7 @@ public final class HttpTransport implements McpTransport {
         if (sid == null) {
             return;
         }
-        if (sid.isEmpty() || !sid.chars().allMatch(c -> c >= 0x21 && c <= 0x7E)) {
+        if (!isValidSessionId(sid)) {
             throw new McpProtocolException("the server sent an invalid " + SESSION_HEADER
                     + " (it must be visible ASCII, 0x21-0x7E)");
         }
@@ -667,9 +722,9 @@ public final class HttpTransport implements McpTransport {
                         }
                     }
                 });
-                readSse(call, resp.body(), parser, () -> answer.get() != null, what, true);
+                readSse(call, resp.body(), parser, () -> answer.get() != null, what, true, ctx.deadlineNanos());
             } else if (isJson(type)) {
-                byte[] bytes = readAll(call, resp.body(), maxMessageBytes);
+                byte[] bytes = readAll(call, resp.body(), maxMessageBytes, ctx.deadlineNanos());
                 JsonRpcCodec.decode(bytes, 0, bytes.length).forEach(capture);
             } else {
                 resp.body().close();
@@ -684,8 +739,9 @@ public final class HttpTransport implements McpTransport {
                 throw new McpTransportException(call.what + ": starting a new session failed: no initialize "
                         + "response");
             }
-            if (newSid != null && !newSid.chars().allMatch(c -> c >= 0x21 && c <= 0x7E)) {
-                throw new McpProtocolException("the server sent an invalid " + SESSION_HEADER);
+            if (newSid != null && !isValidSessionId(newSid)) {
+                throw new McpProtocolException(call.what + ": starting a new session failed: the server sent an "
+                        + "invalid " + SESSION_HEADER + " (it must be visible ASCII, 0x21-0x7E)");
             }
             if (a instanceof JsonRpcMessage.Response r && r.result() instanceof Map<?, ?> result
                     && result.get("protocolVersion") instanceof String v && protocolVersion != null
@@ -693,20 +749,27 @@ public final class HttpTransport implements McpTransport {
                 LOG.log(Level.WARNING, "new session with {0} negotiated {1} instead of {2}; keeping {2}",
                         origin, v, protocolVersion);
             }
-            seenServerRequests.clear();
             sessionId = newSid;
             JsonRpcMessage.Notification initialized = initializedNotification;
             if (initialized != null) {
                 try {
                     postOneWay(call, JsonRpcCodec.encode(initialized), newSid, protocolVersion, ctx.deadlineNanos());
-                } catch (InterruptedException | RuntimeException e) {
+                } catch (McpHttpStatusException e) {
                     sessionId = previous; // never keep a session that did not get notifications/initialized
+                    throw new McpHttpStatusException(e.statusCode(), call.what + ": starting a new session failed: "
+                            + "notifications/initialized was answered with HTTP " + e.statusCode(),
+                            e.wwwAuthenticate());
+                } catch (InterruptedException | RuntimeException e) {
+                    sessionId = previous;
                     throw e;
                 }
             }
+            seenServerRequests.clear();
             LOG.log(Level.INFO, "new session with {0} started", origin);
             if (handshakeDone) {
-                stopGetStream();
+                if (stopGetStream()) {
+                    Thread.currentThread().interrupt();
+                }
                 startGetStream();
             }
             TransportSink s = sink;
@@ -718,8 +781,35 @@ public final class HttpTransport implements McpTransport {
         }
     }
 
-    private void deleteSession(String sid) {
+    /** Whether a protocol version can be sent as {@code MCP-Protocol-Version}: visible ASCII, not empty. */
+    static boolean isValidVersion(String version) {
+        return isValidSessionId(version);
+    }
+
+    /** Whether a session id can be sent back: visible ASCII (0x21-0x7E), not empty (spec "Session Management"). */
+    static boolean isValidSessionId(String sid) {
+        return !sid.isEmpty() && sid.chars().allMatch(c -> c >= 0x21 && c <= 0x7E);
+    }
+
+    /**
+     * Sends the DELETE on its own thread and waits for it at most {@link #CLOSE_TIMEOUT_MILLIS} (plus a little for
+     * it to unwind): a request signer is user code and may block, which must not hold {@link #close()}.
+     *
+     * @return whether the closing thread was interrupted while waiting
+     */
+    private boolean deleteSessionBounded(String sid) {
         Call call = new Call(null, "DELETE session");
+        Thread t = McpThreads.start("http-delete", () -> deleteSession(sid, call));
+        boolean interrupted = awaitBounded(() -> t.join(Duration.ofMillis(CLOSE_TIMEOUT_MILLIS + 500)),
+                "the session DELETE");
+        if (t.isAlive()) {
+            call.abort();
+            t.interrupt();
+        }
+        return interrupted;
+    }
+
+    private void deleteSession(String sid, Call call) {
         try {
             HttpResponse<StreamBody> resp = exchangeFollowingRedirects(call, "DELETE", EMPTY,
                     deleteHeaders(sid),
@@ -729,9 +819,11 @@ public final class HttpTransport implements McpTransport {
             LOG.log(Level.DEBUG, () -> "DELETE session answered HTTP " + status
                     + (status == 405 ? " (the server does not end sessions on request)" : ""));
         } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+            // close() gave up waiting
         } catch (McpException e) {
             LOG.log(Level.DEBUG, () -> "DELETE session failed: " + e.getMessage());
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, "DELETE session with " + origin + " failed unexpectedly", e);
         } finally {
             call.abort();
         }
@@ -754,7 +846,12 @@ public final class HttpTransport implements McpTransport {
         }
     }
 
-    private void stopGetStream() {
+    /**
+     * Stops the GET stream and waits (bounded) for its thread.
+     *
+     * @return whether the calling thread was interrupted while waiting (the caller restores the status)
+     */
+    private boolean stopGetStream() {
         Thread t;
         Call c;
         streamLock.lock();
@@ -771,14 +868,9 @@ public final class HttpTransport implements McpTransport {
         }
         if (t != null && t != Thread.currentThread()) {
             t.interrupt();
-            try {
-                if (!t.join(Duration.ofMillis(CLOSE_TIMEOUT_MILLIS))) {
-                    LOG.log(Level.WARNING, "GET stream thread for {0} did not stop in time", origin);
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+            return awaitBounded(() -> t.join(Duration.ofMillis(CLOSE_TIMEOUT_MILLIS)), "the GET stream's thread");
         }
+        return false;
     }
 
     private void runGetStream(Call call) {
@@ -811,7 +903,8 @@ public final class HttpTransport implements McpTransport {
                                 lastId != null));
                         Outcome outcome = Outcome.ENDED;
                         try {
-                            outcome = readSse(call, resp.body(), parser, () -> false, "GET stream", false);
+                            outcome = readSse(call, resp.body(), parser, () -> false, "GET stream", false,
+                                    Long.MAX_VALUE);
                         } finally {
                             lastId = parser.lastEventId();
                             if (parser.retryMillis() >= 0) {
@@ -827,6 +920,10 @@ public final class HttpTransport implements McpTransport {
                 } catch (McpException e) {
                     failures++;
                     LOG.log(Level.DEBUG, () -> "GET stream broke: " + e.getMessage());
+                } catch (RuntimeException e) {
+                    // a fault of ours or of the sink: say so, and count it like a broken stream (bounded retries)
+                    failures++;
+                    LOG.log(Level.WARNING, "GET stream of " + origin + " failed unexpectedly; reconnecting", e);
                 }
                 if (closed.get() || call.aborted()) {
                     return;
@@ -836,13 +933,17 @@ public final class HttpTransport implements McpTransport {
                             + "on its own will not arrive", origin, MAX_STREAM_ATTEMPTS);
                     return;
                 }
-                long delay = retry >= 0 ? retry : backoffMillis(Math.max(1, failures));
-                if (!call.sleep(delay)) {
+                long delay = reconnectMillis(retry, Math.max(1, failures));
+                if (!call.sleep(delay, Long.MAX_VALUE)) {
                     return;
                 }
             }
         } catch (InterruptedException e) {
             // stopped
+        } catch (RuntimeException | Error e) {
+            LOG.log(Level.WARNING, "GET stream of " + origin + " ended by an unexpected failure; messages the server "
+                    + "starts on its own will not arrive", e);
+            throw e;
         } finally {
             call.release();
         }
@@ -859,14 +960,13 @@ public final class HttpTransport implements McpTransport {
      * @param failOnIdle whether an idle timeout fails (request streams) or just ends the stream (GET stream)
      */
     private Outcome readSse(Call call, StreamBody body, SseParser parser, BooleanSupplier done, String what,
-                            boolean failOnIdle) throws InterruptedException {
-        long idle = idleNanos();
+                            boolean failOnIdle, long deadlineNanos) throws InterruptedException {
         try {
             while (true) {
                 if (done.getAsBoolean()) {
                     return Outcome.DONE;
                 }
-                ByteBuffer b = body.read(idle);
+                ByteBuffer b = body.read(waitNanos(deadlineNanos));
                 if (b == null) {
                     LOG.log(Level.DEBUG, () -> what + " ended");
                     return done.getAsBoolean() ? Outcome.DONE : Outcome.ENDED;
@@ -882,6 +982,7 @@ public final class HttpTransport implements McpTransport {
             }
             throw aborted(call);
         } catch (StreamBody.IdleTimeoutException e) {
+            throwIfPast(call, deadlineNanos, "reading the " + what);
             if (failOnIdle) {
                 throw new McpTransportException(what + ": no data for " + idleTimeout.toMillis()
                         + " ms (idle timeout)");
@@ -893,18 +994,24 @@ public final class HttpTransport implements McpTransport {
             return done.getAsBoolean() ? Outcome.DONE : Outcome.ENDED;
         } finally {
             body.close();
+            if (parser.unsendableIds() > 0) {
+                LOG.log(Level.WARNING, "{0} of {1}: {2} SSE event id(s) cannot be sent back as {3} (control or "
+                        + "non-Latin-1 characters); treated as none", what, origin, parser.unsendableIds(),
+                        LAST_EVENT_ID_HEADER);
+            }
         }
     }
 
-    private byte[] readAll(Call call, StreamBody body, int max) throws InterruptedException {
+    private byte[] readAll(Call call, StreamBody body, int max, long deadlineNanos) throws InterruptedException {
         try {
-            return body.readAll(max, idleNanos());
+            return body.readAll(max, () -> waitNanos(deadlineNanos));
         } catch (StreamBody.ClosedException e) {
             if (Thread.currentThread().isInterrupted()) {
                 throw new InterruptedException();
             }
             throw aborted(call);
         } catch (StreamBody.IdleTimeoutException e) {
+            throwIfPast(call, deadlineNanos, "reading the answer");
             throw new McpTransportException(call.what + ": no data for " + idleTimeout.toMillis()
                     + " ms (idle timeout)");
         } catch (StreamBody.TooLargeException e) {
@@ -975,8 +1082,7 @@ public final class HttpTransport implements McpTransport {
         JsonRpcMessage.Request init = initializeRequest;
         if (protocolVersion == null && init != null && m instanceof JsonRpcMessage.Response r
                 && init.id().equals(r.id()) && r.result() instanceof Map<?, ?> result
-                && result.get("protocolVersion") instanceof String v && !v.isBlank()
-                && v.chars().allMatch(c -> c > 0x20 && c < 0x7f)) {
+                && result.get("protocolVersion") instanceof String v && isValidVersion(v)) {
             // known before the client sends notifications/initialized, which should carry it already
             protocolVersion = v;
         }
@@ -1054,7 +1160,7 @@ public final class HttpTransport implements McpTransport {
                         : ""));
             }
             traceBody("sent", call.what, body);
-            HttpResponse<StreamBody> resp = exchange(call, request);
+            HttpResponse<StreamBody> resp = exchange(call, request, deadlineNanos);
             int status = resp.statusCode();
             if (WIRE.isLoggable(Level.DEBUG)) {
                 WIRE.log(Level.DEBUG, call.what + ": HTTP " + status + " " + mediaType(resp));
@@ -1103,6 +1209,12 @@ public final class HttpTransport implements McpTransport {
             all.computeIfAbsent(h[0], k -> new ArrayList<>()).add(h[1]);
         }
         for (String[] h : transportHeaders) {
+            if (!isSendableHeaderValue(h[1])) {
+                // values taken from the server are validated when read; this guard keeps any that slipped through
+                // from reaching the HTTP client, which would throw IllegalArgumentException quoting the value
+                throw new McpProtocolException(call.what + ": the server's value for " + h[0]
+                        + " cannot be sent back as a header");
+            }
             b.header(h[0], h[1]);
             all.computeIfAbsent(h[0], k -> new ArrayList<>()).add(h[1]);
         }
@@ -1136,7 +1248,13 @@ public final class HttpTransport implements McpTransport {
         return b.build();
     }
 
-    private HttpResponse<StreamBody> exchange(Call call, HttpRequest request) throws InterruptedException {
+    /**
+     * Sends one request and waits for its response headers, at most until {@code deadlineNanos}: a failure at or
+     * after the deadline (the client's header timer, bounded by the same deadline, fires then too) is the call's
+     * timeout, never a transport failure.
+     */
+    private HttpResponse<StreamBody> exchange(Call call, HttpRequest request, long deadlineNanos)
+            throws InterruptedException {
         HttpClient c = client;
         if (call.aborted()) {
             throw aborted(call);
@@ -1154,7 +1272,13 @@ public final class HttpTransport implements McpTransport {
         }
         call.attach(future);
         try {
-            return future.get();
+            if (deadlineNanos == Long.MAX_VALUE) {
+                return future.get();
+            }
+            return future.get(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+            future.cancel(true);
+            throw timedOut(call, "waiting for response headers");
         } catch (InterruptedException e) {
             future.cancel(true);
             throw e;
@@ -1170,6 +1294,9 @@ public final class HttpTransport implements McpTransport {
                     throw new InterruptedException();
                 }
                 throw aborted(call);
+            }
+            if (past(deadlineNanos)) {
+                throw timedOut(call, "waiting for response headers");
             }
             throw ioFailure(call, cause);
         }
@@ -1198,11 +1325,51 @@ public final class HttpTransport implements McpTransport {
                 + (cause == null ? "unknown" : cause.getClass().getSimpleName()) + ")", cause);
     }
 
+    private McpClosedException closedNow(String what) {
+        return new McpClosedException("HTTP transport to " + origin + " is closed: " + what, null);
+    }
+
+    /** A failure that happened because (or after) the transport was closed is reported as closed. */
+    private McpException closedOr(McpException e) {
+        if (closed.get() && !(e instanceof McpClosedException)) {
+            return new McpClosedException(e.getMessage() + " (the HTTP transport to " + origin + " was closed)", e);
+        }
+        return e;
+    }
+
     private McpException aborted(Call call) {
         if (closed.get()) {
             return new McpClosedException(call.what + ": HTTP transport to " + origin + " was closed", null);
         }
         return new McpTransportException(call.what + ": aborted");
+    }
+
+    /** Whether {@code deadlineNanos} (a {@link System#nanoTime()} value, {@code Long.MAX_VALUE} for none) passed. */
+    private static boolean past(long deadlineNanos) {
+        return deadlineNanos != Long.MAX_VALUE && System.nanoTime() - deadlineNanos >= 0;
+    }
+
+    /**
+     * Throws the call's timeout when its deadline passed: a transport timer (idle, header, reconnect wait) that
+     * fires at or after the deadline must not turn the call's timeout into a transport failure.
+     */
+    private static void throwIfPast(Call call, long deadlineNanos, String doing) {
+        if (past(deadlineNanos)) {
+            throw timedOut(call, doing);
+        }
+    }
+
+    private static McpTimeoutException timedOut(Call call, String doing) {
+        return new McpTimeoutException(call.what + " timed out: its deadline passed while " + doing);
+    }
+
+    /** The wait for the next byte of a response: the idle timeout, or less when the deadline comes first. */
+    private long waitNanos(long deadlineNanos) {
+        long idle = idleNanos();
+        if (deadlineNanos == Long.MAX_VALUE) {
+            return idle;
+        }
+        return Math.max(1, Math.min(idle, deadlineNanos - System.nanoTime()));
     }
 
     /** Bounds a request until its response headers: connecting (connect timeout) plus one idle period. */
@@ -1224,9 +1391,21 @@ public final class HttpTransport implements McpTransport {
         return idleTimeout.toNanos();
     }
 
-    private long backoffMillis(int attempt) {
-        long d = reconnectDelayMillis << Math.min(Math.max(attempt - 1, 0), 10);
-        return Math.min(d, Math.max(MAX_BACKOFF_MILLIS, reconnectDelayMillis));
+    /**
+     * The wait before reconnection attempt {@code attempt} (1-based): the server's {@code retry} when it sent one
+     * ({@code retryMillis >= 0}), else the configured delay doubling per attempt up to {@link #MAX_BACKOFF_MILLIS};
+     * never less than {@link #MIN_RECONNECT_MILLIS} (a server's {@code retry: 0} or a sub-millisecond delay must not
+     * make a reconnect loop spin).
+     */
+    private long reconnectMillis(long retryMillis, int attempt) {
+        long d;
+        if (retryMillis >= 0) {
+            d = retryMillis;
+        } else {
+            d = reconnectDelayMillis << Math.min(Math.max(attempt - 1, 0), 10);
+            d = Math.min(d, Math.max(MAX_BACKOFF_MILLIS, reconnectDelayMillis));
+        }
+        return Math.max(d, MIN_RECONNECT_MILLIS);
     }
 
     private static List<AuthChallenge> challenges(HttpResponse<?> resp) {
@@ -1298,15 +1477,26 @@ public final class HttpTransport implements McpTransport {
         if (value == null) {
             return "a null value for the header " + name;
         }
-        for (int i = 0; i < value.length(); i++) {
-            char c = value.charAt(i);
-            // RFC 9110 field values: visible characters, SP and HTAB (obs-text 0x80-0xFF tolerated); never a
-            // control character, which the JDK would refuse with a message quoting the whole value
-            if ((c < 0x20 && c != '\t') || c == 0x7f || c > 0xff) {
-                return "an invalid value (control or non-Latin-1 character) for the header " + name;
-            }
+        if (!isSendableHeaderValue(value)) {
+            return "an invalid value (control or non-Latin-1 character) for the header " + name;
         }
         return null;
+    }
+
+    /**
+     * Whether a value can be sent as an HTTP header value: RFC 9110 field values are visible characters, SP and HTAB
+     * (obs-text 0x80-0xFF tolerated), never a control character or DEL, which the JDK refuses with an
+     * {@link IllegalArgumentException} quoting the value. Used for caller headers and for every value taken from
+     * the server that is sent back (SSE event ids; session ids and the protocol version are stricter still).
+     */
+    static boolean isSendableHeaderValue(String value) {
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if ((c < 0x20 && c != '\t') || c == 0x7f || c > 0xff) {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static boolean isTokenChar(char c) {
@@ -1467,12 +1657,15 @@ public final class HttpTransport implements McpTransport {
         }
 
         /**
-         * Waits {@code millis}, or less when the call is aborted or completed.
+         * Waits {@code millis}, or less when the call is aborted or completed or {@code deadlineNanos} comes first.
          *
          * @return {@code false} when aborted
          */
-        boolean sleep(long millis) throws InterruptedException {
+        boolean sleep(long millis, long deadlineNanos) throws InterruptedException {
             long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+            if (deadlineNanos != Long.MAX_VALUE && deadlineNanos - end < 0) {
+                end = deadlineNanos;
+            }
             lock.lockInterruptibly();
             try {
                 while (!aborted && !completed) {
@@ -1618,7 +1811,8 @@ public final class HttpTransport implements McpTransport {
         /**
          * Sets the first reconnection delay used when the server sent no SSE {@code retry} (resuming a response
          * stream, reconnecting the GET stream); it doubles after each attempt without progress, up to 30 seconds.
-         * A server's {@code retry} always wins. Default 1 second.
+         * A server's {@code retry} always wins. Any wait shorter than {@value HttpTransport#MIN_RECONNECT_MILLIS} ms
+         * (this delay, or a server's {@code retry: 0}) is raised to that floor. Default 1 second.
          *
          * @param delay a positive duration
          * @return this builder

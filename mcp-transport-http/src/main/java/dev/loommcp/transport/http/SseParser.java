@@ -12,6 +12,10 @@ import java.util.Arrays;
  * digits only) sets the reconnection time, an empty line dispatches, and an event not ended by an empty line at the
  * end of the stream is dropped.
  *
+ * <p>One deviation: an {@code id} that could not be sent back as the {@code Last-Event-ID} header (a control
+ * character, DEL, or a character above U+00FF) counts as an empty {@code id}, that is, it resets the last event id
+ * to none: resuming from it is impossible, and resuming from an older id would replay events already handled.
+ *
  * <p>Events are bounded: a line or an event larger than the maximum fails with {@link McpProtocolException}.
  *
  * <p>Not thread-safe: one parser per stream, fed by one thread.
@@ -50,6 +54,7 @@ final class SseParser {
     private long retryMillis = -1;
     private long eventBytes;
     private long dispatches;
+    private long unsendableIds;
 
     /**
      * Creates a parser.
@@ -73,6 +78,11 @@ final class SseParser {
     /** Returns the reconnection time the server asked for with {@code retry}, in milliseconds, or -1. */
     long retryMillis() {
         return retryMillis;
+    }
+
+    /** Returns how many {@code id} fields were treated as none because they cannot be sent back as a header. */
+    long unsendableIds() {
+        return unsendableIds;
     }
 
     /** Returns how many events were dispatched, including those with empty data (priming events). */
@@ -196,7 +206,12 @@ final class SseParser {
             }
             case "id" -> {
                 if (value.indexOf('\0') < 0) {
-                    lastEventIdBuffer = value;
+                    if (HttpTransport.isSendableHeaderValue(value)) {
+                        lastEventIdBuffer = value;
+                    } else {
+                        lastEventIdBuffer = "";
+                        unsendableIds++;
+                    }
                     idSeen = true;
                 }
             }

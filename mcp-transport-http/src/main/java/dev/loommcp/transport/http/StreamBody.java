@@ -135,16 +135,16 @@ final class StreamBody implements HttpResponse.BodySubscriber<StreamBody> {
      * Reads the whole rest of the body.
      *
      * @param maxBytes  the most bytes accepted
-     * @param idleNanos the idle bound per read
+     * @param idleNanos the bound of each read, asked before each read (it may shrink as a deadline nears)
      * @return the bytes
      * @throws TooLargeException when the body is larger than {@code maxBytes}
      * @throws IOException          as {@link #read(long)}
      * @throws InterruptedException when interrupted
      */
-    byte[] readAll(int maxBytes, long idleNanos) throws IOException, InterruptedException {
+    byte[] readAll(int maxBytes, java.util.function.LongSupplier idleNanos) throws IOException, InterruptedException {
         java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
         ByteBuffer b;
-        while ((b = read(idleNanos)) != null) {
+        while ((b = read(idleNanos.getAsLong())) != null) {
             if (out.size() + b.remaining() > maxBytes) {
                 close();
                 throw new TooLargeException(maxBytes);

@@ -54,6 +54,22 @@ class SseParserTest {
     }
 
     @Test
+    void anIdThatCannotBeSentBackAsAHeaderResetsTheLastEventIdToNone() {
+        for (String bad : List.of("e\u4e2d", "e\u0001", "e\u007f")) {
+            List<Ev> events = parse("id: good\ndata: a\n\nid: " + bad + "\ndata: b\n\ndata: c\n\n");
+            assertThat(events).as("id %s", bad.codePoints().boxed().toList()).containsExactly(
+                    new Ev("message", "a", "good"), new Ev("message", "b", null), new Ev("message", "c", null));
+        }
+        // Latin-1 text, SP and HTAB can be sent back
+        assertThat(parse("id: caf\u00e9 \tx\ndata: a\n\n")).containsExactly(new Ev("message", "a", "caf\u00e9 \tx"));
+        Collect c = new Collect();
+        byte[] b = "id: \u4e2d\ndata:\n\n".getBytes(StandardCharsets.UTF_8);
+        c.parser.feed(b, 0, b.length);
+        assertThat(c.parser.lastEventId()).isNull();
+        assertThat(c.parser.unsendableIds()).isEqualTo(1);
+    }
+
+    @Test
     void aHugeRetryIsCappedAtTheLongestBackoff() {
         Collect c = new Collect();
         byte[] b = "retry: 999999999999\n\n".getBytes(StandardCharsets.UTF_8);

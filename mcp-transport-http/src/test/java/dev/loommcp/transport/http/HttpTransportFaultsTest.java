@@ -1,0 +1,596 @@
+package dev.loommcp.transport.http;
+
+import static dev.loommcp.transport.http.HttpTransportTest.INITIALIZED;
+import static dev.loommcp.transport.http.HttpTransportTest.WAIT;
+import static dev.loommcp.transport.http.HttpTransportTest.initResult;
+import static dev.loommcp.transport.http.HttpTransportTest.initialize;
+import static dev.loommcp.transport.http.HttpTransportTest.request;
+import static dev.loommcp.transport.http.TestServer.json;
+import static dev.loommcp.transport.http.TestServer.result;
+import static dev.loommcp.transport.http.TestServer.sse;
+import static dev.loommcp.transport.http.TestServer.write;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.loommcp.McpClient;
+import dev.loommcp.McpClosedException;
+import dev.loommcp.McpTimeoutException;
+import dev.loommcp.McpTransportException;
+import dev.loommcp.RequestOptions;
+import dev.loommcp.jsonrpc.JsonRpcMessage;
+import dev.loommcp.jsonrpc.RequestId;
+import dev.loommcp.testkit.LeakCheck;
+import java.io.OutputStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** Faults of issue 8: replay errors, unsendable event ids, retry floors, deadlines, close races and bounds. */
+@ExtendWith(LeakCheck.class)
+class HttpTransportFaultsTest {
+
+    TestServer server;
+    TestSink sink;
+    final List<HttpTransport> opened = new CopyOnWriteArrayList<>();
+    final CountDownLatch release = new CountDownLatch(1);
+
+    /** WARNING (and above) records of the transport's logger. */
+    final List<LogRecord> warnings = new CopyOnWriteArrayList<>();
+    final Logger jul = Logger.getLogger("dev.loommcp.transport.http");
+    final Handler capture = new Handler() {
+        @Override
+        public void publish(LogRecord r) {
+            if (r.getLevel().intValue() >= Level.WARNING.intValue()) {
+                warnings.add(r);
+            }
+        }
+
+        @Override
+        public void flush() {
+        }
+
+        @Override
+        public void close() {
+        }
+    };
+
+    @BeforeEach
+    void start() throws Exception {
+        server = new TestServer();
+        sink = new TestSink();
+        jul.addHandler(capture);
+    }
+
+    @AfterEach
+    void stop() {
+        release.countDown();
+        for (HttpTransport t : opened) {
+            t.close();
+            assertThat(t.activeExchangeCount()).isZero();
+        }
+        server.close();
+        jul.removeHandler(capture);
+    }
+
+    HttpTransport open(HttpTransport.Builder b) throws InterruptedException {
+        HttpTransport t = b.build();
+        opened.add(t);
+        t.open(sink, Long.MAX_VALUE);
+        return t;
+    }
+
+    HttpTransport open() throws InterruptedException {
+        return open(HttpTransport.newBuilder(server.uri("/mcp")));
+    }
+
+    static String notification(String method) {
+        return "{\"jsonrpc\":\"2.0\",\"method\":\"" + method + "\"}";
+    }
+
+    // ------------------------------------------------------------------------------------------------------------
+    // item 13: a failed replay of notifications/initialized
+
+    @Test
+    void aReplayedInitializedAnsweredWithAnErrorFailsTheRestartAndCompletesNoRequest() throws Exception {
+        AtomicInteger sessions = new AtomicInteger();
+        AtomicReference<String> live = new AtomicReference<>();
+        AtomicReference<Boolean> refuseInitialized = new AtomicReference<>(false);
+        server.handler((req, ex) -> {
+            if (answeredPlumbing(req, ex, () -> {
+                live.set("s" + sessions.incrementAndGet());
+                return live.get();
+            })) {
+                return;
+            }
+            String m = req.rpcMethod();
+            if (!live.get().equals(req.header("Mcp-Session-Id"))) {
+                json(ex, 404, "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32001,\"message\":\"gone\"}}");
+                return;
+            }
+            if ("notifications/initialized".equals(m) && refuseInitialized.get()) {
+                json(ex, 400, "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32600,\"message\":\"no\"}}");
+                return;
+            }
+            if (req.rpcId() == null) {
+                TestServer.status(ex, 202);
+            } else {
+                json(ex, 200, result(req.rpcId(), "{\"session\":\"" + live.get() + "\"}"));
+            }
+        });
+        HttpTransport t = open();
+        t.send(initialize(1), TestContext.of(1));
+        t.send(INITIALIZED, TestContext.none());
+        t.handshakeCompleted("2025-11-25");
+        sink.all.clear();
+
+        live.set("expired-on-the-server");
+        refuseInitialized.set(true);
+        assertThatThrownBy(() -> t.send(request(2, "tools/list"), TestContext.of(2)))
+                .isInstanceOf(McpTransportException.class)
+                .hasMessageContaining("tools/list (id 2)");
+        // the error answering notifications/initialized is nobody's answer, and the request never ran again
+        assertThat(sink.all).isEmpty();
+        assertThat(server.requests("POST").stream().filter(r -> "tools/list".equals(r.rpcMethod()))).hasSize(1);
+        assertThat(sink.restarts.get()).isZero();
+        assertThat(t.sessionId()).as("the previous session state is restored").isEqualTo("s1");
+
+        // the client stays usable: the next request restarts the session and runs exactly once
+        refuseInitialized.set(false);
+        t.send(request(3, "tools/list"), TestContext.of(3));
+        assertThat(sink.all).containsExactly(new JsonRpcMessage.Response(RequestId.of(3), Map.of("session", "s3")));
+        assertThat(sink.restarts.get()).isEqualTo(1);
+        assertThat(server.requests("POST").stream().filter(r -> "3".equals(String.valueOf(r.rpcId())))).hasSize(2);
+    }
+
+    // ------------------------------------------------------------------------------------------------------------
+    // item 14: event ids that cannot be sent back as a header; runtime exceptions in background streams
+
+    @Test
+    void anUnsendableEventIdIsNoneWhenAResponseStreamIsResumed() throws Exception {
+        for (String bad : List.of("bad\u4e2d", "bad\u0007bell", "bad\u007fdel")) {
+            server.requests.clear();
+            server.handler((req, ex) -> {
+                OutputStream out = sse(ex);
+                if (req.method().equals("POST")) {
+                    write(out, "id: good\nretry: 10\ndata:\n\n");
+                    write(out, "id: " + bad + "\ndata:\n\n");
+                }
+            });
+            try (HttpTransport t = open()) {
+                assertThatThrownBy(() -> t.send(request(3, "tools/call"), TestContext.of(3)))
+                        .isInstanceOf(McpTransportException.class)
+                        .hasMessageContaining("no event id");
+            }
+            assertThat(server.requests("GET")).isEmpty();
+        }
+    }
+
+    @Test
+    void anUnsendableEventIdOnTheGetStreamIsNoneAndTheStreamGoesOn() throws Exception {
+        AtomicInteger gets = new AtomicInteger();
+        List<String> lastIds = new CopyOnWriteArrayList<>();
+        server.handler((req, ex) -> {
+            if (!req.method().equals("GET")) {
+                TestServer.status(ex, 202);
+                return;
+            }
+            int n = gets.incrementAndGet();
+            lastIds.add(String.valueOf(req.header("Last-Event-ID")));
+            OutputStream out = sse(ex);
+            if (n == 1) {
+                write(out, "retry: 10\nid: g\u00e9\u4e2d\ndata: " + notification("first") + "\n\n");
+                return;
+            }
+            write(out, "id: g2\ndata: " + notification("second") + "\n\n");
+            release.await(20, TimeUnit.SECONDS);
+        });
+        HttpTransport t = open();
+        t.handshakeCompleted("2025-11-25");
+        assertThat(sink.next(WAIT)).isEqualTo(new JsonRpcMessage.Notification("first", null));
+        assertThat(sink.next(WAIT)).isEqualTo(new JsonRpcMessage.Notification("second", null));
+        assertThat(lastIds).containsExactly("null", "null");
+    }
+
+    @Test
+    void aRuntimeExceptionInTheGetStreamIsLoggedAtWarningAndTheStreamGoesOn() throws Exception {
+        AtomicInteger gets = new AtomicInteger();
+        server.handler((req, ex) -> {
+            if (!req.method().equals("GET")) {
+                TestServer.status(ex, 202);
+                return;
+            }
+            int n = gets.incrementAndGet();
+            OutputStream out = sse(ex);
+            write(out, "retry: 10\nid: g" + n + "\ndata: " + notification("n" + n) + "\n\n");
+            if (n > 1) {
+                release.await(20, TimeUnit.SECONDS);
+            }
+        });
+        AtomicInteger calls = new AtomicInteger();
+        sink.onMessage = m -> {
+            if (calls.incrementAndGet() == 1) {
+                throw new IllegalStateException("a broken sink");
+            }
+        };
+        HttpTransport t = open();
+        t.handshakeCompleted("2025-11-25");
+        assertThat(sink.next(WAIT)).isEqualTo(new JsonRpcMessage.Notification("n1", null));
+        assertThat(sink.next(WAIT)).isEqualTo(new JsonRpcMessage.Notification("n2", null));
+        assertThat(warnings).anySatisfy(r -> assertThat(r.getMessage() + r.getParameters() + r.getThrown())
+                .contains("GET stream"));
+    }
+
+    @Test
+    void aProtocolVersionThatCannotBeAHeaderIsNeverSent() throws Exception {
+        statefulServer();
+        HttpTransport t = open();
+        t.handshakeCompleted("2025-11-25\r\nX-Injected: 1");
+        t.send(request(2, "tools/list"), TestContext.of(2));
+        TestServer.Req post = server.requests("POST").get(0);
+        assertThat(post.header("MCP-Protocol-Version")).isNull();
+        assertThat(post.header("X-Injected")).isNull();
+        assertThat(warnings).anySatisfy(r -> assertThat(r.getMessage()).contains("cannot be sent"));
+    }
+
+    // ------------------------------------------------------------------------------------------------------------
+    // item 1 (HTTP part): streams waiting for bytes park their virtual threads and hold no carrier
+
+    @Test
+    void manyOpenStreamsLeaveCarriersFreeForOtherVirtualThreads() throws Exception {
+        int streams = Runtime.getRuntime().availableProcessors() * 4 + 4;
+        CountDownLatch allOpen = new CountDownLatch(2 * streams);
+        server.handler((req, ex) -> {
+            OutputStream out = sse(ex); // a GET stream or a request's response stream: open, quiet
+            write(out, ": open\n\n");
+            allOpen.countDown();
+            release.await(30, TimeUnit.SECONDS);
+        });
+        List<Thread> senders = new ArrayList<>();
+        for (int i = 0; i < streams; i++) {
+            HttpTransport t = open();
+            t.handshakeCompleted("2025-11-25");
+            long id = i;
+            senders.add(Thread.ofVirtual().start(() -> {
+                try {
+                    t.send(request(id, "tools/call"), TestContext.of(id));
+                } catch (Exception expected) {
+                    // closed at the end of the test
+                }
+            }));
+        }
+        assertThat(allOpen.await(30, TimeUnit.SECONDS)).as("every GET and response stream is open").isTrue();
+        CountDownLatch ran = new CountDownLatch(1);
+        Thread.ofVirtual().start(ran::countDown);
+        assertThat(ran.await(10, TimeUnit.SECONDS)).as("a fresh virtual thread still gets a carrier").isTrue();
+        for (HttpTransport t : opened) {
+            t.close();
+        }
+        for (Thread s : senders) {
+            assertThat(s.join(Duration.ofSeconds(20))).isTrue();
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------------------------
+    // item 15: reconnection delays have a floor
+
+    @Test
+    void retryZeroOnTheGetStreamStillWaitsTheFloorBetweenReconnects() throws Exception {
+        List<Long> arrivals = new CopyOnWriteArrayList<>();
+        server.handler((req, ex) -> {
+            if (!req.method().equals("GET")) {
+                TestServer.status(ex, 202);
+                return;
+            }
+            arrivals.add(req.nanos());
+            if (arrivals.size() > 4) {
+                TestServer.status(ex, 405); // stop: enough reconnects seen
+                return;
+            }
+            OutputStream out = sse(ex);
+            write(out, "retry: 0\nid: g" + arrivals.size() + "\ndata: " + notification("n") + "\n\n");
+        });
+        HttpTransport t = open();
+        t.handshakeCompleted("2025-11-25");
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> arrivals.size() == 5);
+        assertGapsAtLeastTheFloor(arrivals);
+    }
+
+    @Test
+    void retryZeroOnAResponseStreamStillWaitsTheFloorBeforeEachResumption() throws Exception {
+        List<Long> arrivals = new CopyOnWriteArrayList<>();
+        server.handler((req, ex) -> {
+            arrivals.add(req.nanos());
+            OutputStream out = sse(ex);
+            if (req.method().equals("POST")) {
+                write(out, "id: a\nretry: 0\ndata:\n\n");
+            }
+        });
+        try (HttpTransport t = open()) {
+            assertThatThrownBy(() -> t.send(request(3, "tools/call"), TestContext.of(3)))
+                    .isInstanceOf(McpTransportException.class)
+                    .hasMessageContaining("could not be resumed");
+        }
+        assertThat(arrivals).hasSize(1 + HttpTransport.MAX_STREAM_ATTEMPTS);
+        assertGapsAtLeastTheFloor(arrivals);
+    }
+
+    @Test
+    void aSubMillisecondReconnectDelayStillWaitsTheFloor() throws Exception {
+        List<Long> arrivals = new CopyOnWriteArrayList<>();
+        server.handler((req, ex) -> {
+            if (req.method().equals("GET")) {
+                arrivals.add(req.nanos());
+                TestServer.status(ex, 503);
+            } else {
+                TestServer.status(ex, 202);
+            }
+        });
+        HttpTransport t = open(HttpTransport.newBuilder(server.uri("/mcp")).reconnectDelay(Duration.ofNanos(1)));
+        t.handshakeCompleted("2025-11-25");
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60))
+                .until(() -> arrivals.size() == HttpTransport.MAX_STREAM_ATTEMPTS + 1);
+        assertGapsAtLeastTheFloor(arrivals);
+    }
+
+    static void assertGapsAtLeastTheFloor(List<Long> arrivals) {
+        List<Long> gaps = new ArrayList<>();
+        for (int i = 1; i < arrivals.size(); i++) {
+            gaps.add(TimeUnit.NANOSECONDS.toMillis(arrivals.get(i) - arrivals.get(i - 1)));
+        }
+        assertThat(gaps).as("milliseconds between reconnects").allSatisfy(
+                g -> assertThat(g).isGreaterThanOrEqualTo(HttpTransport.MIN_RECONNECT_MILLIS));
+    }
+
+    // ------------------------------------------------------------------------------------------------------------
+    // item 16: at its deadline a call fails with the timeout exception, whichever transport timer fires
+
+    @Test
+    void theDeadlinePassingWhileWaitingForHeadersIsATimeout() throws Exception {
+        // the header timer (bounded by the deadline) fires; the core's cancel never comes in this test
+        assertTimesOutAtItsDeadline((req, ex) -> release.await(20, TimeUnit.SECONDS), Duration.ofMinutes(5));
+    }
+
+    @Test
+    void theDeadlinePassingWhileAStreamIsIdleIsATimeoutNotAnIdleFailure() throws Exception {
+        assertTimesOutAtItsDeadline((req, ex) -> {
+            OutputStream out = sse(ex);
+            write(out, ": open\n\n");
+            release.await(20, TimeUnit.SECONDS);
+        }, Duration.ofMillis(800));
+    }
+
+    @Test
+    void theDeadlinePassingWhileAJsonBodyIsIdleIsATimeoutNotAnIdleFailure() throws Exception {
+        assertTimesOutAtItsDeadline((req, ex) -> {
+            ex.getResponseHeaders().set("Content-Type", "application/json");
+            ex.sendResponseHeaders(200, 100);
+            write(ex.getResponseBody(), "{\"jsonrpc\":");
+            release.await(20, TimeUnit.SECONDS);
+        }, Duration.ofMillis(800));
+    }
+
+    @Test
+    void theDeadlinePassingWhileAnErrorBodyIsIdleIsATimeoutNotAStatusFailure() throws Exception {
+        assertTimesOutAtItsDeadline((req, ex) -> {
+            ex.getResponseHeaders().set("Content-Type", "application/json");
+            ex.sendResponseHeaders(500, 100);
+            write(ex.getResponseBody(), "{\"jsonrpc\":");
+            release.await(20, TimeUnit.SECONDS);
+        }, Duration.ofMillis(800));
+    }
+
+    @Test
+    void theDeadlinePassingWhileWaitingToResumeIsATimeout() throws Exception {
+        assertTimesOutAtItsDeadline((req, ex) -> {
+            OutputStream out = sse(ex);
+            if (req.method().equals("POST")) {
+                write(out, "id: a\nretry: 5000\ndata:\n\n"); // then ends without the response
+            } else {
+                release.await(20, TimeUnit.SECONDS);
+            }
+        }, Duration.ofMinutes(5));
+        assertThat(server.requests("GET")).as("no resumption after the deadline").isEmpty();
+    }
+
+    /** A request with a 200 ms deadline (and no core to cancel it) against a server that stalls as given. */
+    void assertTimesOutAtItsDeadline(TestServer.Handler stall, Duration idleTimeout) throws Exception {
+        server.handler(stall);
+        HttpTransport t = open(HttpTransport.newBuilder(server.uri("/mcp")).idleTimeout(idleTimeout));
+        TestContext ctx = new TestContext(RequestId.of(4), Duration.ofMillis(200));
+        assertThatThrownBy(() -> t.send(request(4, "tools/call"), ctx))
+                .isInstanceOf(McpTimeoutException.class)
+                .hasMessageContaining("tools/call (id 4)");
+    }
+
+    @Test
+    void underTheClientACallWaitingForHeadersAlwaysTimesOutAndIsCancelledOnTheWire() throws Exception {
+        List<Object> cancelled = new CopyOnWriteArrayList<>();
+        server.handler((req, ex) -> {
+            if (answeredPlumbing(req, ex, () -> "s1")) {
+                return;
+            }
+            if ("notifications/cancelled".equals(req.rpcMethod())) {
+                Object tree = dev.loommcp.internal.json.Json.read(req.body());
+                cancelled.add(((Map<?, ?>) ((Map<?, ?>) tree).get("params")).get("requestId"));
+                TestServer.status(ex, 202);
+            } else if (req.rpcId() == null) {
+                TestServer.status(ex, 202);
+            } else {
+                release.await(20, TimeUnit.SECONDS); // the tool never answers
+            }
+        });
+        int rounds = 8;
+        try (McpClient client = McpClient.newBuilder(HttpTransport.newBuilder(server.uri("/mcp")).build()).build()) {
+            client.connect();
+            for (int i = 0; i < rounds; i++) {
+                assertThatThrownBy(() -> client.callTool("slow", Map.of(),
+                        RequestOptions.timeout(Duration.ofMillis(150))))
+                        .isInstanceOf(McpTimeoutException.class);
+            }
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> cancelled.size() == rounds);
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------------------------
+    // item 5: opening or sending on a closed transport
+
+    @Test
+    void openAfterCloseThrowsClosed() {
+        HttpTransport t = HttpTransport.newBuilder(server.uri("/mcp")).build();
+        t.close();
+        assertThatThrownBy(() -> t.open(sink, Long.MAX_VALUE)).isInstanceOf(McpClosedException.class);
+        assertThatThrownBy(() -> t.send(request(1, "ping"), TestContext.of(1))).isInstanceOf(McpClosedException.class);
+    }
+
+    @Test
+    void openRacingCloseEitherOpensOrThrowsClosed() throws Exception {
+        for (int i = 0; i < 40; i++) {
+            HttpTransport t = HttpTransport.newBuilder(server.uri("/mcp")).build();
+            CountDownLatch go = new CountDownLatch(1);
+            Thread closer = Thread.ofVirtual().start(() -> {
+                try {
+                    go.await();
+                } catch (InterruptedException e) {
+                    return;
+                }
+                t.close();
+            });
+            go.countDown();
+            try {
+                t.open(sink, Long.MAX_VALUE);
+            } catch (McpClosedException expected) {
+                // closed first
+            } finally {
+                assertThat(closer.join(Duration.ofSeconds(20))).isTrue();
+                t.close();
+            }
+            assertThatThrownBy(() -> t.send(request(1, "ping"), TestContext.of(1)))
+                    .isInstanceOf(McpClosedException.class);
+        }
+    }
+
+    @Test
+    void aRequestWhoseSignerSeesTheTransportCloseFailsWithClosed() throws Exception {
+        server.handler((req, ex) -> json(ex, 200, result(req.rpcId(), "{}")));
+        AtomicReference<HttpTransport> self = new AtomicReference<>();
+        HttpTransport t = open(HttpTransport.newBuilder(server.uri("/mcp")).requestSigner((method, uri, h, body) -> {
+            if (method.equals("POST")) {
+                Thread closer = Thread.ofVirtual().start(() -> self.get().close());
+                try {
+                    closer.join(Duration.ofSeconds(20));
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            return Map.of();
+        }));
+        self.set(t);
+        assertThatThrownBy(() -> t.send(request(1, "tools/list"), TestContext.of(1)))
+                .isInstanceOf(McpClosedException.class);
+    }
+
+    // ------------------------------------------------------------------------------------------------------------
+    // item 6: close() bounds its waits
+
+    @Test
+    void closeIsBoundedWhenTheSignerBlocksTheDelete() throws Exception {
+        statefulServer();
+        HttpTransport t = open(HttpTransport.newBuilder(server.uri("/mcp")).requestSigner((method, uri, h, body) -> {
+            if (method.equals("DELETE")) {
+                try {
+                    release.await(60, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            return Map.of();
+        }));
+        t.send(initialize(1), TestContext.of(1));
+        Thread closer = Thread.ofVirtual().start(t::close);
+        assertThat(closer.join(Duration.ofSeconds(30))).as("close() returned within its bound").isTrue();
+    }
+
+    @Test
+    void closeFromAnInterruptedThreadStillWaitsForItsThreadsAndKeepsTheInterrupt() throws Exception {
+        server.handler((req, ex) -> {
+            if (req.method().equals("GET")) {
+                OutputStream out = sse(ex);
+                write(out, "data: " + notification("slow") + "\n\n");
+                release.await(20, TimeUnit.SECONDS);
+            } else {
+                TestServer.status(ex, 202);
+            }
+        });
+        CountDownLatch inSink = new CountDownLatch(1);
+        sink.onMessage = m -> {
+            // the GET stream's thread is busy for a second and ignores interrupts, like slow sink work
+            inSink.countDown();
+            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
+            while (System.nanoTime() - end < 0) {
+                java.util.concurrent.locks.LockSupport.parkNanos(end - System.nanoTime());
+            }
+        };
+        HttpTransport t = open();
+        t.handshakeCompleted("2025-11-25");
+        assertThat(inSink.await(10, TimeUnit.SECONDS)).isTrue();
+        AtomicReference<List<String>> left = new AtomicReference<>();
+        AtomicReference<Boolean> interruptKept = new AtomicReference<>();
+        Thread closer = Thread.ofVirtual().start(() -> {
+            Thread.currentThread().interrupt();
+            t.close();
+            interruptKept.set(Thread.currentThread().isInterrupted());
+            left.set(LeakCheck.mcpThreads().stream().map(Thread::getName)
+                    .filter(n -> n.startsWith("mcp-http")).toList());
+        });
+        assertThat(closer.join(Duration.ofSeconds(30))).isTrue();
+        assertThat(interruptKept.get()).isTrue();
+        assertThat(left.get()).as("threads of the transport left running after close()").isEmpty();
+    }
+
+    void statefulServer() {
+        server.handler((req, ex) -> {
+            if (answeredPlumbing(req, ex, () -> "s1")) {
+                return;
+            }
+            if (req.rpcId() == null) {
+                TestServer.status(ex, 202);
+            } else {
+                json(ex, 200, result(req.rpcId(), "{}"));
+            }
+        });
+    }
+
+    /**
+     * Answers what every stateful test server answers alike: no GET stream (405), DELETE (204), and initialize with
+     * a new session id from {@code newSession}.
+     *
+     * @return whether the request was answered
+     */
+    static boolean answeredPlumbing(TestServer.Req req, com.sun.net.httpserver.HttpExchange ex,
+                                    java.util.function.Supplier<String> newSession) throws java.io.IOException {
+        if (!req.method().equals("POST")) {
+            TestServer.status(ex, req.method().equals("DELETE") ? 204 : 405);
+            return true;
+        }
+        if ("initialize".equals(req.rpcMethod())) {
+            ex.getResponseHeaders().set("Mcp-Session-Id", newSession.get());
+            json(ex, 200, initResult(req.rpcId(), "2025-11-25"));
+            return true;
+        }
+        return false;
+    }
+}
