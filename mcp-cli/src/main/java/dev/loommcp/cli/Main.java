@@ -1,8 +1,13 @@
 package dev.loommcp.cli;
 
+import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.charset.Charset;
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import java.util.logging.Formatter;
 import java.util.logging.Handler;
@@ -22,7 +27,17 @@ public final class Main {
     }
 
     /**
-     * Runs the command line and exits the JVM with its exit code.
+     * How long a shutdown started by a signal (SIGINT from Ctrl+C, SIGTERM) waits for the running command to stop:
+     * the call is interrupted, which cancels it on the wire, and the client is closed (the HTTP session is ended
+     * with a DELETE, a stdio server and its process group are ended within the transport's graces, 2 s each).
+     */
+    static final Duration SIGNAL_CLOSE_BOUND = Duration.ofSeconds(10);
+
+    /**
+     * Runs the command line and exits the JVM with its exit code. Standard output and error are flushed on every
+     * way out: a normal exit, an error, and a shutdown started by a signal (which first interrupts the running
+     * command so that it cancels its request and closes its client, bounded by {@link #SIGNAL_CLOSE_BOUND}; the
+     * JVM then exits with the signal's status, 130 for SIGINT).
      *
      * @param args the command-line arguments
      */
@@ -36,7 +51,88 @@ public final class Main {
             // the JSON Schema validator logs through SLF4J, which has no provider in the jar: no start-up notice
             System.setProperty("slf4j.internal.verbosity", "ERROR");
         }
-        System.exit(commandLine(System::getenv).execute(args));
+        // picocli's own choice of charset (the JVM's default, UTF-8 on JDK 18+), but writers we flush ourselves
+        PrintWriter out = new PrintWriter(new OutputStreamWriter(System.out, Charset.defaultCharset()), true);
+        PrintWriter err = new PrintWriter(new OutputStreamWriter(System.err, Charset.defaultCharset()), true);
+        Thread command = Thread.currentThread();
+        CountDownLatch finished = new CountDownLatch(1);
+        Thread onSignal = new Thread(() -> {
+            // a signal: stop the command (its request is cancelled, its client closed), bounded
+            command.interrupt();
+            try {
+                finished.await(SIGNAL_CLOSE_BOUND.toMillis(), TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            flushAll(out, err);
+        }, "mcp-signal");
+        Runtime.getRuntime().addShutdownHook(onSignal);
+        int code;
+        try {
+            code = commandLineEncodingProblem(args, System.getProperty("sun.jnu.encoding"), err)
+                    ? ExitCodes.USAGE : run(out, err, System::getenv, args);
+        } catch (Throwable t) {
+            // run() reports every failure itself; this is only a last resort, still flushed
+            t.printStackTrace(err);
+            code = ExitCodes.INTERNAL;
+        } finally {
+            flushAll(out, err);
+            finished.countDown();
+        }
+        try {
+            Runtime.getRuntime().removeShutdownHook(onSignal);
+        } catch (IllegalStateException shuttingDown) {
+            // a signal started the shutdown: the JVM exits with its status once the hook is done
+        }
+        System.exit(code);
+    }
+
+    private static void flushAll(PrintWriter out, PrintWriter err) {
+        out.flush();
+        err.flush();
+        System.out.flush();
+        System.err.flush();
+    }
+
+    /**
+     * Refuses a command line that the JVM could not decode. The JVM decodes its arguments (and encodes a child's
+     * command line and environment) in the locale's charset ({@code sun.jnu.encoding}, which no {@code -D} option
+     * changes); in the C/POSIX locale (no {@code LANG}: containers, cron, CI) that is ASCII, and every other
+     * character arrives as U+FFFD. Rather than send the damaged text to the server, this prints what to do and
+     * returns {@code true}. A U+FFFD under a UTF-8 charset was typed as such and is accepted.
+     *
+     * @param args        the arguments as the JVM decoded them
+     * @param jnuEncoding the value of {@code sun.jnu.encoding}
+     * @param err         where to print the message
+     * @return whether the command line was refused (exit {@link ExitCodes#USAGE})
+     */
+    static boolean commandLineEncodingProblem(String[] args, String jnuEncoding, PrintWriter err) {
+        if (isUtf8(jnuEncoding)) {
+            return false;
+        }
+        for (int i = 0; i < args.length; i++) {
+            if (args[i].indexOf('\uFFFD') >= 0) {
+                err.println("mcp: argument " + (i + 1) + " has characters that this JVM could not decode: it reads its "
+                        + "command line as " + jnuEncoding + " (the locale's charset; LANG, LC_ALL and LC_CTYPE "
+                        + "name no UTF-8 locale)");
+                err.println("mcp: run with a UTF-8 locale (LC_ALL=C.UTF-8), use the mcp-cli/mcp launcher (it picks "
+                        + "one), or give JSON arguments on stdin with '-'");
+                err.println("Try 'mcp --help' for more information.");
+                err.flush();
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Tells whether a charset name is UTF-8.
+     *
+     * @param charset a charset name, or {@code null}
+     * @return whether it names UTF-8
+     */
+    static boolean isUtf8(String charset) {
+        return charset != null && charset.replace("-", "").replace("_", "").equalsIgnoreCase("utf8");
     }
 
     /**
