@@ -16,6 +16,7 @@ import java.util.logging.Logger;
 import picocli.CommandLine;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.UnmatchedArgumentException;
+import sun.misc.Signal;
 
 /**
  * The entry point of the {@code mcp} command-line client ({@code java -jar mcp.jar --help}). See
@@ -56,16 +57,13 @@ public final class Main {
         PrintWriter err = new PrintWriter(new OutputStreamWriter(System.err, Charset.defaultCharset()), true);
         Thread command = Thread.currentThread();
         CountDownLatch finished = new CountDownLatch(1);
-        Thread onSignal = new Thread(() -> {
-            // a signal: stop the command (its request is cancelled, its client closed), bounded
-            command.interrupt();
-            try {
-                finished.await(SIGNAL_CLOSE_BOUND.toMillis(), TimeUnit.MILLISECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            flushAll(out, err);
-        }, "mcp-signal");
+        // SIGINT and SIGTERM: the command is stopped first (its call cancelled, its client closed), then the JVM
+        // exits, so that the transports' own shutdown safety nets find nothing left to kill mid-conversation
+        handleSignal("INT", 130, command, finished, out, err);
+        handleSignal("TERM", 143, command, finished, out, err);
+        // any other way the JVM is told to shut down (SIGHUP, or a JVM that does not let us handle the signals):
+        // the same, from a shutdown hook
+        Thread onSignal = new Thread(() -> stopCommand(command, finished, out, err), "mcp-shutdown");
         Runtime.getRuntime().addShutdownHook(onSignal);
         int code;
         try {
@@ -84,7 +82,52 @@ public final class Main {
         } catch (IllegalStateException shuttingDown) {
             // a signal started the shutdown: the JVM exits with its status once the hook is done
         }
-        System.exit(code);
+        int signalled = signalStatus;
+        System.exit(signalled != 0 ? signalled : code);
+    }
+
+    /** The exit status of the signal that stopped the command (128 + its number), or 0. */
+    private static volatile int signalStatus;
+
+    /**
+     * Handles a signal by stopping the command ({@link #stopCommand}) and then exiting with {@code status}; a
+     * second signal exits at once. When the signal cannot be handled (the JVM keeps a signal that the process
+     * inherited as ignored, and some JVMs reserve them), the JVM's default stays: its shutdown runs the hook.
+     */
+    private static void handleSignal(String name, int status, Thread command, CountDownLatch finished,
+                                     PrintWriter out, PrintWriter err) {
+        try {
+            Signal.handle(new Signal(name), signal -> {
+                // runs on a thread of its own: guarded, it must end in an exit whatever happens
+                try {
+                    if (signalStatus != 0) {
+                        flushAll(out, err);
+                        System.exit(status);
+                    }
+                    signalStatus = status;
+                    stopCommand(command, finished, out, err);
+                } catch (RuntimeException | Error e) {
+                    // exit anyway
+                }
+                System.exit(status);
+            });
+        } catch (IllegalArgumentException | UnsupportedOperationException | LinkageError e) {
+            // left to the JVM (and the shutdown hook)
+        }
+    }
+
+    /**
+     * Stops the running command: interrupts it (which cancels its call on the wire), waits at most
+     * {@link #SIGNAL_CLOSE_BOUND} for it to close its client and finish, and flushes both writers.
+     */
+    private static void stopCommand(Thread command, CountDownLatch finished, PrintWriter out, PrintWriter err) {
+        command.interrupt();
+        try {
+            finished.await(SIGNAL_CLOSE_BOUND.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        flushAll(out, err);
     }
 
     private static void flushAll(PrintWriter out, PrintWriter err) {

@@ -2,6 +2,7 @@ package dev.loommcp.cli;
 
 import dev.loommcp.McpClient;
 import dev.loommcp.McpProtocolException;
+import dev.loommcp.McpTimeoutException;
 import dev.loommcp.OutputSchemaValidation;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.cli.conformance.ConformanceClient;
@@ -503,7 +504,7 @@ final class McpCommand {
         Duration connect = connectTimeout != null ? connectTimeout : DEFAULT_CONNECT_TIMEOUT;
         List<Root> rootList = rootList();
         ElicitResult elicitAnswer = elicitAnswer();
-        McpTransport transport = transport(stderrTail, connect.plus(STARTUP_MARGIN));
+        CancelAwareTransport transport = new CancelAwareTransport(transport(stderrTail, connect.plus(STARTUP_MARGIN)));
         McpClient.Builder builder = McpClient.newBuilder(transport)
                 .clientInfo(Implementation.of(CLIENT_NAME, Version.version()))
                 .outputSchemaValidation(outputSchemaValidation)
@@ -532,13 +533,34 @@ final class McpCommand {
             throw e;
         } catch (InterruptedException e) {
             Failures.report(e, rawOut(), err(), json, stderrTail, null);
+            if (connected) {
+                // Ctrl+C or SIGTERM: the client cancels the call on the wire; let that go out before closing
+                awaitCancel(transport);
+            }
             throw e;
         } catch (RuntimeException e) {
-            return Failures.report(e, rawOut(), err(), json, stderrTail, connected
+            int code = Failures.report(e, rawOut(), err(), json, stderrTail, connected
                     ? timeoutHint("--timeout", DEFAULT_REQUEST_TIMEOUT)
                     : timeoutHint("--connect-timeout", DEFAULT_CONNECT_TIMEOUT));
+            if (connected && e instanceof McpTimeoutException) {
+                awaitCancel(transport);
+            }
+            return code;
         } finally {
             client.close();
+        }
+    }
+
+    /**
+     * Waits, bounded by {@link CancelAwareTransport#CANCEL_BOUND}, for the client's {@code notifications/cancelled}
+     * of a call that ended early, so that closing the client does not abort it. A second interruption ends the wait
+     * (and is kept).
+     */
+    private static void awaitCancel(CancelAwareTransport transport) {
+        try {
+            transport.awaitCancelSent(CancelAwareTransport.CANCEL_BOUND);
+        } catch (InterruptedException again) {
+            Thread.currentThread().interrupt();
         }
     }
 
