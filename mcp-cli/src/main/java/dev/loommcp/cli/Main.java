@@ -47,6 +47,11 @@ public final class Main {
         // the server sent, go out as one escaped line each
         for (Handler h : Logger.getLogger("").getHandlers()) {
             h.setFormatter(new LogFormat());
+            try {
+                h.setEncoding(Charset.defaultCharset().name()); // like our own output, whatever the locale
+            } catch (java.io.UnsupportedEncodingException | SecurityException e) {
+                // keep the handler's own
+            }
         }
         if (System.getProperty("slf4j.internal.verbosity") == null) {
             // the JSON Schema validator logs through SLF4J, which has no provider in the jar: no start-up notice
@@ -284,8 +289,25 @@ public final class Main {
         LogFormat() {
         }
 
+        /**
+         * Formats one record. Never throws: it runs on whatever thread logs (the SDK's reader and event threads
+         * among them), which must go on whatever happens here; a record that cannot be formatted is shown by its
+         * level and the failure's class.
+         *
+         * @param record the record
+         * @return the line, with its line end
+         */
         @Override
         public String format(LogRecord record) {
+            try {
+                return formatRecord(record);
+            } catch (RuntimeException | Error e) {
+                return "mcp: " + record.getLevel().getName() + ": (a log message that could not be formatted: "
+                        + e.getClass().getName() + ")" + System.lineSeparator();
+            }
+        }
+
+        private String formatRecord(LogRecord record) {
             StringBuilder sb = new StringBuilder("mcp: ").append(record.getLevel().getName()).append(": ")
                     .append(formatMessage(record));
             if (record.getThrown() != null) {

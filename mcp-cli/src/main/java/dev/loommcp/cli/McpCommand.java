@@ -72,7 +72,8 @@ import picocli.CommandLine.Spec;
                     + "server that stays silent or writes no JSON-RPC)",
             "6:protocol error: the server broke MCP",
             "70:internal error (a bug in mcp)",
-            "130:interrupted",
+            "130:interrupted (Ctrl+C, SIGINT)",
+            "143:terminated (SIGTERM)",
         },
         footerHeading = "%nExamples:%n",
         footer = {

@@ -2,11 +2,10 @@ package dev.loommcp.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.loommcp.cli.InProcessCli.Run;
 import dev.loommcp.internal.json.Json;
 import dev.loommcp.testkit.HttpReferenceServer;
 import dev.loommcp.testkit.LeakCheck;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -26,16 +25,10 @@ import org.junit.jupiter.api.io.TempDir;
 @ExtendWith(LeakCheck.class)
 class CliOptionsTest {
 
-    record Run(int code, String out, String err) {
-    }
-
     private final Map<String, String> env = new HashMap<>();
 
     private Run mcp(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = Main.run(new PrintWriter(out), new PrintWriter(err), env::get, args);
-        return new Run(code, out.toString(), err.toString());
+        return InProcessCli.run(env::get, args);
     }
 
     private Run with(String server, String... args) {

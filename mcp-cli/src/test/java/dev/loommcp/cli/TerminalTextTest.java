@@ -86,4 +86,17 @@ class TerminalTextTest {
         assertThat(TerminalText.fitWidth("ab\uD83D\uDE00cdef", 6)).isEqualTo("ab...");
         assertThat(TerminalText.fitWidth("abcdefgh", 6)).isEqualTo("abc...");
     }
+
+    @Test
+    void theLogFormatNeverThrowsIntoTheLoggingThread() {
+        LogRecord record = new LogRecord(Level.WARNING, "bad {0}");
+        record.setParameters(new Object[] {new Object() {
+            @Override
+            public String toString() {
+                throw new AssertionError("boom");
+            }
+        }});
+        assertThat(new Main.LogFormat().format(record)).isEqualTo("mcp: WARNING: (a log message that could not be "
+                + "formatted: java.lang.AssertionError)" + System.lineSeparator());
+    }
 }
