@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.logging.Formatter;
 import java.util.logging.Handler;
@@ -91,6 +92,12 @@ public final class Main {
         System.exit(signalled != 0 ? signalled : code);
     }
 
+    /**
+     * How many clients the command has open (between building one and closing it): a signal waits for the command
+     * only while there is one to close.
+     */
+    static final AtomicInteger OPEN_CLIENTS = new AtomicInteger();
+
     /** The exit status of the signal that stopped the command (128 + its number), or 0. */
     private static volatile int signalStatus;
 
@@ -123,12 +130,16 @@ public final class Main {
 
     /**
      * Stops the running command: interrupts it (which cancels its call on the wire), waits at most
-     * {@link #SIGNAL_CLOSE_BOUND} for it to close its client and finish, and flushes both writers.
+     * {@link #SIGNAL_CLOSE_BOUND} for it to close its client and finish (when it has one open), and flushes both
+     * writers.
      */
     private static void stopCommand(Thread command, CountDownLatch finished, PrintWriter out, PrintWriter err) {
         command.interrupt();
         try {
-            finished.await(SIGNAL_CLOSE_BOUND.toMillis(), TimeUnit.MILLISECONDS);
+            if (OPEN_CLIENTS.get() > 0) {
+                // nothing to wait for otherwise (reading JSON from stdin, for one, cannot be interrupted)
+                finished.await(SIGNAL_CLOSE_BOUND.toMillis(), TimeUnit.MILLISECONDS);
+            }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }

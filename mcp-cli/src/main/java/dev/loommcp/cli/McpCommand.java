@@ -524,6 +524,7 @@ final class McpCommand {
         }
         McpClient client = builder.build();
         boolean connected = false;
+        Main.OPEN_CLIENTS.incrementAndGet();
         try {
             client.connect();
             connected = true;
@@ -548,7 +549,11 @@ final class McpCommand {
             }
             return code;
         } finally {
-            client.close();
+            try {
+                client.close();
+            } finally {
+                Main.OPEN_CLIENTS.decrementAndGet();
+            }
         }
     }
 
