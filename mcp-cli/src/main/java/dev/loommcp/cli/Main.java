@@ -1,8 +1,14 @@
 package dev.loommcp.cli;
 
+import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.charset.Charset;
+import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 import java.util.logging.Formatter;
 import java.util.logging.Handler;
@@ -11,6 +17,7 @@ import java.util.logging.Logger;
 import picocli.CommandLine;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.UnmatchedArgumentException;
+import sun.misc.Signal;
 
 /**
  * The entry point of the {@code mcp} command-line client ({@code java -jar mcp.jar --help}). See
@@ -22,7 +29,17 @@ public final class Main {
     }
 
     /**
-     * Runs the command line and exits the JVM with its exit code.
+     * How long a shutdown started by a signal (SIGINT from Ctrl+C, SIGTERM) waits for the running command to stop:
+     * the call is interrupted, which cancels it on the wire, and the client is closed (the HTTP session is ended
+     * with a DELETE, a stdio server and its process group are ended within the transport's graces, 2 s each).
+     */
+    static final Duration SIGNAL_CLOSE_BOUND = Duration.ofSeconds(10);
+
+    /**
+     * Runs the command line and exits the JVM with its exit code. Standard output and error are flushed on every
+     * way out: a normal exit, an error, and a shutdown started by a signal (which first interrupts the running
+     * command so that it cancels its request and closes its client, bounded by {@link #SIGNAL_CLOSE_BOUND}; the
+     * JVM then exits with the signal's status, 130 for SIGINT).
      *
      * @param args the command-line arguments
      */
@@ -31,12 +48,150 @@ public final class Main {
         // the server sent, go out as one escaped line each
         for (Handler h : Logger.getLogger("").getHandlers()) {
             h.setFormatter(new LogFormat());
+            try {
+                h.setEncoding(Charset.defaultCharset().name()); // like our own output, whatever the locale
+            } catch (java.io.UnsupportedEncodingException | SecurityException e) {
+                // keep the handler's own
+            }
         }
         if (System.getProperty("slf4j.internal.verbosity") == null) {
             // the JSON Schema validator logs through SLF4J, which has no provider in the jar: no start-up notice
             System.setProperty("slf4j.internal.verbosity", "ERROR");
         }
-        System.exit(commandLine(System::getenv).execute(args));
+        // picocli's own choice of charset (the JVM's default, UTF-8 on JDK 18+), but writers we flush ourselves
+        PrintWriter out = new PrintWriter(new OutputStreamWriter(System.out, Charset.defaultCharset()), true);
+        PrintWriter err = new PrintWriter(new OutputStreamWriter(System.err, Charset.defaultCharset()), true);
+        Thread command = Thread.currentThread();
+        CountDownLatch finished = new CountDownLatch(1);
+        // SIGINT and SIGTERM: the command is stopped first (its call cancelled, its client closed), then the JVM
+        // exits, so that the transports' own shutdown safety nets find nothing left to kill mid-conversation
+        handleSignal("INT", 130, command, finished, out, err);
+        handleSignal("TERM", 143, command, finished, out, err);
+        // any other way the JVM is told to shut down (SIGHUP, or a JVM that does not let us handle the signals):
+        // the same, from a shutdown hook
+        Thread onSignal = new Thread(() -> stopCommand(command, finished, out, err), "mcp-shutdown");
+        Runtime.getRuntime().addShutdownHook(onSignal);
+        int code;
+        try {
+            code = commandLineEncodingProblem(args, System.getProperty("sun.jnu.encoding"), err)
+                    ? ExitCodes.USAGE : run(out, err, System::getenv, args);
+        } catch (Throwable t) {
+            // run() reports every failure itself; this is only a last resort, still flushed
+            t.printStackTrace(err);
+            code = ExitCodes.INTERNAL;
+        } finally {
+            flushAll(out, err);
+            finished.countDown();
+        }
+        try {
+            Runtime.getRuntime().removeShutdownHook(onSignal);
+        } catch (IllegalStateException shuttingDown) {
+            // a signal started the shutdown: the JVM exits with its status once the hook is done
+        }
+        int signalled = signalStatus;
+        System.exit(signalled != 0 ? signalled : code);
+    }
+
+    /**
+     * How many clients the command has open (between building one and closing it): a signal waits for the command
+     * only while there is one to close.
+     */
+    static final AtomicInteger OPEN_CLIENTS = new AtomicInteger();
+
+    /** The exit status of the signal that stopped the command (128 + its number), or 0. */
+    private static volatile int signalStatus;
+
+    /**
+     * Handles a signal by stopping the command ({@link #stopCommand}) and then exiting with {@code status}; a
+     * second signal exits at once. When the signal cannot be handled (the JVM keeps a signal that the process
+     * inherited as ignored, and some JVMs reserve them), the JVM's default stays: its shutdown runs the hook.
+     */
+    private static void handleSignal(String name, int status, Thread command, CountDownLatch finished,
+                                     PrintWriter out, PrintWriter err) {
+        try {
+            Signal.handle(new Signal(name), signal -> {
+                // runs on a thread of its own: guarded, it must end in an exit whatever happens
+                try {
+                    if (signalStatus != 0) {
+                        flushAll(out, err);
+                        System.exit(status);
+                    }
+                    signalStatus = status;
+                    stopCommand(command, finished, out, err);
+                } catch (RuntimeException | Error e) {
+                    // exit anyway
+                }
+                System.exit(status);
+            });
+        } catch (IllegalArgumentException | UnsupportedOperationException | LinkageError e) {
+            // left to the JVM (and the shutdown hook)
+        }
+    }
+
+    /**
+     * Stops the running command: interrupts it (which cancels its call on the wire), waits at most
+     * {@link #SIGNAL_CLOSE_BOUND} for it to close its client and finish (when it has one open), and flushes both
+     * writers.
+     */
+    private static void stopCommand(Thread command, CountDownLatch finished, PrintWriter out, PrintWriter err) {
+        command.interrupt();
+        try {
+            if (OPEN_CLIENTS.get() > 0) {
+                // nothing to wait for otherwise (reading JSON from stdin, for one, cannot be interrupted)
+                finished.await(SIGNAL_CLOSE_BOUND.toMillis(), TimeUnit.MILLISECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        flushAll(out, err);
+    }
+
+    private static void flushAll(PrintWriter out, PrintWriter err) {
+        out.flush();
+        err.flush();
+        System.out.flush();
+        System.err.flush();
+    }
+
+    /**
+     * Refuses a command line that the JVM could not decode. The JVM decodes its arguments (and encodes a child's
+     * command line and environment) in the locale's charset ({@code sun.jnu.encoding}, which no {@code -D} option
+     * changes); in the C/POSIX locale (no {@code LANG}: containers, cron, CI) that is ASCII, and every other
+     * character arrives as U+FFFD. Rather than send the damaged text to the server, this prints what to do and
+     * returns {@code true}. A U+FFFD under a UTF-8 charset was typed as such and is accepted.
+     *
+     * @param args        the arguments as the JVM decoded them
+     * @param jnuEncoding the value of {@code sun.jnu.encoding}
+     * @param err         where to print the message
+     * @return whether the command line was refused (exit {@link ExitCodes#USAGE})
+     */
+    static boolean commandLineEncodingProblem(String[] args, String jnuEncoding, PrintWriter err) {
+        if (isUtf8(jnuEncoding)) {
+            return false;
+        }
+        for (int i = 0; i < args.length; i++) {
+            if (args[i].indexOf('\uFFFD') >= 0) {
+                err.println("mcp: argument " + (i + 1) + " has characters that this JVM could not decode: it reads its "
+                        + "command line as " + jnuEncoding + " (the locale's charset; LANG, LC_ALL and LC_CTYPE "
+                        + "name no UTF-8 locale)");
+                err.println("mcp: run with a UTF-8 locale (LC_ALL=C.UTF-8), use the mcp-cli/mcp launcher (it picks "
+                        + "one), or give JSON arguments on stdin with '-'");
+                err.println("Try 'mcp --help' for more information.");
+                err.flush();
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
+     * Tells whether a charset name is UTF-8.
+     *
+     * @param charset a charset name, or {@code null}
+     * @return whether it names UTF-8
+     */
+    static boolean isUtf8(String charset) {
+        return charset != null && charset.replace("-", "").replace("_", "").equalsIgnoreCase("utf8");
     }
 
     /**
@@ -145,8 +300,25 @@ public final class Main {
         LogFormat() {
         }
 
+        /**
+         * Formats one record. Never throws: it runs on whatever thread logs (the SDK's reader and event threads
+         * among them), which must go on whatever happens here; a record that cannot be formatted is shown by its
+         * level and the failure's class.
+         *
+         * @param record the record
+         * @return the line, with its line end
+         */
         @Override
         public String format(LogRecord record) {
+            try {
+                return formatRecord(record);
+            } catch (RuntimeException | Error e) {
+                return "mcp: " + record.getLevel().getName() + ": (a log message that could not be formatted: "
+                        + e.getClass().getName() + ")" + System.lineSeparator();
+            }
+        }
+
+        private String formatRecord(LogRecord record) {
             StringBuilder sb = new StringBuilder("mcp: ").append(record.getLevel().getName()).append(": ")
                     .append(formatMessage(record));
             if (record.getThrown() != null) {

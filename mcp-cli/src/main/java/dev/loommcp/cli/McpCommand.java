@@ -2,22 +2,27 @@ package dev.loommcp.cli;
 
 import dev.loommcp.McpClient;
 import dev.loommcp.McpProtocolException;
+import dev.loommcp.McpTimeoutException;
 import dev.loommcp.OutputSchemaValidation;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.cli.conformance.ConformanceClient;
 import dev.loommcp.internal.json.Json;
 import dev.loommcp.schema.CallToolResult;
+import dev.loommcp.schema.ElicitRequest;
+import dev.loommcp.schema.ElicitResult;
 import dev.loommcp.schema.Implementation;
 import dev.loommcp.schema.Prompt;
 import dev.loommcp.schema.PromptArgument;
 import dev.loommcp.schema.Resource;
 import dev.loommcp.schema.ResourceTemplate;
+import dev.loommcp.schema.Root;
 import dev.loommcp.schema.Tool;
 import dev.loommcp.spi.McpTransport;
 import java.io.PrintWriter;
 import java.lang.reflect.Method;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.AbstractMap;
@@ -67,7 +72,8 @@ import picocli.CommandLine.Spec;
                     + "server that stays silent or writes no JSON-RPC)",
             "6:protocol error: the server broke MCP",
             "70:internal error (a bug in mcp)",
-            "130:interrupted",
+            "130:interrupted (Ctrl+C, SIGINT)",
+            "143:terminated (SIGTERM)",
         },
         footerHeading = "%nExamples:%n",
         footer = {
@@ -178,6 +184,33 @@ final class McpCommand {
                     + "every page into one result). A JSON-RPC error is printed as {\"error\": {...}}."})
     private boolean json;
 
+    private Integer maxMessageSize;
+    private final List<Path> roots = new ArrayList<>();
+    private String elicit;
+
+    @Option(names = "--max-message-size", paramLabel = "SIZE", converter = Sizes.class, scope = ScopeType.INHERIT,
+            order = 11,
+            description = {"The largest message accepted from the server: bytes, or with a unit (512KiB, 16MiB, "
+                    + "1GiB; also K, M, G), from 1KiB to 1GiB. Default 16MiB."})
+    private void maxMessageSize(Integer bytes) {
+        maxMessageSize = once("--max-message-size", maxMessageSize, bytes);
+    }
+
+    @Option(names = "--root", paramLabel = "DIR", scope = ScopeType.INHERIT, order = 12,
+            description = {"Offer this directory to the server as a root (repeatable): declares the roots "
+                    + "capability and answers roots/list with these directories as file:// URIs."})
+    private void root(Path dir) {
+        roots.add(dir);
+    }
+
+    @Option(names = "--elicit", paramLabel = "ANSWER", scope = ScopeType.INHERIT, order = 13,
+            description = {"Answer the server's elicitation requests (declares the elicitation capability, form "
+                    + "mode): decline, cancel, or a JSON object to accept with as the content. The server's "
+                    + "question and the answer given are noted on stderr."})
+    private void elicit(String answer) {
+        elicit = once("--elicit", elicit, answer);
+    }
+
     private final Function<String, String> environment;
 
     /** How the client checks {@code structuredContent} ({@code call --validate}). */
@@ -202,7 +235,8 @@ final class McpCommand {
 
     // ------------------------------------------------------------------------------------------------ commands
 
-    @Command(name = "info", description = "Show the server's name, version, protocol version, capabilities and "
+    @Command(name = "info", mixinStandardHelpOptions = true,
+            description = "Show the server's name, version, protocol version, capabilities and "
             + "instructions (the initialize result).")
     int info() throws InterruptedException {
         return withClient(client -> {
@@ -215,9 +249,13 @@ final class McpCommand {
         });
     }
 
-    @Command(name = "tools", description = "List the server's tools: name, title and description.")
+    @Command(name = "tools", mixinStandardHelpOptions = true,
+            description = "List the server's tools: name, title and description.")
     int tools() throws InterruptedException {
         return withClient(client -> {
+            if (notOffered(client.initializeResult().capabilities().tools(), "tools", "tools")) {
+                return ExitCodes.OK;
+            }
             if (json) {
                 printJson(listRaw(client, "tools/list", "tools"));
                 return ExitCodes.OK;
@@ -237,7 +275,8 @@ final class McpCommand {
         });
     }
 
-    @Command(name = "call", description = {"Call a tool and print its result block by block. Exit code 1 when the "
+    @Command(name = "call", mixinStandardHelpOptions = true,
+            description = {"Call a tool and print its result block by block. Exit code 1 when the "
             + "result has isError: true. Progress is drawn on stderr when it is a terminal."})
     int call(@Parameters(index = "0", paramLabel = "NAME", description = "the tool's name") String name,
              @Parameters(index = "1", arity = "0..1", paramLabel = "JSON-OBJECT",
@@ -286,11 +325,16 @@ final class McpCommand {
         });
     }
 
-    @Command(name = "resources", description = "List the server's resources (or, with --templates, its resource "
+    @Command(name = "resources", mixinStandardHelpOptions = true,
+            description = "List the server's resources (or, with --templates, its resource "
             + "templates).")
     int resources(@Option(names = "--templates", description = "list resource templates instead")
                   boolean templates) throws InterruptedException {
         return withClient(client -> {
+            if (notOffered(client.initializeResult().capabilities().resources(), "resources",
+                    templates ? "resourceTemplates" : "resources")) {
+                return ExitCodes.OK;
+            }
             if (json) {
                 printJson(templates ? listRaw(client, "resources/templates/list", "resourceTemplates")
                         : listRaw(client, "resources/list", "resources"));
@@ -318,7 +362,8 @@ final class McpCommand {
         });
     }
 
-    @Command(name = "read", description = "Read a resource and print its contents (text as text, binary "
+    @Command(name = "read", mixinStandardHelpOptions = true,
+            description = "Read a resource and print its contents (text as text, binary "
             + "summarized).")
     int read(@Parameters(paramLabel = "URI", description = "the resource URI") String uri)
             throws InterruptedException {
@@ -332,9 +377,13 @@ final class McpCommand {
         });
     }
 
-    @Command(name = "prompts", description = "List the server's prompts and their arguments (* = required).")
+    @Command(name = "prompts", mixinStandardHelpOptions = true,
+            description = "List the server's prompts and their arguments (* = required).")
     int prompts() throws InterruptedException {
         return withClient(client -> {
+            if (notOffered(client.initializeResult().capabilities().prompts(), "prompts", "prompts")) {
+                return ExitCodes.OK;
+            }
             if (json) {
                 printJson(listRaw(client, "prompts/list", "prompts"));
                 return ExitCodes.OK;
@@ -356,7 +405,8 @@ final class McpCommand {
         });
     }
 
-    @Command(name = "prompt", description = "Get a prompt with arguments and print its messages.")
+    @Command(name = "prompt", mixinStandardHelpOptions = true,
+            description = "Get a prompt with arguments and print its messages.")
     int prompt(@Parameters(index = "0", paramLabel = "NAME", description = "the prompt's name") String name,
                @Parameters(index = "1", arity = "0..1", paramLabel = "JSON-OBJECT",
                        description = "the arguments as a JSON object of strings (numbers and booleans are turned "
@@ -386,7 +436,8 @@ final class McpCommand {
         });
     }
 
-    @Command(name = "ping", description = "Ping the server and print the round-trip time.")
+    @Command(name = "ping", mixinStandardHelpOptions = true,
+            description = "Ping the server and print the round-trip time.")
     int ping() throws InterruptedException {
         return withClient(client -> {
             long start = System.nanoTime();
@@ -401,7 +452,8 @@ final class McpCommand {
         });
     }
 
-    @Command(name = "conformance", description = {"Act as the client of the MCP conformance suite: run the "
+    @Command(name = "conformance", mixinStandardHelpOptions = true,
+            description = {"Act as the client of the MCP conformance suite: run the "
             + "scenario named by MCP_CONFORMANCE_SCENARIO against the server at URL. Exit code 0 when the scenario "
             + "ran, 1 when it failed, 2 for an unknown or unsupported scenario."})
     int conformance(@Parameters(paramLabel = "URL", description = "the scenario server's URL") String url) {
@@ -412,6 +464,28 @@ final class McpCommand {
             return ExitCodes.USAGE;
         }
         return ConformanceClient.run(url, scenario);
+    }
+
+    /**
+     * Handles a list command against a server without the capability it needs: instead of a request the server
+     * would refuse (a JSON-RPC error, exit 4), one line on stdout saying so ({@code --json}: an empty list), exit 0.
+     *
+     * @param capability the server's capability object, {@code null} when it was not declared
+     * @param name       the capability's name, as in {@code initialize}
+     * @param itemsKey   the key of the list in the result, for {@code --json}
+     * @return whether the server lacks the capability (the output is printed)
+     */
+    private boolean notOffered(Object capability, String name, String itemsKey) {
+        if (capability != null) {
+            return false;
+        }
+        if (json) {
+            printJson(Map.of(itemsKey, List.of()));
+        } else {
+            out().println("(the server does not offer " + name + ": its initialize result declares no '" + name
+                    + "' capability)");
+        }
+        return true;
     }
 
     // ------------------------------------------------------------------------------------------------ connection
@@ -429,7 +503,9 @@ final class McpCommand {
     private int withClient(ClientAction action) throws InterruptedException {
         stderrTail = new StderrTail(echoStderr ? err() : null);
         Duration connect = connectTimeout != null ? connectTimeout : DEFAULT_CONNECT_TIMEOUT;
-        McpTransport transport = transport(stderrTail, connect.plus(STARTUP_MARGIN));
+        List<Root> rootList = rootList();
+        ElicitResult elicitAnswer = elicitAnswer();
+        CancelAwareTransport transport = new CancelAwareTransport(transport(stderrTail, connect.plus(STARTUP_MARGIN)));
         McpClient.Builder builder = McpClient.newBuilder(transport)
                 .clientInfo(Implementation.of(CLIENT_NAME, Version.version()))
                 .outputSchemaValidation(outputSchemaValidation)
@@ -437,8 +513,18 @@ final class McpCommand {
         if (timeout != null) {
             builder.requestTimeout(timeout);
         }
+        if (!rootList.isEmpty()) {
+            builder.rootsHandler(() -> rootList);
+        }
+        if (elicitAnswer != null) {
+            builder.elicitationHandler(request -> {
+                noteElicitation(request, elicitAnswer);
+                return elicitAnswer;
+            }, false);
+        }
         McpClient client = builder.build();
         boolean connected = false;
+        Main.OPEN_CLIENTS.incrementAndGet();
         try {
             client.connect();
             connected = true;
@@ -449,13 +535,38 @@ final class McpCommand {
             throw e;
         } catch (InterruptedException e) {
             Failures.report(e, rawOut(), err(), json, stderrTail, null);
+            if (connected) {
+                // Ctrl+C or SIGTERM: the client cancels the call on the wire; let that go out before closing
+                awaitCancel(transport);
+            }
             throw e;
         } catch (RuntimeException e) {
-            return Failures.report(e, rawOut(), err(), json, stderrTail, connected
+            int code = Failures.report(e, rawOut(), err(), json, stderrTail, connected
                     ? timeoutHint("--timeout", DEFAULT_REQUEST_TIMEOUT)
                     : timeoutHint("--connect-timeout", DEFAULT_CONNECT_TIMEOUT));
+            if (connected && e instanceof McpTimeoutException) {
+                awaitCancel(transport);
+            }
+            return code;
         } finally {
-            client.close();
+            try {
+                client.close();
+            } finally {
+                Main.OPEN_CLIENTS.decrementAndGet();
+            }
+        }
+    }
+
+    /**
+     * Waits, bounded by {@link CancelAwareTransport#CANCEL_BOUND}, for the client's {@code notifications/cancelled}
+     * of a call that ended early, so that closing the client does not abort it. A second interruption ends the wait
+     * (and is kept).
+     */
+    private static void awaitCancel(CancelAwareTransport transport) {
+        try {
+            transport.awaitCancelSent(CancelAwareTransport.CANCEL_BOUND);
+        } catch (InterruptedException again) {
+            Thread.currentThread().interrupt();
         }
     }
 
@@ -492,6 +603,63 @@ final class McpCommand {
         return value;
     }
 
+    /** The {@code --root} directories as roots: each must be an existing directory. */
+    private List<Root> rootList() {
+        List<Root> list = new ArrayList<>();
+        for (Path dir : roots) {
+            if (!Files.isDirectory(dir)) {
+                throw usage("--root " + dir + ": no such directory");
+            }
+            Path absolute = dir.toAbsolutePath().normalize();
+            Path fileName = absolute.getFileName();
+            list.add(Root.of(absolute.toUri().toString(), fileName == null ? absolute.toString() : fileName.toString()));
+        }
+        return List.copyOf(list);
+    }
+
+    /** The {@code --elicit} answer, or {@code null} when not given (no elicitation capability then). */
+    private ElicitResult elicitAnswer() {
+        if (elicit == null) {
+            return null;
+        }
+        return switch (elicit.strip()) {
+            case "decline" -> ElicitResult.decline();
+            case "cancel" -> ElicitResult.cancel();
+            default -> {
+                Object value;
+                try {
+                    value = Json.read(elicit);
+                } catch (IllegalArgumentException e) {
+                    throw usage("--elicit: expected decline, cancel or a JSON object to accept with; the JSON is "
+                            + e.getMessage());
+                }
+                if (!(value instanceof Map<?, ?> map)) {
+                    throw usage("--elicit: expected decline, cancel or a JSON object to accept with, like "
+                            + "'{\"name\": \"value\"}'");
+                }
+                @SuppressWarnings("unchecked")
+                Map<String, Object> content = (Map<String, Object>) map;
+                yield ElicitResult.accept(content);
+            }
+        };
+    }
+
+    /**
+     * Notes on stderr what the server asked and what {@code --elicit} answered. Runs on the client's handler
+     * thread; never throws (the answer is given whatever happens to the note).
+     */
+    private void noteElicitation(ElicitRequest request, ElicitResult answer) {
+        try {
+            PrintWriter e = err();
+            e.println("mcp: the server asks: " + Render.oneLine(request.message()) + " (answered "
+                    + answer.action() + (answer.content() != null ? " with " + Json.write(answer.content()) : "")
+                    + ", from --elicit)");
+            e.flush();
+        } catch (RuntimeException | Error ignored) {
+            // only a note: the answer is what matters to the server
+        }
+    }
+
     private McpTransport transport(StderrTail tail, Duration startup) {
         if (stdio != null && http != null) {
             throw usage("give either --stdio or --http, not both");
@@ -513,7 +681,7 @@ final class McpCommand {
                 throw usage("--stdio: the command line is empty");
             }
             try {
-                return Transports.stdio(argv, environmentOptions(), inheritEnv, cwd, startup, tail);
+                return Transports.stdio(argv, environmentOptions(), inheritEnv, cwd, startup, tail, maxMessageSize);
             } catch (IllegalArgumentException e) {
                 throw usage(e.getMessage());
             }
@@ -545,7 +713,7 @@ final class McpCommand {
             parsed.add(new AbstractMap.SimpleImmutableEntry<>(name, h.substring(colon + 1).strip()));
         }
         try {
-            return Transports.http(uri, parsed);
+            return Transports.http(uri, parsed, maxMessageSize);
         } catch (IllegalArgumentException e) {
             throw usage("--http: " + e.getMessage());
         }
@@ -573,6 +741,12 @@ final class McpCommand {
                     // not echoed: a bare --env argument may be a secret value typed without its name
                     throw usage("--env number " + (i + 1) + ": there is no such variable in this environment to "
                             + "pass on (use NAME=VALUE to set one)");
+                }
+                if (value.indexOf('\uFFFD') >= 0 && !Main.isUtf8(System.getProperty("sun.jnu.encoding"))) {
+                    // the JVM decoded our environment in a charset that cannot hold it: passing it on would damage it
+                    throw usage("--env number " + (i + 1) + ": the variable's value has characters this JVM could "
+                            + "not decode in its locale's charset (" + System.getProperty("sun.jnu.encoding")
+                            + "); run with a UTF-8 locale (LC_ALL=C.UTF-8) or give NAME=VALUE");
                 }
                 vars.put(e, value);
             } else {

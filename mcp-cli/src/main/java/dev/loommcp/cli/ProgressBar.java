@@ -37,22 +37,33 @@ final class ProgressBar implements ProgressListener {
         this.width = Math.max(20, width);
     }
 
+    /**
+     * Draws the bar for one progress notification. Never throws: this runs on the client's event thread, and a
+     * failure to draw (even an {@link Error}) must not end the delivery of later notifications.
+     *
+     * @param p the notification
+     */
     @Override
     public void onProgress(ProgressNotification p) {
         if (!enabled) {
             return;
         }
-        String line = Render.truncate(format(p), width - 1);
-        lock.lock();
         try {
-            if (finished) {
-                return;
+            String line = Render.truncate(format(p), width - 1);
+            int lineWidth = TerminalText.displayWidth(line);
+            lock.lock();
+            try {
+                if (finished) {
+                    return;
+                }
+                err.print("\r" + line + " ".repeat(Math.max(0, drawn - lineWidth)));
+                err.flush();
+                drawn = lineWidth;
+            } finally {
+                lock.unlock();
             }
-            err.print("\r" + line + " ".repeat(Math.max(0, drawn - line.length())));
-            err.flush();
-            drawn = line.length();
-        } finally {
-            lock.unlock();
+        } catch (RuntimeException | Error e) {
+            // a bar that cannot be drawn is left out; the call goes on
         }
     }
 

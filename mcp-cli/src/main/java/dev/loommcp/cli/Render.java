@@ -32,6 +32,12 @@ final class Render {
 
     /** The most characters of a table's last column when the terminal's width is unknown. */
     static final int DEFAULT_LAST_COLUMN = 100;
+    /** The most columns of every other table column when the terminal's width is unknown. */
+    static final int DEFAULT_COLUMN = 60;
+    /** Strings in {@code structuredContent} longer than this many characters are summarized in human output. */
+    static final int LONG_STRING = 200;
+    /** How many characters of a summarized string are shown. */
+    static final int LONG_STRING_SHOWN = 60;
 
     private Render() {
     }
@@ -39,9 +45,10 @@ final class Render {
     // ------------------------------------------------------------------------------------------------ tables
 
     /**
-     * Prints rows as a table with a header: every column but the last is padded to its widest cell, and the last
-     * column is cut (with an ellipsis) so that the line fits {@code width}, but never below 20 characters; when the
-     * width is unknown the last column is cut to {@value #DEFAULT_LAST_COLUMN} characters.
+     * Prints rows as a table with a header. Widths are terminal columns ({@link TerminalText#displayWidth}: a CJK
+     * character takes two). Every column but the last is padded to its widest cell, cut (with an ellipsis) to at most
+     * {@link #columnLimit} columns; the last column is cut so that the line fits {@code width}, but never below 20
+     * columns; when the width is unknown the last column is cut to {@value #DEFAULT_LAST_COLUMN} columns.
      *
      * @param out    where to print
      * @param header the column titles
@@ -50,33 +57,56 @@ final class Render {
      */
     static void table(PrintWriter out, List<String> header, List<List<String>> rows, int width) {
         int cols = header.size();
+        int limit = columnLimit(width, cols);
+        List<List<String>> all = new ArrayList<>();
+        all.add(header);
+        all.addAll(rows);
+        List<List<String>> cells = new ArrayList<>();
         int[] w = new int[cols];
-        for (int c = 0; c < cols; c++) {
-            w[c] = header.get(c).length();
-            for (List<String> row : rows) {
-                w[c] = Math.max(w[c], oneLine(row.get(c)).length());
+        for (List<String> row : all) {
+            List<String> cut = new ArrayList<>();
+            for (int c = 0; c < cols; c++) {
+                String cell = oneLine(row.get(c));
+                if (c < cols - 1) {
+                    cell = TerminalText.fitWidth(cell, limit);
+                    w[c] = Math.max(w[c], TerminalText.displayWidth(cell));
+                }
+                cut.add(cell);
             }
+            cells.add(cut);
         }
         int used = 0;
         for (int c = 0; c < cols - 1; c++) {
             used += w[c] + 2;
         }
         int last = width > 0 ? Math.max(20, width - used) : DEFAULT_LAST_COLUMN;
-        List<List<String>> all = new ArrayList<>();
-        all.add(header);
-        all.addAll(rows);
-        for (List<String> row : all) {
+        for (List<String> row : cells) {
             StringBuilder line = new StringBuilder();
             for (int c = 0; c < cols; c++) {
-                String cell = oneLine(row.get(c));
+                String cell = row.get(c);
                 if (c == cols - 1) {
-                    line.append(truncate(cell, last));
+                    line.append(TerminalText.fitWidth(cell, last));
                 } else {
-                    line.append(cell).append(" ".repeat(w[c] - cell.length() + 2));
+                    line.append(cell).append(" ".repeat(w[c] - TerminalText.displayWidth(cell) + 2));
                 }
             }
             out.println(line.toString().stripTrailing());
         }
+    }
+
+    /**
+     * The most columns of a table column other than the last (a tool's name, a resource's URI): 60 when the width
+     * is unknown, otherwise an equal share of what is left after 20 columns for the last one, at least 20.
+     *
+     * @param width the line width, or 0 when unknown
+     * @param cols  the number of columns of the table
+     * @return the limit in terminal columns
+     */
+    static int columnLimit(int width, int cols) {
+        if (width <= 0 || cols < 2) {
+            return DEFAULT_COLUMN;
+        }
+        return Math.max(20, (width - 20) / (cols - 1) - 2);
     }
 
     /**
@@ -91,17 +121,15 @@ final class Render {
     }
 
     /**
-     * Cuts a text to at most {@code max} characters, ending it with {@code "..."} when cut.
+     * Cuts a text to at most {@code max} terminal columns, ending it with {@code "..."} when cut
+     * ({@link TerminalText#fitWidth}).
      *
      * @param s   the text
      * @param max the most characters, at least 4
      * @return the text, cut if needed
      */
     static String truncate(String s, int max) {
-        if (s.length() <= max) {
-            return s;
-        }
-        return s.substring(0, Math.max(0, max - 3)).stripTrailing() + "...";
+        return TerminalText.fitWidth(s, max);
     }
 
     // ------------------------------------------------------------------------------------------------ info
@@ -188,8 +216,45 @@ final class Render {
         }
         if (result.structuredContent() != null) {
             out.println("structuredContent:");
-            out.println(Json.writePretty(result.structuredContent()));
+            boolean[] cut = new boolean[1];
+            out.println(Json.writePretty(summarizeStrings(result.structuredContent(), cut)));
+            if (cut[0]) {
+                out.println("(strings longer than " + LONG_STRING + " characters are cut; --json prints them whole)");
+            }
         }
+    }
+
+    /**
+     * Returns a copy of a JSON value (maps, lists, strings, numbers, booleans, {@code null}) in which every string
+     * longer than {@value #LONG_STRING} characters is replaced by its first {@value #LONG_STRING_SHOWN} characters
+     * and a count, {@code "iVBORw0KGgo... [4,194,304 characters]"}, the way content blocks are summarized (a
+     * base64 file is not printed whole). Object keys are kept as they are.
+     *
+     * @param value the value
+     * @param cut   set to {@code true} when a string was cut
+     * @return the summarized copy
+     */
+    static Object summarizeStrings(Object value, boolean[] cut) {
+        return switch (value) {
+            case String s when s.length() > LONG_STRING -> {
+                cut[0] = true;
+                int keep = Character.isHighSurrogate(s.charAt(LONG_STRING_SHOWN - 1)) ? LONG_STRING_SHOWN - 1
+                        : LONG_STRING_SHOWN;
+                yield s.substring(0, keep) + String.format(java.util.Locale.ROOT, "... [%,d characters]",
+                        s.length());
+            }
+            case Map<?, ?> m -> {
+                Map<Object, Object> copy = new java.util.LinkedHashMap<>();
+                m.forEach((k, v) -> copy.put(k, summarizeStrings(v, cut)));
+                yield copy;
+            }
+            case List<?> l -> {
+                List<Object> copy = new ArrayList<>(l.size());
+                l.forEach(v -> copy.add(summarizeStrings(v, cut)));
+                yield copy;
+            }
+            case null, default -> value;
+        };
     }
 
     /**

@@ -28,11 +28,22 @@ final class StderrTail implements Consumer<String> {
         this.echo = echo;
     }
 
+    /**
+     * Takes one line of the server's stderr: echoes it (with {@code --stderr}) and keeps it. Never throws: this
+     * runs on the transport's stderr reader, which must keep draining the pipe whatever happens here (a failed
+     * echo, even an {@link Error}, only loses the echo).
+     *
+     * @param line the line, without its line end
+     */
     @Override
     public void accept(String line) {
         if (echo != null) {
-            echo.println(line);
-            echo.flush();
+            try {
+                echo.println(line);
+                echo.flush();
+            } catch (RuntimeException | Error e) {
+                // the echo is lost; the line is still kept for the report
+            }
         }
         String kept = line.length() > MAX_LINE_CHARS ? line.substring(0, MAX_LINE_CHARS) + "..." : line;
         lock.lock();

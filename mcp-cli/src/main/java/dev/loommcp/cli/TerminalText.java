@@ -89,6 +89,73 @@ final class TerminalText {
     }
 
     /**
+     * Returns how many terminal columns a text takes: East Asian wide and fullwidth characters (CJK ideographs,
+     * Hangul, kana, fullwidth forms, most emoji) take two, combining marks, format characters (such as the zero-width
+     * joiner) and variation selectors none, every other code point one. Control characters count as one (callers
+     * escape them first).
+     *
+     * @param s the text
+     * @return its display width in columns
+     */
+    static int displayWidth(String s) {
+        int w = 0;
+        for (int i = 0; i < s.length(); ) {
+            int cp = s.codePointAt(i);
+            w += columns(cp);
+            i += Character.charCount(cp);
+        }
+        return w;
+    }
+
+    /**
+     * Returns the columns one code point takes on a terminal: 0, 1 or 2 (see {@link #displayWidth}).
+     *
+     * @param cp the code point
+     * @return its width
+     */
+    static int columns(int cp) {
+        int type = Character.getType(cp);
+        if (type == Character.NON_SPACING_MARK || type == Character.ENCLOSING_MARK || type == Character.FORMAT
+                || (cp >= 0xFE00 && cp <= 0xFE0F) || (cp >= 0xE0100 && cp <= 0xE01EF)) {
+            return 0;
+        }
+        boolean wide = (cp >= 0x1100 && cp <= 0x115F) || (cp >= 0x2E80 && cp <= 0x303E)
+                || (cp >= 0x3041 && cp <= 0x33FF) || (cp >= 0x3400 && cp <= 0x4DBF) || (cp >= 0x4E00 && cp <= 0x9FFF)
+                || (cp >= 0xA000 && cp <= 0xA4CF) || (cp >= 0xAC00 && cp <= 0xD7A3) || (cp >= 0xF900 && cp <= 0xFAFF)
+                || (cp >= 0xFE30 && cp <= 0xFE4F) || (cp >= 0xFF00 && cp <= 0xFF60) || (cp >= 0xFFE0 && cp <= 0xFFE6)
+                || (cp >= 0x1F300 && cp <= 0x1F64F) || (cp >= 0x1F900 && cp <= 0x1F9FF)
+                || (cp >= 0x20000 && cp <= 0x3FFFD);
+        return wide ? 2 : 1;
+    }
+
+    /**
+     * Cuts a text to at most {@code max} terminal columns ({@link #displayWidth}), ending it with {@code "..."} when
+     * cut; a character is never split (neither a surrogate pair nor a wide character).
+     *
+     * @param s   the text
+     * @param max the most columns, at least 4
+     * @return the text, cut if needed
+     */
+    static String fitWidth(String s, int max) {
+        if (displayWidth(s) <= max) {
+            return s;
+        }
+        int budget = Math.max(0, max - 3);
+        int w = 0;
+        int end = 0;
+        while (end < s.length()) {
+            int cp = s.codePointAt(end);
+            int cw = columns(cp);
+            if (w + cw > budget) {
+                break;
+            }
+            w += cw;
+            end += Character.charCount(cp);
+        }
+        return s.substring(0, end).stripTrailing() + "...";
+    }
+
+    /**
      * Cuts a message to {@code max} characters, saying how many were left out.
      *
      * @param s   the message, or {@code null}

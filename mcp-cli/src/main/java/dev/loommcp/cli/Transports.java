@@ -28,13 +28,14 @@ final class Transports {
      * @param cwd        the child's working directory, or {@code null} for ours
      * @param startup    how long the child may take to send its first message, or {@code null} for the default
      * @param stderr     receives each line the child writes to stderr
+     * @param maxMessage the largest message accepted from the child in bytes, or {@code null} for the default
      * @return the transport, not started
      * @throws IllegalArgumentException when the transport refuses the configuration (missing program, bad working
      *                                  directory, bad variable name); the message names what was wrong and never a
      *                                  variable's value
      */
     static McpTransport stdio(List<String> argv, Map<String, String> env, boolean inheritEnv, Path cwd,
-                              Duration startup, Consumer<String> stderr) {
+                              Duration startup, Consumer<String> stderr, Integer maxMessage) {
         StdioTransport.Builder b = StdioTransport.newBuilder(argv)
                 .inheritEnvironment(inheritEnv)
                 .stderrListener(stderr);
@@ -45,6 +46,9 @@ final class Transports {
         if (startup != null) {
             b.startupTimeout(startup);
         }
+        if (maxMessage != null) {
+            b.maxMessageBytes(maxMessage);
+        }
         return b.build();
     }
 
@@ -52,15 +56,20 @@ final class Transports {
      * Builds a Streamable HTTP transport.
      *
      * @param endpoint the server's MCP endpoint, used exactly as given
-     * @param headers  headers to send on every request, in order (values are never printed)
+     * @param headers    headers to send on every request, in order (values are never printed)
+     * @param maxMessage the largest message (JSON body or SSE event) accepted in bytes, or {@code null} for the
+     *                   default
      * @return the transport, not started
      * @throws IllegalArgumentException when the transport refuses the endpoint or a header; the message names the
      *                                  header, never its value
      */
-    static McpTransport http(URI endpoint, List<Map.Entry<String, String>> headers) {
+    static McpTransport http(URI endpoint, List<Map.Entry<String, String>> headers, Integer maxMessage) {
         HttpTransport.Builder b = HttpTransport.newBuilder(endpoint);
         for (Map.Entry<String, String> h : headers) {
             b.header(h.getKey(), h.getValue());
+        }
+        if (maxMessage != null) {
+            b.maxMessageSize(maxMessage);
         }
         return b.build();
     }

@@ -1,21 +1,19 @@
 package dev.loommcp.cli;
 
+import static dev.loommcp.cli.CliProcess.run;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
+import dev.loommcp.cli.CliProcess.Run;
 import dev.loommcp.internal.json.Json;
 import dev.loommcp.testkit.LeakCheck;
 import dev.loommcp.testkit.ReferenceServer;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -29,38 +27,8 @@ import org.junit.jupiter.api.io.TempDir;
 @ExtendWith(LeakCheck.class)
 class McpJarIT {
 
-    record Run(int code, String out, String err) {
-    }
-
     private static Run java(String... args) throws IOException, InterruptedException {
-        Path jar = Path.of(System.getProperty("loommcp.cli.jar", "target/mcp.jar"));
-        assertThat(jar).exists();
-        List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.add("-jar");
-        command.add(jar.toString());
-        command.addAll(List.of(args));
-        return run(new ProcessBuilder(command));
-    }
-
-    private static Run run(ProcessBuilder pb) throws IOException, InterruptedException {
-        List<String> command = pb.command();
-        Process p = pb.redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
-        CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> read(p.getInputStream()));
-        CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> read(p.getErrorStream()));
-        if (!p.waitFor(120, TimeUnit.SECONDS)) {
-            p.destroyForcibly().waitFor();
-            throw new AssertionError("java -jar mcp.jar did not finish within 120 s: " + command);
-        }
-        return new Run(p.exitValue(), out.join(), err.join());
-    }
-
-    private static String read(java.io.InputStream in) {
-        try (in) {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
-        }
+        return run(new ProcessBuilder(CliProcess.javaJar(args)));
     }
 
     /** The {@code --stdio} value that starts the reference server over stdio, loopback only. */
@@ -80,11 +48,7 @@ class McpJarIT {
 
     /** Runs the launcher script {@code mcp-cli/mcp} with {@code JAVA_HOME} set as given ({@code null}: unset). */
     private static Run launcher(String javaHome, String... args) throws IOException, InterruptedException {
-        Path script = Path.of(System.getProperty("loommcp.cli.launcher", "mcp"));
-        assertThat(script).isExecutable();
-        List<String> command = new ArrayList<>(List.of("bash", script.toString()));
-        command.addAll(List.of(args));
-        ProcessBuilder pb = new ProcessBuilder(command);
+        ProcessBuilder pb = new ProcessBuilder(CliProcess.viaLauncher(args));
         if (javaHome == null) {
             pb.environment().remove("JAVA_HOME");
         } else {

@@ -2,6 +2,7 @@ package dev.loommcp.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.loommcp.internal.json.Json;
 import dev.loommcp.schema.AudioContent;
 import dev.loommcp.schema.BlobResourceContents;
 import dev.loommcp.schema.CallToolResult;
@@ -107,5 +108,78 @@ class RenderTest {
         String s = text.toString();
         assertThat(s).startsWith("\r[").contains("50%").contains("100%").endsWith("\r");
         assertThat(s).doesNotContain("\n");
+    }
+
+    /** A writer that fails the way a broken terminal or a bug would: with an {@link Error}. */
+    private static final class FailingWriter extends java.io.Writer {
+        @Override
+        public void write(char[] buf, int off, int len) {
+            throw new AssertionError("boom");
+        }
+
+        @Override
+        public void flush() {
+            throw new AssertionError("boom");
+        }
+
+        @Override
+        public void close() {
+        }
+    }
+
+    @Test
+    void aProgressBarThatCannotDrawNeverThrowsIntoTheClientsThread() {
+        ProgressBar bar = new ProgressBar(new PrintWriter(new FailingWriter()), true, 80);
+        bar.onProgress(new ProgressNotification("t", 1, 2.0, "x"));
+        bar.onProgress(new ProgressNotification("t", 2, 2.0, "x"));
+        bar.finish();
+    }
+
+    @Test
+    void theStderrCollectorKeepsLinesWhenItsEchoFailsAndNeverThrows() {
+        StderrTail tail = new StderrTail(new PrintWriter(new FailingWriter()));
+        tail.accept("first");
+        tail.accept("second");
+        assertThat(tail.tail()).isEqualTo("first\nsecond");
+    }
+
+    @Test
+    void longStringsAreSummarisedAtAnyDepthAndShortOnesKept() {
+        boolean[] cut = new boolean[1];
+        Map<String, Object> value = new java.util.LinkedHashMap<>();
+        value.put("short", "abc");
+        value.put("n", 3);
+        value.put("nested", Map.of("list", List.of("y".repeat(201), "ok")));
+        value.put("exact", "z".repeat(200));
+        value.put("none", null);
+        Object summary = Render.summarizeStrings(value, cut);
+        assertThat(cut[0]).isTrue();
+        assertThat(Json.write(summary)).isEqualTo("{\"short\":\"abc\",\"n\":3,\"nested\":{\"list\":[\""
+                + "y".repeat(60) + "... [201 characters]\",\"ok\"]},\"exact\":\"" + "z".repeat(200)
+                + "\",\"none\":null}");
+        boolean[] untouched = new boolean[1];
+        Render.summarizeStrings(Map.of("a", "b"), untouched);
+        assertThat(untouched[0]).isFalse();
+        // a surrogate pair is never split
+        String emoji = "x".repeat(59) + "\uD83D\uDE00" + "x".repeat(200);
+        assertThat((String) Render.summarizeStrings(emoji, new boolean[1])).startsWith("x".repeat(59) + "...");
+    }
+
+    @Test
+    void tablesMeasureCjkByDisplayWidthAndCutLongNames() {
+        StringWriter w = new StringWriter();
+        Render.table(new PrintWriter(w), List.of("NAME", "DESCRIPTION"), List.of(
+                List.of("検索", "search"), List.of("n".repeat(100), "long"), List.of("ab", "日本語".repeat(20))), 50);
+        List<String> lines = w.toString().lines().toList();
+        assertThat(lines.get(0)).isEqualTo("NAME" + " ".repeat(24) + "  DESCRIPTION");
+        assertThat(lines.get(1)).isEqualTo("検索" + " ".repeat(24) + "  search");
+        assertThat(lines.get(2)).isEqualTo("n".repeat(25) + "...  long");
+        assertThat(lines.get(3)).isEqualTo("ab" + " ".repeat(26) + "  日本語日本語日本...");
+        for (String line : lines) {
+            assertThat(TerminalText.displayWidth(line)).as(line).isLessThanOrEqualTo(50);
+        }
+        assertThat(Render.columnLimit(0, 3)).isEqualTo(Render.DEFAULT_COLUMN);
+        assertThat(Render.columnLimit(80, 3)).isEqualTo(28);
+        assertThat(Render.columnLimit(30, 4)).isEqualTo(20);
     }
 }

@@ -65,4 +65,38 @@ class TerminalTextTest {
         assertThat(new Main.LogFormat().format(r))
                 .isEqualTo("mcp: WARNING: skipped \"\\x1b[2J\" from server" + System.lineSeparator());
     }
+
+    @Test
+    void displayWidthCountsWideCharactersTwiceAndCombiningMarksNever() {
+        assertThat(TerminalText.displayWidth("abc")).isEqualTo(3);
+        assertThat(TerminalText.displayWidth("日本語")).isEqualTo(6);
+        assertThat(TerminalText.displayWidth("한국어")).isEqualTo(6);
+        assertThat(TerminalText.displayWidth("ＡＢ")).isEqualTo(4);
+        assertThat(TerminalText.displayWidth("e\u0301")).isEqualTo(1);
+        assertThat(TerminalText.displayWidth("\uD83D\uDE00")).isEqualTo(2);
+        assertThat(TerminalText.displayWidth("\uD840\uDC0B")).isEqualTo(2);
+        assertThat(TerminalText.displayWidth("a\u200Db")).isEqualTo(2);
+        assertThat(TerminalText.displayWidth("")).isZero();
+    }
+
+    @Test
+    void fitWidthNeverSplitsAWideCharacterOrASurrogatePair() {
+        assertThat(TerminalText.fitWidth("日本語テキスト", 8)).isEqualTo("日本...");
+        assertThat(TerminalText.fitWidth("日本語", 6)).isEqualTo("日本語");
+        assertThat(TerminalText.fitWidth("ab\uD83D\uDE00cdef", 6)).isEqualTo("ab...");
+        assertThat(TerminalText.fitWidth("abcdefgh", 6)).isEqualTo("abc...");
+    }
+
+    @Test
+    void theLogFormatNeverThrowsIntoTheLoggingThread() {
+        LogRecord record = new LogRecord(Level.WARNING, "bad {0}");
+        record.setParameters(new Object[] {new Object() {
+            @Override
+            public String toString() {
+                throw new AssertionError("boom");
+            }
+        }});
+        assertThat(new Main.LogFormat().format(record)).isEqualTo("mcp: WARNING: (a log message that could not be "
+                + "formatted: java.lang.AssertionError)" + System.lineSeparator());
+    }
 }

@@ -1,0 +1,111 @@
+package dev.loommcp.cli;
+
+import static dev.loommcp.cli.CliProcess.posixLocale;
+import static dev.loommcp.cli.CliProcess.run;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.loommcp.cli.CliProcess.Run;
+import dev.loommcp.testkit.LeakCheck;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The real {@code main} path ({@code java -jar mcp.jar} and the launcher {@code mcp-cli/mcp}, in a child process,
+ * ending in {@code System.exit}): what is printed right before the exit reaches the terminal, and non-ASCII
+ * arguments in a C/POSIX locale either arrive exactly or are refused.
+ */
+@ExtendWith(LeakCheck.class)
+class CliRealMainIT {
+
+    /** Non-ASCII text of every width: Latin, CJK, an emoji outside the BMP. */
+    private static final String TEXT = "é 日本語 \uD83D\uDE00";
+
+    // ------------------------------------------------------------------------------------------------ stderr at exit
+
+    @Test
+    void theNoteAfterAnIsErrorResultIsPrintedBeforeTheExit() throws Exception {
+        Run r = run(new ProcessBuilder(CliProcess.javaJar("--stdio", McpJarIT.server(), "call", "no-such-tool")));
+        assertThat(r.code()).as(r.err()).isEqualTo(1);
+        assertThat(r.out()).contains("no-such-tool");
+        assertThat(r.err()).isEqualTo("mcp: tool 'no-such-tool' returned an error result (isError: true)\n");
+    }
+
+    @Test
+    void theConformanceUsageMessageIsPrintedBeforeTheExit() throws Exception {
+        ProcessBuilder pb = new ProcessBuilder(CliProcess.javaJar("conformance", "http://127.0.0.1:9/mcp"));
+        pb.environment().remove("MCP_CONFORMANCE_SCENARIO");
+        Run r = run(pb);
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err()).startsWith("mcp: MCP_CONFORMANCE_SCENARIO is not set");
+    }
+
+    @Test
+    void messagesOfEveryKindOfExitArePrinted() throws Exception {
+        // a usage error, a transport failure and an RPC error: each ends in System.exit with its message out
+        Run usage = run(new ProcessBuilder(CliProcess.javaJar("--stdio", "true", "call", "echo", "[1]")));
+        assertThat(usage.code()).isEqualTo(2);
+        assertThat(usage.err()).contains("must be a JSON object").endsWith("Try 'mcp --help' for more information.\n");
+        Run dead = run(new ProcessBuilder(CliProcess.javaJar("--stdio", "sh -c 'exit 3'", "ping")));
+        assertThat(dead.code()).isEqualTo(3);
+        assertThat(dead.err()).contains("exited with code 3");
+        Run rpc = run(new ProcessBuilder(CliProcess.javaJar("--stdio", McpJarIT.server(), "prompt", "no-such")));
+        assertThat(rpc.code()).isEqualTo(4);
+        assertThat(rpc.err()).startsWith("mcp: ");
+    }
+
+    // ------------------------------------------------------------------------------------------------ C locale
+
+    @Test
+    void theLauncherPassesNonAsciiArgumentsExactlyInThePosixLocale() throws Exception {
+        Run r = run(posixLocale(CliProcess.viaLauncher("--stdio", McpJarIT.server(), "call", "echo",
+                "{\"message\":\"" + TEXT + "\"}")));
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).isEqualTo("Echo: " + TEXT + "\n");
+    }
+
+    @Test
+    void theLauncherPassesANonAsciiStdioCommandLineExactlyInThePosixLocale(@TempDir Path dir) throws Exception {
+        // the child writes its argument to a file as bytes: what arrives is what the command line said
+        Path file = dir.resolve("arg");
+        Run r = run(posixLocale(CliProcess.viaLauncher("--stdio",
+                "sh -c 'printf %s \"$1\" > \"$2\"; exit 7' sh '" + TEXT + "' " + ShellWords.quote(file.toString()),
+                "ping")));
+        assertThat(r.code()).as(r.err()).isEqualTo(3);
+        assertThat(Files.readString(file, StandardCharsets.UTF_8)).isEqualTo(TEXT);
+    }
+
+    @Test
+    void javaJarRefusesArgumentsItCouldNotDecodeNamingTheFixes() throws Exception {
+        Run r = run(posixLocale(CliProcess.javaJar("--stdio", McpJarIT.server(), "call", "echo",
+                "{\"message\":\"" + TEXT + "\"}")));
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.out()).isEmpty();
+        assertThat(r.err()).startsWith("mcp: argument 5 has characters that this JVM could not decode")
+                .contains("LC_ALL=C.UTF-8").contains("mcp-cli/mcp").contains("'-'");
+    }
+
+    @Test
+    void javaJarReadsNonAsciiJsonFromStdinInThePosixLocale(@TempDir Path dir) throws Exception {
+        Path input = Files.writeString(dir.resolve("args.json"), "{\"message\":\"" + TEXT + "\"}",
+                StandardCharsets.UTF_8);
+        ProcessBuilder pb = posixLocale(CliProcess.javaJar("--stdio", McpJarIT.server(), "call", "echo", "-"));
+        Process p = pb.redirectInput(input.toFile()).start();
+        Run r = CliProcess.run(p, pb.command());
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).isEqualTo("Echo: " + TEXT + "\n");
+    }
+
+    @Test
+    void javaJarRefusesToPassOnAVariableItCouldNotDecode() throws Exception {
+        ProcessBuilder pb = posixLocale(CliProcess.javaJar("--stdio", "true", "--env", "LOOM_TEXT", "ping"));
+        pb.environment().put("LOOM_TEXT", TEXT);
+        Run r = run(pb);
+        assertThat(r.code()).isEqualTo(2);
+        assertThat(r.err()).startsWith("mcp: --env number 1: the variable's value has characters this JVM could not "
+                + "decode").doesNotContain(TEXT);
+    }
+}
