@@ -148,6 +148,7 @@ public final class McpClient implements AutoCloseable {
     private final ReentrantLock drainLock = new ReentrantLock();
     private final ArrayDeque<JsonRpcMessage.Notification> drainQueue = new ArrayDeque<>();
     private final AtomicLong droppedNotifications = new AtomicLong();
+    private final AtomicBoolean looseIdWarned = new AtomicBoolean();
     private final AtomicReference<Map<String, Object>> toolMeta = new AtomicReference<>(Map.of());
     private final ToolCatalog tools;
     private final Sink sink = new Sink();
@@ -1044,6 +1045,8 @@ public final class McpClient implements AutoCloseable {
         final CompletableFuture<JsonRpcMessage> future = new CompletableFuture<>();
         volatile long lastProgressNanos;
         volatile ProgressListener progressListener;
+        /** Answered with an id such as {@code "7"}: the transport did not recognize the answer as this request's. */
+        volatile boolean looselyMatched;
 
         Pending(long id, String method, long startNanos) {
             this.id = id;
@@ -1204,8 +1207,12 @@ public final class McpClient implements AutoCloseable {
                 throw e;
             }
             if (scope != null) {
-                // let the exchange finish on its own (it returns once the response was delivered)
-                context.markCompleted();
+                if (p.looselyMatched) {
+                    context.cancel(); // the transport still waits for the exact id it will never see: end it
+                } else {
+                    // let the exchange finish on its own (it returns once the response was delivered)
+                    context.markCompleted();
+                }
                 scope.join();
             }
             return switch (response) {
@@ -1396,7 +1403,7 @@ public final class McpClient implements AutoCloseable {
     }
 
     private void complete(RequestId id, JsonRpcMessage message) {
-        Pending p = id instanceof RequestId.NumberId n ? pending.get(n.number()) : null;
+        Pending p = id instanceof RequestId.NumberId n ? pending.get(n.number()) : looselyPending(id);
         if (p == null) {
             LOG.log(System.Logger.Level.DEBUG, () -> "dropped a response for request " + id
                     + " that is no longer pending");
@@ -1405,11 +1412,26 @@ public final class McpClient implements AutoCloseable {
         p.future.complete(message);
     }
 
+    /** A response id such as {@code "7"} or {@code 7.0} that equals exactly one pending request's id. */
+    private Pending looselyPending(RequestId id) {
+        Long loose = dev.loommcp.internal.json.Ids.looseInteger(id);
+        Pending p = loose == null ? null : pending.get(loose);
+        if (p != null) {
+            p.looselyMatched = true;
+        }
+        if (p != null && looseIdWarned.compareAndSet(false, true)) {
+            LOG.log(System.Logger.Level.WARNING, () -> "server " + transport.describe() + " answered request " + loose
+                    + " with id " + id + " (not the integer sent); matched it, as for every such answer later");
+        }
+        return p;
+    }
+
     private void onNotification(JsonRpcMessage.Notification n) {
         switch (n.method()) {
             case "notifications/progress" -> {
                 Object token = n.params() == null ? null : n.params().get("progressToken");
-                Pending p = token instanceof Number num ? pending.get(num.longValue()) : null;
+                Long exact = dev.loommcp.internal.json.Ids.exactInteger(token);
+                Pending p = exact == null ? null : pending.get(exact);
                 if (p == null) {
                     return;
                 }
@@ -1424,8 +1446,7 @@ public final class McpClient implements AutoCloseable {
             }
             case "notifications/cancelled" -> {
                 Object rid = n.params() == null ? null : n.params().get("requestId");
-                RequestId id = rid instanceof String s ? RequestId.of(s)
-                        : rid instanceof Number num ? RequestId.of(num.longValue()) : null;
+                RequestId id = dev.loommcp.internal.json.Ids.exactId(rid);
                 if (id != null) {
                     cancelledInbound.add(id);
                     Thread handler = inboundHandlers.get(id);
