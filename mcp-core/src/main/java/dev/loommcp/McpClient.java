@@ -1396,6 +1396,7 @@ public final class McpClient implements AutoCloseable {
 
         @Override
         public void onSessionRestarted() {
+            tools.markStale(); // the new session may list other tools: no check against the old definitions
             if (sessionRestartedListener != null) {
                 dispatch(sessionRestartedListener);
             }
