@@ -46,7 +46,7 @@ class ToolCatalogTest {
             }
         });
         try {
-            for (int version = 1; version <= 3_000; version++) {
+            for (int version = 1; version <= 1_000; version++) {
                 publish(catalog, version);
                 long seen = validations.get();
                 while (validations.get() < seen + 2 && racer.isAlive()) {
