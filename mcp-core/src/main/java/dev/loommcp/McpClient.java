@@ -1,10 +1,12 @@
 package dev.loommcp;
 
+import dev.loommcp.internal.concurrent.BoundedQueue;
 import dev.loommcp.internal.concurrent.Joins;
 import dev.loommcp.internal.concurrent.McpThreads;
 import dev.loommcp.internal.concurrent.RequestScope;
 import dev.loommcp.internal.concurrent.UserCode;
 import dev.loommcp.internal.json.Json;
+import dev.loommcp.internal.json.JsonSize;
 import dev.loommcp.jsonrpc.JsonRpcError;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
@@ -41,7 +43,6 @@ import dev.loommcp.spi.SendContext;
 import dev.loommcp.spi.TransportSink;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashSet;
@@ -54,7 +55,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -98,7 +98,16 @@ import java.util.function.Consumer;
  * All methods are thread-safe. Listeners run one at a time on the client's event thread ({@code mcp-events-N});
  * server requests (sampling, elicitation, roots) run each on its own virtual thread ({@code mcp-handler-N}), at most
  * {@linkplain Builder#maxConcurrentServerRequests a bound} at once (beyond it they are refused at once). Neither
- * ever blocks the transport's reader. Listeners and handlers may call the client, including {@link #close()}.
+ * ever blocks the transport's reader. Listeners and handlers may call the client, including {@link #close()}. A
+ * call's {@link ProgressListener} runs on the calling thread while it waits: every progress notification the server
+ * sent before its response reaches it before the call returns, and none after.
+ *
+ * <h2>Memory</h2>
+ * What waits for a listener is bounded by count and by bytes ({@link Builder#listenerQueueCapacity},
+ * {@link Builder#listenerQueueBytes}; each call's progress queue likewise); notifications are kept for
+ * {@link #drainNotifications()} only when asked ({@link Builder#keepNotifications}), within
+ * {@link Builder#notificationQueueCapacity} and {@link Builder#notificationQueueBytes}. Beyond a bound the oldest
+ * entries are dropped and counted ({@link #droppedEventCount()}, {@link #droppedNotificationCount()}).
  *
  * <p>Whatever a listener, handler or other callback of the application throws, {@link Error}s included, is logged at
  * {@code WARNING} (class and stack trace, never the message) and the client carries on: the event thread runs the
@@ -140,7 +149,6 @@ public final class McpClient implements AutoCloseable {
     private final Runnable sessionRestartedListener;
     private final OutputSchemaValidation outputSchemaValidation;
     private final int maxListPages;
-    private final int notificationQueueCapacity;
     private final int maxConcurrentServerRequests;
     /** One per running server-request handler: a server cannot park more than the bound. */
     private final Semaphore handlerPermits;
@@ -148,6 +156,8 @@ public final class McpClient implements AutoCloseable {
     private final Semaphore responderPermits;
     private final AtomicLong refusedServerRequests = new AtomicLong();
     private final AtomicLong droppedAnswers = new AtomicLong();
+    private final int listenerQueueCapacity;
+    private final long listenerQueueBytes;
 
     private final ReentrantLock stateLock = new ReentrantLock();
     private volatile State state = State.NEW;
@@ -159,13 +169,15 @@ public final class McpClient implements AutoCloseable {
     private final ConcurrentHashMap<RequestId, Thread> inboundHandlers = new ConcurrentHashMap<>();
     private final Set<RequestId> cancelledInbound = ConcurrentHashMap.newKeySet();
     private final Set<Thread> background = ConcurrentHashMap.newKeySet();
-    private static final int MAX_QUEUED_EVENTS = 65_536;
-    private final LinkedBlockingQueue<Runnable> events = new LinkedBlockingQueue<>(MAX_QUEUED_EVENTS);
+    /** What a listener event without a message (list changed, session restarted) counts in the byte budget. */
+    private static final long SMALL_EVENT_BYTES = 64;
     private final AtomicLong droppedEvents = new AtomicLong();
+    private final BoundedQueue<Runnable> events;
     private volatile Thread eventThread;
-    private final ReentrantLock drainLock = new ReentrantLock();
-    private final ArrayDeque<JsonRpcMessage.Notification> drainQueue = new ArrayDeque<>();
     private final AtomicLong droppedNotifications = new AtomicLong();
+    /** {@code null} unless the application asked to keep notifications for draining. */
+    private final BoundedQueue<JsonRpcMessage.Notification> drainQueue;
+    private final AtomicBoolean looseIdWarned = new AtomicBoolean();
     private final AtomicReference<Map<String, Object>> toolMeta = new AtomicReference<>(Map.of());
     private final ToolCatalog tools;
     private final Sink sink = new Sink();
@@ -186,10 +198,14 @@ public final class McpClient implements AutoCloseable {
         this.sessionRestartedListener = b.sessionRestartedListener;
         this.outputSchemaValidation = b.outputSchemaValidation;
         this.maxListPages = b.maxListPages;
-        this.notificationQueueCapacity = b.notificationQueueCapacity;
         this.maxConcurrentServerRequests = b.maxConcurrentServerRequests;
         this.handlerPermits = new Semaphore(b.maxConcurrentServerRequests);
         this.responderPermits = new Semaphore(b.maxConcurrentServerRequests);
+        this.listenerQueueCapacity = b.listenerQueueCapacity;
+        this.listenerQueueBytes = b.listenerQueueBytes;
+        this.events = new BoundedQueue<>(listenerQueueCapacity, listenerQueueBytes, droppedEvents);
+        this.drainQueue = b.keepNotifications ? new BoundedQueue<>(b.notificationQueueCapacity,
+                b.notificationQueueBytes, droppedNotifications) : null;
         this.tools = new ToolCatalog(outputSchemaValidation);
     }
 
@@ -518,21 +534,16 @@ public final class McpClient implements AutoCloseable {
 
     /**
      * Removes and returns the notifications received since the last drain, oldest first (the Rust seed's
-     * {@code drain_notifications}). Every server notification but progress and cancellation is queued; the queue
-     * holds at most {@linkplain Builder#notificationQueueCapacity the capacity}, dropping the oldest beyond it
-     * ({@link #droppedNotificationCount()} counts them).
+     * {@code drain_notifications}). Notifications are kept only when the client was built with
+     * {@link Builder#keepNotifications(boolean) keepNotifications(true)}; otherwise this always returns an empty
+     * list and nothing is held. Every server notification but progress and cancellation is queued; the queue holds at
+     * most {@linkplain Builder#notificationQueueCapacity the capacity} and {@linkplain Builder#notificationQueueBytes
+     * the byte budget}, dropping the oldest beyond either ({@link #droppedNotificationCount()} counts them).
      *
      * @return the notifications, possibly empty
      */
     public List<JsonRpcMessage.Notification> drainNotifications() {
-        drainLock.lock();
-        try {
-            List<JsonRpcMessage.Notification> out = new ArrayList<>(drainQueue);
-            drainQueue.clear();
-            return out;
-        } finally {
-            drainLock.unlock();
-        }
+        return drainQueue == null ? List.of() : drainQueue.drain();
     }
 
     /**
@@ -542,6 +553,17 @@ public final class McpClient implements AutoCloseable {
      */
     public long droppedNotificationCount() {
         return droppedNotifications.get();
+    }
+
+    /**
+     * Returns how many listener events were dropped because the listeners fell behind: the listener queue (and each
+     * call's progress queue) exceeded {@linkplain Builder#listenerQueueCapacity its capacity} or
+     * {@linkplain Builder#listenerQueueBytes its byte budget}, and the oldest events were dropped.
+     *
+     * @return the count since the client was built
+     */
+    public long droppedEventCount() {
+        return droppedEvents.get();
     }
 
     // ------------------------------------------------------------------------------------------------ tools
@@ -1098,7 +1120,10 @@ public final class McpClient implements AutoCloseable {
         final long startNanos;
         final CompletableFuture<JsonRpcMessage> future = new CompletableFuture<>();
         volatile long lastProgressNanos;
-        volatile ProgressListener progressListener;
+        /** Set with the listener: carries the call's progress to the calling thread. */
+        volatile ProgressRelay relay;
+        /** Answered with an id such as {@code "7"}: the transport did not recognize the answer as this request's. */
+        volatile boolean looselyMatched;
 
         Pending(long id, String method, long startNanos) {
             this.id = id;
@@ -1210,7 +1235,8 @@ public final class McpClient implements AutoCloseable {
         RequestId requestId = RequestId.of(id);
         Pending p = new Pending(id, method, start);
         if (options.progressListener() != null) {
-            p.progressListener = options.progressListener();
+            p.relay = new ProgressRelay(options.progressListener(), p.future, listenerQueueCapacity,
+                    listenerQueueBytes, droppedEvents);
             params = withMeta(params, Map.of("progressToken", id));
         }
         JsonRpcMessage.Request request = new JsonRpcMessage.Request(requestId, method, params);
@@ -1259,8 +1285,12 @@ public final class McpClient implements AutoCloseable {
                 throw e;
             }
             if (scope != null) {
-                // let the exchange finish on its own (it returns once the response was delivered)
-                context.markCompleted();
+                if (p.looselyMatched) {
+                    context.cancel(); // the transport still waits for the exact id it will never see: end it
+                } else {
+                    // let the exchange finish on its own (it returns once the response was delivered)
+                    context.markCompleted();
+                }
                 scope.join();
             }
             return switch (response) {
@@ -1270,6 +1300,9 @@ public final class McpClient implements AutoCloseable {
             };
         } finally {
             pending.remove(id);
+            if (p.relay != null) {
+                p.relay.close();
+            }
             if (registration != null) {
                 registration.close();
             }
@@ -1293,6 +1326,10 @@ public final class McpClient implements AutoCloseable {
                         + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - p.startNanos) + " ms");
             }
             try {
+                ProgressRelay relay = p.relay;
+                if (relay != null) {
+                    return relay.await(p.future, left); // runs the progress listener on this thread meanwhile
+                }
                 return left == Long.MAX_VALUE ? p.future.get() : p.future.get(left, TimeUnit.NANOSECONDS);
             } catch (TimeoutException e) {
                 // loop: progress may have moved the deadline
@@ -1449,6 +1486,7 @@ public final class McpClient implements AutoCloseable {
 
         @Override
         public void onSessionRestarted() {
+            tools.markStale(); // the new session may list other tools: no check against the old definitions
             if (sessionRestartedListener != null) {
                 dispatch(sessionRestartedListener);
             }
@@ -1456,7 +1494,7 @@ public final class McpClient implements AutoCloseable {
     }
 
     private void complete(RequestId id, JsonRpcMessage message) {
-        Pending p = id instanceof RequestId.NumberId n ? pending.get(n.number()) : null;
+        Pending p = id instanceof RequestId.NumberId n ? pending.get(n.number()) : looselyPending(id);
         if (p == null) {
             LOG.log(System.Logger.Level.DEBUG, () -> "dropped a response for request " + id
                     + " that is no longer pending");
@@ -1465,27 +1503,41 @@ public final class McpClient implements AutoCloseable {
         p.future.complete(message);
     }
 
+    /** A response id such as {@code "7"} or {@code 7.0} that equals exactly one pending request's id. */
+    private Pending looselyPending(RequestId id) {
+        Long loose = dev.loommcp.internal.json.Ids.looseInteger(id);
+        Pending p = loose == null ? null : pending.get(loose);
+        if (p != null) {
+            p.looselyMatched = true;
+        }
+        if (p != null && looseIdWarned.compareAndSet(false, true)) {
+            LOG.log(System.Logger.Level.WARNING, () -> "server " + transport.describe() + " answered request " + loose
+                    + " with id " + id + " (not the integer sent); matched it, as for every such answer later");
+        }
+        return p;
+    }
+
     private void onNotification(JsonRpcMessage.Notification n) {
         switch (n.method()) {
             case "notifications/progress" -> {
                 Object token = n.params() == null ? null : n.params().get("progressToken");
-                Pending p = token instanceof Number num ? pending.get(num.longValue()) : null;
+                Long exact = dev.loommcp.internal.json.Ids.exactInteger(token);
+                Pending p = exact == null ? null : pending.get(exact);
                 if (p == null) {
                     return;
                 }
                 p.lastProgressNanos = System.nanoTime();
-                ProgressListener listener = p.progressListener;
-                if (listener != null) {
+                ProgressRelay relay = p.relay;
+                if (relay != null) {
                     ProgressNotification progress = Json.convert(n.params(), ProgressNotification.class,
                             "notifications/progress");
-                    dispatch(() -> listener.onProgress(progress));
+                    relay.offer(progress, JsonSize.ofMessage(n.method(), n.params()));
                 }
                 return;
             }
             case "notifications/cancelled" -> {
                 Object rid = n.params() == null ? null : n.params().get("requestId");
-                RequestId id = rid instanceof String s ? RequestId.of(s)
-                        : rid instanceof Number num ? RequestId.of(num.longValue()) : null;
+                RequestId id = dev.loommcp.internal.json.Ids.exactId(rid);
                 if (id != null) {
                     cancelledInbound.add(id);
                     Thread handler = inboundHandlers.get(id);
@@ -1508,7 +1560,7 @@ public final class McpClient implements AutoCloseable {
                     try {
                         LoggingMessageNotification m = Json.convert(n.params(), LoggingMessageNotification.class,
                                 "notifications/message");
-                        dispatch(() -> loggingListener.accept(m));
+                        dispatch(() -> loggingListener.accept(m), JsonSize.ofMessage(n.method(), n.params()));
                     } catch (McpProtocolException e) {
                         LOG.log(System.Logger.Level.WARNING, () -> "server " + transport.describe()
                                 + " sent a malformed log message: " + e.getMessage());
@@ -1519,28 +1571,34 @@ public final class McpClient implements AutoCloseable {
                 // queued and passed to the general listener below
             }
         }
-        drainLock.lock();
-        try {
-            if (drainQueue.size() >= notificationQueueCapacity) {
-                drainQueue.pollFirst();
-                droppedNotifications.incrementAndGet();
-            }
-            drainQueue.addLast(n);
-        } finally {
-            drainLock.unlock();
+        if (drainQueue == null && notificationListener == null) {
+            return;
+        }
+        long bytes = JsonSize.ofMessage(n.method(), n.params());
+        if (drainQueue != null) {
+            drainQueue.offer(n, bytes);
         }
         if (notificationListener != null) {
-            dispatch(() -> notificationListener.onNotification(n));
+            dispatch(() -> notificationListener.onNotification(n), bytes);
         }
     }
 
     private void dispatch(Runnable r) {
-        if (state != State.CLOSED && !events.offer(r)) {
-            // listeners fell far behind a flood of notifications: drop rather than grow without bound
-            long dropped = droppedEvents.incrementAndGet();
-            if (dropped == 1 || dropped % 10_000 == 0) {
+        dispatch(r, SMALL_EVENT_BYTES);
+    }
+
+    private void dispatch(Runnable r, long bytes) {
+        if (state == State.CLOSED) {
+            return;
+        }
+        int dropped = events.offer(r, bytes);
+        if (dropped > 0) {
+            // listeners fell far behind a flood of notifications: drop the oldest rather than grow without bound
+            long total = droppedEvents.get();
+            if (total == dropped || (total - dropped) / 10_000 != total / 10_000) {
                 LOG.log(System.Logger.Level.WARNING, () -> "listeners of the client for " + transport.describe()
-                        + " are " + MAX_QUEUED_EVENTS + " events behind; " + dropped + " events dropped so far");
+                        + " fell behind (more than " + listenerQueueCapacity + " events or " + listenerQueueBytes
+                        + " bytes queued); " + total + " events dropped so far");
             }
         }
     }
@@ -1808,6 +1866,10 @@ public final class McpClient implements AutoCloseable {
         private int maxListPages = 1000;
         private int notificationQueueCapacity = 1024;
         private int maxConcurrentServerRequests = DEFAULT_MAX_CONCURRENT_SERVER_REQUESTS;
+        private long notificationQueueBytes = 16L << 20;
+        private boolean keepNotifications;
+        private int listenerQueueCapacity = 65_536;
+        private long listenerQueueBytes = 32L << 20;
 
         private Builder(McpTransport transport) {
             this.transport = Objects.requireNonNull(transport, "transport");
@@ -1987,7 +2049,72 @@ public final class McpClient implements AutoCloseable {
         }
 
         /**
-         * Sets how many notifications {@link McpClient#drainNotifications()} keeps. Default 1024.
+         * Keeps server notifications for {@link McpClient#drainNotifications()}. Default {@code false}: nothing is
+         * kept (listeners still get every notification).
+         *
+         * @param keep whether to keep them
+         * @return this builder
+         */
+        public Builder keepNotifications(boolean keep) {
+            this.keepNotifications = keep;
+            return this;
+        }
+
+        /**
+         * Sets the most bytes of notifications {@link McpClient#drainNotifications()} keeps (when
+         * {@linkplain #keepNotifications(boolean) keeping}); beyond it the oldest are dropped. A notification counts
+         * with its size as JSON text (estimated from the parsed message); its heap is about that for text-heavy
+         * payloads and up to a few times more for payloads of many small values. The newest notification is always
+         * kept, even alone above the budget. Default 16 MiB.
+         *
+         * @param bytes at least 1
+         * @return this builder
+         * @throws IllegalArgumentException if less than 1
+         */
+        public Builder notificationQueueBytes(long bytes) {
+            this.notificationQueueBytes = atLeastOne(bytes, "notificationQueueBytes");
+            return this;
+        }
+
+        /**
+         * Sets how many events may wait for the listeners (notification, logging, list-changed and session
+         * listeners, which run one at a time on the event thread); beyond it the oldest are dropped and counted
+         * ({@link McpClient#droppedEventCount()}). Each call's progress notifications wait in a queue of their own
+         * with the same bounds. Default 65,536.
+         *
+         * @param capacity at least 1
+         * @return this builder
+         * @throws IllegalArgumentException if less than 1
+         */
+        public Builder listenerQueueCapacity(int capacity) {
+            this.listenerQueueCapacity = (int) atLeastOne(capacity, "listenerQueueCapacity");
+            return this;
+        }
+
+        /**
+         * Sets the most bytes of notifications that may wait for the listeners (counted as for
+         * {@link #notificationQueueBytes(long)}); beyond it the oldest events are dropped and counted
+         * ({@link McpClient#droppedEventCount()}). Each call's progress queue has the same budget. Default 32 MiB.
+         *
+         * @param bytes at least 1
+         * @return this builder
+         * @throws IllegalArgumentException if less than 1
+         */
+        public Builder listenerQueueBytes(long bytes) {
+            this.listenerQueueBytes = atLeastOne(bytes, "listenerQueueBytes");
+            return this;
+        }
+
+        private static long atLeastOne(long value, String what) {
+            if (value < 1) {
+                throw new IllegalArgumentException(what + " must be at least 1: " + value);
+            }
+            return value;
+        }
+
+        /**
+         * Sets how many notifications {@link McpClient#drainNotifications()} keeps (when
+         * {@linkplain #keepNotifications(boolean) keeping}); beyond it the oldest are dropped. Default 1024.
          *
          * @param capacity at least 1
          * @return this builder

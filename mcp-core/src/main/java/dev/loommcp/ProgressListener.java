@@ -4,9 +4,10 @@ import dev.loommcp.schema.ProgressNotification;
 
 /**
  * Receives {@code notifications/progress} for one call (MCP "Progress"). Set through
- * {@link RequestOptions.Builder#progressListener}. Called on the client's event thread, in the order the
- * notifications arrived; it should return promptly. Whatever it throws, {@link Error}s included, is logged at
- * {@code WARNING} (without its message) and ignored.
+ * {@link RequestOptions.Builder#progressListener}. Called on the thread that made the call, while it waits for the
+ * answer, in the order the notifications arrived: every notification the server sent before its response is
+ * delivered before the call returns, none after it. It should return promptly (the call returns only after it).
+ * Anything it throws, {@link Error}s included, is logged at {@code WARNING} (without its message) and ignored.
  */
 @FunctionalInterface
 public interface ProgressListener {

@@ -126,7 +126,9 @@ public final class RequestOptions {
 
     /**
      * Returns the progress listener. When set, the client adds an SDK-assigned {@code progressToken} to the
-     * request's {@code _meta} and calls the listener for each {@code notifications/progress} with that token.
+     * request's {@code _meta} and calls the listener for each {@code notifications/progress} with that token (an
+     * exact integer), on the calling thread while it waits: all that arrived before the response, before the call
+     * returns, and none after (see {@link ProgressListener}).
      *
      * @return the listener, or {@code null}
      */

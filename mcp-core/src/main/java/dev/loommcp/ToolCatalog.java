@@ -11,16 +11,19 @@ import dev.loommcp.schema.Tool;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 
 /**
  * The client's cache of tool definitions, used to validate {@code structuredContent} against each tool's
  * {@code outputSchema} (MCP 2025-06-18+ "Tools: output schema"). Thread-safe.
  *
- * <p>Staleness: {@code notifications/tools/list_changed} bumps a generation counter; the cache is trusted only while
- * it was filled by a complete listing that started in the current generation.
+ * <p>Staleness: {@code notifications/tools/list_changed} and a session restart bump a generation counter; the cache is
+ * trusted only while it was filled by a complete listing that started in the current generation. Each definition
+ * carries its own compiled schema, so a compiled schema never outlives (nor outruns) the definition it came from:
+ * a validation still holding an old definition while a new listing is published can never put the old schema in
+ * the new one's place.
  */
 final class ToolCatalog {
 
@@ -31,14 +34,33 @@ final class ToolCatalog {
                 SpecificationVersion.DRAFT_2020_12, b -> b.schemaLoader(l -> l.fetchRemoteResources(false)));
     }
 
-    private record Entry(Tool tool, Map<String, Object> outputSchema) {
+    /** One tool definition and, once a validation needed it, the schema compiled from its outputSchema. */
+    private static final class Entry {
+        final Map<String, Object> outputSchema;
+        private volatile Schema compiled;
+
+        Entry(Map<String, Object> outputSchema) {
+            this.outputSchema = outputSchema;
+        }
+
+        /** Compiles at most a few times (racing validations may each compile; any result is this entry's). */
+        Schema schema() {
+            Schema s = compiled;
+            if (s == null) {
+                s = Registry.INSTANCE.getSchema(Json.write(outputSchema), InputFormat.JSON);
+                compiled = s;
+            }
+            return s;
+        }
+    }
+
+    /** The definitions and the generation their complete listing started in (-1: never listed completely). */
+    private record Snapshot(Map<String, Entry> entries, long generation) {
     }
 
     private final OutputSchemaValidation mode;
     private final AtomicLong generation = new AtomicLong();
-    private volatile Map<String, Entry> entries = Map.of();
-    private volatile long entriesGeneration = -1;
-    private final ConcurrentHashMap<String, Schema> compiled = new ConcurrentHashMap<>();
+    private final AtomicReference<Snapshot> snapshot = new AtomicReference<>(new Snapshot(Map.of(), -1));
 
     ToolCatalog(OutputSchemaValidation mode) {
         this.mode = mode;
@@ -48,28 +70,36 @@ final class ToolCatalog {
         return generation.get();
     }
 
+    /** The cached definitions may be outdated (the tool list changed, or the session was replaced). */
     void markStale() {
         generation.incrementAndGet();
     }
 
     /**
      * Records tools read by a listing that started at {@code startGeneration}. A complete listing replaces the
-     * cache; a single page adds to it.
+     * cache unless a listing that started later already did; a single page adds to a cache of its own generation
+     * only (a page of an older generation would bring back outdated definitions).
      */
     void merge(List<Map<String, Object>> raw, List<Tool> typed, long startGeneration, boolean complete) {
-        Map<String, Entry> next = complete ? new HashMap<>() : new HashMap<>(entries);
+        Map<String, Entry> page = new HashMap<>();
         for (int i = 0; i < typed.size(); i++) {
-            Tool t = typed.get(i);
             Object schema = i < raw.size() ? raw.get(i).get("outputSchema") : null;
             @SuppressWarnings("unchecked")
             Map<String, Object> s = schema instanceof Map<?, ?> m ? (Map<String, Object>) m : null;
-            next.put(t.name(), new Entry(t, s));
+            page.put(typed.get(i).name(), new Entry(s));
         }
-        compiled.clear();
-        entries = Map.copyOf(next);
-        if (complete) {
-            entriesGeneration = startGeneration;
-        }
+        snapshot.updateAndGet(current -> {
+            if (complete) {
+                return startGeneration >= current.generation() ? new Snapshot(Map.copyOf(page), startGeneration)
+                        : current;
+            }
+            if (startGeneration != current.generation()) {
+                return current;
+            }
+            Map<String, Entry> next = new HashMap<>(current.entries());
+            next.putAll(page);
+            return new Snapshot(Map.copyOf(next), current.generation());
+        });
     }
 
     /** Validates a result as the mode says; never for isError results or stale or unknown tools. */
@@ -77,11 +107,12 @@ final class ToolCatalog {
         if (mode == OutputSchemaValidation.OFF || result.error()) {
             return;
         }
-        if (entriesGeneration != generation.get()) {
+        Snapshot current = snapshot.get();
+        if (current.generation() != generation.get()) {
             return; // stale or never listed completely
         }
-        Entry e = entries.get(toolName);
-        if (e == null || e.outputSchema() == null) {
+        Entry e = current.entries().get(toolName);
+        if (e == null || e.outputSchema == null) {
             return;
         }
         String problem;
@@ -90,8 +121,7 @@ final class ToolCatalog {
         } else {
             Schema schema;
             try {
-                schema = compiled.computeIfAbsent(toolName,
-                        n -> Registry.INSTANCE.getSchema(Json.write(e.outputSchema()), InputFormat.JSON));
+                schema = e.schema();
             } catch (RuntimeException ex) {
                 LOG.log(System.Logger.Level.WARNING, () -> "outputSchema of tool '" + toolName
                         + "' cannot be compiled; structuredContent not checked: " + ex.getMessage());

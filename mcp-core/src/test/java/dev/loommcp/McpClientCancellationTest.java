@@ -63,7 +63,7 @@ class McpClientCancellationTest {
     @ParameterizedTest
     @EnumSource(Mode.class)
     void aTimeoutThrowsRemovesThePendingEntrySendsCancelledAndDropsTheLateResponse(Mode mode) throws Exception {
-        Session s = sessions.connected(mode, t -> t.hold("tools/call"), b -> b);
+        Session s = sessions.connected(mode, t -> t.hold("tools/call"), b -> b.keepNotifications(true));
         McpClient c = s.client();
 
         assertThatThrownBy(() -> c.callTool("slow", Map.of(), RequestOptions.timeout(SHORT)))

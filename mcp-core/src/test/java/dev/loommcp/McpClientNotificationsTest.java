@@ -35,12 +35,13 @@ class McpClientNotificationsTest {
      */
     private Session connect(Mode mode, CountDownLatch marker, List<JsonRpcMessage.Notification> seen,
                             UnaryOperator<McpClient.Builder> config) throws InterruptedException {
-        return sessions.connected(mode, t -> { }, b -> config.apply(b.notificationListener(n -> {
-            seen.add(n);
-            if (n.method().equals(MARKER)) {
-                marker.countDown();
-            }
-        })));
+        return sessions.connected(mode, t -> { }, b -> config.apply(b.keepNotifications(true)
+                .notificationListener(n -> {
+                    seen.add(n);
+                    if (n.method().equals(MARKER)) {
+                        marker.countDown();
+                    }
+                })));
     }
 
     private static void deliverMarker(Session s) {
@@ -101,7 +102,7 @@ class McpClientNotificationsTest {
 
     @Test
     void notificationsAreQueuedWithoutAnyListener() throws Exception {
-        Session s = sessions.connected(Mode.INLINE);
+        Session s = sessions.connected(Mode.INLINE, t -> { }, b -> b.keepNotifications(true));
         s.server().notifyClient("x/one", null);
         s.client().ping(); // the reader is FIFO (inline mode): the notification came before the ping's response
         assertThat(s.client().drainNotifications()).containsExactly(note("x/one", null));

@@ -123,13 +123,14 @@ class McpClientRequestsTest {
     // ------------------------------------------------------------------------------------------------ correlation
 
     @Test
-    void aResponseWithAStringIdNeverCompletesAnIntegerIdRequest() throws Exception {
+    void aResponseForAnotherIdNeverCompletesTheRequest() throws Exception {
+        // a string id equal to the request's ("7" for 7) does complete it: McpClientIdMatchingTest
         Session s = sessions.connected(Mode.INLINE, t -> t.hold("tools/call"), b -> b);
         BackgroundCall<CallToolResult> call = BackgroundCall.start("call", () -> s.client().callTool("t", Map.of()));
         RequestId id = s.server().awaitRequest("tools/call").id();
         assertThat(id).isInstanceOf(RequestId.NumberId.class);
 
-        s.server().deliver(new JsonRpcMessage.Response(RequestId.of(String.valueOf(id.value())),
+        s.server().deliver(new JsonRpcMessage.Response(RequestId.of(id.value() + "-x"),
                 Map.of("content", List.of(Map.of("type", "text", "text", "wrong")))));
         s.server().deliver(new JsonRpcMessage.Response(RequestId.of(99_999),
                 Map.of("content", List.of(Map.of("type", "text", "text", "stray")))));

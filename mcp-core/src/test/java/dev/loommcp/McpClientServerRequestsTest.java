@@ -297,7 +297,7 @@ class McpClientServerRequestsTest {
         CountDownLatch started = new CountDownLatch(1);
         CountDownLatch interrupted = new CountDownLatch(1);
         AtomicReference<Thread> handlerThread = new AtomicReference<>();
-        Session s = connect(mode, b -> b.samplingHandler(r -> {
+        Session s = connect(mode, b -> b.keepNotifications(true).samplingHandler(r -> {
             handlerThread.set(Thread.currentThread());
             started.countDown();
             try {

@@ -112,6 +112,12 @@ class RequestOptionsTest {
         assertThatThrownBy(() -> b.requestTimeout(null)).isInstanceOf(NullPointerException.class);
         assertThatThrownBy(() -> b.maxListPages(0)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> b.notificationQueueCapacity(0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> b.notificationQueueBytes(0)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("notificationQueueBytes");
+        assertThatThrownBy(() -> b.listenerQueueCapacity(0)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("listenerQueueCapacity");
+        assertThatThrownBy(() -> b.listenerQueueBytes(-1)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("listenerQueueBytes");
         assertThatThrownBy(() -> b.outputSchemaValidation(null)).isInstanceOf(NullPointerException.class);
         assertThatThrownBy(() -> b.clientInfo(null)).isInstanceOf(NullPointerException.class);
         assertThatThrownBy(() -> b.rootsHandler(null)).isInstanceOf(NullPointerException.class);

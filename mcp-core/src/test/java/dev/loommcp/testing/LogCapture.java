@@ -12,9 +12,10 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * Records what loom-mcp logs through {@link System.Logger} (which the JDK routes to {@code java.util.logging}) under
- * the given logger names, for the duration of each test. Register it as an instance field.
+ * the given logger names, for the duration of each test. Register it as an instance field, or open one for a block
+ * with {@link #warnings(String)} and close it.
  */
-public final class LogCapture implements BeforeEachCallback, AfterEachCallback {
+public final class LogCapture implements BeforeEachCallback, AfterEachCallback, AutoCloseable {
 
     static {
         // the tests are patched into dev.loommcp.core, which does not read java.logging; only code of a module may
@@ -56,6 +57,24 @@ public final class LogCapture implements BeforeEachCallback, AfterEachCallback {
         this.names = List.of(names);
     }
 
+    /**
+     * Starts recording one logger at once, until {@link #close()}.
+     *
+     * @param loggerName the logger, for example {@code dev.loommcp.client}
+     * @return the capture, recording
+     */
+    public static LogCapture warnings(String loggerName) {
+        LogCapture capture = new LogCapture(loggerName);
+        capture.beforeEach(null);
+        return capture;
+    }
+
+    /** Stops recording (what {@link #warnings(String)} started). */
+    @Override
+    public void close() {
+        afterEach(null);
+    }
+
     @Override
     public void beforeEach(ExtensionContext context) {
         entries.clear();
@@ -81,6 +100,15 @@ public final class LogCapture implements BeforeEachCallback, AfterEachCallback {
      */
     public List<Entry> warnings() {
         return entries.stream().filter(e -> e.level().intValue() >= Level.WARNING.intValue()).toList();
+    }
+
+    /**
+     * Returns the messages of the records at {@code WARNING} or above, oldest first.
+     *
+     * @return a snapshot
+     */
+    public List<String> messages() {
+        return warnings().stream().map(Entry::message).toList();
     }
 
     /** The JUL handler that renders records into entries. */

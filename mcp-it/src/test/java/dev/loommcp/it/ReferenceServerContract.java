@@ -157,7 +157,7 @@ abstract class ReferenceServerContract {
     void resourcesTemplatesReadAndSubscribe() throws Exception {
         CopyOnWriteArrayList<JsonRpcMessage.Notification> seen = new CopyOnWriteArrayList<>();
         CountDownLatch updated = new CountDownLatch(1);
-        connect(b -> b.notificationListener(n -> {
+        connect(b -> b.keepNotifications(true).notificationListener(n -> {
             seen.add(n);
             if (n.method().equals("notifications/resources/updated")) {
                 updated.countDown();

@@ -31,7 +31,10 @@ public final class JsonRpcCodec {
     }
 
     /**
-     * Decodes one JSON text: a message or a batch.
+     * Decodes one JSON text: a message or a batch. Request ids must be strings or integers that fit a {@code long}.
+     * A response id that is a number but not such an integer ({@code 7.0}, {@code 1e3}, {@code 2^64+2}) is read
+     * exactly and handed over as a {@link RequestId.StringId} holding the number's text (so it never equals an
+     * integer id; the client matches it leniently, see {@link Ids#looseInteger}).
      *
      * @param bytes  UTF-8 JSON
      * @param offset where it starts
@@ -46,7 +49,7 @@ public final class JsonRpcCodec {
             if (first == null) {
                 throw new McpProtocolException("not valid JSON: no content");
             }
-            tree = readPlain(p, first);
+            tree = readEnvelope(p, first);
             if (p.nextToken() != null) {
                 throw new McpProtocolException("not valid JSON: more content after the message at line "
                         + p.currentLocation().getLineNr() + ", column " + p.currentLocation().getColumnNr());
@@ -55,6 +58,31 @@ public final class JsonRpcCodec {
             throw new McpProtocolException("not valid JSON " + Json.parseProblem(e));
         }
         return decodeTree(tree);
+    }
+
+    /** Reads the top-level value: a message object, a batch of them, or anything else (refused later). */
+    private static Object readEnvelope(JsonParser p, JsonToken t) {
+        if (t == JsonToken.START_OBJECT) {
+            return readMessageObject(p);
+        }
+        if (t == JsonToken.START_ARRAY) {
+            List<Object> batch = new ArrayList<>();
+            for (JsonToken e = p.nextToken(); e != JsonToken.END_ARRAY; e = p.nextToken()) {
+                batch.add(e == JsonToken.START_OBJECT ? readMessageObject(p) : readPlain(p, e));
+            }
+            return batch;
+        }
+        return readPlain(p, t);
+    }
+
+    /** Reads one message object; a non-integer numeric {@code id} stays exact (a BigDecimal, never rounded). */
+    private static Map<String, Object> readMessageObject(JsonParser p) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (String name = p.nextName(); name != null; name = p.nextName()) {
+            JsonToken v = p.nextToken();
+            m.put(name, v == JsonToken.VALUE_NUMBER_FLOAT && name.equals("id") ? p.getDecimalValue() : readPlain(p, v));
+        }
+        return m;
     }
 
     /** Reads one JSON value into plain Java values (LinkedHashMap, ArrayList, String, Integer/Long/BigInteger, Double, Boolean, null). */
@@ -178,9 +206,9 @@ public final class JsonRpcCodec {
             if (!hasId) {
                 throw new McpProtocolException("invalid JSON-RPC" + where + ": response without \"id\"");
             }
-            return new JsonRpcMessage.Response(readId(m.get("id"), where, false), m.get("result"));
+            return new JsonRpcMessage.Response(readResponseId(m.get("id"), where, false), m.get("result"));
         }
-        RequestId id = readId(m.get("id"), where, true);
+        RequestId id = readResponseId(m.get("id"), where, true);
         if (!(m.get("error") instanceof Map<?, ?> e)) {
             throw new McpProtocolException("invalid JSON-RPC" + where + ": \"error\" is " + kind(m.get("error"))
                     + ", not an object");
@@ -203,6 +231,18 @@ public final class JsonRpcCodec {
                     + ", not a string");
         }
         return new JsonRpcMessage.ErrorResponse(id, new JsonRpcError(((Number) code).intValue(), msg, e.get("data")));
+    }
+
+    /**
+     * Reads the id of a response: like a request's, but a number that is not an exact {@code long} integer
+     * ({@code 7.0}, {@code 1e3}, {@code 2^64+2}) is kept as a string id holding its text. It then never equals an
+     * integer id; the client decides whether it stands for one of its requests ({@link Ids#looseInteger}).
+     */
+    private static RequestId readResponseId(Object id, String where, boolean nullable) {
+        if (id instanceof BigDecimal || id instanceof BigInteger || id instanceof Double) {
+            return RequestId.of(id instanceof BigDecimal d ? d.toString() : String.valueOf(id));
+        }
+        return readId(id, where, nullable);
     }
 
     private static RequestId readId(Object id, String where, boolean nullable) {

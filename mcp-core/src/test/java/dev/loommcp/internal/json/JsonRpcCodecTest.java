@@ -102,6 +102,23 @@ class JsonRpcCodecTest {
         }
 
         @Test
+        void aResponseIdThatIsANumberButNotALongIsKeptExactlyAsText() {
+            assertThat(responseId("7.0")).isEqualTo(RequestId.of("7.0"));
+            assertThat(responseId("7.0000000000000001")).isEqualTo(RequestId.of("7.0000000000000001"));
+            assertThat(responseId("18446744073709551618")).isEqualTo(RequestId.of("18446744073709551618"));
+            assertThat(responseId("7")).isEqualTo(RequestId.of(7));
+            JsonRpcMessage error = decodeOne("{\"jsonrpc\":\"2.0\",\"id\":2.5,\"error\":{\"code\":1,\"message\":\"m\"}}");
+            assertThat(((JsonRpcMessage.ErrorResponse) error).id()).isEqualTo(RequestId.of("2.5"));
+            List<JsonRpcMessage> batch = JsonRpcCodec.decode("[{\"jsonrpc\":\"2.0\",\"id\":3.0,\"result\":{}}]");
+            assertThat(((JsonRpcMessage.Response) batch.get(0)).id()).isEqualTo(RequestId.of("3.0"));
+        }
+
+        private RequestId responseId(String idJson) {
+            return ((JsonRpcMessage.Response) decodeOne("{\"jsonrpc\":\"2.0\",\"id\":" + idJson + ",\"result\":{}}"))
+                    .id();
+        }
+
+        @Test
         void responseWithNullResultIsKept() {
             JsonRpcMessage m = decodeOne("{\"jsonrpc\":\"2.0\",\"id\":\"x\",\"result\":null}");
             assertThat(m).isEqualTo(new JsonRpcMessage.Response(RequestId.of("x"), null));
@@ -321,7 +338,7 @@ class JsonRpcCodecTest {
                     Arguments.of("array id", "{\"jsonrpc\":\"2.0\",\"id\":[1],\"result\":{}}",
                             "\"id\" is an array, must be a string or an integer"),
                     Arguments.of("too large id", "{\"jsonrpc\":\"2.0\",\"id\":123456789012345678901234567890,"
-                            + "\"result\":{}}", "\"id\" is an integer too large"),
+                            + "\"method\":\"a\"}", "\"id\" is an integer too large"),
                     Arguments.of("error id boolean", "{\"jsonrpc\":\"2.0\",\"id\":false,\"error\":{\"code\":1,"
                             + "\"message\":\"m\"}}", "\"id\" is a boolean"),
                     Arguments.of("error not an object", "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":\"" + SECRET + "\"}",

@@ -1,0 +1,77 @@
+package dev.loommcp;
+
+import static org.assertj.core.api.Assertions.assertThatCode;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.loommcp.schema.CallToolResult;
+import dev.loommcp.schema.Tool;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.Test;
+
+/** The tool catalog's compiled schemas never outlive their definitions (issue 8, item 12). */
+class ToolCatalogTest {
+
+    private static Map<String, Object> schemaRequiring(int version) {
+        return Map.of("type", "object", "required", List.of("v"), "properties", Map.of("v", Map.of("const", version)));
+    }
+
+    private static CallToolResult result(int version) {
+        return new CallToolResult(List.of(), Map.of("v", version), null, null);
+    }
+
+    private static void publish(ToolCatalog catalog, int version) {
+        Map<String, Object> raw = Map.of("name", "t", "inputSchema", Map.of("type", "object"),
+                "outputSchema", schemaRequiring(version));
+        catalog.merge(List.of(raw), List.of(Tool.of("t", null, Map.of("type", "object"))), catalog.generation(),
+                true);
+    }
+
+    @Test
+    void aValidationRacingANewListingNeverBringsBackTheOldSchema() throws Exception {
+        ToolCatalog catalog = new ToolCatalog(OutputSchemaValidation.FAIL);
+        publish(catalog, 0);
+        AtomicBoolean stop = new AtomicBoolean();
+        AtomicLong validations = new AtomicLong();
+        Thread racer = Thread.ofPlatform().name("catalog-racer").start(() -> {
+            while (!stop.get()) {
+                try {
+                    catalog.validate("t", result(-1)); // never valid: only compiles and checks
+                } catch (McpProtocolException expected) {
+                    // the point is the compiling, not the outcome
+                }
+                validations.incrementAndGet();
+            }
+        });
+        try {
+            for (int version = 1; version <= 1_000; version++) {
+                publish(catalog, version);
+                long seen = validations.get();
+                while (validations.get() < seen + 2 && racer.isAlive()) {
+                    Thread.onSpinWait(); // the racer has read the new definition at least once since
+                }
+                int v = version;
+                assertThatCode(() -> catalog.validate("t", result(v))).as("round %d", v).doesNotThrowAnyException();
+            }
+        } finally {
+            stop.set(true);
+            racer.join(10_000);
+        }
+    }
+
+    @Test
+    void aPageOfAnOlderGenerationNeverReplacesNewerDefinitions() {
+        ToolCatalog catalog = new ToolCatalog(OutputSchemaValidation.FAIL);
+        long old = catalog.generation();
+        catalog.markStale();
+        publish(catalog, 2);
+        Map<String, Object> raw = Map.of("name", "t", "inputSchema", Map.of("type", "object"),
+                "outputSchema", schemaRequiring(1));
+        catalog.merge(List.of(raw), List.of(Tool.of("t", null, Map.of("type", "object"))), old, false);
+        catalog.merge(List.of(raw), List.of(Tool.of("t", null, Map.of("type", "object"))), old, true);
+        assertThatCode(() -> catalog.validate("t", result(2))).doesNotThrowAnyException();
+        assertThatThrownBy(() -> catalog.validate("t", result(1))).isInstanceOf(McpProtocolException.class);
+    }
+}
