@@ -169,6 +169,10 @@ public final class McpClient implements AutoCloseable {
     private final ConcurrentHashMap<RequestId, Thread> inboundHandlers = new ConcurrentHashMap<>();
     private final Set<RequestId> cancelledInbound = ConcurrentHashMap.newKeySet();
     private final Set<Thread> background = ConcurrentHashMap.newKeySet();
+    /** Threads sending {@code notifications/cancelled} (non-inline transports): close() lets them finish first. */
+    private final Set<Thread> cancelSenders = ConcurrentHashMap.newKeySet();
+    /** How long close() waits for in-flight {@code notifications/cancelled} before it closes the transport. */
+    private static final long CANCEL_FLUSH_NANOS = TimeUnit.SECONDS.toNanos(2);
     /** What a listener event without a message (list changed, session restarted) counts in the byte budget. */
     private static final long SMALL_EVENT_BYTES = 64;
     private final AtomicLong droppedEvents = new AtomicLong();
@@ -1374,6 +1378,8 @@ public final class McpClient implements AutoCloseable {
         if (transport.sendsInline()) {
             send.run();
         } else {
+            // tracked apart from the other background threads: close() lets a cancellation go out before it closes
+            // the transport (a call abandoned just before close, as on Ctrl+C, must still be cancelled on the wire)
             startBackground("cancel", send);
         }
     }
@@ -1382,16 +1388,23 @@ public final class McpClient implements AutoCloseable {
         if (state == State.CLOSED && !purpose.equals("closer")) {
             return;
         }
+        boolean cancel = purpose.equals("cancel");
         Thread[] self = new Thread[1];
         Thread t = McpThreads.newThread(purpose, () -> {
             try {
                 task.run();
             } finally {
                 background.remove(self[0]);
+                if (cancel) {
+                    cancelSenders.remove(self[0]);
+                }
             }
         });
         self[0] = t;
         background.add(t);
+        if (cancel) {
+            cancelSenders.add(t); // before start: a close() right after this call must see it
+        }
         t.start(); // even if the client closed meanwhile: the task then fails fast, and nothing is left unstarted
     }
 
@@ -1811,6 +1824,11 @@ public final class McpClient implements AutoCloseable {
                 t.interrupt();
             }
         }
+        // a notifications/cancelled already on its way goes out before the transport closes (bounded: its own send
+        // deadline is 5 s, the wait here 2 s); a closer that is itself the sender does not wait for itself
+        List<Thread> senders = new ArrayList<>(cancelSenders);
+        senders.remove(self);
+        interrupted |= Joins.joinAll(senders, System.nanoTime() + CANCEL_FLUSH_NANOS);
         try {
             transport.close();
         } catch (RuntimeException e) {

@@ -1,6 +1,7 @@
 package dev.loommcp;
 
 import dev.loommcp.internal.concurrent.BoundedQueue;
+import dev.loommcp.internal.concurrent.UserCode;
 import dev.loommcp.schema.ProgressNotification;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -82,10 +83,7 @@ final class ProgressRelay {
     }
 
     private void deliver(ProgressNotification progress) {
-        try {
-            listener.onProgress(progress);
-        } catch (Throwable t) { // a listener's failure, even an Error, must not fail the call it observes
-            LOG.log(System.Logger.Level.WARNING, () -> "a progress listener failed: " + t);
-        }
+        // a listener's failure, even an Error, must not fail the call it observes
+        UserCode.run(LOG, "a progress listener", () -> listener.onProgress(progress));
     }
 }

@@ -278,4 +278,34 @@ class McpClientCloseRaceTest {
             client.close();
         }
     }
+
+    /**
+     * A call abandoned just before close (Ctrl+C in a CLI: the call is interrupted, then the client closed) is still
+     * cancelled on the wire on a transport that sends off the caller's thread: close() lets the
+     * {@code notifications/cancelled} already on its way go out before it closes the transport.
+     */
+    @Test
+    void closeLetsACancellationAlreadyOnItsWayGoOutBeforeItClosesTheTransport() throws Exception {
+        ScriptedTransport server = ScriptedTransport.create(Mode.BLOCKING);
+        server.on("tools/call", r -> ScriptedTransport.HOLD);
+        HookedTransport transport = new HookedTransport(server);
+        transport.beforeSend((m, c) -> {
+            if (m instanceof JsonRpcMessage.Notification n && n.method().equals("notifications/cancelled")) {
+                Thread.sleep(300); // a slow network: close() arrives while the cancellation is still being sent
+            }
+        });
+        McpClient client = McpClient.newBuilder(transport).build();
+        try {
+            client.connect();
+            BackgroundCall<Object> call = BackgroundCall.start("abandoned", () -> client.callTool("t", Map.of()));
+            server.awaitRequests("tools/call", 1);
+            call.thread().interrupt();
+            assertThat(call.failure()).isInstanceOf(InterruptedException.class);
+            client.close();
+            assertThat(server.notifications("notifications/cancelled")).hasSize(1);
+            assertThat(server.rejectedSends()).isEmpty();
+        } finally {
+            client.close();
+        }
+    }
 }

@@ -2,7 +2,6 @@ package dev.loommcp.cli;
 
 import dev.loommcp.McpClient;
 import dev.loommcp.McpProtocolException;
-import dev.loommcp.McpTimeoutException;
 import dev.loommcp.OutputSchemaValidation;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.cli.conformance.ConformanceClient;
@@ -505,8 +504,8 @@ final class McpCommand {
         Duration connect = connectTimeout != null ? connectTimeout : DEFAULT_CONNECT_TIMEOUT;
         List<Root> rootList = rootList();
         ElicitResult elicitAnswer = elicitAnswer();
-        CancelAwareTransport transport = new CancelAwareTransport(transport(stderrTail, connect.plus(STARTUP_MARGIN)));
-        McpClient.Builder builder = McpClient.newBuilder(transport)
+        // Ctrl+C, SIGTERM or --timeout: the client cancels the call on the wire, and close() lets that go out first
+        McpClient.Builder builder = McpClient.newBuilder(transport(stderrTail, connect.plus(STARTUP_MARGIN)))
                 .clientInfo(Implementation.of(CLIENT_NAME, Version.version()))
                 .outputSchemaValidation(outputSchemaValidation)
                 .connectTimeout(connect);
@@ -535,18 +534,11 @@ final class McpCommand {
             throw e;
         } catch (InterruptedException e) {
             Failures.report(e, rawOut(), err(), json, stderrTail, null);
-            if (connected) {
-                // Ctrl+C or SIGTERM: the client cancels the call on the wire; let that go out before closing
-                awaitCancel(transport);
-            }
             throw e;
         } catch (RuntimeException e) {
             int code = Failures.report(e, rawOut(), err(), json, stderrTail, connected
                     ? timeoutHint("--timeout", DEFAULT_REQUEST_TIMEOUT)
                     : timeoutHint("--connect-timeout", DEFAULT_CONNECT_TIMEOUT));
-            if (connected && e instanceof McpTimeoutException) {
-                awaitCancel(transport);
-            }
             return code;
         } finally {
             try {
@@ -554,19 +546,6 @@ final class McpCommand {
             } finally {
                 Main.OPEN_CLIENTS.decrementAndGet();
             }
-        }
-    }
-
-    /**
-     * Waits, bounded by {@link CancelAwareTransport#CANCEL_BOUND}, for the client's {@code notifications/cancelled}
-     * of a call that ended early, so that closing the client does not abort it. A second interruption ends the wait
-     * (and is kept).
-     */
-    private static void awaitCancel(CancelAwareTransport transport) {
-        try {
-            transport.awaitCancelSent(CancelAwareTransport.CANCEL_BOUND);
-        } catch (InterruptedException again) {
-            Thread.currentThread().interrupt();
         }
     }
 
