@@ -1,5 +1,6 @@
 package dev.loommcp.transport.stdio;
 
+import dev.loommcp.McpClosedException;
 import dev.loommcp.McpProtocolException;
 import dev.loommcp.McpTransportException;
 import dev.loommcp.internal.concurrent.McpThreads;
@@ -28,6 +29,13 @@ import java.util.concurrent.locks.ReentrantLock;
  * The running side of a {@link StdioTransport}: the child process, its four threads (stdout reader, stderr drainer,
  * stdin writer, exit watcher) and the shutdown sequence.
  *
+ * <p>The three threads that block in native pipe I/O (reader, drainer, writer) are platform daemon threads with a
+ * small stack ({@link #PIPE_THREAD_STACK}): on a virtual thread a blocked pipe read or write holds a carrier of the
+ * virtual-thread scheduler, and some 100 open servers would leave no carrier for any virtual thread in the JVM. The
+ * exit watcher and the shutdown are virtual threads that wait on {@link Process#onExit()} (completed by the JDK's
+ * own "process reaper" thread, which exists for every child anyway) and never call {@link Process#waitFor}, which is
+ * {@code synchronized} (pinning) on JDK 21.
+ *
  * <p>It never refers to the {@link StdioTransport} object, and holds the sink only weakly (the transport holds it
  * strongly), so a transport that its owner dropped without closing becomes unreachable and its {@link Reaper}
  * cleaner can end the process tree.
@@ -38,6 +46,13 @@ final class StdioConnection {
     private static final System.Logger WIRE = System.getLogger("dev.loommcp.transport.stdio.wire");
 
     private static final byte[] POISON = new byte[0];
+    /**
+     * Stack size requested for the pipe threads: they only copy bytes, decode JSON-RPC (Jackson parses iteratively)
+     * and call the sink or the stderr listener.
+     */
+    static final long PIPE_THREAD_STACK = 256 * 1024;
+    /** After this many failures of the stderr listener, further ones are logged at DEBUG. */
+    private static final int LISTENER_WARNINGS = 5;
     private static final int READ_CHUNK = 64 * 1024;
     private static final int STDERR_LINE_MAX = 8 * 1024;
     private static final int EXCERPT_CHARS = 80;
@@ -60,8 +75,11 @@ final class StdioConnection {
     private final LinkedBlockingQueue<byte[]> outQueue = new LinkedBlockingQueue<>();
     private final AtomicLong queuedBytes = new AtomicLong();
     private final AtomicLong skipped = new AtomicLong();
+    private final AtomicLong listenerFailures = new AtomicLong();
 
     private volatile boolean userClosed;
+    /** The failure close() recorded, to tell it from a failure that came before the close. */
+    private volatile McpTransportException closeMarker;
     private volatile boolean opened;
     private volatile boolean firstMessage;
     private volatile WeakReference<TransportSink> sinkRef = new WeakReference<>(null);
@@ -94,6 +112,10 @@ final class StdioConnection {
         return ring.sizeBytes();
     }
 
+    long stderrHeapBytes() {
+        return ring.heapBytes();
+    }
+
     long skippedLines() {
         return skipped.get();
     }
@@ -117,7 +139,10 @@ final class StdioConnection {
     void open(TransportSink sink) {
         lifecycle.lock();
         try {
-            if (shutdownStarted.get() || userClosed) {
+            if (userClosed) {
+                throw closedException();
+            }
+            if (shutdownStarted.get()) {
                 throw new McpTransportException("the stdio transport for " + config.programName()
                         + " is closed");
             }
@@ -161,12 +186,18 @@ final class StdioConnection {
                 throw new McpTransportException("cannot start " + config.programName()
                         + ": the JVM is shutting down", e);
             }
-            threads.add(McpThreads.start("stdio-reader", this::readStdout));
-            threads.add(McpThreads.start("stdio-stderr", this::drainStderr));
-            writerThread = McpThreads.start("stdio-writer", this::writeStdin);
+            // pipe I/O blocks in native code: platform threads, never carriers of the virtual-thread scheduler
+            threads.add(McpThreads.startPlatform("stdio-reader", PIPE_THREAD_STACK, this::readStdout));
+            threads.add(McpThreads.startPlatform("stdio-stderr", PIPE_THREAD_STACK, this::drainStderr));
+            writerThread = McpThreads.startPlatform("stdio-writer", PIPE_THREAD_STACK, this::writeStdin);
             threads.add(writerThread);
+            // waits on onExit(), which parks a virtual thread without holding its carrier
             watcherThread = McpThreads.start("stdio-exit", this::watchExit);
             threads.add(watcherThread);
+            if (userClosed) {
+                // close() ran meanwhile and waits for this lock; it ends what was just started
+                throw closedException();
+            }
         } finally {
             lifecycle.unlock();
         }
@@ -175,6 +206,9 @@ final class StdioConnection {
     // ------------------------------------------------------------------------------------------------ send
 
     void send(JsonRpcMessage message) {
+        if (userClosed) {
+            throw closedException();
+        }
         McpTransportException f = failure.get();
         if (f != null) {
             throw f;
@@ -192,6 +226,16 @@ final class StdioConnection {
         outQueue.add(bytes);
         // the transport may have failed meanwhile; what is queued then is dropped, and the caller learns it from
         // onClosed like every other pending call
+    }
+
+    /**
+     * Returns the exception for a use of a transport its owner closed: an {@link McpClosedException} whose cause is
+     * the failure that ended the transport before the close, if any.
+     */
+    private McpClosedException closedException() {
+        McpTransportException f = failure.get();
+        return new McpClosedException("the stdio transport for " + config.programName() + " is closed",
+                f == null || f == closeMarker ? null : f);
     }
 
     // ------------------------------------------------------------------------------------------------ threads
@@ -227,7 +271,7 @@ final class StdioConnection {
             if (failure.get() == null) {
                 // usually the child died (broken pipe): the exit watcher reports that with the exit code
                 try {
-                    if (!p.waitFor(DRAIN_AFTER_EXIT_MILLIS * 2, TimeUnit.MILLISECONDS)) {
+                    if (!tree.awaitExit(TimeUnit.MILLISECONDS.toNanos(DRAIN_AFTER_EXIT_MILLIS * 2))) {
                         fail(new McpTransportException("writing to the stdin of " + config.programName()
                                 + " failed: " + e.getMessage(), e));
                     }
@@ -312,7 +356,7 @@ final class StdioConnection {
     /** Fails with {@code ex} unless the process exits soon, in which case the exit watcher reports the exit. */
     private void waitThenFail(McpTransportException ex) {
         try {
-            if (!process.waitFor(DRAIN_AFTER_EXIT_MILLIS * 2, TimeUnit.MILLISECONDS)) {
+            if (!tree.awaitExit(TimeUnit.MILLISECONDS.toNanos(DRAIN_AFTER_EXIT_MILLIS * 2))) {
                 fail(ex);
             }
         } catch (InterruptedException e) {
@@ -374,9 +418,10 @@ final class StdioConnection {
         for (JsonRpcMessage m : messages) {
             try {
                 sink.onMessage(m);
-            } catch (RuntimeException e) {
-                LOG.log(Level.WARNING, () -> "the sink of " + config.programName() + " failed on a message: " + e,
-                        e);
+            } catch (Throwable e) {
+                // any Throwable (an Error too): reading must go on, or every later call would hang
+                LOG.log(Level.WARNING, () -> "the sink of " + config.programName() + " failed on a message: "
+                        + e.getClass().getName(), e);
             }
         }
         return true;
@@ -399,8 +444,9 @@ final class StdioConnection {
         if (sink != null && failure.get() == null) {
             try {
                 sink.onSkipped(problem);
-            } catch (RuntimeException e) {
-                LOG.log(Level.DEBUG, () -> "the sink's onSkipped failed: " + e);
+            } catch (Throwable e) {
+                LOG.log(Level.WARNING, () -> "the sink of " + config.programName() + " failed in onSkipped: "
+                        + e.getClass().getName(), e);
             }
         }
     }
@@ -475,15 +521,23 @@ final class StdioConnection {
         }
         lb.len = 0;
         lb.dropped = 0;
-        ring.add(line, len);
+        ring.add(line);
         if (LOG.isLoggable(Level.TRACE)) {
             LOG.log(Level.TRACE, config.programName() + " stderr: " + line);
         }
         if (config.stderrListener() != null) {
             try {
                 config.stderrListener().accept(line);
-            } catch (RuntimeException e) {
-                LOG.log(Level.DEBUG, () -> "the stderr listener failed: " + e);
+            } catch (Throwable e) {
+                // any Throwable (an Error too) is contained: draining must go on, or the child blocks on a full
+                // pipe. Only the class is logged above DEBUG: the message may quote the line (payload)
+                long n = listenerFailures.incrementAndGet();
+                if (n <= LISTENER_WARNINGS) {
+                    LOG.log(Level.WARNING, () -> "the stderr listener of " + config.programName() + " threw "
+                            + e.getClass().getName() + "; stderr draining goes on"
+                            + (n == LISTENER_WARNINGS ? " (further failures are logged at DEBUG)" : ""));
+                }
+                LOG.log(Level.DEBUG, () -> "the stderr listener of " + config.programName() + " threw", e);
             }
         }
     }
@@ -494,7 +548,7 @@ final class StdioConnection {
             boolean exited = false;
             Duration startup = config.startupTimeout();
             if (startup != null) {
-                exited = p.waitFor(startup.toNanos(), TimeUnit.NANOSECONDS);
+                exited = tree.awaitExit(startup.toNanos());
                 if (!exited && !firstMessage && failure.get() == null) {
                     LOG.log(Level.WARNING, () -> config.programName() + " sent no message within the startup"
                             + " timeout of " + format(startup) + "; ending it");
@@ -504,7 +558,7 @@ final class StdioConnection {
                 }
             }
             if (!exited) {
-                p.waitFor();
+                tree.awaitExit(Long.MAX_VALUE);
             }
             int code = p.exitValue();
             exitCode = code;
@@ -556,9 +610,10 @@ final class StdioConnection {
             if (sink != null) {
                 try {
                     sink.onClosed(ex);
-                } catch (RuntimeException e) {
+                } catch (Throwable e) {
+                    // the shutdown below must still run
                     LOG.log(Level.WARNING, () -> "the sink of " + config.programName() + " failed in onClosed: "
-                            + e, e);
+                            + e.getClass().getName(), e);
                 }
             }
         }
@@ -577,8 +632,10 @@ final class StdioConnection {
         boolean mine;
         lifecycle.lock();
         try {
-            failure.compareAndSet(null, new McpTransportException("the stdio transport for "
-                    + config.programName() + " is closed"));
+            McpTransportException marker = new McpTransportException("the stdio transport for "
+                    + config.programName() + " is closed");
+            closeMarker = marker;
+            failure.compareAndSet(null, marker);
             mine = shutdownStarted.compareAndSet(false, true);
             opened = true;
         } finally {
@@ -614,15 +671,18 @@ final class StdioConnection {
                 return;
             }
             t.remember();
+            // a leader that died on its own (before we closed its stdin) will not tell the rest of its group to
+            // go: what is left of the group is ended at once, without waiting out the stdin grace
+            boolean leaderDeadBefore = t.leaderGone();
             // 1. close stdin (the writer writes what is queued, then closes it; a writer stuck on a full pipe is
             //    released by the signals below)
             outQueue.add(POISON);
             long stdinDeadline = System.nanoTime() + config.stdinCloseGrace().toNanos();
-            boolean exited = p.waitFor(config.stdinCloseGrace().toNanos(), TimeUnit.NANOSECONDS);
+            boolean exited = leaderDeadBefore || t.awaitExit(config.stdinCloseGrace().toNanos());
             if (!exited || !t.alive().isEmpty()) {
                 // 2. the child (or something it left) is still there: wait out the rest of the stdin grace for
-                //    the tree, then SIGTERM it
-                if (exited) {
+                //    the tree (unless the leader was dead before), then SIGTERM it
+                if (exited && !leaderDeadBefore) {
                     t.awaitGone(stdinDeadline);
                 }
                 if (!t.alive().isEmpty()) {

@@ -435,6 +435,10 @@ public final class StdioTransport implements McpTransport {
         return connection.stderrBufferedBytes();
     }
 
+    long stderrHeapBytes() {
+        return connection.stderrHeapBytes();
+    }
+
     @Override
     public String toString() {
         return "StdioTransport[" + config.programName() + "]";
