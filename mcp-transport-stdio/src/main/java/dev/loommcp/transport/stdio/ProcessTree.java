@@ -35,7 +35,7 @@ final class ProcessTree {
     private static final System.Logger LOG = System.getLogger("dev.loommcp.transport.stdio");
     private static final Path PROC = Path.of("/proc");
     private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
-    private static final long EXIT_SLICE_NANOS = TimeUnit.MILLISECONDS.toNanos(200);
+    private static final long EXIT_SLICE_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
 
     private final Process process;
     private final long pid;
@@ -67,8 +67,8 @@ final class ProcessTree {
     boolean awaitExit(long nanos) throws InterruptedException {
         long deadline = System.nanoTime() + nanos;
         while (true) {
-            // the future is completed by the JDK's reaper thread only after its other exit actions: look at
-            // isAlive() (set first) between short waits too, so that nothing the JDK does late can hold us up
+            // Process.onExit() completes through a task on the common ForkJoinPool, which the application shares
+            // and may saturate: look at isAlive() (set by the JDK's reaper thread itself) between waits too
             if (!process.isAlive()) {
                 return true;
             }

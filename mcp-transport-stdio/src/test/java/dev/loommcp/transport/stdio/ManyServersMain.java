@@ -57,6 +57,12 @@ public final class ManyServersMain {
                     System.out.println("OPENED " + (i + 1));
                 }
             }
+            // the documented OS-thread cost: three pipe threads per server, plus the JDK's process reaper
+            long pipeThreads = Thread.getAllStackTraces().keySet().stream()
+                    .filter(th -> th.getName().matches("mcp-stdio-(reader|stderr|writer)-\\d+")).count();
+            long reapers = Thread.getAllStackTraces().keySet().stream()
+                    .filter(th -> th.getName().startsWith("process reaper")).count();
+            System.out.println("THREADS pipe=" + pipeThreads + " reaper=" + reapers);
             // a virtual thread started now must run while every server is open
             CountDownLatch ran = new CountDownLatch(1);
             Thread.ofVirtual().start(ran::countDown);

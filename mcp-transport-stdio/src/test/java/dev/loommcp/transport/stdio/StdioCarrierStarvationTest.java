@@ -55,6 +55,8 @@ class StdioCarrierStarvationTest {
             assumeThat(jvm.exitValue()).as(stdout).isNotEqualTo(3);
             assertThat(jvm.exitValue()).as(report).isZero();
             assertThat(stdout).contains("OPENED " + SERVERS, "VIRTUAL-THREAD-RAN", "CALLED " + SERVERS, "OK");
+            // the OS-thread cost documented in StdioTransport: 3 pipe threads per server, 1 JDK reaper each
+            assertThat(stdout).contains("THREADS pipe=" + 3 * SERVERS + " reaper=" + SERVERS);
         } finally {
             // on a hang: end the child JVM and the servers it started (they exit on the end of their stdin too)
             List<ProcessHandle> servers = jvm.descendants().toList();
