@@ -16,7 +16,9 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalInt;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -87,6 +89,8 @@ final class StdioConnection {
     private volatile ProcessTree tree;
     private volatile Integer exitCode;
     private final List<Thread> threads = new java.util.concurrent.CopyOnWriteArrayList<>();
+    /** The end of each pipe thread (platform threads are awaited through these, never joined). */
+    private final Map<Thread, CountDownLatch> pipeThreadEnds = new ConcurrentHashMap<>();
     private volatile Thread writerThread;
     private volatile Thread watcherThread;
 
@@ -187,9 +191,9 @@ final class StdioConnection {
                         + ": the JVM is shutting down", e);
             }
             // pipe I/O blocks in native code: platform threads, never carriers of the virtual-thread scheduler
-            threads.add(McpThreads.startPlatform("stdio-reader", PIPE_THREAD_STACK, this::readStdout));
-            threads.add(McpThreads.startPlatform("stdio-stderr", PIPE_THREAD_STACK, this::drainStderr));
-            writerThread = McpThreads.startPlatform("stdio-writer", PIPE_THREAD_STACK, this::writeStdin);
+            threads.add(startPipeThread("stdio-reader", this::readStdout));
+            threads.add(startPipeThread("stdio-stderr", this::drainStderr));
+            writerThread = startPipeThread("stdio-writer", this::writeStdin);
             threads.add(writerThread);
             // waits on onExit(), which parks a virtual thread without holding its carrier
             watcherThread = McpThreads.start("stdio-exit", this::watchExit);
@@ -201,6 +205,23 @@ final class StdioConnection {
         } finally {
             lifecycle.unlock();
         }
+    }
+
+    /**
+     * Starts a platform thread for pipe I/O whose end is signalled through a latch: waiting for a platform thread
+     * with {@link Thread#join} is {@code synchronized} on JDK 21 and would pin a virtual thread that closes us.
+     */
+    private Thread startPipeThread(String purpose, Runnable task) {
+        CountDownLatch ended = new CountDownLatch(1);
+        Thread t = McpThreads.startPlatform(purpose, PIPE_THREAD_STACK, () -> {
+            try {
+                task.run();
+            } finally {
+                ended.countDown();
+            }
+        });
+        pipeThreadEnds.put(t, ended);
+        return t;
     }
 
     // ------------------------------------------------------------------------------------------------ send
@@ -736,9 +757,12 @@ final class StdioConnection {
             if (th == watcherThread || th == writerThread) {
                 th.interrupt();
             }
-            long left = deadline - System.nanoTime();
+            long left = Math.max(deadline - System.nanoTime(), 1);
+            CountDownLatch ended = pipeThreadEnds.get(th);
             try {
-                if (left <= 0 || !th.join(Duration.ofNanos(Math.max(left, 1)))) {
+                boolean done = ended != null ? ended.await(left, TimeUnit.NANOSECONDS)
+                        : th.join(Duration.ofNanos(left));
+                if (!done) {
                     LOG.log(Level.WARNING, () -> th.getName() + " of " + config.programName()
                             + " did not end after the process tree was gone (a process outside the tree may hold"
                             + " its pipe)");
