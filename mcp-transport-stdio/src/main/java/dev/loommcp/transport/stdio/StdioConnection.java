@@ -53,6 +53,11 @@ final class StdioConnection {
      * and call the sink or the stderr listener.
      */
     static final long PIPE_THREAD_STACK = 256 * 1024;
+    /**
+     * Test seam: when set, called with the purpose of each pipe thread about to start; an {@link Error} it returns is
+     * thrown instead of starting the thread, as the JVM throws {@code OutOfMemoryError} when the OS refuses a thread.
+     */
+    static volatile java.util.function.Function<String, Error> pipeThreadFault;
     /** After this many failures of the stderr listener, further ones are logged at DEBUG. */
     private static final int LISTENER_WARNINGS = 5;
     private static final int READ_CHUNK = 64 * 1024;
@@ -190,14 +195,19 @@ final class StdioConnection {
                 throw new McpTransportException("cannot start " + config.programName()
                         + ": the JVM is shutting down", e);
             }
-            // pipe I/O blocks in native code: platform threads, never carriers of the virtual-thread scheduler
-            threads.add(startPipeThread("stdio-reader", this::readStdout));
-            threads.add(startPipeThread("stdio-stderr", this::drainStderr));
-            writerThread = startPipeThread("stdio-writer", this::writeStdin);
-            threads.add(writerThread);
-            // waits on onExit(), which parks a virtual thread without holding its carrier
-            watcherThread = McpThreads.start("stdio-exit", this::watchExit);
-            threads.add(watcherThread);
+            try {
+                // pipe I/O blocks in native code: platform threads, never carriers of the virtual-thread scheduler
+                threads.add(startPipeThread("stdio-reader", this::readStdout));
+                threads.add(startPipeThread("stdio-stderr", this::drainStderr));
+                writerThread = startPipeThread("stdio-writer", this::writeStdin);
+                threads.add(writerThread);
+                // waits on onExit(), which parks a virtual thread without holding its carrier
+                watcherThread = McpThreads.start("stdio-exit", this::watchExit);
+                threads.add(watcherThread);
+            } catch (Throwable e) {
+                // typically OutOfMemoryError "unable to create native thread": the OS refused an OS thread
+                throw abortOpen(p, e);
+            }
             if (userClosed) {
                 // close() ran meanwhile and waits for this lock; it ends what was just started
                 throw closedException();
@@ -212,6 +222,10 @@ final class StdioConnection {
      * with {@link Thread#join} is {@code synchronized} on JDK 21 and would pin a virtual thread that closes us.
      */
     private Thread startPipeThread(String purpose, Runnable task) {
+        java.util.function.Function<String, Error> fault = pipeThreadFault;
+        if (fault != null && fault.apply(purpose) != null) {
+            throw fault.apply(purpose);
+        }
         CountDownLatch ended = new CountDownLatch(1);
         Thread t = McpThreads.startPlatform(purpose, PIPE_THREAD_STACK, () -> {
             try {
@@ -222,6 +236,26 @@ final class StdioConnection {
         });
         pipeThreadEnds.put(t, ended);
         return t;
+    }
+
+    /**
+     * Undoes a launch whose threads could not all be started: fails the transport, ends the process tree and the
+     * threads already started (bounded, as {@link #close()}), and returns the exception for the caller.
+     */
+    private McpTransportException abortOpen(Process p, Throwable e) {
+        McpTransportException ex = new McpTransportException("cannot start the threads of the stdio transport for "
+                + config.programName() + " (" + e + "); each open server needs 3 OS threads: the OS's limit on"
+                + " threads or memory may be reached", e);
+        failure.compareAndSet(null, ex);
+        shutdownStarted.set(true);
+        try {
+            // no writer may exist to close stdin: close it here so that the child sees the end of its input
+            p.getOutputStream().close();
+        } catch (IOException ignored) {
+            // the child is gone
+        }
+        runShutdown();
+        return ex;
     }
 
     // ------------------------------------------------------------------------------------------------ send

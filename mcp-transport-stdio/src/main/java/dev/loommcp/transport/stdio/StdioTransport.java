@@ -227,7 +227,8 @@ public final class StdioTransport implements McpTransport {
      * @param sink          where inbound messages go
      * @param deadlineNanos not used: launching does not wait for the child (the startup deadline is
      *                      {@link Builder#startupTimeout(Duration)})
-     * @throws McpTransportException if the process cannot be started, or the transport had failed
+     * @throws McpTransportException if the process cannot be started, the OS refuses the transport's threads (the
+     *                               process is then ended before this throws), or the transport had failed
      * @throws McpClosedException    if {@link #close()} was called before or while this ran (a {@code close()}
      *                               racing the client's {@code connect()}); a process started meanwhile is ended
      *                               by that {@code close()}

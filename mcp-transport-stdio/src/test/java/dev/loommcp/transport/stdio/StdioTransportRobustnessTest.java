@@ -192,4 +192,28 @@ class StdioTransportRobustnessTest {
             assertThat(sink.closedCalls).hasValue(0);
         }
     }
+
+    @Test
+    void whenTheOsRefusesAPipeThreadOpenFailsCleanlyAndLeavesNothing() throws Exception {
+        // the pipe threads are OS threads: past the OS's thread limit the JVM throws OutOfMemoryError
+        StdioConnection.pipeThreadFault = purpose -> purpose.equals("stdio-writer")
+                ? new OutOfMemoryError("unable to create native thread: possibly out of memory or process/resource"
+                        + " limits reached") : null;
+        StdioTransport t = StdioTransport.newBuilder("sh", "-c", "cat > /dev/null; sleep 1000").build();
+        TestSink sink = new TestSink();
+        try {
+            assertThatThrownBy(() -> t.open(sink, Long.MAX_VALUE))
+                    .isInstanceOf(McpTransportException.class)
+                    .hasMessageContaining("cannot start the threads")
+                    .hasMessageContaining("unable to create native thread")
+                    .hasCauseInstanceOf(OutOfMemoryError.class);
+        } finally {
+            StdioConnection.pipeThreadFault = null;
+        }
+        assertThat(Children.gone(t.pid().orElseThrow())).as("the child is ended").isTrue();
+        assertThatThrownBy(() -> t.send(Children.request(1, "x", null), CTX))
+                .isInstanceOf(McpTransportException.class);
+        t.close();
+        assertThat(sink.closedCalls).hasValue(0);
+    }
 }
