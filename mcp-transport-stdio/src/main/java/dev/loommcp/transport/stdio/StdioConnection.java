@@ -223,8 +223,9 @@ final class StdioConnection {
      */
     private Thread startPipeThread(String purpose, Runnable task) {
         java.util.function.Function<String, Error> fault = pipeThreadFault;
-        if (fault != null && fault.apply(purpose) != null) {
-            throw fault.apply(purpose);
+        Error refused = fault == null ? null : fault.apply(purpose);
+        if (refused != null) {
+            throw refused;
         }
         CountDownLatch ended = new CountDownLatch(1);
         Thread t = McpThreads.startPlatform(purpose, PIPE_THREAD_STACK, () -> {
