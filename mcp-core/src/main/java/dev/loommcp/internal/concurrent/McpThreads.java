@@ -11,6 +11,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * Creates every thread loom-mcp starts: virtual threads named {@code mcp-<purpose>-<n>}. Each live one is tracked
  * so that tests can prove none outlives its owner (virtual threads are not listed by
  * {@link Thread#getAllStackTraces()}).
+ *
+ * <p>Work that blocks in native code for as long as a connection lives (a read or write on a process pipe) must not
+ * run on a virtual thread: it would hold a carrier thread of the virtual-thread scheduler for all that time. Such
+ * work gets a platform daemon thread from {@link #startPlatform}; platform threads are listed by
+ * {@link Thread#getAllStackTraces()}, so they are not tracked here.
  */
 public final class McpThreads {
 
@@ -103,5 +108,23 @@ public final class McpThreads {
      */
     public static List<Thread> live() {
         return LIVE.stream().filter(t -> t.getState() != Thread.State.TERMINATED).toList();
+    }
+
+    /**
+     * Starts a platform daemon thread named {@code mcp-<purpose>-<n>} with the given stack size, for work that blocks
+     * in native code for long (a pipe read or write), which must not hold a carrier of the virtual-thread scheduler.
+     * Such a thread costs one OS thread while it lives. It is not tracked by {@link #live()} (platform threads are
+     * listed by {@link Thread#getAllStackTraces()}).
+     *
+     * @param purpose         what the thread does, for its name
+     * @param stackSizeBytes  the requested stack size in bytes (a hint to the JVM, see {@link Thread.Builder.OfPlatform#stackSize})
+     * @param task            the work
+     * @return the started thread
+     */
+    public static Thread startPlatform(String purpose, long stackSizeBytes, Runnable task) {
+        Objects.requireNonNull(purpose, "purpose");
+        Objects.requireNonNull(task, "task");
+        return Thread.ofPlatform().daemon().stackSize(stackSizeBytes)
+                .name("mcp-" + purpose + "-" + COUNTER.incrementAndGet()).start(task);
     }
 }

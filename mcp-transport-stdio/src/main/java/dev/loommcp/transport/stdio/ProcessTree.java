@@ -11,14 +11,22 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /**
  * The process tree a transport owns: the child, its process group (when it was launched into one) and every
  * descendant seen. Signals go to the whole group at once ({@code kill -SIG -- -pgid}, atomic against a process
  * forking meanwhile) and to every member still visible one by one ({@link ProcessHandle#destroy()}), so processes
  * that left the group but are still descendants are reached too.
+ *
+ * <p>Waiting for the child's exit goes through {@link Process#onExit()}, never {@link Process#waitFor}: the future
+ * is completed by the JDK's "process reaper" thread (one platform thread per child, started by the JDK for every
+ * {@link Process}), and waiting on it parks a virtual thread without holding its carrier, whereas
+ * {@code waitFor} is {@code synchronized} on JDK 21 and would pin it.
  *
  * <p>Thread-safe: signalling and waiting may run from several threads (close, the JVM shutdown hook, the cleaner).
  */
@@ -27,12 +35,14 @@ final class ProcessTree {
     private static final System.Logger LOG = System.getLogger("dev.loommcp.transport.stdio");
     private static final Path PROC = Path.of("/proc");
     private static final long POLL_NANOS = TimeUnit.MILLISECONDS.toNanos(20);
+    private static final long EXIT_SLICE_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
 
     private final Process process;
     private final long pid;
     private final boolean grouped;
     private final Path killCommand;
     private final Set<ProcessHandle> seen = ConcurrentHashMap.newKeySet();
+    private final CompletableFuture<Process> exit;
 
     /**
      * @param process     the child
@@ -44,6 +54,58 @@ final class ProcessTree {
         this.pid = process.pid();
         this.grouped = grouped;
         this.killCommand = killCommand;
+        this.exit = process.onExit();
+    }
+
+    /**
+     * Waits until the child (the leader) has exited, or the time is up.
+     *
+     * @param nanos how long to wait at most; {@link Long#MAX_VALUE} for no bound
+     * @return {@code true} if the child has exited
+     * @throws InterruptedException if interrupted
+     */
+    boolean awaitExit(long nanos) throws InterruptedException {
+        long deadline = System.nanoTime() + nanos;
+        while (true) {
+            // Process.onExit() completes through a task on the common ForkJoinPool, which the application shares
+            // and may saturate: look at isAlive() (set by the JDK's reaper thread itself) between waits too
+            if (!process.isAlive()) {
+                return true;
+            }
+            long left = nanos == Long.MAX_VALUE ? Long.MAX_VALUE : deadline - System.nanoTime();
+            if (left <= 0) {
+                return false;
+            }
+            if (awaitExit(exit, Math.min(left, EXIT_SLICE_NANOS))) {
+                return true;
+            }
+        }
+    }
+
+    /** Waits on an {@code onExit()} future: parks, never pins a carrier. */
+    private static boolean awaitExit(CompletableFuture<?> exit, long nanos) throws InterruptedException {
+        try {
+            if (nanos == Long.MAX_VALUE) {
+                exit.get();
+            } else if (nanos > 0) {
+                exit.get(nanos, TimeUnit.NANOSECONDS);
+            }
+            return exit.isDone();
+        } catch (TimeoutException e) {
+            return false;
+        } catch (ExecutionException e) {
+            // onExit() never completes exceptionally
+            return true;
+        }
+    }
+
+    /**
+     * Returns whether the child has died: exited and reaped, or (on Linux) a zombie not yet reaped by the JDK.
+     *
+     * @return {@code true} if the leader is dead
+     */
+    boolean leaderGone() {
+        return !process.isAlive() || !aliveNotZombie(process.toHandle());
     }
 
     long pid() {
@@ -161,7 +223,7 @@ final class ProcessTree {
             }
             if (alive.size() == 1 && alive.get(0).pid() == pid) {
                 // only the child is left: wait on its exit event (descendants are re-checked after it)
-                process.waitFor(Math.min(left, TimeUnit.MILLISECONDS.toNanos(500)), TimeUnit.NANOSECONDS);
+                awaitExit(Math.min(left, TimeUnit.MILLISECONDS.toNanos(500)));
             } else {
                 // other processes' exits have no event we can wait on: look again shortly
                 TimeUnit.NANOSECONDS.sleep(Math.min(left, POLL_NANOS));
@@ -176,9 +238,10 @@ final class ProcessTree {
                     .redirectOutput(ProcessBuilder.Redirect.DISCARD)
                     .redirectError(ProcessBuilder.Redirect.DISCARD)
                     .start();
-            if (!p.waitFor(2, TimeUnit.SECONDS)) {
+            CompletableFuture<Process> done = p.onExit();
+            if (!awaitExit(done, TimeUnit.SECONDS.toNanos(2))) {
                 p.destroyForcibly();
-                p.waitFor(1, TimeUnit.SECONDS);
+                awaitExit(done, TimeUnit.SECONDS.toNanos(1));
             }
         } catch (IOException e) {
             LOG.log(Level.DEBUG, () -> "cannot run " + killCommand + ": " + e.getMessage());

@@ -1,5 +1,6 @@
 package dev.loommcp.transport.stdio;
 
+import dev.loommcp.McpClosedException;
 import dev.loommcp.McpProtocolException;
 import dev.loommcp.McpTransportException;
 import dev.loommcp.internal.concurrent.McpThreads;
@@ -15,7 +16,9 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalInt;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -28,6 +31,13 @@ import java.util.concurrent.locks.ReentrantLock;
  * The running side of a {@link StdioTransport}: the child process, its four threads (stdout reader, stderr drainer,
  * stdin writer, exit watcher) and the shutdown sequence.
  *
+ * <p>The three threads that block in native pipe I/O (reader, drainer, writer) are platform daemon threads with a
+ * small stack ({@link #PIPE_THREAD_STACK}): on a virtual thread a blocked pipe read or write holds a carrier of the
+ * virtual-thread scheduler, and some 100 open servers would leave no carrier for any virtual thread in the JVM. The
+ * exit watcher and the shutdown are virtual threads that wait on {@link Process#onExit()} (completed by the JDK's
+ * own "process reaper" thread, which exists for every child anyway) and never call {@link Process#waitFor}, which is
+ * {@code synchronized} (pinning) on JDK 21.
+ *
  * <p>It never refers to the {@link StdioTransport} object, and holds the sink only weakly (the transport holds it
  * strongly), so a transport that its owner dropped without closing becomes unreachable and its {@link Reaper}
  * cleaner can end the process tree.
@@ -38,6 +48,18 @@ final class StdioConnection {
     private static final System.Logger WIRE = System.getLogger("dev.loommcp.transport.stdio.wire");
 
     private static final byte[] POISON = new byte[0];
+    /**
+     * Stack size requested for the pipe threads: they only copy bytes, decode JSON-RPC (Jackson parses iteratively)
+     * and call the sink or the stderr listener.
+     */
+    static final long PIPE_THREAD_STACK = 256 * 1024;
+    /**
+     * Test seam: when set, called with the purpose of each pipe thread about to start; an {@link Error} it returns is
+     * thrown instead of starting the thread, as the JVM throws {@code OutOfMemoryError} when the OS refuses a thread.
+     */
+    static volatile java.util.function.Function<String, Error> pipeThreadFault;
+    /** After this many failures of the stderr listener, further ones are logged at DEBUG. */
+    private static final int LISTENER_WARNINGS = 5;
     private static final int READ_CHUNK = 64 * 1024;
     private static final int STDERR_LINE_MAX = 8 * 1024;
     private static final int EXCERPT_CHARS = 80;
@@ -60,8 +82,11 @@ final class StdioConnection {
     private final LinkedBlockingQueue<byte[]> outQueue = new LinkedBlockingQueue<>();
     private final AtomicLong queuedBytes = new AtomicLong();
     private final AtomicLong skipped = new AtomicLong();
+    private final AtomicLong listenerFailures = new AtomicLong();
 
     private volatile boolean userClosed;
+    /** The failure close() recorded, to tell it from a failure that came before the close. */
+    private volatile McpTransportException closeMarker;
     private volatile boolean opened;
     private volatile boolean firstMessage;
     private volatile WeakReference<TransportSink> sinkRef = new WeakReference<>(null);
@@ -69,6 +94,8 @@ final class StdioConnection {
     private volatile ProcessTree tree;
     private volatile Integer exitCode;
     private final List<Thread> threads = new java.util.concurrent.CopyOnWriteArrayList<>();
+    /** The end of each pipe thread (platform threads are awaited through these, never joined). */
+    private final Map<Thread, CountDownLatch> pipeThreadEnds = new ConcurrentHashMap<>();
     private volatile Thread writerThread;
     private volatile Thread watcherThread;
 
@@ -94,6 +121,10 @@ final class StdioConnection {
         return ring.sizeBytes();
     }
 
+    long stderrHeapBytes() {
+        return ring.heapBytes();
+    }
+
     long skippedLines() {
         return skipped.get();
     }
@@ -117,7 +148,10 @@ final class StdioConnection {
     void open(TransportSink sink) {
         lifecycle.lock();
         try {
-            if (shutdownStarted.get() || userClosed) {
+            if (userClosed) {
+                throw closedException();
+            }
+            if (shutdownStarted.get()) {
                 throw new McpTransportException("the stdio transport for " + config.programName()
                         + " is closed");
             }
@@ -161,20 +195,76 @@ final class StdioConnection {
                 throw new McpTransportException("cannot start " + config.programName()
                         + ": the JVM is shutting down", e);
             }
-            threads.add(McpThreads.start("stdio-reader", this::readStdout));
-            threads.add(McpThreads.start("stdio-stderr", this::drainStderr));
-            writerThread = McpThreads.start("stdio-writer", this::writeStdin);
-            threads.add(writerThread);
-            watcherThread = McpThreads.start("stdio-exit", this::watchExit);
-            threads.add(watcherThread);
+            try {
+                // pipe I/O blocks in native code: platform threads, never carriers of the virtual-thread scheduler
+                threads.add(startPipeThread("stdio-reader", this::readStdout));
+                threads.add(startPipeThread("stdio-stderr", this::drainStderr));
+                writerThread = startPipeThread("stdio-writer", this::writeStdin);
+                threads.add(writerThread);
+                // waits on onExit(), which parks a virtual thread without holding its carrier
+                watcherThread = McpThreads.start("stdio-exit", this::watchExit);
+                threads.add(watcherThread);
+            } catch (Throwable e) {
+                // typically OutOfMemoryError "unable to create native thread": the OS refused an OS thread
+                throw abortOpen(p, e);
+            }
+            if (userClosed) {
+                // close() ran meanwhile and waits for this lock; it ends what was just started
+                throw closedException();
+            }
         } finally {
             lifecycle.unlock();
         }
     }
 
+    /**
+     * Starts a platform thread for pipe I/O whose end is signalled through a latch: waiting for a platform thread
+     * with {@link Thread#join} is {@code synchronized} on JDK 21 and would pin a virtual thread that closes us.
+     */
+    private Thread startPipeThread(String purpose, Runnable task) {
+        java.util.function.Function<String, Error> fault = pipeThreadFault;
+        Error refused = fault == null ? null : fault.apply(purpose);
+        if (refused != null) {
+            throw refused;
+        }
+        CountDownLatch ended = new CountDownLatch(1);
+        Thread t = McpThreads.startPlatform(purpose, PIPE_THREAD_STACK, () -> {
+            try {
+                task.run();
+            } finally {
+                ended.countDown();
+            }
+        });
+        pipeThreadEnds.put(t, ended);
+        return t;
+    }
+
+    /**
+     * Undoes a launch whose threads could not all be started: fails the transport, ends the process tree and the
+     * threads already started (bounded, as {@link #close()}), and returns the exception for the caller.
+     */
+    private McpTransportException abortOpen(Process p, Throwable e) {
+        McpTransportException ex = new McpTransportException("cannot start the threads of the stdio transport for "
+                + config.programName() + " (" + e + "); each open server needs 3 OS threads: the OS's limit on"
+                + " threads or memory may be reached", e);
+        failure.compareAndSet(null, ex);
+        shutdownStarted.set(true);
+        try {
+            // no writer may exist to close stdin: close it here so that the child sees the end of its input
+            p.getOutputStream().close();
+        } catch (IOException ignored) {
+            // the child is gone
+        }
+        runShutdown();
+        return ex;
+    }
+
     // ------------------------------------------------------------------------------------------------ send
 
     void send(JsonRpcMessage message) {
+        if (userClosed) {
+            throw closedException();
+        }
         McpTransportException f = failure.get();
         if (f != null) {
             throw f;
@@ -192,6 +282,16 @@ final class StdioConnection {
         outQueue.add(bytes);
         // the transport may have failed meanwhile; what is queued then is dropped, and the caller learns it from
         // onClosed like every other pending call
+    }
+
+    /**
+     * Returns the exception for a use of a transport its owner closed: an {@link McpClosedException} whose cause is
+     * the failure that ended the transport before the close, if any.
+     */
+    private McpClosedException closedException() {
+        McpTransportException f = failure.get();
+        return new McpClosedException("the stdio transport for " + config.programName() + " is closed",
+                f == null || f == closeMarker ? null : f);
     }
 
     // ------------------------------------------------------------------------------------------------ threads
@@ -227,7 +327,7 @@ final class StdioConnection {
             if (failure.get() == null) {
                 // usually the child died (broken pipe): the exit watcher reports that with the exit code
                 try {
-                    if (!p.waitFor(DRAIN_AFTER_EXIT_MILLIS * 2, TimeUnit.MILLISECONDS)) {
+                    if (!tree.awaitExit(TimeUnit.MILLISECONDS.toNanos(DRAIN_AFTER_EXIT_MILLIS * 2))) {
                         fail(new McpTransportException("writing to the stdin of " + config.programName()
                                 + " failed: " + e.getMessage(), e));
                     }
@@ -312,7 +412,7 @@ final class StdioConnection {
     /** Fails with {@code ex} unless the process exits soon, in which case the exit watcher reports the exit. */
     private void waitThenFail(McpTransportException ex) {
         try {
-            if (!process.waitFor(DRAIN_AFTER_EXIT_MILLIS * 2, TimeUnit.MILLISECONDS)) {
+            if (!tree.awaitExit(TimeUnit.MILLISECONDS.toNanos(DRAIN_AFTER_EXIT_MILLIS * 2))) {
                 fail(ex);
             }
         } catch (InterruptedException e) {
@@ -374,9 +474,10 @@ final class StdioConnection {
         for (JsonRpcMessage m : messages) {
             try {
                 sink.onMessage(m);
-            } catch (RuntimeException e) {
-                LOG.log(Level.WARNING, () -> "the sink of " + config.programName() + " failed on a message: " + e,
-                        e);
+            } catch (Throwable e) {
+                // any Throwable (an Error too): reading must go on, or every later call would hang
+                LOG.log(Level.WARNING, () -> "the sink of " + config.programName() + " failed on a message: "
+                        + e.getClass().getName(), e);
             }
         }
         return true;
@@ -399,8 +500,9 @@ final class StdioConnection {
         if (sink != null && failure.get() == null) {
             try {
                 sink.onSkipped(problem);
-            } catch (RuntimeException e) {
-                LOG.log(Level.DEBUG, () -> "the sink's onSkipped failed: " + e);
+            } catch (Throwable e) {
+                LOG.log(Level.WARNING, () -> "the sink of " + config.programName() + " failed in onSkipped: "
+                        + e.getClass().getName(), e);
             }
         }
     }
@@ -475,15 +577,23 @@ final class StdioConnection {
         }
         lb.len = 0;
         lb.dropped = 0;
-        ring.add(line, len);
+        ring.add(line);
         if (LOG.isLoggable(Level.TRACE)) {
             LOG.log(Level.TRACE, config.programName() + " stderr: " + line);
         }
         if (config.stderrListener() != null) {
             try {
                 config.stderrListener().accept(line);
-            } catch (RuntimeException e) {
-                LOG.log(Level.DEBUG, () -> "the stderr listener failed: " + e);
+            } catch (Throwable e) {
+                // any Throwable (an Error too) is contained: draining must go on, or the child blocks on a full
+                // pipe. Only the class is logged above DEBUG: the message may quote the line (payload)
+                long n = listenerFailures.incrementAndGet();
+                if (n <= LISTENER_WARNINGS) {
+                    LOG.log(Level.WARNING, () -> "the stderr listener of " + config.programName() + " threw "
+                            + e.getClass().getName() + "; stderr draining goes on"
+                            + (n == LISTENER_WARNINGS ? " (further failures are logged at DEBUG)" : ""));
+                }
+                LOG.log(Level.DEBUG, () -> "the stderr listener of " + config.programName() + " threw", e);
             }
         }
     }
@@ -494,7 +604,7 @@ final class StdioConnection {
             boolean exited = false;
             Duration startup = config.startupTimeout();
             if (startup != null) {
-                exited = p.waitFor(startup.toNanos(), TimeUnit.NANOSECONDS);
+                exited = tree.awaitExit(startup.toNanos());
                 if (!exited && !firstMessage && failure.get() == null) {
                     LOG.log(Level.WARNING, () -> config.programName() + " sent no message within the startup"
                             + " timeout of " + format(startup) + "; ending it");
@@ -504,7 +614,7 @@ final class StdioConnection {
                 }
             }
             if (!exited) {
-                p.waitFor();
+                tree.awaitExit(Long.MAX_VALUE);
             }
             int code = p.exitValue();
             exitCode = code;
@@ -556,9 +666,10 @@ final class StdioConnection {
             if (sink != null) {
                 try {
                     sink.onClosed(ex);
-                } catch (RuntimeException e) {
+                } catch (Throwable e) {
+                    // the shutdown below must still run
                     LOG.log(Level.WARNING, () -> "the sink of " + config.programName() + " failed in onClosed: "
-                            + e, e);
+                            + e.getClass().getName(), e);
                 }
             }
         }
@@ -577,8 +688,10 @@ final class StdioConnection {
         boolean mine;
         lifecycle.lock();
         try {
-            failure.compareAndSet(null, new McpTransportException("the stdio transport for "
-                    + config.programName() + " is closed"));
+            McpTransportException marker = new McpTransportException("the stdio transport for "
+                    + config.programName() + " is closed");
+            closeMarker = marker;
+            failure.compareAndSet(null, marker);
             mine = shutdownStarted.compareAndSet(false, true);
             opened = true;
         } finally {
@@ -614,15 +727,18 @@ final class StdioConnection {
                 return;
             }
             t.remember();
+            // a leader that died on its own (before we closed its stdin) will not tell the rest of its group to
+            // go: what is left of the group is ended at once, without waiting out the stdin grace
+            boolean leaderDeadBefore = t.leaderGone();
             // 1. close stdin (the writer writes what is queued, then closes it; a writer stuck on a full pipe is
             //    released by the signals below)
             outQueue.add(POISON);
             long stdinDeadline = System.nanoTime() + config.stdinCloseGrace().toNanos();
-            boolean exited = p.waitFor(config.stdinCloseGrace().toNanos(), TimeUnit.NANOSECONDS);
+            boolean exited = leaderDeadBefore || t.awaitExit(config.stdinCloseGrace().toNanos());
             if (!exited || !t.alive().isEmpty()) {
                 // 2. the child (or something it left) is still there: wait out the rest of the stdin grace for
-                //    the tree, then SIGTERM it
-                if (exited) {
+                //    the tree (unless the leader was dead before), then SIGTERM it
+                if (exited && !leaderDeadBefore) {
                     t.awaitGone(stdinDeadline);
                 }
                 if (!t.alive().isEmpty()) {
@@ -676,9 +792,12 @@ final class StdioConnection {
             if (th == watcherThread || th == writerThread) {
                 th.interrupt();
             }
-            long left = deadline - System.nanoTime();
+            long left = Math.max(deadline - System.nanoTime(), 1);
+            CountDownLatch ended = pipeThreadEnds.get(th);
             try {
-                if (left <= 0 || !th.join(Duration.ofNanos(Math.max(left, 1)))) {
+                boolean done = ended != null ? ended.await(left, TimeUnit.NANOSECONDS)
+                        : th.join(Duration.ofNanos(left));
+                if (!done) {
                     LOG.log(Level.WARNING, () -> th.getName() + " of " + config.programName()
                             + " did not end after the process tree was gone (a process outside the tree may hold"
                             + " its pipe)");

@@ -1,5 +1,6 @@
 package dev.loommcp.transport.stdio;
 
+import dev.loommcp.McpClosedException;
 import dev.loommcp.McpTransportException;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.spi.McpTransport;
@@ -70,7 +71,10 @@ import java.util.function.Consumer;
  * stderr is drained at all times by its own thread into a ring buffer of {@link Builder#stderrBufferBytes(int)}
  * (default 64 KiB) that keeps the last lines ({@link #stderrTail()}); each line (cut at 8 KiB) also goes to the
  * optional {@link Builder#stderrListener(Consumer)}. However much a child writes, it is never blocked on stderr and
- * memory stays bounded.
+ * memory stays bounded: the ring holds its lines as UTF-8 bytes in one array of at most
+ * {@code stderrBufferBytes}, so the heap it holds is bounded by that size whatever the line lengths (a flood of
+ * one-byte lines costs no more than one long line). A listener that throws (any {@link Throwable}, an {@link Error}
+ * too) is logged at WARNING (the exception's class only, never the line) and draining goes on.
  *
  * <h2>Failure</h2>
  * When the child exits, every pending call fails at once: the sink's {@code onClosed} is called exactly once with an
@@ -80,7 +84,8 @@ import java.util.function.Consumer;
  * when no message at all arrived within {@link Builder#startupTimeout(Duration)} (default 30 s) of the launch, when
  * the child closes its stdout while still running, or on an oversized line; in every case the process tree is then
  * ended in the background with the shutdown sequence below. After a failure {@link #send} throws the exception that
- * ended the transport.
+ * ended the transport; after {@link #close()} it throws {@link McpClosedException} (with that failure as its cause,
+ * if the transport had failed before it was closed).
  *
  * <h2>Process tree and shutdown</h2>
  * The transport owns the child and everything it starts. {@link #close()} runs these steps, each bounded:
@@ -92,6 +97,9 @@ import java.util.function.Consumer;
  *       (default 2 s);</li>
  *   <li>send {@code SIGKILL} to what is left and wait up to {@link Builder#killGrace(Duration)} (default 2 s).</li>
  * </ol>
+ * When the child itself has already died (it exited or was killed while, say, a grandchild still holds its pipes),
+ * the first step does not wait: what is left of its group is sent {@code SIGTERM} at once (then {@code SIGKILL}
+ * after the terminate grace), and {@code close()} returns once it is gone.
  * {@code close()} therefore returns within the sum of the three bounds plus a few seconds of overhead at worst (each
  * signal is sent by running {@code kill}, bounded at 3 s, and the transport's own threads are collected within about
  * one second; normally both take milliseconds), even for a child that ignores {@code SIGTERM} or never reads its stdin. It never
@@ -124,9 +132,20 @@ import java.util.function.Consumer;
  * and its client are dropped, so do not rely on it: close the client).
  *
  * <h2>Threads</h2>
- * An open transport runs four virtual threads: {@code mcp-stdio-reader-N} (stdout), {@code mcp-stdio-stderr-N},
- * {@code mcp-stdio-writer-N} and {@code mcp-stdio-exit-N} (exit and startup watcher); a failure starts
- * {@code mcp-stdio-reaper-N} for the background shutdown. All end when the transport closes.
+ * An open transport runs three platform daemon threads with a 256 KiB stack, because they block in native pipe I/O
+ * ({@code mcp-stdio-reader-N} for stdout, {@code mcp-stdio-stderr-N}, {@code mcp-stdio-writer-N} for stdin), and one
+ * virtual thread, {@code mcp-stdio-exit-N} (exit and startup watcher); a failure starts the virtual thread
+ * {@code mcp-stdio-reaper-N} for the background shutdown. All end when the transport closes. A blocked pipe read or
+ * write on a virtual thread would hold a carrier thread of the virtual-thread scheduler for as long as the server
+ * lives, and some 100 open servers would leave no carrier for any virtual thread in the JVM; so these never run on
+ * virtual threads, and the waits for the process's exit go through {@link Process#onExit()} (they park; they never
+ * call {@link Process#waitFor()}, which is {@code synchronized} on JDK 21 and pins its carrier).
+ *
+ * <p><b>OS-thread cost:</b> 4 OS threads per open server: the three pipe threads, plus the "process reaper" thread
+ * the JDK itself starts for every child process (a platform daemon thread with a 128 KiB stack waiting in
+ * {@code waitpid}; {@link Process#onExit()} is completed by that same thread and adds none). 300 open servers cost
+ * about 1,200 OS threads, idle in the kernel while the servers are quiet, no carrier thread, and 3 file descriptors
+ * each (the soft {@code ulimit -n} must allow them).
  *
  * <h2>Logging</h2>
  * Through {@link System.Logger} {@code dev.loommcp.transport.stdio}: launch at DEBUG (program, argument count and
@@ -208,7 +227,11 @@ public final class StdioTransport implements McpTransport {
      * @param sink          where inbound messages go
      * @param deadlineNanos not used: launching does not wait for the child (the startup deadline is
      *                      {@link Builder#startupTimeout(Duration)})
-     * @throws McpTransportException if the process cannot be started, or the transport was closed
+     * @throws McpTransportException if the process cannot be started, the OS refuses the transport's threads (the
+     *                               process is then ended before this throws), or the transport had failed
+     * @throws McpClosedException    if {@link #close()} was called before or while this ran (a {@code close()}
+     *                               racing the client's {@code connect()}); a process started meanwhile is ended
+     *                               by that {@code close()}
      * @throws IllegalStateException if the transport was opened before
      */
     @Override
@@ -225,8 +248,10 @@ public final class StdioTransport implements McpTransport {
      * @param message the message
      * @param context not used: the write never blocks the caller, so there is nothing to cancel
      * @throws McpTransportException the exception that ended the transport (for example a
-     *                               {@link McpProcessExitedException}) once it failed or was closed, or one saying
-     *                               that the child is not reading its stdin and too much is queued
+     *                               {@link McpProcessExitedException}) once it failed, or one saying that the child
+     *                               is not reading its stdin and too much is queued
+     * @throws McpClosedException    once {@link #close()} was called (its cause is the failure that had ended the
+     *                               transport before, if any)
      * @throws IllegalStateException if the transport was not opened
      */
     @Override
@@ -435,6 +460,10 @@ public final class StdioTransport implements McpTransport {
         return connection.stderrBufferedBytes();
     }
 
+    long stderrHeapBytes() {
+        return connection.stderrHeapBytes();
+    }
+
     @Override
     public String toString() {
         return "StdioTransport[" + config.programName() + "]";
@@ -556,8 +585,10 @@ public final class StdioTransport implements McpTransport {
 
         /**
          * Sets a listener called with each line the child writes to stderr (without the line end; lines longer
-         * than 8 KiB are cut), on the transport's stderr thread. It must return quickly: while it runs, stderr is
-         * not drained. Exceptions it throws are logged and ignored. Default: none.
+         * than 8 KiB are cut), on the transport's stderr thread (a platform thread with a 256 KiB stack). It must
+         * return quickly: while it runs, stderr is not drained. Anything it throws, {@link Error}s included, is
+         * logged at WARNING (the class only, never the line; the first 5 times, then at DEBUG) and ignored: draining
+         * goes on. Default: none.
          *
          * @param listener the listener, or {@code null} for none
          * @return this builder

@@ -63,6 +63,23 @@ final class Children {
         return argv;
     }
 
+    /** Returns the {@code java} launcher of the running JDK, for child JVMs. */
+    static Path java() {
+        return Path.of(System.getProperty("java.home"), "bin", "java");
+    }
+
+    /** Returns a class path for a child JVM that holds everything this test JVM has (module and class path). */
+    static String testClasspath() {
+        List<String> cp = new ArrayList<>();
+        for (String prop : List.of("jdk.module.path", "java.class.path")) {
+            String v = System.getProperty(prop);
+            if (v != null && !v.isBlank()) {
+                cp.add(v);
+            }
+        }
+        return String.join(java.io.File.pathSeparator, cp);
+    }
+
     /** Returns a request with an integer id. */
     static JsonRpcMessage.Request request(long id, String method, Map<String, Object> params) {
         return new JsonRpcMessage.Request(RequestId.of(id), method, params);

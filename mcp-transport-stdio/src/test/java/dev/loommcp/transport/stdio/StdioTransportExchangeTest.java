@@ -313,7 +313,7 @@ class StdioTransportExchangeTest {
     }
 
     @Test
-    void sendBeforeOpenAndAfterCloseAndOpenTwiceFailClearly() throws Exception {
+    void sendBeforeOpenAndOpenTwiceFailClearly() throws Exception {
         StdioTransport t = StdioTransport.newBuilder(Children.fakeServer("echo")).build();
         assertThatThrownBy(() -> t.send(Children.request(1, "x", null), CTX))
                 .isInstanceOf(IllegalStateException.class);
@@ -321,15 +321,7 @@ class StdioTransportExchangeTest {
         t.open(sink, Long.MAX_VALUE);
         assertThatThrownBy(() -> t.open(sink, Long.MAX_VALUE)).isInstanceOf(IllegalStateException.class);
         t.close();
-        assertThatThrownBy(() -> t.send(Children.request(1, "x", null), CTX))
-                .isInstanceOf(McpTransportException.class)
-                .hasMessageContaining("closed");
+        // after close: see StdioTransportRobustnessTest
         assertThat(sink.closedCalls).hasValue(0);
-
-        StdioTransport never = StdioTransport.newBuilder(Children.fakeServer("echo")).build();
-        never.close();
-        assertThatThrownBy(() -> never.open(new TestSink(), Long.MAX_VALUE))
-                .isInstanceOf(McpTransportException.class).hasMessageContaining("closed");
-        assertThat(never.pid()).isEmpty();
     }
 }

@@ -88,6 +88,58 @@ class StdioTransportTreeTest {
     }
 
     @Test
+    void whenTheLeaderKilledItselfTheGroupIsEndedAtOnceAndCloseWaitsForIt() throws Exception {
+        leaderKillsItselfWhileAGrandchildHoldsItsPipes(true);
+    }
+
+    @Test
+    void closeRightAfterTheLeaderKilledItselfWaitsForTheGroup() throws Exception {
+        // close() races the exit watcher: it does not wait for onClosed first
+        leaderKillsItselfWhileAGrandchildHoldsItsPipes(false);
+    }
+
+    /**
+     * Issue 8 item 17: the leader SIGKILLs itself while a grandchild in its group holds the pipes. The long graces
+     * make "at once" visible: close must neither wait them out for a dead leader nor return before the group is gone.
+     */
+    private static void leaderKillsItselfWhileAGrandchildHoldsItsPipes(boolean awaitOnClosed) throws Exception {
+        StderrLines lines = new StderrLines();
+        Duration grace = Duration.ofSeconds(30);
+        StdioTransport t = StdioTransport.newBuilder("sh", Children.script("kill-self.sh").toString())
+                .stderrListener(lines)
+                .stdinCloseGrace(grace).terminateGrace(grace)
+                .build();
+        TestSink sink = new TestSink();
+        long grandchild = -1;
+        try {
+            t.open(sink, Long.MAX_VALUE);
+            grandchild = lines.awaitNumber("GRANDCHILD");
+            if (awaitOnClosed) {
+                assertThat(sink.awaitClosed()).isInstanceOfSatisfying(McpProcessExitedException.class,
+                        e -> assertThat(e.exitCode()).hasValue(137));
+            } else {
+                long leader = t.pid().orElseThrow();
+                long end = System.nanoTime() + TestSink.SOON.toNanos();
+                while (!Children.gone(leader) && System.nanoTime() < end) {
+                    Thread.sleep(10);
+                }
+                assertThat(Children.gone(leader)).as("the leader killed itself").isTrue();
+            }
+            long start = System.nanoTime();
+            t.close();
+            long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            assertThat(Children.gone(grandchild)).as("grandchild gone when close returns").isTrue();
+            assertThat(tookMillis).as("close did not wait out the graces of a dead leader")
+                    .isLessThan(grace.toMillis() / 2);
+        } finally {
+            t.close();
+            if (grandchild > 0) {
+                Children.killQuietly(grandchild);
+            }
+        }
+    }
+
+    @Test
     void aServerInTheBackgroundOfAShellIsReaped() throws Exception {
         // the `sh -c 'server & wait'` shape; the server ignores the end of stdin, so close must signal the tree.
         // (sh gives a background job /dev/null as stdin before its own redirections: pass stdin through fd 3)
@@ -241,16 +293,9 @@ class StdioTransportTreeTest {
 
     @Test
     void theShutdownHookReapsTheTreeWhenTheJvmExits(@TempDir Path tmp) throws Exception {
-        List<String> cp = new ArrayList<>();
-        for (String prop : List.of("jdk.module.path", "java.class.path")) {
-            String v = System.getProperty(prop);
-            if (v != null && !v.isBlank()) {
-                cp.add(v);
-            }
-        }
-        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        Path java = Children.java();
         Path err = tmp.resolve("child-jvm.err");
-        Process jvm = new ProcessBuilder(java.toString(), "-cp", String.join(File.pathSeparator, cp),
+        Process jvm = new ProcessBuilder(java.toString(), "-cp", Children.testClasspath(),
                 HookMain.class.getName(), Children.script("hold-tree.sh").toString())
                 .redirectError(err.toFile())
                 .start();
