@@ -127,6 +127,8 @@ public final class HttpTransport implements McpTransport {
     static final long MAX_BACKOFF_MILLIS = 30_000;
     static final int MAX_ERROR_BODY_BYTES = 64 * 1024;
     static final int SEEN_IDS = 4096;
+    /** How close to a send's deadline a transport timer that fires counts as the deadline (timers are not exact). */
+    static final long TIMER_SLACK_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
     static final String SESSION_HEADER = "Mcp-Session-Id";
     static final String VERSION_HEADER = "MCP-Protocol-Version";
@@ -1344,9 +1346,13 @@ public final class HttpTransport implements McpTransport {
         return new McpTransportException(call.what + ": aborted");
     }
 
-    /** Whether {@code deadlineNanos} (a {@link System#nanoTime()} value, {@code Long.MAX_VALUE} for none) passed. */
+    /**
+     * Whether {@code deadlineNanos} (a {@link System#nanoTime()} value, {@code Long.MAX_VALUE} for none) passed, or
+     * is less than {@link #TIMER_SLACK_NANOS} away: timers are not exact (the HTTP client's fires when less than a
+     * millisecond is left, truncating), so a timer set for the deadline may fire a little before it.
+     */
     private static boolean past(long deadlineNanos) {
-        return deadlineNanos != Long.MAX_VALUE && System.nanoTime() - deadlineNanos >= 0;
+        return deadlineNanos != Long.MAX_VALUE && System.nanoTime() - (deadlineNanos - TIMER_SLACK_NANOS) >= 0;
     }
 
     /**
@@ -1372,12 +1378,15 @@ public final class HttpTransport implements McpTransport {
         return Math.max(1, Math.min(idle, deadlineNanos - System.nanoTime()));
     }
 
-    /** Bounds a request until its response headers: connecting (connect timeout) plus one idle period. */
+    /**
+     * Bounds a request until its response headers: connecting (connect timeout) plus one idle period, and a little
+     * past the deadline, so that the transport's own wait in {@link #exchange} reports the deadline first.
+     */
     private Duration headerTimeout(long deadlineNanos) {
         long idle = saturatedAdd(idleNanos(), connectTimeout.toNanos());
         if (deadlineNanos != Long.MAX_VALUE) {
             long remaining = deadlineNanos - System.nanoTime();
-            idle = Math.min(idle, Math.max(remaining, TimeUnit.MILLISECONDS.toNanos(1)));
+            idle = Math.min(idle, Math.max(remaining, 0) + TIMER_SLACK_NANOS);
         }
         return Duration.ofNanos(idle);
     }

@@ -138,6 +138,8 @@ class HttpTransportTest {
             assertThat(list.header("Authorization")).isEqualTo("Bearer secret-token");
             assertThat(t.toString()).doesNotContain("secret-token").doesNotContain("tenant=a")
                     .contains("Authorization: <redacted>");
+            // the GET stream starts in the background: wait for its one try before closing
+            org.awaitility.Awaitility.await().atMost(WAIT).until(() -> server.requests("GET").size() == 1);
         }
         // close sent DELETE with the session
         List<TestServer.Req> deletes = server.requests("DELETE");
@@ -601,9 +603,10 @@ class HttpTransportTest {
         try (HttpTransport t = open()) {
             t.send(initialize(1), TestContext.of(1));
             t.send(INITIALIZED, TestContext.none());
-            t.handshakeCompleted("2025-11-25");
+            // cleared before the GET stream starts: its first event may arrive at once
             sink.all.clear();
             sink.queue.clear();
+            t.handshakeCompleted("2025-11-25");
             assertThat(sink.next(WAIT)).isEqualTo(new JsonRpcMessage.Notification("notifications/tools/list_changed",
                     null));
             assertThat(sink.next(WAIT)).isEqualTo(new JsonRpcMessage.Request(RequestId.of(99), "roots/list", null));
