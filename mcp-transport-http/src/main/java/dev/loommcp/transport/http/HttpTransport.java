@@ -6,6 +6,7 @@ import dev.loommcp.McpProtocolException;
 import dev.loommcp.McpTimeoutException;
 import dev.loommcp.McpTransportException;
 import dev.loommcp.internal.concurrent.McpThreads;
+import dev.loommcp.internal.json.Ids;
 import dev.loommcp.internal.json.JsonRpcCodec;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
@@ -601,7 +602,7 @@ public final class HttpTransport implements McpTransport {
                 if (ms.size() == 1 && ms.get(0) instanceof JsonRpcMessage.ErrorResponse e) {
                     rpcNote = " (JSON-RPC error " + e.error().code() + ")";
                     if (answerTo != null && status != 401 && status != 403
-                            && (e.id() == null || e.id().equals(answerTo))) {
+                            && (e.id() == null || e.id().equals(answerTo) || sameLooseId(e.id(), answerTo))) {
                         deliver(new JsonRpcMessage.ErrorResponse(answerTo, e.error()), false);
                         return;
                     }
@@ -613,6 +614,15 @@ public final class HttpTransport implements McpTransport {
         }
         resp.body().close();
         throw new McpHttpStatusException(status, call.what + " failed with HTTP " + status + rpcNote, challenges);
+    }
+
+    /**
+     * Whether an error body's id such as {@code "7"} or {@code 7.0} stands for the integer id the POST carried (issue
+     * 8 item 10: real servers answer so); the core matches such ids the same way.
+     */
+    private static boolean sameLooseId(RequestId got, RequestId sent) {
+        Long loose = Ids.looseInteger(got);
+        return loose != null && sent instanceof RequestId.NumberId n && n.number() == loose;
     }
 
     // ------------------------------------------------------------------------------------------------------------

@@ -670,6 +670,21 @@ class HttpTransportTest {
         }
     }
 
+    /** Issue 8 item 10: an HTTP error body answering request 7 with id "7" or 7.0 is still request 7's answer. */
+    @Test
+    void anErrorBodyWhoseIdIsTheRequestsIdAsTextOrDecimalIsItsAnswer() throws Exception {
+        AtomicInteger n = new AtomicInteger();
+        server.handler((req, ex) -> json(ex, 400, "{\"jsonrpc\":\"2.0\",\"id\":"
+                + (n.incrementAndGet() == 1 ? "\"7\"" : "8.0") + ",\"error\":{\"code\":-32602,\"message\":\"bad\"}}"));
+        try (HttpTransport t = open()) {
+            t.send(request(7, "tools/list"), TestContext.of(7));
+            t.send(request(8, "tools/list"), TestContext.of(8));
+            assertThat(sink.all).containsExactly(
+                    new JsonRpcMessage.ErrorResponse(RequestId.of(7), new JsonRpcError(-32602, "bad", null)),
+                    new JsonRpcMessage.ErrorResponse(RequestId.of(8), new JsonRpcError(-32602, "bad", null)));
+        }
+    }
+
     @Test
     void malformedAnswersAreProtocolErrors() throws Exception {
         AtomicInteger n = new AtomicInteger();
