@@ -371,9 +371,13 @@ public final class McpClient implements AutoCloseable {
     /**
      * Tells the server the roots changed, with per-call options; see {@link #notify(String, Map, RequestOptions)}.
      *
-     * @param options timeout, deadline, token, extra {@code _meta}
-     * @throws McpException         when the call fails (see the class documentation)
-     * @throws InterruptedException if the calling thread is interrupted
+     * @param options deadline and token
+     * @throws McpTimeoutException   if the deadline passes before the notification is sent
+     * @throws McpCancelledException if the token fires before or while it is sent
+     * @throws McpClosedException    if the client is closed
+     * @throws McpTransportException if the transport fails
+     * @throws IllegalStateException if the client is not connected yet
+     * @throws InterruptedException  if the calling thread is interrupted
      */
     public void notifyRootsListChanged(RequestOptions options) throws InterruptedException {
         notify("notifications/roots/list_changed", null, options);
@@ -915,7 +919,7 @@ public final class McpClient implements AutoCloseable {
      * @param argumentName  the argument's name
      * @param argumentValue what was typed so far
      * @param context       values of arguments already chosen, or {@code null}
-     * @param options timeout, deadline, token, extra {@code _meta}
+     * @param options       timeout, deadline, token, extra {@code _meta}
      * @return the completion values
      * @throws McpException         when the call fails (see the class documentation)
      * @throws InterruptedException if the calling thread is interrupted
@@ -931,7 +935,6 @@ public final class McpClient implements AutoCloseable {
         return Json.convert(session.request("completion/complete", params, options), CompleteResult.class,
                 "completion/complete result");
     }
-
 
     @Override
     public String toString() {
