@@ -90,6 +90,12 @@ import javax.net.ssl.SSLContext;
  */
 public final class HttpTransport implements McpTransport {
 
+    // The parts (none refers back to this class): Exchange (one HTTP exchange: request, signer, redirects, abort,
+    // failure mapping), ResponseStream (JSON and SSE bodies, resumption), Inbound (delivery to the sink, dedupe,
+    // the calls awaiting a response), GetStream (the GET stream's supervisor), Sender (POSTing the client's
+    // messages), HandshakeReplay (the 404 re-initialisation, the only part that knows MCP method names), HttpSession
+    // (id and version, one immutable value in one AtomicReference), HttpSettings and HeaderRules.
+
     /** The most redirects (307/308, same origin) followed for one request. */
     public static final int MAX_REDIRECTS = HttpSettings.MAX_REDIRECTS;
     /** The most consecutive reconnection attempts without progress, for resumption and for the GET stream. */
