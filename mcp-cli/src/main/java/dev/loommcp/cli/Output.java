@@ -70,7 +70,11 @@ final class Output {
         return commandLine.get().getErr();
     }
 
-    /** Prints {@code value} as pretty JSON on standard output (strings escaped as JSON) and flushes. */
+    /**
+     * Prints a value as pretty JSON on standard output (control characters escaped as JSON) and flushes.
+     *
+     * @param value plain Java values ({@code Map}, {@code List}, strings, numbers, booleans, {@code null})
+     */
     void printJson(Object value) {
         rawOut().println(TerminalText.jsonSafe(Json.writePretty(value)));
         rawOut().flush();

@@ -37,13 +37,18 @@ final class StderrDrain {
     /**
      * Waits until stderr reached its end (or reading it failed), at most {@code nanos}.
      *
+     * @param nanos how long to wait at most, in nanoseconds (zero or less: do not wait)
      * @throws InterruptedException if the waiting thread is interrupted
      */
     void awaitEof(long nanos) throws InterruptedException {
         stderrEof.await(nanos, TimeUnit.NANOSECONDS);
     }
 
-    /** Drains {@code err} until its end (the pipe thread's task). */
+    /**
+     * Drains {@code err} until its end (the pipe thread's task). Never throws: a read failure ends the draining.
+     *
+     * @param err the child's stderr
+     */
     void run(InputStream err) {
         LineBuffer lineBuf = new LineBuffer(Math.min(STDERR_LINE_MAX, config.stderrBufferBytes()));
         byte[] buf = new byte[StdoutReader.READ_CHUNK];

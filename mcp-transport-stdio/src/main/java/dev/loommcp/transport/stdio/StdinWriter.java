@@ -38,6 +38,7 @@ final class StdinWriter {
     /**
      * Queues one encoded message (without its newline) and returns at once.
      *
+     * @param bytes the message as UTF-8 JSON
      * @throws McpTransportException if the child is not reading its stdin: more than the limit of bytes is queued
      */
     void enqueue(byte[] bytes) {
@@ -55,7 +56,12 @@ final class StdinWriter {
         outQueue.add(POISON);
     }
 
-    /** Writes the queue to {@code out} until told to close it or until it fails (the pipe thread's task). */
+    /**
+     * Writes the queue to {@code out} until told to close it, interrupted or failing, then closes {@code out} (the
+     * pipe thread's task). Never throws: a write failure fails the connection unless the child exits soon.
+     *
+     * @param out the child's stdin
+     */
     void run(OutputStream out) {
         List<byte[]> batch = new ArrayList<>();
         try {

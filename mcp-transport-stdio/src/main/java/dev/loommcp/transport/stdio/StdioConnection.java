@@ -344,7 +344,11 @@ final class StdioConnection {
         return sinkRef.get();
     }
 
-    /** Fails with {@code ex} unless the process exits soon, in which case the exit watcher reports the exit. */
+    /**
+     * Fails with {@code ex} unless the process exits soon, in which case the exit watcher reports the exit.
+     *
+     * @param ex what to report when the process is still running after twice the drain bound
+     */
     void waitThenFail(McpTransportException ex) {
         try {
             if (!tree.awaitExit(TimeUnit.MILLISECONDS.toNanos(DRAIN_AFTER_EXIT_MILLIS * 2))) {
@@ -355,7 +359,11 @@ final class StdioConnection {
         }
     }
 
-    /** The transport is lost: report once, then end the process tree in the background. */
+    /**
+     * The transport is lost: report once, then end the process tree in the background. Later calls do nothing.
+     *
+     * @param ex the failure, given to the sink's {@code onClosed} unless the owner closed the transport
+     */
     void fail(McpTransportException ex) {
         if (!failure.compareAndSet(null, ex)) {
             return;

@@ -56,13 +56,19 @@ final class StdoutReader {
     /**
      * Waits until stdout reached its end (or reading it failed or stopped), at most {@code nanos}.
      *
+     * @param nanos how long to wait at most, in nanoseconds (zero or less: do not wait)
      * @throws InterruptedException if the waiting thread is interrupted
      */
     void awaitEof(long nanos) throws InterruptedException {
         stdoutEof.await(nanos, TimeUnit.NANOSECONDS);
     }
 
-    /** Reads {@code in} until its end, a failure, or a line longer than the limit (the pipe thread's task). */
+    /**
+     * Reads {@code in} until its end, a failure, or a line longer than the limit (the pipe thread's task). Never
+     * throws: an I/O failure, an end of stdout while the child runs and an oversized line fail the connection.
+     *
+     * @param in the child's stdout
+     */
     void run(InputStream in) {
         int limit = config.maxMessageBytes();
         int cap = (int) Math.min((long) limit + 2, Integer.MAX_VALUE - 8);
