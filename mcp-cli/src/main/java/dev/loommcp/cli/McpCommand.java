@@ -7,25 +7,13 @@ import dev.loommcp.RequestOptions;
 import dev.loommcp.cli.conformance.ConformanceClient;
 import dev.loommcp.internal.json.Json;
 import dev.loommcp.schema.CallToolResult;
-import dev.loommcp.schema.ElicitRequest;
-import dev.loommcp.schema.ElicitResult;
-import dev.loommcp.schema.Implementation;
 import dev.loommcp.schema.Prompt;
 import dev.loommcp.schema.PromptArgument;
 import dev.loommcp.schema.Resource;
 import dev.loommcp.schema.ResourceTemplate;
-import dev.loommcp.schema.Root;
 import dev.loommcp.schema.Tool;
-import dev.loommcp.spi.McpTransport;
-import dev.loommcp.transport.http.HeaderRules;
-import java.io.PrintWriter;
-import java.lang.reflect.Method;
-import java.net.URI;
-import java.net.URISyntaxException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.AbstractMap;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -46,7 +34,9 @@ import picocli.CommandLine.Spec;
 /**
  * The {@code mcp} command: connects to one MCP server (a child process over stdio, or Streamable HTTP) and runs one
  * command against it. Each subcommand is a method; the connection options are on this class and may be given before
- * or after the subcommand name.
+ * or after the subcommand name. {@link ClientSetup} turns the connection options into a transport and a client,
+ * {@link Output} holds the streams the commands write to, {@link Render} formats human output and {@link Failures}
+ * turns an exception into its message and exit code.
  *
  * <p>Not thread-safe: one instance serves one command line.
  */
@@ -216,10 +206,8 @@ final class McpCommand {
     /** How the client checks {@code structuredContent} ({@code call --validate}). */
     private OutputSchemaValidation outputSchemaValidation = OutputSchemaValidation.OFF;
 
-    private PrintWriter safeOut;
-    private PrintWriter safeOutRaw;
-    private PrintWriter safeErr;
-    private PrintWriter safeErrRaw;
+    /** Where the command writes (its streams are the command line's, read on each use). */
+    private final Output io;
 
     /** Set while a connection is open, for error reports. */
     private StderrTail stderrTail;
@@ -231,6 +219,7 @@ final class McpCommand {
      */
     McpCommand(Function<String, String> environment) {
         this.environment = environment;
+        this.io = new Output(() -> spec.commandLine(), environment);
     }
 
     // ------------------------------------------------------------------------------------------------ commands
@@ -241,9 +230,9 @@ final class McpCommand {
     int info() throws InterruptedException {
         return withClient(client -> {
             if (json) {
-                printJson(Json.toPlain(client.initializeResult()));
+                io.printJson(Json.toPlain(client.initializeResult()));
             } else {
-                Render.info(out(), client.initializeResult());
+                Render.info(io.out(), client.initializeResult());
             }
             return ExitCodes.OK;
         });
@@ -257,7 +246,7 @@ final class McpCommand {
                 return ExitCodes.OK;
             }
             if (json) {
-                printJson(listRaw(client, "tools/list", "tools"));
+                io.printJson(listRaw(client, "tools/list", "tools"));
                 return ExitCodes.OK;
             }
             List<List<String>> rows = new ArrayList<>();
@@ -267,9 +256,9 @@ final class McpCommand {
                 rows.add(List.of(t.name(), title, t.description() == null ? "" : t.description()));
             }
             if (rows.isEmpty()) {
-                out().println("(no tools)");
+                io.out().println("(no tools)");
             } else {
-                Render.table(out(), List.of("NAME", "TITLE", "DESCRIPTION"), rows, width());
+                Render.table(io.out(), List.of("NAME", "TITLE", "DESCRIPTION"), rows, io.width());
             }
             return ExitCodes.OK;
         });
@@ -294,11 +283,11 @@ final class McpCommand {
         return withClient(client -> {
             if (validate && client.listAllTools().stream().noneMatch(t -> name.equals(t.name()))) {
                 // the client validates against the definitions it listed: without one there is nothing to check
-                err().println("mcp: tool '" + name + "' is not in the server's tool list; nothing to validate "
+                io.err().println("mcp: tool '" + name + "' is not in the server's tool list; nothing to validate "
                         + "against");
-                err().flush();
+                io.err().flush();
             }
-            ProgressBar bar = new ProgressBar(rawErr(), progressEnabled(), width() > 0 ? width() : 80);
+            ProgressBar bar = new ProgressBar(io.rawErr(), io.progressEnabled(), io.width() > 0 ? io.width() : 80);
             RequestOptions options = RequestOptions.newBuilder().progressListener(bar).build();
             try {
                 if (json) {
@@ -307,15 +296,15 @@ final class McpCommand {
                     params.put("arguments", args);
                     Map<String, Object> result = client.request("tools/call", params, options);
                     bar.finish();
-                    printJson(result);
+                    io.printJson(result);
                     return Boolean.TRUE.equals(result.get("isError")) ? ExitCodes.TOOL_ERROR : ExitCodes.OK;
                 }
                 CallToolResult result = client.callTool(name, args, options);
                 bar.finish();
-                Render.toolResult(out(), result);
+                Render.toolResult(io.out(), result);
                 if (result.error()) {
-                    out().flush();
-                    err().println("mcp: tool '" + name + "' returned an error result (isError: true)");
+                    io.out().flush();
+                    io.err().println("mcp: tool '" + name + "' returned an error result (isError: true)");
                     return ExitCodes.TOOL_ERROR;
                 }
                 return ExitCodes.OK;
@@ -336,7 +325,7 @@ final class McpCommand {
                 return ExitCodes.OK;
             }
             if (json) {
-                printJson(templates ? listRaw(client, "resources/templates/list", "resourceTemplates")
+                io.printJson(templates ? listRaw(client, "resources/templates/list", "resourceTemplates")
                         : listRaw(client, "resources/list", "resources"));
                 return ExitCodes.OK;
             }
@@ -353,10 +342,10 @@ final class McpCommand {
                 }
             }
             if (rows.isEmpty()) {
-                out().println(templates ? "(no resource templates)" : "(no resources)");
+                io.out().println(templates ? "(no resource templates)" : "(no resources)");
             } else {
-                Render.table(out(), List.of(templates ? "URI TEMPLATE" : "URI", "NAME", "MIME TYPE", "DESCRIPTION"),
-                        rows, width());
+                Render.table(io.out(), List.of(templates ? "URI TEMPLATE" : "URI", "NAME", "MIME TYPE", "DESCRIPTION"),
+                        rows, io.width());
             }
             return ExitCodes.OK;
         });
@@ -369,9 +358,9 @@ final class McpCommand {
             throws InterruptedException {
         return withClient(client -> {
             if (json) {
-                printJson(client.request("resources/read", Map.of("uri", uri), RequestOptions.DEFAULT));
+                io.printJson(client.request("resources/read", Map.of("uri", uri), RequestOptions.DEFAULT));
             } else {
-                Render.resourceContents(out(), client.readResource(uri));
+                Render.resourceContents(io.out(), client.readResource(uri));
             }
             return ExitCodes.OK;
         });
@@ -385,7 +374,7 @@ final class McpCommand {
                 return ExitCodes.OK;
             }
             if (json) {
-                printJson(listRaw(client, "prompts/list", "prompts"));
+                io.printJson(listRaw(client, "prompts/list", "prompts"));
                 return ExitCodes.OK;
             }
             List<List<String>> rows = new ArrayList<>();
@@ -397,9 +386,9 @@ final class McpCommand {
                 rows.add(List.of(p.name(), nz(p.title()), Render.argumentList(args), nz(p.description())));
             }
             if (rows.isEmpty()) {
-                out().println("(no prompts)");
+                io.out().println("(no prompts)");
             } else {
-                Render.table(out(), List.of("NAME", "TITLE", "ARGUMENTS", "DESCRIPTION"), rows, width());
+                Render.table(io.out(), List.of("NAME", "TITLE", "ARGUMENTS", "DESCRIPTION"), rows, io.width());
             }
             return ExitCodes.OK;
         });
@@ -428,9 +417,9 @@ final class McpCommand {
                 Map<String, Object> params = new LinkedHashMap<>();
                 params.put("name", name);
                 params.put("arguments", args);
-                printJson(client.request("prompts/get", params, RequestOptions.DEFAULT));
+                io.printJson(client.request("prompts/get", params, RequestOptions.DEFAULT));
             } else {
-                Render.prompt(out(), client.getPrompt(name, args));
+                Render.prompt(io.out(), client.getPrompt(name, args));
             }
             return ExitCodes.OK;
         });
@@ -444,9 +433,9 @@ final class McpCommand {
             Map<String, Object> result = client.request("ping", null, RequestOptions.DEFAULT);
             long micros = (System.nanoTime() - start) / 1_000;
             if (json) {
-                printJson(result);
+                io.printJson(result);
             } else {
-                out().println(String.format(Locale.ROOT, "pong (%.1f ms)", micros / 1000.0));
+                io.out().println(String.format(Locale.ROOT, "pong (%.1f ms)", micros / 1000.0));
             }
             return ExitCodes.OK;
         });
@@ -459,7 +448,7 @@ final class McpCommand {
     int conformance(@Parameters(paramLabel = "URL", description = "the scenario server's URL") String url) {
         String scenario = environment.apply(ConformanceClient.SCENARIO_ENV);
         if (scenario == null || scenario.isBlank()) {
-            err().println("mcp: " + ConformanceClient.SCENARIO_ENV + " is not set (the conformance suite sets it to the scenario's "
+            io.err().println("mcp: " + ConformanceClient.SCENARIO_ENV + " is not set (the conformance suite sets it to the scenario's "
                     + "name)");
             return ExitCodes.USAGE;
         }
@@ -480,9 +469,9 @@ final class McpCommand {
             return false;
         }
         if (json) {
-            printJson(Map.of(itemsKey, List.of()));
+            io.printJson(Map.of(itemsKey, List.of()));
         } else {
-            out().println("(the server does not offer " + name + ": its initialize result declares no '" + name
+            io.out().println("(the server does not offer " + name + ": its initialize result declares no '" + name
                     + "' capability)");
         }
         return true;
@@ -501,43 +490,26 @@ final class McpCommand {
      * failure into its exit code and message.
      */
     private int withClient(ClientAction action) throws InterruptedException {
-        stderrTail = new StderrTail(echoStderr ? err() : null);
-        Duration connect = connectTimeout != null ? connectTimeout : DEFAULT_CONNECT_TIMEOUT;
-        List<Root> rootList = rootList();
-        ElicitResult elicitAnswer = elicitAnswer();
-        // Ctrl+C, SIGTERM or --timeout: the client cancels the call on the wire, and close() lets that go out first
-        McpClient.Builder builder = McpClient.newBuilder(transport(stderrTail, connect.plus(STARTUP_MARGIN)))
-                .clientInfo(Implementation.of(CLIENT_NAME, Version.version()))
-                .outputSchemaValidation(outputSchemaValidation)
-                .connectTimeout(connect);
-        if (timeout != null) {
-            builder.requestTimeout(timeout);
-        }
-        if (!rootList.isEmpty()) {
-            builder.rootsHandler(() -> rootList);
-        }
-        if (elicitAnswer != null) {
-            builder.elicitationHandler(request -> {
-                noteElicitation(request, elicitAnswer);
-                return elicitAnswer;
-            }, false);
-        }
-        McpClient client = builder.build();
+        stderrTail = new StderrTail(echoStderr ? io.err() : null);
+        ClientSetup.Options options = new ClientSetup.Options(stdio, http, List.copyOf(headers), List.copyOf(env),
+                inheritEnv, cwd, echoStderr, timeout, connectTimeout, maxMessageSize, List.copyOf(roots), elicit);
+        McpClient client = new ClientSetup(options, spec.commandLine(), environment, io.err())
+                .newClient(stderrTail, outputSchemaValidation);
         boolean connected = false;
         Main.OPEN_CLIENTS.incrementAndGet();
         try {
             client.connect();
             connected = true;
             int code = action.run(client);
-            out().flush();
+            io.out().flush();
             return code;
         } catch (ParameterException e) {
             throw e;
         } catch (InterruptedException e) {
-            Failures.report(e, rawOut(), err(), json, stderrTail, null);
+            Failures.report(e, io.rawOut(), io.err(), json, stderrTail, null);
             throw e;
         } catch (RuntimeException e) {
-            int code = Failures.report(e, rawOut(), err(), json, stderrTail, connected
+            int code = Failures.report(e, io.rawOut(), io.err(), json, stderrTail, connected
                     ? timeoutHint("--timeout", DEFAULT_REQUEST_TIMEOUT)
                     : timeoutHint("--connect-timeout", DEFAULT_CONNECT_TIMEOUT));
             return code;
@@ -581,176 +553,6 @@ final class McpCommand {
             pr = pr.subcommand();
         }
         return value;
-    }
-
-    /** The {@code --root} directories as roots: each must be an existing directory. */
-    private List<Root> rootList() {
-        List<Root> list = new ArrayList<>();
-        for (Path dir : roots) {
-            if (!Files.isDirectory(dir)) {
-                throw usage("--root " + dir + ": no such directory");
-            }
-            Path absolute = dir.toAbsolutePath().normalize();
-            Path fileName = absolute.getFileName();
-            list.add(Root.of(absolute.toUri().toString(), fileName == null ? absolute.toString() : fileName.toString()));
-        }
-        return List.copyOf(list);
-    }
-
-    /** The {@code --elicit} answer, or {@code null} when not given (no elicitation capability then). */
-    private ElicitResult elicitAnswer() {
-        if (elicit == null) {
-            return null;
-        }
-        return switch (elicit.strip()) {
-            case "decline" -> ElicitResult.decline();
-            case "cancel" -> ElicitResult.cancel();
-            default -> {
-                Object value;
-                try {
-                    value = Json.read(elicit);
-                } catch (IllegalArgumentException e) {
-                    throw usage("--elicit: expected decline, cancel or a JSON object to accept with; the JSON is "
-                            + e.getMessage());
-                }
-                if (!(value instanceof Map<?, ?> map)) {
-                    throw usage("--elicit: expected decline, cancel or a JSON object to accept with, like "
-                            + "'{\"name\": \"value\"}'");
-                }
-                @SuppressWarnings("unchecked")
-                Map<String, Object> content = (Map<String, Object>) map;
-                yield ElicitResult.accept(content);
-            }
-        };
-    }
-
-    /**
-     * Notes on stderr what the server asked and what {@code --elicit} answered. Runs on the client's handler
-     * thread; never throws (the answer is given whatever happens to the note).
-     */
-    private void noteElicitation(ElicitRequest request, ElicitResult answer) {
-        try {
-            PrintWriter e = err();
-            e.println("mcp: the server asks: " + Render.oneLine(request.message()) + " (answered "
-                    + answer.action() + (answer.content() != null ? " with " + Json.write(answer.content()) : "")
-                    + ", from --elicit)");
-            e.flush();
-        } catch (RuntimeException | Error ignored) {
-            // only a note: the answer is what matters to the server
-        }
-    }
-
-    private McpTransport transport(StderrTail tail, Duration startup) {
-        if (stdio != null && http != null) {
-            throw usage("give either --stdio or --http, not both");
-        }
-        if (stdio == null && http == null) {
-            throw usage("say which server to talk to: --stdio 'COMMAND LINE' or --http URL");
-        }
-        if (stdio != null) {
-            if (!headers.isEmpty()) {
-                throw usage("--header applies to --http only");
-            }
-            List<String> argv;
-            try {
-                argv = ShellWords.split(stdio);
-            } catch (IllegalArgumentException e) {
-                throw usage("--stdio: " + e.getMessage());
-            }
-            if (argv.isEmpty()) {
-                throw usage("--stdio: the command line is empty");
-            }
-            try {
-                return Transports.stdio(argv, environmentOptions(), inheritEnv, cwd, startup, tail, maxMessageSize);
-            } catch (IllegalArgumentException e) {
-                throw usage(e.getMessage());
-            }
-        }
-        if (!env.isEmpty() || inheritEnv || cwd != null || echoStderr) {
-            throw usage("--env, --inherit-env, --cwd and --stderr apply to --stdio only");
-        }
-        URI uri;
-        try {
-            uri = new URI(http);
-        } catch (URISyntaxException e) {
-            throw usage("--http: not a valid URL: " + e.getReason());
-        }
-        if (uri.getScheme() == null || !(uri.getScheme().equalsIgnoreCase("http")
-                || uri.getScheme().equalsIgnoreCase("https")) || uri.getHost() == null) {
-            throw usage("--http: expected an http:// or https:// URL with a host");
-        }
-        List<Map.Entry<String, String>> parsed = new ArrayList<>();
-        for (int i = 0; i < headers.size(); i++) {
-            String h = headers.get(i);
-            int colon = h.indexOf(':');
-            if (colon <= 0) {
-                throw usage("--header number " + (i + 1) + " is not of the form 'Name: value'");
-            }
-            String name = h.substring(0, colon).strip();
-            if (!HeaderRules.isToken(name)) {
-                throw usage("--header number " + (i + 1) + " has an invalid header name");
-            }
-            parsed.add(new AbstractMap.SimpleImmutableEntry<>(name, h.substring(colon + 1).strip()));
-        }
-        try {
-            return Transports.http(uri, parsed, maxMessageSize);
-        } catch (IllegalArgumentException e) {
-            throw usage("--http: " + e.getMessage());
-        }
-    }
-
-    /** The {@code --env} options as a map; {@code NAME} alone takes our own value. Values are never printed. */
-    private Map<String, String> environmentOptions() {
-        Map<String, String> vars = new LinkedHashMap<>();
-        for (int i = 0; i < env.size(); i++) {
-            String e = env.get(i);
-            int eq = e.indexOf('=');
-            if (eq == 0) {
-                throw usage("--env number " + (i + 1) + " has an empty variable name (expected NAME=VALUE)");
-            }
-            String name = eq < 0 ? e : e.substring(0, eq);
-            String problem = nameProblem(name);
-            if (problem != null) {
-                // the name is not printed: a malformed --env may well be a value given without its name
-                throw usage("--env number " + (i + 1) + ": the variable name contains " + problem
-                        + " (expected NAME=VALUE, where NAME has no blanks or control characters)");
-            }
-            if (eq < 0) {
-                String value = environment.apply(e);
-                if (value == null) {
-                    // not echoed: a bare --env argument may be a secret value typed without its name
-                    throw usage("--env number " + (i + 1) + ": there is no such variable in this environment to "
-                            + "pass on (use NAME=VALUE to set one)");
-                }
-                if (value.indexOf('\uFFFD') >= 0 && !Main.isUtf8(System.getProperty("sun.jnu.encoding"))) {
-                    // the JVM decoded our environment in a charset that cannot hold it: passing it on would damage it
-                    throw usage("--env number " + (i + 1) + ": the variable's value has characters this JVM could "
-                            + "not decode in its locale's charset (" + System.getProperty("sun.jnu.encoding")
-                            + "); run with a UTF-8 locale (LC_ALL=C.UTF-8) or give NAME=VALUE");
-                }
-                vars.put(e, value);
-            } else {
-                vars.put(e.substring(0, eq), e.substring(eq + 1));
-            }
-        }
-        return vars;
-    }
-
-    /** What is wrong with an environment variable name, or {@code null} when it is fine. */
-    static String nameProblem(String name) {
-        for (int i = 0; i < name.length(); i++) {
-            char c = name.charAt(i);
-            if (c == ' ') {
-                return "a space";
-            }
-            if (Character.isISOControl(c)) {
-                return String.format(Locale.ROOT, "a control character (U+%04X)", (int) c);
-            }
-            if (Character.isWhitespace(c) || Character.isSpaceChar(c)) {
-                return String.format(Locale.ROOT, "a blank (U+%04X)", (int) c);
-            }
-        }
-        return null;
     }
 
     // ------------------------------------------------------------------------------------------------ helpers
@@ -817,11 +619,6 @@ final class McpCommand {
         return m;
     }
 
-    private void printJson(Object value) {
-        rawOut().println(TerminalText.jsonSafe(Json.writePretty(value)));
-        rawOut().flush();
-    }
-
     /** Sets a single-value option, refusing a second occurrence (before or after the command name). */
     private <T> T once(String option, T current, T value) {
         if (current != null) {
@@ -834,104 +631,8 @@ final class McpCommand {
         return new ParameterException(spec.commandLine(), message);
     }
 
-    /** Standard output for human output: server-supplied control characters are escaped. */
-    private PrintWriter out() {
-        PrintWriter raw = rawOut();
-        if (safeOut == null || safeOutRaw != raw) {
-            safeOutRaw = raw;
-            safeOut = TerminalText.writer(raw);
-        }
-        return safeOut;
-    }
-
-    /** Standard error for messages: server-supplied control characters are escaped. */
-    private PrintWriter err() {
-        PrintWriter raw = rawErr();
-        if (safeErr == null || safeErrRaw != raw) {
-            safeErrRaw = raw;
-            safeErr = TerminalText.writer(raw);
-        }
-        return safeErr;
-    }
-
-    /** Standard output as it is: for JSON output (escaped as JSON) only. */
-    private PrintWriter rawOut() {
-        return spec.commandLine().getOut();
-    }
-
-    /** Standard error as it is: for the progress bar only, which draws with carriage returns. */
-    private PrintWriter rawErr() {
-        return spec.commandLine().getErr();
-    }
-
     private static String nz(String s) {
         return s == null ? "" : s;
-    }
-
-    /** The terminal's width from {@code COLUMNS}, or 0 when unknown. */
-    private int width() {
-        String columns = environment.apply("COLUMNS");
-        if (columns != null) {
-            try {
-                int w = Integer.parseInt(columns.strip());
-                if (w >= 20) {
-                    return w;
-                }
-            } catch (NumberFormatException ignored) {
-                // fall back to the default
-            }
-        }
-        return 0;
-    }
-
-    /**
-     * Whether to draw the progress bar: {@code MCP_PROGRESS=always} or {@code never} decide; otherwise only when
-     * this process talks to a terminal.
-     */
-    private boolean progressEnabled() {
-        String setting = environment.apply("MCP_PROGRESS");
-        if (setting != null) {
-            switch (setting.strip().toLowerCase(Locale.ROOT)) {
-                case "always", "1", "true", "yes" -> {
-                    return true;
-                }
-                case "never", "0", "false", "no" -> {
-                    return false;
-                }
-                default -> {
-                    // auto
-                }
-            }
-        }
-        return Terminal.isInteractive();
-    }
-
-    /** Tells whether this process talks to a terminal. */
-    static final class Terminal {
-        private Terminal() {
-        }
-
-        /**
-         * Returns whether there is an interactive console. On JDK 22 and later {@code System.console()} also
-         * returns a console when the streams are redirected, so {@code Console.isTerminal()} (called reflectively,
-         * since this code targets Java 21) decides there.
-         *
-         * @return whether the console is a terminal
-         */
-        static boolean isInteractive() {
-            java.io.Console console = System.console();
-            if (console == null) {
-                return false;
-            }
-            try {
-                Method isTerminal = java.io.Console.class.getMethod("isTerminal");
-                return Boolean.TRUE.equals(isTerminal.invoke(console));
-            } catch (NoSuchMethodException e) {
-                return true;
-            } catch (ReflectiveOperationException | RuntimeException e) {
-                return false;
-            }
-        }
     }
 
     /** Supplies {@code --version}. */

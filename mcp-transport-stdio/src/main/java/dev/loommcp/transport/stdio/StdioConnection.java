@@ -1,36 +1,32 @@
 package dev.loommcp.transport.stdio;
 
 import dev.loommcp.McpClosedException;
-import dev.loommcp.McpProtocolException;
 import dev.loommcp.McpTransportException;
 import dev.loommcp.internal.concurrent.McpThreads;
 import dev.loommcp.internal.json.JsonRpcCodec;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
-import dev.loommcp.jsonrpc.RequestId;
 import dev.loommcp.spi.TransportSink;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.lang.System.Logger.Level;
 import java.lang.ref.WeakReference;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalInt;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The running side of a {@link StdioTransport}: the child process, its four threads (stdout reader, stderr drainer,
- * stdin writer, exit watcher) and the shutdown sequence.
+ * stdin writer, exit watcher) and the shutdown sequence. This class owns the lifecycle (open, send, failure, close,
+ * the exit watcher and the shutdown); the work of each pipe lives in its own part: {@link StdinWriter} (the bounded
+ * queue to stdin), {@link StdoutReader} (line framing and decoding of stdout) and {@link StderrDrain} (stderr lines
+ * into the {@link StderrRing} and the listener). The parts report back through {@link #fail}, {@link #waitThenFail},
+ * {@link #failed()} and {@link #sink()}.
  *
  * <p>The three threads that block in native pipe I/O (reader, drainer, writer) are platform daemon threads with a
  * small stack ({@link #PIPE_THREAD_STACK}): on a virtual thread a blocked pipe read or write holds a carrier of the
@@ -46,9 +42,7 @@ import java.util.concurrent.locks.ReentrantLock;
 final class StdioConnection {
 
     private static final System.Logger LOG = System.getLogger("dev.loommcp.transport.stdio");
-    private static final System.Logger WIRE = System.getLogger("dev.loommcp.transport.stdio.wire");
 
-    private static final byte[] POISON = new byte[0];
     /**
      * Stack size requested for the pipe threads: they only copy bytes, decode JSON-RPC (Jackson parses iteratively)
      * and call the sink or the stderr listener.
@@ -59,12 +53,6 @@ final class StdioConnection {
      * thrown instead of starting the thread, as the JVM throws {@code OutOfMemoryError} when the OS refuses a thread.
      */
     static volatile java.util.function.Function<String, Error> pipeThreadFault;
-    /** After this many failures of the stderr listener, further ones are logged at DEBUG. */
-    private static final int LISTENER_WARNINGS = 5;
-    private static final int READ_CHUNK = 64 * 1024;
-    private static final int STDERR_LINE_MAX = 8 * 1024;
-    private static final int EXCERPT_CHARS = 80;
-    private static final int SKIP_WARNINGS = 20;
     /** How long exit reporting waits for the pipes to deliver what the child wrote before it died. */
     private static final long DRAIN_AFTER_EXIT_MILLIS = 500;
     /** How long the shutdown waits for the transport's own threads after the process tree is gone. */
@@ -72,24 +60,19 @@ final class StdioConnection {
 
     private final LaunchConfig config;
     private final StderrRing ring;
-    private final long maxQueuedBytes;
+    private final StdinWriter writer;
+    private final StdoutReader reader;
+    private final StderrDrain stderr;
 
     private final ReentrantLock lifecycle = new ReentrantLock();
     private final AtomicReference<McpTransportException> failure = new AtomicReference<>();
     private final AtomicBoolean shutdownStarted = new AtomicBoolean();
     private final CountDownLatch shutdownDone = new CountDownLatch(1);
-    private final CountDownLatch stdoutEof = new CountDownLatch(1);
-    private final CountDownLatch stderrEof = new CountDownLatch(1);
-    private final LinkedBlockingQueue<byte[]> outQueue = new LinkedBlockingQueue<>();
-    private final AtomicLong queuedBytes = new AtomicLong();
-    private final AtomicLong skipped = new AtomicLong();
-    private final AtomicLong listenerFailures = new AtomicLong();
 
     private volatile boolean userClosed;
     /** The failure close() recorded, to tell it from a failure that came before the close. */
     private volatile McpTransportException closeMarker;
     private volatile boolean opened;
-    private volatile boolean firstMessage;
     private volatile WeakReference<TransportSink> sinkRef = new WeakReference<>(null);
     private volatile Process process;
     private volatile ProcessTree tree;
@@ -103,7 +86,9 @@ final class StdioConnection {
     StdioConnection(LaunchConfig config) {
         this.config = config;
         this.ring = new StderrRing(config.stderrBufferBytes());
-        this.maxQueuedBytes = Math.max(64L * 1024 * 1024, 4L * config.maxMessageBytes());
+        this.writer = new StdinWriter(this, config);
+        this.reader = new StdoutReader(this, config);
+        this.stderr = new StderrDrain(config, ring);
     }
 
     String programName() {
@@ -127,7 +112,7 @@ final class StdioConnection {
     }
 
     long skippedLines() {
-        return skipped.get();
+        return reader.skippedLines();
     }
 
     OptionalInt exitCode() {
@@ -198,9 +183,9 @@ final class StdioConnection {
             }
             try {
                 // pipe I/O blocks in native code: platform threads, never carriers of the virtual-thread scheduler
-                threads.add(startPipeThread("stdio-reader", this::readStdout));
-                threads.add(startPipeThread("stdio-stderr", this::drainStderr));
-                writerThread = startPipeThread("stdio-writer", this::writeStdin);
+                threads.add(startPipeThread("stdio-reader", () -> reader.run(p.getInputStream())));
+                threads.add(startPipeThread("stdio-stderr", () -> stderr.run(p.getErrorStream())));
+                writerThread = startPipeThread("stdio-writer", () -> writer.run(p.getOutputStream()));
                 threads.add(writerThread);
                 // waits on onExit(), which parks a virtual thread without holding its carrier
                 watcherThread = McpThreads.start("stdio-exit", this::watchExit);
@@ -273,14 +258,7 @@ final class StdioConnection {
         if (!opened || process == null) {
             throw new IllegalStateException("the stdio transport for " + config.programName() + " is not open");
         }
-        byte[] bytes = JsonRpcCodec.encode(message);
-        long queued = queuedBytes.addAndGet(bytes.length);
-        if (queued > maxQueuedBytes) {
-            queuedBytes.addAndGet(-bytes.length);
-            throw new McpTransportException(config.programName() + " is not reading its stdin: " + queued
-                    + " bytes are queued (limit " + maxQueuedBytes + ")");
-        }
-        outQueue.add(bytes);
+        writer.enqueue(JsonRpcCodec.encode(message));
         // the transport may have failed meanwhile; what is queued then is dropped, and the caller learns it from
         // onClosed like every other pending call
     }
@@ -295,315 +273,7 @@ final class StdioConnection {
                 f == null || f == closeMarker ? null : f);
     }
 
-    // ------------------------------------------------------------------------------------------------ threads
-
-    private void writeStdin() {
-        Process p = process;
-        OutputStream out = p.getOutputStream();
-        List<byte[]> batch = new ArrayList<>();
-        try {
-            boolean stop = false;
-            while (!stop) {
-                batch.add(outQueue.take());
-                outQueue.drainTo(batch);
-                for (byte[] b : batch) {
-                    if (b == POISON) {
-                        stop = true;
-                        break;
-                    }
-                    if (WIRE.isLoggable(Level.TRACE)) {
-                        WIRE.log(Level.TRACE, "-> " + config.programName() + ": "
-                                + new String(b, StandardCharsets.UTF_8));
-                    }
-                    out.write(b);
-                    out.write('\n');
-                    queuedBytes.addAndGet(-b.length);
-                }
-                out.flush();
-                batch.clear();
-            }
-        } catch (InterruptedException e) {
-            // shutdown
-        } catch (IOException e) {
-            if (failure.get() == null) {
-                // usually the child died (broken pipe): the exit watcher reports that with the exit code
-                try {
-                    if (!tree.awaitExit(TimeUnit.MILLISECONDS.toNanos(DRAIN_AFTER_EXIT_MILLIS * 2))) {
-                        fail(new McpTransportException("writing to the stdin of " + config.programName()
-                                + " failed: " + e.getMessage(), e));
-                    }
-                } catch (InterruptedException ie) {
-                    // shutdown
-                }
-            }
-        } finally {
-            outQueue.clear();
-            try {
-                out.close();
-            } catch (IOException ignored) {
-                // the child is gone
-            }
-        }
-    }
-
-    private void readStdout() {
-        InputStream in = process.getInputStream();
-        int limit = config.maxMessageBytes();
-        int cap = (int) Math.min((long) limit + 2, Integer.MAX_VALUE - 8);
-        byte[] buf = new byte[Math.min(READ_CHUNK, cap)];
-        int start = 0;
-        int end = 0;
-        boolean eof = false;
-        try {
-            while (true) {
-                if (end == buf.length) {
-                    if (start > 0) {
-                        System.arraycopy(buf, start, buf, 0, end - start);
-                        end -= start;
-                        start = 0;
-                    } else {
-                        // one partial line fills the buffer: grow it, up to the limit (the check below fails first)
-                        int grown = (int) Math.min((long) buf.length * 2, cap);
-                        byte[] nb = new byte[grown];
-                        System.arraycopy(buf, 0, nb, 0, end);
-                        buf = nb;
-                    }
-                }
-                int n = in.read(buf, end, buf.length - end);
-                if (n < 0) {
-                    eof = true;
-                    break;
-                }
-                int i = end;
-                end += n;
-                for (; i < end; i++) {
-                    if (buf[i] == '\n') {
-                        if (!handleLine(buf, start, i - start)) {
-                            return;
-                        }
-                        start = i + 1;
-                    }
-                }
-                if (start == end) {
-                    start = 0;
-                    end = 0;
-                } else if (end - start > limit + 1) {
-                    tooLarge(end - start);
-                    return;
-                }
-            }
-            if (end > start) {
-                handleLine(buf, start, end - start);
-            }
-        } catch (IOException e) {
-            if (failure.get() == null) {
-                waitThenFail(new McpTransportException("reading the stdout of " + config.programName()
-                        + " failed: " + e.getMessage(), e));
-            }
-        } finally {
-            stdoutEof.countDown();
-        }
-        if (eof && failure.get() == null) {
-            // stdout closed: if the process exits, the exit watcher reports it with its exit code
-            waitThenFail(new McpTransportException(config.programName() + " closed its stdout but is still running"
-                    + tailSuffix()));
-        }
-    }
-
-    /** Fails with {@code ex} unless the process exits soon, in which case the exit watcher reports the exit. */
-    private void waitThenFail(McpTransportException ex) {
-        try {
-            if (!tree.awaitExit(TimeUnit.MILLISECONDS.toNanos(DRAIN_AFTER_EXIT_MILLIS * 2))) {
-                fail(ex);
-            }
-        } catch (InterruptedException e) {
-            // shutdown
-        }
-    }
-
-    private void tooLarge(long seen) {
-        LOG.log(Level.WARNING, () -> config.programName() + " sent a line longer than maxMessageBytes ("
-                + config.maxMessageBytes() + " bytes); closing the transport");
-        fail(new McpTransportException(config.programName() + " sent a message longer than the limit of "
-                + config.maxMessageBytes() + " bytes (maxMessageBytes; at least " + seen
-                + " bytes without a newline); the transport is closed"));
-    }
-
-    /**
-     * Handles one line of stdout (without its {@code '\n'}).
-     *
-     * @return {@code false} when reading must stop
-     */
-    private boolean handleLine(byte[] buf, int off, int len) {
-        if (len > 0 && buf[off + len - 1] == '\r') {
-            len--;
-        }
-        if (len > config.maxMessageBytes()) {
-            tooLarge(len);
-            return false;
-        }
-        int first = off;
-        int stop = off + len;
-        while (first < stop && (buf[first] == ' ' || buf[first] == '\t' || buf[first] == '\r')) {
-            first++;
-        }
-        if (first == stop) {
-            return true;
-        }
-        if (WIRE.isLoggable(Level.TRACE)) {
-            WIRE.log(Level.TRACE, "<- " + config.programName() + ": " + new String(buf, off, len,
-                    StandardCharsets.UTF_8));
-        }
-        List<JsonRpcMessage> messages;
-        try {
-            messages = JsonRpcCodec.decode(buf, off, len);
-        } catch (McpProtocolException e) {
-            skip(buf, off, len, buf[first] == '{' || buf[first] == '[', e.getMessage());
-            return true;
-        } catch (RuntimeException e) {
-            skip(buf, off, len, false, e.getClass().getSimpleName());
-            return true;
-        }
-        firstMessage = true;
-        if (failure.get() != null) {
-            return true;
-        }
-        TransportSink sink = sinkRef.get();
-        if (sink == null) {
-            return true;
-        }
-        for (JsonRpcMessage m : messages) {
-            try {
-                sink.onMessage(m);
-            } catch (Throwable e) {
-                // any Throwable (an Error too): reading must go on, or every later call would hang
-                LOG.log(Level.WARNING, () -> "the sink of " + config.programName() + " failed on a message: "
-                        + e.getClass().getName(), e);
-            }
-        }
-        return true;
-    }
-
-    private void skip(byte[] buf, int off, int len, boolean looksLikeJson, String reason) {
-        long n = skipped.incrementAndGet();
-        String problem;
-        if (looksLikeJson) {
-            // valid-looking JSON may hold payload data: name the problem only
-            problem = "skipped a line from the stdout of " + config.programName() + " (" + len + " bytes): "
-                    + reason;
-        } else {
-            problem = "skipped a line from the stdout of " + config.programName() + " that is not JSON-RPC ("
-                    + len + " bytes): \"" + excerpt(buf, off, len) + "\"";
-        }
-        Level level = n <= SKIP_WARNINGS ? Level.WARNING : Level.DEBUG;
-        LOG.log(level, n == SKIP_WARNINGS ? problem + " (further skipped lines are logged at DEBUG)" : problem);
-        TransportSink sink = sinkRef.get();
-        if (sink != null && failure.get() == null) {
-            // an answer that names its request fails that call now instead of leaving it to its deadline
-            RequestId answers = looksLikeJson ? JsonRpcCodec.malformedResponseId(buf, off, len) : null;
-            try {
-                if (answers != null) {
-                    sink.onMalformedResponse(answers, problem);
-                } else {
-                    sink.onSkipped(problem);
-                }
-            } catch (Throwable e) {
-                LOG.log(Level.WARNING, () -> "the sink of " + config.programName() + " failed in onSkipped: "
-                        + e.getClass().getName(), e);
-            }
-        }
-    }
-
-    static String excerpt(byte[] buf, int off, int len) {
-        String s = new String(buf, off, Math.min(len, EXCERPT_CHARS * 4), StandardCharsets.UTF_8);
-        StringBuilder sb = new StringBuilder();
-        int count = 0;
-        for (int i = 0; i < s.length() && count < EXCERPT_CHARS; i++, count++) {
-            char c = s.charAt(i);
-            sb.append(c < 0x20 || c == 0x7f ? '?' : c);
-        }
-        if (count < s.length() || len > EXCERPT_CHARS * 4) {
-            sb.append("...");
-        }
-        return sb.toString();
-    }
-
-    private void drainStderr() {
-        InputStream err = process.getErrorStream();
-        LineBuffer lineBuf = new LineBuffer(Math.min(STDERR_LINE_MAX, config.stderrBufferBytes()));
-        byte[] buf = new byte[READ_CHUNK];
-        try {
-            int n;
-            while ((n = err.read(buf)) >= 0) {
-                int from = 0;
-                for (int i = 0; i < n; i++) {
-                    if (buf[i] == '\n') {
-                        lineBuf.append(buf, from, i - from);
-                        emitStderr(lineBuf);
-                        from = i + 1;
-                    }
-                }
-                lineBuf.append(buf, from, n - from);
-            }
-        } catch (IOException e) {
-            LOG.log(Level.DEBUG, () -> "reading the stderr of " + config.programName() + " ended: " + e);
-        } finally {
-            if (lineBuf.len > 0 || lineBuf.dropped > 0) {
-                emitStderr(lineBuf);
-            }
-            stderrEof.countDown();
-        }
-    }
-
-    /** One stderr line being collected, cut at a maximum length. */
-    private static final class LineBuffer {
-        final byte[] bytes;
-        int len;
-        long dropped;
-
-        LineBuffer(int max) {
-            bytes = new byte[Math.max(1, max)];
-        }
-
-        void append(byte[] b, int off, int n) {
-            int take = Math.min(n, bytes.length - len);
-            System.arraycopy(b, off, bytes, len, take);
-            len += take;
-            dropped += n - take;
-        }
-    }
-
-    private void emitStderr(LineBuffer lb) {
-        int len = lb.len;
-        if (lb.dropped == 0 && len > 0 && lb.bytes[len - 1] == '\r') {
-            len--;
-        }
-        String line = new String(lb.bytes, 0, len, StandardCharsets.UTF_8);
-        if (lb.dropped > 0) {
-            line = line + " [... " + lb.dropped + " more bytes]";
-        }
-        lb.len = 0;
-        lb.dropped = 0;
-        ring.add(line);
-        if (LOG.isLoggable(Level.TRACE)) {
-            LOG.log(Level.TRACE, config.programName() + " stderr: " + line);
-        }
-        if (config.stderrListener() != null) {
-            try {
-                config.stderrListener().accept(line);
-            } catch (Throwable e) {
-                // any Throwable (an Error too) is contained: draining must go on, or the child blocks on a full
-                // pipe. Only the class is logged above DEBUG: the message may quote the line (payload)
-                long n = listenerFailures.incrementAndGet();
-                if (n <= LISTENER_WARNINGS) {
-                    LOG.log(Level.WARNING, () -> "the stderr listener of " + config.programName() + " threw "
-                            + e.getClass().getName() + "; stderr draining goes on"
-                            + (n == LISTENER_WARNINGS ? " (further failures are logged at DEBUG)" : ""));
-                }
-                LOG.log(Level.DEBUG, () -> "the stderr listener of " + config.programName() + " threw", e);
-            }
-        }
-    }
+    // ------------------------------------------------------------------------------------------------ exit
 
     private void watchExit() {
         Process p = process;
@@ -612,7 +282,7 @@ final class StdioConnection {
             Duration startup = config.startupTimeout();
             if (startup != null) {
                 exited = tree.awaitExit(startup.toNanos());
-                if (!exited && !firstMessage && failure.get() == null) {
+                if (!exited && !reader.sawMessage() && failure.get() == null) {
                     LOG.log(Level.WARNING, () -> config.programName() + " sent no message within the startup"
                             + " timeout of " + format(startup) + "; ending it");
                     fail(new McpTransportException(config.programName() + " sent no message within "
@@ -628,8 +298,8 @@ final class StdioConnection {
             if (failure.get() == null) {
                 // let the pipes deliver what the child wrote before it died, bounded (a grandchild may hold them)
                 long drainDeadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(DRAIN_AFTER_EXIT_MILLIS);
-                stderrEof.await(drainDeadline - System.nanoTime(), TimeUnit.NANOSECONDS);
-                stdoutEof.await(drainDeadline - System.nanoTime(), TimeUnit.NANOSECONDS);
+                stderr.awaitEof(drainDeadline - System.nanoTime());
+                reader.awaitEof(drainDeadline - System.nanoTime());
                 McpProcessExitedException ex = new McpProcessExitedException(config.programName(),
                         OptionalInt.of(code), McpProcessExitedException.signalOf(code, Launch.windows()),
                         ring.tail());
@@ -643,7 +313,8 @@ final class StdioConnection {
         }
     }
 
-    private String tailSuffix() {
+    /** The end of the stderr tail for an exception message: {@code " (stderr tail: ...)"}, or empty. */
+    String tailSuffix() {
         String t = ring.tail().strip().replace("\r", "").replace("\n", " | ");
         if (t.isEmpty()) {
             return "";
@@ -663,8 +334,37 @@ final class StdioConnection {
 
     // ------------------------------------------------------------------------------------------------ failure
 
-    /** The transport is lost: report once, then end the process tree in the background. */
-    private void fail(McpTransportException ex) {
+    /** Returns whether the transport has failed or was closed: what arrives then is dropped. */
+    boolean failed() {
+        return failure.get() != null;
+    }
+
+    /** Returns the sink, or {@code null} when it is gone (the transport was dropped) or before open. */
+    TransportSink sink() {
+        return sinkRef.get();
+    }
+
+    /**
+     * Fails with {@code ex} unless the process exits soon, in which case the exit watcher reports the exit.
+     *
+     * @param ex what to report when the process is still running after twice the drain bound
+     */
+    void waitThenFail(McpTransportException ex) {
+        try {
+            if (!tree.awaitExit(TimeUnit.MILLISECONDS.toNanos(DRAIN_AFTER_EXIT_MILLIS * 2))) {
+                fail(ex);
+            }
+        } catch (InterruptedException e) {
+            // shutdown
+        }
+    }
+
+    /**
+     * The transport is lost: report once, then end the process tree in the background. Later calls do nothing.
+     *
+     * @param ex the failure, given to the sink's {@code onClosed} unless the owner closed the transport
+     */
+    void fail(McpTransportException ex) {
         if (!failure.compareAndSet(null, ex)) {
             return;
         }
@@ -739,7 +439,7 @@ final class StdioConnection {
             boolean leaderDeadBefore = t.leaderGone();
             // 1. close stdin (the writer writes what is queued, then closes it; a writer stuck on a full pipe is
             //    released by the signals below)
-            outQueue.add(POISON);
+            writer.closeStdin();
             long stdinDeadline = System.nanoTime() + config.stdinCloseGrace().toNanos();
             boolean exited = leaderDeadBefore || t.awaitExit(config.stdinCloseGrace().toNanos());
             if (!exited || !t.alive().isEmpty()) {

@@ -23,12 +23,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @Timeout(120)
 class StdioMalformedAnswersTest {
 
-    static {
-        // the tests run inside dev.loommcp.transport.stdio, which does not read java.logging
-        StdioMalformedAnswersTest.class.getModule()
-                .addReads(ModuleLayer.boot().findModule("java.logging").orElseThrow());
-    }
-
     private static McpClient client() {
         return McpClient.newBuilder(StdioTransport.newBuilder("sh", Children.script("bad-answers.sh").toString())
                         .build())
@@ -61,53 +55,13 @@ class StdioMalformedAnswersTest {
     @Test
     void anAnswerToAnIdNeverSentIsReportedAtWarning() throws Exception {
         List<String> warnings = new CopyOnWriteArrayList<>();
-        Object handler = WarningLog.attach("dev.loommcp.client", warnings);
+        Object handler = JulWarnings.attach("dev.loommcp.client", warnings);
         try (McpClient c = client()) {
             c.connect();
             assertThat(c.callTool("stranger", Map.of()).text()).isEqualTo("ok");
         } finally {
-            WarningLog.detach("dev.loommcp.client", handler);
+            JulWarnings.detach("dev.loommcp.client", handler);
         }
         assertThat(warnings).anySatisfy(w -> assertThat(w).contains("9999").contains("never sent"));
-    }
-
-    /**
-     * Collects WARNING messages of a java.util.logging logger. Its JUL types appear only inside method bodies (casts,
-     * a nested class created there), never in a signature the test class's verification would load before the read
-     * edge to java.logging exists.
-     */
-    private static final class WarningLog {
-        static Object attach(String name, List<String> sink) {
-            Object handler = new Collector(sink);
-            java.util.logging.Logger.getLogger(name).addHandler((java.util.logging.Handler) handler);
-            return handler;
-        }
-
-        static void detach(String name, Object handler) {
-            java.util.logging.Logger.getLogger(name).removeHandler((java.util.logging.Handler) handler);
-        }
-
-        private static final class Collector extends java.util.logging.Handler {
-            private final List<String> sink;
-
-            Collector(List<String> sink) {
-                this.sink = sink;
-            }
-
-            @Override
-            public void publish(java.util.logging.LogRecord r) {
-                if (r.getLevel().intValue() >= java.util.logging.Level.WARNING.intValue()) {
-                    sink.add(r.getMessage());
-                }
-            }
-
-            @Override
-            public void flush() {
-            }
-
-            @Override
-            public void close() {
-            }
-        }
     }
 }

@@ -1,0 +1,299 @@
+package dev.loommcp.cli;
+
+import dev.loommcp.McpClient;
+import dev.loommcp.OutputSchemaValidation;
+import dev.loommcp.internal.json.Json;
+import dev.loommcp.schema.ElicitRequest;
+import dev.loommcp.schema.ElicitResult;
+import dev.loommcp.schema.Implementation;
+import dev.loommcp.schema.Root;
+import dev.loommcp.spi.McpTransport;
+import dev.loommcp.transport.http.HeaderRules;
+import java.io.PrintWriter;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.AbstractMap;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.Function;
+import picocli.CommandLine;
+import picocli.CommandLine.ParameterException;
+
+/**
+ * Client construction for {@link McpCommand}: checks the connection options that belong together, turns them into a
+ * transport ({@code --stdio} or {@code --http}), the roots ({@code --root}) and the elicitation answer
+ * ({@code --elicit}), and builds the client from them. Every problem with an option is a usage error
+ * ({@link ParameterException}, exit 2) that names the option; option values are never echoed where they may be
+ * secrets ({@code --header}, {@code --env}).
+ *
+ * <p>Not thread-safe: made and used by one command; only the elicitation note runs on the client's handler thread.
+ */
+final class ClientSetup {
+
+    /**
+     * The connection options as given on the command line.
+     *
+     * @param stdio          {@code --stdio}, or {@code null}
+     * @param http           {@code --http}, or {@code null}
+     * @param headers        the {@code --header} values, in order
+     * @param env            the {@code --env} values, in order
+     * @param inheritEnv     {@code --inherit-env}
+     * @param cwd            {@code --cwd}, or {@code null}
+     * @param echoStderr     {@code --stderr}
+     * @param timeout        {@code --timeout}, or {@code null} for the client's default
+     * @param connectTimeout {@code --connect-timeout}, or {@code null} for {@link McpCommand#DEFAULT_CONNECT_TIMEOUT}
+     * @param maxMessageSize {@code --max-message-size} in bytes, or {@code null} for the transport's default
+     * @param roots          the {@code --root} directories, in order
+     * @param elicit         {@code --elicit}, or {@code null}
+     */
+    record Options(String stdio, String http, List<String> headers, List<String> env, boolean inheritEnv, Path cwd,
+                   boolean echoStderr, Duration timeout, Duration connectTimeout, Integer maxMessageSize,
+                   List<Path> roots, String elicit) {
+    }
+
+    private final Options options;
+    private final CommandLine commandLine;
+    private final Function<String, String> environment;
+    private final PrintWriter err;
+
+    /**
+     * Creates the setup of one command.
+     *
+     * @param options     the options as given
+     * @param commandLine the command line, for usage errors
+     * @param environment how to read our environment variables ({@code --env NAME})
+     * @param err         standard error, escaped, for the elicitation note
+     */
+    ClientSetup(Options options, CommandLine commandLine, Function<String, String> environment, PrintWriter err) {
+        this.options = options;
+        this.commandLine = commandLine;
+        this.environment = environment;
+        this.err = err;
+    }
+
+    /**
+     * Builds the client the options describe (not connected yet).
+     *
+     * @param stderrTail             collects the stdio server's stderr (and echoes it with {@code --stderr})
+     * @param outputSchemaValidation how the client checks {@code structuredContent}
+     * @return the client
+     * @throws ParameterException for a bad option or a combination of options that do not belong together
+     */
+    McpClient newClient(StderrTail stderrTail, OutputSchemaValidation outputSchemaValidation) {
+        Duration connect = options.connectTimeout() != null ? options.connectTimeout()
+                : McpCommand.DEFAULT_CONNECT_TIMEOUT;
+        List<Root> rootList = rootList();
+        ElicitResult elicitAnswer = elicitAnswer();
+        // Ctrl+C, SIGTERM or --timeout: the client cancels the call on the wire, and close() lets that go out first
+        McpClient.Builder builder = McpClient.newBuilder(transport(stderrTail,
+                        connect.plus(McpCommand.STARTUP_MARGIN)))
+                .clientInfo(Implementation.of(McpCommand.CLIENT_NAME, McpCommand.Version.version()))
+                .outputSchemaValidation(outputSchemaValidation)
+                .connectTimeout(connect);
+        if (options.timeout() != null) {
+            builder.requestTimeout(options.timeout());
+        }
+        if (!rootList.isEmpty()) {
+            builder.rootsHandler(() -> rootList);
+        }
+        if (elicitAnswer != null) {
+            builder.elicitationHandler(request -> {
+                noteElicitation(request, elicitAnswer);
+                return elicitAnswer;
+            }, false);
+        }
+        return builder.build();
+    }
+
+    /** The {@code --root} directories as roots: each must be an existing directory. */
+    private List<Root> rootList() {
+        List<Root> list = new ArrayList<>();
+        for (Path dir : options.roots()) {
+            if (!Files.isDirectory(dir)) {
+                throw usage("--root " + dir + ": no such directory");
+            }
+            Path absolute = dir.toAbsolutePath().normalize();
+            Path fileName = absolute.getFileName();
+            list.add(Root.of(absolute.toUri().toString(), fileName == null ? absolute.toString() : fileName.toString()));
+        }
+        return List.copyOf(list);
+    }
+
+    /** The {@code --elicit} answer, or {@code null} when not given (no elicitation capability then). */
+    private ElicitResult elicitAnswer() {
+        String elicit = options.elicit();
+        if (elicit == null) {
+            return null;
+        }
+        return switch (elicit.strip()) {
+            case "decline" -> ElicitResult.decline();
+            case "cancel" -> ElicitResult.cancel();
+            default -> {
+                Object value;
+                try {
+                    value = Json.read(elicit);
+                } catch (IllegalArgumentException e) {
+                    throw usage("--elicit: expected decline, cancel or a JSON object to accept with; the JSON is "
+                            + e.getMessage());
+                }
+                if (!(value instanceof Map<?, ?> map)) {
+                    throw usage("--elicit: expected decline, cancel or a JSON object to accept with, like "
+                            + "'{\"name\": \"value\"}'");
+                }
+                @SuppressWarnings("unchecked")
+                Map<String, Object> content = (Map<String, Object>) map;
+                yield ElicitResult.accept(content);
+            }
+        };
+    }
+
+    /**
+     * Notes on stderr what the server asked and what {@code --elicit} answered. Runs on the client's handler
+     * thread; never throws (the answer is given whatever happens to the note).
+     */
+    private void noteElicitation(ElicitRequest request, ElicitResult answer) {
+        try {
+            PrintWriter e = err;
+            e.println("mcp: the server asks: " + Render.oneLine(request.message()) + " (answered "
+                    + answer.action() + (answer.content() != null ? " with " + Json.write(answer.content()) : "")
+                    + ", from --elicit)");
+            e.flush();
+        } catch (RuntimeException | Error ignored) {
+            // only a note: the answer is what matters to the server
+        }
+    }
+
+    /**
+     * Builds the transport: {@code --stdio} (with {@code --env}, {@code --inherit-env}, {@code --cwd},
+     * {@code --stderr}) or {@code --http} (with {@code --header}), and {@code --max-message-size} for both.
+     */
+    private McpTransport transport(StderrTail tail, Duration startup) {
+        String stdio = options.stdio();
+        String http = options.http();
+        List<String> headers = options.headers();
+        Integer maxMessageSize = options.maxMessageSize();
+        Path cwd = options.cwd();
+        boolean inheritEnv = options.inheritEnv();
+        if (stdio != null && http != null) {
+            throw usage("give either --stdio or --http, not both");
+        }
+        if (stdio == null && http == null) {
+            throw usage("say which server to talk to: --stdio 'COMMAND LINE' or --http URL");
+        }
+        if (stdio != null) {
+            if (!headers.isEmpty()) {
+                throw usage("--header applies to --http only");
+            }
+            List<String> argv;
+            try {
+                argv = ShellWords.split(stdio);
+            } catch (IllegalArgumentException e) {
+                throw usage("--stdio: " + e.getMessage());
+            }
+            if (argv.isEmpty()) {
+                throw usage("--stdio: the command line is empty");
+            }
+            try {
+                return Transports.stdio(argv, environmentOptions(), inheritEnv, cwd, startup, tail, maxMessageSize);
+            } catch (IllegalArgumentException e) {
+                throw usage(e.getMessage());
+            }
+        }
+        if (!options.env().isEmpty() || inheritEnv || cwd != null || options.echoStderr()) {
+            throw usage("--env, --inherit-env, --cwd and --stderr apply to --stdio only");
+        }
+        URI uri;
+        try {
+            uri = new URI(http);
+        } catch (URISyntaxException e) {
+            throw usage("--http: not a valid URL: " + e.getReason());
+        }
+        if (uri.getScheme() == null || !(uri.getScheme().equalsIgnoreCase("http")
+                || uri.getScheme().equalsIgnoreCase("https")) || uri.getHost() == null) {
+            throw usage("--http: expected an http:// or https:// URL with a host");
+        }
+        List<Map.Entry<String, String>> parsed = new ArrayList<>();
+        for (int i = 0; i < headers.size(); i++) {
+            String h = headers.get(i);
+            int colon = h.indexOf(':');
+            if (colon <= 0) {
+                throw usage("--header number " + (i + 1) + " is not of the form 'Name: value'");
+            }
+            String name = h.substring(0, colon).strip();
+            if (!HeaderRules.isToken(name)) {
+                throw usage("--header number " + (i + 1) + " has an invalid header name");
+            }
+            parsed.add(new AbstractMap.SimpleImmutableEntry<>(name, h.substring(colon + 1).strip()));
+        }
+        try {
+            return Transports.http(uri, parsed, maxMessageSize);
+        } catch (IllegalArgumentException e) {
+            throw usage("--http: " + e.getMessage());
+        }
+    }
+
+    /** The {@code --env} options as a map; {@code NAME} alone takes our own value. Values are never printed. */
+    private Map<String, String> environmentOptions() {
+        List<String> env = options.env();
+        Map<String, String> vars = new LinkedHashMap<>();
+        for (int i = 0; i < env.size(); i++) {
+            String e = env.get(i);
+            int eq = e.indexOf('=');
+            if (eq == 0) {
+                throw usage("--env number " + (i + 1) + " has an empty variable name (expected NAME=VALUE)");
+            }
+            String name = eq < 0 ? e : e.substring(0, eq);
+            String problem = nameProblem(name);
+            if (problem != null) {
+                // the name is not printed: a malformed --env may well be a value given without its name
+                throw usage("--env number " + (i + 1) + ": the variable name contains " + problem
+                        + " (expected NAME=VALUE, where NAME has no blanks or control characters)");
+            }
+            if (eq < 0) {
+                String value = environment.apply(e);
+                if (value == null) {
+                    // not echoed: a bare --env argument may be a secret value typed without its name
+                    throw usage("--env number " + (i + 1) + ": there is no such variable in this environment to "
+                            + "pass on (use NAME=VALUE to set one)");
+                }
+                if (value.indexOf('\uFFFD') >= 0 && !Main.isUtf8(System.getProperty("sun.jnu.encoding"))) {
+                    // the JVM decoded our environment in a charset that cannot hold it: passing it on would damage it
+                    throw usage("--env number " + (i + 1) + ": the variable's value has characters this JVM could "
+                            + "not decode in its locale's charset (" + System.getProperty("sun.jnu.encoding")
+                            + "); run with a UTF-8 locale (LC_ALL=C.UTF-8) or give NAME=VALUE");
+                }
+                vars.put(e, value);
+            } else {
+                vars.put(e.substring(0, eq), e.substring(eq + 1));
+            }
+        }
+        return vars;
+    }
+
+    /** What is wrong with an environment variable name, or {@code null} when it is fine. */
+    static String nameProblem(String name) {
+        for (int i = 0; i < name.length(); i++) {
+            char c = name.charAt(i);
+            if (c == ' ') {
+                return "a space";
+            }
+            if (Character.isISOControl(c)) {
+                return String.format(Locale.ROOT, "a control character (U+%04X)", (int) c);
+            }
+            if (Character.isWhitespace(c) || Character.isSpaceChar(c)) {
+                return String.format(Locale.ROOT, "a blank (U+%04X)", (int) c);
+            }
+        }
+        return null;
+    }
+
+    private ParameterException usage(String message) {
+        return new ParameterException(commandLine, message);
+    }
+}
