@@ -2,7 +2,7 @@ package dev.loommcp.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.loommcp.testkit.LeakCheck;
+import dev.loommcp.testing.LeakCheck;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

@@ -95,6 +95,15 @@ public final class RecordingSink implements TransportSink {
     }
 
     /**
+     * Forgets the messages recorded so far, both for {@link #messages()} and for {@link #next}; the counters, the
+     * skipped problems and the close are kept.
+     */
+    public void clear() {
+        all.clear();
+        queue.clear();
+    }
+
+    /**
      * Returns every message delivered so far, in order (whether or not {@link #next} consumed it).
      *
      * @return an immutable snapshot
