@@ -25,6 +25,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * Thread-safe; one instance may serve tests running in parallel, but a leak of a parallel test may then be reported
  * by another.
  */
+@SuppressWarnings("exports") // JUnit is an optional (static) dependency: only users of this extension need it
 public final class LeakCheck implements BeforeEachCallback, AfterEachCallback {
 
     /** How long {@link Snapshot#assertNoLeaks()} waits for leftovers to end: 10 seconds. */
