@@ -147,16 +147,7 @@ abstract class ScopeContractTest {
         CountDownLatch siblingStarted = new CountDownLatch(1);
         AtomicBoolean siblingInterrupted = new AtomicBoolean();
         try (Scope scope = open("fail", null)) {
-            scope.fork(() -> {
-                siblingStarted.countDown();
-                try {
-                    Thread.sleep(Duration.ofSeconds(WAIT * 4));
-                } catch (InterruptedException e) {
-                    siblingInterrupted.set(true);
-                    throw e;
-                }
-                return "never";
-            });
+            scope.fork(untilInterrupted(siblingStarted, siblingInterrupted));
             scope.fork(() -> {
                 assertThat(siblingStarted.await(WAIT, SECONDS)).isTrue();
                 throw new IllegalStateException("boom");
@@ -171,15 +162,7 @@ abstract class ScopeContractTest {
     void deadlineCancelsTheChildrenAndJoinReportsIt() throws Exception {
         AtomicBoolean interrupted = new AtomicBoolean();
         try (Scope scope = open("deadline", Duration.ofMillis(50))) {
-            scope.fork(() -> {
-                try {
-                    Thread.sleep(Duration.ofSeconds(WAIT * 4));
-                } catch (InterruptedException e) {
-                    interrupted.set(true);
-                    throw e;
-                }
-                return "never";
-            });
+            scope.fork(untilInterrupted(new CountDownLatch(1), interrupted));
             assertThat(scope.join()).isEqualTo(Result.DEADLINE);
         }
         assertThat(interrupted).isTrue();
@@ -192,16 +175,7 @@ abstract class ScopeContractTest {
         AtomicReference<Throwable> joinThrew = new AtomicReference<>();
         Thread owner = Thread.ofVirtual().start(() -> {
             try (Scope scope = open("interrupted", null)) {
-                scope.fork(() -> {
-                    started.countDown();
-                    try {
-                        Thread.sleep(Duration.ofSeconds(WAIT * 4));
-                    } catch (InterruptedException e) {
-                        childInterrupted.set(true);
-                        throw e;
-                    }
-                    return "never";
-                });
+                scope.fork(untilInterrupted(started, childInterrupted));
                 assertThat(started.await(WAIT, SECONDS)).isTrue();
                 Thread.currentThread().interrupt();
                 scope.join();
@@ -301,6 +275,23 @@ abstract class ScopeContractTest {
         }
         assertThat(interrupted).isTrue();
         assertThat(child.get().isAlive()).as("no child outlives the scope").isFalse();
+    }
+
+    /**
+     * A child that counts {@code started} down, then blocks far past every bound of the test until it is interrupted,
+     * which it notes in {@code interrupted} before ending with the {@link InterruptedException}.
+     */
+    private static Callable<String> untilInterrupted(CountDownLatch started, AtomicBoolean interrupted) {
+        return () -> {
+            started.countDown();
+            try {
+                Thread.sleep(Duration.ofSeconds(WAIT * 4));
+            } catch (InterruptedException e) {
+                interrupted.set(true);
+                throw e;
+            }
+            return "never";
+        };
     }
 
     /** Closes a scope whose owner forked but never joined, checking the implementation's rule for that case. */

@@ -1,8 +1,5 @@
 package dev.loommcp.transport.http;
 
-import dev.loommcp.testing.RecordingSink;
-import dev.loommcp.testkit.HttpReferenceServer;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -17,6 +14,8 @@ import dev.loommcp.schema.Implementation;
 import dev.loommcp.schema.ProgressNotification;
 import dev.loommcp.schema.Tool;
 import dev.loommcp.testing.LeakCheck;
+import dev.loommcp.testing.RecordingSink;
+import dev.loommcp.testkit.HttpReferenceServer;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;

@@ -1,6 +1,5 @@
 package dev.loommcp.transport.http;
 
-import dev.loommcp.testing.RecordingSink;
 import static dev.loommcp.transport.http.HttpTransportTest.INITIALIZED;
 import static dev.loommcp.transport.http.HttpTransportTest.WAIT;
 import static dev.loommcp.transport.http.HttpTransportTest.initResult;
@@ -21,6 +20,7 @@ import dev.loommcp.RequestOptions;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
 import dev.loommcp.testing.LeakCheck;
+import dev.loommcp.testing.RecordingSink;
 import java.io.OutputStream;
 import java.time.Duration;
 import java.util.ArrayList;

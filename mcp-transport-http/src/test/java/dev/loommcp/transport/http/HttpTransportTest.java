@@ -1,6 +1,5 @@
 package dev.loommcp.transport.http;
 
-import dev.loommcp.testing.RecordingSink;
 import static dev.loommcp.transport.http.TestServer.json;
 import static dev.loommcp.transport.http.TestServer.result;
 import static dev.loommcp.transport.http.TestServer.sse;
@@ -14,6 +13,7 @@ import dev.loommcp.jsonrpc.JsonRpcError;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
 import dev.loommcp.testing.LeakCheck;
+import dev.loommcp.testing.RecordingSink;
 import java.io.OutputStream;
 import java.time.Duration;
 import java.util.List;

@@ -1,6 +1,5 @@
 package dev.loommcp.transport.http;
 
-import dev.loommcp.testing.RecordingSink;
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.absent;
 import static com.github.tomakehurst.wiremock.client.WireMock.delete;
@@ -21,6 +20,7 @@ import dev.loommcp.jsonrpc.JsonRpcError;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
 import dev.loommcp.testing.LeakCheck;
+import dev.loommcp.testing.RecordingSink;
 import java.net.URI;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;

@@ -1,10 +1,10 @@
 package dev.loommcp.transport.stdio;
 
-import dev.loommcp.testing.RecordingSink;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.loommcp.testing.LeakCheck;
+import dev.loommcp.testing.RecordingSink;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

@@ -1,8 +1,8 @@
 package dev.loommcp.transport.stdio;
 
-import dev.loommcp.testing.RecordingSink;
 import static org.assertj.core.api.Assertions.fail;
 
+import dev.loommcp.testing.RecordingSink;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;

@@ -1,6 +1,5 @@
 package dev.loommcp.transport.stdio;
 
-import dev.loommcp.testing.RecordingSink;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -9,6 +8,7 @@ import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
 import dev.loommcp.spi.SendContext;
 import dev.loommcp.testing.LeakCheck;
+import dev.loommcp.testing.RecordingSink;
 import dev.loommcp.testkit.ReferenceServer;
 import java.time.Duration;
 import java.util.ArrayList;

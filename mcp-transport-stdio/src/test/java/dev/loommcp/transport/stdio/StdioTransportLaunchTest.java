@@ -1,11 +1,11 @@
 package dev.loommcp.transport.stdio;
 
-import dev.loommcp.testing.RecordingSink;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.loommcp.McpTransportException;
 import dev.loommcp.testing.LeakCheck;
+import dev.loommcp.testing.RecordingSink;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

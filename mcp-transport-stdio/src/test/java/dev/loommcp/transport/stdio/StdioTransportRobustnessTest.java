@@ -1,7 +1,5 @@
 package dev.loommcp.transport.stdio;
 
-import dev.loommcp.spi.TransportSink;
-import dev.loommcp.testing.RecordingSink;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -9,7 +7,9 @@ import dev.loommcp.McpClosedException;
 import dev.loommcp.McpTransportException;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.spi.SendContext;
+import dev.loommcp.spi.TransportSink;
 import dev.loommcp.testing.LeakCheck;
+import dev.loommcp.testing.RecordingSink;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;

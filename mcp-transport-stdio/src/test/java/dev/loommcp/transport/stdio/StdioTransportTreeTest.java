@@ -1,14 +1,14 @@
 package dev.loommcp.transport.stdio;
 
-import dev.loommcp.spi.TransportSink;
-import dev.loommcp.testing.RecordingSink;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.loommcp.McpTransportException;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
 import dev.loommcp.spi.SendContext;
+import dev.loommcp.spi.TransportSink;
 import dev.loommcp.testing.LeakCheck;
+import dev.loommcp.testing.RecordingSink;
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.InputStreamReader;
@@ -266,9 +266,12 @@ class StdioTransportTreeTest {
                 sink.onClosed(c);
             }
         };
-        StdioTransport t = StdioTransport.newBuilder("sh", Children.script("exit7.sh").toString()).build();
+        // the child exits only once told to (a line on stdin), so that it cannot exit while open() still runs: the
+        // transport then refuses the open itself (closed meanwhile), which is not what this test is about
+        StdioTransport t = StdioTransport.newBuilder("sh", "-c", "read line; exit 7").build();
         ref.set(t);
         t.open(closing, Long.MAX_VALUE);
+        t.send(new JsonRpcMessage.Notification("notifications/exit-now", null), SendContext.detached(Long.MAX_VALUE));
         assertThat(sink.awaitClosed()).isInstanceOf(McpProcessExitedException.class);
         t.close();
     }
