@@ -17,6 +17,7 @@ import dev.loommcp.schema.ResourceTemplate;
 import dev.loommcp.schema.Root;
 import dev.loommcp.schema.Tool;
 import dev.loommcp.spi.McpTransport;
+import dev.loommcp.transport.http.HeaderRules;
 import java.io.PrintWriter;
 import java.lang.reflect.Method;
 import java.net.URI;
@@ -686,7 +687,7 @@ final class McpCommand {
                 throw usage("--header number " + (i + 1) + " is not of the form 'Name: value'");
             }
             String name = h.substring(0, colon).strip();
-            if (name.isEmpty() || !name.chars().allMatch(McpCommand::isTokenChar)) {
+            if (!HeaderRules.isToken(name)) {
                 throw usage("--header number " + (i + 1) + " has an invalid header name");
             }
             parsed.add(new AbstractMap.SimpleImmutableEntry<>(name, h.substring(colon + 1).strip()));
@@ -750,10 +751,6 @@ final class McpCommand {
             }
         }
         return null;
-    }
-
-    private static boolean isTokenChar(int c) {
-        return c > 32 && c < 127 && "()<>@,;:\\\"/[]?={}".indexOf(c) < 0;
     }
 
     // ------------------------------------------------------------------------------------------------ helpers

@@ -117,6 +117,25 @@ class CliOptionsTest {
         assertThat(Sizes.parse("1024 B")).isEqualTo(Sizes.MIN);
     }
 
+    @Test
+    void badHeadersAreUsageErrorsThatNeverShowTheValue() {
+        String url = "http://127.0.0.1:9/mcp"; // never contacted: the headers are refused first
+        assertUsageError(mcp("--http", url, "--header", "X-Secret-no-colon", "tools"),
+                "--header number 1 is not of the form 'Name: value'");
+        assertUsageError(mcp("--http", url, "--header", "X-A: 1", "--header", "Bad Name: secret-value", "tools"),
+                "--header number 2 has an invalid header name");
+        assertUsageError(mcp("--http", url, "--header", "X(A): secret-value", "tools"),
+                "--header number 1 has an invalid header name");
+        assertUsageError(mcp("--http", url, "--header", "Accept: secret-value", "tools"),
+                "--http: cannot add the header Accept, which the transport sets itself");
+        assertUsageError(mcp("--http", url, "--header", "mcp-session-id: secret-value", "tools"),
+                "--http: cannot add the header mcp-session-id, which the transport sets itself");
+        assertUsageError(mcp("--http", url, "--header", "Host: secret-value", "tools"),
+                "--http: cannot add the header Host, which the HTTP client does not allow");
+        assertUsageError(mcp("--http", url, "--header", "X-A: secret\u0001value", "tools"),
+                "--http: cannot add an invalid value (control or non-Latin-1 character) for the header X-A");
+    }
+
     // ------------------------------------------------------------------------------------------------ roots
 
     @Test

@@ -206,7 +206,7 @@ final class SseParser {
             }
             case "id" -> {
                 if (value.indexOf('\0') < 0) {
-                    if (HttpTransport.isSendableHeaderValue(value)) {
+                    if (HeaderRules.isValidValue(value)) {
                         lastEventIdBuffer = value;
                     } else {
                         lastEventIdBuffer = "";
@@ -218,7 +218,7 @@ final class SseParser {
             case "retry" -> {
                 if (!value.isEmpty() && value.length() <= 12 && value.chars().allMatch(c -> c >= '0' && c <= '9')) {
                     // a server may not park a reconnect for longer than the transport's own longest backoff
-                    retryMillis = Math.min(Long.parseLong(value), HttpTransport.MAX_BACKOFF_MILLIS);
+                    retryMillis = Math.min(Long.parseLong(value), HttpSettings.MAX_BACKOFF_MILLIS);
                 }
             }
             default -> {

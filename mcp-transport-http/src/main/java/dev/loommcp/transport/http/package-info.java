@@ -1,7 +1,8 @@
 /**
  * The Streamable HTTP transport of MCP (2025-03-26 .. 2025-11-25): {@link dev.loommcp.transport.http.HttpTransport}
- * and its builder, the {@link dev.loommcp.transport.http.RequestSigner} hook, and
+ * and its builder, the {@link dev.loommcp.transport.http.RequestSigner} hook,
  * {@link dev.loommcp.transport.http.McpHttpStatusException} with its
- * {@link dev.loommcp.transport.http.AuthChallenge}s. Built on {@code java.net.http.HttpClient}.
+ * {@link dev.loommcp.transport.http.AuthChallenge}s, and the {@link dev.loommcp.transport.http.HeaderRules} that
+ * caller headers follow. Built on {@code java.net.http.HttpClient}.
  */
 package dev.loommcp.transport.http;

@@ -1,5 +1,6 @@
-package dev.loommcp;
+package dev.loommcp.internal.session;
 
+import dev.loommcp.ProgressListener;
 import dev.loommcp.internal.concurrent.BoundedQueue;
 import dev.loommcp.internal.concurrent.UserCode;
 import dev.loommcp.schema.ProgressNotification;
@@ -18,7 +19,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * <p>The queue has the client's listener-queue bounds (entries and bytes, dropping the oldest; drops are counted
  * with the listener queue's). Thread-safe: one reader offers, the calling thread waits.
  */
-final class ProgressRelay {
+public final class ProgressRelay {
 
     private static final System.Logger LOG = System.getLogger("dev.loommcp.client");
     private static final Object ANSWERED = new Object();
@@ -26,7 +27,16 @@ final class ProgressRelay {
     private final ProgressListener listener;
     private final BoundedQueue<Object> inbox;
 
-    ProgressRelay(ProgressListener listener, CompletableFuture<?> answer, int maxEntries, long maxBytes,
+    /**
+     * Creates the relay of one call; the answer's completion closes it.
+     *
+     * @param listener   the call's listener
+     * @param answer     the call's future
+     * @param maxEntries the most queued notifications
+     * @param maxBytes   the most queued bytes
+     * @param drops      counts dropped notifications
+     */
+    public ProgressRelay(ProgressListener listener, CompletableFuture<?> answer, int maxEntries, long maxBytes,
                   AtomicLong drops) {
         this.listener = listener;
         this.inbox = new BoundedQueue<>(maxEntries, maxBytes, drops);
@@ -40,7 +50,7 @@ final class ProgressRelay {
      * @param bytes    its size
      * @return whether it was queued ({@code false} once the call was answered, failed or ended)
      */
-    boolean offer(ProgressNotification progress, long bytes) {
+    public boolean offer(ProgressNotification progress, long bytes) {
         return inbox.offer(progress, bytes) >= 0;
     }
 
@@ -56,7 +66,7 @@ final class ProgressRelay {
      * @throws TimeoutException     if no answer came within {@code nanos}
      * @throws InterruptedException if the thread is interrupted while waiting
      */
-    <T> T await(CompletableFuture<T> answer, long nanos) throws ExecutionException, TimeoutException,
+    public <T> T await(CompletableFuture<T> answer, long nanos) throws ExecutionException, TimeoutException,
             InterruptedException {
         long end = nanos == Long.MAX_VALUE ? Long.MAX_VALUE : System.nanoTime() + nanos;
         while (true) {
@@ -77,7 +87,7 @@ final class ProgressRelay {
     }
 
     /** Ends the relay when the call leaves without its answer (timeout, cancellation): nothing more is queued. */
-    void close() {
+    public void close() {
         inbox.close(ANSWERED);
         inbox.drain();
     }

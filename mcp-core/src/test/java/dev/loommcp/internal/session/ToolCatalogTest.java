@@ -1,8 +1,10 @@
-package dev.loommcp;
+package dev.loommcp.internal.session;
 
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.loommcp.McpProtocolException;
+import dev.loommcp.OutputSchemaValidation;
 import dev.loommcp.schema.CallToolResult;
 import dev.loommcp.schema.Tool;
 import java.util.List;

@@ -1,10 +1,12 @@
-package dev.loommcp;
+package dev.loommcp.internal.session;
 
 import com.networknt.schema.Error;
 import com.networknt.schema.InputFormat;
 import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
+import dev.loommcp.McpProtocolException;
+import dev.loommcp.OutputSchemaValidation;
 import dev.loommcp.internal.json.Json;
 import dev.loommcp.schema.CallToolResult;
 import dev.loommcp.schema.Tool;
@@ -25,7 +27,7 @@ import java.util.stream.Collectors;
  * a validation still holding an old definition while a new listing is published can never put the old schema in
  * the new one's place.
  */
-final class ToolCatalog {
+public final class ToolCatalog {
 
     private static final System.Logger LOG = System.getLogger("dev.loommcp.client");
     /** Loaded on first validation only: the validator's classes cost start-up time a client may never need. */
@@ -62,16 +64,26 @@ final class ToolCatalog {
     private final AtomicLong generation = new AtomicLong();
     private final AtomicReference<Snapshot> snapshot = new AtomicReference<>(new Snapshot(Map.of(), -1));
 
-    ToolCatalog(OutputSchemaValidation mode) {
+    /**
+     * Creates an empty catalog.
+     *
+     * @param mode what a failed validation does
+     */
+    public ToolCatalog(OutputSchemaValidation mode) {
         this.mode = mode;
     }
 
-    long generation() {
+    /**
+     * Returns the current generation; a listing records it when it starts.
+     *
+     * @return the generation
+     */
+    public long generation() {
         return generation.get();
     }
 
     /** The cached definitions may be outdated (the tool list changed, or the session was replaced). */
-    void markStale() {
+    public void markStale() {
         generation.incrementAndGet();
     }
 
@@ -80,7 +92,7 @@ final class ToolCatalog {
      * cache unless a listing that started later already did; a single page adds to a cache of its own generation
      * only (a page of an older generation would bring back outdated definitions).
      */
-    void merge(List<Map<String, Object>> raw, List<Tool> typed, long startGeneration, boolean complete) {
+    public void merge(List<Map<String, Object>> raw, List<Tool> typed, long startGeneration, boolean complete) {
         Map<String, Entry> page = new HashMap<>();
         for (int i = 0; i < typed.size(); i++) {
             Object schema = i < raw.size() ? raw.get(i).get("outputSchema") : null;
@@ -103,7 +115,7 @@ final class ToolCatalog {
     }
 
     /** Validates a result as the mode says; never for isError results or stale or unknown tools. */
-    void validate(String toolName, CallToolResult result) {
+    public void validate(String toolName, CallToolResult result) {
         if (mode == OutputSchemaValidation.OFF || result.error()) {
             return;
         }

@@ -1,0 +1,65 @@
+package dev.loommcp.internal.session;
+
+import dev.loommcp.internal.concurrent.UserCode;
+import dev.loommcp.jsonrpc.RequestId;
+import dev.loommcp.spi.SendContext;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/** The per-send context handed to the transport: deadline, id and the transport's cancel actions. Thread-safe. */
+final class CallContext implements SendContext {
+
+    private static final System.Logger LOG = System.getLogger("dev.loommcp.client");
+
+    private final long deadline;
+    private final RequestId id;
+    private final ConcurrentLinkedQueue<Runnable> hooks = new ConcurrentLinkedQueue<>();
+    private final AtomicBoolean cancelled = new AtomicBoolean();
+    private volatile boolean completed;
+
+    CallContext(long deadline, RequestId id) {
+        this.deadline = deadline;
+        this.id = id;
+    }
+
+    @Override
+    public long deadlineNanos() {
+        return deadline;
+    }
+
+    @Override
+    public RequestId requestId() {
+        return id;
+    }
+
+    @Override
+    public void onCancel(Runnable action) {
+        hooks.add(action);
+        if (cancelled.get() && hooks.remove(action)) {
+            UserCode.run(LOG, "a cancel action of the transport", action);
+        }
+    }
+
+    @Override
+    public boolean isCancelled() {
+        return cancelled.get();
+    }
+
+    /** The response arrived: a later scope close must not abort the exchange or count as a cancel. */
+    void markCompleted() {
+        completed = true;
+        hooks.clear();
+    }
+
+    void cancel() {
+        if (completed) {
+            return;
+        }
+        if (cancelled.compareAndSet(false, true)) {
+            Runnable r;
+            while ((r = hooks.poll()) != null) {
+                UserCode.run(LOG, "a cancel action of the transport", r);
+            }
+        }
+    }
+}

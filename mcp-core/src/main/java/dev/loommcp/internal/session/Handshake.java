@@ -1,0 +1,73 @@
+package dev.loommcp.internal.session;
+
+import dev.loommcp.McpProtocolException;
+import dev.loommcp.RequestOptions;
+import dev.loommcp.internal.json.FastResults;
+import dev.loommcp.jsonrpc.JsonRpcMessage;
+import dev.loommcp.schema.ClientCapabilities;
+import dev.loommcp.schema.Implementation;
+import dev.loommcp.schema.InitializeResult;
+import dev.loommcp.spi.McpTransport;
+import dev.loommcp.spi.SendContext;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The MCP handshake of the legacy era (MCP 2025-11-25 "Lifecycle: initialization"): {@code initialize} with the
+ * offered version and the client's capabilities, the check of the server's answer (version negotiation, required
+ * fields), then {@code notifications/initialized} and the version handed to the transport. It sends the request
+ * through the session's raw call, which it receives; it holds no state of its own.
+ */
+public final class Handshake {
+
+    /** The protocol version this client offers in {@code initialize}. */
+    public static final String LATEST_PROTOCOL_VERSION = "2025-11-25";
+
+    /** The protocol versions this client accepts from a server, newest first. */
+    public static final List<String> SUPPORTED_PROTOCOL_VERSIONS =
+            List.of("2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05");
+
+    /** Sends one request of the handshake and returns its raw result. */
+    @FunctionalInterface
+    interface RawCall {
+        Object call(String method, Map<String, Object> params, RequestOptions options) throws InterruptedException;
+    }
+
+    private final McpTransport transport;
+    private final Implementation clientInfo;
+    private final ClientCapabilities capabilities;
+
+    Handshake(McpTransport transport, Implementation clientInfo, ClientCapabilities capabilities) {
+        this.transport = transport;
+        this.clientInfo = clientInfo;
+        this.capabilities = capabilities;
+    }
+
+    /** Sends {@code initialize} and returns the server's result once it passed the version and field checks. */
+    InitializeResult initialize(RawCall call, RequestOptions options) throws InterruptedException {
+        Map<String, Object> params = new LinkedHashMap<>();
+        params.put("protocolVersion", LATEST_PROTOCOL_VERSION);
+        params.put("capabilities", FastResults.plain(capabilities));
+        params.put("clientInfo", FastResults.plain(clientInfo));
+        Object raw = call.call("initialize", params, options);
+        InitializeResult result = FastResults.initializeResult(raw, "initialize result");
+        if (result.protocolVersion() == null || !SUPPORTED_PROTOCOL_VERSIONS.contains(result.protocolVersion())) {
+            throw new McpProtocolException("server " + transport.describe() + " answered initialize with protocol "
+                    + "version " + (result.protocolVersion() == null ? "(none)" : "'" + result.protocolVersion() + "'")
+                    + "; this client supports " + SUPPORTED_PROTOCOL_VERSIONS);
+        }
+        if (result.capabilities() == null || result.serverInfo() == null) {
+            throw new McpProtocolException("server " + transport.describe() + " answered initialize without "
+                    + (result.capabilities() == null ? "capabilities" : "serverInfo"));
+        }
+        return result;
+    }
+
+    /** Sends {@code notifications/initialized} and tells the transport the negotiated version. */
+    void confirm(InitializeResult result, long deadlineNanos) throws InterruptedException {
+        transport.send(new JsonRpcMessage.Notification("notifications/initialized", null),
+                SendContext.detached(deadlineNanos));
+        transport.handshakeCompleted(result.protocolVersion());
+    }
+}

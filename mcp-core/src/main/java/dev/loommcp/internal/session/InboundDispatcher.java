@@ -1,0 +1,318 @@
+package dev.loommcp.internal.session;
+
+import dev.loommcp.McpProtocolException;
+import dev.loommcp.internal.concurrent.BoundedQueue;
+import dev.loommcp.internal.concurrent.McpThreads;
+import dev.loommcp.internal.concurrent.UserCode;
+import dev.loommcp.internal.json.Ids;
+import dev.loommcp.internal.json.Json;
+import dev.loommcp.internal.json.JsonSize;
+import dev.loommcp.jsonrpc.JsonRpcError;
+import dev.loommcp.jsonrpc.JsonRpcMessage;
+import dev.loommcp.jsonrpc.RequestId;
+import dev.loommcp.schema.CreateMessageRequest;
+import dev.loommcp.schema.ElicitRequest;
+import dev.loommcp.schema.ElicitResult;
+import dev.loommcp.schema.LoggingMessageNotification;
+import dev.loommcp.schema.Root;
+import dev.loommcp.spi.McpTransport;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * What the server sends on its own: notifications (to the listeners through the session's event loop, to the drain
+ * queue, to the tool catalog) and server requests ({@code ping} answered at once; {@code roots/list},
+ * {@code sampling/createMessage}, {@code elicitation/create} and unknown methods each on a handler thread, at most
+ * {@code maxConcurrentServerRequests} at once, beyond which they are refused with {@code -32603}). It reaches the
+ * session only through {@link Host}. Thread-safe: the transport's reader calls in, handlers run on their own threads.
+ */
+final class InboundDispatcher {
+
+    private static final System.Logger LOG = System.getLogger("dev.loommcp.client");
+    /** What a listener event without a message (list changed, session restarted) counts in the byte budget. */
+    static final long SMALL_EVENT_BYTES = 64;
+
+    /** What the dispatcher needs of the session that owns it. */
+    interface Host {
+        /** Whether the session is closed. */
+        boolean isClosed();
+
+        /** Queues a listener call for the event loop, counting {@code bytes} against its budget. */
+        void dispatch(Runnable listenerCall, long bytes);
+
+        /** Runs a task on a tracked background thread (joined on close). */
+        void startBackground(String purpose, Runnable task);
+
+        /** Routes {@code notifications/progress} to the call it belongs to. */
+        void onProgress(JsonRpcMessage.Notification progress);
+
+        /** The default deadline for an answer sent now. */
+        long defaultDeadline();
+    }
+
+    private final SessionConfig config;
+    private final McpTransport transport;
+    private final Host host;
+    private final ToolCatalog tools;
+    /** One per running server-request handler: a server cannot park more than the bound. */
+    private final Semaphore handlerPermits;
+    /** One per answer sent off the reader thread (non-inline transports): pings and refusals. */
+    private final Semaphore responderPermits;
+    private final AtomicLong refusedServerRequests = new AtomicLong();
+    private final AtomicLong droppedAnswers = new AtomicLong();
+    private final ConcurrentHashMap<RequestId, Thread> inboundHandlers = new ConcurrentHashMap<>();
+    private final Set<RequestId> cancelledInbound = ConcurrentHashMap.newKeySet();
+    private final AtomicLong droppedNotifications = new AtomicLong();
+    /** {@code null} unless the application asked to keep notifications for draining. */
+    private final BoundedQueue<JsonRpcMessage.Notification> drainQueue;
+
+    InboundDispatcher(SessionConfig config, Host host, ToolCatalog tools) {
+        this.config = config;
+        this.transport = config.transport();
+        this.host = host;
+        this.tools = tools;
+        this.handlerPermits = new Semaphore(config.maxConcurrentServerRequests());
+        this.responderPermits = new Semaphore(config.maxConcurrentServerRequests());
+        this.drainQueue = config.keepNotifications() ? new BoundedQueue<>(config.notificationQueueCapacity(),
+                config.notificationQueueBytes(), droppedNotifications) : null;
+    }
+
+    List<JsonRpcMessage.Notification> drainNotifications() {
+        return drainQueue == null ? List.of() : drainQueue.drain();
+    }
+
+    long droppedNotificationCount() {
+        return droppedNotifications.get();
+    }
+
+    /** The handler threads running now. */
+    List<Thread> handlerThreads() {
+        return new ArrayList<>(inboundHandlers.values());
+    }
+
+    /** Interrupts every running handler but the calling thread (close). */
+    void interruptHandlers() {
+        Thread self = Thread.currentThread();
+        for (Thread t : inboundHandlers.values()) {
+            if (t != self) {
+                t.interrupt();
+            }
+        }
+    }
+
+    void onSessionRestarted() {
+        tools.markStale(); // the new session may list other tools: no check against the old definitions
+        Runnable listener = config.sessionRestartedListener();
+        if (listener != null) {
+            host.dispatch(listener, SMALL_EVENT_BYTES);
+        }
+    }
+
+    void onNotification(JsonRpcMessage.Notification n) {
+        switch (n.method()) {
+            case "notifications/progress" -> {
+                host.onProgress(n);
+                return;
+            }
+            case "notifications/cancelled" -> {
+                Object rid = n.params() == null ? null : n.params().get("requestId");
+                RequestId id = Ids.exactId(rid);
+                if (id != null) {
+                    cancelledInbound.add(id);
+                    Thread handler = inboundHandlers.get(id);
+                    if (handler != null) {
+                        handler.interrupt();
+                    } else {
+                        cancelledInbound.remove(id);
+                    }
+                }
+                return;
+            }
+            case "notifications/tools/list_changed" -> {
+                tools.markStale();
+                Runnable listener = config.toolListChangedListener();
+                if (listener != null) {
+                    host.dispatch(listener, SMALL_EVENT_BYTES);
+                }
+            }
+            case "notifications/message" -> {
+                var loggingListener = config.loggingListener();
+                if (loggingListener != null && n.params() != null) {
+                    try {
+                        LoggingMessageNotification m = Json.convert(n.params(), LoggingMessageNotification.class,
+                                "notifications/message");
+                        host.dispatch(() -> loggingListener.accept(m), JsonSize.ofMessage(n.method(), n.params()));
+                    } catch (McpProtocolException e) {
+                        LOG.log(System.Logger.Level.WARNING, () -> "server " + transport.describe()
+                                + " sent a malformed log message: " + e.getMessage());
+                    }
+                }
+            }
+            default -> {
+                // queued and passed to the general listener below
+            }
+        }
+        var notificationListener = config.notificationListener();
+        if (drainQueue == null && notificationListener == null) {
+            return;
+        }
+        long bytes = JsonSize.ofMessage(n.method(), n.params());
+        if (drainQueue != null) {
+            drainQueue.offer(n, bytes);
+        }
+        if (notificationListener != null) {
+            host.dispatch(() -> notificationListener.onNotification(n), bytes);
+        }
+    }
+
+    void onServerRequest(JsonRpcMessage.Request r) {
+        if ("ping".equals(r.method())) {
+            respond(r.id(), Map.of(), null, true);
+            return;
+        }
+        if (host.isClosed()) {
+            return;
+        }
+        if (!handlerPermits.tryAcquire()) {
+            refuseServerRequest(r);
+            return;
+        }
+        Thread[] self = new Thread[1];
+        try {
+            Thread t = McpThreads.newThread("handler", () -> {
+                try {
+                    runHandler(r);
+                } finally {
+                    inboundHandlers.remove(r.id(), self[0]);
+                    cancelledInbound.remove(r.id());
+                    handlerPermits.release();
+                }
+            });
+            self[0] = t;
+            inboundHandlers.put(r.id(), t);
+            t.start(); // a client closing meanwhile interrupts it through inboundHandlers or it answers nothing
+        } catch (RuntimeException | Error e) {
+            if (self[0] != null) {
+                inboundHandlers.remove(r.id(), self[0]);
+            }
+            handlerPermits.release(); // the thread never ran: its permit is back
+            throw e;
+        }
+    }
+
+    /** Answers at once a server request beyond the bound of concurrent handlers. */
+    private void refuseServerRequest(JsonRpcMessage.Request r) {
+        long refused = refusedServerRequests.incrementAndGet();
+        int max = config.maxConcurrentServerRequests();
+        if (refused == 1 || refused % 1000 == 0) {
+            LOG.log(System.Logger.Level.WARNING, () -> "server " + transport.describe() + " has more than "
+                    + max + " requests to this client running at once; " + refused
+                    + " refused with an error so far");
+        }
+        respond(r.id(), null, JsonRpcError.of(JsonRpcError.INTERNAL_ERROR, "client busy: more than "
+                + max + " server requests are already running; " + r.method() + " refused"), true);
+    }
+
+    private void runHandler(JsonRpcMessage.Request r) {
+        Object result;
+        boolean needsParams = r.method().equals("elicitation/create") || r.method().equals("sampling/createMessage");
+        if (needsParams && r.params() == null && (r.method().equals("elicitation/create")
+                ? config.elicitationHandler() : config.samplingHandler()) != null) {
+            respond(r.id(), null, JsonRpcError.of(JsonRpcError.INVALID_PARAMS, r.method() + " without params"), false);
+            return;
+        }
+        try {
+            result = switch (r.method()) {
+                case "roots/list" -> config.rootsHandler() == null ? null : Map.of("roots", Json.toPlain(rootsList()));
+                case "elicitation/create" -> config.elicitationHandler() == null ? null : Json.toPlain(elicit(r));
+                case "sampling/createMessage" -> config.samplingHandler() == null ? null : Json.toPlain(
+                        config.samplingHandler().createMessage(Json.convert(r.params(), CreateMessageRequest.class,
+                                "sampling/createMessage params")));
+                default -> null;
+            };
+            if (result == null) {
+                respond(r.id(), null, JsonRpcError.of(JsonRpcError.METHOD_NOT_FOUND,
+                        "method not supported by this client: " + r.method()), false);
+                return;
+            }
+        } catch (McpProtocolException e) {
+            respond(r.id(), null, JsonRpcError.of(JsonRpcError.INVALID_PARAMS, e.getMessage()), false);
+            return;
+        } catch (Throwable e) {
+            // any Throwable, Errors and a handler's own InterruptedException included: the request is always
+            // answered; respond() sends nothing when the server cancelled it or the client closed (the interrupts)
+            if (e instanceof InterruptedException) {
+                LOG.log(System.Logger.Level.DEBUG, () -> r.method() + " (id " + r.id() + ") handler interrupted");
+            } else {
+                UserCode.failed(LOG, "the client handler for " + r.method(), e);
+            }
+            respond(r.id(), null, JsonRpcError.of(JsonRpcError.INTERNAL_ERROR, "client handler for " + r.method()
+                    + " failed: " + e.getClass().getSimpleName()), false);
+            return;
+        }
+        respond(r.id(), result, null, false);
+    }
+
+    private List<Root> rootsList() throws Exception {
+        List<Root> roots = config.rootsHandler().listRoots();
+        return roots == null ? List.of() : roots;
+    }
+
+    private ElicitResult elicit(JsonRpcMessage.Request r) throws Exception {
+        ElicitRequest request = Json.convert(r.params(), ElicitRequest.class, "elicitation/create params");
+        if (request.isUrlMode() && !config.elicitationUrlMode()) {
+            throw new McpProtocolException("URL-mode elicitation was not declared by this client");
+        }
+        ElicitResult result = config.elicitationHandler().elicit(request);
+        if (result == null) {
+            return ElicitResult.decline();
+        }
+        if (config.applyElicitationDefaults() && !request.isUrlMode() && "accept".equals(result.action())) {
+            return new ElicitResult(result.action(), request.applyDefaults(result.content()), result.meta());
+        }
+        return result;
+    }
+
+    private void respond(RequestId id, Object result, JsonRpcError error, boolean fromReader) {
+        if (cancelledInbound.contains(id) || host.isClosed()) {
+            return;
+        }
+        JsonRpcMessage m = error == null ? new JsonRpcMessage.Response(id, result)
+                : new JsonRpcMessage.ErrorResponse(id, error);
+        Runnable send = () -> {
+            try {
+                transport.send(m, new CallContext(host.defaultDeadline(), id));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.DEBUG, () -> "answer to server request " + id + " not sent: " + e);
+            }
+        };
+        if (fromReader && !transport.sendsInline()) {
+            if (!responderPermits.tryAcquire()) {
+                // as many answers as the bound are still being sent: the server takes none of them
+                long dropped = droppedAnswers.incrementAndGet();
+                if (dropped == 1 || dropped % 1000 == 0) {
+                    LOG.log(System.Logger.Level.WARNING, () -> "server " + transport.describe() + " takes no answers: "
+                            + config.maxConcurrentServerRequests() + " are still being sent; " + dropped
+                            + " answers to its requests dropped so far");
+                }
+                return;
+            }
+            host.startBackground("respond", () -> {
+                try {
+                    send.run();
+                } finally {
+                    responderPermits.release();
+                }
+            });
+        } else {
+            send.run();
+        }
+    }
+}

@@ -1,0 +1,151 @@
+package dev.loommcp.internal.session;
+
+import dev.loommcp.McpProtocolException;
+import dev.loommcp.RequestOptions;
+import dev.loommcp.internal.json.Json;
+import dev.loommcp.internal.json.JsonRpcCodec;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Complete listings over paged {@code .../list} methods (MCP "Pagination"): follows {@code nextCursor} until it is
+ * absent, stopping with {@link McpProtocolException} at a repeated cursor or beyond the page cap. Also the checks
+ * and conversions every page needs. Stateless apart from its source and cap; thread-safe.
+ */
+public final class Paging {
+
+    /** Sends one list request and returns its result object. */
+    @FunctionalInterface
+    public interface PageSource {
+        /**
+         * Reads one page.
+         *
+         * @param method  the list method
+         * @param params  the params ({@code cursor}), or {@code null}
+         * @param options the call's options
+         * @return the result object
+         * @throws InterruptedException if the calling thread is interrupted
+         */
+        Map<String, Object> request(String method, Map<String, Object> params, RequestOptions options)
+                throws InterruptedException;
+    }
+
+    /** Receives each page's result object in order. */
+    @FunctionalInterface
+    public interface PageConsumer {
+        /**
+         * Takes one page.
+         *
+         * @param result the page's result object
+         */
+        void accept(Map<String, Object> result);
+    }
+
+    private final PageSource source;
+    private final int maxPages;
+
+    /**
+     * Creates the helper.
+     *
+     * @param source   reads a page
+     * @param maxPages the most pages one listing reads
+     */
+    public Paging(PageSource source, int maxPages) {
+        this.source = source;
+        this.maxPages = maxPages;
+    }
+
+    /**
+     * Reads one page.
+     *
+     * @param method  the list method
+     * @param cursor  the cursor, or {@code null} for the first page
+     * @param options the call's options
+     * @return the result object
+     * @throws InterruptedException if the calling thread is interrupted
+     */
+    public Map<String, Object> page(String method, String cursor, RequestOptions options)
+            throws InterruptedException {
+        return source.request(method, cursorParams(cursor), options);
+    }
+
+    /**
+     * Reads every page of a listing, in order.
+     *
+     * @param method   the list method
+     * @param options  the options of each page's call
+     * @param consumer takes each page
+     * @throws McpProtocolException if a cursor repeats, {@code nextCursor} is not a string or there are too many pages
+     * @throws InterruptedException if the calling thread is interrupted
+     */
+    public void forEachPage(String method, RequestOptions options, PageConsumer consumer)
+            throws InterruptedException {
+        Set<String> seen = new HashSet<>();
+        String cursor = null;
+        for (int page = 1; ; page++) {
+            if (page > maxPages) {
+                throw new McpProtocolException(method + ": more than " + maxPages
+                        + " pages; stopped (raise McpClient.Builder.maxListPages if the server really has that many)");
+            }
+            Map<String, Object> result = source.request(method, cursorParams(cursor), options);
+            consumer.accept(result);
+            Object next = result.get("nextCursor");
+            if (next == null) {
+                return;
+            }
+            if (!(next instanceof String s)) {
+                throw new McpProtocolException(method + ": nextCursor is not a string");
+            }
+            if (!seen.add(s)) {
+                throw new McpProtocolException(method + ": the server repeated a cursor on page " + (page + 1)
+                        + "; stopped to avoid a loop");
+            }
+            cursor = s;
+        }
+    }
+
+    /**
+     * Checks that a list result holds an array under {@code key}.
+     *
+     * @param result the result object
+     * @param key    the array's key
+     * @param method the method, for the message
+     * @return the result
+     * @throws McpProtocolException if the value is not an array
+     */
+    public static Map<String, Object> requireList(Map<String, Object> result, String key, String method) {
+        if (!(result.get(key) instanceof List)) {
+            throw new McpProtocolException("malformed " + method + " result: \"" + key + "\" is "
+                    + JsonRpcCodec.kind(result.get(key)) + ", not an array");
+        }
+        return result;
+    }
+
+    /**
+     * Returns the items of a list result as deeply unmodifiable copies (handles and the tool catalog share them).
+     *
+     * @param result the result object
+     * @param key    the array's key
+     * @return the object items, in order
+     */
+    @SuppressWarnings("unchecked")
+    public static List<Map<String, Object>> rawItems(Map<String, Object> result, String key) {
+        Object items = result.get(key);
+        List<Map<String, Object>> out = new ArrayList<>();
+        if (items instanceof List<?> list) {
+            for (Object o : list) {
+                if (o instanceof Map<?, ?> m) {
+                    out.add((Map<String, Object>) Json.deepUnmodifiable(m));
+                }
+            }
+        }
+        return out;
+    }
+
+    private static Map<String, Object> cursorParams(String cursor) {
+        return cursor == null ? null : Map.of("cursor", cursor);
+    }
+}

@@ -1,0 +1,792 @@
+package dev.loommcp.internal.session;
+
+import dev.loommcp.CancellationToken;
+import dev.loommcp.McpCancelledException;
+import dev.loommcp.McpClosedException;
+import dev.loommcp.McpException;
+import dev.loommcp.McpProtocolException;
+import dev.loommcp.McpRpcException;
+import dev.loommcp.McpTimeoutException;
+import dev.loommcp.McpTransportException;
+import dev.loommcp.RequestOptions;
+import dev.loommcp.internal.concurrent.Joins;
+import dev.loommcp.internal.concurrent.McpThreads;
+import dev.loommcp.internal.concurrent.RequestScope;
+import dev.loommcp.internal.json.FastResults;
+import dev.loommcp.internal.json.Ids;
+import dev.loommcp.internal.json.Json;
+import dev.loommcp.internal.json.JsonSize;
+import dev.loommcp.jsonrpc.JsonRpcMessage;
+import dev.loommcp.jsonrpc.RequestId;
+import dev.loommcp.schema.CallToolResult;
+import dev.loommcp.schema.InitializeResult;
+import dev.loommcp.schema.ProgressNotification;
+import dev.loommcp.spi.McpTransport;
+import dev.loommcp.spi.TransportSink;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The engine behind {@code McpClient}: the connection's state machine ({@code NEW → CONNECTING → CONNECTED →
+ * CLOSED}), the pending requests, the life of a call (send, await with deadline and token, {@code
+ * notifications/cancelled} on the wire), the response side of the transport's sink, the listener event loop, the
+ * client's background threads and shutdown. Inbound notifications and server requests go to an
+ * {@link InboundDispatcher}, the handshake to a {@link Handshake}; both get what they need from here, never the
+ * other way round. Thread-safe.
+ */
+public final class Session {
+
+    private static final System.Logger LOG = System.getLogger("dev.loommcp.client");
+    /** How long close() waits for in-flight {@code notifications/cancelled} before it closes the transport. */
+    private static final long CANCEL_FLUSH_NANOS = TimeUnit.SECONDS.toNanos(2);
+
+    private enum State { NEW, CONNECTING, CONNECTED, CLOSED }
+
+    /** A call run on its own virtual thread by {@link #async}. */
+    @FunctionalInterface
+    public interface AsyncCall<T> {
+        /**
+         * Runs the call.
+         *
+         * @param options the caller's options with the future's token in place of the caller's
+         * @return the result
+         * @throws Exception whatever the call throws; it fails the future
+         */
+        T run(RequestOptions options) throws Exception;
+    }
+
+    private final McpTransport transport;
+    private final Duration requestTimeout;
+    private final Duration connectTimeout;
+    private final int listenerQueueCapacity;
+    private final long listenerQueueBytes;
+    private final Handshake handshake;
+    private final InboundDispatcher inbound;
+    private final ToolCatalog tools;
+
+    private final ReentrantLock stateLock = new ReentrantLock();
+    private volatile State state = State.NEW;
+    private volatile Throwable closeCause;
+    private volatile InitializeResult initializeResult;
+
+    private final AtomicLong ids = new AtomicLong();
+    private final ConcurrentHashMap<Long, PendingCall> pending = new ConcurrentHashMap<>();
+    private final Set<Thread> background = ConcurrentHashMap.newKeySet();
+    /** Threads sending {@code notifications/cancelled} (non-inline transports): close() lets them finish first. */
+    private final Set<Thread> cancelSenders = ConcurrentHashMap.newKeySet();
+    private final AtomicLong droppedEvents = new AtomicLong();
+    private final EventLoop events;
+    private final AtomicBoolean looseIdWarned = new AtomicBoolean();
+    private final AtomicReference<Map<String, Object>> toolMeta = new AtomicReference<>(Map.of());
+    private final Sink sink = new Sink();
+
+    /**
+     * Creates an unconnected session; nothing starts before {@link #connect}.
+     *
+     * @param config the client's configuration
+     */
+    public Session(SessionConfig config) {
+        this.transport = config.transport();
+        this.requestTimeout = config.requestTimeout();
+        this.connectTimeout = config.connectTimeout();
+        this.listenerQueueCapacity = config.listenerQueueCapacity();
+        this.listenerQueueBytes = config.listenerQueueBytes();
+        this.events = new EventLoop(listenerQueueCapacity, listenerQueueBytes, droppedEvents, transport::describe,
+                this::isClosed);
+        this.tools = new ToolCatalog(config.outputSchemaValidation());
+        this.handshake = new Handshake(transport, config.clientInfo(), config.clientCapabilities());
+        this.inbound = new InboundDispatcher(config, new DispatcherHost(), tools);
+    }
+
+    // ------------------------------------------------------------------------------------------------ life cycle
+
+    /**
+     * Opens the transport and runs the handshake; see {@code McpClient.connect(RequestOptions)} for the contract.
+     *
+     * @param options the handshake's deadline and token
+     * @throws InterruptedException if the calling thread is interrupted
+     */
+    public void connect(RequestOptions options) throws InterruptedException {
+        Objects.requireNonNull(options, "options");
+        stateLock.lock();
+        try {
+            switch (state) {
+                case NEW -> state = State.CONNECTING;
+                case CLOSED -> throw closedException("connect");
+                default -> throw new IllegalStateException("connect() was already called (client is " + state + ")");
+            }
+        } finally {
+            stateLock.unlock();
+        }
+        RequestOptions handshakeOptions = options.timeoutValue() == null && options.deadlineValue() == null
+                ? options.toBuilder().timeout(connectTimeout).build() : options;
+        try {
+            long deadline = deadlineOf(handshakeOptions, System.nanoTime());
+            events.start();
+            if (handshakeOptions.tokenValue() != null && handshakeOptions.tokenValue().isCancelled()) {
+                throw new McpCancelledException("initialize cancelled before it was sent");
+            }
+            if (state != State.CONNECTING) {
+                throw closedException("connect"); // close() came first: do not open a transport it already closed
+            }
+            transport.open(sink, deadline);
+            InitializeResult result = handshake.initialize((m, p, o) -> call(m, p, o, true), handshakeOptions);
+            initializeResult = result;
+            handshake.confirm(result, deadline);
+            // build the data-binding mappings the first listings need, off the caller's path
+            startBackground("warmup", Json::warmUp);
+            stateLock.lock();
+            try {
+                if (state != State.CONNECTING) {
+                    throw closedException("connect");
+                }
+                state = State.CONNECTED;
+            } finally {
+                stateLock.unlock();
+            }
+        } catch (RuntimeException e) {
+            boolean closedByOwner = closedByOwner();
+            shutdown(e instanceof McpClosedException ? e.getCause() : e);
+            throw closedByOwner ? closedInstead("connect", e) : e;
+        } catch (InterruptedException | Error e) {
+            shutdown(e);
+            throw e;
+        }
+    }
+
+    /** Closes the session: see {@code McpClient.close()}. Idempotent; safe from any thread. */
+    public void close() {
+        shutdown(null);
+    }
+
+    /** Returns whether the session is closed. */
+    public boolean isClosed() {
+        return state == State.CLOSED;
+    }
+
+    /** Returns whether the handshake completed and the session is not closed. */
+    public boolean isConnected() {
+        return state == State.CONNECTED;
+    }
+
+    /** Returns the {@code initialize} result. */
+    public InitializeResult initializeResult() {
+        return initializeResult;
+    }
+
+    /** Returns how many requests wait for their response. */
+    public int pendingCount() {
+        return pending.size();
+    }
+
+    /** Returns the notifications kept since the last drain. */
+    public List<JsonRpcMessage.Notification> drainNotifications() {
+        return inbound.drainNotifications();
+    }
+
+    /** Returns how many notifications the drain queue dropped. */
+    public long droppedNotificationCount() {
+        return inbound.droppedNotificationCount();
+    }
+
+    /** Returns how many listener and progress events were dropped. */
+    public long droppedEventCount() {
+        return droppedEvents.get();
+    }
+
+    /** Returns the tool definitions used to validate {@code structuredContent}. */
+    public ToolCatalog tools() {
+        return tools;
+    }
+
+    /** Sets the persistent tool {@code _meta}. */
+    public void setToolMeta(Map<String, Object> meta) {
+        toolMeta.set(meta == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(meta)));
+    }
+
+    /** Returns the persistent tool {@code _meta}. */
+    public Map<String, Object> toolMeta() {
+        return toolMeta.get();
+    }
+
+    // ------------------------------------------------------------------------------------------------ calls
+
+    /**
+     * Calls a tool: stamps the tool {@code _meta}, sends {@code tools/call}, validates the result.
+     *
+     * @param name      the tool name
+     * @param arguments the arguments, or {@code null}
+     * @param options   the call's options
+     * @return the result
+     * @throws InterruptedException if the calling thread is interrupted
+     */
+    public CallToolResult callTool(String name, Map<String, Object> arguments, RequestOptions options)
+            throws InterruptedException {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(options, "options");
+        Map<String, Object> params = new LinkedHashMap<>();
+        params.put("name", name);
+        if (arguments != null) {
+            params.put("arguments", arguments);
+        }
+        Map<String, Object> meta = Params.mergeMeta(toolMeta.get(), options.meta());
+        if (!meta.isEmpty()) {
+            params.put("_meta", meta);
+        }
+        Object raw = call("tools/call", params, options, false);
+        CallToolResult result = FastResults.callToolResult(Params.asObject(raw, "tools/call"),
+                "tools/call result of tool '" + name + "'");
+        tools.validate(name, result);
+        return result;
+    }
+
+    /**
+     * Sends a request with {@code options.meta()} added to its params' {@code _meta}; returns the result object.
+     *
+     * @param method  the method
+     * @param params  the params, or {@code null}
+     * @param options the call's options
+     * @return the result object
+     * @throws InterruptedException if the calling thread is interrupted
+     */
+    public Map<String, Object> request(String method, Map<String, Object> params, RequestOptions options)
+            throws InterruptedException {
+        Objects.requireNonNull(method, "method");
+        Objects.requireNonNull(options, "options (use RequestOptions.DEFAULT)");
+        return Params.asObject(call(method, Params.withMeta(params, options.meta()), options, false), method);
+    }
+
+    /**
+     * Sends a notification within the options' deadline; the token, when it fires, aborts the send.
+     *
+     * @param method  the method
+     * @param params  the params, or {@code null}
+     * @param options deadline and token
+     * @throws InterruptedException if the calling thread is interrupted
+     */
+    public void notify(String method, Map<String, Object> params, RequestOptions options)
+            throws InterruptedException {
+        Objects.requireNonNull(options, "options (use RequestOptions.DEFAULT)");
+        ensureConnected(method);
+        CancellationToken token = options.tokenValue();
+        if (token != null && token.isCancelled()) {
+            throw new McpCancelledException(method + " not sent: the token was already cancelled ("
+                    + token.reason() + ")");
+        }
+        long deadline = deadlineOf(options, System.nanoTime());
+        if (deadline - System.nanoTime() <= 0) {
+            throw new McpTimeoutException(method + " not sent: its deadline had passed");
+        }
+        CallContext context = new CallContext(deadline, null);
+        CancellationToken.Registration registration = token == null ? null : token.onCancel(context::cancel);
+        try {
+            transport.send(new JsonRpcMessage.Notification(method, params), context);
+        } catch (RuntimeException e) {
+            if (closedByOwner()) {
+                throw closedInstead(method, e);
+            }
+            if (context.isCancelled()) {
+                McpCancelledException c = new McpCancelledException(method + " cancelled while sending: "
+                        + token.reason());
+                c.addSuppressed(e);
+                throw c;
+            }
+            throw e;
+        } finally {
+            if (registration != null) {
+                registration.close();
+            }
+        }
+    }
+
+    /** Sends a request and returns its raw result: no {@code _meta} added, no check of the result's type. */
+    public Object call(String method, Map<String, Object> params, RequestOptions options)
+            throws InterruptedException {
+        return call(method, params, options, false);
+    }
+
+    /**
+     * Sends one request and waits for its response. The heart of the client: DESIGN.md section 3, "the life of a
+     * call".
+     */
+    private Object call(String method, Map<String, Object> params, RequestOptions options, boolean handshake)
+            throws InterruptedException {
+        if (!handshake) {
+            ensureConnected(method);
+        } else if (state != State.CONNECTING) {
+            throw closedException(method);
+        }
+        if (Thread.interrupted()) {
+            throw new InterruptedException(method + " not sent: the thread was interrupted");
+        }
+        CancellationToken token = options.tokenValue();
+        if (token != null && token.isCancelled()) {
+            throw new McpCancelledException(method + " not sent: the token was already cancelled ("
+                    + token.reason() + ")");
+        }
+        long start = System.nanoTime();
+        long deadline = deadlineOf(options, start);
+        long hardDeadline = deadline;
+        long timeoutNanos = 0;
+        if (options.resetTimeoutOnProgress()) {
+            timeoutNanos = deadline - start;
+            hardDeadline = Long.MAX_VALUE;
+            if (options.deadlineValue() != null) {
+                hardDeadline = Math.min(hardDeadline, Deadlines.monotonic(options.deadlineValue(), start));
+            }
+            if (options.maxTotalTimeout() != null) {
+                hardDeadline = Math.min(hardDeadline, Deadlines.saturatedAdd(start, options.maxTotalTimeout()));
+            }
+        }
+        long id = ids.incrementAndGet();
+        RequestId requestId = RequestId.of(id);
+        PendingCall p = new PendingCall(id, method, start);
+        if (options.progressListener() != null) {
+            p.relay = new ProgressRelay(options.progressListener(), p.future, listenerQueueCapacity,
+                    listenerQueueBytes, droppedEvents);
+            params = Params.withMeta(params, Map.of("progressToken", id));
+        }
+        JsonRpcMessage.Request request = new JsonRpcMessage.Request(requestId, method, params);
+        CallContext context = new CallContext(options.resetTimeoutOnProgress() ? hardDeadline : deadline, requestId);
+        pending.put(id, p);
+        if (state == State.CLOSED) {
+            pending.remove(id);
+            throw closedException(method);
+        }
+        CancellationToken.Registration registration = token == null ? null
+                : token.onCancel(() -> p.future.completeExceptionally(new PendingCall.CancelSignal(token.reason())));
+        RequestScope scope = null;
+        String cancelReason = null;
+        try {
+            if (transport.sendsInline()) {
+                try {
+                    transport.send(request, context);
+                } catch (RuntimeException e) {
+                    throw closedByOwner() ? closedInstead(method, e) : e;
+                }
+            } else {
+                scope = RequestScope.open("request", context.deadlineNanos(), null);
+                scope.onCancel(context::cancel);
+                scope.fork(() -> {
+                    try {
+                        transport.send(request, context);
+                    } catch (Throwable t) {
+                        if (!context.isCancelled()) {
+                            p.future.completeExceptionally(t);
+                        }
+                    }
+                    return null;
+                });
+            }
+            JsonRpcMessage response;
+            try {
+                response = await(p, deadline, hardDeadline, timeoutNanos, options.resetTimeoutOnProgress());
+            } catch (McpTimeoutException e) {
+                cancelReason = "timeout";
+                throw e;
+            } catch (McpCancelledException e) {
+                cancelReason = token != null && token.reason() != null ? token.reason() : "cancelled";
+                throw e;
+            } catch (InterruptedException e) {
+                cancelReason = "interrupted";
+                throw e;
+            }
+            if (scope != null) {
+                if (p.looselyMatched) {
+                    context.cancel(); // the transport still waits for the exact id it will never see: end it
+                } else {
+                    // let the exchange finish on its own (it returns once the response was delivered)
+                    context.markCompleted();
+                }
+                scope.join();
+            }
+            return switch (response) {
+                case JsonRpcMessage.Response r -> r.result();
+                case JsonRpcMessage.ErrorResponse e -> throw new McpRpcException(method, requestId, e.error());
+                default -> throw new McpProtocolException("unexpected answer to " + method);
+            };
+        } finally {
+            pending.remove(id);
+            if (p.relay != null) {
+                p.relay.close();
+            }
+            if (registration != null) {
+                registration.close();
+            }
+            if (scope != null) {
+                scope.close();
+            }
+            if (cancelReason != null && !handshake && state == State.CONNECTED) {
+                sendCancelled(requestId, method, cancelReason);
+            }
+        }
+    }
+
+    private JsonRpcMessage await(PendingCall p, long deadline, long hardDeadline, long timeoutNanos, boolean reset)
+            throws InterruptedException {
+        while (true) {
+            long effective = reset ? Math.min(Deadlines.saturatedAdd(p.lastProgressNanos,
+                    Duration.ofNanos(timeoutNanos)), hardDeadline) : deadline;
+            long left = effective == Long.MAX_VALUE ? Long.MAX_VALUE : effective - System.nanoTime();
+            if (left <= 0) {
+                throw new McpTimeoutException(p.method + " (id " + p.id + ") timed out: no response within "
+                        + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - p.startNanos) + " ms");
+            }
+            try {
+                ProgressRelay relay = p.relay;
+                if (relay != null) {
+                    return relay.await(p.future, left); // runs the progress listener on this thread meanwhile
+                }
+                return left == Long.MAX_VALUE ? p.future.get() : p.future.get(left, TimeUnit.NANOSECONDS);
+            } catch (TimeoutException e) {
+                // loop: progress may have moved the deadline
+            } catch (ExecutionException e) {
+                Throwable cause = e.getCause();
+                if (cause instanceof PendingCall.CancelSignal c) {
+                    throw new McpCancelledException(p.method + " (id " + p.id + ") cancelled: " + c.reason);
+                }
+                if (cause instanceof McpClosedException closed) {
+                    throw new McpClosedException(p.method + " (id " + p.id + ") failed: the client was closed",
+                            closed.getCause());
+                }
+                if (cause instanceof McpException m) {
+                    throw m;
+                }
+                if (cause instanceof InterruptedException ie) {
+                    throw ie;
+                }
+                if (cause instanceof IllegalArgumentException iae) {
+                    throw new IllegalArgumentException(iae.getMessage(), iae); // params that are not plain JSON
+                }
+                throw new McpTransportException(p.method + " (id " + p.id + ") could not be sent: " + cause, cause);
+            }
+        }
+    }
+
+    private void sendCancelled(RequestId id, String method, String reason) {
+        Map<String, Object> params = new LinkedHashMap<>();
+        params.put("requestId", id.value());
+        params.put("reason", reason);
+        JsonRpcMessage.Notification n = new JsonRpcMessage.Notification("notifications/cancelled", params);
+        Runnable send = () -> {
+            try {
+                transport.send(n, new CallContext(System.nanoTime() + TimeUnit.SECONDS.toNanos(5), id));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.DEBUG, () -> "notifications/cancelled for " + method + " (id " + id
+                        + ") not sent: " + e.getMessage());
+            }
+        };
+        if (transport.sendsInline()) {
+            send.run();
+        } else {
+            // tracked apart from the other background threads: close() lets a cancellation go out before it closes
+            // the transport (a call abandoned just before close, as on Ctrl+C, must still be cancelled on the wire)
+            startBackground("cancel", send);
+        }
+    }
+
+    /**
+     * Runs a call on a new virtual thread; the future's {@code cancel} fires the call's token (so the request is
+     * cancelled on the wire), and the caller's own token, if any, is linked to it for as long as the call runs.
+     *
+     * @param options the caller's options
+     * @param call    the call
+     * @param <T>     the result type
+     * @return the future
+     */
+    public <T> CompletableFuture<T> async(RequestOptions options, AsyncCall<T> call) {
+        Objects.requireNonNull(options, "options (use RequestOptions.DEFAULT)");
+        CancellationToken token = CancellationToken.create();
+        CancellationToken outer = options.tokenValue();
+        CancellationToken.Registration link = outer == null ? null : outer.onCancel(() -> token.cancel(outer.reason()));
+        CancellableFuture<T> future = new CancellableFuture<>(token);
+        if (link != null) {
+            // however the future ends (result, failure, cancel, a closed client that never ran the task), the
+            // caller's token keeps nothing of this call
+            future.whenComplete((r, e) -> link.close());
+        }
+        try {
+            RequestOptions withToken = options.toBuilder().token(token).build();
+            startBackground("async", () -> {
+                try {
+                    future.complete(call.run(withToken));
+                } catch (Throwable e) {
+                    future.completeExceptionally(e);
+                }
+            });
+        } catch (RuntimeException | Error e) {
+            future.completeExceptionally(e); // the thread could not be started
+        }
+        if (isClosed() && !future.isDone()) {
+            future.completeExceptionally(closedException("async call"));
+        }
+        return future;
+    }
+
+    // ------------------------------------------------------------------------------------------------ helpers
+
+    private long deadlineOf(RequestOptions options, long now) {
+        return Deadlines.of(options, now, requestTimeout);
+    }
+
+    private void ensureConnected(String method) {
+        State s = state;
+        if (s == State.CONNECTED) {
+            return;
+        }
+        if (s == State.CLOSED) {
+            throw closedException(method);
+        }
+        throw new IllegalStateException(method + ": the client is not connected; call connect() first");
+    }
+
+    /**
+     * Whether {@link #close()} closed the client (not a failed connect or the loss of the transport, whose own
+     * exception tells more). A transport closed under a running call or connect may throw anything; the caller then
+     * gets {@link McpClosedException}.
+     */
+    private boolean closedByOwner() {
+        return state == State.CLOSED && closeCause == null; // closeCause is final once the state is CLOSED
+    }
+
+    /** The exception for a call that failed because {@link #close()} closed the client under it. */
+    private McpClosedException closedInstead(String method, RuntimeException transportFailure) {
+        if (transportFailure instanceof McpClosedException c) {
+            return c;
+        }
+        McpClosedException e = new McpClosedException(method + " failed: the client was closed", null);
+        e.addSuppressed(transportFailure);
+        return e;
+    }
+
+    private McpClosedException closedException(String method) {
+        Throwable cause = closeCause;
+        return new McpClosedException(method + " refused: the client is closed"
+                + (cause == null ? "" : " (" + cause.getMessage() + ")"), cause);
+    }
+
+    private void startBackground(String purpose, Runnable task) {
+        if (state == State.CLOSED && !purpose.equals("closer")) {
+            return;
+        }
+        boolean cancel = purpose.equals("cancel");
+        Thread[] self = new Thread[1];
+        Thread t = McpThreads.newThread(purpose, () -> {
+            try {
+                task.run();
+            } finally {
+                background.remove(self[0]);
+                if (cancel) {
+                    cancelSenders.remove(self[0]);
+                }
+            }
+        });
+        self[0] = t;
+        background.add(t);
+        if (cancel) {
+            cancelSenders.add(t); // before start: a close() right after this call must see it
+        }
+        t.start(); // even if the client closed meanwhile: the task then fails fast, and nothing is left unstarted
+    }
+
+    // ------------------------------------------------------------------------------------------------ inbound
+
+    /** The transport's sink: responses complete pending calls here; the rest goes to the dispatcher. */
+    private final class Sink implements TransportSink {
+        @Override
+        public void onMessage(JsonRpcMessage message) {
+            try {
+                switch (message) {
+                    case JsonRpcMessage.Response r -> complete(r.id(), r);
+                    case JsonRpcMessage.ErrorResponse e -> {
+                        if (e.id() == null) {
+                            LOG.log(System.Logger.Level.WARNING, () -> "server " + transport.describe()
+                                    + " sent a JSON-RPC error without id: code " + e.error().code());
+                        } else {
+                            complete(e.id(), e);
+                        }
+                    }
+                    case JsonRpcMessage.Notification n -> inbound.onNotification(n);
+                    case JsonRpcMessage.Request r -> inbound.onServerRequest(r);
+                }
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.WARNING, "failed to handle an inbound message", e);
+            }
+        }
+
+        @Override
+        public void onSkipped(String problem) {
+            LOG.log(System.Logger.Level.DEBUG, () -> "skipped inbound input: " + problem);
+        }
+
+        @Override
+        public void onClosed(McpTransportException cause) {
+            for (PendingCall p : pending.values()) {
+                p.future.completeExceptionally(cause);
+            }
+            if (markClosed(cause)) {
+                // closing the transport and joining threads must not run on the transport's own thread
+                startBackground("closer", Session.this::release);
+            }
+        }
+
+        @Override
+        public void onSessionRestarted() {
+            inbound.onSessionRestarted();
+        }
+    }
+
+    private void complete(RequestId id, JsonRpcMessage message) {
+        PendingCall p = id instanceof RequestId.NumberId n ? pending.get(n.number()) : looselyPending(id);
+        if (p == null) {
+            LOG.log(System.Logger.Level.DEBUG, () -> "dropped a response for request " + id
+                    + " that is no longer pending");
+            return;
+        }
+        p.future.complete(message);
+    }
+
+    /** A response id such as {@code "7"} or {@code 7.0} that equals exactly one pending request's id. */
+    private PendingCall looselyPending(RequestId id) {
+        Long loose = Ids.looseInteger(id);
+        PendingCall p = loose == null ? null : pending.get(loose);
+        if (p != null) {
+            p.looselyMatched = true;
+        }
+        if (p != null && looseIdWarned.compareAndSet(false, true)) {
+            LOG.log(System.Logger.Level.WARNING, () -> "server " + transport.describe() + " answered request " + loose
+                    + " with id " + id + " (not the integer sent); matched it, as for every such answer later");
+        }
+        return p;
+    }
+
+    /** What the inbound dispatcher may do with this session. */
+    private final class DispatcherHost implements InboundDispatcher.Host {
+        @Override
+        public boolean isClosed() {
+            return state == State.CLOSED;
+        }
+
+        @Override
+        public void dispatch(Runnable listenerCall, long bytes) {
+            events.dispatch(listenerCall, bytes);
+        }
+
+        @Override
+        public void startBackground(String purpose, Runnable task) {
+            Session.this.startBackground(purpose, task);
+        }
+
+        @Override
+        public void onProgress(JsonRpcMessage.Notification n) {
+            Object token = n.params() == null ? null : n.params().get("progressToken");
+            Long exact = Ids.exactInteger(token);
+            PendingCall p = exact == null ? null : pending.get(exact);
+            if (p == null) {
+                return;
+            }
+            p.lastProgressNanos = System.nanoTime();
+            ProgressRelay relay = p.relay;
+            if (relay != null) {
+                ProgressNotification progress = Json.convert(n.params(), ProgressNotification.class,
+                        "notifications/progress");
+                relay.offer(progress, JsonSize.ofMessage(n.method(), n.params()));
+            }
+        }
+
+        @Override
+        public long defaultDeadline() {
+            return deadlineOf(RequestOptions.DEFAULT, System.nanoTime());
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------------ shutdown
+
+    private void shutdown(Throwable cause) {
+        if (markClosed(cause)) {
+            release();
+        }
+    }
+
+    /** Moves the client to CLOSED; returns whether this call did it (exactly one caller gets {@code true}). */
+    private boolean markClosed(Throwable cause) {
+        stateLock.lock();
+        try {
+            if (state == State.CLOSED) {
+                return false;
+            }
+            closeCause = cause; // before the state: closedByOwner() reads them without the lock
+            state = State.CLOSED;
+            return true;
+        } finally {
+            stateLock.unlock();
+        }
+    }
+
+    /** Releases everything of a client just marked closed: pending calls, handlers, transport, threads. */
+    private void release() {
+        // an interrupted closer (a task cancelled with Future.cancel(true)) still closes the transport and waits
+        // within the bound; the interrupt is re-asserted at the end
+        boolean interrupted = Thread.interrupted();
+        Throwable cause = closeCause;
+        McpClosedException closed = new McpClosedException("the client was closed", cause);
+        for (PendingCall p : pending.values()) {
+            p.future.completeExceptionally(closed);
+        }
+        Thread self = Thread.currentThread();
+        inbound.interruptHandlers();
+        // a notifications/cancelled already on its way goes out before the transport closes (bounded: its own send
+        // deadline is 5 s, the wait here 2 s); a closer that is itself the sender does not wait for itself
+        List<Thread> senders = new ArrayList<>(cancelSenders);
+        senders.remove(self);
+        interrupted |= Joins.joinAll(senders, System.nanoTime() + CANCEL_FLUSH_NANOS);
+        try {
+            transport.close();
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "closing the transport failed", e);
+        }
+        Thread eventThread = events.thread();
+        if (eventThread != null && eventThread != self) {
+            eventThread.interrupt();
+        }
+        List<Thread> toJoin = new ArrayList<>();
+        if (eventThread != null) {
+            toJoin.add(eventThread);
+        }
+        toJoin.addAll(inbound.handlerThreads());
+        toJoin.addAll(background);
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        for (Thread t : toJoin) {
+            if (t != self) {
+                t.interrupt();
+            }
+        }
+        interrupted |= Joins.joinAll(toJoin, end);
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return transport.describe() + ", " + state.name().toLowerCase(Locale.ROOT);
+    }
+}

@@ -1,0 +1,162 @@
+package dev.loommcp.transport.http;
+
+import dev.loommcp.jsonrpc.JsonRpcMessage;
+import dev.loommcp.jsonrpc.RequestId;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * One logical exchange (a request with its redirects and resumptions, a GET stream, a DELETE) that any thread
+ * can abort at once: the pending HTTP future is cancelled and the body being read is closed.
+ */
+final class Call {
+    final RequestId awaitedId;
+    final String what;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition changed = lock.newCondition();
+    private boolean aborted;
+    private volatile boolean completed;
+    private CompletableFuture<?> future;
+    private StreamBody body;
+    volatile JsonRpcMessage response;
+
+    Call(RequestId awaitedId, String what) {
+        this.awaitedId = awaitedId;
+        this.what = what;
+    }
+
+    void attach(CompletableFuture<?> f) {
+        lock.lock();
+        try {
+            if (!aborted) {
+                future = f;
+                return;
+            }
+        } finally {
+            lock.unlock();
+        }
+        f.cancel(true);
+    }
+
+    void attach(StreamBody b) {
+        lock.lock();
+        try {
+            if (!aborted) {
+                body = b;
+                return;
+            }
+        } finally {
+            lock.unlock();
+        }
+        b.close();
+    }
+
+    /** Aborts: cancels the pending future and closes the body. Never blocks on I/O. */
+    void abort() {
+        CompletableFuture<?> f;
+        StreamBody b;
+        lock.lock();
+        try {
+            if (aborted) {
+                return;
+            }
+            aborted = true;
+            f = future;
+            b = body;
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+        if (f != null) {
+            f.cancel(true);
+        }
+        if (b != null) {
+            b.close();
+        }
+    }
+
+    /** Releases what is still open at the end of the call, without marking it aborted. */
+    void release() {
+        CompletableFuture<?> f;
+        StreamBody b;
+        lock.lock();
+        try {
+            f = future;
+            b = body;
+        } finally {
+            lock.unlock();
+        }
+        if (f != null && !f.isDone()) {
+            f.cancel(true);
+        }
+        if (b != null) {
+            b.close();
+        }
+    }
+
+    boolean aborted() {
+        lock.lock();
+        try {
+            return aborted;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    boolean completed() {
+        return completed;
+    }
+
+    /**
+     * Marks the awaited response delivered (from any stream) and ends the current exchange: a pending future is
+     * cancelled and the body being read is closed.
+     */
+    void complete(JsonRpcMessage m) {
+        StreamBody b;
+        CompletableFuture<?> f;
+        lock.lock();
+        try {
+            response = m;
+            completed = true;
+            b = body;
+            f = future;
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+        if (f != null && !f.isDone()) {
+            f.cancel(true);
+        }
+        if (b != null) {
+            b.close();
+        }
+    }
+
+    /**
+     * Waits {@code millis}, or less when the call is aborted or completed or {@code deadlineNanos} comes first.
+     *
+     * @return {@code false} when aborted
+     */
+    boolean sleep(long millis, long deadlineNanos) throws InterruptedException {
+        long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
+        if (deadlineNanos != Long.MAX_VALUE && deadlineNanos - end < 0) {
+            end = deadlineNanos;
+        }
+        lock.lockInterruptibly();
+        try {
+            while (!aborted && !completed) {
+                long left = end - System.nanoTime();
+                if (left <= 0) {
+                    break;
+                }
+                changed.awaitNanos(left);
+            }
+            return !aborted;
+        } finally {
+            lock.unlock();
+        }
+    }
+}
+

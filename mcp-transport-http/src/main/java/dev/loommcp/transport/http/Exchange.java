@@ -1,0 +1,402 @@
+package dev.loommcp.transport.http;
+
+import static dev.loommcp.transport.http.HttpSettings.MAX_ERROR_BODY_BYTES;
+import static dev.loommcp.transport.http.HttpSettings.MAX_REDIRECTS;
+import static dev.loommcp.transport.http.HttpSettings.TIMER_SLACK_NANOS;
+
+import dev.loommcp.McpClosedException;
+import dev.loommcp.McpException;
+import dev.loommcp.McpProtocolException;
+import dev.loommcp.McpTimeoutException;
+import dev.loommcp.McpTransportException;
+import dev.loommcp.internal.json.Ids;
+import dev.loommcp.internal.json.JsonRpcCodec;
+import dev.loommcp.jsonrpc.JsonRpcMessage;
+import dev.loommcp.jsonrpc.RequestId;
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpConnectTimeoutException;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+
+/**
+ * One HTTP exchange of the transport, from request to response headers: builds the request (caller headers, the
+ * transport's own, the {@link RequestSigner}'s), sends it on the {@link HttpClient}, follows same-origin 307/308
+ * redirects, waits for the headers at most until the send's deadline, lets any thread abort it through its
+ * {@link Call}, and maps failures (I/O, timeouts, HTTP error statuses, closing) to the client's exceptions. The
+ * body is left to the caller, except for one-way POSTs ({@link #postOneWay}) and error answers
+ * ({@link #failOrDeliverError}), which it settles itself.
+ *
+ * <p>Thread-safe: one instance serves every exchange of a transport. It never refers to the transport object.
+ */
+final class Exchange {
+
+    static final System.Logger LOG = System.getLogger("dev.loommcp.transport.http");
+    static final System.Logger WIRE = System.getLogger("dev.loommcp.transport.http.wire");
+    static final byte[] EMPTY = new byte[0];
+
+    private final HttpSettings settings;
+    private final String origin;
+    private final AtomicBoolean closed;
+    private volatile HttpClient client;
+
+    /**
+     * @param settings the transport's settings
+     * @param closed   the transport's closed flag: failures after closing are reported as closed
+     */
+    Exchange(HttpSettings settings, AtomicBoolean closed) {
+        this.settings = settings;
+        this.origin = settings.origin;
+        this.closed = closed;
+    }
+
+    /** Sets the HTTP client, once, when the transport opens. */
+    void attach(HttpClient c) {
+        this.client = c;
+    }
+
+    /** The endpoint's origin ({@code scheme://host:port}): safe to log. */
+    String origin() {
+        return origin;
+    }
+
+    /** The HTTP client, or {@code null} before the transport opened. */
+    HttpClient client() {
+        return client;
+    }
+
+    /** Sends one request, following same-origin 307/308 redirects; the returned response is not a redirect. */
+    HttpResponse<StreamBody> send(Call call, String method, byte[] body, List<String[]> transportHeaders,
+                                  long deadlineNanos) throws InterruptedException {
+        URI uri = settings.endpoint;
+        for (int hop = 0; ; hop++) {
+            HttpRequest request = buildRequest(call, method, uri, body, transportHeaders, deadlineNanos);
+            if (WIRE.isLoggable(Level.DEBUG)) {
+                WIRE.log(Level.DEBUG, call.what + ": " + method + " " + origin + (hop > 0 ? " (redirect " + hop + ")"
+                        : ""));
+            }
+            traceBody("sent", call.what, body);
+            HttpResponse<StreamBody> resp = await(call, request, deadlineNanos);
+            int status = resp.statusCode();
+            if (WIRE.isLoggable(Level.DEBUG)) {
+                WIRE.log(Level.DEBUG, call.what + ": HTTP " + status + " " + mediaType(resp));
+            }
+            if (status < 300 || status >= 400) {
+                return resp;
+            }
+            resp.body().close();
+            if (status != 307 && status != 308) {
+                throw new McpHttpStatusException(status, call.what + " was redirected with HTTP " + status
+                        + "; only 307 and 308 within the endpoint's origin are followed", List.of());
+            }
+            String location = resp.headers().firstValue("Location").orElse(null);
+            if (location == null || location.isBlank()) {
+                throw new McpHttpStatusException(status, call.what + " was redirected with HTTP " + status
+                        + " without a Location", List.of());
+            }
+            URI next;
+            try {
+                next = uri.resolve(location.trim());
+            } catch (IllegalArgumentException e) {
+                throw new McpHttpStatusException(status, call.what + " was redirected with HTTP " + status
+                        + " to an invalid Location", List.of());
+            }
+            if (!HttpSettings.sameOrigin(next, settings.endpoint)) {
+                throw new McpHttpStatusException(status, call.what + " was redirected with HTTP " + status
+                        + " to another origin; not followed", List.of());
+            }
+            if (hop >= MAX_REDIRECTS) {
+                throw new McpHttpStatusException(status, call.what + " was redirected more than " + MAX_REDIRECTS
+                        + " times (last HTTP " + status + ")", List.of());
+            }
+            uri = next;
+        }
+    }
+
+    private HttpRequest buildRequest(Call call, String method, URI uri, byte[] body, List<String[]> transportHeaders,
+                                     long deadlineNanos) {
+        HttpRequest.Builder b = HttpRequest.newBuilder(uri)
+                .method(method, body.length == 0 && !"POST".equals(method)
+                        ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body))
+                .timeout(settings.headerTimeout(deadlineNanos));
+        Map<String, List<String>> all = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+        for (String[] h : settings.headers) {
+            b.header(h[0], h[1]);
+            all.computeIfAbsent(h[0], k -> new ArrayList<>()).add(h[1]);
+        }
+        for (String[] h : transportHeaders) {
+            if (!HeaderRules.isValidValue(h[1])) {
+                // values taken from the server are validated when read; this guard keeps any that slipped through
+                // from reaching the HTTP client, which would throw IllegalArgumentException quoting the value
+                throw new McpProtocolException(call.what + ": the server's value for " + h[0]
+                        + " cannot be sent back as a header");
+            }
+            b.header(h[0], h[1]);
+            all.computeIfAbsent(h[0], k -> new ArrayList<>()).add(h[1]);
+        }
+        RequestSigner signer = settings.signer;
+        if (signer != null) {
+            Map<String, List<String>> view = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+            all.forEach((k, v) -> view.put(k, List.copyOf(v)));
+            Map<String, String> added;
+            try {
+                added = signer.sign(method, uri, Collections.unmodifiableMap(view), body.clone());
+            } catch (RuntimeException e) {
+                throw new McpTransportException(call.what + ": the request signer failed ("
+                        + e.getClass().getSimpleName() + ")", e);
+            }
+            if (added == null) {
+                throw new McpTransportException(call.what + ": the request signer returned null");
+            }
+            for (Map.Entry<String, String> h : added.entrySet()) {
+                String name = h.getKey();
+                String problem = HeaderRules.problem(name, h.getValue());
+                if (problem != null) {
+                    throw new McpTransportException(call.what + ": the request signer returned " + problem);
+                }
+                try {
+                    b.header(name, h.getValue());
+                } catch (IllegalArgumentException e) {
+                    throw new McpTransportException(call.what + ": the request signer returned a header the HTTP "
+                            + "client refuses: " + name);
+                }
+            }
+        }
+        return b.build();
+    }
+
+    /**
+     * Sends one request and waits for its response headers, at most until {@code deadlineNanos}: a failure at or
+     * after the deadline (the client's header timer, bounded by the same deadline, fires then too) is the call's
+     * timeout, never a transport failure.
+     */
+    private HttpResponse<StreamBody> await(Call call, HttpRequest request, long deadlineNanos)
+            throws InterruptedException {
+        HttpClient c = client;
+        if (call.aborted()) {
+            throw aborted(call);
+        }
+        CompletableFuture<HttpResponse<StreamBody>> future;
+        try {
+            future = c.sendAsync(request, info -> {
+                StreamBody body = new StreamBody();
+                call.attach(body);
+                return body;
+            });
+        } catch (RuntimeException e) {
+            throw new McpTransportException(call.what + ": the HTTP client refused the request ("
+                    + e.getClass().getSimpleName() + ")", e);
+        }
+        call.attach(future);
+        try {
+            if (deadlineNanos == Long.MAX_VALUE) {
+                return future.get();
+            }
+            return future.get(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (java.util.concurrent.TimeoutException e) {
+            future.cancel(true);
+            throw timedOut(call, "waiting for response headers");
+        } catch (InterruptedException e) {
+            future.cancel(true);
+            throw e;
+        } catch (CancellationException e) {
+            if (Thread.currentThread().isInterrupted()) {
+                throw new InterruptedException();
+            }
+            throw aborted(call);
+        } catch (ExecutionException e) {
+            Throwable cause = e.getCause();
+            if (call.aborted()) {
+                if (Thread.currentThread().isInterrupted()) {
+                    throw new InterruptedException();
+                }
+                throw aborted(call);
+            }
+            if (past(deadlineNanos)) {
+                throw timedOut(call, "waiting for response headers");
+            }
+            throw ioFailure(call, cause);
+        }
+    }
+
+
+    /**
+     * POSTs a notification or response in {@code session} and accepts any 2xx without reading its body.
+     *
+     * @throws McpHttpStatusException on any other status (404 while in a session: the session expired)
+     */
+    void postOneWay(Call call, byte[] body, HttpSession session, long deadlineNanos) throws InterruptedException {
+        HttpResponse<StreamBody> resp = send(call, "POST", body, session.postHeaders(), deadlineNanos);
+        int status = resp.statusCode();
+        if (status >= 200 && status < 300) {
+            // 202 is the rule. A body (some servers answer every POST with JSON, a broken one with an SSE stream that
+            // never ends) carries nothing for a notification or response: it is not read, so it cannot hold the
+            // sender past its deadline.
+            if (status != 202 && status != 204) {
+                LOG.log(Level.DEBUG, () -> call.what + ": HTTP " + status + " body ignored");
+            }
+            resp.body().close();
+            return;
+        }
+        if (status == 404 && session.id() != null) {
+            resp.body().close();
+            throw new McpHttpStatusException(404, call.what + " failed with HTTP 404: the session expired",
+                    List.of());
+        }
+        // a one-way message has no answer: an error body (whatever its id) is never delivered as one
+        failOrDeliverError(call, resp, null, null, deadlineNanos);
+    }
+
+    /**
+     * A non-2xx answer: deliver a JSON-RPC error body as the answer of {@code answerTo} (the request this very POST
+     * carried), or throw the status.
+     *
+     * @param answerTo the id of the request the POST carried, or {@code null} when it carried none (a notification
+     *                 or a response, also one replayed for another request's session restart): then an error body
+     *                 is never anybody's answer
+     * @param deliver  takes the answer; {@code null} when {@code answerTo} is
+     */
+    void failOrDeliverError(Call call, HttpResponse<StreamBody> resp, RequestId answerTo,
+                            Consumer<JsonRpcMessage> deliver, long deadlineNanos) throws InterruptedException {
+        int status = resp.statusCode();
+        List<AuthChallenge> challenges = challenges(resp);
+        String rpcNote = "";
+        if (isJson(mediaType(resp))) {
+            try {
+                byte[] bytes = resp.body().readAll(MAX_ERROR_BODY_BYTES, () -> settings.waitNanos(deadlineNanos));
+                traceBody("received error", call.what, bytes);
+                List<JsonRpcMessage> ms = JsonRpcCodec.decode(bytes, 0, bytes.length);
+                if (ms.size() == 1 && ms.get(0) instanceof JsonRpcMessage.ErrorResponse e) {
+                    rpcNote = " (JSON-RPC error " + e.error().code() + ")";
+                    if (answerTo != null && status != 401 && status != 403
+                            && (e.id() == null || e.id().equals(answerTo) || sameLooseId(e.id(), answerTo))) {
+                        deliver.accept(new JsonRpcMessage.ErrorResponse(answerTo, e.error()));
+                        return;
+                    }
+                }
+            } catch (IOException | McpProtocolException e) {
+                // not a JSON-RPC error body: the status is all we report (unless the deadline passed meanwhile)
+                throwIfPast(call, deadlineNanos, "reading an HTTP " + status + " error body");
+            }
+        }
+        resp.body().close();
+        throw new McpHttpStatusException(status, call.what + " failed with HTTP " + status + rpcNote, challenges);
+    }
+
+    /**
+     * Whether an error body's id such as {@code "7"} or {@code 7.0} stands for the integer id the POST carried (issue
+     * 8 item 10: real servers answer so); the core matches such ids the same way.
+     */
+    private static boolean sameLooseId(RequestId got, RequestId sent) {
+        Long loose = Ids.looseInteger(got);
+        return loose != null && sent instanceof RequestId.NumberId n && n.number() == loose;
+    }
+
+    private McpException ioFailure(Call call, Throwable cause) {
+        String what = call.what;
+        if (cause instanceof HttpConnectTimeoutException) {
+            return new McpTransportException(what + ": connecting to " + origin + " timed out", cause);
+        }
+        if (cause instanceof HttpTimeoutException) {
+            return new McpTransportException(what + ": no response headers from " + origin + " in time", cause);
+        }
+        if (cause instanceof ConnectException) {
+            return new McpTransportException(what + ": cannot connect to " + origin + " ("
+                    + cause.getClass().getSimpleName() + ")", cause);
+        }
+        if (cause instanceof javax.net.ssl.SSLException) {
+            return new McpTransportException(what + ": TLS with " + origin + " failed ("
+                    + cause.getClass().getSimpleName() + ")", cause);
+        }
+        if (closed.get()) {
+            return new McpClosedException(what + ": HTTP transport to " + origin + " was closed", cause);
+        }
+        return new McpTransportException(what + ": HTTP exchange with " + origin + " failed ("
+                + (cause == null ? "unknown" : cause.getClass().getSimpleName()) + ")", cause);
+    }
+
+    McpClosedException closedNow(String what) {
+        return new McpClosedException("HTTP transport to " + origin + " is closed: " + what, null);
+    }
+
+    /** A failure that happened because (or after) the transport was closed is reported as closed. */
+    McpException closedOr(McpException e) {
+        if (closed.get() && !(e instanceof McpClosedException)) {
+            return new McpClosedException(e.getMessage() + " (the HTTP transport to " + origin + " was closed)", e);
+        }
+        return e;
+    }
+
+    McpException aborted(Call call) {
+        if (closed.get()) {
+            return new McpClosedException(call.what + ": HTTP transport to " + origin + " was closed", null);
+        }
+        return new McpTransportException(call.what + ": aborted");
+    }
+
+    /**
+     * Whether {@code deadlineNanos} (a {@link System#nanoTime()} value, {@code Long.MAX_VALUE} for none) passed, or
+     * is less than {@link #TIMER_SLACK_NANOS} away: timers are not exact (the HTTP client's fires when less than a
+     * millisecond is left, truncating), so a timer set for the deadline may fire a little before it.
+     */
+    static boolean past(long deadlineNanos) {
+        return deadlineNanos != Long.MAX_VALUE && System.nanoTime() - (deadlineNanos - TIMER_SLACK_NANOS) >= 0;
+    }
+
+    /**
+     * Throws the call's timeout when its deadline passed: a transport timer (idle, header, reconnect wait) that
+     * fires at or after the deadline must not turn the call's timeout into a transport failure.
+     */
+    static void throwIfPast(Call call, long deadlineNanos, String doing) {
+        if (past(deadlineNanos)) {
+            throw timedOut(call, doing);
+        }
+    }
+
+    static McpTimeoutException timedOut(Call call, String doing) {
+        return new McpTimeoutException(call.what + " timed out: its deadline passed while " + doing);
+    }
+
+
+    static List<AuthChallenge> challenges(HttpResponse<?> resp) {
+        int s = resp.statusCode();
+        if (s != 401 && s != 403) {
+            return List.of();
+        }
+        return AuthChallenge.parse(resp.headers().allValues("WWW-Authenticate"));
+    }
+
+    static String mediaType(HttpResponse<?> resp) {
+        String ct = resp.headers().firstValue("Content-Type").orElse("");
+        int semi = ct.indexOf(';');
+        String t = (semi >= 0 ? ct.substring(0, semi) : ct).trim().toLowerCase(Locale.ROOT);
+        return t.chars().allMatch(c -> c > 0x20 && c < 0x7f) && t.length() <= 100 ? t : "(unreadable)";
+    }
+
+    static boolean isJson(String mediaType) {
+        return mediaType.equals("application/json") || mediaType.endsWith("+json");
+    }
+
+    static void traceBody(String verb, String what, byte[] body) {
+        if (body.length > 0 && WIRE.isLoggable(Level.TRACE)) {
+            WIRE.log(Level.TRACE, what + " " + verb + ": " + new String(body, StandardCharsets.UTF_8));
+        }
+    }
+}

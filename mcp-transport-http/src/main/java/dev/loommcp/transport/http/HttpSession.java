@@ -1,0 +1,76 @@
+package dev.loommcp.transport.http;
+
+import static dev.loommcp.transport.http.HeaderRules.ACCEPT_POST;
+import static dev.loommcp.transport.http.HeaderRules.ACCEPT_SSE;
+import static dev.loommcp.transport.http.HeaderRules.LAST_EVENT_ID_HEADER;
+import static dev.loommcp.transport.http.HeaderRules.SESSION_HEADER;
+import static dev.loommcp.transport.http.HeaderRules.VERSION_HEADER;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The HTTP session as one immutable value: the {@code Mcp-Session-Id} the server assigned and the negotiated
+ * protocol version sent as {@code MCP-Protocol-Version}, either {@code null} while unknown. The transport holds it in
+ * one {@link java.util.concurrent.atomic.AtomicReference} and every exchange reads it once, so a request never pairs
+ * one session's id with another moment's version; changes go through {@code updateAndGet} with {@link #withId} or
+ * {@link #withProtocolVersion}, so that one never loses the other.
+ *
+ * @param id              the session id, or {@code null} when the server assigned none (yet)
+ * @param protocolVersion the negotiated version (validated as sendable), or {@code null} while not known
+ */
+record HttpSession(String id, String protocolVersion) {
+
+    /** No session id and no version: before {@code initialize}, and what {@code initialize} itself is sent with. */
+    static final HttpSession NONE = new HttpSession(null, null);
+
+    HttpSession withId(String newId) {
+        return new HttpSession(newId, protocolVersion);
+    }
+
+    HttpSession withProtocolVersion(String version) {
+        return new HttpSession(id, version);
+    }
+
+    /** The transport's headers of a POST in this session. */
+    List<String[]> postHeaders() {
+        List<String[]> h = new ArrayList<>(4);
+        h.add(new String[] {"Accept", ACCEPT_POST});
+        h.add(new String[] {"Content-Type", "application/json"});
+        addSessionHeaders(h);
+        return h;
+    }
+
+    /** The transport's headers of the DELETE that ends this session (which has an id). */
+    List<String[]> deleteHeaders() {
+        List<String[]> h = new ArrayList<>(2);
+        addSessionHeaders(h);
+        return h;
+    }
+
+    /** The transport's headers of a GET stream in this session, resumed after {@code lastEventId} when not null. */
+    List<String[]> streamHeaders(String lastEventId) {
+        List<String[]> h = new ArrayList<>(4);
+        h.add(new String[] {"Accept", ACCEPT_SSE});
+        addSessionHeaders(h);
+        if (lastEventId != null) {
+            h.add(new String[] {LAST_EVENT_ID_HEADER, lastEventId});
+        }
+        return h;
+    }
+
+    private void addSessionHeaders(List<String[]> h) {
+        if (id != null) {
+            h.add(new String[] {SESSION_HEADER, id});
+        }
+        if (protocolVersion != null) {
+            h.add(new String[] {VERSION_HEADER, protocolVersion});
+        }
+    }
+
+    /** Names what is set, never the values (the session id is a credential of sorts). */
+    @Override
+    public String toString() {
+        return "HttpSession[id=" + (id == null ? "none" : "<set>") + ", protocolVersion=" + protocolVersion + "]";
+    }
+}

@@ -1,0 +1,157 @@
+package dev.loommcp.transport.http;
+
+import java.net.URI;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+import javax.net.ssl.SSLContext;
+
+/**
+ * A transport's settings, fixed when it is built, with the limits of the transport and the arithmetic of its waits
+ * (idle wait, header timeout, reconnection backoff). Immutable; thread-safe.
+ */
+final class HttpSettings {
+
+    static final int MAX_REDIRECTS = 5;
+    static final int MAX_STREAM_ATTEMPTS = 5;
+    static final long MIN_RECONNECT_MILLIS = 100;
+    static final long CLOSE_TIMEOUT_MILLIS = 3_000;
+
+    static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(10);
+    static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofMinutes(5);
+    static final int DEFAULT_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+    static final long DEFAULT_RETRY_MILLIS = 1_000;
+    static final long MAX_BACKOFF_MILLIS = 30_000;
+    static final int MAX_ERROR_BODY_BYTES = 64 * 1024;
+    static final int SEEN_IDS = 4096;
+    /** How close to a send's deadline a transport timer that fires counts as the deadline (timers are not exact). */
+    static final long TIMER_SLACK_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
+
+    final URI endpoint;
+    /** The endpoint's {@code scheme://host:port}, without path, query or credentials: safe to log. */
+    final String origin;
+    /** The caller's headers, name and value, in order. */
+    final List<String[]> headers;
+    final Duration connectTimeout;
+    final Duration idleTimeout;
+    /** The request signer, or {@code null}. */
+    final RequestSigner signer;
+    /** The TLS context, or {@code null} for the JDK's default. */
+    final SSLContext sslContext;
+    final int maxMessageBytes;
+    final long reconnectDelayMillis;
+    final String tlsDescription;
+
+    HttpSettings(URI endpoint, List<String[]> headers, Duration connectTimeout, Duration idleTimeout,
+                 RequestSigner signer, SSLContext sslContext, int maxMessageBytes, Duration reconnectDelay,
+                 String tlsDescription) {
+        this.endpoint = endpoint;
+        this.origin = originOf(endpoint);
+        this.headers = List.copyOf(headers);
+        this.connectTimeout = connectTimeout;
+        this.idleTimeout = idleTimeout;
+        this.signer = signer;
+        this.sslContext = sslContext;
+        this.maxMessageBytes = maxMessageBytes;
+        this.reconnectDelayMillis = reconnectDelay.toMillis();
+        this.tlsDescription = tlsDescription;
+    }
+
+    /** The wait for the next byte of a response: the idle timeout, or less when the deadline comes first. */
+    long waitNanos(long deadlineNanos) {
+        long idle = idleNanos();
+        if (deadlineNanos == Long.MAX_VALUE) {
+            return idle;
+        }
+        return Math.max(1, Math.min(idle, deadlineNanos - System.nanoTime()));
+    }
+
+    /**
+     * Bounds a request until its response headers: connecting (connect timeout) plus one idle period, and a little
+     * past the deadline, so that the transport's own wait for the headers reports the deadline first.
+     */
+    Duration headerTimeout(long deadlineNanos) {
+        long idle = saturatedAdd(idleNanos(), connectTimeout.toNanos());
+        if (deadlineNanos != Long.MAX_VALUE) {
+            long remaining = deadlineNanos - System.nanoTime();
+            idle = Math.min(idle, Math.max(remaining, 0) + TIMER_SLACK_NANOS);
+        }
+        return Duration.ofNanos(idle);
+    }
+
+    private static long saturatedAdd(long a, long b) {
+        long r = a + b;
+        return r < 0 ? Long.MAX_VALUE : r;
+    }
+
+    long idleNanos() {
+        return idleTimeout.toNanos();
+    }
+
+    /**
+     * The wait before reconnection attempt {@code attempt} (1-based): the server's {@code retry} when it sent one
+     * ({@code retryMillis >= 0}), else the configured delay doubling per attempt up to {@link #MAX_BACKOFF_MILLIS};
+     * never less than {@link #MIN_RECONNECT_MILLIS} (a server's {@code retry: 0} or a sub-millisecond delay must not
+     * make a reconnect loop spin).
+     */
+    long reconnectMillis(long retryMillis, int attempt) {
+        long d;
+        if (retryMillis >= 0) {
+            d = retryMillis;
+        } else {
+            d = reconnectDelayMillis << Math.min(Math.max(attempt - 1, 0), 10);
+            d = Math.min(d, Math.max(MAX_BACKOFF_MILLIS, reconnectDelayMillis));
+        }
+        return Math.max(d, MIN_RECONNECT_MILLIS);
+    }
+
+    /** Describes the settings: endpoint without query, header names with redacted values, signer and TLS. */
+    String describe() {
+        return describeConfig(endpoint, headers, signer != null, tlsDescription);
+    }
+
+    static boolean sameOrigin(URI a, URI b) {
+        return a.getScheme() != null && b.getScheme() != null
+                && a.getScheme().equalsIgnoreCase(b.getScheme())
+                && a.getHost() != null && b.getHost() != null
+                && a.getHost().equalsIgnoreCase(b.getHost())
+                && effectivePort(a) == effectivePort(b)
+                && a.getRawUserInfo() == null;
+    }
+
+    private static int effectivePort(URI u) {
+        if (u.getPort() >= 0) {
+            return u.getPort();
+        }
+        return "https".equalsIgnoreCase(u.getScheme()) ? 443 : 80;
+    }
+
+    static String originOf(URI u) {
+        String host = u.getHost();
+        if (host != null && host.indexOf(':') >= 0 && !host.startsWith("[")) {
+            host = "[" + host + "]";
+        }
+        return u.getScheme().toLowerCase(Locale.ROOT) + "://" + host + ":" + effectivePort(u);
+    }
+
+    static String describeConfig(URI endpoint, List<String[]> headers, boolean signer, String tls) {
+        StringBuilder sb = new StringBuilder("[endpoint=");
+        sb.append(originOf(endpoint));
+        String path = endpoint.getRawPath();
+        sb.append(path == null ? "" : path);
+        if (endpoint.getRawQuery() != null) {
+            sb.append("?<redacted>");
+        }
+        sb.append(", headers=[");
+        for (int i = 0; i < headers.size(); i++) {
+            if (i > 0) {
+                sb.append(", ");
+            }
+            sb.append(headers.get(i)[0]).append(": <redacted>");
+        }
+        sb.append("], signer=").append(signer ? "set" : "none");
+        sb.append(", tls=").append(tls).append(']');
+        return sb.toString();
+    }
+}

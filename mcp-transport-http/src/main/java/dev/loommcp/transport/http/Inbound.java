@@ -1,0 +1,148 @@
+package dev.loommcp.transport.http;
+
+import static dev.loommcp.transport.http.Exchange.LOG;
+import static dev.loommcp.transport.http.Exchange.WIRE;
+import static dev.loommcp.transport.http.HttpSettings.SEEN_IDS;
+
+import dev.loommcp.McpProtocolException;
+import dev.loommcp.internal.json.JsonRpcCodec;
+import dev.loommcp.jsonrpc.JsonRpcMessage;
+import dev.loommcp.jsonrpc.RequestId;
+import dev.loommcp.spi.TransportSink;
+import java.lang.System.Logger.Level;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+
+/**
+ * Where inbound messages go, whichever stream or body carried them: hands each to the sink once (a response whose
+ * id was already seen, and a server request replayed on a resumed stream, are dropped) and completes the
+ * {@link Call} that awaits a response. Thread-safe.
+ */
+final class Inbound {
+
+    private final AtomicBoolean closed;
+    private final Consumer<JsonRpcMessage> observer;
+    private final ConcurrentHashMap<RequestId, Call> awaiting = new ConcurrentHashMap<>();
+    private final SeenIds seenResponses = new SeenIds(SEEN_IDS);
+    private final SeenIds seenServerRequests = new SeenIds(SEEN_IDS);
+    private volatile TransportSink sink;
+
+    /**
+     * @param closed   the transport's closed flag: nothing is delivered once it is set
+     * @param observer sees each message that will be delivered, just before the sink does
+     */
+    Inbound(AtomicBoolean closed, Consumer<JsonRpcMessage> observer) {
+        this.closed = closed;
+        this.observer = observer;
+    }
+
+    /** Sets the sink, once, when the transport opens. */
+    void attach(TransportSink s) {
+        this.sink = s;
+    }
+
+    /** The sink, or {@code null} before the transport opened. */
+    TransportSink sink() {
+        return sink;
+    }
+
+    /** Registers {@code call} as the one awaiting the response with {@code id}. */
+    void expect(RequestId id, Call call) {
+        awaiting.put(id, call);
+    }
+
+    /** Undoes {@link #expect}, if {@code call} is still the one registered. */
+    void forget(RequestId id, Call call) {
+        awaiting.remove(id, call);
+    }
+
+    /** Forgets the server requests seen so far: a new session numbers its requests anew. */
+    void clearServerRequests() {
+        seenServerRequests.clear();
+    }
+
+    /**
+     * A listener for an SSE stream that decodes {@code message} events and delivers what they carry.
+     *
+     * @param where    the stream, for logs and the sink's skip notes
+     * @param replayed whether the stream is a resumed one, where server requests already seen are replays
+     */
+    SseParser.Listener listener(String where, boolean replayed) {
+        return (type, data, eventId) -> {
+            if (!"message".equals(type)) {
+                LOG.log(Level.DEBUG, () -> where + ": ignored an SSE event of type " + type);
+                return;
+            }
+            if (data.isBlank()) {
+                return; // a priming event: only its id matters
+            }
+            if (WIRE.isLoggable(Level.TRACE)) {
+                WIRE.log(Level.TRACE, where + " event: " + data);
+            }
+            List<JsonRpcMessage> messages;
+            try {
+                messages = JsonRpcCodec.decode(data);
+            } catch (McpProtocolException e) {
+                TransportSink s = sink;
+                if (s != null) {
+                    s.onSkipped(where + ": skipped an SSE event that is not JSON-RPC: " + e.getMessage());
+                }
+                return;
+            }
+            for (JsonRpcMessage m : messages) {
+                deliver(m, replayed);
+            }
+        };
+    }
+
+    /** Hands one inbound message to the sink, dropping duplicate responses and replayed server requests. */
+    void deliver(JsonRpcMessage m, boolean replayed) {
+        if (closed.get()) {
+            return;
+        }
+        switch (m) {
+            case JsonRpcMessage.Response r -> {
+                if (!seenResponses.add(r.id())) {
+                    LOG.log(Level.DEBUG, () -> "dropped a repeated response (id " + r.id() + ")");
+                    return;
+                }
+            }
+            case JsonRpcMessage.ErrorResponse e when e.id() != null -> {
+                if (!seenResponses.add(e.id())) {
+                    LOG.log(Level.DEBUG, () -> "dropped a repeated error response (id " + e.id() + ")");
+                    return;
+                }
+            }
+            case JsonRpcMessage.Request q -> {
+                if (!seenServerRequests.add(q.id()) && replayed) {
+                    LOG.log(Level.DEBUG, () -> "dropped a replayed " + q.method() + " (id " + q.id() + ")");
+                    return;
+                }
+            }
+            default -> {
+            }
+        }
+        observer.accept(m);
+        TransportSink s = sink;
+        if (s != null) {
+            s.onMessage(m);
+        }
+        RequestId id = responseId(m);
+        if (id != null) {
+            Call c = awaiting.get(id);
+            if (c != null) {
+                c.complete(m);
+            }
+        }
+    }
+
+    static RequestId responseId(JsonRpcMessage m) {
+        return switch (m) {
+            case JsonRpcMessage.Response r -> r.id();
+            case JsonRpcMessage.ErrorResponse e -> e.id();
+            default -> null;
+        };
+    }
+}

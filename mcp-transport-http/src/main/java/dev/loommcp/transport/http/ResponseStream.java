@@ -1,0 +1,206 @@
+package dev.loommcp.transport.http;
+
+import static dev.loommcp.transport.http.Exchange.EMPTY;
+import static dev.loommcp.transport.http.Exchange.LOG;
+import static dev.loommcp.transport.http.Exchange.challenges;
+import static dev.loommcp.transport.http.Exchange.mediaType;
+import static dev.loommcp.transport.http.Exchange.throwIfPast;
+import static dev.loommcp.transport.http.Exchange.traceBody;
+import static dev.loommcp.transport.http.HeaderRules.LAST_EVENT_ID_HEADER;
+import static dev.loommcp.transport.http.HttpSettings.MAX_STREAM_ATTEMPTS;
+
+import dev.loommcp.McpProtocolException;
+import dev.loommcp.McpTransportException;
+import dev.loommcp.internal.json.JsonRpcCodec;
+import dev.loommcp.jsonrpc.JsonRpcMessage;
+import dev.loommcp.spi.SendContext;
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
+
+/**
+ * Reads response bodies: a request's JSON answer, a request's SSE stream (resumed with {@code GET} and
+ * {@code Last-Event-ID} when it ends before the response, SEP-1699), and any SSE stream for the GET stream and the
+ * session restart, with the idle timeout and the send's deadline on every wait. What the bodies carry goes to
+ * {@link Inbound}, which drops what a resumed stream repeats. Thread-safe; it never refers to the transport object.
+ */
+final class ResponseStream {
+
+    /** How reading an SSE stream ended. */
+    enum Outcome {
+        /** What the reader waited for arrived. */
+        DONE,
+        /** The stream ended (or broke) first. */
+        ENDED,
+        /** The idle timeout passed (only when idleness is not a failure). */
+        IDLE
+    }
+
+    private final HttpSettings settings;
+    private final Exchange exchange;
+    private final Inbound inbound;
+    private final AtomicReference<HttpSession> session;
+
+    ResponseStream(HttpSettings settings, Exchange exchange, Inbound inbound, AtomicReference<HttpSession> session) {
+        this.settings = settings;
+        this.exchange = exchange;
+        this.inbound = inbound;
+        this.session = session;
+    }
+
+    /** Reads a request's SSE answer until its response arrives, resuming the stream when it ends early. */
+    void readRequestStream(Call call, StreamBody body, SendContext ctx) throws InterruptedException {
+        SseParser parser = new SseParser(settings.maxMessageBytes, null,
+                inbound.listener("response stream of " + call.what, false));
+        Outcome outcome = readSse(call, body, parser, call::completed, "response stream of " + call.what, true,
+                ctx.deadlineNanos());
+        if (outcome == Outcome.DONE) {
+            return;
+        }
+        resume(call, parser.lastEventId(), parser.retryMillis(), ctx);
+    }
+
+    /** Resumes a request's response stream with GET + Last-Event-ID until the response arrives (SEP-1699). */
+    private void resume(Call call, String lastEventId, long retryMillis, SendContext ctx)
+            throws InterruptedException {
+        int attempts = 0;
+        String lastId = lastEventId;
+        long retry = retryMillis;
+        while (!call.completed()) {
+            if (lastId == null) {
+                throw new McpTransportException(call.what + ": the response stream ended before the response, and "
+                        + "the server sent no event id to resume it from");
+            }
+            if (++attempts > MAX_STREAM_ATTEMPTS) {
+                throw new McpTransportException(call.what + ": the response stream could not be resumed after "
+                        + MAX_STREAM_ATTEMPTS + " attempts");
+            }
+            long delay = settings.reconnectMillis(retry, attempts);
+            LOG.log(Level.DEBUG, () -> call.what + ": response stream ended early; resuming in " + delay + " ms");
+            if (!call.sleep(delay, ctx.deadlineNanos())) {
+                throw exchange.aborted(call);
+            }
+            if (call.completed()) {
+                return;
+            }
+            throwIfPast(call, ctx.deadlineNanos(), "waiting to resume the response stream");
+            String what = call.what + " resumption";
+            HttpResponse<StreamBody> resp = exchange.send(call, "GET", EMPTY, session.get().streamHeaders(lastId),
+                    ctx.deadlineNanos());
+            int status = resp.statusCode();
+            if (status < 200 || status >= 300) {
+                resp.body().close();
+                throw new McpHttpStatusException(status, what + " (GET with Last-Event-ID) failed with HTTP "
+                        + status, challenges(resp));
+            }
+            if (!mediaType(resp).equals("text/event-stream")) {
+                resp.body().close();
+                throw new McpProtocolException(what + " was answered with HTTP " + status + " but not an SSE stream");
+            }
+            SseParser parser = new SseParser(settings.maxMessageBytes, lastId,
+                    inbound.listener("resumed stream of " + call.what, true));
+            Outcome outcome = readSse(call, resp.body(), parser, call::completed, what, true, ctx.deadlineNanos());
+            if (outcome == Outcome.DONE) {
+                return;
+            }
+            if (parser.dispatches() > 0) {
+                attempts = 0;
+            }
+            lastId = parser.lastEventId();
+            if (parser.retryMillis() >= 0) {
+                retry = parser.retryMillis();
+            }
+        }
+    }
+
+    /** Reads a JSON answer and delivers every message it holds. */
+    void readJsonAnswer(Call call, StreamBody body, long deadlineNanos) throws InterruptedException {
+        byte[] bytes = readAll(call, body, settings.maxMessageBytes, deadlineNanos);
+        traceBody("received", call.what, bytes);
+        List<JsonRpcMessage> messages;
+        try {
+            messages = JsonRpcCodec.decode(bytes, 0, bytes.length);
+        } catch (McpProtocolException e) {
+            throw new McpProtocolException(call.what + ": malformed JSON answer: " + e.getMessage(), e);
+        }
+        for (JsonRpcMessage m : messages) {
+            inbound.deliver(m, false);
+        }
+    }
+
+    /**
+     * Reads an SSE body until {@code done} holds or the stream ends.
+     *
+     * @param failOnIdle whether an idle timeout fails (request streams) or just ends the stream (GET stream)
+     */
+    Outcome readSse(Call call, StreamBody body, SseParser parser, BooleanSupplier done, String what,
+                    boolean failOnIdle, long deadlineNanos) throws InterruptedException {
+        try {
+            while (true) {
+                if (done.getAsBoolean()) {
+                    return Outcome.DONE;
+                }
+                ByteBuffer b = body.read(settings.waitNanos(deadlineNanos));
+                if (b == null) {
+                    LOG.log(Level.DEBUG, () -> what + " ended");
+                    return done.getAsBoolean() ? Outcome.DONE : Outcome.ENDED;
+                }
+                parser.feed(b);
+            }
+        } catch (StreamBody.ClosedException e) {
+            if (done.getAsBoolean()) {
+                return Outcome.DONE;
+            }
+            if (Thread.currentThread().isInterrupted()) {
+                throw new InterruptedException();
+            }
+            throw exchange.aborted(call);
+        } catch (StreamBody.IdleTimeoutException e) {
+            throwIfPast(call, deadlineNanos, "reading the " + what);
+            if (failOnIdle) {
+                throw new McpTransportException(what + ": no data for " + settings.idleTimeout.toMillis()
+                        + " ms (idle timeout)");
+            }
+            LOG.log(Level.DEBUG, () -> what + ": idle for " + settings.idleTimeout.toMillis() + " ms; reconnecting");
+            return Outcome.IDLE;
+        } catch (IOException e) {
+            LOG.log(Level.DEBUG, () -> what + " broke: " + e.getClass().getSimpleName());
+            return done.getAsBoolean() ? Outcome.DONE : Outcome.ENDED;
+        } finally {
+            body.close();
+            if (parser.unsendableIds() > 0) {
+                LOG.log(Level.WARNING, "{0} of {1}: {2} SSE event id(s) cannot be sent back as {3} (control or "
+                        + "non-Latin-1 characters); treated as none", what, settings.origin, parser.unsendableIds(),
+                        LAST_EVENT_ID_HEADER);
+            }
+        }
+    }
+
+    /** Reads a whole body of at most {@code max} bytes, mapping its failures to the client's exceptions. */
+    byte[] readAll(Call call, StreamBody body, int max, long deadlineNanos) throws InterruptedException {
+        try {
+            return body.readAll(max, () -> settings.waitNanos(deadlineNanos));
+        } catch (StreamBody.ClosedException e) {
+            if (Thread.currentThread().isInterrupted()) {
+                throw new InterruptedException();
+            }
+            throw exchange.aborted(call);
+        } catch (StreamBody.IdleTimeoutException e) {
+            throwIfPast(call, deadlineNanos, "reading the answer");
+            throw new McpTransportException(call.what + ": no data for " + settings.idleTimeout.toMillis()
+                    + " ms (idle timeout)");
+        } catch (StreamBody.TooLargeException e) {
+            throw new McpProtocolException(call.what + ": " + e.getMessage());
+        } catch (IOException e) {
+            throw new McpTransportException(call.what + ": reading the answer failed: "
+                    + e.getClass().getSimpleName(), e);
+        } finally {
+            body.close();
+        }
+    }
+
+}
