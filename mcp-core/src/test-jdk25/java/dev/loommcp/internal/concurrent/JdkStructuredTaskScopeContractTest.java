@@ -66,4 +66,9 @@ class JdkStructuredTaskScopeContractTest extends ScopeContractTest {
     boolean closeWithoutJoinThrows() {
         return true;
     }
+
+    @Override
+    boolean closeAwaitsThreadTermination() {
+        return true;
+    }
 }
