@@ -14,10 +14,11 @@ module dev.loommcp.core {
 
     exports dev.loommcp.internal.json to
             dev.loommcp.transport.stdio, dev.loommcp.transport.http, dev.loommcp.tasks, dev.loommcp.cli,
-            dev.loommcp.testkit, dev.loommcp.bench;
+            dev.loommcp.bench;
+    // dev.loommcp.testing (the published test fixtures) reads McpThreads.live() for its leak check only
     exports dev.loommcp.internal.concurrent to
             dev.loommcp.transport.stdio, dev.loommcp.transport.http, dev.loommcp.tasks, dev.loommcp.cli,
-            dev.loommcp.testkit, dev.loommcp.bench;
+            dev.loommcp.testing, dev.loommcp.bench;
 
     opens dev.loommcp.schema to tools.jackson.databind;
 }

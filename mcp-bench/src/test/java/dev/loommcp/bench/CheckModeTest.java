@@ -2,7 +2,7 @@ package dev.loommcp.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.loommcp.testkit.LeakCheck;
+import dev.loommcp.testing.LeakCheck;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

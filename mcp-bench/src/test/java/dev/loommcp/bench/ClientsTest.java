@@ -2,7 +2,7 @@ package dev.loommcp.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.loommcp.testkit.LeakCheck;
+import dev.loommcp.testing.LeakCheck;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -10,9 +10,9 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.api.extension.ExtendWith;
 
 /** Every client driver against the real echo server: handshake, echo, concurrent sleeps, close. */
 @ExtendWith(LeakCheck.class)

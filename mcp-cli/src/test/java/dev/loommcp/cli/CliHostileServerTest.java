@@ -3,7 +3,7 @@ package dev.loommcp.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.loommcp.internal.json.Json;
-import dev.loommcp.testkit.LeakCheck;
+import dev.loommcp.testing.LeakCheck;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.net.URISyntaxException;

@@ -3,8 +3,8 @@ package dev.loommcp.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.loommcp.internal.json.Json;
+import dev.loommcp.testing.LeakCheck;
 import dev.loommcp.testkit.HttpReferenceServer;
-import dev.loommcp.testkit.LeakCheck;
 import dev.loommcp.testkit.ReferenceServer;
 import java.io.BufferedReader;
 import java.io.IOException;

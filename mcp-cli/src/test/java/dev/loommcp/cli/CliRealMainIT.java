@@ -5,7 +5,7 @@ import static dev.loommcp.cli.CliProcess.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.loommcp.cli.CliProcess.Run;
-import dev.loommcp.testkit.LeakCheck;
+import dev.loommcp.testing.LeakCheck;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.loommcp.internal.json.Json;
-import dev.loommcp.testkit.LeakCheck;
+import dev.loommcp.testing.LeakCheck;
 import dev.loommcp.testkit.ReferenceServer;
 import java.io.PrintWriter;
 import java.io.StringWriter;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import dev.loommcp.cli.CliProcess.Run;
-import dev.loommcp.testkit.LeakCheck;
+import dev.loommcp.testing.LeakCheck;
 import java.io.File;
 import java.io.IOException;
 import java.math.BigInteger;

@@ -2,8 +2,8 @@ package dev.loommcp.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.loommcp.testing.LeakCheck;
 import dev.loommcp.testkit.HttpReferenceServer;
-import dev.loommcp.testkit.LeakCheck;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Duration;

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * The mcp-core equivalent of {@code dev.loommcp.testkit.LeakCheck} (which core cannot depend on): fails a test that
+ * The mcp-core equivalent of {@code dev.loommcp.testing.LeakCheck} (which core cannot depend on): fails a test that
  * leaves a thread created through {@link McpThreads} alive, including a thread that was created and never started.
  * Threads that were live before the test are ignored. Waits up to {@link #GRACE} for threads that are already told to
  * stop.

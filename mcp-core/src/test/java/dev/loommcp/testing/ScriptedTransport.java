@@ -27,6 +27,11 @@ import java.util.stream.Collectors;
 /**
  * An in-memory {@link McpTransport} with a scriptable fake server, for the session tests of mcp-core.
  *
+ * <p>Its published, smaller counterpart for users is {@code dev.loommcp.testing.ScriptedServerTransport} (artifact
+ * mcp-testing). This copy stays because mcp-core's tests cannot depend on mcp-testing (which depends on mcp-core: a
+ * Maven cycle), and because it needs what the public one must not: the internal codec (wire round trip) and the
+ * blocking-send mode that {@code sendsInline()} selects (both go in phase 2 of issue 9).
+ *
  * <p>Every message the client sends goes through {@link JsonRpcCodec} (encoded and decoded back), so what is recorded
  * and what the client receives are exactly what would travel on a wire (integers come back as {@code Integer}, maps as
  * Jackson's maps). Every sent message is recorded; tests wait for them with the {@code await...} methods, which block

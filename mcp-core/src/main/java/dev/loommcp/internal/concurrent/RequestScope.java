@@ -32,7 +32,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Thread-safety: the owner-only methods check their caller; every other method is safe from any thread. The
  * deadline is enforced by {@link #join()} only: a scope whose owner does not join is cancelled by {@link #close()}.
  *
- * <p>It is the seam to swap for {@code java.util.concurrent.StructuredTaskScope} once that API is final.
+ * <p>It is the seam to swap for {@code java.util.concurrent.StructuredTaskScope} once that API is final. The shared
+ * contract is checked, not claimed: the tests' {@code ScopeContractTest} runs against this class and, on a JDK 25+
+ * build, against the JDK's preview {@code StructuredTaskScope}; the differences that remain are listed there.
  */
 public final class RequestScope implements AutoCloseable {
 

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * The core module's own leak check (core cannot depend on {@code dev.loommcp.testkit}, which depends on it): fails a
+ * The core module's own leak check (core cannot depend on {@code dev.loommcp.testing}, which depends on it): fails a
  * test that leaves behind a thread listed by {@link McpThreads#live()} that was not there before it. It waits for
  * leftovers by joining them (up to {@link #GRACE_MILLIS} in all), never by sleeping.
  */

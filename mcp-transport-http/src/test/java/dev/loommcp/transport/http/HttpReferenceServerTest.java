@@ -1,7 +1,5 @@
 package dev.loommcp.transport.http;
 
-import dev.loommcp.testkit.HttpReferenceServer;
-
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -15,7 +13,9 @@ import dev.loommcp.schema.ElicitResult;
 import dev.loommcp.schema.Implementation;
 import dev.loommcp.schema.ProgressNotification;
 import dev.loommcp.schema.Tool;
-import dev.loommcp.testkit.LeakCheck;
+import dev.loommcp.testing.LeakCheck;
+import dev.loommcp.testing.RecordingSink;
+import dev.loommcp.testkit.HttpReferenceServer;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -53,7 +53,7 @@ class HttpReferenceServerTest {
 
     @Test
     void handshakeThroughTheSpiIgnoresPrimingEventsAndEndsTheSessionOnClose() throws Exception {
-        TestSink sink = new TestSink();
+        RecordingSink sink = new RecordingSink();
         String session;
         try (HttpTransport t = HttpTransport.newBuilder(server.endpoint()).build()) {
             t.open(sink, Long.MAX_VALUE);
@@ -74,7 +74,7 @@ class HttpReferenceServerTest {
             t.send(new JsonRpcMessage.Request(RequestId.of(3), "ping", null), TestContext.of(3));
             assertThat(sink.next(HttpTransportTest.WAIT)).isEqualTo(new JsonRpcMessage.Response(RequestId.of(3),
                     Map.of()));
-            assertThat(sink.skipped).isEmpty();
+            assertThat(sink.skipped()).isEmpty();
         }
         // the DELETE ended the session: the server no longer knows it
         try (HttpClient raw = HttpClient.newHttpClient()) {

@@ -19,7 +19,8 @@ import dev.loommcp.McpTransportException;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
-import dev.loommcp.testkit.LeakCheck;
+import dev.loommcp.testing.LeakCheck;
+import dev.loommcp.testing.RecordingSink;
 import java.io.OutputStream;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -44,7 +45,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class HttpTransportFaultsTest {
 
     TestServer server;
-    TestSink sink;
+    RecordingSink sink;
     final List<HttpTransport> opened = new CopyOnWriteArrayList<>();
     final CountDownLatch release = new CountDownLatch(1);
 
@@ -71,7 +72,7 @@ class HttpTransportFaultsTest {
     @BeforeEach
     void start() throws Exception {
         server = new TestServer();
-        sink = new TestSink();
+        sink = new RecordingSink();
         jul.addHandler(capture);
     }
 
@@ -135,7 +136,7 @@ class HttpTransportFaultsTest {
         t.send(initialize(1), TestContext.of(1));
         t.send(INITIALIZED, TestContext.none());
         t.handshakeCompleted("2025-11-25");
-        sink.all.clear();
+        sink.clear();
 
         live.set("expired-on-the-server");
         refuseInitialized.set(true);
@@ -143,16 +144,16 @@ class HttpTransportFaultsTest {
                 .isInstanceOf(McpTransportException.class)
                 .hasMessageContaining("tools/list (id 2)");
         // the error answering notifications/initialized is nobody's answer, and the request never ran again
-        assertThat(sink.all).isEmpty();
+        assertThat(sink.messages()).isEmpty();
         assertThat(server.requests("POST").stream().filter(r -> "tools/list".equals(r.rpcMethod()))).hasSize(1);
-        assertThat(sink.restarts.get()).isZero();
+        assertThat(sink.restarts()).isZero();
         assertThat(t.sessionId()).as("the previous session state is restored").isEqualTo("s1");
 
         // the client stays usable: the next request restarts the session and runs exactly once
         refuseInitialized.set(false);
         t.send(request(3, "tools/list"), TestContext.of(3));
-        assertThat(sink.all).containsExactly(new JsonRpcMessage.Response(RequestId.of(3), Map.of("session", "s3")));
-        assertThat(sink.restarts.get()).isEqualTo(1);
+        assertThat(sink.messages()).containsExactly(new JsonRpcMessage.Response(RequestId.of(3), Map.of("session", "s3")));
+        assertThat(sink.restarts()).isEqualTo(1);
         assertThat(server.requests("POST").stream().filter(r -> "3".equals(String.valueOf(r.rpcId())))).hasSize(2);
     }
 
@@ -221,11 +222,11 @@ class HttpTransportFaultsTest {
             }
         });
         AtomicInteger calls = new AtomicInteger();
-        sink.onMessage = m -> {
+        sink.onMessage(m -> {
             if (calls.incrementAndGet() == 1) {
                 throw new IllegalStateException("a broken sink");
             }
-        };
+        });
         HttpTransport t = open();
         t.handshakeCompleted("2025-11-25");
         assertThat(sink.next(WAIT)).isEqualTo(new JsonRpcMessage.Notification("n1", null));
@@ -538,14 +539,14 @@ class HttpTransportFaultsTest {
             }
         });
         CountDownLatch inSink = new CountDownLatch(1);
-        sink.onMessage = m -> {
+        sink.onMessage(m -> {
             // the GET stream's thread is busy for a second and ignores interrupts, like slow sink work
             inSink.countDown();
             long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
             while (System.nanoTime() - end < 0) {
                 java.util.concurrent.locks.LockSupport.parkNanos(end - System.nanoTime());
             }
-        };
+        });
         HttpTransport t = open();
         t.handshakeCompleted("2025-11-25");
         assertThat(inSink.await(10, TimeUnit.SECONDS)).isTrue();

@@ -12,7 +12,8 @@ import dev.loommcp.McpTransportException;
 import dev.loommcp.jsonrpc.JsonRpcError;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
-import dev.loommcp.testkit.LeakCheck;
+import dev.loommcp.testing.LeakCheck;
+import dev.loommcp.testing.RecordingSink;
 import java.io.OutputStream;
 import java.time.Duration;
 import java.util.List;
@@ -33,12 +34,12 @@ class HttpTransportTest {
     static final Duration WAIT = Duration.ofSeconds(10);
 
     TestServer server;
-    TestSink sink;
+    RecordingSink sink;
 
     @BeforeEach
     void start() throws Exception {
         server = new TestServer();
-        sink = new TestSink();
+        sink = new RecordingSink();
     }
 
     @AfterEach
@@ -164,11 +165,11 @@ class HttpTransportTest {
         });
         try (HttpTransport t = open()) {
             t.send(request(7, "tools/call"), TestContext.of(7));
-            assertThat(sink.all).hasSize(3);
-            assertThat(sink.all.get(0)).isInstanceOf(JsonRpcMessage.Notification.class);
-            assertThat(sink.all.get(1)).isEqualTo(new JsonRpcMessage.Request(RequestId.of("s1"),
+            assertThat(sink.messages()).hasSize(3);
+            assertThat(sink.messages().get(0)).isInstanceOf(JsonRpcMessage.Notification.class);
+            assertThat(sink.messages().get(1)).isEqualTo(new JsonRpcMessage.Request(RequestId.of("s1"),
                     "elicitation/create", Map.of()));
-            assertThat(sink.all.get(2)).isEqualTo(new JsonRpcMessage.Response(RequestId.of(7), Map.of("n", 1)));
+            assertThat(sink.messages().get(2)).isEqualTo(new JsonRpcMessage.Response(RequestId.of(7), Map.of("n", 1)));
         }
     }
 
@@ -189,7 +190,7 @@ class HttpTransportTest {
         } finally {
             release.countDown();
         }
-        assertThat(sink.all).isEmpty();
+        assertThat(sink.messages()).isEmpty();
     }
 
     @Test
@@ -224,7 +225,7 @@ class HttpTransportTest {
             t.send(new JsonRpcMessage.Response(RequestId.of("s1"), Map.of()), TestContext.none());
         }
         assertThat(server.requests("POST")).hasSize(2);
-        assertThat(sink.all).isEmpty();
+        assertThat(sink.messages()).isEmpty();
     }
 
     @Test
@@ -249,7 +250,7 @@ class HttpTransportTest {
         });
         try (HttpTransport t = open()) {
             t.send(request(5, "tools/call"), TestContext.of(5));
-            assertThat(sink.all).containsExactly(
+            assertThat(sink.messages()).containsExactly(
                     new JsonRpcMessage.Request(RequestId.of("srv-1"), "ping", null),
                     new JsonRpcMessage.Response(RequestId.of(5), Map.of()));
             TestServer.Req get = server.requests("GET").get(0);
@@ -324,12 +325,12 @@ class HttpTransportTest {
             t.send(initialize(1), TestContext.of(1));
             t.send(INITIALIZED, TestContext.none());
             t.handshakeCompleted("2025-06-18");
-            sink.all.clear();
+            sink.clear();
             live.set("expired-on-the-server");
             t.send(request(2, "tools/list"), TestContext.of(2));
-            assertThat(sink.all).containsExactly(
+            assertThat(sink.messages()).containsExactly(
                     new JsonRpcMessage.Response(RequestId.of(2), Map.of("session", "s2")));
-            assertThat(sink.restarts.get()).isEqualTo(1);
+            assertThat(sink.restarts()).isEqualTo(1);
             assertThat(t.sessionId()).isEqualTo("s2");
         }
         List<String> methods = server.requests("POST").stream().map(TestServer.Req::rpcMethod).toList();
@@ -466,7 +467,7 @@ class HttpTransportTest {
         });
         try (HttpTransport t = open(HttpTransport.newBuilder(server.uri("/mcp")).idleTimeout(Duration.ofMillis(400)))) {
             t.send(request(9, "tools/call"), TestContext.of(9));
-            assertThat(sink.all).hasSize(1);
+            assertThat(sink.messages()).hasSize(1);
         }
     }
 
@@ -604,8 +605,7 @@ class HttpTransportTest {
             t.send(initialize(1), TestContext.of(1));
             t.send(INITIALIZED, TestContext.none());
             // cleared before the GET stream starts: its first event may arrive at once
-            sink.all.clear();
-            sink.queue.clear();
+            sink.clear();
             t.handshakeCompleted("2025-11-25");
             assertThat(sink.next(WAIT)).isEqualTo(new JsonRpcMessage.Notification("notifications/tools/list_changed",
                     null));
@@ -631,7 +631,7 @@ class HttpTransportTest {
             t.handshakeCompleted("2025-11-25");
             org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(60))
                     .until(() -> server.requests("GET").size() == HttpTransport.MAX_STREAM_ATTEMPTS + 1
-                            && dev.loommcp.testkit.LeakCheck.mcpThreads().stream()
+                            && dev.loommcp.testing.LeakCheck.mcpThreads().stream()
                                     .noneMatch(th -> th.getName().startsWith("mcp-http-get")));
         }
     }
@@ -662,7 +662,7 @@ class HttpTransportTest {
                         assertThat(e.getMessage()).contains("tools/list").contains("401");
                     });
             t.send(request(2, "tools/list"), TestContext.of(2));
-            assertThat(sink.all).containsExactly(new JsonRpcMessage.ErrorResponse(RequestId.of(2),
+            assertThat(sink.messages()).containsExactly(new JsonRpcMessage.ErrorResponse(RequestId.of(2),
                     new JsonRpcError(-32602, "bad params", null)));
             assertThatThrownBy(() -> t.send(request(3, "tools/list"), TestContext.of(3)))
                     .isInstanceOfSatisfying(McpHttpStatusException.class,
@@ -679,7 +679,7 @@ class HttpTransportTest {
         try (HttpTransport t = open()) {
             t.send(request(7, "tools/list"), TestContext.of(7));
             t.send(request(8, "tools/list"), TestContext.of(8));
-            assertThat(sink.all).containsExactly(
+            assertThat(sink.messages()).containsExactly(
                     new JsonRpcMessage.ErrorResponse(RequestId.of(7), new JsonRpcError(-32602, "bad", null)),
                     new JsonRpcMessage.ErrorResponse(RequestId.of(8), new JsonRpcError(-32602, "bad", null)));
         }
@@ -722,8 +722,8 @@ class HttpTransportTest {
         });
         try (HttpTransport t = open(HttpTransport.newBuilder(server.uri("/mcp")).maxMessageSize(1000))) {
             t.send(request(1, "tools/list"), TestContext.of(1));
-            assertThat(sink.skipped).hasSize(1);
-            assertThat(sink.all).hasSize(1);
+            assertThat(sink.skipped()).hasSize(1);
+            assertThat(sink.messages()).hasSize(1);
             assertThatThrownBy(() -> t.send(request(2, "tools/list"), TestContext.of(2)))
                     .isInstanceOf(McpProtocolException.class).hasMessageContaining("maximum of 1000");
         }
@@ -821,7 +821,7 @@ class HttpTransportTest {
         try (HttpTransport t = open()) {
             t.handshakeCompleted("2025-11-25");
             t.send(request(21, "tools/call"), TestContext.of(21));
-            assertThat(sink.all).containsExactly(new JsonRpcMessage.Response(RequestId.of(21), Map.of("via", "get")));
+            assertThat(sink.messages()).containsExactly(new JsonRpcMessage.Response(RequestId.of(21), Map.of("via", "get")));
         } finally {
             release.countDown();
         }
@@ -845,7 +845,7 @@ class HttpTransportTest {
         try (HttpTransport t = open()) {
             t.handshakeCompleted("2025-11-25");
             t.send(request(22, "tools/call"), TestContext.of(22));
-            assertThat(sink.all).containsExactly(new JsonRpcMessage.Response(RequestId.of(22), Map.of()));
+            assertThat(sink.messages()).containsExactly(new JsonRpcMessage.Response(RequestId.of(22), Map.of()));
         } finally {
             release.countDown();
         }
@@ -899,8 +899,8 @@ class HttpTransportTest {
             assertThat(b.join(Duration.ofSeconds(20))).isTrue();
             assertThat(failure.get()).isNull();
             assertThat(sessions.get()).isEqualTo(2);
-            assertThat(sink.restarts.get()).isEqualTo(1);
-            assertThat(sink.all).contains(new JsonRpcMessage.Response(RequestId.of(10), Map.of()),
+            assertThat(sink.restarts()).isEqualTo(1);
+            assertThat(sink.messages()).contains(new JsonRpcMessage.Response(RequestId.of(10), Map.of()),
                     new JsonRpcMessage.Response(RequestId.of(11), Map.of()));
         }
     }

@@ -6,7 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.loommcp.McpTransportException;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
-import dev.loommcp.testkit.LeakCheck;
+import dev.loommcp.testing.LeakCheck;
+import dev.loommcp.testing.RecordingSink;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -42,7 +43,7 @@ class HttpTransportTlsTest {
     static String clientKeyBase64;
 
     TestServer server;
-    TestSink sink = new TestSink();
+    RecordingSink sink = new RecordingSink();
 
     @BeforeAll
     static void makeCertificates() throws Exception {
@@ -131,7 +132,7 @@ class HttpTransportTlsTest {
     void pemIdentityIsPresented() throws Exception {
         ping(HttpTransport.newBuilder(server.uri("/mcp")).clientIdentityPem(clientPem, clientKeyPem)
                 .trustedCertificatesPem(serverPem));
-        assertThat(sink.all).hasSize(1);
+        assertThat(sink.messages()).hasSize(1);
         assertThat(server.peers).containsExactly("CN=loom-client");
     }
 

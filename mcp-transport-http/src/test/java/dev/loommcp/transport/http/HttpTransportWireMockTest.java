@@ -19,7 +19,8 @@ import com.github.tomakehurst.wiremock.WireMockServer;
 import dev.loommcp.jsonrpc.JsonRpcError;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
-import dev.loommcp.testkit.LeakCheck;
+import dev.loommcp.testing.LeakCheck;
+import dev.loommcp.testing.RecordingSink;
 import java.net.URI;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -32,13 +33,13 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class HttpTransportWireMockTest {
 
     WireMockServer wm;
-    TestSink sink;
+    RecordingSink sink;
 
     @BeforeEach
     void start() {
         wm = new WireMockServer(wireMockConfig().dynamicPort().bindAddress("127.0.0.1"));
         wm.start();
-        sink = new TestSink();
+        sink = new RecordingSink();
     }
 
     @AfterEach
@@ -103,8 +104,8 @@ class HttpTransportWireMockTest {
         wm.verify(deleteRequestedFor(urlEqualTo("/api/v1/mcp?key=abc&x=%2F"))
                 .withHeader("Mcp-Session-Id", equalTo("0f3c-SESSION"))
                 .withHeader("X-Api-Key", equalTo("k-123")));
-        assertThat(sink.all).hasSize(2);
-        assertThat(sink.all.get(1)).isEqualTo(new JsonRpcMessage.Response(RequestId.of("c-1"), Map.of()));
+        assertThat(sink.messages()).hasSize(2);
+        assertThat(sink.messages().get(1)).isEqualTo(new JsonRpcMessage.Response(RequestId.of("c-1"), Map.of()));
     }
 
     @Test
@@ -134,7 +135,7 @@ class HttpTransportWireMockTest {
         try (HttpTransport t = open(HttpTransport.newBuilder(endpoint()))) {
             t.send(new JsonRpcMessage.Request(RequestId.of(6), "foo/bar", null), TestContext.of(6));
         }
-        assertThat(sink.all).containsExactly(new JsonRpcMessage.ErrorResponse(RequestId.of(6),
+        assertThat(sink.messages()).containsExactly(new JsonRpcMessage.ErrorResponse(RequestId.of(6),
                 JsonRpcError.of(-32601, "Method not found")));
     }
 

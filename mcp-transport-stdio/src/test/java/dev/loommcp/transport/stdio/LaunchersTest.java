@@ -3,7 +3,8 @@ package dev.loommcp.transport.stdio;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.loommcp.testkit.LeakCheck;
+import dev.loommcp.testing.LeakCheck;
+import dev.loommcp.testing.RecordingSink;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -26,7 +27,7 @@ class LaunchersTest {
         assumeTrue(perl != null, "perl is not installed");
         StderrLines lines = new StderrLines();
         StdioConnection c = new StdioConnection(config(Launch.perlLauncher(perl), "grandchild-exits.sh", lines));
-        TestSink sink = new TestSink();
+        RecordingSink sink = new RecordingSink();
         long grandchild = -1;
         try {
             c.open(sink);
@@ -52,7 +53,7 @@ class LaunchersTest {
     void withoutAGroupVisibleDescendantsAreStillReaped() throws Exception {
         StderrLines lines = new StderrLines();
         StdioConnection c = new StdioConnection(config(List.of(), "hold-tree.sh", lines));
-        TestSink sink = new TestSink();
+        RecordingSink sink = new RecordingSink();
         long grandchild = -1;
         try {
             c.open(sink);

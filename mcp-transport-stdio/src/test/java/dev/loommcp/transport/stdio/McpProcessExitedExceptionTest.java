@@ -3,7 +3,7 @@ package dev.loommcp.transport.stdio;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.loommcp.McpTransportException;
-import dev.loommcp.testkit.LeakCheck;
+import dev.loommcp.testing.LeakCheck;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.ObjectInputStream;

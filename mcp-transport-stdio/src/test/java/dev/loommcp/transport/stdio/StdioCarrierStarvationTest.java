@@ -3,7 +3,7 @@ package dev.loommcp.transport.stdio;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
-import dev.loommcp.testkit.LeakCheck;
+import dev.loommcp.testing.LeakCheck;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

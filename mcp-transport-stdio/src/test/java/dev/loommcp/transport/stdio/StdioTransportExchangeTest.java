@@ -7,7 +7,8 @@ import dev.loommcp.McpTransportException;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
 import dev.loommcp.spi.SendContext;
-import dev.loommcp.testkit.LeakCheck;
+import dev.loommcp.testing.LeakCheck;
+import dev.loommcp.testing.RecordingSink;
 import dev.loommcp.testkit.ReferenceServer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -35,18 +36,18 @@ class StdioTransportExchangeTest {
     @Test
     void roundTripWithTheReferenceServer() throws Exception {
         StdioTransport t = StdioTransport.newBuilder(ReferenceServer.stdioCommand()).build();
-        TestSink sink = new TestSink();
+        RecordingSink sink = new RecordingSink();
         try {
             t.open(sink, Long.MAX_VALUE);
             t.send(Children.request(1, "initialize", Map.of(
                     "protocolVersion", "2025-11-25",
                     "capabilities", Map.of(),
                     "clientInfo", Map.of("name", "stdio-transport-test", "version", "0"))), CTX);
-            JsonRpcMessage.Response init = sink.responseTo(1);
+            JsonRpcMessage.Response init = sink.responseTo(RequestId.of(1));
             assertThat(map(init.result())).containsKeys("serverInfo", "protocolVersion", "capabilities");
             t.send(new JsonRpcMessage.Notification("notifications/initialized", null), CTX);
             t.send(Children.request(2, "tools/list", Map.of()), CTX);
-            JsonRpcMessage.Response tools = sink.responseTo(2);
+            JsonRpcMessage.Response tools = sink.responseTo(RequestId.of(2));
             List<Object> names = ((List<?>) map(tools.result()).get("tools")).stream()
                     .map(tool -> map(tool).get("name")).toList();
             assertThat(names).contains("echo");
@@ -54,14 +55,14 @@ class StdioTransportExchangeTest {
         } finally {
             t.close();
         }
-        assertThat(sink.closedCalls).hasValue(0);
+        assertThat(sink.closedCalls()).isEqualTo(0);
         assertThat(t.exitCode()).isPresent();
     }
 
     @Test
     void manyConcurrentSendersGetEveryAnswer() throws Exception {
         StdioTransport t = StdioTransport.newBuilder(Children.fakeServer("echo")).build();
-        TestSink sink = new TestSink();
+        RecordingSink sink = new RecordingSink();
         int threads = 32;
         int each = 50;
         try {
@@ -97,7 +98,7 @@ class StdioTransportExchangeTest {
     @Test
     void answersOutOfOrderAreDeliveredWithTheirIds() throws Exception {
         StdioTransport t = StdioTransport.newBuilder(Children.fakeServer("reverse")).build();
-        TestSink sink = new TestSink();
+        RecordingSink sink = new RecordingSink();
         try {
             t.open(sink, Long.MAX_VALUE);
             for (long id = 1; id <= 5; id++) {
@@ -120,7 +121,7 @@ class StdioTransportExchangeTest {
     @Test
     void garbageLinesAreSkippedAndCountedAndMessagesStillArrive() throws Exception {
         StdioTransport t = StdioTransport.newBuilder(Children.fakeServer("garbage")).build();
-        TestSink sink = new TestSink();
+        RecordingSink sink = new RecordingSink();
         try {
             t.open(sink, Long.MAX_VALUE);
             for (long id = 1; id <= 3; id++) {
@@ -130,11 +131,11 @@ class StdioTransportExchangeTest {
             // per answer: one non-JSON line, one JSON object that is not JSON-RPC, one JSON array of numbers;
             // blank and whitespace-only lines are not counted, the CRLF-ended answer is read
             assertThat(t.skippedLines()).isEqualTo(9);
-            assertThat(sink.skipped).hasSize(9);
-            assertThat(sink.skipped).filteredOn(p -> p.contains("this is not json, request 1")).hasSize(1);
-            assertThat(sink.skipped).filteredOn(p -> p.contains("\"jsonrpc\" must be \"2.0\"")).hasSize(3);
-            assertThat(sink.skipped).noneMatch(p -> p.contains("{\"not\""));
-            assertThat(sink.closedCalls).hasValue(0);
+            assertThat(sink.skipped()).hasSize(9);
+            assertThat(sink.skipped()).filteredOn(p -> p.contains("this is not json, request 1")).hasSize(1);
+            assertThat(sink.skipped()).filteredOn(p -> p.contains("\"jsonrpc\" must be \"2.0\"")).hasSize(3);
+            assertThat(sink.skipped()).noneMatch(p -> p.contains("{\"not\""));
+            assertThat(sink.closedCalls()).isEqualTo(0);
         } finally {
             t.close();
         }
@@ -143,7 +144,7 @@ class StdioTransportExchangeTest {
     @Test
     void batchesAreDeliveredMemberByMember() throws Exception {
         StdioTransport t = StdioTransport.newBuilder(Children.fakeServer("batch")).build();
-        TestSink sink = new TestSink();
+        RecordingSink sink = new RecordingSink();
         try {
             t.open(sink, Long.MAX_VALUE);
             t.send(Children.request(7, "test/echo", null), CTX);
@@ -160,7 +161,7 @@ class StdioTransportExchangeTest {
     void aTwentyMegabyteLineFailsTheTransportNamingTheLimit() throws Exception {
         StdioTransport t = StdioTransport.newBuilder("sh", Children.script("big-line.sh").toString(), "20000000")
                 .build();
-        TestSink sink = new TestSink();
+        RecordingSink sink = new RecordingSink();
         try {
             t.open(sink, Long.MAX_VALUE);
             McpTransportException ex = sink.awaitClosed();
@@ -171,14 +172,14 @@ class StdioTransportExchangeTest {
         } finally {
             t.close();
         }
-        assertThat(sink.closedCalls).hasValue(1);
+        assertThat(sink.closedCalls()).isEqualTo(1);
     }
 
     @Test
     void aLongLineWithoutNewlineFailsAtTheConfiguredLimit() throws Exception {
         StdioTransport t = StdioTransport.newBuilder("sh", Children.script("big-line.sh").toString(), "3000000",
                 "nonl").maxMessageBytes(1024 * 1024).build();
-        TestSink sink = new TestSink();
+        RecordingSink sink = new RecordingSink();
         try {
             t.open(sink, Long.MAX_VALUE);
             assertThat(sink.awaitClosed()).hasMessageContaining("limit of 1048576 bytes");
@@ -198,7 +199,7 @@ class StdioTransportExchangeTest {
         StdioTransport t = StdioTransport.newBuilder("sh", "-c",
                         "printf '%s\\r\\n' '" + line + "'; printf '%s\\n' '" + line + "x'; cat >/dev/null")
                 .maxMessageBytes(limit).build();
-        TestSink sink = new TestSink();
+        RecordingSink sink = new RecordingSink();
         try {
             t.open(sink, Long.MAX_VALUE);
             assertThat(sink.next()).isInstanceOf(JsonRpcMessage.Notification.class);
@@ -213,11 +214,11 @@ class StdioTransportExchangeTest {
         StdioTransport t = StdioTransport.newBuilder("sh", Children.script("exit7.sh").toString())
                 .startupTimeout(Duration.ofMinutes(5))
                 .build();
-        TestSink sink = new TestSink();
+        RecordingSink sink = new RecordingSink();
         try {
             t.open(sink, Long.MAX_VALUE);
             // far sooner than the startup timeout: the exit itself is reported
-            McpTransportException ex = sink.awaitClosed(TestSink.SOON);
+            McpTransportException ex = sink.awaitClosed(RecordingSink.SOON);
             assertThat(ex).isInstanceOfSatisfying(McpProcessExitedException.class, e -> {
                 assertThat(e.exitCode()).hasValue(7);
                 assertThat(e.signal()).isEmpty();
@@ -231,13 +232,13 @@ class StdioTransportExchangeTest {
         } finally {
             t.close();
         }
-        assertThat(sink.closedCalls).hasValue(1);
+        assertThat(sink.closedCalls()).isEqualTo(1);
     }
 
     @Test
     void aChildKilledBySignalMidCallReportsTheSignal() throws Exception {
         StdioTransport t = StdioTransport.newBuilder(Children.fakeServer("echo")).build();
-        TestSink sink = new TestSink();
+        RecordingSink sink = new RecordingSink();
         try {
             t.open(sink, Long.MAX_VALUE);
             t.send(Children.request(1, "test/echo", null), CTX);
@@ -262,7 +263,7 @@ class StdioTransportExchangeTest {
                 .stderrBufferBytes(16 * 1024)
                 .stderrListener(l -> lines.incrementAndGet())
                 .build();
-        TestSink sink = new TestSink();
+        RecordingSink sink = new RecordingSink();
         try {
             t.open(sink, Long.MAX_VALUE);
             // the message after the 100 MB arrives only if stderr was drained all along
@@ -284,7 +285,7 @@ class StdioTransportExchangeTest {
                         "i=0; while [ $i -lt 500 ]; do echo \"line $i\" >&2; i=$((i+1)); done; exit 3")
                 .stderrBufferBytes(256)
                 .build();
-        TestSink sink = new TestSink();
+        RecordingSink sink = new RecordingSink();
         try {
             t.open(sink, Long.MAX_VALUE);
             McpProcessExitedException ex = (McpProcessExitedException) sink.awaitClosed();
@@ -301,7 +302,7 @@ class StdioTransportExchangeTest {
                 .startupTimeout(Duration.ofMillis(500))
                 .terminateGrace(Duration.ofSeconds(5))
                 .build();
-        TestSink sink = new TestSink();
+        RecordingSink sink = new RecordingSink();
         try {
             t.open(sink, Long.MAX_VALUE);
             McpTransportException ex = sink.awaitClosed();
@@ -317,11 +318,11 @@ class StdioTransportExchangeTest {
         StdioTransport t = StdioTransport.newBuilder(Children.fakeServer("echo")).build();
         assertThatThrownBy(() -> t.send(Children.request(1, "x", null), CTX))
                 .isInstanceOf(IllegalStateException.class);
-        TestSink sink = new TestSink();
+        RecordingSink sink = new RecordingSink();
         t.open(sink, Long.MAX_VALUE);
         assertThatThrownBy(() -> t.open(sink, Long.MAX_VALUE)).isInstanceOf(IllegalStateException.class);
         t.close();
         // after close: see StdioTransportRobustnessTest
-        assertThat(sink.closedCalls).hasValue(0);
+        assertThat(sink.closedCalls()).isEqualTo(0);
     }
 }

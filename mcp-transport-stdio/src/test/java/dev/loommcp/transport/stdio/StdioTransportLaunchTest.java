@@ -4,7 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.loommcp.McpTransportException;
-import dev.loommcp.testkit.LeakCheck;
+import dev.loommcp.testing.LeakCheck;
+import dev.loommcp.testing.RecordingSink;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -219,7 +220,7 @@ class StdioTransportLaunchTest {
     }
 
     private static Set<String> runEnvDump(StdioTransport t) throws Exception {
-        TestSink sink = new TestSink();
+        RecordingSink sink = new RecordingSink();
         try {
             t.open(sink, Long.MAX_VALUE);
             McpTransportException ex = sink.awaitClosed();

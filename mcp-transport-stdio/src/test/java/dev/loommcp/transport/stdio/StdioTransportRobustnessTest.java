@@ -7,7 +7,9 @@ import dev.loommcp.McpClosedException;
 import dev.loommcp.McpTransportException;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.spi.SendContext;
-import dev.loommcp.testkit.LeakCheck;
+import dev.loommcp.spi.TransportSink;
+import dev.loommcp.testing.LeakCheck;
+import dev.loommcp.testing.RecordingSink;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -44,7 +46,7 @@ class StdioTransportRobustnessTest {
         StdioTransport t = StdioTransport.newBuilder("sh", "-c", STDERR_THEN_MESSAGE)
                 .stderrListener(hostile)
                 .build();
-        TestSink sink = new TestSink();
+        RecordingSink sink = new RecordingSink();
         try {
             t.open(sink, Long.MAX_VALUE);
             // the message after 5 MB of stderr arrives only if stderr was drained all along
@@ -55,24 +57,30 @@ class StdioTransportRobustnessTest {
         } finally {
             t.close();
         }
-        assertThat(sink.closedCalls).hasValue(0);
+        assertThat(sink.closedCalls()).isEqualTo(0);
     }
 
     @Test
     void aSinkThrowingAnErrorNeverStopsTheReader() throws Exception {
         AtomicInteger seen = new AtomicInteger();
-        TestSink sink = new TestSink() {
+        RecordingSink sink = new RecordingSink();
+        TransportSink broken = new TransportSink() {
             @Override
             public void onMessage(JsonRpcMessage message) {
                 if (seen.incrementAndGet() == 1) {
                     throw new AssertionError("sink bug");
                 }
-                super.onMessage(message);
+                sink.onMessage(message);
             }
 
             @Override
             public void onSkipped(String problem) {
                 throw new NoClassDefFoundError("sink bug");
+            }
+
+            @Override
+            public void onClosed(McpTransportException cause) {
+                sink.onClosed(cause);
             }
         };
         StdioTransport t = StdioTransport.newBuilder("sh", "-c",
@@ -80,7 +88,7 @@ class StdioTransportRobustnessTest {
                                 + "echo '{\"jsonrpc\":\"2.0\",\"method\":\"notifications/second\"}'; cat > /dev/null")
                 .build();
         try {
-            t.open(sink, Long.MAX_VALUE);
+            t.open(broken, Long.MAX_VALUE);
             assertThat(sink.next()).isInstanceOfSatisfying(JsonRpcMessage.Notification.class,
                     n -> assertThat(n.method()).isEqualTo("notifications/second"));
             assertThat(t.skippedLines()).isEqualTo(1);
@@ -105,7 +113,7 @@ class StdioTransportRobustnessTest {
                     }
                 })
                 .build();
-        TestSink sink = new TestSink();
+        RecordingSink sink = new RecordingSink();
         try {
             long before = usedHeapAfterGc();
             t.open(sink, Long.MAX_VALUE);
@@ -138,23 +146,23 @@ class StdioTransportRobustnessTest {
     void aClosedTransportRefusesWithMcpClosedException() throws Exception {
         StdioTransport never = StdioTransport.newBuilder("sh", "-c", "cat > /dev/null").build();
         never.close();
-        assertThatThrownBy(() -> never.open(new TestSink(), Long.MAX_VALUE))
+        assertThatThrownBy(() -> never.open(new RecordingSink(), Long.MAX_VALUE))
                 .isInstanceOf(McpClosedException.class).hasMessageContaining("closed");
         assertThat(never.pid()).isEmpty();
 
         StdioTransport t = StdioTransport.newBuilder("sh", "-c", "cat > /dev/null").build();
-        TestSink sink = new TestSink();
+        RecordingSink sink = new RecordingSink();
         t.open(sink, Long.MAX_VALUE);
         t.close();
         assertThatThrownBy(() -> t.send(Children.request(1, "x", null), CTX))
                 .isInstanceOf(McpClosedException.class).hasMessageContaining("closed").hasNoCause();
-        assertThat(sink.closedCalls).hasValue(0);
+        assertThat(sink.closedCalls()).isEqualTo(0);
     }
 
     @Test
     void aTransportThatFailedAndWasThenClosedRefusesWithTheFailureAsCause() throws Exception {
         StdioTransport t = StdioTransport.newBuilder("sh", "-c", "exit 7").build();
-        TestSink sink = new TestSink();
+        RecordingSink sink = new RecordingSink();
         t.open(sink, Long.MAX_VALUE);
         McpTransportException failure = sink.awaitClosed();
         t.close();
@@ -166,7 +174,7 @@ class StdioTransportRobustnessTest {
     void closeRacingOpenReportsMcpClosedExceptionNeverATransportException() throws Exception {
         for (int i = 0; i < 20; i++) {
             StdioTransport t = StdioTransport.newBuilder("sh", "-c", "cat > /dev/null").build();
-            TestSink sink = new TestSink();
+            RecordingSink sink = new RecordingSink();
             CountDownLatch go = new CountDownLatch(1);
             Thread closer = Thread.ofVirtual().start(() -> {
                 try {
@@ -189,7 +197,7 @@ class StdioTransportRobustnessTest {
                 closer.join();
                 t.close();
             }
-            assertThat(sink.closedCalls).hasValue(0);
+            assertThat(sink.closedCalls()).isEqualTo(0);
         }
     }
 
@@ -200,7 +208,7 @@ class StdioTransportRobustnessTest {
                 ? new OutOfMemoryError("unable to create native thread: possibly out of memory or process/resource"
                         + " limits reached") : null;
         StdioTransport t = StdioTransport.newBuilder("sh", "-c", "cat > /dev/null; sleep 1000").build();
-        TestSink sink = new TestSink();
+        RecordingSink sink = new RecordingSink();
         try {
             assertThatThrownBy(() -> t.open(sink, Long.MAX_VALUE))
                     .isInstanceOf(McpTransportException.class)
@@ -214,6 +222,6 @@ class StdioTransportRobustnessTest {
         assertThatThrownBy(() -> t.send(Children.request(1, "x", null), CTX))
                 .isInstanceOf(McpTransportException.class);
         t.close();
-        assertThat(sink.closedCalls).hasValue(0);
+        assertThat(sink.closedCalls()).isEqualTo(0);
     }
 }

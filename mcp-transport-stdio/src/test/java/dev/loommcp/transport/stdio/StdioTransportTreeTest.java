@@ -6,7 +6,9 @@ import dev.loommcp.McpTransportException;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
 import dev.loommcp.spi.SendContext;
-import dev.loommcp.testkit.LeakCheck;
+import dev.loommcp.spi.TransportSink;
+import dev.loommcp.testing.LeakCheck;
+import dev.loommcp.testing.RecordingSink;
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.InputStreamReader;
@@ -40,7 +42,7 @@ class StdioTransportTreeTest {
                 .stderrListener(lines)
                 .stdinCloseGrace(Duration.ofMillis(200))
                 .build();
-        TestSink sink = new TestSink();
+        RecordingSink sink = new RecordingSink();
         long grandchild = -1;
         try {
             t.open(sink, Long.MAX_VALUE);
@@ -52,7 +54,7 @@ class StdioTransportTreeTest {
             assertThat(Children.gone(grandchild)).as("grandchild gone").isTrue();
             // the shell ended by SIGTERM
             assertThat(t.exitCode()).hasValue(143);
-            assertThat(sink.closedCalls).hasValue(0);
+            assertThat(sink.closedCalls()).isEqualTo(0);
         } finally {
             t.close();
             if (grandchild > 0) {
@@ -67,7 +69,7 @@ class StdioTransportTreeTest {
         StdioTransport t = StdioTransport.newBuilder("sh", Children.script("grandchild-exits.sh").toString())
                 .stderrListener(lines)
                 .build();
-        TestSink sink = new TestSink();
+        RecordingSink sink = new RecordingSink();
         long grandchild = -1;
         try {
             t.open(sink, Long.MAX_VALUE);
@@ -109,7 +111,7 @@ class StdioTransportTreeTest {
                 .stderrListener(lines)
                 .stdinCloseGrace(grace).terminateGrace(grace)
                 .build();
-        TestSink sink = new TestSink();
+        RecordingSink sink = new RecordingSink();
         long grandchild = -1;
         try {
             t.open(sink, Long.MAX_VALUE);
@@ -119,7 +121,7 @@ class StdioTransportTreeTest {
                         e -> assertThat(e.exitCode()).hasValue(137));
             } else {
                 long leader = t.pid().orElseThrow();
-                long end = System.nanoTime() + TestSink.SOON.toNanos();
+                long end = System.nanoTime() + RecordingSink.SOON.toNanos();
                 while (!Children.gone(leader) && System.nanoTime() < end) {
                     Thread.sleep(10);
                 }
@@ -151,7 +153,7 @@ class StdioTransportTreeTest {
                 .stderrListener(lines)
                 .stdinCloseGrace(Duration.ofMillis(300))
                 .build();
-        TestSink sink = new TestSink();
+        RecordingSink sink = new RecordingSink();
         long serverPid = -1;
         try {
             t.open(sink, Long.MAX_VALUE);
@@ -179,7 +181,7 @@ class StdioTransportTreeTest {
                 .stderrListener(lines)
                 .stdinCloseGrace(stdin).terminateGrace(term).killGrace(kill)
                 .build();
-        TestSink sink = new TestSink();
+        RecordingSink sink = new RecordingSink();
         long grandchild = -1;
         try {
             t.open(sink, Long.MAX_VALUE);
@@ -207,7 +209,7 @@ class StdioTransportTreeTest {
         StdioTransport t = StdioTransport.newBuilder("sh", Children.script("no-stdin.sh").toString())
                 .stdinCloseGrace(stdin).terminateGrace(term).killGrace(kill)
                 .build();
-        TestSink sink = new TestSink();
+        RecordingSink sink = new RecordingSink();
         try {
             t.open(sink, Long.MAX_VALUE);
             sink.next();
@@ -231,7 +233,7 @@ class StdioTransportTreeTest {
         StdioTransport t = StdioTransport.newBuilder(Children.fakeServer("echo", "--stay"))
                 .stdinCloseGrace(Duration.ofMillis(200))
                 .build();
-        TestSink sink = new TestSink();
+        RecordingSink sink = new RecordingSink();
         t.open(sink, Long.MAX_VALUE);
         t.send(Children.request(1, "test/echo", null), CTX);
         sink.nextResponse();
@@ -245,22 +247,31 @@ class StdioTransportTreeTest {
             assertThat(Children.gone(t.pid().orElseThrow())).isTrue();
         }
         t.close();
-        assertThat(sink.closedCalls).hasValue(0);
+        assertThat(sink.closedCalls()).isEqualTo(0);
     }
 
     @Test
     void closeFromInsideOnClosedDoesNotDeadlock() throws Exception {
         AtomicReference<StdioTransport> ref = new AtomicReference<>();
-        TestSink sink = new TestSink() {
+        RecordingSink sink = new RecordingSink();
+        TransportSink closing = new TransportSink() {
+            @Override
+            public void onMessage(JsonRpcMessage message) {
+                sink.onMessage(message);
+            }
+
             @Override
             public void onClosed(McpTransportException c) {
                 ref.get().close();
-                super.onClosed(c);
+                sink.onClosed(c);
             }
         };
-        StdioTransport t = StdioTransport.newBuilder("sh", Children.script("exit7.sh").toString()).build();
+        // the child exits only once told to (a line on stdin), so that it cannot exit while open() still runs: the
+        // transport then refuses the open itself (closed meanwhile), which is not what this test is about
+        StdioTransport t = StdioTransport.newBuilder("sh", "-c", "read line; exit 7").build();
         ref.set(t);
-        t.open(sink, Long.MAX_VALUE);
+        t.open(closing, Long.MAX_VALUE);
+        t.send(new JsonRpcMessage.Notification("notifications/exit-now", null), SendContext.detached(Long.MAX_VALUE));
         assertThat(sink.awaitClosed()).isInstanceOf(McpProcessExitedException.class);
         t.close();
     }
@@ -285,7 +296,7 @@ class StdioTransportTreeTest {
         StdioTransport t = StdioTransport.newBuilder(Children.fakeServer("echo", "--hello", "--stay"))
                 .stdinCloseGrace(Duration.ofMillis(100))
                 .build();
-        TestSink sink = new TestSink();
+        RecordingSink sink = new RecordingSink();
         t.open(sink, Long.MAX_VALUE);
         sink.next();
         return t.pid().orElseThrow();

@@ -1,4 +1,4 @@
-package dev.loommcp.testkit;
+package dev.loommcp.testing;
 
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.spi.McpTransport;
@@ -10,7 +10,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 /**
  * A transport decorator that records every message the client sends and receives, so a test against a real server
  * can check what went over the wire (for example that a timed-out call sent {@code notifications/cancelled}).
- * Thread-safe.
+ * Everything else (open, close, the handshake callback, the sink's events) is passed through unchanged.
+ *
+ * <p>Thread-safe: the recordings are copy-on-write lists; the getters return snapshots.
  */
 public final class RecordingTransport implements McpTransport {
 
@@ -22,9 +24,10 @@ public final class RecordingTransport implements McpTransport {
      * Wraps a transport.
      *
      * @param delegate the real transport
+     * @throws NullPointerException if {@code delegate} is {@code null}
      */
     public RecordingTransport(McpTransport delegate) {
-        this.delegate = delegate;
+        this.delegate = java.util.Objects.requireNonNull(delegate, "delegate");
     }
 
     /**
@@ -49,13 +52,20 @@ public final class RecordingTransport implements McpTransport {
      * Returns the sent notifications with the given method.
      *
      * @param method the method
-     * @return the notifications
+     * @return an immutable snapshot, in send order
      */
     public List<JsonRpcMessage.Notification> sentNotifications(String method) {
         return sent.stream().filter(m -> m instanceof JsonRpcMessage.Notification n && n.method().equals(method))
                 .map(m -> (JsonRpcMessage.Notification) m).toList();
     }
 
+    /**
+     * Opens the wrapped transport with a sink that records each received message before passing it on.
+     *
+     * @param sink          the client's sink
+     * @param deadlineNanos passed through
+     * @throws InterruptedException as the wrapped transport
+     */
     @Override
     public void open(TransportSink sink, long deadlineNanos) throws InterruptedException {
         delegate.open(new TransportSink() {
@@ -87,27 +97,50 @@ public final class RecordingTransport implements McpTransport {
         }, deadlineNanos);
     }
 
+    /**
+     * Records the message, then sends it through the wrapped transport (recorded even if that send fails).
+     *
+     * @param message the message
+     * @param context passed through
+     * @throws InterruptedException as the wrapped transport
+     */
     @Override
     public void send(JsonRpcMessage message, SendContext context) throws InterruptedException {
         sent.add(message);
         delegate.send(message, context);
     }
 
+    /**
+     * Returns what the wrapped transport returns.
+     *
+     * @return the wrapped transport's answer
+     */
     @Override
     public boolean sendsInline() {
         return delegate.sendsInline();
     }
 
+    /**
+     * Passes the version to the wrapped transport.
+     *
+     * @param protocolVersion the negotiated version
+     */
     @Override
     public void handshakeCompleted(String protocolVersion) {
         delegate.handshakeCompleted(protocolVersion);
     }
 
+    /**
+     * Returns the wrapped transport's description.
+     *
+     * @return the description
+     */
     @Override
     public String describe() {
         return delegate.describe();
     }
 
+    /** Closes the wrapped transport. */
     @Override
     public void close() {
         delegate.close();

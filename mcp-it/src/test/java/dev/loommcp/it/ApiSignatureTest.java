@@ -1,0 +1,73 @@
+package dev.loommcp.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.loommcp.McpClient;
+import dev.loommcp.testing.ScriptedServerTransport;
+import dev.loommcp.transport.http.HttpTransport;
+import dev.loommcp.transport.stdio.StdioTransport;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The API signature check: the public API of each published module (see {@link ApiDump}) must equal the file checked
+ * in at {@code <module dir>/api/<module name>.txt}, so that every change to the public API is deliberate and shows
+ * in review as a change of that file. Regenerate after an intended change with
+ * {@value #REGENERATE} and commit the files.
+ */
+class ApiSignatureTest {
+
+    /** The command that rewrites the API files from the current code. */
+    static final String REGENERATE = "./mvnw -B -ntp -pl mcp-it -am verify -Dtest=ApiSignatureTest "
+            + "-Dsurefire.failIfNoSpecifiedTests=false -Dapi.update=true";
+
+    static Stream<Arguments> publishedModules() {
+        return Stream.of(
+                Arguments.of("mcp-core", McpClient.class),
+                Arguments.of("mcp-transport-stdio", StdioTransport.class),
+                Arguments.of("mcp-transport-http", HttpTransport.class),
+                Arguments.of("mcp-testing", ScriptedServerTransport.class));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("publishedModules")
+    void publicApiMatchesTheCheckedInSignatureFile(String moduleDir, Class<?> anyClass) throws IOException {
+        ApiDump.Dump dump = ApiDump.of(anyClass);
+        assertThat(dump.lines()).as("exported API of " + dump.module()).isNotEmpty();
+        Path file = Path.of(System.getProperty("loommcp.root.dir", "..")).resolve(moduleDir).resolve("api")
+                .resolve(dump.module() + ".txt");
+        String actual = String.join("\n", dump.lines()) + "\n";
+        if (Boolean.getBoolean("api.update")) {
+            Files.createDirectories(file.getParent());
+            Files.writeString(file, actual, StandardCharsets.UTF_8);
+            return;
+        }
+        assertThat(file).as("API file " + file + " is missing; create it with: " + REGENERATE).exists();
+        List<String> expected = Files.readAllLines(file, StandardCharsets.UTF_8);
+        if (!expected.equals(dump.lines())) {
+            throw new AssertionError("the public API of " + dump.module() + " differs from " + file
+                    + " (- checked in, + now):\n" + diff(expected, dump.lines())
+                    + "\nIf the change is intended, regenerate with\n  " + REGENERATE
+                    + "\nand commit the file; otherwise restore the API.");
+        }
+    }
+
+    private static String diff(List<String> expected, List<String> actual) {
+        Set<String> was = new HashSet<>(expected);
+        Set<String> now = new HashSet<>(actual);
+        List<String> out = new ArrayList<>();
+        expected.stream().filter(l -> !now.contains(l)).forEach(l -> out.add("- " + l));
+        actual.stream().filter(l -> !was.contains(l)).forEach(l -> out.add("+ " + l));
+        return String.join("\n", out);
+    }
+}
