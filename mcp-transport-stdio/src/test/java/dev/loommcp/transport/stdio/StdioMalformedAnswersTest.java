@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.loommcp.McpClient;
 import dev.loommcp.McpProtocolException;
-import dev.loommcp.testkit.LeakCheck;
+import dev.loommcp.testing.LeakCheck;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
