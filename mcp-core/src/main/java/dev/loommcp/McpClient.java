@@ -33,7 +33,9 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * A client of one MCP server: plain blocking calls, cheap to run from many virtual threads at once, each with its
- * own deadline and cancellation (DESIGN.md section 2; the seeds' {@code MCPClient} / {@code McpClient}).
+ * own deadline and cancellation (DESIGN.md section 2; the seeds' {@code MCPClient} / {@code McpClient}). The
+ * operations of each feature are documented on the interfaces it implements: {@link McpTools}, {@link McpResources},
+ * {@link McpPrompts}, {@link McpUtilities}; what the server sends unasked reaches a {@link McpClientListener}.
  *
  * <pre>{@code
  * try (McpClient client = McpClient.newBuilder(StdioTransport.newBuilder("npx", "-y", "server").build())
@@ -95,7 +97,8 @@ public final class McpClient implements McpTools, McpResources, McpPrompts, McpU
     public static final List<String> SUPPORTED_PROTOCOL_VERSIONS = Handshake.SUPPORTED_PROTOCOL_VERSIONS;
 
     /** The default of {@link Builder#maxConcurrentServerRequests(int)}. */
-    public static final int DEFAULT_MAX_CONCURRENT_SERVER_REQUESTS = SessionConfig.DEFAULT_MAX_CONCURRENT_SERVER_REQUESTS;
+    public static final int DEFAULT_MAX_CONCURRENT_SERVER_REQUESTS =
+            SessionConfig.DEFAULT_MAX_CONCURRENT_SERVER_REQUESTS;
 
     private final SessionConfig config;
     private final Session session;
@@ -276,13 +279,14 @@ public final class McpClient implements McpTools, McpResources, McpPrompts, McpU
 
     // ------------------------------------------------------------------------------------------------ utilities
 
-    @Override
+    @Override // McpUtilities, like setLoggingLevel and complete (Javadoc inherited)
     public void ping(RequestOptions options) throws InterruptedException {
-        session.call("ping", null, options);
+        session.call("ping", null, Objects.requireNonNull(options, "options"));
     }
 
     @Override
     public void setLoggingLevel(LoggingLevel level, RequestOptions options) throws InterruptedException {
+        Objects.requireNonNull(level, "level");
         session.request("logging/setLevel", Map.of("level", level.wireName()), options);
     }
 
@@ -320,6 +324,7 @@ public final class McpClient implements McpTools, McpResources, McpPrompts, McpU
      */
     public CompletableFuture<Map<String, Object>> requestAsync(String method, Map<String, Object> params,
                                                               RequestOptions options) {
+        Objects.requireNonNull(method, "method");
         return session.async(options, opts -> request(method, params, opts));
     }
 
@@ -352,7 +357,7 @@ public final class McpClient implements McpTools, McpResources, McpPrompts, McpU
      * @throws InterruptedException  if the calling thread is interrupted
      */
     public void notify(String method, Map<String, Object> params, RequestOptions options) throws InterruptedException {
-        session.notify(method, params, options);
+        session.notify(Objects.requireNonNull(method, "method"), params, options);
     }
 
     /**
@@ -415,7 +420,7 @@ public final class McpClient implements McpTools, McpResources, McpPrompts, McpU
         return session.droppedEventCount();
     }
 
-    // ------------------------------------------------------------------------------------------------ tools
+    // ------------------------------------------------ McpTools, McpResources, McpPrompts (Javadoc inherited)
 
     @Override
     public ListToolsResult listTools(String cursor, RequestOptions options) throws InterruptedException {
@@ -436,6 +441,7 @@ public final class McpClient implements McpTools, McpResources, McpPrompts, McpU
     @Override
     public CompletableFuture<CallToolResult> callToolAsync(String name, Map<String, Object> arguments,
                                                            RequestOptions options) {
+        Objects.requireNonNull(name, "name");
         return session.async(options, opts -> callTool(name, arguments, opts));
     }
 
@@ -448,8 +454,6 @@ public final class McpClient implements McpTools, McpResources, McpPrompts, McpU
     public Map<String, Object> toolMeta() {
         return session.toolMeta();
     }
-
-    // ------------------------------------------------------------------------------------------------ resources
 
     @Override
     public ListResourcesResult listResources(String cursor, RequestOptions options) throws InterruptedException {
@@ -492,8 +496,6 @@ public final class McpClient implements McpTools, McpResources, McpPrompts, McpU
         session.request("resources/unsubscribe", Map.of("uri", Objects.requireNonNull(uri, "uri")), options);
     }
 
-    // ------------------------------------------------------------------------------------------------ prompts
-
     @Override
     public ListPromptsResult listPrompts(String cursor, RequestOptions options) throws InterruptedException {
         return Json.convert(paging.page("prompts/list", cursor, options), ListPromptsResult.class,
@@ -521,7 +523,8 @@ public final class McpClient implements McpTools, McpResources, McpPrompts, McpU
                                    Map<String, String> context, RequestOptions options) throws InterruptedException {
         Map<String, Object> params = new LinkedHashMap<>();
         params.put("ref", Json.toPlain(Objects.requireNonNull(reference, "reference")));
-        params.put("argument", Map.of("name", argumentName, "value", argumentValue));
+        params.put("argument", Map.of("name", Objects.requireNonNull(argumentName, "argumentName"),
+                "value", Objects.requireNonNull(argumentValue, "argumentValue")));
         if (context != null && !context.isEmpty()) {
             params.put("context", Map.of("arguments", context));
         }

@@ -84,7 +84,8 @@ public interface McpResources {
      * @throws McpException         when the call fails (see {@link McpClient})
      * @throws InterruptedException if the calling thread is interrupted
      */
-    ListResourceTemplatesResult listResourceTemplates(String cursor, RequestOptions options) throws InterruptedException;
+    ListResourceTemplatesResult listResourceTemplates(String cursor, RequestOptions options)
+            throws InterruptedException;
 
     /**
      * Reads every page of {@code resources/templates/list}.

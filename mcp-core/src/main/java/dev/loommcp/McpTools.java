@@ -49,8 +49,8 @@ public interface McpTools {
     /**
      * Reads every page of {@code tools/list} and returns all tools (the seeds' complete listing). An empty-string
      * {@code nextCursor} is a cursor like any other; only an absent one ends the listing. A cursor seen twice, or more
-     * pages than {@linkplain McpClient.Builder#maxListPages the page cap}, stops with {@link McpProtocolException}. Refreshes
-     * the definitions used to validate {@code structuredContent}.
+     * pages than {@linkplain McpClient.Builder#maxListPages the page cap}, stops with {@link McpProtocolException}.
+     * Refreshes the definitions used to validate {@code structuredContent}.
      *
      * @return the tools in server order
      * @throws McpException         when a call fails
@@ -116,7 +116,8 @@ public interface McpTools {
      * ({@link #setToolMeta}) is stamped on the call, with {@code options.meta()} merged over it key by key; a
      * progress listener adds an SDK-assigned {@code progressToken}. A result with {@code isError: true} is returned,
      * not thrown. When the tool's cached definition (from {@link #tools()} or {@link #listAllTools()}) has an
-     * {@code outputSchema}, {@code structuredContent} is validated as {@link McpClient.Builder#outputSchemaValidation} says.
+     * {@code outputSchema}, {@code structuredContent} is validated as
+     * {@link McpClient.Builder#outputSchemaValidation} says.
      *
      * @param name      the tool name
      * @param arguments the arguments (a plain JSON object), or {@code null}

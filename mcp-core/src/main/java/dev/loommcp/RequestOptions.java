@@ -2,6 +2,7 @@ package dev.loommcp;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
@@ -27,7 +28,7 @@ public final class RequestOptions {
     private final Optional<Duration> timeout;
     private final Optional<Instant> deadline;
     private final Optional<CancellationToken> token;
-    private final ProgressListener progressListener;
+    private final Optional<ProgressListener> progressListener;
     private final Map<String, Object> meta;
     private final boolean resetTimeoutOnProgress;
     private final Optional<Duration> maxTotalTimeout;
@@ -36,8 +37,8 @@ public final class RequestOptions {
         this.timeout = Optional.ofNullable(b.timeout);
         this.deadline = Optional.ofNullable(b.deadline);
         this.token = Optional.ofNullable(b.token);
-        this.progressListener = b.progressListener;
-        this.meta = b.meta == null ? null : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(b.meta));
+        this.progressListener = Optional.ofNullable(b.progressListener);
+        this.meta = b.meta == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(b.meta));
         this.resetTimeoutOnProgress = b.resetTimeoutOnProgress;
         this.maxTotalTimeout = Optional.ofNullable(b.maxTotalTimeout);
     }
@@ -92,8 +93,8 @@ public final class RequestOptions {
         b.timeout = timeout.orElse(null);
         b.deadline = deadline.orElse(null);
         b.token = token.orElse(null);
-        b.progressListener = progressListener;
-        b.meta = meta == null ? null : new LinkedHashMap<>(meta);
+        b.progressListener = progressListener.orElse(null);
+        b.meta = meta.isEmpty() ? null : new LinkedHashMap<>(meta);
         b.resetTimeoutOnProgress = resetTimeoutOnProgress;
         b.maxTotalTimeout = maxTotalTimeout.orElse(null);
         return b;
@@ -132,16 +133,16 @@ public final class RequestOptions {
      * exact integer), on the calling thread while it waits: all that arrived before the response, before the call
      * returns, and none after (see {@link ProgressListener}).
      *
-     * @return the listener, or {@code null}
+     * @return the listener, or empty for none
      */
-    public ProgressListener progressListener() {
+    public Optional<ProgressListener> progressListener() {
         return progressListener;
     }
 
     /**
      * Returns the extra {@code _meta} merged key by key over the client's persistent tool {@code _meta} for this call.
      *
-     * @return an unmodifiable map, or {@code null}
+     * @return an unmodifiable map, empty when none was set
      */
     public Map<String, Object> meta() {
         return meta;
@@ -169,7 +170,7 @@ public final class RequestOptions {
     public String toString() {
         return "RequestOptions[timeout=" + timeout.orElse(null) + ", deadline=" + deadline.orElse(null) + ", token="
                 + token.isPresent()
-                + ", progress=" + (progressListener != null) + ", meta keys=" + (meta == null ? 0 : meta.size())
+                + ", progress=" + progressListener.isPresent() + ", meta keys=" + meta.size()
                 + ", resetTimeoutOnProgress=" + resetTimeoutOnProgress + ", maxTotalTimeout=" + maxTotalTimeout.orElse(null)
                 + "]";
     }

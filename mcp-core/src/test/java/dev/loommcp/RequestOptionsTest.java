@@ -19,8 +19,8 @@ class RequestOptionsTest {
         assertThat(d.timeout()).isEmpty();
         assertThat(d.deadline()).isEmpty();
         assertThat(d.token()).isEmpty();
-        assertThat(d.progressListener()).isNull();
-        assertThat(d.meta()).isNull();
+        assertThat(d.progressListener()).isEmpty();
+        assertThat(d.meta()).isEmpty();
         assertThat(d.resetTimeoutOnProgress()).isFalse();
         assertThat(d.maxTotalTimeout()).isEmpty();
     }
@@ -62,7 +62,7 @@ class RequestOptionsTest {
         b.putMeta("d", 4);
         assertThat(o.meta()).isEqualTo(Map.of("a", 1, "c", 3));
         assertThatThrownBy(() -> o.meta().put("x", 1)).isInstanceOf(UnsupportedOperationException.class);
-        assertThat(RequestOptions.newBuilder().meta(null).build().meta()).isNull();
+        assertThat(RequestOptions.newBuilder().meta(null).build().meta()).isEmpty();
         assertThatThrownBy(() -> RequestOptions.newBuilder().putMeta(null, 1)).isInstanceOf(NullPointerException.class);
     }
 
@@ -86,7 +86,7 @@ class RequestOptionsTest {
         assertThat(copy.timeout()).get().isEqualTo(Duration.ofSeconds(1));
         assertThat(copy.deadline()).get().isEqualTo(at);
         assertThat(copy.token()).get().isSameAs(token);
-        assertThat(copy.progressListener()).isSameAs(listener);
+        assertThat(copy.progressListener()).get().isSameAs(listener);
         assertThat(copy.meta()).isEqualTo(Map.of("k", "v"));
         assertThat(copy.resetTimeoutOnProgress()).isTrue();
         assertThat(copy.maxTotalTimeout()).get().isEqualTo(Duration.ofSeconds(9));

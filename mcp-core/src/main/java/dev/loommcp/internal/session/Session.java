@@ -359,8 +359,8 @@ public final class Session {
         long id = ids.incrementAndGet();
         RequestId requestId = RequestId.of(id);
         PendingCall p = new PendingCall(id, method, start);
-        if (options.progressListener() != null) {
-            p.relay = new ProgressRelay(options.progressListener(), p.future, listenerQueueCapacity,
+        if (options.progressListener().isPresent()) {
+            p.relay = new ProgressRelay(options.progressListener().get(), p.future, listenerQueueCapacity,
                     listenerQueueBytes, droppedEvents);
             params = Params.withMeta(params, Map.of("progressToken", id));
         }
