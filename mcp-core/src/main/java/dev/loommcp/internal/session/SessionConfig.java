@@ -113,88 +113,157 @@ public record SessionConfig(
             this.transport = Objects.requireNonNull(transport, "transport");
         }
 
-        /** Sets the client identity; {@code null} is refused. */
+        /**
+         * Sets the client identity; {@code null} is refused.
+         *
+         * @param info the setting, as {@code McpClient.Builder} documents it
+         */
         public void clientInfo(Implementation info) {
             this.clientInfo = Objects.requireNonNull(info, "info");
         }
 
-        /** Sets the default request timeout; positive. */
+        /**
+         * Sets the default request timeout; positive.
+         *
+         * @param timeout the setting, as {@code McpClient.Builder} documents it
+         */
         public void requestTimeout(Duration timeout) {
             this.requestTimeout = positive(timeout, "requestTimeout");
         }
 
-        /** Sets the default connect bound; positive. */
+        /**
+         * Sets the default connect bound; positive.
+         *
+         * @param timeout the setting, as {@code McpClient.Builder} documents it
+         */
         public void connectTimeout(Duration timeout) {
             this.connectTimeout = positive(timeout, "connectTimeout");
         }
 
-        /** Sets the elicitation handler and whether URL mode is declared; {@code null} is refused. */
+        /**
+         * Sets the elicitation handler and whether URL mode is declared; {@code null} is refused.
+         *
+         * @param handler the setting, as {@code McpClient.Builder} documents it
+         * @param urlMode the setting, as {@code McpClient.Builder} documents it
+         */
         public void elicitationHandler(ElicitationHandler handler, boolean urlMode) {
             this.elicitationHandler = Objects.requireNonNull(handler, "handler");
             this.elicitationUrlMode = urlMode;
         }
 
-        /** Sets whether accepted form elicitations get schema defaults filled in. */
+        /**
+         * Sets whether accepted form elicitations get schema defaults filled in.
+         *
+         * @param apply the setting, as {@code McpClient.Builder} documents it
+         */
         public void applyElicitationDefaults(boolean apply) {
             this.applyElicitationDefaults = apply;
         }
 
-        /** Sets the sampling handler; {@code null} is refused. */
+        /**
+         * Sets the sampling handler; {@code null} is refused.
+         *
+         * @param handler the setting, as {@code McpClient.Builder} documents it
+         */
         public void samplingHandler(SamplingHandler handler) {
             this.samplingHandler = Objects.requireNonNull(handler, "handler");
         }
 
-        /** Sets the roots handler; {@code null} is refused. */
+        /**
+         * Sets the roots handler; {@code null} is refused.
+         *
+         * @param handler the setting, as {@code McpClient.Builder} documents it
+         */
         public void rootsHandler(RootsHandler handler) {
             this.rootsHandler = Objects.requireNonNull(handler, "handler");
         }
 
-        /** Sets the client listener; {@code null} removes it. */
+        /**
+         * Sets the client listener; {@code null} removes it.
+         *
+         * @param listener the setting, as {@code McpClient.Builder} documents it
+         */
         public void listener(McpClientListener listener) {
             this.listener = listener;
         }
 
-        /** Sets the event listener; {@code null} removes it. */
+        /**
+         * Sets the event listener; {@code null} removes it.
+         *
+         * @param listener the setting, as {@code McpClient.Builder} documents it
+         */
         public void eventListener(McpEventListener listener) {
             this.eventListener = listener;
         }
 
-        /** Sets the output-schema mode; {@code null} is refused. */
+        /**
+         * Sets the output-schema mode; {@code null} is refused.
+         *
+         * @param mode the setting, as {@code McpClient.Builder} documents it
+         */
         public void outputSchemaValidation(OutputSchemaValidation mode) {
             this.outputSchemaValidation = Objects.requireNonNull(mode, "mode");
         }
 
-        /** Sets the page cap of a complete listing; at least 1. */
+        /**
+         * Sets the page cap of a complete listing; at least 1.
+         *
+         * @param pages the setting, as {@code McpClient.Builder} documents it
+         */
         public void maxListPages(int pages) {
             this.maxListPages = (int) atLeastOne(pages, "maxListPages");
         }
 
-        /** Sets whether notifications are kept for draining. */
+        /**
+         * Sets whether notifications are kept for draining.
+         *
+         * @param keep the setting, as {@code McpClient.Builder} documents it
+         */
         public void keepNotifications(boolean keep) {
             this.keepNotifications = keep;
         }
 
-        /** Sets the byte budget of the drain queue; at least 1. */
+        /**
+         * Sets the byte budget of the drain queue; at least 1.
+         *
+         * @param bytes the setting, as {@code McpClient.Builder} documents it
+         */
         public void notificationQueueBytes(long bytes) {
             this.notificationQueueBytes = atLeastOne(bytes, "notificationQueueBytes");
         }
 
-        /** Sets the capacity of the drain queue; at least 1. */
+        /**
+         * Sets the capacity of the drain queue; at least 1.
+         *
+         * @param capacity the setting, as {@code McpClient.Builder} documents it
+         */
         public void notificationQueueCapacity(int capacity) {
             this.notificationQueueCapacity = (int) atLeastOne(capacity, "notificationQueueCapacity");
         }
 
-        /** Sets the capacity of the listener queue (and of each call's progress queue); at least 1. */
+        /**
+         * Sets the capacity of the listener queue (and of each call's progress queue); at least 1.
+         *
+         * @param capacity the setting, as {@code McpClient.Builder} documents it
+         */
         public void listenerQueueCapacity(int capacity) {
             this.listenerQueueCapacity = (int) atLeastOne(capacity, "listenerQueueCapacity");
         }
 
-        /** Sets the byte budget of the listener queue (and of each call's progress queue); at least 1. */
+        /**
+         * Sets the byte budget of the listener queue (and of each call's progress queue); at least 1.
+         *
+         * @param bytes the setting, as {@code McpClient.Builder} documents it
+         */
         public void listenerQueueBytes(long bytes) {
             this.listenerQueueBytes = atLeastOne(bytes, "listenerQueueBytes");
         }
 
-        /** Sets the bound of concurrent server-request handlers; at least 1. */
+        /**
+         * Sets the bound of concurrent server-request handlers; at least 1.
+         *
+         * @param max the setting, as {@code McpClient.Builder} documents it
+         */
         public void maxConcurrentServerRequests(int max) {
             this.maxConcurrentServerRequests = (int) atLeastOne(max, "maxConcurrentServerRequests");
         }
