@@ -36,7 +36,7 @@ public interface McpPrompts {
      * @param cursor  the cursor, or {@code null}
      * @param options timeout, deadline, token, extra {@code _meta}
      * @return the page
-     * @throws McpException         when the call fails (see {@link McpClient})
+     * @throws McpException         when the call fails (the interface documentation lists which)
      * @throws InterruptedException if the calling thread is interrupted
      */
     ListPromptsResult listPrompts(String cursor, RequestOptions options) throws InterruptedException;
@@ -57,7 +57,7 @@ public interface McpPrompts {
      *
      * @param options timeout, deadline, token, extra {@code _meta}
      * @return the prompts
-     * @throws McpException         when the call fails (see {@link McpClient})
+     * @throws McpException         when the call fails (the interface documentation lists which)
      * @throws InterruptedException if the calling thread is interrupted
      */
     List<Prompt> listAllPrompts(RequestOptions options) throws InterruptedException;

@@ -37,7 +37,7 @@ public interface McpResources {
      * @param cursor  the cursor, or {@code null}
      * @param options timeout, deadline, token, extra {@code _meta}
      * @return the page
-     * @throws McpException         when the call fails (see {@link McpClient})
+     * @throws McpException         when the call fails (the interface documentation lists which)
      * @throws InterruptedException if the calling thread is interrupted
      */
     ListResourcesResult listResources(String cursor, RequestOptions options) throws InterruptedException;
@@ -58,7 +58,7 @@ public interface McpResources {
      *
      * @param options timeout, deadline, token, extra {@code _meta}
      * @return the resources
-     * @throws McpException         when the call fails (see {@link McpClient})
+     * @throws McpException         when the call fails (the interface documentation lists which)
      * @throws InterruptedException if the calling thread is interrupted
      */
     List<Resource> listAllResources(RequestOptions options) throws InterruptedException;
@@ -81,7 +81,7 @@ public interface McpResources {
      * @param cursor  the cursor, or {@code null}
      * @param options timeout, deadline, token, extra {@code _meta}
      * @return the page
-     * @throws McpException         when the call fails (see {@link McpClient})
+     * @throws McpException         when the call fails (the interface documentation lists which)
      * @throws InterruptedException if the calling thread is interrupted
      */
     ListResourceTemplatesResult listResourceTemplates(String cursor, RequestOptions options)
@@ -103,7 +103,7 @@ public interface McpResources {
      *
      * @param options timeout, deadline, token, extra {@code _meta}
      * @return the templates
-     * @throws McpException         when the call fails (see {@link McpClient})
+     * @throws McpException         when the call fails (the interface documentation lists which)
      * @throws InterruptedException if the calling thread is interrupted
      */
     List<ResourceTemplate> listAllResourceTemplates(RequestOptions options) throws InterruptedException;
@@ -148,7 +148,7 @@ public interface McpResources {
      *
      * @param uri     the resource URI
      * @param options timeout, deadline, token, extra {@code _meta}
-     * @throws McpException         when the call fails (see {@link McpClient})
+     * @throws McpException         when the call fails (the interface documentation lists which)
      * @throws InterruptedException if the calling thread is interrupted
      */
     void subscribe(String uri, RequestOptions options) throws InterruptedException;
@@ -169,7 +169,7 @@ public interface McpResources {
      *
      * @param uri     the resource URI
      * @param options timeout, deadline, token, extra {@code _meta}
-     * @throws McpException         when the call fails (see {@link McpClient})
+     * @throws McpException         when the call fails (the interface documentation lists which)
      * @throws InterruptedException if the calling thread is interrupted
      */
     void unsubscribe(String uri, RequestOptions options) throws InterruptedException;

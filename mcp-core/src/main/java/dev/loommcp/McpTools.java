@@ -146,7 +146,7 @@ public interface McpTools {
      *         would throw; its {@code cancel(true)} cancels the call on the wire ({@code notifications/cancelled})
      */
     CompletableFuture<CallToolResult> callToolAsync(String name, Map<String, Object> arguments,
-                                                           RequestOptions options);
+                                                    RequestOptions options);
 
     /**
      * Sets the {@code _meta} stamped on every later {@code tools/call} (the Rust seed's {@code set_tool_meta}), for

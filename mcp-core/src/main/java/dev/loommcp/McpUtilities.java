@@ -21,7 +21,7 @@ public interface McpUtilities {
     /**
      * Sends {@code ping} and waits for the answer (MCP "Ping").
      *
-     * @throws McpException         when the ping fails (see {@link McpClient})
+     * @throws McpException         when the ping fails (the interface documentation lists which)
      * @throws InterruptedException if the calling thread is interrupted
      */
     default void ping() throws InterruptedException {
@@ -53,13 +53,14 @@ public interface McpUtilities {
      *
      * @param level   the level
      * @param options timeout, deadline, token, extra {@code _meta}
-     * @throws McpException         when the call fails (see {@link McpClient})
+     * @throws McpException         when the call fails (the interface documentation lists which)
      * @throws InterruptedException if the calling thread is interrupted
      */
     void setLoggingLevel(LoggingLevel level, RequestOptions options) throws InterruptedException;
 
     /**
-     * Asks for argument completions ({@code completion/complete}, MCP "Completion").
+     * Asks for argument completions ({@code completion/complete}, MCP "Utilities: Completion") of a prompt's or
+     * resource template's argument.
      *
      * @param reference     the prompt or resource template the argument belongs to
      * @param argumentName  the argument's name
@@ -70,7 +71,7 @@ public interface McpUtilities {
      * @throws InterruptedException if the calling thread is interrupted
      */
     default CompleteResult complete(CompletionReference reference, String argumentName, String argumentValue,
-                                   Map<String, String> context) throws InterruptedException {
+                                    Map<String, String> context) throws InterruptedException {
         return complete(reference, argumentName, argumentValue, context, RequestOptions.DEFAULT);
     }
 
@@ -83,9 +84,9 @@ public interface McpUtilities {
      * @param context       values of arguments already chosen, or {@code null}
      * @param options       timeout, deadline, token, extra {@code _meta}
      * @return the completion values
-     * @throws McpException         when the call fails (see {@link McpClient})
+     * @throws McpException         when the call fails (the interface documentation lists which)
      * @throws InterruptedException if the calling thread is interrupted
      */
     CompleteResult complete(CompletionReference reference, String argumentName, String argumentValue,
-                                   Map<String, String> context, RequestOptions options) throws InterruptedException;
+                            Map<String, String> context, RequestOptions options) throws InterruptedException;
 }
