@@ -118,6 +118,18 @@ class McpClientCancellationTest {
                 RequestOptions.deadline(Instant.now().minusSeconds(5)))).isInstanceOf(McpTimeoutException.class);
     }
 
+    /** A deadline already past when the call starts: nothing goes on the wire, and the message says so. */
+    @ParameterizedTest
+    @EnumSource(Mode.class)
+    void aDeadlineAlreadyPastSendsNothing(Mode mode) throws Exception {
+        Session s = sessions.connected(mode, t -> t.hold("tools/call"), b -> b);
+        assertThatThrownBy(() -> s.client().callTool("slow", Map.of(),
+                RequestOptions.deadline(Instant.now().minusSeconds(5))))
+                .isInstanceOf(McpTimeoutException.class).hasMessageContaining("not sent");
+        assertThat(s.server().requests("tools/call")).isEmpty();
+        assertNoCancelledEverSent(s);
+    }
+
     @Test
     void theEarlierOfTimeoutAndDeadlineWins() throws Exception {
         Session s = sessions.connected(Mode.INLINE, t -> t.hold("tools/call"), b -> b);

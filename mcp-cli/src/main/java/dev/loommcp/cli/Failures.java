@@ -138,6 +138,9 @@ final class Failures {
                 showTail = false;
             }
         }
+        if (code == ExitCodes.TRANSPORT || code == ExitCodes.PROTOCOL) {
+            sizeHint(err, t.getMessage());
+        }
         if (showTail && stderrTail != null && !stderrTail.echoes()) {
             String tail = stderrTail.tail();
             if (!tail.isBlank()) {
@@ -147,6 +150,17 @@ final class Failures {
         err.flush();
         out.flush();
         return code;
+    }
+
+    /**
+     * A message from the SDK's size limit (stdio's {@code maxMessageBytes}, HTTP's maximum line or body size) names
+     * the SDK's setting; the CLI user's knob is {@code --max-message-size}.
+     */
+    private static void sizeHint(PrintWriter err, String message) {
+        if (message != null && (message.contains("maxMessageBytes") || message.contains("than the maximum of"))) {
+            err.println("mcp: the server sent a message over the size limit; raise it with --max-message-size SIZE "
+                    + "(for example 64MiB)");
+        }
     }
 
     private static void printTail(PrintWriter err, String tail) {

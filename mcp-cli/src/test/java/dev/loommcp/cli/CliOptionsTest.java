@@ -79,7 +79,7 @@ class CliOptionsTest {
     void maxMessageSizeBoundsWhatTheServerMaySend() {
         Run small = withReference("--max-message-size", "1KiB", "tools");
         assertThat(small.code()).as(small.err()).isEqualTo(3);
-        assertThat(small.err()).contains("1024");
+        assertThat(small.err()).contains("1024").contains("raise it with --max-message-size");
         assertThat(small.out()).isEmpty();
         Run enough = withReference("--max-message-size", "16MiB", "tools");
         assertThat(enough.code()).as(enough.err()).isZero();
@@ -92,10 +92,19 @@ class CliOptionsTest {
             Run small = mcp("--http", server.endpoint().toString(), "--max-message-size", "1024", "tools");
             // the HTTP transport reports an over-long SSE line as a protocol error (exit 6; stdio: 3)
             assertThat(small.code()).as(small.err()).isEqualTo(6);
-            assertThat(small.err()).contains("longer than the maximum of 1024 bytes");
+            assertThat(small.err()).contains("longer than the maximum of 1024 bytes")
+                    .contains("raise it with --max-message-size");
             Run enough = mcp("--http", server.endpoint().toString(), "--max-message-size", "1M", "tools");
             assertThat(enough.code()).as(enough.err()).isZero();
         }
+    }
+
+    @Test
+    void aUrlWithUserInfoIsRefusedInWordsThatFitTheCli() {
+        Run r = mcp("--http", "http://user:secret@127.0.0.1:9/mcp", "ping");
+        assertThat(r.code()).as(r.err()).isEqualTo(2);
+        assertThat(r.err()).contains("user info").contains("Authorization header")
+                .doesNotContain("header(\"").doesNotContain("secret");
     }
 
     @Test

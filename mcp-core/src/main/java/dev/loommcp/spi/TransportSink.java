@@ -26,6 +26,19 @@ public interface TransportSink {
     }
 
     /**
+     * Reports input that could not be read as JSON-RPC but names the id of a request it answers (a response with
+     * both {@code result} and {@code error}, an error whose {@code code} is not an integer): the core fails that
+     * request at once with an {@link dev.loommcp.McpProtocolException} instead of letting it wait out its deadline.
+     * The transport keeps the connection, as for {@link #onSkipped}. Default: {@code onSkipped(problem)}.
+     *
+     * @param id      the id the malformed answer carries (see {@code JsonRpcCodec.malformedResponseId})
+     * @param problem what was wrong, naming where; never the whole payload
+     */
+    default void onMalformedResponse(dev.loommcp.jsonrpc.RequestId id, String problem) {
+        onSkipped(problem);
+    }
+
+    /**
      * Reports that the transport is lost for good (process exit, stream failure that cannot be resumed). The core
      * fails every pending call at once with {@code cause} and closes the client. Called at most once.
      *

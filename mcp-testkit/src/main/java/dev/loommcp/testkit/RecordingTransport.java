@@ -71,6 +71,11 @@ public final class RecordingTransport implements McpTransport {
             }
 
             @Override
+            public void onMalformedResponse(dev.loommcp.jsonrpc.RequestId id, String problem) {
+                sink.onMalformedResponse(id, problem);
+            }
+
+            @Override
             public void onClosed(dev.loommcp.McpTransportException cause) {
                 sink.onClosed(cause);
             }

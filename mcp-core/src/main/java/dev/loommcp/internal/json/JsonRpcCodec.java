@@ -31,6 +31,30 @@ public final class JsonRpcCodec {
     }
 
     /**
+     * For input that {@link #decode(byte[], int, int)} refused: the id of the request it answers, when it is one JSON
+     * object without {@code "method"} whose {@code "id"} is a string or an integer (so the failure can go to the
+     * call that waits for it). Only for the failure path: it parses the text again.
+     *
+     * @param bytes  UTF-8 JSON
+     * @param offset where it starts
+     * @param length how many bytes
+     * @return the id, or {@code null} when there is none to name (not JSON, a batch, a request, no usable id)
+     */
+    public static RequestId malformedResponseId(byte[] bytes, int offset, int length) {
+        try (JsonParser p = JsonStreams.FACTORY.createParser(JsonStreams.READ, bytes, offset, length)) {
+            JsonToken first = p.nextToken();
+            if (first != JsonToken.START_OBJECT || !(readEnvelope(p, first) instanceof Map<?, ?> m)
+                    || m.containsKey("method")) {
+                return null;
+            }
+            Object id = m.get("id");
+            return id instanceof Double || id instanceof Float ? null : Ids.exactId(id);
+        } catch (RuntimeException e) { // JacksonException, McpProtocolException: nothing to name
+            return null;
+        }
+    }
+
+    /**
      * Decodes one JSON text: a message or a batch. Request ids must be strings or integers that fit a {@code long}.
      * A response id that is a number but not such an integer ({@code 7.0}, {@code 1e3}, {@code 2^64+2}) is read
      * exactly and handed over as a {@link RequestId.StringId} holding the number's text (so it never equals an

@@ -86,6 +86,8 @@ public final class Session {
     private volatile InitializeResult initializeResult;
 
     private final AtomicLong ids = new AtomicLong();
+    /** Answers whose id this client never sent. */
+    private final AtomicLong unknownAnswers = new AtomicLong();
     private final ConcurrentHashMap<Long, PendingCall> pending = new ConcurrentHashMap<>();
     private final Set<Thread> background = ConcurrentHashMap.newKeySet();
     /** Threads sending {@code notifications/cancelled} (non-inline transports): close() lets them finish first. */
@@ -355,6 +357,10 @@ public final class Session {
             if (options.maxTotalTimeout().isPresent()) {
                 hardDeadline = Math.min(hardDeadline, Deadlines.saturatedAdd(start, options.maxTotalTimeout().get()));
             }
+        }
+        if (deadline - start <= 0) {
+            // a deadline already in the past (a tiny timeout, an Instant before now): nothing goes on the wire
+            throw new McpTimeoutException(method + " not sent: its deadline had passed");
         }
         long id = ids.incrementAndGet();
         RequestId requestId = RequestId.of(id);
@@ -647,6 +653,18 @@ public final class Session {
         }
 
         @Override
+        public void onMalformedResponse(RequestId id, String problem) {
+            PendingCall p = id instanceof RequestId.NumberId n ? pending.get(n.number()) : looselyPending(id);
+            if (p == null) {
+                droppedAnswer(id, "a malformed response");
+                return;
+            }
+            // the server did answer, but not usably: fail the call now rather than let it wait out its deadline
+            p.future.completeExceptionally(new McpProtocolException("the server's answer to " + p.method + " (id "
+                    + p.id + ") is not valid JSON-RPC: " + problem));
+        }
+
+        @Override
         public void onClosed(McpTransportException cause) {
             for (PendingCall p : pending.values()) {
                 p.future.completeExceptionally(cause);
@@ -666,11 +684,29 @@ public final class Session {
     private void complete(RequestId id, JsonRpcMessage message) {
         PendingCall p = id instanceof RequestId.NumberId n ? pending.get(n.number()) : looselyPending(id);
         if (p == null) {
-            LOG.log(System.Logger.Level.DEBUG, () -> "dropped a response for request " + id
-                    + " that is no longer pending");
+            droppedAnswer(id, "a response");
             return;
         }
         p.future.complete(message);
+    }
+
+    /**
+     * Logs an answer that matches no pending request: at DEBUG when it is a late answer to a request this client
+     * sent (it timed out or was cancelled), at WARNING (rate-limited) when this client never sent that id, which
+     * points at a misbehaving server rather than at a race.
+     */
+    private void droppedAnswer(RequestId id, String what) {
+        Long sent = id instanceof RequestId.NumberId n ? Long.valueOf(n.number()) : Ids.looseInteger(id);
+        if (sent != null && sent >= 1 && sent <= ids.get()) {
+            LOG.log(System.Logger.Level.DEBUG, () -> "dropped " + what + " for request " + id
+                    + " that is no longer pending");
+            return;
+        }
+        long n = unknownAnswers.incrementAndGet();
+        if (n <= 10 || n % 1000 == 0) {
+            LOG.log(System.Logger.Level.WARNING, () -> "server " + transport.describe() + " sent " + what
+                    + " for request id " + id + ", which this client never sent; dropped (" + n + " so far)");
+        }
     }
 
     /** A response id such as {@code "7"} or {@code 7.0} that equals exactly one pending request's id. */

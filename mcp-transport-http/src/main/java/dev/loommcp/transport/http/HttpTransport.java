@@ -415,8 +415,8 @@ public final class HttpTransport implements McpTransport {
                 throw new IllegalArgumentException("the endpoint has no host");
             }
             if (endpoint.getRawUserInfo() != null) {
-                throw new IllegalArgumentException("the endpoint must not carry user info; send credentials with "
-                        + "header(\"Authorization\", ...)");
+                throw new IllegalArgumentException("the endpoint must not carry user info (user:password@); send "
+                        + "credentials in an Authorization header instead");
             }
             if (endpoint.getPort() > 65535) {
                 throw new IllegalArgumentException("the endpoint's port " + endpoint.getPort()

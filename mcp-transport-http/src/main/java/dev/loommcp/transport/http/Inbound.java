@@ -87,7 +87,14 @@ final class Inbound {
             } catch (McpProtocolException e) {
                 TransportSink s = sink;
                 if (s != null) {
-                    s.onSkipped(where + ": skipped an SSE event that is not JSON-RPC: " + e.getMessage());
+                    String problem = where + ": skipped an SSE event that is not JSON-RPC: " + e.getMessage();
+                    byte[] bytes = data.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                    RequestId answers = JsonRpcCodec.malformedResponseId(bytes, 0, bytes.length);
+                    if (answers != null) {
+                        s.onMalformedResponse(answers, problem); // fails that call now, not at its deadline
+                    } else {
+                        s.onSkipped(problem);
+                    }
                 }
                 return;
             }

@@ -6,6 +6,7 @@ import dev.loommcp.McpTransportException;
 import dev.loommcp.internal.concurrent.McpThreads;
 import dev.loommcp.internal.json.JsonRpcCodec;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
+import dev.loommcp.jsonrpc.RequestId;
 import dev.loommcp.spi.TransportSink;
 import java.io.IOException;
 import java.io.InputStream;
@@ -498,8 +499,14 @@ final class StdioConnection {
         LOG.log(level, n == SKIP_WARNINGS ? problem + " (further skipped lines are logged at DEBUG)" : problem);
         TransportSink sink = sinkRef.get();
         if (sink != null && failure.get() == null) {
+            // an answer that names its request fails that call now instead of leaving it to its deadline
+            RequestId answers = looksLikeJson ? JsonRpcCodec.malformedResponseId(buf, off, len) : null;
             try {
-                sink.onSkipped(problem);
+                if (answers != null) {
+                    sink.onMalformedResponse(answers, problem);
+                } else {
+                    sink.onSkipped(problem);
+                }
             } catch (Throwable e) {
                 LOG.log(Level.WARNING, () -> "the sink of " + config.programName() + " failed in onSkipped: "
                         + e.getClass().getName(), e);

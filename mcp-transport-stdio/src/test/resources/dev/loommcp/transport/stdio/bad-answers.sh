@@ -1,0 +1,27 @@
+#!/bin/sh
+# An MCP server in plain POSIX sh that answers initialize and ping properly and tools/call badly, by tool name:
+# "both" answers with result and error at once, "strcode" with an error whose code is a string, "stranger" answers
+# request id 9999 (never sent) and then properly, "good" properly.
+while IFS= read -r line || [ -n "$line" ]; do
+  case "$line" in
+    *'"id":'*) ;;
+    *) continue ;;
+  esac
+  id=${line#*\"id\":}
+  id=${id%%[,\}]*}
+  case "$line" in
+    *'"method":"initialize"'*)
+      printf '{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"bad","version":"1"}}}\n' "$id" ;;
+    *'"name":"both"'*)
+      printf '{"jsonrpc":"2.0","id":%s,"result":{"content":[]},"error":{"code":-1,"message":"x"}}\n' "$id" ;;
+    *'"name":"strcode"'*)
+      printf '{"jsonrpc":"2.0","id":%s,"error":{"code":"oops","message":"x"}}\n' "$id" ;;
+    *'"name":"stranger"'*)
+      printf '{"jsonrpc":"2.0","id":9999,"result":{"content":[]}}\n'
+      printf '{"jsonrpc":"2.0","id":%s,"result":{"content":[{"type":"text","text":"ok"}]}}\n' "$id" ;;
+    *'"method":"tools/call"'*|*'"method":"ping"'*)
+      printf '{"jsonrpc":"2.0","id":%s,"result":{"content":[{"type":"text","text":"ok"}]}}\n' "$id" ;;
+    *'"method":'*)
+      printf '{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"method not found"}}\n' "$id" ;;
+  esac
+done
