@@ -36,7 +36,8 @@ public interface McpClientListener {
 
     /**
      * Called for each {@code notifications/message}: a log message of the server (see
-     * {@link McpClient#setLoggingLevel}). A malformed message is logged and not passed on.
+     * {@link McpClient#setLoggingLevel}). A malformed one is logged and skipped here ({@link #onNotification} still
+     * gets it).
      *
      * @param message the log message
      */

@@ -11,7 +11,7 @@ import java.time.Duration;
  * <p>Each request the client sends (the {@code initialize} of {@link McpClient#connect()} included) gets exactly one
  * {@link #requestStart} and then exactly one of {@link #requestEnd}, {@link #requestFailed} or
  * {@link #requestCancelled}, with the same method and id. A call refused before it was sent (not connected, closed,
- * token already cancelled, thread already interrupted) gets none. Notifications the client sends are not reported.
+ * token already cancelled, thread already interrupted, deadline already passed) gets none. Notifications the client sends are not reported.
  *
  * <p>Methods are called synchronously on the thread of the call (the transport's or the closing thread for
  * {@link #transportClosed}), so they must be thread-safe and fast (count, record a histogram; never block or call the
