@@ -7,7 +7,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * A cancellation signal that a caller passes to one or more calls through {@link RequestOptions#tokenValue()}. When it
+ * A cancellation signal that a caller passes to one or more calls through {@link RequestOptions#token()}. When it
  * fires, every call that holds it stops waiting, removes its pending request, sends {@code notifications/cancelled}
  * where the protocol calls for it, and throws {@link McpCancelledException}.
  *

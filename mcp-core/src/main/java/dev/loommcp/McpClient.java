@@ -5,7 +5,6 @@ import dev.loommcp.internal.session.Handshake;
 import dev.loommcp.internal.session.Paging;
 import dev.loommcp.internal.session.Session;
 import dev.loommcp.internal.session.SessionConfig;
-import dev.loommcp.internal.session.ToolCatalog;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.schema.CallToolResult;
 import dev.loommcp.schema.ClientCapabilities;
@@ -19,26 +18,24 @@ import dev.loommcp.schema.ListResourceTemplatesResult;
 import dev.loommcp.schema.ListResourcesResult;
 import dev.loommcp.schema.ListToolsResult;
 import dev.loommcp.schema.LoggingLevel;
-import dev.loommcp.schema.LoggingMessageNotification;
 import dev.loommcp.schema.Prompt;
 import dev.loommcp.schema.ReadResourceResult;
 import dev.loommcp.schema.Resource;
 import dev.loommcp.schema.ResourceTemplate;
 import dev.loommcp.schema.ServerCapabilities;
-import dev.loommcp.schema.Tool;
 import dev.loommcp.spi.McpTransport;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.function.Consumer;
 
 /**
  * A client of one MCP server: plain blocking calls, cheap to run from many virtual threads at once, each with its
- * own deadline and cancellation (DESIGN.md section 2; the seeds' {@code MCPClient} / {@code McpClient}).
+ * own deadline and cancellation (DESIGN.md section 2; the seeds' {@code MCPClient} / {@code McpClient}). The
+ * operations of each feature are documented on the interfaces it implements: {@link McpTools}, {@link McpResources},
+ * {@link McpPrompts}, {@link McpUtilities}; what the server sends unasked reaches a {@link McpClientListener}.
  *
  * <pre>{@code
  * try (McpClient client = McpClient.newBuilder(StdioTransport.newBuilder("npx", "-y", "server").build())
@@ -90,7 +87,8 @@ import java.util.function.Consumer;
  * normal {@link CallToolResult}. Capabilities are not checked before sending: a request for a feature the server did
  * not advertise is sent, and the server's "method not found" comes back as {@link McpRpcException}.
  */
-public final class McpClient implements AutoCloseable {
+public final class McpClient implements McpTools, McpResources, McpPrompts, McpUtilities,
+        AutoCloseable {
 
     /** The protocol version this client offers in {@code initialize}. */
     public static final String LATEST_PROTOCOL_VERSION = Handshake.LATEST_PROTOCOL_VERSION;
@@ -99,7 +97,8 @@ public final class McpClient implements AutoCloseable {
     public static final List<String> SUPPORTED_PROTOCOL_VERSIONS = Handshake.SUPPORTED_PROTOCOL_VERSIONS;
 
     /** The default of {@link Builder#maxConcurrentServerRequests(int)}. */
-    public static final int DEFAULT_MAX_CONCURRENT_SERVER_REQUESTS = 64;
+    public static final int DEFAULT_MAX_CONCURRENT_SERVER_REQUESTS =
+            SessionConfig.DEFAULT_MAX_CONCURRENT_SERVER_REQUESTS;
 
     private final SessionConfig config;
     private final Session session;
@@ -280,25 +279,15 @@ public final class McpClient implements AutoCloseable {
 
     // ------------------------------------------------------------------------------------------------ utilities
 
-    /**
-     * Sends {@code ping} and waits for the answer (MCP "Ping").
-     *
-     * @throws McpException         when the ping fails (see the class documentation)
-     * @throws InterruptedException if the calling thread is interrupted
-     */
-    public void ping() throws InterruptedException {
-        ping(RequestOptions.DEFAULT);
+    @Override // McpUtilities, like setLoggingLevel and complete (Javadoc inherited)
+    public void ping(RequestOptions options) throws InterruptedException {
+        session.call("ping", null, Objects.requireNonNull(options, "options"));
     }
 
-    /**
-     * Sends {@code ping} with per-call options and waits for the answer.
-     *
-     * @param options timeout, token
-     * @throws McpException         when the ping fails
-     * @throws InterruptedException if the calling thread is interrupted
-     */
-    public void ping(RequestOptions options) throws InterruptedException {
-        session.call("ping", null, options);
+    @Override
+    public void setLoggingLevel(LoggingLevel level, RequestOptions options) throws InterruptedException {
+        Objects.requireNonNull(level, "level");
+        session.request("logging/setLevel", Map.of("level", level.wireName()), options);
     }
 
     /**
@@ -323,6 +312,20 @@ public final class McpClient implements AutoCloseable {
     public Map<String, Object> request(String method, Map<String, Object> params, RequestOptions options)
             throws InterruptedException {
         return session.request(method, params, options);
+    }
+
+    /**
+     * Sends any request on a new virtual thread; see {@link #request(String, Map, RequestOptions)}.
+     *
+     * @param method  the method
+     * @param params  the params, or {@code null}
+     * @param options the options
+     * @return a future whose {@code cancel(true)} cancels the request on the wire
+     */
+    public CompletableFuture<Map<String, Object>> requestAsync(String method, Map<String, Object> params,
+                                                              RequestOptions options) {
+        Objects.requireNonNull(method, "method");
+        return session.async(options, opts -> request(method, params, opts));
     }
 
     /**
@@ -354,7 +357,7 @@ public final class McpClient implements AutoCloseable {
      * @throws InterruptedException  if the calling thread is interrupted
      */
     public void notify(String method, Map<String, Object> params, RequestOptions options) throws InterruptedException {
-        session.notify(method, params, options);
+        session.notify(Objects.requireNonNull(method, "method"), params, options);
     }
 
     /**
@@ -381,29 +384,6 @@ public final class McpClient implements AutoCloseable {
      */
     public void notifyRootsListChanged(RequestOptions options) throws InterruptedException {
         notify("notifications/roots/list_changed", null, options);
-    }
-
-    /**
-     * Sets the minimum level of {@code notifications/message} the server sends ({@code logging/setLevel}).
-     *
-     * @param level the level
-     * @throws McpException         when the call fails
-     * @throws InterruptedException if the calling thread is interrupted
-     */
-    public void setLoggingLevel(LoggingLevel level) throws InterruptedException {
-        setLoggingLevel(level, RequestOptions.DEFAULT);
-    }
-
-    /**
-     * Sets the server's minimum log level with per-call options.
-     *
-     * @param level   the level
-     * @param options timeout, deadline, token, extra {@code _meta}
-     * @throws McpException         when the call fails (see the class documentation)
-     * @throws InterruptedException if the calling thread is interrupted
-     */
-    public void setLoggingLevel(LoggingLevel level, RequestOptions options) throws InterruptedException {
-        session.request("logging/setLevel", Map.of("level", level.wireName()), options);
     }
 
     /**
@@ -440,452 +420,94 @@ public final class McpClient implements AutoCloseable {
         return session.droppedEventCount();
     }
 
-    // ------------------------------------------------------------------------------------------------ tools
+    // ------------------------------------------------ McpTools, McpResources, McpPrompts (Javadoc inherited)
 
-    /**
-     * Reads one page of {@code tools/list} (MCP "Tools: listing"). The cursor is sent verbatim.
-     *
-     * @param cursor the {@code nextCursor} of the previous page, or {@code null} for the first page
-     * @return the page
-     * @throws McpException         when the call fails
-     * @throws InterruptedException if the calling thread is interrupted
-     */
-    public ListToolsResult listTools(String cursor) throws InterruptedException {
-        return listTools(cursor, RequestOptions.DEFAULT);
-    }
-
-    /**
-     * Reads one page of {@code tools/list} with per-call options.
-     *
-     * @param cursor  the cursor, or {@code null}
-     * @param options timeout, token
-     * @return the page
-     * @throws McpException         when the call fails
-     * @throws InterruptedException if the calling thread is interrupted
-     */
+    @Override
     public ListToolsResult listTools(String cursor, RequestOptions options) throws InterruptedException {
-        ToolCatalog catalog = session.tools();
-        long generation = catalog.generation();
-        Map<String, Object> result = paging.page("tools/list", cursor, options);
-        ListToolsResult page = Json.convert(Paging.requireList(result, "tools", "tools/list"), ListToolsResult.class,
-                "tools/list result");
-        catalog.merge(Paging.rawItems(result, "tools"), page.tools(), generation, false);
-        return page;
+        return paging.toolsPage(session.tools(), cursor, options);
     }
 
-    /**
-     * Reads every page of {@code tools/list} and returns all tools (the seeds' complete listing). An empty-string
-     * {@code nextCursor} is a cursor like any other; only an absent one ends the listing. A cursor seen twice, or more
-     * pages than {@linkplain Builder#maxListPages the page cap}, stops with {@link McpProtocolException}. Refreshes
-     * the definitions used to validate {@code structuredContent}.
-     *
-     * @return the tools in server order
-     * @throws McpException         when a call fails
-     * @throws InterruptedException if the calling thread is interrupted
-     */
-    public List<Tool> listAllTools() throws InterruptedException {
-        return listAllTools(RequestOptions.DEFAULT);
-    }
-
-    /**
-     * Reads every page of {@code tools/list} with per-page options; see {@link #listAllTools()}.
-     *
-     * @param options timeout and token for each page
-     * @return the tools
-     * @throws McpException         when a call fails
-     * @throws InterruptedException if the calling thread is interrupted
-     */
-    public List<Tool> listAllTools(RequestOptions options) throws InterruptedException {
-        List<Tool> all = new ArrayList<>();
-        for (McpTool t : tools(options)) {
-            all.add(t.tool());
-        }
-        return all;
-    }
-
-    /**
-     * Reads every page of {@code tools/list} and returns a callable handle per tool, carrying its full definition as
-     * received. Handles are revoked when the client closes.
-     *
-     * @return the handles in server order
-     * @throws McpException         when a call fails
-     * @throws InterruptedException if the calling thread is interrupted
-     */
-    public List<McpTool> tools() throws InterruptedException {
-        return tools(RequestOptions.DEFAULT);
-    }
-
-    /**
-     * Like {@link #tools()}, with per-page options.
-     *
-     * @param options timeout and token for each page
-     * @return the handles
-     * @throws McpException         when a call fails
-     * @throws InterruptedException if the calling thread is interrupted
-     */
+    @Override
     public List<McpTool> tools(RequestOptions options) throws InterruptedException {
-        ToolCatalog catalog = session.tools();
-        long generation = catalog.generation();
-        List<Map<String, Object>> raws = new ArrayList<>();
-        List<Tool> typed = new ArrayList<>();
-        paging.forEachPage("tools/list", options, result -> {
-            Paging.requireList(result, "tools", "tools/list");
-            raws.addAll(Paging.rawItems(result, "tools"));
-            typed.addAll(Json.convert(result, ListToolsResult.class, "tools/list result").tools());
-        });
-        catalog.merge(raws, typed, generation, true);
-        List<McpTool> handles = new ArrayList<>(typed.size());
-        for (int i = 0; i < typed.size(); i++) {
-            handles.add(new McpTool(this, typed.get(i), raws.get(i)));
-        }
-        return handles;
+        return paging.allTools(session.tools(), options, (tool, raw) -> new McpTool(this, tool, raw));
     }
 
-    /**
-     * Calls a tool with the client's default timeout; see {@link #callTool(String, Map, RequestOptions)}.
-     *
-     * @param name      the tool name
-     * @param arguments the arguments (a plain JSON object), or {@code null}
-     * @return the result
-     * @throws McpException         when the call fails
-     * @throws InterruptedException if the calling thread is interrupted
-     */
-    public CallToolResult callTool(String name, Map<String, Object> arguments) throws InterruptedException {
-        return callTool(name, arguments, RequestOptions.DEFAULT);
-    }
-
-    /**
-     * Calls a tool ({@code tools/call}, MCP "Tools: calling"). The persistent tool {@code _meta}
-     * ({@link #setToolMeta}) is stamped on the call, with {@code options.meta()} merged over it key by key; a
-     * progress listener adds an SDK-assigned {@code progressToken}. A result with {@code isError: true} is returned,
-     * not thrown. When the tool's cached definition (from {@link #tools()} or {@link #listAllTools()}) has an
-     * {@code outputSchema}, {@code structuredContent} is validated as {@link Builder#outputSchemaValidation} says.
-     *
-     * @param name      the tool name
-     * @param arguments the arguments (a plain JSON object), or {@code null}
-     * @param options   timeout, deadline, token, progress listener, extra {@code _meta}
-     * @return the result
-     * @throws McpRpcException        if the server answers with a JSON-RPC error (unknown tool, bad arguments)
-     * @throws McpProtocolException   if the result is malformed, or fails its output schema in FAIL mode
-     * @throws McpTimeoutException    if the deadline passes ({@code notifications/cancelled} is sent)
-     * @throws McpCancelledException  if the token fires ({@code notifications/cancelled} is sent)
-     * @throws McpClosedException     if the client is or gets closed
-     * @throws McpTransportException  if the transport fails (process exit, HTTP status)
-     * @throws IllegalStateException  if the client is not connected yet
-     * @throws IllegalArgumentException if {@code arguments} hold something that is not plain JSON
-     * @throws InterruptedException   if the calling thread is interrupted ({@code notifications/cancelled} is sent)
-     */
+    @Override
     public CallToolResult callTool(String name, Map<String, Object> arguments, RequestOptions options)
             throws InterruptedException {
         return session.callTool(name, arguments, options);
     }
 
-    /**
-     * Calls a tool on a new virtual thread (the seeds' async variant).
-     *
-     * @param name      the tool name
-     * @param arguments the arguments, or {@code null}
-     * @param options   the options; its token, if any, also cancels the call
-     * @return a future completed with the result or the exception {@link #callTool(String, Map, RequestOptions)}
-     *         would throw; its {@code cancel(true)} cancels the call on the wire ({@code notifications/cancelled})
-     */
+    @Override
     public CompletableFuture<CallToolResult> callToolAsync(String name, Map<String, Object> arguments,
                                                            RequestOptions options) {
+        Objects.requireNonNull(name, "name");
         return session.async(options, opts -> callTool(name, arguments, opts));
     }
 
-    /**
-     * Sends any request on a new virtual thread; see {@link #request(String, Map, RequestOptions)}.
-     *
-     * @param method  the method
-     * @param params  the params, or {@code null}
-     * @param options the options
-     * @return a future whose {@code cancel(true)} cancels the request on the wire
-     */
-    public CompletableFuture<Map<String, Object>> requestAsync(String method, Map<String, Object> params,
-                                                              RequestOptions options) {
-        return session.async(options, opts -> request(method, params, opts));
-    }
-
-    /**
-     * Sets the {@code _meta} stamped on every later {@code tools/call} (the Rust seed's {@code set_tool_meta}), for
-     * example a run id that lets a server recognize a retried call. Per-call {@code _meta} wins key by key.
-     *
-     * @param meta the map (plain JSON values), or {@code null} to clear
-     */
+    @Override
     public void setToolMeta(Map<String, Object> meta) {
         session.setToolMeta(meta);
     }
 
-    /**
-     * Returns the persistent tool {@code _meta}.
-     *
-     * @return an unmodifiable map, empty when none is set
-     */
+    @Override
     public Map<String, Object> toolMeta() {
         return session.toolMeta();
     }
 
-    // ------------------------------------------------------------------------------------------------ resources
-
-    /**
-     * Reads one page of {@code resources/list}.
-     *
-     * @param cursor the cursor, or {@code null}
-     * @return the page
-     * @throws McpException         when the call fails
-     * @throws InterruptedException if the calling thread is interrupted
-     */
-    public ListResourcesResult listResources(String cursor) throws InterruptedException {
-        return listResources(cursor, RequestOptions.DEFAULT);
-    }
-
-    /**
-     * Reads one page of {@code resources/list} with per-call options.
-     *
-     * @param cursor  the cursor, or {@code null}
-     * @param options timeout, deadline, token, extra {@code _meta}
-     * @return the page
-     * @throws McpException         when the call fails (see the class documentation)
-     * @throws InterruptedException if the calling thread is interrupted
-     */
+    @Override
     public ListResourcesResult listResources(String cursor, RequestOptions options) throws InterruptedException {
         return Json.convert(paging.page("resources/list", cursor, options), ListResourcesResult.class,
                 "resources/list result");
     }
 
-    /**
-     * Reads every page of {@code resources/list} (loop-guarded like {@link #listAllTools()}).
-     *
-     * @return the resources
-     * @throws McpException         when a call fails
-     * @throws InterruptedException if the calling thread is interrupted
-     */
-    public List<Resource> listAllResources() throws InterruptedException {
-        return listAllResources(RequestOptions.DEFAULT);
-    }
-
-    /**
-     * Reads every page of {@code resources/list} with per-page options.
-     *
-     * @param options timeout, deadline, token, extra {@code _meta}
-     * @return the resources
-     * @throws McpException         when the call fails (see the class documentation)
-     * @throws InterruptedException if the calling thread is interrupted
-     */
+    @Override
     public List<Resource> listAllResources(RequestOptions options) throws InterruptedException {
-        List<Resource> all = new ArrayList<>();
-        paging.forEachPage("resources/list", options, r -> all.addAll(Json.convert(
-                Paging.requireList(r, "resources", "resources/list"), ListResourcesResult.class,
-                "resources/list result").resources()));
-        return all;
+        return paging.all("resources/list", "resources", ListResourcesResult.class, ListResourcesResult::resources,
+                options);
     }
 
-    /**
-     * Reads one page of {@code resources/templates/list}.
-     *
-     * @param cursor the cursor, or {@code null}
-     * @return the page
-     * @throws McpException         when the call fails
-     * @throws InterruptedException if the calling thread is interrupted
-     */
-    public ListResourceTemplatesResult listResourceTemplates(String cursor) throws InterruptedException {
-        return listResourceTemplates(cursor, RequestOptions.DEFAULT);
-    }
-
-    /**
-     * Reads one page of {@code resources/templates/list} with per-call options.
-     *
-     * @param cursor  the cursor, or {@code null}
-     * @param options timeout, deadline, token, extra {@code _meta}
-     * @return the page
-     * @throws McpException         when the call fails (see the class documentation)
-     * @throws InterruptedException if the calling thread is interrupted
-     */
+    @Override
     public ListResourceTemplatesResult listResourceTemplates(String cursor, RequestOptions options) throws InterruptedException {
         return Json.convert(paging.page("resources/templates/list", cursor, options),
                 ListResourceTemplatesResult.class, "resources/templates/list result");
     }
 
-    /**
-     * Reads every page of {@code resources/templates/list}.
-     *
-     * @return the templates
-     * @throws McpException         when a call fails
-     * @throws InterruptedException if the calling thread is interrupted
-     */
-    public List<ResourceTemplate> listAllResourceTemplates() throws InterruptedException {
-        return listAllResourceTemplates(RequestOptions.DEFAULT);
-    }
-
-    /**
-     * Reads every page of {@code resources/templates/list} with per-page options.
-     *
-     * @param options timeout, deadline, token, extra {@code _meta}
-     * @return the templates
-     * @throws McpException         when the call fails (see the class documentation)
-     * @throws InterruptedException if the calling thread is interrupted
-     */
+    @Override
     public List<ResourceTemplate> listAllResourceTemplates(RequestOptions options) throws InterruptedException {
-        List<ResourceTemplate> all = new ArrayList<>();
-        paging.forEachPage("resources/templates/list", options, r -> all.addAll(Json.convert(
-                Paging.requireList(r, "resourceTemplates", "resources/templates/list"),
-                ListResourceTemplatesResult.class, "resources/templates/list result").resourceTemplates()));
-        return all;
+        return paging.all("resources/templates/list", "resourceTemplates", ListResourceTemplatesResult.class,
+                ListResourceTemplatesResult::resourceTemplates, options);
     }
 
-    /**
-     * Reads a resource ({@code resources/read}).
-     *
-     * @param uri the resource URI
-     * @return the contents
-     * @throws McpException         when the call fails (a missing resource is an {@link McpRpcException})
-     * @throws InterruptedException if the calling thread is interrupted
-     */
-    public ReadResourceResult readResource(String uri) throws InterruptedException {
-        return readResource(uri, RequestOptions.DEFAULT);
-    }
-
-    /**
-     * Reads a resource with per-call options.
-     *
-     * @param uri     the resource URI
-     * @param options timeout, token
-     * @return the contents
-     * @throws McpException         when the call fails
-     * @throws InterruptedException if the calling thread is interrupted
-     */
+    @Override
     public ReadResourceResult readResource(String uri, RequestOptions options) throws InterruptedException {
         Objects.requireNonNull(uri, "uri");
         return Json.convert(session.request("resources/read", Map.of("uri", uri), options), ReadResourceResult.class,
                 "resources/read result");
     }
 
-    /**
-     * Subscribes to updates of a resource ({@code resources/subscribe}); updates arrive as
-     * {@code notifications/resources/updated} to the notification listener and the drain queue.
-     *
-     * @param uri the resource URI
-     * @throws McpException         when the call fails
-     * @throws InterruptedException if the calling thread is interrupted
-     */
-    public void subscribe(String uri) throws InterruptedException {
-        subscribe(uri, RequestOptions.DEFAULT);
-    }
-
-    /**
-     * Subscribes to updates of a resource with per-call options.
-     *
-     * @param uri     the resource URI
-     * @param options timeout, deadline, token, extra {@code _meta}
-     * @throws McpException         when the call fails (see the class documentation)
-     * @throws InterruptedException if the calling thread is interrupted
-     */
+    @Override
     public void subscribe(String uri, RequestOptions options) throws InterruptedException {
         session.request("resources/subscribe", Map.of("uri", Objects.requireNonNull(uri, "uri")), options);
     }
 
-    /**
-     * Ends a subscription ({@code resources/unsubscribe}).
-     *
-     * @param uri the resource URI
-     * @throws McpException         when the call fails
-     * @throws InterruptedException if the calling thread is interrupted
-     */
-    public void unsubscribe(String uri) throws InterruptedException {
-        unsubscribe(uri, RequestOptions.DEFAULT);
-    }
-
-    /**
-     * Ends a subscription with per-call options.
-     *
-     * @param uri     the resource URI
-     * @param options timeout, deadline, token, extra {@code _meta}
-     * @throws McpException         when the call fails (see the class documentation)
-     * @throws InterruptedException if the calling thread is interrupted
-     */
+    @Override
     public void unsubscribe(String uri, RequestOptions options) throws InterruptedException {
         session.request("resources/unsubscribe", Map.of("uri", Objects.requireNonNull(uri, "uri")), options);
     }
 
-    // ------------------------------------------------------------------------------------------------ prompts
-
-    /**
-     * Reads one page of {@code prompts/list}.
-     *
-     * @param cursor the cursor, or {@code null}
-     * @return the page
-     * @throws McpException         when the call fails
-     * @throws InterruptedException if the calling thread is interrupted
-     */
-    public ListPromptsResult listPrompts(String cursor) throws InterruptedException {
-        return listPrompts(cursor, RequestOptions.DEFAULT);
-    }
-
-    /**
-     * Reads one page of {@code prompts/list} with per-call options.
-     *
-     * @param cursor  the cursor, or {@code null}
-     * @param options timeout, deadline, token, extra {@code _meta}
-     * @return the page
-     * @throws McpException         when the call fails (see the class documentation)
-     * @throws InterruptedException if the calling thread is interrupted
-     */
+    @Override
     public ListPromptsResult listPrompts(String cursor, RequestOptions options) throws InterruptedException {
         return Json.convert(paging.page("prompts/list", cursor, options), ListPromptsResult.class,
                 "prompts/list result");
     }
 
-    /**
-     * Reads every page of {@code prompts/list}.
-     *
-     * @return the prompts
-     * @throws McpException         when a call fails
-     * @throws InterruptedException if the calling thread is interrupted
-     */
-    public List<Prompt> listAllPrompts() throws InterruptedException {
-        return listAllPrompts(RequestOptions.DEFAULT);
-    }
-
-    /**
-     * Reads every page of {@code prompts/list} with per-page options.
-     *
-     * @param options timeout, deadline, token, extra {@code _meta}
-     * @return the prompts
-     * @throws McpException         when the call fails (see the class documentation)
-     * @throws InterruptedException if the calling thread is interrupted
-     */
+    @Override
     public List<Prompt> listAllPrompts(RequestOptions options) throws InterruptedException {
-        List<Prompt> all = new ArrayList<>();
-        paging.forEachPage("prompts/list", options, r -> all.addAll(Json.convert(
-                Paging.requireList(r, "prompts", "prompts/list"), ListPromptsResult.class, "prompts/list result")
-                .prompts()));
-        return all;
+        return paging.all("prompts/list", "prompts", ListPromptsResult.class, ListPromptsResult::prompts, options);
     }
 
-    /**
-     * Renders a prompt ({@code prompts/get}).
-     *
-     * @param name      the prompt name
-     * @param arguments the arguments (string values), or {@code null}
-     * @return the rendered messages
-     * @throws McpException         when the call fails
-     * @throws InterruptedException if the calling thread is interrupted
-     */
-    public GetPromptResult getPrompt(String name, Map<String, String> arguments) throws InterruptedException {
-        return getPrompt(name, arguments, RequestOptions.DEFAULT);
-    }
-
-    /**
-     * Renders a prompt with per-call options.
-     *
-     * @param name      the prompt name
-     * @param arguments the arguments, or {@code null}
-     * @param options   timeout, token
-     * @return the rendered messages
-     * @throws McpException         when the call fails
-     * @throws InterruptedException if the calling thread is interrupted
-     */
+    @Override
     public GetPromptResult getPrompt(String name, Map<String, String> arguments, RequestOptions options)
             throws InterruptedException {
         Map<String, Object> params = new LinkedHashMap<>();
@@ -896,39 +518,13 @@ public final class McpClient implements AutoCloseable {
         return Json.convert(session.request("prompts/get", params, options), GetPromptResult.class, "prompts/get result");
     }
 
-    /**
-     * Asks for argument completions ({@code completion/complete}, MCP "Completion").
-     *
-     * @param reference     the prompt or resource template the argument belongs to
-     * @param argumentName  the argument's name
-     * @param argumentValue what was typed so far
-     * @param context       values of arguments already chosen ({@code context.arguments}), or {@code null}
-     * @return the completion values
-     * @throws McpException         when the call fails
-     * @throws InterruptedException if the calling thread is interrupted
-     */
-    public CompleteResult complete(CompletionReference reference, String argumentName, String argumentValue,
-                                   Map<String, String> context) throws InterruptedException {
-        return complete(reference, argumentName, argumentValue, context, RequestOptions.DEFAULT);
-    }
-
-    /**
-     * Asks for argument completions with per-call options.
-     *
-     * @param reference     the prompt or resource template the argument belongs to
-     * @param argumentName  the argument's name
-     * @param argumentValue what was typed so far
-     * @param context       values of arguments already chosen, or {@code null}
-     * @param options       timeout, deadline, token, extra {@code _meta}
-     * @return the completion values
-     * @throws McpException         when the call fails (see the class documentation)
-     * @throws InterruptedException if the calling thread is interrupted
-     */
+    @Override
     public CompleteResult complete(CompletionReference reference, String argumentName, String argumentValue,
                                    Map<String, String> context, RequestOptions options) throws InterruptedException {
         Map<String, Object> params = new LinkedHashMap<>();
         params.put("ref", Json.toPlain(Objects.requireNonNull(reference, "reference")));
-        params.put("argument", Map.of("name", argumentName, "value", argumentValue));
+        params.put("argument", Map.of("name", Objects.requireNonNull(argumentName, "argumentName"),
+                "value", Objects.requireNonNull(argumentValue, "argumentValue")));
         if (context != null && !context.isEmpty()) {
             params.put("context", Map.of("arguments", context));
         }
@@ -947,30 +543,10 @@ public final class McpClient implements AutoCloseable {
      * Builds an {@link McpClient}. Not thread-safe; {@link #build()} may be called once per transport.
      */
     public static final class Builder {
-        private final McpTransport transport;
-        private Implementation clientInfo = Implementation.of("loom-mcp", "0.1.0");
-        private Duration requestTimeout = Duration.ofSeconds(60);
-        private Duration connectTimeout = Duration.ofSeconds(30);
-        private ElicitationHandler elicitationHandler;
-        private boolean elicitationUrlMode = true;
-        private boolean applyElicitationDefaults;
-        private SamplingHandler samplingHandler;
-        private RootsHandler rootsHandler;
-        private NotificationListener notificationListener;
-        private Runnable toolListChangedListener;
-        private Consumer<LoggingMessageNotification> loggingListener;
-        private Runnable sessionRestartedListener;
-        private OutputSchemaValidation outputSchemaValidation = OutputSchemaValidation.WARN;
-        private int maxListPages = 1000;
-        private int notificationQueueCapacity = 1024;
-        private int maxConcurrentServerRequests = DEFAULT_MAX_CONCURRENT_SERVER_REQUESTS;
-        private long notificationQueueBytes = 16L << 20;
-        private boolean keepNotifications;
-        private int listenerQueueCapacity = 65_536;
-        private long listenerQueueBytes = 32L << 20;
+        private final SessionConfig.Builder config;
 
         private Builder(McpTransport transport) {
-            this.transport = Objects.requireNonNull(transport, "transport");
+            this.config = new SessionConfig.Builder(transport);
         }
 
         /**
@@ -981,7 +557,7 @@ public final class McpClient implements AutoCloseable {
          * @return this builder
          */
         public Builder clientInfo(Implementation info) {
-            this.clientInfo = Objects.requireNonNull(info, "info");
+            config.clientInfo(info);
             return this;
         }
 
@@ -994,7 +570,7 @@ public final class McpClient implements AutoCloseable {
          * @throws IllegalArgumentException if not positive
          */
         public Builder requestTimeout(Duration timeout) {
-            this.requestTimeout = positive(timeout, "requestTimeout");
+            config.requestTimeout(timeout);
             return this;
         }
 
@@ -1007,7 +583,7 @@ public final class McpClient implements AutoCloseable {
          * @throws IllegalArgumentException if not positive
          */
         public Builder connectTimeout(Duration timeout) {
-            this.connectTimeout = positive(timeout, "connectTimeout");
+            config.connectTimeout(timeout);
             return this;
         }
 
@@ -1031,8 +607,7 @@ public final class McpClient implements AutoCloseable {
          * @return this builder
          */
         public Builder elicitationHandler(ElicitationHandler handler, boolean urlMode) {
-            this.elicitationHandler = Objects.requireNonNull(handler, "handler");
-            this.elicitationUrlMode = urlMode;
+            config.elicitationHandler(handler, urlMode);
             return this;
         }
 
@@ -1044,7 +619,7 @@ public final class McpClient implements AutoCloseable {
          * @return this builder
          */
         public Builder applyElicitationDefaults(boolean apply) {
-            this.applyElicitationDefaults = apply;
+            config.applyElicitationDefaults(apply);
             return this;
         }
 
@@ -1055,7 +630,7 @@ public final class McpClient implements AutoCloseable {
          * @return this builder
          */
         public Builder samplingHandler(SamplingHandler handler) {
-            this.samplingHandler = Objects.requireNonNull(handler, "handler");
+            config.samplingHandler(handler);
             return this;
         }
 
@@ -1067,54 +642,31 @@ public final class McpClient implements AutoCloseable {
          * @return this builder
          */
         public Builder rootsHandler(RootsHandler handler) {
-            this.rootsHandler = Objects.requireNonNull(handler, "handler");
+            config.rootsHandler(handler);
             return this;
         }
 
         /**
-         * Sets a listener for every server notification except progress and cancellation.
+         * Sets the listener for what the server sends on its own initiative: notifications, tool-list changes, log
+         * messages (see {@link McpClient#setLoggingLevel}) and session restarts. Default none.
          *
-         * @param listener the listener
+         * @param listener the listener, or {@code null} for none
          * @return this builder
          */
-        public Builder notificationListener(NotificationListener listener) {
-            this.notificationListener = listener;
+        public Builder listener(McpClientListener listener) {
+            config.listener(listener);
             return this;
         }
 
         /**
-         * Sets a listener for {@code notifications/tools/list_changed} (the seeds' tool-list-changed handler). Until
-         * the tools are listed again, output-schema checks are skipped for the stale definitions.
+         * Sets the listener that observes each request (start, end, failure, cancellation, with durations) and the
+         * transport's close, for metrics. Default none (then observing costs a null check per request).
          *
-         * @param listener the listener
+         * @param listener the listener, or {@code null} for none
          * @return this builder
          */
-        public Builder toolListChangedListener(Runnable listener) {
-            this.toolListChangedListener = listener;
-            return this;
-        }
-
-        /**
-         * Sets a listener for {@code notifications/message} (server log messages; see
-         * {@link McpClient#setLoggingLevel}).
-         *
-         * @param listener the listener
-         * @return this builder
-         */
-        public Builder loggingListener(Consumer<LoggingMessageNotification> listener) {
-            this.loggingListener = listener;
-            return this;
-        }
-
-        /**
-         * Sets a listener told when the transport replaced its session with a new one (Streamable HTTP: the server
-         * forgot the session and the handshake was replayed). Subscriptions of the old session are gone.
-         *
-         * @param listener the listener
-         * @return this builder
-         */
-        public Builder sessionRestartedListener(Runnable listener) {
-            this.sessionRestartedListener = listener;
+        public Builder eventListener(McpEventListener listener) {
+            config.eventListener(listener);
             return this;
         }
 
@@ -1126,7 +678,7 @@ public final class McpClient implements AutoCloseable {
          * @return this builder
          */
         public Builder outputSchemaValidation(OutputSchemaValidation mode) {
-            this.outputSchemaValidation = Objects.requireNonNull(mode, "mode");
+            config.outputSchemaValidation(mode);
             return this;
         }
 
@@ -1139,10 +691,7 @@ public final class McpClient implements AutoCloseable {
          * @throws IllegalArgumentException if less than 1
          */
         public Builder maxListPages(int pages) {
-            if (pages < 1) {
-                throw new IllegalArgumentException("maxListPages must be at least 1: " + pages);
-            }
-            this.maxListPages = pages;
+            config.maxListPages(pages);
             return this;
         }
 
@@ -1154,7 +703,7 @@ public final class McpClient implements AutoCloseable {
          * @return this builder
          */
         public Builder keepNotifications(boolean keep) {
-            this.keepNotifications = keep;
+            config.keepNotifications(keep);
             return this;
         }
 
@@ -1170,7 +719,7 @@ public final class McpClient implements AutoCloseable {
          * @throws IllegalArgumentException if less than 1
          */
         public Builder notificationQueueBytes(long bytes) {
-            this.notificationQueueBytes = atLeastOne(bytes, "notificationQueueBytes");
+            config.notificationQueueBytes(bytes);
             return this;
         }
 
@@ -1185,7 +734,7 @@ public final class McpClient implements AutoCloseable {
          * @throws IllegalArgumentException if less than 1
          */
         public Builder listenerQueueCapacity(int capacity) {
-            this.listenerQueueCapacity = (int) atLeastOne(capacity, "listenerQueueCapacity");
+            config.listenerQueueCapacity(capacity);
             return this;
         }
 
@@ -1199,15 +748,8 @@ public final class McpClient implements AutoCloseable {
          * @throws IllegalArgumentException if less than 1
          */
         public Builder listenerQueueBytes(long bytes) {
-            this.listenerQueueBytes = atLeastOne(bytes, "listenerQueueBytes");
+            config.listenerQueueBytes(bytes);
             return this;
-        }
-
-        private static long atLeastOne(long value, String what) {
-            if (value < 1) {
-                throw new IllegalArgumentException(what + " must be at least 1: " + value);
-            }
-            return value;
         }
 
         /**
@@ -1219,10 +761,7 @@ public final class McpClient implements AutoCloseable {
          * @throws IllegalArgumentException if less than 1
          */
         public Builder notificationQueueCapacity(int capacity) {
-            if (capacity < 1) {
-                throw new IllegalArgumentException("notificationQueueCapacity must be at least 1: " + capacity);
-            }
-            this.notificationQueueCapacity = capacity;
+            config.notificationQueueCapacity(capacity);
             return this;
         }
 
@@ -1242,10 +781,7 @@ public final class McpClient implements AutoCloseable {
          * @throws IllegalArgumentException if less than 1
          */
         public Builder maxConcurrentServerRequests(int max) {
-            if (max < 1) {
-                throw new IllegalArgumentException("maxConcurrentServerRequests must be at least 1: " + max);
-            }
-            this.maxConcurrentServerRequests = max;
+            config.maxConcurrentServerRequests(max);
             return this;
         }
 
@@ -1255,19 +791,8 @@ public final class McpClient implements AutoCloseable {
          * @return the client
          */
         public McpClient build() {
-            return new McpClient(new SessionConfig(transport, clientInfo, requestTimeout, connectTimeout,
-                    elicitationHandler, elicitationUrlMode, applyElicitationDefaults, samplingHandler, rootsHandler,
-                    notificationListener, toolListChangedListener, loggingListener, sessionRestartedListener,
-                    outputSchemaValidation, maxListPages, maxConcurrentServerRequests, keepNotifications,
-                    notificationQueueCapacity, notificationQueueBytes, listenerQueueCapacity, listenerQueueBytes));
+            return new McpClient(config.build());
         }
 
-        private static Duration positive(Duration d, String what) {
-            Objects.requireNonNull(d, what);
-            if (d.isZero() || d.isNegative()) {
-                throw new IllegalArgumentException(what + " must be positive: " + d);
-            }
-            return d;
-        }
     }
 }

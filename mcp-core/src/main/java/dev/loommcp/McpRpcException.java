@@ -10,6 +10,7 @@ import dev.loommcp.jsonrpc.RequestId;
 public final class McpRpcException extends McpException {
 
     private final transient JsonRpcError error;
+    /** The method of the failed request (serialized with the exception; the error and id are not). */
     private final String method;
     private final transient RequestId requestId;
 

@@ -2,9 +2,11 @@ package dev.loommcp;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * Per-call options: a timeout or an absolute deadline, a {@link CancellationToken}, a {@link ProgressListener},
@@ -23,22 +25,23 @@ public final class RequestOptions {
     /** No options: the client's defaults. */
     public static final RequestOptions DEFAULT = newBuilder().build();
 
-    private final Duration timeout;
-    private final Instant deadline;
-    private final CancellationToken token;
-    private final ProgressListener progressListener;
+    // kept as Optional so that the accessors, read on every call, allocate nothing
+    private final Optional<Duration> timeout;
+    private final Optional<Instant> deadline;
+    private final Optional<CancellationToken> token;
+    private final Optional<ProgressListener> progressListener;
     private final Map<String, Object> meta;
     private final boolean resetTimeoutOnProgress;
-    private final Duration maxTotalTimeout;
+    private final Optional<Duration> maxTotalTimeout;
 
     private RequestOptions(Builder b) {
-        this.timeout = b.timeout;
-        this.deadline = b.deadline;
-        this.token = b.token;
-        this.progressListener = b.progressListener;
-        this.meta = b.meta == null ? null : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(b.meta));
+        this.timeout = Optional.ofNullable(b.timeout);
+        this.deadline = Optional.ofNullable(b.deadline);
+        this.token = Optional.ofNullable(b.token);
+        this.progressListener = Optional.ofNullable(b.progressListener);
+        this.meta = b.meta == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(b.meta));
         this.resetTimeoutOnProgress = b.resetTimeoutOnProgress;
-        this.maxTotalTimeout = b.maxTotalTimeout;
+        this.maxTotalTimeout = Optional.ofNullable(b.maxTotalTimeout);
     }
 
     /**
@@ -88,40 +91,40 @@ public final class RequestOptions {
      */
     public Builder toBuilder() {
         Builder b = new Builder();
-        b.timeout = timeout;
-        b.deadline = deadline;
-        b.token = token;
-        b.progressListener = progressListener;
-        b.meta = meta == null ? null : new LinkedHashMap<>(meta);
+        b.timeout = timeout.orElse(null);
+        b.deadline = deadline.orElse(null);
+        b.token = token.orElse(null);
+        b.progressListener = progressListener.orElse(null);
+        b.meta = meta.isEmpty() ? null : new LinkedHashMap<>(meta);
         b.resetTimeoutOnProgress = resetTimeoutOnProgress;
-        b.maxTotalTimeout = maxTotalTimeout;
+        b.maxTotalTimeout = maxTotalTimeout.orElse(null);
         return b;
     }
 
     /**
      * Returns the per-call timeout.
      *
-     * @return the timeout, or {@code null} for the client's default
+     * @return the timeout; empty when the call uses the client's default (unless a {@link #deadline()} is set)
      */
-    public Duration timeoutValue() {
+    public Optional<Duration> timeout() {
         return timeout;
     }
 
     /**
      * Returns the absolute deadline.
      *
-     * @return the deadline, or {@code null}
+     * @return the deadline, or empty for none
      */
-    public Instant deadlineValue() {
+    public Optional<Instant> deadline() {
         return deadline;
     }
 
     /**
      * Returns the cancellation token.
      *
-     * @return the token, or {@code null}
+     * @return the token, or empty for none
      */
-    public CancellationToken tokenValue() {
+    public Optional<CancellationToken> token() {
         return token;
     }
 
@@ -131,16 +134,16 @@ public final class RequestOptions {
      * exact integer), on the calling thread while it waits: all that arrived before the response, before the call
      * returns, and none after (see {@link ProgressListener}).
      *
-     * @return the listener, or {@code null}
+     * @return the listener, or empty for none
      */
-    public ProgressListener progressListener() {
+    public Optional<ProgressListener> progressListener() {
         return progressListener;
     }
 
     /**
      * Returns the extra {@code _meta} merged key by key over the client's persistent tool {@code _meta} for this call.
      *
-     * @return an unmodifiable map, or {@code null}
+     * @return an unmodifiable map, empty when none was set
      */
     public Map<String, Object> meta() {
         return meta;
@@ -158,17 +161,19 @@ public final class RequestOptions {
     /**
      * Returns the hard maximum for a call whose timeout restarts on progress.
      *
-     * @return the maximum, or {@code null} for none beyond {@link #deadlineValue()}
+     * @return the maximum, or empty for none beyond the {@link #deadline()}
      */
-    public Duration maxTotalTimeout() {
+    public Optional<Duration> maxTotalTimeout() {
         return maxTotalTimeout;
     }
 
     @Override
     public String toString() {
-        return "RequestOptions[timeout=" + timeout + ", deadline=" + deadline + ", token=" + (token != null)
-                + ", progress=" + (progressListener != null) + ", meta keys=" + (meta == null ? 0 : meta.size())
-                + ", resetTimeoutOnProgress=" + resetTimeoutOnProgress + ", maxTotalTimeout=" + maxTotalTimeout + "]";
+        return "RequestOptions[timeout=" + timeout.orElse(null) + ", deadline=" + deadline.orElse(null) + ", token="
+                + token.isPresent()
+                + ", progress=" + progressListener.isPresent() + ", meta keys=" + meta.size()
+                + ", resetTimeoutOnProgress=" + resetTimeoutOnProgress + ", maxTotalTimeout=" + maxTotalTimeout.orElse(null)
+                + "]";
     }
 
     /** Builds {@link RequestOptions}. Not thread-safe. */

@@ -1,9 +1,34 @@
 /**
- * The loom-mcp client API: {@link dev.loommcp.McpClient} and its builder, {@link dev.loommcp.McpTool} handles,
- * per-call {@link dev.loommcp.RequestOptions} and {@link dev.loommcp.CancellationToken}, the handlers a server may call
- * (elicitation, sampling, roots), listeners, and the sealed {@link dev.loommcp.McpException} family.
+ * The loom-mcp client API: {@link dev.loommcp.McpClient} and its builder, the per-feature views it implements
+ * ({@link dev.loommcp.McpTools}, {@link dev.loommcp.McpResources}, {@link dev.loommcp.McpPrompts},
+ * {@link dev.loommcp.McpUtilities}), {@link dev.loommcp.McpTool} handles, per-call {@link dev.loommcp.RequestOptions}
+ * and {@link dev.loommcp.CancellationToken}, the handlers a server may call (elicitation, sampling, roots), the
+ * {@link dev.loommcp.McpClientListener} and {@link dev.loommcp.McpEventListener}, and the sealed
+ * {@link dev.loommcp.McpException} family.
  *
  * <p>Every blocking call is safe and cheap on virtual threads, honours its deadline, token and thread interrupt, and
  * cleans up (pending entry removed, {@code notifications/cancelled} sent) before it throws.
+ *
+ * <h2>Null policy</h2>
+ * A parameter accepts {@code null} only where its documentation says so, and then {@code null} means "none" or "the
+ * default":
+ * <ul>
+ *   <li>a list {@code cursor}: the first page;</li>
+ *   <li>request {@code params}, tool {@code arguments}, prompt {@code arguments}, completion {@code context}: none
+ *       (the member is left out of the request);</li>
+ *   <li>{@link dev.loommcp.McpTools#setToolMeta(java.util.Map) setToolMeta(null)}: clears it;</li>
+ *   <li>the builder's {@link dev.loommcp.McpClient.Builder#listener listener} and
+ *       {@link dev.loommcp.McpClient.Builder#eventListener eventListener}: none;</li>
+ *   <li>every setter of {@link dev.loommcp.RequestOptions.Builder} but {@code putMeta}'s key: not set (the
+ *       client's default applies); a {@code _meta} value may be JSON {@code null};</li>
+ *   <li>{@link dev.loommcp.CancellationToken#cancel(String) cancel(null)}: the reason {@code "cancelled"}.</li>
+ * </ul>
+ * Every other parameter must not be {@code null}: the call throws {@link java.lang.NullPointerException} at once
+ * (the asynchronous variants too, instead of returning a failed future), before anything is sent, with the
+ * parameter's name as its message. {@link dev.loommcp.RequestOptions} are never {@code null}: pass
+ * {@link dev.loommcp.RequestOptions#DEFAULT} for none. Accessors return {@code null} only where documented
+ * ({@link dev.loommcp.McpClient#protocolVersion()} and the other handshake results before
+ * {@link dev.loommcp.McpClient#connect()}); the optional values of {@link dev.loommcp.RequestOptions} are
+ * {@link java.util.Optional}, and its {@code meta()} is empty when none was set.
  */
 package dev.loommcp;

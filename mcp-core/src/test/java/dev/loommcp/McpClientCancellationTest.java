@@ -13,6 +13,7 @@ import dev.loommcp.testing.ScriptedTransport;
 import dev.loommcp.testing.ScriptedTransport.Mode;
 import dev.loommcp.testing.Sessions;
 import dev.loommcp.testing.Sessions.Session;
+import dev.loommcp.testing.Listen;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -352,10 +353,10 @@ class McpClientCancellationTest {
     void closeFromAListenerDoesNotDeadlock(Mode mode) throws Exception {
         AtomicReference<McpClient> self = new AtomicReference<>();
         CountDownLatch closed = new CountDownLatch(1);
-        Session s = sessions.connected(mode, t -> t.hold("tools/call"), b -> b.toolListChangedListener(() -> {
+        Session s = sessions.connected(mode, t -> t.hold("tools/call"), b -> b.listener(new Listen().toolsChanged(() -> {
             self.get().close();
             closed.countDown();
-        }));
+        })));
         self.set(s.client());
         BackgroundCall<CallToolResult> call = BackgroundCall.start("call", () -> s.client().callTool("t", Map.of()));
         s.server().awaitRequest("tools/call");

@@ -11,6 +11,7 @@ import dev.loommcp.testing.ScriptedTransport;
 import dev.loommcp.testing.ScriptedTransport.Mode;
 import dev.loommcp.testing.Sessions;
 import dev.loommcp.testing.Sessions.Session;
+import dev.loommcp.testing.Listen;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -77,12 +78,12 @@ class McpClientCloseRaceTest {
             throws Exception {
         CountDownLatch entered = new CountDownLatch(1);
         AtomicBoolean finished = new AtomicBoolean();
-        Session s = sessions.connected(mode, t -> { }, b -> b.notificationListener(n -> {
+        Session s = sessions.connected(mode, t -> { }, b -> b.listener(new Listen().notifications(n -> {
             entered.countDown();
             awaitInterrupt();           // until close() interrupts it
             lingerIgnoringInterrupts(); // then still runs for a while
             finished.set(true);
-        }));
+        })));
         s.server().notifyClient("x/slow", null);
         assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
 
@@ -102,7 +103,7 @@ class McpClientCloseRaceTest {
         AtomicBoolean finished = new AtomicBoolean();
         AtomicReference<Thread> closer = new AtomicReference<>();
         CountDownLatch closerKnown = new CountDownLatch(1);
-        Session s = sessions.connected(Mode.INLINE, t -> { }, b -> b.notificationListener(n -> {
+        Session s = sessions.connected(Mode.INLINE, t -> { }, b -> b.listener(new Listen().notifications(n -> {
             entered.countDown();
             awaitInterrupt(); // until close() interrupts it
             try {
@@ -113,7 +114,7 @@ class McpClientCloseRaceTest {
             closer.get().interrupt(); // the closer is interrupted while it waits for this listener
             lingerIgnoringInterrupts();
             finished.set(true);
-        }));
+        })));
         s.server().notifyClient("x/slow", null);
         assertThat(entered.await(10, TimeUnit.SECONDS)).isTrue();
 

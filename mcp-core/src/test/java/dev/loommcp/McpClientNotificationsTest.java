@@ -8,6 +8,7 @@ import dev.loommcp.schema.LoggingMessageNotification;
 import dev.loommcp.testing.ScriptedTransport.Mode;
 import dev.loommcp.testing.Sessions;
 import dev.loommcp.testing.Sessions.Session;
+import dev.loommcp.testing.Listen;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -35,13 +36,20 @@ class McpClientNotificationsTest {
      */
     private Session connect(Mode mode, CountDownLatch marker, List<JsonRpcMessage.Notification> seen,
                             UnaryOperator<McpClient.Builder> config) throws InterruptedException {
+        return connect(mode, marker, seen, config, l -> l);
+    }
+
+    /** Like the other, with more of the one client listener set by {@code listen}. */
+    private Session connect(Mode mode, CountDownLatch marker, List<JsonRpcMessage.Notification> seen,
+                            UnaryOperator<McpClient.Builder> config, UnaryOperator<Listen> listen)
+            throws InterruptedException {
         return sessions.connected(mode, t -> { }, b -> config.apply(b.keepNotifications(true)
-                .notificationListener(n -> {
+                .listener(listen.apply(new Listen().notifications(n -> {
                     seen.add(n);
                     if (n.method().equals(MARKER)) {
                         marker.countDown();
                     }
-                })));
+                })))));
     }
 
     private static void deliverMarker(Session s) {
@@ -116,12 +124,12 @@ class McpClientNotificationsTest {
         List<String> threads = new CopyOnWriteArrayList<>();
         AtomicInteger listChanged = new AtomicInteger();
         List<LoggingMessageNotification> logs = new CopyOnWriteArrayList<>();
-        Session s = connect(mode, marker, seen, b -> b
-                .toolListChangedListener(() -> {
+        Session s = connect(mode, marker, seen, b -> b, l -> l
+                .toolsChanged(() -> {
                     listChanged.incrementAndGet();
                     threads.add(Thread.currentThread().getName());
                 })
-                .loggingListener(m -> {
+                .logs(m -> {
                     logs.add(m);
                     threads.add(Thread.currentThread().getName());
                 }));
@@ -151,14 +159,14 @@ class McpClientNotificationsTest {
         List<JsonRpcMessage.Notification> seen = new CopyOnWriteArrayList<>();
         AtomicInteger inside = new AtomicInteger();
         AtomicInteger maxInside = new AtomicInteger();
-        Session s = sessions.connected(Mode.INLINE, t -> { }, b -> b.notificationListener(n -> {
+        Session s = sessions.connected(Mode.INLINE, t -> { }, b -> b.listener(new Listen().notifications(n -> {
             maxInside.accumulateAndGet(inside.incrementAndGet(), Math::max);
             seen.add(n);
             inside.decrementAndGet();
             if (n.method().equals(MARKER)) {
                 marker.countDown();
             }
-        }));
+        })));
         for (int i = 0; i < 200; i++) {
             s.server().notifyClient("x/n", Map.of("i", i));
         }
@@ -174,16 +182,16 @@ class McpClientNotificationsTest {
     @Test
     void aFailingListenerDoesNotStopLaterNotifications() throws Exception {
         CountDownLatch marker = new CountDownLatch(1);
-        Session s = sessions.connected(Mode.INLINE, t -> { }, b -> b.notificationListener(n -> {
+        Session s = sessions.connected(Mode.INLINE, t -> { }, b -> b.listener(new Listen().notifications(n -> {
             if (n.method().equals(MARKER)) {
                 marker.countDown();
                 return;
             }
             throw new IllegalStateException("listener bug");
-        }).toolListChangedListener(() -> {
+        }).toolsChanged(() -> {
             Thread.currentThread().interrupt(); // a stray interrupt must not end the events loop either
             throw new RuntimeException("another bug");
-        }));
+        })));
         s.server().notifyClient("x/first", null);
         s.server().notifyClient("notifications/tools/list_changed", null);
         deliverMarker(s);
@@ -196,14 +204,14 @@ class McpClientNotificationsTest {
     void aSlowListenerDoesNotBlockTheReaderOrCalls(Mode mode) throws Exception {
         CountDownLatch inListener = new CountDownLatch(1);
         CountDownLatch release = new CountDownLatch(1);
-        Session s = sessions.connected(mode, t -> { }, b -> b.notificationListener(n -> {
+        Session s = sessions.connected(mode, t -> { }, b -> b.listener(new Listen().notifications(n -> {
             inListener.countDown();
             try {
                 release.await();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
-        }));
+        })));
         s.server().notifyClient("x/slow", null);
         assertThat(inListener.await(10, TimeUnit.SECONDS)).isTrue();
 
@@ -219,7 +227,7 @@ class McpClientNotificationsTest {
         List<Object> results = new CopyOnWriteArrayList<>();
         McpClient[] self = new McpClient[1];
         Session s = sessions.connected(Mode.INLINE, t -> t.on("tools/list", r -> Map.of("tools", List.of(
-                Map.of("name", "fresh", "inputSchema", Map.of())))), b -> b.toolListChangedListener(() -> {
+                Map.of("name", "fresh", "inputSchema", Map.of())))), b -> b.listener(new Listen().toolsChanged(() -> {
                     try {
                         results.addAll(self[0].listAllTools());
                     } catch (InterruptedException e) {
@@ -227,7 +235,7 @@ class McpClientNotificationsTest {
                     } finally {
                         done.countDown();
                     }
-                }));
+                })));
         self[0] = s.client();
         s.server().notifyClient("notifications/tools/list_changed", null);
         assertThat(done.await(10, TimeUnit.SECONDS)).isTrue();
@@ -253,7 +261,7 @@ class McpClientNotificationsTest {
     void aLogMessageWithoutParamsNeverReachesTheLoggingListenerAsNull() throws Exception {
         CountDownLatch marker = new CountDownLatch(1);
         List<Object> logs = new CopyOnWriteArrayList<>();
-        Session s = connect(Mode.INLINE, marker, new CopyOnWriteArrayList<>(), b -> b.loggingListener(logs::add));
+        Session s = connect(Mode.INLINE, marker, new CopyOnWriteArrayList<>(), b -> b, l -> l.logs(logs::add));
         s.server().notifyClient("notifications/message", null);
         deliverMarker(s);
         assertThat(marker.await(10, TimeUnit.SECONDS)).isTrue();
@@ -264,7 +272,7 @@ class McpClientNotificationsTest {
     void aMalformedLogMessageIsStillQueuedAndPassedToTheGeneralListener() throws Exception {
         CountDownLatch marker = new CountDownLatch(1);
         List<JsonRpcMessage.Notification> seen = new CopyOnWriteArrayList<>();
-        Session s = connect(Mode.INLINE, marker, seen, b -> b.loggingListener(m -> { }));
+        Session s = connect(Mode.INLINE, marker, seen, b -> b, l -> l.logs(m -> { }));
         s.server().notifyClient("notifications/message", Map.of("level", Map.of("nested", true), "data", "x"));
         deliverMarker(s);
         assertThat(marker.await(10, TimeUnit.SECONDS)).isTrue();

@@ -8,6 +8,7 @@ import dev.loommcp.testing.BackgroundCall;
 import dev.loommcp.testing.ScriptedTransport.Mode;
 import dev.loommcp.testing.Sessions;
 import dev.loommcp.testing.Sessions.Session;
+import dev.loommcp.testing.Listen;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -90,7 +91,7 @@ class McpClientQueueBoundsTest {
         CountDownLatch marker = new CountDownLatch(1);
         List<JsonRpcMessage.Notification> seen = new CopyOnWriteArrayList<>();
         Session s = sessions.connected(Mode.INLINE, t -> { }, b -> b.listenerQueueBytes(ONE_MIB)
-                .notificationListener(n -> {
+                .listener(new Listen().notifications(n -> {
                     seen.add(n);
                     if (n.method().equals("x/marker")) {
                         marker.countDown();
@@ -98,7 +99,7 @@ class McpClientQueueBoundsTest {
                     }
                     busy.countDown();
                     awaitQuietly(release);
-                }));
+                })));
         s.server().notifyClient("x/big", big(0));
         assertThat(busy.await(10, TimeUnit.SECONDS)).isTrue(); // the listener holds the event thread
         for (int i = 1; i < 50; i++) {
@@ -121,7 +122,7 @@ class McpClientQueueBoundsTest {
         CountDownLatch last = new CountDownLatch(1);
         List<Integer> seen = new CopyOnWriteArrayList<>();
         Session s = sessions.connected(Mode.INLINE, t -> { }, b -> b.listenerQueueCapacity(3)
-                .notificationListener(n -> {
+                .listener(new Listen().notifications(n -> {
                     int i = indexOf(n);
                     seen.add(i);
                     busy.countDown();
@@ -131,7 +132,7 @@ class McpClientQueueBoundsTest {
                     if (i == 9) {
                         last.countDown();
                     }
-                }));
+                })));
         s.server().notifyClient("x/n", Map.of("i", 0));
         assertThat(busy.await(10, TimeUnit.SECONDS)).isTrue();
         for (int i = 1; i < 10; i++) {

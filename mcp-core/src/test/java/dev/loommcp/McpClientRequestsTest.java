@@ -23,6 +23,7 @@ import dev.loommcp.testing.ScriptedTransport;
 import dev.loommcp.testing.ScriptedTransport.Mode;
 import dev.loommcp.testing.Sessions;
 import dev.loommcp.testing.Sessions.Session;
+import dev.loommcp.testing.Listen;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -176,7 +177,7 @@ class McpClientRequestsTest {
     @Test
     void theSessionRestartedListenerIsCalled() throws Exception {
         CountDownLatch restarted = new CountDownLatch(1);
-        Session s = sessions.connected(Mode.BLOCKING, t -> { }, b -> b.sessionRestartedListener(restarted::countDown));
+        Session s = sessions.connected(Mode.BLOCKING, t -> { }, b -> b.listener(new Listen().restarts(restarted::countDown)));
         s.server().restartSession();
         assertThat(restarted.await(10, TimeUnit.SECONDS)).isTrue();
     }

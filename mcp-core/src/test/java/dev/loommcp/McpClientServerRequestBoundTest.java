@@ -15,6 +15,7 @@ import dev.loommcp.testing.ScriptedTransport;
 import dev.loommcp.testing.ScriptedTransport.Mode;
 import dev.loommcp.testing.Sessions;
 import dev.loommcp.testing.Sessions.Session;
+import dev.loommcp.testing.Listen;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
@@ -118,7 +119,7 @@ class McpClientServerRequestBoundTest {
         Set<Long> before = McpThreadLeakCheck.snapshot();
         CountDownLatch marker = new CountDownLatch(1);
         try (McpClient client = McpClient.newBuilder(transport).maxConcurrentServerRequests(2)
-                .notificationListener(n -> marker.countDown()).build()) {
+                .listener(new Listen().notifications(n -> marker.countDown())).build()) {
             client.connect();
             for (int i = 0; i < 10; i++) {
                 server.deliver(new JsonRpcMessage.Request(RequestId.of(i), "ping", null));

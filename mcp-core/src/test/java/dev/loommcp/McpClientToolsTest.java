@@ -15,6 +15,7 @@ import dev.loommcp.testing.ScriptedTransport;
 import dev.loommcp.testing.ScriptedTransport.Mode;
 import dev.loommcp.testing.Sessions;
 import dev.loommcp.testing.Sessions.Session;
+import dev.loommcp.testing.Listen;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -523,8 +524,8 @@ class McpClientToolsTest {
                 .on("tools/list", r -> Map.of("tools", List.of(counted)))
                 .on("tools/call", r -> answers.remove(0)), b -> b
                 .outputSchemaValidation(OutputSchemaValidation.FAIL)
-                .toolListChangedListener(changed::countDown)
-                .sessionRestartedListener(changed::countDown));
+                .listener(new Listen().toolsChanged(changed::countDown)
+                .restarts(changed::countDown)));
         s.client().listAllTools();
 
         if (restart) {

@@ -16,6 +16,7 @@ import dev.loommcp.testing.ScriptedTransport;
 import dev.loommcp.testing.ScriptedTransport.Mode;
 import dev.loommcp.testing.Sessions;
 import dev.loommcp.testing.Sessions.Session;
+import dev.loommcp.testing.Listen;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -90,22 +91,22 @@ class McpClientUserCodeFailureTest {
                     Map.of("progressToken", token, "progress", 1)));
             return Map.of("content", List.of());
         }), b -> b
-                .notificationListener(n -> {
+                .listener(new Listen().notifications(n -> {
                     seen.add("notification " + n.method());
                     throw sneaky(failure.get());
                 })
-                .toolListChangedListener(() -> {
+                .toolsChanged(() -> {
                     seen.add("tools changed");
                     throw sneaky(failure.get());
                 })
-                .loggingListener(m -> {
+                .logs(m -> {
                     seen.add("log");
                     throw sneaky(failure.get());
                 })
-                .sessionRestartedListener(() -> {
+                .restarts(() -> {
                     seen.add("restarted");
                     throw sneaky(failure.get());
-                }));
+                })));
 
         s.server().notifyClient("x/first", null);
         Await.until("the first notification", () -> seen.contains("notification x/first"));
@@ -130,12 +131,12 @@ class McpClientUserCodeFailureTest {
     @Test
     void aListenerThatOverflowsItsStackForRealDoesNotEndTheEventThread() throws Exception {
         Set<String> seen = ConcurrentHashMap.newKeySet();
-        Session s = sessions.connected(Mode.INLINE, t -> { }, b -> b.notificationListener(n -> {
+        Session s = sessions.connected(Mode.INLINE, t -> { }, b -> b.listener(new Listen().notifications(n -> {
             seen.add(n.method());
             if (n.method().equals("x/overflow")) {
                 recurse(0);
             }
-        }));
+        })));
         s.server().notifyClient("x/overflow", null);
         s.server().notifyClient("x/after", null);
         Await.until("the notification after the overflow", () -> seen.contains("x/after"));

@@ -16,23 +16,23 @@ class RequestOptionsTest {
     @Test
     void defaultSetsNothing() {
         RequestOptions d = RequestOptions.DEFAULT;
-        assertThat(d.timeoutValue()).isNull();
-        assertThat(d.deadlineValue()).isNull();
-        assertThat(d.tokenValue()).isNull();
-        assertThat(d.progressListener()).isNull();
-        assertThat(d.meta()).isNull();
+        assertThat(d.timeout()).isEmpty();
+        assertThat(d.deadline()).isEmpty();
+        assertThat(d.token()).isEmpty();
+        assertThat(d.progressListener()).isEmpty();
+        assertThat(d.meta()).isEmpty();
         assertThat(d.resetTimeoutOnProgress()).isFalse();
-        assertThat(d.maxTotalTimeout()).isNull();
+        assertThat(d.maxTotalTimeout()).isEmpty();
     }
 
     @Test
     void factoriesSetOneThing() {
         Instant at = Instant.parse("2030-01-01T00:00:00Z");
         CancellationToken token = CancellationToken.create();
-        assertThat(RequestOptions.timeout(Duration.ofSeconds(3)).timeoutValue()).isEqualTo(Duration.ofSeconds(3));
-        assertThat(RequestOptions.deadline(at).deadlineValue()).isEqualTo(at);
-        assertThat(RequestOptions.token(token).tokenValue()).isSameAs(token);
-        assertThat(RequestOptions.token(token).timeoutValue()).isNull();
+        assertThat(RequestOptions.timeout(Duration.ofSeconds(3)).timeout()).get().isEqualTo(Duration.ofSeconds(3));
+        assertThat(RequestOptions.deadline(at).deadline()).get().isEqualTo(at);
+        assertThat(RequestOptions.token(token).token()).get().isSameAs(token);
+        assertThat(RequestOptions.token(token).timeout()).isEmpty();
     }
 
     @Test
@@ -40,17 +40,17 @@ class RequestOptionsTest {
         assertThatThrownBy(() -> RequestOptions.timeout(Duration.ZERO)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> RequestOptions.timeout(Duration.ofMillis(-1)))
                 .isInstanceOf(IllegalArgumentException.class);
-        assertThat(RequestOptions.newBuilder().timeout(null).build().timeoutValue()).isNull();
+        assertThat(RequestOptions.newBuilder().timeout(null).build().timeout()).isEmpty();
     }
 
     @Test
     void resetTimeoutOnProgressKeepsItsMaximum() {
         RequestOptions o = RequestOptions.newBuilder().resetTimeoutOnProgress(Duration.ofMinutes(5)).build();
         assertThat(o.resetTimeoutOnProgress()).isTrue();
-        assertThat(o.maxTotalTimeout()).isEqualTo(Duration.ofMinutes(5));
+        assertThat(o.maxTotalTimeout()).get().isEqualTo(Duration.ofMinutes(5));
         RequestOptions unbounded = RequestOptions.newBuilder().resetTimeoutOnProgress(null).build();
         assertThat(unbounded.resetTimeoutOnProgress()).isTrue();
-        assertThat(unbounded.maxTotalTimeout()).isNull();
+        assertThat(unbounded.maxTotalTimeout()).isEmpty();
     }
 
     @Test
@@ -62,7 +62,7 @@ class RequestOptionsTest {
         b.putMeta("d", 4);
         assertThat(o.meta()).isEqualTo(Map.of("a", 1, "c", 3));
         assertThatThrownBy(() -> o.meta().put("x", 1)).isInstanceOf(UnsupportedOperationException.class);
-        assertThat(RequestOptions.newBuilder().meta(null).build().meta()).isNull();
+        assertThat(RequestOptions.newBuilder().meta(null).build().meta()).isEmpty();
         assertThatThrownBy(() -> RequestOptions.newBuilder().putMeta(null, 1)).isInstanceOf(NullPointerException.class);
     }
 
@@ -83,17 +83,17 @@ class RequestOptionsTest {
         RequestOptions o = RequestOptions.newBuilder().timeout(Duration.ofSeconds(1)).deadline(at).token(token)
                 .progressListener(listener).putMeta("k", "v").resetTimeoutOnProgress(Duration.ofSeconds(9)).build();
         RequestOptions copy = o.toBuilder().build();
-        assertThat(copy.timeoutValue()).isEqualTo(Duration.ofSeconds(1));
-        assertThat(copy.deadlineValue()).isEqualTo(at);
-        assertThat(copy.tokenValue()).isSameAs(token);
-        assertThat(copy.progressListener()).isSameAs(listener);
+        assertThat(copy.timeout()).get().isEqualTo(Duration.ofSeconds(1));
+        assertThat(copy.deadline()).get().isEqualTo(at);
+        assertThat(copy.token()).get().isSameAs(token);
+        assertThat(copy.progressListener()).get().isSameAs(listener);
         assertThat(copy.meta()).isEqualTo(Map.of("k", "v"));
         assertThat(copy.resetTimeoutOnProgress()).isTrue();
-        assertThat(copy.maxTotalTimeout()).isEqualTo(Duration.ofSeconds(9));
+        assertThat(copy.maxTotalTimeout()).get().isEqualTo(Duration.ofSeconds(9));
 
         RequestOptions changed = o.toBuilder().putMeta("k2", "v2").timeout(Duration.ofSeconds(2)).build();
         assertThat(o.meta()).isEqualTo(Map.of("k", "v"));
-        assertThat(o.timeoutValue()).isEqualTo(Duration.ofSeconds(1));
+        assertThat(o.timeout()).get().isEqualTo(Duration.ofSeconds(1));
         assertThat(changed.meta()).isEqualTo(Map.of("k", "v", "k2", "v2"));
     }
 

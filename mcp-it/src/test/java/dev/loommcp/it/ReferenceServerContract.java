@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.loommcp.CancellationToken;
 import dev.loommcp.McpClient;
+import dev.loommcp.McpClientListener;
 import dev.loommcp.McpClosedException;
 import dev.loommcp.McpRpcException;
 import dev.loommcp.McpTimeoutException;
@@ -157,10 +158,13 @@ abstract class ReferenceServerContract {
     void resourcesTemplatesReadAndSubscribe() throws Exception {
         CopyOnWriteArrayList<JsonRpcMessage.Notification> seen = new CopyOnWriteArrayList<>();
         CountDownLatch updated = new CountDownLatch(1);
-        connect(b -> b.keepNotifications(true).notificationListener(n -> {
-            seen.add(n);
-            if (n.method().equals("notifications/resources/updated")) {
-                updated.countDown();
+        connect(b -> b.keepNotifications(true).listener(new McpClientListener() {
+            @Override
+            public void onNotification(JsonRpcMessage.Notification n) {
+                seen.add(n);
+                if (n.method().equals("notifications/resources/updated")) {
+                    updated.countDown();
+                }
             }
         }));
         List<Resource> resources = client.listAllResources();
@@ -204,9 +208,12 @@ abstract class ReferenceServerContract {
     void loggingLevelAndMessages() throws Exception {
         CountDownLatch got = new CountDownLatch(1);
         AtomicReference<LoggingMessageNotification> message = new AtomicReference<>();
-        connect(b -> b.loggingListener(m -> {
-            message.set(m);
-            got.countDown();
+        connect(b -> b.listener(new McpClientListener() {
+            @Override
+            public void onLog(LoggingMessageNotification m) {
+                message.set(m);
+                got.countDown();
+            }
         }));
         client.setLoggingLevel(LoggingLevel.DEBUG);
         client.callTool("toggle-simulated-logging", Map.of());

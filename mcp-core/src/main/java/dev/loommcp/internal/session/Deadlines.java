@@ -12,11 +12,10 @@ final class Deadlines {
 
     /** The call's deadline: the earlier of its timeout and deadline; the default only when it sets neither. */
     static long of(RequestOptions options, long now, Duration defaultTimeout) {
-        Duration timeout = options.timeoutValue() != null ? options.timeoutValue()
-                : options.deadlineValue() != null ? null : defaultTimeout;
+        Duration timeout = options.timeout().orElse(options.deadline().isPresent() ? null : defaultTimeout);
         long deadline = timeout == null ? Long.MAX_VALUE : saturatedAdd(now, timeout);
-        if (options.deadlineValue() != null) {
-            deadline = Math.min(deadline, monotonic(options.deadlineValue(), now));
+        if (options.deadline().isPresent()) {
+            deadline = Math.min(deadline, monotonic(options.deadline().get(), now));
         }
         return deadline;
     }

@@ -1,5 +1,6 @@
 package dev.loommcp.internal.session;
 
+import dev.loommcp.McpClientListener;
 import dev.loommcp.McpProtocolException;
 import dev.loommcp.internal.concurrent.BoundedQueue;
 import dev.loommcp.internal.concurrent.McpThreads;
@@ -107,9 +108,9 @@ final class InboundDispatcher {
 
     void onSessionRestarted() {
         tools.markStale(); // the new session may list other tools: no check against the old definitions
-        Runnable listener = config.sessionRestartedListener();
+        McpClientListener listener = config.listener();
         if (listener != null) {
-            host.dispatch(listener, SMALL_EVENT_BYTES);
+            host.dispatch(listener::onSessionRestarted, SMALL_EVENT_BYTES);
         }
     }
 
@@ -135,18 +136,18 @@ final class InboundDispatcher {
             }
             case "notifications/tools/list_changed" -> {
                 tools.markStale();
-                Runnable listener = config.toolListChangedListener();
+                McpClientListener listener = config.listener();
                 if (listener != null) {
-                    host.dispatch(listener, SMALL_EVENT_BYTES);
+                    host.dispatch(listener::onToolsChanged, SMALL_EVENT_BYTES);
                 }
             }
             case "notifications/message" -> {
-                var loggingListener = config.loggingListener();
+                McpClientListener loggingListener = config.listener();
                 if (loggingListener != null && n.params() != null) {
                     try {
                         LoggingMessageNotification m = Json.convert(n.params(), LoggingMessageNotification.class,
                                 "notifications/message");
-                        host.dispatch(() -> loggingListener.accept(m), JsonSize.ofMessage(n.method(), n.params()));
+                        host.dispatch(() -> loggingListener.onLog(m), JsonSize.ofMessage(n.method(), n.params()));
                     } catch (McpProtocolException e) {
                         LOG.log(System.Logger.Level.WARNING, () -> "server " + transport.describe()
                                 + " sent a malformed log message: " + e.getMessage());
@@ -157,7 +158,7 @@ final class InboundDispatcher {
                 // queued and passed to the general listener below
             }
         }
-        var notificationListener = config.notificationListener();
+        McpClientListener notificationListener = config.listener();
         if (drainQueue == null && notificationListener == null) {
             return;
         }

@@ -4,11 +4,15 @@ import dev.loommcp.McpProtocolException;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.internal.json.Json;
 import dev.loommcp.internal.json.JsonRpcCodec;
+import dev.loommcp.schema.ListToolsResult;
+import dev.loommcp.schema.Tool;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiFunction;
+import java.util.function.Function;
 
 /**
  * Complete listings over paged {@code .../list} methods (MCP "Pagination"): follows {@code nextCursor} until it is
@@ -105,6 +109,76 @@ public final class Paging {
             }
             cursor = s;
         }
+    }
+
+    /**
+     * Reads every page of a listing and returns its items, decoded.
+     *
+     * @param method  the list method
+     * @param key     the key of the items' array
+     * @param type    the type of a page's result
+     * @param items   the items of a decoded page
+     * @param options the options of each page's call
+     * @param <R>     the page's result type
+     * @param <T>     the item type
+     * @return the items in server order
+     * @throws McpProtocolException if a page is malformed, a cursor repeats or there are too many pages
+     * @throws InterruptedException if the calling thread is interrupted
+     */
+    public <R, T> List<T> all(String method, String key, Class<R> type, Function<R, List<T>> items,
+                              RequestOptions options) throws InterruptedException {
+        List<T> all = new ArrayList<>();
+        forEachPage(method, options, r -> all.addAll(items.apply(Json.convert(requireList(r, key, method), type,
+                method + " result"))));
+        return all;
+    }
+
+    /**
+     * Reads one page of {@code tools/list} and merges its tools into the catalog.
+     *
+     * @param catalog the tool definitions used to validate results
+     * @param cursor  the cursor, or {@code null} for the first page
+     * @param options the call's options
+     * @return the page
+     * @throws InterruptedException if the calling thread is interrupted
+     */
+    public ListToolsResult toolsPage(ToolCatalog catalog, String cursor, RequestOptions options)
+            throws InterruptedException {
+        long generation = catalog.generation();
+        Map<String, Object> result = page("tools/list", cursor, options);
+        ListToolsResult page = Json.convert(requireList(result, "tools", "tools/list"), ListToolsResult.class,
+                "tools/list result");
+        catalog.merge(rawItems(result, "tools"), page.tools(), generation, false);
+        return page;
+    }
+
+    /**
+     * Reads every page of {@code tools/list}, replaces the catalog's definitions with them, and returns a handle per
+     * tool.
+     *
+     * @param catalog the tool definitions used to validate results
+     * @param options the options of each page's call
+     * @param handle  makes a handle from a tool and its definition as received
+     * @param <H>     the handle type
+     * @return the handles in server order
+     * @throws InterruptedException if the calling thread is interrupted
+     */
+    public <H> List<H> allTools(ToolCatalog catalog, RequestOptions options,
+                                BiFunction<Tool, Map<String, Object>, H> handle) throws InterruptedException {
+        long generation = catalog.generation();
+        List<Map<String, Object>> raws = new ArrayList<>();
+        List<Tool> typed = new ArrayList<>();
+        forEachPage("tools/list", options, result -> {
+            requireList(result, "tools", "tools/list");
+            raws.addAll(rawItems(result, "tools"));
+            typed.addAll(Json.convert(result, ListToolsResult.class, "tools/list result").tools());
+        });
+        catalog.merge(raws, typed, generation, true);
+        List<H> handles = new ArrayList<>(typed.size());
+        for (int i = 0; i < typed.size(); i++) {
+            handles.add(handle.apply(typed.get(i), raws.get(i)));
+        }
+        return handles;
     }
 
     /**

@@ -97,6 +97,7 @@ public final class Session {
     private final AtomicBoolean looseIdWarned = new AtomicBoolean();
     private final AtomicReference<Map<String, Object>> toolMeta = new AtomicReference<>(Map.of());
     private final Sink sink = new Sink();
+    private final Events observed;
 
     /**
      * Creates an unconnected session; nothing starts before {@link #connect}.
@@ -114,6 +115,7 @@ public final class Session {
         this.tools = new ToolCatalog(config.outputSchemaValidation());
         this.handshake = new Handshake(transport, config.clientInfo(), config.clientCapabilities());
         this.inbound = new InboundDispatcher(config, new DispatcherHost(), tools);
+        this.observed = new Events(config.eventListener());
     }
 
     // ------------------------------------------------------------------------------------------------ life cycle
@@ -136,12 +138,12 @@ public final class Session {
         } finally {
             stateLock.unlock();
         }
-        RequestOptions handshakeOptions = options.timeoutValue() == null && options.deadlineValue() == null
+        RequestOptions handshakeOptions = options.timeout().isEmpty() && options.deadline().isEmpty()
                 ? options.toBuilder().timeout(connectTimeout).build() : options;
         try {
             long deadline = deadlineOf(handshakeOptions, System.nanoTime());
             events.start();
-            if (handshakeOptions.tokenValue() != null && handshakeOptions.tokenValue().isCancelled()) {
+            if (handshakeOptions.token().map(CancellationToken::isCancelled).orElse(false)) {
                 throw new McpCancelledException("initialize cancelled before it was sent");
             }
             if (state != State.CONNECTING) {
@@ -286,7 +288,7 @@ public final class Session {
             throws InterruptedException {
         Objects.requireNonNull(options, "options (use RequestOptions.DEFAULT)");
         ensureConnected(method);
-        CancellationToken token = options.tokenValue();
+        CancellationToken token = options.token().orElse(null);
         if (token != null && token.isCancelled()) {
             throw new McpCancelledException(method + " not sent: the token was already cancelled ("
                     + token.reason() + ")");
@@ -337,7 +339,7 @@ public final class Session {
         if (Thread.interrupted()) {
             throw new InterruptedException(method + " not sent: the thread was interrupted");
         }
-        CancellationToken token = options.tokenValue();
+        CancellationToken token = options.token().orElse(null);
         if (token != null && token.isCancelled()) {
             throw new McpCancelledException(method + " not sent: the token was already cancelled ("
                     + token.reason() + ")");
@@ -349,11 +351,11 @@ public final class Session {
         if (options.resetTimeoutOnProgress()) {
             timeoutNanos = deadline - start;
             hardDeadline = Long.MAX_VALUE;
-            if (options.deadlineValue() != null) {
-                hardDeadline = Math.min(hardDeadline, Deadlines.monotonic(options.deadlineValue(), start));
+            if (options.deadline().isPresent()) {
+                hardDeadline = Math.min(hardDeadline, Deadlines.monotonic(options.deadline().get(), start));
             }
-            if (options.maxTotalTimeout() != null) {
-                hardDeadline = Math.min(hardDeadline, Deadlines.saturatedAdd(start, options.maxTotalTimeout()));
+            if (options.maxTotalTimeout().isPresent()) {
+                hardDeadline = Math.min(hardDeadline, Deadlines.saturatedAdd(start, options.maxTotalTimeout().get()));
             }
         }
         if (deadline - start <= 0) {
@@ -363,8 +365,8 @@ public final class Session {
         long id = ids.incrementAndGet();
         RequestId requestId = RequestId.of(id);
         PendingCall p = new PendingCall(id, method, start);
-        if (options.progressListener() != null) {
-            p.relay = new ProgressRelay(options.progressListener(), p.future, listenerQueueCapacity,
+        if (options.progressListener().isPresent()) {
+            p.relay = new ProgressRelay(options.progressListener().get(), p.future, listenerQueueCapacity,
                     listenerQueueBytes, droppedEvents);
             params = Params.withMeta(params, Map.of("progressToken", id));
         }
@@ -379,6 +381,7 @@ public final class Session {
                 : token.onCancel(() -> p.future.completeExceptionally(new PendingCall.CancelSignal(token.reason())));
         RequestScope scope = null;
         String cancelReason = null;
+        observed.requestStart(method, requestId);
         try {
             if (transport.sendsInline()) {
                 try {
@@ -422,11 +425,17 @@ public final class Session {
                 }
                 scope.join();
             }
+            if (response instanceof JsonRpcMessage.Response) {
+                observed.requestEnd(method, requestId, start);
+            }
             return switch (response) {
                 case JsonRpcMessage.Response r -> r.result();
                 case JsonRpcMessage.ErrorResponse e -> throw new McpRpcException(method, requestId, e.error());
                 default -> throw new McpProtocolException("unexpected answer to " + method);
             };
+        } catch (Throwable t) {
+            observed.requestFailed(method, requestId, start, t, cancelReason);
+            throw t;
         } finally {
             pending.remove(id);
             if (p.relay != null) {
@@ -521,7 +530,7 @@ public final class Session {
     public <T> CompletableFuture<T> async(RequestOptions options, AsyncCall<T> call) {
         Objects.requireNonNull(options, "options (use RequestOptions.DEFAULT)");
         CancellationToken token = CancellationToken.create();
-        CancellationToken outer = options.tokenValue();
+        CancellationToken outer = options.token().orElse(null);
         CancellationToken.Registration link = outer == null ? null : outer.onCancel(() -> token.cancel(outer.reason()));
         CancellableFuture<T> future = new CancellableFuture<>(token);
         if (link != null) {
@@ -799,6 +808,7 @@ public final class Session {
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "closing the transport failed", e);
         }
+        observed.transportClosed(cause);
         Thread eventThread = events.thread();
         if (eventThread != null && eventThread != self) {
             eventThread.interrupt();

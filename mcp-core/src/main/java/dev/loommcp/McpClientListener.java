@@ -1,0 +1,53 @@
+package dev.loommcp;
+
+import dev.loommcp.jsonrpc.JsonRpcMessage;
+import dev.loommcp.schema.LoggingMessageNotification;
+
+/**
+ * Receives what a server tells the client on its own initiative: notifications, tool-list changes, log messages and
+ * session restarts. Set one with {@link McpClient.Builder#listener(McpClientListener)}; every method has a default
+ * that does nothing, so an implementation overrides only what it needs.
+ *
+ * <p>Methods are called on the client's event thread ({@code mcp-events-N}), one at a time, in arrival order; they
+ * should return promptly and may call the client (for example to list tools again, or to close it). Events that wait
+ * for the listener are bounded ({@link McpClient.Builder#listenerQueueCapacity},
+ * {@link McpClient.Builder#listenerQueueBytes}); beyond that the oldest are dropped and counted
+ * ({@link McpClient#droppedEventCount()}). Whatever a method throws, {@link Error}s included, is logged at
+ * {@code WARNING} (without its message) and ignored: the next event is still delivered.
+ */
+public interface McpClientListener {
+
+    /**
+     * Called for each server notification except {@code notifications/progress} and {@code notifications/cancelled},
+     * which the client handles itself; also for the notifications that have a method of their own here (tool list
+     * changed, log message), after that method.
+     *
+     * @param notification the notification as received
+     */
+    default void onNotification(JsonRpcMessage.Notification notification) {
+    }
+
+    /**
+     * Called for {@code notifications/tools/list_changed}: the server's tool list changed. Until the tools are
+     * listed again, output-schema checks are skipped for the stale definitions.
+     */
+    default void onToolsChanged() {
+    }
+
+    /**
+     * Called for each {@code notifications/message}: a log message of the server (see
+     * {@link McpClient#setLoggingLevel}). A malformed one is logged and skipped here ({@link #onNotification} still
+     * gets it).
+     *
+     * @param message the log message
+     */
+    default void onLog(LoggingMessageNotification message) {
+    }
+
+    /**
+     * Called when the transport replaced its session with a new one (Streamable HTTP: the server forgot the session
+     * and the handshake ran again). Subscriptions of the old session are gone.
+     */
+    default void onSessionRestarted() {
+    }
+}

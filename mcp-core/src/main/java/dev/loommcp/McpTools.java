@@ -1,0 +1,165 @@
+package dev.loommcp;
+
+import dev.loommcp.schema.CallToolResult;
+import dev.loommcp.schema.ListToolsResult;
+import dev.loommcp.schema.Tool;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The tools of an MCP server (MCP 2025-11-25 "Server features: Tools"): listing them page by page or all at once,
+ * calling them, and the {@code _meta} stamped on every call. {@link McpClient} implements it; code that only calls
+ * tools can depend on this interface (and a test can implement it without a server).
+ *
+ * <p>Implementations are thread-safe: every method may be called from many threads (virtual threads included) at
+ * once. Each blocking method comes in two forms, the shorter one using {@link RequestOptions#DEFAULT}. A blocking
+ * call honours its deadline, token and the thread's interrupt as {@link McpClient} describes, and throws the
+ * {@link McpException} family: {@link McpRpcException} for a JSON-RPC error from the server,
+ * {@link McpProtocolException} for a malformed answer, {@link McpTimeoutException}, {@link McpCancelledException},
+ * {@link McpClosedException}, {@link McpTransportException}; before {@link McpClient#connect()} completed, an
+ * {@link IllegalStateException}. Null arguments follow the package's null policy ({@code dev.loommcp}).
+ */
+public interface McpTools {
+
+    /**
+     * Reads one page of {@code tools/list} (MCP "Tools: listing"). The cursor is sent verbatim.
+     *
+     * @param cursor the {@code nextCursor} of the previous page, or {@code null} for the first page
+     * @return the page
+     * @throws McpException         when the call fails
+     * @throws InterruptedException if the calling thread is interrupted
+     */
+    default ListToolsResult listTools(String cursor) throws InterruptedException {
+        return listTools(cursor, RequestOptions.DEFAULT);
+    }
+
+    /**
+     * Reads one page of {@code tools/list} with per-call options.
+     *
+     * @param cursor  the cursor, or {@code null}
+     * @param options timeout, token
+     * @return the page
+     * @throws McpException         when the call fails
+     * @throws InterruptedException if the calling thread is interrupted
+     */
+    ListToolsResult listTools(String cursor, RequestOptions options) throws InterruptedException;
+
+    /**
+     * Reads every page of {@code tools/list} and returns all tools (the seeds' complete listing). An empty-string
+     * {@code nextCursor} is a cursor like any other; only an absent one ends the listing. A cursor seen twice, or more
+     * pages than {@linkplain McpClient.Builder#maxListPages the page cap}, stops with {@link McpProtocolException}.
+     * Refreshes the definitions used to validate {@code structuredContent}.
+     *
+     * @return the tools in server order
+     * @throws McpException         when a call fails
+     * @throws InterruptedException if the calling thread is interrupted
+     */
+    default List<Tool> listAllTools() throws InterruptedException {
+        return listAllTools(RequestOptions.DEFAULT);
+    }
+
+    /**
+     * Reads every page of {@code tools/list} with per-page options; see {@link #listAllTools()}.
+     *
+     * @param options timeout and token for each page
+     * @return the tools
+     * @throws McpException         when a call fails
+     * @throws InterruptedException if the calling thread is interrupted
+     */
+    default List<Tool> listAllTools(RequestOptions options) throws InterruptedException {
+        List<Tool> all = new ArrayList<>();
+        for (McpTool t : tools(options)) {
+            all.add(t.tool());
+        }
+        return all;
+    }
+
+    /**
+     * Reads every page of {@code tools/list} and returns a callable handle per tool, carrying its full definition as
+     * received. Handles are revoked when the client closes.
+     *
+     * @return the handles in server order
+     * @throws McpException         when a call fails
+     * @throws InterruptedException if the calling thread is interrupted
+     */
+    default List<McpTool> tools() throws InterruptedException {
+        return tools(RequestOptions.DEFAULT);
+    }
+
+    /**
+     * Like {@link #tools()}, with per-page options.
+     *
+     * @param options timeout and token for each page
+     * @return the handles
+     * @throws McpException         when a call fails
+     * @throws InterruptedException if the calling thread is interrupted
+     */
+    List<McpTool> tools(RequestOptions options) throws InterruptedException;
+
+    /**
+     * Calls a tool with the client's default timeout; see {@link #callTool(String, Map, RequestOptions)}.
+     *
+     * @param name      the tool name
+     * @param arguments the arguments (a plain JSON object), or {@code null}
+     * @return the result
+     * @throws McpException         when the call fails
+     * @throws InterruptedException if the calling thread is interrupted
+     */
+    default CallToolResult callTool(String name, Map<String, Object> arguments) throws InterruptedException {
+        return callTool(name, arguments, RequestOptions.DEFAULT);
+    }
+
+    /**
+     * Calls a tool ({@code tools/call}, MCP "Tools: calling"). The persistent tool {@code _meta}
+     * ({@link #setToolMeta}) is stamped on the call, with {@code options.meta()} merged over it key by key; a
+     * progress listener adds an SDK-assigned {@code progressToken}. A result with {@code isError: true} is returned,
+     * not thrown. When the tool's cached definition (from {@link #tools()} or {@link #listAllTools()}) has an
+     * {@code outputSchema}, {@code structuredContent} is validated as
+     * {@link McpClient.Builder#outputSchemaValidation} says.
+     *
+     * @param name      the tool name
+     * @param arguments the arguments (a plain JSON object), or {@code null}
+     * @param options   timeout, deadline, token, progress listener, extra {@code _meta}
+     * @return the result
+     * @throws McpRpcException        if the server answers with a JSON-RPC error (unknown tool, bad arguments)
+     * @throws McpProtocolException   if the result is malformed, or fails its output schema in FAIL mode
+     * @throws McpTimeoutException    if the deadline passes ({@code notifications/cancelled} is sent)
+     * @throws McpCancelledException  if the token fires ({@code notifications/cancelled} is sent)
+     * @throws McpClosedException     if the client is or gets closed
+     * @throws McpTransportException  if the transport fails (process exit, HTTP status)
+     * @throws IllegalStateException  if the client is not connected yet
+     * @throws IllegalArgumentException if {@code arguments} hold something that is not plain JSON
+     * @throws InterruptedException   if the calling thread is interrupted ({@code notifications/cancelled} is sent)
+     */
+    CallToolResult callTool(String name, Map<String, Object> arguments, RequestOptions options)
+            throws InterruptedException;
+
+    /**
+     * Calls a tool on a new virtual thread (the seeds' async variant).
+     *
+     * @param name      the tool name
+     * @param arguments the arguments, or {@code null}
+     * @param options   the options; its token, if any, also cancels the call
+     * @return a future completed with the result or the exception {@link #callTool(String, Map, RequestOptions)}
+     *         would throw; its {@code cancel(true)} cancels the call on the wire ({@code notifications/cancelled})
+     */
+    CompletableFuture<CallToolResult> callToolAsync(String name, Map<String, Object> arguments,
+                                                    RequestOptions options);
+
+    /**
+     * Sets the {@code _meta} stamped on every later {@code tools/call} (the Rust seed's {@code set_tool_meta}), for
+     * example a run id that lets a server recognize a retried call. Per-call {@code _meta} wins key by key.
+     *
+     * @param meta the map (plain JSON values), or {@code null} to clear
+     */
+    void setToolMeta(Map<String, Object> meta);
+
+    /**
+     * Returns the persistent tool {@code _meta}.
+     *
+     * @return an unmodifiable map, empty when none is set
+     */
+    Map<String, Object> toolMeta();
+}
