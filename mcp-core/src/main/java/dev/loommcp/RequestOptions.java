@@ -13,7 +13,7 @@ import java.util.Optional;
  * extra {@code _meta}, and whether progress resets the timeout (DESIGN.md section 2; the seeds' per-call deadline,
  * cancel token and per-call {@code _meta}).
  *
- * <p>The effective deadline of a call is the earliest of: now + {@link #timeoutValue()}, {@link #deadlineValue()},
+ * <p>The effective deadline of a call is the earliest of: now + {@link #timeout()}, {@link #deadline()},
  * and now + the client's default request timeout (which applies when neither is set). With
  * {@link #resetTimeoutOnProgress()} the timeout restarts at each progress notification for the call, but never past
  * {@link #maxTotalTimeout()}.

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.loommcp.McpClient;
+import dev.loommcp.McpClientListener;
 import dev.loommcp.McpException;
 import dev.loommcp.McpRpcException;
 import dev.loommcp.McpTransportException;
@@ -74,7 +75,12 @@ class ScriptedServerTransportTest {
     void serverNotificationReachesTheClient() throws Exception {
         ScriptedServerTransport server = ScriptedServerTransport.create();
         CountDownLatch changed = new CountDownLatch(1);
-        try (McpClient client = McpClient.newBuilder(server).toolListChangedListener(changed::countDown).build()) {
+        try (McpClient client = McpClient.newBuilder(server).listener(new McpClientListener() {
+            @Override
+            public void onToolsChanged() {
+                changed.countDown();
+            }
+        }).build()) {
             client.connect();
             server.notifyClient("notifications/tools/list_changed", null);
             assertThat(changed.await(10, TimeUnit.SECONDS)).isTrue();
