@@ -11,21 +11,23 @@ import dev.loommcp.jsonrpc.JsonRpcMessage;
  * then {@link #close()}.
  *
  * <p>The core owns ids, correlation, deadlines, cancellation and the protocol; a transport owns the bytes and its
- * own resources (process, connections, reader threads). Inbound messages go to the {@link TransportSink} given to
- * {@link #open}, from any thread, in the order they were read from each stream.
+ * own resources (process, connections, reader threads). Inbound messages go to the {@link TransportSink} of the
+ * {@link TransportContext} given to {@link #open}, from any thread, in the order they were read from each stream.
  */
 public interface McpTransport extends AutoCloseable {
 
     /**
      * Starts the transport: launches the process or prepares the HTTP client. Inbound messages and the loss of the
-     * transport are reported to {@code sink} from then on.
+     * transport are reported to the context's {@linkplain TransportContext#sink() sink} from then on; the
+     * transport encodes and decodes with the context's {@linkplain TransportContext#framing() framing} and takes its
+     * threads from the context's {@linkplain TransportContext#threads() threads}.
      *
-     * @param sink          where inbound messages go, not {@code null}
-     * @param deadlineNanos the {@link System#nanoTime()} value by which opening must finish
+     * @param context the sink, the deadline by which opening must finish, the framing and the threads; not
+     *                {@code null}
      * @throws dev.loommcp.McpTransportException if the transport cannot start (naming what was wrong)
      * @throws InterruptedException              if the calling thread is interrupted
      */
-    void open(TransportSink sink, long deadlineNanos) throws InterruptedException;
+    void open(TransportContext context) throws InterruptedException;
 
     /**
      * Sends one message.

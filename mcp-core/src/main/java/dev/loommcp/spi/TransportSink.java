@@ -32,11 +32,4 @@ public interface TransportSink {
      * @param cause why, with the transport's details (exit code and stderr tail, HTTP status)
      */
     void onClosed(McpTransportException cause);
-
-    /**
-     * Reports that the transport replaced its session with a new one (HTTP: the server answered 404 for the old
-     * session and the handshake was replayed). Default: nothing.
-     */
-    default void onSessionRestarted() {
-    }
 }

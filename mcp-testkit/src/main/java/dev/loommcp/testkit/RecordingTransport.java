@@ -3,6 +3,7 @@ package dev.loommcp.testkit;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.spi.McpTransport;
 import dev.loommcp.spi.SendContext;
+import dev.loommcp.spi.TransportContext;
 import dev.loommcp.spi.TransportSink;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -57,8 +58,9 @@ public final class RecordingTransport implements McpTransport {
     }
 
     @Override
-    public void open(TransportSink sink, long deadlineNanos) throws InterruptedException {
-        delegate.open(new TransportSink() {
+    public void open(TransportContext context) throws InterruptedException {
+        TransportSink sink = context.sink();
+        delegate.open(context.withSink(new TransportSink() {
             @Override
             public void onMessage(JsonRpcMessage message) {
                 received.add(message);
@@ -74,12 +76,7 @@ public final class RecordingTransport implements McpTransport {
             public void onClosed(dev.loommcp.McpTransportException cause) {
                 sink.onClosed(cause);
             }
-
-            @Override
-            public void onSessionRestarted() {
-                sink.onSessionRestarted();
-            }
-        }, deadlineNanos);
+        }));
     }
 
     @Override

@@ -6,6 +6,7 @@ import dev.loommcp.McpClosedException;
 import dev.loommcp.McpException;
 import dev.loommcp.McpProtocolException;
 import dev.loommcp.McpRpcException;
+import dev.loommcp.McpSessionExpiredException;
 import dev.loommcp.McpTimeoutException;
 import dev.loommcp.McpTransportException;
 import dev.loommcp.RequestOptions;
@@ -21,7 +22,9 @@ import dev.loommcp.jsonrpc.RequestId;
 import dev.loommcp.schema.CallToolResult;
 import dev.loommcp.schema.InitializeResult;
 import dev.loommcp.schema.ProgressNotification;
+import dev.loommcp.spi.Deadline;
 import dev.loommcp.spi.McpTransport;
+import dev.loommcp.spi.TransportContext;
 import dev.loommcp.spi.TransportSink;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -55,6 +58,8 @@ public final class Session {
     private static final System.Logger LOG = System.getLogger("dev.loommcp.client");
     /** How long close() waits for in-flight {@code notifications/cancelled} before it closes the transport. */
     private static final long CANCEL_FLUSH_NANOS = TimeUnit.SECONDS.toNanos(2);
+    /** The deadline of sending one {@code notifications/cancelled}. */
+    private static final Duration CANCEL_SEND_BOUND = Duration.ofSeconds(5);
 
     private enum State { NEW, CONNECTING, CONNECTED, CLOSED }
 
@@ -77,6 +82,7 @@ public final class Session {
     private final int listenerQueueCapacity;
     private final long listenerQueueBytes;
     private final Handshake handshake;
+    private final SessionRenewal renewal;
     private final InboundDispatcher inbound;
     private final ToolCatalog tools;
 
@@ -112,6 +118,10 @@ public final class Session {
         this.tools = new ToolCatalog(config.outputSchemaValidation());
         this.handshake = new Handshake(transport, config.clientInfo(), config.clientCapabilities());
         this.inbound = new InboundDispatcher(config, new DispatcherHost(), tools);
+        this.renewal = new SessionRenewal(handshake, result -> {
+            initializeResult = result;
+            inbound.onSessionRestarted(); // marks the tool catalog stale and tells the listener
+        });
     }
 
     // ------------------------------------------------------------------------------------------------ life cycle
@@ -137,7 +147,7 @@ public final class Session {
         RequestOptions handshakeOptions = options.timeoutValue() == null && options.deadlineValue() == null
                 ? options.toBuilder().timeout(connectTimeout).build() : options;
         try {
-            long deadline = deadlineOf(handshakeOptions, System.nanoTime());
+            Deadline deadline = deadlineOf(handshakeOptions, Deadline.ofNanoTime(System.nanoTime()));
             events.start();
             if (handshakeOptions.tokenValue() != null && handshakeOptions.tokenValue().isCancelled()) {
                 throw new McpCancelledException("initialize cancelled before it was sent");
@@ -145,7 +155,7 @@ public final class Session {
             if (state != State.CONNECTING) {
                 throw closedException("connect"); // close() came first: do not open a transport it already closed
             }
-            transport.open(sink, deadline);
+            transport.open(TransportContext.of(sink, deadline));
             InitializeResult result = handshake.initialize((m, p, o) -> call(m, p, o, true), handshakeOptions);
             initializeResult = result;
             handshake.confirm(result, deadline);
@@ -289,8 +299,8 @@ public final class Session {
             throw new McpCancelledException(method + " not sent: the token was already cancelled ("
                     + token.reason() + ")");
         }
-        long deadline = deadlineOf(options, System.nanoTime());
-        if (deadline - System.nanoTime() <= 0) {
+        Deadline deadline = deadlineOf(options, Deadline.ofNanoTime(System.nanoTime()));
+        if (deadline.isExpired()) {
             throw new McpTimeoutException(method + " not sent: its deadline had passed");
         }
         CallContext context = new CallContext(deadline, null);
@@ -322,14 +332,71 @@ public final class Session {
     }
 
     /**
-     * Sends one request and waits for its response. The heart of the client: DESIGN.md section 3, "the life of a
-     * call".
+     * Sends one request and waits for its response; when the transport reports that the session expired, starts a
+     * new session (once per session generation, see {@link SessionRenewal}) and sends the request once more where
+     * the replay policy allows, within the call's first deadline.
      */
     private Object call(String method, Map<String, Object> params, RequestOptions options, boolean handshake)
             throws InterruptedException {
+        if (handshake) {
+            return callOnce(method, params, options, true);
+        }
+        long generation = renewal.generation();
+        Deadline deadline = deadlineOf(options, Deadline.ofNanoTime(System.nanoTime()));
+        try {
+            return callOnce(method, params, options, false);
+        } catch (McpSessionExpiredException expired) {
+            boolean resend = SessionRenewal.mayResend(method, params, tools);
+            renewSession(generation, options, deadline, expired);
+            if (!resend) {
+                throw expired;
+            }
+            LOG.log(System.Logger.Level.DEBUG, () -> "sending " + method + " again in the new session");
+            return callOnce(method, params, remainderOf(options, deadline, method), false);
+        }
+    }
+
+    /** Starts a new session for a call whose request expired with the old one; its failure fails the call. */
+    private void renewSession(long generation, RequestOptions options, Deadline deadline,
+                              McpSessionExpiredException expired) throws InterruptedException {
+        RequestOptions.Builder b = RequestOptions.newBuilder();
+        if (!deadline.isNone()) {
+            b.timeout(remainingOrTimeout(deadline, "initialize (new session)"));
+        }
+        if (options.tokenValue() != null) {
+            b.token(options.tokenValue());
+        }
+        try {
+            renewal.renew(generation, (m, p, o) -> callOnce(m, p, o, true), b.build(), deadline);
+        } catch (RuntimeException e) {
+            e.addSuppressed(expired);
+            throw e;
+        }
+    }
+
+    /** The options of a resend: the time left of the first deadline, never a fresh timeout. */
+    private static RequestOptions remainderOf(RequestOptions options, Deadline deadline, String method) {
+        return deadline.isNone() ? options
+                : options.toBuilder().timeout(remainingOrTimeout(deadline, method + " (sent again)")).build();
+    }
+
+    private static Duration remainingOrTimeout(Deadline deadline, String what) {
+        long left = deadline.remainingNanos();
+        if (left <= 0) {
+            throw new McpTimeoutException(what + " not sent: the call's deadline had passed");
+        }
+        return Duration.ofNanos(left);
+    }
+
+    /**
+     * Sends one request and waits for its response. The heart of the client: DESIGN.md section 3, "the life of a
+     * call".
+     */
+    private Object callOnce(String method, Map<String, Object> params, RequestOptions options, boolean handshake)
+            throws InterruptedException {
         if (!handshake) {
             ensureConnected(method);
-        } else if (state != State.CONNECTING) {
+        } else if (state != State.CONNECTING && state != State.CONNECTED) {
             throw closedException(method);
         }
         if (Thread.interrupted()) {
@@ -341,17 +408,18 @@ public final class Session {
                     + token.reason() + ")");
         }
         long start = System.nanoTime();
-        long deadline = deadlineOf(options, start);
-        long hardDeadline = deadline;
-        long timeoutNanos = 0;
+        Deadline startAt = Deadline.ofNanoTime(start);
+        Deadline deadline = deadlineOf(options, startAt);
+        Deadline hardDeadline = deadline;
+        Duration progressTimeout = null; // with resetTimeoutOnProgress: how long after the last progress
         if (options.resetTimeoutOnProgress()) {
-            timeoutNanos = deadline - start;
-            hardDeadline = Long.MAX_VALUE;
+            progressTimeout = deadline.isNone() ? null : Duration.ofNanos(deadline.nanoTime() - start);
+            hardDeadline = Deadline.NONE;
             if (options.deadlineValue() != null) {
-                hardDeadline = Math.min(hardDeadline, Deadlines.monotonic(options.deadlineValue(), start));
+                hardDeadline = hardDeadline.earliest(Deadline.at(options.deadlineValue()));
             }
             if (options.maxTotalTimeout() != null) {
-                hardDeadline = Math.min(hardDeadline, Deadlines.saturatedAdd(start, options.maxTotalTimeout()));
+                hardDeadline = hardDeadline.earliest(startAt.plus(options.maxTotalTimeout()));
             }
         }
         long id = ids.incrementAndGet();
@@ -381,7 +449,7 @@ public final class Session {
                     throw closedByOwner() ? closedInstead(method, e) : e;
                 }
             } else {
-                scope = RequestScope.open("request", context.deadlineNanos(), null);
+                scope = RequestScope.open("request", context.deadline().nanoTime(), null);
                 scope.onCancel(context::cancel);
                 scope.fork(() -> {
                     try {
@@ -396,7 +464,7 @@ public final class Session {
             }
             JsonRpcMessage response;
             try {
-                response = await(p, deadline, hardDeadline, timeoutNanos, options.resetTimeoutOnProgress());
+                response = await(p, deadline, hardDeadline, progressTimeout, options.resetTimeoutOnProgress());
             } catch (McpTimeoutException e) {
                 cancelReason = "timeout";
                 throw e;
@@ -438,12 +506,12 @@ public final class Session {
         }
     }
 
-    private JsonRpcMessage await(PendingCall p, long deadline, long hardDeadline, long timeoutNanos, boolean reset)
-            throws InterruptedException {
+    private JsonRpcMessage await(PendingCall p, Deadline deadline, Deadline hardDeadline, Duration progressTimeout,
+                                 boolean reset) throws InterruptedException {
         while (true) {
-            long effective = reset ? Math.min(Deadlines.saturatedAdd(p.lastProgressNanos,
-                    Duration.ofNanos(timeoutNanos)), hardDeadline) : deadline;
-            long left = effective == Long.MAX_VALUE ? Long.MAX_VALUE : effective - System.nanoTime();
+            Deadline effective = !reset ? deadline : progressTimeout == null ? hardDeadline
+                    : Deadline.ofNanoTime(p.lastProgressNanos).plus(progressTimeout).earliest(hardDeadline);
+            long left = effective.remainingNanos();
             if (left <= 0) {
                 throw new McpTimeoutException(p.method + " (id " + p.id + ") timed out: no response within "
                         + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - p.startNanos) + " ms");
@@ -486,7 +554,7 @@ public final class Session {
         JsonRpcMessage.Notification n = new JsonRpcMessage.Notification("notifications/cancelled", params);
         Runnable send = () -> {
             try {
-                transport.send(n, new CallContext(System.nanoTime() + TimeUnit.SECONDS.toNanos(5), id));
+                transport.send(n, new CallContext(Deadline.after(CANCEL_SEND_BOUND), id));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             } catch (RuntimeException e) {
@@ -543,8 +611,8 @@ public final class Session {
 
     // ------------------------------------------------------------------------------------------------ helpers
 
-    private long deadlineOf(RequestOptions options, long now) {
-        return Deadlines.of(options, now, requestTimeout);
+    private Deadline deadlineOf(RequestOptions options, Deadline start) {
+        return Deadlines.of(options, start, requestTimeout);
     }
 
     private void ensureConnected(String method) {
@@ -647,11 +715,6 @@ public final class Session {
                 startBackground("closer", Session.this::release);
             }
         }
-
-        @Override
-        public void onSessionRestarted() {
-            inbound.onSessionRestarted();
-        }
     }
 
     private void complete(RequestId id, JsonRpcMessage message) {
@@ -713,8 +776,8 @@ public final class Session {
         }
 
         @Override
-        public long defaultDeadline() {
-            return deadlineOf(RequestOptions.DEFAULT, System.nanoTime());
+        public Deadline defaultDeadline() {
+            return deadlineOf(RequestOptions.DEFAULT, Deadline.ofNanoTime(System.nanoTime()));
         }
     }
 

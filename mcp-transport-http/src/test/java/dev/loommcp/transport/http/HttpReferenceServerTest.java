@@ -1,5 +1,7 @@
 package dev.loommcp.transport.http;
 
+import dev.loommcp.spi.Deadline;
+import dev.loommcp.spi.TransportContext;
 import dev.loommcp.testkit.HttpReferenceServer;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -56,7 +58,7 @@ class HttpReferenceServerTest {
         TestSink sink = new TestSink();
         String session;
         try (HttpTransport t = HttpTransport.newBuilder(server.endpoint()).build()) {
-            t.open(sink, Long.MAX_VALUE);
+            t.open(TransportContext.of(sink, Deadline.NONE));
             t.send(HttpTransportTest.initialize(1), TestContext.of(1));
             JsonRpcMessage init = sink.next(HttpTransportTest.WAIT);
             assertThat(init).isInstanceOfSatisfying(JsonRpcMessage.Response.class, r -> {

@@ -1,5 +1,7 @@
 package dev.loommcp.transport.http;
 
+import dev.loommcp.spi.Deadline;
+import dev.loommcp.spi.TransportContext;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -122,7 +124,7 @@ class HttpTransportTlsTest {
 
     void ping(HttpTransport.Builder b) throws Exception {
         try (HttpTransport t = b.build()) {
-            t.open(sink, Long.MAX_VALUE);
+            t.open(TransportContext.of(sink, Deadline.NONE));
             t.send(new JsonRpcMessage.Request(RequestId.of(1), "ping", null), TestContext.of(1));
         }
     }

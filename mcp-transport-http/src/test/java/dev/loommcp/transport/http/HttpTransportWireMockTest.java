@@ -1,5 +1,7 @@
 package dev.loommcp.transport.http;
 
+import dev.loommcp.spi.Deadline;
+import dev.loommcp.spi.TransportContext;
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.absent;
 import static com.github.tomakehurst.wiremock.client.WireMock.delete;
@@ -52,7 +54,7 @@ class HttpTransportWireMockTest {
 
     HttpTransport open(HttpTransport.Builder b) {
         HttpTransport t = b.build();
-        t.open(sink, Long.MAX_VALUE);
+        t.open(TransportContext.of(sink, Deadline.NONE));
         return t;
     }
 

@@ -16,7 +16,6 @@ final class TestSink implements TransportSink {
     final LinkedBlockingQueue<JsonRpcMessage> queue = new LinkedBlockingQueue<>();
     final List<JsonRpcMessage> all = new CopyOnWriteArrayList<>();
     final List<String> skipped = new CopyOnWriteArrayList<>();
-    final AtomicInteger restarts = new AtomicInteger();
     volatile McpTransportException closedWith;
     volatile Consumer<JsonRpcMessage> onMessage = m -> { };
 
@@ -35,11 +34,6 @@ final class TestSink implements TransportSink {
     @Override
     public void onClosed(McpTransportException cause) {
         closedWith = cause;
-    }
-
-    @Override
-    public void onSessionRestarted() {
-        restarts.incrementAndGet();
     }
 
     JsonRpcMessage next(Duration timeout) throws InterruptedException {

@@ -3,10 +3,11 @@ package dev.loommcp.transport.stdio;
 import dev.loommcp.McpClosedException;
 import dev.loommcp.McpProtocolException;
 import dev.loommcp.McpTransportException;
-import dev.loommcp.internal.concurrent.McpThreads;
-import dev.loommcp.internal.json.JsonRpcCodec;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
+import dev.loommcp.spi.JsonRpcFraming;
+import dev.loommcp.spi.TransportContext;
 import dev.loommcp.spi.TransportSink;
+import dev.loommcp.spi.TransportThreads;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -98,11 +99,19 @@ final class StdioConnection {
     private final Map<Thread, CountDownLatch> pipeThreadEnds = new ConcurrentHashMap<>();
     private volatile Thread writerThread;
     private volatile Thread watcherThread;
+    /** The client's threads and framing, from the context given to {@link #open}. */
+    private volatile TransportThreads threadSource = TransportThreads.standard();
+    private volatile JsonRpcFraming framing = JsonRpcFraming.standard();
 
     StdioConnection(LaunchConfig config) {
         this.config = config;
         this.ring = new StderrRing(config.stderrBufferBytes());
         this.maxQueuedBytes = Math.max(64L * 1024 * 1024, 4L * config.maxMessageBytes());
+    }
+
+    /** The threads this connection was opened with (the core's until then). */
+    TransportThreads threads() {
+        return threadSource;
     }
 
     String programName() {
@@ -145,7 +154,8 @@ final class StdioConnection {
 
     // ------------------------------------------------------------------------------------------------ open
 
-    void open(TransportSink sink) {
+    void open(TransportContext context) {
+        TransportSink sink = context.sink();
         lifecycle.lock();
         try {
             if (userClosed) {
@@ -160,6 +170,8 @@ final class StdioConnection {
                         + " was already opened; a transport is used once");
             }
             opened = true;
+            threadSource = context.threads();
+            framing = context.framing();
             sinkRef = new WeakReference<>(sink);
             ProcessBuilder pb = new ProcessBuilder(config.processCommand());
             if (config.workingDirectory() != null) {
@@ -202,7 +214,7 @@ final class StdioConnection {
                 writerThread = startPipeThread("stdio-writer", this::writeStdin);
                 threads.add(writerThread);
                 // waits on onExit(), which parks a virtual thread without holding its carrier
-                watcherThread = McpThreads.start("stdio-exit", this::watchExit);
+                watcherThread = threadSource.start("stdio-exit", this::watchExit);
                 threads.add(watcherThread);
             } catch (Throwable e) {
                 // typically OutOfMemoryError "unable to create native thread": the OS refused an OS thread
@@ -228,7 +240,7 @@ final class StdioConnection {
             throw refused;
         }
         CountDownLatch ended = new CountDownLatch(1);
-        Thread t = McpThreads.startPlatform(purpose, PIPE_THREAD_STACK, () -> {
+        Thread t = threadSource.startPlatform(purpose, PIPE_THREAD_STACK, () -> {
             try {
                 task.run();
             } finally {
@@ -272,7 +284,7 @@ final class StdioConnection {
         if (!opened || process == null) {
             throw new IllegalStateException("the stdio transport for " + config.programName() + " is not open");
         }
-        byte[] bytes = JsonRpcCodec.encode(message);
+        byte[] bytes = framing.encode(message);
         long queued = queuedBytes.addAndGet(bytes.length);
         if (queued > maxQueuedBytes) {
             queuedBytes.addAndGet(-bytes.length);
@@ -455,7 +467,7 @@ final class StdioConnection {
         }
         List<JsonRpcMessage> messages;
         try {
-            messages = JsonRpcCodec.decode(buf, off, len);
+            messages = framing.decode(buf, off, len);
         } catch (McpProtocolException e) {
             skip(buf, off, len, buf[first] == '{' || buf[first] == '[', e.getMessage());
             return true;
@@ -674,7 +686,7 @@ final class StdioConnection {
             }
         }
         if (shutdownStarted.compareAndSet(false, true)) {
-            Thread reaper = McpThreads.newThread("stdio-reaper", this::runShutdown);
+            Thread reaper = threadSource.newThread("stdio-reaper", this::runShutdown);
             threads.add(reaper);
             reaper.start();
         }

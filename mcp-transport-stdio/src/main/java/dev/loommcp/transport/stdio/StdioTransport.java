@@ -5,6 +5,7 @@ import dev.loommcp.McpTransportException;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.spi.McpTransport;
 import dev.loommcp.spi.SendContext;
+import dev.loommcp.spi.TransportContext;
 import dev.loommcp.spi.TransportSink;
 import java.lang.ref.Cleaner;
 import java.nio.file.Files;
@@ -235,10 +236,11 @@ public final class StdioTransport implements McpTransport {
      * @throws IllegalStateException if the transport was opened before
      */
     @Override
-    public void open(TransportSink sink, long deadlineNanos) {
-        Objects.requireNonNull(sink, "sink");
+    public void open(TransportContext context) {
+        Objects.requireNonNull(context, "context");
+        TransportSink sink = Objects.requireNonNull(context.sink(), "sink");
         this.sink = sink;
-        connection.open(sink);
+        connection.open(context);
         cleanable = Reaper.watch(this, connection);
     }
 

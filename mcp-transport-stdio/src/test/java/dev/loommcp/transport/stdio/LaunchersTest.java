@@ -1,5 +1,7 @@
 package dev.loommcp.transport.stdio;
 
+import dev.loommcp.spi.Deadline;
+import dev.loommcp.spi.TransportContext;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
@@ -29,7 +31,7 @@ class LaunchersTest {
         TestSink sink = new TestSink();
         long grandchild = -1;
         try {
-            c.open(sink);
+            c.open(TransportContext.of(sink, Deadline.NONE));
             grandchild = lines.awaitNumber("GRANDCHILD");
             long child = c.process().pid();
             String[] stat = ProcessTree.statLinux(child);
@@ -55,7 +57,7 @@ class LaunchersTest {
         TestSink sink = new TestSink();
         long grandchild = -1;
         try {
-            c.open(sink);
+            c.open(TransportContext.of(sink, Deadline.NONE));
             grandchild = lines.awaitNumber("GRANDCHILD");
             assertThat(c.grouped()).isFalse();
             c.close();

@@ -1,5 +1,7 @@
 package dev.loommcp.transport.stdio;
 
+import dev.loommcp.spi.Deadline;
+import dev.loommcp.spi.TransportContext;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -25,7 +27,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @Timeout(120)
 class StdioTransportExchangeTest {
 
-    private static final SendContext CTX = SendContext.detached(Long.MAX_VALUE);
+    private static final SendContext CTX = SendContext.detached(Deadline.NONE);
 
     @SuppressWarnings("unchecked")
     static Map<String, Object> map(Object o) {
@@ -37,7 +39,7 @@ class StdioTransportExchangeTest {
         StdioTransport t = StdioTransport.newBuilder(ReferenceServer.stdioCommand()).build();
         TestSink sink = new TestSink();
         try {
-            t.open(sink, Long.MAX_VALUE);
+            t.open(TransportContext.of(sink, Deadline.NONE));
             t.send(Children.request(1, "initialize", Map.of(
                     "protocolVersion", "2025-11-25",
                     "capabilities", Map.of(),
@@ -65,7 +67,7 @@ class StdioTransportExchangeTest {
         int threads = 32;
         int each = 50;
         try {
-            t.open(sink, Long.MAX_VALUE);
+            t.open(TransportContext.of(sink, Deadline.NONE));
             AtomicLong ids = new AtomicLong();
             List<Thread> senders = new ArrayList<>();
             for (int i = 0; i < threads; i++) {
@@ -99,7 +101,7 @@ class StdioTransportExchangeTest {
         StdioTransport t = StdioTransport.newBuilder(Children.fakeServer("reverse")).build();
         TestSink sink = new TestSink();
         try {
-            t.open(sink, Long.MAX_VALUE);
+            t.open(TransportContext.of(sink, Deadline.NONE));
             for (long id = 1; id <= 5; id++) {
                 t.send(Children.request(id, "test/echo", Map.of("id", id)), CTX);
             }
@@ -122,7 +124,7 @@ class StdioTransportExchangeTest {
         StdioTransport t = StdioTransport.newBuilder(Children.fakeServer("garbage")).build();
         TestSink sink = new TestSink();
         try {
-            t.open(sink, Long.MAX_VALUE);
+            t.open(TransportContext.of(sink, Deadline.NONE));
             for (long id = 1; id <= 3; id++) {
                 t.send(Children.request(id, "test/echo", null), CTX);
                 assertThat(sink.nextResponse().id()).isEqualTo(RequestId.of(id));
@@ -145,7 +147,7 @@ class StdioTransportExchangeTest {
         StdioTransport t = StdioTransport.newBuilder(Children.fakeServer("batch")).build();
         TestSink sink = new TestSink();
         try {
-            t.open(sink, Long.MAX_VALUE);
+            t.open(TransportContext.of(sink, Deadline.NONE));
             t.send(Children.request(7, "test/echo", null), CTX);
             assertThat(sink.next()).isInstanceOfSatisfying(JsonRpcMessage.Response.class,
                     r -> assertThat(r.id()).isEqualTo(RequestId.of(7)));
@@ -162,7 +164,7 @@ class StdioTransportExchangeTest {
                 .build();
         TestSink sink = new TestSink();
         try {
-            t.open(sink, Long.MAX_VALUE);
+            t.open(TransportContext.of(sink, Deadline.NONE));
             McpTransportException ex = sink.awaitClosed();
             assertThat(ex).isNotInstanceOf(McpProcessExitedException.class)
                     .hasMessageContaining("sh sent a message longer than the limit of 16777216 bytes")
@@ -180,7 +182,7 @@ class StdioTransportExchangeTest {
                 "nonl").maxMessageBytes(1024 * 1024).build();
         TestSink sink = new TestSink();
         try {
-            t.open(sink, Long.MAX_VALUE);
+            t.open(TransportContext.of(sink, Deadline.NONE));
             assertThat(sink.awaitClosed()).hasMessageContaining("limit of 1048576 bytes");
         } finally {
             t.close();
@@ -200,7 +202,7 @@ class StdioTransportExchangeTest {
                 .maxMessageBytes(limit).build();
         TestSink sink = new TestSink();
         try {
-            t.open(sink, Long.MAX_VALUE);
+            t.open(TransportContext.of(sink, Deadline.NONE));
             assertThat(sink.next()).isInstanceOf(JsonRpcMessage.Notification.class);
             assertThat(sink.awaitClosed()).hasMessageContaining("limit of 4096 bytes");
         } finally {
@@ -215,7 +217,7 @@ class StdioTransportExchangeTest {
                 .build();
         TestSink sink = new TestSink();
         try {
-            t.open(sink, Long.MAX_VALUE);
+            t.open(TransportContext.of(sink, Deadline.NONE));
             // far sooner than the startup timeout: the exit itself is reported
             McpTransportException ex = sink.awaitClosed(TestSink.SOON);
             assertThat(ex).isInstanceOfSatisfying(McpProcessExitedException.class, e -> {
@@ -239,7 +241,7 @@ class StdioTransportExchangeTest {
         StdioTransport t = StdioTransport.newBuilder(Children.fakeServer("echo")).build();
         TestSink sink = new TestSink();
         try {
-            t.open(sink, Long.MAX_VALUE);
+            t.open(TransportContext.of(sink, Deadline.NONE));
             t.send(Children.request(1, "test/echo", null), CTX);
             assertThat(sink.nextResponse().id()).isEqualTo(RequestId.of(1));
             t.send(Children.request(2, "hang", null), CTX);
@@ -264,7 +266,7 @@ class StdioTransportExchangeTest {
                 .build();
         TestSink sink = new TestSink();
         try {
-            t.open(sink, Long.MAX_VALUE);
+            t.open(TransportContext.of(sink, Deadline.NONE));
             // the message after the 100 MB arrives only if stderr was drained all along
             assertThat(sink.next(Duration.ofSeconds(60))).isInstanceOfSatisfying(JsonRpcMessage.Notification.class,
                     n -> assertThat(n.method()).isEqualTo("notifications/flooded"));
@@ -286,7 +288,7 @@ class StdioTransportExchangeTest {
                 .build();
         TestSink sink = new TestSink();
         try {
-            t.open(sink, Long.MAX_VALUE);
+            t.open(TransportContext.of(sink, Deadline.NONE));
             McpProcessExitedException ex = (McpProcessExitedException) sink.awaitClosed();
             assertThat(ex.stderrTail()).endsWith("line 498\nline 499").doesNotContain("line 1\n");
             assertThat(ex.stderrTail().length()).isLessThanOrEqualTo(256);
@@ -303,7 +305,7 @@ class StdioTransportExchangeTest {
                 .build();
         TestSink sink = new TestSink();
         try {
-            t.open(sink, Long.MAX_VALUE);
+            t.open(TransportContext.of(sink, Deadline.NONE));
             McpTransportException ex = sink.awaitClosed();
             assertThat(ex).hasMessageContaining("sleep sent no message within 500 ms of its launch (startupTimeout)");
         } finally {
@@ -318,8 +320,8 @@ class StdioTransportExchangeTest {
         assertThatThrownBy(() -> t.send(Children.request(1, "x", null), CTX))
                 .isInstanceOf(IllegalStateException.class);
         TestSink sink = new TestSink();
-        t.open(sink, Long.MAX_VALUE);
-        assertThatThrownBy(() -> t.open(sink, Long.MAX_VALUE)).isInstanceOf(IllegalStateException.class);
+        t.open(TransportContext.of(sink, Deadline.NONE));
+        assertThatThrownBy(() -> t.open(TransportContext.of(sink, Deadline.NONE))).isInstanceOf(IllegalStateException.class);
         t.close();
         // after close: see StdioTransportRobustnessTest
         assertThat(sink.closedCalls).hasValue(0);

@@ -1,5 +1,7 @@
 package dev.loommcp.transport.stdio;
 
+import dev.loommcp.spi.Deadline;
+import dev.loommcp.spi.TransportContext;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -221,7 +223,7 @@ class StdioTransportLaunchTest {
     private static Set<String> runEnvDump(StdioTransport t) throws Exception {
         TestSink sink = new TestSink();
         try {
-            t.open(sink, Long.MAX_VALUE);
+            t.open(TransportContext.of(sink, Deadline.NONE));
             McpTransportException ex = sink.awaitClosed();
             assertThat(ex).isInstanceOf(McpProcessExitedException.class);
             assertThat(((McpProcessExitedException) ex).exitCode()).hasValue(0);

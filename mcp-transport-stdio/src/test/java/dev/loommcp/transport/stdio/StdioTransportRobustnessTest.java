@@ -1,5 +1,7 @@
 package dev.loommcp.transport.stdio;
 
+import dev.loommcp.spi.Deadline;
+import dev.loommcp.spi.TransportContext;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -23,7 +25,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @Timeout(120)
 class StdioTransportRobustnessTest {
 
-    private static final SendContext CTX = SendContext.detached(Long.MAX_VALUE);
+    private static final SendContext CTX = SendContext.detached(Deadline.NONE);
     /** Writes far more than a pipe holds to stderr, then a message on stdout, then reads stdin to its end. */
     private static final String STDERR_THEN_MESSAGE = "yes 'a line of log output' | head -n 200000 >&2; "
             + "echo '{\"jsonrpc\":\"2.0\",\"method\":\"notifications/after-stderr\"}'; cat > /dev/null";
@@ -46,7 +48,7 @@ class StdioTransportRobustnessTest {
                 .build();
         TestSink sink = new TestSink();
         try {
-            t.open(sink, Long.MAX_VALUE);
+            t.open(TransportContext.of(sink, Deadline.NONE));
             // the message after 5 MB of stderr arrives only if stderr was drained all along
             assertThat(sink.next(Duration.ofSeconds(60))).isInstanceOfSatisfying(JsonRpcMessage.Notification.class,
                     n -> assertThat(n.method()).isEqualTo("notifications/after-stderr"));
@@ -80,7 +82,7 @@ class StdioTransportRobustnessTest {
                                 + "echo '{\"jsonrpc\":\"2.0\",\"method\":\"notifications/second\"}'; cat > /dev/null")
                 .build();
         try {
-            t.open(sink, Long.MAX_VALUE);
+            t.open(TransportContext.of(sink, Deadline.NONE));
             assertThat(sink.next()).isInstanceOfSatisfying(JsonRpcMessage.Notification.class,
                     n -> assertThat(n.method()).isEqualTo("notifications/second"));
             assertThat(t.skippedLines()).isEqualTo(1);
@@ -108,7 +110,7 @@ class StdioTransportRobustnessTest {
         TestSink sink = new TestSink();
         try {
             long before = usedHeapAfterGc();
-            t.open(sink, Long.MAX_VALUE);
+            t.open(TransportContext.of(sink, Deadline.NONE));
             assertThat(all.await(60, TimeUnit.SECONDS)).as("all stderr lines drained").isTrue();
             long retained = usedHeapAfterGc() - before;
             assertThat(t.stderrBufferedBytes()).isLessThanOrEqualTo(capacity);
@@ -138,13 +140,13 @@ class StdioTransportRobustnessTest {
     void aClosedTransportRefusesWithMcpClosedException() throws Exception {
         StdioTransport never = StdioTransport.newBuilder("sh", "-c", "cat > /dev/null").build();
         never.close();
-        assertThatThrownBy(() -> never.open(new TestSink(), Long.MAX_VALUE))
+        assertThatThrownBy(() -> never.open(TransportContext.of(new TestSink(), Deadline.NONE)))
                 .isInstanceOf(McpClosedException.class).hasMessageContaining("closed");
         assertThat(never.pid()).isEmpty();
 
         StdioTransport t = StdioTransport.newBuilder("sh", "-c", "cat > /dev/null").build();
         TestSink sink = new TestSink();
-        t.open(sink, Long.MAX_VALUE);
+        t.open(TransportContext.of(sink, Deadline.NONE));
         t.close();
         assertThatThrownBy(() -> t.send(Children.request(1, "x", null), CTX))
                 .isInstanceOf(McpClosedException.class).hasMessageContaining("closed").hasNoCause();
@@ -155,7 +157,7 @@ class StdioTransportRobustnessTest {
     void aTransportThatFailedAndWasThenClosedRefusesWithTheFailureAsCause() throws Exception {
         StdioTransport t = StdioTransport.newBuilder("sh", "-c", "exit 7").build();
         TestSink sink = new TestSink();
-        t.open(sink, Long.MAX_VALUE);
+        t.open(TransportContext.of(sink, Deadline.NONE));
         McpTransportException failure = sink.awaitClosed();
         t.close();
         assertThatThrownBy(() -> t.send(Children.request(1, "x", null), CTX))
@@ -178,7 +180,7 @@ class StdioTransportRobustnessTest {
             });
             go.countDown();
             try {
-                t.open(sink, Long.MAX_VALUE);
+                t.open(TransportContext.of(sink, Deadline.NONE));
                 // open won the race: the first use after the close is refused as closed
                 closer.join();
                 assertThatThrownBy(() -> t.send(Children.request(1, "initialize", null), CTX))
@@ -202,7 +204,7 @@ class StdioTransportRobustnessTest {
         StdioTransport t = StdioTransport.newBuilder("sh", "-c", "cat > /dev/null; sleep 1000").build();
         TestSink sink = new TestSink();
         try {
-            assertThatThrownBy(() -> t.open(sink, Long.MAX_VALUE))
+            assertThatThrownBy(() -> t.open(TransportContext.of(sink, Deadline.NONE)))
                     .isInstanceOf(McpTransportException.class)
                     .hasMessageContaining("cannot start the threads")
                     .hasMessageContaining("unable to create native thread")

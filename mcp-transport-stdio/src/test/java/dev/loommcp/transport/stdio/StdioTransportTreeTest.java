@@ -1,5 +1,7 @@
 package dev.loommcp.transport.stdio;
 
+import dev.loommcp.spi.Deadline;
+import dev.loommcp.spi.TransportContext;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.loommcp.McpTransportException;
@@ -29,7 +31,7 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(120)
 class StdioTransportTreeTest {
 
-    private static final SendContext CTX = SendContext.detached(Long.MAX_VALUE);
+    private static final SendContext CTX = SendContext.detached(Deadline.NONE);
     /** Slack over the documented close bound: thread collection (1 s) plus a generous margin for a busy machine. */
     private static final long SLACK_MILLIS = 1000 + 8000;
 
@@ -43,7 +45,7 @@ class StdioTransportTreeTest {
         TestSink sink = new TestSink();
         long grandchild = -1;
         try {
-            t.open(sink, Long.MAX_VALUE);
+            t.open(TransportContext.of(sink, Deadline.NONE));
             grandchild = lines.awaitNumber("GRANDCHILD");
             assertThat(sink.next()).isInstanceOf(JsonRpcMessage.Notification.class);
             assertThat(ProcessHandle.of(grandchild).map(ProcessHandle::isAlive)).hasValue(true);
@@ -70,7 +72,7 @@ class StdioTransportTreeTest {
         TestSink sink = new TestSink();
         long grandchild = -1;
         try {
-            t.open(sink, Long.MAX_VALUE);
+            t.open(TransportContext.of(sink, Deadline.NONE));
             grandchild = lines.awaitNumber("GRANDCHILD");
             McpTransportException ex = sink.awaitClosed();
             assertThat(ex).isInstanceOfSatisfying(McpProcessExitedException.class,
@@ -112,7 +114,7 @@ class StdioTransportTreeTest {
         TestSink sink = new TestSink();
         long grandchild = -1;
         try {
-            t.open(sink, Long.MAX_VALUE);
+            t.open(TransportContext.of(sink, Deadline.NONE));
             grandchild = lines.awaitNumber("GRANDCHILD");
             if (awaitOnClosed) {
                 assertThat(sink.awaitClosed()).isInstanceOfSatisfying(McpProcessExitedException.class,
@@ -154,7 +156,7 @@ class StdioTransportTreeTest {
         TestSink sink = new TestSink();
         long serverPid = -1;
         try {
-            t.open(sink, Long.MAX_VALUE);
+            t.open(TransportContext.of(sink, Deadline.NONE));
             serverPid = lines.awaitNumber("SERVER");
             t.send(Children.request(1, "test/echo", Map.of("hello", "world")), CTX);
             assertThat(sink.nextResponse().id()).isEqualTo(RequestId.of(1));
@@ -182,7 +184,7 @@ class StdioTransportTreeTest {
         TestSink sink = new TestSink();
         long grandchild = -1;
         try {
-            t.open(sink, Long.MAX_VALUE);
+            t.open(TransportContext.of(sink, Deadline.NONE));
             grandchild = lines.awaitNumber("GRANDCHILD");
             sink.next();
             long start = System.nanoTime();
@@ -209,7 +211,7 @@ class StdioTransportTreeTest {
                 .build();
         TestSink sink = new TestSink();
         try {
-            t.open(sink, Long.MAX_VALUE);
+            t.open(TransportContext.of(sink, Deadline.NONE));
             sink.next();
             // 4 MB, far more than a pipe holds: with a blocking write this would hang here
             String pad = "x".repeat(8 * 1024);
@@ -232,7 +234,7 @@ class StdioTransportTreeTest {
                 .stdinCloseGrace(Duration.ofMillis(200))
                 .build();
         TestSink sink = new TestSink();
-        t.open(sink, Long.MAX_VALUE);
+        t.open(TransportContext.of(sink, Deadline.NONE));
         t.send(Children.request(1, "test/echo", null), CTX);
         sink.nextResponse();
         List<Thread> closers = new ArrayList<>();
@@ -260,7 +262,7 @@ class StdioTransportTreeTest {
         };
         StdioTransport t = StdioTransport.newBuilder("sh", Children.script("exit7.sh").toString()).build();
         ref.set(t);
-        t.open(sink, Long.MAX_VALUE);
+        t.open(TransportContext.of(sink, Deadline.NONE));
         assertThat(sink.awaitClosed()).isInstanceOf(McpProcessExitedException.class);
         t.close();
     }
@@ -286,7 +288,7 @@ class StdioTransportTreeTest {
                 .stdinCloseGrace(Duration.ofMillis(100))
                 .build();
         TestSink sink = new TestSink();
-        t.open(sink, Long.MAX_VALUE);
+        t.open(TransportContext.of(sink, Deadline.NONE));
         sink.next();
         return t.pid().orElseThrow();
     }
