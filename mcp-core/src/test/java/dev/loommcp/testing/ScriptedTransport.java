@@ -331,8 +331,8 @@ public final class ScriptedTransport implements McpTransport {
 
     /**
      * Expires the server's session, as an HTTP server that answers 404 for an unknown session: every request sent
-     * from now on (recorded, then refused with {@link McpSessionExpiredException}) until the client sends
-     * {@code initialize}, which starts a new session.
+     * from now on but {@code initialize} (recorded, then refused with {@link McpSessionExpiredException}) until the
+     * client sends {@code notifications/initialized}, which establishes the new session.
      */
     public void expireSession() {
         sessionExpired = true;
@@ -406,12 +406,13 @@ public final class ScriptedTransport implements McpTransport {
             throw new McpTransportException("scripted transport is " + (closed ? "closed" : "lost"));
         }
         if (!(wire instanceof JsonRpcMessage.Request request)) {
+            if (wire instanceof JsonRpcMessage.Notification n && n.method().equals("notifications/initialized")) {
+                sessionExpired = false; // the new session is established
+            }
             record(wire, context);
             return;
         }
-        if (request.method().equals("initialize")) {
-            sessionExpired = false; // a new session
-        } else if (sessionExpired) {
+        if (sessionExpired && !request.method().equals("initialize")) {
             record(wire, context);
             expiredRequests.incrementAndGet();
             throw new McpSessionExpiredException("POST " + request.method() + " (id " + request.id()
