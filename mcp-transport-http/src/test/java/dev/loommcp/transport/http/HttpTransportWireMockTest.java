@@ -79,8 +79,8 @@ class HttpTransportWireMockTest {
 
         try (HttpTransport t = open(HttpTransport.newBuilder(endpoint()).header("X-Api-Key", "k-123"))) {
             t.send(HttpTransportTest.initialize(1), TestContext.of(1));
+            t.handshakeCompleted("2025-06-18"); // the client tells the version before notifications/initialized
             t.send(HttpTransportTest.INITIALIZED, TestContext.none());
-            t.handshakeCompleted("2025-06-18");
             t.send(new JsonRpcMessage.Request(RequestId.of("c-1"), "tools/call",
                     Map.of("name", "x", "arguments", Map.of("a", 1))), TestContext.of(2));
         }
