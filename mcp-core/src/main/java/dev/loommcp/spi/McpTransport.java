@@ -40,6 +40,9 @@ public interface McpTransport extends AutoCloseable {
      *
      * @param message the message, not {@code null}
      * @param context the request's deadline, cancellation hooks and identity
+     * @throws dev.loommcp.McpSessionExpiredException if the peer no longer knows the session the request was sent in
+     *                                                 (the transport dropped it; the core starts a new one and may
+     *                                                 send the request again)
      * @throws dev.loommcp.McpTransportException if the message cannot be sent
      * @throws dev.loommcp.McpProtocolException  if the peer's answer broke the protocol
      * @throws InterruptedException              if the sending thread is interrupted
@@ -56,9 +59,11 @@ public interface McpTransport extends AutoCloseable {
     }
 
     /**
-     * Called by the core once the protocol handshake has completed, with the negotiated protocol version. HTTP
-     * transports start sending {@code MCP-Protocol-Version} and open their optional GET stream here. Must not block
-     * for long. Default: nothing.
+     * Called by the core once the server's {@code initialize} answer passed the core's checks, with the negotiated
+     * protocol version, just before it sends {@code notifications/initialized} (which therefore carries the version
+     * already). Called again for each new session the core starts after a {@link dev.loommcp.McpSessionExpiredException}.
+     * HTTP transports start sending {@code MCP-Protocol-Version} and open (or reopen) their optional GET stream here.
+     * Must not block for long. Default: nothing.
      *
      * @param protocolVersion the negotiated version, for example {@code 2025-11-25}
      */

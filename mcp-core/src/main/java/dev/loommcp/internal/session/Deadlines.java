@@ -21,4 +21,19 @@ final class Deadlines {
         }
         return deadline;
     }
+
+    /**
+     * The limit of a call that resets its timeout on progress: its absolute deadline and its
+     * {@code maxTotalTimeout}, whichever comes first; {@link Deadline#NONE} when it sets neither.
+     */
+    static Deadline hardLimit(RequestOptions options, Deadline start) {
+        Deadline limit = Deadline.NONE;
+        if (options.deadlineValue() != null) {
+            limit = limit.earliest(Deadline.at(options.deadlineValue()));
+        }
+        if (options.maxTotalTimeout() != null) {
+            limit = limit.earliest(start.plus(options.maxTotalTimeout()));
+        }
+        return limit;
+    }
 }

@@ -6,7 +6,6 @@ import dev.loommcp.McpClosedException;
 import dev.loommcp.McpException;
 import dev.loommcp.McpProtocolException;
 import dev.loommcp.McpRpcException;
-import dev.loommcp.McpSessionExpiredException;
 import dev.loommcp.McpTimeoutException;
 import dev.loommcp.McpTransportException;
 import dev.loommcp.RequestOptions;
@@ -58,8 +57,6 @@ public final class Session {
     private static final System.Logger LOG = System.getLogger("dev.loommcp.client");
     /** How long close() waits for in-flight {@code notifications/cancelled} before it closes the transport. */
     private static final long CANCEL_FLUSH_NANOS = TimeUnit.SECONDS.toNanos(2);
-    /** The deadline of sending one {@code notifications/cancelled}. */
-    private static final Duration CANCEL_SEND_BOUND = Duration.ofSeconds(5);
 
     private enum State { NEW, CONNECTING, CONNECTED, CLOSED }
 
@@ -118,7 +115,7 @@ public final class Session {
         this.tools = new ToolCatalog(config.outputSchemaValidation());
         this.handshake = new Handshake(transport, config.clientInfo(), config.clientCapabilities());
         this.inbound = new InboundDispatcher(config, new DispatcherHost(), tools);
-        this.renewal = new SessionRenewal(handshake, result -> {
+        this.renewal = new SessionRenewal(handshake, tools, result -> {
             initializeResult = result;
             inbound.onSessionRestarted(); // marks the tool catalog stale and tells the listener
         });
@@ -331,61 +328,14 @@ public final class Session {
         return call(method, params, options, false);
     }
 
-    /**
-     * Sends one request and waits for its response; when the transport reports that the session expired, starts a
-     * new session (once per session generation, see {@link SessionRenewal}) and sends the request once more where
-     * the replay policy allows, within the call's first deadline.
-     */
+    /** Sends one request and waits for its response; a session expiry is handled by {@link SessionRenewal#call}. */
     private Object call(String method, Map<String, Object> params, RequestOptions options, boolean handshake)
             throws InterruptedException {
         if (handshake) {
             return callOnce(method, params, options, true);
         }
-        long generation = renewal.generation();
-        Deadline deadline = deadlineOf(options, Deadline.ofNanoTime(System.nanoTime()));
-        try {
-            return callOnce(method, params, options, false);
-        } catch (McpSessionExpiredException expired) {
-            boolean resend = SessionRenewal.mayResend(method, params, tools);
-            renewSession(generation, options, deadline, expired);
-            if (!resend) {
-                throw expired;
-            }
-            LOG.log(System.Logger.Level.DEBUG, () -> "sending " + method + " again in the new session");
-            return callOnce(method, params, remainderOf(options, deadline, method), false);
-        }
-    }
-
-    /** Starts a new session for a call whose request expired with the old one; its failure fails the call. */
-    private void renewSession(long generation, RequestOptions options, Deadline deadline,
-                              McpSessionExpiredException expired) throws InterruptedException {
-        RequestOptions.Builder b = RequestOptions.newBuilder();
-        if (!deadline.isNone()) {
-            b.timeout(remainingOrTimeout(deadline, "initialize (new session)"));
-        }
-        if (options.tokenValue() != null) {
-            b.token(options.tokenValue());
-        }
-        try {
-            renewal.renew(generation, (m, p, o) -> callOnce(m, p, o, true), b.build(), deadline);
-        } catch (RuntimeException e) {
-            e.addSuppressed(expired);
-            throw e;
-        }
-    }
-
-    /** The options of a resend: the time left of the first deadline, never a fresh timeout. */
-    private static RequestOptions remainderOf(RequestOptions options, Deadline deadline, String method) {
-        return deadline.isNone() ? options
-                : options.toBuilder().timeout(remainingOrTimeout(deadline, method + " (sent again)")).build();
-    }
-
-    private static Duration remainingOrTimeout(Deadline deadline, String what) {
-        long left = deadline.remainingNanos();
-        if (left <= 0) {
-            throw new McpTimeoutException(what + " not sent: the call's deadline had passed");
-        }
-        return Duration.ofNanos(left);
+        return renewal.call(method, params, options, deadlineOf(options, Deadline.ofNanoTime(System.nanoTime())),
+                this::callOnce);
     }
 
     /**
@@ -414,13 +364,7 @@ public final class Session {
         Duration progressTimeout = null; // with resetTimeoutOnProgress: how long after the last progress
         if (options.resetTimeoutOnProgress()) {
             progressTimeout = deadline.isNone() ? null : Duration.ofNanos(deadline.nanoTime() - start);
-            hardDeadline = Deadline.NONE;
-            if (options.deadlineValue() != null) {
-                hardDeadline = hardDeadline.earliest(Deadline.at(options.deadlineValue()));
-            }
-            if (options.maxTotalTimeout() != null) {
-                hardDeadline = hardDeadline.earliest(startAt.plus(options.maxTotalTimeout()));
-            }
+            hardDeadline = Deadlines.hardLimit(options, startAt);
         }
         long id = ids.incrementAndGet();
         RequestId requestId = RequestId.of(id);
@@ -554,7 +498,7 @@ public final class Session {
         JsonRpcMessage.Notification n = new JsonRpcMessage.Notification("notifications/cancelled", params);
         Runnable send = () -> {
             try {
-                transport.send(n, new CallContext(Deadline.after(CANCEL_SEND_BOUND), id));
+                transport.send(n, new CallContext(Deadline.after(Duration.ofSeconds(5)), id));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             } catch (RuntimeException e) {

@@ -5,6 +5,7 @@ import dev.loommcp.McpTimeoutException;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.schema.InitializeResult;
 import dev.loommcp.spi.Deadline;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -31,29 +32,79 @@ final class SessionRenewal {
             "resources/templates/list", "prompts/list", "resources/read", "prompts/get", "completion/complete",
             "logging/setLevel", "resources/subscribe", "resources/unsubscribe");
 
+    /** One attempt of a call: the session's raw call. */
+    @FunctionalInterface
+    interface Attempt {
+        Object send(String method, Map<String, Object> params, RequestOptions options, boolean handshake)
+                throws InterruptedException;
+    }
+
     private final Handshake handshake;
+    private final ToolCatalog tools;
     private final Consumer<InitializeResult> onRenewed;
     private final ReentrantLock lock = new ReentrantLock();
     private volatile long generation;
 
     /**
      * @param handshake the session's handshake
+     * @param tools     the catalog that knows each tool's {@code idempotentHint}
      * @param onRenewed told of each new session's {@code initialize} result, after {@code notifications/initialized}
      */
-    SessionRenewal(Handshake handshake, Consumer<InitializeResult> onRenewed) {
+    SessionRenewal(Handshake handshake, ToolCatalog tools, Consumer<InitializeResult> onRenewed) {
         this.handshake = handshake;
+        this.tools = tools;
         this.onRenewed = onRenewed;
     }
 
-    /** The session generation: read before a request is sent, passed to {@link #renew} when it expired. */
-    long generation() {
-        return generation;
+    /**
+     * Runs a call; when the transport reports that the session expired, starts a new session (once per generation)
+     * and sends the request once more where the replay policy allows, within the call's first deadline. A failed
+     * renewal fails the call with its own exception, the expiry added as suppressed.
+     *
+     * @param deadline the call's deadline, computed once at its start
+     * @param attempt  the session's raw call
+     */
+    Object call(String method, Map<String, Object> params, RequestOptions options, Deadline deadline,
+                Attempt attempt) throws InterruptedException {
+        long seen = generation;
+        try {
+            return attempt.send(method, params, options, false);
+        } catch (McpSessionExpiredException expired) {
+            boolean resend = mayResend(method, params, tools);
+            RequestOptions.Builder b = RequestOptions.newBuilder();
+            if (!deadline.isNone()) {
+                b.timeout(remainingOrTimeout(deadline, "initialize (new session)"));
+            }
+            if (options.tokenValue() != null) {
+                b.token(options.tokenValue());
+            }
+            try {
+                renew(seen, (m, p, o) -> attempt.send(m, p, o, true), b.build(), deadline);
+            } catch (RuntimeException e) {
+                e.addSuppressed(expired);
+                throw e;
+            }
+            if (!resend) {
+                throw expired;
+            }
+            LOG.log(System.Logger.Level.DEBUG, () -> "sending " + method + " again in the new session");
+            RequestOptions rest = deadline.isNone() ? options
+                    : options.toBuilder().timeout(remainingOrTimeout(deadline, method + " (sent again)")).build();
+            return attempt.send(method, params, rest, false);
+        }
+    }
+
+    private static Duration remainingOrTimeout(Deadline deadline, String what) {
+        long left = deadline.remainingNanos();
+        if (left <= 0) {
+            throw new McpTimeoutException(what + " not sent: the call's deadline had passed");
+        }
+        return Duration.ofNanos(left);
     }
 
     /**
      * Whether a request may be sent again in a new session.
      *
-     * @param tools the catalog that knows each tool's {@code idempotentHint}
      */
     static boolean mayResend(String method, Map<String, Object> params, ToolCatalog tools) {
         if (IDEMPOTENT_METHODS.contains(method)) {

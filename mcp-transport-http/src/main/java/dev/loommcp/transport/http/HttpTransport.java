@@ -227,6 +227,9 @@ public final class HttpTransport implements McpTransport {
      * Sends one message: a request is POSTed and its answer (JSON or SSE, resumed if it breaks) read until the
      * response arrives; notifications and responses are POSTed and their 202 accepted.
      *
+     * @throws dev.loommcp.McpSessionExpiredException on HTTP 404 for a request sent in a session (the session is
+     *                                     dropped; the next request goes without one and takes the session id its
+     *                                     answer returns)
      * @throws McpHttpStatusException      on an unaccepted HTTP status or redirect
      * @throws McpTransportException       on I/O failure, idle timeout, or a stream that cannot be resumed
      * @throws McpProtocolException        when the answer is malformed or lacks the response
