@@ -1,7 +1,5 @@
 package dev.loommcp.transport.http;
 
-import dev.loommcp.spi.Deadline;
-import dev.loommcp.spi.TransportContext;
 import static dev.loommcp.transport.http.HttpTransportTest.INITIALIZED;
 import static dev.loommcp.transport.http.HttpTransportTest.WAIT;
 import static dev.loommcp.transport.http.HttpTransportTest.initResult;
@@ -21,6 +19,8 @@ import dev.loommcp.McpTransportException;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
+import dev.loommcp.spi.Deadline;
+import dev.loommcp.spi.TransportContext;
 import dev.loommcp.testkit.LeakCheck;
 import java.io.OutputStream;
 import java.time.Duration;

@@ -1,7 +1,5 @@
 package dev.loommcp.transport.http;
 
-import dev.loommcp.spi.Deadline;
-import dev.loommcp.spi.TransportContext;
 import static dev.loommcp.transport.http.TestServer.json;
 import static dev.loommcp.transport.http.TestServer.result;
 import static dev.loommcp.transport.http.TestServer.sse;
@@ -15,6 +13,8 @@ import dev.loommcp.McpTransportException;
 import dev.loommcp.jsonrpc.JsonRpcError;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
+import dev.loommcp.spi.Deadline;
+import dev.loommcp.spi.TransportContext;
 import dev.loommcp.testkit.LeakCheck;
 import java.io.OutputStream;
 import java.time.Duration;

@@ -1,13 +1,13 @@
 package dev.loommcp.transport.http;
 
-import dev.loommcp.spi.Deadline;
-import dev.loommcp.spi.TransportContext;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.loommcp.McpTransportException;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
+import dev.loommcp.spi.Deadline;
+import dev.loommcp.spi.TransportContext;
 import dev.loommcp.testkit.LeakCheck;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;

@@ -1,14 +1,14 @@
 package dev.loommcp.transport.stdio;
 
-import dev.loommcp.spi.Deadline;
-import dev.loommcp.spi.TransportContext;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.loommcp.McpTransportException;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
+import dev.loommcp.spi.Deadline;
 import dev.loommcp.spi.SendContext;
+import dev.loommcp.spi.TransportContext;
 import dev.loommcp.testkit.LeakCheck;
 import dev.loommcp.testkit.ReferenceServer;
 import java.time.Duration;

@@ -1,11 +1,11 @@
 package dev.loommcp.transport.stdio;
 
-import dev.loommcp.spi.Deadline;
-import dev.loommcp.spi.TransportContext;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.loommcp.McpTransportException;
+import dev.loommcp.spi.Deadline;
+import dev.loommcp.spi.TransportContext;
 import dev.loommcp.testkit.LeakCheck;
 import java.io.IOException;
 import java.nio.file.Files;

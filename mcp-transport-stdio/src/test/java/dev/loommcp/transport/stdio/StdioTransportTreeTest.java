@@ -1,13 +1,13 @@
 package dev.loommcp.transport.stdio;
 
-import dev.loommcp.spi.Deadline;
-import dev.loommcp.spi.TransportContext;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.loommcp.McpTransportException;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
+import dev.loommcp.spi.Deadline;
 import dev.loommcp.spi.SendContext;
+import dev.loommcp.spi.TransportContext;
 import dev.loommcp.testkit.LeakCheck;
 import java.io.BufferedReader;
 import java.io.File;
