@@ -12,13 +12,10 @@ module dev.loommcp.core {
     exports dev.loommcp.jsonrpc;
     exports dev.loommcp.spi;
 
-    exports dev.loommcp.internal.json to
-            dev.loommcp.transport.stdio, dev.loommcp.transport.http, dev.loommcp.tasks, dev.loommcp.cli,
-            dev.loommcp.bench;
+    // internal packages: only to the project's own modules that need them (the transports use the SPI alone)
+    exports dev.loommcp.internal.json to dev.loommcp.cli;
     // dev.loommcp.testing (the published test fixtures) reads McpThreads.live() for its leak check only
-    exports dev.loommcp.internal.concurrent to
-            dev.loommcp.transport.stdio, dev.loommcp.transport.http, dev.loommcp.tasks, dev.loommcp.cli,
-            dev.loommcp.testing, dev.loommcp.bench;
+    exports dev.loommcp.internal.concurrent to dev.loommcp.testing;
 
     opens dev.loommcp.schema to tools.jackson.databind;
 }

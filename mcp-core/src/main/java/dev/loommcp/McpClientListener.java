@@ -45,8 +45,9 @@ public interface McpClientListener {
     }
 
     /**
-     * Called when the transport replaced its session with a new one (Streamable HTTP: the server forgot the session
-     * and the handshake ran again). Subscriptions of the old session are gone.
+     * Called when the client started a new session after the transport reported the old one expired ({@link
+     * McpSessionExpiredException}; Streamable HTTP: the server answered 404 and the client ran the handshake again).
+     * Subscriptions of the old session are gone.
      */
     default void onSessionRestarted() {
     }

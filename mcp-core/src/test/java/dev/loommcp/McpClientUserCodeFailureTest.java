@@ -114,7 +114,8 @@ class McpClientUserCodeFailureTest {
         Await.until("the tools-changed listener", () -> seen.contains("tools changed"));
         s.server().notifyClient("notifications/message", Map.of("level", "info", "data", SECRET));
         Await.until("the logging listener", () -> seen.contains("log"));
-        s.server().restartSession();
+        s.server().expireSession();
+        s.client().ping(); // refused in the old session: the client starts a new one and sends it again
         Await.until("the restart listener", () -> seen.contains("restarted"));
         s.client().callTool("t", Map.of(), RequestOptions.newBuilder().progressListener(p -> {
             seen.add("progress");

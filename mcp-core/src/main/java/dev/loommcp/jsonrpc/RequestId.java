@@ -40,6 +40,22 @@ public sealed interface RequestId permits RequestId.StringId, RequestId.NumberId
     Object value();
 
     /**
+     * Returns whether this id, as a server sent it in a response, stands for the integer id {@code sent}: equal, or a
+     * string or non-integer number whose JSON number text equals it exactly (for example {@code "7"} or {@code 7.0}
+     * for {@code 7}; real servers answer so). The client matches responses with this rule.
+     *
+     * @param sent the id the request carried
+     * @return {@code true} when the two stand for the same request
+     */
+    default boolean looselyMatches(RequestId sent) {
+        if (equals(sent)) {
+            return true;
+        }
+        Long loose = dev.loommcp.internal.json.Ids.looseInteger(this);
+        return loose != null && sent instanceof NumberId n && n.number() == loose;
+    }
+
+    /**
      * A string request id.
      *
      * @param value the id, not {@code null}

@@ -11,21 +11,23 @@ import dev.loommcp.jsonrpc.JsonRpcMessage;
  * then {@link #close()}.
  *
  * <p>The core owns ids, correlation, deadlines, cancellation and the protocol; a transport owns the bytes and its
- * own resources (process, connections, reader threads). Inbound messages go to the {@link TransportSink} given to
- * {@link #open}, from any thread, in the order they were read from each stream.
+ * own resources (process, connections, reader threads). Inbound messages go to the {@link TransportSink} of the
+ * {@link TransportContext} given to {@link #open}, from any thread, in the order they were read from each stream.
  */
 public interface McpTransport extends AutoCloseable {
 
     /**
      * Starts the transport: launches the process or prepares the HTTP client. Inbound messages and the loss of the
-     * transport are reported to {@code sink} from then on.
+     * transport are reported to the context's {@linkplain TransportContext#sink() sink} from then on; the
+     * transport encodes and decodes with the context's {@linkplain TransportContext#framing() framing} and takes its
+     * threads from the context's {@linkplain TransportContext#threads() threads}.
      *
-     * @param sink          where inbound messages go, not {@code null}
-     * @param deadlineNanos the {@link System#nanoTime()} value by which opening must finish
+     * @param context the sink, the deadline by which opening must finish, the framing and the threads; not
+     *                {@code null}
      * @throws dev.loommcp.McpTransportException if the transport cannot start (naming what was wrong)
      * @throws InterruptedException              if the calling thread is interrupted
      */
-    void open(TransportSink sink, long deadlineNanos) throws InterruptedException;
+    void open(TransportContext context) throws InterruptedException;
 
     /**
      * Sends one message.
@@ -38,6 +40,9 @@ public interface McpTransport extends AutoCloseable {
      *
      * @param message the message, not {@code null}
      * @param context the request's deadline, cancellation hooks and identity
+     * @throws dev.loommcp.McpSessionExpiredException if the peer no longer knows the session the request was sent in
+     *                                                 (the transport dropped it; the core starts a new one and may
+     *                                                 send the request again)
      * @throws dev.loommcp.McpTransportException if the message cannot be sent
      * @throws dev.loommcp.McpProtocolException  if the peer's answer broke the protocol
      * @throws InterruptedException              if the sending thread is interrupted
@@ -54,9 +59,11 @@ public interface McpTransport extends AutoCloseable {
     }
 
     /**
-     * Called by the core once the protocol handshake has completed, with the negotiated protocol version. HTTP
-     * transports start sending {@code MCP-Protocol-Version} and open their optional GET stream here. Must not block
-     * for long. Default: nothing.
+     * Called by the core once the server's {@code initialize} answer passed the core's checks, with the negotiated
+     * protocol version, just before it sends {@code notifications/initialized} (which therefore carries the version
+     * already). Called again for each new session the core starts after a {@link dev.loommcp.McpSessionExpiredException}.
+     * HTTP transports start sending {@code MCP-Protocol-Version} and open (or reopen) their optional GET stream here.
+     * Must not block for long. Default: nothing.
      *
      * @param protocolVersion the negotiated version, for example {@code 2025-11-25}
      */

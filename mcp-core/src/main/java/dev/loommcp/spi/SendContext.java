@@ -10,11 +10,11 @@ import dev.loommcp.jsonrpc.RequestId;
 public interface SendContext {
 
     /**
-     * Returns the {@link System#nanoTime()} value at which the request's deadline passes.
+     * Returns the request's deadline.
      *
-     * @return the deadline; {@link Long#MAX_VALUE} means none
+     * @return the deadline; {@link Deadline#NONE} means none
      */
-    long deadlineNanos();
+    Deadline deadline();
 
     /**
      * Returns the id of the request this send belongs to: the request's own id, the id a response answers, or the
@@ -42,14 +42,16 @@ public interface SendContext {
     /**
      * A context for messages that belong to no request (for example {@code notifications/initialized}).
      *
-     * @param deadlineNanos the deadline as a {@link System#nanoTime()} value
+     * @param deadline the deadline of the send
      * @return the context
+     * @throws NullPointerException if {@code deadline} is {@code null}
      */
-    static SendContext detached(long deadlineNanos) {
+    static SendContext detached(Deadline deadline) {
+        java.util.Objects.requireNonNull(deadline, "deadline");
         return new SendContext() {
             @Override
-            public long deadlineNanos() {
-                return deadlineNanos;
+            public Deadline deadline() {
+                return deadline;
             }
 
             @Override

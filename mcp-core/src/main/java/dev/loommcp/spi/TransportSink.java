@@ -31,7 +31,7 @@ public interface TransportSink {
      * request at once with an {@link dev.loommcp.McpProtocolException} instead of letting it wait out its deadline.
      * The transport keeps the connection, as for {@link #onSkipped}. Default: {@code onSkipped(problem)}.
      *
-     * @param id      the id the malformed answer carries (see {@code JsonRpcCodec.malformedResponseId})
+     * @param id      the id the malformed answer carries (see {@link JsonRpcFraming#malformedResponseId})
      * @param problem what was wrong, naming where; never the whole payload
      */
     default void onMalformedResponse(dev.loommcp.jsonrpc.RequestId id, String problem) {
@@ -45,11 +45,4 @@ public interface TransportSink {
      * @param cause why, with the transport's details (exit code and stderr tail, HTTP status)
      */
     void onClosed(McpTransportException cause);
-
-    /**
-     * Reports that the transport replaced its session with a new one (HTTP: the server answered 404 for the old
-     * session and the handshake was replayed). Default: nothing.
-     */
-    default void onSessionRestarted() {
-    }
 }

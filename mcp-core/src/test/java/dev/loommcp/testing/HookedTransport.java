@@ -3,7 +3,7 @@ package dev.loommcp.testing;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.spi.McpTransport;
 import dev.loommcp.spi.SendContext;
-import dev.loommcp.spi.TransportSink;
+import dev.loommcp.spi.TransportContext;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
@@ -85,9 +85,9 @@ public final class HookedTransport implements McpTransport {
     }
 
     @Override
-    public void open(TransportSink sink, long deadlineNanos) throws InterruptedException {
+    public void open(TransportContext context) throws InterruptedException {
         beforeOpen.run(null, null);
-        delegate.open(sink, deadlineNanos);
+        delegate.open(context);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.loommcp.testing;
 
+import dev.loommcp.McpSessionExpiredException;
 import dev.loommcp.McpTransportException;
 import dev.loommcp.internal.json.JsonRpcCodec;
 import dev.loommcp.jsonrpc.JsonRpcError;
@@ -7,6 +8,7 @@ import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
 import dev.loommcp.spi.McpTransport;
 import dev.loommcp.spi.SendContext;
+import dev.loommcp.spi.TransportContext;
 import dev.loommcp.spi.TransportSink;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -100,7 +102,7 @@ public final class ScriptedTransport implements McpTransport {
      *
      * @param message       the message (wire form)
      * @param requestId     {@link SendContext#requestId()}
-     * @param deadlineNanos {@link SendContext#deadlineNanos()}
+     * @param deadlineNanos {@link SendContext#deadline()} as a {@link System#nanoTime()} value
      * @param thread        the name of the sending thread
      */
     public record SendRecord(JsonRpcMessage message, RequestId requestId, long deadlineNanos, String thread) {
@@ -111,6 +113,9 @@ public final class ScriptedTransport implements McpTransport {
     }
 
     private final Mode mode;
+    private volatile boolean sessionExpired;
+    private final java.util.concurrent.atomic.AtomicInteger expiredRequests =
+            new java.util.concurrent.atomic.AtomicInteger();
     private final Map<String, Responder> responders = new ConcurrentHashMap<>();
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
@@ -330,11 +335,21 @@ public final class ScriptedTransport implements McpTransport {
     }
 
     /**
-     * Reports a replaced session to the sink ({@link TransportSink#onSessionRestarted()}), as an HTTP transport does
-     * after re-initializing on a 404.
+     * Expires the server's session, as an HTTP server that answers 404 for an unknown session: every request sent
+     * from now on but {@code initialize} (recorded, then refused with {@link McpSessionExpiredException}) until the
+     * client sends {@code notifications/initialized}, which establishes the new session.
      */
-    public void restartSession() {
-        sink.onSessionRestarted();
+    public void expireSession() {
+        sessionExpired = true;
+    }
+
+    /**
+     * Returns how many requests were refused because the session had expired.
+     *
+     * @return the count
+     */
+    public int expiredRequests() {
+        return expiredRequests.get();
     }
 
     /**
@@ -368,7 +383,8 @@ public final class ScriptedTransport implements McpTransport {
     // ------------------------------------------------------------------------------------------------ SPI
 
     @Override
-    public void open(TransportSink sink, long deadlineNanos) {
+    public void open(TransportContext context) {
+        TransportSink sink = context.sink();
         RuntimeException failure = openFailure;
         if (failure != null) {
             throw failure;
@@ -376,7 +392,7 @@ public final class ScriptedTransport implements McpTransport {
         if (openCount.incrementAndGet() != 1) {
             throw new IllegalStateException("open called twice");
         }
-        this.openDeadline = deadlineNanos;
+        this.openDeadline = context.openDeadline().nanoTime();
         this.sink = sink;
         Thread.ofVirtual().name("scripted-reader").start(this::readLoop);
     }
@@ -395,8 +411,17 @@ public final class ScriptedTransport implements McpTransport {
             throw new McpTransportException("scripted transport is " + (closed ? "closed" : "lost"));
         }
         if (!(wire instanceof JsonRpcMessage.Request request)) {
+            if (wire instanceof JsonRpcMessage.Notification n && n.method().equals("notifications/initialized")) {
+                sessionExpired = false; // the new session is established
+            }
             record(wire, context);
             return;
+        }
+        if (sessionExpired && !request.method().equals("initialize")) {
+            record(wire, context);
+            expiredRequests.incrementAndGet();
+            throw new McpSessionExpiredException("POST " + request.method() + " (id " + request.id()
+                    + ") failed with HTTP 404: the server no longer knows the session");
         }
         if (mode == Mode.INLINE) {
             record(wire, context);
@@ -791,7 +816,7 @@ public final class ScriptedTransport implements McpTransport {
         lock.lock();
         try {
             sent.add(wire);
-            records.add(new SendRecord(wire, context.requestId(), context.deadlineNanos(),
+            records.add(new SendRecord(wire, context.requestId(), context.deadline().nanoTime(),
                     Thread.currentThread().getName()));
             changed.signalAll();
         } finally {

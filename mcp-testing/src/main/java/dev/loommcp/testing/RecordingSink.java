@@ -33,7 +33,6 @@ public final class RecordingSink implements TransportSink {
     private final LinkedBlockingQueue<JsonRpcMessage> queue = new LinkedBlockingQueue<>();
     private final List<JsonRpcMessage> all = new CopyOnWriteArrayList<>();
     private final List<String> skipped = new CopyOnWriteArrayList<>();
-    private final AtomicInteger restarts = new AtomicInteger();
     private final AtomicInteger closedCalls = new AtomicInteger();
     private final CountDownLatch closed = new CountDownLatch(1);
     private volatile McpTransportException cause;
@@ -77,12 +76,6 @@ public final class RecordingSink implements TransportSink {
         closed.countDown();
     }
 
-    /** Counts the restart. */
-    @Override
-    public void onSessionRestarted() {
-        restarts.incrementAndGet();
-    }
-
     /**
      * Sets an action run on the transport's thread for each delivered message, after it was recorded (for example to
      * answer a server request). Replaces any earlier hook.
@@ -119,15 +112,6 @@ public final class RecordingSink implements TransportSink {
      */
     public List<String> skipped() {
         return List.copyOf(skipped);
-    }
-
-    /**
-     * Returns how often {@link #onSessionRestarted()} was called.
-     *
-     * @return the count
-     */
-    public int restarts() {
-        return restarts.get();
     }
 
     /**

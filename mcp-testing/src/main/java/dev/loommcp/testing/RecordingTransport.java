@@ -3,6 +3,7 @@ package dev.loommcp.testing;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.spi.McpTransport;
 import dev.loommcp.spi.SendContext;
+import dev.loommcp.spi.TransportContext;
 import dev.loommcp.spi.TransportSink;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -62,13 +63,13 @@ public final class RecordingTransport implements McpTransport {
     /**
      * Opens the wrapped transport with a sink that records each received message before passing it on.
      *
-     * @param sink          the client's sink
-     * @param deadlineNanos passed through
+     * @param context the client's context; its sink is wrapped, the rest passed through
      * @throws InterruptedException as the wrapped transport
      */
     @Override
-    public void open(TransportSink sink, long deadlineNanos) throws InterruptedException {
-        delegate.open(new TransportSink() {
+    public void open(TransportContext context) throws InterruptedException {
+        TransportSink sink = context.sink();
+        delegate.open(context.withSink(new TransportSink() {
             @Override
             public void onMessage(JsonRpcMessage message) {
                 received.add(message);
@@ -89,12 +90,7 @@ public final class RecordingTransport implements McpTransport {
             public void onClosed(dev.loommcp.McpTransportException cause) {
                 sink.onClosed(cause);
             }
-
-            @Override
-            public void onSessionRestarted() {
-                sink.onSessionRestarted();
-            }
-        }, deadlineNanos);
+        }));
     }
 
     /**

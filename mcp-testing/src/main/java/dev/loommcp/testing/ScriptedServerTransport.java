@@ -6,6 +6,7 @@ import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
 import dev.loommcp.spi.McpTransport;
 import dev.loommcp.spi.SendContext;
+import dev.loommcp.spi.TransportContext;
 import dev.loommcp.spi.TransportSink;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -280,12 +281,12 @@ public final class ScriptedServerTransport implements McpTransport {
     /**
      * Starts the reader thread. Called by the client on {@code connect()}.
      *
-     * @param sink          where the client receives messages
-     * @param deadlineNanos ignored (opening is instant)
+     * @param context where the client receives messages (its sink); its deadline is ignored (opening is instant)
      * @throws IllegalStateException if already opened
      */
     @Override
-    public void open(TransportSink sink, long deadlineNanos) {
+    public void open(TransportContext context) {
+        TransportSink sink = Objects.requireNonNull(context, "context").sink();
         lock.lock();
         try {
             if (this.sink != null) {

@@ -2,6 +2,7 @@ package dev.loommcp.internal.session;
 
 import dev.loommcp.internal.concurrent.UserCode;
 import dev.loommcp.jsonrpc.RequestId;
+import dev.loommcp.spi.Deadline;
 import dev.loommcp.spi.SendContext;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -11,19 +12,19 @@ final class CallContext implements SendContext {
 
     private static final System.Logger LOG = System.getLogger("dev.loommcp.client");
 
-    private final long deadline;
+    private final Deadline deadline;
     private final RequestId id;
     private final ConcurrentLinkedQueue<Runnable> hooks = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean cancelled = new AtomicBoolean();
     private volatile boolean completed;
 
-    CallContext(long deadline, RequestId id) {
+    CallContext(Deadline deadline, RequestId id) {
         this.deadline = deadline;
         this.id = id;
     }
 
     @Override
-    public long deadlineNanos() {
+    public Deadline deadline() {
         return deadline;
     }
 

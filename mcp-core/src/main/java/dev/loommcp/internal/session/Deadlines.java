@@ -1,39 +1,38 @@
 package dev.loommcp.internal.session;
 
 import dev.loommcp.RequestOptions;
+import dev.loommcp.spi.Deadline;
 import java.time.Duration;
-import java.time.Instant;
 
-/** Deadline arithmetic on {@link System#nanoTime()} values; {@link Long#MAX_VALUE} means none. */
+/** The deadline of a call from its options; the arithmetic itself is {@link Deadline}'s. */
 final class Deadlines {
 
     private Deadlines() {
     }
 
     /** The call's deadline: the earlier of its timeout and deadline; the default only when it sets neither. */
-    static long of(RequestOptions options, long now, Duration defaultTimeout) {
+    static Deadline of(RequestOptions options, Deadline start, Duration defaultTimeout) {
         Duration timeout = options.timeout().orElse(options.deadline().isPresent() ? null : defaultTimeout);
-        long deadline = timeout == null ? Long.MAX_VALUE : saturatedAdd(now, timeout);
+        Deadline deadline = timeout == null ? Deadline.NONE : start.plus(timeout);
         if (options.deadline().isPresent()) {
-            deadline = Math.min(deadline, monotonic(options.deadline().get(), now));
+            // converted once, at the start of the call: later wall-clock changes do not move it
+            deadline = deadline.earliest(Deadline.at(options.deadline().get()));
         }
         return deadline;
     }
 
-    /** Converts a wall-clock deadline into a {@link System#nanoTime()} one, once, at the start of a call. */
-    static long monotonic(Instant deadline, long now) {
-        Duration left = Duration.between(Instant.now(), deadline);
-        return saturatedAdd(now, left.isNegative() ? Duration.ZERO : left);
-    }
-
-    static long saturatedAdd(long now, Duration d) {
-        long nanos;
-        try {
-            nanos = d.toNanos();
-        } catch (ArithmeticException e) {
-            return Long.MAX_VALUE;
+    /**
+     * The limit of a call that resets its timeout on progress: its absolute deadline and its
+     * {@code maxTotalTimeout}, whichever comes first; {@link Deadline#NONE} when it sets neither.
+     */
+    static Deadline hardLimit(RequestOptions options, Deadline start) {
+        Deadline limit = Deadline.NONE;
+        if (options.deadline().isPresent()) {
+            limit = limit.earliest(Deadline.at(options.deadline().get()));
         }
-        long sum = now + nanos;
-        return ((now ^ sum) & (nanos ^ sum)) < 0 ? Long.MAX_VALUE : sum;
+        if (options.maxTotalTimeout().isPresent()) {
+            limit = limit.earliest(start.plus(options.maxTotalTimeout().get()));
+        }
+        return limit;
     }
 }

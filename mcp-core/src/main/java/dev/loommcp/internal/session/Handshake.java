@@ -7,6 +7,7 @@ import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.schema.ClientCapabilities;
 import dev.loommcp.schema.Implementation;
 import dev.loommcp.schema.InitializeResult;
+import dev.loommcp.spi.Deadline;
 import dev.loommcp.spi.McpTransport;
 import dev.loommcp.spi.SendContext;
 import java.util.LinkedHashMap;
@@ -64,10 +65,13 @@ public final class Handshake {
         return result;
     }
 
-    /** Sends {@code notifications/initialized} and tells the transport the negotiated version. */
-    void confirm(InitializeResult result, long deadlineNanos) throws InterruptedException {
-        transport.send(new JsonRpcMessage.Notification("notifications/initialized", null),
-                SendContext.detached(deadlineNanos));
+    /**
+     * Tells the transport the negotiated version (so that {@code notifications/initialized} carries it already),
+     * then sends {@code notifications/initialized}.
+     */
+    void confirm(InitializeResult result, Deadline deadline) throws InterruptedException {
         transport.handshakeCompleted(result.protocolVersion());
+        transport.send(new JsonRpcMessage.Notification("notifications/initialized", null),
+                SendContext.detached(deadline));
     }
 }

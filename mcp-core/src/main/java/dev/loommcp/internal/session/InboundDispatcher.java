@@ -53,7 +53,7 @@ final class InboundDispatcher {
         void onProgress(JsonRpcMessage.Notification progress);
 
         /** The default deadline for an answer sent now. */
-        long defaultDeadline();
+        dev.loommcp.spi.Deadline defaultDeadline();
     }
 
     private final SessionConfig config;

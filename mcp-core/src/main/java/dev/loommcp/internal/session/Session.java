@@ -21,7 +21,9 @@ import dev.loommcp.jsonrpc.RequestId;
 import dev.loommcp.schema.CallToolResult;
 import dev.loommcp.schema.InitializeResult;
 import dev.loommcp.schema.ProgressNotification;
+import dev.loommcp.spi.Deadline;
 import dev.loommcp.spi.McpTransport;
+import dev.loommcp.spi.TransportContext;
 import dev.loommcp.spi.TransportSink;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -37,7 +39,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
@@ -77,6 +78,7 @@ public final class Session {
     private final int listenerQueueCapacity;
     private final long listenerQueueBytes;
     private final Handshake handshake;
+    private final SessionRenewal renewal;
     private final InboundDispatcher inbound;
     private final ToolCatalog tools;
 
@@ -86,17 +88,15 @@ public final class Session {
     private volatile InitializeResult initializeResult;
 
     private final AtomicLong ids = new AtomicLong();
-    /** Answers whose id this client never sent. */
-    private final AtomicLong unknownAnswers = new AtomicLong();
     private final ConcurrentHashMap<Long, PendingCall> pending = new ConcurrentHashMap<>();
     private final Set<Thread> background = ConcurrentHashMap.newKeySet();
     /** Threads sending {@code notifications/cancelled} (non-inline transports): close() lets them finish first. */
     private final Set<Thread> cancelSenders = ConcurrentHashMap.newKeySet();
     private final AtomicLong droppedEvents = new AtomicLong();
     private final EventLoop events;
-    private final AtomicBoolean looseIdWarned = new AtomicBoolean();
     private final AtomicReference<Map<String, Object>> toolMeta = new AtomicReference<>(Map.of());
     private final Sink sink = new Sink();
+    private final Answers answers;
     private final Events observed;
 
     /**
@@ -116,6 +116,11 @@ public final class Session {
         this.handshake = new Handshake(transport, config.clientInfo(), config.clientCapabilities());
         this.inbound = new InboundDispatcher(config, new DispatcherHost(), tools);
         this.observed = new Events(config.eventListener());
+        this.answers = new Answers(pending, ids, transport::describe);
+        this.renewal = new SessionRenewal(handshake, tools, result -> {
+            initializeResult = result;
+            inbound.onSessionRestarted(); // marks the tool catalog stale and tells the listener
+        });
     }
 
     // ------------------------------------------------------------------------------------------------ life cycle
@@ -141,7 +146,7 @@ public final class Session {
         RequestOptions handshakeOptions = options.timeout().isEmpty() && options.deadline().isEmpty()
                 ? options.toBuilder().timeout(connectTimeout).build() : options;
         try {
-            long deadline = deadlineOf(handshakeOptions, System.nanoTime());
+            Deadline deadline = deadlineOf(handshakeOptions, Deadline.ofNanoTime(System.nanoTime()));
             events.start();
             if (handshakeOptions.token().map(CancellationToken::isCancelled).orElse(false)) {
                 throw new McpCancelledException("initialize cancelled before it was sent");
@@ -149,7 +154,7 @@ public final class Session {
             if (state != State.CONNECTING) {
                 throw closedException("connect"); // close() came first: do not open a transport it already closed
             }
-            transport.open(sink, deadline);
+            transport.open(TransportContext.of(sink, deadline));
             InitializeResult result = handshake.initialize((m, p, o) -> call(m, p, o, true), handshakeOptions);
             initializeResult = result;
             handshake.confirm(result, deadline);
@@ -293,8 +298,8 @@ public final class Session {
             throw new McpCancelledException(method + " not sent: the token was already cancelled ("
                     + token.reason() + ")");
         }
-        long deadline = deadlineOf(options, System.nanoTime());
-        if (deadline - System.nanoTime() <= 0) {
+        Deadline deadline = deadlineOf(options, Deadline.ofNanoTime(System.nanoTime()));
+        if (deadline.isExpired()) {
             throw new McpTimeoutException(method + " not sent: its deadline had passed");
         }
         CallContext context = new CallContext(deadline, null);
@@ -325,15 +330,25 @@ public final class Session {
         return call(method, params, options, false);
     }
 
+    /** Sends one request and waits for its response; a session expiry is handled by {@link SessionRenewal#call}. */
+    private Object call(String method, Map<String, Object> params, RequestOptions options, boolean handshake)
+            throws InterruptedException {
+        if (handshake) {
+            return callOnce(method, params, options, true);
+        }
+        return renewal.call(method, params, options, deadlineOf(options, Deadline.ofNanoTime(System.nanoTime())),
+                this::callOnce);
+    }
+
     /**
      * Sends one request and waits for its response. The heart of the client: DESIGN.md section 3, "the life of a
      * call".
      */
-    private Object call(String method, Map<String, Object> params, RequestOptions options, boolean handshake)
+    private Object callOnce(String method, Map<String, Object> params, RequestOptions options, boolean handshake)
             throws InterruptedException {
         if (!handshake) {
             ensureConnected(method);
-        } else if (state != State.CONNECTING) {
+        } else if (state != State.CONNECTING && state != State.CONNECTED) {
             throw closedException(method);
         }
         if (Thread.interrupted()) {
@@ -345,20 +360,15 @@ public final class Session {
                     + token.reason() + ")");
         }
         long start = System.nanoTime();
-        long deadline = deadlineOf(options, start);
-        long hardDeadline = deadline;
-        long timeoutNanos = 0;
+        Deadline startAt = Deadline.ofNanoTime(start);
+        Deadline deadline = deadlineOf(options, startAt);
+        Deadline hardDeadline = deadline;
+        Duration progressTimeout = null; // with resetTimeoutOnProgress: how long after the last progress
         if (options.resetTimeoutOnProgress()) {
-            timeoutNanos = deadline - start;
-            hardDeadline = Long.MAX_VALUE;
-            if (options.deadline().isPresent()) {
-                hardDeadline = Math.min(hardDeadline, Deadlines.monotonic(options.deadline().get(), start));
-            }
-            if (options.maxTotalTimeout().isPresent()) {
-                hardDeadline = Math.min(hardDeadline, Deadlines.saturatedAdd(start, options.maxTotalTimeout().get()));
-            }
+            progressTimeout = deadline.isNone() ? null : Duration.ofNanos(deadline.nanoTime() - start);
+            hardDeadline = Deadlines.hardLimit(options, startAt);
         }
-        if (deadline - start <= 0) {
+        if (deadline.isExpired()) {
             // a deadline already in the past (a tiny timeout, an Instant before now): nothing goes on the wire
             throw new McpTimeoutException(method + " not sent: its deadline had passed");
         }
@@ -390,7 +400,7 @@ public final class Session {
                     throw closedByOwner() ? closedInstead(method, e) : e;
                 }
             } else {
-                scope = RequestScope.open("request", context.deadlineNanos(), null);
+                scope = RequestScope.open("request", context.deadline().nanoTime(), null);
                 scope.onCancel(context::cancel);
                 scope.fork(() -> {
                     try {
@@ -405,7 +415,7 @@ public final class Session {
             }
             JsonRpcMessage response;
             try {
-                response = await(p, deadline, hardDeadline, timeoutNanos, options.resetTimeoutOnProgress());
+                response = await(p, deadline, hardDeadline, progressTimeout, options.resetTimeoutOnProgress());
             } catch (McpTimeoutException e) {
                 cancelReason = "timeout";
                 throw e;
@@ -453,12 +463,12 @@ public final class Session {
         }
     }
 
-    private JsonRpcMessage await(PendingCall p, long deadline, long hardDeadline, long timeoutNanos, boolean reset)
-            throws InterruptedException {
+    private JsonRpcMessage await(PendingCall p, Deadline deadline, Deadline hardDeadline, Duration progressTimeout,
+                                 boolean reset) throws InterruptedException {
         while (true) {
-            long effective = reset ? Math.min(Deadlines.saturatedAdd(p.lastProgressNanos,
-                    Duration.ofNanos(timeoutNanos)), hardDeadline) : deadline;
-            long left = effective == Long.MAX_VALUE ? Long.MAX_VALUE : effective - System.nanoTime();
+            Deadline effective = !reset ? deadline : progressTimeout == null ? hardDeadline
+                    : Deadline.ofNanoTime(p.lastProgressNanos).plus(progressTimeout).earliest(hardDeadline);
+            long left = effective.remainingNanos();
             if (left <= 0) {
                 throw new McpTimeoutException(p.method + " (id " + p.id + ") timed out: no response within "
                         + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - p.startNanos) + " ms");
@@ -501,7 +511,7 @@ public final class Session {
         JsonRpcMessage.Notification n = new JsonRpcMessage.Notification("notifications/cancelled", params);
         Runnable send = () -> {
             try {
-                transport.send(n, new CallContext(System.nanoTime() + TimeUnit.SECONDS.toNanos(5), id));
+                transport.send(n, new CallContext(Deadline.after(Duration.ofSeconds(5)), id));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             } catch (RuntimeException e) {
@@ -558,8 +568,8 @@ public final class Session {
 
     // ------------------------------------------------------------------------------------------------ helpers
 
-    private long deadlineOf(RequestOptions options, long now) {
-        return Deadlines.of(options, now, requestTimeout);
+    private Deadline deadlineOf(RequestOptions options, Deadline start) {
+        return Deadlines.of(options, start, requestTimeout);
     }
 
     private void ensureConnected(String method) {
@@ -624,19 +634,19 @@ public final class Session {
 
     // ------------------------------------------------------------------------------------------------ inbound
 
-    /** The transport's sink: responses complete pending calls here; the rest goes to the dispatcher. */
+    /** The transport's sink: responses go to {@link Answers} (the pending calls); the rest to the dispatcher. */
     private final class Sink implements TransportSink {
         @Override
         public void onMessage(JsonRpcMessage message) {
             try {
                 switch (message) {
-                    case JsonRpcMessage.Response r -> complete(r.id(), r);
+                    case JsonRpcMessage.Response r -> answers.complete(r.id(), r);
                     case JsonRpcMessage.ErrorResponse e -> {
                         if (e.id() == null) {
                             LOG.log(System.Logger.Level.WARNING, () -> "server " + transport.describe()
                                     + " sent a JSON-RPC error without id: code " + e.error().code());
                         } else {
-                            complete(e.id(), e);
+                            answers.complete(e.id(), e);
                         }
                     }
                     case JsonRpcMessage.Notification n -> inbound.onNotification(n);
@@ -654,14 +664,7 @@ public final class Session {
 
         @Override
         public void onMalformedResponse(RequestId id, String problem) {
-            PendingCall p = id instanceof RequestId.NumberId n ? pending.get(n.number()) : looselyPending(id);
-            if (p == null) {
-                droppedAnswer(id, "a malformed response");
-                return;
-            }
-            // the server did answer, but not usably: fail the call now rather than let it wait out its deadline
-            p.future.completeExceptionally(new McpProtocolException("the server's answer to " + p.method + " (id "
-                    + p.id + ") is not valid JSON-RPC: " + problem));
+            answers.malformed(id, problem);
         }
 
         @Override
@@ -674,53 +677,6 @@ public final class Session {
                 startBackground("closer", Session.this::release);
             }
         }
-
-        @Override
-        public void onSessionRestarted() {
-            inbound.onSessionRestarted();
-        }
-    }
-
-    private void complete(RequestId id, JsonRpcMessage message) {
-        PendingCall p = id instanceof RequestId.NumberId n ? pending.get(n.number()) : looselyPending(id);
-        if (p == null) {
-            droppedAnswer(id, "a response");
-            return;
-        }
-        p.future.complete(message);
-    }
-
-    /**
-     * Logs an answer that matches no pending request: at DEBUG when it is a late answer to a request this client
-     * sent (it timed out or was cancelled), at WARNING (rate-limited) when this client never sent that id, which
-     * points at a misbehaving server rather than at a race.
-     */
-    private void droppedAnswer(RequestId id, String what) {
-        Long sent = id instanceof RequestId.NumberId n ? Long.valueOf(n.number()) : Ids.looseInteger(id);
-        if (sent != null && sent >= 1 && sent <= ids.get()) {
-            LOG.log(System.Logger.Level.DEBUG, () -> "dropped " + what + " for request " + id
-                    + " that is no longer pending");
-            return;
-        }
-        long n = unknownAnswers.incrementAndGet();
-        if (n <= 10 || n % 1000 == 0) {
-            LOG.log(System.Logger.Level.WARNING, () -> "server " + transport.describe() + " sent " + what
-                    + " for request id " + id + ", which this client never sent; dropped (" + n + " so far)");
-        }
-    }
-
-    /** A response id such as {@code "7"} or {@code 7.0} that equals exactly one pending request's id. */
-    private PendingCall looselyPending(RequestId id) {
-        Long loose = Ids.looseInteger(id);
-        PendingCall p = loose == null ? null : pending.get(loose);
-        if (p != null) {
-            p.looselyMatched = true;
-        }
-        if (p != null && looseIdWarned.compareAndSet(false, true)) {
-            LOG.log(System.Logger.Level.WARNING, () -> "server " + transport.describe() + " answered request " + loose
-                    + " with id " + id + " (not the integer sent); matched it, as for every such answer later");
-        }
-        return p;
     }
 
     /** What the inbound dispatcher may do with this session. */
@@ -758,8 +714,8 @@ public final class Session {
         }
 
         @Override
-        public long defaultDeadline() {
-            return deadlineOf(RequestOptions.DEFAULT, System.nanoTime());
+        public Deadline defaultDeadline() {
+            return deadlineOf(RequestOptions.DEFAULT, Deadline.ofNanoTime(System.nanoTime()));
         }
     }
 

@@ -39,10 +39,13 @@ public final class ToolCatalog {
     /** One tool definition and, once a validation needed it, the schema compiled from its outputSchema. */
     private static final class Entry {
         final Map<String, Object> outputSchema;
+        /** The tool's {@code annotations.idempotentHint} was {@code true}. */
+        final boolean idempotent;
         private volatile Schema compiled;
 
-        Entry(Map<String, Object> outputSchema) {
+        Entry(Map<String, Object> outputSchema, boolean idempotent) {
             this.outputSchema = outputSchema;
+            this.idempotent = idempotent;
         }
 
         /** Compiles at most a few times (racing validations may each compile; any result is this entry's). */
@@ -98,7 +101,9 @@ public final class ToolCatalog {
             Object schema = i < raw.size() ? raw.get(i).get("outputSchema") : null;
             @SuppressWarnings("unchecked")
             Map<String, Object> s = schema instanceof Map<?, ?> m ? (Map<String, Object>) m : null;
-            page.put(typed.get(i).name(), new Entry(s));
+            Tool t = typed.get(i);
+            boolean idempotent = t.annotations() != null && Boolean.TRUE.equals(t.annotations().idempotentHint());
+            page.put(t.name(), new Entry(s, idempotent));
         }
         snapshot.updateAndGet(current -> {
             if (complete) {
@@ -112,6 +117,18 @@ public final class ToolCatalog {
             next.putAll(page);
             return new Snapshot(Map.copyOf(next), current.generation());
         });
+    }
+
+    /**
+     * Returns whether the last listing that described {@code toolName} said {@code idempotentHint: true}, even when
+     * the listing is stale (the hint is what the server promised when the call was made).
+     *
+     * @param toolName the tool
+     * @return {@code true} when the tool is known and declared idempotent
+     */
+    public boolean isIdempotent(String toolName) {
+        Entry e = snapshot.get().entries().get(toolName);
+        return e != null && e.idempotent;
     }
 
     /** Validates a result as the mode says; never for isError results or stale or unknown tools. */

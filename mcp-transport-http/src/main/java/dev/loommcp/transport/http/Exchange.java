@@ -9,8 +9,6 @@ import dev.loommcp.McpException;
 import dev.loommcp.McpProtocolException;
 import dev.loommcp.McpTimeoutException;
 import dev.loommcp.McpTransportException;
-import dev.loommcp.internal.json.Ids;
-import dev.loommcp.internal.json.JsonRpcCodec;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
 import java.io.IOException;
@@ -282,7 +280,7 @@ final class Exchange {
             try {
                 byte[] bytes = resp.body().readAll(MAX_ERROR_BODY_BYTES, () -> settings.waitNanos(deadlineNanos));
                 traceBody("received error", call.what, bytes);
-                List<JsonRpcMessage> ms = JsonRpcCodec.decode(bytes, 0, bytes.length);
+                List<JsonRpcMessage> ms = settings.framing.decode(bytes, 0, bytes.length);
                 if (ms.size() == 1 && ms.get(0) instanceof JsonRpcMessage.ErrorResponse e) {
                     rpcNote = " (JSON-RPC error " + e.error().code() + ")";
                     if (answerTo != null && status != 401 && status != 403
@@ -305,8 +303,7 @@ final class Exchange {
      * 8 item 10: real servers answer so); the core matches such ids the same way.
      */
     private static boolean sameLooseId(RequestId got, RequestId sent) {
-        Long loose = Ids.looseInteger(got);
-        return loose != null && sent instanceof RequestId.NumberId n && n.number() == loose;
+        return got.looselyMatches(sent);
     }
 
     private McpException ioFailure(Call call, Throwable cause) {

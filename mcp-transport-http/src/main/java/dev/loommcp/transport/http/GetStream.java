@@ -7,7 +7,6 @@ import static dev.loommcp.transport.http.HttpSettings.CLOSE_TIMEOUT_MILLIS;
 import static dev.loommcp.transport.http.HttpSettings.MAX_STREAM_ATTEMPTS;
 
 import dev.loommcp.McpException;
-import dev.loommcp.internal.concurrent.McpThreads;
 import dev.loommcp.transport.http.ResponseStream.Outcome;
 import java.lang.System.Logger.Level;
 import java.net.http.HttpResponse;
@@ -78,7 +77,7 @@ final class GetStream {
             }
             Call call = new Call(null, "GET stream");
             getCall = call;
-            getThread = McpThreads.start("http-get", () -> run(call));
+            getThread = settings.threads.start("http-get", () -> run(call));
         } finally {
             streamLock.unlock();
         }

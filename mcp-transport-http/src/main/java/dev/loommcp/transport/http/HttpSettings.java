@@ -1,5 +1,7 @@
 package dev.loommcp.transport.http;
 
+import dev.loommcp.spi.JsonRpcFraming;
+import dev.loommcp.spi.TransportThreads;
 import java.net.URI;
 import java.time.Duration;
 import java.util.List;
@@ -42,6 +44,10 @@ final class HttpSettings {
     final int maxMessageBytes;
     final long reconnectDelayMillis;
     final String tlsDescription;
+    /** The client's JSON-RPC framing, set once when the transport opens (the core's until then). */
+    volatile JsonRpcFraming framing = JsonRpcFraming.standard();
+    /** The client's threads, set once when the transport opens (the core's until then). */
+    volatile TransportThreads threads = TransportThreads.standard();
 
     HttpSettings(URI endpoint, List<String[]> headers, Duration connectTimeout, Duration idleTimeout,
                  RequestSigner signer, SSLContext sslContext, int maxMessageBytes, Duration reconnectDelay,

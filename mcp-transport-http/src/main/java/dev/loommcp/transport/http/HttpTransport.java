@@ -9,12 +9,10 @@ import dev.loommcp.McpException;
 import dev.loommcp.McpProtocolException;
 import dev.loommcp.McpTimeoutException;
 import dev.loommcp.McpTransportException;
-import dev.loommcp.internal.concurrent.McpThreads;
-import dev.loommcp.internal.json.JsonRpcCodec;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.spi.McpTransport;
 import dev.loommcp.spi.SendContext;
-import dev.loommcp.spi.TransportSink;
+import dev.loommcp.spi.TransportContext;
 import java.lang.System.Logger.Level;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -50,10 +48,11 @@ import javax.net.ssl.SSLContext;
  *       {@code Accept: application/json, text/event-stream}. A request's answer may be a JSON body or an SSE stream;
  *       every message either carries (server requests, notifications, the response) goes to the client. Notifications
  *       and responses are accepted with 202 (a 200 with a body is tolerated).</li>
- *   <li>The {@code Mcp-Session-Id} the server returns with the {@code initialize} response is sent on every later
- *       request, and so is {@code MCP-Protocol-Version} once the version is known. A 404 for a request that carried
- *       the session starts a new session (the recorded {@code initialize} and {@code notifications/initialized} are
- *       replayed), the request is sent once more, and the client is told the session was restarted.</li>
+ *   <li>The {@code Mcp-Session-Id} the server returns to a request sent without a session (the client's
+ *       {@code initialize}) is sent on every later request, and so is {@code MCP-Protocol-Version} once the client
+ *       {@linkplain #handshakeCompleted tells} the version. A 404 for a request that carried the session drops the
+ *       session and fails that send with {@link dev.loommcp.McpSessionExpiredException}; the client then starts a
+ *       new session itself (and may send the request again). The transport knows no MCP method.</li>
  *   <li>After the handshake it opens the optional GET stream for messages the server starts on its own (405, 404 or
  *       400 mean none is offered) and reconnects it with backoff, at most {@value #MAX_STREAM_ATTEMPTS} times in a
  *       row without receiving anything.</li>
@@ -93,7 +92,8 @@ public final class HttpTransport implements McpTransport {
     // The parts (none refers back to this class): Exchange (one HTTP exchange: request, signer, redirects, abort,
     // failure mapping), ResponseStream (JSON and SSE bodies, resumption), Inbound (delivery to the sink, dedupe,
     // the calls awaiting a response), GetStream (the GET stream's supervisor), Sender (POSTing the client's
-    // messages), HandshakeReplay (the 404 re-initialisation, the only part that knows MCP method names), HttpSession
+    // messages; a 404 drops the session and reports McpSessionExpiredException, the client starts the new one),
+    // HttpSession
     // (id and version, one immutable value in one AtomicReference), HttpSettings and HeaderRules.
 
     /** The most redirects (307/308, same origin) followed for one request. */
@@ -115,6 +115,8 @@ public final class HttpTransport implements McpTransport {
 
     private final AtomicBoolean opened = new AtomicBoolean();
     private final AtomicBoolean closed = new AtomicBoolean();
+    /** Whether the client completed a handshake before: a later one is a new session after an expiry. */
+    private final AtomicBoolean handshakeSeen = new AtomicBoolean();
     private volatile ExecutorService executor;
 
     /** The session: id and protocol version, replaced as a whole, read once per exchange. */
@@ -122,7 +124,6 @@ public final class HttpTransport implements McpTransport {
     private final Exchange exchange;
     private final Inbound inbound;
     private final GetStream getStream;
-    private final HandshakeReplay replay;
     private final Sender sender;
 
     private HttpTransport(Builder b, SSLContext ssl) {
@@ -130,16 +131,10 @@ public final class HttpTransport implements McpTransport {
                 b.maxMessageBytes, b.reconnectDelay, b.tlsDescription());
         this.origin = settings.origin;
         this.exchange = new Exchange(settings, closed);
-        // the replay is built later (it needs the inbound side); the observer reads it only once messages arrive
-        this.inbound = new Inbound(closed, m -> replay().observe(m));
+        this.inbound = new Inbound(closed);
         ResponseStream responses = new ResponseStream(settings, exchange, inbound, session);
         this.getStream = new GetStream(settings, exchange, responses, inbound, session, opened, closed);
-        this.replay = new HandshakeReplay(settings, exchange, responses, inbound, getStream, session, closed);
-        this.sender = new Sender(exchange, responses, inbound, replay, session, closed);
-    }
-
-    private HandshakeReplay replay() {
-        return replay;
+        this.sender = new Sender(exchange, responses, inbound, session, closed);
     }
 
     /**
@@ -194,16 +189,19 @@ public final class HttpTransport implements McpTransport {
      * @throws IllegalStateException if called twice
      */
     @Override
-    public void open(TransportSink sink, long deadlineNanos) {
-        Objects.requireNonNull(sink, "sink");
+    public void open(TransportContext context) {
+        Objects.requireNonNull(context, "context");
+        Objects.requireNonNull(context.sink(), "sink");
         if (closed.get()) {
             throw exchange.closedNow("cannot open");
         }
         if (!opened.compareAndSet(false, true)) {
             throw new IllegalStateException("transport already opened");
         }
-        inbound.attach(sink);
-        ExecutorService ex = Executors.newThreadPerTaskExecutor(McpThreads.factory("http"));
+        settings.framing = context.framing();
+        settings.threads = context.threads();
+        inbound.attach(context);
+        ExecutorService ex = Executors.newThreadPerTaskExecutor(settings.threads.factory("http"));
         HttpClient.Builder b = HttpClient.newBuilder()
                 .followRedirects(HttpClient.Redirect.NEVER)
                 .connectTimeout(settings.connectTimeout)
@@ -229,6 +227,9 @@ public final class HttpTransport implements McpTransport {
      * Sends one message: a request is POSTed and its answer (JSON or SSE, resumed if it breaks) read until the
      * response arrives; notifications and responses are POSTed and their 202 accepted.
      *
+     * @throws dev.loommcp.McpSessionExpiredException on HTTP 404 for a request sent in a session (the session is
+     *                                     dropped; the next request goes without one and takes the session id its
+     *                                     answer returns)
      * @throws McpHttpStatusException      on an unaccepted HTTP status or redirect
      * @throws McpTransportException       on I/O failure, idle timeout, or a stream that cannot be resumed
      * @throws McpProtocolException        when the answer is malformed or lacks the response
@@ -248,8 +249,7 @@ public final class HttpTransport implements McpTransport {
         if (!opened.get()) {
             throw new IllegalStateException("transport not opened");
         }
-        byte[] body = JsonRpcCodec.encode(message);
-        replay.record(message);
+        byte[] body = settings.framing.encode(message);
         switch (message) {
             case JsonRpcMessage.Request r -> sender.sendRequest(r, body, context);
             case JsonRpcMessage.Notification n -> sender.sendOneWay(body, context, "POST " + n.method());
@@ -267,7 +267,8 @@ public final class HttpTransport implements McpTransport {
 
     /**
      * Records the negotiated version (sent as {@code MCP-Protocol-Version} from now on) and opens the optional GET
-     * stream in the background. Returns at once.
+     * stream in the background. Called again for each new session after an expiry: the old session's GET stream
+     * is then stopped (bounded) and one is opened in the new session.
      */
     @Override
     public void handshakeCompleted(String protocolVersion) {
@@ -278,7 +279,12 @@ public final class HttpTransport implements McpTransport {
             LOG.log(Level.WARNING, "server at {0} negotiated a protocol version that cannot be sent as {1}; "
                     + "not sending it", origin, VERSION_HEADER);
         }
-        getStream.handshakeDone();
+        if (!handshakeSeen.compareAndSet(false, true)) {
+            getStream.sessionRestarted();
+            LOG.log(Level.INFO, "new session with {0} started", origin);
+        } else {
+            getStream.handshakeDone();
+        }
     }
 
     /** Returns the endpoint's origin ({@code scheme://host:port}), without path, query or credentials. */
@@ -353,7 +359,7 @@ public final class HttpTransport implements McpTransport {
      */
     private boolean deleteSessionBounded(HttpSession last) {
         Call call = new Call(null, "DELETE session");
-        Thread t = McpThreads.start("http-delete", () -> deleteSession(last, call));
+        Thread t = settings.threads.start("http-delete", () -> deleteSession(last, call));
         boolean interrupted = BoundedWait.run(() -> t.join(Duration.ofMillis(CLOSE_TIMEOUT_MILLIS + 500)),
                 "the session DELETE", origin);
         if (t.isAlive()) {

@@ -5,15 +5,15 @@ import static dev.loommcp.transport.http.Exchange.WIRE;
 import static dev.loommcp.transport.http.HttpSettings.SEEN_IDS;
 
 import dev.loommcp.McpProtocolException;
-import dev.loommcp.internal.json.JsonRpcCodec;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
+import dev.loommcp.spi.JsonRpcFraming;
+import dev.loommcp.spi.TransportContext;
 import dev.loommcp.spi.TransportSink;
 import java.lang.System.Logger.Level;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.Consumer;
 
 /**
  * Where inbound messages go, whichever stream or body carried them: hands each to the sink once (a response whose
@@ -23,24 +23,23 @@ import java.util.function.Consumer;
 final class Inbound {
 
     private final AtomicBoolean closed;
-    private final Consumer<JsonRpcMessage> observer;
     private final ConcurrentHashMap<RequestId, Call> awaiting = new ConcurrentHashMap<>();
     private final SeenIds seenResponses = new SeenIds(SEEN_IDS);
     private final SeenIds seenServerRequests = new SeenIds(SEEN_IDS);
     private volatile TransportSink sink;
+    private volatile JsonRpcFraming framing = JsonRpcFraming.standard();
 
     /**
-     * @param closed   the transport's closed flag: nothing is delivered once it is set
-     * @param observer sees each message that will be delivered, just before the sink does
+     * @param closed the transport's closed flag: nothing is delivered once it is set
      */
-    Inbound(AtomicBoolean closed, Consumer<JsonRpcMessage> observer) {
+    Inbound(AtomicBoolean closed) {
         this.closed = closed;
-        this.observer = observer;
     }
 
-    /** Sets the sink, once, when the transport opens. */
-    void attach(TransportSink s) {
-        this.sink = s;
+    /** Takes the sink and the framing, once, when the transport opens. */
+    void attach(TransportContext context) {
+        this.framing = context.framing();
+        this.sink = context.sink();
     }
 
     /** The sink, or {@code null} before the transport opened. */
@@ -83,13 +82,13 @@ final class Inbound {
             }
             List<JsonRpcMessage> messages;
             try {
-                messages = JsonRpcCodec.decode(data);
+                messages = framing.decode(data);
             } catch (McpProtocolException e) {
                 TransportSink s = sink;
                 if (s != null) {
                     String problem = where + ": skipped an SSE event that is not JSON-RPC: " + e.getMessage();
                     byte[] bytes = data.getBytes(java.nio.charset.StandardCharsets.UTF_8);
-                    RequestId answers = JsonRpcCodec.malformedResponseId(bytes, 0, bytes.length);
+                    RequestId answers = framing.malformedResponseId(bytes, 0, bytes.length);
                     if (answers != null) {
                         s.onMalformedResponse(answers, problem); // fails that call now, not at its deadline
                     } else {
@@ -131,7 +130,6 @@ final class Inbound {
             default -> {
             }
         }
-        observer.accept(m);
         TransportSink s = sink;
         if (s != null) {
             s.onMessage(m);

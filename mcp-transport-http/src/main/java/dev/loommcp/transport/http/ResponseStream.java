@@ -11,7 +11,6 @@ import static dev.loommcp.transport.http.HttpSettings.MAX_STREAM_ATTEMPTS;
 
 import dev.loommcp.McpProtocolException;
 import dev.loommcp.McpTransportException;
-import dev.loommcp.internal.json.JsonRpcCodec;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.spi.SendContext;
 import java.io.IOException;
@@ -57,7 +56,7 @@ final class ResponseStream {
         SseParser parser = new SseParser(settings.maxMessageBytes, null,
                 inbound.listener("response stream of " + call.what, false));
         Outcome outcome = readSse(call, body, parser, call::completed, "response stream of " + call.what, true,
-                ctx.deadlineNanos());
+                ctx.deadline().nanoTime());
         if (outcome == Outcome.DONE) {
             return;
         }
@@ -81,16 +80,16 @@ final class ResponseStream {
             }
             long delay = settings.reconnectMillis(retry, attempts);
             LOG.log(Level.DEBUG, () -> call.what + ": response stream ended early; resuming in " + delay + " ms");
-            if (!call.sleep(delay, ctx.deadlineNanos())) {
+            if (!call.sleep(delay, ctx.deadline().nanoTime())) {
                 throw exchange.aborted(call);
             }
             if (call.completed()) {
                 return;
             }
-            throwIfPast(call, ctx.deadlineNanos(), "waiting to resume the response stream");
+            throwIfPast(call, ctx.deadline().nanoTime(), "waiting to resume the response stream");
             String what = call.what + " resumption";
             HttpResponse<StreamBody> resp = exchange.send(call, "GET", EMPTY, session.get().streamHeaders(lastId),
-                    ctx.deadlineNanos());
+                    ctx.deadline().nanoTime());
             int status = resp.statusCode();
             if (status < 200 || status >= 300) {
                 resp.body().close();
@@ -103,7 +102,7 @@ final class ResponseStream {
             }
             SseParser parser = new SseParser(settings.maxMessageBytes, lastId,
                     inbound.listener("resumed stream of " + call.what, true));
-            Outcome outcome = readSse(call, resp.body(), parser, call::completed, what, true, ctx.deadlineNanos());
+            Outcome outcome = readSse(call, resp.body(), parser, call::completed, what, true, ctx.deadline().nanoTime());
             if (outcome == Outcome.DONE) {
                 return;
             }
@@ -123,7 +122,7 @@ final class ResponseStream {
         traceBody("received", call.what, bytes);
         List<JsonRpcMessage> messages;
         try {
-            messages = JsonRpcCodec.decode(bytes, 0, bytes.length);
+            messages = settings.framing.decode(bytes, 0, bytes.length);
         } catch (McpProtocolException e) {
             throw new McpProtocolException(call.what + ": malformed JSON answer: " + e.getMessage(), e);
         }

@@ -7,6 +7,7 @@ import static dev.loommcp.transport.http.HeaderRules.SESSION_HEADER;
 
 import dev.loommcp.McpException;
 import dev.loommcp.McpProtocolException;
+import dev.loommcp.McpSessionExpiredException;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.spi.SendContext;
 import java.lang.System.Logger.Level;
@@ -18,26 +19,26 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * Sends the client's messages: a request is POSTed in the current session and its answer (JSON, or SSE resumed
- * when it breaks) read until the response arrives, with one new session and one resend after a 404 for a request
- * that carried the session; a notification or response is POSTed and its 2xx accepted. Every exchange in flight is
- * registered so that closing can abort it. Thread-safe: many threads send at once.
+ * when it breaks) read until the response arrives; a notification or response is POSTed and its 2xx accepted. A 404
+ * for a request that carried the session drops the session and fails with {@link McpSessionExpiredException} (the
+ * client starts the new session; this class knows no MCP method). A request sent without a session takes the
+ * {@code Mcp-Session-Id} its answer returns. Every exchange in flight is registered so that closing can abort it.
+ * Thread-safe: many threads send at once.
  */
 final class Sender {
 
     private final Exchange exchange;
     private final ResponseStream responses;
     private final Inbound inbound;
-    private final HandshakeReplay replay;
     private final AtomicReference<HttpSession> session;
     private final AtomicBoolean closed;
     private final Set<Call> active = ConcurrentHashMap.newKeySet();
 
-    Sender(Exchange exchange, ResponseStream responses, Inbound inbound, HandshakeReplay replay,
-           AtomicReference<HttpSession> session, AtomicBoolean closed) {
+    Sender(Exchange exchange, ResponseStream responses, Inbound inbound, AtomicReference<HttpSession> session,
+           AtomicBoolean closed) {
         this.exchange = exchange;
         this.responses = responses;
         this.inbound = inbound;
-        this.replay = replay;
         this.session = session;
         this.closed = closed;
     }
@@ -70,7 +71,7 @@ final class Sender {
                 throw exchange.closedNow("cannot send");
             }
             try {
-                postRequest(call, r, body, ctx, true);
+                postRequest(call, body, ctx);
             } catch (McpException e) {
                 if (!call.completed()) {
                     throw exchange.closedOr(e);
@@ -85,18 +86,21 @@ final class Sender {
         }
     }
 
-    private void postRequest(Call call, JsonRpcMessage.Request r, byte[] body, SendContext ctx, boolean mayRestart)
-            throws InterruptedException {
-        boolean isInit = HandshakeReplay.isInitialize(r);
-        HttpSession current = isInit ? HttpSession.NONE : session.get();
+    private void postRequest(Call call, byte[] body, SendContext ctx) throws InterruptedException {
+        HttpSession current = session.get();
         String sid = current.id();
-        HttpResponse<StreamBody> resp = exchange.send(call, "POST", body, current.postHeaders(), ctx.deadlineNanos());
+        HttpResponse<StreamBody> resp = exchange.send(call, "POST", body, current.postHeaders(),
+                ctx.deadline().nanoTime());
         int status = resp.statusCode();
-        if (status == 404 && sid != null && mayRestart) {
+        if (status == 404 && sid != null) {
             resp.body().close();
-            replay.restart(sid, call, ctx);
-            postRequest(call, r, body, ctx, false);
-            return;
+            // the server no longer knows the session: drop it (unless another request already replaced it) and
+            // let the client start a new one
+            if (session.compareAndSet(current, HttpSession.NONE)) {
+                LOG.log(Level.INFO, "session with {0} expired (HTTP 404); dropped it", exchange.origin());
+            }
+            throw new McpSessionExpiredException(call.what + " failed with HTTP 404: the server no longer knows "
+                    + "the session");
         }
         if (status == 202 || status == 204) {
             resp.body().close();
@@ -104,17 +108,17 @@ final class Sender {
         }
         if (status < 200 || status >= 300) {
             exchange.failOrDeliverError(call, resp, call.awaitedId, m -> inbound.deliver(m, false),
-                    ctx.deadlineNanos());
+                    ctx.deadline().nanoTime());
             return;
         }
-        if (isInit) {
-            captureSession(resp);
+        if (sid == null) {
+            captureSession(resp); // the request that starts a session (initialize) gets its id in the answer
         }
         String type = mediaType(resp);
         if (type.equals("text/event-stream")) {
             responses.readRequestStream(call, resp.body(), ctx);
         } else if (isJson(type)) {
-            responses.readJsonAnswer(call, resp.body(), ctx.deadlineNanos());
+            responses.readJsonAnswer(call, resp.body(), ctx.deadline().nanoTime());
             if (!call.completed()) {
                 throw new McpProtocolException(call.what + ": the JSON answer held no response to this request");
             }
@@ -139,7 +143,7 @@ final class Sender {
             if (closed.get()) {
                 throw exchange.closedNow("cannot send");
             }
-            exchange.postOneWay(call, body, session.get(), ctx.deadlineNanos());
+            exchange.postOneWay(call, body, session.get(), ctx.deadline().nanoTime());
         } catch (McpException e) {
             throw exchange.closedOr(e);
         } finally {
@@ -157,7 +161,8 @@ final class Sender {
             throw new McpProtocolException("the server sent an invalid " + SESSION_HEADER
                     + " (it must be visible ASCII, 0x21-0x7E)");
         }
-        session.updateAndGet(s -> s.withId(sid));
+        session.updateAndGet(s -> s.id() == null ? s.withId(sid) : s);
+        inbound.clearServerRequests(); // a new session numbers its server requests anew
         LOG.log(Level.DEBUG, () -> "session started with " + exchange.origin());
     }
 }

@@ -13,6 +13,8 @@ import dev.loommcp.schema.ElicitResult;
 import dev.loommcp.schema.Implementation;
 import dev.loommcp.schema.ProgressNotification;
 import dev.loommcp.schema.Tool;
+import dev.loommcp.spi.Deadline;
+import dev.loommcp.spi.TransportContext;
 import dev.loommcp.testing.LeakCheck;
 import dev.loommcp.testing.RecordingSink;
 import dev.loommcp.testkit.HttpReferenceServer;
@@ -56,7 +58,7 @@ class HttpReferenceServerTest {
         RecordingSink sink = new RecordingSink();
         String session;
         try (HttpTransport t = HttpTransport.newBuilder(server.endpoint()).build()) {
-            t.open(sink, Long.MAX_VALUE);
+            t.open(TransportContext.of(sink, Deadline.NONE));
             t.send(HttpTransportTest.initialize(1), TestContext.of(1));
             JsonRpcMessage init = sink.next(HttpTransportTest.WAIT);
             assertThat(init).isInstanceOfSatisfying(JsonRpcMessage.Response.class, r -> {

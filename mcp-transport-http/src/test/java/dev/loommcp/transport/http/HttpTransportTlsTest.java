@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.loommcp.McpTransportException;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
+import dev.loommcp.spi.Deadline;
+import dev.loommcp.spi.TransportContext;
 import dev.loommcp.testing.LeakCheck;
 import dev.loommcp.testing.RecordingSink;
 import java.io.InputStream;
@@ -123,7 +125,7 @@ class HttpTransportTlsTest {
 
     void ping(HttpTransport.Builder b) throws Exception {
         try (HttpTransport t = b.build()) {
-            t.open(sink, Long.MAX_VALUE);
+            t.open(TransportContext.of(sink, Deadline.NONE));
             t.send(new JsonRpcMessage.Request(RequestId.of(1), "ping", null), TestContext.of(1));
         }
     }

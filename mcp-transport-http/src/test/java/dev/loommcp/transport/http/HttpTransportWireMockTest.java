@@ -19,6 +19,8 @@ import com.github.tomakehurst.wiremock.WireMockServer;
 import dev.loommcp.jsonrpc.JsonRpcError;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
+import dev.loommcp.spi.Deadline;
+import dev.loommcp.spi.TransportContext;
 import dev.loommcp.testing.LeakCheck;
 import dev.loommcp.testing.RecordingSink;
 import java.net.URI;
@@ -53,7 +55,7 @@ class HttpTransportWireMockTest {
 
     HttpTransport open(HttpTransport.Builder b) {
         HttpTransport t = b.build();
-        t.open(sink, Long.MAX_VALUE);
+        t.open(TransportContext.of(sink, Deadline.NONE));
         return t;
     }
 
@@ -78,8 +80,8 @@ class HttpTransportWireMockTest {
 
         try (HttpTransport t = open(HttpTransport.newBuilder(endpoint()).header("X-Api-Key", "k-123"))) {
             t.send(HttpTransportTest.initialize(1), TestContext.of(1));
+            t.handshakeCompleted("2025-06-18"); // the client tells the version before notifications/initialized
             t.send(HttpTransportTest.INITIALIZED, TestContext.none());
-            t.handshakeCompleted("2025-06-18");
             t.send(new JsonRpcMessage.Request(RequestId.of("c-1"), "tools/call",
                     Map.of("name", "x", "arguments", Map.of("a", 1))), TestContext.of(2));
         }

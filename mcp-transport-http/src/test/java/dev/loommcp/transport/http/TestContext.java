@@ -1,6 +1,7 @@
 package dev.loommcp.transport.http;
 
 import dev.loommcp.jsonrpc.RequestId;
+import dev.loommcp.spi.Deadline;
 import dev.loommcp.spi.SendContext;
 import java.time.Duration;
 import java.util.List;
@@ -8,7 +9,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 
 /** A send context standing in for the core's request scope: a deadline and cancel hooks run by {@link #cancel}. */
 final class TestContext implements SendContext {
-    private final long deadlineNanos;
+    private final Deadline deadline;
     private final RequestId id;
     private final List<Runnable> actions = new CopyOnWriteArrayList<>();
     private volatile boolean cancelled;
@@ -16,7 +17,7 @@ final class TestContext implements SendContext {
 
     TestContext(RequestId id, Duration timeout) {
         this.id = id;
-        this.deadlineNanos = System.nanoTime() + timeout.toNanos();
+        this.deadline = Deadline.after(timeout);
     }
 
     static TestContext of(long id) {
@@ -34,8 +35,8 @@ final class TestContext implements SendContext {
     }
 
     @Override
-    public long deadlineNanos() {
-        return deadlineNanos;
+    public Deadline deadline() {
+        return deadline;
     }
 
     @Override

@@ -1,6 +1,5 @@
 package dev.loommcp.transport.stdio;
 
-import dev.loommcp.internal.concurrent.McpThreads;
 import java.lang.System.Logger.Level;
 import java.lang.ref.Cleaner;
 import java.util.ArrayList;
@@ -48,7 +47,7 @@ final class Reaper {
         HOOK_LOCK.lock();
         try {
             if (!hookInstalled) {
-                // a plain platform thread: it never runs before JVM exit, so it is not tracked by McpThreads
+                // a plain platform thread: it never runs before JVM exit, so it is not tracked as the client's threads are
                 Runtime.getRuntime().addShutdownHook(
                         Thread.ofPlatform().name("mcp-stdio-shutdown-hook").unstarted(Reaper::runHook));
                 hookInstalled = true;
@@ -85,7 +84,7 @@ final class Reaper {
             if (!c.shutdownStarted()) {
                 LOG.log(Level.WARNING, () -> "a stdio transport for " + c.programName()
                         + " was never closed and became unreachable; ending its process tree");
-                McpThreads.start("stdio-cleaner", c::close);
+                c.threads().start("stdio-cleaner", c::close);
             }
         };
     }

@@ -2,10 +2,11 @@ package dev.loommcp.transport.stdio;
 
 import dev.loommcp.McpClosedException;
 import dev.loommcp.McpTransportException;
-import dev.loommcp.internal.concurrent.McpThreads;
-import dev.loommcp.internal.json.JsonRpcCodec;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
+import dev.loommcp.spi.JsonRpcFraming;
+import dev.loommcp.spi.TransportContext;
 import dev.loommcp.spi.TransportSink;
+import dev.loommcp.spi.TransportThreads;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.lang.ref.WeakReference;
@@ -82,6 +83,9 @@ final class StdioConnection {
     private final Map<Thread, CountDownLatch> pipeThreadEnds = new ConcurrentHashMap<>();
     private volatile Thread writerThread;
     private volatile Thread watcherThread;
+    /** The client's threads and framing, from the context given to {@link #open}. */
+    private volatile TransportThreads threadSource = TransportThreads.standard();
+    private volatile JsonRpcFraming framing = JsonRpcFraming.standard();
 
     StdioConnection(LaunchConfig config) {
         this.config = config;
@@ -89,6 +93,16 @@ final class StdioConnection {
         this.writer = new StdinWriter(this, config);
         this.reader = new StdoutReader(this, config);
         this.stderr = new StderrDrain(config, ring);
+    }
+
+    /** The threads this connection was opened with (the core's until then). */
+    TransportThreads threads() {
+        return threadSource;
+    }
+
+    /** The framing this connection was opened with (the core's until then). */
+    JsonRpcFraming framing() {
+        return framing;
     }
 
     String programName() {
@@ -131,7 +145,8 @@ final class StdioConnection {
 
     // ------------------------------------------------------------------------------------------------ open
 
-    void open(TransportSink sink) {
+    void open(TransportContext context) {
+        TransportSink sink = context.sink();
         lifecycle.lock();
         try {
             if (userClosed) {
@@ -146,6 +161,8 @@ final class StdioConnection {
                         + " was already opened; a transport is used once");
             }
             opened = true;
+            threadSource = context.threads();
+            framing = context.framing();
             sinkRef = new WeakReference<>(sink);
             ProcessBuilder pb = new ProcessBuilder(config.processCommand());
             if (config.workingDirectory() != null) {
@@ -188,7 +205,7 @@ final class StdioConnection {
                 writerThread = startPipeThread("stdio-writer", () -> writer.run(p.getOutputStream()));
                 threads.add(writerThread);
                 // waits on onExit(), which parks a virtual thread without holding its carrier
-                watcherThread = McpThreads.start("stdio-exit", this::watchExit);
+                watcherThread = threadSource.start("stdio-exit", this::watchExit);
                 threads.add(watcherThread);
             } catch (Throwable e) {
                 // typically OutOfMemoryError "unable to create native thread": the OS refused an OS thread
@@ -214,7 +231,7 @@ final class StdioConnection {
             throw refused;
         }
         CountDownLatch ended = new CountDownLatch(1);
-        Thread t = McpThreads.startPlatform(purpose, PIPE_THREAD_STACK, () -> {
+        Thread t = threadSource.startPlatform(purpose, PIPE_THREAD_STACK, () -> {
             try {
                 task.run();
             } finally {
@@ -258,7 +275,7 @@ final class StdioConnection {
         if (!opened || process == null) {
             throw new IllegalStateException("the stdio transport for " + config.programName() + " is not open");
         }
-        writer.enqueue(JsonRpcCodec.encode(message));
+        writer.enqueue(framing.encode(message));
         // the transport may have failed meanwhile; what is queued then is dropped, and the caller learns it from
         // onClosed like every other pending call
     }
@@ -381,7 +398,7 @@ final class StdioConnection {
             }
         }
         if (shutdownStarted.compareAndSet(false, true)) {
-            Thread reaper = McpThreads.newThread("stdio-reaper", this::runShutdown);
+            Thread reaper = threadSource.newThread("stdio-reaper", this::runShutdown);
             threads.add(reaper);
             reaper.start();
         }

@@ -5,6 +5,7 @@ import dev.loommcp.McpTransportException;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.spi.McpTransport;
 import dev.loommcp.spi.SendContext;
+import dev.loommcp.spi.TransportContext;
 import dev.loommcp.spi.TransportSink;
 import java.lang.ref.Cleaner;
 import java.nio.file.Files;
@@ -224,9 +225,9 @@ public final class StdioTransport implements McpTransport {
     /**
      * Launches the child process and starts the transport's threads (SPI; called by the client).
      *
-     * @param sink          where inbound messages go
-     * @param deadlineNanos not used: launching does not wait for the child (the startup deadline is
-     *                      {@link Builder#startupTimeout(Duration)})
+     * @param context where inbound messages go (its sink), the client's threads and framing; its open deadline is
+     *                not used: launching does not wait for the child (the startup deadline is
+     *                {@link Builder#startupTimeout(Duration)})
      * @throws McpTransportException if the process cannot be started, the OS refuses the transport's threads (the
      *                               process is then ended before this throws), or the transport had failed
      * @throws McpClosedException    if {@link #close()} was called before or while this ran (a {@code close()}
@@ -235,10 +236,11 @@ public final class StdioTransport implements McpTransport {
      * @throws IllegalStateException if the transport was opened before
      */
     @Override
-    public void open(TransportSink sink, long deadlineNanos) {
-        Objects.requireNonNull(sink, "sink");
+    public void open(TransportContext context) {
+        Objects.requireNonNull(context, "context");
+        TransportSink sink = Objects.requireNonNull(context.sink(), "sink");
         this.sink = sink;
-        connection.open(sink);
+        connection.open(context);
         cleanable = Reaper.watch(this, connection);
     }
 

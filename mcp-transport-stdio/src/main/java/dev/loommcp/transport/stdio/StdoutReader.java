@@ -2,7 +2,6 @@ package dev.loommcp.transport.stdio;
 
 import dev.loommcp.McpProtocolException;
 import dev.loommcp.McpTransportException;
-import dev.loommcp.internal.json.JsonRpcCodec;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
 import dev.loommcp.spi.TransportSink;
@@ -168,7 +167,7 @@ final class StdoutReader {
         }
         List<JsonRpcMessage> messages;
         try {
-            messages = JsonRpcCodec.decode(buf, off, len);
+            messages = conn.framing().decode(buf, off, len);
         } catch (McpProtocolException e) {
             skip(buf, off, len, buf[first] == '{' || buf[first] == '[', e.getMessage());
             return true;
@@ -212,7 +211,7 @@ final class StdoutReader {
         TransportSink sink = conn.sink();
         if (sink != null && !conn.failed()) {
             // an answer that names its request fails that call now instead of leaving it to its deadline
-            RequestId answers = looksLikeJson ? JsonRpcCodec.malformedResponseId(buf, off, len) : null;
+            RequestId answers = looksLikeJson ? conn.framing().malformedResponseId(buf, off, len) : null;
             try {
                 if (answers != null) {
                     sink.onMalformedResponse(answers, problem);

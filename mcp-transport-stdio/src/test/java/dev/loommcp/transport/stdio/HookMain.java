@@ -2,6 +2,8 @@ package dev.loommcp.transport.stdio;
 
 import dev.loommcp.McpTransportException;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
+import dev.loommcp.spi.Deadline;
+import dev.loommcp.spi.TransportContext;
 import dev.loommcp.spi.TransportSink;
 
 /**
@@ -23,7 +25,7 @@ public final class HookMain {
     public static void main(String[] args) throws Exception {
         StderrLines lines = new StderrLines();
         StdioTransport t = StdioTransport.newBuilder("sh", args[0]).stderrListener(lines).build();
-        t.open(new TransportSink() {
+        t.open(TransportContext.of(new TransportSink() {
             @Override
             public void onMessage(JsonRpcMessage message) {
             }
@@ -31,7 +33,7 @@ public final class HookMain {
             @Override
             public void onClosed(McpTransportException cause) {
             }
-        }, Long.MAX_VALUE);
+        }, Deadline.NONE));
         long grandchild = lines.awaitNumber("GRANDCHILD");
         System.out.println("PIDS " + t.pid().orElseThrow() + " " + grandchild);
         System.out.flush();

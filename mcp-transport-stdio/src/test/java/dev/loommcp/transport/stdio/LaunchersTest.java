@@ -3,6 +3,8 @@ package dev.loommcp.transport.stdio;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.loommcp.spi.Deadline;
+import dev.loommcp.spi.TransportContext;
 import dev.loommcp.testing.LeakCheck;
 import dev.loommcp.testing.RecordingSink;
 import java.nio.file.Path;
@@ -30,7 +32,7 @@ class LaunchersTest {
         RecordingSink sink = new RecordingSink();
         long grandchild = -1;
         try {
-            c.open(sink);
+            c.open(TransportContext.of(sink, Deadline.NONE));
             grandchild = lines.awaitNumber("GRANDCHILD");
             long child = c.process().pid();
             String[] stat = ProcessTree.statLinux(child);
@@ -56,7 +58,7 @@ class LaunchersTest {
         RecordingSink sink = new RecordingSink();
         long grandchild = -1;
         try {
-            c.open(sink);
+            c.open(TransportContext.of(sink, Deadline.NONE));
             grandchild = lines.awaitNumber("GRANDCHILD");
             assertThat(c.grouped()).isFalse();
             c.close();

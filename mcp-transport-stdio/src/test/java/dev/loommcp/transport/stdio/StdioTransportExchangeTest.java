@@ -6,7 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.loommcp.McpTransportException;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
+import dev.loommcp.spi.Deadline;
 import dev.loommcp.spi.SendContext;
+import dev.loommcp.spi.TransportContext;
 import dev.loommcp.testing.LeakCheck;
 import dev.loommcp.testing.RecordingSink;
 import dev.loommcp.testkit.ReferenceServer;
@@ -26,7 +28,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @Timeout(120)
 class StdioTransportExchangeTest {
 
-    private static final SendContext CTX = SendContext.detached(Long.MAX_VALUE);
+    private static final SendContext CTX = SendContext.detached(Deadline.NONE);
 
     @SuppressWarnings("unchecked")
     static Map<String, Object> map(Object o) {
@@ -38,7 +40,7 @@ class StdioTransportExchangeTest {
         StdioTransport t = StdioTransport.newBuilder(ReferenceServer.stdioCommand()).build();
         RecordingSink sink = new RecordingSink();
         try {
-            t.open(sink, Long.MAX_VALUE);
+            t.open(TransportContext.of(sink, Deadline.NONE));
             t.send(Children.request(1, "initialize", Map.of(
                     "protocolVersion", "2025-11-25",
                     "capabilities", Map.of(),
@@ -66,7 +68,7 @@ class StdioTransportExchangeTest {
         int threads = 32;
         int each = 50;
         try {
-            t.open(sink, Long.MAX_VALUE);
+            t.open(TransportContext.of(sink, Deadline.NONE));
             AtomicLong ids = new AtomicLong();
             List<Thread> senders = new ArrayList<>();
             for (int i = 0; i < threads; i++) {
@@ -100,7 +102,7 @@ class StdioTransportExchangeTest {
         StdioTransport t = StdioTransport.newBuilder(Children.fakeServer("reverse")).build();
         RecordingSink sink = new RecordingSink();
         try {
-            t.open(sink, Long.MAX_VALUE);
+            t.open(TransportContext.of(sink, Deadline.NONE));
             for (long id = 1; id <= 5; id++) {
                 t.send(Children.request(id, "test/echo", Map.of("id", id)), CTX);
             }
@@ -123,7 +125,7 @@ class StdioTransportExchangeTest {
         StdioTransport t = StdioTransport.newBuilder(Children.fakeServer("garbage")).build();
         RecordingSink sink = new RecordingSink();
         try {
-            t.open(sink, Long.MAX_VALUE);
+            t.open(TransportContext.of(sink, Deadline.NONE));
             for (long id = 1; id <= 3; id++) {
                 t.send(Children.request(id, "test/echo", null), CTX);
                 assertThat(sink.nextResponse().id()).isEqualTo(RequestId.of(id));
@@ -146,7 +148,7 @@ class StdioTransportExchangeTest {
         StdioTransport t = StdioTransport.newBuilder(Children.fakeServer("batch")).build();
         RecordingSink sink = new RecordingSink();
         try {
-            t.open(sink, Long.MAX_VALUE);
+            t.open(TransportContext.of(sink, Deadline.NONE));
             t.send(Children.request(7, "test/echo", null), CTX);
             assertThat(sink.next()).isInstanceOfSatisfying(JsonRpcMessage.Response.class,
                     r -> assertThat(r.id()).isEqualTo(RequestId.of(7)));
@@ -163,7 +165,7 @@ class StdioTransportExchangeTest {
                 .build();
         RecordingSink sink = new RecordingSink();
         try {
-            t.open(sink, Long.MAX_VALUE);
+            t.open(TransportContext.of(sink, Deadline.NONE));
             McpTransportException ex = sink.awaitClosed();
             assertThat(ex).isNotInstanceOf(McpProcessExitedException.class)
                     .hasMessageContaining("sh sent a message longer than the limit of 16777216 bytes")
@@ -181,7 +183,7 @@ class StdioTransportExchangeTest {
                 "nonl").maxMessageBytes(1024 * 1024).build();
         RecordingSink sink = new RecordingSink();
         try {
-            t.open(sink, Long.MAX_VALUE);
+            t.open(TransportContext.of(sink, Deadline.NONE));
             assertThat(sink.awaitClosed()).hasMessageContaining("limit of 1048576 bytes");
         } finally {
             t.close();
@@ -201,7 +203,7 @@ class StdioTransportExchangeTest {
                 .maxMessageBytes(limit).build();
         RecordingSink sink = new RecordingSink();
         try {
-            t.open(sink, Long.MAX_VALUE);
+            t.open(TransportContext.of(sink, Deadline.NONE));
             assertThat(sink.next()).isInstanceOf(JsonRpcMessage.Notification.class);
             assertThat(sink.awaitClosed()).hasMessageContaining("limit of 4096 bytes");
         } finally {
@@ -216,7 +218,7 @@ class StdioTransportExchangeTest {
                 .build();
         RecordingSink sink = new RecordingSink();
         try {
-            t.open(sink, Long.MAX_VALUE);
+            t.open(TransportContext.of(sink, Deadline.NONE));
             // far sooner than the startup timeout: the exit itself is reported
             McpTransportException ex = sink.awaitClosed(RecordingSink.SOON);
             assertThat(ex).isInstanceOfSatisfying(McpProcessExitedException.class, e -> {
@@ -240,7 +242,7 @@ class StdioTransportExchangeTest {
         StdioTransport t = StdioTransport.newBuilder(Children.fakeServer("echo")).build();
         RecordingSink sink = new RecordingSink();
         try {
-            t.open(sink, Long.MAX_VALUE);
+            t.open(TransportContext.of(sink, Deadline.NONE));
             t.send(Children.request(1, "test/echo", null), CTX);
             assertThat(sink.nextResponse().id()).isEqualTo(RequestId.of(1));
             t.send(Children.request(2, "hang", null), CTX);
@@ -265,7 +267,7 @@ class StdioTransportExchangeTest {
                 .build();
         RecordingSink sink = new RecordingSink();
         try {
-            t.open(sink, Long.MAX_VALUE);
+            t.open(TransportContext.of(sink, Deadline.NONE));
             // the message after the 100 MB arrives only if stderr was drained all along
             assertThat(sink.next(Duration.ofSeconds(60))).isInstanceOfSatisfying(JsonRpcMessage.Notification.class,
                     n -> assertThat(n.method()).isEqualTo("notifications/flooded"));
@@ -287,7 +289,7 @@ class StdioTransportExchangeTest {
                 .build();
         RecordingSink sink = new RecordingSink();
         try {
-            t.open(sink, Long.MAX_VALUE);
+            t.open(TransportContext.of(sink, Deadline.NONE));
             McpProcessExitedException ex = (McpProcessExitedException) sink.awaitClosed();
             assertThat(ex.stderrTail()).endsWith("line 498\nline 499").doesNotContain("line 1\n");
             assertThat(ex.stderrTail().length()).isLessThanOrEqualTo(256);
@@ -304,7 +306,7 @@ class StdioTransportExchangeTest {
                 .build();
         RecordingSink sink = new RecordingSink();
         try {
-            t.open(sink, Long.MAX_VALUE);
+            t.open(TransportContext.of(sink, Deadline.NONE));
             McpTransportException ex = sink.awaitClosed();
             assertThat(ex).hasMessageContaining("sleep sent no message within 500 ms of its launch (startupTimeout)");
         } finally {
@@ -319,8 +321,8 @@ class StdioTransportExchangeTest {
         assertThatThrownBy(() -> t.send(Children.request(1, "x", null), CTX))
                 .isInstanceOf(IllegalStateException.class);
         RecordingSink sink = new RecordingSink();
-        t.open(sink, Long.MAX_VALUE);
-        assertThatThrownBy(() -> t.open(sink, Long.MAX_VALUE)).isInstanceOf(IllegalStateException.class);
+        t.open(TransportContext.of(sink, Deadline.NONE));
+        assertThatThrownBy(() -> t.open(TransportContext.of(sink, Deadline.NONE))).isInstanceOf(IllegalStateException.class);
         t.close();
         // after close: see StdioTransportRobustnessTest
         assertThat(sink.closedCalls()).isEqualTo(0);

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.loommcp.McpTransportException;
+import dev.loommcp.spi.Deadline;
+import dev.loommcp.spi.TransportContext;
 import dev.loommcp.testing.LeakCheck;
 import dev.loommcp.testing.RecordingSink;
 import java.io.IOException;
@@ -222,7 +224,7 @@ class StdioTransportLaunchTest {
     private static Set<String> runEnvDump(StdioTransport t) throws Exception {
         RecordingSink sink = new RecordingSink();
         try {
-            t.open(sink, Long.MAX_VALUE);
+            t.open(TransportContext.of(sink, Deadline.NONE));
             McpTransportException ex = sink.awaitClosed();
             assertThat(ex).isInstanceOf(McpProcessExitedException.class);
             assertThat(((McpProcessExitedException) ex).exitCode()).hasValue(0);

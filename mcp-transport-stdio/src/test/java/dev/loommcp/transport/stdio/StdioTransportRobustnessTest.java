@@ -6,7 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.loommcp.McpClosedException;
 import dev.loommcp.McpTransportException;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
+import dev.loommcp.spi.Deadline;
 import dev.loommcp.spi.SendContext;
+import dev.loommcp.spi.TransportContext;
 import dev.loommcp.spi.TransportSink;
 import dev.loommcp.testing.LeakCheck;
 import dev.loommcp.testing.RecordingSink;
@@ -25,7 +27,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @Timeout(120)
 class StdioTransportRobustnessTest {
 
-    private static final SendContext CTX = SendContext.detached(Long.MAX_VALUE);
+    private static final SendContext CTX = SendContext.detached(Deadline.NONE);
     /** Writes far more than a pipe holds to stderr, then a message on stdout, then reads stdin to its end. */
     private static final String STDERR_THEN_MESSAGE = "yes 'a line of log output' | head -n 200000 >&2; "
             + "echo '{\"jsonrpc\":\"2.0\",\"method\":\"notifications/after-stderr\"}'; cat > /dev/null";
@@ -48,7 +50,7 @@ class StdioTransportRobustnessTest {
                 .build();
         RecordingSink sink = new RecordingSink();
         try {
-            t.open(sink, Long.MAX_VALUE);
+            t.open(TransportContext.of(sink, Deadline.NONE));
             // the message after 5 MB of stderr arrives only if stderr was drained all along
             assertThat(sink.next(Duration.ofSeconds(60))).isInstanceOfSatisfying(JsonRpcMessage.Notification.class,
                     n -> assertThat(n.method()).isEqualTo("notifications/after-stderr"));
@@ -88,7 +90,7 @@ class StdioTransportRobustnessTest {
                                 + "echo '{\"jsonrpc\":\"2.0\",\"method\":\"notifications/second\"}'; cat > /dev/null")
                 .build();
         try {
-            t.open(broken, Long.MAX_VALUE);
+            t.open(TransportContext.of(broken, Deadline.NONE));
             assertThat(sink.next()).isInstanceOfSatisfying(JsonRpcMessage.Notification.class,
                     n -> assertThat(n.method()).isEqualTo("notifications/second"));
             assertThat(t.skippedLines()).isEqualTo(1);
@@ -116,7 +118,7 @@ class StdioTransportRobustnessTest {
         RecordingSink sink = new RecordingSink();
         try {
             long before = usedHeapAfterGc();
-            t.open(sink, Long.MAX_VALUE);
+            t.open(TransportContext.of(sink, Deadline.NONE));
             assertThat(all.await(60, TimeUnit.SECONDS)).as("all stderr lines drained").isTrue();
             long retained = usedHeapAfterGc() - before;
             assertThat(t.stderrBufferedBytes()).isLessThanOrEqualTo(capacity);
@@ -146,13 +148,13 @@ class StdioTransportRobustnessTest {
     void aClosedTransportRefusesWithMcpClosedException() throws Exception {
         StdioTransport never = StdioTransport.newBuilder("sh", "-c", "cat > /dev/null").build();
         never.close();
-        assertThatThrownBy(() -> never.open(new RecordingSink(), Long.MAX_VALUE))
+        assertThatThrownBy(() -> never.open(TransportContext.of(new RecordingSink(), Deadline.NONE)))
                 .isInstanceOf(McpClosedException.class).hasMessageContaining("closed");
         assertThat(never.pid()).isEmpty();
 
         StdioTransport t = StdioTransport.newBuilder("sh", "-c", "cat > /dev/null").build();
         RecordingSink sink = new RecordingSink();
-        t.open(sink, Long.MAX_VALUE);
+        t.open(TransportContext.of(sink, Deadline.NONE));
         t.close();
         assertThatThrownBy(() -> t.send(Children.request(1, "x", null), CTX))
                 .isInstanceOf(McpClosedException.class).hasMessageContaining("closed").hasNoCause();
@@ -163,7 +165,7 @@ class StdioTransportRobustnessTest {
     void aTransportThatFailedAndWasThenClosedRefusesWithTheFailureAsCause() throws Exception {
         StdioTransport t = StdioTransport.newBuilder("sh", "-c", "exit 7").build();
         RecordingSink sink = new RecordingSink();
-        t.open(sink, Long.MAX_VALUE);
+        t.open(TransportContext.of(sink, Deadline.NONE));
         McpTransportException failure = sink.awaitClosed();
         t.close();
         assertThatThrownBy(() -> t.send(Children.request(1, "x", null), CTX))
@@ -186,7 +188,7 @@ class StdioTransportRobustnessTest {
             });
             go.countDown();
             try {
-                t.open(sink, Long.MAX_VALUE);
+                t.open(TransportContext.of(sink, Deadline.NONE));
                 // open won the race: the first use after the close is refused as closed
                 closer.join();
                 assertThatThrownBy(() -> t.send(Children.request(1, "initialize", null), CTX))
@@ -210,7 +212,7 @@ class StdioTransportRobustnessTest {
         StdioTransport t = StdioTransport.newBuilder("sh", "-c", "cat > /dev/null; sleep 1000").build();
         RecordingSink sink = new RecordingSink();
         try {
-            assertThatThrownBy(() -> t.open(sink, Long.MAX_VALUE))
+            assertThatThrownBy(() -> t.open(TransportContext.of(sink, Deadline.NONE)))
                     .isInstanceOf(McpTransportException.class)
                     .hasMessageContaining("cannot start the threads")
                     .hasMessageContaining("unable to create native thread")

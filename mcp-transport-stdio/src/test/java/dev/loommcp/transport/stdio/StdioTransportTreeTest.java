@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.loommcp.McpTransportException;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
+import dev.loommcp.spi.Deadline;
 import dev.loommcp.spi.SendContext;
+import dev.loommcp.spi.TransportContext;
 import dev.loommcp.spi.TransportSink;
 import dev.loommcp.testing.LeakCheck;
 import dev.loommcp.testing.RecordingSink;
@@ -31,7 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
 @Timeout(120)
 class StdioTransportTreeTest {
 
-    private static final SendContext CTX = SendContext.detached(Long.MAX_VALUE);
+    private static final SendContext CTX = SendContext.detached(Deadline.NONE);
     /** Slack over the documented close bound: thread collection (1 s) plus a generous margin for a busy machine. */
     private static final long SLACK_MILLIS = 1000 + 8000;
 
@@ -45,7 +47,7 @@ class StdioTransportTreeTest {
         RecordingSink sink = new RecordingSink();
         long grandchild = -1;
         try {
-            t.open(sink, Long.MAX_VALUE);
+            t.open(TransportContext.of(sink, Deadline.NONE));
             grandchild = lines.awaitNumber("GRANDCHILD");
             assertThat(sink.next()).isInstanceOf(JsonRpcMessage.Notification.class);
             assertThat(ProcessHandle.of(grandchild).map(ProcessHandle::isAlive)).hasValue(true);
@@ -72,7 +74,7 @@ class StdioTransportTreeTest {
         RecordingSink sink = new RecordingSink();
         long grandchild = -1;
         try {
-            t.open(sink, Long.MAX_VALUE);
+            t.open(TransportContext.of(sink, Deadline.NONE));
             grandchild = lines.awaitNumber("GRANDCHILD");
             McpTransportException ex = sink.awaitClosed();
             assertThat(ex).isInstanceOfSatisfying(McpProcessExitedException.class,
@@ -114,7 +116,7 @@ class StdioTransportTreeTest {
         RecordingSink sink = new RecordingSink();
         long grandchild = -1;
         try {
-            t.open(sink, Long.MAX_VALUE);
+            t.open(TransportContext.of(sink, Deadline.NONE));
             grandchild = lines.awaitNumber("GRANDCHILD");
             if (awaitOnClosed) {
                 assertThat(sink.awaitClosed()).isInstanceOfSatisfying(McpProcessExitedException.class,
@@ -156,7 +158,7 @@ class StdioTransportTreeTest {
         RecordingSink sink = new RecordingSink();
         long serverPid = -1;
         try {
-            t.open(sink, Long.MAX_VALUE);
+            t.open(TransportContext.of(sink, Deadline.NONE));
             serverPid = lines.awaitNumber("SERVER");
             t.send(Children.request(1, "test/echo", Map.of("hello", "world")), CTX);
             assertThat(sink.nextResponse().id()).isEqualTo(RequestId.of(1));
@@ -184,7 +186,7 @@ class StdioTransportTreeTest {
         RecordingSink sink = new RecordingSink();
         long grandchild = -1;
         try {
-            t.open(sink, Long.MAX_VALUE);
+            t.open(TransportContext.of(sink, Deadline.NONE));
             grandchild = lines.awaitNumber("GRANDCHILD");
             sink.next();
             long start = System.nanoTime();
@@ -211,7 +213,7 @@ class StdioTransportTreeTest {
                 .build();
         RecordingSink sink = new RecordingSink();
         try {
-            t.open(sink, Long.MAX_VALUE);
+            t.open(TransportContext.of(sink, Deadline.NONE));
             sink.next();
             // 4 MB, far more than a pipe holds: with a blocking write this would hang here
             String pad = "x".repeat(8 * 1024);
@@ -234,7 +236,7 @@ class StdioTransportTreeTest {
                 .stdinCloseGrace(Duration.ofMillis(200))
                 .build();
         RecordingSink sink = new RecordingSink();
-        t.open(sink, Long.MAX_VALUE);
+        t.open(TransportContext.of(sink, Deadline.NONE));
         t.send(Children.request(1, "test/echo", null), CTX);
         sink.nextResponse();
         List<Thread> closers = new ArrayList<>();
@@ -270,8 +272,8 @@ class StdioTransportTreeTest {
         // transport then refuses the open itself (closed meanwhile), which is not what this test is about
         StdioTransport t = StdioTransport.newBuilder("sh", "-c", "read line; exit 7").build();
         ref.set(t);
-        t.open(closing, Long.MAX_VALUE);
-        t.send(new JsonRpcMessage.Notification("notifications/exit-now", null), SendContext.detached(Long.MAX_VALUE));
+        t.open(TransportContext.of(closing, Deadline.NONE));
+        t.send(new JsonRpcMessage.Notification("notifications/exit-now", null), CTX);
         assertThat(sink.awaitClosed()).isInstanceOf(McpProcessExitedException.class);
         t.close();
     }
@@ -297,7 +299,7 @@ class StdioTransportTreeTest {
                 .stdinCloseGrace(Duration.ofMillis(100))
                 .build();
         RecordingSink sink = new RecordingSink();
-        t.open(sink, Long.MAX_VALUE);
+        t.open(TransportContext.of(sink, Deadline.NONE));
         sink.next();
         return t.pid().orElseThrow();
     }

@@ -1,0 +1,151 @@
+package dev.loommcp.internal.session;
+
+import dev.loommcp.McpSessionExpiredException;
+import dev.loommcp.McpTimeoutException;
+import dev.loommcp.RequestOptions;
+import dev.loommcp.schema.InitializeResult;
+import dev.loommcp.spi.Deadline;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
+
+/**
+ * Starts a new session after the transport reported the old one expired ({@link McpSessionExpiredException}), and
+ * says which requests may be sent again in it. One renewal per session generation: calls that failed in the same
+ * session share the first one's renewal. A renewal runs the {@link Handshake} with the same checks as
+ * {@code connect()}; when it fails, the generation stays, so the next expiry tries again. Thread-safe.
+ *
+ * <p>The replay policy: a request is sent once more in the new session only when repeating it cannot do harm: the
+ * methods in {@link #IDEMPOTENT_METHODS} (reads, listings, and settings whose repetition has no further effect),
+ * and {@code tools/call} of a tool whose last listing declared {@code annotations.idempotentHint: true}. Any other
+ * request fails with the session-expired exception: it may have taken effect in the old session.
+ */
+final class SessionRenewal {
+
+    private static final System.Logger LOG = System.getLogger("dev.loommcp.client");
+
+    /** Methods that are safe to send again in a new session. */
+    static final Set<String> IDEMPOTENT_METHODS = Set.of("ping", "tools/list", "resources/list",
+            "resources/templates/list", "prompts/list", "resources/read", "prompts/get", "completion/complete",
+            "logging/setLevel", "resources/subscribe", "resources/unsubscribe");
+
+    /** One attempt of a call: the session's raw call. */
+    @FunctionalInterface
+    interface Attempt {
+        Object send(String method, Map<String, Object> params, RequestOptions options, boolean handshake)
+                throws InterruptedException;
+    }
+
+    private final Handshake handshake;
+    private final ToolCatalog tools;
+    private final Consumer<InitializeResult> onRenewed;
+    private final ReentrantLock lock = new ReentrantLock();
+    private volatile long generation;
+
+    /**
+     * @param handshake the session's handshake
+     * @param tools     the catalog that knows each tool's {@code idempotentHint}
+     * @param onRenewed told of each new session's {@code initialize} result, after {@code notifications/initialized}
+     */
+    SessionRenewal(Handshake handshake, ToolCatalog tools, Consumer<InitializeResult> onRenewed) {
+        this.handshake = handshake;
+        this.tools = tools;
+        this.onRenewed = onRenewed;
+    }
+
+    /**
+     * Runs a call; when the transport reports that the session expired, starts a new session (once per generation)
+     * and sends the request once more where the replay policy allows, within the call's first deadline. A failed
+     * renewal fails the call with its own exception, the expiry added as suppressed.
+     *
+     * @param deadline the call's deadline, computed once at its start
+     * @param attempt  the session's raw call
+     */
+    Object call(String method, Map<String, Object> params, RequestOptions options, Deadline deadline,
+                Attempt attempt) throws InterruptedException {
+        long seen = generation;
+        try {
+            return attempt.send(method, params, options, false);
+        } catch (McpSessionExpiredException expired) {
+            boolean resend = mayResend(method, params, tools);
+            RequestOptions.Builder b = RequestOptions.newBuilder();
+            if (!deadline.isNone()) {
+                b.timeout(remainingOrTimeout(deadline, "initialize (new session)"));
+            }
+            options.token().ifPresent(b::token);
+            try {
+                renew(seen, (m, p, o) -> attempt.send(m, p, o, true), b.build(), deadline);
+            } catch (RuntimeException e) {
+                e.addSuppressed(expired);
+                throw e;
+            }
+            if (!resend) {
+                throw expired;
+            }
+            LOG.log(System.Logger.Level.DEBUG, () -> "sending " + method + " again in the new session");
+            RequestOptions rest = deadline.isNone() ? options
+                    : options.toBuilder().timeout(remainingOrTimeout(deadline, method + " (sent again)")).build();
+            return attempt.send(method, params, rest, false);
+        }
+    }
+
+    private static Duration remainingOrTimeout(Deadline deadline, String what) {
+        long left = deadline.remainingNanos();
+        if (left <= 0) {
+            throw new McpTimeoutException(what + " not sent: the call's deadline had passed");
+        }
+        return Duration.ofNanos(left);
+    }
+
+    /**
+     * Whether a request may be sent again in a new session.
+     *
+     */
+    static boolean mayResend(String method, Map<String, Object> params, ToolCatalog tools) {
+        if (IDEMPOTENT_METHODS.contains(method)) {
+            return true;
+        }
+        return method.equals("tools/call") && params != null && params.get("name") instanceof String name
+                && tools.isIdempotent(name);
+    }
+
+    /**
+     * Starts a new session unless one was started since {@code seen}: {@code initialize} with the version checks,
+     * the version to the transport, then {@code notifications/initialized}. Waits (up to {@code deadline}) while
+     * another call renews.
+     *
+     * @param seen     the generation the expired request was sent in
+     * @param raw      the session's raw call for the handshake's request
+     * @param options  deadline and token of the handshake
+     * @param deadline the same deadline, for the notification
+     * @throws McpTimeoutException if the deadline passed while another call renewed
+     */
+    void renew(long seen, Handshake.RawCall raw, RequestOptions options, Deadline deadline)
+            throws InterruptedException {
+        long wait = deadline.remainingNanos();
+        if (!(wait == Long.MAX_VALUE ? lockInterruptibly() : lock.tryLock(wait, TimeUnit.NANOSECONDS))) {
+            throw new McpTimeoutException("timed out waiting for a new session to start");
+        }
+        try {
+            if (generation != seen) {
+                return; // another call started the new session already
+            }
+            LOG.log(System.Logger.Level.INFO, "the server's session expired; starting a new one");
+            InitializeResult result = handshake.initialize(raw, options);
+            handshake.confirm(result, deadline);
+            generation = seen + 1;
+            onRenewed.accept(result);
+            LOG.log(System.Logger.Level.INFO, "new session started");
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private boolean lockInterruptibly() throws InterruptedException {
+        lock.lockInterruptibly();
+        return true;
+    }
+}
