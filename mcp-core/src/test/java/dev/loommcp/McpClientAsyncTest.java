@@ -63,6 +63,30 @@ class McpClientAsyncTest {
                 .isEqualTo(Map.of("got", Map.of("a", 1)));
     }
 
+    /**
+     * Closing the client or losing the transport under a pending async call fails its future with an
+     * {@link McpException} (closed, or the loss), never with the interrupt that close() sends the call's thread.
+     */
+    @ParameterizedTest
+    @EnumSource(Mode.class)
+    void anAsyncCallCutOffByCloseOrLossFailsWithAnMcpExceptionNeverAnInterrupt(Mode mode) throws Exception {
+        for (int round = 0; round < 40; round++) {
+            boolean lose = round % 2 == 0;
+            Session s = sessions.connected(mode, t -> t.hold("tools/call"), b -> b);
+            CompletableFuture<CallToolResult> f = s.client().callToolAsync("t", Map.of(), RequestOptions.DEFAULT);
+            s.server().awaitRequests("tools/call", 1);
+            if (lose) {
+                s.server().lose(new McpTransportException("cable cut"));
+            } else {
+                s.client().close();
+            }
+            int r = round;
+            assertThatThrownBy(() -> get(f)).as("round %d (%s)", r, lose ? "loss" : "close")
+                    .isInstanceOf(ExecutionException.class).cause().isInstanceOf(McpException.class);
+            s.client().close();
+        }
+    }
+
     @Test
     void anAsyncFailureCompletesTheFutureExceptionally() throws Exception {
         Session s = sessions.connected(Mode.INLINE, t -> t.on("tools/call",

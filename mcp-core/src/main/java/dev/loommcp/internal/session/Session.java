@@ -553,6 +553,11 @@ public final class Session {
             startBackground("async", () -> {
                 try {
                     future.complete(call.run(withToken));
+                } catch (InterruptedException e) {
+                    // close() or a lost transport interrupts the async threads: the caller learns that, not an
+                    // interrupt of a thread it never owned
+                    future.completeExceptionally(isClosed() ? new McpClosedException("the client was closed during "
+                            + "the call", closeCause) : e);
                 } catch (Throwable e) {
                     future.completeExceptionally(e);
                 }
