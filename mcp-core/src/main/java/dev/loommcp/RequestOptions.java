@@ -33,6 +33,7 @@ public final class RequestOptions {
     private final Map<String, Object> meta;
     private final boolean resetTimeoutOnProgress;
     private final Optional<Duration> maxTotalTimeout;
+    private final Optional<Boolean> resendOnSessionExpiry;
 
     private RequestOptions(Builder b) {
         this.timeout = Optional.ofNullable(b.timeout);
@@ -42,6 +43,7 @@ public final class RequestOptions {
         this.meta = b.meta == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(b.meta));
         this.resetTimeoutOnProgress = b.resetTimeoutOnProgress;
         this.maxTotalTimeout = Optional.ofNullable(b.maxTotalTimeout);
+        this.resendOnSessionExpiry = Optional.ofNullable(b.resendOnSessionExpiry);
     }
 
     /**
@@ -98,6 +100,7 @@ public final class RequestOptions {
         b.meta = meta.isEmpty() ? null : new LinkedHashMap<>(meta);
         b.resetTimeoutOnProgress = resetTimeoutOnProgress;
         b.maxTotalTimeout = maxTotalTimeout.orElse(null);
+        b.resendOnSessionExpiry = resendOnSessionExpiry.orElse(null);
         return b;
     }
 
@@ -167,6 +170,17 @@ public final class RequestOptions {
         return maxTotalTimeout;
     }
 
+    /**
+     * Returns this call's own answer to "may it be sent again in a new session?" when the server expired the session
+     * it was sent in (Streamable HTTP: a 404 for a request that carried {@code Mcp-Session-Id}).
+     *
+     * @return {@code true} (always resend once), {@code false} (never), or empty for the client's policy: resend
+     *         only idempotent methods and {@code tools/call} of a tool listed with {@code idempotentHint: true}
+     */
+    public Optional<Boolean> resendOnSessionExpiry() {
+        return resendOnSessionExpiry;
+    }
+
     @Override
     public String toString() {
         return "RequestOptions[timeout=" + timeout.orElse(null) + ", deadline=" + deadline.orElse(null) + ", token="
@@ -185,6 +199,7 @@ public final class RequestOptions {
         private Map<String, Object> meta;
         private boolean resetTimeoutOnProgress;
         private Duration maxTotalTimeout;
+        private Boolean resendOnSessionExpiry;
 
         private Builder() {
         }
@@ -274,6 +289,23 @@ public final class RequestOptions {
         public Builder resetTimeoutOnProgress(Duration maxTotal) {
             this.resetTimeoutOnProgress = true;
             this.maxTotalTimeout = maxTotal;
+            return this;
+        }
+
+        /**
+         * Decides whether this call is sent once more in a new session when the server expired the session it was
+         * sent in; the client starts the new session either way. Without this option the client resends only what
+         * is safe to repeat: idempotent methods (listings, reads, {@code ping}, {@code logging/setLevel},
+         * subscriptions, completion) and {@code tools/call} of a tool whose last listing said
+         * {@code idempotentHint: true}; anything else fails with {@link McpSessionExpiredException}, since it may
+         * have taken effect. {@code true} resends this call whatever it is (the caller knows it is safe);
+         * {@code false} never resends it.
+         *
+         * @param resend whether to resend once
+         * @return this builder
+         */
+        public Builder resendOnSessionExpiry(boolean resend) {
+            this.resendOnSessionExpiry = resend;
             return this;
         }
 

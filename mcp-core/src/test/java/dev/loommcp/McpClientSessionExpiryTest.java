@@ -95,6 +95,38 @@ class McpClientSessionExpiryTest {
         assertThat(s.server().expiredRequests()).isEqualTo(1);
     }
 
+    /** A call's own resendOnSessionExpiry overrides the policy both ways. */
+    @ParameterizedTest
+    @EnumSource(Mode.class)
+    void theCallsOwnChoiceOverridesThePolicyBothWays(Mode mode) throws Exception {
+        Session s = sessions.connected(mode, t -> t
+                .on("tools/list", r -> Map.of("tools", List.of(tool("idem", true), tool("plain", null))))
+                .on("tools/call", r -> Map.of("content", List.of()))
+                .on("x/custom", r -> Map.of("ok", true)), b -> b);
+        s.client().listAllTools();
+
+        s.server().expireSession();
+        assertThat(s.client().request("x/custom", null,
+                RequestOptions.newBuilder().resendOnSessionExpiry(true).build())).containsEntry("ok", true);
+        assertThat(s.server().requests("x/custom")).hasSize(2);
+
+        s.server().expireSession();
+        s.client().callTool("plain", Map.of(), RequestOptions.newBuilder().resendOnSessionExpiry(true).build());
+        assertThat(s.server().requests("tools/call")).hasSize(2);
+
+        s.server().expireSession();
+        assertThatThrownBy(() -> s.client().callTool("idem", Map.of(),
+                RequestOptions.newBuilder().resendOnSessionExpiry(false).build()))
+                .isInstanceOf(McpSessionExpiredException.class);
+        assertThat(s.server().requests("tools/call")).hasSize(3);
+
+        s.server().expireSession();
+        assertThatThrownBy(() -> s.client().listTools(null,
+                RequestOptions.newBuilder().resendOnSessionExpiry(false).build()))
+                .isInstanceOf(McpSessionExpiredException.class);
+        assertThat(s.server().requests("initialize")).hasSize(5);
+    }
+
     @ParameterizedTest
     @EnumSource(Mode.class)
     void concurrentExpiriesShareOneInitialize(Mode mode) throws Exception {

@@ -70,7 +70,7 @@ final class SessionRenewal {
         try {
             return attempt.send(method, params, options, false);
         } catch (McpSessionExpiredException expired) {
-            boolean resend = mayResend(method, params, tools);
+            boolean resend = options.resendOnSessionExpiry().orElseGet(() -> mayResend(method, params, tools));
             RequestOptions.Builder b = RequestOptions.newBuilder();
             if (!deadline.isNone()) {
                 b.timeout(remainingOrTimeout(deadline, "initialize (new session)"));
@@ -101,8 +101,13 @@ final class SessionRenewal {
     }
 
     /**
-     * Whether a request may be sent again in a new session.
+     * The client's replay policy: whether a request may be sent again in a new session when its call did not decide
+     * ({@link RequestOptions#resendOnSessionExpiry()}).
      *
+     * @param method the request's method
+     * @param params its params ({@code tools/call}: the tool's {@code name})
+     * @param tools  the catalog that knows each tool's {@code idempotentHint}
+     * @return whether it may be sent again
      */
     static boolean mayResend(String method, Map<String, Object> params, ToolCatalog tools) {
         if (IDEMPOTENT_METHODS.contains(method)) {
