@@ -346,6 +346,17 @@ public final class ScriptedTransport implements McpTransport {
     }
 
     /**
+     * Reports through the sink that sending the request {@code id} failed, as a transport whose exchange broke after
+     * {@code send} returned does ({@link TransportSink#onSendFailed}), on this thread.
+     *
+     * @param id    the request's id
+     * @param cause the failure
+     */
+    public void failSend(RequestId id, McpException cause) {
+        sink.onSendFailed(id, cause);
+    }
+
+    /**
      * Returns how many requests were refused because the session had expired.
      *
      * @return the count
