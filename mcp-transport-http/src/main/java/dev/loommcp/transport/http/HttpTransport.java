@@ -393,9 +393,10 @@ public final class HttpTransport implements McpTransport {
     private boolean deleteSessionBounded(HttpSession last) {
         Call call = new Call(null, "DELETE session");
         Thread t = settings.threads.start("http-delete", () -> deleteSession(last, call));
-        boolean interrupted = BoundedWait.run(() -> t.join(Duration.ofMillis(CLOSE_TIMEOUT_MILLIS + 500)),
-                "the session DELETE", origin);
+        boolean interrupted = settings.threads.joinAll(List.of(t),
+                Deadline.after(Duration.ofMillis(CLOSE_TIMEOUT_MILLIS + 500)));
         if (t.isAlive()) {
+            LOG.log(Level.WARNING, "{0} of {1} did not stop in time", "the session DELETE", origin);
             call.abort();
             t.interrupt();
         }
