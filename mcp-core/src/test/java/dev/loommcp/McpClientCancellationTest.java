@@ -543,14 +543,16 @@ class McpClientCancellationTest {
     // ------------------------------------------------------------------------------------------------ SPI context
 
     @Test
-    void aBlockingSendRunsOnAnMcpRequestThreadAndGetsTheRequestId() throws Exception {
+    void aBlockingExchangeRunsOnTheTransportsOwnMcpThreadNotTheCallers() throws Exception {
         AtomicReference<String> sendThread = new AtomicReference<>();
         Session s = sessions.connected(Mode.BLOCKING, t -> t.on("tools/call", r -> {
             sendThread.set(Thread.currentThread().getName());
             return textResult("ok");
         }), b -> b);
         s.client().callTool("t", Map.of());
-        assertThat(sendThread.get()).startsWith("mcp-request-");
+        // send queued and returned; the exchange ran on a thread the transport took from TransportContext.threads()
+        assertThat(sendThread.get()).startsWith("mcp-scripted-exchange-")
+                .isNotEqualTo(Thread.currentThread().getName());
     }
 
     @Test

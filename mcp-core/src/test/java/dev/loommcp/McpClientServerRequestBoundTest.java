@@ -9,7 +9,6 @@ import dev.loommcp.jsonrpc.RequestId;
 import dev.loommcp.schema.Root;
 import dev.loommcp.testing.Await;
 import dev.loommcp.testing.BackgroundCall;
-import dev.loommcp.testing.HookedTransport;
 import dev.loommcp.testing.McpThreadLeakCheck;
 import dev.loommcp.testing.ScriptedTransport;
 import dev.loommcp.testing.ScriptedTransport.Mode;
@@ -104,38 +103,28 @@ class McpClientServerRequestBoundTest {
                 .hasMessageContaining("maxConcurrentServerRequests");
     }
 
-    /** HTTP-like transports send answers from the reader side on threads of their own: bounded the same way. */
+    /**
+     * Answers from the reader (pings) are handed to {@code send}, which queues and returns: the core starts no thread
+     * for them and the reader goes on at once. An HTTP transport POSTs them on its own threads, bounded there
+     * (HttpSendContractTest.oneWaySendsBeyondTheBoundAreDroppedAndTheSenderNeverWaits).
+     */
     @Test
-    void answersSentOffTheReaderAreBoundedToo() throws Exception {
-        CountDownLatch release = new CountDownLatch(1);
-        CountDownLatch twoSending = new CountDownLatch(2);
+    void answersFromTheReaderAreQueuedOnTheTransportWithoutCoreThreads() throws Exception {
         ScriptedTransport server = ScriptedTransport.create(Mode.BLOCKING);
-        HookedTransport transport = new HookedTransport(server).beforeSend((m, c) -> {
-            if (m instanceof JsonRpcMessage.Response) {
-                twoSending.countDown();
-                release.await(10, TimeUnit.SECONDS); // the server does not take the answers
-            }
-        });
         Set<Long> before = McpThreadLeakCheck.snapshot();
         CountDownLatch marker = new CountDownLatch(1);
-        try (McpClient client = McpClient.newBuilder(transport).maxConcurrentServerRequests(2)
+        try (McpClient client = McpClient.newBuilder(server).maxConcurrentServerRequests(2)
                 .listener(new Listen().notifications(n -> marker.countDown())).build()) {
             client.connect();
             for (int i = 0; i < 10; i++) {
                 server.deliver(new JsonRpcMessage.Request(RequestId.of(i), "ping", null));
             }
             server.notifyClient("x/marker", null);
-            // the reader handles messages in order: once the marker is seen, every ping was sent on or dropped
+            // the reader handles messages in order: once the marker is seen, every ping was answered
             assertThat(marker.await(10, TimeUnit.SECONDS)).isTrue();
-            assertThat(twoSending.await(10, TimeUnit.SECONDS)).isTrue();
-            assertThat(McpThreadLeakCheck.liveSince(before, "respond")).hasSize(2);
-            BackgroundCall.start("ping", () -> {
-                client.ping();
-                return null;
-            }).result(); // the client's own calls are unaffected
-            release.countDown();
-            Await.until("2 answers sent", () -> server.sent().stream()
-                    .filter(m -> m instanceof JsonRpcMessage.Response).count() == 2);
+            assertThat(server.sent().stream().filter(m -> m instanceof JsonRpcMessage.Response).count())
+                    .isEqualTo(10);
+            assertThat(McpThreadLeakCheck.liveSince(before, "respond")).isEmpty();
         }
     }
 

@@ -30,33 +30,28 @@ public interface McpTransport extends AutoCloseable {
     void open(TransportContext context) throws InterruptedException;
 
     /**
-     * Sends one message.
+     * Sends one message: queues it and returns without waiting for the peer.
      *
-     * <p>A transport whose {@link #sendsInline()} is {@code true} (stdio) queues the message and returns without
-     * waiting for I/O; the response arrives through the sink. Otherwise (HTTP) the call may block for the whole
-     * exchange, reading the response stream and delivering what it carries to the sink; the core then runs it on a
-     * virtual thread of the request's scope, and cancels it by interrupting that thread and running the actions the
-     * transport registered with {@link SendContext#onCancel}.
+     * <p>A transport whose medium needs a blocking exchange (HTTP) runs it on its own thread (from
+     * {@link TransportContext#threads()}), aborts it through the actions it registers with
+     * {@link SendContext#onCancel}, and delivers what the exchange reads to the sink. A failure that happens after
+     * {@code send} returned is reported through {@link TransportSink#onSendFailed} when the message is a request
+     * (the core fails that call with it); for a notification or response it is logged and dropped. The one
+     * exception: when {@link SendContext#awaitDelivery()} is {@code true} (a notification the core sends on a
+     * caller's behalf, {@code notifications/initialized}), {@code send} returns only once the message was delivered
+     * (HTTP: its POST was accepted), bounded by the context's deadline, and throws what went wrong; a transport whose
+     * stream keeps the order of sends (stdio) may return once the message is queued ahead of every later send.
+     * Messages whose sends returned are delivered in the order of those returns where the medium keeps an order.
      *
      * @param message the message, not {@code null}
      * @param context the request's deadline, cancellation hooks and identity
-     * @throws dev.loommcp.McpSessionExpiredException if the peer no longer knows the session the request was sent in
-     *                                                 (the transport dropped it; the core starts a new one and may
-     *                                                 send the request again)
-     * @throws dev.loommcp.McpTransportException if the message cannot be sent
-     * @throws dev.loommcp.McpProtocolException  if the peer's answer broke the protocol
+     * @throws dev.loommcp.McpTransportException if the message cannot be queued (the transport is closed or lost),
+     *                                           or, with {@code awaitDelivery()}, was not delivered
+     * @throws dev.loommcp.McpTimeoutException   with {@code awaitDelivery()}, if the deadline passed first
+     * @throws IllegalArgumentException          if the message cannot be encoded (params that are not plain JSON)
      * @throws InterruptedException              if the sending thread is interrupted
      */
     void send(JsonRpcMessage message, SendContext context) throws InterruptedException;
-
-    /**
-     * Returns whether {@link #send} only queues and never blocks on I/O. Default {@code false}.
-     *
-     * @return {@code true} when the core may call {@code send} on the caller's own thread
-     */
-    default boolean sendsInline() {
-        return false;
-    }
 
     /**
      * Called by the core once the server's {@code initialize} answer passed the core's checks, with the negotiated

@@ -40,6 +40,18 @@ public interface SendContext {
     boolean isCancelled();
 
     /**
+     * Returns whether {@link McpTransport#send} must return only once the message was delivered (and throw when it
+     * was not), instead of queuing it and returning. The core asks for it for notifications it sends on a caller's
+     * behalf ({@code notifications/initialized}, which must reach the server before the next request, and
+     * {@code notify}, whose caller learns a refused delivery). Default {@code false}.
+     *
+     * @return {@code true} when the send must wait for the delivery
+     */
+    default boolean awaitDelivery() {
+        return false;
+    }
+
+    /**
      * A context for messages that belong to no request (for example {@code notifications/initialized}).
      *
      * @param deadline the deadline of the send

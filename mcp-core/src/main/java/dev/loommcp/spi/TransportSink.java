@@ -39,6 +39,18 @@ public interface TransportSink {
     }
 
     /**
+     * Reports that a request {@link McpTransport#send} had accepted could not be sent or answered (an HTTP error
+     * status, an I/O failure, a session the server no longer knows: {@link dev.loommcp.McpSessionExpiredException}).
+     * The core fails that pending call with {@code cause}; a call no longer pending (cancelled, timed out) ignores
+     * it. The transport stays usable. Default: nothing (the core implements it).
+     *
+     * @param id    the id of the request
+     * @param cause what went wrong
+     */
+    default void onSendFailed(dev.loommcp.jsonrpc.RequestId id, dev.loommcp.McpException cause) {
+    }
+
+    /**
      * Reports that the transport is lost for good (process exit, stream failure that cannot be resumed). The core
      * fails every pending call at once with {@code cause} and closes the client. Called at most once.
      *

@@ -1,6 +1,10 @@
 package dev.loommcp.spi;
 
+import dev.loommcp.internal.concurrent.Joins;
 import dev.loommcp.internal.concurrent.McpThreads;
+import java.util.Collection;
+import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.ThreadFactory;
 
 /**
@@ -58,6 +62,27 @@ public interface TransportThreads {
      * @throws NullPointerException if {@code purpose} or {@code task} is {@code null}
      */
     Thread startPlatform(String purpose, long stackSizeBytes, Runnable task);
+
+    /**
+     * Waits for threads to end, in a close path: joins each in turn until all have ended or the deadline passed. An
+     * interrupt of the calling thread (pending on entry or arriving while waiting) does not cut the wait short; it is
+     * cleared and reported, for the caller to re-assert once its own close path is done. The calling thread itself,
+     * {@code null} entries and threads never started are skipped. The same bounded join the core uses for its own
+     * threads.
+     *
+     * @param threads  the threads to wait for
+     * @param deadline when to stop waiting; not {@link Deadline#NONE}
+     * @return whether the calling thread was interrupted
+     * @throws IllegalArgumentException if {@code deadline} is {@link Deadline#NONE}
+     * @throws NullPointerException     if an argument is {@code null}
+     */
+    default boolean joinAll(Collection<Thread> threads, Deadline deadline) {
+        Objects.requireNonNull(threads, "threads");
+        if (deadline.isNone()) {
+            throw new IllegalArgumentException("a bounded join needs a deadline");
+        }
+        return Joins.joinAll(List.copyOf(threads.stream().filter(Objects::nonNull).toList()), deadline.nanoTime());
+    }
 
     /**
      * Returns the core's threads (the ones {@link TransportContext#threads()} gives a transport).

@@ -97,11 +97,6 @@ public final class HookedTransport implements McpTransport {
     }
 
     @Override
-    public boolean sendsInline() {
-        return delegate.sendsInline();
-    }
-
-    @Override
     public void handshakeCompleted(String protocolVersion) {
         delegate.handshakeCompleted(protocolVersion);
     }

@@ -1,5 +1,6 @@
 package dev.loommcp.testing;
 
+import dev.loommcp.McpException;
 import dev.loommcp.McpSessionExpiredException;
 import dev.loommcp.McpTransportException;
 import dev.loommcp.internal.json.JsonRpcCodec;
@@ -31,8 +32,8 @@ import java.util.stream.Collectors;
  *
  * <p>Its published, smaller counterpart for users is {@code dev.loommcp.testing.ScriptedServerTransport} (artifact
  * mcp-testing). This copy stays because mcp-core's tests cannot depend on mcp-testing (which depends on mcp-core: a
- * Maven cycle), and because it needs what the public one must not: the internal codec (wire round trip) and the
- * blocking-send mode that {@code sendsInline()} selects (both go in phase 2 of issue 9).
+ * Maven cycle), and because it needs what the public one must not: the internal codec (wire round trip) and a
+ * blocking-exchange mode (HTTP-like).
  *
  * <p>Every message the client sends goes through {@link JsonRpcCodec} (encoded and decoded back), so what is recorded
  * and what the client receives are exactly what would travel on a wire (integers come back as {@code Integer}, maps as
@@ -65,9 +66,9 @@ public final class ScriptedTransport implements McpTransport {
 
     /** How sends behave. */
     public enum Mode {
-        /** stdio-like: {@code sendsInline() == true}; send only queues. */
+        /** stdio-like: send queues; one reader thread delivers everything. */
         INLINE,
-        /** HTTP-like: {@code sendsInline() == false}; send blocks for the exchange. */
+        /** HTTP-like: send returns at once and each request's exchange runs on its own thread. */
         BLOCKING
     }
 
@@ -113,6 +114,7 @@ public final class ScriptedTransport implements McpTransport {
     }
 
     private final Mode mode;
+    private volatile dev.loommcp.spi.TransportThreads threads = dev.loommcp.spi.TransportThreads.standard();
     private volatile boolean sessionExpired;
     private final java.util.concurrent.atomic.AtomicInteger expiredRequests =
             new java.util.concurrent.atomic.AtomicInteger();
@@ -344,6 +346,17 @@ public final class ScriptedTransport implements McpTransport {
     }
 
     /**
+     * Reports through the sink that sending the request {@code id} failed, as a transport whose exchange broke after
+     * {@code send} returned does ({@link TransportSink#onSendFailed}), on this thread.
+     *
+     * @param id    the request's id
+     * @param cause the failure
+     */
+    public void failSend(RequestId id, McpException cause) {
+        sink.onSendFailed(id, cause);
+    }
+
+    /**
      * Returns how many requests were refused because the session had expired.
      *
      * @return the count
@@ -394,6 +407,7 @@ public final class ScriptedTransport implements McpTransport {
         }
         this.openDeadline = context.openDeadline().nanoTime();
         this.sink = sink;
+        this.threads = context.threads();
         Thread.ofVirtual().name("scripted-reader").start(this::readLoop);
     }
 
@@ -420,8 +434,10 @@ public final class ScriptedTransport implements McpTransport {
         if (sessionExpired && !request.method().equals("initialize")) {
             record(wire, context);
             expiredRequests.incrementAndGet();
-            throw new McpSessionExpiredException("POST " + request.method() + " (id " + request.id()
-                    + ") failed with HTTP 404: the server no longer knows the session");
+            // queue-and-return: the failure reaches the core through the sink, as from a real HTTP exchange
+            sink.onSendFailed(request.id(), new McpSessionExpiredException("POST " + request.method() + " (id "
+                    + request.id() + ") failed with HTTP 404: the server no longer knows the session"));
+            return;
         }
         if (mode == Mode.INLINE) {
             record(wire, context);
@@ -434,13 +450,21 @@ public final class ScriptedTransport implements McpTransport {
         RequestId id = request.id();
         Exchange ex = new Exchange();
         exchanges.put(id, ex);
+        record(wire, context);
+        // the exchange runs on its own thread, as an HTTP transport's does; send returns at once
+        Thread t = threads.start("scripted-exchange", () -> exchange(request, ex));
+        context.onCancel(() -> {
+            cancelHooksRun.add(id);
+            ex.stream.add(ABORT);
+            t.interrupt();
+            signal();
+        });
+    }
+
+    /** One blocking-mode exchange, on its own thread; a failure goes to the sink's {@code onSendFailed}. */
+    private void exchange(JsonRpcMessage.Request request, Exchange ex) {
+        RequestId id = request.id();
         try {
-            context.onCancel(() -> {
-                cancelHooksRun.add(id);
-                ex.stream.add(ABORT);
-                signal();
-            });
-            record(wire, context);
             Object answer = answer(request);
             if (answer != HOLD) {
                 ex.stream.add(toMessage(id, answer));
@@ -461,17 +485,16 @@ public final class ScriptedTransport implements McpTransport {
             }
         } catch (InterruptedException e) {
             interruptedSends.add(id);
-            throw e;
+        } catch (McpException e) {
+            TransportSink s = sink;
+            if (s != null) {
+                s.onSendFailed(id, e);
+            }
         } finally {
             exchanges.remove(id, ex);
             finishedSends.add(id);
             signal();
         }
-    }
-
-    @Override
-    public boolean sendsInline() {
-        return mode == Mode.INLINE;
     }
 
     @Override

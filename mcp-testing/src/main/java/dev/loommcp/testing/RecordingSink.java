@@ -1,12 +1,15 @@
 package dev.loommcp.testing;
 
+import dev.loommcp.McpException;
 import dev.loommcp.McpTransportException;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
 import dev.loommcp.spi.TransportSink;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -33,6 +36,7 @@ public final class RecordingSink implements TransportSink {
     private final LinkedBlockingQueue<JsonRpcMessage> queue = new LinkedBlockingQueue<>();
     private final List<JsonRpcMessage> all = new CopyOnWriteArrayList<>();
     private final List<String> skipped = new CopyOnWriteArrayList<>();
+    private final Map<RequestId, McpException> sendFailures = new ConcurrentHashMap<>();
     private final AtomicInteger closedCalls = new AtomicInteger();
     private final CountDownLatch closed = new CountDownLatch(1);
     private volatile McpTransportException cause;
@@ -62,6 +66,49 @@ public final class RecordingSink implements TransportSink {
     @Override
     public void onSkipped(String problem) {
         skipped.add(problem);
+    }
+
+    /**
+     * Records a send failure the transport reports for a request.
+     *
+     * @param id    the request's id
+     * @param cause what went wrong
+     */
+    @Override
+    public void onSendFailed(RequestId id, McpException cause) {
+        sendFailures.put(id, cause);
+    }
+
+    /**
+     * Waits for the transport to report that the request {@code id} failed.
+     *
+     * @param id      the request's id
+     * @param timeout how long to wait
+     * @return the failure
+     * @throws AssertionError       if none is reported within {@code timeout}
+     * @throws InterruptedException if interrupted while waiting
+     */
+    public McpException awaitSendFailure(RequestId id, Duration timeout) throws InterruptedException {
+        long end = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            McpException e = sendFailures.get(id);
+            if (e != null) {
+                return e;
+            }
+            if (System.nanoTime() - end >= 0) {
+                throw new AssertionError("no send failure reported for request " + id + " within " + timeout);
+            }
+            Thread.sleep(5);
+        }
+    }
+
+    /**
+     * Returns the send failures reported so far, by request id.
+     *
+     * @return a snapshot
+     */
+    public Map<RequestId, McpException> sendFailures() {
+        return Map.copyOf(sendFailures);
     }
 
     /**

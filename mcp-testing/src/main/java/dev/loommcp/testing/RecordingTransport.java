@@ -107,16 +107,6 @@ public final class RecordingTransport implements McpTransport {
     }
 
     /**
-     * Returns what the wrapped transport returns.
-     *
-     * @return the wrapped transport's answer
-     */
-    @Override
-    public boolean sendsInline() {
-        return delegate.sendsInline();
-    }
-
-    /**
      * Passes the version to the wrapped transport.
      *
      * @param protocolVersion the negotiated version

@@ -327,16 +327,6 @@ public final class ScriptedServerTransport implements McpTransport {
     }
 
     /**
-     * Returns {@code true}: {@link #send} only queues.
-     *
-     * @return {@code true}
-     */
-    @Override
-    public boolean sendsInline() {
-        return true;
-    }
-
-    /**
      * Records the negotiated version (see {@link #handshakeVersion()}).
      *
      * @param protocolVersion the version

@@ -1,5 +1,6 @@
 package dev.loommcp.internal.session;
 
+import dev.loommcp.McpException;
 import dev.loommcp.McpProtocolException;
 import dev.loommcp.internal.json.Ids;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
@@ -57,6 +58,17 @@ final class Answers {
         // fail the call now rather than let it wait out its deadline
         p.future.completeExceptionally(new McpProtocolException("the server's answer to " + p.method + " (id "
                 + p.id + ") is not valid JSON-RPC: " + problem));
+    }
+
+    /** Fails the pending request whose send the transport reports failed; a request no longer pending ignores it. */
+    void failed(RequestId id, McpException cause) {
+        PendingCall p = id instanceof RequestId.NumberId n ? pending.get(n.number()) : null;
+        if (p == null) {
+            LOG.log(System.Logger.Level.DEBUG, () -> "send failure for request " + id + ", no longer pending: "
+                    + cause.getMessage());
+            return;
+        }
+        p.future.completeExceptionally(cause);
     }
 
     private PendingCall find(RequestId id) {

@@ -16,11 +16,22 @@ final class CallContext implements SendContext {
     private final RequestId id;
     private final ConcurrentLinkedQueue<Runnable> hooks = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean cancelled = new AtomicBoolean();
+    private final boolean awaitDelivery;
     private volatile boolean completed;
 
     CallContext(Deadline deadline, RequestId id) {
+        this(deadline, id, false);
+    }
+
+    CallContext(Deadline deadline, RequestId id, boolean awaitDelivery) {
         this.deadline = deadline;
         this.id = id;
+        this.awaitDelivery = awaitDelivery;
+    }
+
+    @Override
+    public boolean awaitDelivery() {
+        return awaitDelivery;
     }
 
     @Override
@@ -46,7 +57,7 @@ final class CallContext implements SendContext {
         return cancelled.get();
     }
 
-    /** The response arrived: a later scope close must not abort the exchange or count as a cancel. */
+    /** The response arrived: a later cancel must not abort the exchange or count as a cancel. */
     void markCompleted() {
         completed = true;
         hooks.clear();

@@ -9,7 +9,6 @@ import dev.loommcp.schema.Implementation;
 import dev.loommcp.schema.InitializeResult;
 import dev.loommcp.spi.Deadline;
 import dev.loommcp.spi.McpTransport;
-import dev.loommcp.spi.SendContext;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -72,6 +71,6 @@ public final class Handshake {
     void confirm(InitializeResult result, Deadline deadline) throws InterruptedException {
         transport.handshakeCompleted(result.protocolVersion());
         transport.send(new JsonRpcMessage.Notification("notifications/initialized", null),
-                SendContext.detached(deadline));
+                new CallContext(deadline, null, true)); // delivered before the next request goes out
     }
 }

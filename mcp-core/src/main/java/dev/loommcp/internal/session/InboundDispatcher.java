@@ -62,10 +62,7 @@ final class InboundDispatcher {
     private final ToolCatalog tools;
     /** One per running server-request handler: a server cannot park more than the bound. */
     private final Semaphore handlerPermits;
-    /** One per answer sent off the reader thread (non-inline transports): pings and refusals. */
-    private final Semaphore responderPermits;
     private final AtomicLong refusedServerRequests = new AtomicLong();
-    private final AtomicLong droppedAnswers = new AtomicLong();
     private final ConcurrentHashMap<RequestId, Thread> inboundHandlers = new ConcurrentHashMap<>();
     private final Set<RequestId> cancelledInbound = ConcurrentHashMap.newKeySet();
     private final AtomicLong droppedNotifications = new AtomicLong();
@@ -78,7 +75,6 @@ final class InboundDispatcher {
         this.host = host;
         this.tools = tools;
         this.handlerPermits = new Semaphore(config.maxConcurrentServerRequests());
-        this.responderPermits = new Semaphore(config.maxConcurrentServerRequests());
         this.drainQueue = config.keepNotifications() ? new BoundedQueue<>(config.notificationQueueCapacity(),
                 config.notificationQueueBytes(), droppedNotifications) : null;
     }
@@ -173,7 +169,7 @@ final class InboundDispatcher {
 
     void onServerRequest(JsonRpcMessage.Request r) {
         if ("ping".equals(r.method())) {
-            respond(r.id(), Map.of(), null, true);
+            respond(r.id(), Map.of(), null);
             return;
         }
         if (host.isClosed()) {
@@ -216,7 +212,7 @@ final class InboundDispatcher {
                     + " refused with an error so far");
         }
         respond(r.id(), null, JsonRpcError.of(JsonRpcError.INTERNAL_ERROR, "client busy: more than "
-                + max + " server requests are already running; " + r.method() + " refused"), true);
+                + max + " server requests are already running; " + r.method() + " refused"));
     }
 
     private void runHandler(JsonRpcMessage.Request r) {
@@ -224,7 +220,7 @@ final class InboundDispatcher {
         boolean needsParams = r.method().equals("elicitation/create") || r.method().equals("sampling/createMessage");
         if (needsParams && r.params() == null && (r.method().equals("elicitation/create")
                 ? config.elicitationHandler() : config.samplingHandler()) != null) {
-            respond(r.id(), null, JsonRpcError.of(JsonRpcError.INVALID_PARAMS, r.method() + " without params"), false);
+            respond(r.id(), null, JsonRpcError.of(JsonRpcError.INVALID_PARAMS, r.method() + " without params"));
             return;
         }
         try {
@@ -238,11 +234,11 @@ final class InboundDispatcher {
             };
             if (result == null) {
                 respond(r.id(), null, JsonRpcError.of(JsonRpcError.METHOD_NOT_FOUND,
-                        "method not supported by this client: " + r.method()), false);
+                        "method not supported by this client: " + r.method()));
                 return;
             }
         } catch (McpProtocolException e) {
-            respond(r.id(), null, JsonRpcError.of(JsonRpcError.INVALID_PARAMS, e.getMessage()), false);
+            respond(r.id(), null, JsonRpcError.of(JsonRpcError.INVALID_PARAMS, e.getMessage()));
             return;
         } catch (Throwable e) {
             // any Throwable, Errors and a handler's own InterruptedException included: the request is always
@@ -253,10 +249,10 @@ final class InboundDispatcher {
                 UserCode.failed(LOG, "the client handler for " + r.method(), e);
             }
             respond(r.id(), null, JsonRpcError.of(JsonRpcError.INTERNAL_ERROR, "client handler for " + r.method()
-                    + " failed: " + e.getClass().getSimpleName()), false);
+                    + " failed: " + e.getClass().getSimpleName()));
             return;
         }
-        respond(r.id(), result, null, false);
+        respond(r.id(), result, null);
     }
 
     private List<Root> rootsList() throws Exception {
@@ -279,41 +275,19 @@ final class InboundDispatcher {
         return result;
     }
 
-    private void respond(RequestId id, Object result, JsonRpcError error, boolean fromReader) {
+    private void respond(RequestId id, Object result, JsonRpcError error) {
         if (cancelledInbound.contains(id) || host.isClosed()) {
             return;
         }
         JsonRpcMessage m = error == null ? new JsonRpcMessage.Response(id, result)
                 : new JsonRpcMessage.ErrorResponse(id, error);
-        Runnable send = () -> {
-            try {
-                transport.send(m, new CallContext(host.defaultDeadline(), id));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            } catch (RuntimeException e) {
-                LOG.log(System.Logger.Level.DEBUG, () -> "answer to server request " + id + " not sent: " + e);
-            }
-        };
-        if (fromReader && !transport.sendsInline()) {
-            if (!responderPermits.tryAcquire()) {
-                // as many answers as the bound are still being sent: the server takes none of them
-                long dropped = droppedAnswers.incrementAndGet();
-                if (dropped == 1 || dropped % 1000 == 0) {
-                    LOG.log(System.Logger.Level.WARNING, () -> "server " + transport.describe() + " takes no answers: "
-                            + config.maxConcurrentServerRequests() + " are still being sent; " + dropped
-                            + " answers to its requests dropped so far");
-                }
-                return;
-            }
-            host.startBackground("respond", () -> {
-                try {
-                    send.run();
-                } finally {
-                    responderPermits.release();
-                }
-            });
-        } else {
-            send.run();
+        try {
+            // queued (a transport with a blocking exchange runs it on its own thread): the reader never waits here
+            transport.send(m, new CallContext(host.defaultDeadline(), id));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.DEBUG, () -> "answer to server request " + id + " not sent: " + e);
         }
     }
 }

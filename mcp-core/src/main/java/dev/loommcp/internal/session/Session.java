@@ -11,7 +11,6 @@ import dev.loommcp.McpTransportException;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.internal.concurrent.Joins;
 import dev.loommcp.internal.concurrent.McpThreads;
-import dev.loommcp.internal.concurrent.RequestScope;
 import dev.loommcp.internal.json.FastResults;
 import dev.loommcp.internal.json.Ids;
 import dev.loommcp.internal.json.Json;
@@ -54,8 +53,6 @@ import java.util.concurrent.locks.ReentrantLock;
 public final class Session {
 
     private static final System.Logger LOG = System.getLogger("dev.loommcp.client");
-    /** How long close() waits for in-flight {@code notifications/cancelled} before it closes the transport. */
-    private static final long CANCEL_FLUSH_NANOS = TimeUnit.SECONDS.toNanos(2);
 
     private enum State { NEW, CONNECTING, CONNECTED, CLOSED }
 
@@ -90,8 +87,6 @@ public final class Session {
     private final AtomicLong ids = new AtomicLong();
     private final ConcurrentHashMap<Long, PendingCall> pending = new ConcurrentHashMap<>();
     private final Set<Thread> background = ConcurrentHashMap.newKeySet();
-    /** Threads sending {@code notifications/cancelled} (non-inline transports): close() lets them finish first. */
-    private final Set<Thread> cancelSenders = ConcurrentHashMap.newKeySet();
     private final AtomicLong droppedEvents = new AtomicLong();
     private final EventLoop events;
     private final AtomicReference<Map<String, Object>> toolMeta = new AtomicReference<>(Map.of());
@@ -302,7 +297,8 @@ public final class Session {
         if (deadline.isExpired()) {
             throw new McpTimeoutException(method + " not sent: its deadline had passed");
         }
-        CallContext context = new CallContext(deadline, null);
+        // the caller learns a refused delivery (an HTTP error status), as it always did
+        CallContext context = new CallContext(deadline, null, true);
         CancellationToken.Registration registration = token == null ? null : token.onCancel(context::cancel);
         try {
             transport.send(new JsonRpcMessage.Notification(method, params), context);
@@ -389,29 +385,14 @@ public final class Session {
         }
         CancellationToken.Registration registration = token == null ? null
                 : token.onCancel(() -> p.future.completeExceptionally(new PendingCall.CancelSignal(token.reason())));
-        RequestScope scope = null;
         String cancelReason = null;
         observed.requestStart(method, requestId);
         try {
-            if (transport.sendsInline()) {
-                try {
-                    transport.send(request, context);
-                } catch (RuntimeException e) {
-                    throw closedByOwner() ? closedInstead(method, e) : e;
-                }
-            } else {
-                scope = RequestScope.open("request", context.deadline().nanoTime(), null);
-                scope.onCancel(context::cancel);
-                scope.fork(() -> {
-                    try {
-                        transport.send(request, context);
-                    } catch (Throwable t) {
-                        if (!context.isCancelled()) {
-                            p.future.completeExceptionally(t);
-                        }
-                    }
-                    return null;
-                });
+            try {
+                // queues and returns; a failure of the exchange comes back through the sink's onSendFailed
+                transport.send(request, context);
+            } catch (RuntimeException e) {
+                throw closedByOwner() ? closedInstead(method, e) : e;
             }
             JsonRpcMessage response;
             try {
@@ -426,14 +407,10 @@ public final class Session {
                 cancelReason = "interrupted";
                 throw e;
             }
-            if (scope != null) {
-                if (p.looselyMatched) {
-                    context.cancel(); // the transport still waits for the exact id it will never see: end it
-                } else {
-                    // let the exchange finish on its own (it returns once the response was delivered)
-                    context.markCompleted();
-                }
-                scope.join();
+            if (p.looselyMatched) {
+                context.cancel(); // the transport still waits for the exact id it will never see: end it
+            } else {
+                context.markCompleted(); // the exchange ends on its own once the response was delivered
             }
             if (response instanceof JsonRpcMessage.Response) {
                 observed.requestEnd(method, requestId, start);
@@ -454,9 +431,7 @@ public final class Session {
             if (registration != null) {
                 registration.close();
             }
-            if (scope != null) {
-                scope.close();
-            }
+            context.cancel(); // aborts the exchange of a call that ended without its response (no-op after it)
             if (cancelReason != null && !handshake && state == State.CONNECTED) {
                 sendCancelled(requestId, method, cancelReason);
             }
@@ -509,22 +484,14 @@ public final class Session {
         params.put("requestId", id.value());
         params.put("reason", reason);
         JsonRpcMessage.Notification n = new JsonRpcMessage.Notification("notifications/cancelled", params);
-        Runnable send = () -> {
-            try {
-                transport.send(n, new CallContext(Deadline.after(Duration.ofSeconds(5)), id));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            } catch (RuntimeException e) {
-                LOG.log(System.Logger.Level.DEBUG, () -> "notifications/cancelled for " + method + " (id " + id
-                        + ") not sent: " + e.getMessage());
-            }
-        };
-        if (transport.sendsInline()) {
-            send.run();
-        } else {
-            // tracked apart from the other background threads: close() lets a cancellation go out before it closes
-            // the transport (a call abandoned just before close, as on Ctrl+C, must still be cancelled on the wire)
-            startBackground("cancel", send);
+        try {
+            // queued; the transport's close() lets it go out (bounded) before it aborts what is in flight
+            transport.send(n, new CallContext(Deadline.after(Duration.ofSeconds(5)), id));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.DEBUG, () -> "notifications/cancelled for " + method + " (id " + id
+                    + ") not sent: " + e.getMessage());
         }
     }
 
@@ -617,23 +584,16 @@ public final class Session {
         if (state == State.CLOSED && !purpose.equals("closer")) {
             return;
         }
-        boolean cancel = purpose.equals("cancel");
         Thread[] self = new Thread[1];
         Thread t = McpThreads.newThread(purpose, () -> {
             try {
                 task.run();
             } finally {
                 background.remove(self[0]);
-                if (cancel) {
-                    cancelSenders.remove(self[0]);
-                }
             }
         });
         self[0] = t;
         background.add(t);
-        if (cancel) {
-            cancelSenders.add(t); // before start: a close() right after this call must see it
-        }
         t.start(); // even if the client closed meanwhile: the task then fails fast, and nothing is left unstarted
     }
 
@@ -670,6 +630,11 @@ public final class Session {
         @Override
         public void onMalformedResponse(RequestId id, String problem) {
             answers.malformed(id, problem);
+        }
+
+        @Override
+        public void onSendFailed(RequestId id, McpException cause) {
+            answers.failed(id, cause);
         }
 
         @Override
@@ -759,11 +724,8 @@ public final class Session {
         }
         Thread self = Thread.currentThread();
         inbound.interruptHandlers();
-        // a notifications/cancelled already on its way goes out before the transport closes (bounded: its own send
-        // deadline is 5 s, the wait here 2 s); a closer that is itself the sender does not wait for itself
-        List<Thread> senders = new ArrayList<>(cancelSenders);
-        senders.remove(self);
-        interrupted |= Joins.joinAll(senders, System.nanoTime() + CANCEL_FLUSH_NANOS);
+        // a notifications/cancelled already queued goes out before the transport closes: the transport's close()
+        // lets its one-way sends finish, bounded
         try {
             transport.close();
         } catch (RuntimeException e) {

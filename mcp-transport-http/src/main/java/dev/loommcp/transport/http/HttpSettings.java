@@ -19,6 +19,8 @@ final class HttpSettings {
     static final int MAX_STREAM_ATTEMPTS = 5;
     static final long MIN_RECONNECT_MILLIS = 100;
     static final long CLOSE_TIMEOUT_MILLIS = 3_000;
+    /** How long close() lets queued notifications and responses (a notifications/cancelled) go out. */
+    static final long ONE_WAY_FLUSH_MILLIS = 2_000;
 
     static final Duration DEFAULT_CONNECT_TIMEOUT = Duration.ofSeconds(10);
     static final Duration DEFAULT_IDLE_TIMEOUT = Duration.ofMinutes(5);

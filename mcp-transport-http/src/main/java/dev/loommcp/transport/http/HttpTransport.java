@@ -10,6 +10,7 @@ import dev.loommcp.McpProtocolException;
 import dev.loommcp.McpTimeoutException;
 import dev.loommcp.McpTransportException;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
+import dev.loommcp.spi.Deadline;
 import dev.loommcp.spi.McpTransport;
 import dev.loommcp.spi.SendContext;
 import dev.loommcp.spi.TransportContext;
@@ -134,7 +135,7 @@ public final class HttpTransport implements McpTransport {
         this.inbound = new Inbound(closed);
         ResponseStream responses = new ResponseStream(settings, exchange, inbound, session);
         this.getStream = new GetStream(settings, exchange, responses, inbound, session, opened, closed);
-        this.sender = new Sender(exchange, responses, inbound, session, closed);
+        this.sender = new Sender(exchange, responses, inbound, session, closed, settings);
     }
 
     /**
@@ -224,23 +225,64 @@ public final class HttpTransport implements McpTransport {
     }
 
     /**
-     * Sends one message: a request is POSTed and its answer (JSON or SSE, resumed if it breaks) read until the
-     * response arrives; notifications and responses are POSTed and their 202 accepted.
+     * Queues one message and returns: a request's exchange (POST, then its JSON or SSE answer, resumed if it
+     * breaks, until the response was delivered to the sink) runs on its own {@code mcp-http-send} thread, aborted
+     * through the context's cancel; its failure reaches the sink's
+     * {@link dev.loommcp.spi.TransportSink#onSendFailed onSendFailed}: {@link dev.loommcp.McpSessionExpiredException}
+     * on HTTP 404 for a request sent in a session (the session is dropped; the next request goes without one and
+     * takes the session id its answer returns), {@link McpHttpStatusException} on an unaccepted status or redirect,
+     * {@link McpTransportException} on I/O failure, idle timeout or a stream that cannot be resumed,
+     * {@link McpProtocolException} when the answer is malformed or lacks the response, {@link McpTimeoutException}
+     * when the deadline passes during the exchange. A notification or response is POSTed on its own thread and a
+     * failure is logged at DEBUG and dropped, unless the context asks to
+     * {@linkplain SendContext#awaitDelivery() await the delivery}: then it is POSTed on the calling thread, which
+     * returns once the 202 arrived and throws what went wrong (the exceptions above). Messages are sent in the order
+     * of the calls for one-way messages the core awaits; {@link #close()} lets queued notifications go out first.
      *
-     * @throws dev.loommcp.McpSessionExpiredException on HTTP 404 for a request sent in a session (the session is
-     *                                     dropped; the next request goes without one and takes the session id its
-     *                                     answer returns)
-     * @throws McpHttpStatusException      on an unaccepted HTTP status or redirect
-     * @throws McpTransportException       on I/O failure, idle timeout, or a stream that cannot be resumed
-     * @throws McpProtocolException        when the answer is malformed or lacks the response
-     * @throws McpTimeoutException         when the context's deadline passes during the exchange (whichever of the
-     *                                     transport's own timers notices it first)
-     * @throws McpClosedException          when the transport is closed before or during the send
-     * @throws IllegalStateException       when the transport was never opened (and is not closed)
-     * @throws InterruptedException        when the sending thread is interrupted (the exchange is aborted)
+     * @throws McpClosedException     when the transport is closed
+     * @throws IllegalStateException  when the transport was never opened (and is not closed)
+     * @throws InterruptedException   when the thread awaiting a delivery is interrupted (the POST is aborted)
      */
     @Override
     public void send(JsonRpcMessage message, SendContext context) throws InterruptedException {
+        byte[] body = encode(message, context);
+        if (message instanceof JsonRpcMessage.Request r) {
+            sender.startRequest(r, body, context);
+        } else {
+            sender.startOneWay(body, context, oneWayWhat(message));
+        }
+    }
+
+    /**
+     * The blocking exchange behind {@link #send}, on the calling thread: a request is POSTed and its answer read
+     * until the response was delivered; a notification or response is POSTed and its 202 accepted. Throws what
+     * {@link #send} reports through the sink.
+     */
+    void exchange(JsonRpcMessage message, SendContext context) throws InterruptedException {
+        byte[] body = encode(message, context);
+        if (message instanceof JsonRpcMessage.Request r) {
+            sender.sendRequest(r, body, context);
+        } else {
+            sender.sendOneWay(body, context, oneWayWhat(message));
+        }
+    }
+
+    /** What a notification or response POST is called in logs and messages. */
+    private static String oneWayWhat(JsonRpcMessage message) {
+        return switch (message) {
+            case JsonRpcMessage.Notification n -> "POST " + n.method();
+            case JsonRpcMessage.Response r -> "POST response (id " + r.id() + ")";
+            case JsonRpcMessage.ErrorResponse e -> "POST error response (id " + e.id() + ")";
+            case JsonRpcMessage.Request r -> "POST " + r.method();
+        };
+    }
+
+    /** The sender, for tests. */
+    Sender sender() {
+        return sender;
+    }
+
+    private byte[] encode(JsonRpcMessage message, SendContext context) {
         Objects.requireNonNull(message, "message");
         Objects.requireNonNull(context, "context");
         if (closed.get()) {
@@ -249,20 +291,7 @@ public final class HttpTransport implements McpTransport {
         if (!opened.get()) {
             throw new IllegalStateException("transport not opened");
         }
-        byte[] body = settings.framing.encode(message);
-        switch (message) {
-            case JsonRpcMessage.Request r -> sender.sendRequest(r, body, context);
-            case JsonRpcMessage.Notification n -> sender.sendOneWay(body, context, "POST " + n.method());
-            case JsonRpcMessage.Response r -> sender.sendOneWay(body, context, "POST response (id " + r.id() + ")");
-            case JsonRpcMessage.ErrorResponse e ->
-                    sender.sendOneWay(body, context, "POST error response (id " + e.id() + ")");
-        }
-    }
-
-    /** Returns {@code false}: a send blocks for the whole HTTP exchange. */
-    @Override
-    public boolean sendsInline() {
-        return false;
+        return settings.framing.encode(message);
     }
 
     /**
@@ -304,13 +333,15 @@ public final class HttpTransport implements McpTransport {
     }
 
     /**
-     * Closes the transport: aborts every exchange in flight, stops the GET stream, sends {@code DELETE} with the
-     * session id if there is one (any answer accepted, bounded by {@value #CLOSE_TIMEOUT_MILLIS} ms), and shuts the
-     * HTTP client and its threads down. Idempotent; safe from any thread. If the calling thread is interrupted the
-     * DELETE is skipped, the other waits still run to their bounds, and the interrupt status is restored before
-     * returning. Each of its four waits (the GET stream's thread, the DELETE, including a {@link RequestSigner} that
-     * blocks, the HTTP client's and the executor's termination) is bounded by about 3 seconds, so {@code close()}
-     * returns within about 12 seconds at worst, and at once when nothing is in flight.
+     * Closes the transport: stops the GET stream, lets the notifications and responses already queued (a
+     * {@code notifications/cancelled} on its way) go out for up to 2 seconds, aborts every exchange still in flight
+     * and joins the sending threads, sends {@code DELETE} with the session id if there is one (any answer accepted,
+     * bounded by {@value #CLOSE_TIMEOUT_MILLIS} ms), and shuts the HTTP client and its threads down. Idempotent; safe
+     * from any thread. If the calling thread is interrupted the DELETE is skipped, the other waits still run to their
+     * bounds, and the interrupt status is restored before returning. The flush is bounded by 2 seconds and each of
+     * its five other waits (the GET stream's thread, the sending threads, the DELETE, including a
+     * {@link RequestSigner} that blocks, the HTTP client's and the executor's termination) by about 3 seconds, so
+     * {@code close()} returns within about 17 seconds at worst, and at once when nothing is in flight.
      */
     @Override
     public void close() {
@@ -321,11 +352,13 @@ public final class HttpTransport implements McpTransport {
         boolean interrupted = Thread.interrupted();
         try {
             interrupted |= getStream.stop();
-            sender.abortAll();
             HttpClient c = exchange.client();
             if (c == null) {
                 return;
             }
+            // a notifications/cancelled (or an answer) already queued goes out before the exchanges are aborted
+            interrupted |= sender.awaitOneWay(Deadline.after(Duration.ofMillis(HttpSettings.ONE_WAY_FLUSH_MILLIS)));
+            interrupted |= sender.abortAndJoin(Deadline.after(Duration.ofMillis(CLOSE_TIMEOUT_MILLIS)));
             HttpSession last = session.get();
             if (last.id() != null && !interrupted) {
                 interrupted |= deleteSessionBounded(last);
@@ -360,9 +393,10 @@ public final class HttpTransport implements McpTransport {
     private boolean deleteSessionBounded(HttpSession last) {
         Call call = new Call(null, "DELETE session");
         Thread t = settings.threads.start("http-delete", () -> deleteSession(last, call));
-        boolean interrupted = BoundedWait.run(() -> t.join(Duration.ofMillis(CLOSE_TIMEOUT_MILLIS + 500)),
-                "the session DELETE", origin);
+        boolean interrupted = settings.threads.joinAll(List.of(t),
+                Deadline.after(Duration.ofMillis(CLOSE_TIMEOUT_MILLIS + 500)));
         if (t.isAlive()) {
+            LOG.log(Level.WARNING, "{0} of {1} did not stop in time", "the session DELETE", origin);
             call.abort();
             t.interrupt();
         }

@@ -8,13 +8,20 @@ import static dev.loommcp.transport.http.HeaderRules.SESSION_HEADER;
 import dev.loommcp.McpException;
 import dev.loommcp.McpProtocolException;
 import dev.loommcp.McpSessionExpiredException;
+import dev.loommcp.McpTransportException;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
+import dev.loommcp.spi.Deadline;
 import dev.loommcp.spi.SendContext;
+import dev.loommcp.spi.TransportSink;
 import java.lang.System.Logger.Level;
 import java.net.http.HttpResponse;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -27,20 +34,151 @@ import java.util.concurrent.atomic.AtomicReference;
  */
 final class Sender {
 
+    /** How many notifications and responses may be POSTed at once before more are dropped. */
+    static final int MAX_ONE_WAY_IN_FLIGHT = 256;
+
     private final Exchange exchange;
     private final ResponseStream responses;
     private final Inbound inbound;
     private final AtomicReference<HttpSession> session;
     private final AtomicBoolean closed;
+    private final HttpSettings settings;
     private final Set<Call> active = ConcurrentHashMap.newKeySet();
+    /** The threads running request exchanges. */
+    private final Set<Thread> requestThreads = ConcurrentHashMap.newKeySet();
+    /** The threads POSTing notifications and responses; close() lets them finish, bounded. */
+    private final Set<Thread> oneWayThreads = ConcurrentHashMap.newKeySet();
+    /** Bounds the one-way POSTs in flight: a server that accepts none cannot make the client start threads forever. */
+    private final AtomicInteger oneWayInFlight = new AtomicInteger();
+    private volatile int maxOneWayInFlight = MAX_ONE_WAY_IN_FLIGHT;
+    private final AtomicLong droppedOneWay = new AtomicLong();
 
     Sender(Exchange exchange, ResponseStream responses, Inbound inbound, AtomicReference<HttpSession> session,
-           AtomicBoolean closed) {
+           AtomicBoolean closed, HttpSettings settings) {
         this.exchange = exchange;
         this.responses = responses;
         this.inbound = inbound;
         this.session = session;
         this.closed = closed;
+        this.settings = settings;
+    }
+
+    /**
+     * Queues a request: its exchange runs on its own thread, aborted (and that thread interrupted) by the context's
+     * cancel; a failure goes to the sink's {@code onSendFailed}.
+     */
+    void startRequest(JsonRpcMessage.Request r, byte[] body, SendContext ctx) {
+        if (closed.get()) {
+            throw exchange.closedNow("cannot send");
+        }
+        Thread[] self = new Thread[1];
+        Thread t = settings.threads.newThread("http-send", () -> {
+            try {
+                sendRequest(r, body, ctx);
+            } catch (McpException e) {
+                if (!ctx.isCancelled()) { // a cancelled call no longer waits: its aborted exchange is no news
+                    reportFailure(r, e);
+                }
+            } catch (InterruptedException e) {
+                if (!ctx.isCancelled()) {
+                    reportFailure(r, exchange.closedOr(new McpTransportException("POST " + r.method() + " (id "
+                            + r.id() + ") interrupted")));
+                }
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, "POST " + r.method() + " to " + exchange.origin() + " failed unexpectedly", e);
+                reportFailure(r, new McpTransportException("POST " + r.method() + " (id " + r.id()
+                        + ") failed: " + e, e));
+            } finally {
+                requestThreads.remove(self[0]);
+            }
+        });
+        self[0] = t;
+        requestThreads.add(t); // before start: a close() right after this call must see it
+        t.start();
+        ctx.onCancel(t::interrupt);
+    }
+
+    private void reportFailure(JsonRpcMessage.Request r, McpException e) {
+        TransportSink sink = inbound.sink();
+        if (sink != null) {
+            sink.onSendFailed(r.id(), e);
+        }
+    }
+
+    /**
+     * Sends a notification or a response: with {@link SendContext#awaitDelivery()} on this thread (returning once
+     * its 2xx arrived, throwing what went wrong); otherwise on its own thread, a failure logged at DEBUG and dropped
+     * (nobody waits for it), and beyond {@value #MAX_ONE_WAY_IN_FLIGHT} in flight dropped with a WARNING.
+     */
+    void startOneWay(byte[] body, SendContext ctx, String what) throws InterruptedException {
+        if (ctx.awaitDelivery()) {
+            sendOneWay(body, ctx, what);
+            return;
+        }
+        if (closed.get()) {
+            throw exchange.closedNow("cannot send");
+        }
+        int limit = maxOneWayInFlight;
+        if (oneWayInFlight.incrementAndGet() > limit) {
+            oneWayInFlight.decrementAndGet();
+            long n = droppedOneWay.incrementAndGet();
+            if (n == 1 || n % 1000 == 0) {
+                LOG.log(Level.WARNING, "server at {0} accepts no messages: {1} POSTs are still in flight; {2} "
+                        + "notifications or responses dropped so far", exchange.origin(), limit, n);
+            }
+            return;
+        }
+        Thread[] self = new Thread[1];
+        Thread t = settings.threads.newThread("http-send", () -> {
+            try {
+                postOneWay(body, ctx, what);
+            } catch (McpException e) {
+                LOG.log(Level.DEBUG, () -> what + " not delivered: " + e.getMessage());
+            } catch (InterruptedException e) {
+                LOG.log(Level.DEBUG, () -> what + " not delivered: interrupted");
+            } catch (RuntimeException e) {
+                LOG.log(Level.WARNING, what + " to " + exchange.origin() + " failed unexpectedly", e);
+            } finally {
+                oneWayThreads.remove(self[0]);
+                oneWayInFlight.decrementAndGet();
+            }
+        });
+        self[0] = t;
+        oneWayThreads.add(t); // before start: close() must see it to let it finish
+        t.start();
+    }
+
+    /** For tests: sets how many notifications and responses may be POSTed at once. */
+    void limitOneWayInFlight(int limit) {
+        maxOneWayInFlight = limit;
+    }
+
+    /** How many notifications and responses were dropped because too many were in flight. */
+    long droppedOneWayCount() {
+        return droppedOneWay.get();
+    }
+
+    /**
+     * Lets the notifications and responses already queued go out (close flushes a {@code notifications/cancelled}
+     * on its way), waiting until {@code deadline} at most.
+     *
+     * @return whether the calling thread was interrupted while waiting
+     */
+    boolean awaitOneWay(Deadline deadline) {
+        return settings.threads.joinAll(List.copyOf(oneWayThreads), deadline);
+    }
+
+    /**
+     * Aborts every exchange in flight, interrupts the sending threads and waits for them until {@code deadline}.
+     *
+     * @return whether the calling thread was interrupted while waiting
+     */
+    boolean abortAndJoin(Deadline deadline) {
+        abortAll();
+        List<Thread> threads = new ArrayList<>(requestThreads);
+        threads.addAll(oneWayThreads);
+        threads.forEach(Thread::interrupt);
+        return settings.threads.joinAll(threads, deadline);
     }
 
     /** How many exchanges are in flight. */
@@ -56,7 +194,8 @@ final class Sender {
     }
 
     /**
-     * Sends a request and reads its answer until the response was delivered.
+     * Sends a request and reads its answer until the response was delivered: the blocking exchange, run on its own
+     * thread by {@link #startRequest} (tests call it directly).
      *
      * @param body the request, encoded
      */
@@ -136,13 +275,18 @@ final class Sender {
      * @param what what is sent, for logs and messages
      */
     void sendOneWay(byte[] body, SendContext ctx, String what) throws InterruptedException {
+        if (closed.get()) {
+            throw exchange.closedNow("cannot send");
+        }
+        postOneWay(body, ctx, what);
+    }
+
+    /** POSTs a one-way message even while closing: close() lets the ones already queued go out. */
+    private void postOneWay(byte[] body, SendContext ctx, String what) throws InterruptedException {
         Call call = new Call(null, what);
         active.add(call);
         ctx.onCancel(call::abort);
         try {
-            if (closed.get()) {
-                throw exchange.closedNow("cannot send");
-            }
             exchange.postOneWay(call, body, session.get(), ctx.deadline().nanoTime());
         } catch (McpException e) {
             throw exchange.closedOr(e);

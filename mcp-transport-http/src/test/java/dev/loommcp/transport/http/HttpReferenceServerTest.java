@@ -59,7 +59,7 @@ class HttpReferenceServerTest {
         String session;
         try (HttpTransport t = HttpTransport.newBuilder(server.endpoint()).build()) {
             t.open(TransportContext.of(sink, Deadline.NONE));
-            t.send(HttpTransportTest.initialize(1), TestContext.of(1));
+            t.exchange(HttpTransportTest.initialize(1), TestContext.of(1));
             JsonRpcMessage init = sink.next(HttpTransportTest.WAIT);
             assertThat(init).isInstanceOfSatisfying(JsonRpcMessage.Response.class, r -> {
                 assertThat(r.id()).isEqualTo(RequestId.of(1));
@@ -67,13 +67,13 @@ class HttpReferenceServerTest {
             });
             session = t.sessionId();
             assertThat(session).isNotBlank();
-            t.send(HttpTransportTest.INITIALIZED, TestContext.none());
+            t.exchange(HttpTransportTest.INITIALIZED, TestContext.none());
             t.handshakeCompleted("2025-11-25");
-            t.send(new JsonRpcMessage.Request(RequestId.of(2), "tools/list", Map.of()), TestContext.of(2));
+            t.exchange(new JsonRpcMessage.Request(RequestId.of(2), "tools/list", Map.of()), TestContext.of(2));
             JsonRpcMessage list = sink.next(HttpTransportTest.WAIT);
             assertThat(list).isInstanceOf(JsonRpcMessage.Response.class);
             assertThat(((JsonRpcMessage.Response) list).id()).isEqualTo(RequestId.of(2));
-            t.send(new JsonRpcMessage.Request(RequestId.of(3), "ping", null), TestContext.of(3));
+            t.exchange(new JsonRpcMessage.Request(RequestId.of(3), "ping", null), TestContext.of(3));
             assertThat(sink.next(HttpTransportTest.WAIT)).isEqualTo(new JsonRpcMessage.Response(RequestId.of(3),
                     Map.of()));
             assertThat(sink.skipped()).isEmpty();

@@ -123,7 +123,7 @@ class HttpTransportFaultsTest {
                 }
             });
             try (HttpTransport t = open()) {
-                assertThatThrownBy(() -> t.send(request(3, "tools/call"), TestContext.of(3)))
+                assertThatThrownBy(() -> t.exchange(request(3, "tools/call"), TestContext.of(3)))
                         .isInstanceOf(McpTransportException.class)
                         .hasMessageContaining("no event id");
             }
@@ -191,7 +191,7 @@ class HttpTransportFaultsTest {
         statefulServer();
         HttpTransport t = open();
         t.handshakeCompleted("2025-11-25\r\nX-Injected: 1");
-        t.send(request(2, "tools/list"), TestContext.of(2));
+        t.exchange(request(2, "tools/list"), TestContext.of(2));
         TestServer.Req post = server.requests("POST").get(0);
         assertThat(post.header("MCP-Protocol-Version")).isNull();
         assertThat(post.header("X-Injected")).isNull();
@@ -220,7 +220,7 @@ class HttpTransportFaultsTest {
             long id = i;
             senders.add(Thread.ofVirtual().start(() -> {
                 try {
-                    t.send(request(id, "tools/call"), TestContext.of(id));
+                    t.exchange(request(id, "tools/call"), TestContext.of(id));
                 } catch (Exception expected) {
                     // closed at the end of the test
                 }
@@ -274,7 +274,7 @@ class HttpTransportFaultsTest {
             }
         });
         try (HttpTransport t = open()) {
-            assertThatThrownBy(() -> t.send(request(3, "tools/call"), TestContext.of(3)))
+            assertThatThrownBy(() -> t.exchange(request(3, "tools/call"), TestContext.of(3)))
                     .isInstanceOf(McpTransportException.class)
                     .hasMessageContaining("could not be resumed");
         }
@@ -365,7 +365,7 @@ class HttpTransportFaultsTest {
         server.handler(stall);
         HttpTransport t = open(HttpTransport.newBuilder(server.uri("/mcp")).idleTimeout(idleTimeout));
         TestContext ctx = new TestContext(RequestId.of(4), Duration.ofMillis(200));
-        assertThatThrownBy(() -> t.send(request(4, "tools/call"), ctx))
+        assertThatThrownBy(() -> t.exchange(request(4, "tools/call"), ctx))
                 .isInstanceOf(McpTimeoutException.class)
                 .hasMessageContaining("tools/call (id 4)");
     }
@@ -407,7 +407,7 @@ class HttpTransportFaultsTest {
         HttpTransport t = HttpTransport.newBuilder(server.uri("/mcp")).build();
         t.close();
         assertThatThrownBy(() -> t.open(TransportContext.of(sink, Deadline.NONE))).isInstanceOf(McpClosedException.class);
-        assertThatThrownBy(() -> t.send(request(1, "ping"), TestContext.of(1))).isInstanceOf(McpClosedException.class);
+        assertThatThrownBy(() -> t.exchange(request(1, "ping"), TestContext.of(1))).isInstanceOf(McpClosedException.class);
     }
 
     @Test
@@ -432,7 +432,7 @@ class HttpTransportFaultsTest {
                 assertThat(closer.join(Duration.ofSeconds(20))).isTrue();
                 t.close();
             }
-            assertThatThrownBy(() -> t.send(request(1, "ping"), TestContext.of(1)))
+            assertThatThrownBy(() -> t.exchange(request(1, "ping"), TestContext.of(1)))
                     .isInstanceOf(McpClosedException.class);
         }
     }
@@ -453,7 +453,7 @@ class HttpTransportFaultsTest {
             return Map.of();
         }));
         self.set(t);
-        assertThatThrownBy(() -> t.send(request(1, "tools/list"), TestContext.of(1)))
+        assertThatThrownBy(() -> t.exchange(request(1, "tools/list"), TestContext.of(1)))
                 .isInstanceOf(McpClosedException.class);
     }
 
@@ -473,7 +473,7 @@ class HttpTransportFaultsTest {
             }
             return Map.of();
         }));
-        t.send(initialize(1), TestContext.of(1));
+        t.exchange(initialize(1), TestContext.of(1));
         Thread closer = Thread.ofVirtual().start(t::close);
         assertThat(closer.join(Duration.ofSeconds(30))).as("close() returned within its bound").isTrue();
     }

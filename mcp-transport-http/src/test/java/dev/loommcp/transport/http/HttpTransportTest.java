@@ -114,13 +114,13 @@ class HttpTransportTest {
         try (HttpTransport t = open(HttpTransport.newBuilder(server.uri("/mcp?tenant=a"))
                 .header("Authorization", "Bearer secret-token")
                 .header("X-Custom", "v1"))) {
-            t.send(initialize(1), TestContext.of(1));
+            t.exchange(initialize(1), TestContext.of(1));
             assertThat(sink.next(WAIT)).isInstanceOf(JsonRpcMessage.Response.class);
             assertThat(t.sessionId()).isEqualTo("sess-1");
             // the client tells the version first, so that notifications/initialized carries it
             t.handshakeCompleted("2025-11-25");
-            t.send(INITIALIZED, TestContext.none());
-            t.send(request(2, "tools/list"), TestContext.of(2));
+            t.exchange(INITIALIZED, TestContext.none());
+            t.exchange(request(2, "tools/list"), TestContext.of(2));
             JsonRpcMessage r = sink.next(WAIT);
             assertThat(r).isEqualTo(new JsonRpcMessage.Response(RequestId.of(2), Map.of("ok", true)));
 
@@ -168,7 +168,7 @@ class HttpTransportTest {
             write(out, "data: {\"jsonrpc\":\"2.0\",\"method\":\"after/response\"}\n\n");
         });
         try (HttpTransport t = open()) {
-            t.send(request(7, "tools/call"), TestContext.of(7));
+            t.exchange(request(7, "tools/call"), TestContext.of(7));
             assertThat(sink.messages()).hasSize(3);
             assertThat(sink.messages().get(0)).isInstanceOf(JsonRpcMessage.Notification.class);
             assertThat(sink.messages().get(1)).isEqualTo(new JsonRpcMessage.Request(RequestId.of("s1"),
@@ -189,7 +189,7 @@ class HttpTransportTest {
             }
         });
         try (HttpTransport t = open()) {
-            t.send(INITIALIZED, TestContext.none());
+            t.exchange(INITIALIZED, TestContext.none());
             assertThat(server.requests("POST")).hasSize(1);
         } finally {
             release.countDown();
@@ -225,8 +225,8 @@ class HttpTransportTest {
             }
         });
         try (HttpTransport t = open()) {
-            t.send(INITIALIZED, TestContext.none());
-            t.send(new JsonRpcMessage.Response(RequestId.of("s1"), Map.of()), TestContext.none());
+            t.exchange(INITIALIZED, TestContext.none());
+            t.exchange(new JsonRpcMessage.Response(RequestId.of("s1"), Map.of()), TestContext.none());
         }
         assertThat(server.requests("POST")).hasSize(2);
         assertThat(sink.messages()).isEmpty();
@@ -253,7 +253,7 @@ class HttpTransportTest {
             }
         });
         try (HttpTransport t = open()) {
-            t.send(request(5, "tools/call"), TestContext.of(5));
+            t.exchange(request(5, "tools/call"), TestContext.of(5));
             assertThat(sink.messages()).containsExactly(
                     new JsonRpcMessage.Request(RequestId.of("srv-1"), "ping", null),
                     new JsonRpcMessage.Response(RequestId.of(5), Map.of()));
@@ -271,7 +271,7 @@ class HttpTransportTest {
             write(out, "data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{}}\n\n");
         });
         try (HttpTransport t = open()) {
-            assertThatThrownBy(() -> t.send(request(3, "tools/call"), TestContext.of(3)))
+            assertThatThrownBy(() -> t.exchange(request(3, "tools/call"), TestContext.of(3)))
                     .isInstanceOf(McpTransportException.class)
                     .hasMessageContaining("tools/call (id 3)")
                     .hasMessageContaining("no event id");
@@ -288,7 +288,7 @@ class HttpTransportTest {
             // GETs: end at once, nothing new
         });
         try (HttpTransport t = open()) {
-            assertThatThrownBy(() -> t.send(request(3, "tools/call"), TestContext.of(3)))
+            assertThatThrownBy(() -> t.exchange(request(3, "tools/call"), TestContext.of(3)))
                     .isInstanceOf(McpTransportException.class)
                     .hasMessageContaining("could not be resumed after " + HttpTransport.MAX_STREAM_ATTEMPTS);
         }
@@ -321,21 +321,21 @@ class HttpTransportTest {
             json(ex, 200, result(req.rpcId(), "{\"session\":\"" + sid + "\"}"));
         });
         try (HttpTransport t = open()) {
-            t.send(request(1, "x/start"), TestContext.of(1));
+            t.exchange(request(1, "x/start"), TestContext.of(1));
             assertThat(t.sessionId()).isEqualTo("s1");
             t.handshakeCompleted("2025-06-18");
             live.set("expired-on-the-server");
             sink.clear();
-            assertThatThrownBy(() -> t.send(request(2, "x/work"), TestContext.of(2)))
+            assertThatThrownBy(() -> t.exchange(request(2, "x/work"), TestContext.of(2)))
                     .isInstanceOf(McpSessionExpiredException.class)
                     .hasMessageContaining("x/work (id 2)").hasMessageContaining("HTTP 404");
             assertThat(t.sessionId()).as("the expired session is dropped").isNull();
             assertThat(sink.messages()).as("the 404's error body answers nobody").isEmpty();
 
             // the next request goes without a session and takes the one its answer returns
-            t.send(request(3, "x/again"), TestContext.of(3));
+            t.exchange(request(3, "x/again"), TestContext.of(3));
             assertThat(t.sessionId()).isEqualTo("s2");
-            t.send(request(4, "x/work"), TestContext.of(4));
+            t.exchange(request(4, "x/work"), TestContext.of(4));
             assertThat(sink.messages()).containsExactly(
                     new JsonRpcMessage.Response(RequestId.of(3), Map.of("started", "s2")),
                     new JsonRpcMessage.Response(RequestId.of(4), Map.of("session", "s2")));
@@ -361,7 +361,7 @@ class HttpTransportTest {
             }
         });
         try (HttpTransport t = open(HttpTransport.newBuilder(server.uri("/mcp")).header("Authorization", "Bearer k"))) {
-            t.send(request(4, "ping"), TestContext.of(4));
+            t.exchange(request(4, "ping"), TestContext.of(4));
         }
         List<TestServer.Req> posts = server.requests("POST");
         assertThat(posts).hasSize(3);
@@ -381,7 +381,7 @@ class HttpTransportTest {
                 TestServer.status(ex, 307);
             });
             try (HttpTransport t = open(HttpTransport.newBuilder(server.uri("/mcp")).header("Authorization", "k"))) {
-                assertThatThrownBy(() -> t.send(request(4, "ping"), TestContext.of(4)))
+                assertThatThrownBy(() -> t.exchange(request(4, "ping"), TestContext.of(4)))
                         .isInstanceOfSatisfying(McpHttpStatusException.class,
                                 e -> assertThat(e.statusCode()).isEqualTo(307))
                         .hasMessageContaining("another origin");
@@ -397,7 +397,7 @@ class HttpTransportTest {
             TestServer.status(ex, 307);
         });
         try (HttpTransport t = open()) {
-            assertThatThrownBy(() -> t.send(request(4, "ping"), TestContext.of(4)))
+            assertThatThrownBy(() -> t.exchange(request(4, "ping"), TestContext.of(4)))
                     .isInstanceOf(McpHttpStatusException.class)
                     .hasMessageContaining("more than 5");
         }
@@ -411,7 +411,7 @@ class HttpTransportTest {
             TestServer.status(ex, 302);
         });
         try (HttpTransport t = open()) {
-            assertThatThrownBy(() -> t.send(request(4, "ping"), TestContext.of(4)))
+            assertThatThrownBy(() -> t.exchange(request(4, "ping"), TestContext.of(4)))
                     .isInstanceOfSatisfying(McpHttpStatusException.class,
                             e -> assertThat(e.statusCode()).isEqualTo(302))
                     .hasMessageContaining("HTTP 302");
@@ -428,7 +428,7 @@ class HttpTransportTest {
             release.await(20, TimeUnit.SECONDS);
         });
         try (HttpTransport t = open(HttpTransport.newBuilder(server.uri("/mcp")).idleTimeout(Duration.ofMillis(300)))) {
-            assertThatThrownBy(() -> t.send(request(9, "tools/call"), TestContext.of(9)))
+            assertThatThrownBy(() -> t.exchange(request(9, "tools/call"), TestContext.of(9)))
                     .isInstanceOf(McpTransportException.class)
                     .hasMessageContaining("idle timeout");
         } finally {
@@ -447,7 +447,7 @@ class HttpTransportTest {
             write(out, "data: " + result(req.rpcId(), "{}") + "\n\n");
         });
         try (HttpTransport t = open(HttpTransport.newBuilder(server.uri("/mcp")).idleTimeout(Duration.ofMillis(400)))) {
-            t.send(request(9, "tools/call"), TestContext.of(9));
+            t.exchange(request(9, "tools/call"), TestContext.of(9));
             assertThat(sink.messages()).hasSize(1);
         }
     }
@@ -467,7 +467,7 @@ class HttpTransportTest {
             TestContext ctx = TestContext.of(11);
             Thread sender = Thread.ofVirtual().start(() -> {
                 try {
-                    t.send(request(11, "tools/call"), ctx);
+                    t.exchange(request(11, "tools/call"), ctx);
                 } catch (Throwable e) {
                     failure.set(e);
                 }
@@ -505,7 +505,7 @@ class HttpTransportTest {
             TestContext ctx = TestContext.of(12);
             Thread sender = Thread.ofVirtual().start(() -> {
                 try {
-                    t.send(request(12, "tools/call"), ctx);
+                    t.exchange(request(12, "tools/call"), ctx);
                 } catch (Throwable e) {
                     failure.set(e);
                 }
@@ -538,7 +538,7 @@ class HttpTransportTest {
         AtomicReference<Throwable> failure = new AtomicReference<>();
         Thread sender = Thread.ofVirtual().start(() -> {
             try {
-                t.send(request(13, "tools/call"), TestContext.of(13));
+                t.exchange(request(13, "tools/call"), TestContext.of(13));
             } catch (Throwable e) {
                 failure.set(e);
             }
@@ -583,8 +583,8 @@ class HttpTransportTest {
             }
         });
         try (HttpTransport t = open()) {
-            t.send(initialize(1), TestContext.of(1));
-            t.send(INITIALIZED, TestContext.none());
+            t.exchange(initialize(1), TestContext.of(1));
+            t.exchange(INITIALIZED, TestContext.none());
             // cleared before the GET stream starts: its first event may arrive at once
             sink.clear();
             t.handshakeCompleted("2025-11-25");
@@ -634,7 +634,7 @@ class HttpTransportTest {
             }
         });
         try (HttpTransport t = open()) {
-            assertThatThrownBy(() -> t.send(request(1, "tools/list"), TestContext.of(1)))
+            assertThatThrownBy(() -> t.exchange(request(1, "tools/list"), TestContext.of(1)))
                     .isInstanceOfSatisfying(McpHttpStatusException.class, e -> {
                         assertThat(e.statusCode()).isEqualTo(401);
                         assertThat(e.authParameters()).containsEntry("resource_metadata",
@@ -642,10 +642,10 @@ class HttpTransportTest {
                                 .containsEntry("scope", "files:read files:write");
                         assertThat(e.getMessage()).contains("tools/list").contains("401");
                     });
-            t.send(request(2, "tools/list"), TestContext.of(2));
+            t.exchange(request(2, "tools/list"), TestContext.of(2));
             assertThat(sink.messages()).containsExactly(new JsonRpcMessage.ErrorResponse(RequestId.of(2),
                     new JsonRpcError(-32602, "bad params", null)));
-            assertThatThrownBy(() -> t.send(request(3, "tools/list"), TestContext.of(3)))
+            assertThatThrownBy(() -> t.exchange(request(3, "tools/list"), TestContext.of(3)))
                     .isInstanceOfSatisfying(McpHttpStatusException.class,
                             e -> assertThat(e.statusCode()).isEqualTo(500));
         }
@@ -658,8 +658,8 @@ class HttpTransportTest {
         server.handler((req, ex) -> json(ex, 400, "{\"jsonrpc\":\"2.0\",\"id\":"
                 + (n.incrementAndGet() == 1 ? "\"7\"" : "8.0") + ",\"error\":{\"code\":-32602,\"message\":\"bad\"}}"));
         try (HttpTransport t = open()) {
-            t.send(request(7, "tools/list"), TestContext.of(7));
-            t.send(request(8, "tools/list"), TestContext.of(8));
+            t.exchange(request(7, "tools/list"), TestContext.of(7));
+            t.exchange(request(8, "tools/list"), TestContext.of(8));
             assertThat(sink.messages()).containsExactly(
                     new JsonRpcMessage.ErrorResponse(RequestId.of(7), new JsonRpcError(-32602, "bad", null)),
                     new JsonRpcMessage.ErrorResponse(RequestId.of(8), new JsonRpcError(-32602, "bad", null)));
@@ -683,7 +683,7 @@ class HttpTransportTest {
         try (HttpTransport t = open()) {
             for (int i = 1; i <= 4; i++) {
                 int id = i;
-                assertThatThrownBy(() -> t.send(request(id, "tools/list"), TestContext.of(id)))
+                assertThatThrownBy(() -> t.exchange(request(id, "tools/list"), TestContext.of(id)))
                         .isInstanceOf(McpProtocolException.class)
                         .hasMessageContaining("(id " + id + ")");
             }
@@ -702,10 +702,10 @@ class HttpTransportTest {
             }
         });
         try (HttpTransport t = open(HttpTransport.newBuilder(server.uri("/mcp")).maxMessageSize(1000))) {
-            t.send(request(1, "tools/list"), TestContext.of(1));
+            t.exchange(request(1, "tools/list"), TestContext.of(1));
             assertThat(sink.skipped()).hasSize(1);
             assertThat(sink.messages()).hasSize(1);
-            assertThatThrownBy(() -> t.send(request(2, "tools/list"), TestContext.of(2)))
+            assertThatThrownBy(() -> t.exchange(request(2, "tools/list"), TestContext.of(2)))
                     .isInstanceOf(McpProtocolException.class).hasMessageContaining("maximum of 1000");
         }
     }
@@ -746,11 +746,11 @@ class HttpTransportTest {
             return Map.of("Signature", "sig-" + method + "-" + body.length);
         };
         try (HttpTransport t = open(HttpTransport.newBuilder(server.uri("/mcp")).requestSigner(signer))) {
-            t.send(initialize(1), TestContext.of(1));
-            t.send(INITIALIZED, TestContext.none());
+            t.exchange(initialize(1), TestContext.of(1));
+            t.exchange(INITIALIZED, TestContext.none());
             t.handshakeCompleted("2025-11-25");
             assertThat(getSeen.await(10, TimeUnit.SECONDS)).isTrue();
-            t.send(request(2, "tools/call"), TestContext.of(2));
+            t.exchange(request(2, "tools/call"), TestContext.of(2));
         }
         assertThat(signed).containsExactly("POST", "POST", "GET", "POST", "GET+resume", "DELETE");
     }
@@ -760,7 +760,7 @@ class HttpTransportTest {
         try (HttpTransport t = open(HttpTransport.newBuilder(server.uri("/mcp")).requestSigner((m, u, h, b) -> {
             throw new IllegalStateException("hsm offline");
         }))) {
-            assertThatThrownBy(() -> t.send(request(1, "ping"), TestContext.of(1)))
+            assertThatThrownBy(() -> t.exchange(request(1, "ping"), TestContext.of(1)))
                     .isInstanceOf(McpTransportException.class)
                     .hasMessageContaining("request signer failed")
                     .hasRootCauseMessage("hsm offline");
@@ -773,7 +773,7 @@ class HttpTransportTest {
         int port = server.port();
         server.close();
         try (HttpTransport t = open(HttpTransport.newBuilder("http://127.0.0.1:" + port + "/mcp"))) {
-            assertThatThrownBy(() -> t.send(request(1, "ping"), TestContext.of(1)))
+            assertThatThrownBy(() -> t.exchange(request(1, "ping"), TestContext.of(1)))
                     .isInstanceOf(McpTransportException.class)
                     .hasMessageContaining("127.0.0.1:" + port);
         }
@@ -801,7 +801,7 @@ class HttpTransportTest {
         });
         try (HttpTransport t = open()) {
             t.handshakeCompleted("2025-11-25");
-            t.send(request(21, "tools/call"), TestContext.of(21));
+            t.exchange(request(21, "tools/call"), TestContext.of(21));
             assertThat(sink.messages()).containsExactly(new JsonRpcMessage.Response(RequestId.of(21), Map.of("via", "get")));
         } finally {
             release.countDown();
@@ -825,7 +825,7 @@ class HttpTransportTest {
         });
         try (HttpTransport t = open()) {
             t.handshakeCompleted("2025-11-25");
-            t.send(request(22, "tools/call"), TestContext.of(22));
+            t.exchange(request(22, "tools/call"), TestContext.of(22));
             assertThat(sink.messages()).containsExactly(new JsonRpcMessage.Response(RequestId.of(22), Map.of()));
         } finally {
             release.countDown();

@@ -126,7 +126,7 @@ class HttpTransportTlsTest {
     void ping(HttpTransport.Builder b) throws Exception {
         try (HttpTransport t = b.build()) {
             t.open(TransportContext.of(sink, Deadline.NONE));
-            t.send(new JsonRpcMessage.Request(RequestId.of(1), "ping", null), TestContext.of(1));
+            t.exchange(new JsonRpcMessage.Request(RequestId.of(1), "ping", null), TestContext.of(1));
         }
     }
 

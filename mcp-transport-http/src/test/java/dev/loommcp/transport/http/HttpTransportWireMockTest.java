@@ -79,10 +79,10 @@ class HttpTransportWireMockTest {
         wm.stubFor(delete(urlEqualTo("/api/v1/mcp?key=abc&x=%2F")).willReturn(aResponse().withStatus(405)));
 
         try (HttpTransport t = open(HttpTransport.newBuilder(endpoint()).header("X-Api-Key", "k-123"))) {
-            t.send(HttpTransportTest.initialize(1), TestContext.of(1));
+            t.exchange(HttpTransportTest.initialize(1), TestContext.of(1));
             t.handshakeCompleted("2025-06-18"); // the client tells the version before notifications/initialized
-            t.send(HttpTransportTest.INITIALIZED, TestContext.none());
-            t.send(new JsonRpcMessage.Request(RequestId.of("c-1"), "tools/call",
+            t.exchange(HttpTransportTest.INITIALIZED, TestContext.none());
+            t.exchange(new JsonRpcMessage.Request(RequestId.of("c-1"), "tools/call",
                     Map.of("name", "x", "arguments", Map.of("a", 1))), TestContext.of(2));
         }
 
@@ -117,7 +117,7 @@ class HttpTransportWireMockTest {
                 .withHeader("Content-Type", "application/json")
                 .withBody("{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32000,\"message\":\"SECRET-BODY\"}}")));
         try (HttpTransport t = open(HttpTransport.newBuilder(endpoint()))) {
-            assertThatThrownBy(() -> t.send(new JsonRpcMessage.Request(RequestId.of(5), "tools/list", null),
+            assertThatThrownBy(() -> t.exchange(new JsonRpcMessage.Request(RequestId.of(5), "tools/list", null),
                     TestContext.of(5)))
                     .isInstanceOfSatisfying(McpHttpStatusException.class, e -> {
                         assertThat(e.statusCode()).isEqualTo(403);
@@ -135,7 +135,7 @@ class HttpTransportWireMockTest {
                 .withHeader("Content-Type", "application/json")
                 .withBody("{\"jsonrpc\":\"2.0\",\"id\":6,\"error\":{\"code\":-32601,\"message\":\"Method not found\"}}")));
         try (HttpTransport t = open(HttpTransport.newBuilder(endpoint()))) {
-            t.send(new JsonRpcMessage.Request(RequestId.of(6), "foo/bar", null), TestContext.of(6));
+            t.exchange(new JsonRpcMessage.Request(RequestId.of(6), "foo/bar", null), TestContext.of(6));
         }
         assertThat(sink.messages()).containsExactly(new JsonRpcMessage.ErrorResponse(RequestId.of(6),
                 JsonRpcError.of(-32601, "Method not found")));
@@ -145,7 +145,7 @@ class HttpTransportWireMockTest {
     void serverErrorOnANotificationIsAStatusException() throws Exception {
         wm.stubFor(post(urlEqualTo("/api/v1/mcp?key=abc&x=%2F")).willReturn(aResponse().withStatus(503)));
         try (HttpTransport t = open(HttpTransport.newBuilder(endpoint()))) {
-            assertThatThrownBy(() -> t.send(new JsonRpcMessage.Notification("notifications/roots/list_changed",
+            assertThatThrownBy(() -> t.exchange(new JsonRpcMessage.Notification("notifications/roots/list_changed",
                     null), TestContext.none()))
                     .isInstanceOfSatisfying(McpHttpStatusException.class, e -> {
                         assertThat(e.statusCode()).isEqualTo(503);
@@ -160,7 +160,7 @@ class HttpTransportWireMockTest {
         wm.stubFor(post(urlEqualTo("/api/v1/mcp?key=abc&x=%2F")).willReturn(aResponse().withStatus(303)
                 .withHeader("Location", "/other")));
         try (HttpTransport t = open(HttpTransport.newBuilder(endpoint()))) {
-            assertThatThrownBy(() -> t.send(new JsonRpcMessage.Request(RequestId.of(1), "ping", null),
+            assertThatThrownBy(() -> t.exchange(new JsonRpcMessage.Request(RequestId.of(1), "ping", null),
                     TestContext.of(1)))
                     .isInstanceOfSatisfying(McpHttpStatusException.class,
                             e -> assertThat(e.statusCode()).isEqualTo(303));

@@ -263,16 +263,6 @@ public final class StdioTransport implements McpTransport {
     }
 
     /**
-     * Returns {@code true}: {@link #send} only queues.
-     *
-     * @return {@code true}
-     */
-    @Override
-    public boolean sendsInline() {
-        return true;
-    }
-
-    /**
      * Returns the program name as given ({@code argv[0]}), without arguments.
      *
      * @return the description

@@ -51,7 +51,6 @@ class StdioTransportLaunchTest {
         assertThat(t.command()).containsExactly(t.executable().toString(), "-c", "exit 0");
         assertThat(t.programName()).isEqualTo("sh");
         assertThat(t.describe()).isEqualTo("sh");
-        assertThat(t.sendsInline()).isTrue();
         assertThat(t.usesProcessGroup()).isTrue();
         assertThat(t.maxMessageBytes()).isEqualTo(StdioTransport.DEFAULT_MAX_MESSAGE_BYTES);
         assertThat(t.stderrBufferBytes()).isEqualTo(64 * 1024);
