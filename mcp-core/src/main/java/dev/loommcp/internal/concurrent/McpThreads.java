@@ -46,22 +46,6 @@ public final class McpThreads {
      * @return the thread
      */
     public static Thread newThread(String purpose, Runnable task) {
-        return newThread(purpose, task, null);
-    }
-
-    /**
-     * Creates (without starting) a virtual thread named {@code mcp-<purpose>-<n>} that runs {@code onExit} as its
-     * very last action, after it has left {@link #live()}. An owner that waits for {@code onExit} of each of its
-     * threads therefore knows that none of them is listed by {@link #live()} any more; {@code RequestScope} relies
-     * on this so that no child is still listed when {@code close()} returns.
-     *
-     * @param purpose what the thread does, for its name
-     * @param task    the work
-     * @param onExit  run after {@code task} (also when it throws) and after the thread left {@link #live()};
-     *                {@code null} for nothing. It must not throw.
-     * @return the thread
-     */
-    public static Thread newThread(String purpose, Runnable task, Runnable onExit) {
         Objects.requireNonNull(purpose, "purpose");
         Objects.requireNonNull(task, "task");
         Thread[] self = new Thread[1];
@@ -70,9 +54,6 @@ public final class McpThreads {
                 task.run();
             } finally {
                 LIVE.remove(self[0]);
-                if (onExit != null) {
-                    onExit.run();
-                }
             }
         });
         self[0] = t;
@@ -80,16 +61,6 @@ public final class McpThreads {
         return t;
     }
 
-    /**
-     * Stops tracking a thread created by {@link #newThread} that could not be started.
-     *
-     * @param t the thread
-     */
-    static void discard(Thread t) {
-        if (t.getState() == Thread.State.NEW) {
-            LIVE.remove(t);
-        }
-    }
 
     /**
      * Returns a factory of tracked virtual threads named {@code mcp-<purpose>-<n>}.
