@@ -61,7 +61,6 @@ public final class McpThreads {
         return t;
     }
 
-
     /**
      * Returns a factory of tracked virtual threads named {@code mcp-<purpose>-<n>}.
      *
