@@ -11,7 +11,12 @@ import java.time.Duration;
  * <p>Each request the client sends (the {@code initialize} of {@link McpClient#connect()} included) gets exactly one
  * {@link #requestStart} and then exactly one of {@link #requestEnd}, {@link #requestFailed} or
  * {@link #requestCancelled}, with the same method and id. A call refused before it was sent (not connected, closed,
- * token already cancelled, thread already interrupted, deadline already passed) gets none. Notifications the client sends are not reported.
+ * token already cancelled, thread already interrupted, deadline already passed) gets none. Notifications the client
+ * sends are not reported. Events are per request on the wire, not per call: when the server expired the session, the
+ * request that learnt it ends with {@link #requestFailed} ({@link McpSessionExpiredException}), the renewal's
+ * {@code initialize} is a request of its own, and a call sent again in the new session is a new request with a new
+ * id, so a caller who saw one successful call may see two requests (count failures that reach callers from the
+ * call's result, or skip {@code McpSessionExpiredException} here).
  *
  * <p>Methods are called synchronously on the thread of the call (the transport's or the closing thread for
  * {@link #transportClosed}), so they must be thread-safe and fast (count, record a histogram; never block or call the

@@ -2,7 +2,8 @@ package dev.loommcp;
 
 /**
  * The server no longer knows the session a request was sent in (Streamable HTTP: HTTP 404 for a request that carried
- * {@code Mcp-Session-Id}). A transport throws it from {@code send} (or fails the request with it) after dropping the
+ * {@code Mcp-Session-Id}, or a 400 whose JSON-RPC error says the session is unknown, as servers on the TypeScript SDK
+ * answer). A transport throws it from {@code send} (or fails the request with it) after dropping the
  * session; it never re-initialises by itself.
  *
  * <p>The client then starts a new session, once per expired session however many calls saw the expiry, with the
@@ -12,8 +13,9 @@ package dev.loommcp;
  * {@code prompts/list}, {@code resources/read}, {@code prompts/get}, {@code completion/complete},
  * {@code logging/setLevel}, {@code resources/subscribe}, {@code resources/unsubscribe}, and {@code tools/call} of a
  * tool whose last listing declared {@code annotations.idempotentHint: true}. A caller sees this exception when the
- * request was not sent again (it may have taken effect in the old session, so repeating it is the caller's decision)
- * or when it expired a second time; later calls run in the new session.
+ * request was not sent again (it may have taken effect in the old session, so repeating it is the caller's decision:
+ * {@link RequestOptions.Builder#resendOnSessionExpiry(boolean)} decides per call) or when it expired a second time;
+ * later calls run in the new session.
  */
 public class McpSessionExpiredException extends McpTransportException {
 

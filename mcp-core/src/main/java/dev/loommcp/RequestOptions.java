@@ -52,9 +52,10 @@ public final class RequestOptions {
      * @param timeout how long the call may take, positive
      * @return the options
      * @throws IllegalArgumentException if the timeout is zero or negative
+     * @throws NullPointerException     if it is {@code null}
      */
     public static RequestOptions timeout(Duration timeout) {
-        return newBuilder().timeout(timeout).build();
+        return newBuilder().timeout(Objects.requireNonNull(timeout, "timeout")).build();
     }
 
     /**
@@ -62,9 +63,10 @@ public final class RequestOptions {
      *
      * @param deadline when the call must have completed
      * @return the options
+     * @throws NullPointerException if it is {@code null}
      */
     public static RequestOptions deadline(Instant deadline) {
-        return newBuilder().deadline(deadline).build();
+        return newBuilder().deadline(Objects.requireNonNull(deadline, "deadline")).build();
     }
 
     /**
@@ -72,9 +74,10 @@ public final class RequestOptions {
      *
      * @param token the token
      * @return the options
+     * @throws NullPointerException if it is {@code null}
      */
     public static RequestOptions token(CancellationToken token) {
-        return newBuilder().token(token).build();
+        return newBuilder().token(Objects.requireNonNull(token, "token")).build();
     }
 
     /**
@@ -187,7 +190,7 @@ public final class RequestOptions {
                 + token.isPresent()
                 + ", progress=" + progressListener.isPresent() + ", meta keys=" + meta.size()
                 + ", resetTimeoutOnProgress=" + resetTimeoutOnProgress + ", maxTotalTimeout=" + maxTotalTimeout.orElse(null)
-                + "]";
+                + ", resendOnSessionExpiry=" + resendOnSessionExpiry.orElse(null) + "]";
     }
 
     /** Builds {@link RequestOptions}. Not thread-safe. */
@@ -285,8 +288,12 @@ public final class RequestOptions {
          *
          * @param maxTotal the hard maximum, or {@code null} for none beyond the deadline
          * @return this builder
+         * @throws IllegalArgumentException if {@code maxTotal} is zero or negative
          */
         public Builder resetTimeoutOnProgress(Duration maxTotal) {
+            if (maxTotal != null && (maxTotal.isZero() || maxTotal.isNegative())) {
+                throw new IllegalArgumentException("maxTotal must be positive: " + maxTotal);
+            }
             this.resetTimeoutOnProgress = true;
             this.maxTotalTimeout = maxTotal;
             return this;

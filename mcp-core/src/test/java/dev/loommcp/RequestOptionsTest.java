@@ -123,4 +123,22 @@ class RequestOptionsTest {
         assertThatThrownBy(() -> b.rootsHandler(null)).isInstanceOf(NullPointerException.class);
         assertThatThrownBy(() -> McpClient.newBuilder(null)).isInstanceOf(NullPointerException.class);
     }
+
+    /** Found by a fresh user: these were accepted and sent a request that timed out at once, or built empty options. */
+    @Test
+    void aNonPositiveMaximumAndNullShortcutsAreRefused() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> RequestOptions.newBuilder()
+                .resetTimeoutOnProgress(java.time.Duration.ZERO)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("maxTotal");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> RequestOptions.newBuilder()
+                .resetTimeoutOnProgress(java.time.Duration.ofSeconds(-5))).isInstanceOf(IllegalArgumentException.class);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> RequestOptions.timeout(null))
+                .isInstanceOf(NullPointerException.class).hasMessageContaining("timeout");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> RequestOptions.deadline(null))
+                .isInstanceOf(NullPointerException.class).hasMessageContaining("deadline");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> RequestOptions.token(null))
+                .isInstanceOf(NullPointerException.class).hasMessageContaining("token");
+        org.assertj.core.api.Assertions.assertThat(RequestOptions.newBuilder().resendOnSessionExpiry(true).build()
+                .toString()).contains("resendOnSessionExpiry=true");
+    }
 }

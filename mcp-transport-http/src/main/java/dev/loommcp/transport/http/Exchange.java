@@ -33,6 +33,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * One HTTP exchange of the transport, from request to response headers: builds the request (caller headers, the
@@ -259,7 +260,7 @@ final class Exchange {
                     List.of());
         }
         // a one-way message has no answer: an error body (whatever its id) is never delivered as one
-        failOrDeliverError(call, resp, null, null, deadlineNanos);
+        failOrDeliverError(call, resp, null, null, null, deadlineNanos);
     }
 
     /**
@@ -270,9 +271,14 @@ final class Exchange {
      *                 or a response, also one replayed for another request's session restart): then an error body
      *                 is never anybody's answer
      * @param deliver  takes the answer; {@code null} when {@code answerTo} is
+     * @param expired  for a POST that carried a session id: what to throw when a 400 says the session is unknown
+     *                 (servers built on the TypeScript SDK, the reference server among them, answer an unknown
+     *                 session with 400 "Bad Request: No valid session ID provided" where the spec says 404);
+     *                 {@code null} otherwise
      */
     void failOrDeliverError(Call call, HttpResponse<StreamBody> resp, RequestId answerTo,
-                            Consumer<JsonRpcMessage> deliver, long deadlineNanos) throws InterruptedException {
+                            Consumer<JsonRpcMessage> deliver, Supplier<RuntimeException> expired, long deadlineNanos)
+            throws InterruptedException {
         int status = resp.statusCode();
         List<AuthChallenge> challenges = challenges(resp);
         String rpcNote = "";
@@ -283,6 +289,11 @@ final class Exchange {
                 List<JsonRpcMessage> ms = settings.framing.decode(bytes, 0, bytes.length);
                 if (ms.size() == 1 && ms.get(0) instanceof JsonRpcMessage.ErrorResponse e) {
                     rpcNote = " (JSON-RPC error " + e.error().code() + ")";
+                    if (status == 400 && expired != null && e.error().message() != null
+                            && e.error().message().toLowerCase(java.util.Locale.ROOT).contains("session")) {
+                        resp.body().close();
+                        throw expired.get();
+                    }
                     if (answerTo != null && status != 401 && status != 403
                             && (e.id() == null || e.id().equals(answerTo) || sameLooseId(e.id(), answerTo))) {
                         deliver.accept(new JsonRpcMessage.ErrorResponse(answerTo, e.error()));

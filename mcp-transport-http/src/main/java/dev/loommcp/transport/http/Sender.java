@@ -225,6 +225,18 @@ final class Sender {
         }
     }
 
+    /**
+     * The server no longer knows the session the request carried: drops it (unless another request already replaced
+     * it) so that the client starts a new one, and returns the exception that tells the client so.
+     */
+    private McpSessionExpiredException sessionExpired(HttpSession current, Call call, int status) {
+        if (session.compareAndSet(current, HttpSession.NONE)) {
+            LOG.log(Level.INFO, "session with {0} expired (HTTP {1}); dropped it", exchange.origin(), status);
+        }
+        return new McpSessionExpiredException(call.what + " failed with HTTP " + status + ": the server no longer "
+                + "knows the session (the client starts a new one)");
+    }
+
     private void postRequest(Call call, byte[] body, SendContext ctx) throws InterruptedException {
         HttpSession current = session.get();
         String sid = current.id();
@@ -233,13 +245,7 @@ final class Sender {
         int status = resp.statusCode();
         if (status == 404 && sid != null) {
             resp.body().close();
-            // the server no longer knows the session: drop it (unless another request already replaced it) and
-            // let the client start a new one
-            if (session.compareAndSet(current, HttpSession.NONE)) {
-                LOG.log(Level.INFO, "session with {0} expired (HTTP 404); dropped it", exchange.origin());
-            }
-            throw new McpSessionExpiredException(call.what + " failed with HTTP 404: the server no longer knows "
-                    + "the session");
+            throw sessionExpired(current, call, 404);
         }
         if (status == 202 || status == 204) {
             resp.body().close();
@@ -247,7 +253,7 @@ final class Sender {
         }
         if (status < 200 || status >= 300) {
             exchange.failOrDeliverError(call, resp, call.awaitedId, m -> inbound.deliver(m, false),
-                    ctx.deadline().nanoTime());
+                    sid == null ? null : () -> sessionExpired(current, call, 400), ctx.deadline().nanoTime());
             return;
         }
         if (sid == null) {

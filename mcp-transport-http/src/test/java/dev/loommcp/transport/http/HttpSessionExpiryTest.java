@@ -44,6 +44,8 @@ class HttpSessionExpiryTest {
     final AtomicReference<String> version = new AtomicReference<>("2025-06-18");
     final AtomicBoolean refuseInitialized = new AtomicBoolean();
     final AtomicInteger restarts = new AtomicInteger();
+    /** How the server says it does not know a session: the spec's 404, or the TypeScript SDK's 400. */
+    volatile boolean answer400;
     /** When set, a request in an expired session waits here before its 404. */
     volatile CountDownLatch expiredGate;
 
@@ -79,7 +81,17 @@ class HttpSessionExpiryTest {
                     gate.countDown();
                     gate.await(10, TimeUnit.SECONDS); // every request sees the expired session
                 }
-                json(ex, 404, "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32001,\"message\":\"gone\"}}");
+                if (answer400) {
+                    json(ex, 400, "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32000,"
+                            + "\"message\":\"Bad Request: No valid session ID provided\"}}");
+                } else {
+                    json(ex, 404, "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32001,\"message\":\"gone\"}}");
+                }
+                return;
+            }
+            if ("tools/call".equals(m) && req.body().contains("\"bad\"")) {
+                json(ex, 400, "{\"jsonrpc\":\"2.0\",\"id\":" + req.rpcId() + ",\"error\":{\"code\":-32602,"
+                        + "\"message\":\"Invalid params\"}}");
                 return;
             }
             if (req.rpcId() == null) {
@@ -139,6 +151,27 @@ class HttpSessionExpiryTest {
                 .as("the client told the transport the version before notifications/initialized").isEqualTo("2025-06-18");
         org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> restarts.get() == 1);
         assertThat(client.isConnected()).isTrue();
+    }
+
+    /**
+     * Servers on the TypeScript SDK (the reference server among them) answer an unknown session with 400 "No valid
+     * session ID provided": the client renews then too, as for the spec's 404; a 400 that is about something else
+     * stays the server's answer to the call.
+     */
+    @Test
+    void a400SayingTheSessionIsUnknownRenewsItLikeA404() throws Exception {
+        answer400 = true;
+        expire();
+        assertThat(client.listTools(null).tools()).hasSize(2);
+        assertThat(posted()).containsExactly("initialize", "notifications/initialized", "tools/list",
+                "initialize", "notifications/initialized", "tools/list");
+        assertThat(transport.sessionId()).isEqualTo("s2");
+
+        assertThatThrownBy(() -> client.callTool("bad", java.util.Map.of()))
+                .isInstanceOfSatisfying(dev.loommcp.McpRpcException.class,
+                        e -> assertThat(e.code()).isEqualTo(-32602));
+        assertThat(count("initialize")).isEqualTo(2);
+        assertThat(client.callTool("plain", java.util.Map.of()).text()).isEqualTo("s2");
     }
 
     @Test
