@@ -1,6 +1,5 @@
 package dev.loommcp.transport.http;
 
-import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -20,7 +19,6 @@ final class Call {
     private volatile boolean completed;
     private CompletableFuture<?> future;
     private StreamBody body;
-    volatile JsonRpcMessage response;
 
     Call(RequestId awaitedId, String what) {
         this.awaitedId = awaitedId;
@@ -113,12 +111,11 @@ final class Call {
      * Marks the awaited response delivered (from any stream) and ends the current exchange: a pending future is
      * cancelled and the body being read is closed.
      */
-    void complete(JsonRpcMessage m) {
+    void complete() {
         StreamBody b;
         CompletableFuture<?> f;
         lock.lock();
         try {
-            response = m;
             completed = true;
             b = body;
             f = future;

@@ -70,7 +70,7 @@ import javax.net.ssl.SSLContext;
  *       {@code WWW-Authenticate} challenges); a JSON-RPC error in an error body (except for 401 and 403) is handed
  *       to the client as the request's answer, which raises {@code McpRpcException}.</li>
  *   <li>{@link #close()} aborts every exchange, stops the GET stream, sends {@code DELETE} with the session (405 is
- *       fine) bounded by {@value #CLOSE_TIMEOUT_MILLIS} ms, and shuts the HTTP client down.</li>
+ *       fine) bounded by {@link #CLOSE_TIMEOUT} (3 s), and shuts the HTTP client down.</li>
  * </ul>
  *
  * <p>Timeouts: the connect timeout bounds establishing a connection; the idle timeout bounds the wait for the next
@@ -79,7 +79,7 @@ import javax.net.ssl.SSLContext;
  * its deadline either: when the deadline passes while the transport waits (for response headers, the next byte, a
  * reconnection delay) the send fails with {@link McpTimeoutException}, never with a transport failure, so a call
  * always times out as a timeout whichever timer notices first. Every reconnection (resumption, GET stream) waits at
- * least {@value #MIN_RECONNECT_MILLIS} ms, whatever the server's {@code retry}.
+ * least {@link #MIN_RECONNECT} (100 ms), whatever the server's {@code retry}.
  *
  * <p>Thread-safety: an instance is used by one client; {@link #send} may be called from many threads at once.
  * Threads: HTTP client work runs on virtual threads named {@code mcp-http-<n>}, the GET stream on one named
@@ -102,14 +102,12 @@ public final class HttpTransport implements McpTransport {
     /** The most consecutive reconnection attempts without progress, for resumption and for the GET stream. */
     public static final int MAX_STREAM_ATTEMPTS = HttpSettings.MAX_STREAM_ATTEMPTS;
     /**
-     * The shortest wait before any reconnection (resuming a response stream, reconnecting the GET stream), in
-     * milliseconds, whatever the server's SSE {@code retry} or the configured reconnect delay.
+     * The shortest wait before any reconnection (resuming a response stream, reconnecting the GET stream), whatever
+     * the server's SSE {@code retry} or the configured reconnect delay: 100 ms.
      */
-    public static final long MIN_RECONNECT_MILLIS = HttpSettings.MIN_RECONNECT_MILLIS;
-    /** The bound of the {@code DELETE} sent by {@link #close()}, in milliseconds. */
-    public static final long CLOSE_TIMEOUT_MILLIS = HttpSettings.CLOSE_TIMEOUT_MILLIS;
-
-    static final long MAX_BACKOFF_MILLIS = HttpSettings.MAX_BACKOFF_MILLIS;
+    public static final Duration MIN_RECONNECT = Duration.ofMillis(HttpSettings.MIN_RECONNECT_MILLIS);
+    /** The bound of the {@code DELETE} sent by {@link #close()} and of each of close's other waits: 3 s. */
+    public static final Duration CLOSE_TIMEOUT = Duration.ofMillis(HttpSettings.CLOSE_TIMEOUT_MILLIS);
 
     private final HttpSettings settings;
     private final String origin;
@@ -323,7 +321,7 @@ public final class HttpTransport implements McpTransport {
     }
 
     /**
-     * Returns how many HTTP exchanges (POSTs and their response streams, DELETE) the transport holds open right now:
+     * Returns how many HTTP exchanges (POSTs and their response streams) the transport holds open right now:
      * a diagnostic, zero when idle and after {@link #close()}.
      *
      * @return the number of exchanges in flight
@@ -336,7 +334,7 @@ public final class HttpTransport implements McpTransport {
      * Closes the transport: stops the GET stream, lets the notifications and responses already queued (a
      * {@code notifications/cancelled} on its way) go out for up to 2 seconds, aborts every exchange still in flight
      * and joins the sending threads, sends {@code DELETE} with the session id if there is one (any answer accepted,
-     * bounded by {@value #CLOSE_TIMEOUT_MILLIS} ms), and shuts the HTTP client and its threads down. Idempotent; safe
+     * bounded by {@link #CLOSE_TIMEOUT}), and shuts the HTTP client and its threads down. Idempotent; safe
      * from any thread. If the calling thread is interrupted the DELETE is skipped, the other waits still run to their
      * bounds, and the interrupt status is restored before returning. The flush is bounded by 2 seconds and each of
      * its five other waits (the GET stream's thread, the sending threads, the DELETE, including a
@@ -358,17 +356,17 @@ public final class HttpTransport implements McpTransport {
             }
             // a notifications/cancelled (or an answer) already queued goes out before the exchanges are aborted
             interrupted |= sender.awaitOneWay(Deadline.after(Duration.ofMillis(HttpSettings.ONE_WAY_FLUSH_MILLIS)));
-            interrupted |= sender.abortAndJoin(Deadline.after(Duration.ofMillis(CLOSE_TIMEOUT_MILLIS)));
+            interrupted |= sender.abortAndJoin(Deadline.after(CLOSE_TIMEOUT));
             HttpSession last = session.get();
             if (last.id() != null && !interrupted) {
                 interrupted |= deleteSessionBounded(last);
             }
             c.shutdownNow();
-            interrupted |= BoundedWait.run(() -> c.awaitTermination(Duration.ofMillis(CLOSE_TIMEOUT_MILLIS)),
+            interrupted |= BoundedWait.run(() -> c.awaitTermination(CLOSE_TIMEOUT),
                     "the HTTP client", origin);
             ExecutorService ex = executor;
             ex.shutdownNow();
-            interrupted |= BoundedWait.run(() -> ex.awaitTermination(CLOSE_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS),
+            interrupted |= BoundedWait.run(() -> ex.awaitTermination(HttpSettings.CLOSE_TIMEOUT_MILLIS, TimeUnit.MILLISECONDS),
                     "the HTTP transport's threads", origin);
             LOG.log(Level.DEBUG, () -> "HTTP transport closed for " + origin);
         } finally {
@@ -385,7 +383,7 @@ public final class HttpTransport implements McpTransport {
     }
 
     /**
-     * Sends the DELETE on its own thread and waits for it at most {@link #CLOSE_TIMEOUT_MILLIS} (plus a little for
+     * Sends the DELETE on its own thread and waits for it at most {@link #CLOSE_TIMEOUT} (plus a little for
      * it to unwind): a request signer is user code and may block, which must not hold {@link #close()}.
      *
      * @return whether the closing thread was interrupted while waiting
@@ -394,7 +392,7 @@ public final class HttpTransport implements McpTransport {
         Call call = new Call(null, "DELETE session");
         Thread t = settings.threads.start("http-delete", () -> deleteSession(last, call));
         boolean interrupted = settings.threads.joinAll(List.of(t),
-                Deadline.after(Duration.ofMillis(CLOSE_TIMEOUT_MILLIS + 500)));
+                Deadline.after(CLOSE_TIMEOUT.plusMillis(500)));
         if (t.isAlive()) {
             LOG.log(Level.WARNING, "{0} of {1} did not stop in time", "the session DELETE", origin);
             call.abort();
@@ -406,7 +404,7 @@ public final class HttpTransport implements McpTransport {
     private void deleteSession(HttpSession last, Call call) {
         try {
             HttpResponse<StreamBody> resp = exchange.send(call, "DELETE", EMPTY, last.deleteHeaders(),
-                    System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CLOSE_TIMEOUT_MILLIS));
+                    System.nanoTime() + CLOSE_TIMEOUT.toNanos());
             int status = resp.statusCode();
             resp.body().close();
             LOG.log(Level.DEBUG, () -> "DELETE session answered HTTP " + status
@@ -518,7 +516,7 @@ public final class HttpTransport implements McpTransport {
         /**
          * Sets the first reconnection delay used when the server sent no SSE {@code retry} (resuming a response
          * stream, reconnecting the GET stream); it doubles after each attempt without progress, up to 30 seconds.
-         * A server's {@code retry} always wins. Any wait shorter than {@value HttpTransport#MIN_RECONNECT_MILLIS} ms
+         * A server's {@code retry} always wins. Any wait shorter than {@link HttpTransport#MIN_RECONNECT}
          * (this delay, or a server's {@code retry: 0}) is raised to that floor. Default 1 second.
          *
          * @param delay a positive duration

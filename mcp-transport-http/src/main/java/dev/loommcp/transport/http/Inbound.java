@@ -138,7 +138,7 @@ final class Inbound {
         if (id != null) {
             Call c = awaiting.get(id);
             if (c != null) {
-                c.complete(m);
+                c.complete();
             }
         }
     }

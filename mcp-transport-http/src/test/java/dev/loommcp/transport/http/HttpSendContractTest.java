@@ -95,7 +95,7 @@ class HttpSendContractTest {
             t.send(new JsonRpcMessage.Request(RequestId.of(1), "tools/call", Map.of()), ctx);
             assertThat(arrived.await(10, TimeUnit.SECONDS)).isTrue();
             ctx.cancel();
-            Awaiting.until(() -> t.activeExchangeCount() == 0);
+            org.awaitility.Awaitility.await().atMost(WAIT).until(() -> t.activeExchangeCount() == 0);
             assertThat(sink.sendFailures()).isEmpty();
         } finally {
             t.close();
@@ -219,18 +219,5 @@ class HttpSendContractTest {
         assertThat(answered.await(10, TimeUnit.SECONDS)).isTrue();
         t.close();
         assertThat(server.requests("POST")).hasSize(2);
-    }
-
-    /** Polls a condition, bounded. */
-    private static final class Awaiting {
-        static void until(java.util.function.BooleanSupplier condition) throws InterruptedException {
-            long end = System.nanoTime() + WAIT.toNanos();
-            while (!condition.getAsBoolean()) {
-                if (System.nanoTime() - end >= 0) {
-                    throw new AssertionError("condition not met within " + WAIT);
-                }
-                Thread.sleep(5);
-            }
-        }
     }
 }

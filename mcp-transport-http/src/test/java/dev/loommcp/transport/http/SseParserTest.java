@@ -74,7 +74,7 @@ class SseParserTest {
         Collect c = new Collect();
         byte[] b = "retry: 999999999999\n\n".getBytes(StandardCharsets.UTF_8);
         c.parser.feed(b, 0, b.length);
-        assertThat(c.parser.retryMillis()).isEqualTo(HttpTransport.MAX_BACKOFF_MILLIS);
+        assertThat(c.parser.retryMillis()).isEqualTo(HttpSettings.MAX_BACKOFF_MILLIS);
     }
 
     @Test

@@ -26,7 +26,7 @@ import java.util.concurrent.TimeoutException;
  * <p>Waiting for the child's exit goes through {@link Process#onExit()}, never {@link Process#waitFor}: the future
  * is completed by the JDK's "process reaper" thread (one platform thread per child, started by the JDK for every
  * {@link Process}), and waiting on it parks a virtual thread without holding its carrier, whereas
- * {@code waitFor} is {@code synchronized} on JDK 21 and would pin it.
+ * {@code waitFor} is monitor-locked on JDK 21 and would pin it.
  *
  * <p>Thread-safe: signalling and waiting may run from several threads (close, the JVM shutdown hook, the cleaner).
  */

@@ -34,7 +34,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * virtual-thread scheduler, and some 100 open servers would leave no carrier for any virtual thread in the JVM. The
  * exit watcher and the shutdown are virtual threads that wait on {@link Process#onExit()} (completed by the JDK's
  * own "process reaper" thread, which exists for every child anyway) and never call {@link Process#waitFor}, which is
- * {@code synchronized} (pinning) on JDK 21.
+ * monitor-locked (pinning) on JDK 21.
  *
  * <p>It never refers to the {@link StdioTransport} object, and holds the sink only weakly (the transport holds it
  * strongly), so a transport that its owner dropped without closing becomes unreachable and its {@link Reaper}
@@ -222,7 +222,7 @@ final class StdioConnection {
 
     /**
      * Starts a platform thread for pipe I/O whose end is signalled through a latch: waiting for a platform thread
-     * with {@link Thread#join} is {@code synchronized} on JDK 21 and would pin a virtual thread that closes us.
+     * with {@link Thread#join} is monitor-locked on JDK 21 and would pin a virtual thread that closes us.
      */
     private Thread startPipeThread(String purpose, Runnable task) {
         java.util.function.Function<String, Error> fault = pipeThreadFault;

@@ -140,7 +140,7 @@ import java.util.function.Consumer;
  * write on a virtual thread would hold a carrier thread of the virtual-thread scheduler for as long as the server
  * lives, and some 100 open servers would leave no carrier for any virtual thread in the JVM; so these never run on
  * virtual threads, and the waits for the process's exit go through {@link Process#onExit()} (they park; they never
- * call {@link Process#waitFor()}, which is {@code synchronized} on JDK 21 and pins its carrier).
+ * call {@link Process#waitFor()}, which is monitor-locked on JDK 21 and pins its carrier).
  *
  * <p><b>OS-thread cost:</b> 4 OS threads per open server: the three pipe threads, plus the "process reaper" thread
  * the JDK itself starts for every child process (a platform daemon thread with a 128 KiB stack waiting in
