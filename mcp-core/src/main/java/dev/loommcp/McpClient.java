@@ -10,6 +10,7 @@ import dev.loommcp.schema.CallToolResult;
 import dev.loommcp.schema.ClientCapabilities;
 import dev.loommcp.schema.CompleteResult;
 import dev.loommcp.schema.CompletionReference;
+import dev.loommcp.schema.DiscoverResult;
 import dev.loommcp.schema.GetPromptResult;
 import dev.loommcp.schema.Implementation;
 import dev.loommcp.schema.InitializeResult;
@@ -201,12 +202,72 @@ public final class McpClient implements McpTools, McpResources, McpPrompts, McpU
     // ------------------------------------------------------------------------------------------------ session info
 
     /**
-     * Returns the protocol era of this connection. This client speaks the legacy era (handshake-based) only.
+     * Returns the protocol era of this connection, as {@link ProtocolMode} picked it.
      *
-     * @return {@link Era#LEGACY}
+     * @return the era, or {@code null} before {@link #connect()} completed
      */
     public Era era() {
-        return Era.LEGACY;
+        return session.era();
+    }
+
+    /**
+     * Returns the {@code server/discover} result of a modern-era connection (MCP 2026-07-28 "server/discover"):
+     * supported versions, capabilities, instructions and server info.
+     *
+     * @return the result, or {@code null} in the legacy era and before {@link #connect()} completed
+     */
+    public DiscoverResult discoverResult() {
+        return session.discoverResult();
+    }
+
+    /**
+     * Opens a subscription (MCP 2026-07-28 "Subscriptions"): the server delivers what the filter asks for to the
+     * listener until the subscription is closed. The same call serves both eras: in the modern era it sends
+     * {@code subscriptions/listen} and waits for the server's acknowledgment; in the legacy era it subscribes each
+     * resource URI with {@code resources/subscribe} (when the server's capabilities allow it) and delivers the
+     * session's list-change notifications. What the server refused is {@link Subscription#refused()}. A lost stream
+     * is re-established with backoff (the listener hears {@link SubscriptionListener#onInterrupted} and
+     * {@link SubscriptionListener#onReestablished}); {@link #close()} ends every subscription. Thread-safe; any
+     * number of subscriptions may run at once.
+     *
+     * @param filter   what to deliver; not empty
+     * @param listener where to deliver it
+     * @param options  the deadline and token of opening it (until acknowledged); the subscription itself has none
+     * @return the running subscription
+     * @throws NullPointerException     if an argument is {@code null}
+     * @throws IllegalArgumentException if the filter is empty
+     * @throws IllegalStateException    if the client is not connected
+     * @throws McpException             if the server refused the subscription or opening it failed (subtypes as for
+     *                                  any request)
+     * @throws InterruptedException     if the calling thread is interrupted
+     */
+    public Subscription listen(SubscriptionFilter filter, SubscriptionListener listener, RequestOptions options)
+            throws InterruptedException {
+        Objects.requireNonNull(filter, "filter");
+        Objects.requireNonNull(listener, "listener");
+        Objects.requireNonNull(options, "options (use RequestOptions.DEFAULT)");
+        if (filter.isEmpty()) {
+            throw new IllegalArgumentException("the subscription filter asks for nothing");
+        }
+        return session.listen(filter, listener, options);
+    }
+
+    /**
+     * Opens a subscription with the default options: see {@link #listen(SubscriptionFilter, SubscriptionListener,
+     * RequestOptions)}.
+     *
+     * @param filter   what to deliver; not empty
+     * @param listener where to deliver it
+     * @return the running subscription
+     * @throws NullPointerException     if an argument is {@code null}
+     * @throws IllegalArgumentException if the filter is empty
+     * @throws IllegalStateException    if the client is not connected
+     * @throws McpException             if the server refused the subscription or opening it failed
+     * @throws InterruptedException     if the calling thread is interrupted
+     */
+    public Subscription listen(SubscriptionFilter filter, SubscriptionListener listener)
+            throws InterruptedException {
+        return listen(filter, listener, RequestOptions.DEFAULT);
     }
 
     /**
@@ -782,6 +843,50 @@ public final class McpClient implements McpTools, McpResources, McpPrompts, McpU
          */
         public Builder maxConcurrentServerRequests(int max) {
             config.maxConcurrentServerRequests(max);
+            return this;
+        }
+
+        /**
+         * Sets how {@link McpClient#connect()} picks the protocol era: see {@link ProtocolMode} for what each mode
+         * does and what {@link ProtocolMode#AUTO} costs (one {@code server/discover} probe; on stdio in a throw-away
+         * process, up to {@link #probeTimeout} against a silent legacy server). Default {@link ProtocolMode#AUTO}.
+         *
+         * @param mode the mode
+         * @return this builder
+         * @throws NullPointerException if {@code mode} is {@code null}
+         */
+        public Builder protocolMode(ProtocolMode mode) {
+            config.protocolMode(mode);
+            return this;
+        }
+
+        /**
+         * Sets how long the {@link ProtocolMode#AUTO} probe waits for the server's answer to {@code server/discover}
+         * before it takes silence as a legacy server (stdio only: on HTTP silence is an outage and fails
+         * {@code connect()}). It is part of, and bounded by, the connect deadline. Default 3 seconds.
+         *
+         * @param timeout positive
+         * @return this builder
+         * @throws NullPointerException     if {@code timeout} is {@code null}
+         * @throws IllegalArgumentException if not positive
+         */
+        public Builder probeTimeout(Duration timeout) {
+            config.probeTimeout(timeout);
+            return this;
+        }
+
+        /**
+         * Sets the most rounds one multi round-trip request (MCP 2026-07-28 "Multi Round-Trip Requests") may take:
+         * each {@code input_required} answer the client fulfils through its handlers and retries counts as one. A
+         * request still answered {@code input_required} after that fails with {@link McpInputRequiredException}.
+         * Default 10.
+         *
+         * @param rounds at least 1
+         * @return this builder
+         * @throws IllegalArgumentException if less than 1
+         */
+        public Builder maxInputRounds(int rounds) {
+            config.maxInputRounds(rounds);
             return this;
         }
 

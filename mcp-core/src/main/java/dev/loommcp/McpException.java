@@ -18,7 +18,8 @@ package dev.loommcp;
  */
 public abstract sealed class McpException extends RuntimeException
         permits McpRpcException, McpTimeoutException, McpCancelledException, McpClosedException,
-                McpProtocolException, McpTransportException {
+                McpProtocolException, McpTransportException, McpUnsupportedInEraException,
+                McpInputRequiredException {
 
     /**
      * Creates the exception.

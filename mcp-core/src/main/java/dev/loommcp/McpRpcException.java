@@ -7,7 +7,8 @@ import dev.loommcp.jsonrpc.RequestId;
  * The server answered a request with a JSON-RPC error (JSON-RPC 2.0 section 5.1). The call reached the server and
  * the server refused or failed it; the client stays usable.
  */
-public final class McpRpcException extends McpException {
+public sealed class McpRpcException extends McpException
+        permits McpMissingCapabilityException, McpUnsupportedVersionException {
 
     private final transient JsonRpcError error;
     /** The method of the failed request (serialized with the exception; the error and id are not). */

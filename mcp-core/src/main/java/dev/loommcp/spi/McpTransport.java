@@ -66,6 +66,43 @@ public interface McpTransport extends AutoCloseable {
     }
 
     /**
+     * Returns a new, unopened transport to the same server for one throw-away era probe ({@code ProtocolMode.AUTO}),
+     * or empty when the probe should run on this transport. The core opens it, sends one {@code server/discover},
+     * and closes it within the probe timeout; the probe's process or connection never carries the session. stdio
+     * returns one (MCP 2026-07-28 "stdio: backward compatibility": some legacy servers exit on a request before
+     * {@code initialize}, so the probe must not spend the caller's process); HTTP returns empty. Default empty.
+     *
+     * @return the probe transport, or empty
+     */
+    default java.util.Optional<McpTransport> probeTransport() {
+        return java.util.Optional.empty();
+    }
+
+    /**
+     * Returns a key naming the server for the core's cache of era verdicts: the same key for two transports means
+     * the same server (stdio: the command line, working directory and environment; HTTP: the endpoint's origin and
+     * path). It is kept in memory only and never logged. Default {@code null}: no caching.
+     *
+     * @return the key, or {@code null}
+     */
+    default String serverKey() {
+        return null;
+    }
+
+    /**
+     * Returns whether each request travels in an exchange of its own (HTTP: one POST with its response stream). In
+     * the modern era the core then cancels a request only by aborting its exchange (MCP 2026-07-28 "Streamable HTTP:
+     * cancellation"; no {@code notifications/cancelled}), and computes {@code Mcp-Param-*} routing from the tools'
+     * {@code x-mcp-header} annotations, dropping tools whose annotations are invalid. Default {@code false} (one
+     * stream for everything, as stdio).
+     *
+     * @return {@code true} for a transport with one exchange per request
+     */
+    default boolean exchangePerRequest() {
+        return false;
+    }
+
+    /**
      * Returns a short description for messages and logs: the program name or the endpoint's origin. It never holds
      * environment values, header values, query strings or credentials.
      *

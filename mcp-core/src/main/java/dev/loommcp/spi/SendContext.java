@@ -52,6 +52,18 @@ public interface SendContext {
     }
 
     /**
+     * Returns the modern-era routing facts of the message, which a transport with headers sends as headers.
+     * Present for every message of the modern era (including the {@code server/discover} probe), absent in the
+     * legacy era: a transport may key its era behaviour on it (HTTP: no session header, a JSON-RPC error in the body
+     * of a non-2xx answer delivered as that request's response). Default empty.
+     *
+     * @return the routing, or empty in the legacy era
+     */
+    default java.util.Optional<RequestRouting> routing() {
+        return java.util.Optional.empty();
+    }
+
+    /**
      * A context for messages that belong to no request (for example {@code notifications/initialized}).
      *
      * @param deadline the deadline of the send

@@ -1,6 +1,10 @@
 package dev.loommcp.internal.session;
 
 import dev.loommcp.CancellationToken;
+import dev.loommcp.Era;
+import dev.loommcp.Subscription;
+import dev.loommcp.SubscriptionFilter;
+import dev.loommcp.SubscriptionListener;
 import dev.loommcp.McpCancelledException;
 import dev.loommcp.McpClosedException;
 import dev.loommcp.McpException;
@@ -18,6 +22,7 @@ import dev.loommcp.internal.json.JsonSize;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
 import dev.loommcp.schema.CallToolResult;
+import dev.loommcp.schema.DiscoverResult;
 import dev.loommcp.schema.InitializeResult;
 import dev.loommcp.schema.ProgressNotification;
 import dev.loommcp.spi.Deadline;
@@ -192,6 +197,30 @@ public final class Session {
     /** Returns the {@code initialize} result. */
     public InitializeResult initializeResult() {
         return initializeResult;
+    }
+
+    /** Returns the era of the connection, or {@code null} before connect completed. (Era work: issue 10.) */
+    public Era era() {
+        return initializeResult == null ? null : Era.LEGACY;
+    }
+
+    /** Returns the {@code server/discover} result of a modern connection, else {@code null}. */
+    public DiscoverResult discoverResult() {
+        return null;
+    }
+
+    /**
+     * Opens a subscription: see {@code McpClient.listen}.
+     *
+     * @param filter   the filter, not empty
+     * @param listener the listener
+     * @param options  deadline and token of opening it
+     * @return the subscription
+     * @throws InterruptedException if the calling thread is interrupted
+     */
+    public Subscription listen(SubscriptionFilter filter, SubscriptionListener listener, RequestOptions options)
+            throws InterruptedException {
+        throw new UnsupportedOperationException("subscriptions are not built yet");
     }
 
     /** Returns how many requests wait for their response. */

@@ -4,6 +4,7 @@ import dev.loommcp.ElicitationHandler;
 import dev.loommcp.McpClientListener;
 import dev.loommcp.McpEventListener;
 import dev.loommcp.OutputSchemaValidation;
+import dev.loommcp.ProtocolMode;
 import dev.loommcp.RootsHandler;
 import dev.loommcp.SamplingHandler;
 import dev.loommcp.schema.ClientCapabilities;
@@ -39,6 +40,9 @@ import java.util.Objects;
  * @param notificationQueueBytes      the most bytes of notifications kept for draining
  * @param listenerQueueCapacity       the most events waiting for the listeners (and per call's progress queue)
  * @param listenerQueueBytes          the most bytes of events waiting for the listeners (likewise)
+ * @param protocolMode                how the era is picked
+ * @param probeTimeout                how long the AUTO era probe waits for an answer
+ * @param maxInputRounds              the most {@code input_required} rounds one multi round-trip request may take
  */
 public record SessionConfig(
         McpTransport transport,
@@ -59,10 +63,17 @@ public record SessionConfig(
         int notificationQueueCapacity,
         long notificationQueueBytes,
         int listenerQueueCapacity,
-        long listenerQueueBytes) {
+        long listenerQueueBytes,
+        ProtocolMode protocolMode,
+        Duration probeTimeout,
+        int maxInputRounds) {
 
     /** The default of {@link #maxConcurrentServerRequests()}. */
     public static final int DEFAULT_MAX_CONCURRENT_SERVER_REQUESTS = 64;
+    /** The default of {@link #probeTimeout()}. */
+    public static final Duration DEFAULT_PROBE_TIMEOUT = Duration.ofSeconds(3);
+    /** The default of {@link #maxInputRounds()}. */
+    public static final int DEFAULT_MAX_INPUT_ROUNDS = 10;
 
     /**
      * Returns the capabilities the client declares: {@code elicitation}, {@code sampling} and {@code roots} only when
@@ -102,6 +113,9 @@ public record SessionConfig(
         private boolean keepNotifications;
         private int listenerQueueCapacity = 65_536;
         private long listenerQueueBytes = 32L << 20;
+        private ProtocolMode protocolMode = ProtocolMode.AUTO;
+        private Duration probeTimeout = DEFAULT_PROBE_TIMEOUT;
+        private int maxInputRounds = DEFAULT_MAX_INPUT_ROUNDS;
 
         /**
          * Starts a configuration with the defaults.
@@ -269,6 +283,33 @@ public record SessionConfig(
         }
 
         /**
+         * Sets how the era is picked; {@code null} is refused.
+         *
+         * @param mode the setting, as {@code McpClient.Builder} documents it
+         */
+        public void protocolMode(ProtocolMode mode) {
+            this.protocolMode = Objects.requireNonNull(mode, "mode");
+        }
+
+        /**
+         * Sets the AUTO probe's timeout; positive.
+         *
+         * @param timeout the setting, as {@code McpClient.Builder} documents it
+         */
+        public void probeTimeout(Duration timeout) {
+            this.probeTimeout = positive(timeout, "probeTimeout");
+        }
+
+        /**
+         * Sets the most {@code input_required} rounds of one request; at least 1.
+         *
+         * @param rounds the setting, as {@code McpClient.Builder} documents it
+         */
+        public void maxInputRounds(int rounds) {
+            this.maxInputRounds = (int) atLeastOne(rounds, "maxInputRounds");
+        }
+
+        /**
          * Returns the configuration.
          *
          * @return the immutable configuration
@@ -278,7 +319,7 @@ public record SessionConfig(
                     elicitationUrlMode, applyElicitationDefaults, samplingHandler, rootsHandler, listener,
                     eventListener, outputSchemaValidation, maxListPages, maxConcurrentServerRequests,
                     keepNotifications, notificationQueueCapacity, notificationQueueBytes, listenerQueueCapacity,
-                    listenerQueueBytes);
+                    listenerQueueBytes, protocolMode, probeTimeout, maxInputRounds);
         }
 
         private static long atLeastOne(long value, String what) {

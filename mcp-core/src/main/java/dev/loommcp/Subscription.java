@@ -1,0 +1,49 @@
+package dev.loommcp;
+
+/**
+ * A running subscription opened by {@code McpClient.listen} (MCP 2026-07-28 "Subscriptions"; in the legacy era
+ * {@code resources/subscribe} and the session's list-change notifications). Close it to end it: in the modern era
+ * over HTTP that closes the {@code subscriptions/listen} response stream, over stdio it sends
+ * {@code notifications/cancelled} for the listen request; in the legacy era it unsubscribes the resources.
+ *
+ * <p>Thread-safe.
+ */
+public interface Subscription extends AutoCloseable {
+
+    /**
+     * Returns what was asked for.
+     *
+     * @return the requested filter
+     */
+    SubscriptionFilter requested();
+
+    /**
+     * Returns what the server acknowledged (modern: {@code notifications/subscriptions/acknowledged}; legacy: what
+     * its capabilities allow). It is a subset of {@link #requested()} and may change when the stream is
+     * re-established.
+     *
+     * @return the acknowledged filter
+     */
+    SubscriptionFilter acknowledged();
+
+    /**
+     * Returns what was asked for and not acknowledged, for example prompt list changes from a server without
+     * prompts.
+     *
+     * @return {@code requested().minus(acknowledged())}
+     */
+    default SubscriptionFilter refused() {
+        return requested().minus(acknowledged());
+    }
+
+    /**
+     * Returns whether the subscription still runs (it may be re-establishing a broken stream).
+     *
+     * @return {@code false} once it ended
+     */
+    boolean isActive();
+
+    /** Ends the subscription; idempotent; returns within a bounded time; never throws. */
+    @Override
+    void close();
+}
