@@ -24,4 +24,15 @@ public non-sealed class McpTransportException extends McpException {
     public McpTransportException(String message) {
         super(message, null);
     }
+
+    /**
+     * Returns the HTTP status the server answered with, for a transport failure that is an HTTP error status. The
+     * core reads it to tell era evidence (a 4xx other than 401/403 answering the {@code ProtocolMode.AUTO} probe)
+     * from an outage or an authorization failure. Default empty; the HTTP transport's status exception overrides it.
+     *
+     * @return the status code, or empty when the failure was not an HTTP status
+     */
+    public java.util.OptionalInt httpStatus() {
+        return java.util.OptionalInt.empty();
+    }
 }

@@ -44,6 +44,16 @@ public final class McpHttpStatusException extends McpTransportException {
     }
 
     /**
+     * Returns {@link #statusCode()}.
+     *
+     * @return the status code
+     */
+    @Override
+    public java.util.OptionalInt httpStatus() {
+        return java.util.OptionalInt.of(statusCode);
+    }
+
+    /**
      * Returns the {@code WWW-Authenticate} challenges of a 401 or 403 answer.
      *
      * @return the challenges in header order; empty for other statuses or when the server sent none
