@@ -108,7 +108,7 @@ public final class McpClient implements McpTools, McpResources, McpPrompts, McpU
     private McpClient(SessionConfig config) {
         this.config = config;
         this.session = new Session(config);
-        this.paging = new Paging(session::request, config.maxListPages());
+        this.paging = new Paging(session::request, config.maxListPages(), session.resultCache());
     }
 
     /**
@@ -276,8 +276,7 @@ public final class McpClient implements McpTools, McpResources, McpPrompts, McpU
      * @return the version, or {@code null} before {@link #connect()} completed
      */
     public String protocolVersion() {
-        InitializeResult r = session.initializeResult();
-        return r == null ? null : r.protocolVersion();
+        return session.protocolVersion();
     }
 
     /**
@@ -286,8 +285,7 @@ public final class McpClient implements McpTools, McpResources, McpPrompts, McpU
      * @return the capabilities, or {@code null} before {@link #connect()} completed
      */
     public ServerCapabilities serverCapabilities() {
-        InitializeResult r = session.initializeResult();
-        return r == null ? null : r.capabilities();
+        return session.serverCapabilities();
     }
 
     /**
@@ -296,8 +294,7 @@ public final class McpClient implements McpTools, McpResources, McpPrompts, McpU
      * @return the server info, or {@code null} before {@link #connect()} completed
      */
     public Implementation serverInfo() {
-        InitializeResult r = session.initializeResult();
-        return r == null ? null : r.serverInfo();
+        return session.serverInfo();
     }
 
     /**
@@ -306,8 +303,7 @@ public final class McpClient implements McpTools, McpResources, McpPrompts, McpU
      * @return the instructions, or {@code null} when none were sent or before {@link #connect()} completed
      */
     public String instructions() {
-        InitializeResult r = session.initializeResult();
-        return r == null ? null : r.instructions();
+        return session.instructions();
     }
 
     /**

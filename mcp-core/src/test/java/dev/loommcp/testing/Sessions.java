@@ -1,6 +1,7 @@
 package dev.loommcp.testing;
 
 import dev.loommcp.McpClient;
+import dev.loommcp.ProtocolMode;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -65,7 +66,8 @@ public final class Sessions implements BeforeEachCallback, AfterEachCallback {
     }
 
     /**
-     * Builds a client without connecting it.
+     * Builds a client without connecting it. It speaks the legacy era ({@link ProtocolMode#LEGACY}) unless
+     * {@code config} sets another mode.
      *
      * @param mode   the transport mode
      * @param script configures the fake server
@@ -76,7 +78,8 @@ public final class Sessions implements BeforeEachCallback, AfterEachCallback {
                                UnaryOperator<McpClient.Builder> config) {
         ScriptedTransport server = ScriptedTransport.create(mode);
         script.accept(server);
-        McpClient client = config.apply(McpClient.newBuilder(server)).build();
+        // the session tests speak the legacy era unless they ask for another mode (the era tests do)
+        McpClient client = config.apply(McpClient.newBuilder(server).protocolMode(ProtocolMode.LEGACY)).build();
         clients.add(client);
         return new Session(server, client);
     }

@@ -3,11 +3,16 @@ package dev.loommcp.internal.session;
 import dev.loommcp.internal.concurrent.UserCode;
 import dev.loommcp.jsonrpc.RequestId;
 import dev.loommcp.spi.Deadline;
+import dev.loommcp.spi.RequestRouting;
 import dev.loommcp.spi.SendContext;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 
-/** The per-send context handed to the transport: deadline, id and the transport's cancel actions. Thread-safe. */
+/**
+ * The per-send context handed to the transport: deadline, id, the modern era's routing facts (absent in the legacy
+ * era) and the transport's cancel actions. Thread-safe.
+ */
 final class CallContext implements SendContext {
 
     private static final System.Logger LOG = System.getLogger("dev.loommcp.client");
@@ -17,16 +22,30 @@ final class CallContext implements SendContext {
     private final ConcurrentLinkedQueue<Runnable> hooks = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean cancelled = new AtomicBoolean();
     private final boolean awaitDelivery;
+    private final RequestRouting routing;
     private volatile boolean completed;
 
     CallContext(Deadline deadline, RequestId id) {
-        this(deadline, id, false);
+        this(deadline, id, false, null);
     }
 
     CallContext(Deadline deadline, RequestId id, boolean awaitDelivery) {
+        this(deadline, id, awaitDelivery, null);
+    }
+
+    /**
+     * @param routing the modern-era routing of the message, or {@code null} in the legacy era
+     */
+    CallContext(Deadline deadline, RequestId id, boolean awaitDelivery, RequestRouting routing) {
         this.deadline = deadline;
         this.id = id;
         this.awaitDelivery = awaitDelivery;
+        this.routing = routing;
+    }
+
+    @Override
+    public Optional<RequestRouting> routing() {
+        return Optional.ofNullable(routing);
     }
 
     @Override

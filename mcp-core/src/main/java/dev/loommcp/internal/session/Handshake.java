@@ -14,7 +14,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The MCP handshake of the legacy era (MCP 2025-11-25 "Lifecycle: initialization"): {@code initialize} with the
+ * The MCP handshake of the legacy era (never used in the modern era, which has no handshake) (MCP 2025-11-25 "Lifecycle: initialization"): {@code initialize} with the
  * offered version and the client's capabilities, the check of the server's answer (version negotiation, required
  * fields), then {@code notifications/initialized} and the version handed to the transport. It sends the request
  * through the session's raw call, which it receives; it holds no state of its own.
@@ -37,25 +37,34 @@ public final class Handshake {
     private final McpTransport transport;
     private final Implementation clientInfo;
     private final ClientCapabilities capabilities;
+    private final String offered;
+    private final List<String> accepted;
 
-    Handshake(McpTransport transport, Implementation clientInfo, ClientCapabilities capabilities) {
+    /**
+     * @param pinned the one legacy version to offer and accept ({@code ProtocolMode.pinned}), or {@code null} for
+     *               {@link #LATEST_PROTOCOL_VERSION} offered and every supported version accepted
+     */
+    Handshake(McpTransport transport, Implementation clientInfo, ClientCapabilities capabilities, String pinned) {
         this.transport = transport;
         this.clientInfo = clientInfo;
         this.capabilities = capabilities;
+        this.offered = pinned == null ? LATEST_PROTOCOL_VERSION : pinned;
+        this.accepted = pinned == null ? SUPPORTED_PROTOCOL_VERSIONS : List.of(pinned);
     }
 
     /** Sends {@code initialize} and returns the server's result once it passed the version and field checks. */
     InitializeResult initialize(RawCall call, RequestOptions options) throws InterruptedException {
         Map<String, Object> params = new LinkedHashMap<>();
-        params.put("protocolVersion", LATEST_PROTOCOL_VERSION);
+        params.put("protocolVersion", offered);
         params.put("capabilities", FastResults.plain(capabilities));
         params.put("clientInfo", FastResults.plain(clientInfo));
         Object raw = call.call("initialize", params, options);
         InitializeResult result = FastResults.initializeResult(raw, "initialize result");
-        if (result.protocolVersion() == null || !SUPPORTED_PROTOCOL_VERSIONS.contains(result.protocolVersion())) {
+        if (result.protocolVersion() == null || !accepted.contains(result.protocolVersion())) {
             throw new McpProtocolException("server " + transport.describe() + " answered initialize with protocol "
                     + "version " + (result.protocolVersion() == null ? "(none)" : "'" + result.protocolVersion() + "'")
-                    + "; this client supports " + SUPPORTED_PROTOCOL_VERSIONS);
+                    + "; this client " + (accepted.size() == 1 ? "is pinned to " + accepted.get(0)
+                    : "supports " + accepted));
         }
         if (result.capabilities() == null || result.serverInfo() == null) {
             throw new McpProtocolException("server " + transport.describe() + " answered initialize without "

@@ -50,16 +50,29 @@ public final class Paging {
 
     private final PageSource source;
     private final int maxPages;
+    private final ResultCache cache;
+
+    /**
+     * Creates the helper without a cache.
+     *
+     * @param source   reads a page
+     * @param maxPages the most pages one listing reads
+     */
+    public Paging(PageSource source, int maxPages) {
+        this(source, maxPages, null);
+    }
 
     /**
      * Creates the helper.
      *
      * @param source   reads a page
      * @param maxPages the most pages one listing reads
+     * @param cache    where complete listings with caching hints are kept (modern era), or {@code null}
      */
-    public Paging(PageSource source, int maxPages) {
+    public Paging(PageSource source, int maxPages, ResultCache cache) {
         this.source = source;
         this.maxPages = maxPages;
+        this.cache = cache;
     }
 
     /**
@@ -77,7 +90,9 @@ public final class Paging {
     }
 
     /**
-     * Reads every page of a listing, in order.
+     * Reads every page of a listing, in order. A complete listing whose every page carried a positive
+     * {@code ttlMs} (modern era) is kept in the cache and answers the next complete listing while fresh, unless the
+     * call sets {@code _meta}.
      *
      * @param method   the list method
      * @param options  the options of each page's call
@@ -87,6 +102,16 @@ public final class Paging {
      */
     public void forEachPage(String method, RequestOptions options, PageConsumer consumer)
             throws InterruptedException {
+        ResultCache c = options.meta().isEmpty() ? cache : null;
+        long generation = c == null ? 0 : c.generation();
+        List<Map<String, Object>> cached = c == null ? null : c.pages(method);
+        if (cached != null) {
+            for (Map<String, Object> page : cached) {
+                consumer.accept(page);
+            }
+            return;
+        }
+        List<Map<String, Object>> pages = c == null ? null : new ArrayList<>();
         Set<String> seen = new HashSet<>();
         String cursor = null;
         for (int page = 1; ; page++) {
@@ -96,8 +121,14 @@ public final class Paging {
             }
             Map<String, Object> result = source.request(method, cursorParams(cursor), options);
             consumer.accept(result);
+            if (pages != null) {
+                pages.add(result);
+            }
             Object next = result.get("nextCursor");
             if (next == null) {
+                if (pages != null) {
+                    c.putPages(method, pages, generation);
+                }
                 return;
             }
             if (!(next instanceof String s)) {

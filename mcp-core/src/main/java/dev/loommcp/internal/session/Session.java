@@ -12,6 +12,10 @@ import dev.loommcp.McpProtocolException;
 import dev.loommcp.McpRpcException;
 import dev.loommcp.McpTimeoutException;
 import dev.loommcp.McpTransportException;
+import dev.loommcp.McpMissingCapabilityException;
+import dev.loommcp.McpUnsupportedInEraException;
+import dev.loommcp.McpUnsupportedVersionException;
+import dev.loommcp.ProtocolMode;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.internal.concurrent.Joins;
 import dev.loommcp.internal.concurrent.McpThreads;
@@ -23,10 +27,13 @@ import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
 import dev.loommcp.schema.CallToolResult;
 import dev.loommcp.schema.DiscoverResult;
+import dev.loommcp.schema.Implementation;
 import dev.loommcp.schema.InitializeResult;
+import dev.loommcp.schema.ServerCapabilities;
 import dev.loommcp.schema.ProgressNotification;
 import dev.loommcp.spi.Deadline;
 import dev.loommcp.spi.McpTransport;
+import dev.loommcp.spi.RequestRouting;
 import dev.loommcp.spi.TransportContext;
 import dev.loommcp.spi.TransportSink;
 import java.time.Duration;
@@ -37,6 +44,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -46,18 +54,40 @@ import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Consumer;
 
 /**
  * The engine behind {@code McpClient}: the connection's state machine ({@code NEW → CONNECTING → CONNECTED →
- * CLOSED}), the pending requests, the life of a call (send, await with deadline and token, {@code
- * notifications/cancelled} on the wire), the response side of the transport's sink, the listener event loop, the
- * client's background threads and shutdown. Inbound notifications and server requests go to an
- * {@link InboundDispatcher}, the handshake to a {@link Handshake}; both get what they need from here, never the
- * other way round. Thread-safe.
+ * CLOSED}), the choice of the protocol era at connect ({@code ProtocolMode}: the legacy {@link Handshake}, the
+ * modern {@code server/discover}, or the {@code AUTO} probe of {@link Discovery} with the {@link EraVerdicts}
+ * cache), the pending requests, the life of a call (send, await with deadline and token, {@code
+ * notifications/cancelled} on the wire), the modern request path ({@link Envelope}, the {@code -32022} corrective
+ * retry, typed {@code -32021}, {@code resultType}, multi round-trip requests through {@link InputRounds}, the
+ * {@link ResultCache}), the response side of the transport's sink, the listener event loop, the client's background
+ * threads and shutdown. Inbound notifications and server requests go to an {@link InboundDispatcher}; it gets what it
+ * needs from here, never the other way round. Thread-safe.
  */
 public final class Session {
 
     private static final System.Logger LOG = System.getLogger("dev.loommcp.client");
+
+    /** The only methods that may answer {@code resultType: "input_required"} (MCP 2026-07-28 "MRTR"). */
+    private static final Set<String> INPUT_METHODS = Set.of("tools/call", "prompts/get", "resources/read");
+
+    /**
+     * Methods removed in the modern era (MCP 2026-07-28 changelog; the schema's {@code ClientRequest} and
+     * {@code ClientNotification}), with what to use instead. Never sent in that era.
+     */
+    private static final Map<String, String> REMOVED_IN_MODERN = Map.of(
+            "ping", "a modern server needs no liveness check; any request (for example listTools) shows it answers",
+            "logging/setLevel", "ask for log messages per request with RequestOptions.putMeta("
+                    + "\"io.modelcontextprotocol/logLevel\", \"<level>\")",
+            "resources/subscribe", "use McpClient.listen(SubscriptionFilter, SubscriptionListener)",
+            "resources/unsubscribe", "close the Subscription that McpClient.listen returned",
+            "notifications/roots/list_changed", "a modern server asks for roots within each request that needs "
+                    + "them (the roots handler answers)",
+            "initialize", "connect() learns a modern server with server/discover",
+            "notifications/initialized", "connect() learns a modern server with server/discover");
 
     private enum State { NEW, CONNECTING, CONNECTED, CLOSED }
 
@@ -74,6 +104,7 @@ public final class Session {
         T run(RequestOptions options) throws Exception;
     }
 
+    private final SessionConfig config;
     private final McpTransport transport;
     private final Duration requestTimeout;
     private final Duration connectTimeout;
@@ -98,6 +129,18 @@ public final class Session {
     private final Sink sink = new Sink();
     private final Answers answers;
     private final Events observed;
+    private final Envelope envelope;
+    private final ResultCache cache;
+    private final InputRounds inputRounds;
+
+    /** The era of the connection, set once connect completed; {@code null} before. */
+    private volatile Era era;
+    /** The adopted {@code server/discover} result of a modern connection. */
+    private volatile DiscoverResult discover;
+    /** The modern protocol version of the requests (a {@code -32022} corrective retry may change it). */
+    private volatile String modernVersion = ProtocolMode.MODERN_PROTOCOL_VERSION;
+    /** The server's identity as its latest modern result named it. */
+    private volatile Implementation modernServerInfo;
 
     /**
      * Creates an unconnected session; nothing starts before {@link #connect}.
@@ -105,6 +148,7 @@ public final class Session {
      * @param config the client's configuration
      */
     public Session(SessionConfig config) {
+        this.config = config;
         this.transport = config.transport();
         this.requestTimeout = config.requestTimeout();
         this.connectTimeout = config.connectTimeout();
@@ -113,10 +157,15 @@ public final class Session {
         this.events = new EventLoop(listenerQueueCapacity, listenerQueueBytes, droppedEvents, transport::describe,
                 this::isClosed);
         this.tools = new ToolCatalog(config.outputSchemaValidation());
-        this.handshake = new Handshake(transport, config.clientInfo(), config.clientCapabilities());
+        ProtocolMode mode = config.protocolMode();
+        this.handshake = new Handshake(transport, config.clientInfo(), config.clientCapabilities(),
+                mode.forcedEra().orElse(null) == Era.LEGACY ? mode.pinnedVersion().orElse(null) : null);
         this.inbound = new InboundDispatcher(config, new DispatcherHost(), tools);
         this.observed = new Events(config.eventListener());
         this.answers = new Answers(pending, ids, transport::describe);
+        this.envelope = new Envelope(config, tools, transport.exchangePerRequest());
+        this.cache = new ResultCache(() -> era == Era.MODERN);
+        this.inputRounds = new InputRounds(new ClientHandlers(config), config.maxInputRounds(), transport::describe);
         this.renewal = new SessionRenewal(handshake, tools, result -> {
             initializeResult = result;
             inbound.onSessionRestarted(); // marks the tool catalog stale and tells the listener
@@ -154,10 +203,7 @@ public final class Session {
             if (state != State.CONNECTING) {
                 throw closedException("connect"); // close() came first: do not open a transport it already closed
             }
-            transport.open(TransportContext.of(sink, deadline));
-            InitializeResult result = handshake.initialize((m, p, o) -> call(m, p, o, true), handshakeOptions);
-            initializeResult = result;
-            handshake.confirm(result, deadline);
+            Era chosen = establish(handshakeOptions, deadline);
             // build the data-binding mappings the first listings need, off the caller's path
             startBackground("warmup", Json::warmUp);
             stateLock.lock();
@@ -165,6 +211,7 @@ public final class Session {
                 if (state != State.CONNECTING) {
                     throw closedException("connect");
                 }
+                era = chosen;
                 state = State.CONNECTED;
             } finally {
                 stateLock.unlock();
@@ -177,6 +224,176 @@ public final class Session {
             shutdown(e);
             throw e;
         }
+    }
+
+    // ------------------------------------------------------------------------------------------------ era
+
+    /**
+     * Opens the transport and picks the era as the client's {@code ProtocolMode} says (MODERN-ERA.md C.2): the
+     * legacy handshake, the modern {@code server/discover}, or the {@code AUTO} probe and fallback.
+     *
+     * @param options  the connect's options (the token)
+     * @param deadline the connect deadline, which bounds every step
+     * @return the era
+     */
+    private Era establish(RequestOptions options, Deadline deadline) throws InterruptedException {
+        Optional<Era> forced = config.protocolMode().forcedEra();
+        if (forced.isPresent()) {
+            transport.open(TransportContext.of(sink, deadline));
+            if (forced.get() == Era.LEGACY) {
+                initializeLegacy(options, deadline);
+            } else {
+                discover(options, deadline, false);
+            }
+            return forced.get();
+        }
+        return auto(options, deadline);
+    }
+
+    /** {@code ProtocolMode.AUTO}: the cached verdict, else the probe (C.2). */
+    private Era auto(RequestOptions options, Deadline deadline) throws InterruptedException {
+        String key = transport.serverKey();
+        EraVerdicts.Verdict cached = EraVerdicts.get(key);
+        if (cached != null && cached.era() == Era.MODERN) {
+            transport.open(TransportContext.of(sink, deadline));
+            if (cached.fresh()) {
+                adopt(cached.discover(), Discovery.mutualVersion(cached.discover().supportedVersions()));
+                LOG.log(System.Logger.Level.DEBUG, () -> "era of " + transport.describe()
+                        + ": modern (cached server/discover result)");
+                return Era.MODERN;
+            }
+            // the discover on the session's own transport checks the verdict; legacy evidence drops it
+            return discoverOrInitialize(options, deadline, key, cached);
+        }
+        if (cached != null) {
+            transport.open(TransportContext.of(sink, deadline));
+            try {
+                initializeLegacy(options, deadline);
+                return Era.LEGACY;
+            } catch (McpRpcException e) {
+                if (e.code() != Discovery.UNSUPPORTED_VERSION) {
+                    throw e;
+                }
+                // the server turned modern-only: the cached verdict failed, ask the server itself
+                EraVerdicts.drop(key, cached);
+                LOG.log(System.Logger.Level.DEBUG, () -> "era of " + transport.describe()
+                        + ": cached legacy verdict refused with -32022; probing again");
+                discover(options, deadline, false);
+                EraVerdicts.put(key, Era.MODERN, discover);
+                return Era.MODERN;
+            }
+        }
+        Optional<McpTransport> probeTransport = transport.probeTransport();
+        if (probeTransport.isPresent()) {
+            Deadline probeDeadline = Deadline.after(config.probeTimeout()).earliest(deadline);
+            Discovery.Probe probe = Discovery.probe(probeTransport.get(), envelope, probeDeadline, deadline,
+                    options.token().orElse(null));
+            LOG.log(System.Logger.Level.DEBUG, () -> "era of " + transport.describe() + ": "
+                    + probe.era().name().toLowerCase(Locale.ROOT) + " (probe: " + probe.evidence() + ")");
+            transport.open(TransportContext.of(sink, deadline));
+            if (probe.era() == Era.MODERN) {
+                if (probe.discover() != null) {
+                    adopt(probe.discover(), Discovery.mutualVersion(probe.discover().supportedVersions()));
+                } else {
+                    discover(options, deadline, false); // a recognized modern error: ask again, surface the error
+                }
+                EraVerdicts.put(key, Era.MODERN, discover);
+                return Era.MODERN;
+            }
+            initializeLegacy(options, deadline);
+            EraVerdicts.put(key, Era.LEGACY, null);
+            return Era.LEGACY;
+        }
+        transport.open(TransportContext.of(sink, deadline));
+        return discoverOrInitialize(options, deadline, key, null);
+    }
+
+    /**
+     * {@code server/discover} on the session's own transport; legacy evidence in its answer (C.2 items 8 and 11)
+     * leads to {@code initialize} (without routing, so an HTTP transport follows the 2025 rules).
+     */
+    private Era discoverOrInitialize(RequestOptions options, Deadline deadline, String key,
+                                     EraVerdicts.Verdict cached) throws InterruptedException {
+        String evidence = discover(options, deadline, true);
+        if (evidence == null) {
+            EraVerdicts.put(key, Era.MODERN, discover);
+            return Era.MODERN;
+        }
+        EraVerdicts.drop(key, cached);
+        LOG.log(System.Logger.Level.DEBUG, () -> "era of " + transport.describe() + ": legacy (" + evidence + ")");
+        initializeLegacy(options, deadline);
+        EraVerdicts.put(key, Era.LEGACY, null);
+        return Era.LEGACY;
+    }
+
+    /** The legacy handshake: {@code initialize}, its checks, {@code notifications/initialized}. */
+    private void initializeLegacy(RequestOptions options, Deadline deadline) throws InterruptedException {
+        InitializeResult result = handshake.initialize((m, p, o) -> callOnce(m, p, o, true, null, null),
+                within(options, deadline, "initialize"));
+        initializeResult = result;
+        handshake.confirm(result, deadline);
+    }
+
+    /**
+     * Sends {@code server/discover} on the open transport and adopts a valid result that shares a modern version.
+     *
+     * @param auto whether legacy evidence is an answer ({@code AUTO}) rather than a failure ({@code MODERN})
+     * @return {@code null} when adopted; in {@code AUTO} mode, the legacy evidence
+     * @throws McpProtocolException in {@code MODERN} mode, when the server does not speak the modern era (the
+     *                              message names what it answered)
+     */
+    private String discover(RequestOptions options, Deadline deadline, boolean auto) throws InterruptedException {
+        Map<String, Object> raw;
+        try {
+            raw = sendModern("server/discover", null, within(options, deadline, "server/discover"), true, null,
+                    deadline);
+        } catch (McpRpcException | McpTransportException e) {
+            String evidence = Discovery.legacyEvidence(e);
+            if (evidence == null) {
+                throw e; // a recognized modern error, an outage, an authorization failure: not era evidence
+            }
+            if (auto) {
+                return evidence;
+            }
+            throw new McpProtocolException("server " + transport.describe() + " does not speak the modern protocol "
+                    + "era (" + ProtocolMode.MODERN_PROTOCOL_VERSION + "): it answered server/discover with "
+                    + evidence + " (" + e.getMessage() + "); connect with ProtocolMode.AUTO or LEGACY", e);
+        }
+        DiscoverResult d = Discovery.parse(raw);
+        String problem = d == null ? "a result that is not a valid DiscoverResult"
+                : Discovery.mutualVersion(d.supportedVersions()) == null
+                ? "supportedVersions " + d.supportedVersions() + ", none of which this client speaks ("
+                        + Discovery.MODERN_VERSIONS + ")" : null;
+        if (problem != null) {
+            if (auto) {
+                return problem;
+            }
+            throw new McpProtocolException("server " + transport.describe() + " does not speak the modern protocol "
+                    + "era: it answered server/discover with " + problem + "; connect with ProtocolMode.AUTO or "
+                    + "LEGACY");
+        }
+        adopt(d, Discovery.mutualVersion(d.supportedVersions()));
+        return null;
+    }
+
+    private void adopt(DiscoverResult result, String version) {
+        discover = result;
+        modernVersion = version;
+        modernServerInfo = result.serverInfo();
+    }
+
+    /** The options of one step of connect: the token, and what is left of the connect deadline. */
+    private static RequestOptions within(RequestOptions options, Deadline deadline, String step) {
+        if (deadline.isNone()) {
+            return options;
+        }
+        long left = deadline.remainingNanos();
+        if (left <= 0) {
+            throw new McpTimeoutException(step + " not sent: the deadline had passed");
+        }
+        RequestOptions.Builder b = RequestOptions.newBuilder().timeout(Duration.ofNanos(left));
+        options.token().ifPresent(b::token);
+        return b.build();
     }
 
     /** Closes the session: see {@code McpClient.close()}. Idempotent; safe from any thread. */
@@ -199,14 +416,62 @@ public final class Session {
         return initializeResult;
     }
 
-    /** Returns the era of the connection, or {@code null} before connect completed. (Era work: issue 10.) */
+    /** Returns the era of the connection, or {@code null} before connect completed. */
     public Era era() {
-        return initializeResult == null ? null : Era.LEGACY;
+        return era;
     }
 
     /** Returns the {@code server/discover} result of a modern connection, else {@code null}. */
     public DiscoverResult discoverResult() {
-        return null;
+        return era == Era.MODERN ? discover : null;
+    }
+
+    /** Returns the protocol version in use: negotiated (legacy) or of the requests (modern); null before connect. */
+    public String protocolVersion() {
+        Era e = era;
+        if (e == Era.MODERN) {
+            return modernVersion;
+        }
+        InitializeResult r = e == null ? null : initializeResult;
+        return r == null ? null : r.protocolVersion();
+    }
+
+    /** Returns the server's capabilities ({@code initialize} or {@code server/discover}); null before connect. */
+    public ServerCapabilities serverCapabilities() {
+        Era e = era;
+        if (e == Era.MODERN) {
+            return discover.capabilities();
+        }
+        InitializeResult r = e == null ? null : initializeResult;
+        return r == null ? null : r.capabilities();
+    }
+
+    /**
+     * Returns the server's identity: from {@code initialize} (legacy), or the latest modern result's
+     * {@code _meta["io.modelcontextprotocol/serverInfo"]} (modern; {@code null} when the server never sent one).
+     */
+    public Implementation serverInfo() {
+        Era e = era;
+        if (e == Era.MODERN) {
+            return modernServerInfo;
+        }
+        InitializeResult r = e == null ? null : initializeResult;
+        return r == null ? null : r.serverInfo();
+    }
+
+    /** Returns the server's instructions from {@code initialize} or {@code server/discover}, or null. */
+    public String instructions() {
+        Era e = era;
+        if (e == Era.MODERN) {
+            return discover.instructions();
+        }
+        InitializeResult r = e == null ? null : initializeResult;
+        return r == null ? null : r.instructions();
+    }
+
+    /** Returns the cache of the modern era's cacheable results (listings use it). */
+    public ResultCache resultCache() {
+        return cache;
     }
 
     /**
@@ -317,6 +582,7 @@ public final class Session {
             throws InterruptedException {
         Objects.requireNonNull(options, "options (use RequestOptions.DEFAULT)");
         ensureConnected(method);
+        refuseRemoved(method);
         CancellationToken token = options.token().orElse(null);
         if (token != null && token.isCancelled()) {
             throw new McpCancelledException(method + " not sent: the token was already cancelled ("
@@ -327,7 +593,8 @@ public final class Session {
             throw new McpTimeoutException(method + " not sent: its deadline had passed");
         }
         // the caller learns a refused delivery (an HTTP error status), as it always did
-        CallContext context = new CallContext(deadline, null, true);
+        CallContext context = new CallContext(deadline, null, true, era == Era.MODERN
+                ? Envelope.notificationRouting(method, modernVersion) : null);
         CancellationToken.Registration registration = token == null ? null : token.onCancel(context::cancel);
         try {
             transport.send(new JsonRpcMessage.Notification(method, params), context);
@@ -355,22 +622,172 @@ public final class Session {
         return call(method, params, options, false);
     }
 
-    /** Sends one request and waits for its response; a session expiry is handled by {@link SessionRenewal#call}. */
+    /**
+     * Sends one request and waits for its response: in the modern era through {@link #modernCall}; in the legacy
+     * era a session expiry is handled by {@link SessionRenewal#call}.
+     */
     private Object call(String method, Map<String, Object> params, RequestOptions options, boolean handshake)
             throws InterruptedException {
         if (handshake) {
-            return callOnce(method, params, options, true);
+            return callOnce(method, params, options, true, null, null);
         }
-        return renewal.call(method, params, options, deadlineOf(options, Deadline.ofNanoTime(System.nanoTime())),
-                this::callOnce);
+        return modernCall(method, params, options, null);
+    }
+
+    /**
+     * Sends one request the way the connection's era wants it. In the modern era (MODERN-ERA.md C.1): the
+     * {@code _meta} envelope ({@link Envelope}: protocol version, exactly the client's capabilities, client info,
+     * merged into the caller's {@code _meta}), the {@link RequestRouting} on the send context, a new id; a
+     * {@code -32022} answer is retried once with the newest mutual version (even the same one), then fails with
+     * {@link McpUnsupportedVersionException}; {@code -32021} fails with {@link McpMissingCapabilityException}; the
+     * result's {@code resultType} is checked (absent or {@code complete}: done; {@code input_required} on
+     * {@code tools/call}, {@code prompts/get} or {@code resources/read}: completed through {@link InputRounds}
+     * within the same deadline and token; anything else: {@link McpProtocolException}). A method removed in the
+     * modern era fails with {@link McpUnsupportedInEraException} and nothing is sent. In the legacy era: the
+     * existing path with session renewal. Nothing of {@code options.meta()} is added (put it into {@code params}).
+     *
+     * @param method  the method
+     * @param params  the params (plain JSON), or {@code null}
+     * @param options deadline, token, progress listener
+     * @param onSent  told each request's JSON-RPC id just before it is handed to the transport (a corrective retry
+     *                is a new request with a new id); or {@code null}
+     * @return the result ({@code resultType} complete)
+     * @throws InterruptedException if the calling thread is interrupted
+     */
+    public Object modernCall(String method, Map<String, Object> params, RequestOptions options,
+                             Consumer<RequestId> onSent) throws InterruptedException {
+        Objects.requireNonNull(method, "method");
+        Objects.requireNonNull(options, "options (use RequestOptions.DEFAULT)");
+        if (era != Era.MODERN) {
+            return renewal.call(method, params, options, deadlineOf(options, Deadline.ofNanoTime(System.nanoTime())),
+                    (m, p, o, h) -> callOnce(m, p, o, h, null, h ? null : onSent));
+        }
+        refuseRemoved(method);
+        ensureConnected(method);
+        String readUri = cacheableRead(method, params);
+        long generation = cache.generation();
+        if (readUri != null) {
+            Map<String, Object> cached = cache.read(readUri);
+            if (cached != null) {
+                return cached;
+            }
+        }
+        Deadline deadline = deadlineOf(options, Deadline.ofNanoTime(System.nanoTime()));
+        Map<String, Object> result = sendModern(method, params, options, false, onSent, deadline);
+        Object type = result.get("resultType");
+        if ("input_required".equals(type) && INPUT_METHODS.contains(method)) {
+            CancellationToken token = options.token().orElse(null);
+            result = inputRounds.complete(method, params, result,
+                    p -> noteServerInfo(sendModern(method, p, remaining(options, deadline, method), false, null,
+                            deadline)), deadline, token);
+            requireComplete(method, result);
+            return result; // never cached: it took input
+        }
+        requireComplete(method, result);
+        noteServerInfo(result);
+        if (readUri != null) {
+            cache.putRead(readUri, result, generation);
+        }
+        return result;
+    }
+
+    /** The URI of a plain {@code resources/read} (only a {@code uri}) in the modern era, else {@code null}. */
+    private static String cacheableRead(String method, Map<String, Object> params) {
+        return method.equals("resources/read") && params != null && params.size() == 1
+                && params.get("uri") instanceof String uri ? uri : null;
+    }
+
+    private void requireComplete(String method, Map<String, Object> result) {
+        Object type = result.get("resultType");
+        if (type == null || "complete".equals(type)) {
+            return;
+        }
+        throw new McpProtocolException("server " + transport.describe() + " answered " + method + " with resultType "
+                + (type instanceof String t ? "'" + t + "'" : dev.loommcp.internal.json.JsonRpcCodec.kind(type)) + ", which "
+                + (type.equals("input_required") ? "only tools/call, prompts/get and resources/read may send"
+                : type.equals("task") ? "needs the tasks extension, which this client does not declare"
+                : "this client does not know") + "; the result was not used");
+    }
+
+    private Map<String, Object> noteServerInfo(Map<String, Object> result) {
+        Implementation info = Envelope.serverInfo(result);
+        if (info != null) {
+            modernServerInfo = info;
+        }
+        return result;
+    }
+
+    /**
+     * One modern request with its {@code -32022} corrective retry and the typed {@code -32021}; the result's
+     * {@code resultType} is not interpreted.
+     */
+    private Map<String, Object> sendModern(String method, Map<String, Object> params, RequestOptions options,
+                                           boolean handshake, Consumer<RequestId> onSent, Deadline deadline)
+            throws InterruptedException {
+        String version = modernVersion;
+        try {
+            return modernOnce(method, params, options, handshake, onSent, version);
+        } catch (McpRpcException e) {
+            if (e.code() != Discovery.UNSUPPORTED_VERSION) {
+                throw typed(method, e);
+            }
+            String mutual = Discovery.mutualVersion(Discovery.supportedOf(e.error()));
+            if (mutual == null) {
+                throw typed(method, e);
+            }
+            LOG.log(System.Logger.Level.DEBUG, () -> method + " refused with -32022; retrying once with " + mutual);
+            modernVersion = mutual;
+            try {
+                return modernOnce(method, params, remaining(options, deadline, method), handshake, onSent, mutual);
+            } catch (McpRpcException again) {
+                throw typed(method, again);
+            }
+        }
+    }
+
+    private Map<String, Object> modernOnce(String method, Map<String, Object> params, RequestOptions options,
+                                           boolean handshake, Consumer<RequestId> onSent, String version)
+            throws InterruptedException {
+        RequestRouting routing = envelope.routing(method, params, version);
+        return Params.asObject(callOnce(method, envelope.wrap(params, version), options, handshake, routing,
+                onSent), method);
+    }
+
+    private static McpRpcException typed(String method, McpRpcException e) {
+        return switch (e.code()) {
+            case Discovery.UNSUPPORTED_VERSION -> e instanceof McpUnsupportedVersionException ? e
+                    : new McpUnsupportedVersionException(method, e.requestId(), e.error());
+            case Discovery.MISSING_CAPABILITY -> e instanceof McpMissingCapabilityException ? e
+                    : new McpMissingCapabilityException(method, e.requestId(), e.error());
+            default -> e;
+        };
+    }
+
+    /** The options of a further request of the same call: what is left of its deadline, the same token. */
+    private static RequestOptions remaining(RequestOptions options, Deadline deadline, String method) {
+        if (deadline.isNone()) {
+            return options;
+        }
+        long left = deadline.remainingNanos();
+        if (left <= 0) {
+            throw new McpTimeoutException(method + " (retry) not sent: the call's deadline had passed");
+        }
+        return options.toBuilder().timeout(Duration.ofNanos(left)).build();
+    }
+
+    /** Refuses a method the modern era removed, before anything is sent. */
+    private void refuseRemoved(String method) {
+        if (era == Era.MODERN && REMOVED_IN_MODERN.containsKey(method)) {
+            throw new McpUnsupportedInEraException(method, Era.MODERN, REMOVED_IN_MODERN.get(method));
+        }
     }
 
     /**
      * Sends one request and waits for its response. The heart of the client: DESIGN.md section 3, "the life of a
      * call".
      */
-    private Object callOnce(String method, Map<String, Object> params, RequestOptions options, boolean handshake)
-            throws InterruptedException {
+    private Object callOnce(String method, Map<String, Object> params, RequestOptions options, boolean handshake,
+                            RequestRouting routing, Consumer<RequestId> onSent) throws InterruptedException {
         if (!handshake) {
             ensureConnected(method);
         } else if (state != State.CONNECTING && state != State.CONNECTED) {
@@ -406,7 +823,8 @@ public final class Session {
             params = Params.withMeta(params, Map.of("progressToken", id));
         }
         JsonRpcMessage.Request request = new JsonRpcMessage.Request(requestId, method, params);
-        CallContext context = new CallContext(options.resetTimeoutOnProgress() ? hardDeadline : deadline, requestId);
+        CallContext context = new CallContext(options.resetTimeoutOnProgress() ? hardDeadline : deadline, requestId,
+                false, routing);
         pending.put(id, p);
         if (state == State.CLOSED) {
             pending.remove(id);
@@ -418,6 +836,9 @@ public final class Session {
         observed.requestStart(method, requestId);
         try {
             try {
+                if (onSent != null) {
+                    onSent.accept(requestId);
+                }
                 // queues and returns; a failure of the exchange comes back through the sink's onSendFailed
                 transport.send(request, context);
             } catch (RuntimeException e) {
@@ -461,8 +882,10 @@ public final class Session {
                 registration.close();
             }
             context.cancel(); // aborts the exchange of a call that ended without its response (no-op after it)
-            if (cancelReason != null && !handshake && state == State.CONNECTED) {
-                sendCancelled(requestId, method, cancelReason);
+            // modern HTTP-like transports cancel by aborting the exchange (context.cancel() above), never in-band
+            if (cancelReason != null && !handshake && state == State.CONNECTED
+                    && (routing == null || !transport.exchangePerRequest())) {
+                sendCancelled(requestId, method, cancelReason, routing);
             }
         }
     }
@@ -508,14 +931,16 @@ public final class Session {
         }
     }
 
-    private void sendCancelled(RequestId id, String method, String reason) {
+    private void sendCancelled(RequestId id, String method, String reason, RequestRouting requestRouting) {
         Map<String, Object> params = new LinkedHashMap<>();
         params.put("requestId", id.value());
         params.put("reason", reason);
         JsonRpcMessage.Notification n = new JsonRpcMessage.Notification("notifications/cancelled", params);
         try {
             // queued; the transport's close() lets it go out (bounded) before it aborts what is in flight
-            transport.send(n, new CallContext(Deadline.after(Duration.ofSeconds(5)), id));
+            transport.send(n, new CallContext(Deadline.after(Duration.ofSeconds(5)), id, false,
+                    requestRouting == null ? null : Envelope.notificationRouting(n.method(),
+                            requestRouting.protocolVersion())));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (RuntimeException e) {
@@ -643,7 +1068,10 @@ public final class Session {
                             answers.complete(e.id(), e);
                         }
                     }
-                    case JsonRpcMessage.Notification n -> inbound.onNotification(n);
+                    case JsonRpcMessage.Notification n -> {
+                        cache.onNotification(n);
+                        inbound.onNotification(n);
+                    }
                     case JsonRpcMessage.Request r -> inbound.onServerRequest(r);
                 }
             } catch (RuntimeException e) {

@@ -171,4 +171,17 @@ public final class ToolCatalog {
         }
         LOG.log(System.Logger.Level.WARNING, message);
     }
+
+    /**
+     * Returns the {@code Mcp-Param-*} routing values of a {@code tools/call}: the arguments the tool's
+     * {@code x-mcp-header} annotations designate, by header-name suffix. Placeholder of the era branch: no headers;
+     * the HTTP helper's implementation replaces it at merge.
+     *
+     * @param toolName  the tool
+     * @param arguments the call's arguments
+     * @return the values by suffix, never {@code null}
+     */
+    public Map<String, String> parameterHeaders(String toolName, Map<String, Object> arguments) {
+        return Map.of();
+    }
 }

@@ -1,0 +1,255 @@
+package dev.loommcp.internal.session;
+
+import dev.loommcp.CancellationToken;
+import dev.loommcp.Era;
+import dev.loommcp.McpCancelledException;
+import dev.loommcp.McpException;
+import dev.loommcp.McpProtocolException;
+import dev.loommcp.McpRpcException;
+import dev.loommcp.McpTimeoutException;
+import dev.loommcp.McpTransportException;
+import dev.loommcp.McpUnsupportedVersionException;
+import dev.loommcp.ProtocolMode;
+import dev.loommcp.internal.json.Json;
+import dev.loommcp.jsonrpc.JsonRpcError;
+import dev.loommcp.jsonrpc.JsonRpcMessage;
+import dev.loommcp.jsonrpc.RequestId;
+import dev.loommcp.schema.DiscoverResult;
+import dev.loommcp.schema.Implementation;
+import dev.loommcp.schema.ServerCapabilities;
+import dev.loommcp.spi.Deadline;
+import dev.loommcp.spi.McpTransport;
+import dev.loommcp.spi.TransportContext;
+import dev.loommcp.spi.TransportSink;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/**
+ * The modern era's {@code server/discover} (MCP 2026-07-28 "server/discover"; "Versioning: backward compatibility
+ * with initialization-based versions"): reading and validating a {@link DiscoverResult}, the version both sides
+ * speak, which answers are era evidence for {@code ProtocolMode.AUTO}, and the throw-away probe of a transport that
+ * offers one ({@link McpTransport#probeTransport()}). Stateless; thread-safe.
+ */
+final class Discovery {
+
+    /** {@code -32020}: a header does not match the body (a recognized modern error). */
+    static final int HEADER_MISMATCH = -32020;
+    /** {@code -32021}: the request lacks a client capability the server needs (a recognized modern error). */
+    static final int MISSING_CAPABILITY = -32021;
+    /** {@code -32022}: the request's protocol version is not supported (a recognized modern error). */
+    static final int UNSUPPORTED_VERSION = -32022;
+
+    /** The modern versions this client speaks, newest first. */
+    static final List<String> MODERN_VERSIONS = List.of(ProtocolMode.MODERN_PROTOCOL_VERSION);
+
+    private Discovery() {
+    }
+
+    /**
+     * Reads a {@code server/discover} result: valid when {@code resultType} is absent or {@code "complete"},
+     * {@code supportedVersions} is a non-empty array of strings and {@code capabilities} an object. The server's
+     * identity comes from {@code _meta["io.modelcontextprotocol/serverInfo"]}, else a top-level {@code serverInfo}.
+     *
+     * @param raw the result object
+     * @return the result, or {@code null} when it does not validate
+     */
+    @SuppressWarnings("unchecked")
+    static DiscoverResult parse(Map<String, Object> raw) {
+        Object type = raw.get("resultType");
+        if (type != null && !"complete".equals(type)) {
+            return null;
+        }
+        if (!(raw.get("supportedVersions") instanceof List<?> versions) || versions.isEmpty()
+                || !versions.stream().allMatch(String.class::isInstance)) {
+            return null;
+        }
+        if (!(raw.get("capabilities") instanceof Map<?, ?> caps)) {
+            return null;
+        }
+        ServerCapabilities capabilities;
+        try {
+            capabilities = Json.convert(caps, ServerCapabilities.class, "server/discover capabilities");
+        } catch (McpProtocolException e) {
+            return null;
+        }
+        Implementation info = Envelope.serverInfo(raw);
+        if (info == null && raw.get("serverInfo") instanceof Map<?, ?> top) {
+            info = Envelope.implementation(top);
+        }
+        long ttl = raw.get("ttlMs") instanceof Number n ? n.longValue() : 0;
+        return new DiscoverResult((List<String>) versions, capabilities,
+                raw.get("instructions") instanceof String s ? s : null, info, ttl,
+                raw.get("cacheScope") instanceof String scope ? scope : null,
+                raw.get("_meta") instanceof Map<?, ?> meta ? (Map<String, Object>) meta : null);
+    }
+
+    /**
+     * Returns the newest modern version this client speaks that is in {@code supported}.
+     *
+     * @param supported the server's versions
+     * @return the version, or {@code null} when there is none
+     */
+    static String mutualVersion(List<?> supported) {
+        for (String v : MODERN_VERSIONS) {
+            if (supported != null && supported.contains(v)) {
+                return v;
+            }
+        }
+        return null;
+    }
+
+    /** The {@code data.supported} list of a {@code -32022} error, or an empty list. */
+    static List<?> supportedOf(JsonRpcError error) {
+        return error.data() instanceof Map<?, ?> d && d.get("supported") instanceof List<?> l ? l : List.of();
+    }
+
+    /**
+     * Whether a JSON-RPC error answering a modern request is a recognized modern error (so the server speaks the
+     * modern era): {@code -32020}, {@code -32021}, or {@code -32022} naming a version this client speaks.
+     */
+    static boolean isModernError(JsonRpcError error) {
+        return error.code() == HEADER_MISMATCH || error.code() == MISSING_CAPABILITY
+                || (error.code() == UNSUPPORTED_VERSION && mutualVersion(supportedOf(error)) != null);
+    }
+
+    /**
+     * Classifies the failure of {@code server/discover} on the session's own transport in {@code AUTO} mode (C.2
+     * items 8 to 11): returns what makes it legacy evidence, or {@code null} when it is not (a recognized modern
+     * error, an HTTP 401/403 or 5xx, a network failure, a timeout, a cancellation: {@code connect()} fails with it).
+     *
+     * @param failure what the discover call threw
+     * @return the evidence, or {@code null}
+     */
+    static String legacyEvidence(McpException failure) {
+        if (failure instanceof McpUnsupportedVersionException u) {
+            return mutualVersion(u.supportedVersions()) == null
+                    ? "-32022 naming no modern version (" + u.supportedVersions() + ")" : null;
+        }
+        if (failure instanceof McpRpcException e) {
+            return isModernError(e.error()) ? null : "JSON-RPC error " + e.code();
+        }
+        if (failure instanceof McpTransportException t && t.httpStatus().isPresent()) {
+            int status = t.httpStatus().getAsInt();
+            return status >= 400 && status < 500 && status != 401 && status != 403 ? "HTTP " + status : null;
+        }
+        return null;
+    }
+
+    /**
+     * The verdict of a probe.
+     *
+     * @param era      the era the evidence shows
+     * @param discover the adopted result when the probe got a valid one, else {@code null}
+     * @param evidence what the verdict rests on, for logs and messages
+     */
+    record Probe(Era era, DiscoverResult discover, String evidence) {
+    }
+
+    /**
+     * Probes a throw-away transport (C.2 items 1 to 5): opens it, sends one {@code server/discover}, waits for the
+     * answer until {@code probeDeadline}, and always closes it. A valid result sharing a modern version, a recognized
+     * modern error, or {@code -32022} naming a modern version means modern; any other error, a result that does not
+     * validate, silence until the probe deadline, the transport's loss (the process exited) or a failure to start it
+     * mean legacy.
+     *
+     * @param probe           the unopened probe transport
+     * @param envelope        builds the request's {@code _meta} and routing
+     * @param probeDeadline   the earlier of the probe timeout and the connect deadline
+     * @param connectDeadline the connect deadline (silence until it is a timeout of {@code connect()}, not evidence)
+     * @param token           the connect's token, or {@code null}
+     * @return the verdict
+     * @throws McpTimeoutException   if the connect deadline passed during the probe
+     * @throws McpCancelledException if the token fired
+     * @throws InterruptedException  if the calling thread is interrupted
+     */
+    static Probe probe(McpTransport probe, Envelope envelope, Deadline probeDeadline, Deadline connectDeadline,
+                       CancellationToken token) throws InterruptedException {
+        CompletableFuture<Object> answer = new CompletableFuture<>();
+        TransportSink sink = new TransportSink() {
+            @Override
+            public void onMessage(JsonRpcMessage message) {
+                if (message instanceof JsonRpcMessage.Response || message instanceof JsonRpcMessage.ErrorResponse) {
+                    answer.complete(message); // the probe sends one request: any answer is its answer
+                }
+            }
+
+            @Override
+            public void onMalformedResponse(RequestId id, String problem) {
+                answer.complete("a malformed answer");
+            }
+
+            @Override
+            public void onSendFailed(RequestId id, McpException cause) {
+                answer.complete(cause);
+            }
+
+            @Override
+            public void onClosed(McpTransportException cause) {
+                answer.complete(cause);
+            }
+        };
+        String version = MODERN_VERSIONS.get(0);
+        RequestId id = RequestId.of(1);
+        CallContext context = new CallContext(probeDeadline, id, false,
+                envelope.routing("server/discover", null, version));
+        CancellationToken.Registration registration = token == null ? null
+                : token.onCancel(() -> answer.completeExceptionally(new PendingCall.CancelSignal(token.reason())));
+        try {
+            try {
+                probe.open(TransportContext.of(sink, probeDeadline));
+                probe.send(new JsonRpcMessage.Request(id, "server/discover", envelope.wrap(null, version)), context);
+            } catch (McpException e) {
+                answer.complete(e);
+            }
+            Object a;
+            try {
+                long left = probeDeadline.remainingNanos();
+                a = left <= 0 ? answer.getNow(null) : answer.get(left, TimeUnit.NANOSECONDS);
+            } catch (TimeoutException e) {
+                a = null;
+            } catch (ExecutionException e) {
+                throw new McpCancelledException("connect cancelled during the era probe: "
+                        + ((PendingCall.CancelSignal) e.getCause()).reason);
+            }
+            if (a == null) {
+                if (connectDeadline.isExpired()) {
+                    throw new McpTimeoutException("connect timed out during the era probe (server/discover)");
+                }
+                return new Probe(Era.LEGACY, null, "no answer to server/discover within the probe timeout");
+            }
+            return verdict(a);
+        } finally {
+            if (registration != null) {
+                registration.close();
+            }
+            context.cancel();
+            probe.close();
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Probe verdict(Object answer) {
+        return switch (answer) {
+            case JsonRpcMessage.Response r -> {
+                DiscoverResult d = r.result() instanceof Map<?, ?> m ? parse((Map<String, Object>) m) : null;
+                if (d == null) {
+                    yield new Probe(Era.LEGACY, null, "a server/discover result that is not a DiscoverResult");
+                }
+                yield mutualVersion(d.supportedVersions()) == null
+                        ? new Probe(Era.LEGACY, null, "supportedVersions " + d.supportedVersions()
+                                + " share no version with this client")
+                        : new Probe(Era.MODERN, d, "a DiscoverResult");
+            }
+            case JsonRpcMessage.ErrorResponse e -> isModernError(e.error())
+                    ? new Probe(Era.MODERN, null, "JSON-RPC error " + e.error().code())
+                    : new Probe(Era.LEGACY, null, "JSON-RPC error " + e.error().code());
+            case McpException e -> new Probe(Era.LEGACY, null, "the probe ended without an answer ("
+                    + e.getClass().getSimpleName() + ")");
+            default -> new Probe(Era.LEGACY, null, String.valueOf(answer));
+        };
+    }
+}

@@ -1,0 +1,153 @@
+package dev.loommcp.internal.session;
+
+import dev.loommcp.internal.json.FastResults;
+import dev.loommcp.schema.Implementation;
+import dev.loommcp.spi.RequestRouting;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * The per-request protocol fields of the modern era (MCP 2026-07-28 "Per-request protocol fields"): the
+ * {@code _meta} envelope every request carries ({@code protocolVersion}, exactly the client capabilities the client
+ * can serve, {@code clientInfo}), and the {@link RequestRouting} a transport with headers sends as
+ * {@code MCP-Protocol-Version}, {@code Mcp-Method}, {@code Mcp-Name} and {@code Mcp-Param-*}. Immutable apart from
+ * the tool catalog it reads; thread-safe.
+ */
+final class Envelope {
+
+    /** {@code _meta} key of the request's protocol version. */
+    static final String PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion";
+    /** {@code _meta} key of the request's client capabilities. */
+    static final String CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
+    /** {@code _meta} key of the client's identity. */
+    static final String CLIENT_INFO = "io.modelcontextprotocol/clientInfo";
+    /** Result {@code _meta} key of the server's identity. */
+    static final String SERVER_INFO = "io.modelcontextprotocol/serverInfo";
+
+    private final Map<String, Object> capabilities;
+    private final Object clientInfo;
+    private final ToolCatalog tools;
+    private final boolean parameterHeaders;
+
+    /**
+     * @param config           the client's configuration (handlers decide the capabilities)
+     * @param tools            the catalog that knows each tool's {@code x-mcp-header} annotations
+     * @param parameterHeaders whether {@code tools/call} routing carries parameter headers (an HTTP-like transport)
+     */
+    Envelope(SessionConfig config, ToolCatalog tools, boolean parameterHeaders) {
+        this.capabilities = capabilities(config);
+        this.clientInfo = FastResults.plain(config.clientInfo());
+        this.tools = tools;
+        this.parameterHeaders = parameterHeaders;
+    }
+
+    /**
+     * The capabilities the client declares on each modern request: exactly what it can serve. {@code elicitation}
+     * (form, and URL when declared) with an elicitation handler, {@code sampling} with a sampling handler,
+     * {@code roots} with a roots handler; nothing else.
+     */
+    static Map<String, Object> capabilities(SessionConfig config) {
+        Map<String, Object> caps = new LinkedHashMap<>();
+        if (config.elicitationHandler() != null) {
+            Map<String, Object> elicitation = new LinkedHashMap<>();
+            elicitation.put("form", Map.of());
+            if (config.elicitationUrlMode()) {
+                elicitation.put("url", Map.of());
+            }
+            caps.put("elicitation", Collections.unmodifiableMap(elicitation));
+        }
+        if (config.samplingHandler() != null) {
+            caps.put("sampling", Map.of());
+        }
+        if (config.rootsHandler() != null) {
+            caps.put("roots", Map.of());
+        }
+        return Collections.unmodifiableMap(caps);
+    }
+
+    /** The capabilities this client declares on each request. */
+    Map<String, Object> capabilities() {
+        return capabilities;
+    }
+
+    /**
+     * Returns a copy of {@code params} whose {@code _meta} holds the caller's keys plus the three protocol fields
+     * (which a caller's key of the same name never replaces).
+     *
+     * @param params  the request's params, or {@code null}
+     * @param version the protocol version of the request
+     * @return the params to send
+     */
+    @SuppressWarnings("unchecked")
+    Map<String, Object> wrap(Map<String, Object> params, String version) {
+        Map<String, Object> copy = params == null ? new LinkedHashMap<>() : new LinkedHashMap<>(params);
+        Map<String, Object> meta = new LinkedHashMap<>();
+        if (copy.get("_meta") instanceof Map<?, ?> callers) {
+            meta.putAll((Map<String, Object>) callers);
+        }
+        meta.put(PROTOCOL_VERSION, version);
+        meta.put(CLIENT_CAPABILITIES, capabilities);
+        meta.put(CLIENT_INFO, clientInfo);
+        copy.put("_meta", meta);
+        return copy;
+    }
+
+    /**
+     * Computes the routing of a request: the name servers route on ({@code params.name} of {@code tools/call} and
+     * {@code prompts/get}, {@code params.uri} of {@code resources/read}, {@code params.taskId} of
+     * {@code tasks/get|update|cancel}) and, on a transport with one exchange per request, the {@code tools/call}
+     * parameter headers from the tool's {@code x-mcp-header} annotations.
+     *
+     * @param method  the method
+     * @param params  the params as the caller gave them, or {@code null}
+     * @param version the protocol version of the request
+     * @return the routing
+     */
+    @SuppressWarnings("unchecked")
+    RequestRouting routing(String method, Map<String, Object> params, String version) {
+        String key = switch (method) {
+            case "tools/call", "prompts/get" -> "name";
+            case "resources/read" -> "uri";
+            case "tasks/get", "tasks/update", "tasks/cancel" -> "taskId";
+            default -> null;
+        };
+        String name = key != null && params != null && params.get(key) instanceof String s ? s : null;
+        Map<String, String> headers = Map.of();
+        if (parameterHeaders && method.equals("tools/call") && name != null) {
+            Object args = params.get("arguments");
+            headers = tools.parameterHeaders(name, args instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of());
+        }
+        return new RequestRouting(version, method, name, headers);
+    }
+
+    /** Routing of a notification (no name, no parameter headers). */
+    static RequestRouting notificationRouting(String method, String version) {
+        return new RequestRouting(version, method, null, Map.of());
+    }
+
+    /**
+     * Reads the server's identity from a result's {@code _meta["io.modelcontextprotocol/serverInfo"]}.
+     *
+     * @param result the result object
+     * @return the identity, or {@code null} when absent or malformed
+     */
+    static Implementation serverInfo(Map<String, Object> result) {
+        if (result.get("_meta") instanceof Map<?, ?> meta && meta.get(SERVER_INFO) instanceof Map<?, ?> info) {
+            return implementation(info);
+        }
+        return null;
+    }
+
+    /** An {@link Implementation} from a JSON object with string {@code name} and {@code version}, else null. */
+    static Implementation implementation(Map<?, ?> info) {
+        if (info.get("name") instanceof String n && info.get("version") instanceof String v) {
+            try {
+                return dev.loommcp.internal.json.Json.convert(info, Implementation.class, "serverInfo");
+            } catch (RuntimeException e) {
+                return Implementation.of(n, v);
+            }
+        }
+        return null;
+    }
+}
