@@ -105,8 +105,10 @@ public final class ScriptedTransport implements McpTransport {
      * @param requestId     {@link SendContext#requestId()}
      * @param deadlineNanos {@link SendContext#deadline()} as a {@link System#nanoTime()} value
      * @param thread        the name of the sending thread
+     * @param routing       {@link SendContext#routing()}: present in the modern era only
      */
-    public record SendRecord(JsonRpcMessage message, RequestId requestId, long deadlineNanos, String thread) {
+    public record SendRecord(JsonRpcMessage message, RequestId requestId, long deadlineNanos, String thread,
+                             java.util.Optional<dev.loommcp.spi.RequestRouting> routing) {
     }
 
     private static final class Exchange {
@@ -141,6 +143,9 @@ public final class ScriptedTransport implements McpTransport {
     private volatile String protocolVersion = "2025-11-25";
     private volatile Map<String, Object> serverCapabilities = Map.of("tools", Map.of("listChanged", true));
     private volatile Map<String, Object> serverInfo = Map.of("name", "scripted-server", "version", "1.0.0");
+    private volatile java.util.function.Supplier<ScriptedTransport> probes;
+    private final List<ScriptedTransport> probesMade = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private volatile String serverKey;
 
     private ScriptedTransport(Mode mode) {
         this.mode = mode;
@@ -497,6 +502,60 @@ public final class ScriptedTransport implements McpTransport {
         }
     }
 
+    /**
+     * Makes {@link #probeTransport()} return a new transport from {@code factory} each time (as stdio does), instead
+     * of empty (as HTTP does).
+     *
+     * @param factory makes an unopened probe transport
+     * @return this
+     */
+    public ScriptedTransport probes(java.util.function.Supplier<ScriptedTransport> factory) {
+        this.probes = factory;
+        return this;
+    }
+
+    /**
+     * Returns the probe transports {@link #probeTransport()} handed out, in order.
+     *
+     * @return a snapshot
+     */
+    public List<ScriptedTransport> probesMade() {
+        return List.copyOf(probesMade);
+    }
+
+    /**
+     * Sets what {@link #serverKey()} returns.
+     *
+     * @param key the key, or {@code null} for none
+     * @return this
+     */
+    public ScriptedTransport serverKey(String key) {
+        this.serverKey = key;
+        return this;
+    }
+
+    @Override
+    public java.util.Optional<McpTransport> probeTransport() {
+        java.util.function.Supplier<ScriptedTransport> factory = probes;
+        if (factory == null) {
+            return java.util.Optional.empty();
+        }
+        ScriptedTransport probe = factory.get();
+        probesMade.add(probe);
+        return java.util.Optional.of(probe);
+    }
+
+    @Override
+    public String serverKey() {
+        return serverKey;
+    }
+
+    /** {@code true} in {@link Mode#BLOCKING} (HTTP-like: one exchange per request). */
+    @Override
+    public boolean exchangePerRequest() {
+        return mode == Mode.BLOCKING;
+    }
+
     @Override
     public void handshakeCompleted(String protocolVersion) {
         this.handshakeVersion = protocolVersion;
@@ -840,7 +899,7 @@ public final class ScriptedTransport implements McpTransport {
         try {
             sent.add(wire);
             records.add(new SendRecord(wire, context.requestId(), context.deadline().nanoTime(),
-                    Thread.currentThread().getName()));
+                    Thread.currentThread().getName(), context.routing()));
             changed.signalAll();
         } finally {
             lock.unlock();
