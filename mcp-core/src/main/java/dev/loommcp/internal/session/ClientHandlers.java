@@ -1,25 +1,252 @@
 package dev.loommcp.internal.session;
 
+import dev.loommcp.ElicitationHandler;
+import dev.loommcp.McpProtocolException;
+import dev.loommcp.RootsHandler;
+import dev.loommcp.SamplingHandler;
+import dev.loommcp.internal.json.Json;
+import dev.loommcp.schema.CreateMessageRequest;
+import dev.loommcp.schema.CreateMessageResult;
+import dev.loommcp.schema.ElicitRequest;
+import dev.loommcp.schema.ElicitResult;
+import dev.loommcp.schema.Root;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
 /**
- * Placeholder of the era branch for the mrtr helper's {@code ClientHandlers} (the client's handlers for server
- * input, shared by the 2025 server-request path and multi round-trip requests); the mrtr branch's class replaces
- * this file at merge.
+ * The application's answers to what a server asks of the client: {@code elicitation/create},
+ * {@code sampling/createMessage} and {@code roots/list}, through the {@link ElicitationHandler},
+ * {@link SamplingHandler} and {@link RootsHandler} of the {@link SessionConfig}. One code path for both protocol
+ * eras: the 2025 server-to-client requests ({@link InboundDispatcher}, which keeps the threads, the bound, the
+ * cancellation and the JSON-RPC answer) and the 2026 multi round-trip requests ({@link InputRounds}). Both get the
+ * same checks: params parsed into the schema records, URL-mode elicitation only when declared and only with an
+ * absolute URL, elicitation defaults filled in when configured, and the handler's answer validated before it goes on
+ * the wire.
+ *
+ * <p>Each request is {@link #prepare prepared} (parsed and checked, without calling the handler) and then
+ * {@link Prepared#answer answered} (the handler runs on the calling thread). Thread-safe: it keeps no state of its
+ * own; the handlers are called concurrently when requests come in concurrently.
  */
 final class ClientHandlers {
 
-    private final SessionConfig config;
+    /** The elicitation method. */
+    static final String ELICIT = "elicitation/create";
+    /** The sampling method. */
+    static final String SAMPLE = "sampling/createMessage";
+    /** The roots method. */
+    static final String ROOTS = "roots/list";
 
-    ClientHandlers(SessionConfig config) {
-        this.config = config;
+    private static final Set<String> METHODS = Set.of(ELICIT, SAMPLE, ROOTS);
+    private static final Set<String> ACTIONS = Set.of(ElicitResult.ACCEPT, ElicitResult.DECLINE, ElicitResult.CANCEL);
+    private static final Set<String> ROLES = Set.of("user", "assistant");
+
+    /** A request parsed and checked, whose handler has not run yet. */
+    @FunctionalInterface
+    interface Prepared {
+        /**
+         * Runs the handler on this thread and returns its validated answer.
+         *
+         * @return the result as plain JSON (a map)
+         * @throws InvalidAnswerException if the handler's answer cannot go on the wire
+         * @throws Exception              whatever the handler throws ({@link InterruptedException} when interrupted)
+         */
+        Object answer() throws Exception;
     }
 
-    /** Whether a handler serves {@code method}. */
+    /**
+     * The server asked for something this client did not declare (URL-mode elicitation when only form mode was
+     * declared). The message names what, never a payload.
+     */
+    static final class NotDeclaredException extends RuntimeException {
+        NotDeclaredException(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    /** A handler answered something that cannot be sent: the message says what, never the value. */
+    static final class InvalidAnswerException extends RuntimeException {
+        InvalidAnswerException(String message) {
+            super(message, null, false, false);
+        }
+    }
+
+    private final ElicitationHandler elicitation;
+    private final boolean urlMode;
+    private final boolean applyDefaults;
+    private final SamplingHandler sampling;
+    private final RootsHandler roots;
+
+    /**
+     * Takes the handlers and the elicitation settings of a session's configuration.
+     *
+     * @param config the configuration
+     */
+    ClientHandlers(SessionConfig config) {
+        this.elicitation = config.elicitationHandler();
+        this.urlMode = config.elicitationUrlMode();
+        this.applyDefaults = config.applyElicitationDefaults();
+        this.sampling = config.samplingHandler();
+        this.roots = config.rootsHandler();
+    }
+
+    /**
+     * Returns whether {@code method} is one a server may ask of a client: elicitation, sampling or roots.
+     *
+     * @param method the method
+     * @return {@code true} for {@value #ELICIT}, {@value #SAMPLE} and {@value #ROOTS}
+     */
+    static boolean isClientMethod(String method) {
+        return method != null && METHODS.contains(method);
+    }
+
+    /**
+     * Returns whether the application registered a handler for {@code method} (and so declares its capability).
+     *
+     * @param method the method
+     * @return {@code true} if a handler answers it; {@code false} for an unknown method
+     */
     boolean has(String method) {
-        return switch (method) {
-            case "elicitation/create" -> config.elicitationHandler() != null;
-            case "sampling/createMessage" -> config.samplingHandler() != null;
-            case "roots/list" -> config.rootsHandler() != null;
+        return method != null && switch (method) {
+            case ELICIT -> elicitation != null;
+            case SAMPLE -> sampling != null;
+            case ROOTS -> roots != null;
             default -> false;
         };
+    }
+
+    /**
+     * Parses and checks a request without calling its handler.
+     *
+     * @param method a method this client {@link #has has} a handler for
+     * @param params the request's params as plain JSON, or {@code null}
+     * @return the prepared request
+     * @throws McpProtocolException     if the params are missing or malformed (the message names the method)
+     * @throws NotDeclaredException     if the request needs a capability this client did not declare
+     * @throws IllegalArgumentException if there is no handler for {@code method}
+     */
+    Prepared prepare(String method, Map<String, Object> params) {
+        if (!has(method)) {
+            throw new IllegalArgumentException("no client handler for " + method);
+        }
+        return switch (method) {
+            case ELICIT -> prepareElicit(params);
+            case SAMPLE -> {
+                CreateMessageRequest request = Json.convert(required(SAMPLE, params), CreateMessageRequest.class,
+                        SAMPLE + " params");
+                yield () -> sampleAnswer(sampling.createMessage(request));
+            }
+            default -> () -> rootsAnswer(roots.listRoots());
+        };
+    }
+
+    /**
+     * Parses, checks and answers a request on this thread: {@link #prepare} then {@link Prepared#answer}.
+     *
+     * @param method a method this client {@link #has has} a handler for
+     * @param params the request's params as plain JSON, or {@code null}
+     * @return the validated answer as plain JSON
+     * @throws Exception as {@link #prepare} and {@link Prepared#answer} throw
+     */
+    Object handle(String method, Map<String, Object> params) throws Exception {
+        return prepare(method, params).answer();
+    }
+
+    private static Map<String, Object> required(String method, Map<String, Object> params) {
+        if (params == null) {
+            throw new McpProtocolException(method + " without params");
+        }
+        return params;
+    }
+
+    private Prepared prepareElicit(Map<String, Object> params) {
+        ElicitRequest request = Json.convert(required(ELICIT, params), ElicitRequest.class, ELICIT + " params");
+        String mode = request.mode();
+        if (mode != null && !ElicitRequest.MODE_FORM.equals(mode) && !ElicitRequest.MODE_URL.equals(mode)) {
+            throw new McpProtocolException(ELICIT + " with an unknown mode (neither form nor url)");
+        }
+        if (request.isUrlMode()) {
+            if (!urlMode) {
+                throw new NotDeclaredException("URL-mode elicitation was not declared by this client");
+            }
+            checkUrl(request.url());
+        }
+        return () -> elicitAnswer(request, elicitation.elicit(request));
+    }
+
+    /** A URL-mode request must carry an absolute URL, which the handler shows in full (and never opens by itself). */
+    private static void checkUrl(String url) {
+        if (url == null || url.isBlank()) {
+            throw new McpProtocolException("URL-mode " + ELICIT + " without a url");
+        }
+        try {
+            if (!new URI(url).isAbsolute()) {
+                throw new McpProtocolException("URL-mode " + ELICIT + " with a url that is not absolute");
+            }
+        } catch (URISyntaxException e) {
+            throw new McpProtocolException("URL-mode " + ELICIT + " with a url that is not a valid URI");
+        }
+    }
+
+    private Object elicitAnswer(ElicitRequest request, ElicitResult result) {
+        if (result == null) {
+            return Json.toPlain(ElicitResult.decline()); // no answer from the handler is a decline
+        }
+        if (!ACTIONS.contains(result.action())) {
+            throw new InvalidAnswerException("the elicitation handler's action is not accept, decline or cancel");
+        }
+        boolean formAccept = ElicitResult.ACCEPT.equals(result.action()) && !request.isUrlMode();
+        Map<String, Object> content = null;
+        if (formAccept) {
+            content = applyDefaults ? request.applyDefaults(result.content()) : result.content();
+            checkContent(content);
+        }
+        // content goes out only with an accepted form: never data the user did not submit
+        return Json.toPlain(new ElicitResult(result.action(), content, result.meta()));
+    }
+
+    /** Form content values are strings, numbers, booleans or lists of strings (ElicitResult in the schema). */
+    private static void checkContent(Map<String, Object> content) {
+        if (content == null) {
+            return;
+        }
+        for (Map.Entry<String, Object> e : content.entrySet()) {
+            Object v = e.getValue();
+            boolean ok = v instanceof String || v instanceof Number || v instanceof Boolean
+                    || v instanceof List<?> list && list.stream().allMatch(String.class::isInstance);
+            if (e.getKey() == null || !ok) {
+                throw new InvalidAnswerException("the elicitation handler's content has a value that is not a "
+                        + "string, number, boolean or list of strings" + (e.getKey() == null ? ""
+                        : " (field '" + e.getKey() + "')"));
+            }
+        }
+    }
+
+    private static Object sampleAnswer(CreateMessageResult result) {
+        if (result == null) {
+            throw new InvalidAnswerException("the sampling handler returned no result");
+        }
+        if (!ROLES.contains(result.role())) {
+            throw new InvalidAnswerException("the sampling handler's role is not user or assistant");
+        }
+        if (result.model() == null || result.content() == null) {
+            throw new InvalidAnswerException("the sampling handler's result has no " + (result.model() == null
+                    ? "model" : "content"));
+        }
+        return Json.toPlain(result);
+    }
+
+    private static Object rootsAnswer(List<Root> list) {
+        List<Root> roots = list == null ? new ArrayList<>() : new ArrayList<>(list); // List.of() rejects contains(null)
+        if (roots.contains(null)) {
+            throw new InvalidAnswerException("the roots handler's list contains null");
+        }
+        Map<String, Object> result = new LinkedHashMap<>();
+        result.put("roots", Json.toPlain(roots));
+        return result;
     }
 }

@@ -11,11 +11,7 @@ import dev.loommcp.internal.json.JsonSize;
 import dev.loommcp.jsonrpc.JsonRpcError;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
-import dev.loommcp.schema.CreateMessageRequest;
-import dev.loommcp.schema.ElicitRequest;
-import dev.loommcp.schema.ElicitResult;
 import dev.loommcp.schema.LoggingMessageNotification;
-import dev.loommcp.schema.Root;
 import dev.loommcp.spi.McpTransport;
 import java.util.ArrayList;
 import java.util.List;
@@ -60,6 +56,8 @@ final class InboundDispatcher {
     private final McpTransport transport;
     private final Host host;
     private final ToolCatalog tools;
+    /** Computes the answers; shared with the modern era's input rounds. */
+    private final ClientHandlers handlers;
     /** One per running server-request handler: a server cannot park more than the bound. */
     private final Semaphore handlerPermits;
     private final AtomicLong refusedServerRequests = new AtomicLong();
@@ -70,7 +68,13 @@ final class InboundDispatcher {
     private final BoundedQueue<JsonRpcMessage.Notification> drainQueue;
 
     InboundDispatcher(SessionConfig config, Host host, ToolCatalog tools) {
+        this(config, host, tools, new ClientHandlers(config));
+    }
+
+    /** As the three-argument constructor, with the handlers the session shares with its input rounds. */
+    InboundDispatcher(SessionConfig config, Host host, ToolCatalog tools, ClientHandlers handlers) {
         this.config = config;
+        this.handlers = handlers;
         this.transport = config.transport();
         this.host = host;
         this.tools = tools;
@@ -216,29 +220,22 @@ final class InboundDispatcher {
     }
 
     private void runHandler(JsonRpcMessage.Request r) {
-        Object result;
-        boolean needsParams = r.method().equals("elicitation/create") || r.method().equals("sampling/createMessage");
-        if (needsParams && r.params() == null && (r.method().equals("elicitation/create")
-                ? config.elicitationHandler() : config.samplingHandler()) != null) {
-            respond(r.id(), null, JsonRpcError.of(JsonRpcError.INVALID_PARAMS, r.method() + " without params"));
+        if (!handlers.has(r.method())) {
+            respond(r.id(), null, JsonRpcError.of(JsonRpcError.METHOD_NOT_FOUND,
+                    "method not supported by this client: " + r.method()));
             return;
         }
+        Object result;
         try {
-            result = switch (r.method()) {
-                case "roots/list" -> config.rootsHandler() == null ? null : Map.of("roots", Json.toPlain(rootsList()));
-                case "elicitation/create" -> config.elicitationHandler() == null ? null : Json.toPlain(elicit(r));
-                case "sampling/createMessage" -> config.samplingHandler() == null ? null : Json.toPlain(
-                        config.samplingHandler().createMessage(Json.convert(r.params(), CreateMessageRequest.class,
-                                "sampling/createMessage params")));
-                default -> null;
-            };
-            if (result == null) {
-                respond(r.id(), null, JsonRpcError.of(JsonRpcError.METHOD_NOT_FOUND,
-                        "method not supported by this client: " + r.method()));
-                return;
-            }
-        } catch (McpProtocolException e) {
+            result = handlers.handle(r.method(), r.params());
+        } catch (McpProtocolException | ClientHandlers.NotDeclaredException e) {
             respond(r.id(), null, JsonRpcError.of(JsonRpcError.INVALID_PARAMS, e.getMessage()));
+            return;
+        } catch (ClientHandlers.InvalidAnswerException e) {
+            LOG.log(System.Logger.Level.WARNING, () -> r.method() + " (id " + r.id() + ") answered with an error: "
+                    + e.getMessage());
+            respond(r.id(), null, JsonRpcError.of(JsonRpcError.INTERNAL_ERROR, "client handler for " + r.method()
+                    + " gave an invalid answer: " + e.getMessage()));
             return;
         } catch (Throwable e) {
             // any Throwable, Errors and a handler's own InterruptedException included: the request is always
@@ -253,26 +250,6 @@ final class InboundDispatcher {
             return;
         }
         respond(r.id(), result, null);
-    }
-
-    private List<Root> rootsList() throws Exception {
-        List<Root> roots = config.rootsHandler().listRoots();
-        return roots == null ? List.of() : roots;
-    }
-
-    private ElicitResult elicit(JsonRpcMessage.Request r) throws Exception {
-        ElicitRequest request = Json.convert(r.params(), ElicitRequest.class, "elicitation/create params");
-        if (request.isUrlMode() && !config.elicitationUrlMode()) {
-            throw new McpProtocolException("URL-mode elicitation was not declared by this client");
-        }
-        ElicitResult result = config.elicitationHandler().elicit(request);
-        if (result == null) {
-            return ElicitResult.decline();
-        }
-        if (config.applyElicitationDefaults() && !request.isUrlMode() && "accept".equals(result.action())) {
-            return new ElicitResult(result.action(), request.applyDefaults(result.content()), result.meta());
-        }
-        return result;
     }
 
     private void respond(RequestId id, Object result, JsonRpcError error) {
