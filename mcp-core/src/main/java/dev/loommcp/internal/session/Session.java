@@ -83,6 +83,7 @@ public final class Session {
     private final SessionRenewal renewal;
     private final InboundDispatcher inbound;
     private final ToolCatalog tools;
+    private final dev.loommcp.ProtocolMode protocolMode; // STUB (i10/subs): only for the stub era()
 
     private final ReentrantLock stateLock = new ReentrantLock();
     private volatile State state = State.NEW;
@@ -108,6 +109,7 @@ public final class Session {
         this.transport = config.transport();
         this.requestTimeout = config.requestTimeout();
         this.connectTimeout = config.connectTimeout();
+        this.protocolMode = config.protocolMode();
         this.listenerQueueCapacity = config.listenerQueueCapacity();
         this.listenerQueueBytes = config.listenerQueueBytes();
         this.events = new EventLoop(listenerQueueCapacity, listenerQueueBytes, droppedEvents, transport::describe,
@@ -201,7 +203,8 @@ public final class Session {
 
     /** Returns the era of the connection, or {@code null} before connect completed. (Era work: issue 10.) */
     public Era era() {
-        return initializeResult == null ? null : Era.LEGACY;
+        // STUB (i10/subs, replaced by i10/era at merge): the forced era, else legacy
+        return initializeResult == null ? null : protocolMode.forcedEra().orElse(Era.LEGACY);
     }
 
     /** Returns the {@code server/discover} result of a modern connection, else {@code null}. */
@@ -355,6 +358,24 @@ public final class Session {
         return call(method, params, options, false);
     }
 
+    /**
+     * STUB (i10/subs; the real one comes from i10/era): one modern-era request. This stub sends {@code params} with
+     * {@code options.meta()} merged into its {@code _meta} through the legacy path, tells {@code onSent} the
+     * JSON-RPC id just before the message goes to the transport, and on an {@code exchangePerRequest()} transport
+     * cancels by aborting the exchange only (no {@code notifications/cancelled}).
+     *
+     * @param method  the method
+     * @param params  the params, or {@code null}
+     * @param options the call's options
+     * @param onSent  told the request's id before it is sent; may be {@code null}
+     * @return the raw result
+     * @throws InterruptedException if the calling thread is interrupted
+     */
+    public Object modernCall(String method, Map<String, Object> params, RequestOptions options,
+                             java.util.function.Consumer<RequestId> onSent) throws InterruptedException {
+        return callOnce(method, Params.withMeta(params, options.meta()), options, false, onSent, true);
+    }
+
     /** Sends one request and waits for its response; a session expiry is handled by {@link SessionRenewal#call}. */
     private Object call(String method, Map<String, Object> params, RequestOptions options, boolean handshake)
             throws InterruptedException {
@@ -370,6 +391,12 @@ public final class Session {
      * call".
      */
     private Object callOnce(String method, Map<String, Object> params, RequestOptions options, boolean handshake)
+            throws InterruptedException {
+        return callOnce(method, params, options, handshake, null, false);
+    }
+
+    private Object callOnce(String method, Map<String, Object> params, RequestOptions options, boolean handshake,
+                            java.util.function.Consumer<RequestId> onSent, boolean modern)
             throws InterruptedException {
         if (!handshake) {
             ensureConnected(method);
@@ -418,6 +445,9 @@ public final class Session {
         observed.requestStart(method, requestId);
         try {
             try {
+                if (onSent != null) {
+                    onSent.accept(requestId);
+                }
                 // queues and returns; a failure of the exchange comes back through the sink's onSendFailed
                 transport.send(request, context);
             } catch (RuntimeException e) {
@@ -461,7 +491,8 @@ public final class Session {
                 registration.close();
             }
             context.cancel(); // aborts the exchange of a call that ended without its response (no-op after it)
-            if (cancelReason != null && !handshake && state == State.CONNECTED) {
+            if (cancelReason != null && !handshake && state == State.CONNECTED
+                    && !(modern && transport.exchangePerRequest())) {
                 sendCancelled(requestId, method, cancelReason);
             }
         }
