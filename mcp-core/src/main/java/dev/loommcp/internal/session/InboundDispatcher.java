@@ -60,6 +60,7 @@ final class InboundDispatcher {
     private final McpTransport transport;
     private final Host host;
     private final ToolCatalog tools;
+    private final Subscriptions subscriptions;
     /** One per running server-request handler: a server cannot park more than the bound. */
     private final Semaphore handlerPermits;
     private final AtomicLong refusedServerRequests = new AtomicLong();
@@ -69,11 +70,12 @@ final class InboundDispatcher {
     /** {@code null} unless the application asked to keep notifications for draining. */
     private final BoundedQueue<JsonRpcMessage.Notification> drainQueue;
 
-    InboundDispatcher(SessionConfig config, Host host, ToolCatalog tools) {
+    InboundDispatcher(SessionConfig config, Host host, ToolCatalog tools, Subscriptions subscriptions) {
         this.config = config;
         this.transport = config.transport();
         this.host = host;
         this.tools = tools;
+        this.subscriptions = subscriptions;
         this.handlerPermits = new Semaphore(config.maxConcurrentServerRequests());
         this.drainQueue = config.keepNotifications() ? new BoundedQueue<>(config.notificationQueueCapacity(),
                 config.notificationQueueBytes(), droppedNotifications) : null;
@@ -111,6 +113,9 @@ final class InboundDispatcher {
     }
 
     void onNotification(JsonRpcMessage.Notification n) {
+        // a subscription's notifications (by _meta subscriptionId; legacy: by kind) also reach its listener; what
+        // follows still happens to them (catalog, general listener, drain queue)
+        subscriptions.onNotification(n);
         switch (n.method()) {
             case "notifications/progress" -> {
                 host.onProgress(n);
