@@ -58,6 +58,7 @@ final class InboundDispatcher {
     private final ToolCatalog tools;
     /** Computes the answers; shared with the modern era's input rounds. */
     private final ClientHandlers handlers;
+    private final Subscriptions subscriptions;
     /** One per running server-request handler: a server cannot park more than the bound. */
     private final Semaphore handlerPermits;
     private final AtomicLong refusedServerRequests = new AtomicLong();
@@ -67,12 +68,14 @@ final class InboundDispatcher {
     /** {@code null} unless the application asked to keep notifications for draining. */
     private final BoundedQueue<JsonRpcMessage.Notification> drainQueue;
 
-    InboundDispatcher(SessionConfig config, Host host, ToolCatalog tools) {
-        this(config, host, tools, new ClientHandlers(config));
+    InboundDispatcher(SessionConfig config, Host host, ToolCatalog tools, Subscriptions subscriptions) {
+        this(config, host, tools, subscriptions, new ClientHandlers(config));
     }
 
-    /** As the three-argument constructor, with the handlers the session shares with its input rounds. */
-    InboundDispatcher(SessionConfig config, Host host, ToolCatalog tools, ClientHandlers handlers) {
+    /** As the four-argument constructor, with the handlers the session shares with its input rounds. */
+    InboundDispatcher(SessionConfig config, Host host, ToolCatalog tools, Subscriptions subscriptions,
+                      ClientHandlers handlers) {
+        this.subscriptions = subscriptions;
         this.config = config;
         this.handlers = handlers;
         this.transport = config.transport();
@@ -115,6 +118,9 @@ final class InboundDispatcher {
     }
 
     void onNotification(JsonRpcMessage.Notification n) {
+        // a subscription's notifications (by _meta subscriptionId; legacy: by kind) also reach its listener; what
+        // follows still happens to them (catalog, general listener, drain queue)
+        subscriptions.onNotification(n);
         switch (n.method()) {
             case "notifications/progress" -> {
                 host.onProgress(n);

@@ -114,6 +114,7 @@ public final class Session {
     private final SessionRenewal renewal;
     private final InboundDispatcher inbound;
     private final ToolCatalog tools;
+    private final Subscriptions subscriptions;
 
     private final ReentrantLock stateLock = new ReentrantLock();
     private volatile State state = State.NEW;
@@ -160,7 +161,8 @@ public final class Session {
         ProtocolMode mode = config.protocolMode();
         this.handshake = new Handshake(transport, config.clientInfo(), config.clientCapabilities(),
                 mode.forcedEra().orElse(null) == Era.LEGACY ? mode.pinnedVersion().orElse(null) : null);
-        this.inbound = new InboundDispatcher(config, new DispatcherHost(), tools);
+        this.subscriptions = new Subscriptions(new SubscriptionHost());
+        this.inbound = new InboundDispatcher(config, new DispatcherHost(), tools, subscriptions);
         this.observed = new Events(config.eventListener());
         this.answers = new Answers(pending, ids, transport::describe);
         this.envelope = new Envelope(config, tools, transport.exchangePerRequest());
@@ -485,7 +487,12 @@ public final class Session {
      */
     public Subscription listen(SubscriptionFilter filter, SubscriptionListener listener, RequestOptions options)
             throws InterruptedException {
-        throw new UnsupportedOperationException("subscriptions are not built yet");
+        return subscriptions.open(filter, listener, options);
+    }
+
+    /** The session's subscriptions (tests). */
+    Subscriptions subscriptions() {
+        return subscriptions;
     }
 
     /** Returns how many requests wait for their response. */
@@ -1146,6 +1153,62 @@ public final class Session {
         }
     }
 
+    /** What the subscriptions may do with this session. */
+    private final class SubscriptionHost implements Subscriptions.Host {
+        @Override
+        public Era era() {
+            return Session.this.era();
+        }
+
+        @Override
+        public void ensureConnected(String method) {
+            Session.this.ensureConnected(method);
+        }
+
+        @Override
+        public boolean isClosed() {
+            return Session.this.isClosed();
+        }
+
+        @Override
+        public dev.loommcp.schema.ServerCapabilities serverCapabilities() {
+            InitializeResult result = initializeResult;
+            return result == null ? null : result.capabilities();
+        }
+
+        @Override
+        public Object modernCall(String method, Map<String, Object> params, RequestOptions options,
+                                 java.util.function.Consumer<RequestId> onSent) throws InterruptedException {
+            return Session.this.modernCall(method, params, options, onSent);
+        }
+
+        @Override
+        public Map<String, Object> request(String method, Map<String, Object> params, RequestOptions options)
+                throws InterruptedException {
+            return Session.this.request(method, params, options);
+        }
+
+        @Override
+        public void dispatch(Runnable listenerCall, long bytes) {
+            events.dispatch(listenerCall, bytes);
+        }
+
+        @Override
+        public void startBackground(String purpose, Runnable task) {
+            Session.this.startBackground(purpose, task);
+        }
+
+        @Override
+        public Duration requestTimeout() {
+            return requestTimeout;
+        }
+
+        @Override
+        public String describe() {
+            return transport.describe();
+        }
+    }
+
     // ------------------------------------------------------------------------------------------------ shutdown
 
     private void shutdown(Throwable cause) {
@@ -1206,6 +1269,7 @@ public final class Session {
             }
         }
         interrupted |= Joins.joinAll(toJoin, end);
+        subscriptions.clientClosed(cause); // onEnded once each, after every other client thread ended
         if (interrupted) {
             Thread.currentThread().interrupt();
         }
