@@ -112,7 +112,8 @@ public final class Session {
         this.listenerQueueBytes = config.listenerQueueBytes();
         this.events = new EventLoop(listenerQueueCapacity, listenerQueueBytes, droppedEvents, transport::describe,
                 this::isClosed);
-        this.tools = new ToolCatalog(config.outputSchemaValidation());
+        this.tools = new ToolCatalog(config.outputSchemaValidation(),
+                () -> era() == Era.MODERN && transport.exchangePerRequest()); // x-mcp-header routing (issue 10)
         this.handshake = new Handshake(transport, config.clientInfo(), config.clientCapabilities());
         this.inbound = new InboundDispatcher(config, new DispatcherHost(), tools);
         this.observed = new Events(config.eventListener());
