@@ -176,7 +176,7 @@ public final class Paging {
     public ListToolsResult toolsPage(ToolCatalog catalog, String cursor, RequestOptions options)
             throws InterruptedException {
         long generation = catalog.generation();
-        Map<String, Object> result = page("tools/list", cursor, options);
+        Map<String, Object> result = catalog.screen(page("tools/list", cursor, options));
         ListToolsResult page = Json.convert(requireList(result, "tools", "tools/list"), ListToolsResult.class,
                 "tools/list result");
         catalog.merge(rawItems(result, "tools"), page.tools(), generation, false);
@@ -199,7 +199,8 @@ public final class Paging {
         long generation = catalog.generation();
         List<Map<String, Object>> raws = new ArrayList<>();
         List<Tool> typed = new ArrayList<>();
-        forEachPage("tools/list", options, result -> {
+        forEachPage("tools/list", options, received -> {
+            Map<String, Object> result = catalog.screen(received); // drops tools with invalid x-mcp-header (modern HTTP)
             requireList(result, "tools", "tools/list");
             raws.addAll(rawItems(result, "tools"));
             typed.addAll(Json.convert(result, ListToolsResult.class, "tools/list result").tools());

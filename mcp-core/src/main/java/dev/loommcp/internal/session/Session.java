@@ -157,7 +157,8 @@ public final class Session {
         this.listenerQueueBytes = config.listenerQueueBytes();
         this.events = new EventLoop(listenerQueueCapacity, listenerQueueBytes, droppedEvents, transport::describe,
                 this::isClosed);
-        this.tools = new ToolCatalog(config.outputSchemaValidation());
+        this.tools = new ToolCatalog(config.outputSchemaValidation(),
+                () -> era() == Era.MODERN && transport.exchangePerRequest()); // x-mcp-header routing (issue 10)
         ProtocolMode mode = config.protocolMode();
         this.handshake = new Handshake(transport, config.clientInfo(), config.clientCapabilities(),
                 mode.forcedEra().orElse(null) == Era.LEGACY ? mode.pinnedVersion().orElse(null) : null);

@@ -10,11 +10,15 @@ import dev.loommcp.OutputSchemaValidation;
 import dev.loommcp.internal.json.Json;
 import dev.loommcp.schema.CallToolResult;
 import dev.loommcp.schema.Tool;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 
 /**
@@ -26,6 +30,12 @@ import java.util.stream.Collectors;
  * carries its own compiled schema, so a compiled schema never outlives (nor outruns) the definition it came from:
  * a validation still holding an old definition while a new listing is published can never put the old schema in
  * the new one's place.
+ *
+ * <p>Header routing (MCP 2026-07-28 "Streamable HTTP: custom headers from tool parameters"): every listing page passes
+ * through {@link #screen}, which reads each tool's {@code x-mcp-header} annotations ({@link ParameterHeaders}) and,
+ * while header routing applies (the modern era on a transport with an exchange per request), drops the tools whose
+ * annotations are invalid from what the caller sees, with a WARNING naming the tool and the reason.
+ * {@link #parameterHeaders} then gives a call's {@code Mcp-Param-*} values, and refuses a dropped tool.
  */
 public final class ToolCatalog {
 
@@ -64,6 +74,9 @@ public final class ToolCatalog {
     }
 
     private final OutputSchemaValidation mode;
+    private final BooleanSupplier headerRouting;
+    /** Each listed tool's x-mcp-header annotations, by name, from the latest listing that described it. */
+    private final ConcurrentHashMap<String, ParameterHeaders> routes = new ConcurrentHashMap<>();
     private final AtomicLong generation = new AtomicLong();
     private final AtomicReference<Snapshot> snapshot = new AtomicReference<>(new Snapshot(Map.of(), -1));
 
@@ -73,7 +86,92 @@ public final class ToolCatalog {
      * @param mode what a failed validation does
      */
     public ToolCatalog(OutputSchemaValidation mode) {
+        this(mode, () -> false);
+    }
+
+    /**
+     * Creates an empty catalog.
+     *
+     * @param mode          what a failed validation does
+     * @param headerRouting whether header routing applies right now (the modern era on a transport with an exchange
+     *                      per request): then listings drop tools with invalid {@code x-mcp-header} annotations
+     */
+    public ToolCatalog(OutputSchemaValidation mode, BooleanSupplier headerRouting) {
         this.mode = mode;
+        this.headerRouting = java.util.Objects.requireNonNull(headerRouting, "headerRouting");
+    }
+
+    /**
+     * Screens one {@code tools/list} result before it is decoded: records each tool's {@code x-mcp-header}
+     * annotations and, while header routing applies, returns a copy without the tools whose annotations are invalid
+     * (MCP 2026-07-28: a client on Streamable HTTP MUST exclude them from the result of {@code tools/list}), logging
+     * a WARNING naming each such tool and the reason (once per tool and reason; never an argument value). Items
+     * that are not objects with a string {@code name}, and results without a {@code tools} array, pass unchanged.
+     *
+     * @param result the result object as received
+     * @return the result, or a copy with the invalid tools removed
+     */
+    public Map<String, Object> screen(Map<String, Object> result) {
+        if (result == null || !(result.get("tools") instanceof List<?> items)) {
+            return result;
+        }
+        boolean routing = headerRouting.getAsBoolean();
+        List<Object> kept = new ArrayList<>(items.size());
+        for (Object item : items) {
+            if (item instanceof Map<?, ?> tool && tool.get("name") instanceof String name) {
+                ParameterHeaders headers = ParameterHeaders.of(tool.get("inputSchema"));
+                ParameterHeaders before = routes.put(name, headers);
+                if (!headers.isValid()) {
+                    if (routing) {
+                        if (before == null || !headers.problem().equals(before.problem())) {
+                            LOG.log(System.Logger.Level.WARNING, "tool ''{0}'' excluded from tools/list: {1}",
+                                    ParameterHeaders.printable(name), headers.problem());
+                        }
+                        continue;
+                    }
+                }
+            }
+            kept.add(item);
+        }
+        if (kept.size() == items.size()) {
+            return result;
+        }
+        Map<String, Object> copy = new LinkedHashMap<>(result);
+        copy.put("tools", java.util.Collections.unmodifiableList(kept));
+        return java.util.Collections.unmodifiableMap(copy);
+    }
+
+    /**
+     * Returns the {@code Mcp-Param-*} values of a {@code tools/call}: each argument the tool's {@code x-mcp-header}
+     * annotations designate, by header suffix (a string as is, an integer in decimal, a boolean as
+     * {@code true}/{@code false}; absent and {@code null} arguments omitted, unannotated ones never included). A
+     * tool no listing described yet designates nothing. Used when header routing applies.
+     *
+     * @param toolName  the tool
+     * @param arguments the call's arguments, or {@code null}
+     * @return the values, raw and unencoded, in schema order; unmodifiable
+     * @throws McpProtocolException     if the latest listing that described the tool had invalid
+     *                                  {@code x-mcp-header} annotations (the tool was excluded from the listing and
+     *                                  is never called over Streamable HTTP); the message names the tool and reason
+     * @throws IllegalArgumentException if a designated argument is an object, an array, a fractional number or an
+     *                                  integer outside +-(2^53 - 1) (the message names the argument, never its value)
+     */
+    public Map<String, String> parameterHeaders(String toolName, Map<String, Object> arguments) {
+        ParameterHeaders headers = routes.get(java.util.Objects.requireNonNull(toolName, "toolName"));
+        if (headers == null) {
+            return Map.of();
+        }
+        if (!headers.isValid()) {
+            throw new McpProtocolException("tool '" + ParameterHeaders.printable(toolName) + "' cannot be called over "
+                    + "Streamable HTTP: its x-mcp-header annotations are invalid (" + headers.problem()
+                    + "), so it was excluded from tools/list");
+        }
+        try {
+            return headers.extract(arguments);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("tool '" + ParameterHeaders.printable(toolName) + "': "
+                    + e.getMessage(), e);
+        }
     }
 
     /**
@@ -170,18 +268,5 @@ public final class ToolCatalog {
             throw new McpProtocolException(message);
         }
         LOG.log(System.Logger.Level.WARNING, message);
-    }
-
-    /**
-     * Returns the {@code Mcp-Param-*} routing values of a {@code tools/call}: the arguments the tool's
-     * {@code x-mcp-header} annotations designate, by header-name suffix. Placeholder of the era branch: no headers;
-     * the HTTP helper's implementation replaces it at merge.
-     *
-     * @param toolName  the tool
-     * @param arguments the call's arguments
-     * @return the values by suffix, never {@code null}
-     */
-    public Map<String, String> parameterHeaders(String toolName, Map<String, Object> arguments) {
-        return Map.of();
     }
 }

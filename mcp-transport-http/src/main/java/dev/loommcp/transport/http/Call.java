@@ -13,6 +13,11 @@ import java.util.concurrent.locks.ReentrantLock;
 final class Call {
     final RequestId awaitedId;
     final String what;
+    /**
+     * Whether no transport timer bounds the exchange (no header timeout, no idle timeout): a modern-era request
+     * without a deadline, such as a {@code subscriptions/listen} stream that stays open as long as the server likes.
+     */
+    final boolean unbounded;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
     private boolean aborted;
@@ -21,8 +26,13 @@ final class Call {
     private StreamBody body;
 
     Call(RequestId awaitedId, String what) {
+        this(awaitedId, what, false);
+    }
+
+    Call(RequestId awaitedId, String what, boolean unbounded) {
         this.awaitedId = awaitedId;
         this.what = what;
+        this.unbounded = unbounded;
     }
 
     void attach(CompletableFuture<?> f) {

@@ -133,8 +133,10 @@ final class Exchange {
                                      long deadlineNanos) {
         HttpRequest.Builder b = HttpRequest.newBuilder(uri)
                 .method(method, body.length == 0 && !"POST".equals(method)
-                        ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body))
-                .timeout(settings.headerTimeout(deadlineNanos));
+                        ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body));
+        if (!call.unbounded) {
+            b.timeout(settings.headerTimeout(deadlineNanos));
+        }
         Map<String, List<String>> all = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
         for (String[] h : settings.headers) {
             b.header(h[0], h[1]);
@@ -239,10 +241,14 @@ final class Exchange {
     /**
      * POSTs a notification or response in {@code session} and accepts any 2xx without reading its body.
      *
+     * @param modernHeaders the headers of a modern-era POST ({@link RoutingHeaders}; {@code session} is then
+     *                      {@link HttpSession#NONE}), or {@code null} for the session's own
      * @throws McpHttpStatusException on any other status (404 while in a session: the session expired)
      */
-    void postOneWay(Call call, byte[] body, HttpSession session, long deadlineNanos) throws InterruptedException {
-        HttpResponse<StreamBody> resp = send(call, "POST", body, session.postHeaders(), deadlineNanos);
+    void postOneWay(Call call, byte[] body, HttpSession session, List<String[]> modernHeaders, long deadlineNanos)
+            throws InterruptedException {
+        HttpResponse<StreamBody> resp = send(call, "POST", body,
+                modernHeaders != null ? modernHeaders : session.postHeaders(), deadlineNanos);
         int status = resp.statusCode();
         if (status >= 200 && status < 300) {
             // 202 is the rule. A body (some servers answer every POST with JSON, a broken one with an SSE stream that
@@ -260,7 +266,7 @@ final class Exchange {
                     List.of());
         }
         // a one-way message has no answer: an error body (whatever its id) is never delivered as one
-        failOrDeliverError(call, resp, null, null, null, deadlineNanos);
+        failOrDeliverError(call, resp, null, null, null, modernHeaders != null, deadlineNanos);
     }
 
     /**
@@ -275,10 +281,13 @@ final class Exchange {
      *                 (servers built on the TypeScript SDK, the reference server among them, answer an unknown
      *                 session with 400 "Bad Request: No valid session ID provided" where the spec says 404);
      *                 {@code null} otherwise
+     * @param modern   whether the POST was a modern-era one (MCP 2026-07-28): then a 5xx is never delivered as the
+     *                 answer (a server failure is no answer from the protocol, nor evidence of its era); 401 and 403
+     *                 never are, in either era
      */
     void failOrDeliverError(Call call, HttpResponse<StreamBody> resp, RequestId answerTo,
-                            Consumer<JsonRpcMessage> deliver, Supplier<RuntimeException> expired, long deadlineNanos)
-            throws InterruptedException {
+                            Consumer<JsonRpcMessage> deliver, Supplier<RuntimeException> expired, boolean modern,
+                            long deadlineNanos) throws InterruptedException {
         int status = resp.statusCode();
         List<AuthChallenge> challenges = challenges(resp);
         String rpcNote = "";
@@ -294,7 +303,7 @@ final class Exchange {
                         resp.body().close();
                         throw expired.get();
                     }
-                    if (answerTo != null && status != 401 && status != 403
+                    if (answerTo != null && status != 401 && status != 403 && !(modern && status >= 500)
                             && (e.id() == null || e.id().equals(answerTo) || sameLooseId(e.id(), answerTo))) {
                         deliver.accept(new JsonRpcMessage.ErrorResponse(answerTo, e.error()));
                         return;

@@ -66,6 +66,14 @@ final class HttpSettings {
         this.tlsDescription = tlsDescription;
     }
 
+    /**
+     * The wait for the next byte of a call's response: none for an {@linkplain Call#unbounded unbounded} call, else
+     * {@link #waitNanos(long)}.
+     */
+    long waitNanos(Call call, long deadlineNanos) {
+        return call.unbounded ? Long.MAX_VALUE : waitNanos(deadlineNanos);
+    }
+
     /** The wait for the next byte of a response: the idle timeout, or less when the deadline comes first. */
     long waitNanos(long deadlineNanos) {
         long idle = idleNanos();

@@ -33,7 +33,7 @@ import javax.net.ssl.SSLContext;
 
 /**
  * The Streamable HTTP transport of MCP 2025-03-26 .. 2025-11-25 (spec "Transports", "Streamable HTTP"; SPEC-NOTES
- * section 5.2), on {@link HttpClient} with automatic redirects off.
+ * section 5.2) and of MCP 2026-07-28 (stateless), on {@link HttpClient} with automatic redirects off.
  *
  * <pre>{@code
  * HttpTransport transport = HttpTransport.newBuilder(URI.create("https://mcp.example.com/mcp"))
@@ -71,6 +71,28 @@ import javax.net.ssl.SSLContext;
  *       to the client as the request's answer, which raises {@code McpRpcException}.</li>
  *   <li>{@link #close()} aborts every exchange, stops the GET stream, sends {@code DELETE} with the session (405 is
  *       fine) bounded by {@link #CLOSE_TIMEOUT} (3 s), and shuts the HTTP client down.</li>
+ * </ul>
+ *
+ * <p>The modern era (MCP 2026-07-28), for every message whose {@link SendContext#routing() routing} is present
+ * (the client computes it; its absence means the legacy era above, unchanged):
+ * <ul>
+ *   <li>Each POST carries {@code Accept: application/json, text/event-stream}, {@code Content-Type:
+ *       application/json}, {@code MCP-Protocol-Version}, {@code Mcp-Method}, {@code Mcp-Name} when the message has
+ *       a routing name, and {@code Mcp-Param-<name>} for each designated tool argument. {@code Mcp-Name} and
+ *       {@code Mcp-Param-*} values that are not plain header-safe ASCII (non-ASCII, a control character including
+ *       TAB, CR and LF, leading or trailing whitespace), or that look like the sentinel, go as
+ *       {@code =?base64?<base64 of the UTF-8 bytes>?=}; the empty string is an empty header value.</li>
+ *   <li>Stateless: no {@code Mcp-Session-Id} is sent or taken, no GET stream, no {@code DELETE}, no resumption. A
+ *       response stream (notifications for the request, then its response; comments ignored; a server request is
+ *       dropped) that ends before the response fails the request at once with {@link McpTransportException}.
+ *       Cancelling a request aborts its exchange (the server sees the connection close).</li>
+ *   <li>Errors: a non-2xx answer whose body is a JSON-RPC error (also with {@code id: null}) is handed to the
+ *       client as the request's answer ({@code -32020}, {@code -32021}, {@code -32022}, {@code -32601}...), except
+ *       401 and 403 (authorization) and 5xx (a server failure), which fail with {@link McpHttpStatusException}, as
+ *       does any non-2xx without such a body. A 2xx whose body is not a JSON-RPC answer fails with
+ *       {@link McpProtocolException}.</li>
+ *   <li>A request without a deadline ({@link Deadline#NONE}, such as a {@code subscriptions/listen} stream) is
+ *       bounded by no transport timer but the connect timeout: no header wait, no idle timeout.</li>
  * </ul>
  *
  * <p>Timeouts: the connect timeout bounds establishing a connection; the idle timeout bounds the wait for the next
@@ -231,23 +253,27 @@ public final class HttpTransport implements McpTransport {
      * takes the session id its answer returns), {@link McpHttpStatusException} on an unaccepted status or redirect,
      * {@link McpTransportException} on I/O failure, idle timeout or a stream that cannot be resumed,
      * {@link McpProtocolException} when the answer is malformed or lacks the response, {@link McpTimeoutException}
-     * when the deadline passes during the exchange. A notification or response is POSTed on its own thread and a
+     * when the deadline passes during the exchange (in the modern era, see the class description: no session, no
+     * resumption, the error mapping there). A notification or response is POSTed on its own thread and a
      * failure is logged at DEBUG and dropped, unless the context asks to
      * {@linkplain SendContext#awaitDelivery() await the delivery}: then it is POSTed on the calling thread, which
      * returns once the 202 arrived and throws what went wrong (the exceptions above). Messages are sent in the order
      * of the calls for one-way messages the core awaits; {@link #close()} lets queued notifications go out first.
      *
-     * @throws McpClosedException     when the transport is closed
-     * @throws IllegalStateException  when the transport was never opened (and is not closed)
-     * @throws InterruptedException   when the thread awaiting a delivery is interrupted (the POST is aborted)
+     * @throws McpClosedException       when the transport is closed
+     * @throws IllegalStateException    when the transport was never opened (and is not closed)
+     * @throws IllegalArgumentException when the context's routing cannot be sent as headers (a protocol version or
+     *                                  method that is not visible ASCII, a parameter name that is not a token)
+     * @throws InterruptedException     when the thread awaiting a delivery is interrupted (the POST is aborted)
      */
     @Override
     public void send(JsonRpcMessage message, SendContext context) throws InterruptedException {
         byte[] body = encode(message, context);
+        List<String[]> modern = modernHeaders(context);
         if (message instanceof JsonRpcMessage.Request r) {
-            sender.startRequest(r, body, context);
+            sender.startRequest(r, body, context, modern);
         } else {
-            sender.startOneWay(body, context, oneWayWhat(message));
+            sender.startOneWay(body, context, oneWayWhat(message), modern);
         }
     }
 
@@ -258,11 +284,17 @@ public final class HttpTransport implements McpTransport {
      */
     void exchange(JsonRpcMessage message, SendContext context) throws InterruptedException {
         byte[] body = encode(message, context);
+        List<String[]> modern = modernHeaders(context);
         if (message instanceof JsonRpcMessage.Request r) {
-            sender.sendRequest(r, body, context);
+            sender.sendRequest(r, body, context, modern);
         } else {
-            sender.sendOneWay(body, context, oneWayWhat(message));
+            sender.sendOneWay(body, context, oneWayWhat(message), modern);
         }
+    }
+
+    /** The headers of a modern-era POST when the context carries routing facts, else {@code null} (legacy era). */
+    private static List<String[]> modernHeaders(SendContext context) {
+        return context.routing().map(RoutingHeaders::post).orElse(null);
     }
 
     /** What a notification or response POST is called in logs and messages. */
@@ -318,6 +350,29 @@ public final class HttpTransport implements McpTransport {
     @Override
     public String describe() {
         return origin;
+    }
+
+    /**
+     * Returns {@code true}: each request is one POST with its own response (MCP 2026-07-28 "Streamable HTTP"), so
+     * a modern-era request is cancelled by aborting its exchange, and tools' {@code x-mcp-header} annotations apply.
+     *
+     * @return {@code true}
+     */
+    @Override
+    public boolean exchangePerRequest() {
+        return true;
+    }
+
+    /**
+     * Returns the endpoint's origin and path ({@code scheme://host:port/path}, scheme and host in lower case), the
+     * key of the core's era verdicts: never the query, never credentials (an endpoint cannot carry user info).
+     *
+     * @return the key
+     */
+    @Override
+    public String serverKey() {
+        String path = settings.endpoint.getRawPath();
+        return origin.toLowerCase(java.util.Locale.ROOT) + (path == null ? "" : path);
     }
 
     /**

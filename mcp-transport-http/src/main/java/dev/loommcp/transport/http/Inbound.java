@@ -69,6 +69,21 @@ final class Inbound {
      * @param replayed whether the stream is a resumed one, where server requests already seen are replays
      */
     SseParser.Listener listener(String where, boolean replayed) {
+        return listener(where, replayed, false);
+    }
+
+    /**
+     * A listener for a modern-era response stream (MCP 2026-07-28): as {@link #listener(String, boolean)}, but a
+     * server request is dropped and reported to the sink as skipped (servers never send one in this era; answering
+     * it would POST a response, which the era forbids).
+     *
+     * @param where the stream, for logs and the sink's skip notes
+     */
+    SseParser.Listener modernListener(String where) {
+        return listener(where, false, true);
+    }
+
+    private SseParser.Listener listener(String where, boolean replayed, boolean modern) {
         return (type, data, eventId) -> {
             if (!"message".equals(type)) {
                 LOG.log(Level.DEBUG, () -> where + ": ignored an SSE event of type " + type);
@@ -98,6 +113,14 @@ final class Inbound {
                 return;
             }
             for (JsonRpcMessage m : messages) {
+                if (modern && m instanceof JsonRpcMessage.Request q) {
+                    TransportSink s = sink;
+                    if (s != null) {
+                        s.onSkipped(where + ": dropped a server request (" + q.method() + "); servers send none in "
+                                + "protocol 2026-07-28");
+                    }
+                    continue;
+                }
                 deliver(m, replayed);
             }
         };

@@ -63,6 +63,24 @@ final class ResponseStream {
         resume(call, parser.lastEventId(), parser.retryMillis(), ctx);
     }
 
+    /**
+     * Reads a modern-era request's SSE answer (MCP 2026-07-28 "Streamable HTTP: receiving messages"): the
+     * notifications for the request, then its response; comments are ignored, event ids mean nothing, and a server
+     * request is dropped (servers send none in this era). A stream that ends without the response is not resumed
+     * (streams are not resumable in this era): the request is lost at once.
+     *
+     * @throws McpTransportException when the stream ends or breaks before the response
+     */
+    void readModernStream(Call call, StreamBody body, SendContext ctx) throws InterruptedException {
+        String what = "response stream of " + call.what;
+        SseParser parser = new SseParser(settings.maxMessageBytes, null, inbound.modernListener(what)).ignoreIds();
+        Outcome outcome = readSse(call, body, parser, call::completed, what, true, ctx.deadline().nanoTime());
+        if (outcome != Outcome.DONE) {
+            throw new McpTransportException(call.what + ": the response stream ended before the response (streams "
+                    + "cannot be resumed in protocol 2026-07-28; the request is lost)");
+        }
+    }
+
     /** Resumes a request's response stream with GET + Last-Event-ID until the response arrives (SEP-1699). */
     private void resume(Call call, String lastEventId, long retryMillis, SendContext ctx)
             throws InterruptedException {
@@ -143,7 +161,7 @@ final class ResponseStream {
                 if (done.getAsBoolean()) {
                     return Outcome.DONE;
                 }
-                ByteBuffer b = body.read(settings.waitNanos(deadlineNanos));
+                ByteBuffer b = body.read(settings.waitNanos(call, deadlineNanos));
                 if (b == null) {
                     LOG.log(Level.DEBUG, () -> what + " ended");
                     return done.getAsBoolean() ? Outcome.DONE : Outcome.ENDED;
@@ -182,7 +200,7 @@ final class ResponseStream {
     /** Reads a whole body of at most {@code max} bytes, mapping its failures to the client's exceptions. */
     byte[] readAll(Call call, StreamBody body, int max, long deadlineNanos) throws InterruptedException {
         try {
-            return body.readAll(max, () -> settings.waitNanos(deadlineNanos));
+            return body.readAll(max, () -> settings.waitNanos(call, deadlineNanos));
         } catch (StreamBody.ClosedException e) {
             if (Thread.currentThread().isInterrupted()) {
                 throw new InterruptedException();

@@ -67,14 +67,14 @@ final class Sender {
      * Queues a request: its exchange runs on its own thread, aborted (and that thread interrupted) by the context's
      * cancel; a failure goes to the sink's {@code onSendFailed}.
      */
-    void startRequest(JsonRpcMessage.Request r, byte[] body, SendContext ctx) {
+    void startRequest(JsonRpcMessage.Request r, byte[] body, SendContext ctx, List<String[]> modern) {
         if (closed.get()) {
             throw exchange.closedNow("cannot send");
         }
         Thread[] self = new Thread[1];
         Thread t = settings.threads.newThread("http-send", () -> {
             try {
-                sendRequest(r, body, ctx);
+                sendRequest(r, body, ctx, modern);
             } catch (McpException e) {
                 if (!ctx.isCancelled()) { // a cancelled call no longer waits: its aborted exchange is no news
                     reportFailure(r, e);
@@ -110,9 +110,9 @@ final class Sender {
      * its 2xx arrived, throwing what went wrong); otherwise on its own thread, a failure logged at DEBUG and dropped
      * (nobody waits for it), and beyond {@value #MAX_ONE_WAY_IN_FLIGHT} in flight dropped with a WARNING.
      */
-    void startOneWay(byte[] body, SendContext ctx, String what) throws InterruptedException {
+    void startOneWay(byte[] body, SendContext ctx, String what, List<String[]> modern) throws InterruptedException {
         if (ctx.awaitDelivery()) {
-            sendOneWay(body, ctx, what);
+            sendOneWay(body, ctx, what, modern);
             return;
         }
         if (closed.get()) {
@@ -131,7 +131,7 @@ final class Sender {
         Thread[] self = new Thread[1];
         Thread t = settings.threads.newThread("http-send", () -> {
             try {
-                postOneWay(body, ctx, what);
+                postOneWay(body, ctx, what, modern);
             } catch (McpException e) {
                 LOG.log(Level.DEBUG, () -> what + " not delivered: " + e.getMessage());
             } catch (InterruptedException e) {
@@ -197,11 +197,14 @@ final class Sender {
      * Sends a request and reads its answer until the response was delivered: the blocking exchange, run on its own
      * thread by {@link #startRequest} (tests call it directly).
      *
-     * @param body the request, encoded
+     * @param body   the request, encoded
+     * @param modern the headers of a modern-era POST ({@link RoutingHeaders}), or {@code null} in the legacy era
      */
-    void sendRequest(JsonRpcMessage.Request r, byte[] body, SendContext ctx) throws InterruptedException {
+    void sendRequest(JsonRpcMessage.Request r, byte[] body, SendContext ctx, List<String[]> modern)
+            throws InterruptedException {
         String what = "POST " + r.method() + " (id " + r.id() + ")";
-        Call call = new Call(r.id(), what);
+        // a modern request without a deadline (a subscriptions/listen stream) is bounded by no transport timer
+        Call call = new Call(r.id(), what, modern != null && ctx.deadline().isNone());
         active.add(call);
         inbound.expect(r.id(), call);
         ctx.onCancel(call::abort);
@@ -210,7 +213,7 @@ final class Sender {
                 throw exchange.closedNow("cannot send");
             }
             try {
-                postRequest(call, body, ctx);
+                postRequest(call, body, ctx, modern);
             } catch (McpException e) {
                 if (!call.completed()) {
                     throw exchange.closedOr(e);
@@ -237,11 +240,16 @@ final class Sender {
                 + "knows the session (the client starts a new one)");
     }
 
-    private void postRequest(Call call, byte[] body, SendContext ctx) throws InterruptedException {
-        HttpSession current = session.get();
+    /**
+     * POSTs a request and reads its answer. In the modern era ({@code modern} headers given) the session is never
+     * used nor taken, a 5xx with a JSON-RPC error body stays an HTTP failure, and a response stream is not resumed.
+     */
+    private void postRequest(Call call, byte[] body, SendContext ctx, List<String[]> modern)
+            throws InterruptedException {
+        HttpSession current = modern != null ? HttpSession.NONE : session.get();
         String sid = current.id();
-        HttpResponse<StreamBody> resp = exchange.send(call, "POST", body, current.postHeaders(),
-                ctx.deadline().nanoTime());
+        HttpResponse<StreamBody> resp = exchange.send(call, "POST", body,
+                modern != null ? modern : current.postHeaders(), ctx.deadline().nanoTime());
         int status = resp.statusCode();
         if (status == 404 && sid != null) {
             resp.body().close();
@@ -253,14 +261,17 @@ final class Sender {
         }
         if (status < 200 || status >= 300) {
             exchange.failOrDeliverError(call, resp, call.awaitedId, m -> inbound.deliver(m, false),
-                    sid == null ? null : () -> sessionExpired(current, call, 400), ctx.deadline().nanoTime());
+                    sid == null ? null : () -> sessionExpired(current, call, 400), modern != null,
+                    ctx.deadline().nanoTime());
             return;
         }
-        if (sid == null) {
+        if (sid == null && modern == null) {
             captureSession(resp); // the request that starts a session (initialize) gets its id in the answer
         }
         String type = mediaType(resp);
-        if (type.equals("text/event-stream")) {
+        if (type.equals("text/event-stream") && modern != null) {
+            responses.readModernStream(call, resp.body(), ctx);
+        } else if (type.equals("text/event-stream")) {
             responses.readRequestStream(call, resp.body(), ctx);
         } else if (isJson(type)) {
             responses.readJsonAnswer(call, resp.body(), ctx.deadline().nanoTime());
@@ -280,20 +291,22 @@ final class Sender {
      * @param body the message, encoded
      * @param what what is sent, for logs and messages
      */
-    void sendOneWay(byte[] body, SendContext ctx, String what) throws InterruptedException {
+    void sendOneWay(byte[] body, SendContext ctx, String what, List<String[]> modern) throws InterruptedException {
         if (closed.get()) {
             throw exchange.closedNow("cannot send");
         }
-        postOneWay(body, ctx, what);
+        postOneWay(body, ctx, what, modern);
     }
 
     /** POSTs a one-way message even while closing: close() lets the ones already queued go out. */
-    private void postOneWay(byte[] body, SendContext ctx, String what) throws InterruptedException {
+    private void postOneWay(byte[] body, SendContext ctx, String what, List<String[]> modern)
+            throws InterruptedException {
         Call call = new Call(null, what);
         active.add(call);
         ctx.onCancel(call::abort);
         try {
-            exchange.postOneWay(call, body, session.get(), ctx.deadline().nanoTime());
+            exchange.postOneWay(call, body, modern != null ? HttpSession.NONE : session.get(), modern,
+                    ctx.deadline().nanoTime());
         } catch (McpException e) {
             throw exchange.closedOr(e);
         } finally {

@@ -55,6 +55,8 @@ final class SseParser {
     private long eventBytes;
     private long dispatches;
     private long unsendableIds;
+    /** Whether event ids mean nothing on this stream (modern era: never sent back), so none is "unsendable". */
+    private boolean idsIgnored;
 
     /**
      * Creates a parser.
@@ -70,6 +72,17 @@ final class SseParser {
         this.lastEventId = initialLastEventId;
     }
 
+    /**
+     * Marks event ids as meaningless on this stream (MCP 2026-07-28: streams are not resumable): ids are still
+     * parsed but never counted as unsendable.
+     *
+     * @return this parser
+     */
+    SseParser ignoreIds() {
+        idsIgnored = true;
+        return this;
+    }
+
     /** Returns the last event id set by a dispatched event (or the initial one), or {@code null}. */
     String lastEventId() {
         return lastEventId;
@@ -82,7 +95,7 @@ final class SseParser {
 
     /** Returns how many {@code id} fields were treated as none because they cannot be sent back as a header. */
     long unsendableIds() {
-        return unsendableIds;
+        return idsIgnored ? 0 : unsendableIds;
     }
 
     /** Returns how many events were dispatched, including those with empty data (priming events). */

@@ -2,9 +2,11 @@ package dev.loommcp.transport.http;
 
 import dev.loommcp.jsonrpc.RequestId;
 import dev.loommcp.spi.Deadline;
+import dev.loommcp.spi.RequestRouting;
 import dev.loommcp.spi.SendContext;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /** A send context standing in for the core's request scope: a deadline and cancel hooks run by {@link #cancel}. */
@@ -14,10 +16,26 @@ final class TestContext implements SendContext {
     private final List<Runnable> actions = new CopyOnWriteArrayList<>();
     private volatile boolean cancelled;
     private volatile Thread sender;
+    private volatile RequestRouting routing;
 
     TestContext(RequestId id, Duration timeout) {
+        this(id, Deadline.after(timeout));
+    }
+
+    TestContext(RequestId id, Deadline deadline) {
         this.id = id;
-        this.deadline = Deadline.after(timeout);
+        this.deadline = deadline;
+    }
+
+    /** Makes the send a modern-era one (MCP 2026-07-28), as the core does by putting routing on its context. */
+    TestContext routing(RequestRouting r) {
+        this.routing = r;
+        return this;
+    }
+
+    @Override
+    public Optional<RequestRouting> routing() {
+        return Optional.ofNullable(routing);
     }
 
     static TestContext of(long id) {
