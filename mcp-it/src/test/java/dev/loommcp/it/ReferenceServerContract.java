@@ -50,7 +50,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * The client's contract against the reference server {@code @modelcontextprotocol/server-everything}: the same cases
- * over every transport. A subclass supplies the transport.
+ * over every transport. A subclass supplies the transport. The clients run in the default protocol mode, AUTO, which
+ * must find the legacy era (server-everything speaks 2025 only: it answers the {@code server/discover} probe with
+ * {@code -32601} over stdio and {@code 400 -32000} over HTTP).
  */
 @ExtendWith(LeakCheck.class)
 abstract class ReferenceServerContract {
@@ -87,6 +89,8 @@ abstract class ReferenceServerContract {
     void connectsAndReportsTheServer() throws Exception {
         connect();
         assertThat(client.isConnected()).isTrue();
+        assertThat(client.era()).isEqualTo(dev.loommcp.Era.LEGACY);
+        assertThat(client.discoverResult()).isNull();
         assertThat(client.protocolVersion()).isEqualTo("2025-11-25");
         assertThat(client.serverInfo().name()).isEqualTo("mcp-servers/everything");
         assertThat(client.serverCapabilities().hasTools()).isTrue();

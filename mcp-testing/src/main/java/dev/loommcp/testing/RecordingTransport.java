@@ -11,7 +11,10 @@ import java.util.concurrent.CopyOnWriteArrayList;
 /**
  * A transport decorator that records every message the client sends and receives, so a test against a real server
  * can check what went over the wire (for example that a timed-out call sent {@code notifications/cancelled}).
- * Everything else (open, close, the handshake callback, the sink's events) is passed through unchanged.
+ * Everything else (open, close, the handshake callback, every event of the sink, and the era seams
+ * {@link #probeTransport()}, {@link #serverKey()} and {@link #exchangePerRequest()}) is passed through unchanged,
+ * so a recorded transport behaves in both protocol eras exactly like the one it wraps. A probe transport the
+ * wrapped transport hands out is itself wrapped in a recorder, kept in {@link #probes()}.
  *
  * <p>Thread-safe: the recordings are copy-on-write lists; the getters return snapshots.
  */
@@ -20,6 +23,7 @@ public final class RecordingTransport implements McpTransport {
     private final McpTransport delegate;
     private final List<JsonRpcMessage> sent = new CopyOnWriteArrayList<>();
     private final List<JsonRpcMessage> received = new CopyOnWriteArrayList<>();
+    private final List<RecordingTransport> probes = new CopyOnWriteArrayList<>();
 
     /**
      * Wraps a transport.
@@ -47,6 +51,16 @@ public final class RecordingTransport implements McpTransport {
      */
     public List<JsonRpcMessage> received() {
         return List.copyOf(received);
+    }
+
+    /**
+     * Returns the recorders of the probe transports {@link #probeTransport()} handed out so far (stdio's throw-away
+     * era probes), in order.
+     *
+     * @return a snapshot
+     */
+    public List<RecordingTransport> probes() {
+        return List.copyOf(probes);
     }
 
     /**
@@ -87,6 +101,11 @@ public final class RecordingTransport implements McpTransport {
             }
 
             @Override
+            public void onSendFailed(dev.loommcp.jsonrpc.RequestId id, dev.loommcp.McpException cause) {
+                sink.onSendFailed(id, cause);
+            }
+
+            @Override
             public void onClosed(dev.loommcp.McpTransportException cause) {
                 sink.onClosed(cause);
             }
@@ -114,6 +133,41 @@ public final class RecordingTransport implements McpTransport {
     @Override
     public void handshakeCompleted(String protocolVersion) {
         delegate.handshakeCompleted(protocolVersion);
+    }
+
+    /**
+     * Returns the wrapped transport's probe transport, itself wrapped in a new recorder (listed in
+     * {@link #probes()}), or empty when the wrapped transport has none.
+     *
+     * @return the recorded probe transport, or empty
+     */
+    @Override
+    public java.util.Optional<McpTransport> probeTransport() {
+        return delegate.probeTransport().map(p -> {
+            RecordingTransport recorded = new RecordingTransport(p);
+            probes.add(recorded);
+            return recorded;
+        });
+    }
+
+    /**
+     * Returns the wrapped transport's era-verdict cache key.
+     *
+     * @return the key, or {@code null}
+     */
+    @Override
+    public String serverKey() {
+        return delegate.serverKey();
+    }
+
+    /**
+     * Returns whether the wrapped transport runs one exchange per request.
+     *
+     * @return the wrapped transport's answer
+     */
+    @Override
+    public boolean exchangePerRequest() {
+        return delegate.exchangePerRequest();
     }
 
     /**

@@ -76,16 +76,6 @@ public final class HttpReferenceServer implements AutoCloseable {
     /** Ends the server and its children, bounded (TERM, 5 s, KILL, 5 s). */
     @Override
     public void close() {
-        process.descendants().forEach(ProcessHandle::destroy);
-        process.destroy();
-        try {
-            if (!process.waitFor(5, TimeUnit.SECONDS)) {
-                process.descendants().forEach(ProcessHandle::destroyForcibly);
-                process.destroyForcibly();
-                process.waitFor(5, TimeUnit.SECONDS);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        Processes.end(process);
     }
 }

@@ -1,9 +1,15 @@
 package dev.loommcp.transport.stdio;
 
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.Consumer;
 
 /**
@@ -36,6 +42,38 @@ record LaunchConfig(String programName, Path executable, List<String> args, List
         cmd.add(executable.toString());
         cmd.addAll(args);
         return cmd;
+    }
+
+    /**
+     * Returns the era-verdict cache key: {@code "stdio:"} and the hex SHA-256 of the resolved program, the
+     * arguments, the working directory (the JVM's current one when none was set) and the environment sorted by
+     * name, each field length-prefixed so no two configurations encode alike. Values never appear in clear.
+     */
+    String serverKey() {
+        MessageDigest sha;
+        try {
+            sha = MessageDigest.getInstance("SHA-256");
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is missing from the JDK", e);
+        }
+        Path dir = workingDirectory != null ? workingDirectory : Path.of("").toAbsolutePath();
+        digestField(sha, "program", executable.toString());
+        digestField(sha, "args", Integer.toString(args.size()));
+        for (String a : args) {
+            digestField(sha, "arg", a);
+        }
+        digestField(sha, "cwd", dir.normalize().toString());
+        for (Map.Entry<String, String> e : new TreeMap<>(environment).entrySet()) {
+            digestField(sha, "env", e.getKey());
+            digestField(sha, "value", e.getValue());
+        }
+        return "stdio:" + HexFormat.of().formatHex(sha.digest());
+    }
+
+    private static void digestField(MessageDigest sha, String tag, String value) {
+        byte[] bytes = (tag + ':' + value).getBytes(StandardCharsets.UTF_8);
+        sha.update(ByteBuffer.allocate(4).putInt(bytes.length).array());
+        sha.update(bytes);
     }
 
     /** Returns whether the child is started as the leader of its own process group. */

@@ -172,6 +172,8 @@ public final class StdioTransport implements McpTransport {
 
     private final LaunchConfig config;
     private final StdioConnection connection;
+    /** The era-verdict cache key: a digest of the command line, working directory and environment. */
+    private final String serverKey;
     /** Keeps the sink reachable for as long as this transport is: the connection holds it only weakly. */
     private volatile TransportSink sink;
     private volatile Cleaner.Cleanable cleanable;
@@ -179,6 +181,7 @@ public final class StdioTransport implements McpTransport {
     private StdioTransport(LaunchConfig config) {
         this.config = config;
         this.connection = new StdioConnection(config);
+        this.serverKey = config.serverKey();
     }
 
     /**
@@ -260,6 +263,37 @@ public final class StdioTransport implements McpTransport {
     public void send(JsonRpcMessage message, SendContext context) {
         Objects.requireNonNull(message, "message");
         connection.send(message);
+    }
+
+    /**
+     * Returns a new, unopened transport with this one's launch configuration (the same resolved program, arguments,
+     * working directory, environment, limits, graces and stderr listener) for a throw-away era probe (SPI; MCP
+     * 2026-07-28 "stdio: backward compatibility": some 2025-era servers exit on any request before
+     * {@code initialize}, so the probe must not spend the process that carries the session). The copy launches its
+     * own child process, in its own process group, when it is opened; its {@link #close()} ends that child's whole
+     * tree with the shutdown sequence described above, whether the probe succeeded, timed out or failed. It shares
+     * nothing with this transport: opening, failing or closing one never affects the other. A copy that is never
+     * opened holds no process and no thread. Each call returns a new copy.
+     *
+     * @return the probe transport, always present
+     */
+    @Override
+    public Optional<McpTransport> probeTransport() {
+        return Optional.of(new StdioTransport(config));
+    }
+
+    /**
+     * Returns the key under which the client caches this server's era verdict (SPI): a SHA-256 digest, in hex, of
+     * the resolved program, the arguments, the working directory (the JVM's current directory when none was set)
+     * and the child's whole environment (names and values). Two transports built from the same configuration have
+     * the same key; a different argument, directory or environment value gives a different key. The digest never
+     * reveals an environment value; the client keeps it in memory only and never logs it.
+     *
+     * @return the key, never {@code null}
+     */
+    @Override
+    public String serverKey() {
+        return serverKey;
     }
 
     /**
