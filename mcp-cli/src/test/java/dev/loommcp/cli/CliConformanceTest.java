@@ -1,0 +1,166 @@
+package dev.loommcp.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.loommcp.internal.json.Json;
+import dev.loommcp.testing.LeakCheck;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * {@code mcp conformance URL} through the real command line ({@link Main#run}): how it reads the suite's environment
+ * ({@code MCP_CONFORMANCE_SCENARIO}, {@code MCP_CONFORMANCE_PROTOCOL_VERSION}, {@code MCP_CONFORMANCE_CONTEXT}), which
+ * scenarios it refuses, and what two scenarios put on the wire, against a local recording server.
+ */
+@ExtendWith(LeakCheck.class)
+class CliConformanceTest {
+
+    record Run(int code, String out, String err) {
+    }
+
+    private static final String FOCAL_SCHEMA = """
+            {"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object",
+             "$defs":{"address":{"$anchor":"addressDef","type":"object","properties":{"city":{"type":"string"}}}},
+             "properties":{"address":{"$ref":"#/$defs/address"},"contactMethod":{"type":"string","enum":["a","b"]}},
+             "allOf":[{"anyOf":[{"required":["phone"]},{"required":["email"]}]}],
+             "if":{"properties":{"contactMethod":{"const":"a"}}},"then":{"required":["phone"]},
+             "else":{"required":["email"]},"additionalProperties":false}""";
+
+    private final Map<String, String> env = new HashMap<>();
+
+    private Run conformance(String url) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int code = Main.run(new PrintWriter(out), new PrintWriter(err), env::get, "conformance", url);
+        return new Run(code, out.toString(), err.toString());
+    }
+
+    private static Map<String, Object> tool(String name, Object inputSchema) {
+        return Map.of("name", name, "inputSchema", inputSchema);
+    }
+
+    private static Map<String, Function<Map<String, Object>, Object>> answers(List<Map<String, Object>> tools) {
+        return Map.of(
+                "tools/list", params -> Map.of("tools", tools),
+                "tools/call", params -> Map.of("content", List.of(Map.of("type", "text", "text", "ok"))));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Map<String, Object>> calls(RecordingMcpServer server) {
+        return server.messages().stream().filter(m -> "tools/call".equals(m.get("method")))
+                .map(m -> (Map<String, Object>) m.get("params")).toList();
+    }
+
+    @Test
+    void oauthAndSkillsScenariosAreRefusedSayingWhy() {
+        env.put("MCP_CONFORMANCE_SCENARIO", "auth/metadata-default");
+        Run auth = conformance("http://127.0.0.1:9/mcp");
+        assertThat(auth.code()).isEqualTo(2);
+        assertThat(auth.err()).contains("needs OAuth authorization");
+        env.put("MCP_CONFORMANCE_SCENARIO", "sep-2640-client-no-prefetch");
+        Run skills = conformance("http://127.0.0.1:9/mcp");
+        assertThat(skills.code()).isEqualTo(2);
+        assertThat(skills.err()).contains("skills extension");
+        env.put("MCP_CONFORMANCE_SCENARIO", "no-such-scenario");
+        Run unknown = conformance("http://127.0.0.1:9/mcp");
+        assertThat(unknown.code()).isEqualTo(2);
+        assertThat(unknown.err()).contains("unknown scenario no-such-scenario")
+                .contains("http-custom-headers").contains("sep-2322-client-request-state");
+    }
+
+    @Test
+    void anUnusableProtocolVersionOrContextIsRefusedByName() {
+        env.put("MCP_CONFORMANCE_SCENARIO", "initialize");
+        env.put("MCP_CONFORMANCE_PROTOCOL_VERSION", "2099-01-01");
+        Run version = conformance("http://127.0.0.1:9/mcp");
+        assertThat(version.code()).isEqualTo(2);
+        assertThat(version.err()).contains("MCP_CONFORMANCE_PROTOCOL_VERSION").contains("2099-01-01");
+        env.put("MCP_CONFORMANCE_PROTOCOL_VERSION", "2025-11-25");
+        env.put("MCP_CONFORMANCE_CONTEXT", "{not json");
+        Run context = conformance("http://127.0.0.1:9/mcp");
+        assertThat(context.code()).isEqualTo(2);
+        assertThat(context.err()).contains("MCP_CONFORMANCE_CONTEXT is not valid JSON");
+    }
+
+    @Test
+    void schemaPreservationEchoesTheFocalSchemaExactlyAsReceived() throws Exception {
+        Object focal = Json.read(FOCAL_SCHEMA);
+        try (RecordingMcpServer server = new RecordingMcpServer(answers(List.of(
+                tool("json_schema_2020_12_tool", focal),
+                tool("json_schema_echo", Map.of("type", "object",
+                        "properties", Map.of("schema", Map.of("type", "object")), "required", List.of("schema"))))))) {
+            env.put("MCP_CONFORMANCE_SCENARIO", "json-schema-2020-12-preservation");
+            env.put("MCP_CONFORMANCE_PROTOCOL_VERSION", "2025-11-25");
+            Run r = conformance(server.endpoint());
+            assertThat(r.code()).as(r.err()).isZero();
+            assertThat(calls(server)).singleElement().satisfies(call -> {
+                assertThat(call.get("name")).isEqualTo("json_schema_echo");
+                assertThat(call.get("arguments")).isEqualTo(Map.of("schema", focal));
+            });
+            assertThat(server.received()).contains("POST initialize");
+        }
+    }
+
+    @Test
+    void customHeadersMakesTheContextsCallsInOrderWithTheirNullArguments() throws Exception {
+        Map<String, Object> schema = Map.of("type", "object", "properties",
+                Map.of("region", Map.of("type", "string", "x-mcp-header", "Region")));
+        try (RecordingMcpServer server = new RecordingMcpServer(answers(List.of(
+                tool("test_custom_headers", schema), tool("test_custom_headers_null", schema))))) {
+            env.put("MCP_CONFORMANCE_SCENARIO", "http-custom-headers");
+            env.put("MCP_CONFORMANCE_PROTOCOL_VERSION", "2025-11-25");
+            env.put("MCP_CONFORMANCE_CONTEXT", """
+                    {"name":"http-custom-headers","toolCalls":[
+                      {"name":"test_custom_headers","arguments":{"region":"us-west1","empty_val":"","priority":42}},
+                      {"name":"test_custom_headers_null","arguments":{"region":"us-east1","verbose":null}}]}""");
+            Run r = conformance(server.endpoint());
+            assertThat(r.code()).as(r.err()).isZero();
+            Map<String, Object> withNull = new LinkedHashMap<>();
+            withNull.put("region", "us-east1");
+            withNull.put("verbose", null);
+            assertThat(calls(server)).extracting(c -> c.get("name"))
+                    .containsExactly("test_custom_headers", "test_custom_headers_null");
+            assertThat(calls(server).get(0).get("arguments"))
+                    .isEqualTo(Map.of("region", "us-west1", "empty_val", "", "priority", 42));
+            assertThat(calls(server).get(1).get("arguments")).isEqualTo(withNull);
+            int list = server.received().indexOf("POST tools/list");
+            assertThat(list).as("tools/list before the calls").isNotNegative()
+                    .isLessThan(server.received().indexOf("POST tools/call"));
+        }
+    }
+
+    @Test
+    void customHeadersWithoutToolCallsInTheContextFails() throws Exception {
+        try (RecordingMcpServer server = new RecordingMcpServer(answers(List.of()))) {
+            env.put("MCP_CONFORMANCE_SCENARIO", "http-custom-headers");
+            env.put("MCP_CONFORMANCE_PROTOCOL_VERSION", "2025-11-25");
+            Run r = conformance(server.endpoint());
+            assertThat(r.code()).isEqualTo(1);
+            assertThat(r.err()).contains("MCP_CONFORMANCE_CONTEXT names no toolCalls");
+            assertThat(calls(server)).isEmpty();
+        }
+    }
+
+    @Test
+    void invalidToolHeadersCallsEveryListedToolWithItsRequiredArguments() throws Exception {
+        try (RecordingMcpServer server = new RecordingMcpServer(answers(List.of(
+                tool("valid_tool", Map.of("type", "object", "properties",
+                        Map.of("region", Map.of("type", "string", "x-mcp-header", "Region")),
+                        "required", List.of("region"))),
+                tool("plain", Map.of("type", "object")))))) {
+            env.put("MCP_CONFORMANCE_SCENARIO", "http-invalid-tool-headers");
+            env.put("MCP_CONFORMANCE_PROTOCOL_VERSION", "2025-11-25");
+            Run r = conformance(server.endpoint());
+            assertThat(r.code()).as(r.err()).isZero();
+            assertThat(calls(server)).extracting(c -> c.get("name")).containsExactly("valid_tool", "plain");
+            assertThat(calls(server).get(0).get("arguments")).isEqualTo(Map.of("region", "conformance"));
+        }
+    }
+}
