@@ -28,8 +28,11 @@ import tools.jackson.databind.json.JsonMapper;
  *
  * <pre>
  * java -jar mcp-bench/target/mcp-bench.jar [--quick | --full | --check] [--clients raw,loom,...] [--rounds N]
- *      [--no-scale | --scale-only] [--jfr DIR] [--json FILE]
+ *      [--no-scale | --scale-only] [--jfr DIR] [--json FILE] [--server java|java-c2|node|dual] [--eras]
  * </pre>
+ *
+ * <p>{@code --eras} is the protocol-era comparison: the dual-era echo server ({@code --server dual}) and the clients
+ * {@link Clients#ERAS} (the raw loop and loom-mcp pinned to each era, over stdio and HTTP), without the scale run.
  *
  * <p>{@code --check} is the CI mode: one tiny round, exit status 1 when any client fails to complete or fails a call.
  * No mode ever fails on a speed.
@@ -72,7 +75,11 @@ public final class Bench {
             case "java-c2" -> List.of(java, "-XX:+UseSerialGC", "-Xmx64m", "-Xshare:auto", "-XX:-UsePerfData",
                     "-cp", classpath, EchoServer.class.getName());
             case "node" -> List.of("node", nodeScript().toString());
-            default -> throw new IllegalArgumentException("unknown server " + server + "; known: java, java-c2, node");
+            // both eras from one server: server/discover and the modern envelope too (and --http for HTTP clients)
+            case "dual" -> List.of(java, "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx64m", "-Xshare:auto",
+                    "-XX:-UsePerfData", "-cp", classpath, EchoServer.class.getName(), "--dual");
+            default -> throw new IllegalArgumentException("unknown server " + server + "; known: java, java-c2, "
+                    + "node, dual");
         };
     }
 
@@ -127,10 +134,17 @@ public final class Bench {
                 case "--jfr" -> jfr = Path.of(args[++i]).toAbsolutePath();
                 case "--json" -> json = Path.of(args[++i]);
                 case "--server" -> server = args[++i];
+                case "--eras" -> {
+                    server = "dual";
+                    clients = Clients.ERAS;
+                    if (runScale == null) {
+                        runScale = false;
+                    }
+                }
                 case "-h", "--help" -> {
                     out.println("usage: java -jar mcp-bench.jar [--quick | --full | --check] [--clients "
                             + String.join(",", Clients.ALL) + "] [--rounds N] [--no-scale | --scale-only]"
-                            + " [--jfr DIR] [--json FILE] [--server java|java-c2|node]");
+                            + " [--jfr DIR] [--json FILE] [--server java|java-c2|node|dual] [--eras]");
                     return 0;
                 }
                 default -> throw new IllegalArgumentException("unknown argument " + args[i] + " (try --help)");
@@ -151,7 +165,8 @@ public final class Bench {
     private int run(Path json) throws Exception {
         long t0 = System.nanoTime();
         String loadBefore = loadAverage();
-        out.printf("# loom-mcp stdio benchmark (%s mode)%n%n", profile.name());
+        out.printf("# loom-mcp %s benchmark (%s mode)%n%n", serverArgv.contains("--dual") ? "protocol-era"
+                : "stdio", profile.name());
         List<List<Map<String, Object>>> byRound = new ArrayList<>();
         if (runRounds) {
             for (int r = 0; r < rounds; r++) {
@@ -284,7 +299,10 @@ public final class Bench {
                 CLIENT_HEAP, SCALE_HEAP);
         out.printf("- server: `%s`%n", serverArgv.get(0).equals("node") ? "node echo-server.mjs"
                 : serverArgv.stream().filter(a -> a.startsWith("-X")).collect(Collectors.joining(" ", "java ",
-                        " ... EchoServer")) + " (hand-written JSON-RPC, JDK classes only)");
+                        " ... EchoServer" + (serverArgv.contains("--dual") ? " --dual" : ""))) + " (hand-written "
+                        + "JSON-RPC, JDK classes only" + (serverArgv.contains("--dual") ? "; both eras; each HTTP "
+                        + "client starts its own with --http: stateless, JDK HttpServer, a virtual thread per "
+                        + "exchange" : "") + ")");
         out.println();
     }
 

@@ -1,5 +1,6 @@
 package dev.loommcp.bench;
 
+import dev.loommcp.ProtocolMode;
 import java.util.List;
 
 /** The clients under test, by name. */
@@ -7,6 +8,14 @@ final class Clients {
 
     /** Every client, the raw loop first (it is what the others are compared with). */
     static final List<String> ALL = List.of("raw", "loom", "sdk-async", "sdk-sync");
+
+    /**
+     * The era comparison ({@code --eras}): the raw loop and loom-mcp in each era, over stdio and over HTTP, against
+     * the dual-era echo server. Each HTTP client is compared with the legacy HTTP raw loop, each stdio client with the
+     * stdio one.
+     */
+    static final List<String> ERAS = List.of("raw", "raw-modern", "loom-legacy", "loom-modern", "raw-http",
+            "raw-http-modern", "loom-http-legacy", "loom-http-modern");
 
     private Clients() {
     }
@@ -17,10 +26,18 @@ final class Clients {
             case "raw-queued" -> new RawClient(true, false);
             case "raw-vreader" -> new RawClient(false, true);
             case "raw-queued-vreader" -> new RawClient(true, true);
+            case "raw-modern" -> new RawClient(false, false, true);
+            case "raw-http" -> new RawHttpClient(false);
+            case "raw-http-modern" -> new RawHttpClient(true);
             case "loom" -> new LoomClient();
+            case "loom-legacy" -> new LoomClient(name, ProtocolMode.LEGACY, false);
+            case "loom-modern" -> new LoomClient(name, ProtocolMode.MODERN, false);
+            case "loom-http-legacy" -> new LoomClient(name, ProtocolMode.LEGACY, true);
+            case "loom-http-modern" -> new LoomClient(name, ProtocolMode.MODERN, true);
             case "sdk-sync" -> new SdkClients.Sync();
             case "sdk-async" -> new SdkClients.Async();
-            default -> throw new IllegalArgumentException("unknown client " + name + "; known: " + ALL);
+            default -> throw new IllegalArgumentException("unknown client " + name + "; known: " + ALL + ", " + ERAS
+                    + " and the raw-queued, raw-vreader, raw-queued-vreader variants");
         };
     }
 
@@ -42,6 +59,14 @@ final class Clients {
         };
     }
 
+    /**
+     * The client each client is compared with: the legacy raw loop of the same transport ({@code raw-http} for the
+     * HTTP clients, {@code raw} for the others).
+     */
+    static String reference(String name) {
+        return name.contains("http") ? "raw-http" : "raw";
+    }
+
     /** A label for the table. */
     static String label(String name) {
         return switch (name) {
@@ -49,7 +74,14 @@ final class Clients {
             case "raw-queued" -> "raw loop, writes through a queue and a writer virtual thread";
             case "raw-vreader" -> "raw loop, reader on a virtual thread";
             case "raw-queued-vreader" -> "raw loop, writer queue and virtual reader (loom-mcp's thread layout)";
+            case "raw-modern" -> "raw loop, modern era (server/discover, _meta on every request)";
+            case "raw-http" -> "raw loop over HTTP (java.net.http, one POST per request)";
+            case "raw-http-modern" -> "raw loop over HTTP, modern era (_meta and Mcp-* headers)";
             case "loom" -> "loom-mcp";
+            case "loom-legacy" -> "loom-mcp, ProtocolMode.LEGACY";
+            case "loom-modern" -> "loom-mcp, ProtocolMode.MODERN";
+            case "loom-http-legacy" -> "loom-mcp over HTTP, ProtocolMode.LEGACY";
+            case "loom-http-modern" -> "loom-mcp over HTTP, ProtocolMode.MODERN";
             case "sdk-async" -> "official Java SDK 2.1.0, async client";
             case "sdk-sync" -> "official Java SDK 2.1.0, sync client from virtual threads";
             default -> name;

@@ -1,14 +1,21 @@
 package dev.loommcp.bench;
 
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
 import java.io.FileDescriptor;
 import java.io.FileInputStream;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.List;
 import java.util.PriorityQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -31,6 +38,16 @@ import java.util.concurrent.locks.ReentrantLock;
  * appended to one buffer and written with one {@code write} per chunk read, so a burst of requests costs one system
  * call. Answers to {@code sleep} are kept in a queue ordered by deadline and every answer due at once is written with
  * one call too. Only JDK classes are used, so the JVM starts fast.
+ *
+ * <p>With {@code --dual} it serves both protocol eras, like the TypeScript SDK's dual-era servers: it also answers
+ * {@code server/discover} (MCP 2026-07-28), and a request that carries the modern envelope
+ * ({@code _meta["io.modelcontextprotocol/protocolVersion"]} in its params) gets a result with
+ * {@code "resultType":"complete"}; a request without it is served as before (legacy). With {@code --http} it serves
+ * Streamable HTTP instead of stdio, stateless (no session: one POST per message, the answer as one JSON body, 202 for
+ * a notification, 405 for GET and DELETE), on 127.0.0.1 and an ephemeral port, which it prints as
+ * {@code LISTENING <port>} on stdout; a modern request must carry the {@code MCP-Protocol-Version} and
+ * {@code Mcp-Method} headers (else 400, {@code -32020}). It ends when its stdin ends. Over HTTP a {@code sleep} call
+ * holds its own (virtual) thread for the time asked.
  */
 public final class EchoServer {
 
@@ -39,25 +56,42 @@ public final class EchoServer {
     private static final byte[] ERROR = ascii(",\"error\":{\"code\":");
     private static final byte[] TEXT_BLOCK_OPEN = ascii("{\"content\":[{\"type\":\"text\",\"text\":");
     private static final byte[] TEXT_BLOCK_CLOSE = ascii("}]}}\n");
+    private static final byte[] TEXT_BLOCK_CLOSE_MODERN = ascii("}],\"resultType\":\"complete\"}}\n");
     private static final byte[] EMPTY_RESULT = ascii("{}}\n");
+    private static final byte[] EMPTY_RESULT_MODERN = ascii("{\"resultType\":\"complete\"}}\n");
+    private static final byte[] DISCOVER = ascii("{\"supportedVersions\":[\"2026-07-28\"],\"capabilities\":"
+            + "{\"tools\":{}},\"resultType\":\"complete\",\"ttlMs\":0,\"cacheScope\":\"private\",\"_meta\":"
+            + "{\"io.modelcontextprotocol/serverInfo\":{\"name\":\"loom-mcp-bench-echo\",\"version\":\"1.0\"}}}}\n");
     private static final byte[] TOOLS = ascii("{\"tools\":["
             + "{\"name\":\"echo\",\"description\":\"Returns its text argument\",\"inputSchema\":{\"type\":\"object\","
             + "\"properties\":{\"text\":{\"type\":\"string\"}},\"required\":[\"text\"]}},"
             + "{\"name\":\"sleep\",\"description\":\"Answers after ms milliseconds\",\"inputSchema\":{\"type\":\"object\","
             + "\"properties\":{\"ms\":{\"type\":\"integer\",\"minimum\":0}},\"required\":[\"ms\"]}}"
-            + "]}}\n");
+            + "]");
+    private static final byte[] TOOLS_CLOSE = ascii("}}\n");
+    private static final byte[] TOOLS_CLOSE_MODERN = ascii(",\"resultType\":\"complete\"}}\n");
     private static final String DEFAULT_VERSION = "\"2025-06-18\"";
 
     private final OutputStream out;
     private final ReentrantLock outLock = new ReentrantLock();
-    private byte[] obuf = new byte[1 << 16];
-    private int olen;
+    /** What goes to stdout next (guarded by {@link #outLock}). */
+    private final Sink stdout = new Sink();
+    /** Whether {@code server/discover} and the modern envelope are served ({@code --dual}). */
+    private final boolean dual;
 
     private final ReentrantLock timerLock = new ReentrantLock();
     private final Condition timerChanged = timerLock.newCondition();
     private final PriorityQueue<Due> timer = new PriorityQueue<>();
     private long timerSeq;
     private long maxPending;
+    /** HTTP {@code sleep} calls holding their thread now (guarded by {@link #timerLock}). */
+    private long httpPending;
+
+    /** An answer being assembled: appended to, then written (stdio) or sent as a body (HTTP). */
+    private static final class Sink {
+        byte[] buf = new byte[1 << 12];
+        int len;
+    }
 
     private record Due(long deadline, long seq, byte[] answer) implements Comparable<Due> {
         @Override
@@ -67,23 +101,93 @@ public final class EchoServer {
         }
     }
 
-    private EchoServer(OutputStream out) {
+    private EchoServer(OutputStream out, boolean dual) {
         this.out = out;
+        this.dual = dual;
+        stdout.buf = new byte[1 << 16];
     }
 
     /**
-     * Runs the server on this process's stdin and stdout until stdin ends.
+     * Runs the server on this process's stdin and stdout until stdin ends, or with {@code --http} on HTTP until stdin
+     * ends.
      *
-     * @param args ignored
-     * @throws IOException if stdout fails
+     * @param args {@code --dual} (serve the modern era too), {@code --http} (serve HTTP, not stdio)
+     * @throws IOException if stdout fails or the HTTP server cannot start
      */
     public static void main(String[] args) throws IOException {
-        EchoServer server = new EchoServer(new FileOutputStream(FileDescriptor.out));
+        List<String> options = List.of(args);
+        for (String a : options) {
+            if (!a.equals("--dual") && !a.equals("--http")) {
+                throw new IllegalArgumentException("unknown argument " + a + "; known: --dual, --http");
+            }
+        }
+        EchoServer server = new EchoServer(new FileOutputStream(FileDescriptor.out), options.contains("--dual"));
+        if (options.contains("--http")) {
+            server.serveHttp();
+            System.exit(0);
+        }
         Thread timerThread = new Thread(server::timerLoop, "echo-timer");
         timerThread.setDaemon(true);
         timerThread.start();
         server.readLoop(new FileInputStream(FileDescriptor.in));
         System.exit(0);
+    }
+
+    // ---- HTTP ----
+
+    /** Serves HTTP on 127.0.0.1 and an ephemeral port (printed as LISTENING port) until stdin ends. */
+    private void serveHttp() throws IOException {
+        HttpServer http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 4096);
+        ExecutorService handlers = Executors.newVirtualThreadPerTaskExecutor();
+        http.setExecutor(handlers);
+        http.createContext("/mcp", this::exchange);
+        http.start();
+        out.write(ascii("LISTENING " + http.getAddress().getPort() + "\n"));
+        out.flush();
+        InputStream in = new FileInputStream(FileDescriptor.in);
+        while (in.read(new byte[256]) >= 0) {
+            // runs until the harness closes our stdin
+        }
+        http.stop(0);
+        handlers.shutdownNow();
+    }
+
+    /** One HTTP exchange: a POST holds one JSON-RPC message. */
+    private void exchange(HttpExchange ex) throws IOException {
+        try (ex) {
+            if (!ex.getRequestMethod().equals("POST")) {
+                ex.getResponseHeaders().set("Allow", "POST");
+                respond(ex, 405, ascii("{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32000,"
+                        + "\"message\":\"Method not allowed.\"}}"));
+                return;
+            }
+            byte[] body = ex.getRequestBody().readAllBytes();
+            Sink sink = new Sink();
+            int[] modern = {0};
+            try {
+                handle(sink, body, 0, body.length, true, modern);
+            } catch (IllegalArgumentException e) {
+                error(sink, null, 0, 0, -32700, "Parse error");
+            }
+            if (modern[0] == 1 && (ex.getRequestHeaders().getFirst("MCP-Protocol-Version") == null
+                    || ex.getRequestHeaders().getFirst("Mcp-Method") == null)) {
+                sink.len = 0;
+                error(sink, null, 0, 0, -32020, "modern request without MCP-Protocol-Version or Mcp-Method");
+                respond(ex, 400, Arrays.copyOf(sink.buf, sink.len - 1));
+                return;
+            }
+            if (sink.len == 0) {
+                ex.sendResponseHeaders(202, -1);
+                return;
+            }
+            respond(ex, 200, Arrays.copyOf(sink.buf, sink.len - 1)); // without the line end
+        }
+    }
+
+    private static void respond(HttpExchange ex, int status, byte[] body) throws IOException {
+        ex.getResponseHeaders().set("Content-Type", "application/json");
+        ex.sendResponseHeaders(status, body.length);
+        ex.getResponseBody().write(body);
     }
 
     private void readLoop(InputStream in) throws IOException {
@@ -111,9 +215,9 @@ public final class EchoServer {
                 for (int i = scan; i < end; i++) {
                     if (buf[i] == '\n') {
                         try {
-                            handle(buf, start, i);
+                            handle(stdout, buf, start, i, false, null);
                         } catch (IllegalArgumentException e) {
-                            error(null, 0, 0, -32700, "Parse error");
+                            error(stdout, null, 0, 0, -32700, "Parse error");
                         }
                         start = i + 1;
                     }
@@ -129,9 +233,14 @@ public final class EchoServer {
         }
     }
 
-    // ---- one request; called with outLock held ----
+    // ---- one request; over stdio called with outLock held ----
 
-    private void handle(byte[] b, int from, int to) {
+    /**
+     * Handles one message, appending its answer (if any) to {@code sink}. Over HTTP a {@code sleep} call sleeps on
+     * this thread; over stdio its answer is scheduled. {@code modern}, when given, is set to 1 for a request with the
+     * modern envelope.
+     */
+    private void handle(Sink sink, byte[] b, int from, int to, boolean http, int[] modern) {
         Scanner s = new Scanner(b, from, to);
         int idFrom = -1;
         int idTo = -1;
@@ -178,30 +287,45 @@ public final class EchoServer {
                 }
             }
         } catch (IllegalArgumentException e) {
-            error(null, 0, 0, -32700, "Parse error");
+            error(sink, null, 0, 0, -32700, "Parse error");
             return;
         }
         if (methodFrom < 0 || idFrom < 0 || (idTo - idFrom == 4 && b[idFrom] == 'n')) {
             return; // a notification, or a response to us: nothing to answer
         }
+        boolean isModern = dual && paramsFrom >= 0 && isModern(b, paramsFrom, paramsTo);
+        if (isModern && modern != null) {
+            modern[0] = 1;
+        }
         if (s.valueIs(methodFrom, methodTo, "tools/call")) {
-            toolsCall(b, idFrom, idTo, paramsFrom, paramsTo);
-        } else if (s.valueIs(methodFrom, methodTo, "ping")) {
-            begin(b, idFrom, idTo);
-            put(RESULT);
-            put(EMPTY_RESULT);
+            toolsCall(sink, b, idFrom, idTo, paramsFrom, paramsTo, http, isModern);
+        } else if (s.valueIs(methodFrom, methodTo, "ping") && !isModern) {
+            begin(sink, b, idFrom, idTo);
+            put(sink, RESULT);
+            put(sink, EMPTY_RESULT);
         } else if (s.valueIs(methodFrom, methodTo, "tools/list")) {
-            begin(b, idFrom, idTo);
-            put(RESULT);
-            put(TOOLS);
+            begin(sink, b, idFrom, idTo);
+            put(sink, RESULT);
+            put(sink, TOOLS);
+            put(sink, isModern ? TOOLS_CLOSE_MODERN : TOOLS_CLOSE);
         } else if (s.valueIs(methodFrom, methodTo, "initialize")) {
-            initialize(b, idFrom, idTo, paramsFrom, paramsTo);
+            initialize(sink, b, idFrom, idTo, paramsFrom, paramsTo);
+        } else if (dual && s.valueIs(methodFrom, methodTo, "server/discover")) {
+            begin(sink, b, idFrom, idTo);
+            put(sink, RESULT);
+            put(sink, DISCOVER);
         } else {
-            error(b, idFrom, idTo, -32601, "Method not found");
+            error(sink, b, idFrom, idTo, -32601, "Method not found");
         }
     }
 
-    private void initialize(byte[] b, int idFrom, int idTo, int pFrom, int pTo) {
+    /** Whether params [from, to) carry the modern envelope: {@code _meta} with the protocol version. */
+    private static boolean isModern(byte[] b, int from, int to) {
+        int[] meta = member(b, from, to, "_meta");
+        return meta != null && member(b, meta[0], meta[1], "io.modelcontextprotocol/protocolVersion") != null;
+    }
+
+    private void initialize(Sink sink, byte[] b, int idFrom, int idTo, int pFrom, int pTo) {
         String version = DEFAULT_VERSION;
         if (pFrom >= 0) {
             int[] v = member(b, pFrom, pTo, "protocolVersion");
@@ -209,48 +333,55 @@ public final class EchoServer {
                 version = new String(b, v[0], v[1] - v[0], StandardCharsets.UTF_8);
             }
         }
-        begin(b, idFrom, idTo);
-        put(RESULT);
-        put(ascii("{\"protocolVersion\":" + version + ",\"capabilities\":{\"tools\":{}},"
+        begin(sink, b, idFrom, idTo);
+        put(sink, RESULT);
+        put(sink, ascii("{\"protocolVersion\":" + version + ",\"capabilities\":{\"tools\":{}},"
                 + "\"serverInfo\":{\"name\":\"loom-mcp-bench-echo\",\"version\":\"1.0\"}}}\n"));
     }
 
-    private void toolsCall(byte[] b, int idFrom, int idTo, int pFrom, int pTo) {
+    private void toolsCall(Sink sink, byte[] b, int idFrom, int idTo, int pFrom, int pTo, boolean http,
+                           boolean modern) {
         int[] name = pFrom < 0 ? null : member(b, pFrom, pTo, "name");
         int[] args = pFrom < 0 ? null : member(b, pFrom, pTo, "arguments");
         if (name == null || b[name[0]] != '"') {
-            error(b, idFrom, idTo, -32602, "Invalid params: no tool name");
+            error(sink, b, idFrom, idTo, -32602, "Invalid params: no tool name");
             return;
         }
         Scanner s = new Scanner(b, pFrom, pTo);
         if (s.valueIs(name[0], name[1], "echo")) {
             int[] text = args == null ? null : member(b, args[0], args[1], "text");
             if (text == null || b[text[0]] != '"') {
-                error(b, idFrom, idTo, -32602, "Invalid params: echo needs a string text");
+                error(sink, b, idFrom, idTo, -32602, "Invalid params: echo needs a string text");
                 return;
             }
-            begin(b, idFrom, idTo);
-            put(RESULT);
-            put(TEXT_BLOCK_OPEN);
-            put(b, text[0], text[1]);
-            put(TEXT_BLOCK_CLOSE);
+            begin(sink, b, idFrom, idTo);
+            put(sink, RESULT);
+            put(sink, TEXT_BLOCK_OPEN);
+            put(sink, b, text[0], text[1]);
+            put(sink, modern ? TEXT_BLOCK_CLOSE_MODERN : TEXT_BLOCK_CLOSE);
         } else if (s.valueIs(name[0], name[1], "sleep")) {
             int[] ms = args == null ? null : member(b, args[0], args[1], "ms");
             long millis = ms == null ? -1 : parseLong(b, ms[0], ms[1]);
             if (millis < 0) {
-                error(b, idFrom, idTo, -32602, "Invalid params: sleep needs a non-negative integer ms");
+                error(sink, b, idFrom, idTo, -32602, "Invalid params: sleep needs a non-negative integer ms");
                 return;
             }
             byte[] answer = ascii("{\"jsonrpc\":\"2.0\",\"id\":"
                     + new String(b, idFrom, idTo - idFrom, StandardCharsets.UTF_8)
-                    + ",\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"slept " + millis + " ms\"}]}}\n");
-            schedule(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis), answer);
+                    + ",\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"slept " + millis + " ms\"}]"
+                    + (modern ? ",\"resultType\":\"complete\"" : "") + "}}\n");
+            if (http) {
+                sleepHere(millis);
+                put(sink, answer);
+            } else {
+                schedule(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis), answer);
+            }
         } else if (s.valueIs(name[0], name[1], "stats")) {
             long pendingNow;
             long maxPendingNow;
             timerLock.lock();
             try {
-                pendingNow = timer.size();
+                pendingNow = timer.size() + httpPending;
                 maxPendingNow = maxPending;
                 if (args != null && member(b, args[0], args[1], "reset") != null) {
                     maxPending = pendingNow;
@@ -258,24 +389,47 @@ public final class EchoServer {
             } finally {
                 timerLock.unlock();
             }
-            begin(b, idFrom, idTo);
-            put(RESULT);
-            put(TEXT_BLOCK_OPEN);
-            put(ascii("\"{\\\"pending\\\":" + pendingNow + ",\\\"maxPending\\\":" + maxPendingNow + "}\""));
-            put(TEXT_BLOCK_CLOSE);
+            begin(sink, b, idFrom, idTo);
+            put(sink, RESULT);
+            put(sink, TEXT_BLOCK_OPEN);
+            put(sink, ascii("\"{\\\"pending\\\":" + pendingNow + ",\\\"maxPending\\\":" + maxPendingNow + "}\""));
+            put(sink, modern ? TEXT_BLOCK_CLOSE_MODERN : TEXT_BLOCK_CLOSE);
         } else {
-            error(b, idFrom, idTo, -32602, "Unknown tool");
+            error(sink, b, idFrom, idTo, -32602, "Unknown tool");
         }
     }
 
-    private void error(byte[] b, int idFrom, int idTo, int code, String message) {
+    private void error(Sink sink, byte[] b, int idFrom, int idTo, int code, String message) {
         if (b == null) {
-            put(ascii("{\"jsonrpc\":\"2.0\",\"id\":null"));
+            put(sink, ascii("{\"jsonrpc\":\"2.0\",\"id\":null"));
         } else {
-            begin(b, idFrom, idTo);
+            begin(sink, b, idFrom, idTo);
         }
-        put(ERROR);
-        put(ascii(code + ",\"message\":\"" + message + "\"}}\n"));
+        put(sink, ERROR);
+        put(sink, ascii(code + ",\"message\":\"" + message + "\"}}\n"));
+    }
+
+    /** An HTTP sleep: holds this (virtual) thread, counted as pending for the stats tool. */
+    private void sleepHere(long millis) {
+        timerLock.lock();
+        try {
+            httpPending++;
+            maxPending = Math.max(maxPending, httpPending);
+        } finally {
+            timerLock.unlock();
+        }
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            timerLock.lock();
+            try {
+                httpPending--;
+            } finally {
+                timerLock.unlock();
+            }
+        }
     }
 
     /** Finds the value of a member of the object spanning [from, to); null if absent or not an object. */
@@ -326,30 +480,30 @@ public final class EchoServer {
         return v;
     }
 
-    // ---- output; outLock held ----
+    // ---- output; over stdio with outLock held ----
 
-    private void begin(byte[] b, int idFrom, int idTo) {
-        put(JSONRPC_ID);
-        put(b, idFrom, idTo);
+    private static void begin(Sink sink, byte[] b, int idFrom, int idTo) {
+        put(sink, JSONRPC_ID);
+        put(sink, b, idFrom, idTo);
     }
 
-    private void put(byte[] bytes) {
-        put(bytes, 0, bytes.length);
+    private static void put(Sink sink, byte[] bytes) {
+        put(sink, bytes, 0, bytes.length);
     }
 
-    private void put(byte[] bytes, int from, int to) {
+    private static void put(Sink sink, byte[] bytes, int from, int to) {
         int n = to - from;
-        if (olen + n > obuf.length) {
-            obuf = Arrays.copyOf(obuf, Math.max(obuf.length * 2, olen + n));
+        if (sink.len + n > sink.buf.length) {
+            sink.buf = Arrays.copyOf(sink.buf, Math.max(sink.buf.length * 2, sink.len + n));
         }
-        System.arraycopy(bytes, from, obuf, olen, n);
-        olen += n;
+        System.arraycopy(bytes, from, sink.buf, sink.len, n);
+        sink.len += n;
     }
 
     private void flushLocked() throws IOException {
-        if (olen > 0) {
-            out.write(obuf, 0, olen);
-            olen = 0;
+        if (stdout.len > 0) {
+            out.write(stdout.buf, 0, stdout.len);
+            stdout.len = 0;
         }
     }
 
@@ -399,7 +553,7 @@ public final class EchoServer {
                 outLock.lock();
                 try {
                     for (int i = 0; i < n; i++) {
-                        put(batch[i]);
+                        put(stdout, batch[i]);
                         batch[i] = null;
                     }
                     flushLocked();

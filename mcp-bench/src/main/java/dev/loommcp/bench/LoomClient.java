@@ -1,28 +1,67 @@
 package dev.loommcp.bench;
 
 import dev.loommcp.McpClient;
+import dev.loommcp.ProtocolMode;
 import dev.loommcp.schema.CallToolResult;
 import dev.loommcp.schema.TextContent;
+import dev.loommcp.spi.McpTransport;
+import dev.loommcp.transport.http.HttpTransport;
 import dev.loommcp.transport.stdio.StdioTransport;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
-/** loom-mcp: {@link McpClient} over {@link StdioTransport}, called from virtual threads (one per call). */
+/**
+ * loom-mcp: {@link McpClient} over {@link StdioTransport} (or {@link HttpTransport} against the echo server's HTTP
+ * mode), called from virtual threads (one per call). {@code loom} uses the client's default protocol mode
+ * ({@link ProtocolMode#AUTO}); {@code loom-legacy} and {@code loom-modern} pin the era ({@link ProtocolMode#LEGACY},
+ * {@link ProtocolMode#MODERN}), so that the two eras run against the same (dual-era) server.
+ */
 final class LoomClient implements BenchClient {
 
+    private final String name;
+    private final ProtocolMode mode;
+    private final boolean http;
     private McpClient client;
+    private HttpServerProcess server;
+
+    /** The default client: stdio, default protocol mode. */
+    LoomClient() {
+        this("loom", null, false);
+    }
+
+    /**
+     * A client of one era and transport.
+     *
+     * @param name its name in the tables
+     * @param mode its protocol mode, or {@code null} for the client's default
+     * @param http whether to speak HTTP to the echo server's HTTP mode instead of stdio
+     */
+    LoomClient(String name, ProtocolMode mode, boolean http) {
+        this.name = name;
+        this.mode = mode;
+        this.http = http;
+    }
 
     @Override
     public String name() {
-        return "loom";
+        return name;
     }
 
     @Override
     public void start(List<String> serverArgv) throws Exception {
-        client = McpClient.newBuilder(StdioTransport.newBuilder(serverArgv).build())
-                .requestTimeout(Duration.ofSeconds(60))
-                .build();
+        McpTransport transport;
+        if (http) {
+            server = HttpServerProcess.start(serverArgv);
+            transport = HttpTransport.newBuilder(server.endpoint()).build();
+        } else {
+            transport = StdioTransport.newBuilder(serverArgv).build();
+        }
+        McpClient.Builder builder = McpClient.newBuilder(transport).requestTimeout(Duration.ofSeconds(60));
+        if (mode != null) {
+            builder.protocolMode(mode);
+        }
+        client = builder.build();
         client.connect();
     }
 
@@ -49,9 +88,15 @@ final class LoomClient implements BenchClient {
     }
 
     @Override
-    public void close() {
-        if (client != null) {
-            client.close();
+    public void close() throws Exception {
+        try {
+            if (client != null) {
+                client.close();
+            }
+        } finally {
+            if (server != null) {
+                server.close();
+            }
         }
     }
 }

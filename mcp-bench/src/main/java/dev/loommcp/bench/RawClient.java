@@ -28,7 +28,9 @@ import tools.jackson.databind.node.ObjectNode;
  * encoded line to a writer virtual thread through a {@link LinkedBlockingQueue}, which writes whatever is queued and
  * flushes once (the way loom-mcp's stdio transport writes); {@code -vreader}: the reader is a virtual thread instead
  * of a platform thread (as loom-mcp's is). {@code raw-queued-vreader} has loom-mcp's thread layout with the raw
- * loop's JSON handling.
+ * loop's JSON handling. {@code raw-modern} speaks the modern era (MCP 2026-07-28) the same way: {@code server/discover}
+ * instead of {@code initialize}, and the per-request {@code _meta} envelope (protocol version, client capabilities,
+ * client info) on every request, built once and reused.
  */
 final class RawClient implements BenchClient {
 
@@ -48,14 +50,44 @@ final class RawClient implements BenchClient {
     private final LinkedBlockingQueue<byte[]> outQueue = new LinkedBlockingQueue<>();
     private Thread writer;
 
+    private final boolean modern;
+    /** The modern era's per-request envelope, shared by every request (never changed after start). */
+    private ObjectNode meta;
+
     RawClient(boolean queued, boolean virtualReader) {
+        this(queued, virtualReader, false);
+    }
+
+    RawClient(boolean queued, boolean virtualReader, boolean modern) {
         this.queued = queued;
         this.virtualReader = virtualReader;
+        this.modern = modern;
     }
 
     @Override
     public String name() {
-        return "raw" + (queued ? "-queued" : "") + (virtualReader ? "-vreader" : "");
+        return "raw" + (queued ? "-queued" : "") + (virtualReader ? "-vreader" : "") + (modern ? "-modern" : "");
+    }
+
+    /** The legacy era's {@code initialize} params: version 2025-06-18, no capabilities, the client's name. */
+    static ObjectNode initializeParams(JsonMapper mapper, String clientName) {
+        ObjectNode params = mapper.createObjectNode();
+        params.put("protocolVersion", "2025-06-18");
+        params.putObject("capabilities");
+        params.putObject("clientInfo").put("name", clientName).put("version", "1.0");
+        return params;
+    }
+
+    /**
+     * The modern era's {@code _meta} envelope of every request: protocol version, (no) client capabilities and client
+     * info.
+     */
+    static ObjectNode modernMeta(JsonMapper mapper, String clientName) {
+        ObjectNode meta = mapper.createObjectNode();
+        meta.put("io.modelcontextprotocol/protocolVersion", "2026-07-28");
+        meta.putObject("io.modelcontextprotocol/clientCapabilities");
+        meta.putObject("io.modelcontextprotocol/clientInfo").put("name", clientName).put("version", "1.0");
+        return meta;
     }
 
     @Override
@@ -68,11 +100,17 @@ final class RawClient implements BenchClient {
         if (queued) {
             writer = Thread.ofVirtual().name("raw-writer").start(this::writeLoop);
         }
-        ObjectNode params = mapper.createObjectNode();
-        params.put("protocolVersion", "2025-06-18");
-        params.putObject("capabilities");
-        params.putObject("clientInfo").put("name", "raw-loop").put("version", "1.0");
-        call("initialize", params);
+        if (modern) {
+            meta = modernMeta(mapper, "raw-loop");
+            ObjectNode params = mapper.createObjectNode();
+            params.set("_meta", meta);
+            JsonNode discovered = call("server/discover", params);
+            if (!discovered.has("supportedVersions")) {
+                throw new IOException("server/discover answered without supportedVersions");
+            }
+            return;
+        }
+        call("initialize", initializeParams(mapper, "raw-loop"));
         ObjectNode initialized = mapper.createObjectNode();
         initialized.put("jsonrpc", "2.0");
         initialized.put("method", "notifications/initialized");
@@ -84,7 +122,7 @@ final class RawClient implements BenchClient {
         ObjectNode params = mapper.createObjectNode();
         params.put("name", "echo");
         params.putObject("arguments").put("text", text);
-        return firstText(call("tools/call", params));
+        return firstText(call("tools/call", withMeta(params)));
     }
 
     @Override
@@ -92,7 +130,7 @@ final class RawClient implements BenchClient {
         ObjectNode params = mapper.createObjectNode();
         params.put("name", "sleep");
         params.putObject("arguments").put("ms", ms);
-        return firstText(call("tools/call", params));
+        return firstText(call("tools/call", withMeta(params)));
     }
 
     @Override
@@ -100,10 +138,21 @@ final class RawClient implements BenchClient {
         ObjectNode params = mapper.createObjectNode();
         params.put("name", tool);
         params.set("arguments", mapper.valueToTree(arguments));
-        return firstText(call("tools/call", params));
+        return firstText(call("tools/call", withMeta(params)));
     }
 
-    private static String firstText(JsonNode result) {
+    /** Adds the modern envelope in the modern era. */
+    private ObjectNode withMeta(ObjectNode params) {
+        if (modern) {
+            params.set("_meta", meta);
+        }
+        return params;
+    }
+
+    private String firstText(JsonNode result) throws IOException {
+        if (modern && !"complete".equals(result.path("resultType").asString(""))) {
+            throw new IOException("a modern result that is not complete");
+        }
         return result.get("content").get(0).get("text").asString();
     }
 

@@ -32,20 +32,25 @@ final class Report {
         return Stats.median(v);
     }
 
-    /** The median over rounds of (client / raw) of the same round. */
+    /** The median over rounds of (client / its reference raw loop) of the same round. */
     double ratio(String client, String path) {
+        return ratio(client, Clients.reference(client), path);
+    }
+
+    /** The median over rounds of (client / other) of the same round. */
+    double ratio(String client, String other, String path) {
         double[] v = new double[rounds.size()];
         for (int r = 0; r < v.length; r++) {
-            v[r] = Bench.num(result(r, client), path) / Bench.num(result(r, "raw"), path);
+            v[r] = Bench.num(result(r, client), path) / Bench.num(result(r, other), path);
         }
         return Stats.median(v);
     }
 
-    /** The median over rounds of (client - raw) of the same round. */
+    /** The median over rounds of (client - its reference raw loop) of the same round. */
     double difference(String client, String path) {
         double[] v = new double[rounds.size()];
         for (int r = 0; r < v.length; r++) {
-            v[r] = Bench.num(result(r, client), path) - Bench.num(result(r, "raw"), path);
+            v[r] = Bench.num(result(r, client), path) - Bench.num(result(r, Clients.reference(client)), path);
         }
         return Stats.median(v);
     }
@@ -66,9 +71,15 @@ final class Report {
         return clients.contains("raw");
     }
 
+    /** Whether the client has a reference to be compared with (and is not one itself). */
+    private boolean compared(String client) {
+        String reference = Clients.reference(client);
+        return clients.contains(reference) && !reference.equals(client);
+    }
+
     private String withRatio(String client, String path, String pattern) {
         String v = Bench.fmt(pattern, median(client, path));
-        if (!hasRaw() || "raw".equals(client)) {
+        if (!compared(client)) {
             return v;
         }
         return v + " (" + Bench.fmt("%.2f", ratio(client, path)) + "x)";
@@ -76,7 +87,8 @@ final class Report {
 
     void print() {
         out.println("## Results (median of " + rounds.size() + " round(s); in parentheses: the median of the"
-                + " per-round ratio to the raw loop)");
+                + " per-round ratio to the raw loop" + (clients.contains("raw-http") ? " of the same transport" : "")
+                + ")");
         out.println();
         out.println("| client | ready ms | seq calls/s | seq p50 / p99 µs | echo, 64 in flight /s"
                 + " | echo, 512 in flight /s | sleep(10), 64 in flight /s | sleep(10), 512 in flight /s"
@@ -84,7 +96,7 @@ final class Report {
         out.println("|---|---|---|---|---|---|---|---|---|---|---|");
         for (String c : clients) {
             String rss = Bench.fmt("%.0f", median(c, "peakRssMb"));
-            if (hasRaw() && !"raw".equals(c)) {
+            if (compared(c)) {
                 rss += " (" + Bench.fmt("%+.0f", difference(c, "peakRssMb")) + ")";
             }
             long failed = total(c, "failed") + total(c, "failedInWarmup");
@@ -142,6 +154,43 @@ final class Report {
         if (hasRaw() && clients.contains("loom")) {
             targets();
         }
+        if (clients.contains("loom-legacy") && clients.contains("loom-modern")) {
+            eraTargets("loom-modern", "loom-legacy", "stdio");
+        }
+        if (clients.contains("loom-http-legacy") && clients.contains("loom-http-modern")) {
+            eraTargets("loom-http-modern", "loom-http-legacy", "HTTP");
+        }
+    }
+
+    /**
+     * The era comparison: loom-mcp in the modern era against loom-mcp in the legacy era, same round, same server
+     * (the issue's target: modern throughput at least 0.9x legacy over stdio, zero failures).
+     */
+    private void eraTargets(String modern, String legacy, String transport) {
+        out.println();
+        out.println("### loom-mcp, modern era against legacy era over " + transport
+                + " (median of the per-round ratio modern / legacy; reported, never asserted)");
+        out.println();
+        out.println("| measure | modern / legacy | target |");
+        out.println("|---|---|---|");
+        eraRow("sequential calls/s", ratio(modern, legacy, "seq.perSecond"), "stdio".equals(transport) ? ">= 0.9x"
+                : "");
+        eraRow("echo, 512 in flight calls/s", ratio(modern, legacy, "echo512.perSecond"),
+                "stdio".equals(transport) ? ">= 0.9x" : "");
+        eraRow("client CPU per call", ratio(modern, legacy, "cpuUsPerEcho"), "");
+        eraRow("ready, cold", ratio(modern, legacy, "readyColdMs"), "");
+        eraRow("ready, warm JVM", ratio(modern, legacy, "readyWarmMs"), "");
+        out.printf("| failed calls (modern, legacy) | %d, %d | 0 |%n",
+                total(modern, "failed") + total(modern, "failedInWarmup"),
+                total(legacy, "failed") + total(legacy, "failedInWarmup"));
+    }
+
+    private void eraRow(String measure, double ratio, String target) {
+        String met = "";
+        if (target.startsWith(">= ")) {
+            met = Double.isNaN(ratio) ? " (n/a)" : ratio >= 0.9 ? " (met)" : " (**missed**)";
+        }
+        out.printf("| %s | %s | %s%s |%n", measure, Bench.fmt("%.2fx", ratio), target, met);
     }
 
     private void errors() {

@@ -14,7 +14,10 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** Every client driver against the real echo server: handshake, echo, concurrent sleeps, close. */
+/**
+ * Every client driver against the real echo server: handshake, echo, concurrent sleeps, close; the era comparison's
+ * clients against the dual-era server, over stdio and HTTP.
+ */
 @ExtendWith(LeakCheck.class)
 class ClientsTest {
 
@@ -22,11 +25,25 @@ class ClientsTest {
         return Clients.ALL;
     }
 
+    static List<String> eraClients() {
+        return Clients.ERAS;
+    }
+
     @ParameterizedTest
     @MethodSource("clients")
     void echoesAndSleepsConcurrently(String name) throws Exception {
+        echoesAndSleepsConcurrently(name, EchoServerTest.serverArgv());
+    }
+
+    @ParameterizedTest
+    @MethodSource("eraClients")
+    void eachEraClientEchoesAndSleepsConcurrentlyAgainstTheDualEraServer(String name) throws Exception {
+        echoesAndSleepsConcurrently(name, DualEraEchoServerTest.dualArgv());
+    }
+
+    private static void echoesAndSleepsConcurrently(String name, List<String> serverArgv) throws Exception {
         try (BenchClient client = Clients.create(name)) {
-            client.start(EchoServerTest.serverArgv());
+            client.start(serverArgv);
             assertThat(client.echo("h\u00e9llo \"x\"")).isEqualTo("h\u00e9llo \"x\"");
             // concurrent calls from virtual threads; the SDK sync client is known to fail some under contention
             // (see Clients.knownFailures), so it gets one call at a time here

@@ -2,6 +2,7 @@ package dev.loommcp.cli;
 
 import dev.loommcp.McpClient;
 import dev.loommcp.OutputSchemaValidation;
+import dev.loommcp.ProtocolMode;
 import dev.loommcp.internal.json.Json;
 import dev.loommcp.schema.ElicitRequest;
 import dev.loommcp.schema.ElicitResult;
@@ -28,7 +29,9 @@ import picocli.CommandLine.ParameterException;
 /**
  * Client construction for {@link McpCommand}: checks the connection options that belong together, turns them into a
  * transport ({@code --stdio} or {@code --http}), the roots ({@code --root}) and the elicitation answer
- * ({@code --elicit}), and builds the client from them. Every problem with an option is a usage error
+ * ({@code --elicit}), the protocol era ({@code --protocol}, {@code --probe-timeout}), and builds the client from
+ * them. The same elicitation and roots handlers answer the legacy era's server requests and the modern era's
+ * {@code input_required} results (multi round-trip requests). Every problem with an option is a usage error
  * ({@link ParameterException}, exit 2) that names the option; option values are never echoed where they may be
  * secrets ({@code --header}, {@code --env}).
  *
@@ -51,10 +54,12 @@ final class ClientSetup {
      * @param maxMessageSize {@code --max-message-size} in bytes, or {@code null} for the transport's default
      * @param roots          the {@code --root} directories, in order
      * @param elicit         {@code --elicit}, or {@code null}
+     * @param protocol       {@code --protocol}, or {@code null} for the client's default ({@link ProtocolMode#AUTO})
+     * @param probeTimeout   {@code --probe-timeout}, or {@code null} for the client's default
      */
     record Options(String stdio, String http, List<String> headers, List<String> env, boolean inheritEnv, Path cwd,
                    boolean echoStderr, Duration timeout, Duration connectTimeout, Integer maxMessageSize,
-                   List<Path> roots, String elicit) {
+                   List<Path> roots, String elicit, ProtocolMode protocol, Duration probeTimeout) {
     }
 
     private final Options options;
@@ -98,6 +103,12 @@ final class ClientSetup {
                 .connectTimeout(connect);
         if (options.timeout() != null) {
             builder.requestTimeout(options.timeout());
+        }
+        if (options.protocol() != null) {
+            builder.protocolMode(options.protocol());
+        }
+        if (options.probeTimeout() != null) {
+            builder.probeTimeout(options.probeTimeout());
         }
         if (!rootList.isEmpty()) {
             builder.rootsHandler(() -> rootList);

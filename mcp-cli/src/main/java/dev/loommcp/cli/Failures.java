@@ -2,16 +2,21 @@ package dev.loommcp.cli;
 
 import dev.loommcp.McpCancelledException;
 import dev.loommcp.McpClosedException;
+import dev.loommcp.McpInputRequiredException;
+import dev.loommcp.McpMissingCapabilityException;
 import dev.loommcp.McpProtocolException;
 import dev.loommcp.McpRpcException;
 import dev.loommcp.McpTimeoutException;
 import dev.loommcp.McpTransportException;
+import dev.loommcp.McpUnsupportedInEraException;
+import dev.loommcp.McpUnsupportedVersionException;
 import dev.loommcp.internal.json.Json;
 import dev.loommcp.transport.http.AuthChallenge;
 import dev.loommcp.transport.http.McpHttpStatusException;
 import dev.loommcp.transport.stdio.McpProcessExitedException;
 import java.io.PrintWriter;
 import java.util.LinkedHashMap;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -22,6 +27,10 @@ import java.util.Map;
  * terminal. Stateless and thread-safe.
  */
 final class Failures {
+
+    /** What answers a server's requests for input, in both eras. */
+    static final String HANDLER_OPTIONS = "answer elicitation with --elicit ANSWER and roots/list with --root DIR "
+            + "(sampling is not offered by mcp)";
 
     private Failures() {
     }
@@ -95,6 +104,14 @@ final class Failures {
                 if (rpc.data() != null && !json) {
                     err.println("mcp: error data: " + TerminalText.cap(Json.write(rpc.data())));
                 }
+                if (rpc instanceof McpMissingCapabilityException missing) {
+                    err.println("mcp: the server needs the client capabilities "
+                            + TerminalText.cap(Json.write(missing.requiredCapabilities())) + "; " + HANDLER_OPTIONS);
+                } else if (rpc instanceof McpUnsupportedVersionException unsupported) {
+                    err.println("mcp: the server speaks " + (unsupported.supportedVersions().isEmpty() ? "no version "
+                            + "it named" : TerminalText.cap(String.join(", ", unsupported.supportedVersions())))
+                            + "; choose the era or version with --protocol");
+                }
                 if (json) {
                     Map<String, Object> error = new LinkedHashMap<>();
                     error.put("code", rpc.code());
@@ -115,6 +132,22 @@ final class Failures {
             case McpProtocolException pe -> {
                 err.println("mcp: protocol error: " + TerminalText.cap(pe.getMessage()));
                 code = ExitCodes.PROTOCOL;
+            }
+            case McpInputRequiredException ir -> {
+                // a modern-era tool, prompt or resource wanted input this command could not give
+                err.println("mcp: the server wanted input the command could not give: "
+                        + TerminalText.cap(ir.getMessage()));
+                err.println("mcp: " + HANDLER_OPTIONS);
+                code = ExitCodes.RPC_ERROR;
+                showTail = false;
+            }
+            case McpUnsupportedInEraException ue -> {
+                // nothing was sent: the command does not exist in the era the connection speaks
+                err.println("mcp: " + TerminalText.cap(ue.getMessage()));
+                err.println("mcp: the connection speaks the " + ue.era().name().toLowerCase(Locale.ROOT)
+                        + " era; choose another with --protocol");
+                code = ExitCodes.USAGE;
+                showTail = false;
             }
             case McpCancelledException ce -> {
                 err.println("mcp: cancelled: " + TerminalText.cap(ce.getMessage()));

@@ -1,16 +1,23 @@
 package dev.loommcp.cli;
 
+import dev.loommcp.Era;
 import dev.loommcp.McpClient;
 import dev.loommcp.McpProtocolException;
 import dev.loommcp.OutputSchemaValidation;
+import dev.loommcp.ProtocolMode;
 import dev.loommcp.RequestOptions;
+import dev.loommcp.SubscriptionFilter;
 import dev.loommcp.cli.conformance.ConformanceClient;
 import dev.loommcp.internal.json.Json;
 import dev.loommcp.schema.CallToolResult;
+import dev.loommcp.schema.DiscoverResult;
+import dev.loommcp.schema.Implementation;
+import dev.loommcp.schema.InitializeResult;
 import dev.loommcp.schema.Prompt;
 import dev.loommcp.schema.PromptArgument;
 import dev.loommcp.schema.Resource;
 import dev.loommcp.schema.ResourceTemplate;
+import dev.loommcp.schema.ServerCapabilities;
 import dev.loommcp.schema.Tool;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -201,6 +208,28 @@ final class McpCommand {
         elicit = once("--elicit", elicit, answer);
     }
 
+    private ProtocolMode protocol;
+    private Duration probeTimeout;
+
+    @Option(names = "--protocol", paramLabel = "MODE", converter = ProtocolModes.class, scope = ScopeType.INHERIT,
+            order = 14,
+            description = {"Which protocol era to speak: auto (the default: probe with server/discover, then the "
+                    + "modern era if the server speaks it, else the legacy one), legacy (initialize; never probe), "
+                    + "modern (server/discover; never fall back), or one version such as 2025-11-25 or "
+                    + ProtocolMode.MODERN_PROTOCOL_VERSION + "."})
+    private void protocol(ProtocolMode mode) {
+        protocol = once("--protocol", protocol, mode);
+    }
+
+    @Option(names = "--probe-timeout", paramLabel = "DURATION", converter = Durations.class,
+            scope = ScopeType.INHERIT, order = 15,
+            description = {"With --protocol auto over --stdio: how long the probe waits for the server's answer "
+                    + "to server/discover before it takes silence for a legacy server (same form as --timeout; part "
+                    + "of --connect-timeout). Default 3s."})
+    private void probeTimeout(Duration duration) {
+        probeTimeout = once("--probe-timeout", probeTimeout, duration);
+    }
+
     private final Function<String, String> environment;
 
     /** How the client checks {@code structuredContent} ({@code call --validate}). */
@@ -225,14 +254,22 @@ final class McpCommand {
     // ------------------------------------------------------------------------------------------------ commands
 
     @Command(name = "info", mixinStandardHelpOptions = true,
-            description = "Show the server's name, version, protocol version, capabilities and "
-            + "instructions (the initialize result).")
+            description = {"Show the server's name, version, protocol era and version, capabilities and "
+            + "instructions (the initialize result; in the modern era the server/discover result, with the "
+            + "versions the server supports)."})
     int info() throws InterruptedException {
         return withClient(client -> {
+            DiscoverResult discovered = client.discoverResult();
             if (json) {
-                io.printJson(Json.toPlain(client.initializeResult()));
+                io.printJson(Json.toPlain(discovered != null ? discovered : client.initializeResult()));
+            } else if (discovered != null) {
+                Implementation who = discovered.serverInfo() != null ? discovered.serverInfo() : client.serverInfo();
+                Render.info(io.out(), who, Era.MODERN, protocolVersion(client), discovered.supportedVersions(),
+                        capabilities(client), discovered.instructions());
             } else {
-                Render.info(io.out(), client.initializeResult());
+                InitializeResult r = client.initializeResult();
+                Render.info(io.out(), r.serverInfo(), Era.LEGACY, r.protocolVersion(), null, r.capabilities(),
+                        r.instructions());
             }
             return ExitCodes.OK;
         });
@@ -242,7 +279,7 @@ final class McpCommand {
             description = "List the server's tools: name, title and description.")
     int tools() throws InterruptedException {
         return withClient(client -> {
-            if (notOffered(client.initializeResult().capabilities().tools(), "tools", "tools")) {
+            if (notOffered(client, capabilities(client).tools(), "tools", "tools")) {
                 return ExitCodes.OK;
             }
             if (json) {
@@ -320,7 +357,7 @@ final class McpCommand {
     int resources(@Option(names = "--templates", description = "list resource templates instead")
                   boolean templates) throws InterruptedException {
         return withClient(client -> {
-            if (notOffered(client.initializeResult().capabilities().resources(), "resources",
+            if (notOffered(client, capabilities(client).resources(), "resources",
                     templates ? "resourceTemplates" : "resources")) {
                 return ExitCodes.OK;
             }
@@ -370,7 +407,7 @@ final class McpCommand {
             description = "List the server's prompts and their arguments (* = required).")
     int prompts() throws InterruptedException {
         return withClient(client -> {
-            if (notOffered(client.initializeResult().capabilities().prompts(), "prompts", "prompts")) {
+            if (notOffered(client, capabilities(client).prompts(), "prompts", "prompts")) {
                 return ExitCodes.OK;
             }
             if (json) {
@@ -441,6 +478,24 @@ final class McpCommand {
         });
     }
 
+    @Command(name = "listen", mixinStandardHelpOptions = true,
+            description = {"Listen for the server's notifications and print each as it arrives, one line each "
+            + "(with --json one JSON object per line), until Ctrl+C (exit 130) or the server ends the subscription "
+            + "(exit 0). Without options: every list change (tools, prompts, resources). In the modern era this is "
+            + "subscriptions/listen; in the legacy era the session's notifications and resources/subscribe. What the "
+            + "server refuses is noted on stderr."})
+    int listen(@Option(names = "--tools", description = "tool list changes") boolean tools,
+               @Option(names = "--prompts", description = "prompt list changes") boolean prompts,
+               @Option(names = "--resources", description = "resource list changes") boolean resources,
+               @Option(names = "--resource", paramLabel = "URI", description = "updates of this resource "
+                       + "(repeatable)") List<String> uris) throws InterruptedException {
+        List<String> subscribed = uris == null ? List.of() : uris;
+        SubscriptionFilter filter = !tools && !prompts && !resources && subscribed.isEmpty()
+                ? SubscriptionFilter.allListChanges()
+                : new SubscriptionFilter(tools, prompts, resources, subscribed);
+        return withClient(client -> new Listening(io, json).run(client, filter));
+    }
+
     @Command(name = "conformance", mixinStandardHelpOptions = true,
             description = {"Act as the client of the MCP conformance suite: run the "
             + "scenario named by MCP_CONFORMANCE_SCENARIO against the server at URL, at the protocol version "
@@ -461,22 +516,49 @@ final class McpCommand {
      * Handles a list command against a server without the capability it needs: instead of a request the server
      * would refuse (a JSON-RPC error, exit 4), one line on stdout saying so ({@code --json}: an empty list), exit 0.
      *
+     * @param client     the connected client (its era names the result that declared the capabilities)
      * @param capability the server's capability object, {@code null} when it was not declared
-     * @param name       the capability's name, as in {@code initialize}
+     * @param name       the capability's name, as in {@code initialize} and {@code server/discover}
      * @param itemsKey   the key of the list in the result, for {@code --json}
      * @return whether the server lacks the capability (the output is printed)
      */
-    private boolean notOffered(Object capability, String name, String itemsKey) {
+    private boolean notOffered(McpClient client, Object capability, String name, String itemsKey) {
         if (capability != null) {
             return false;
         }
         if (json) {
             io.printJson(Map.of(itemsKey, List.of()));
         } else {
-            io.out().println("(the server does not offer " + name + ": its initialize result declares no '" + name
-                    + "' capability)");
+            io.out().println("(the server does not offer " + name + ": its " + handshakeName(client)
+                    + " result declares no '" + name + "' capability)");
         }
         return true;
+    }
+
+    /**
+     * The server's capabilities in either era: from {@code server/discover} in the modern era, from
+     * {@code initialize} in the legacy one.
+     */
+    static ServerCapabilities capabilities(McpClient client) {
+        DiscoverResult discovered = client.discoverResult();
+        if (discovered != null) {
+            return discovered.capabilities() != null ? discovered.capabilities() : ServerCapabilities.of();
+        }
+        return client.initializeResult().capabilities();
+    }
+
+    /** The request that told the server's capabilities: {@code server/discover} or {@code initialize}. */
+    static String handshakeName(McpClient client) {
+        return client.discoverResult() != null ? "server/discover" : "initialize";
+    }
+
+    /** The protocol version of the connection; in the modern era the client's modern version when not reported. */
+    static String protocolVersion(McpClient client) {
+        String version = client.protocolVersion();
+        if (version == null && client.discoverResult() != null) {
+            return ProtocolMode.MODERN_PROTOCOL_VERSION;
+        }
+        return version;
     }
 
     // ------------------------------------------------------------------------------------------------ connection
@@ -494,7 +576,8 @@ final class McpCommand {
     private int withClient(ClientAction action) throws InterruptedException {
         stderrTail = new StderrTail(echoStderr ? io.err() : null);
         ClientSetup.Options options = new ClientSetup.Options(stdio, http, List.copyOf(headers), List.copyOf(env),
-                inheritEnv, cwd, echoStderr, timeout, connectTimeout, maxMessageSize, List.copyOf(roots), elicit);
+                inheritEnv, cwd, echoStderr, timeout, connectTimeout, maxMessageSize, List.copyOf(roots), elicit,
+                protocol, probeTimeout);
         McpClient client = new ClientSetup(options, spec.commandLine(), environment, io.err())
                 .newClient(stderrTail, outputSchemaValidation);
         boolean connected = false;

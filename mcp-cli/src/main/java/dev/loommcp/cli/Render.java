@@ -1,5 +1,6 @@
 package dev.loommcp.cli;
 
+import dev.loommcp.Era;
 import dev.loommcp.internal.json.Json;
 import dev.loommcp.schema.AudioContent;
 import dev.loommcp.schema.BlobResourceContents;
@@ -8,6 +9,7 @@ import dev.loommcp.schema.ContentBlock;
 import dev.loommcp.schema.EmbeddedResource;
 import dev.loommcp.schema.GetPromptResult;
 import dev.loommcp.schema.ImageContent;
+import dev.loommcp.schema.Implementation;
 import dev.loommcp.schema.InitializeResult;
 import dev.loommcp.schema.PromptMessage;
 import dev.loommcp.schema.ReadResourceResult;
@@ -135,26 +137,53 @@ final class Render {
     // ------------------------------------------------------------------------------------------------ info
 
     /**
-     * Prints the server's identity, protocol version, capabilities and instructions.
+     * Prints the {@code info} command's lines for a legacy-era connection: the {@code initialize} result.
      *
      * @param out    where to print
      * @param result the {@code initialize} result
      */
     static void info(PrintWriter out, InitializeResult result) {
-        var s = result.serverInfo();
-        String who = s.name() + " " + s.version();
-        out.println("Server:        " + (s.title() != null ? s.title() + " (" + who + ")" : who));
-        if (s.description() != null) {
-            out.println("Description:   " + oneLine(s.description()));
+        info(out, result.serverInfo(), Era.LEGACY, result.protocolVersion(), null, result.capabilities(),
+                result.instructions());
+    }
+
+    /**
+     * Prints the {@code info} command's lines: server, era, protocol version, (modern era) the versions the server
+     * supports, capabilities and instructions.
+     *
+     * @param out               where to print
+     * @param server            the server's name and version, or {@code null} when it sent none
+     * @param era               the connection's era
+     * @param protocolVersion   the protocol version spoken, or {@code null}
+     * @param supportedVersions the modern versions the server supports ({@code server/discover}), or {@code null}
+     * @param capabilities      the server's capabilities
+     * @param instructions      the server's instructions, or {@code null}
+     */
+    static void info(PrintWriter out, Implementation server, Era era, String protocolVersion,
+                     List<String> supportedVersions, ServerCapabilities capabilities, String instructions) {
+        if (server != null) {
+            String who = server.name() + " " + server.version();
+            out.println("Server:        " + (server.title() != null ? server.title() + " (" + who + ")" : who));
+            if (server.description() != null) {
+                out.println("Description:   " + oneLine(server.description()));
+            }
+            if (server.websiteUrl() != null) {
+                out.println("Website:       " + server.websiteUrl());
+            }
+        } else {
+            out.println("Server:        (the server did not say)");
         }
-        if (s.websiteUrl() != null) {
-            out.println("Website:       " + s.websiteUrl());
+        out.println("Era:           " + (era == Era.MODERN ? "modern (server/discover, no session)"
+                : "legacy (initialize)"));
+        out.println("Protocol:      " + (protocolVersion == null ? "(unknown)" : protocolVersion));
+        if (supportedVersions != null) {
+            out.println("Supported:     " + (supportedVersions.isEmpty() ? "(none listed)"
+                    : String.join(", ", supportedVersions.stream().map(Render::oneLine).toList())));
         }
-        out.println("Protocol:      " + result.protocolVersion());
-        out.println("Capabilities:  " + capabilities(result.capabilities()));
-        if (result.instructions() != null && !result.instructions().isBlank()) {
+        out.println("Capabilities:  " + capabilities(capabilities == null ? ServerCapabilities.of() : capabilities));
+        if (instructions != null && !instructions.isBlank()) {
             out.println("Instructions:");
-            for (String line : result.instructions().strip().split("\\R", -1)) {
+            for (String line : instructions.strip().split("\\R", -1)) {
                 out.println(("  " + line).stripTrailing());
             }
         }

@@ -35,7 +35,7 @@ class CliSignalIT {
      * A JVM does not handle a signal it inherited as ignored (a job started with {@code &} by a shell without job
      * control ignores SIGINT); the CLI then inherits that too, so the SIGINT case cannot be run.
      */
-    private static boolean ignoredHere(String signal) throws IOException {
+    static boolean ignoredHere(String signal) throws IOException {
         int number = signal.equals("INT") ? 2 : 15;
         for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
             if (line.startsWith("SigIgn:")) {
@@ -45,7 +45,7 @@ class CliSignalIT {
         return false;
     }
 
-    private static void signal(Process p, String signal) throws IOException, InterruptedException {
+    static void signal(Process p, String signal) throws IOException, InterruptedException {
         Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(p.pid())).inheritIO().start();
         assertThat(kill.waitFor(30, TimeUnit.SECONDS)).isTrue();
         assertThat(kill.exitValue()).isZero();
