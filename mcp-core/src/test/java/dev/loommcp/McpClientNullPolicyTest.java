@@ -39,6 +39,12 @@ class McpClientNullPolicyTest {
         if (type == CompletionReference.class) {
             return new PromptReference("p", null);
         }
+        if (type == SubscriptionFilter.class) {
+            return SubscriptionFilter.allListChanges();
+        }
+        if (type == SubscriptionListener.class) {
+            return new SubscriptionListener() { };
+        }
         throw new AssertionError("no sample for " + type);
     }
 
