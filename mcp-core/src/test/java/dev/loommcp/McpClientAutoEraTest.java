@@ -376,6 +376,34 @@ class McpClientAutoEraTest {
     }
 
     @Test
+    void anAdoptedDiscoverResultThatTheFirstRequestContradictsIsDropped() throws Exception {
+        String key = "k-" + UUID.randomUUID();
+        Consumer<ScriptedTransport> modern = t -> {
+            McpClientModernEraTest.modern(t);
+            t.on("server/discover", r -> {
+                Map<String, Object> d = McpClientModernEraTest.discoverResult();
+                d.put("ttlMs", 60_000);
+                d.put("cacheScope", "public");
+                return d;
+            });
+        };
+        Session first = keyed(key, Mode.BLOCKING, modern);
+        first.client().connect();
+        assertModern(first);
+
+        Session second = keyed(key, Mode.BLOCKING, t -> t.on("tools/list", r -> new JsonRpcError(-32000,
+                "Bad Request: Server not initialized", null))); // the server went back to 2025
+        second.client().connect();
+        assertThat(second.client().era()).isEqualTo(Era.MODERN); // adopted without asking
+        assertThatThrownBy(() -> second.client().listTools(null)).isInstanceOf(McpRpcException.class);
+
+        Session third = keyed(key, Mode.BLOCKING, t -> { });
+        third.client().connect();
+        assertLegacy(third);
+        assertThat(third.server().probesMade()).hasSize(1); // probed again
+    }
+
+    @Test
     void aCachedModernVerdictThatFailsIsDroppedAndTheServerIsInitialized() throws Exception {
         String key = "k-" + UUID.randomUUID();
         Session first = keyed(key, Mode.BLOCKING, McpClientModernEraTest::modern);

@@ -141,6 +141,11 @@ public final class Session {
     private volatile String modernVersion = ProtocolMode.MODERN_PROTOCOL_VERSION;
     /** The server's identity as its latest modern result named it. */
     private volatile Implementation modernServerInfo;
+    /** A cached verdict adopted without asking the server; the first modern request's answer checks it. */
+    private volatile Unverified unverified;
+
+    private record Unverified(String key, EraVerdicts.Verdict verdict) {
+    }
 
     /**
      * Creates an unconnected session; nothing starts before {@link #connect}.
@@ -258,6 +263,7 @@ public final class Session {
             transport.open(TransportContext.of(sink, deadline));
             if (cached.fresh()) {
                 adopt(cached.discover(), Discovery.mutualVersion(cached.discover().supportedVersions()));
+                unverified = new Unverified(key, cached); // the first request checks the verdict
                 LOG.log(System.Logger.Level.DEBUG, () -> "era of " + transport.describe()
                         + ": modern (cached server/discover result)");
                 return Era.MODERN;
@@ -616,7 +622,10 @@ public final class Session {
         }
     }
 
-    /** Sends a request and returns its raw result: no {@code _meta} added, no check of the result's type. */
+    /**
+     * Sends a request and returns its raw result: no caller {@code _meta} added, no check of the result's Java type.
+     * In the modern era it takes the modern path ({@link #modernCall}: envelope, retry, {@code resultType}).
+     */
     public Object call(String method, Map<String, Object> params, RequestOptions options)
             throws InterruptedException {
         return call(method, params, options, false);
@@ -673,7 +682,14 @@ public final class Session {
             }
         }
         Deadline deadline = deadlineOf(options, Deadline.ofNanoTime(System.nanoTime()));
-        Map<String, Object> result = sendModern(method, params, options, false, onSent, deadline);
+        Map<String, Object> result;
+        try {
+            result = sendModern(method, params, options, false, onSent, deadline);
+        } catch (McpRpcException | McpTransportException e) {
+            checkVerdict(e);
+            throw e;
+        }
+        checkVerdict(null);
         Object type = result.get("resultType");
         if ("input_required".equals(type) && INPUT_METHODS.contains(method)) {
             CancellationToken token = options.token().orElse(null);
@@ -689,6 +705,25 @@ public final class Session {
             cache.putRead(readUri, result, generation);
         }
         return result;
+    }
+
+    /**
+     * After a connect that adopted a cached discover result without asking the server: the first answer either
+     * confirms the verdict or, when it is legacy evidence (the server went back to the legacy era), drops it, so that
+     * the next connect probes again.
+     */
+    private void checkVerdict(McpException failure) {
+        Unverified u = unverified;
+        if (u == null) {
+            return;
+        }
+        unverified = null;
+        String evidence = failure == null ? null : Discovery.legacyEvidence(failure);
+        if (evidence != null) {
+            EraVerdicts.drop(u.key(), u.verdict());
+            LOG.log(System.Logger.Level.INFO, () -> "server " + transport.describe() + " answered " + evidence
+                    + " although its cached server/discover result said modern; the next connect probes again");
+        }
     }
 
     /** The URI of a plain {@code resources/read} (only a {@code uri}) in the modern era, else {@code null}. */
