@@ -214,7 +214,7 @@ class McpClientAutoEraTest {
         List<ScriptedTransport> probes = s.server().probesMade();
         assertThat(probes).hasSize(1);
         ScriptedTransport p = probes.get(0);
-        assertThat(p.isClosed()).as("the probe transport is closed").isTrue();
+        dev.loommcp.testing.Await.until("the probe transport is closed", p::isClosed);
         JsonRpcMessage.Request discover = p.awaitRequest("server/discover");
         assertThat(p.recordOf(m -> m == discover).routing()).isPresent();
         assertThat(discover.params()).containsKey("_meta");
@@ -290,7 +290,7 @@ class McpClientAutoEraTest {
         }), b -> b.protocolMode(ProtocolMode.AUTO).probeTimeout(Duration.ofSeconds(30)));
         assertThatThrownBy(() -> s.client().connect(RequestOptions.timeout(Duration.ofMillis(200))))
                 .isInstanceOf(McpTimeoutException.class).hasMessageContaining("probe");
-        assertThat(s.server().probesMade().get(0).isClosed()).isTrue();
+        dev.loommcp.testing.Await.until("the probe transport is closed", s.server().probesMade().get(0)::isClosed);
         assertThat(s.client().isClosed()).isTrue();
     }
 
@@ -307,7 +307,7 @@ class McpClientAutoEraTest {
         }), b -> b.protocolMode(ProtocolMode.AUTO).probeTimeout(Duration.ofSeconds(30)));
         assertThatThrownBy(() -> s.client().connect(RequestOptions.token(token)))
                 .isInstanceOf(McpCancelledException.class).hasMessageContaining("user");
-        assertThat(s.server().probesMade().get(0).isClosed()).isTrue();
+        dev.loommcp.testing.Await.until("the probe transport is closed", s.server().probesMade().get(0)::isClosed);
     }
 
     // ------------------------------------------------------------------------------------------------ cache

@@ -293,7 +293,7 @@ public final class Session {
         if (probeTransport.isPresent()) {
             Deadline probeDeadline = Deadline.after(config.probeTimeout()).earliest(deadline);
             Discovery.Probe probe = Discovery.probe(probeTransport.get(), envelope, probeDeadline, deadline,
-                    options.token().orElse(null));
+                    options.token().orElse(null), this::closeProbe);
             LOG.log(System.Logger.Level.DEBUG, () -> "era of " + transport.describe() + ": "
                     + probe.era().name().toLowerCase(Locale.ROOT) + " (probe: " + probe.evidence() + ")");
             transport.open(TransportContext.of(sink, deadline));
@@ -380,6 +380,23 @@ public final class Session {
         }
         adopt(d, Discovery.mutualVersion(d.supportedVersions()));
         return null;
+    }
+
+    /**
+     * Closes a probe transport on a tracked background thread (joined by {@link #close()}), so that connect does not
+     * wait for the probe process to be reaped; on the calling thread when the client is closed already.
+     */
+    private void closeProbe(McpTransport probe) {
+        if (state == State.CLOSED) {
+            probe.close();
+            return;
+        }
+        try {
+            startBackground("closer", probe::close); // "closer" starts even if the client closes meanwhile
+        } catch (RuntimeException | Error e) {
+            probe.close(); // no thread: close it here
+            throw e;
+        }
     }
 
     private void adopt(DiscoverResult result, String version) {
