@@ -48,10 +48,20 @@ import java.util.concurrent.CompletableFuture;
  * }
  * }</pre>
  *
- * <h2>Life cycle</h2>
- * {@link #connect()} opens the transport and runs the {@code initialize} handshake (legacy era, protocol versions
- * 2024-11-05 to 2025-11-25), then sends {@code notifications/initialized}. It may be called once; a failed or
- * cancelled connect closes the client (the transport is released; build a new client to try again). {@link #close()}
+ * <h2>Life cycle and protocol eras</h2>
+ * {@link #connect()} opens the transport and picks the protocol era as {@link Builder#protocolMode} says
+ * ({@link ProtocolMode#AUTO} by default): the legacy era runs the {@code initialize} handshake (protocol versions
+ * 2024-11-05 to 2025-11-25) and sends {@code notifications/initialized}; the modern era (2026-07-28) learns the
+ * server with {@code server/discover} and has no session: every request then carries the protocol version, the
+ * client's capabilities and identity in its {@code _meta}, and a server that needs input answers
+ * {@code input_required}, which the client fulfils with the same handlers that serve the legacy era's server requests
+ * and retries. The same API serves both eras; {@link #era()} tells which one is in use. Methods the modern era removed
+ * ({@code ping}, {@code logging/setLevel}, {@code resources/subscribe}/{@code unsubscribe},
+ * {@code notifications/roots/list_changed}) fail there with {@link McpUnsupportedInEraException} without sending
+ * anything. In the modern era complete listings ({@code listAll...}, {@code tools()}) and {@code readResource} may be
+ * answered from a cache while the server's {@code ttlMs} hint says they are fresh; the matching list-changed or
+ * resource-updated notification drops them. {@code connect} may be called once; a failed or cancelled connect closes
+ * the client (the transport is released; build a new client to try again). {@link #close()}
  * fails every call in flight with {@link McpClosedException}, interrupts running handlers, closes the transport
  * (which ends the server process tree or the HTTP session) and waits for the client's threads; afterwards every call
  * and every {@link McpTool} handle fails with {@link McpClosedException}.
@@ -60,7 +70,8 @@ import java.util.concurrent.CompletableFuture;
  * Each call's deadline is the earlier of its {@link RequestOptions} timeout and deadline; when the call sets
  * neither, the client's {@linkplain Builder#requestTimeout default timeout} applies. When the deadline passes, the {@link CancellationToken}
  * fires, the calling thread is interrupted or the client closes, the pending request is removed, a
- * {@code notifications/cancelled} is sent to the server (never for {@code initialize}, and not on close), a late
+ * {@code notifications/cancelled} is sent to the server (never for {@code initialize}, and not on close; in the
+ * modern era over HTTP the request's exchange is aborted instead), a late
  * response is dropped, and the call throws {@link McpTimeoutException}, {@link McpCancelledException},
  * {@link InterruptedException} or {@link McpClosedException} respectively (MCP "Cancellation").
  *
@@ -132,7 +143,7 @@ public final class McpClient implements McpTools, McpResources, McpPrompts, McpU
      *                               for stdio)
      * @throws McpProtocolException  if the server answers with a protocol version this client does not support, or a
      *                               malformed result
-     * @throws McpRpcException       if the server refuses {@code initialize}
+     * @throws McpRpcException       if the server refuses {@code initialize} or {@code server/discover}
      * @throws McpTimeoutException   if the handshake does not complete in time
      * @throws McpClosedException    if the client was closed
      * @throws IllegalStateException if {@code connect} was already called
@@ -143,19 +154,36 @@ public final class McpClient implements McpTools, McpResources, McpPrompts, McpU
     }
 
     /**
-     * Opens the transport and runs the MCP handshake (MCP 2025-11-25 "Lifecycle: initialization"): sends
-     * {@code initialize} offering {@value #LATEST_PROTOCOL_VERSION} with the client's capabilities (declared only for
-     * the handlers that were set), checks the server's protocol version against {@link #SUPPORTED_PROTOCOL_VERSIONS},
-     * then sends {@code notifications/initialized}.
+     * Opens the transport and picks the protocol era as the {@linkplain Builder#protocolMode protocol mode} says:
+     * <ul>
+     *   <li>legacy ({@link ProtocolMode#LEGACY}, a pinned legacy version, or {@code AUTO}'s fallback): the MCP
+     *       handshake (MCP 2025-11-25 "Lifecycle: initialization"): sends {@code initialize} offering
+     *       {@value #LATEST_PROTOCOL_VERSION} (or the pinned version) with the client's capabilities (declared only
+     *       for the handlers that were set), checks the server's protocol version against
+     *       {@link #SUPPORTED_PROTOCOL_VERSIONS} (or the pinned one), then sends {@code notifications/initialized};</li>
+     *   <li>modern ({@link ProtocolMode#MODERN}, the pinned modern version, or {@code AUTO}'s verdict): sends
+     *       {@code server/discover} and adopts a result that shares a modern version with this client; nothing is
+     *       negotiated or kept by the server;</li>
+     *   <li>{@link ProtocolMode#AUTO}: probes first (see {@link ProtocolMode}): on a transport that offers a probe
+     *       transport (stdio) a throw-away process answers {@code server/discover} within the
+     *       {@linkplain Builder#probeTimeout probe timeout}, else the probe goes over the transport itself (HTTP); a
+     *       cached verdict for the same server skips the probe.</li>
+     * </ul>
      *
-     * <p>The handshake is bounded by the options' timeout or deadline (default: the connect timeout) and token. MCP
+     * <p>Everything is bounded by the options' timeout or deadline (default: the connect timeout) and token. MCP
      * never cancels {@code initialize} on the wire; on any failure, timeout or cancellation the client closes its
-     * transport and stays unconnected: later calls fail with {@link McpClosedException}.
+     * transport (and any probe transport) and stays unconnected: later calls fail with {@link McpClosedException}.
      *
-     * @param options the handshake's deadline and token (other options are ignored)
-     * @throws McpTransportException  if the transport cannot start or the server exits
-     * @throws McpProtocolException   if the server's protocol version is not supported or its result is malformed
-     * @throws McpRpcException        if the server refuses {@code initialize}
+     * @param options the connect's deadline and token (other options are ignored)
+     * @throws McpTransportException  if the transport cannot start or the server exits; in {@code AUTO} mode also an
+     *                                HTTP 401/403 or 5xx, or a network failure, answering the probe (not era evidence)
+     * @throws McpProtocolException   if the server's protocol version is not supported or its result is malformed; in
+     *                                {@code MODERN} mode, if the server does not speak the modern era (the message
+     *                                names what it answered)
+     * @throws McpUnsupportedVersionException if a modern server shares no protocol version with this client
+     * @throws McpMissingCapabilityException  if a modern server refuses {@code server/discover} for a capability
+     * @throws McpRpcException        if the server refuses {@code initialize} or {@code server/discover} (in
+     *                                {@code AUTO} mode only with a recognized modern error, {@code -32020})
      * @throws McpTimeoutException    if the handshake does not complete in time
      * @throws McpCancelledException  if the token fires
      * @throws McpClosedException     if the client was closed
@@ -202,7 +230,7 @@ public final class McpClient implements McpTools, McpResources, McpPrompts, McpU
     // ------------------------------------------------------------------------------------------------ session info
 
     /**
-     * Returns the protocol era of this connection, as {@link ProtocolMode} picked it.
+     * Returns the protocol era of this connection, as {@link ProtocolMode} picked it. Thread-safe.
      *
      * @return the era, or {@code null} before {@link #connect()} completed
      */
@@ -271,7 +299,9 @@ public final class McpClient implements McpTools, McpResources, McpPrompts, McpU
     }
 
     /**
-     * Returns the protocol version the server chose.
+     * Returns the protocol version in use: the one the server chose in {@code initialize} (legacy era), or the one
+     * every request carries (modern era, for example {@value ProtocolMode#MODERN_PROTOCOL_VERSION}; a {@code -32022}
+     * corrective retry may change it). Thread-safe.
      *
      * @return the version, or {@code null} before {@link #connect()} completed
      */
@@ -280,7 +310,8 @@ public final class McpClient implements McpTools, McpResources, McpPrompts, McpU
     }
 
     /**
-     * Returns the server's capabilities from the handshake.
+     * Returns the server's capabilities: from {@code initialize} (legacy era) or {@code server/discover} (modern
+     * era). Thread-safe.
      *
      * @return the capabilities, or {@code null} before {@link #connect()} completed
      */
@@ -289,16 +320,21 @@ public final class McpClient implements McpTools, McpResources, McpPrompts, McpU
     }
 
     /**
-     * Returns the server's identity from the handshake.
+     * Returns the server's identity: from {@code initialize} (legacy era), or in the modern era from the latest
+     * result's {@code _meta["io.modelcontextprotocol/serverInfo"]} ({@code server/discover}'s first; a top-level
+     * {@code serverInfo} of the discover result is accepted too). Self-reported by the server: for display only.
+     * Thread-safe.
      *
-     * @return the server info, or {@code null} before {@link #connect()} completed
+     * @return the server info, or {@code null} before {@link #connect()} completed or when a modern server never
+     *         named itself
      */
     public Implementation serverInfo() {
         return session.serverInfo();
     }
 
     /**
-     * Returns the server's instructions from the handshake.
+     * Returns the server's instructions from {@code initialize} (legacy era) or {@code server/discover} (modern
+     * era). Thread-safe.
      *
      * @return the instructions, or {@code null} when none were sent or before {@link #connect()} completed
      */
@@ -307,9 +343,10 @@ public final class McpClient implements McpTools, McpResources, McpPrompts, McpU
     }
 
     /**
-     * Returns the whole {@code initialize} result.
+     * Returns the whole {@code initialize} result of a legacy-era connection ({@link #discoverResult()} is the modern
+     * era's counterpart).
      *
-     * @return the result, or {@code null} before {@link #connect()} completed
+     * @return the result, or {@code null} before {@link #connect()} completed and in the modern era
      */
     public InitializeResult initializeResult() {
         return session.initializeResult();
@@ -349,13 +386,15 @@ public final class McpClient implements McpTools, McpResources, McpPrompts, McpU
 
     /**
      * Sends any request and returns its raw result: the seeds' generic request, for methods the typed API lacks.
-     * {@code options.meta()} is added to the params' {@code _meta}.
+     * {@code options.meta()} is added to the params' {@code _meta}; in the modern era the per-request protocol
+     * fields are added too (and win over the caller's keys of the same name), and the result must be complete.
      *
      * @param method  the JSON-RPC method
      * @param params  the params object (plain JSON values), or {@code null}
      * @param options timeout, token, progress listener, {@code _meta}
      * @return the result object as plain JSON values
      * @throws McpRpcException        if the server answers with an error
+     * @throws McpUnsupportedInEraException if the modern era removed {@code method} (nothing is sent)
      * @throws McpProtocolException   if the result is not an object
      * @throws McpTimeoutException    if the deadline passes
      * @throws McpCancelledException  if the token fires
@@ -406,6 +445,8 @@ public final class McpClient implements McpTools, McpResources, McpPrompts, McpU
      * @param method  the method
      * @param params  the params object, or {@code null}
      * @param options deadline and token ({@code _meta} and progress do not apply to a notification)
+     * @throws McpUnsupportedInEraException if the modern era removed {@code method} (for example
+     *                               {@code notifications/roots/list_changed}; nothing is sent)
      * @throws McpTimeoutException   if the deadline passes before the notification is sent
      * @throws McpCancelledException if the token fires before or while it is sent
      * @throws McpClosedException    if the client is closed
@@ -430,8 +471,10 @@ public final class McpClient implements McpTools, McpResources, McpPrompts, McpU
 
     /**
      * Tells the server the roots changed, with per-call options; see {@link #notify(String, Map, RequestOptions)}.
+     * Legacy era only: a modern server asks for roots within each request that needs them.
      *
      * @param options deadline and token
+     * @throws McpUnsupportedInEraException in the modern era (nothing is sent)
      * @throws McpTimeoutException   if the deadline passes before the notification is sent
      * @throws McpCancelledException if the token fires before or while it is sent
      * @throws McpClosedException    if the client is closed
@@ -607,7 +650,8 @@ public final class McpClient implements McpTools, McpResources, McpPrompts, McpU
         }
 
         /**
-         * Sets the client identity sent in {@code initialize}. Default: name {@code loom-mcp}, version
+         * Sets the client identity sent in {@code initialize} (legacy era) and in every request's
+         * {@code _meta["io.modelcontextprotocol/clientInfo"]} (modern era). Default: name {@code loom-mcp}, version
          * {@code 0.1.0}.
          *
          * @param info the identity
@@ -844,8 +888,13 @@ public final class McpClient implements McpTools, McpResources, McpPrompts, McpU
 
         /**
          * Sets how {@link McpClient#connect()} picks the protocol era: see {@link ProtocolMode} for what each mode
-         * does and what {@link ProtocolMode#AUTO} costs (one {@code server/discover} probe; on stdio in a throw-away
-         * process, up to {@link #probeTimeout} against a silent legacy server). Default {@link ProtocolMode#AUTO}.
+         * does. What {@link ProtocolMode#AUTO} costs: one {@code server/discover} before the first connect to a
+         * server; on stdio it runs in a throw-away process of the same command (one extra spawn; against a silent
+         * legacy server up to {@link #probeTimeout}, then the real process is started and initialized), on HTTP it is
+         * one extra POST on the connection (a legacy server's refusal, then {@code initialize}). The verdict is kept
+         * per server (stdio command line, HTTP endpoint) in memory for the life of the JVM, so later connects to the
+         * same server skip the probe; it is probed again when the kept verdict fails. {@link ProtocolMode#LEGACY}
+         * and {@link ProtocolMode#MODERN} never probe. Default {@link ProtocolMode#AUTO}.
          *
          * @param mode the mode
          * @return this builder

@@ -144,10 +144,12 @@ public interface McpResources {
     }
 
     /**
-     * Subscribes to updates of a resource with per-call options.
+     * Subscribes to updates of a resource with per-call options. Legacy era only; {@code McpClient.listen} serves
+     * both eras.
      *
      * @param uri     the resource URI
      * @param options timeout, deadline, token, extra {@code _meta}
+     * @throws McpUnsupportedInEraException in the modern era, which removed {@code resources/subscribe} (nothing is sent)
      * @throws McpException         when the call fails (the interface documentation lists which)
      * @throws InterruptedException if the calling thread is interrupted
      */
@@ -165,10 +167,11 @@ public interface McpResources {
     }
 
     /**
-     * Ends a subscription with per-call options.
+     * Ends a subscription with per-call options. Legacy era only.
      *
      * @param uri     the resource URI
      * @param options timeout, deadline, token, extra {@code _meta}
+     * @throws McpUnsupportedInEraException in the modern era, which removed {@code resources/unsubscribe} (nothing is sent)
      * @throws McpException         when the call fails (the interface documentation lists which)
      * @throws InterruptedException if the calling thread is interrupted
      */

@@ -29,9 +29,11 @@ public interface McpUtilities {
     }
 
     /**
-     * Sends {@code ping} with per-call options and waits for the answer.
+     * Sends {@code ping} with per-call options and waits for the answer. Legacy era only: the modern era removed
+     * {@code ping}.
      *
      * @param options timeout, token
+     * @throws McpUnsupportedInEraException in the modern era, which removed {@code ping} (nothing is sent)
      * @throws McpException         when the ping fails
      * @throws InterruptedException if the calling thread is interrupted
      */
@@ -49,10 +51,13 @@ public interface McpUtilities {
     }
 
     /**
-     * Sets the server's minimum log level with per-call options.
+     * Sets the server's minimum log level with per-call options. Legacy era only: in the modern era a request asks
+     * for log messages itself with {@code _meta["io.modelcontextprotocol/logLevel"]} (see
+     * {@link RequestOptions.Builder#putMeta}).
      *
      * @param level   the level
      * @param options timeout, deadline, token, extra {@code _meta}
+     * @throws McpUnsupportedInEraException in the modern era, which removed {@code logging/setLevel} (nothing is sent)
      * @throws McpException         when the call fails (the interface documentation lists which)
      * @throws InterruptedException if the calling thread is interrupted
      */

@@ -10,7 +10,9 @@ import java.util.Optional;
  *
  * <ul>
  *   <li>{@link #AUTO} (the default): probe with {@code server/discover}; a valid {@code DiscoverResult} sharing a
- *       modern version, or a {@code -32022} naming one, means the modern era; anything else that is era evidence (any
+ *       modern version, or a {@code -32022} naming one, means the modern era; the other recognized modern errors
+ *       ({@code -32020}, {@code -32021}) mean it too, and {@code connect()} fails with them; anything else that is era
+ *       evidence (any
  *       other JSON-RPC error, an HTTP 4xx other than 401/403, on stdio also silence within the probe timeout or an
  *       exiting process) means the legacy era and an {@code initialize} handshake follows. On HTTP, 401/403, 5xx,
  *       network errors and timeouts are not era evidence: {@code connect()} fails. On stdio the probe runs in a

@@ -151,7 +151,8 @@ final class Discovery {
 
     /**
      * Probes a throw-away transport (C.2 items 1 to 5): opens it, sends one {@code server/discover}, waits for the
-     * answer until {@code probeDeadline}, and always closes it. A valid result sharing a modern version, a recognized
+     * answer until {@code probeDeadline}, and always hands it to {@code closer} (which closes it, possibly on another
+     * thread: reaping a process may take the transport's shutdown grace, which connect need not wait for). A valid result sharing a modern version, a recognized
      * modern error, or {@code -32022} naming a modern version means modern; any other error, a result that does not
      * validate, silence until the probe deadline, the transport's loss (the process exited) or a failure to start it
      * mean legacy.
@@ -161,13 +162,15 @@ final class Discovery {
      * @param probeDeadline   the earlier of the probe timeout and the connect deadline
      * @param connectDeadline the connect deadline (silence until it is a timeout of {@code connect()}, not evidence)
      * @param token           the connect's token, or {@code null}
+     * @param closer          closes the probe transport once the probe is over
      * @return the verdict
      * @throws McpTimeoutException   if the connect deadline passed during the probe
      * @throws McpCancelledException if the token fired
      * @throws InterruptedException  if the calling thread is interrupted
      */
     static Probe probe(McpTransport probe, Envelope envelope, Deadline probeDeadline, Deadline connectDeadline,
-                       CancellationToken token) throws InterruptedException {
+                       CancellationToken token, java.util.function.Consumer<McpTransport> closer)
+            throws InterruptedException {
         CompletableFuture<Object> answer = new CompletableFuture<>();
         TransportSink sink = new TransportSink() {
             @Override
@@ -227,7 +230,7 @@ final class Discovery {
                 registration.close();
             }
             context.cancel();
-            probe.close();
+            closer.accept(probe);
         }
     }
 

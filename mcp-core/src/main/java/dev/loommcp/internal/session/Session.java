@@ -142,6 +142,11 @@ public final class Session {
     private volatile String modernVersion = ProtocolMode.MODERN_PROTOCOL_VERSION;
     /** The server's identity as its latest modern result named it. */
     private volatile Implementation modernServerInfo;
+    /** A cached verdict adopted without asking the server; the first modern request's answer checks it. */
+    private volatile Unverified unverified;
+
+    private record Unverified(String key, EraVerdicts.Verdict verdict) {
+    }
 
     /**
      * Creates an unconnected session; nothing starts before {@link #connect}.
@@ -261,6 +266,7 @@ public final class Session {
             transport.open(TransportContext.of(sink, deadline));
             if (cached.fresh()) {
                 adopt(cached.discover(), Discovery.mutualVersion(cached.discover().supportedVersions()));
+                unverified = new Unverified(key, cached); // the first request checks the verdict
                 LOG.log(System.Logger.Level.DEBUG, () -> "era of " + transport.describe()
                         + ": modern (cached server/discover result)");
                 return Era.MODERN;
@@ -290,7 +296,7 @@ public final class Session {
         if (probeTransport.isPresent()) {
             Deadline probeDeadline = Deadline.after(config.probeTimeout()).earliest(deadline);
             Discovery.Probe probe = Discovery.probe(probeTransport.get(), envelope, probeDeadline, deadline,
-                    options.token().orElse(null));
+                    options.token().orElse(null), this::closeProbe);
             LOG.log(System.Logger.Level.DEBUG, () -> "era of " + transport.describe() + ": "
                     + probe.era().name().toLowerCase(Locale.ROOT) + " (probe: " + probe.evidence() + ")");
             transport.open(TransportContext.of(sink, deadline));
@@ -377,6 +383,23 @@ public final class Session {
         }
         adopt(d, Discovery.mutualVersion(d.supportedVersions()));
         return null;
+    }
+
+    /**
+     * Closes a probe transport on a tracked background thread (joined by {@link #close()}), so that connect does not
+     * wait for the probe process to be reaped; on the calling thread when the client is closed already.
+     */
+    private void closeProbe(McpTransport probe) {
+        if (state == State.CLOSED) {
+            probe.close();
+            return;
+        }
+        try {
+            startBackground("closer", probe::close); // "closer" starts even if the client closes meanwhile
+        } catch (RuntimeException | Error e) {
+            probe.close(); // no thread: close it here
+            throw e;
+        }
     }
 
     private void adopt(DiscoverResult result, String version) {
@@ -624,7 +647,10 @@ public final class Session {
         }
     }
 
-    /** Sends a request and returns its raw result: no {@code _meta} added, no check of the result's type. */
+    /**
+     * Sends a request and returns its raw result: no caller {@code _meta} added, no check of the result's Java type.
+     * In the modern era it takes the modern path ({@link #modernCall}: envelope, retry, {@code resultType}).
+     */
     public Object call(String method, Map<String, Object> params, RequestOptions options)
             throws InterruptedException {
         return call(method, params, options, false);
@@ -681,7 +707,14 @@ public final class Session {
             }
         }
         Deadline deadline = deadlineOf(options, Deadline.ofNanoTime(System.nanoTime()));
-        Map<String, Object> result = sendModern(method, params, options, false, onSent, deadline);
+        Map<String, Object> result;
+        try {
+            result = sendModern(method, params, options, false, onSent, deadline);
+        } catch (McpRpcException | McpTransportException e) {
+            checkVerdict(e);
+            throw e;
+        }
+        checkVerdict(null);
         Object type = result.get("resultType");
         if ("input_required".equals(type) && INPUT_METHODS.contains(method)) {
             CancellationToken token = options.token().orElse(null);
@@ -697,6 +730,25 @@ public final class Session {
             cache.putRead(readUri, result, generation);
         }
         return result;
+    }
+
+    /**
+     * After a connect that adopted a cached discover result without asking the server: the first answer either
+     * confirms the verdict or, when it is legacy evidence (the server went back to the legacy era), drops it, so that
+     * the next connect probes again.
+     */
+    private void checkVerdict(McpException failure) {
+        Unverified u = unverified;
+        if (u == null) {
+            return;
+        }
+        unverified = null;
+        String evidence = failure == null ? null : Discovery.legacyEvidence(failure);
+        if (evidence != null) {
+            EraVerdicts.drop(u.key(), u.verdict());
+            LOG.log(System.Logger.Level.INFO, () -> "server " + transport.describe() + " answered " + evidence
+                    + " although its cached server/discover result said modern; the next connect probes again");
+        }
     }
 
     /** The URI of a plain {@code resources/read} (only a {@code uri}) in the modern era, else {@code null}. */
