@@ -24,6 +24,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -48,31 +50,29 @@ class ClientHandlersParityTest {
             return new Setup(h, true, false, null, null);
         }
 
-        McpClient.Builder apply(McpClient.Builder b) {
+        /** Hands each handler that is set to the matching setter of a builder. */
+        private void configure(BiConsumer<ElicitationHandler, Boolean> onElicitation,
+                               Consumer<SamplingHandler> onSampling, Consumer<RootsHandler> onRoots) {
             if (elicitation != null) {
-                b.elicitationHandler(elicitation, urlMode);
+                onElicitation.accept(elicitation, urlMode);
             }
             if (sampling != null) {
-                b.samplingHandler(sampling);
+                onSampling.accept(sampling);
             }
             if (roots != null) {
-                b.rootsHandler(roots);
+                onRoots.accept(roots);
             }
+        }
+
+        McpClient.Builder apply(McpClient.Builder b) {
+            configure(b::elicitationHandler, b::samplingHandler, b::rootsHandler);
             return b.applyElicitationDefaults(defaults).protocolMode(ProtocolMode.LEGACY);
         }
 
         ClientHandlers handlers() {
             SessionConfig.Builder b = new SessionConfig.Builder(
                     ScriptedTransport.create(ScriptedTransport.Mode.INLINE));
-            if (elicitation != null) {
-                b.elicitationHandler(elicitation, urlMode);
-            }
-            if (sampling != null) {
-                b.samplingHandler(sampling);
-            }
-            if (roots != null) {
-                b.rootsHandler(roots);
-            }
+            configure(b::elicitationHandler, b::samplingHandler, b::rootsHandler);
             b.applyElicitationDefaults(defaults);
             return new ClientHandlers(b.build());
         }
