@@ -77,9 +77,13 @@ class InputRoundsTest {
         final List<Map<String, Object>> sent = new CopyOnWriteArrayList<>();
         private final Deque<Map<String, Object>> answers;
 
-        @SafeVarargs
-        FakeServer(Map<String, Object>... answers) {
-            this.answers = new ArrayDeque<>(List.of(answers));
+        /** Each answer is a {@code Map<String, Object>}; the last one repeats. */
+        @SuppressWarnings("unchecked")
+        FakeServer(Object... answers) {
+            this.answers = new ArrayDeque<>();
+            for (Object a : answers) {
+                this.answers.add((Map<String, Object>) a);
+            }
         }
 
         @Override
