@@ -6,11 +6,18 @@ import java.util.List;
 /**
  * Answers {@code roots/list} requests: the URIs the server may operate on (MCP "Roots"). Setting one on the builder
  * declares the {@code roots} client capability (with {@code listChanged}; tell the server with
- * {@link McpClient#notifyRootsListChanged()}).
+ * {@link McpClient#notifyRootsListChanged()}). The same handler serves both protocol eras.
  *
- * <p>Runs on its own virtual thread per request (at most {@link McpClient.Builder#maxConcurrentServerRequests} at
- * once); interrupted when the server cancels or the client closes. Anything it throws, {@link Error}s included, is
- * logged at {@code WARNING} and answered with JSON-RPC error -32603 naming the exception's class.
+ * <p>2025 era: runs on its own virtual thread per request (at most
+ * {@link McpClient.Builder#maxConcurrentServerRequests} at once); interrupted when the server cancels or the client
+ * closes. Anything it throws, {@link Error}s included, is logged at {@code WARNING} and answered with JSON-RPC error
+ * -32603 naming the exception's class.
+ *
+ * <p>2026-07-28 era (multi round-trip requests): runs on the thread of the call whose server asked for the roots,
+ * interrupted when the call's deadline passes or its token fires; if it throws an exception, the call fails with
+ * {@link McpInputRequiredException} (the failure as its cause) and is not retried.
+ *
+ * <p>In both eras a {@code null} list is an empty one, and a list holding {@code null} is not sent.
  */
 @FunctionalInterface
 public interface RootsHandler {

@@ -289,6 +289,87 @@ class McpClientServerRequestsTest {
         assertThat(e.code()).isEqualTo(JsonRpcError.INTERNAL_ERROR);
     }
 
+    // ------------------------------------------------------------------------------------------------ checks shared
+    // with the 2026 era's input rounds (ClientHandlers): the same requests and answers are refused the same way
+
+    @Test
+    void aSamplingHandlerThatReturnsNothingIsAnInternalErrorNotMethodNotFound() throws Exception {
+        Session s = connect(Mode.INLINE, b -> b.samplingHandler(r -> null));
+        JsonRpcError e = errorOf(ask(s, RequestId.of(20), "sampling/createMessage", Map.of("messages", List.of(),
+                "maxTokens", 1)));
+        assertThat(e.code()).isEqualTo(JsonRpcError.INTERNAL_ERROR);
+        assertThat(e.message()).contains("sampling/createMessage").contains("returned no result");
+    }
+
+    @Test
+    void anElicitationActionOutsideTheSchemaIsNotSent() throws Exception {
+        Session s = connect(Mode.INLINE, b -> b.elicitationHandler(r -> new ElicitResult("maybe", null, null)));
+        JsonRpcError e = errorOf(ask(s, RequestId.of(21), "elicitation/create", Map.of("message", "m",
+                "requestedSchema", Map.of("type", "object"))));
+        assertThat(e.code()).isEqualTo(JsonRpcError.INTERNAL_ERROR);
+        assertThat(e.message()).contains("not accept, decline or cancel").doesNotContain("maybe");
+    }
+
+    @Test
+    void formContentThatIsNotFlatIsNotSent() throws Exception {
+        Session s = connect(Mode.INLINE, b -> b.elicitationHandler(r -> ElicitResult.accept(Map.of("address",
+                Map.of("street", "secret lane 1")))));
+        JsonRpcError e = errorOf(ask(s, RequestId.of(22), "elicitation/create", Map.of("message", "m",
+                "requestedSchema", Map.of("type", "object"))));
+        assertThat(e.code()).isEqualTo(JsonRpcError.INTERNAL_ERROR);
+        assertThat(e.message()).contains("'address'").doesNotContain("secret");
+    }
+
+    @Test
+    void contentIsSentOnlyWithAnAcceptedForm() throws Exception {
+        Session s = connect(Mode.INLINE, b -> b.elicitationHandler(r -> r.isUrlMode()
+                ? ElicitResult.accept(Map.of("typed", "into the wrong dialog"))
+                : new ElicitResult(ElicitResult.DECLINE, Map.of("half", "typed"), null)));
+        assertThat(resultOf(ask(s, RequestId.of(23), "elicitation/create", Map.of("message", "m",
+                "requestedSchema", Map.of("type", "object")))).result()).isEqualTo(Map.of("action", "decline"));
+        assertThat(resultOf(ask(s, RequestId.of(24), "elicitation/create", Map.of("mode", "url", "message", "m",
+                "url", "https://example.test/x", "elicitationId", "e"))).result())
+                .isEqualTo(Map.of("action", "accept"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "relative/path", "http://bad host/"})
+    void aUrlElicitationWithoutAnAbsoluteUrlIsInvalidParamsAndTheHandlerIsNotCalled(String url) throws Exception {
+        AtomicBoolean called = new AtomicBoolean();
+        Session s = connect(Mode.INLINE, b -> b.elicitationHandler(r -> {
+            called.set(true);
+            return ElicitResult.decline();
+        }));
+        assertThat(errorOf(ask(s, RequestId.of(25), "elicitation/create", Map.of("mode", "url", "message", "m",
+                "url", url, "elicitationId", "e"))).code()).isEqualTo(JsonRpcError.INVALID_PARAMS);
+        assertThat(errorOf(ask(s, RequestId.of(26), "elicitation/create", Map.of("mode", "url", "message", "m",
+                "elicitationId", "e"))).message()).contains("without a url");
+        assertThat(called).isFalse();
+    }
+
+    @Test
+    void anUnknownElicitationModeIsInvalidParamsNotAForm() throws Exception {
+        AtomicBoolean called = new AtomicBoolean();
+        Session s = connect(Mode.INLINE, b -> b.elicitationHandler(r -> {
+            called.set(true);
+            return ElicitResult.decline();
+        }));
+        JsonRpcError e = errorOf(ask(s, RequestId.of(27), "elicitation/create", Map.of("mode", "telepathy",
+                "message", "m")));
+        assertThat(e.code()).isEqualTo(JsonRpcError.INVALID_PARAMS);
+        assertThat(e.message()).contains("unknown mode");
+        assertThat(called).isFalse();
+    }
+
+    @Test
+    void aRootsListWithANullEntryIsNotSent() throws Exception {
+        Session s = connect(Mode.INLINE, b -> b.rootsHandler(() -> java.util.Arrays.asList(Root.of("file:///a", null),
+                null)));
+        JsonRpcError e = errorOf(ask(s, RequestId.of(28), "roots/list", null));
+        assertThat(e.code()).isEqualTo(JsonRpcError.INTERNAL_ERROR);
+        assertThat(e.message()).contains("roots/list").contains("null");
+    }
+
     // ------------------------------------------------------------------------------------------------ cancellation
 
     @ParameterizedTest

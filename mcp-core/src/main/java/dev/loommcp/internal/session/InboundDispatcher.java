@@ -25,8 +25,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * What the server sends on its own: notifications (to the listeners through the session's event loop, to the drain
  * queue, to the tool catalog) and server requests ({@code ping} answered at once; {@code roots/list},
  * {@code sampling/createMessage}, {@code elicitation/create} and unknown methods each on a handler thread, at most
- * {@code maxConcurrentServerRequests} at once, beyond which they are refused with {@code -32603}). It reaches the
- * session only through {@link Host}. Thread-safe: the transport's reader calls in, handlers run on their own threads.
+ * {@code maxConcurrentServerRequests} at once, beyond which they are refused with {@code -32603}; the answer itself
+ * comes from {@link ClientHandlers}, which the 2026 era's {@link InputRounds} use too). It reaches the session only
+ * through {@link Host}. Thread-safe: the transport's reader calls in, handlers run on their own threads.
  */
 final class InboundDispatcher {
 

@@ -117,6 +117,7 @@ final class InputRounds {
      * @throws McpTimeoutException       if the deadline passed, between rounds or while a handler ran
      * @throws McpCancelledException     if the token fired, between rounds or while a handler ran
      * @throws InterruptedException      if the calling thread was interrupted (by someone else than this loop)
+     * @throws Error                    an {@link Error} thrown by a handler, unchanged (it ran on this thread)
      */
     Map<String, Object> complete(String method, Map<String, Object> originalParams, Map<String, Object> inputRequired,
                                  Resend resend, Deadline deadline, CancellationToken token)
