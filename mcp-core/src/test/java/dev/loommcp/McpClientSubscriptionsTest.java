@@ -90,6 +90,16 @@ class McpClientSubscriptionsTest {
         return call.result();
     }
 
+    /** A subscription and the id of its listen request. */
+    record Opened(Subscription sub, RequestId id) {
+    }
+
+    /** Opens the first subscription of {@code s}: every list change asked for, tool list changes granted. */
+    static Opened openTools(Session s, SubscriptionListener listener) {
+        Subscription sub = open(s, SubscriptionFilter.allListChanges(), listener, 1, Map.of("toolsListChanged", true));
+        return new Opened(sub, listenId(s, 1));
+    }
+
     static RequestId listenId(Session s, int nth) {
         return s.server().awaitRequests(LISTEN, nth).get(nth - 1).id();
     }
@@ -253,8 +263,9 @@ class McpClientSubscriptionsTest {
     void closeOnStdioSendsCancelledForTheListenId() throws Exception {
         Session s = modern(Mode.INLINE);
         Recorder r = new Recorder();
-        Subscription sub = open(s, SubscriptionFilter.allListChanges(), r, 1, Map.of("toolsListChanged", true));
-        RequestId id = listenId(s, 1);
+        Opened o = openTools(s, r);
+        Subscription sub = o.sub();
+        RequestId id = o.id();
 
         sub.close();
 
@@ -297,8 +308,9 @@ class McpClientSubscriptionsTest {
     void aResultForTheListenEndsItNormally(Mode mode) throws Exception {
         Session s = modern(mode);
         Recorder r = new Recorder();
-        Subscription sub = open(s, SubscriptionFilter.allListChanges(), r, 1, Map.of("toolsListChanged", true));
-        RequestId id = listenId(s, 1);
+        Opened o = openTools(s, r);
+        Subscription sub = o.sub();
+        RequestId id = o.id();
 
         s.server().reply(id, Map.of("resultType", "complete", "_meta", meta(id)));
 
@@ -313,8 +325,9 @@ class McpClientSubscriptionsTest {
     void aServerSentCancelledForTheListenEndsItNormally() throws Exception {
         Session s = modern(Mode.INLINE);
         Recorder r = new Recorder();
-        Subscription sub = open(s, SubscriptionFilter.allListChanges(), r, 1, Map.of("toolsListChanged", true));
-        RequestId id = listenId(s, 1);
+        Opened o = openTools(s, r);
+        Subscription sub = o.sub();
+        RequestId id = o.id();
 
         s.server().notifyClient("notifications/cancelled", Map.of("requestId", id.value(), "reason", "shutdown"));
 
@@ -451,8 +464,9 @@ class McpClientSubscriptionsTest {
                 throw new OutOfMemoryError("listener bug (simulated)");
             }
         };
-        Subscription sub = open(s, SubscriptionFilter.allListChanges(), r, 1, Map.of("toolsListChanged", true));
-        RequestId id = listenId(s, 1);
+        Opened o = openTools(s, r);
+        Subscription sub = o.sub();
+        RequestId id = o.id();
 
         s.server().deliverOn(id, toolsChanged(id.value()));
         s.server().deliverOn(id, toolsChanged(id.value()));
@@ -467,8 +481,9 @@ class McpClientSubscriptionsTest {
     void anErrorAnswerToARunningListenEndsItWithThatError() throws Exception {
         Session s = modern(Mode.INLINE);
         Recorder r = new Recorder();
-        Subscription sub = open(s, SubscriptionFilter.allListChanges(), r, 1, Map.of("toolsListChanged", true));
-        RequestId id = listenId(s, 1);
+        Opened o = openTools(s, r);
+        Subscription sub = o.sub();
+        RequestId id = o.id();
 
         s.server().replyError(id, -32603, "subscription torn down", null);
 
