@@ -312,9 +312,10 @@ class McpClientSubscriptionsTest {
         Subscription sub = o.sub();
         RequestId id = o.id();
 
+        s.server().deliverOn(id, toolsChanged(id.value()));
         s.server().reply(id, Map.of("resultType", "complete", "_meta", meta(id)));
 
-        r.expect("ended normally");
+        r.expect("tools", "note notifications/tools/list_changed", "ended normally"); // what came first, first
         assertThat(sub.isActive()).isFalse();
         sub.close();
         assertThat(r.ended).hasValue(1);

@@ -585,6 +585,8 @@ final class Subscriptions {
         volatile SubscriptionFilter acknowledged = SubscriptionFilter.NONE;
         /** Set by {@link #close()}, or when the subscription ended on its own. */
         final AtomicBoolean closing = new AtomicBoolean();
+        /** Set by {@link #close()}: events still queued are not delivered. */
+        volatile boolean silenced;
         /** Set once {@code onEnded} ran (or must never run: an open that failed). */
         final AtomicBoolean endDelivered = new AtomicBoolean();
 
@@ -610,7 +612,7 @@ final class Subscriptions {
 
         /** Whether listener events may still run. */
         boolean live() {
-            return !closing.get() && !endDelivered.get();
+            return !silenced && !endDelivered.get();
         }
 
         /** Queues a listener event of this subscription. */
@@ -807,6 +809,7 @@ final class Subscriptions {
         }
 
         private void stop(String reason) {
+            silenced = true;
             closing.set(true);
             token.cancel(reason == null ? "cancelled" : reason);
             wake.countDown();
@@ -832,7 +835,7 @@ final class Subscriptions {
 
         @Override
         public String toString() {
-            return "Subscription[" + LISTEN + ", " + (live() ? "active" : "ended") + "]";
+            return "Subscription[" + LISTEN + ", " + (isActive() ? "active" : "ended") + "]";
         }
     }
 
@@ -865,6 +868,7 @@ final class Subscriptions {
 
         @Override
         public void close() {
+            silenced = true;
             if (!closing.compareAndSet(false, true)) {
                 return;
             }
@@ -881,7 +885,7 @@ final class Subscriptions {
 
         @Override
         public String toString() {
-            return "Subscription[legacy, " + (live() ? "active" : "ended") + "]";
+            return "Subscription[legacy, " + (isActive() ? "active" : "ended") + "]";
         }
     }
 }
