@@ -39,6 +39,12 @@ class McpClientNullPolicyTest {
         if (type == CompletionReference.class) {
             return new PromptReference("p", null);
         }
+        if (type == SubscriptionFilter.class) {
+            return SubscriptionFilter.allListChanges();
+        }
+        if (type == SubscriptionListener.class) {
+            return new SubscriptionListener() { };
+        }
         throw new AssertionError("no sample for " + type);
     }
 
@@ -65,7 +71,7 @@ class McpClientNullPolicyTest {
         }
         assertThat(checked).contains("connect", "ping", "listTools", "tools", "callTool", "callToolAsync",
                 "requestAsync", "listResources", "readResource", "subscribe", "getPrompt", "complete",
-                "setLoggingLevel", "notify", "notifyRootsListChanged");
+                "setLoggingLevel", "notify", "notifyRootsListChanged", "listen");
         assertThat(s.server().sent()).hasSize(sentBefore);
     }
 
