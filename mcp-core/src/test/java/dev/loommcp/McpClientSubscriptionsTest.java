@@ -48,7 +48,8 @@ class McpClientSubscriptionsTest {
     static void modernServer(ScriptedTransport t) {
         t.on("server/discover", r -> Map.of("supportedVersions", List.of("2026-07-28"),
                 "capabilities", Map.of("tools", Map.of("listChanged", true)),
-                "serverInfo", Map.of("name", "scripted-modern", "version", "1"), "resultType", "complete"));
+                "resultType", "complete", "_meta", Map.of("io.modelcontextprotocol/serverInfo",
+                        Map.of("name", "scripted-modern", "version", "1"))));
         t.hold(LISTEN);
     }
 
