@@ -684,6 +684,9 @@ final class Subscriptions {
                         firstAck.completeExceptionally(failure); // the open fails with it
                         return;
                     }
+                    if (host.isClosed()) {
+                        return; // the transport was lost for good: clientClosed ends the subscription
+                    }
                     if (a.acked) {
                         failedReopens = 0;
                         dispatch(() -> listener.onInterrupted(failure), InboundDispatcher.SMALL_EVENT_BYTES);
