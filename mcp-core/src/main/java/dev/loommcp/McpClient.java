@@ -258,16 +258,33 @@ public final class McpClient implements McpTools, McpResources, McpPrompts, McpU
      * {@link SubscriptionListener#onReestablished}); {@link #close()} ends every subscription. Thread-safe; any
      * number of subscriptions may run at once.
      *
+     * <p>In the modern era each subscription is one {@code subscriptions/listen} request with no deadline, run on a
+     * thread of the client, and its notifications are told apart by their {@code subscriptionId}; they also reach
+     * {@link McpClientListener} and {@link #drainNotifications()} as before. A broken stream (the HTTP response
+     * stream ended, a send failed, the server process was restarted) is re-opened with a new request id after 0.5 s,
+     * doubling up to 10 s, at most 5 attempts in a row; then the listener hears
+     * {@link SubscriptionListener#onEnded} with the last failure. In the legacy era a URI held by several
+     * subscriptions is subscribed once and unsubscribed when the last of them closes; when the server starts a new
+     * session (an expired HTTP session), the URIs are subscribed again.
+     *
      * @param filter   what to deliver; not empty
      * @param listener where to deliver it
-     * @param options  the deadline and token of opening it (until acknowledged); the subscription itself has none
+     * @param options  the deadline and token of opening it (until acknowledged; default: the client's request
+     *                 timeout); the subscription itself has none. Its {@code _meta} goes with the listen request.
      * @return the running subscription
      * @throws NullPointerException     if an argument is {@code null}
      * @throws IllegalArgumentException if the filter is empty
      * @throws IllegalStateException    if the client is not connected
-     * @throws McpException             if the server refused the subscription or opening it failed (subtypes as for
-     *                                  any request)
-     * @throws InterruptedException     if the calling thread is interrupted
+     * @throws McpTimeoutException      if the server did not acknowledge within the deadline (the listen request
+     *                                  is cancelled; the listener hears nothing)
+     * @throws McpCancelledException    if the options' token fired before the acknowledgment (likewise)
+     * @throws McpClosedException       if the client is closed, or closes meanwhile
+     * @throws McpException             if opening failed otherwise: the server answered the listen request with an
+     *                                  error ({@link McpRpcException}) or ended it without acknowledging it, the
+     *                                  transport failed; in the legacy era, a {@code resources/subscribe} failed
+     *                                  other than with a JSON-RPC error (a URI the server refuses with an error is
+     *                                  reported in {@link Subscription#refused()} instead)
+     * @throws InterruptedException     if the calling thread is interrupted (the listen request is cancelled)
      */
     public Subscription listen(SubscriptionFilter filter, SubscriptionListener listener, RequestOptions options)
             throws InterruptedException {

@@ -43,7 +43,12 @@ public interface Subscription extends AutoCloseable {
      */
     boolean isActive();
 
-    /** Ends the subscription; idempotent; returns within a bounded time; never throws. */
+    /**
+     * Ends the subscription; the listener then hears {@link SubscriptionListener#onEnded} with {@code null} (unless
+     * it ended before). Modern era: cancels the listen request and waits up to 5 seconds for it to end. Legacy era:
+     * {@code resources/unsubscribe} for each URI no other subscription holds, within 5 seconds in all (failures are
+     * logged at {@code DEBUG}, not thrown). Idempotent; safe from any thread, a listener included; never throws.
+     */
     @Override
     void close();
 }

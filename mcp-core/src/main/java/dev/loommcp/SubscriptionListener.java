@@ -5,8 +5,10 @@ import dev.loommcp.jsonrpc.JsonRpcMessage;
 /**
  * Receives what a {@link Subscription} delivers. Every method has an empty default: implement what you need. Called
  * on the client's listener thread, one event at a time in arrival order (like {@link McpClientListener}); a slow
- * listener delays later events of this client, never the transport. A listener that throws is logged and the
- * subscription goes on.
+ * listener delays later events of this client, never the transport. A listener that throws (an {@link Error}
+ * included) is logged and the subscription goes on. One exception to the thread: when the client closes,
+ * {@link #onEnded} runs on the thread that closes it, after the listener thread ended (events still queued then are
+ * not delivered).
  */
 public interface SubscriptionListener {
 
@@ -31,8 +33,9 @@ public interface SubscriptionListener {
     }
 
     /**
-     * Any notification of this subscription, including the ones above and kinds this interface does not name, after
-     * the specific method was called.
+     * Any notification of this subscription, including the ones above and kinds this interface does not name (such
+     * as {@code notifications/tasks}), after the specific method was called (even when that one threw). The
+     * acknowledgment is not delivered here: it is {@link Subscription#acknowledged()}.
      *
      * @param notification the notification as received
      */
@@ -59,9 +62,13 @@ public interface SubscriptionListener {
 
     /**
      * The subscription ended for good: the server ended it, the client gave up re-establishing it, the client was
-     * closed, or {@link Subscription#close()} was called. Called once, last.
+     * closed, or {@link Subscription#close()} was called. Called once, last; never for a subscription whose
+     * {@code listen} call threw.
      *
-     * @param cause why, or {@code null} when it was closed by the caller or ended normally by the server
+     * @param cause why, or {@code null} when it was closed by the caller (the subscription or the client) or ended
+     *              normally by the server (a result for the listen request, or its {@code notifications/cancelled});
+     *              otherwise the failure: the last one of the re-establishing attempts, the server's error answer,
+     *              or an {@link McpClosedException} whose cause is the loss of the transport
      */
     default void onEnded(McpException cause) {
     }

@@ -71,7 +71,7 @@ class McpClientNullPolicyTest {
         }
         assertThat(checked).contains("connect", "ping", "listTools", "tools", "callTool", "callToolAsync",
                 "requestAsync", "listResources", "readResource", "subscribe", "getPrompt", "complete",
-                "setLoggingLevel", "notify", "notifyRootsListChanged");
+                "setLoggingLevel", "notify", "notifyRootsListChanged", "listen");
         assertThat(s.server().sent()).hasSize(sentBefore);
     }
 

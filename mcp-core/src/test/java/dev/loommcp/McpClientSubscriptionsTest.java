@@ -48,7 +48,8 @@ class McpClientSubscriptionsTest {
     static void modernServer(ScriptedTransport t) {
         t.on("server/discover", r -> Map.of("supportedVersions", List.of("2026-07-28"),
                 "capabilities", Map.of("tools", Map.of("listChanged", true)),
-                "serverInfo", Map.of("name", "scripted-modern", "version", "1"), "resultType", "complete"));
+                "resultType", "complete", "_meta", Map.of("io.modelcontextprotocol/serverInfo",
+                        Map.of("name", "scripted-modern", "version", "1"))));
         t.hold(LISTEN);
     }
 
@@ -88,6 +89,16 @@ class McpClientSubscriptionsTest {
         RequestId id = s.server().awaitRequests(LISTEN, nth).get(nth - 1).id();
         s.server().deliverOn(id, ack(id, granted));
         return call.result();
+    }
+
+    /** A subscription and the id of its listen request. */
+    record Opened(Subscription sub, RequestId id) {
+    }
+
+    /** Opens the first subscription of {@code s}: every list change asked for, tool list changes granted. */
+    static Opened openTools(Session s, SubscriptionListener listener) {
+        Subscription sub = open(s, SubscriptionFilter.allListChanges(), listener, 1, Map.of("toolsListChanged", true));
+        return new Opened(sub, listenId(s, 1));
     }
 
     static RequestId listenId(Session s, int nth) {
@@ -253,8 +264,9 @@ class McpClientSubscriptionsTest {
     void closeOnStdioSendsCancelledForTheListenId() throws Exception {
         Session s = modern(Mode.INLINE);
         Recorder r = new Recorder();
-        Subscription sub = open(s, SubscriptionFilter.allListChanges(), r, 1, Map.of("toolsListChanged", true));
-        RequestId id = listenId(s, 1);
+        Opened o = openTools(s, r);
+        Subscription sub = o.sub();
+        RequestId id = o.id();
 
         sub.close();
 
@@ -297,12 +309,14 @@ class McpClientSubscriptionsTest {
     void aResultForTheListenEndsItNormally(Mode mode) throws Exception {
         Session s = modern(mode);
         Recorder r = new Recorder();
-        Subscription sub = open(s, SubscriptionFilter.allListChanges(), r, 1, Map.of("toolsListChanged", true));
-        RequestId id = listenId(s, 1);
+        Opened o = openTools(s, r);
+        Subscription sub = o.sub();
+        RequestId id = o.id();
 
+        s.server().deliverOn(id, toolsChanged(id.value()));
         s.server().reply(id, Map.of("resultType", "complete", "_meta", meta(id)));
 
-        r.expect("ended normally");
+        r.expect("tools", "note notifications/tools/list_changed", "ended normally"); // what came first, first
         assertThat(sub.isActive()).isFalse();
         sub.close();
         assertThat(r.ended).hasValue(1);
@@ -313,8 +327,9 @@ class McpClientSubscriptionsTest {
     void aServerSentCancelledForTheListenEndsItNormally() throws Exception {
         Session s = modern(Mode.INLINE);
         Recorder r = new Recorder();
-        Subscription sub = open(s, SubscriptionFilter.allListChanges(), r, 1, Map.of("toolsListChanged", true));
-        RequestId id = listenId(s, 1);
+        Opened o = openTools(s, r);
+        Subscription sub = o.sub();
+        RequestId id = o.id();
 
         s.server().notifyClient("notifications/cancelled", Map.of("requestId", id.value(), "reason", "shutdown"));
 
@@ -451,8 +466,9 @@ class McpClientSubscriptionsTest {
                 throw new OutOfMemoryError("listener bug (simulated)");
             }
         };
-        Subscription sub = open(s, SubscriptionFilter.allListChanges(), r, 1, Map.of("toolsListChanged", true));
-        RequestId id = listenId(s, 1);
+        Opened o = openTools(s, r);
+        Subscription sub = o.sub();
+        RequestId id = o.id();
 
         s.server().deliverOn(id, toolsChanged(id.value()));
         s.server().deliverOn(id, toolsChanged(id.value()));
@@ -461,6 +477,55 @@ class McpClientSubscriptionsTest {
         assertThat(sub.isActive()).isTrue();
         sub.close();
         r.expect("ended normally");
+    }
+
+    @Test
+    void anErrorAnswerToARunningListenEndsItWithThatError() throws Exception {
+        Session s = modern(Mode.INLINE);
+        Recorder r = new Recorder();
+        Opened o = openTools(s, r);
+        Subscription sub = o.sub();
+        RequestId id = o.id();
+
+        s.server().replyError(id, -32603, "subscription torn down", null);
+
+        r.expect("ended McpRpcException");
+        assertThat(r.endCause).hasMessageContaining("subscription torn down");
+        assertThat(sub.isActive()).isFalse();
+        assertThat(s.server().requests(LISTEN)).hasSize(1);
+    }
+
+    @ParameterizedTest
+    @EnumSource(Mode.class)
+    void theCallersTokenOrInterruptStopsTheOpenAndCancelsTheListen(Mode mode) throws Exception {
+        Session s = modern(mode);
+        Recorder r = new Recorder();
+        CancellationToken token = CancellationToken.create();
+        BackgroundCall<Subscription> byToken = BackgroundCall.start("listen", () -> s.client().listen(
+                SubscriptionFilter.allListChanges(), r, RequestOptions.token(token)));
+        RequestId first = listenId(s, 1);
+        token.cancel("user gave up");
+        assertThat(byToken.failure()).isInstanceOf(McpCancelledException.class).hasMessageContaining("user gave up");
+
+        BackgroundCall<Subscription> byInterrupt = BackgroundCall.start("listen", () -> s.client().listen(
+                SubscriptionFilter.allListChanges(), r));
+        RequestId second = listenId(s, 2);
+        byInterrupt.thread().interrupt();
+        assertThat(byInterrupt.failure()).isInstanceOf(InterruptedException.class);
+
+        if (mode == Mode.INLINE) {
+            dev.loommcp.testing.Await.until("both listens cancelled on the wire",
+                    () -> s.server().notifications("notifications/cancelled").size() == 2);
+        } else {
+            s.server().awaitSendFinished(first);
+            s.server().awaitSendFinished(second);
+        }
+        Await.pendingZero(s);
+        assertThat(r.events).isEmpty();
+        // a token cancelled before: nothing is sent
+        assertThatThrownBy(() -> s.client().listen(SubscriptionFilter.allListChanges(), r,
+                RequestOptions.token(token))).isInstanceOf(McpCancelledException.class);
+        assertThat(s.server().requests(LISTEN)).hasSize(2);
     }
 
     // ------------------------------------------------------------------------------------------------ legacy
@@ -540,6 +605,35 @@ class McpClientSubscriptionsTest {
         s.client().close();
         r.expect("ended normally");
         assertThat(s.server().requests("resources/unsubscribe")).isEmpty();
+    }
+
+    @Test
+    void legacyResourcesAreSubscribedAgainWhenTheServerStartsANewSession() throws Exception {
+        Session s = legacy(Map.of("resources", Map.of("subscribe", true), "tools", Map.of("listChanged", true)));
+        Recorder r = new Recorder();
+        Subscription sub = s.client().listen(new SubscriptionFilter(true, false, false, List.of("r://1", "r://2")),
+                r);
+        s.server().on("tools/list", req -> Map.of("tools", List.of()));
+        s.server().expireSession();
+        s.server().on("resources/subscribe", req -> "r://2".equals(req.params().get("uri"))
+                ? new dev.loommcp.jsonrpc.JsonRpcError(-32602, "gone", null) : Map.of());
+
+        s.client().listTools(null); // expires, renews the session, is sent again
+
+        r.expect("interrupted", "reestablished " + new SubscriptionFilter(true, false, false, List.of("r://1")));
+        assertThat(r.interruptCause).isInstanceOf(McpSessionExpiredException.class);
+        assertThat(s.server().requests("resources/subscribe")).extracting(m -> m.params().get("uri"))
+                .containsExactlyInAnyOrder("r://1", "r://2", "r://1", "r://2");
+        assertThat(sub.acknowledged().resourceSubscriptions()).containsExactly("r://1");
+        s.server().notifyClient("notifications/resources/updated", Map.of("uri", "r://2"));
+        s.server().notifyClient("notifications/resources/updated", Map.of("uri", "r://1"));
+        r.expect("updated r://1", "note notifications/resources/updated");
+
+        sub.close();
+        r.expect("ended normally");
+        // r://1 is unsubscribed; r://2 no longer is subscribed, so nothing is sent for it
+        assertThat(s.server().requests("resources/unsubscribe")).extracting(m -> m.params().get("uri"))
+                .containsExactly("r://1");
     }
 
     @Test

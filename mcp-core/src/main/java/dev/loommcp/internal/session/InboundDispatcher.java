@@ -112,6 +112,7 @@ final class InboundDispatcher {
 
     void onSessionRestarted() {
         tools.markStale(); // the new session may list other tools: no check against the old definitions
+        subscriptions.sessionRestarted(); // its resource subscriptions are gone: subscribed again
         McpClientListener listener = config.listener();
         if (listener != null) {
             host.dispatch(listener::onSessionRestarted, SMALL_EVENT_BYTES);

@@ -257,13 +257,8 @@ final class Subscriptions {
                     }
                 }
             }
-            SubscriptionFilter ack = new SubscriptionFilter(
-                    filter.toolsListChanged() && caps != null && listChanged(caps.tools()),
-                    filter.promptsListChanged() && caps != null && listChanged(caps.prompts()),
-                    filter.resourcesListChanged() && caps != null && caps.resources() != null
-                            && Boolean.TRUE.equals(caps.resources().listChanged()),
-                    held);
-            Legacy sub = new Legacy(filter, listener, ack);
+            SubscriptionFilter ack = listChanges(filter, caps, held);
+            Legacy sub = new Legacy(filter, listener, ack, held);
             all.add(sub);
             legacy.add(sub);
             if (host.isClosed()) {
@@ -282,6 +277,77 @@ final class Subscriptions {
 
     private static boolean listChanged(dev.loommcp.schema.ListChangedCapability c) {
         return c != null && Boolean.TRUE.equals(c.listChanged());
+    }
+
+    /** The list-change part of a legacy acknowledgment: what the capabilities declare, of what was asked. */
+    private static SubscriptionFilter listChanges(SubscriptionFilter filter, ServerCapabilities caps,
+                                                  List<String> uris) {
+        return new SubscriptionFilter(
+                filter.toolsListChanged() && caps != null && listChanged(caps.tools()),
+                filter.promptsListChanged() && caps != null && listChanged(caps.prompts()),
+                filter.resourcesListChanged() && caps != null && caps.resources() != null
+                        && Boolean.TRUE.equals(caps.resources().listChanged()),
+                uris);
+    }
+
+    /**
+     * The legacy server started a new session (its old one expired): the resource subscriptions of the old one are
+     * gone. Every running legacy subscription hears {@code onInterrupted}; a background thread subscribes the held
+     * URIs again, then each hears {@code onReestablished} with what holds now. Called by the session (its renewal),
+     * after the new session's capabilities are in place.
+     */
+    void sessionRestarted() {
+        if (legacy.isEmpty()) {
+            return;
+        }
+        McpException cause = new dev.loommcp.McpSessionExpiredException("the server's session expired; "
+                + "resource subscriptions are re-established in the new one");
+        List<Legacy> affected = new ArrayList<>(legacy);
+        for (Legacy sub : affected) {
+            sub.dispatch(() -> sub.listener.onInterrupted(cause), InboundDispatcher.SMALL_EVENT_BYTES);
+        }
+        host.startBackground("resubscribe", () -> {
+            ServerCapabilities caps = host.serverCapabilities();
+            boolean canSubscribe = caps != null && caps.resources() != null
+                    && Boolean.TRUE.equals(caps.resources().subscribe());
+            Deadline deadline = Deadline.after(host.requestTimeout());
+            for (Map.Entry<String, UriEntry> entry : uris.entrySet()) {
+                resubscribe(entry.getKey(), entry.getValue(), canSubscribe, deadline);
+            }
+            for (Legacy sub : affected) {
+                List<String> held = new ArrayList<>();
+                for (String uri : sub.held) {
+                    UriEntry e = uris.get(uri);
+                    if (e != null && e.subscribed) {
+                        held.add(uri);
+                    }
+                }
+                SubscriptionFilter ack = listChanges(sub.requested, caps, held);
+                sub.acknowledged = ack;
+                sub.dispatch(() -> sub.listener.onReestablished(ack), InboundDispatcher.SMALL_EVENT_BYTES);
+            }
+        });
+    }
+
+    private void resubscribe(String uri, UriEntry e, boolean canSubscribe, Deadline deadline) {
+        e.lock.lock();
+        try {
+            if (e.removed || e.holders == 0) {
+                return;
+            }
+            e.subscribed = false;
+            if (!canSubscribe || host.isClosed() || deadline.isExpired()) {
+                return;
+            }
+            host.request("resources/subscribe", Map.of("uri", uri), RequestOptions.timeout(deadline.remaining()));
+            e.subscribed = true;
+        } catch (InterruptedException ie) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException failure) {
+            LOG.log(System.Logger.Level.DEBUG, () -> "resources/subscribe in the new session failed: " + failure);
+        } finally {
+            e.lock.unlock();
+        }
     }
 
     // ------------------------------------------------------------------------------------------------ legacy URIs
@@ -519,6 +585,8 @@ final class Subscriptions {
         volatile SubscriptionFilter acknowledged = SubscriptionFilter.NONE;
         /** Set by {@link #close()}, or when the subscription ended on its own. */
         final AtomicBoolean closing = new AtomicBoolean();
+        /** Set by {@link #close()}: events still queued are not delivered. */
+        volatile boolean silenced;
         /** Set once {@code onEnded} ran (or must never run: an open that failed). */
         final AtomicBoolean endDelivered = new AtomicBoolean();
 
@@ -544,7 +612,7 @@ final class Subscriptions {
 
         /** Whether listener events may still run. */
         boolean live() {
-            return !closing.get() && !endDelivered.get();
+            return !silenced && !endDelivered.get();
         }
 
         /** Queues a listener event of this subscription. */
@@ -616,6 +684,9 @@ final class Subscriptions {
                         firstAck.completeExceptionally(failure); // the open fails with it
                         return;
                     }
+                    if (host.isClosed()) {
+                        return; // the transport was lost for good: clientClosed ends the subscription
+                    }
                     if (a.acked) {
                         failedReopens = 0;
                         dispatch(() -> listener.onInterrupted(failure), InboundDispatcher.SMALL_EVENT_BYTES);
@@ -655,8 +726,12 @@ final class Subscriptions {
             RequestOptions callOptions = RequestOptions.newBuilder().timeout(NO_TIMEOUT).token(token).build();
             try {
                 host.modernCall(LISTEN, params, callOptions, id -> {
+                    RequestId before = a.id; // a corrective resend (-32022) goes out with a new id
                     a.id = id;
                     listens.put(id, a);
+                    if (before != null && !before.equals(id)) {
+                        listens.remove(before, a);
+                    }
                 });
                 if (!everAcked) {
                     return new McpProtocolException(LISTEN + " (id " + a.id + ") ended without an acknowledgment");
@@ -737,6 +812,7 @@ final class Subscriptions {
         }
 
         private void stop(String reason) {
+            silenced = true;
             closing.set(true);
             token.cancel(reason == null ? "cancelled" : reason);
             wake.countDown();
@@ -762,16 +838,20 @@ final class Subscriptions {
 
         @Override
         public String toString() {
-            return "Subscription[" + LISTEN + ", " + (live() ? "active" : "ended") + "]";
+            return "Subscription[" + LISTEN + ", " + (isActive() ? "active" : "ended") + "]";
         }
     }
 
     /** A legacy-era subscription: resource holds and a filter over the session's notifications. */
     private final class Legacy extends Base {
+        /** The URIs this subscription holds a count on (released on close). */
+        final List<String> held;
 
-        Legacy(SubscriptionFilter requested, SubscriptionListener listener, SubscriptionFilter acknowledged) {
+        Legacy(SubscriptionFilter requested, SubscriptionListener listener, SubscriptionFilter acknowledged,
+               List<String> held) {
             super(requested, listener);
             this.acknowledged = acknowledged;
+            this.held = List.copyOf(held);
         }
 
         void deliver(JsonRpcMessage.Notification n) {
@@ -791,11 +871,12 @@ final class Subscriptions {
 
         @Override
         public void close() {
+            silenced = true;
             if (!closing.compareAndSet(false, true)) {
                 return;
             }
             legacy.remove(this);
-            release(acknowledged.resourceSubscriptions());
+            release(held);
             ended(null);
         }
 
@@ -807,7 +888,7 @@ final class Subscriptions {
 
         @Override
         public String toString() {
-            return "Subscription[legacy, " + (live() ? "active" : "ended") + "]";
+            return "Subscription[legacy, " + (isActive() ? "active" : "ended") + "]";
         }
     }
 }
