@@ -186,6 +186,25 @@ class HttpModernTest {
         assertThat(server.requests).isEmpty();
     }
 
+    @Test
+    void aSignerSeesTheRoutingHeadersButCannotAddOnesTheTransportOwns() throws Exception {
+        server.handler((req, ex) -> json(ex, 200, result(req.rpcId(), "{}")));
+        List<String> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+        HttpTransport t = open(HttpTransport.newBuilder(server.uri("/mcp")).requestSigner((method, uri, h, body) -> {
+            seen.add(h.get("Mcp-Method").get(0) + " " + h.get("mcp-param-region").get(0));
+            return h.containsKey("Mcp-Name") ? Map.of("Mcp-Param-Forged", "x") : Map.of("Signature", "s");
+        }));
+        t.exchange(request(1, "tools/list"), TestContext.of(1).routing(new RequestRouting(V, "tools/list", null,
+                Map.of("Region", "eu"))));
+        assertThat(server.requests.get(0).header("Signature")).isEqualTo("s");
+        assertThatThrownBy(() -> t.exchange(request(2, "tools/call"), TestContext.of(2).routing(
+                new RequestRouting(V, "tools/call", "x", Map.of("Region", "eu")))))
+                .isInstanceOf(McpTransportException.class).hasMessageContaining("Mcp-Param-Forged")
+                .hasMessageContaining("transport sets itself");
+        assertThat(seen).containsExactly("tools/list eu", "tools/call eu");
+        assertThat(server.requests).hasSize(1);
+    }
+
     // ------------------------------------------------------------------------------------------------ statelessness
 
     @Test
