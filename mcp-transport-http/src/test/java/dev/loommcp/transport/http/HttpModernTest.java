@@ -418,6 +418,42 @@ class HttpModernTest {
     }
 
     @Test
+    void aJsonAnswerWithoutDeadlineMayPauseLongerThanTheIdleTimeout() throws Exception {
+        server.handler((req, ex) -> {
+            byte[] b = result(req.rpcId(), "{\"late\":true}").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            ex.getResponseHeaders().set("Content-Type", "application/json");
+            ex.sendResponseHeaders(200, b.length);
+            OutputStream out = ex.getResponseBody();
+            out.write(b, 0, 5);
+            out.flush();
+            Thread.sleep(1_000); // more than three idle timeouts in the middle of the body
+            out.write(b, 5, b.length - 5);
+            out.close();
+        });
+        HttpTransport t = open(HttpTransport.newBuilder(server.uri("/mcp")).idleTimeout(Duration.ofMillis(300)));
+        t.exchange(request(14, "resources/read"), new TestContext(RequestId.of(14), Deadline.NONE)
+                .routing(routing("resources/read", "notes://all")));
+        assertThat(sink.next(WAIT)).isEqualTo(new JsonRpcMessage.Response(RequestId.of(14), Map.of("late", true)));
+    }
+
+    @Test
+    void theLegacyEraKeepsTheIdleTimeoutWithoutDeadline() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        server.handler((req, ex) -> {
+            OutputStream out = sse(ex);
+            write(out, ": hello\n\n");
+            release.await(20, TimeUnit.SECONDS);
+        });
+        HttpTransport t = open(HttpTransport.newBuilder(server.uri("/mcp")).idleTimeout(Duration.ofMillis(300)));
+        try {
+            t.send(request(15, "tools/call"), new TestContext(RequestId.of(15), Deadline.NONE));
+            assertThat(sink.awaitSendFailure(RequestId.of(15), WAIT)).hasMessageContaining("idle timeout");
+        } finally {
+            release.countDown();
+        }
+    }
+
+    @Test
     void aRequestWithADeadlineStillHasTheIdleTimeout() throws Exception {
         CountDownLatch release = new CountDownLatch(1);
         server.handler((req, ex) -> {
