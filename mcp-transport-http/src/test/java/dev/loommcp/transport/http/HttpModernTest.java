@@ -436,8 +436,10 @@ class HttpModernTest {
         assertThat(sink.next(WAIT)).isEqualTo(new JsonRpcMessage.Response(RequestId.of(14), Map.of("late", true)));
     }
 
-    @Test
-    void theLegacyEraKeepsTheIdleTimeoutWithoutDeadline() throws Exception {
+    /** The idle timeout still applies to a modern request with a deadline, and to a legacy one without. */
+    @ParameterizedTest(name = "modern={0}")
+    @org.junit.jupiter.params.provider.ValueSource(booleans = {true, false})
+    void theIdleTimeoutStaysForModernRequestsWithADeadlineAndForLegacyOnes(boolean modern) throws Exception {
         CountDownLatch release = new CountDownLatch(1);
         server.handler((req, ex) -> {
             OutputStream out = sse(ex);
@@ -445,25 +447,10 @@ class HttpModernTest {
             release.await(20, TimeUnit.SECONDS);
         });
         HttpTransport t = open(HttpTransport.newBuilder(server.uri("/mcp")).idleTimeout(Duration.ofMillis(300)));
+        TestContext ctx = modern ? TestContext.of(12).routing(routing("tools/call", "x"))
+                : new TestContext(RequestId.of(12), Deadline.NONE);
         try {
-            t.send(request(15, "tools/call"), new TestContext(RequestId.of(15), Deadline.NONE));
-            assertThat(sink.awaitSendFailure(RequestId.of(15), WAIT)).hasMessageContaining("idle timeout");
-        } finally {
-            release.countDown();
-        }
-    }
-
-    @Test
-    void aRequestWithADeadlineStillHasTheIdleTimeout() throws Exception {
-        CountDownLatch release = new CountDownLatch(1);
-        server.handler((req, ex) -> {
-            OutputStream out = sse(ex);
-            write(out, ": hello\n\n");
-            release.await(20, TimeUnit.SECONDS);
-        });
-        HttpTransport t = open(HttpTransport.newBuilder(server.uri("/mcp")).idleTimeout(Duration.ofMillis(300)));
-        try {
-            t.send(request(12, "tools/call"), TestContext.of(12).routing(routing("tools/call", "x")));
+            t.send(request(12, "tools/call"), ctx);
             assertThat(sink.awaitSendFailure(RequestId.of(12), WAIT)).hasMessageContaining("idle timeout");
         } finally {
             release.countDown();
