@@ -142,39 +142,6 @@ public final class ToolCatalog {
     }
 
     /**
-     * Returns the {@code Mcp-Param-*} values of a {@code tools/call}: each argument the tool's {@code x-mcp-header}
-     * annotations designate, by header suffix (a string as is, an integer in decimal, a boolean as
-     * {@code true}/{@code false}; absent and {@code null} arguments omitted, unannotated ones never included). A
-     * tool no listing described yet designates nothing. Used when header routing applies.
-     *
-     * @param toolName  the tool
-     * @param arguments the call's arguments, or {@code null}
-     * @return the values, raw and unencoded, in schema order; unmodifiable
-     * @throws McpProtocolException     if the latest listing that described the tool had invalid
-     *                                  {@code x-mcp-header} annotations (the tool was excluded from the listing and
-     *                                  is never called over Streamable HTTP); the message names the tool and reason
-     * @throws IllegalArgumentException if a designated argument is an object, an array, a fractional number or an
-     *                                  integer outside +-(2^53 - 1) (the message names the argument, never its value)
-     */
-    public Map<String, String> parameterHeaders(String toolName, Map<String, Object> arguments) {
-        ParameterHeaders headers = routes.get(java.util.Objects.requireNonNull(toolName, "toolName"));
-        if (headers == null) {
-            return Map.of();
-        }
-        if (!headers.isValid()) {
-            throw new McpProtocolException("tool '" + ParameterHeaders.printable(toolName) + "' cannot be called over "
-                    + "Streamable HTTP: its x-mcp-header annotations are invalid (" + headers.problem()
-                    + "), so it was excluded from tools/list");
-        }
-        try {
-            return headers.extract(arguments);
-        } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("tool '" + ParameterHeaders.printable(toolName) + "': "
-                    + e.getMessage(), e);
-        }
-    }
-
-    /**
      * Returns the current generation; a listing records it when it starts.
      *
      * @return the generation
@@ -268,5 +235,38 @@ public final class ToolCatalog {
             throw new McpProtocolException(message);
         }
         LOG.log(System.Logger.Level.WARNING, message);
+    }
+
+    /**
+     * Returns the {@code Mcp-Param-*} values of a {@code tools/call}: each argument the tool's {@code x-mcp-header}
+     * annotations designate, by header suffix (a string as is, an integer in decimal, a boolean as
+     * {@code true}/{@code false}; absent and {@code null} arguments omitted, unannotated ones never included). A
+     * tool no listing described yet designates nothing. Used when header routing applies.
+     *
+     * @param toolName  the tool
+     * @param arguments the call's arguments, or {@code null}
+     * @return the values, raw and unencoded, in schema order; unmodifiable
+     * @throws McpProtocolException     if the latest listing that described the tool had invalid
+     *                                  {@code x-mcp-header} annotations (the tool was excluded from the listing and
+     *                                  is never called over Streamable HTTP); the message names the tool and reason
+     * @throws IllegalArgumentException if a designated argument is an object, an array, a fractional number or an
+     *                                  integer outside +-(2^53 - 1) (the message names the argument, never its value)
+     */
+    public Map<String, String> parameterHeaders(String toolName, Map<String, Object> arguments) {
+        ParameterHeaders headers = routes.get(java.util.Objects.requireNonNull(toolName, "toolName"));
+        if (headers == null) {
+            return Map.of();
+        }
+        if (!headers.isValid()) {
+            throw new McpProtocolException("tool '" + ParameterHeaders.printable(toolName) + "' cannot be called over "
+                    + "Streamable HTTP: its x-mcp-header annotations are invalid (" + headers.problem()
+                    + "), so it was excluded from tools/list");
+        }
+        try {
+            return headers.extract(arguments);
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("tool '" + ParameterHeaders.printable(toolName) + "': "
+                    + e.getMessage(), e);
+        }
     }
 }

@@ -19,9 +19,15 @@ public final class HeaderRules {
     static final String ACCEPT_POST = "application/json, text/event-stream";
     static final String ACCEPT_SSE = "text/event-stream";
 
-    /** Header names the transport sets itself (lower case). */
+    /**
+     * Header names the transport sets itself (lower case), including the modern era's routing headers (MCP
+     * 2026-07-28): a caller's copy would contradict them or, for {@code Mcp-Param-*}, stand in for an argument the
+     * call does not carry.
+     */
     static final Set<String> OWNED_HEADERS = Set.of("accept", "content-type", "mcp-session-id",
-            "mcp-protocol-version", "last-event-id");
+            "mcp-protocol-version", "last-event-id", "mcp-method", "mcp-name");
+    /** The prefix of the modern era's tool parameter headers (lower case), which the transport owns too. */
+    static final String OWNED_PREFIX = "mcp-param-";
     /** Header names the JDK or HTTP framing forbid (lower case). */
     static final Set<String> RESTRICTED_HEADERS = Set.of("connection", "content-length", "expect", "host", "upgrade",
             "transfer-encoding", "te", "keep-alive", "trailer");
@@ -50,7 +56,8 @@ public final class HeaderRules {
 
     /**
      * Whether a header name is one a caller may not set: one the transport sets itself ({@code Accept},
-     * {@code Content-Type}, {@code Mcp-Session-Id}, {@code MCP-Protocol-Version}, {@code Last-Event-ID}) or one the
+     * {@code Content-Type}, {@code Mcp-Session-Id}, {@code MCP-Protocol-Version}, {@code Last-Event-ID}, and the
+     * routing headers of MCP 2026-07-28: {@code Mcp-Method}, {@code Mcp-Name}, any {@code Mcp-Param-*}) or one the
      * JDK's HTTP client or HTTP framing forbid ({@code Host}, {@code Content-Length}, {@code Connection},
      * {@code Expect}, {@code Upgrade}, {@code Transfer-Encoding}, {@code TE}, {@code Keep-Alive}, {@code Trailer}).
      * Case-insensitive.
@@ -61,7 +68,11 @@ public final class HeaderRules {
      */
     public static boolean isReserved(String name) {
         String lower = name.toLowerCase(Locale.ROOT);
-        return OWNED_HEADERS.contains(lower) || RESTRICTED_HEADERS.contains(lower);
+        return isOwned(lower) || RESTRICTED_HEADERS.contains(lower);
+    }
+
+    private static boolean isOwned(String lowerName) {
+        return OWNED_HEADERS.contains(lowerName) || lowerName.startsWith(OWNED_PREFIX);
     }
 
     /**
@@ -97,7 +108,7 @@ public final class HeaderRules {
             return "a header name that is not an HTTP token";
         }
         String lower = name.toLowerCase(Locale.ROOT);
-        if (OWNED_HEADERS.contains(lower)) {
+        if (isOwned(lower)) {
             return "the header " + name + ", which the transport sets itself";
         }
         if (RESTRICTED_HEADERS.contains(lower)) {

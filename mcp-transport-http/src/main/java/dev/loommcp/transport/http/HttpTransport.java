@@ -528,7 +528,8 @@ public final class HttpTransport implements McpTransport {
          * @return this builder
          * @throws IllegalArgumentException if the name is not a token, is one the transport sets itself
          *                                  ({@code Accept}, {@code Content-Type}, {@code Mcp-Session-Id},
-         *                                  {@code MCP-Protocol-Version}, {@code Last-Event-ID}) or one the JDK
+         *                                  {@code MCP-Protocol-Version}, {@code Last-Event-ID}, {@code Mcp-Method},
+         *                                  {@code Mcp-Name}, {@code Mcp-Param-*}) or one the JDK
          *                                  forbids ({@code Host}, {@code Content-Length}, ...), or the value is
          *                                  invalid; the message names the header, never the value
          */

@@ -1,5 +1,6 @@
 /**
- * The Streamable HTTP transport of MCP (2025-03-26 .. 2025-11-25): {@link dev.loommcp.transport.http.HttpTransport}
+ * The Streamable HTTP transport of MCP (2025-03-26 .. 2025-11-25, and the stateless 2026-07-28):
+ * {@link dev.loommcp.transport.http.HttpTransport}
  * and its builder, the {@link dev.loommcp.transport.http.RequestSigner} hook,
  * {@link dev.loommcp.transport.http.McpHttpStatusException} with its
  * {@link dev.loommcp.transport.http.AuthChallenge}s, and the {@link dev.loommcp.transport.http.HeaderRules} that

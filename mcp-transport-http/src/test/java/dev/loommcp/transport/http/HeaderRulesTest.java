@@ -32,13 +32,14 @@ class HeaderRulesTest {
     void reservedNamesAreTheTransportsOwnAndTheJdksForbiddenOnesInAnyCase() {
         for (String name : List.of("Accept", "content-type", "MCP-SESSION-ID", "Mcp-Protocol-Version",
                 "last-event-id", "Host", "content-length", "Connection", "Expect", "Upgrade", "Transfer-Encoding",
-                "TE", "Keep-Alive", "Trailer")) {
+                "TE", "Keep-Alive", "Trailer", "Mcp-Method", "MCP-NAME", "Mcp-Param-Region", "mcp-param-x")) {
             assertThat(HeaderRules.isReserved(name)).as(name).isTrue();
             assertThatThrownBy(() -> HttpTransport.newBuilder("http://127.0.0.1:1/mcp").header(name, "v"))
                     .as(name).isInstanceOf(IllegalArgumentException.class).hasMessageContaining(name);
         }
         assertThat(HeaderRules.isReserved("Authorization")).isFalse();
         assertThat(HeaderRules.isReserved("X-Api-Key")).isFalse();
+        assertThat(HeaderRules.isReserved("Mcp-Parameter")).isFalse();
     }
 
     @Test

@@ -186,6 +186,25 @@ class HttpModernTest {
         assertThat(server.requests).isEmpty();
     }
 
+    @Test
+    void aSignerSeesTheRoutingHeadersButCannotAddOnesTheTransportOwns() throws Exception {
+        server.handler((req, ex) -> json(ex, 200, result(req.rpcId(), "{}")));
+        List<String> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+        HttpTransport t = open(HttpTransport.newBuilder(server.uri("/mcp")).requestSigner((method, uri, h, body) -> {
+            seen.add(h.get("Mcp-Method").get(0) + " " + h.get("mcp-param-region").get(0));
+            return h.containsKey("Mcp-Name") ? Map.of("Mcp-Param-Forged", "x") : Map.of("Signature", "s");
+        }));
+        t.exchange(request(1, "tools/list"), TestContext.of(1).routing(new RequestRouting(V, "tools/list", null,
+                Map.of("Region", "eu"))));
+        assertThat(server.requests.get(0).header("Signature")).isEqualTo("s");
+        assertThatThrownBy(() -> t.exchange(request(2, "tools/call"), TestContext.of(2).routing(
+                new RequestRouting(V, "tools/call", "x", Map.of("Region", "eu")))))
+                .isInstanceOf(McpTransportException.class).hasMessageContaining("Mcp-Param-Forged")
+                .hasMessageContaining("transport sets itself");
+        assertThat(seen).containsExactly("tools/list eu", "tools/call eu");
+        assertThat(server.requests).hasSize(1);
+    }
+
     // ------------------------------------------------------------------------------------------------ statelessness
 
     @Test
@@ -399,7 +418,28 @@ class HttpModernTest {
     }
 
     @Test
-    void aRequestWithADeadlineStillHasTheIdleTimeout() throws Exception {
+    void aJsonAnswerWithoutDeadlineMayPauseLongerThanTheIdleTimeout() throws Exception {
+        server.handler((req, ex) -> {
+            byte[] b = result(req.rpcId(), "{\"late\":true}").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            ex.getResponseHeaders().set("Content-Type", "application/json");
+            ex.sendResponseHeaders(200, b.length);
+            OutputStream out = ex.getResponseBody();
+            out.write(b, 0, 5);
+            out.flush();
+            Thread.sleep(1_000); // more than three idle timeouts in the middle of the body
+            out.write(b, 5, b.length - 5);
+            out.close();
+        });
+        HttpTransport t = open(HttpTransport.newBuilder(server.uri("/mcp")).idleTimeout(Duration.ofMillis(300)));
+        t.exchange(request(14, "resources/read"), new TestContext(RequestId.of(14), Deadline.NONE)
+                .routing(routing("resources/read", "notes://all")));
+        assertThat(sink.next(WAIT)).isEqualTo(new JsonRpcMessage.Response(RequestId.of(14), Map.of("late", true)));
+    }
+
+    /** The idle timeout still applies to a modern request with a deadline, and to a legacy one without. */
+    @ParameterizedTest(name = "modern={0}")
+    @org.junit.jupiter.params.provider.ValueSource(booleans = {true, false})
+    void theIdleTimeoutStaysForModernRequestsWithADeadlineAndForLegacyOnes(boolean modern) throws Exception {
         CountDownLatch release = new CountDownLatch(1);
         server.handler((req, ex) -> {
             OutputStream out = sse(ex);
@@ -407,8 +447,10 @@ class HttpModernTest {
             release.await(20, TimeUnit.SECONDS);
         });
         HttpTransport t = open(HttpTransport.newBuilder(server.uri("/mcp")).idleTimeout(Duration.ofMillis(300)));
+        TestContext ctx = modern ? TestContext.of(12).routing(routing("tools/call", "x"))
+                : new TestContext(RequestId.of(12), Deadline.NONE);
         try {
-            t.send(request(12, "tools/call"), TestContext.of(12).routing(routing("tools/call", "x")));
+            t.send(request(12, "tools/call"), ctx);
             assertThat(sink.awaitSendFailure(RequestId.of(12), WAIT)).hasMessageContaining("idle timeout");
         } finally {
             release.countDown();
