@@ -27,13 +27,13 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(LeakCheck.class)
 class AutoFallbackTest {
 
-    private static void fallsBackToLegacy(List<String> argv, TestInfo test) throws Exception {
+    private static void fallsBackToLegacy(List<String> argv, Duration probeTimeout, TestInfo test) throws Exception {
         StdioTransport stdio = StdioTransport.newBuilder(argv)
                 .putEnvironment("LOOM_TEST_CASE", test.getDisplayName() + System.nanoTime())
                 .build();
         RecordingTransport recording = new RecordingTransport(stdio);
         try (McpClient client = McpClient.newBuilder(recording).protocolMode(ProtocolMode.AUTO)
-                .probeTimeout(Duration.ofSeconds(1)).requestTimeout(Duration.ofSeconds(30)).build()) {
+                .probeTimeout(probeTimeout).requestTimeout(Duration.ofSeconds(30)).build()) {
             client.connect();
             assertThat(client.era()).isEqualTo(Era.LEGACY);
             assertThat(client.protocolVersion()).isEqualTo("2025-11-25");
@@ -51,12 +51,14 @@ class AutoFallbackTest {
 
     @Test
     void aServerThatNeverAnswersTheProbeIsServedInTheLegacyEra(TestInfo test) throws Exception {
-        fallsBackToLegacy(ModernFixture.silentLegacyCommand(), test);
+        // silence costs the probe timeout: keep it short
+        fallsBackToLegacy(ModernFixture.silentLegacyCommand(), Duration.ofSeconds(1), test);
     }
 
     @Test
     void aServerThatExitsOnTheProbeIsServedInTheLegacyEra(TestInfo test) throws Exception {
-        fallsBackToLegacy(ModernFixture.exitingLegacyCommand(), test);
+        // a long timeout: the probe process's exit, not the timeout, must be what ends the probe
+        fallsBackToLegacy(ModernFixture.exitingLegacyCommand(), FixtureClients.PROBE_TIMEOUT, test);
     }
 
     @Test

@@ -118,7 +118,7 @@ class EraModesTest {
     void eachModeEndsInTheRightEra(Wire wire, Server server, ProtocolMode mode, Era era, String version)
             throws Exception {
         try (McpClient client = McpClient.newBuilder(transport(wire, server)).protocolMode(mode)
-                .requestTimeout(Duration.ofSeconds(30)).build()) {
+                .probeTimeout(FixtureClients.PROBE_TIMEOUT).requestTimeout(Duration.ofSeconds(30)).build()) {
             client.connect();
             assertThat(client.era()).isEqualTo(era);
             assertThat(client.protocolVersion()).isEqualTo(version);
@@ -143,7 +143,7 @@ class EraModesTest {
     void aModeTheServerCannotServeFailsAtConnectAndSaysWhy(Wire wire, Server server, ProtocolMode mode)
             throws Exception {
         try (McpClient client = McpClient.newBuilder(transport(wire, server)).protocolMode(mode)
-                .requestTimeout(Duration.ofSeconds(30)).build()) {
+                .probeTimeout(FixtureClients.PROBE_TIMEOUT).requestTimeout(Duration.ofSeconds(30)).build()) {
             if (server == Server.MODERN_ONLY) {
                 // the server answers initialize with -32022 naming what it speaks: no version in common
                 assertThatThrownBy(client::connect)

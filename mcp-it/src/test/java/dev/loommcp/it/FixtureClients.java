@@ -38,6 +38,11 @@ abstract class FixtureClients {
     static final String MODERN = ProtocolMode.MODERN_PROTOCOL_VERSION;
     /** The newest legacy protocol version. */
     static final String LEGACY = "2025-11-25";
+    /**
+     * The AUTO probe's timeout in these tests: a Node server on a loaded 2-core machine may need seconds to start,
+     * and a probe that times out would (rightly) conclude "legacy"; the silent-server tests set their own, short one.
+     */
+    static final Duration PROBE_TIMEOUT = Duration.ofSeconds(20);
 
     private final List<McpClient> clients = new CopyOnWriteArrayList<>();
     private final List<RecordingTransport> recordings = new CopyOnWriteArrayList<>();
@@ -105,6 +110,7 @@ abstract class FixtureClients {
         RecordingTransport recording = new RecordingTransport(newTransport());
         McpClient.Builder b = McpClient.newBuilder(recording)
                 .protocolMode(mode())
+                .probeTimeout(PROBE_TIMEOUT)
                 .requestTimeout(Duration.ofSeconds(30));
         customize.accept(b);
         McpClient client = b.build();
