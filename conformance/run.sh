@@ -113,9 +113,16 @@ read_expected() {  # $1 = file -> scenario names
 # other scenario must pass; a failing one is a bug to fix, not a line to add.
 may_be_listed() { [[ "$1" == auth/* || "$1" == sep-2640-* ]]; }
 
+for s in ${SCENARIOS:-}; do
+  printf '%s\n' "${ALL[@]}" | awk -v s="$s" '$1 == s { f = 1 } END { exit !f }' \
+    || die "SCENARIOS names '$s', which the suite does not have (conformance list --client)"
+done
+
 declare -A LEG_RUN LEG_EXPECTED
 for leg in "${LEG_LIST[@]}"; do
-  mapfile -t scen < <(leg_scenarios "$leg") || die "unknown leg '$leg' (legs: 2025-11-25, 2026-07-28, extensions)"
+  [[ "$leg" == extensions || "$leg" =~ ^20[0-9]{2}-[0-9]{2}-[0-9]{2}$ ]] \
+    || die "unknown leg '$leg' (legs: 2025-11-25, 2026-07-28, extensions)"
+  mapfile -t scen < <(leg_scenarios "$leg")
   (( ${#scen[@]} > 0 )) || die "the suite lists no client scenarios for leg $leg"
   file="$EXPECTED_FAILURES_DIR/expected-failures-$leg.yml"
   [[ -f "$file" ]] || die "expected-failures file $file not found"
