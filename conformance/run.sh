@@ -9,6 +9,8 @@
 #   extensions   the scenarios `list --client` tags [extension] (no spec version: `--spec-version` would skip them;
 #                each runs at the wire the suite picks for it)
 #
+# (The two auth/2025-03-26-* scenarios, tagged only 2025-03-26, are in no leg: that revision is not a leg.)
+#
 # usage: conformance/run.sh
 #
 # It installs nothing: run `npm ci` in test-servers/ first (scripts/test.sh does) and build the CLI
