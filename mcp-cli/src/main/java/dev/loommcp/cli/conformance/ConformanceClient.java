@@ -108,7 +108,7 @@ public final class ConformanceClient {
         try {
             return run(serverUrl, ConformanceSettings.fromEnvironment(environment), err);
         } catch (IllegalArgumentException e) {
-            err.println("conformance: " + e.getMessage());
+            say(err, "conformance: " + e.getMessage());
             return EXIT_UNSUPPORTED;
         } finally {
             err.flush();
@@ -118,17 +118,17 @@ public final class ConformanceClient {
     private static int run(String serverUrl, ConformanceSettings settings, PrintWriter err) {
         String scenario = settings.scenario();
         if (scenario.startsWith("auth/")) {
-            err.println("conformance: scenario " + scenario + " needs OAuth authorization, which this client does "
+            say(err, "conformance: scenario " + scenario + " needs OAuth authorization, which this client does "
                     + "not implement yet");
             return EXIT_UNSUPPORTED;
         }
         if (scenario.startsWith("sep-2640-")) {
-            err.println("conformance: scenario " + scenario + " tests the skills extension "
+            say(err, "conformance: scenario " + scenario + " tests the skills extension "
                     + "(io.modelcontextprotocol/skills), which this client does not implement");
             return EXIT_UNSUPPORTED;
         }
         if (!SCENARIOS.contains(scenario)) {
-            err.println("conformance: unknown scenario " + scenario + " (known: " + String.join(", ",
+            say(err, "conformance: unknown scenario " + scenario + " (known: " + String.join(", ",
                     SCENARIOS.stream().sorted().toList()) + "; refused: auth/*, sep-2640-*)");
             return EXIT_UNSUPPORTED;
         }
@@ -137,10 +137,10 @@ public final class ConformanceClient {
             endpoint = URI.create(serverUrl);
             HttpTransport.newBuilder(endpoint); // validates
         } catch (RuntimeException e) {
-            err.println("conformance: not a usable http(s) server URL: " + e.getMessage());
+            say(err, "conformance: not a usable http(s) server URL: " + e.getMessage());
             return EXIT_UNSUPPORTED;
         }
-        err.println("conformance: " + scenario + ", protocol mode " + settings.protocolMode());
+        say(err, "conformance: " + scenario + ", protocol mode " + settings.protocolMode());
         ConformanceClient client = new ConformanceClient(settings, endpoint, err);
         try {
             return switch (scenario) {
@@ -159,10 +159,10 @@ public final class ConformanceClient {
             };
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            err.println("conformance: " + scenario + " interrupted");
+            say(err, "conformance: " + scenario + " interrupted");
             return EXIT_FAILED;
         } catch (McpException | IllegalArgumentException | IllegalStateException e) {
-            err.println("conformance: " + scenario + " failed: " + e.getClass().getSimpleName() + ": "
+            say(err, "conformance: " + scenario + " failed: " + e.getClass().getSimpleName() + ": "
                     + e.getMessage());
             return EXIT_FAILED;
         }
@@ -185,7 +185,7 @@ public final class ConformanceClient {
             throw e;
         }
         Implementation server = c.serverInfo();
-        err.println("conformance: connected, era " + c.era() + ", protocol " + c.protocolVersion()
+        say(err, "conformance: connected, era " + c.era() + ", protocol " + c.protocolVersion()
                 + (server == null ? "" : ", server " + server.name()));
         return c;
     }
@@ -210,7 +210,7 @@ public final class ConformanceClient {
             throws InterruptedException {
         try (McpClient c = connect(builder)) {
             if (find(c.listAllTools(), name).isEmpty()) {
-                err.println("conformance: the server does not list the tool " + name);
+                say(err, "conformance: the server does not list the tool " + name);
                 return EXIT_FAILED;
             }
             return call(c, name, args);
@@ -224,7 +224,7 @@ public final class ConformanceClient {
                 .samplingHandler(request -> CreateMessageResult.ofText(CLIENT_INFO.name(), "not sampled"))
                 .rootsHandler(List::of);
         try (McpClient c = connect(b)) {
-            err.println("conformance: the server lists " + c.listAllTools().size() + " tool(s)");
+            say(err, "conformance: the server lists " + c.listAllTools().size() + " tool(s)");
             return EXIT_OK;
         }
     }
@@ -242,7 +242,7 @@ public final class ConformanceClient {
                 }
             }
             if (!missing.isEmpty()) {
-                err.println("conformance: the server does not list " + missing);
+                say(err, "conformance: the server does not list " + missing);
                 return EXIT_FAILED;
             }
             // two multi-round calls and an unrelated one at the same time: nothing of one may leak into another
@@ -268,7 +268,7 @@ public final class ConformanceClient {
             }
             for (Resource r : c.listAllResources()) {
                 ReadResourceResult read = c.readResource(r.uri());
-                err.println("conformance: read " + r.uri() + ": " + read.contents().size() + " content(s)");
+                say(err, "conformance: read " + r.uri() + ": " + read.contents().size() + " content(s)");
             }
             for (Prompt p : c.listAllPrompts()) {
                 Map<String, String> args = new LinkedHashMap<>();
@@ -278,7 +278,7 @@ public final class ConformanceClient {
                     }
                 }
                 GetPromptResult got = c.getPrompt(p.name(), args);
-                err.println("conformance: got prompt " + p.name() + ": " + got.messages().size() + " message(s)");
+                say(err, "conformance: got prompt " + p.name() + ": " + got.messages().size() + " message(s)");
             }
             return status;
         }
@@ -287,7 +287,7 @@ public final class ConformanceClient {
     private int customHeaders() throws InterruptedException {
         List<ConformanceSettings.ToolCall> calls = settings.toolCalls();
         if (calls.isEmpty()) {
-            err.println("conformance: " + ConformanceSettings.CONTEXT_ENV + " names no toolCalls");
+            say(err, "conformance: " + ConformanceSettings.CONTEXT_ENV + " names no toolCalls");
             return EXIT_FAILED;
         }
         try (McpClient c = connect(builder())) {
@@ -295,7 +295,7 @@ public final class ConformanceClient {
             int status = EXIT_OK;
             for (ConformanceSettings.ToolCall call : calls) {
                 if (find(tools, call.name()).isEmpty()) {
-                    err.println("conformance: the client does not list the tool " + call.name());
+                    say(err, "conformance: the client does not list the tool " + call.name());
                     status = EXIT_FAILED;
                     continue;
                 }
@@ -308,7 +308,7 @@ public final class ConformanceClient {
     private int invalidToolHeaders() throws InterruptedException {
         try (McpClient c = connect(builder())) {
             List<Tool> tools = c.listAllTools();
-            err.println("conformance: the client lists " + tools.stream().map(Tool::name).toList());
+            say(err, "conformance: the client lists " + tools.stream().map(Tool::name).toList());
             int status = EXIT_OK;
             for (Tool t : tools) {
                 status = Math.max(status, call(c, t.name(), SchemaValues.requiredArguments(t.inputSchema())));
@@ -319,7 +319,7 @@ public final class ConformanceClient {
 
     private int listOnly() throws InterruptedException {
         try (McpClient c = connect(builder())) {
-            err.println("conformance: the client lists " + c.listAllTools().stream().map(Tool::name).toList());
+            say(err, "conformance: the client lists " + c.listAllTools().stream().map(Tool::name).toList());
             return EXIT_OK;
         }
     }
@@ -329,7 +329,7 @@ public final class ConformanceClient {
             List<Tool> tools = c.listAllTools();
             Optional<Tool> focal = find(tools, "json_schema_2020_12_tool");
             if (focal.isEmpty() || find(tools, "json_schema_echo").isEmpty()) {
-                err.println("conformance: the server does not list json_schema_2020_12_tool and json_schema_echo");
+                say(err, "conformance: the server does not list json_schema_2020_12_tool and json_schema_echo");
                 return EXIT_FAILED;
             }
             Map<String, Object> args = new LinkedHashMap<>();
@@ -344,10 +344,10 @@ public final class ConformanceClient {
 
     private int report(String name, CallToolResult r) {
         if (r.error()) {
-            err.println("conformance: " + name + " returned a result with isError true");
+            say(err, "conformance: " + name + " returned a result with isError true");
             return EXIT_FAILED;
         }
-        err.println("conformance: " + name + " returned " + r.content().size() + " content block(s)");
+        say(err, "conformance: " + name + " returned " + r.content().size() + " content block(s)");
         return EXIT_OK;
     }
 
@@ -360,6 +360,12 @@ public final class ConformanceClient {
             }
             throw new IllegalStateException(e.getCause());
         }
+    }
+
+    /** Prints one line and flushes it, so that it keeps its place among the SDK's own log lines on stderr. */
+    private static void say(PrintWriter err, String line) {
+        err.println(line);
+        err.flush();
     }
 
     private static Optional<Tool> find(List<Tool> tools, String name) {
