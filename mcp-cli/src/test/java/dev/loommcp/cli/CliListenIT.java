@@ -54,7 +54,7 @@ class CliListenIT {
     }
 
     /** A CLI process whose stdout lines are read as they come. */
-    private static final class Listener implements AutoCloseable {
+    static final class Listener implements AutoCloseable {
         final Process process;
         final LinkedBlockingQueue<String> lines = new LinkedBlockingQueue<>();
         final StringBuilder allOut = new StringBuilder();
