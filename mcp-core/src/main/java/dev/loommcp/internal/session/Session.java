@@ -1225,8 +1225,7 @@ public final class Session {
 
         @Override
         public dev.loommcp.schema.ServerCapabilities serverCapabilities() {
-            InitializeResult result = initializeResult;
-            return result == null ? null : result.capabilities();
+            return Session.this.serverCapabilities();
         }
 
         @Override

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.loommcp.McpClient;
+import dev.loommcp.ProtocolMode;
 import dev.loommcp.McpException;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
@@ -127,7 +128,8 @@ class HttpSendContractTest {
                 }
             }
         });
-        try (McpClient client = McpClient.newBuilder(HttpTransport.newBuilder(server.uri("/mcp")).build()).build()) {
+        try (McpClient client = McpClient.newBuilder(HttpTransport.newBuilder(server.uri("/mcp")).build())
+                .protocolMode(ProtocolMode.LEGACY).build()) {
             client.connect();
             client.ping();
         }
@@ -156,7 +158,8 @@ class HttpSendContractTest {
                 }
             }
         });
-        try (McpClient client = McpClient.newBuilder(HttpTransport.newBuilder(server.uri("/mcp")).build()).build()) {
+        try (McpClient client = McpClient.newBuilder(HttpTransport.newBuilder(server.uri("/mcp")).build())
+                .protocolMode(ProtocolMode.LEGACY).build()) {
             client.connect();
             client.notify("x/accepted", Map.of());
             assertThat(server.requests("POST")).extracting(TestServer.Req::rpcMethod).contains("x/accepted");

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.loommcp.McpClient;
+import dev.loommcp.ProtocolMode;
 import dev.loommcp.McpClientListener;
 import dev.loommcp.McpProtocolException;
 import dev.loommcp.McpSessionExpiredException;
@@ -110,7 +111,7 @@ class HttpSessionExpiryTest {
             }
         });
         transport = HttpTransport.newBuilder(server.uri("/mcp")).build();
-        client = McpClient.newBuilder(transport).listener(new McpClientListener() {
+        client = McpClient.newBuilder(transport).protocolMode(ProtocolMode.LEGACY).listener(new McpClientListener() {
             @Override
             public void onSessionRestarted() {
                 restarts.incrementAndGet();

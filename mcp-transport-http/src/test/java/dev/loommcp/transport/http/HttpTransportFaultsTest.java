@@ -13,6 +13,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.loommcp.McpClient;
+import dev.loommcp.ProtocolMode;
 import dev.loommcp.McpClosedException;
 import dev.loommcp.McpTimeoutException;
 import dev.loommcp.McpTransportException;
@@ -388,7 +389,8 @@ class HttpTransportFaultsTest {
             }
         });
         int rounds = 20; // the race lost about 1 round in 6 before the fix
-        try (McpClient client = McpClient.newBuilder(HttpTransport.newBuilder(server.uri("/mcp")).build()).build()) {
+        try (McpClient client = McpClient.newBuilder(HttpTransport.newBuilder(server.uri("/mcp")).build())
+                .protocolMode(ProtocolMode.LEGACY).build()) {
             client.connect();
             for (int i = 0; i < rounds; i++) {
                 assertThatThrownBy(() -> client.callTool("slow", Map.of(),
