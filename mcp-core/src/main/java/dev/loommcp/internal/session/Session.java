@@ -334,8 +334,13 @@ public final class Session {
 
     /** The legacy handshake: {@code initialize}, its checks, {@code notifications/initialized}. */
     private void initializeLegacy(RequestOptions options, Deadline deadline) throws InterruptedException {
-        InitializeResult result = handshake.initialize((m, p, o) -> callOnce(m, p, o, true, null, null),
-                within(options, deadline, "initialize"));
+        InitializeResult result;
+        try {
+            result = handshake.initialize((m, p, o) -> callOnce(m, p, o, true, null, null),
+                    within(options, deadline, "initialize"));
+        } catch (McpRpcException e) {
+            throw typed("initialize", e); // -32022: a modern-only server names its versions
+        }
         initializeResult = result;
         handshake.confirm(result, deadline);
     }
