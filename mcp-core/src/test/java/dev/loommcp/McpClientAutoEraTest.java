@@ -442,6 +442,15 @@ class McpClientAutoEraTest {
     }
 
     @Test
+    void legacyModeAgainstAModernOnlyServerFailsTyped() {
+        Session s = sessions.unconnected(Mode.INLINE, McpClientModernEraTest::modern,
+                b -> b.protocolMode(ProtocolMode.LEGACY));
+        assertThatThrownBy(() -> s.client().connect()).isInstanceOfSatisfying(McpUnsupportedVersionException.class,
+                e -> assertThat(e.supportedVersions()).containsExactly(V));
+        assertThat(s.server().requests("server/discover")).isEmpty();
+    }
+
+    @Test
     void legacyModeNeverProbes() throws Exception {
         Session s = sessions.unconnected(Mode.INLINE, t -> t.probes(() -> {
             throw new AssertionError("probed");

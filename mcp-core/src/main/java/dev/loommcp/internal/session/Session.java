@@ -2,21 +2,21 @@ package dev.loommcp.internal.session;
 
 import dev.loommcp.CancellationToken;
 import dev.loommcp.Era;
-import dev.loommcp.Subscription;
-import dev.loommcp.SubscriptionFilter;
-import dev.loommcp.SubscriptionListener;
 import dev.loommcp.McpCancelledException;
 import dev.loommcp.McpClosedException;
 import dev.loommcp.McpException;
+import dev.loommcp.McpMissingCapabilityException;
 import dev.loommcp.McpProtocolException;
 import dev.loommcp.McpRpcException;
 import dev.loommcp.McpTimeoutException;
 import dev.loommcp.McpTransportException;
-import dev.loommcp.McpMissingCapabilityException;
 import dev.loommcp.McpUnsupportedInEraException;
 import dev.loommcp.McpUnsupportedVersionException;
 import dev.loommcp.ProtocolMode;
 import dev.loommcp.RequestOptions;
+import dev.loommcp.Subscription;
+import dev.loommcp.SubscriptionFilter;
+import dev.loommcp.SubscriptionListener;
 import dev.loommcp.internal.concurrent.Joins;
 import dev.loommcp.internal.concurrent.McpThreads;
 import dev.loommcp.internal.json.FastResults;
@@ -29,8 +29,8 @@ import dev.loommcp.schema.CallToolResult;
 import dev.loommcp.schema.DiscoverResult;
 import dev.loommcp.schema.Implementation;
 import dev.loommcp.schema.InitializeResult;
-import dev.loommcp.schema.ServerCapabilities;
 import dev.loommcp.schema.ProgressNotification;
+import dev.loommcp.schema.ServerCapabilities;
 import dev.loommcp.spi.Deadline;
 import dev.loommcp.spi.McpTransport;
 import dev.loommcp.spi.RequestRouting;
@@ -337,8 +337,13 @@ public final class Session {
 
     /** The legacy handshake: {@code initialize}, its checks, {@code notifications/initialized}. */
     private void initializeLegacy(RequestOptions options, Deadline deadline) throws InterruptedException {
-        InitializeResult result = handshake.initialize((m, p, o) -> callOnce(m, p, o, true, null, null),
-                within(options, deadline, "initialize"));
+        InitializeResult result;
+        try {
+            result = handshake.initialize((m, p, o) -> callOnce(m, p, o, true, null, null),
+                    within(options, deadline, "initialize"));
+        } catch (McpRpcException e) {
+            throw typed("initialize", e); // -32022: a modern-only server names its versions
+        }
         initializeResult = result;
         handshake.confirm(result, deadline);
     }
