@@ -16,6 +16,7 @@ import dev.loommcp.transport.http.McpHttpStatusException;
 import dev.loommcp.transport.stdio.McpProcessExitedException;
 import java.io.PrintWriter;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
@@ -32,7 +33,21 @@ final class Failures {
     static final String HANDLER_OPTIONS = "answer elicitation with --elicit ANSWER and roots/list with --root DIR "
             + "(sampling is not offered by mcp)";
 
+    /** The JSON-RPC code of an unsupported protocol version (MCP 2026-07-28; also on a refused initialize). */
+    static final int UNSUPPORTED_VERSION = -32022;
+
     private Failures() {
+    }
+
+    /** The versions a {@code -32022} error names ({@code data.supported}), empty when it names none. */
+    private static List<String> supportedVersions(McpRpcException rpc) {
+        if (rpc instanceof McpUnsupportedVersionException unsupported) {
+            return unsupported.supportedVersions();
+        }
+        if (rpc.data() instanceof Map<?, ?> data && data.get("supported") instanceof List<?> list) {
+            return list.stream().filter(String.class::isInstance).map(String.class::cast).toList();
+        }
+        return List.of();
     }
 
     /**
@@ -107,10 +122,12 @@ final class Failures {
                 if (rpc instanceof McpMissingCapabilityException missing) {
                     err.println("mcp: the server needs the client capabilities "
                             + TerminalText.cap(Json.write(missing.requiredCapabilities())) + "; " + HANDLER_OPTIONS);
-                } else if (rpc instanceof McpUnsupportedVersionException unsupported) {
-                    err.println("mcp: the server speaks " + (unsupported.supportedVersions().isEmpty() ? "no version "
-                            + "it named" : TerminalText.cap(String.join(", ", unsupported.supportedVersions())))
-                            + "; choose the era or version with --protocol");
+                } else if (rpc instanceof McpUnsupportedVersionException || rpc.code() == UNSUPPORTED_VERSION) {
+                    // typed in the modern era; a refused legacy initialize has the same code and data
+                    List<String> supported = supportedVersions(rpc);
+                    err.println("mcp: the server speaks " + (supported.isEmpty() ? "no version it named"
+                            : TerminalText.cap(String.join(", ", supported))) + "; choose the era or version with "
+                            + "--protocol");
                 }
                 if (json) {
                     Map<String, Object> error = new LinkedHashMap<>();

@@ -92,6 +92,15 @@ class CliListenIT {
             return line;
         }
 
+        /** The next line of stdout if one comes within {@code millis}, else {@code null}. */
+        String poll(long millis) throws InterruptedException {
+            String line = lines.poll(millis, TimeUnit.MILLISECONDS);
+            if (line != null) {
+                allOut.append(line).append('\n');
+            }
+            return line;
+        }
+
         /** Waits for the exit (60 s) and returns what was printed. */
         Run end() throws Exception {
             assertThat(process.waitFor(60, TimeUnit.SECONDS)).as("the CLI ended").isTrue();

@@ -112,6 +112,16 @@ class ModernOutputTest {
     }
 
     @Test
+    void aRefusedInitializeNamesWhatTheServerSpeaks() {
+        int code = report(new dev.loommcp.McpRpcException("initialize", RequestId.of(1), new JsonRpcError(-32022,
+                "Unsupported protocol version: 2025-11-25", Map.of("supported", List.of("2026-07-28"),
+                "requested", "2025-11-25"))));
+        assertThat(code).isEqualTo(ExitCodes.RPC_ERROR);
+        assertThat(errText.toString()).contains("mcp: the server speaks 2026-07-28; choose the era or version with "
+                + "--protocol");
+    }
+
+    @Test
     void anUnsupportedVersionExits4NamingWhatTheServerSpeaks() {
         int code = report(new McpUnsupportedVersionException("server/discover", RequestId.of(1), new JsonRpcError(
                 -32022, "Unsupported protocol version", Map.of("supported", List.of("2027-01-01"),
