@@ -54,14 +54,20 @@ class CliUsabilityTest {
     void aSilentServerTimesOutTheHandshakeNamingConnectTimeout() {
         Run r = mcp("--stdio", "sleep 60", "--connect-timeout", "1s", "--timeout", "9s", "ping");
         assertThat(r.code()).as(r.err()).isEqualTo(5);
-        assertThat(r.err()).startsWith("mcp: timed out (--connect-timeout 1s): initialize")
+        // AUTO: the connect bound ends during the era probe, which the message names
+        assertThat(r.err()).startsWith("mcp: timed out (--connect-timeout 1s): ").contains("era probe")
+                .doesNotContain("--timeout 9s");
+        Run legacy = mcp("--stdio", "sleep 60", "--protocol", "legacy", "--connect-timeout", "1s", "--timeout", "9s",
+                "ping");
+        assertThat(legacy.code()).as(legacy.err()).isEqualTo(5);
+        assertThat(legacy.err()).startsWith("mcp: timed out (--connect-timeout 1s): initialize")
                 .doesNotContain("--timeout 9s");
     }
 
     @Test
     void aServerThatWritesOnlyGarbageTimesOutTheHandshakeToo() {
         Run r = mcp("--stdio", "sh -c 'while :; do echo garbage; sleep 0.2; done'", "ping", "--connect-timeout",
-                "1s");
+                "1s", "--protocol", "legacy");
         assertThat(r.code()).as(r.err()).isEqualTo(5);
         assertThat(r.err()).contains("mcp: timed out (--connect-timeout 1s): initialize");
     }
@@ -91,7 +97,7 @@ class CliUsabilityTest {
 
     @Test
     void usageErrorsAreOneLinePlusAPointerToHelp() {
-        String commands = "call, conformance, info, ping, prompt, prompts, read, resources, tools";
+        String commands = "call, conformance, info, listen, ping, prompt, prompts, read, resources, tools";
         assertUsageError(mcp(), "no command given; the commands are: " + commands);
         assertUsageError(mcp("--stdio", "true"), "no command given; the commands are: " + commands);
         assertUsageError(mcp("--stdio", "true", "no-such-command"),
