@@ -252,6 +252,23 @@ class McpClientAutoEraTest {
         assertThat(s.server().requests("server/discover")).isEmpty();
     }
 
+    /**
+     * A modern-only server slower to start than the probe timeout: the silent probe says legacy, the session's own
+     * process refuses {@code initialize} with {@code -32022}, so the verdict failed and {@code server/discover} on the
+     * same connection makes it modern (C.2: re-probe when the verdict fails).
+     */
+    @Test
+    void aSilentProbeOfAModernOnlyServerEndsModernWhenInitializeIsRefused() throws Exception {
+        Session s = probed(McpClientModernEraTest::modern, p -> p.hold("server/discover"));
+        s.client().connect();
+        assertThat(s.client().era()).isEqualTo(Era.MODERN);
+        assertThat(s.client().discoverResult()).isNotNull();
+        onlyProbe(s);
+        assertThat(s.server().requests("initialize")).hasSize(1); // refused with -32022
+        assertThat(s.server().requests("server/discover")).hasSize(1);
+        assertThat(s.client().callTool("echo", Map.of()).content()).hasSize(1);
+    }
+
     @Test
     void aProbeWhoseProcessExitsIsLegacy() throws Exception {
         Session s = probed(t -> { }, p -> p.on("server/discover", r -> {

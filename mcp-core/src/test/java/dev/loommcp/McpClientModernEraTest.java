@@ -95,8 +95,12 @@ class McpClientModernEraTest {
 
         List<JsonRpcMessage.Request> requests = s.server().sent().stream()
                 .filter(m -> m instanceof JsonRpcMessage.Request).map(m -> (JsonRpcMessage.Request) m).toList();
-        assertThat(requests).extracting(JsonRpcMessage.Request::method)
-                .containsExactly("server/discover", "tools/call", "tools/list", "resources/read", "prompts/get");
+        // on an exchange-per-request (HTTP-like) transport a tool no listing described is looked up first, for its
+        // x-mcp-header parameters
+        List<String> expected = mode == Mode.BLOCKING
+                ? List.of("server/discover", "tools/list", "tools/call", "tools/list", "resources/read", "prompts/get")
+                : List.of("server/discover", "tools/call", "tools/list", "resources/read", "prompts/get");
+        assertThat(requests).extracting(JsonRpcMessage.Request::method).containsExactlyElementsOf(expected);
         for (JsonRpcMessage.Request r : requests) {
             assertThat(metaOf(r)).as(r.method())
                     .containsEntry("io.modelcontextprotocol/protocolVersion", V)
@@ -107,7 +111,8 @@ class McpClientModernEraTest {
             assertThat(routing.method()).isEqualTo(r.method());
         }
         // the caller's _meta keys stay, but never replace the three
-        assertThat(metaOf(requests.get(1))).containsEntry("tenant", "a").containsEntry("trace", "t1");
+        assertThat(metaOf(s.server().awaitRequest("tools/call"))).containsEntry("tenant", "a")
+                .containsEntry("trace", "t1");
         assertThat(routingOf(s, "tools/call").name()).isEqualTo("echo");
         assertThat(routingOf(s, "resources/read").name()).isEqualTo("notes://all");
         assertThat(routingOf(s, "prompts/get").name()).isEqualTo("p");
@@ -119,6 +124,50 @@ class McpClientModernEraTest {
         assertThat(s.server().requests("initialize")).isEmpty();
         assertThat(s.server().notifications("notifications/initialized")).isEmpty();
         assertThat(s.server().handshakeVersion()).isNull();
+    }
+
+    /** A tool with one x-mcp-header parameter, as an HTTP-like modern server lists it. */
+    static void routedTool(ScriptedTransport t, java.util.concurrent.atomic.AtomicInteger listings) {
+        t.on("tools/list", r -> {
+            listings.incrementAndGet();
+            return complete(Map.of("tools", List.of(Map.of("name", "route", "inputSchema", Map.of("type", "object",
+                    "properties", Map.of("region", Map.of("type", "string", "x-mcp-header", "Region")))))));
+        });
+    }
+
+    @Test
+    void aToolCalledBeforeAnyListingIsLookedUpSoItsParameterHeadersGoOut() throws Exception {
+        java.util.concurrent.atomic.AtomicInteger listings = new java.util.concurrent.atomic.AtomicInteger();
+        Session s = modernClient(Mode.BLOCKING, t -> routedTool(t, listings), b -> b);
+        s.client().callTool("route", Map.of("region", "eu"));
+        s.client().callTool("route", Map.of("region", "us"));
+        assertThat(listings).hasValue(1); // once known, no more listings
+        List<RequestRouting> calls = s.server().sendRecords().stream()
+                .filter(r -> r.message() instanceof JsonRpcMessage.Request q && q.method().equals("tools/call"))
+                .map(r -> r.routing().orElseThrow()).toList();
+        assertThat(calls).extracting(RequestRouting::parameterHeaders)
+                .containsExactly(Map.of("Region", "eu"), Map.of("Region", "us"));
+    }
+
+    @Test
+    void aHeaderMismatchRelistsTheToolsAndRetriesOnce() throws Exception {
+        java.util.concurrent.atomic.AtomicInteger listings = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicInteger calls = new java.util.concurrent.atomic.AtomicInteger();
+        Session s = modernClient(Mode.BLOCKING, t -> {
+            routedTool(t, listings);
+            t.on("tools/call", r -> calls.incrementAndGet() == 1
+                    ? new JsonRpcError(-32020, "header mismatch", null)
+                    : complete(Map.of("content", List.of(Map.of("type", "text", "text", "ok")))));
+        }, b -> b);
+        assertThat(s.client().callTool("route", Map.of("region", "eu")).content()).hasSize(1);
+        assertThat(listings).hasValue(2);
+        assertThat(calls).hasValue(2);
+        // a second mismatch is the caller's: no loop
+        calls.set(5);
+        s.server().on("tools/call", r -> new JsonRpcError(-32020, "header mismatch", null));
+        assertThatThrownBy(() -> s.client().callTool("route", Map.of("region", "eu")))
+                .isInstanceOf(McpRpcException.class).hasMessageContaining("-32020");
+        assertThat(listings).hasValue(3);
     }
 
     static RequestRouting routingOf(Session s, String method) {

@@ -276,21 +276,7 @@ public final class Session {
         }
         if (cached != null) {
             transport.open(TransportContext.of(sink, deadline));
-            try {
-                initializeLegacy(options, deadline);
-                return Era.LEGACY;
-            } catch (McpRpcException e) {
-                if (e.code() != Discovery.UNSUPPORTED_VERSION) {
-                    throw e;
-                }
-                // the server turned modern-only: the cached verdict failed, ask the server itself
-                EraVerdicts.drop(key, cached);
-                LOG.log(System.Logger.Level.DEBUG, () -> "era of " + transport.describe()
-                        + ": cached legacy verdict refused with -32022; probing again");
-                discover(options, deadline, false);
-                EraVerdicts.put(key, Era.MODERN, discover);
-                return Era.MODERN;
-            }
+            return initializeOrDiscover(options, deadline, key, cached, "cached legacy verdict");
         }
         Optional<McpTransport> probeTransport = transport.probeTransport();
         if (probeTransport.isPresent()) {
@@ -309,12 +295,36 @@ public final class Session {
                 EraVerdicts.put(key, Era.MODERN, discover);
                 return Era.MODERN;
             }
-            initializeLegacy(options, deadline);
-            EraVerdicts.put(key, Era.LEGACY, null);
-            return Era.LEGACY;
+            return initializeOrDiscover(options, deadline, key, null, "legacy verdict of the probe ("
+                    + probe.evidence() + ")");
         }
         transport.open(TransportContext.of(sink, deadline));
         return discoverOrInitialize(options, deadline, key, null);
+    }
+
+    /**
+     * {@code initialize} on a verdict of legacy that came without asking this server process (a cached verdict, or a
+     * probe that saw silence, for example a server slower to start than the probe timeout): when the server refuses
+     * it with {@code -32022} it speaks only the modern era, so the verdict failed and {@code server/discover} on the
+     * same connection decides (C.2: re-probe when the verdict fails).
+     */
+    private Era initializeOrDiscover(RequestOptions options, Deadline deadline, String key,
+                                     EraVerdicts.Verdict cached, String verdict) throws InterruptedException {
+        try {
+            initializeLegacy(options, deadline);
+            EraVerdicts.put(key, Era.LEGACY, null);
+            return Era.LEGACY;
+        } catch (McpRpcException e) {
+            if (e.code() != Discovery.UNSUPPORTED_VERSION) {
+                throw e;
+            }
+            EraVerdicts.drop(key, cached);
+            LOG.log(System.Logger.Level.DEBUG, () -> "era of " + transport.describe() + ": " + verdict
+                    + " refused by initialize with -32022; asking server/discover");
+            discover(options, deadline, false);
+            EraVerdicts.put(key, Era.MODERN, discover);
+            return Era.MODERN;
+        }
     }
 
     /**
@@ -583,11 +593,65 @@ public final class Session {
         if (!meta.isEmpty()) {
             params.put("_meta", meta);
         }
-        Object raw = call("tools/call", params, options, false);
+        Object raw;
+        if (era == Era.MODERN && transport.exchangePerRequest()) {
+            raw = callToolWithHeaderRouting(name, params, options);
+        } else {
+            raw = call("tools/call", params, options, false);
+        }
         CallToolResult result = FastResults.callToolResult(Params.asObject(raw, "tools/call"),
                 "tools/call result of tool '" + name + "'");
         tools.validate(name, result);
         return result;
+    }
+
+    /**
+     * {@code tools/call} where {@code Mcp-Param-*} headers apply (modern era, an exchange per request; MCP 2026-07-28
+     * "Streamable HTTP: custom headers from tool parameters"): a tool no listing described yet is looked up first
+     * (its {@code x-mcp-header} annotations decide the headers), and a {@code -32020} header mismatch makes the
+     * client list the tools again and retry once, as the spec recommends; all within the call's one deadline.
+     */
+    private Object callToolWithHeaderRouting(String name, Map<String, Object> params, RequestOptions options)
+            throws InterruptedException {
+        Deadline deadline = deadlineOf(options, Deadline.ofNanoTime(System.nanoTime()));
+        if (!tools.hasRoute(name)) {
+            learnToolRoutes(within(options, deadline, "tools/list"));
+        }
+        try {
+            return call("tools/call", params, bounded(options, deadline), false);
+        } catch (McpRpcException e) {
+            if (e.code() != HEADER_MISMATCH) {
+                throw e;
+            }
+            LOG.log(System.Logger.Level.DEBUG, () -> "tools/call of '" + name + "' refused with -32020; listing "
+                    + "the tools again and retrying once");
+            learnToolRoutes(within(options, deadline, "tools/list"));
+            return call("tools/call", params, bounded(options, deadline), false);
+        }
+    }
+
+    /** The caller's options (progress listener, token, meta kept) with what is left of {@code deadline}. */
+    private static RequestOptions bounded(RequestOptions options, Deadline deadline) {
+        return deadline.isNone() ? options : options.toBuilder()
+                .timeout(Duration.ofNanos(Math.max(1, deadline.remainingNanos()))).build();
+    }
+
+    /** The JSON-RPC code of a header/body mismatch (MCP 2026-07-28 "HeaderMismatch"). */
+    private static final int HEADER_MISMATCH = -32020;
+
+    /** Reads every page of {@code tools/list} so that the catalog knows each tool's header annotations. */
+    private void learnToolRoutes(RequestOptions options) throws InterruptedException {
+        String cursor = null;
+        Set<String> seen = new java.util.HashSet<>();
+        for (int page = 0; page < config.maxListPages(); page++) {
+            Map<String, Object> result = request("tools/list", cursor == null ? null : Map.of("cursor", cursor),
+                    options);
+            tools.screen(result);
+            if (!(result.get("nextCursor") instanceof String next) || !seen.add(next)) {
+                return;
+            }
+            cursor = next;
+        }
     }
 
     /**

@@ -238,6 +238,16 @@ public final class ToolCatalog {
     }
 
     /**
+     * Returns whether a listing described the tool, so that its {@code x-mcp-header} annotations are known.
+     *
+     * @param toolName the tool
+     * @return {@code true} once a {@code tools/list} result naming it was screened
+     */
+    public boolean hasRoute(String toolName) {
+        return routes.containsKey(toolName);
+    }
+
+    /**
      * Returns the {@code Mcp-Param-*} values of a {@code tools/call}: each argument the tool's {@code x-mcp-header}
      * annotations designate, by header suffix (a string as is, an integer in decimal, a boolean as
      * {@code true}/{@code false}; absent and {@code null} arguments omitted, unannotated ones never included). A
