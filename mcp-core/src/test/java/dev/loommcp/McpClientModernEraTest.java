@@ -342,11 +342,24 @@ class McpClientModernEraTest {
     }
 
     @Test
-    void modernModeRefusesAnInvalidDiscoverResult() {
-        Session s = sessions.unconnected(Mode.INLINE, t -> t.on("server/discover", r -> Map.of()),
-                b -> b.protocolMode(ProtocolMode.MODERN));
+    void modernModeTakesADiscoverSuccessThatDoesNotValidateAsTheServers() throws Exception {
+        // as the conformance suite's mocks answer any method: {"resultType":"complete","ttlMs":0,...}
+        Session s = sessions.connected(Mode.BLOCKING, t -> {
+            modern(t);
+            t.on("server/discover", r -> Map.of("resultType", "complete", "ttlMs", 0, "cacheScope", "private"));
+        }, b -> b.protocolMode(ProtocolMode.pinned(V)));
+        assertThat(s.client().era()).isEqualTo(Era.MODERN);
+        assertThat(s.client().discoverResult().supportedVersions()).containsExactly(V);
+        assertThat(s.client().serverCapabilities()).isNotNull();
+        s.client().callTool("echo", Map.of());
+    }
+
+    @Test
+    void modernModeRefusesADiscoverResultSharingNoVersion() {
+        Session s = sessions.unconnected(Mode.INLINE, t -> t.on("server/discover", r -> Map.of("supportedVersions",
+                List.of("2099-01-01"), "capabilities", Map.of())), b -> b.protocolMode(ProtocolMode.MODERN));
         assertThatThrownBy(() -> s.client().connect()).isInstanceOf(McpProtocolException.class)
-                .hasMessageContaining("not a valid DiscoverResult");
+                .hasMessageContaining("2099-01-01");
     }
 
     // ------------------------------------------------------------------------------------------------ cancel
