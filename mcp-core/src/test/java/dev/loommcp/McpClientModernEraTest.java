@@ -388,6 +388,25 @@ class McpClientModernEraTest {
         assertThat(s.server().openExchanges()).isZero();
     }
 
+    @ParameterizedTest
+    @EnumSource(Mode.class)
+    void aCancelledTokenEndsAModernCallTheTransportsWay(Mode mode) throws Exception {
+        Session s = modernClient(mode, t -> t.hold("tools/call"), b -> b);
+        CancellationToken token = CancellationToken.create();
+        var future = s.client().callToolAsync("slow", Map.of(), RequestOptions.token(token));
+        RequestId id = s.server().awaitRequest("tools/call").id();
+        token.cancel("user closed it");
+        assertThatThrownBy(future::join).hasCauseInstanceOf(McpCancelledException.class);
+        if (mode == Mode.INLINE) {
+            JsonRpcMessage.Notification n = s.server().awaitNotification("notifications/cancelled");
+            assertThat(n.params()).containsEntry("reason", "user closed it");
+        } else {
+            s.server().awaitSendFinished(id);
+            assertThat(s.server().cancelHookRan(id)).isTrue();
+            assertThat(s.server().notifications("notifications/cancelled")).isEmpty();
+        }
+    }
+
     // ------------------------------------------------------------------------------------------------ caching
 
     @ParameterizedTest
