@@ -391,11 +391,24 @@ class McpClientModernEraTest {
     }
 
     @Test
-    void modernModeRefusesAnInvalidDiscoverResult() {
-        Session s = sessions.unconnected(Mode.INLINE, t -> t.on("server/discover", r -> Map.of()),
-                b -> b.protocolMode(ProtocolMode.MODERN));
+    void modernModeTakesADiscoverSuccessThatDoesNotValidateAsTheServers() throws Exception {
+        // as the conformance suite's mocks answer any method: {"resultType":"complete","ttlMs":0,...}
+        Session s = sessions.connected(Mode.BLOCKING, t -> {
+            modern(t);
+            t.on("server/discover", r -> Map.of("resultType", "complete", "ttlMs", 0, "cacheScope", "private"));
+        }, b -> b.protocolMode(ProtocolMode.pinned(V)));
+        assertThat(s.client().era()).isEqualTo(Era.MODERN);
+        assertThat(s.client().discoverResult().supportedVersions()).containsExactly(V);
+        assertThat(s.client().serverCapabilities()).isNotNull();
+        s.client().callTool("echo", Map.of());
+    }
+
+    @Test
+    void modernModeRefusesADiscoverResultSharingNoVersion() {
+        Session s = sessions.unconnected(Mode.INLINE, t -> t.on("server/discover", r -> Map.of("supportedVersions",
+                List.of("2099-01-01"), "capabilities", Map.of())), b -> b.protocolMode(ProtocolMode.MODERN));
         assertThatThrownBy(() -> s.client().connect()).isInstanceOf(McpProtocolException.class)
-                .hasMessageContaining("not a valid DiscoverResult");
+                .hasMessageContaining("2099-01-01");
     }
 
     // ------------------------------------------------------------------------------------------------ cancel
@@ -422,6 +435,25 @@ class McpClientModernEraTest {
         assertThat(s.server().cancelHookRan(id)).isTrue();
         assertThat(s.server().notifications("notifications/cancelled")).isEmpty();
         assertThat(s.server().openExchanges()).isZero();
+    }
+
+    @ParameterizedTest
+    @EnumSource(Mode.class)
+    void aCancelledTokenEndsAModernCallTheTransportsWay(Mode mode) throws Exception {
+        Session s = modernClient(mode, t -> t.hold("tools/call"), b -> b);
+        CancellationToken token = CancellationToken.create();
+        var future = s.client().callToolAsync("slow", Map.of(), RequestOptions.token(token));
+        RequestId id = s.server().awaitRequest("tools/call").id();
+        token.cancel("user closed it");
+        assertThatThrownBy(future::join).hasCauseInstanceOf(McpCancelledException.class);
+        if (mode == Mode.INLINE) {
+            JsonRpcMessage.Notification n = s.server().awaitNotification("notifications/cancelled");
+            assertThat(n.params()).containsEntry("reason", "user closed it");
+        } else {
+            s.server().awaitSendFinished(id);
+            assertThat(s.server().cancelHookRan(id)).isTrue();
+            assertThat(s.server().notifications("notifications/cancelled")).isEmpty();
+        }
     }
 
     // ------------------------------------------------------------------------------------------------ caching

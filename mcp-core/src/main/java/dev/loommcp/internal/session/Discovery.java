@@ -88,6 +88,35 @@ final class Discovery {
     }
 
     /**
+     * Reads a {@code server/discover} success that does not validate, for a connection whose mode forces the modern
+     * era: {@code supportedVersions} becomes {@code version}, {@code capabilities} what the result has (an object)
+     * or none; instructions, server info and caching hints as {@link #parse} reads them.
+     *
+     * @param raw     the result object
+     * @param version the version the connection speaks
+     * @return the result
+     */
+    @SuppressWarnings("unchecked")
+    static DiscoverResult lenient(Map<String, Object> raw, String version) {
+        ServerCapabilities capabilities;
+        try {
+            capabilities = raw.get("capabilities") instanceof Map<?, ?> caps
+                    ? Json.convert(caps, ServerCapabilities.class, "server/discover capabilities")
+                    : Json.convert(Map.of(), ServerCapabilities.class, "server/discover capabilities");
+        } catch (McpProtocolException e) {
+            capabilities = Json.convert(Map.of(), ServerCapabilities.class, "server/discover capabilities");
+        }
+        Implementation info = Envelope.serverInfo(raw);
+        if (info == null && raw.get("serverInfo") instanceof Map<?, ?> top) {
+            info = Envelope.implementation(top);
+        }
+        return new DiscoverResult(List.of(version), capabilities,
+                raw.get("instructions") instanceof String s ? s : null, info, 0,
+                raw.get("cacheScope") instanceof String scope ? scope : null,
+                raw.get("_meta") instanceof Map<?, ?> meta ? (Map<String, Object>) meta : null);
+    }
+
+    /**
      * Returns the newest modern version this client speaks that is in {@code supported}.
      *
      * @param supported the server's versions

@@ -384,6 +384,14 @@ public final class Session {
                     + evidence + " (" + e.getMessage() + "); connect with ProtocolMode.AUTO or LEGACY", e);
         }
         DiscoverResult d = Discovery.parse(raw);
+        if (d == null && !auto) {
+            // a forced modern era needs no evidence: a success that is not a valid DiscoverResult (some test servers
+            // answer any method with {"resultType":"complete"}) is taken as the server's, with what it did say
+            d = Discovery.lenient(raw, modernVersion);
+            LOG.log(System.Logger.Level.WARNING, () -> "server " + transport.describe() + " answered server/discover "
+                    + "with a result that is not a valid DiscoverResult; speaking " + modernVersion + " as the "
+                    + "protocol mode says");
+        }
         String problem = d == null ? "a result that is not a valid DiscoverResult"
                 : Discovery.mutualVersion(d.supportedVersions()) == null
                 ? "supportedVersions " + d.supportedVersions() + ", none of which this client speaks ("
