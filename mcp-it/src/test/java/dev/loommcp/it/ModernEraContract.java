@@ -161,13 +161,19 @@ abstract class ModernEraContract extends FixtureClients {
     void aSubscriptionSeesToolListChangesAndResourceUpdates() throws Exception {
         McpClient listener = connect();
         CountDownLatch toolsChanged = new CountDownLatch(1);
+        CountDownLatch promptsChanged = new CountDownLatch(1);
         CountDownLatch updated = new CountDownLatch(1);
         List<String> updatedUris = new CopyOnWriteArrayList<>();
-        SubscriptionFilter filter = new SubscriptionFilter(true, false, false, List.of("notes://all"));
+        SubscriptionFilter filter = new SubscriptionFilter(true, true, false, List.of("notes://all"));
         try (Subscription sub = listener.listen(filter, new SubscriptionListener() {
             @Override
             public void onToolsListChanged() {
                 toolsChanged.countDown();
+            }
+
+            @Override
+            public void onPromptsListChanged() {
+                promptsChanged.countDown();
             }
 
             @Override
@@ -178,6 +184,7 @@ abstract class ModernEraContract extends FixtureClients {
         })) {
             assertThat(sub.isActive()).isTrue();
             assertThat(sub.acknowledged().toolsListChanged()).isTrue();
+            assertThat(sub.acknowledged().promptsListChanged()).isTrue();
             assertThat(sub.acknowledged().resourceSubscriptions()).containsExactly("notes://all");
             assertThat(sub.refused().isEmpty()).isTrue();
             // over HTTP another client changes the notes (one server for both); over stdio each client has its
@@ -187,6 +194,7 @@ abstract class ModernEraContract extends FixtureClients {
             assertThat(writer.callTool("add-note", Map.of("text", note)).text()).startsWith("saved (");
             assertThat(updated.await(20, TimeUnit.SECONDS)).as("notifications/resources/updated").isTrue();
             assertThat(toolsChanged.await(20, TimeUnit.SECONDS)).as("notifications/tools/list_changed").isTrue();
+            assertThat(promptsChanged.await(20, TimeUnit.SECONDS)).as("notifications/prompts/list_changed").isTrue();
             assertThat(updatedUris).contains("notes://all");
             ReadResourceResult read = listener.readResource("notes://all");
             assertThat(((TextResourceContents) read.contents().get(0)).text()).contains(note);

@@ -61,12 +61,18 @@ class StdioDualEraLegacyTest extends DualEraLegacyContract {
     void aSubscriptionMapsOntoResourcesSubscribeAndTheSessionsNotifications() throws Exception {
         McpClient client = connect();
         CountDownLatch toolsChanged = new CountDownLatch(1);
+        CountDownLatch promptsChanged = new CountDownLatch(1);
         CountDownLatch updated = new CountDownLatch(1);
-        SubscriptionFilter filter = new SubscriptionFilter(true, false, false, List.of("notes://all"));
+        SubscriptionFilter filter = new SubscriptionFilter(true, true, false, List.of("notes://all"));
         try (Subscription sub = client.listen(filter, new SubscriptionListener() {
             @Override
             public void onToolsListChanged() {
                 toolsChanged.countDown();
+            }
+
+            @Override
+            public void onPromptsListChanged() {
+                promptsChanged.countDown();
             }
 
             @Override
@@ -81,6 +87,7 @@ class StdioDualEraLegacyTest extends DualEraLegacyContract {
             client.callTool("add-note", Map.of("text", "legacy note"));
             assertThat(updated.await(20, TimeUnit.SECONDS)).as("notifications/resources/updated").isTrue();
             assertThat(toolsChanged.await(20, TimeUnit.SECONDS)).as("notifications/tools/list_changed").isTrue();
+            assertThat(promptsChanged.await(20, TimeUnit.SECONDS)).as("notifications/prompts/list_changed").isTrue();
         }
         org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
                 .until(() -> !sentRequests(0, "resources/unsubscribe").isEmpty());

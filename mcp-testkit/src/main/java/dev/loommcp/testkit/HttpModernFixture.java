@@ -6,6 +6,7 @@ import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -21,6 +22,7 @@ public final class HttpModernFixture implements AutoCloseable {
     private final ModernFixture.Variant variant;
     private final Process process;
     private final URI endpoint;
+    private final Path stderr;
 
     /**
      * Starts the fixture and waits (up to 30 s) until it prints its endpoint, which it does once it listens.
@@ -32,9 +34,10 @@ public final class HttpModernFixture implements AutoCloseable {
      */
     public HttpModernFixture(ModernFixture.Variant variant) throws IOException, InterruptedException {
         this.variant = variant;
+        stderr = Processes.stderrLog("modern-fixture");
         process = new ProcessBuilder(ModernFixture.httpCommand(variant))
                 .directory(ReferenceServer.nodeDir().toFile())
-                .redirectError(ProcessBuilder.Redirect.DISCARD)
+                .redirectError(stderr.toFile())
                 .start();
         CompletableFuture<String> firstLine = new CompletableFuture<>();
         // a platform daemon thread: it blocks in a pipe read for the process's lifetime (drains stdout after line 1)
@@ -45,15 +48,16 @@ public final class HttpModernFixture implements AutoCloseable {
             String line = firstLine.get(30, TimeUnit.SECONDS);
             if (line == null) {
                 throw new IllegalStateException("modern-fixture (" + variant + ") exited before listening"
-                        + exitNote());
+                        + exitNote() + Processes.stderrNote(stderr));
             }
             endpoint = URI.create(line.strip());
             if (!"127.0.0.1".equals(endpoint.getHost()) || endpoint.getPort() <= 0) {
                 throw new IllegalStateException("modern-fixture printed an unexpected endpoint: " + line);
             }
         } catch (TimeoutException e) {
+            String note = Processes.stderrNote(stderr);
             close();
-            throw new IllegalStateException("modern-fixture (" + variant + ") did not listen in 30 s");
+            throw new IllegalStateException("modern-fixture (" + variant + ") did not listen in 30 s" + note);
         } catch (ExecutionException e) {
             close();
             throw new IllegalStateException("reading modern-fixture's stdout failed", e.getCause());
@@ -106,5 +110,6 @@ public final class HttpModernFixture implements AutoCloseable {
     @Override
     public void close() {
         Processes.end(process);
+        Processes.deleteQuietly(stderr);
     }
 }

@@ -6,6 +6,7 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.net.URI;
+import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -16,6 +17,7 @@ public final class HttpReferenceServer implements AutoCloseable {
 
     private final Process process;
     private final int port;
+    private final Path stderr;
 
     /**
      * Starts the server and waits (up to 30 s) until it accepts connections.
@@ -25,27 +27,53 @@ public final class HttpReferenceServer implements AutoCloseable {
      * @throws InterruptedException  if interrupted while waiting
      */
     public HttpReferenceServer() throws IOException, InterruptedException {
-        port = freePort();
-        ProcessBuilder pb = new ProcessBuilder(ReferenceServer.httpCommand())
-                .directory(ReferenceServer.nodeDir().toFile())
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                .redirectError(ProcessBuilder.Redirect.DISCARD);
-        pb.environment().put("PORT", Integer.toString(port));
-        process = pb.start();
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        try {
-            while (!accepts(port)) {
-                if (!process.isAlive()) {
-                    throw new IllegalStateException("server-everything exited with " + process.exitValue());
+        Launched launched = launch();
+        process = launched.process();
+        port = launched.port();
+        stderr = launched.stderr();
+    }
+
+    private record Launched(Process process, int port, Path stderr) {
+    }
+
+    private static Launched launch() throws IOException, InterruptedException {
+        // the port is chosen here and bound by the server a moment later: another process may take it in between
+        // (EADDRINUSE), so a launch that lost that race is retried on a new port
+        for (int attempt = 1; ; attempt++) {
+            int candidate = freePort();
+            Path log = Processes.stderrLog("server-everything");
+            ProcessBuilder pb = new ProcessBuilder(ReferenceServer.httpCommand())
+                    .directory(ReferenceServer.nodeDir().toFile())
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .redirectError(log.toFile());
+            pb.environment().put("PORT", Integer.toString(candidate));
+            Process p = pb.start();
+            try {
+                awaitListening(p, candidate, log);
+                return new Launched(p, candidate, log);
+            } catch (RuntimeException | InterruptedException e) {
+                boolean lostRace = !p.isAlive() && Processes.stderrNote(log).contains("EADDRINUSE");
+                Processes.end(p);
+                Processes.deleteQuietly(log);
+                if (!lostRace || attempt == 3 || e instanceof InterruptedException) {
+                    throw e;
                 }
-                if (System.nanoTime() > end) {
-                    throw new IllegalStateException("server-everything did not listen on port " + port + " in 30 s");
-                }
-                Thread.sleep(50); // polling a port: there is no event to wait on
             }
-        } catch (RuntimeException | InterruptedException e) {
-            close();
-            throw e;
+        }
+    }
+
+    private static void awaitListening(Process p, int port, Path log) throws InterruptedException {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!accepts(port) || !p.isAlive()) {
+            if (!p.isAlive()) {
+                throw new IllegalStateException("server-everything exited with " + p.exitValue()
+                        + Processes.stderrNote(log));
+            }
+            if (System.nanoTime() > end) {
+                throw new IllegalStateException("server-everything did not listen on port " + port + " in 30 s"
+                        + Processes.stderrNote(log));
+            }
+            Thread.sleep(50); // polling a port: there is no event to wait on
         }
     }
 
@@ -77,5 +105,6 @@ public final class HttpReferenceServer implements AutoCloseable {
     @Override
     public void close() {
         Processes.end(process);
+        Processes.deleteQuietly(stderr);
     }
 }

@@ -52,10 +52,14 @@ public final class ModernFixture {
      * Returns the fixture script.
      *
      * @return the path of {@code test-servers/modern-fixture.mjs}
-     * @throws IllegalStateException if the Node packages are not installed (see {@link ReferenceServer#nodeDir()})
+     * @throws IllegalStateException if the reference SDK's packages it imports are not installed
      */
     public static Path script() {
-        return ReferenceServer.nodeDir().resolve("modern-fixture.mjs");
+        Path dir = ReferenceServer.nodeDir();
+        for (String pkg : List.of("@modelcontextprotocol/server", "@modelcontextprotocol/node", "zod")) {
+            ReferenceServer.requireInstalled(dir, pkg);
+        }
+        return dir.resolve("modern-fixture.mjs");
     }
 
     /**

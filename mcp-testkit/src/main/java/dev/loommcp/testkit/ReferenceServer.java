@@ -33,9 +33,27 @@ public final class ReferenceServer {
      * Returns the entry script of server-everything.
      *
      * @return the path of {@code dist/index.js}
+     * @throws IllegalStateException if the package is not installed
      */
     public static Path entry() {
-        return nodeDir().resolve("node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+        Path dir = nodeDir();
+        requireInstalled(dir, "@modelcontextprotocol/server-everything");
+        return dir.resolve("node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+    }
+
+    /**
+     * Checks that a pinned Node package is installed in {@code nodeDir/node_modules}, so a launch fails with this
+     * clear message rather than with a server that exits at once ("exited with 1").
+     *
+     * @param nodeDir     the {@code test-servers} directory
+     * @param packageName the package, e.g. {@code @modelcontextprotocol/server}
+     * @throws IllegalStateException naming the package and the directory if its {@code package.json} is missing
+     */
+    public static void requireInstalled(Path nodeDir, String packageName) {
+        if (!Files.isRegularFile(nodeDir.resolve("node_modules").resolve(packageName).resolve("package.json"))) {
+            throw new IllegalStateException("the pinned Node package " + packageName + " is not installed in "
+                    + nodeDir.resolve("node_modules") + ": run `npm ci` in " + nodeDir + " (scripts/test.sh does)");
+        }
     }
 
     /**
