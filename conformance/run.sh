@@ -208,7 +208,7 @@ for leg in "${LEG_LIST[@]}"; do
     printf '[%s] %-45s %s\n' "$leg" "$s" "$verdict" >&2
   done
   TABLE[$leg]=$(printf '%s\n' "${rows[@]}")
-  SUMMARY[$leg]="leg $leg: $((passed - stale)) passed, $((unexpected + stale)) failed ($xfail expected failures listed in expected-failures-$leg.yml, $unexpected unexpected failures, $stale listed scenarios passing; $(( $(date +%s) - leg_start ))s)"
+  SUMMARY[$leg]="leg $leg: $((passed - stale)) passed, $((unexpected + stale)) failed ($xfail failed as expected-failures-$leg.yml lists, $unexpected unexpected failures, $stale listed scenarios passing; $(( $(date +%s) - leg_start ))s)"
   t_passed=$((t_passed + passed)); t_failed=$((t_failed + failed)); t_xfail=$((t_xfail + xfail))
   t_unexpected=$((t_unexpected + unexpected)); t_stale=$((t_stale + stale))
 done
@@ -224,7 +224,7 @@ done
 echo
 echo "(OK/FAIL/WARN count the suite's SUCCESS/FAILURE/WARNING checks; NOTE starts with the scenario's time; logs and checks.json under $RESULTS_DIR)"
 for leg in "${LEG_LIST[@]}"; do echo "${SUMMARY[$leg]}"; done
-echo "total: $t_xfail expected failures, $t_unexpected unexpected failures, $t_stale listed scenarios passing; $(( $(date +%s) - START ))s"
+echo "total: $t_xfail failed as listed, $t_unexpected unexpected failures, $t_stale listed scenarios passing; $(( $(date +%s) - START ))s"
 echo "conformance: $((t_passed - t_stale)) passed, $((t_unexpected + t_stale)) failed"
 if (( t_unexpected > 0 || t_stale > 0 )); then
   (( t_stale > 0 )) && echo "a scenario in an expected-failures list now passes: remove it from the list" >&2
