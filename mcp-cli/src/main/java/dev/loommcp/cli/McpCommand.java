@@ -80,6 +80,7 @@ import picocli.CommandLine.Spec;
             "      --header 'Authorization: Bearer TOKEN' tools",
             "  mcp --stdio 'uvx my-server' --env API_KEY --timeout 2m --json \\",
             "      call search '{\"q\":\"mcp\"}'",
+            "  mcp --http http://127.0.0.1:3001/mcp --protocol modern listen --tools",
             "",
             "Environment:",
             "  MCP_PROGRESS=always|never  progress bar even without a terminal, or never",
