@@ -8,8 +8,10 @@ import dev.loommcp.McpClient;
 import dev.loommcp.McpException;
 import dev.loommcp.McpUnsupportedVersionException;
 import dev.loommcp.ProtocolMode;
+import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.spi.McpTransport;
 import dev.loommcp.testing.LeakCheck;
+import dev.loommcp.testing.RecordingTransport;
 import dev.loommcp.testkit.HttpModernFixture;
 import dev.loommcp.testkit.HttpReferenceServer;
 import dev.loommcp.testkit.ModernFixture;
@@ -23,6 +25,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -157,6 +160,23 @@ class EraModesTest {
             }
             assertThat(client.isConnected()).isFalse();
             assertThat(client.era()).isNull();
+        }
+    }
+
+    @Test
+    void aLegacyVerdictIsCachedPerHttpEndpoint() throws Exception {
+        for (int round = 0; round < 2; round++) {
+            RecordingTransport recording = new RecordingTransport(transport(Wire.HTTP, Server.EVERYTHING));
+            try (McpClient client = McpClient.newBuilder(recording).protocolMode(ProtocolMode.AUTO)
+                    .probeTimeout(FixtureClients.PROBE_TIMEOUT).requestTimeout(Duration.ofSeconds(30)).build()) {
+                client.connect();
+                assertThat(client.era()).isEqualTo(Era.LEGACY);
+                if (round == 1) {
+                    // the endpoint's verdict is known: the second client opens with initialize, no probe
+                    assertThat(recording.sent()).first().matches(m -> m instanceof JsonRpcMessage.Request r
+                            && r.method().equals("initialize"));
+                }
+            }
         }
     }
 }
