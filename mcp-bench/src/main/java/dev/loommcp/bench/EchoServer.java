@@ -140,6 +140,9 @@ public final class EchoServer {
         // without TCP_NODELAY the JDK server's separate writes of head and body meet the client's delayed ACK: a
         // round trip would cost tens of milliseconds of waiting instead of microseconds of work
         System.setProperty("sun.net.httpserver.nodelay", "true");
+        // the JDK server closes idle connections beyond 200 by default: a client that kept 512 in flight would then
+        // reuse closed ones, and a POST on a closed connection fails without a retry
+        System.setProperty("sun.net.httpserver.maxIdleConnections", "4096");
         HttpServer http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 4096);
         ExecutorService handlers = Executors.newVirtualThreadPerTaskExecutor();
         http.setExecutor(handlers);

@@ -59,11 +59,16 @@ class CliListenIT {
         final LinkedBlockingQueue<String> lines = new LinkedBlockingQueue<>();
         final StringBuilder allOut = new StringBuilder();
         final CompletableFuture<String> err;
+        final Thread errReader;
         final Thread reader;
 
         Listener(String... args) throws Exception {
             process = new ProcessBuilder(CliProcess.javaJar(args)).redirectInput(new File("/dev/null")).start();
-            err = CompletableFuture.supplyAsync(() -> CliProcess.read(process.getErrorStream()));
+            // its own thread, not the common pool: on two cores that pool has one thread, which this stream would
+            // hold for the whole run, starving CliProcess.run of another CLI started meanwhile
+            err = new CompletableFuture<>();
+            errReader = Thread.ofPlatform().daemon().name("listen-stderr").start(() -> err.complete(
+                    CliProcess.read(process.getErrorStream())));
             reader = Thread.ofPlatform().daemon().name("listen-stdout").start(() -> {
                 try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(),
                         StandardCharsets.UTF_8))) {
@@ -115,6 +120,7 @@ class CliListenIT {
         public void close() throws Exception {
             process.destroyForcibly().waitFor();
             reader.join(10_000);
+            errReader.join(10_000);
         }
     }
 

@@ -169,7 +169,7 @@ class CliModernIT {
             for (int attempt = 0; !(seen.stream().anyMatch(s -> s.endsWith("  resource updated: notes://all"))
                     && seen.stream().anyMatch(s -> s.endsWith("  tools list changed"))
                     && seen.stream().anyMatch(s -> s.endsWith("  prompts list changed"))); attempt++) {
-                assertThat(attempt).as("notes added, lines seen: " + seen).isLessThan(20);
+                assertThat(attempt).as("notes added, lines seen: " + seen).isLessThan(10);
                 Run note = mcp("--http", http.endpoint, "call", "add-note", "{\"text\":\"n\"}");
                 assertThat(note.code()).as(note.err()).isZero();
                 String line;

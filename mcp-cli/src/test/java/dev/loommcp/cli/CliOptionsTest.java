@@ -63,7 +63,7 @@ class CliOptionsTest {
     @Test
     void everyCommandHasItsOwnHelp() {
         for (String command : List.of("info", "tools", "call", "resources", "read", "prompts", "prompt", "ping",
-                "conformance")) {
+                "listen", "conformance")) {
             Run r = mcp(command, "--help");
             assertThat(r.code()).as(command + ": " + r.err()).isZero();
             assertThat(r.out()).as(command).startsWith("Usage: mcp " + command);
