@@ -42,7 +42,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>With {@code --dual} it serves both protocol eras, like the TypeScript SDK's dual-era servers: it also answers
  * {@code server/discover} (MCP 2026-07-28), and a request that carries the modern envelope
  * ({@code _meta["io.modelcontextprotocol/protocolVersion"]} in its params) gets a result with
- * {@code "resultType":"complete"}; a request without it is served as before (legacy). With {@code --http} it serves
+ * {@code "resultType":"complete"} and {@code _meta["io.modelcontextprotocol/serverInfo"]} (as the TypeScript SDK's
+ * servers send on every result); a request without it is served as before (legacy). With {@code --http} it serves
  * Streamable HTTP instead of stdio, stateless (no session: one POST per message, the answer as one JSON body, 202 for
  * a notification, 405 for GET and DELETE), on 127.0.0.1 and an ephemeral port, which it prints as
  * {@code LISTENING <port>} on stdout; a modern request must carry the {@code MCP-Protocol-Version} and
@@ -56,9 +57,14 @@ public final class EchoServer {
     private static final byte[] ERROR = ascii(",\"error\":{\"code\":");
     private static final byte[] TEXT_BLOCK_OPEN = ascii("{\"content\":[{\"type\":\"text\",\"text\":");
     private static final byte[] TEXT_BLOCK_CLOSE = ascii("}]}}\n");
-    private static final byte[] TEXT_BLOCK_CLOSE_MODERN = ascii("}],\"resultType\":\"complete\"}}\n");
+    /**
+     * What a modern result ends with: {@code resultType} and, as the TypeScript SDK's servers send on every result,
+     * the server's identity in {@code _meta}.
+     */
+    private static final String MODERN_TAIL = ",\"resultType\":\"complete\",\"_meta\":{\"io.modelcontextprotocol/"
+            + "serverInfo\":{\"name\":\"loom-mcp-bench-echo\",\"version\":\"1.0\"}}}}\n";
+    private static final byte[] TEXT_BLOCK_CLOSE_MODERN = ascii("}]" + MODERN_TAIL);
     private static final byte[] EMPTY_RESULT = ascii("{}}\n");
-    private static final byte[] EMPTY_RESULT_MODERN = ascii("{\"resultType\":\"complete\"}}\n");
     private static final byte[] DISCOVER = ascii("{\"supportedVersions\":[\"2026-07-28\"],\"capabilities\":"
             + "{\"tools\":{}},\"resultType\":\"complete\",\"ttlMs\":0,\"cacheScope\":\"private\",\"_meta\":"
             + "{\"io.modelcontextprotocol/serverInfo\":{\"name\":\"loom-mcp-bench-echo\",\"version\":\"1.0\"}}}}\n");
@@ -69,7 +75,7 @@ public final class EchoServer {
             + "\"properties\":{\"ms\":{\"type\":\"integer\",\"minimum\":0}},\"required\":[\"ms\"]}}"
             + "]");
     private static final byte[] TOOLS_CLOSE = ascii("}}\n");
-    private static final byte[] TOOLS_CLOSE_MODERN = ascii(",\"resultType\":\"complete\"}}\n");
+    private static final byte[] TOOLS_CLOSE_MODERN = ascii(MODERN_TAIL);
     private static final String DEFAULT_VERSION = "\"2025-06-18\"";
 
     private final OutputStream out;
@@ -375,7 +381,7 @@ public final class EchoServer {
             byte[] answer = ascii("{\"jsonrpc\":\"2.0\",\"id\":"
                     + new String(b, idFrom, idTo - idFrom, StandardCharsets.UTF_8)
                     + ",\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"slept " + millis + " ms\"}]"
-                    + (modern ? ",\"resultType\":\"complete\"" : "") + "}}\n");
+                    + (modern ? MODERN_TAIL : "}}\n"));
             if (http) {
                 sleepHere(millis);
                 put(sink, answer);

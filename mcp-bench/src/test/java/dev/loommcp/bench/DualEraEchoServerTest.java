@@ -60,6 +60,9 @@ class DualEraEchoServerTest {
             JsonNode modern = JSON.readTree(out.readLine());
             assertThat(modern.at("/result/content/0/text").asString()).isEqualTo("m");
             assertThat(modern.at("/result/resultType").asString()).isEqualTo("complete");
+            assertThat(modern.at("/result/_meta/io.modelcontextprotocol~1serverInfo/name").asString())
+                    .as("every modern result names the server, as the TypeScript SDK's do")
+                    .isEqualTo("loom-mcp-bench-echo");
             JsonNode legacy = JSON.readTree(out.readLine());
             assertThat(legacy.at("/result/content/0/text").asString()).isEqualTo("l");
             assertThat(legacy.at("/result").has("resultType")).as("a legacy answer is unchanged").isFalse();
