@@ -22,7 +22,6 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,7 +34,6 @@ import org.junit.jupiter.api.io.TempDir;
  * cannot deliver is reported as refused.
  */
 @ExtendWith(LeakCheck.class)
-@Disabled("until the i10/subs merge: McpClient.listen is a stub on this branch")
 class CliListenIT {
 
     /** The command line of the notifier server logging what it receives to {@code log}, ending after N ticks. */

@@ -16,7 +16,6 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -31,7 +30,6 @@ import org.junit.jupiter.params.provider.ValueSource;
  * {@code add-note} causes until Ctrl+C.
  */
 @ExtendWith(LeakCheck.class)
-@Disabled("until the i10 era/mrtr/subs/fixtures merge: this branch speaks only the legacy era")
 class CliModernIT {
 
     /** The fixture's stdio command line: dual-era, or modern-only with {@code reject}. */
@@ -125,8 +123,11 @@ class CliModernIT {
             Run accepted = mcp(accept.toArray(String[]::new));
             assertThat(accepted.code()).as(accepted.err()).isZero();
             assertThat(accepted.out()).isEqualTo("Deployed to prod\n");
-            assertThat(accepted.err()).isEqualTo("mcp: the server asks: Deploy to prod? (answered accept with "
-                    + "{\"confirm\":true}, from --elicit)\n");
+            // over HTTP the call first lists the tools (for their x-mcp-header parameters): the fixture's tool with
+            // an invalid annotation is then named in a warning
+            assertThat(accepted.err().lines().filter(l -> !l.startsWith("mcp: WARNING: tool 'bad-header' excluded")))
+                    .containsExactly("mcp: the server asks: Deploy to prod? (answered accept with "
+                    + "{\"confirm\":true}, from --elicit)");
             List<String> decline = new ArrayList<>(server);
             decline.addAll(List.of("--elicit", "decline", "call", "deploy", "{\"env\":\"prod\"}"));
             Run declined = mcp(decline.toArray(String[]::new));

@@ -8,7 +8,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -84,7 +83,6 @@ class CliProtocolTest {
     }
 
     @Test
-    @Disabled("until the i10/era merge: a pinned legacy version is offered alone")
     void aPinnedLegacyVersionIsTheOneSpoken() {
         Run pinnedOlder = withReference("--protocol", "2025-06-18", "info");
         assertThat(pinnedOlder.code()).as(pinnedOlder.err()).isZero();
