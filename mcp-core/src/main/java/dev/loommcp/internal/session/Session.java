@@ -477,22 +477,12 @@ public final class Session {
 
     /** Returns the protocol version in use: negotiated (legacy) or of the requests (modern); null before connect. */
     public String protocolVersion() {
-        Era e = era;
-        if (e == Era.MODERN) {
-            return modernVersion;
-        }
-        InitializeResult r = e == null ? null : initializeResult;
-        return r == null ? null : r.protocolVersion();
+        return byEra(d -> modernVersion, InitializeResult::protocolVersion);
     }
 
     /** Returns the server's capabilities ({@code initialize} or {@code server/discover}); null before connect. */
     public ServerCapabilities serverCapabilities() {
-        Era e = era;
-        if (e == Era.MODERN) {
-            return discover.capabilities();
-        }
-        InitializeResult r = e == null ? null : initializeResult;
-        return r == null ? null : r.capabilities();
+        return byEra(DiscoverResult::capabilities, InitializeResult::capabilities);
     }
 
     /**
@@ -500,22 +490,23 @@ public final class Session {
      * {@code _meta["io.modelcontextprotocol/serverInfo"]} (modern; {@code null} when the server never sent one).
      */
     public Implementation serverInfo() {
-        Era e = era;
-        if (e == Era.MODERN) {
-            return modernServerInfo;
-        }
-        InitializeResult r = e == null ? null : initializeResult;
-        return r == null ? null : r.serverInfo();
+        return byEra(d -> modernServerInfo, InitializeResult::serverInfo);
     }
 
     /** Returns the server's instructions from {@code initialize} or {@code server/discover}, or null. */
     public String instructions() {
+        return byEra(DiscoverResult::instructions, InitializeResult::instructions);
+    }
+
+    /** A fact of the server from the era's source: the discover result (modern) or the initialize result. */
+    private <T> T byEra(java.util.function.Function<DiscoverResult, T> modern,
+                        java.util.function.Function<InitializeResult, T> legacy) {
         Era e = era;
         if (e == Era.MODERN) {
-            return discover.instructions();
+            return modern.apply(discover);
         }
         InitializeResult r = e == null ? null : initializeResult;
-        return r == null ? null : r.instructions();
+        return r == null ? null : legacy.apply(r);
     }
 
     /** Returns the cache of the modern era's cacheable results (listings use it). */
