@@ -185,4 +185,16 @@ class CliModernIT {
                     + "notes://all (Ctrl+C to stop)\n").contains("mcp: interrupted");
         }
     }
+
+    @Test
+    void autoFallsBackToLegacyAfterTheProbeTimeoutAgainstASilentServer() throws Exception {
+        // a 2025 server that never answers anything before initialize: the probe's silence means legacy
+        String silent = Stream.of("node", ReferenceServer.nodeDir().resolve("legacy-stdio.cjs").toString(),
+                "--silent").map(ShellWords::quote).collect(Collectors.joining(" "));
+        Run r = mcp("--stdio", silent, "--probe-timeout", "500ms", "call", "echo", "{\"message\":\"hi\"}");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).isEqualTo("Echo: hi\n");
+        Run info = mcp("--stdio", silent, "--probe-timeout", "500ms", "info");
+        assertThat(info.out()).contains("Era:           legacy (initialize)");
+    }
 }
