@@ -36,8 +36,8 @@ public record RequestRouting(String protocolVersion, String method, String name,
     public RequestRouting {
         Objects.requireNonNull(protocolVersion, "protocolVersion");
         Objects.requireNonNull(method, "method");
-        parameterHeaders = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(
-                Objects.requireNonNull(parameterHeaders, "parameterHeaders")));
+        parameterHeaders = Objects.requireNonNull(parameterHeaders, "parameterHeaders").isEmpty() ? Map.of()
+                : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(parameterHeaders));
     }
 
     /**

@@ -422,6 +422,7 @@ public final class JsonRpcCodec {
         switch (v) {
             case null -> g.writeNull();
             case String s -> g.writeString(s);
+            case EncodedMap m -> g.writeRawValue(m.json()); // encoded once, sent on every request
             case Map<?, ?> m -> {
                 g.writeStartObject();
                 for (Map.Entry<?, ?> e : m.entrySet()) {

@@ -1,5 +1,6 @@
 package dev.loommcp.internal.session;
 
+import dev.loommcp.internal.json.EncodedMap;
 import dev.loommcp.internal.json.FastResults;
 import dev.loommcp.schema.Implementation;
 import dev.loommcp.spi.RequestRouting;
@@ -25,8 +26,8 @@ final class Envelope {
     /** Result {@code _meta} key of the server's identity. */
     static final String SERVER_INFO = "io.modelcontextprotocol/serverInfo";
 
-    private final Map<String, Object> capabilities;
-    private final Object clientInfo;
+    private final EncodedMap capabilities;
+    private final EncodedMap clientInfo;
     private final ToolCatalog tools;
     private final boolean parameterHeaders;
 
@@ -36,8 +37,10 @@ final class Envelope {
      * @param parameterHeaders whether {@code tools/call} routing carries parameter headers (an HTTP-like transport)
      */
     Envelope(SessionConfig config, ToolCatalog tools, boolean parameterHeaders) {
-        this.capabilities = capabilities(config);
-        this.clientInfo = FastResults.plain(config.clientInfo());
+        this.capabilities = EncodedMap.of(capabilities(config));
+        @SuppressWarnings("unchecked")
+        Map<String, Object> info = (Map<String, Object>) FastResults.plain(config.clientInfo());
+        this.clientInfo = EncodedMap.of(info);
         this.tools = tools;
         this.parameterHeaders = parameterHeaders;
     }
@@ -81,16 +84,33 @@ final class Envelope {
      */
     @SuppressWarnings("unchecked")
     Map<String, Object> wrap(Map<String, Object> params, String version) {
-        Map<String, Object> copy = params == null ? new LinkedHashMap<>() : new LinkedHashMap<>(params);
-        Map<String, Object> meta = new LinkedHashMap<>();
-        if (copy.get("_meta") instanceof Map<?, ?> callers) {
-            meta.putAll((Map<String, Object>) callers);
+        Map<String, Object> copy = params == null ? new LinkedHashMap<>(4) : new LinkedHashMap<>(params);
+        if (copy.get("_meta") instanceof Map<?, ?> callers && !callers.isEmpty()) {
+            Map<String, Object> meta = new LinkedHashMap<>((Map<String, Object>) callers);
+            meta.put(PROTOCOL_VERSION, version);
+            meta.put(CLIENT_CAPABILITIES, capabilities);
+            meta.put(CLIENT_INFO, clientInfo);
+            copy.put("_meta", meta);
+        } else {
+            copy.put("_meta", plainMeta(version)); // the usual case: the same envelope every time, encoded once
         }
-        meta.put(PROTOCOL_VERSION, version);
-        meta.put(CLIENT_CAPABILITIES, capabilities);
-        meta.put(CLIENT_INFO, clientInfo);
-        copy.put("_meta", meta);
         return copy;
+    }
+
+    /** The envelope of a request without caller {@code _meta}, for the last version asked (versions rarely change). */
+    private volatile EncodedMap plainMeta;
+
+    private EncodedMap plainMeta(String version) {
+        EncodedMap m = plainMeta;
+        if (m == null || !version.equals(m.get(PROTOCOL_VERSION))) {
+            Map<String, Object> meta = new LinkedHashMap<>();
+            meta.put(PROTOCOL_VERSION, version);
+            meta.put(CLIENT_CAPABILITIES, capabilities);
+            meta.put(CLIENT_INFO, clientInfo);
+            m = EncodedMap.of(meta);
+            plainMeta = m;
+        }
+        return m;
     }
 
     /**

@@ -142,6 +142,8 @@ public final class Session {
     private volatile String modernVersion = ProtocolMode.MODERN_PROTOCOL_VERSION;
     /** The server's identity as its latest modern result named it. */
     private volatile Implementation modernServerInfo;
+    /** The JSON {@link #modernServerInfo} was decoded from (a result carrying the same is not decoded again). */
+    private volatile Map<?, ?> lastServerInfoJson;
     /** A cached verdict adopted without asking the server; the first modern request's answer checks it. */
     private volatile Unverified unverified;
 
@@ -837,10 +839,22 @@ public final class Session {
                 : "this client does not know") + "; the result was not used");
     }
 
+    /**
+     * Takes the server's identity from a result's {@code _meta}; the same JSON as last time (the usual case: every
+     * result of a server carries it) is not decoded again.
+     */
     private Map<String, Object> noteServerInfo(Map<String, Object> result) {
-        Implementation info = Envelope.serverInfo(result);
+        if (!(result.get("_meta") instanceof Map<?, ?> meta)
+                || !(meta.get(Envelope.SERVER_INFO) instanceof Map<?, ?> raw)) {
+            return result;
+        }
+        if (raw.equals(lastServerInfoJson)) {
+            return result;
+        }
+        Implementation info = Envelope.implementation(raw);
         if (info != null) {
             modernServerInfo = info;
+            lastServerInfoJson = raw;
         }
         return result;
     }
