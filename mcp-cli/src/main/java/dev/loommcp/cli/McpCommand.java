@@ -491,6 +491,14 @@ final class McpCommand {
                @Option(names = "--resource", paramLabel = "URI", description = "updates of this resource "
                        + "(repeatable)") List<String> uris) throws InterruptedException {
         List<String> subscribed = uris == null ? List.of() : uris;
+        for (String uri : subscribed) {
+            if (uri.isBlank() || uri.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
+                String shown = uri.chars().mapToObj(c -> c < 0x20 || c == 0x7f ? String.format("\\x%02x", c)
+                        : String.valueOf((char) c)).collect(java.util.stream.Collectors.joining());
+                throw usage("--resource needs a resource URI; '" + shown + "' is "
+                        + (uri.isBlank() ? "blank" : "not one (it holds control characters)"));
+            }
+        }
         SubscriptionFilter filter = !tools && !prompts && !resources && subscribed.isEmpty()
                 ? SubscriptionFilter.allListChanges()
                 : new SubscriptionFilter(tools, prompts, resources, subscribed);

@@ -123,11 +123,10 @@ class CliModernIT {
             Run accepted = mcp(accept.toArray(String[]::new));
             assertThat(accepted.code()).as(accepted.err()).isZero();
             assertThat(accepted.out()).isEqualTo("Deployed to prod\n");
-            // over HTTP the call first lists the tools (for their x-mcp-header parameters): the fixture's tool with
-            // an invalid annotation is then named in a warning
-            assertThat(accepted.err().lines().filter(l -> !l.startsWith("mcp: WARNING: tool 'bad-header' excluded")))
-                    .containsExactly("mcp: the server asks: Deploy to prod? (answered accept with "
-                    + "{\"confirm\":true}, from --elicit)");
+            // over HTTP the call first lists the tools (for their x-mcp-header parameters); the fixture's tool with
+            // an invalid annotation is not warned about on a call that never asked for a listing
+            assertThat(accepted.err()).isEqualTo("mcp: the server asks: Deploy to prod? (answered accept with "
+                    + "{\"confirm\":true}, from --elicit)\n");
             List<String> decline = new ArrayList<>(server);
             decline.addAll(List.of("--elicit", "decline", "call", "deploy", "{\"env\":\"prod\"}"));
             Run declined = mcp(decline.toArray(String[]::new));

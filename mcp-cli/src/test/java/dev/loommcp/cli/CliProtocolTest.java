@@ -88,4 +88,14 @@ class CliProtocolTest {
         assertThat(pinnedOlder.code()).as(pinnedOlder.err()).isZero();
         assertThat(pinnedOlder.out()).contains("Protocol:      2025-06-18");
     }
+
+    @Test
+    void listenRefusesABlankOrControlCharacterResourceUri() {
+        Run blank = mcp("--stdio", "true", "listen", "--resource", "");
+        assertThat(blank.code()).as(blank.err()).isEqualTo(2);
+        assertThat(blank.err()).startsWith("mcp: --resource needs a resource URI; '' is blank");
+        Run newline = mcp("--stdio", "true", "listen", "--resource", "a b\nc");
+        assertThat(newline.code()).as(newline.err()).isEqualTo(2);
+        assertThat(newline.err()).startsWith("mcp: --resource needs a resource URI; 'a b\\x0ac' is not one");
+    }
 }

@@ -197,7 +197,10 @@ public final class Json {
      */
     public static Object read(String text) {
         try {
-            return MAPPER.readValue(text, Object.class);
+            // decimals as BigDecimal: what a person typed goes out exactly (0.1000000000000000055 stays so, 1e999 is
+            // a number, never a double's Infinity)
+            return MAPPER.readerFor(Object.class).with(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+                    .readValue(text);
         } catch (JacksonException e) {
             throw new IllegalArgumentException("not valid JSON: " + shortMessage(e), e);
         }

@@ -446,15 +446,23 @@ public final class JsonRpcCodec {
             case Integer i -> g.writeNumber(i);
             case Long l -> g.writeNumber(l);
             case Boolean b -> g.writeBoolean(b);
-            case Double d -> g.writeNumber(d);
+            case Double d -> g.writeNumber(finite(d));
             case BigInteger b -> g.writeNumber(b);
             case BigDecimal b -> g.writeNumber(b);
             case Short n -> g.writeNumber(n);
             case Byte n -> g.writeNumber(n);
-            case Float f -> g.writeNumber(f);
+            case Float f -> g.writeNumber((float) finite(f));
             // records and other objects: through data binding (loads the mapper on first use)
             default -> writePlain(g, Json.toPlain(v), depth + 1);
         }
+    }
+
+    /** JSON has no NaN or infinity: such a value is refused, never written as a string. */
+    private static double finite(double d) {
+        if (!Double.isFinite(d)) {
+            throw new IllegalArgumentException("a number JSON cannot hold (" + d + "); use plain JSON values", null);
+        }
+        return d;
     }
 
     private static void writeId(JsonGenerator g, RequestId id) {

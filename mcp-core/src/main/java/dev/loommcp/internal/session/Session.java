@@ -79,7 +79,7 @@ public final class Session {
      * {@code ClientNotification}), with what to use instead. Never sent in that era.
      */
     private static final Map<String, String> REMOVED_IN_MODERN = Map.of(
-            "ping", "a modern server needs no liveness check; any request (for example listTools) shows it answers",
+            "ping", "a modern server needs no liveness check; any request (for example tools/list) shows it answers",
             "logging/setLevel", "ask for log messages per request with RequestOptions.putMeta("
                     + "\"io.modelcontextprotocol/logLevel\", \"<level>\")",
             "resources/subscribe", "use McpClient.listen(SubscriptionFilter, SubscriptionListener)",
@@ -383,7 +383,7 @@ public final class Session {
             }
             throw new McpProtocolException("server " + transport.describe() + " does not speak the modern protocol "
                     + "era (" + ProtocolMode.MODERN_PROTOCOL_VERSION + "): it answered server/discover with "
-                    + evidence + " (" + e.getMessage() + "); connect with ProtocolMode.AUTO or LEGACY", e);
+                    + evidence + " (" + e.getMessage() + "); connect in protocol mode AUTO or LEGACY", e);
         }
         DiscoverResult d = Discovery.parse(raw);
         if (d == null && !auto) {
@@ -403,7 +403,7 @@ public final class Session {
                 return problem;
             }
             throw new McpProtocolException("server " + transport.describe() + " does not speak the modern protocol "
-                    + "era: it answered server/discover with " + problem + "; connect with ProtocolMode.AUTO or "
+                    + "era: it answered server/discover with " + problem + "; connect in protocol mode AUTO or "
                     + "LEGACY");
         }
         adopt(d, Discovery.mutualVersion(d.supportedVersions()));
@@ -647,7 +647,7 @@ public final class Session {
         for (int page = 0; page < config.maxListPages(); page++) {
             Map<String, Object> result = request("tools/list", cursor == null ? null : Map.of("cursor", cursor),
                     options);
-            tools.screen(result);
+            tools.screen(result, true); // the caller did not ask for a listing: exclusions logged at DEBUG
             if (!(result.get("nextCursor") instanceof String next) || !seen.add(next)) {
                 return;
             }

@@ -112,6 +112,19 @@ public final class ToolCatalog {
      * @return the result, or a copy with the invalid tools removed
      */
     public Map<String, Object> screen(Map<String, Object> result) {
+        return screen(result, false);
+    }
+
+    /**
+     * As {@link #screen(Map)}; {@code quiet} logs exclusions at DEBUG instead of WARNING (a listing the client made
+     * on its own to learn a tool's header annotations before a {@code tools/call}, which would otherwise repeat the
+     * warning about unrelated tools on every call of a short-lived client).
+     *
+     * @param result the result object as received
+     * @param quiet  whether exclusions are logged at DEBUG
+     * @return the result, or a copy with the invalid tools removed
+     */
+    public Map<String, Object> screen(Map<String, Object> result, boolean quiet) {
         if (result == null || !(result.get("tools") instanceof List<?> items)) {
             return result;
         }
@@ -124,7 +137,8 @@ public final class ToolCatalog {
                 if (!headers.isValid()) {
                     if (routing) {
                         if (before == null || !headers.problem().equals(before.problem())) {
-                            LOG.log(System.Logger.Level.WARNING, "tool ''{0}'' excluded from tools/list: {1}",
+                            LOG.log(quiet ? System.Logger.Level.DEBUG : System.Logger.Level.WARNING,
+                                    "tool ''{0}'' excluded from tools/list: {1}",
                                     ParameterHeaders.printable(name), headers.problem());
                         }
                         continue;

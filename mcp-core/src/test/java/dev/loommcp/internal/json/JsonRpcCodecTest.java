@@ -21,6 +21,12 @@ import org.junit.jupiter.params.provider.MethodSource;
 /** {@link JsonRpcCodec}: the four kinds both ways, ids, batches, and a precise error for every malformed input. */
 class JsonRpcCodecTest {
 
+    static List<Object> nonFinite() {
+        return List.of(Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, Double.NaN, Float.POSITIVE_INFINITY,
+                Float.NaN);
+    }
+
+
     /** A value no error message may contain: it stands for payload content that could be a secret. */
     private static final String SECRET = "s3cr3tPayloadValue";
 
@@ -191,6 +197,32 @@ class JsonRpcCodecTest {
 
     @Nested
     class Encoding {
+
+        /** JSON has no NaN or infinity: such a number is refused, never written as the string "Infinity". */
+        @ParameterizedTest
+        @MethodSource("dev.loommcp.internal.json.JsonRpcCodecTest#nonFinite")
+        void aNumberJsonCannotHoldIsRefused(Object number) {
+            assertThatThrownBy(() -> encode(new JsonRpcMessage.Request(RequestId.of(1), "tools/call",
+                    Map.of("arguments", Map.of("a", number)))))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("a number JSON cannot hold");
+        }
+
+        @Test
+        void anEncodedMapIsWrittenAsItsJsonAndReadsLikeAMap() {
+            EncodedMap meta = EncodedMap.of(Map.of("k", List.of(1, "two")));
+            assertThat(meta).isEqualTo(Map.of("k", List.of(1, "two")));
+            Map<String, Object> m = readObject(encode(new JsonRpcMessage.Request(RequestId.of(3), "tools/list",
+                    Map.of("_meta", meta))));
+            assertThat(m.get("params")).isEqualTo(Map.of("_meta", Map.of("k", List.of(1, "two"))));
+        }
+
+        @Test
+        void typedTextKeepsItsNumbersExactly() {
+            Object value = Json.read("{\"big\":1e999,\"d\":0.1000000000000000055511151231257827,\"i\":12345678901234567890123}");
+            String json = encode(new JsonRpcMessage.Request(RequestId.of(2), "tools/call", Map.of("arguments", value)));
+            assertThat(json).contains("\"big\":1E+999").contains("\"d\":0.1000000000000000055511151231257827")
+                    .contains("\"i\":12345678901234567890123").doesNotContain("Infinity");
+        }
 
         @Test
         void requestWithIntegerId() {
