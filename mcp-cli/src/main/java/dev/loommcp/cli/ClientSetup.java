@@ -148,7 +148,7 @@ final class ClientSetup {
             default -> {
                 Object value;
                 try {
-                    value = Json.read(elicit);
+                    value = Json.readExact(elicit);
                 } catch (IllegalArgumentException e) {
                     throw usage("--elicit: expected decline, cancel or a JSON object to accept with; the JSON is "
                             + e.getMessage());

@@ -701,7 +701,7 @@ final class McpCommand {
         }
         Object value;
         try {
-            value = Json.read(text);
+            value = Json.readExact(text);
         } catch (IllegalArgumentException e) {
             throw usage(what + " are " + e.getMessage());
         }

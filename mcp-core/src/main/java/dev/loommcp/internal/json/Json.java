@@ -197,8 +197,23 @@ public final class Json {
      */
     public static Object read(String text) {
         try {
-            // decimals as BigDecimal: what a person typed goes out exactly (0.1000000000000000055 stays so, 1e999 is
-            // a number, never a double's Infinity)
+            return MAPPER.readValue(text, Object.class);
+        } catch (JacksonException e) {
+            throw new IllegalArgumentException("not valid JSON: " + shortMessage(e), e);
+        }
+    }
+
+    /**
+     * Reads JSON text a person typed (CLI arguments, answers) into plain values, keeping every number exactly:
+     * decimals become {@link java.math.BigDecimal} ({@code 0.1000000000000000055} stays so; {@code 1e999} is a number,
+     * never a double's infinity), so the value goes out as it was typed.
+     *
+     * @param text the text
+     * @return the value
+     * @throws IllegalArgumentException when the text is not valid JSON, with the parser's message
+     */
+    public static Object readExact(String text) {
+        try {
             return MAPPER.readerFor(Object.class).with(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
                     .readValue(text);
         } catch (JacksonException e) {

@@ -218,7 +218,7 @@ class JsonRpcCodecTest {
 
         @Test
         void typedTextKeepsItsNumbersExactly() {
-            Object value = Json.read("{\"big\":1e999,\"d\":0.1000000000000000055511151231257827,\"i\":12345678901234567890123}");
+            Object value = Json.readExact("{\"big\":1e999,\"d\":0.1000000000000000055511151231257827,\"i\":12345678901234567890123}");
             String json = encode(new JsonRpcMessage.Request(RequestId.of(2), "tools/call", Map.of("arguments", value)));
             assertThat(json).contains("\"big\":1E+999").contains("\"d\":0.1000000000000000055511151231257827")
                     .contains("\"i\":12345678901234567890123").doesNotContain("Infinity");
