@@ -44,7 +44,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -133,6 +132,7 @@ public final class Session {
     private final Envelope envelope;
     private final ResultCache cache;
     private final InputRounds inputRounds;
+    private final EraSetup eraSetup;
 
     /** The era of the connection, set once connect completed; {@code null} before. */
     private volatile Era era;
@@ -176,6 +176,7 @@ public final class Session {
         this.envelope = new Envelope(config, tools, transport.exchangePerRequest());
         this.cache = new ResultCache(() -> era == Era.MODERN);
         this.inputRounds = new InputRounds(new ClientHandlers(config), config.maxInputRounds(), transport::describe);
+        this.eraSetup = new EraSetup(config, handshake, envelope, new EraHost());
         this.renewal = new SessionRenewal(handshake, tools, result -> {
             initializeResult = result;
             inbound.onSessionRestarted(); // marks the tool catalog stale and tells the listener
@@ -238,176 +239,9 @@ public final class Session {
 
     // ------------------------------------------------------------------------------------------------ era
 
-    /**
-     * Opens the transport and picks the era as the client's {@code ProtocolMode} says (MODERN-ERA.md C.2): the
-     * legacy handshake, the modern {@code server/discover}, or the {@code AUTO} probe and fallback.
-     *
-     * @param options  the connect's options (the token)
-     * @param deadline the connect deadline, which bounds every step
-     * @return the era
-     */
+    /** Opens the transport and picks the era: {@link EraSetup}. */
     private Era establish(RequestOptions options, Deadline deadline) throws InterruptedException {
-        Optional<Era> forced = config.protocolMode().forcedEra();
-        if (forced.isPresent()) {
-            transport.open(TransportContext.of(sink, deadline));
-            if (forced.get() == Era.LEGACY) {
-                initializeLegacy(options, deadline);
-            } else {
-                discover(options, deadline, false);
-            }
-            return forced.get();
-        }
-        return auto(options, deadline);
-    }
-
-    /** {@code ProtocolMode.AUTO}: the cached verdict, else the probe (C.2). */
-    private Era auto(RequestOptions options, Deadline deadline) throws InterruptedException {
-        String key = transport.serverKey();
-        EraVerdicts.Verdict cached = EraVerdicts.get(key);
-        if (cached != null && cached.era() == Era.MODERN) {
-            transport.open(TransportContext.of(sink, deadline));
-            if (cached.fresh()) {
-                adopt(cached.discover(), Discovery.mutualVersion(cached.discover().supportedVersions()));
-                unverified = new Unverified(key, cached); // the first request checks the verdict
-                LOG.log(System.Logger.Level.DEBUG, () -> "era of " + transport.describe()
-                        + ": modern (cached server/discover result)");
-                return Era.MODERN;
-            }
-            // the discover on the session's own transport checks the verdict; legacy evidence drops it
-            return discoverOrInitialize(options, deadline, key, cached);
-        }
-        if (cached != null) {
-            transport.open(TransportContext.of(sink, deadline));
-            return initializeOrDiscover(options, deadline, key, cached, "cached legacy verdict");
-        }
-        Optional<McpTransport> probeTransport = transport.probeTransport();
-        if (probeTransport.isPresent()) {
-            Deadline probeDeadline = Deadline.after(config.probeTimeout()).earliest(deadline);
-            Discovery.Probe probe = Discovery.probe(probeTransport.get(), envelope, probeDeadline, deadline,
-                    options.token().orElse(null), this::closeProbe);
-            LOG.log(System.Logger.Level.DEBUG, () -> "era of " + transport.describe() + ": "
-                    + probe.era().name().toLowerCase(Locale.ROOT) + " (probe: " + probe.evidence() + ")");
-            transport.open(TransportContext.of(sink, deadline));
-            if (probe.era() == Era.MODERN) {
-                if (probe.discover() != null) {
-                    adopt(probe.discover(), Discovery.mutualVersion(probe.discover().supportedVersions()));
-                } else {
-                    discover(options, deadline, false); // a recognized modern error: ask again, surface the error
-                }
-                EraVerdicts.put(key, Era.MODERN, discover);
-                return Era.MODERN;
-            }
-            return initializeOrDiscover(options, deadline, key, null, "legacy verdict of the probe ("
-                    + probe.evidence() + ")");
-        }
-        transport.open(TransportContext.of(sink, deadline));
-        return discoverOrInitialize(options, deadline, key, null);
-    }
-
-    /**
-     * {@code initialize} on a verdict of legacy that came without asking this server process (a cached verdict, or a
-     * probe that saw silence, for example a server slower to start than the probe timeout): when the server refuses
-     * it with {@code -32022} it speaks only the modern era, so the verdict failed and {@code server/discover} on the
-     * same connection decides (C.2: re-probe when the verdict fails).
-     */
-    private Era initializeOrDiscover(RequestOptions options, Deadline deadline, String key,
-                                     EraVerdicts.Verdict cached, String verdict) throws InterruptedException {
-        try {
-            initializeLegacy(options, deadline);
-            EraVerdicts.put(key, Era.LEGACY, null);
-            return Era.LEGACY;
-        } catch (McpRpcException e) {
-            if (e.code() != Discovery.UNSUPPORTED_VERSION) {
-                throw e;
-            }
-            EraVerdicts.drop(key, cached);
-            LOG.log(System.Logger.Level.DEBUG, () -> "era of " + transport.describe() + ": " + verdict
-                    + " refused by initialize with -32022; asking server/discover");
-            discover(options, deadline, false);
-            EraVerdicts.put(key, Era.MODERN, discover);
-            return Era.MODERN;
-        }
-    }
-
-    /**
-     * {@code server/discover} on the session's own transport; legacy evidence in its answer (C.2 items 8 and 11)
-     * leads to {@code initialize} (without routing, so an HTTP transport follows the 2025 rules).
-     */
-    private Era discoverOrInitialize(RequestOptions options, Deadline deadline, String key,
-                                     EraVerdicts.Verdict cached) throws InterruptedException {
-        String evidence = discover(options, deadline, true);
-        if (evidence == null) {
-            EraVerdicts.put(key, Era.MODERN, discover);
-            return Era.MODERN;
-        }
-        EraVerdicts.drop(key, cached);
-        LOG.log(System.Logger.Level.DEBUG, () -> "era of " + transport.describe() + ": legacy (" + evidence + ")");
-        initializeLegacy(options, deadline);
-        EraVerdicts.put(key, Era.LEGACY, null);
-        return Era.LEGACY;
-    }
-
-    /** The legacy handshake: {@code initialize}, its checks, {@code notifications/initialized}. */
-    private void initializeLegacy(RequestOptions options, Deadline deadline) throws InterruptedException {
-        InitializeResult result;
-        try {
-            result = handshake.initialize((m, p, o) -> callOnce(m, p, o, true, null, null),
-                    within(options, deadline, "initialize"));
-        } catch (McpRpcException e) {
-            throw typed("initialize", e); // -32022: a modern-only server names its versions
-        }
-        initializeResult = result;
-        handshake.confirm(result, deadline);
-    }
-
-    /**
-     * Sends {@code server/discover} on the open transport and adopts a valid result that shares a modern version.
-     *
-     * @param auto whether legacy evidence is an answer ({@code AUTO}) rather than a failure ({@code MODERN})
-     * @return {@code null} when adopted; in {@code AUTO} mode, the legacy evidence
-     * @throws McpProtocolException in {@code MODERN} mode, when the server does not speak the modern era (the
-     *                              message names what it answered)
-     */
-    private String discover(RequestOptions options, Deadline deadline, boolean auto) throws InterruptedException {
-        Map<String, Object> raw;
-        try {
-            raw = sendModern("server/discover", null, within(options, deadline, "server/discover"), true, null,
-                    deadline);
-        } catch (McpRpcException | McpTransportException e) {
-            String evidence = Discovery.legacyEvidence(e);
-            if (evidence == null) {
-                throw e; // a recognized modern error, an outage, an authorization failure: not era evidence
-            }
-            if (auto) {
-                return evidence;
-            }
-            throw new McpProtocolException("server " + transport.describe() + " does not speak the modern protocol "
-                    + "era (" + ProtocolMode.MODERN_PROTOCOL_VERSION + "): it answered server/discover with "
-                    + evidence + " (" + e.getMessage() + "); connect in protocol mode AUTO or LEGACY", e);
-        }
-        DiscoverResult d = Discovery.parse(raw);
-        if (d == null && !auto) {
-            // a forced modern era needs no evidence: a success that is not a valid DiscoverResult (some test servers
-            // answer any method with {"resultType":"complete"}) is taken as the server's, with what it did say
-            d = Discovery.lenient(raw, modernVersion);
-            LOG.log(System.Logger.Level.WARNING, () -> "server " + transport.describe() + " answered server/discover "
-                    + "with a result that is not a valid DiscoverResult; speaking " + modernVersion + " as the "
-                    + "protocol mode says");
-        }
-        String problem = d == null ? "a result that is not a valid DiscoverResult"
-                : Discovery.mutualVersion(d.supportedVersions()) == null
-                ? "supportedVersions " + d.supportedVersions() + ", none of which this client speaks ("
-                        + Discovery.MODERN_VERSIONS + ")" : null;
-        if (problem != null) {
-            if (auto) {
-                return problem;
-            }
-            throw new McpProtocolException("server " + transport.describe() + " does not speak the modern protocol "
-                    + "era: it answered server/discover with " + problem + "; connect in protocol mode AUTO or "
-                    + "LEGACY");
-        }
-        adopt(d, Discovery.mutualVersion(d.supportedVersions()));
-        return null;
+        return eraSetup.establish(options, deadline);
     }
 
     /**
@@ -427,14 +261,8 @@ public final class Session {
         }
     }
 
-    private void adopt(DiscoverResult result, String version) {
-        discover = result;
-        modernVersion = version;
-        modernServerInfo = result.serverInfo();
-    }
-
     /** The options of one step of connect: the token, and what is left of the connect deadline. */
-    private static RequestOptions within(RequestOptions options, Deadline deadline, String step) {
+    static RequestOptions within(RequestOptions options, Deadline deadline, String step) {
         if (deadline.isNone()) {
             return options;
         }
@@ -895,7 +723,7 @@ public final class Session {
                 onSent), method);
     }
 
-    private static McpRpcException typed(String method, McpRpcException e) {
+    static McpRpcException typed(String method, McpRpcException e) {
         return switch (e.code()) {
             case Discovery.UNSUPPORTED_VERSION -> e instanceof McpUnsupportedVersionException ? e
                     : new McpUnsupportedVersionException(method, e.requestId(), e.error());
@@ -1194,6 +1022,52 @@ public final class Session {
     }
 
     // ------------------------------------------------------------------------------------------------ inbound
+
+    /** What the era setup may do with this session. */
+    private final class EraHost implements EraSetup.Host {
+        @Override
+        public void open(Deadline deadline) throws InterruptedException {
+            transport.open(TransportContext.of(sink, deadline));
+        }
+
+        @Override
+        public Object handshakeCall(String method, Map<String, Object> params, RequestOptions options)
+                throws InterruptedException {
+            return callOnce(method, params, options, true, null, null);
+        }
+
+        @Override
+        public Map<String, Object> discover(RequestOptions options, Deadline deadline) throws InterruptedException {
+            return sendModern("server/discover", null, options, true, null, deadline);
+        }
+
+        @Override
+        public String modernVersion() {
+            return modernVersion;
+        }
+
+        @Override
+        public void adopt(DiscoverResult result, String version) {
+            discover = result;
+            modernVersion = version;
+            modernServerInfo = result.serverInfo();
+        }
+
+        @Override
+        public void initialized(InitializeResult result) {
+            initializeResult = result;
+        }
+
+        @Override
+        public void unverified(String key, EraVerdicts.Verdict verdict) {
+            Session.this.unverified = new Unverified(key, verdict);
+        }
+
+        @Override
+        public void closeProbe(McpTransport probe) {
+            Session.this.closeProbe(probe);
+        }
+    }
 
     /** The transport's sink: responses go to {@link Answers} (the pending calls); the rest to the dispatcher. */
     private final class Sink implements TransportSink {
