@@ -185,7 +185,7 @@ final class EraSetup {
             result = handshake.initialize(host::handshakeCall,
                     Session.within(options, deadline, "initialize"));
         } catch (McpRpcException e) {
-            throw Session.typed("initialize", e); // -32022: a modern-only server names its versions
+            throw ModernRequests.typed("initialize", e); // -32022: a modern-only server names its versions
         }
         host.initialized(result);
         handshake.confirm(result, deadline);

@@ -70,24 +70,6 @@ public final class Session {
 
     private static final System.Logger LOG = System.getLogger("dev.loommcp.client");
 
-    /** The only methods that may answer {@code resultType: "input_required"} (MCP 2026-07-28 "MRTR"). */
-    private static final Set<String> INPUT_METHODS = Set.of("tools/call", "prompts/get", "resources/read");
-
-    /**
-     * Methods removed in the modern era (MCP 2026-07-28 changelog; the schema's {@code ClientRequest} and
-     * {@code ClientNotification}), with what to use instead. Never sent in that era.
-     */
-    private static final Map<String, String> REMOVED_IN_MODERN = Map.of(
-            "ping", "a modern server needs no liveness check; any request (for example tools/list) shows it answers",
-            "logging/setLevel", "ask for log messages per request with RequestOptions.putMeta("
-                    + "\"io.modelcontextprotocol/logLevel\", \"<level>\")",
-            "resources/subscribe", "use McpClient.listen(SubscriptionFilter, SubscriptionListener)",
-            "resources/unsubscribe", "close the Subscription that McpClient.listen returned",
-            "notifications/roots/list_changed", "a modern server asks for roots within each request that needs "
-                    + "them (the roots handler answers)",
-            "initialize", "connect() learns a modern server with server/discover",
-            "notifications/initialized", "connect() learns a modern server with server/discover");
-
     private enum State { NEW, CONNECTING, CONNECTED, CLOSED }
 
     /** A call run on its own virtual thread by {@link #async}. */
@@ -133,23 +115,12 @@ public final class Session {
     private final ResultCache cache;
     private final InputRounds inputRounds;
     private final EraSetup eraSetup;
+    private final ModernRequests modern;
 
     /** The era of the connection, set once connect completed; {@code null} before. */
     private volatile Era era;
     /** The adopted {@code server/discover} result of a modern connection. */
     private volatile DiscoverResult discover;
-    /** The modern protocol version of the requests (a {@code -32022} corrective retry may change it). */
-    private volatile String modernVersion = ProtocolMode.MODERN_PROTOCOL_VERSION;
-    /** The server's identity as its latest modern result named it. */
-    private volatile Implementation modernServerInfo;
-    /** The JSON {@link #modernServerInfo} was decoded from (a result carrying the same is not decoded again). */
-    private volatile Map<?, ?> lastServerInfoJson;
-    /** A cached verdict adopted without asking the server; the first modern request's answer checks it. */
-    private volatile Unverified unverified;
-
-    private record Unverified(String key, EraVerdicts.Verdict verdict) {
-    }
-
     /**
      * Creates an unconnected session; nothing starts before {@link #connect}.
      *
@@ -176,6 +147,7 @@ public final class Session {
         this.envelope = new Envelope(config, tools, transport.exchangePerRequest());
         this.cache = new ResultCache(() -> era == Era.MODERN);
         this.inputRounds = new InputRounds(new ClientHandlers(config), config.maxInputRounds(), transport::describe);
+        this.modern = new ModernRequests(envelope, cache, inputRounds, new ModernHost());
         this.eraSetup = new EraSetup(config, handshake, envelope, new EraHost());
         this.renewal = new SessionRenewal(handshake, tools, result -> {
             initializeResult = result;
@@ -307,7 +279,7 @@ public final class Session {
 
     /** Returns the protocol version in use: negotiated (legacy) or of the requests (modern); null before connect. */
     public String protocolVersion() {
-        return byEra(d -> modernVersion, InitializeResult::protocolVersion);
+        return byEra(d -> modern.version(), InitializeResult::protocolVersion);
     }
 
     /** Returns the server's capabilities ({@code initialize} or {@code server/discover}); null before connect. */
@@ -320,7 +292,7 @@ public final class Session {
      * {@code _meta["io.modelcontextprotocol/serverInfo"]} (modern; {@code null} when the server never sent one).
      */
     public Implementation serverInfo() {
-        return byEra(d -> modernServerInfo, InitializeResult::serverInfo);
+        return byEra(d -> modern.serverInfo(), InitializeResult::serverInfo);
     }
 
     /** Returns the server's instructions from {@code initialize} or {@code server/discover}, or null. */
@@ -447,7 +419,7 @@ public final class Session {
             learnToolRoutes(within(options, deadline, "tools/list"));
         }
         try {
-            return call("tools/call", params, bounded(options, deadline), false);
+            return call("tools/call", params, ModernRequests.remaining(options, deadline, "tools/call"), false);
         } catch (McpRpcException e) {
             if (e.code() != HEADER_MISMATCH) {
                 throw e;
@@ -455,14 +427,8 @@ public final class Session {
             LOG.log(System.Logger.Level.DEBUG, () -> "tools/call of '" + name + "' refused with -32020; listing "
                     + "the tools again and retrying once");
             learnToolRoutes(within(options, deadline, "tools/list"));
-            return call("tools/call", params, bounded(options, deadline), false);
+            return call("tools/call", params, ModernRequests.remaining(options, deadline, "tools/call"), false);
         }
-    }
-
-    /** The caller's options (progress listener, token, meta kept) with what is left of {@code deadline}. */
-    private static RequestOptions bounded(RequestOptions options, Deadline deadline) {
-        return deadline.isNone() ? options : options.toBuilder()
-                .timeout(Duration.ofNanos(Math.max(1, deadline.remainingNanos()))).build();
     }
 
     /** The JSON-RPC code of a header/body mismatch (MCP 2026-07-28 "HeaderMismatch"). */
@@ -511,7 +477,7 @@ public final class Session {
             throws InterruptedException {
         Objects.requireNonNull(options, "options (use RequestOptions.DEFAULT)");
         ensureConnected(method);
-        refuseRemoved(method);
+        ModernRequests.refuseRemoved(era, method);
         CancellationToken token = options.token().orElse(null);
         if (token != null && token.isCancelled()) {
             throw new McpCancelledException(method + " not sent: the token was already cancelled ("
@@ -523,7 +489,7 @@ public final class Session {
         }
         // the caller learns a refused delivery (an HTTP error status), as it always did
         CallContext context = new CallContext(deadline, null, true, era == Era.MODERN
-                ? Envelope.notificationRouting(method, modernVersion) : null);
+                ? Envelope.notificationRouting(method, modern.version()) : null);
         CancellationToken.Registration registration = token == null ? null : token.onCancel(context::cancel);
         try {
             transport.send(new JsonRpcMessage.Notification(method, params), context);
@@ -594,162 +560,7 @@ public final class Session {
             return renewal.call(method, params, options, deadlineOf(options, Deadline.ofNanoTime(System.nanoTime())),
                     (m, p, o, h) -> callOnce(m, p, o, h, null, h ? null : onSent));
         }
-        refuseRemoved(method);
-        ensureConnected(method);
-        String readUri = cacheableRead(method, params);
-        long generation = cache.generation();
-        if (readUri != null) {
-            Map<String, Object> cached = cache.read(readUri);
-            if (cached != null) {
-                return cached;
-            }
-        }
-        Deadline deadline = deadlineOf(options, Deadline.ofNanoTime(System.nanoTime()));
-        Map<String, Object> result;
-        try {
-            result = sendModern(method, params, options, false, onSent, deadline);
-        } catch (McpRpcException | McpTransportException e) {
-            checkVerdict(e);
-            throw e;
-        }
-        checkVerdict(null);
-        Object type = result.get("resultType");
-        if ("input_required".equals(type) && INPUT_METHODS.contains(method)) {
-            CancellationToken token = options.token().orElse(null);
-            result = inputRounds.complete(method, params, result,
-                    p -> noteServerInfo(sendModern(method, p, remaining(options, deadline, method), false, null,
-                            deadline)), deadline, token);
-            requireComplete(method, result);
-            return result; // never cached: it took input
-        }
-        requireComplete(method, result);
-        noteServerInfo(result);
-        if (readUri != null) {
-            cache.putRead(readUri, result, generation);
-        }
-        return result;
-    }
-
-    /**
-     * After a connect that adopted a cached discover result without asking the server: the first answer either
-     * confirms the verdict or, when it is legacy evidence (the server went back to the legacy era), drops it, so that
-     * the next connect probes again.
-     */
-    private void checkVerdict(McpException failure) {
-        Unverified u = unverified;
-        if (u == null) {
-            return;
-        }
-        unverified = null;
-        String evidence = failure == null ? null : Discovery.legacyEvidence(failure);
-        if (evidence != null) {
-            EraVerdicts.drop(u.key(), u.verdict());
-            LOG.log(System.Logger.Level.INFO, () -> "server " + transport.describe() + " answered " + evidence
-                    + " although its cached server/discover result said modern; the next connect probes again");
-        }
-    }
-
-    /** The URI of a plain {@code resources/read} (only a {@code uri}) in the modern era, else {@code null}. */
-    private static String cacheableRead(String method, Map<String, Object> params) {
-        return method.equals("resources/read") && params != null && params.size() == 1
-                && params.get("uri") instanceof String uri ? uri : null;
-    }
-
-    private void requireComplete(String method, Map<String, Object> result) {
-        Object type = result.get("resultType");
-        if (type == null || "complete".equals(type)) {
-            return;
-        }
-        throw new McpProtocolException("server " + transport.describe() + " answered " + method + " with resultType "
-                + (type instanceof String t ? "'" + t + "'" : dev.loommcp.internal.json.JsonRpcCodec.kind(type)) + ", which "
-                + (type.equals("input_required") ? "only tools/call, prompts/get and resources/read may send"
-                : type.equals("task") ? "needs the tasks extension, which this client does not declare"
-                : "this client does not know") + "; the result was not used");
-    }
-
-    /**
-     * Takes the server's identity from a result's {@code _meta}; the same JSON as last time (the usual case: every
-     * result of a server carries it) is not decoded again.
-     */
-    private Map<String, Object> noteServerInfo(Map<String, Object> result) {
-        if (!(result.get("_meta") instanceof Map<?, ?> meta)
-                || !(meta.get(Envelope.SERVER_INFO) instanceof Map<?, ?> raw)) {
-            return result;
-        }
-        if (raw.equals(lastServerInfoJson)) {
-            return result;
-        }
-        Implementation info = Envelope.implementation(raw);
-        if (info != null) {
-            modernServerInfo = info;
-            lastServerInfoJson = raw;
-        }
-        return result;
-    }
-
-    /**
-     * One modern request with its {@code -32022} corrective retry and the typed {@code -32021}; the result's
-     * {@code resultType} is not interpreted.
-     */
-    private Map<String, Object> sendModern(String method, Map<String, Object> params, RequestOptions options,
-                                           boolean handshake, Consumer<RequestId> onSent, Deadline deadline)
-            throws InterruptedException {
-        String version = modernVersion;
-        try {
-            return modernOnce(method, params, options, handshake, onSent, version);
-        } catch (McpRpcException e) {
-            if (e.code() != Discovery.UNSUPPORTED_VERSION) {
-                throw typed(method, e);
-            }
-            String mutual = Discovery.mutualVersion(Discovery.supportedOf(e.error()));
-            if (mutual == null) {
-                throw typed(method, e);
-            }
-            LOG.log(System.Logger.Level.DEBUG, () -> method + " refused with -32022; retrying once with " + mutual);
-            modernVersion = mutual;
-            try {
-                return modernOnce(method, params, remaining(options, deadline, method), handshake, onSent, mutual);
-            } catch (McpRpcException again) {
-                throw typed(method, again);
-            }
-        }
-    }
-
-    private Map<String, Object> modernOnce(String method, Map<String, Object> params, RequestOptions options,
-                                           boolean handshake, Consumer<RequestId> onSent, String version)
-            throws InterruptedException {
-        RequestRouting routing = envelope.routing(method, params, version);
-        return Params.asObject(callOnce(method, envelope.wrap(params, version), options, handshake, routing,
-                onSent), method);
-    }
-
-    static McpRpcException typed(String method, McpRpcException e) {
-        return switch (e.code()) {
-            case Discovery.UNSUPPORTED_VERSION -> e instanceof McpUnsupportedVersionException ? e
-                    : new McpUnsupportedVersionException(method, e.requestId(), e.error());
-            case Discovery.MISSING_CAPABILITY -> e instanceof McpMissingCapabilityException ? e
-                    : new McpMissingCapabilityException(method, e.requestId(), e.error());
-            default -> e;
-        };
-    }
-
-    /** The options of a further request of the same call: what is left of its deadline, the same token. */
-    private static RequestOptions remaining(RequestOptions options, Deadline deadline, String method) {
-        if (deadline.isNone()) {
-            return options;
-        }
-        long left = deadline.remainingNanos();
-        if (left <= 0) {
-            throw new McpTimeoutException(method + " (retry) not sent: the call's deadline had passed");
-        }
-        return options.toBuilder().timeout(Duration.ofNanos(left)).build();
-    }
-
-    /** Refuses a method the modern era removed, before anything is sent. */
-    private void refuseRemoved(String method) {
-        if (era == Era.MODERN && REMOVED_IN_MODERN.containsKey(method)) {
-            throw new McpUnsupportedInEraException(method, Era.MODERN, REMOVED_IN_MODERN.get(method));
-        }
+        return modern.call(method, params, options, onSent);
     }
 
     /**
@@ -1023,6 +834,30 @@ public final class Session {
 
     // ------------------------------------------------------------------------------------------------ inbound
 
+    /** What the modern request path may do with this session. */
+    private final class ModernHost implements ModernRequests.Host {
+        @Override
+        public Object send(String method, Map<String, Object> params, RequestOptions options, boolean handshake,
+                           RequestRouting routing, Consumer<RequestId> onSent) throws InterruptedException {
+            return callOnce(method, params, options, handshake, routing, onSent);
+        }
+
+        @Override
+        public Deadline deadlineOf(RequestOptions options) {
+            return Session.this.deadlineOf(options, Deadline.ofNanoTime(System.nanoTime()));
+        }
+
+        @Override
+        public void ensureConnected(String method) {
+            Session.this.ensureConnected(method);
+        }
+
+        @Override
+        public String describe() {
+            return transport.describe();
+        }
+    }
+
     /** What the era setup may do with this session. */
     private final class EraHost implements EraSetup.Host {
         @Override
@@ -1038,19 +873,18 @@ public final class Session {
 
         @Override
         public Map<String, Object> discover(RequestOptions options, Deadline deadline) throws InterruptedException {
-            return sendModern("server/discover", null, options, true, null, deadline);
+            return modern.sendModern("server/discover", null, options, true, null, deadline);
         }
 
         @Override
         public String modernVersion() {
-            return modernVersion;
+            return modern.version();
         }
 
         @Override
         public void adopt(DiscoverResult result, String version) {
             discover = result;
-            modernVersion = version;
-            modernServerInfo = result.serverInfo();
+            modern.adopt(version, result.serverInfo());
         }
 
         @Override
@@ -1060,7 +894,7 @@ public final class Session {
 
         @Override
         public void unverified(String key, EraVerdicts.Verdict verdict) {
-            Session.this.unverified = new Unverified(key, verdict);
+            modern.unverified(key, verdict);
         }
 
         @Override

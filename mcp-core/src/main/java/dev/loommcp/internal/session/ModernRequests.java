@@ -1,0 +1,282 @@
+package dev.loommcp.internal.session;
+
+import dev.loommcp.CancellationToken;
+import dev.loommcp.Era;
+import dev.loommcp.McpException;
+import dev.loommcp.McpMissingCapabilityException;
+import dev.loommcp.McpProtocolException;
+import dev.loommcp.McpRpcException;
+import dev.loommcp.McpTimeoutException;
+import dev.loommcp.McpTransportException;
+import dev.loommcp.McpUnsupportedInEraException;
+import dev.loommcp.McpUnsupportedVersionException;
+import dev.loommcp.ProtocolMode;
+import dev.loommcp.RequestOptions;
+import dev.loommcp.jsonrpc.RequestId;
+import dev.loommcp.schema.Implementation;
+import dev.loommcp.spi.Deadline;
+import dev.loommcp.spi.RequestRouting;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * The modern era's request path (MCP 2026-07-28): the {@link Envelope} and routing of each request, the
+ * {@code -32022} corrective retry, the typed {@code -32021}, the {@code resultType} check, multi round-trip requests
+ * through {@link InputRounds}, the {@link ResultCache} for plain reads, the server's identity from result
+ * {@code _meta}, and the check of a cached era verdict by the first answer. It sends through the session's life of a
+ * call ({@link Host#send}). Thread-safe: its state is the version spoken and what the server last said of itself.
+ */
+final class ModernRequests {
+
+    private static final System.Logger LOG = System.getLogger("dev.loommcp.client");
+
+    /** The only methods that may answer {@code resultType: "input_required"} (MCP 2026-07-28 "MRTR"). */
+    private static final Set<String> INPUT_METHODS = Set.of("tools/call", "prompts/get", "resources/read");
+
+    /**
+     * Methods removed in the modern era (MCP 2026-07-28 changelog; the schema's {@code ClientRequest} and
+     * {@code ClientNotification}), with what to use instead. Never sent in that era.
+     */
+    private static final Map<String, String> REMOVED_IN_MODERN = Map.of(
+            "ping", "a modern server needs no liveness check; any request (for example tools/list) shows it answers",
+            "logging/setLevel", "ask for log messages per request with RequestOptions.putMeta("
+                    + "\"io.modelcontextprotocol/logLevel\", \"<level>\")",
+            "resources/subscribe", "use McpClient.listen(SubscriptionFilter, SubscriptionListener)",
+            "resources/unsubscribe", "close the Subscription that McpClient.listen returned",
+            "notifications/roots/list_changed", "a modern server asks for roots within each request that needs "
+                    + "them (the roots handler answers)",
+            "initialize", "connect() learns a modern server with server/discover",
+            "notifications/initialized", "connect() learns a modern server with server/discover");
+
+    /** What the modern path needs of the session. */
+    interface Host {
+        /** One request through the session's life of a call (deadline, token, pending entry, cancel). */
+        Object send(String method, Map<String, Object> params, RequestOptions options, boolean handshake,
+                    RequestRouting routing, Consumer<RequestId> onSent) throws InterruptedException;
+
+        /** The call's deadline from its options and the client's default. */
+        Deadline deadlineOf(RequestOptions options);
+
+        /** Throws unless the session is connected. */
+        void ensureConnected(String method);
+
+        /** The transport's description, for messages. */
+        String describe();
+    }
+
+    private final Envelope envelope;
+    private final ResultCache cache;
+    private final InputRounds inputRounds;
+    private final Host host;
+
+    /** The modern protocol version of the requests (a {@code -32022} corrective retry may change it). */
+    private volatile String modernVersion = ProtocolMode.MODERN_PROTOCOL_VERSION;
+    /** The server's identity as its latest modern result named it. */
+    private volatile Implementation modernServerInfo;
+    /** The JSON {@link #modernServerInfo} was decoded from (a result carrying the same is not decoded again). */
+    private volatile Map<?, ?> lastServerInfoJson;
+    /** A cached verdict adopted without asking the server; the first modern request's answer checks it. */
+    private volatile Unverified unverified;
+
+    record Unverified(String key, EraVerdicts.Verdict verdict) {
+    }
+
+    ModernRequests(Envelope envelope, ResultCache cache, InputRounds inputRounds, Host host) {
+        this.envelope = envelope;
+        this.cache = cache;
+        this.inputRounds = inputRounds;
+        this.host = host;
+    }
+
+    /** The modern version the requests carry now. */
+    String version() {
+        return modernVersion;
+    }
+
+    /** The server's identity as its latest modern result named it, or {@code null}. */
+    Implementation serverInfo() {
+        return modernServerInfo;
+    }
+
+    /** Takes the version and identity of an adopted {@code server/discover} result. */
+    void adopt(String version, Implementation serverInfo) {
+        modernVersion = version;
+        modernServerInfo = serverInfo;
+    }
+
+    /** A cached verdict was adopted without asking the server: the first answer checks it. */
+    void unverified(String key, EraVerdicts.Verdict verdict) {
+        unverified = new Unverified(key, verdict);
+    }
+
+    /**
+     * One modern request, whole: see {@code Session.modernCall}.
+     *
+     * @return the result ({@code resultType} complete)
+     * @throws InterruptedException if the calling thread is interrupted
+     */
+    Object call(String method, Map<String, Object> params, RequestOptions options, Consumer<RequestId> onSent)
+            throws InterruptedException {
+        refuseRemoved(Era.MODERN, method);
+        host.ensureConnected(method);
+        String readUri = cacheableRead(method, params);
+        long generation = cache.generation();
+        if (readUri != null) {
+            Map<String, Object> cached = cache.read(readUri);
+            if (cached != null) {
+                return cached;
+            }
+        }
+        Deadline deadline = host.deadlineOf(options);
+        Map<String, Object> result;
+        try {
+            result = sendModern(method, params, options, false, onSent, deadline);
+        } catch (McpRpcException | McpTransportException e) {
+            checkVerdict(e);
+            throw e;
+        }
+        checkVerdict(null);
+        Object type = result.get("resultType");
+        if ("input_required".equals(type) && INPUT_METHODS.contains(method)) {
+            CancellationToken token = options.token().orElse(null);
+            result = inputRounds.complete(method, params, result,
+                    p -> noteServerInfo(sendModern(method, p, remaining(options, deadline, method), false, null,
+                            deadline)), deadline, token);
+            requireComplete(method, result);
+            return result; // never cached: it took input
+        }
+        requireComplete(method, result);
+        noteServerInfo(result);
+        if (readUri != null) {
+            cache.putRead(readUri, result, generation);
+        }
+        return result;
+    }
+
+    /**
+     * After a connect that adopted a cached discover result without asking the server: the first answer either
+     * confirms the verdict or, when it is legacy evidence (the server went back to the legacy era), drops it, so that
+     * the next connect probes again.
+     */
+    private void checkVerdict(McpException failure) {
+        Unverified u = unverified;
+        if (u == null) {
+            return;
+        }
+        unverified = null;
+        String evidence = failure == null ? null : Discovery.legacyEvidence(failure);
+        if (evidence != null) {
+            EraVerdicts.drop(u.key(), u.verdict());
+            LOG.log(System.Logger.Level.INFO, () -> "server " + host.describe() + " answered " + evidence
+                    + " although its cached server/discover result said modern; the next connect probes again");
+        }
+    }
+
+    /** The URI of a plain {@code resources/read} (only a {@code uri}) in the modern era, else {@code null}. */
+    private static String cacheableRead(String method, Map<String, Object> params) {
+        return method.equals("resources/read") && params != null && params.size() == 1
+                && params.get("uri") instanceof String uri ? uri : null;
+    }
+
+    private void requireComplete(String method, Map<String, Object> result) {
+        Object type = result.get("resultType");
+        if (type == null || "complete".equals(type)) {
+            return;
+        }
+        throw new McpProtocolException("server " + host.describe() + " answered " + method + " with resultType "
+                + (type instanceof String t ? "'" + t + "'" : dev.loommcp.internal.json.JsonRpcCodec.kind(type)) + ", which "
+                + (type.equals("input_required") ? "only tools/call, prompts/get and resources/read may send"
+                : type.equals("task") ? "needs the tasks extension, which this client does not declare"
+                : "this client does not know") + "; the result was not used");
+    }
+
+    /**
+     * Takes the server's identity from a result's {@code _meta}; the same JSON as last time (the usual case: every
+     * result of a server carries it) is not decoded again.
+     */
+    private Map<String, Object> noteServerInfo(Map<String, Object> result) {
+        if (!(result.get("_meta") instanceof Map<?, ?> meta)
+                || !(meta.get(Envelope.SERVER_INFO) instanceof Map<?, ?> raw)) {
+            return result;
+        }
+        if (raw.equals(lastServerInfoJson)) {
+            return result;
+        }
+        Implementation info = Envelope.implementation(raw);
+        if (info != null) {
+            modernServerInfo = info;
+            lastServerInfoJson = raw;
+        }
+        return result;
+    }
+
+    /**
+     * One modern request with its {@code -32022} corrective retry and the typed {@code -32021}; the result's
+     * {@code resultType} is not interpreted.
+     */
+    Map<String, Object> sendModern(String method, Map<String, Object> params, RequestOptions options,
+                                           boolean handshake, Consumer<RequestId> onSent, Deadline deadline)
+            throws InterruptedException {
+        String version = modernVersion;
+        try {
+            return modernOnce(method, params, options, handshake, onSent, version);
+        } catch (McpRpcException e) {
+            if (e.code() != Discovery.UNSUPPORTED_VERSION) {
+                throw typed(method, e);
+            }
+            String mutual = Discovery.mutualVersion(Discovery.supportedOf(e.error()));
+            if (mutual == null) {
+                throw typed(method, e);
+            }
+            LOG.log(System.Logger.Level.DEBUG, () -> method + " refused with -32022; retrying once with " + mutual);
+            modernVersion = mutual;
+            try {
+                return modernOnce(method, params, remaining(options, deadline, method), handshake, onSent, mutual);
+            } catch (McpRpcException again) {
+                throw typed(method, again);
+            }
+        }
+    }
+
+    private Map<String, Object> modernOnce(String method, Map<String, Object> params, RequestOptions options,
+                                           boolean handshake, Consumer<RequestId> onSent, String version)
+            throws InterruptedException {
+        RequestRouting routing = envelope.routing(method, params, version);
+        return Params.asObject(host.send(method, envelope.wrap(params, version), options, handshake, routing, onSent), method);
+    }
+
+    static McpRpcException typed(String method, McpRpcException e) {
+        return switch (e.code()) {
+            case Discovery.UNSUPPORTED_VERSION -> e instanceof McpUnsupportedVersionException ? e
+                    : new McpUnsupportedVersionException(method, e.requestId(), e.error());
+            case Discovery.MISSING_CAPABILITY -> e instanceof McpMissingCapabilityException ? e
+                    : new McpMissingCapabilityException(method, e.requestId(), e.error());
+            default -> e;
+        };
+    }
+
+    /** The options of a further request of the same call: what is left of its deadline, the same token. */
+    static RequestOptions remaining(RequestOptions options, Deadline deadline, String method) {
+        if (deadline.isNone()) {
+            return options;
+        }
+        long left = deadline.remainingNanos();
+        if (left <= 0) {
+            throw new McpTimeoutException(method + " not sent: the call's deadline had passed");
+        }
+        return options.toBuilder().timeout(Duration.ofNanos(left)).build();
+    }
+
+    /**
+     * Refuses a method the era removed, before anything is sent.
+     *
+     * @throws McpUnsupportedInEraException in the modern era, for a method it removed
+     */
+    static void refuseRemoved(Era era, String method) {
+        if (era == Era.MODERN && REMOVED_IN_MODERN.containsKey(method)) {
+            throw new McpUnsupportedInEraException(method, Era.MODERN, REMOVED_IN_MODERN.get(method));
+        }
+    }
+}
