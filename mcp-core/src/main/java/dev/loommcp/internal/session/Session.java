@@ -116,6 +116,7 @@ public final class Session {
     private final InputRounds inputRounds;
     private final EraSetup eraSetup;
     private final ModernRequests modern;
+    private final HeaderRoutedCalls headerRouting;
 
     /** The era of the connection, set once connect completed; {@code null} before. */
     private volatile Era era;
@@ -148,6 +149,8 @@ public final class Session {
         this.cache = new ResultCache(() -> era == Era.MODERN);
         this.inputRounds = new InputRounds(new ClientHandlers(config), config.maxInputRounds(), transport::describe);
         this.modern = new ModernRequests(envelope, cache, inputRounds, new ModernHost());
+        this.headerRouting = new HeaderRoutedCalls(tools, config.maxListPages(), this::request,
+                (m, p, o) -> call(m, p, o, false));
         this.eraSetup = new EraSetup(config, handshake, envelope, new EraHost());
         this.renewal = new SessionRenewal(handshake, tools, result -> {
             initializeResult = result;
@@ -394,59 +397,14 @@ public final class Session {
         if (!meta.isEmpty()) {
             params.put("_meta", meta);
         }
-        Object raw;
-        if (era == Era.MODERN && transport.exchangePerRequest()) {
-            raw = callToolWithHeaderRouting(name, params, options);
-        } else {
-            raw = call("tools/call", params, options, false);
-        }
+        Object raw = era == Era.MODERN && transport.exchangePerRequest()
+                ? headerRouting.callTool(name, params, options, deadlineOf(options, Deadline.ofNanoTime(
+                        System.nanoTime())))
+                : call("tools/call", params, options, false);
         CallToolResult result = FastResults.callToolResult(Params.asObject(raw, "tools/call"),
                 "tools/call result of tool '" + name + "'");
         tools.validate(name, result);
         return result;
-    }
-
-    /**
-     * {@code tools/call} where {@code Mcp-Param-*} headers apply (modern era, an exchange per request; MCP 2026-07-28
-     * "Streamable HTTP: custom headers from tool parameters"): a tool no listing described yet is looked up first
-     * (its {@code x-mcp-header} annotations decide the headers), and a {@code -32020} header mismatch makes the
-     * client list the tools again and retry once, as the spec recommends; all within the call's one deadline.
-     */
-    private Object callToolWithHeaderRouting(String name, Map<String, Object> params, RequestOptions options)
-            throws InterruptedException {
-        Deadline deadline = deadlineOf(options, Deadline.ofNanoTime(System.nanoTime()));
-        if (!tools.hasRoute(name)) {
-            learnToolRoutes(within(options, deadline, "tools/list"));
-        }
-        try {
-            return call("tools/call", params, ModernRequests.remaining(options, deadline, "tools/call"), false);
-        } catch (McpRpcException e) {
-            if (e.code() != HEADER_MISMATCH) {
-                throw e;
-            }
-            LOG.log(System.Logger.Level.DEBUG, () -> "tools/call of '" + name + "' refused with -32020; listing "
-                    + "the tools again and retrying once");
-            learnToolRoutes(within(options, deadline, "tools/list"));
-            return call("tools/call", params, ModernRequests.remaining(options, deadline, "tools/call"), false);
-        }
-    }
-
-    /** The JSON-RPC code of a header/body mismatch (MCP 2026-07-28 "HeaderMismatch"). */
-    private static final int HEADER_MISMATCH = -32020;
-
-    /** Reads every page of {@code tools/list} so that the catalog knows each tool's header annotations. */
-    private void learnToolRoutes(RequestOptions options) throws InterruptedException {
-        String cursor = null;
-        Set<String> seen = new java.util.HashSet<>();
-        for (int page = 0; page < config.maxListPages(); page++) {
-            Map<String, Object> result = request("tools/list", cursor == null ? null : Map.of("cursor", cursor),
-                    options);
-            tools.screen(result, true); // the caller did not ask for a listing: exclusions logged at DEBUG
-            if (!(result.get("nextCursor") instanceof String next) || !seen.add(next)) {
-                return;
-            }
-            cursor = next;
-        }
     }
 
     /**
