@@ -23,7 +23,6 @@ import dev.loommcp.spi.Deadline;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -479,7 +478,7 @@ final class Subscriptions {
                     LOG.log(System.Logger.Level.DEBUG, () -> n.method() + " for subscription " + sid
                             + ", which is not running; dropped");
                 } else if (n.method().equals(ACKNOWLEDGED)) {
-                    a.sub.acknowledge(a, parseFilter(params.get("notifications")));
+                    a.sub.acknowledge(a, SubscriptionWire.parseFilter(params.get("notifications")));
                 } else {
                     a.sub.deliver(a, n);
                 }
@@ -491,70 +490,6 @@ final class Subscriptions {
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "failed to route a subscription notification", e);
         }
-    }
-
-    /** The {@code notifications} of an acknowledgment as a filter; what is not well-formed counts as not granted. */
-    static SubscriptionFilter parseFilter(Object value) {
-        if (!(value instanceof Map<?, ?> m)) {
-            return SubscriptionFilter.NONE;
-        }
-        List<String> uris = new ArrayList<>();
-        if (m.get("resourceSubscriptions") instanceof List<?> list) {
-            for (Object o : list) {
-                if (o instanceof String s) {
-                    uris.add(s);
-                }
-            }
-        }
-        return new SubscriptionFilter(Boolean.TRUE.equals(m.get("toolsListChanged")),
-                Boolean.TRUE.equals(m.get("promptsListChanged")),
-                Boolean.TRUE.equals(m.get("resourcesListChanged")), uris);
-    }
-
-    /** The filter as the {@code notifications} of {@code subscriptions/listen}. */
-    static Map<String, Object> toWire(SubscriptionFilter f) {
-        Map<String, Object> m = new LinkedHashMap<>();
-        if (f.toolsListChanged()) {
-            m.put("toolsListChanged", true);
-        }
-        if (f.promptsListChanged()) {
-            m.put("promptsListChanged", true);
-        }
-        if (f.resourcesListChanged()) {
-            m.put("resourcesListChanged", true);
-        }
-        if (!f.resourceSubscriptions().isEmpty()) {
-            m.put("resourceSubscriptions", f.resourceSubscriptions());
-        }
-        return m;
-    }
-
-    /** {@code a ∩ b}: what both include. */
-    static SubscriptionFilter intersect(SubscriptionFilter a, SubscriptionFilter b) {
-        List<String> uris = new ArrayList<>(a.resourceSubscriptions());
-        uris.retainAll(b.resourceSubscriptions());
-        return new SubscriptionFilter(a.toolsListChanged() && b.toolsListChanged(),
-                a.promptsListChanged() && b.promptsListChanged(),
-                a.resourcesListChanged() && b.resourcesListChanged(), uris);
-    }
-
-    /** Calls the listener method for a notification's kind, then {@code onNotification}; each guarded. */
-    private static void deliverTo(SubscriptionListener l, JsonRpcMessage.Notification n) {
-        String what = "a subscription listener";
-        switch (n.method()) {
-            case "notifications/tools/list_changed" -> UserCode.run(LOG, what, l::onToolsListChanged);
-            case "notifications/prompts/list_changed" -> UserCode.run(LOG, what, l::onPromptsListChanged);
-            case "notifications/resources/list_changed" -> UserCode.run(LOG, what, l::onResourcesListChanged);
-            case "notifications/resources/updated" -> {
-                if (n.params() != null && n.params().get("uri") instanceof String uri) {
-                    UserCode.run(LOG, what, () -> l.onResourceUpdated(uri));
-                }
-            }
-            default -> {
-                // notifications/tasks and kinds this client does not name: onNotification only
-            }
-        }
-        UserCode.run(LOG, what, () -> l.onNotification(n));
     }
 
     // ------------------------------------------------------------------------------------------------ close
@@ -722,7 +657,7 @@ final class Subscriptions {
          * first acknowledgment), or {@code null} when the subscription is over.
          */
         private McpException listenOnce(Attempt a) throws InterruptedException {
-            Map<String, Object> params = Params.withMeta(Map.of("notifications", toWire(requested)), meta);
+            Map<String, Object> params = Params.withMeta(Map.of("notifications", SubscriptionWire.toWire(requested)), meta);
             RequestOptions callOptions = RequestOptions.newBuilder().timeout(NO_TIMEOUT).token(token).build();
             try {
                 host.modernCall(LISTEN, params, callOptions, id -> {
@@ -767,7 +702,7 @@ final class Subscriptions {
             if (a.acked) {
                 return;
             }
-            SubscriptionFilter ack = intersect(granted, requested);
+            SubscriptionFilter ack = SubscriptionWire.intersect(granted, requested);
             acknowledged = ack;
             a.acked = true;
             if (!everAcked) {
@@ -784,7 +719,7 @@ final class Subscriptions {
                         + " before its acknowledgment; dropped");
                 return;
             }
-            dispatch(() -> deliverTo(listener, n), JsonSize.ofMessage(n.method(), n.params()));
+            dispatch(() -> SubscriptionWire.deliverTo(listener, n), JsonSize.ofMessage(n.method(), n.params()));
         }
 
         void endedByServer(Attempt a) {
@@ -865,7 +800,7 @@ final class Subscriptions {
                 default -> false;
             };
             if (wanted) {
-                dispatch(() -> deliverTo(listener, n), JsonSize.ofMessage(n.method(), n.params()));
+                dispatch(() -> SubscriptionWire.deliverTo(listener, n), JsonSize.ofMessage(n.method(), n.params()));
             }
         }
 
