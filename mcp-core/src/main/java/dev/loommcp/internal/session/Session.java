@@ -57,14 +57,12 @@ import java.util.function.Consumer;
 
 /**
  * The engine behind {@code McpClient}: the connection's state machine ({@code NEW → CONNECTING → CONNECTED →
- * CLOSED}), the choice of the protocol era at connect ({@code ProtocolMode}: the legacy {@link Handshake}, the
- * modern {@code server/discover}, or the {@code AUTO} probe of {@link Discovery} with the {@link EraVerdicts}
- * cache), the pending requests, the life of a call (send, await with deadline and token, {@code
- * notifications/cancelled} on the wire), the modern request path ({@link Envelope}, the {@code -32022} corrective
- * retry, typed {@code -32021}, {@code resultType}, multi round-trip requests through {@link InputRounds}, the
- * {@link ResultCache}), the response side of the transport's sink, the listener event loop, the client's background
- * threads and shutdown. Inbound notifications and server requests go to an {@link InboundDispatcher}; it gets what it
- * needs from here, never the other way round. Thread-safe.
+ * CLOSED}), the pending requests, the life of a call (send, await with deadline and token, {@code
+ * notifications/cancelled} on the wire), the response side of the transport's sink, the listener event loop, the
+ * client's background threads and shutdown. The era choice at connect is {@link EraSetup}'s, the modern request path
+ * is {@link ModernRequests}, tool calls with header routing are {@link HeaderRoutedCalls}. Inbound notifications and
+ * server requests go to an {@link InboundDispatcher}; it gets what it needs from here, never the other way round.
+ * Thread-safe.
  */
 public final class Session {
 
