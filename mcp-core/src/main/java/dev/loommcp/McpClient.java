@@ -953,6 +953,22 @@ public final class McpClient implements McpTools, McpResources, McpPrompts, McpU
         }
 
         /**
+         * Installs a task driver (the {@code mcp-tasks} module's {@code McpTasks.support()}). With one, the client
+         * declares the tasks extension {@code io.modelcontextprotocol/tasks} on every modern request, augments a
+         * legacy {@code tools/call} of a tool that requires a task, and drives a task that {@code callTool}
+         * gets back to its final result (MODERN-ERA.md C.5, C.6;
+         * Rust seed {@code with_tasks}). Default none: a task result is then a protocol error.
+         *
+         * @param support the driver; it is bound to this builder's client by {@link #build()}
+         * @return this builder
+         * @throws NullPointerException if {@code support} is {@code null}
+         */
+        public Builder taskSupport(dev.loommcp.spi.TaskSupport support) {
+            config.taskSupport(java.util.Objects.requireNonNull(support, "support"));
+            return this;
+        }
+
+        /**
          * Builds the client. Nothing is started until {@link McpClient#connect()}.
          *
          * @return the client

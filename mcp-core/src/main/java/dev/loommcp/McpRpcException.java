@@ -8,7 +8,8 @@ import dev.loommcp.jsonrpc.RequestId;
  * the server refused or failed it; the client stays usable.
  */
 public sealed class McpRpcException extends McpException
-        permits McpMissingCapabilityException, McpUnsupportedVersionException {
+        permits McpMissingCapabilityException, McpUnsupportedVersionException, McpTaskFailedException,
+                McpTaskNotFoundException {
 
     private final transient JsonRpcError error;
     /** The method of the failed request (serialized with the exception; the error and id are not). */

@@ -43,6 +43,7 @@ import java.util.Objects;
  * @param protocolMode                how the era is picked
  * @param probeTimeout                how long the AUTO era probe waits for an answer
  * @param maxInputRounds              the most {@code input_required} rounds one multi round-trip request may take
+ * @param taskSupport                 the installed task driver, or {@code null} (no tasks)
  */
 public record SessionConfig(
         McpTransport transport,
@@ -66,7 +67,8 @@ public record SessionConfig(
         long listenerQueueBytes,
         ProtocolMode protocolMode,
         Duration probeTimeout,
-        int maxInputRounds) {
+        int maxInputRounds,
+        dev.loommcp.spi.TaskSupport taskSupport) {
 
     /** The default of {@link #maxConcurrentServerRequests()}. */
     public static final int DEFAULT_MAX_CONCURRENT_SERVER_REQUESTS = 64;
@@ -116,6 +118,7 @@ public record SessionConfig(
         private ProtocolMode protocolMode = ProtocolMode.AUTO;
         private Duration probeTimeout = DEFAULT_PROBE_TIMEOUT;
         private int maxInputRounds = DEFAULT_MAX_INPUT_ROUNDS;
+        private dev.loommcp.spi.TaskSupport taskSupport;
 
         /**
          * Starts a configuration with the defaults.
@@ -310,6 +313,15 @@ public record SessionConfig(
         }
 
         /**
+         * Sets the task driver.
+         *
+         * @param support the driver, or {@code null} for none
+         */
+        public void taskSupport(dev.loommcp.spi.TaskSupport support) {
+            this.taskSupport = support;
+        }
+
+        /**
          * Returns the configuration.
          *
          * @return the immutable configuration
@@ -319,7 +331,7 @@ public record SessionConfig(
                     elicitationUrlMode, applyElicitationDefaults, samplingHandler, rootsHandler, listener,
                     eventListener, outputSchemaValidation, maxListPages, maxConcurrentServerRequests,
                     keepNotifications, notificationQueueCapacity, notificationQueueBytes, listenerQueueCapacity,
-                    listenerQueueBytes, protocolMode, probeTimeout, maxInputRounds);
+                    listenerQueueBytes, protocolMode, probeTimeout, maxInputRounds, taskSupport);
         }
 
         private static long atLeastOne(long value, String what) {

@@ -1,0 +1,36 @@
+package dev.loommcp;
+
+import dev.loommcp.jsonrpc.JsonRpcError;
+import dev.loommcp.jsonrpc.RequestId;
+
+/**
+ * The server does not know the task (any more): it answered a {@code tasks/*} request with {@code -32602}
+ * (MCP tasks extension §Error Handling: unknown or expired task; 2025-11-25 tasks §Error Handling). A task past its
+ * TTL may be deleted by the server.
+ */
+public final class McpTaskNotFoundException extends McpRpcException {
+
+    private final String taskId;
+
+    /**
+     * Creates the exception.
+     *
+     * @param method    the refused method (for example {@code tasks/get})
+     * @param taskId    the task's id
+     * @param requestId the refused request's id, or {@code null}
+     * @param error     the error the server sent
+     */
+    public McpTaskNotFoundException(String method, String taskId, RequestId requestId, JsonRpcError error) {
+        super(method, requestId, error);
+        this.taskId = taskId;
+    }
+
+    /**
+     * Returns the task's id.
+     *
+     * @return the id
+     */
+    public String taskId() {
+        return taskId;
+    }
+}

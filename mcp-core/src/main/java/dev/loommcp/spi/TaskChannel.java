@@ -1,0 +1,166 @@
+package dev.loommcp.spi;
+
+import dev.loommcp.CancellationToken;
+import dev.loommcp.Era;
+import dev.loommcp.McpClosedException;
+import dev.loommcp.McpException;
+import dev.loommcp.RequestOptions;
+import dev.loommcp.Subscription;
+import dev.loommcp.schema.CallToolResult;
+import dev.loommcp.schema.ServerCapabilities;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * What a client gives its installed {@link TaskSupport}: the wire access a task driver needs, in both eras, without
+ * the core knowing how tasks are driven. Implemented by the core; obtained in {@link TaskSupport#bind}. Thread-safe:
+ * every method may be called from any thread, many at once.
+ *
+ * <p>Modern era (MCP 2026-07-28 with the tasks extension {@code io.modelcontextprotocol/tasks}, MODERN-ERA.md C.5):
+ * a client with task support declares {@code clientCapabilities.extensions["io.modelcontextprotocol/tasks"] = {}}
+ * in the {@code _meta} of every request it sends, so any {@code tools/call} may be answered with a task and every
+ * {@code tasks/*} request and task listen is allowed. Legacy era (MCP 2025-11-25 experimental tasks, C.6): the
+ * client never declares a client-side {@code tasks} capability; a {@code tools/call} becomes a task only when it is
+ * augmented with {@code task: {ttl}}.
+ *
+ * <p>Every blocking method honours the options' deadline and cancellation token like any client call and throws
+ * what {@code McpClient.request} throws ({@link McpException} kinds, {@link InterruptedException}).
+ */
+public interface TaskChannel {
+
+    /** The extension's identifier in {@code capabilities.extensions} (MCP tasks extension, §Capability Negotiation). */
+    String EXTENSION = "io.modelcontextprotocol/tasks";
+
+    /**
+     * Returns the era the client speaks now.
+     *
+     * @return the era
+     * @throws IllegalStateException if the client is not connected
+     */
+    Era era();
+
+    /**
+     * Returns a stable identity of the server (the transport's server key: the command line of a stdio server, the
+     * endpoint URL of an HTTP one), for a {@code TaskStore} to re-attach tasks to the same server after a restart.
+     *
+     * @return the identity, never {@code null}
+     */
+    String serverKey();
+
+    /**
+     * Returns what the server declared: in the legacy era {@code capabilities.tasks} of {@code initialize}; in the
+     * modern era {@code capabilities.extensions} of {@code server/discover}.
+     *
+     * @return the capabilities
+     * @throws IllegalStateException if the client is not connected
+     */
+    ServerCapabilities serverCapabilities();
+
+    /**
+     * Sends one request and returns its raw result. Modern era: the envelope declares the tasks extension, the
+     * routing headers name {@code params.taskId} as {@code Mcp-Name} for {@code tasks/get|update|cancel}, and a
+     * {@code resultType} of {@code "complete"} or {@code "task"} is accepted on {@code tasks/*} (the status decides,
+     * C.5.4). Legacy era: sent as is.
+     *
+     * @param method  the method, for example {@code tasks/get}
+     * @param params  the params (without {@code _meta} envelope fields, which the core adds); may be {@code null}
+     * @param options deadline, token and {@code _meta} of this request
+     * @return the result object as plain JSON
+     * @throws InterruptedException if the calling thread is interrupted
+     * @throws McpException         as {@code McpClient.request} does
+     */
+    Map<String, Object> request(String method, Map<String, Object> params, RequestOptions options)
+            throws InterruptedException;
+
+    /**
+     * Sends {@code tools/call} and returns its raw result: either a complete {@code CallToolResult} or a task's
+     * creation (modern: flat, {@code resultType: "task"}; legacy: {@code {"task": {...}}}). Multi round-trip input
+     * asked before the task exists (modern {@code resultType: "input_required"}) is answered by the client's handlers
+     * first. The tool's {@code Mcp-Param-*} routing and output screening are as for {@code callTool}.
+     *
+     * @param name       the tool's name
+     * @param arguments  its arguments, or {@code null}
+     * @param legacyTask legacy era only: the {@code task} augmentation to add (for example {@code {"ttl": 60000}});
+     *                   {@code null} sends a plain call. Ignored in the modern era, where the server decides.
+     * @param options    deadline, token and {@code _meta}
+     * @return the raw result as plain JSON
+     * @throws InterruptedException if the calling thread is interrupted
+     * @throws McpException         as {@code McpClient.callTool} does
+     */
+    Map<String, Object> callTool(String name, Map<String, Object> arguments, Map<String, Object> legacyTask,
+                                 RequestOptions options) throws InterruptedException;
+
+    /**
+     * Decodes a complete {@code CallToolResult} (a task's {@code result}, or what {@code tasks/result} returned) and
+     * screens it as {@code callTool} does (output schema validation per the client's setting).
+     *
+     * @param name   the tool that was called
+     * @param result the result JSON
+     * @return the result
+     * @throws dev.loommcp.McpProtocolException if the JSON is not a valid {@code CallToolResult} or fails the
+     *                                          screening
+     */
+    CallToolResult toolResult(String name, Map<String, Object> result);
+
+    /**
+     * Answers a task's {@code inputRequests} (modern {@code input_required}, C.5.7) through the client's registered
+     * elicitation, sampling and roots handlers, exactly as multi round-trip input is answered.
+     *
+     * @param inputRequests the requests by key, as plain JSON ({@code {key: {method, params}}})
+     * @param options       deadline and token for the handlers
+     * @return the responses by key ({@code inputResponses}); a key whose method has no handler is answered as the
+     *         core answers it in a multi round-trip request
+     * @throws InterruptedException if the calling thread is interrupted
+     * @throws McpException         if a request is malformed ({@code McpProtocolException}) or the deadline passes
+     */
+    Map<String, Object> answerInputRequests(Map<String, Object> inputRequests, RequestOptions options)
+            throws InterruptedException;
+
+    /**
+     * Modern era: opens {@code subscriptions/listen} with {@code notifications.taskIds} (C.5.9), declaring the
+     * extension. Each {@code notifications/tasks} (a full {@code DetailedTask}, plain JSON) goes to {@code onTask}
+     * on the client's listener thread; keep it short.
+     *
+     * @param taskIds the tasks to hear about, at least one
+     * @param onTask  receives each task status notification's params
+     * @param options deadline and token of the acknowledgement
+     * @return the subscription; close it to stop
+     * @throws InterruptedException                 if the calling thread is interrupted
+     * @throws dev.loommcp.McpUnsupportedInEraException in the legacy era
+     * @throws McpException                         if the server refuses the listen
+     */
+    Subscription listenTasks(List<String> taskIds, Consumer<Map<String, Object>> onTask, RequestOptions options)
+            throws InterruptedException;
+
+    /**
+     * Registers a listener for one server notification method (legacy {@code notifications/tasks/status}, C.6.7),
+     * called with its params on the client's listener thread.
+     *
+     * @param method   the notification method
+     * @param listener receives each notification's params (plain JSON, empty when it had none)
+     * @return a registration; close it to stop listening (idempotent)
+     */
+    AutoCloseable onNotification(String method, Consumer<Map<String, Object>> listener);
+
+    /**
+     * Returns where the task driver gets its threads (named and tracked like the client's own).
+     *
+     * @return the thread source
+     */
+    TransportThreads threads();
+
+    /**
+     * Returns whether the client was closed.
+     *
+     * @return {@code true} once closed; every request then throws {@link McpClosedException}
+     */
+    boolean isClosed();
+
+    /**
+     * A token that fires when the client closes, so that waits of the driver end with the client.
+     *
+     * @return the token
+     */
+    CancellationToken closeToken();
+}

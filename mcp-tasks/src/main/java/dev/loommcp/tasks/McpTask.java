@@ -1,0 +1,133 @@
+package dev.loommcp.tasks;
+
+import dev.loommcp.Era;
+import dev.loommcp.McpCancelledException;
+import dev.loommcp.McpException;
+import dev.loommcp.McpTaskFailedException;
+import dev.loommcp.McpTaskNotFoundException;
+import dev.loommcp.McpTimeoutException;
+import dev.loommcp.McpUnsupportedInEraException;
+import dev.loommcp.RequestOptions;
+import dev.loommcp.schema.CallToolResult;
+import dev.loommcp.spi.Deadline;
+import java.util.Map;
+
+/**
+ * One task on one server: a handle to poll it, answer its input, cancel it and wait for its result (MODERN-ERA.md
+ * C.5 and C.6; Rust seed {@code get_task}, {@code update_task}, {@code cancel_task}, {@code await_task}). Obtained
+ * from {@link McpTasks#callToolAsTask}, {@link McpTasks#task} or {@link McpTasks#resumeTasks}. Thread-safe; a handle
+ * stays valid after its task ended (its last snapshot is kept) and until its client closes.
+ */
+public interface McpTask {
+
+    /**
+     * Returns the task's id as the server issued it.
+     *
+     * @return the id
+     */
+    String id();
+
+    /**
+     * Returns the name of the tool whose call created the task, when known (a handle from {@link McpTasks#task}
+     * without a stored record does not know it).
+     *
+     * @return the tool name, or {@code null}
+     */
+    String toolName();
+
+    /**
+     * Returns the era of the task's wire shape.
+     *
+     * @return the era
+     */
+    Era era();
+
+    /**
+     * Returns the status the client last learned, without asking the server.
+     *
+     * @return the status
+     */
+    default TaskStatus status() {
+        return snapshot().status();
+    }
+
+    /**
+     * Returns what the client last learned of the task, without asking the server.
+     *
+     * @return the snapshot
+     */
+    TaskSnapshot snapshot();
+
+    /**
+     * Asks the server now ({@code tasks/get}).
+     *
+     * @param options deadline and token
+     * @return the server's answer, also kept as {@link #snapshot()}
+     * @throws InterruptedException     if the calling thread is interrupted
+     * @throws McpTaskNotFoundException if the server no longer knows the task ({@code -32602})
+     * @throws McpException             for any other failure of the request
+     */
+    TaskSnapshot get(RequestOptions options) throws InterruptedException;
+
+    /**
+     * Sends input for an {@code input_required} task ({@code tasks/update}, modern era; partial sets allowed). Keys
+     * already answered by this client are not sent again. The server acknowledges at once and goes on: poll or
+     * {@link #await} to see the effect.
+     *
+     * @param inputResponses responses by input request key, as plain JSON
+     * @param options        deadline and token
+     * @throws InterruptedException         if the calling thread is interrupted
+     * @throws McpUnsupportedInEraException in the legacy era (input there arrives as server requests, answered by
+     *                                      the client's handlers)
+     * @throws McpTaskNotFoundException     if the server no longer knows the task
+     * @throws McpException                 for any other failure of the request
+     */
+    void update(Map<String, Object> inputResponses, RequestOptions options) throws InterruptedException;
+
+    /**
+     * Asks the server to cancel the task ({@code tasks/cancel}; never {@code notifications/cancelled}). Cooperative:
+     * the task may still end completed or failed. Cancelling a task known to be terminal sends nothing.
+     *
+     * @param options deadline and token
+     * @throws InterruptedException     if the calling thread is interrupted
+     * @throws McpTaskNotFoundException if the server no longer knows the task
+     * @throws McpException             for any other failure of the request
+     */
+    void cancel(RequestOptions options) throws InterruptedException;
+
+    /**
+     * Waits for the task's final result: polls at the server's latest interval (or hears pushed status), answers
+     * {@code input_required} through the client's handlers (each input key exactly once), and returns the final
+     * result. When the deadline passes or the options' token fires, sends {@code tasks/cancel} first.
+     *
+     * @param options the wait's deadline (default: the client's request timeout does <em>not</em> apply; no
+     *                deadline waits until the task ends or its TTL passes) and token
+     * @return the tool's result (with {@code isError} as the server set it)
+     * @throws InterruptedException     if the calling thread is interrupted (the task is cancelled first, best
+     *                                  effort)
+     * @throws McpTaskFailedException   if the task ended with a JSON-RPC error
+     * @throws McpCancelledException    if the task ended cancelled, or the token fired
+     * @throws McpTimeoutException      if the deadline passed, or the task's TTL passed with no terminal status
+     * @throws McpTaskNotFoundException if the server no longer knows the task
+     * @throws McpException             for any other failure
+     */
+    CallToolResult await(RequestOptions options) throws InterruptedException;
+
+    /**
+     * Same as {@link #await(RequestOptions)} with a deadline.
+     *
+     * @param deadline when to give up (and cancel the task)
+     * @return the tool's result
+     * @throws InterruptedException if the calling thread is interrupted
+     * @throws McpException         as {@link #await(RequestOptions)}
+     */
+    CallToolResult await(Deadline deadline) throws InterruptedException;
+
+    /**
+     * Adds a listener for status changes from now on.
+     *
+     * @param listener the listener
+     * @return a registration; close it to remove the listener (idempotent)
+     */
+    AutoCloseable addListener(TaskListener listener);
+}

@@ -1,0 +1,10 @@
+/**
+ * loom-mcp tasks: long-running server work as tasks, in both eras (the tasks extension
+ * {@code io.modelcontextprotocol/tasks} of MCP 2026-07-28 and the experimental tasks of MCP 2025-11-25). See
+ * {@link dev.loommcp.tasks.McpTasks}. Uses only the core's public API and SPI.
+ */
+module dev.loommcp.tasks {
+    requires transitive dev.loommcp.core;
+
+    exports dev.loommcp.tasks;
+}
