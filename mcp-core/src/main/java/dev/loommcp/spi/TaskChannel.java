@@ -68,7 +68,11 @@ public interface TaskChannel {
      * @param options deadline, token and {@code _meta} of this request
      * @return the result object as plain JSON
      * @throws InterruptedException if the calling thread is interrupted
-     * @throws McpException         as {@code McpClient.request} does
+     * @throws dev.loommcp.McpTaskNotFoundException if the server answered {@code -32602} to a {@code tasks/get},
+     *                              {@code tasks/update}, {@code tasks/cancel} or {@code tasks/result} (unknown or
+     *                              expired task)
+     * @throws McpException         as {@code McpClient.request} does ({@code -32021} is
+     *                              {@code McpMissingCapabilityException})
      */
     Map<String, Object> request(String method, Map<String, Object> params, RequestOptions options)
             throws InterruptedException;
@@ -81,8 +85,12 @@ public interface TaskChannel {
      *
      * @param name       the tool's name
      * @param arguments  its arguments, or {@code null}
-     * @param legacyTask legacy era only: the {@code task} augmentation to add (for example {@code {"ttl": 60000}});
-     *                   {@code null} sends a plain call. Ignored in the modern era, where the server decides.
+     * @param legacyTask legacy era only: the {@code task} augmentation to add (for example {@code {"ttl": 60000}}),
+     *                   added only when the server declared {@code capabilities.tasks.requests.tools.call} and the
+     *                   tool's {@code execution.taskSupport} is {@code optional} or {@code required} (the core lists
+     *                   the tools once to learn it when the tool is not in its catalog); otherwise a plain call is
+     *                   sent. {@code null} always sends a plain call. Ignored in the modern era, where the server
+     *                   decides.
      * @param options    deadline, token and {@code _meta}
      * @return the raw result as plain JSON
      * @throws InterruptedException if the calling thread is interrupted

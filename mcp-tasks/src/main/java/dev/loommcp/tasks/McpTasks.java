@@ -1,6 +1,5 @@
 package dev.loommcp.tasks;
 
-import dev.loommcp.McpClient;
 import dev.loommcp.McpException;
 import dev.loommcp.McpUnsupportedInEraException;
 import dev.loommcp.RequestOptions;
@@ -126,15 +125,6 @@ public final class McpTasks {
      * @return the store
      */
     public TaskStore store() {
-        throw new UnsupportedOperationException("not built yet");
-    }
-
-    /**
-     * Returns the client this is installed on.
-     *
-     * @return the client, or {@code null} before {@code McpClient.Builder.build()}
-     */
-    public McpClient client() {
         throw new UnsupportedOperationException("not built yet");
     }
 
