@@ -3,6 +3,7 @@
  */
 module dev.loommcp.cli {
     requires dev.loommcp.core;
+    requires dev.loommcp.tasks;
     requires dev.loommcp.transport.stdio;
     requires dev.loommcp.transport.http;
     requires info.picocli;

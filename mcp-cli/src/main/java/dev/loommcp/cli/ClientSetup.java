@@ -9,6 +9,7 @@ import dev.loommcp.schema.ElicitResult;
 import dev.loommcp.schema.Implementation;
 import dev.loommcp.schema.Root;
 import dev.loommcp.spi.McpTransport;
+import dev.loommcp.tasks.McpTasks;
 import dev.loommcp.transport.http.HeaderRules;
 import java.io.PrintWriter;
 import java.net.URI;
@@ -87,10 +88,11 @@ final class ClientSetup {
      *
      * @param stderrTail             collects the stdio server's stderr (and echoes it with {@code --stderr})
      * @param outputSchemaValidation how the client checks {@code structuredContent}
+     * @param tasks                  the tasks to install (their driver), never {@code null}
      * @return the client
      * @throws ParameterException for a bad option or a combination of options that do not belong together
      */
-    McpClient newClient(StderrTail stderrTail, OutputSchemaValidation outputSchemaValidation) {
+    McpClient newClient(StderrTail stderrTail, OutputSchemaValidation outputSchemaValidation, McpTasks tasks) {
         Duration connect = options.connectTimeout() != null ? options.connectTimeout()
                 : McpCommand.DEFAULT_CONNECT_TIMEOUT;
         List<Root> rootList = rootList();
@@ -100,6 +102,7 @@ final class ClientSetup {
                         connect.plus(McpCommand.STARTUP_MARGIN)))
                 .clientInfo(Implementation.of(McpCommand.CLIENT_NAME, McpCommand.Version.version()))
                 .outputSchemaValidation(outputSchemaValidation)
+                .taskSupport(tasks.support())
                 .connectTimeout(connect);
         if (options.timeout() != null) {
             builder.requestTimeout(options.timeout());

@@ -19,6 +19,7 @@ import dev.loommcp.schema.Resource;
 import dev.loommcp.schema.ResourceTemplate;
 import dev.loommcp.schema.ServerCapabilities;
 import dev.loommcp.schema.Tool;
+import dev.loommcp.tasks.McpTasks;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -57,6 +58,7 @@ import picocli.CommandLine.Spec;
             "Connects to one server, runs one command and exits.",
         },
         synopsisSubcommandLabel = "COMMAND",
+        subcommands = McpCommand.Tasks.class,
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:success",
@@ -81,6 +83,8 @@ import picocli.CommandLine.Spec;
             "  mcp --stdio 'uvx my-server' --env API_KEY --timeout 2m --json \\",
             "      call search '{\"q\":\"mcp\"}'",
             "  mcp --http http://127.0.0.1:3001/mcp --protocol modern listen --tools",
+            "  mcp --stdio 'node tasks-server.js' call --task slow_compute '{\"seconds\":30}'",
+            "  mcp --http http://127.0.0.1:3001/mcp tasks get TASK-ID",
             "",
             "Environment:",
             "  MCP_PROGRESS=always|never  progress bar even without a terminal, or never",
@@ -311,13 +315,29 @@ final class McpCommand {
              String arguments,
              @Option(names = "--validate", description = {"read the tool list first and check the result's "
                      + "structuredContent against the tool's outputSchema (JSON Schema); a mismatch exits 6"})
-             boolean validate) throws InterruptedException {
+             boolean validate,
+             @Option(names = "--task", description = {"call the tool as a task: its id and each status change "
+                     + "are noted on stderr, then the final result is printed. Ctrl+C cancels the task "
+                     + "(tasks/cancel) and exits 130; --timeout, when given, bounds the wait too (then the task is "
+                     + "cancelled). Modern era: the tasks extension (the server decides whether the call becomes a "
+                     + "task); legacy era: a task-augmented call when the server and the tool allow it"})
+             boolean task) throws InterruptedException {
         Map<String, Object> args = jsonObjectArgument(arguments, "the tool arguments");
         if (validate && json) {
             throw usage("--validate checks the parsed result; it cannot be combined with --json, which prints the "
                     + "result exactly as received");
         }
         outputSchemaValidation = validate ? OutputSchemaValidation.FAIL : OutputSchemaValidation.OFF;
+        if (task) {
+            return withTasks((client, tasks) -> {
+                if (validate && client.listAllTools().stream().noneMatch(t -> name.equals(t.name()))) {
+                    io.err().println("mcp: tool '" + name + "' is not in the server's tool list; nothing to "
+                            + "validate against");
+                    io.err().flush();
+                }
+                return new TaskCommands(io, json).callAsTask(client, tasks, name, args, timeout);
+            });
+        }
         return withClient(client -> {
             if (validate && client.listAllTools().stream().noneMatch(t -> name.equals(t.name()))) {
                 // the client validates against the definitions it listed: without one there is nothing to check
@@ -522,6 +542,65 @@ final class McpCommand {
     }
 
     /**
+     * The {@code tasks} command: the server's tasks by id ({@code list}, {@code get}, {@code cancel},
+     * {@code result}). A task started by {@code call --task} (or by another client of the same server) keeps running
+     * on the server; these commands reach it from a new connection. Over stdio a new connection is a new server
+     * process, which knows none of the previous one's tasks: use them over HTTP, or within one server's life.
+     */
+    @Command(name = "tasks", mixinStandardHelpOptions = true, synopsisSubcommandLabel = "COMMAND",
+            description = {"Work with the server's tasks by id: list (legacy era: tasks/list), get (tasks/get), "
+                    + "cancel (tasks/cancel) and result (wait for the result: tasks/result in the legacy era, "
+                    + "polling in the modern one). Start one with: mcp call --task NAME JSON."})
+    static final class Tasks {
+        @CommandLine.ParentCommand
+        private McpCommand parent;
+
+        /** Created by picocli. */
+        Tasks() {
+        }
+
+        @Command(name = "list", mixinStandardHelpOptions = true,
+                description = {"List the server's tasks: id, status, creation time and message (tasks/list; "
+                        + "2025-11-25 tasks only: the modern era's tasks extension has no listing)."})
+        int list() throws InterruptedException {
+            return parent.withTasks((client, tasks) -> parent.taskCommands().list(client, tasks,
+                    (method, key) -> parent.listRaw(client, method, key)));
+        }
+
+        @Command(name = "get", mixinStandardHelpOptions = true,
+                description = "Show a task's status (tasks/get): its input requests while it waits for input, its "
+                        + "result or error once it ended.")
+        int get(@Parameters(paramLabel = "TASK-ID", description = "the task's id") String taskId)
+                throws InterruptedException {
+            return parent.withTasks((client, tasks) -> parent.taskCommands().get(client, tasks, taskId));
+        }
+
+        @Command(name = "cancel", mixinStandardHelpOptions = true,
+                description = "Ask the server to cancel a task (tasks/cancel; the server may still let it end "
+                        + "completed or failed) and show its status after.")
+        int cancel(@Parameters(paramLabel = "TASK-ID", description = "the task's id") String taskId)
+                throws InterruptedException {
+            return parent.withTasks((client, tasks) -> parent.taskCommands().cancel(client, tasks, taskId));
+        }
+
+        @Command(name = "result", mixinStandardHelpOptions = true,
+                description = {"Wait for a task's result and print it like call (exit 1 for isError: true; a task "
+                        + "that failed with a JSON-RPC error exits 4). Legacy era: tasks/result; modern era: the task "
+                        + "is polled to its end. Status changes are noted on stderr; --timeout, when given, bounds "
+                        + "the wait (then the task is cancelled); Ctrl+C cancels the task."})
+        int result(@Parameters(paramLabel = "TASK-ID", description = "the task's id") String taskId)
+                throws InterruptedException {
+            return parent.withTasks((client, tasks) -> parent.taskCommands().result(client, tasks, taskId,
+                    parent.timeout));
+        }
+    }
+
+    /** The task commands, writing where this command writes. */
+    TaskCommands taskCommands() {
+        return new TaskCommands(io, json);
+    }
+
+    /**
      * Handles a list command against a server without the capability it needs: instead of a request the server
      * would refuse (a JSON-RPC error, exit 4), one line on stdout saying so ({@code --json}: an empty list), exit 0.
      *
@@ -582,19 +661,35 @@ final class McpCommand {
      * Builds the transport from the options, connects, runs the action and closes the client, turning every
      * failure into its exit code and message.
      */
-    private int withClient(ClientAction action) throws InterruptedException {
+    int withClient(ClientAction action) throws InterruptedException {
+        return withTasks((client, tasks) -> action.run(client));
+    }
+
+    /** What a task command does with a connected client and its tasks. */
+    @FunctionalInterface
+    interface TasksAction {
+        int run(McpClient client, McpTasks tasks) throws InterruptedException;
+    }
+
+    /**
+     * Builds the transport from the options, connects a client with tasks installed (a server may answer any
+     * {@code call} with a task, which the client then drives to its result), runs the action and closes the client,
+     * turning every failure into its exit code and message.
+     */
+    int withTasks(TasksAction action) throws InterruptedException {
         stderrTail = new StderrTail(echoStderr ? io.err() : null);
         ClientSetup.Options options = new ClientSetup.Options(stdio, http, List.copyOf(headers), List.copyOf(env),
                 inheritEnv, cwd, echoStderr, timeout, connectTimeout, maxMessageSize, List.copyOf(roots), elicit,
                 protocol, probeTimeout);
+        McpTasks tasks = McpTasks.create();
         McpClient client = new ClientSetup(options, spec.commandLine(), environment, io.err())
-                .newClient(stderrTail, outputSchemaValidation);
+                .newClient(stderrTail, outputSchemaValidation, tasks);
         boolean connected = false;
         Main.OPEN_CLIENTS.incrementAndGet();
         try {
             client.connect();
             connected = true;
-            int code = action.run(client);
+            int code = action.run(client, tasks);
             io.out().flush();
             return code;
         } catch (ParameterException e) {
@@ -656,7 +751,7 @@ final class McpCommand {
      * items of every page under {@code itemsKey} and no {@code nextCursor}. A repeated cursor or more than 1000 pages
      * fails like the client's own listings.
      */
-    private Map<String, Object> listRaw(McpClient client, String method, String itemsKey)
+    Map<String, Object> listRaw(McpClient client, String method, String itemsKey)
             throws InterruptedException {
         Map<String, Object> first = null;
         List<Object> items = new ArrayList<>();
