@@ -141,10 +141,15 @@ public final class Bench {
                         runScale = false;
                     }
                 }
+                case "--tasks" -> {
+                    return TasksBench.run(List.of(args).subList(i + 1, args.length), out);
+                }
                 case "-h", "--help" -> {
                     out.println("usage: java -jar mcp-bench.jar [--quick | --full | --check] [--clients "
                             + String.join(",", Clients.ALL) + "] [--rounds N] [--no-scale | --scale-only]"
                             + " [--jfr DIR] [--json FILE] [--server java|java-c2|node|dual] [--eras]");
+                    out.println("       java -jar mcp-bench.jar --tasks [--count N] [--seconds S] [--poll-ms MS]"
+                            + " [--push] [--transports stdio,http] [--fixture PATH]");
                     return 0;
                 }
                 default -> throw new IllegalArgumentException("unknown argument " + args[i] + " (try --help)");

@@ -1,0 +1,13 @@
+package dev.loommcp.it;
+
+import dev.loommcp.spi.McpTransport;
+import dev.loommcp.testkit.ReferenceServer;
+import dev.loommcp.transport.stdio.StdioTransport;
+
+/** The 2025-11-25 tasks contract over stdio: a server-everything process per client. */
+class StdioLegacyTasksTest extends LegacyTasksContract {
+    @Override
+    protected McpTransport newTransport() {
+        return StdioTransport.newBuilder(ReferenceServer.stdioCommand()).build();
+    }
+}

@@ -1,0 +1,97 @@
+package dev.loommcp.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.loommcp.McpClient;
+import dev.loommcp.ProtocolMode;
+import dev.loommcp.RequestOptions;
+import dev.loommcp.schema.CallToolResult;
+import dev.loommcp.spi.Deadline;
+import dev.loommcp.spi.McpTransport;
+import dev.loommcp.tasks.FileTaskStore;
+import dev.loommcp.tasks.McpTask;
+import dev.loommcp.tasks.McpTasks;
+import dev.loommcp.tasks.TaskRecord;
+import dev.loommcp.tasks.TaskStatus;
+import dev.loommcp.testing.LeakCheck;
+import dev.loommcp.testkit.HttpTasksFixture;
+import dev.loommcp.transport.http.HttpTransport;
+import java.io.BufferedReader;
+import java.io.File;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Resume after a restart (issue 11 item 4): a child JVM starts a task on the HTTP tasks fixture with a
+ * {@link FileTaskStore} and is killed with SIGKILL mid-task; a new client (this JVM) with the same store file finds
+ * the task through {@code resumeTasks()} and drives it to its result. The server outlives both clients.
+ */
+@ExtendWith(LeakCheck.class)
+class TaskRestartTest {
+
+    @Test
+    void aTaskStartedBeforeTheClientJvmWasKilledCompletesThroughResumeTasks(@TempDir Path dir) throws Exception {
+        Path storeFile = dir.resolve("tasks.json");
+        try (HttpTasksFixture server = new HttpTasksFixture()) {
+            String taskId;
+            List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                    "-cp", System.getProperty("java.class.path"), TaskRestartChild.class.getName(),
+                    server.endpoint().toString(), storeFile.toString(), "6");
+            Process child = new ProcessBuilder(command).redirectInput(new File("/dev/null"))
+                    .redirectError(dir.resolve("child.err").toFile()).start();
+            try {
+                CompletableFuture<String> started = CompletableFuture.supplyAsync(() -> {
+                    try (BufferedReader r = new BufferedReader(new InputStreamReader(child.getInputStream(),
+                            StandardCharsets.UTF_8))) {
+                        return r.readLine();
+                    } catch (java.io.IOException e) {
+                        throw new java.io.UncheckedIOException(e);
+                    }
+                });
+                String line = started.get(120, TimeUnit.SECONDS);
+                assertThat(line).as("child stderr: %s", Files.readString(dir.resolve("child.err")))
+                        .startsWith("started ");
+                taskId = line.substring("started ".length()).strip();
+                assertThat(Files.exists(storeFile)).as("the store was written before the task id was printed")
+                        .isTrue();
+            } finally {
+                child.destroyForcibly(); // SIGKILL
+                assertThat(child.waitFor(60, TimeUnit.SECONDS)).isTrue();
+            }
+            assertThat(child.exitValue()).as("killed by SIGKILL").isEqualTo(137);
+
+            FileTaskStore store = new FileTaskStore(storeFile);
+            McpTasks tasks = McpTasks.newBuilder().store(store).build();
+            McpTransport transport = HttpTransport.newBuilder(server.endpoint()).build();
+            String serverKey = transport.serverKey();
+            assertThat(store.list(serverKey)).extracting(TaskRecord::taskId).containsExactly(taskId);
+            try (McpClient client = McpClient.newBuilder(transport)
+                    .protocolMode(ProtocolMode.MODERN)
+                    .requestTimeout(Duration.ofSeconds(30))
+                    .taskSupport(tasks.support())
+                    .build()) {
+                client.connect();
+                List<McpTask> resumed = tasks.resumeTasks();
+                assertThat(resumed).extracting(McpTask::id).containsExactly(taskId);
+                McpTask task = resumed.getFirst();
+                assertThat(task.toolName()).isEqualTo("slow_compute");
+                assertThat(task.status()).isIn(TaskStatus.WORKING, TaskStatus.COMPLETED);
+                CallToolResult r = task.await(Deadline.after(Duration.ofSeconds(120)));
+                assertThat(TasksExtensionContract.text(r)).contains("computed after 6000 ms");
+                // an ended task leaves the store
+                assertThat(store.list(serverKey)).extracting(TaskRecord::taskId).doesNotContain(taskId);
+            }
+            assertThat(new FileTaskStore(storeFile).list(serverKey)).extracting(TaskRecord::taskId)
+                    .doesNotContain(taskId);
+        }
+    }
+}
