@@ -120,6 +120,9 @@ public final class McpClient implements McpTools, McpResources, McpPrompts, McpU
         this.config = config;
         this.session = new Session(config);
         this.paging = new Paging(session::request, config.maxListPages(), session.resultCache());
+        if (config.taskSupport() != null) {
+            config.taskSupport().bind(session.taskChannel()); // throws when already bound to another client
+        }
     }
 
     /**

@@ -1,6 +1,11 @@
 package dev.loommcp.tasks;
 
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * A {@link TaskStore} in memory: tasks survive a reconnect of the same client, not a restart of the JVM. The default
@@ -8,22 +13,48 @@ import java.util.List;
  */
 public final class InMemoryTaskStore implements TaskStore {
 
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Map<String, TaskRecord> records = new LinkedHashMap<>(); // guarded by lock; key: TaskRecords.key
+
     /** Creates an empty store. */
     public InMemoryTaskStore() {
     }
 
     @Override
     public void put(TaskRecord record) {
-        throw new UnsupportedOperationException("not built yet");
+        Objects.requireNonNull(record, "record");
+        lock.lock();
+        try {
+            records.put(TaskRecords.key(record.serverKey(), record.taskId()), record);
+        } finally {
+            lock.unlock();
+        }
     }
 
     @Override
     public void remove(String serverKey, String taskId) {
-        throw new UnsupportedOperationException("not built yet");
+        lock.lock();
+        try {
+            records.remove(TaskRecords.key(serverKey, taskId));
+        } finally {
+            lock.unlock();
+        }
     }
 
     @Override
     public List<TaskRecord> list(String serverKey) {
-        throw new UnsupportedOperationException("not built yet");
+        Objects.requireNonNull(serverKey, "serverKey");
+        lock.lock();
+        try {
+            List<TaskRecord> out = new ArrayList<>();
+            for (TaskRecord r : records.values()) {
+                if (r.serverKey().equals(serverKey)) {
+                    out.add(r);
+                }
+            }
+            return out;
+        } finally {
+            lock.unlock();
+        }
     }
 }

@@ -1,12 +1,23 @@
 package dev.loommcp.tasks;
 
+import dev.loommcp.Era;
+import dev.loommcp.McpClosedException;
 import dev.loommcp.McpException;
+import dev.loommcp.McpProtocolException;
+import dev.loommcp.McpTaskNotFoundException;
 import dev.loommcp.McpUnsupportedInEraException;
 import dev.loommcp.RequestOptions;
+import dev.loommcp.spi.TaskChannel;
 import dev.loommcp.spi.TaskSupport;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Tasks for one client: long-running server work that a {@code tools/call} answers with a task handle (the tasks
@@ -29,8 +40,27 @@ import java.util.Map;
  */
 public final class McpTasks {
 
+    private static final System.Logger LOG = System.getLogger("dev.loommcp.tasks");
+    private static final String STATUS_NOTIFICATION = "notifications/tasks/status";
+
+    private final TaskStore store;
+    private final Duration legacyTtl;
+    private final Duration minPollInterval;
+    private final Duration maxPollInterval;
+    private final boolean push;
+    private final Driver driver = new Driver();
+    private final ConcurrentHashMap<String, TaskHandle> open = new ConcurrentHashMap<>();
+    private final ReentrantLock bindLock = new ReentrantLock();
+    private volatile TaskChannel channel;
+    private volatile PollTimer timer;
+    private AutoCloseable statusRegistration; // guarded by bindLock
+
     private McpTasks(Builder builder) {
-        throw new UnsupportedOperationException("not built yet");
+        this.store = builder.store == null ? new InMemoryTaskStore() : builder.store;
+        this.legacyTtl = builder.legacyTtl;
+        this.minPollInterval = builder.minPollInterval;
+        this.maxPollInterval = builder.maxPollInterval;
+        this.push = builder.push;
     }
 
     /**
@@ -58,7 +88,7 @@ public final class McpTasks {
      * @return the driver
      */
     public TaskSupport support() {
-        throw new UnsupportedOperationException("not built yet");
+        return driver;
     }
 
     /**
@@ -78,7 +108,24 @@ public final class McpTasks {
      */
     public McpTask callToolAsTask(String name, Map<String, Object> arguments, RequestOptions options)
             throws InterruptedException {
-        throw new UnsupportedOperationException("not built yet");
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(options, "options");
+        TaskChannel ch = connected();
+        Map<String, Object> legacyTask = new java.util.LinkedHashMap<>();
+        if (legacyTtl != null) {
+            legacyTask.put("ttl", legacyTtl.toMillis());
+        }
+        Map<String, Object> raw = ch.callTool(name, arguments, legacyTask, options);
+        if (raw == null) {
+            throw new McpProtocolException("tools/call " + name + " returned no result");
+        }
+        if (TaskWire.isTaskCreation(raw)) {
+            return created(name, raw, ch.era());
+        }
+        // answered at once: a handle that is already complete (not recorded: there is nothing to resume)
+        TaskSnapshot done = new TaskSnapshot("immediate-" + UUID.randomUUID(), ch.era(), TaskStatus.COMPLETED, null,
+                Instant.now(), Instant.now(), null, null, null, raw, null);
+        return new TaskHandle(this, done, name);
     }
 
     /**
@@ -90,7 +137,29 @@ public final class McpTasks {
      * @throws IllegalStateException if {@link #support()} is not installed on a connected client
      */
     public McpTask task(String taskId) {
-        throw new UnsupportedOperationException("not built yet");
+        Objects.requireNonNull(taskId, "taskId");
+        TaskChannel ch = connected();
+        TaskHandle known = open.get(taskId);
+        if (known != null) {
+            return known;
+        }
+        Era era = ch.era();
+        TaskStatus status = TaskStatus.WORKING;
+        String tool = null;
+        Instant createdAt = null;
+        Duration ttl = null;
+        for (TaskRecord r : store.list(ch.serverKey())) {
+            if (r.taskId().equals(taskId)) {
+                era = r.era();
+                status = r.lastStatus();
+                tool = r.toolName();
+                createdAt = r.createdAt();
+                ttl = r.ttl();
+            }
+        }
+        TaskHandle h = new TaskHandle(this, new TaskSnapshot(taskId, era, status, null, createdAt, null, ttl, null,
+                null, null, null), tool);
+        return register(h);
     }
 
     /**
@@ -103,7 +172,36 @@ public final class McpTasks {
      * @throws McpException                 if a request fails
      */
     public List<TaskSnapshot> list(RequestOptions options) throws InterruptedException {
-        throw new UnsupportedOperationException("not built yet");
+        Objects.requireNonNull(options, "options");
+        TaskChannel ch = connected();
+        if (ch.era() != Era.LEGACY) {
+            throw new McpUnsupportedInEraException("tasks/list", ch.era(),
+                    "the tasks extension has no tasks/list: keep the ids of the tasks you start");
+        }
+        RequestOptions whole = wholeListing(options);
+        List<TaskSnapshot> all = new ArrayList<>();
+        java.util.Set<String> cursors = new java.util.HashSet<>();
+        String cursor = null;
+        do {
+            Map<String, Object> raw = ch.request("tasks/list", cursor == null ? Map.of()
+                    : TaskWire.params("cursor", cursor), whole);
+            Object tasks = raw == null ? null : raw.get("tasks");
+            if (!(tasks instanceof List<?> list)) {
+                throw new McpProtocolException("tasks/list result has no tasks array");
+            }
+            for (Object t : list) {
+                if (!(t instanceof Map<?, ?> m)) {
+                    throw new McpProtocolException("tasks/list result holds a task that is not an object");
+                }
+                all.add(TaskWire.parse(TaskWire.cast(m), Era.LEGACY, null, "tasks/list entry"));
+            }
+            Object next = raw.get("nextCursor");
+            cursor = next instanceof String s && !s.isEmpty() ? s : null;
+            if (cursor != null && !cursors.add(cursor)) {
+                throw new McpProtocolException("tasks/list repeated the cursor " + cursor + ": stopping the listing");
+            }
+        } while (cursor != null);
+        return all;
     }
 
     /**
@@ -116,7 +214,30 @@ public final class McpTasks {
      * @throws IllegalStateException if {@link #support()} is not installed on a connected client
      */
     public List<McpTask> resumeTasks() throws InterruptedException {
-        throw new UnsupportedOperationException("not built yet");
+        TaskChannel ch = connected();
+        List<McpTask> handles = new ArrayList<>();
+        for (TaskRecord r : store.list(ch.serverKey())) {
+            if (r.era() != ch.era()) {
+                LOG.log(System.Logger.Level.INFO, "task {0} was created in the {1} era; the client speaks {2} now:"
+                        + " not resumed", r.taskId(), r.era(), ch.era());
+                continue;
+            }
+            TaskHandle h = open.get(r.taskId());
+            if (h == null) {
+                h = register(new TaskHandle(this, new TaskSnapshot(r.taskId(), r.era(), r.lastStatus(), null,
+                        r.createdAt(), null, r.ttl(), null, null, null, null), r.toolName()));
+            }
+            try {
+                h.get(RequestOptions.DEFAULT);
+            } catch (McpTaskNotFoundException e) {
+                forget(h);
+                LOG.log(System.Logger.Level.INFO, "task {0} is no longer known to the server: forgotten",
+                        r.taskId());
+                continue;
+            }
+            handles.add(h);
+        }
+        return handles;
     }
 
     /**
@@ -125,11 +246,224 @@ public final class McpTasks {
      * @return the store
      */
     public TaskStore store() {
-        throw new UnsupportedOperationException("not built yet");
+        return store;
     }
+
+    // ------------------------------------------------------------------------------------------------ internals
+
+    TaskChannel channel() {
+        TaskChannel ch = channel;
+        if (ch == null) {
+            throw new IllegalStateException("McpTasks.support() is not installed on a client"
+                    + " (McpClient.Builder.taskSupport(tasks.support()))");
+        }
+        return ch;
+    }
+
+    private TaskChannel connected() {
+        TaskChannel ch = channel();
+        ch.era(); // throws IllegalStateException when not connected
+        return ch;
+    }
+
+    PollTimer timer() {
+        return timer;
+    }
+
+    boolean push() {
+        return push;
+    }
+
+    Duration minPollInterval() {
+        return minPollInterval;
+    }
+
+    Duration maxPollInterval() {
+        return maxPollInterval;
+    }
+
+    /**
+     * Returns the handle of an open task by id (for tests and benchmarks).
+     *
+     * @param taskId the id
+     * @return the handle, or {@code null} when no open task has it
+     */
+    McpTask openTask(String taskId) {
+        return open.get(taskId);
+    }
+
+    private static RequestOptions wholeListing(RequestOptions options) {
+        if (options.timeout().isEmpty() || options.deadline().isPresent()) {
+            return options;
+        }
+        // one deadline for every page
+        return options.toBuilder().timeout(null).deadline(Instant.now().plus(options.timeout().get())).build();
+    }
+
+    /** Parses a task's creation, registers its handle and records it in the store. */
+    private TaskHandle created(String toolName, Map<String, Object> raw, Era era) {
+        TaskSnapshot first = TaskWire.parse(raw, era, null, "tools/call " + toolName + " task creation");
+        if (first.createdAt() == null) {
+            first = new TaskSnapshot(first.taskId(), era, first.status(), first.statusMessage(), Instant.now(),
+                    first.lastUpdatedAt(), first.ttl(), first.pollInterval(), first.inputRequests(), first.result(),
+                    first.error());
+        }
+        TaskHandle h = register(new TaskHandle(this, first, toolName));
+        if (!first.status().isTerminal()) {
+            record(h, first);
+        }
+        return h;
+    }
+
+    private TaskHandle register(TaskHandle h) {
+        if (h.era() == Era.LEGACY) {
+            listenToStatusNotifications();
+        }
+        if (h.snapshot().status().isTerminal()) {
+            return h;
+        }
+        TaskHandle earlier = open.putIfAbsent(h.id(), h);
+        return earlier != null ? earlier : h;
+    }
+
+    /** The handle learned a new status: update (or, terminal, remove) its record. */
+    void recorded(TaskHandle h, TaskSnapshot s) {
+        if (s.status().isTerminal()) {
+            forget(h);
+        } else {
+            record(h, s);
+        }
+    }
+
+    private void record(TaskHandle h, TaskSnapshot s) {
+        TaskChannel ch = channel;
+        if (ch == null || h.toolName() == null) {
+            return;
+        }
+        try {
+            store.put(new TaskRecord(h.id(), ch.serverKey(), h.era(), h.toolName(), h.createdAt(), s.ttl(),
+                    s.status()));
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "could not record task " + h.id() + " in the task store", e);
+        }
+    }
+
+    /** The task ended, expired or was given up: drop its record and its open-handle entry. */
+    void forget(TaskHandle h) {
+        open.remove(h.id(), h);
+        TaskChannel ch = channel;
+        if (ch == null) {
+            return;
+        }
+        try {
+            store.remove(ch.serverKey(), h.id());
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "could not remove task " + h.id() + " from the task store", e);
+        }
+    }
+
+    /** Legacy: hear notifications/tasks/status as a hint (C.6.7); registered once, at the first legacy task. */
+    private void listenToStatusNotifications() {
+        bindLock.lock();
+        try {
+            if (statusRegistration != null || channel == null) {
+                return;
+            }
+            statusRegistration = channel.onNotification(STATUS_NOTIFICATION, this::statusNotification);
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.DEBUG, "cannot hear " + STATUS_NOTIFICATION + "; polling only", e);
+        } finally {
+            bindLock.unlock();
+        }
+    }
+
+    private void statusNotification(Map<String, Object> params) {
+        Object id = params == null ? null : params.get("taskId");
+        TaskHandle h = id instanceof String s ? open.get(s) : null;
+        if (h == null) {
+            return;
+        }
+        try {
+            h.apply(TaskWire.parse(params, Era.LEGACY, h.id(), STATUS_NOTIFICATION));
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.DEBUG, "ignored a {0} for task {1}: {2}", STATUS_NOTIFICATION, h.id(),
+                    e.getMessage());
+        }
+    }
+
+    /** The {@link TaskSupport} of these tasks. */
+    private final class Driver implements TaskSupport {
+
+        @Override
+        public void bind(TaskChannel ch) {
+            Objects.requireNonNull(ch, "channel");
+            bindLock.lock();
+            try {
+                if (channel != null) {
+                    throw new IllegalStateException("this McpTasks is already installed on a client");
+                }
+                timer = new PollTimer(ch.threads(), TaskHandle::pollOnce);
+                channel = ch;
+            } finally {
+                bindLock.unlock();
+            }
+        }
+
+        @Override
+        public Duration legacyTtl() {
+            return legacyTtl;
+        }
+
+        @Override
+        public Map<String, Object> awaitToolResult(String toolName, Map<String, Object> created,
+                                                   RequestOptions options) throws InterruptedException {
+            Objects.requireNonNull(created, "created");
+            TaskChannel ch = channel();
+            TaskHandle h = created(toolName, created, ch.era());
+            return h.awaitRaw(options == null ? RequestOptions.DEFAULT : options);
+        }
+
+        @Override
+        public void clientClosed() {
+            AutoCloseable reg;
+            bindLock.lock();
+            try {
+                reg = statusRegistration;
+                statusRegistration = null;
+            } finally {
+                bindLock.unlock();
+            }
+            if (reg != null) {
+                try {
+                    reg.close();
+                } catch (Exception e) {
+                    LOG.log(System.Logger.Level.DEBUG, "closing the status listener failed: {0}", e.toString());
+                }
+            }
+            PollTimer t = timer;
+            if (t != null) {
+                t.close();
+            }
+            for (TaskHandle h : open.values()) {
+                h.fail(new McpClosedException("the client closed", null));
+            }
+        }
+
+        @Override
+        public String toString() {
+            return "McpTasks.support()[" + open.size() + " open tasks]";
+        }
+    }
+
 
     /** Builds {@link McpTasks}. Not thread-safe. */
     public static final class Builder {
+
+        private TaskStore store;
+        private Duration legacyTtl;
+        private Duration minPollInterval = Duration.ofMillis(100);
+        private Duration maxPollInterval = Duration.ofSeconds(30);
+        private boolean push = true;
 
         private Builder() {
         }
@@ -142,7 +476,8 @@ public final class McpTasks {
          * @throws NullPointerException if {@code store} is {@code null}
          */
         public Builder store(TaskStore store) {
-            throw new UnsupportedOperationException("not built yet");
+            this.store = Objects.requireNonNull(store, "store");
+            return this;
         }
 
         /**
@@ -154,7 +489,11 @@ public final class McpTasks {
          * @throws IllegalArgumentException if zero or negative
          */
         public Builder legacyTtl(Duration ttl) {
-            throw new UnsupportedOperationException("not built yet");
+            if (ttl != null && (ttl.isZero() || ttl.isNegative())) {
+                throw new IllegalArgumentException("legacyTtl must be positive: " + ttl);
+            }
+            this.legacyTtl = ttl;
+            return this;
         }
 
         /**
@@ -165,7 +504,13 @@ public final class McpTasks {
          * @throws IllegalArgumentException if zero or negative, or above the maximum
          */
         public Builder minPollInterval(Duration interval) {
-            throw new UnsupportedOperationException("not built yet");
+            positive(interval, "minPollInterval");
+            if (interval.compareTo(maxPollInterval) > 0) {
+                throw new IllegalArgumentException("minPollInterval " + interval + " is above maxPollInterval "
+                        + maxPollInterval);
+            }
+            this.minPollInterval = interval;
+            return this;
         }
 
         /**
@@ -177,7 +522,20 @@ public final class McpTasks {
          * @throws IllegalArgumentException if zero or negative, or below the minimum
          */
         public Builder maxPollInterval(Duration interval) {
-            throw new UnsupportedOperationException("not built yet");
+            positive(interval, "maxPollInterval");
+            if (interval.compareTo(minPollInterval) < 0) {
+                throw new IllegalArgumentException("maxPollInterval " + interval + " is below minPollInterval "
+                        + minPollInterval);
+            }
+            this.maxPollInterval = interval;
+            return this;
+        }
+
+        private static void positive(Duration d, String what) {
+            Objects.requireNonNull(d, what);
+            if (d.isZero() || d.isNegative()) {
+                throw new IllegalArgumentException(what + " must be positive: " + d);
+            }
         }
 
         /**
@@ -189,7 +547,8 @@ public final class McpTasks {
          * @return this builder
          */
         public Builder push(boolean push) {
-            throw new UnsupportedOperationException("not built yet");
+            this.push = push;
+            return this;
         }
 
         /**

@@ -48,7 +48,8 @@ final class Envelope {
     /**
      * The capabilities the client declares on each modern request: exactly what it can serve. {@code elicitation}
      * (form, and URL when declared) with an elicitation handler, {@code sampling} with a sampling handler,
-     * {@code roots} with a roots handler; nothing else.
+     * {@code roots} with a roots handler, {@code extensions["io.modelcontextprotocol/tasks"]} with a task driver
+     * (MODERN-ERA.md C.5.1: on every request of such a client); nothing else.
      */
     static Map<String, Object> capabilities(SessionConfig config) {
         Map<String, Object> caps = new LinkedHashMap<>();
@@ -66,7 +67,15 @@ final class Envelope {
         if (config.rootsHandler() != null) {
             caps.put("roots", Map.of());
         }
+        if (config.taskSupport() != null) {
+            caps.put("extensions", Map.of(dev.loommcp.spi.TaskChannel.EXTENSION, Map.of()));
+        }
         return Collections.unmodifiableMap(caps);
+    }
+
+    /** Whether every request declares the tasks extension (a task driver is installed). */
+    boolean declaresTasks() {
+        return capabilities.get("extensions") != null;
     }
 
     /** The capabilities this client declares on each request. */

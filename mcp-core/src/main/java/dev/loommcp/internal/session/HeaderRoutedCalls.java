@@ -62,7 +62,7 @@ final class HeaderRoutedCalls {
     private static final int HEADER_MISMATCH = -32020;
 
     /** Reads every page of {@code tools/list} so that the catalog knows each tool's header annotations. */
-    private void learnToolRoutes(RequestOptions options) throws InterruptedException {
+    void learnToolRoutes(RequestOptions options) throws InterruptedException {
         String cursor = null;
         Set<String> seen = new java.util.HashSet<>();
         for (int page = 0; page < maxListPages; page++) {

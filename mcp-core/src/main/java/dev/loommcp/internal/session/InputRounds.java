@@ -122,6 +122,17 @@ final class InputRounds {
     Map<String, Object> complete(String method, Map<String, Object> originalParams, Map<String, Object> inputRequired,
                                  Resend resend, Deadline deadline, CancellationToken token)
             throws InterruptedException {
+        return complete(method, originalParams, inputRequired, resend, deadline, token, false);
+    }
+
+    /**
+     * As {@link #complete(String, Map, Map, Resend, Deadline, CancellationToken)}; with {@code acceptTask} a retry
+     * answered with {@code resultType: "task"} (a {@code tools/call} of a client that declares the tasks extension:
+     * the task is created once the input was given, MODERN-ERA.md C.5.7) ends the loop too and is returned as is.
+     */
+    Map<String, Object> complete(String method, Map<String, Object> originalParams, Map<String, Object> inputRequired,
+                                 Resend resend, Deadline deadline, CancellationToken token, boolean acceptTask)
+            throws InterruptedException {
         Objects.requireNonNull(method, "method");
         Objects.requireNonNull(inputRequired, "inputRequired");
         Objects.requireNonNull(resend, "resend");
@@ -147,7 +158,7 @@ final class InputRounds {
                 throw new McpProtocolException(what + ": the retry of input round " + round + " has no result");
             }
             Object type = answer.get("resultType");
-            if (type == null || "complete".equals(type)) {
+            if (type == null || "complete".equals(type) || acceptTask && "task".equals(type)) {
                 return answer;
             }
             if (!"input_required".equals(type)) {
@@ -160,6 +171,38 @@ final class InputRounds {
                         + " rounds (the most this client allows: McpClient.Builder.maxInputRounds)", null);
             }
         }
+    }
+
+    /**
+     * Answers a task's {@code inputRequests} (MODERN-ERA.md C.5.7: each entry like a standalone request) through the
+     * same parsing, checks and handlers as a round of a multi round-trip request: every entry is parsed and checked
+     * before any handler runs, then each handler runs on this thread in the server's order.
+     *
+     * @param what          names the task in messages
+     * @param inputRequests the requests by key, as plain JSON
+     * @param deadline      the limit ({@code null}: none)
+     * @param token         the token, or {@code null}
+     * @return the responses by key, in the server's order; empty for no requests
+     * @throws McpInputRequiredException as {@link #complete} (no handler, a handler refused or failed)
+     * @throws McpProtocolException      if an entry is malformed
+     * @throws McpTimeoutException       if the deadline passed
+     * @throws McpCancelledException     if the token fired
+     * @throws InterruptedException      if the calling thread was interrupted
+     */
+    Map<String, Object> answerAll(String what, Map<String, Object> inputRequests, Deadline deadline,
+                                  CancellationToken token) throws InterruptedException {
+        Objects.requireNonNull(inputRequests, "inputRequests");
+        Deadline limit = deadline == null ? Deadline.NONE : deadline;
+        Map<String, Object> responses = new LinkedHashMap<>();
+        if (inputRequests.isEmpty()) {
+            return responses;
+        }
+        Round r = read(what, 1, Map.of("inputRequests", inputRequests));
+        for (Map.Entry<String, Input> e : r.inputs().entrySet()) {
+            live(what, 1, limit, token);
+            responses.put(e.getKey(), answer(what, 1, e.getKey(), e.getValue(), limit, token));
+        }
+        return responses;
     }
 
     /** What the call is, for messages: the method, the tool or prompt name if any, and the server. */

@@ -143,7 +143,7 @@ final class ModernRequests {
             CancellationToken token = options.token().orElse(null);
             result = inputRounds.complete(method, params, result,
                     p -> noteServerInfo(sendModern(method, p, remaining(options, deadline, method), false, null,
-                            deadline)), deadline, token);
+                            deadline)), deadline, token, mayAnswerTask(method));
             requireComplete(method, result);
             return result; // never cached: it took input
         }
@@ -180,15 +180,26 @@ final class ModernRequests {
                 && params.get("uri") instanceof String uri ? uri : null;
     }
 
+    /**
+     * Whether {@code method} may be answered with {@code resultType: "task"}: {@code tools/call} (the only task
+     * augmentable request today, MODERN-ERA.md C.5.2) and every {@code tasks/*} request (C.5.4: the status decides),
+     * and only when the request declared the tasks extension.
+     */
+    private boolean mayAnswerTask(String method) {
+        return envelope.declaresTasks() && (method.equals("tools/call") || method.startsWith("tasks/"));
+    }
+
     private void requireComplete(String method, Map<String, Object> result) {
         Object type = result.get("resultType");
-        if (type == null || "complete".equals(type)) {
+        if (type == null || "complete".equals(type) || "task".equals(type) && mayAnswerTask(method)) {
             return;
         }
         throw new McpProtocolException("server " + host.describe() + " answered " + method + " with resultType "
                 + (type instanceof String t ? "'" + t + "'" : dev.loommcp.internal.json.JsonRpcCodec.kind(type)) + ", which "
                 + (type.equals("input_required") ? "only tools/call, prompts/get and resources/read may send"
-                : type.equals("task") ? "needs the tasks extension, which this client does not declare"
+                : type.equals("task") ? (envelope.declaresTasks() ? "only tools/call and tasks/* may send"
+                : "needs the tasks extension " + dev.loommcp.spi.TaskChannel.EXTENSION + ", which this client does "
+                + "not declare (install a TaskSupport: McpClient.Builder.taskSupport)")
                 : "this client does not know") + "; the result was not used");
     }
 

@@ -115,6 +115,7 @@ public final class Session {
     private final EraSetup eraSetup;
     private final ModernRequests modern;
     private final HeaderRoutedCalls headerRouting;
+    private final TaskBridge tasks;
 
     /** The era of the connection, set once connect completed; {@code null} before. */
     private volatile Era era;
@@ -149,6 +150,7 @@ public final class Session {
         this.modern = new ModernRequests(envelope, cache, inputRounds, new ModernHost());
         this.headerRouting = new HeaderRoutedCalls(tools, config.maxListPages(), this::request,
                 (m, p, o) -> call(m, p, o, false));
+        this.tasks = new TaskBridge(this, config, tools, inputRounds, headerRouting);
         this.eraSetup = new EraSetup(config, handshake, envelope, new EraHost());
         this.renewal = new SessionRenewal(handshake, tools, result -> {
             initializeResult = result;
@@ -384,25 +386,20 @@ public final class Session {
      */
     public CallToolResult callTool(String name, Map<String, Object> arguments, RequestOptions options)
             throws InterruptedException {
-        Objects.requireNonNull(name, "name");
-        Objects.requireNonNull(options, "options");
-        Map<String, Object> params = new LinkedHashMap<>();
-        params.put("name", name);
-        if (arguments != null) {
-            params.put("arguments", arguments);
-        }
-        Map<String, Object> meta = Params.mergeMeta(toolMeta.get(), options.meta());
-        if (!meta.isEmpty()) {
-            params.put("_meta", meta);
-        }
-        Object raw = era == Era.MODERN && transport.exchangePerRequest()
-                ? headerRouting.callTool(name, params, options, deadlineOf(options, Deadline.ofNanoTime(
-                        System.nanoTime())))
+        return tasks.callTool(name, arguments, options); // a task answer goes to the TaskSupport: TaskBridge
+    }
+
+    /** Sends a {@code tools/call} with its params as built: with header routing where it applies. */
+    Object sendToolCall(String name, Map<String, Object> params, RequestOptions options, Deadline deadline)
+            throws InterruptedException {
+        return era == Era.MODERN && transport.exchangePerRequest()
+                ? headerRouting.callTool(name, params, options, deadline)
                 : call("tools/call", params, options, false);
-        CallToolResult result = FastResults.callToolResult(Params.asObject(raw, "tools/call"),
-                "tools/call result of tool '" + name + "'");
-        tools.validate(name, result);
-        return result;
+    }
+
+    /** Returns the channel a {@code TaskSupport} is bound to. */
+    public dev.loommcp.spi.TaskChannel taskChannel() {
+        return tasks;
     }
 
     /**
@@ -418,7 +415,11 @@ public final class Session {
             throws InterruptedException {
         Objects.requireNonNull(method, "method");
         Objects.requireNonNull(options, "options (use RequestOptions.DEFAULT)");
-        return Params.asObject(call(method, Params.withMeta(params, options.meta()), options, false), method);
+        try {
+            return Params.asObject(call(method, Params.withMeta(params, options.meta()), options, false), method);
+        } catch (McpRpcException e) {
+            throw TaskBridge.notFound(method, params, e); // -32602 of tasks/get|update|cancel|result: typed
+        }
     }
 
     /**
@@ -775,6 +776,11 @@ public final class Session {
         if (state == State.CLOSED && !purpose.equals("closer")) {
             return;
         }
+        trackedThread(purpose, task).start(); // even if the client closed meanwhile: the task then fails fast
+    }
+
+    /** An unstarted client thread, tracked until it ends and joined by {@link #close()}. */
+    Thread trackedThread(String purpose, Runnable task) {
         Thread[] self = new Thread[1];
         Thread t = McpThreads.newThread(purpose, () -> {
             try {
@@ -785,7 +791,12 @@ public final class Session {
         });
         self[0] = t;
         background.add(t);
-        t.start(); // even if the client closed meanwhile: the task then fails fast, and nothing is left unstarted
+        return t;
+    }
+
+    /** Queues a listener call on the client's event loop. */
+    void dispatchEvent(Runnable listenerCall, long bytes) {
+        events.dispatch(listenerCall, bytes);
     }
 
     // ------------------------------------------------------------------------------------------------ inbound
@@ -877,6 +888,7 @@ public final class Session {
                     case JsonRpcMessage.Notification n -> {
                         cache.onNotification(n);
                         inbound.onNotification(n);
+                        tasks.onNotification(n);
                     }
                     case JsonRpcMessage.Request r -> inbound.onServerRequest(r);
                 }
@@ -1041,6 +1053,7 @@ public final class Session {
             p.future.completeExceptionally(closed);
         }
         Thread self = Thread.currentThread();
+        tasks.clientClosed(); // the close token fires, the task driver stops its polls
         inbound.interruptHandlers();
         // a notifications/cancelled already queued goes out before the transport closes: the transport's close()
         // lets its one-way sends finish, bounded

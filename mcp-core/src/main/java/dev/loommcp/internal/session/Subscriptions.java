@@ -9,6 +9,7 @@ import dev.loommcp.McpProtocolException;
 import dev.loommcp.McpRpcException;
 import dev.loommcp.McpTimeoutException;
 import dev.loommcp.McpTransportException;
+import dev.loommcp.McpUnsupportedInEraException;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.Subscription;
 import dev.loommcp.SubscriptionFilter;
@@ -182,6 +183,47 @@ final class Subscriptions {
         host.ensureConnected(LISTEN);
         Deadline deadline = Deadlines.of(options, Deadline.ofNanoTime(System.nanoTime()), host.requestTimeout());
         CancellationToken token = options.token().orElse(null);
+        refuseDead(deadline, token);
+        return host.era() == Era.MODERN ? openModern(filter, Map.of(), listener, options, deadline, token)
+                : openLegacy(filter, listener, options, deadline, token);
+    }
+
+    /**
+     * Opens a modern subscription to task status notifications (MODERN-ERA.md C.5.9): {@code subscriptions/listen}
+     * with {@code notifications.taskIds}; each {@code notifications/tasks} goes to the listener's
+     * {@code onNotification}. Otherwise as {@link #open} in the modern era (acknowledgment within the options'
+     * deadline, re-opened when the transport breaks).
+     *
+     * @param taskIds  the tasks, at least one
+     * @param listener the listener
+     * @param options  deadline and token of opening it
+     * @return the running subscription
+     * @throws McpUnsupportedInEraException in the legacy era
+     * @throws InterruptedException         if the calling thread is interrupted
+     */
+    Subscription openTasks(List<String> taskIds, SubscriptionListener listener, RequestOptions options)
+            throws InterruptedException {
+        Objects.requireNonNull(taskIds, "taskIds");
+        Objects.requireNonNull(listener, "listener");
+        Objects.requireNonNull(options, "options");
+        if (taskIds.isEmpty()) {
+            throw new IllegalArgumentException("listenTasks needs at least one task id");
+        }
+        taskIds.forEach(id -> Objects.requireNonNull(id, "taskIds holds null"));
+        host.ensureConnected(LISTEN);
+        if (host.era() != Era.MODERN) {
+            throw new McpUnsupportedInEraException(LISTEN + " with taskIds", host.era(), "poll the task with "
+                    + "tasks/get; a 2025-11-25 server may send notifications/tasks/status on its own");
+        }
+        Deadline deadline = Deadlines.of(options, Deadline.ofNanoTime(System.nanoTime()), host.requestTimeout());
+        CancellationToken token = options.token().orElse(null);
+        refuseDead(deadline, token);
+        return openModern(SubscriptionFilter.NONE, Map.of("taskIds", List.copyOf(taskIds)), listener, options,
+                deadline, token);
+    }
+
+    /** Fails an open whose token already fired or whose deadline already passed: nothing is sent. */
+    private static void refuseDead(Deadline deadline, CancellationToken token) {
         if (token != null && token.isCancelled()) {
             throw new McpCancelledException(LISTEN + " not sent: the token was already cancelled ("
                     + token.reason() + ")");
@@ -189,13 +231,12 @@ final class Subscriptions {
         if (deadline.isExpired()) {
             throw new McpTimeoutException(LISTEN + " not sent: its deadline had passed");
         }
-        return host.era() == Era.MODERN ? openModern(filter, listener, options, deadline, token)
-                : openLegacy(filter, listener, options, deadline, token);
     }
 
-    private Subscription openModern(SubscriptionFilter filter, SubscriptionListener listener, RequestOptions options,
-                                    Deadline deadline, CancellationToken token) throws InterruptedException {
-        Modern sub = new Modern(filter, listener, options.meta());
+    private Subscription openModern(SubscriptionFilter filter, Map<String, Object> extra,
+                                    SubscriptionListener listener, RequestOptions options, Deadline deadline,
+                                    CancellationToken token) throws InterruptedException {
+        Modern sub = new Modern(filter, extra, listener, options.meta());
         all.add(sub);
         if (host.isClosed()) {
             all.remove(sub);
@@ -590,6 +631,8 @@ final class Subscriptions {
     /** A modern-era subscription: a listen call on its own thread, re-opened when it breaks. */
     private final class Modern extends Base {
         final Map<String, Object> meta;
+        /** What the listen asks for beyond the filter ({@code taskIds}). */
+        final Map<String, Object> extra;
         final CancellationToken token = CancellationToken.create();
         final CompletableFuture<SubscriptionFilter> firstAck = new CompletableFuture<>();
         final CountDownLatch done = new CountDownLatch(1);
@@ -599,9 +642,11 @@ final class Subscriptions {
         volatile boolean serverEnded;
         volatile Thread worker;
 
-        Modern(SubscriptionFilter requested, SubscriptionListener listener, Map<String, Object> meta) {
+        Modern(SubscriptionFilter requested, Map<String, Object> extra, SubscriptionListener listener,
+               Map<String, Object> meta) {
             super(requested, listener);
             this.meta = meta;
+            this.extra = extra;
         }
 
         /** The subscription's thread: the listen call, and the re-opens after a break. */
@@ -657,7 +702,9 @@ final class Subscriptions {
          * first acknowledgment), or {@code null} when the subscription is over.
          */
         private McpException listenOnce(Attempt a) throws InterruptedException {
-            Map<String, Object> params = Params.withMeta(Map.of("notifications", SubscriptionWire.toWire(requested)), meta);
+            Map<String, Object> notifications = SubscriptionWire.toWire(requested);
+            notifications.putAll(extra);
+            Map<String, Object> params = Params.withMeta(Map.of("notifications", notifications), meta);
             RequestOptions callOptions = RequestOptions.newBuilder().timeout(NO_TIMEOUT).token(token).build();
             try {
                 host.modernCall(LISTEN, params, callOptions, id -> {

@@ -77,6 +77,8 @@ public final class ToolCatalog {
     private final BooleanSupplier headerRouting;
     /** Each listed tool's x-mcp-header annotations, by name, from the latest listing that described it. */
     private final ConcurrentHashMap<String, ParameterHeaders> routes = new ConcurrentHashMap<>();
+    /** Each listed tool's {@code execution.taskSupport} (2025-11-25), by name; {@code "forbidden"} when absent. */
+    private final ConcurrentHashMap<String, String> taskSupport = new ConcurrentHashMap<>();
     private final AtomicLong generation = new AtomicLong();
     private final AtomicReference<Snapshot> snapshot = new AtomicReference<>(new Snapshot(Map.of(), -1));
 
@@ -134,6 +136,8 @@ public final class ToolCatalog {
             if (item instanceof Map<?, ?> tool && tool.get("name") instanceof String name) {
                 ParameterHeaders headers = ParameterHeaders.of(tool.get("inputSchema"));
                 ParameterHeaders before = routes.put(name, headers);
+                taskSupport.put(name, tool.get("execution") instanceof Map<?, ?> execution
+                        && execution.get("taskSupport") instanceof String ts ? ts : "forbidden");
                 if (!headers.isValid()) {
                     if (routing) {
                         if (before == null || !headers.problem().equals(before.problem())) {
@@ -259,6 +263,18 @@ public final class ToolCatalog {
      */
     public boolean hasRoute(String toolName) {
         return routes.containsKey(toolName);
+    }
+
+    /**
+     * Returns the tool's {@code execution.taskSupport} (MCP 2025-11-25 "Tool-Level Negotiation") as the latest
+     * listing that described it said.
+     *
+     * @param toolName the tool
+     * @return {@code "required"}, {@code "optional"}, {@code "forbidden"} (also when absent) or another string the
+     *         server sent; {@code null} when no listing described the tool
+     */
+    public String taskSupport(String toolName) {
+        return taskSupport.get(java.util.Objects.requireNonNull(toolName, "toolName"));
     }
 
     /**

@@ -1,0 +1,357 @@
+package dev.loommcp.internal.session;
+
+import dev.loommcp.CancellationToken;
+import dev.loommcp.Era;
+import dev.loommcp.McpProtocolException;
+import dev.loommcp.McpRpcException;
+import dev.loommcp.McpTaskNotFoundException;
+import dev.loommcp.RequestOptions;
+import dev.loommcp.Subscription;
+import dev.loommcp.SubscriptionListener;
+import dev.loommcp.internal.concurrent.McpThreads;
+import dev.loommcp.internal.concurrent.UserCode;
+import dev.loommcp.internal.json.FastResults;
+import dev.loommcp.internal.json.JsonRpcCodec;
+import dev.loommcp.internal.json.JsonSize;
+import dev.loommcp.jsonrpc.JsonRpcMessage;
+import dev.loommcp.schema.CallToolResult;
+import dev.loommcp.schema.ServerCapabilities;
+import dev.loommcp.spi.Deadline;
+import dev.loommcp.spi.TaskChannel;
+import dev.loommcp.spi.TaskSupport;
+import dev.loommcp.spi.TransportThreads;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.function.Consumer;
+
+/**
+ * The core's side of tasks (MODERN-ERA.md C.5 and C.6): the {@link TaskChannel} a {@link TaskSupport} is bound to,
+ * and every {@code tools/call} of the client. A plain call of a legacy tool whose {@code execution.taskSupport} is
+ * {@code required} on a server declaring {@code capabilities.tasks.requests.tools.call} is augmented with
+ * {@code task: {ttl}}; a call answered with a task (modern {@code resultType: "task"}, legacy {@code {"task": ...}}
+ * to an augmented call) is checked and handed to {@link TaskSupport#awaitToolResult} on the caller's thread, and its
+ * final result decoded and screened like any result. Also: the {@code -32602} mapping of {@code tasks/*} requests,
+ * the listeners of {@link #onNotification}, and the close token. The extension's declaration itself is the
+ * {@link Envelope}'s, the {@code resultType} rules are {@link ModernRequests}'. Thread-safe.
+ */
+final class TaskBridge implements TaskChannel {
+
+    private static final System.Logger LOG = System.getLogger("dev.loommcp.client");
+
+    /** The requests whose {@code -32602} means an unknown or expired task (C.5.11, C.6.10). */
+    private static final Set<String> TASK_LOOKUPS = Set.of("tasks/get", "tasks/update", "tasks/cancel",
+            "tasks/result");
+    /** The JSON-RPC code of invalid params, which servers answer for an unknown or expired task. */
+    private static final int INVALID_PARAMS = -32602;
+    private static final String TASK_NOTIFICATION = "notifications/tasks";
+
+    private final Session session;
+    private final SessionConfig config;
+    private final ToolCatalog tools;
+    private final InputRounds inputRounds;
+    private final HeaderRoutedCalls headerRouting;
+    private final TaskSupport support;
+    private final CancellationToken closeToken = CancellationToken.create();
+    private final ConcurrentHashMap<String, List<Consumer<Map<String, Object>>>> listeners =
+            new ConcurrentHashMap<>();
+    private final TransportThreads threads = new TransportThreads() {
+        @Override
+        public Thread newThread(String purpose, Runnable task) {
+            return session.trackedThread(purpose, task);
+        }
+
+        @Override
+        public Thread startPlatform(String purpose, long stackSizeBytes, Runnable task) {
+            return McpThreads.startPlatform(purpose, stackSizeBytes, task);
+        }
+    };
+
+    TaskBridge(Session session, SessionConfig config, ToolCatalog tools, InputRounds inputRounds,
+               HeaderRoutedCalls headerRouting) {
+        this.session = session;
+        this.config = config;
+        this.tools = tools;
+        this.inputRounds = inputRounds;
+        this.headerRouting = headerRouting;
+        this.support = config.taskSupport();
+    }
+
+    // ------------------------------------------------------------------------------------------------ tools/call
+
+    /**
+     * {@code McpClient.callTool}: stamps the tool {@code _meta}, augments a legacy call that must be a task, sends
+     * {@code tools/call}, drives a task answer to its final result through the installed {@link TaskSupport}, then
+     * decodes and validates the result.
+     *
+     * @throws McpProtocolException if the server answered with a malformed task, or the result is malformed
+     */
+    CallToolResult callTool(String name, Map<String, Object> arguments, RequestOptions options)
+            throws InterruptedException {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(options, "options");
+        Deadline deadline = deadlineOf(options);
+        Map<String, Object> task = support != null && legacyAugment(name, true, options, deadline)
+                ? legacyTask(support.legacyTtl()) : null;
+        Map<String, Object> raw = send(name, arguments, task, options, deadline);
+        if (created(name, raw, task != null)) {
+            if (support == null) { // unreachable: the resultType check refuses a task without the extension
+                throw new McpProtocolException("tools/call of tool '" + name + "' answered with a task, but this "
+                        + "client has no TaskSupport");
+            }
+            raw = support.awaitToolResult(name, raw, rest(options, deadline));
+        }
+        return toolResult(name, raw);
+    }
+
+    @Override
+    public Map<String, Object> callTool(String name, Map<String, Object> arguments, Map<String, Object> legacyTask,
+                                        RequestOptions options) throws InterruptedException {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(options, "options");
+        Deadline deadline = deadlineOf(options);
+        Map<String, Object> task = legacyTask != null && legacyAugment(name, false, options, deadline)
+                ? new LinkedHashMap<>(legacyTask) : null;
+        Map<String, Object> raw = send(name, arguments, task, options, deadline);
+        created(name, raw, task != null); // checks a task's creation
+        return raw;
+    }
+
+    @Override
+    public CallToolResult toolResult(String name, Map<String, Object> result) {
+        Objects.requireNonNull(name, "name");
+        if (result == null) {
+            throw new McpProtocolException("tools/call of tool '" + name + "' has no result");
+        }
+        CallToolResult r = FastResults.callToolResult(result, "tools/call result of tool '" + name + "'");
+        tools.validate(name, r);
+        return r;
+    }
+
+    private Map<String, Object> send(String name, Map<String, Object> arguments, Map<String, Object> task,
+                                     RequestOptions options, Deadline deadline) throws InterruptedException {
+        Map<String, Object> params = new LinkedHashMap<>();
+        params.put("name", name);
+        if (arguments != null) {
+            params.put("arguments", arguments);
+        }
+        if (task != null) {
+            params.put("task", task);
+        }
+        Map<String, Object> meta = Params.mergeMeta(session.toolMeta(), options.meta());
+        if (!meta.isEmpty()) {
+            params.put("_meta", meta);
+        }
+        return Params.asObject(session.sendToolCall(name, params, options, deadline), "tools/call");
+    }
+
+    /**
+     * Whether a legacy call is augmented with {@code task} (C.6.1, C.6.2): the server declares
+     * {@code capabilities.tasks.requests.tools.call}, and the tool's {@code execution.taskSupport} is
+     * {@code required} (or, unless {@code requiredOnly}, {@code optional}). A tool no listing described is looked up
+     * with one listing first. Never in the modern era, where the server decides.
+     */
+    private boolean legacyAugment(String name, boolean requiredOnly, RequestOptions options, Deadline deadline)
+            throws InterruptedException {
+        if (session.era() != Era.LEGACY || !legacyToolTasks(session.serverCapabilities())) {
+            return false;
+        }
+        String mode = tools.taskSupport(name);
+        if (mode == null) {
+            headerRouting.learnToolRoutes(Session.within(options, deadline, "tools/list"));
+            mode = tools.taskSupport(name);
+        }
+        return "required".equals(mode) || !requiredOnly && "optional".equals(mode);
+    }
+
+    /** Whether legacy capabilities declare {@code tasks.requests.tools.call}. */
+    private static boolean legacyToolTasks(ServerCapabilities caps) {
+        return caps != null && caps.tasks() != null && caps.tasks().get("requests") instanceof Map<?, ?> requests
+                && requests.get("tools") instanceof Map<?, ?> toolRequests
+                && toolRequests.get("call") instanceof Map<?, ?>;
+    }
+
+    /** The {@code task} augmentation of a plain call: {@code {ttl}} in milliseconds, or empty. */
+    private static Map<String, Object> legacyTask(Duration ttl) {
+        return ttl == null ? Map.of() : Map.of("ttl", ttl.toMillis());
+    }
+
+    /**
+     * Whether {@code raw} creates a task: modern {@code resultType: "task"} (flat), or the legacy {@code task} object
+     * of an augmented call (nested); either must name its task with a string {@code taskId}.
+     *
+     * @throws McpProtocolException if the creation is malformed
+     */
+    private boolean created(String name, Map<String, Object> raw, boolean augmented) {
+        Object task;
+        if ("task".equals(raw.get("resultType"))) {
+            task = raw;
+        } else if (augmented && raw.containsKey("task")) {
+            task = raw.get("task");
+        } else {
+            return false;
+        }
+        String what = "tools/call of tool '" + name + "' to server " + config.transport().describe() + " created a task";
+        if (!(task instanceof Map<?, ?> t)) {
+            throw new McpProtocolException(what + " that is " + JsonRpcCodec.kind(task) + ", not an object; "
+                    + "the result was not used");
+        }
+        if (!(t.get("taskId") instanceof String id) || id.isEmpty()) {
+            throw new McpProtocolException(what + " without a string taskId; the result was not used");
+        }
+        if (!(t.get("status") instanceof String)) {
+            throw new McpProtocolException(what + " (taskId " + id + ") without a string status; the result was "
+                    + "not used");
+        }
+        return true;
+    }
+
+    /** What is left of the call's deadline, for the task's driver: at least a nanosecond, so that it cancels. */
+    private static RequestOptions rest(RequestOptions options, Deadline deadline) {
+        if (deadline.isNone()) {
+            return options;
+        }
+        return options.toBuilder().timeout(Duration.ofNanos(Math.max(1, deadline.remainingNanos()))).build();
+    }
+
+    private Deadline deadlineOf(RequestOptions options) {
+        return Deadlines.of(options, Deadline.ofNanoTime(System.nanoTime()), config.requestTimeout());
+    }
+
+    // ------------------------------------------------------------------------------------------------ channel
+
+    @Override
+    public Era era() {
+        Era e = session.era();
+        if (e == null || !session.isConnected()) {
+            throw new IllegalStateException("the client is not connected");
+        }
+        return e;
+    }
+
+    @Override
+    public String serverKey() {
+        String key = config.transport().serverKey();
+        return key != null ? key : config.transport().describe();
+    }
+
+    @Override
+    public ServerCapabilities serverCapabilities() {
+        era();
+        return session.serverCapabilities();
+    }
+
+    @Override
+    public Map<String, Object> request(String method, Map<String, Object> params, RequestOptions options)
+            throws InterruptedException {
+        return session.request(method, params, options); // maps -32602 of a task lookup: notFound
+    }
+
+    /**
+     * The exception for a failed request: {@link McpTaskNotFoundException} for {@code -32602} on
+     * {@code tasks/get|update|cancel|result} (the task is unknown or expired; its id from {@code params.taskId}),
+     * else {@code e} unchanged.
+     *
+     * @param method the request's method
+     * @param params its params, or {@code null}
+     * @param e      the failure
+     * @return the exception to throw
+     */
+    static McpRpcException notFound(String method, Map<String, Object> params, McpRpcException e) {
+        if (e.code() != INVALID_PARAMS || !TASK_LOOKUPS.contains(method) || e instanceof McpTaskNotFoundException) {
+            return e;
+        }
+        String taskId = params != null && params.get("taskId") instanceof String id ? id : null;
+        McpTaskNotFoundException typed = new McpTaskNotFoundException(method, taskId, e.requestId(), e.error());
+        typed.setStackTrace(e.getStackTrace());
+        return typed;
+    }
+
+    @Override
+    public Map<String, Object> answerInputRequests(Map<String, Object> inputRequests, RequestOptions options)
+            throws InterruptedException {
+        Objects.requireNonNull(inputRequests, "inputRequests");
+        Objects.requireNonNull(options, "options");
+        return inputRounds.answerAll("task input to server " + config.transport().describe(), inputRequests,
+                deadlineOf(options), options.token().orElse(null));
+    }
+
+    @Override
+    public Subscription listenTasks(List<String> taskIds, Consumer<Map<String, Object>> onTask,
+                                    RequestOptions options) throws InterruptedException {
+        Objects.requireNonNull(onTask, "onTask");
+        return session.subscriptions().openTasks(taskIds, new SubscriptionListener() {
+            @Override
+            public void onNotification(JsonRpcMessage.Notification notification) {
+                if (notification.method().equals(TASK_NOTIFICATION) && notification.params() != null) {
+                    onTask.accept(notification.params());
+                }
+            }
+        }, options);
+    }
+
+    @Override
+    public AutoCloseable onNotification(String method, Consumer<Map<String, Object>> listener) {
+        Objects.requireNonNull(method, "method");
+        Objects.requireNonNull(listener, "listener");
+        listeners.computeIfAbsent(method, m -> new CopyOnWriteArrayList<>()).add(listener);
+        return () -> {
+            List<Consumer<Map<String, Object>>> list = listeners.get(method);
+            if (list != null) {
+                list.remove(listener);
+            }
+        };
+    }
+
+    /**
+     * Passes a server notification to the listeners registered for its method, on the client's event loop.
+     * Called on the transport's reader thread; never blocks, never throws.
+     *
+     * @param n the notification
+     */
+    void onNotification(JsonRpcMessage.Notification n) {
+        List<Consumer<Map<String, Object>>> list = listeners.get(n.method());
+        if (list == null || list.isEmpty()) {
+            return;
+        }
+        Map<String, Object> params = n.params() == null ? Map.of() : n.params();
+        long bytes = JsonSize.ofMessage(n.method(), n.params());
+        for (Consumer<Map<String, Object>> l : list) {
+            session.dispatchEvent(() -> UserCode.run(LOG, "a task notification listener", () -> l.accept(params)),
+                    bytes);
+        }
+    }
+
+    @Override
+    public TransportThreads threads() {
+        return threads;
+    }
+
+    @Override
+    public boolean isClosed() {
+        return session.isClosed();
+    }
+
+    @Override
+    public CancellationToken closeToken() {
+        return closeToken;
+    }
+
+    /** The client closed: fires the close token, then tells the driver. Never throws. */
+    void clientClosed() {
+        closeToken.cancel("the client was closed");
+        if (support == null) {
+            return;
+        }
+        try {
+            support.clientClosed();
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "the task support failed to stop at client close", e);
+        }
+    }
+}

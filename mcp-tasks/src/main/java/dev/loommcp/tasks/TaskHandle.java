@@ -1,0 +1,780 @@
+package dev.loommcp.tasks;
+
+import dev.loommcp.CancellationToken;
+import dev.loommcp.Era;
+import dev.loommcp.McpCancelledException;
+import dev.loommcp.McpClosedException;
+import dev.loommcp.McpException;
+import dev.loommcp.McpProtocolException;
+import dev.loommcp.McpRpcException;
+import dev.loommcp.McpTaskFailedException;
+import dev.loommcp.McpTaskNotFoundException;
+import dev.loommcp.McpTimeoutException;
+import dev.loommcp.McpTransportException;
+import dev.loommcp.McpUnsupportedInEraException;
+import dev.loommcp.RequestOptions;
+import dev.loommcp.Subscription;
+import dev.loommcp.jsonrpc.JsonRpcError;
+import dev.loommcp.schema.CallToolResult;
+import dev.loommcp.spi.Deadline;
+import dev.loommcp.spi.TaskChannel;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The {@link McpTask} of this module: a task's last snapshot, its waiters and listeners, and the driver logic of one
+ * task (poll scheduling through the client's {@link PollTimer}, push, input, cancel, TTL backstop). A waiter parks
+ * its own thread on this handle's condition; polls run on the timer's short-lived poll threads. Thread-safe.
+ */
+final class TaskHandle implements McpTask {
+
+    private static final System.Logger LOG = System.getLogger("dev.loommcp.tasks");
+
+    /** How long a best-effort {@code tasks/cancel} may take (issue 11 seam rules: bounded to 5 s). */
+    static final Duration CANCEL_BOUND = Duration.ofSeconds(5);
+    /** The timeout of one poll request. */
+    static final Duration POLL_TIMEOUT = Duration.ofSeconds(30);
+    /** Consecutive failed polls (other than rate limits) after which waiters get the failure. */
+    static final int MAX_POLL_FAILURES = 5;
+    /** The {@code tasks/result} timeout when neither the caller nor the task's TTL bounds it. */
+    static final Duration LEGACY_RESULT_TIMEOUT = Duration.ofHours(24);
+
+    private final McpTasks owner;
+    private final String id;
+    private final String toolName;
+    private final Era era;
+    private final Instant clientCreatedAt;
+
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition changed = lock.newCondition();
+    private final ReentrantLock dispatchLock = new ReentrantLock();
+    private final List<TaskListener> listeners = new CopyOnWriteArrayList<>();
+    private final Set<String> claimedKeys = ConcurrentHashMap.newKeySet();
+
+    // guarded by lock
+    private TaskSnapshot snapshot;
+    private RuntimeException failure;
+    private int awaiters;
+    private boolean scheduled;
+    private boolean polling;
+    private long lastPollNanos;
+    private int backoffShift;
+    private int failedPolls;
+    private long polls;
+    private Subscription push;
+    private boolean pushTried;
+
+    TaskHandle(McpTasks owner, TaskSnapshot first, String toolName) {
+        this.owner = owner;
+        this.id = first.taskId();
+        this.toolName = toolName;
+        this.era = first.era();
+        this.snapshot = first;
+        this.clientCreatedAt = Instant.now();
+        this.lastPollNanos = System.nanoTime();
+    }
+
+    @Override
+    public String id() {
+        return id;
+    }
+
+    @Override
+    public String toolName() {
+        return toolName;
+    }
+
+    @Override
+    public Era era() {
+        return era;
+    }
+
+    @Override
+    public TaskSnapshot snapshot() {
+        lock.lock();
+        try {
+            return snapshot;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Returns how many {@code tasks/get} polls the driver sent for this task (for tests and benchmarks).
+     *
+     * @return the count
+     */
+    long polls() {
+        lock.lock();
+        try {
+            return polls;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Returns when the task was created: the server's time when it said, else when this handle was made.
+     *
+     * @return the instant
+     */
+    Instant createdAt() {
+        TaskSnapshot s = snapshot();
+        return s.createdAt() != null ? s.createdAt() : clientCreatedAt;
+    }
+
+    @Override
+    public TaskSnapshot get(RequestOptions options) throws InterruptedException {
+        Map<String, Object> raw = owner.channel().request("tasks/get", TaskWire.params("taskId", id), options);
+        TaskSnapshot s = TaskWire.parse(raw, era, id, "tasks/get result");
+        return apply(s);
+    }
+
+    @Override
+    public void update(Map<String, Object> inputResponses, RequestOptions options) throws InterruptedException {
+        java.util.Objects.requireNonNull(inputResponses, "inputResponses");
+        if (era == Era.LEGACY) {
+            throw new McpUnsupportedInEraException("tasks/update", Era.LEGACY,
+                    "input of a 2025-11-25 task arrives as server requests, answered by the client's handlers");
+        }
+        Map<String, Object> fresh = new LinkedHashMap<>();
+        for (Map.Entry<String, Object> e : inputResponses.entrySet()) {
+            if (claimedKeys.add(e.getKey())) {
+                fresh.put(e.getKey(), e.getValue());
+            }
+        }
+        sendUpdate(fresh, options);
+    }
+
+    private void sendUpdate(Map<String, Object> responses, RequestOptions options) throws InterruptedException {
+        if (responses.isEmpty()) {
+            return;
+        }
+        try {
+            owner.channel().request("tasks/update", TaskWire.params("taskId", id, "inputResponses", responses),
+                    options);
+        } catch (RuntimeException | InterruptedException e) {
+            claimedKeys.removeAll(responses.keySet()); // not delivered: may be answered again
+            throw e;
+        }
+    }
+
+    @Override
+    public void cancel(RequestOptions options) throws InterruptedException {
+        if (snapshot().status().isTerminal()) {
+            return;
+        }
+        Map<String, Object> raw = owner.channel().request("tasks/cancel", TaskWire.params("taskId", id), options);
+        if (era == Era.LEGACY && raw != null && raw.get("status") != null) {
+            try {
+                apply(TaskWire.parse(raw, era, id, "tasks/cancel result"));
+            } catch (McpProtocolException e) {
+                LOG.log(System.Logger.Level.DEBUG, "tasks/cancel answer of task {0} not readable: {1}", id,
+                        e.getMessage());
+            }
+        }
+    }
+
+    @Override
+    public CallToolResult await(RequestOptions options) throws InterruptedException {
+        Map<String, Object> raw = awaitRaw(options);
+        return owner.channel().toolResult(toolName == null ? "(task " + id + ")" : toolName, raw);
+    }
+
+    @Override
+    public CallToolResult await(Deadline deadline) throws InterruptedException {
+        java.util.Objects.requireNonNull(deadline, "deadline");
+        RequestOptions options = deadline.isNone() ? RequestOptions.DEFAULT
+                : RequestOptions.timeout(Duration.ofNanos(Math.max(1, deadline.remainingNanos())));
+        return await(options);
+    }
+
+    @Override
+    public AutoCloseable addListener(TaskListener listener) {
+        java.util.Objects.requireNonNull(listener, "listener");
+        listeners.add(listener);
+        watch();
+        return () -> listeners.remove(listener);
+    }
+
+    // ---------------------------------------------------------------------------------------------------- driving
+
+    /**
+     * Takes what the server said of the task. A terminal status is final: a later snapshot is ignored. Fields the
+     * new snapshot leaves out (a push may omit the TTL or interval) keep their last value.
+     *
+     * @param s the snapshot
+     * @return the handle's snapshot after it
+     */
+    TaskSnapshot apply(TaskSnapshot s) {
+        TaskSnapshot before;
+        TaskSnapshot now;
+        lock.lock();
+        try {
+            before = snapshot;
+            if (before.status().isTerminal()) {
+                return before;
+            }
+            now = new TaskSnapshot(id, era, s.status(), s.statusMessage(),
+                    s.createdAt() != null ? s.createdAt() : before.createdAt(),
+                    s.lastUpdatedAt() != null ? s.lastUpdatedAt() : before.lastUpdatedAt(),
+                    s.ttl() != null ? s.ttl() : before.ttl(),
+                    s.pollInterval() != null ? s.pollInterval() : before.pollInterval(),
+                    s.inputRequests(), s.result(), s.error());
+            snapshot = now;
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+        if (before.status() != now.status() || !java.util.Objects.equals(before.statusMessage(), now.statusMessage())) {
+            owner.recorded(this, now);
+            dispatch(now);
+        }
+        if (now.status().isTerminal()) {
+            closePush();
+        }
+        return now;
+    }
+
+    /**
+     * Ends every wait on this handle with a failure (the server no longer knows the task, the client closed, polls
+     * keep failing). The first failure wins.
+     *
+     * @param e the failure
+     */
+    void fail(RuntimeException e) {
+        lock.lock();
+        try {
+            if (failure == null) {
+                failure = e;
+            }
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+        if (e instanceof McpTaskNotFoundException) {
+            owner.forget(this);
+        }
+        closePush();
+    }
+
+    /** Wakes the waiters (a token fired, the client closed). */
+    void wake() {
+        lock.lock();
+        try {
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Schedules the next poll if someone waits or listens, the task is open, and none is scheduled or running. */
+    void watch() {
+        long due;
+        lock.lock();
+        try {
+            if (scheduled || polling || failure != null || snapshot.status().isTerminal()
+                    || (awaiters == 0 && listeners.isEmpty())) {
+                return;
+            }
+            scheduled = true;
+            due = lastPollNanos + interval(snapshot).toNanos();
+        } finally {
+            lock.unlock();
+        }
+        boolean ok;
+        try {
+            ok = owner.timer().schedule(this, due);
+        } catch (RuntimeException e) {
+            ok = false;
+            fail(e);
+        }
+        if (!ok) {
+            lock.lock();
+            try {
+                scheduled = false;
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
+    /** Runs one {@code tasks/get} poll; on a poll thread of the timer. */
+    void pollOnce() {
+        lock.lock();
+        try {
+            scheduled = false;
+            if (failure != null || snapshot.status().isTerminal() || owner.channel().isClosed()) {
+                return;
+            }
+            polling = true;
+            polls++;
+        } finally {
+            lock.unlock();
+        }
+        try {
+            Map<String, Object> raw = owner.channel().request("tasks/get", TaskWire.params("taskId", id),
+                    RequestOptions.newBuilder().timeout(POLL_TIMEOUT).token(owner.channel().closeToken()).build());
+            apply(TaskWire.parse(raw, era, id, "tasks/get result"));
+            lock.lock();
+            try {
+                failedPolls = 0;
+                backoffShift = 0;
+            } finally {
+                lock.unlock();
+            }
+        } catch (McpTaskNotFoundException | McpClosedException e) {
+            fail(e);
+        } catch (InterruptedException e) {
+            fail(new McpCancelledException("the poll of task " + id + " was interrupted"));
+        } catch (RuntimeException e) {
+            boolean rateLimited = isRateLimit(e);
+            boolean give;
+            lock.lock();
+            try {
+                backoffShift = Math.min(backoffShift + 1, 16);
+                give = !rateLimited && ++failedPolls >= MAX_POLL_FAILURES;
+            } finally {
+                lock.unlock();
+            }
+            LOG.log(System.Logger.Level.DEBUG, "poll of task {0} failed ({1}), backing off: {2}", id,
+                    rateLimited ? "rate limited" : "attempt " + failedPolls, e.toString());
+            if (give || owner.channel().isClosed()) {
+                fail(e);
+            }
+        } finally {
+            lock.lock();
+            try {
+                polling = false;
+                lastPollNanos = System.nanoTime();
+            } finally {
+                lock.unlock();
+            }
+            watch();
+        }
+    }
+
+    /**
+     * Returns whether a failure signals a rate limit: HTTP 429, or a JSON-RPC error whose message speaks of a rate
+     * limit or too many requests.
+     */
+    static boolean isRateLimit(RuntimeException e) {
+        String m = String.valueOf(e.getMessage()).toLowerCase(Locale.ROOT);
+        if (e instanceof McpTransportException) {
+            return m.contains("429") || m.contains("too many requests");
+        }
+        return e instanceof McpRpcException && (m.contains("rate limit") || m.contains("rate-limit")
+                || m.contains("too many requests"));
+    }
+
+    /** The interval to the next poll: the server's latest, clamped to the builder's bounds, doubled per back-off. */
+    private Duration interval(TaskSnapshot s) {
+        Duration min = owner.minPollInterval();
+        Duration max = owner.maxPollInterval();
+        Duration base = s.pollInterval() != null ? s.pollInterval()
+                : (max.compareTo(Duration.ofSeconds(1)) < 0 ? max : Duration.ofSeconds(1));
+        if (base.compareTo(min) < 0) {
+            base = min;
+        }
+        if (base.compareTo(max) > 0) {
+            base = max;
+        }
+        if (backoffShift > 0) {
+            Duration backed = base.multipliedBy(1L << backoffShift);
+            base = backed.compareTo(max) > 0 ? (base.compareTo(max) < 0 ? max : base) : backed;
+        }
+        return base;
+    }
+
+    private void dispatch(TaskSnapshot s) {
+        if (listeners.isEmpty()) {
+            return;
+        }
+        dispatchLock.lock();
+        try {
+            for (TaskListener l : listeners) {
+                try {
+                    l.onStatus(this, s);
+                } catch (RuntimeException e) {
+                    LOG.log(System.Logger.Level.WARNING, "a TaskListener of task " + id + " threw; ignored", e);
+                }
+            }
+        } finally {
+            dispatchLock.unlock();
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------------------- await
+
+    /**
+     * Waits for the task's final result as plain JSON (see {@link McpTask#await(RequestOptions)}).
+     *
+     * @param options deadline and token
+     * @return the final {@code CallToolResult} as plain JSON
+     * @throws InterruptedException if interrupted (the task is cancelled first, best effort)
+     */
+    Map<String, Object> awaitRaw(RequestOptions options) throws InterruptedException {
+        java.util.Objects.requireNonNull(options, "options");
+        Deadline deadline = deadlineOf(options);
+        CancellationToken token = options.token().orElse(null);
+        TaskSnapshot now = snapshot();
+        if (now.status().isTerminal() && (now.result() != null || era == Era.MODERN)) {
+            return finish(now);
+        }
+        lock.lock();
+        try {
+            awaiters++;
+        } finally {
+            lock.unlock();
+        }
+        CancellationToken.Registration onToken = token == null ? null : token.onCancel(this::wake);
+        CancellationToken.Registration onClose = owner.channel().closeToken().onCancel(this::wake);
+        try {
+            watch();
+            return era == Era.MODERN ? awaitModern(deadline, token, options) : awaitLegacy(deadline, token);
+        } catch (InterruptedException e) {
+            cancelQuietly("the waiting thread was interrupted");
+            throw e;
+        } finally {
+            onClose.close();
+            if (onToken != null) {
+                onToken.close();
+            }
+            boolean last;
+            lock.lock();
+            try {
+                last = --awaiters == 0;
+            } finally {
+                lock.unlock();
+            }
+            if (last) {
+                closePush();
+            }
+        }
+    }
+
+    private Map<String, Object> awaitModern(Deadline deadline, CancellationToken token, RequestOptions options)
+            throws InterruptedException {
+        openPush();
+        while (true) {
+            TaskSnapshot s;
+            RuntimeException failed;
+            lock.lock();
+            try {
+                s = snapshot;
+                failed = failure;
+            } finally {
+                lock.unlock();
+            }
+            if (s.status().isTerminal()) {
+                return finish(s);
+            }
+            checkAbandoned(deadline, token, failed);
+            if (s.status() == TaskStatus.INPUT_REQUIRED && !s.inputRequests().isEmpty()) {
+                answerInputs(s, deadline, token, options);
+            }
+            lock.lock();
+            try {
+                if (snapshot == s && failure == null && !deadline.isExpired()
+                        && (token == null || !token.isCancelled()) && !owner.channel().isClosed()) {
+                    long wait = Math.min(deadline.remainingNanos(), ttlRemainingNanos(s));
+                    if (wait > 0) {
+                        changed.awaitNanos(wait);
+                    }
+                }
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
+    private void answerInputs(TaskSnapshot s, Deadline deadline, CancellationToken token, RequestOptions options)
+            throws InterruptedException {
+        Map<String, Object> fresh = new LinkedHashMap<>();
+        for (Map.Entry<String, Object> e : s.inputRequests().entrySet()) {
+            if (claimedKeys.add(e.getKey())) {
+                fresh.put(e.getKey(), e.getValue());
+            }
+        }
+        if (fresh.isEmpty()) {
+            return;
+        }
+        RequestOptions handlerOptions = withDeadline(deadline, token, options);
+        Map<String, Object> answers;
+        try {
+            answers = owner.channel().answerInputRequests(fresh, handlerOptions);
+        } catch (RuntimeException | InterruptedException e) {
+            claimedKeys.removeAll(fresh.keySet());
+            if (e instanceof RuntimeException re && !(re instanceof McpTimeoutException)
+                    && !(re instanceof McpCancelledException)) {
+                cancelQuietly("answering its input failed");
+            }
+            throw e;
+        }
+        Map<String, Object> responses = new LinkedHashMap<>();
+        for (String key : fresh.keySet()) {
+            if (answers != null && answers.containsKey(key)) {
+                responses.put(key, answers.get(key));
+            } else {
+                claimedKeys.remove(key);
+            }
+        }
+        sendUpdate(responses, handlerOptions);
+    }
+
+    private void checkAbandoned(Deadline deadline, CancellationToken token, RuntimeException failed) {
+        if (failed != null) {
+            if (failed instanceof McpClosedException c) {
+                throw new McpClosedException("the client closed while waiting for task " + id, c);
+            }
+            throw failed;
+        }
+        if (owner.channel().isClosed()) {
+            throw new McpClosedException("the client closed while waiting for task " + id, null);
+        }
+        if (token != null && token.isCancelled()) {
+            cancelQuietly("the caller's token fired");
+            throw new McpCancelledException("waiting for task " + id + " was cancelled (" + token.reason()
+                    + "); tasks/cancel was sent");
+        }
+        if (deadline.isExpired()) {
+            cancelQuietly("the caller's deadline passed");
+            throw new McpTimeoutException("task " + id + " did not end before the caller's deadline; tasks/cancel"
+                    + " was sent");
+        }
+        TaskSnapshot s = snapshot();
+        if (ttlRemainingNanos(s) == 0) {
+            owner.forget(this);
+            throw new McpTimeoutException("task " + id + " passed its TTL of " + s.ttl().toMillis()
+                    + " ms (created " + createdAt() + ") with no terminal status");
+        }
+    }
+
+    /** Nanoseconds until the TTL backstop (the TTL plus one poll interval of grace), or Long.MAX_VALUE. */
+    private long ttlRemainingNanos(TaskSnapshot s) {
+        if (s.ttl() == null) {
+            return Long.MAX_VALUE;
+        }
+        Instant end = createdAt().plus(s.ttl()).plus(interval(s));
+        Duration left = Duration.between(Instant.now(), end);
+        return left.isNegative() || left.isZero() ? 0 : Math.min(left.toNanos(), Long.MAX_VALUE - 1);
+    }
+
+    private Map<String, Object> awaitLegacy(Deadline deadline, CancellationToken token) throws InterruptedException {
+        TaskSnapshot s = snapshot();
+        Deadline ttlEnd = s.ttl() == null ? Deadline.NONE
+                : Deadline.after(Duration.ofNanos(Math.min(ttlRemainingNanos(s), Long.MAX_VALUE / 2)));
+        Deadline resultDeadline = deadline.earliest(ttlEnd);
+        if (resultDeadline.isNone()) {
+            resultDeadline = Deadline.after(LEGACY_RESULT_TIMEOUT);
+        }
+        RequestOptions.Builder b = RequestOptions.newBuilder()
+                .timeout(Duration.ofNanos(Math.max(1, resultDeadline.remainingNanos())));
+        if (token != null) {
+            b.token(token);
+        }
+        Map<String, Object> raw;
+        try {
+            raw = owner.channel().request("tasks/result", TaskWire.params("taskId", id), b.build());
+        } catch (McpTimeoutException e) {
+            if (deadline.isExpired()) {
+                cancelQuietly("the caller's deadline passed");
+                throw new McpTimeoutException("task " + id + " did not end before the caller's deadline;"
+                        + " tasks/cancel was sent");
+            }
+            owner.forget(this);
+            TaskSnapshot last = snapshot();
+            throw new McpTimeoutException("task " + id + " passed its TTL of "
+                    + (last.ttl() == null ? "?" : last.ttl().toMillis()) + " ms (created " + createdAt()
+                    + ") with no result from tasks/result");
+        } catch (McpCancelledException e) {
+            if (token != null && token.isCancelled()) {
+                cancelQuietly("the caller's token fired");
+                throw new McpCancelledException("waiting for task " + id + " was cancelled (" + token.reason()
+                        + "); tasks/cancel was sent");
+            }
+            throw e;
+        } catch (McpTaskNotFoundException e) {
+            owner.forget(this);
+            throw e;
+        } catch (McpRpcException e) {
+            TaskSnapshot last = learnQuietly();
+            if (last.status() == TaskStatus.CANCELLED) {
+                throw cancelled(last);
+            }
+            apply(new TaskSnapshot(id, era, TaskStatus.FAILED, last.statusMessage(), null, null, null, null,
+                    null, null, e.error()));
+            throw new McpTaskFailedException("tools/call", id, e.requestId(), e.error());
+        }
+        if (raw == null) {
+            throw new McpProtocolException("tasks/result of task " + id + " returned no result");
+        }
+        boolean isError = Boolean.TRUE.equals(raw.get("isError"));
+        TaskSnapshot done = new TaskSnapshot(id, era, isError ? TaskStatus.FAILED : TaskStatus.COMPLETED,
+                snapshot().statusMessage(), null, null, null, null, null, raw, null);
+        apply(done);
+        return raw;
+    }
+
+    /** A status from tasks/get, bounded, for explaining a tasks/result error; the known snapshot if that fails. */
+    private TaskSnapshot learnQuietly() {
+        try {
+            return get(RequestOptions.timeout(CANCEL_BOUND));
+        } catch (RuntimeException e) {
+            return snapshot();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return snapshot();
+        }
+    }
+
+    private Map<String, Object> finish(TaskSnapshot s) {
+        switch (s.status()) {
+            case COMPLETED -> {
+                if (s.result() == null) {
+                    throw new McpProtocolException("task " + id + " is completed but its result is missing");
+                }
+                return s.result();
+            }
+            case FAILED -> {
+                if (s.result() != null) {
+                    return s.result(); // legacy: a tool result with isError ends the task failed; still a result
+                }
+                JsonRpcError error = s.error() != null ? s.error()
+                        : new JsonRpcError(JsonRpcError.INTERNAL_ERROR, "task " + id + " failed"
+                        + (s.statusMessage() == null ? "" : ": " + s.statusMessage()), null);
+                throw new McpTaskFailedException("tools/call", id, null, error);
+            }
+            case CANCELLED -> throw cancelled(s);
+            default -> throw new IllegalStateException("not terminal: " + s.status());
+        }
+    }
+
+    private McpCancelledException cancelled(TaskSnapshot s) {
+        return new McpCancelledException("task " + id + " was cancelled"
+                + (s.statusMessage() == null ? "" : ": " + s.statusMessage()));
+    }
+
+    /** Sends a bounded, best-effort {@code tasks/cancel} (never on an interrupted thread: the flag is kept). */
+    void cancelQuietly(String why) {
+        boolean interrupted = Thread.interrupted();
+        try {
+            LOG.log(System.Logger.Level.DEBUG, "cancelling task {0}: {1}", id, why);
+            cancel(RequestOptions.timeout(CANCEL_BOUND));
+            owner.forget(this);
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.DEBUG, "tasks/cancel of task {0} failed: {1}", id, e.toString());
+        } catch (InterruptedException e) {
+            interrupted = true;
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------------------- push
+
+    private void openPush() {
+        lock.lock();
+        try {
+            if (pushTried || !owner.push()) {
+                return;
+            }
+            pushTried = true;
+        } finally {
+            lock.unlock();
+        }
+        TaskChannel channel = owner.channel();
+        try {
+            Map<String, Object> ext = channel.serverCapabilities().extensions();
+            if (ext == null || !ext.containsKey(TaskChannel.EXTENSION)) {
+                return;
+            }
+            Subscription sub = channel.listenTasks(List.of(id), this::pushed, RequestOptions.timeout(CANCEL_BOUND));
+            boolean keep;
+            lock.lock();
+            try {
+                keep = !snapshot.status().isTerminal() && failure == null && awaiters > 0;
+                if (keep) {
+                    push = sub;
+                }
+            } finally {
+                lock.unlock();
+            }
+            if (!keep) {
+                sub.close();
+            }
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.DEBUG, "no push for task {0}, polling only: {1}", id, e.toString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private void pushed(Map<String, Object> params) {
+        try {
+            apply(TaskWire.parse(params, era, id, "notifications/tasks"));
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.DEBUG, "ignored a notifications/tasks for task {0}: {1}", id,
+                    e.getMessage());
+        }
+    }
+
+    private void closePush() {
+        Subscription sub;
+        lock.lock();
+        try {
+            sub = push;
+            push = null;
+        } finally {
+            lock.unlock();
+        }
+        if (sub != null) {
+            try {
+                sub.close();
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.DEBUG, "closing the task listen of {0} failed: {1}", id, e.toString());
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------------------- helpers
+
+    static Deadline deadlineOf(RequestOptions options) {
+        Deadline d = Deadline.NONE;
+        if (options.deadline().isPresent()) {
+            d = Deadline.at(options.deadline().get());
+        }
+        if (options.timeout().isPresent()) {
+            d = d.earliest(Deadline.after(options.timeout().get()));
+        }
+        return d;
+    }
+
+    private static RequestOptions withDeadline(Deadline deadline, CancellationToken token, RequestOptions options) {
+        RequestOptions.Builder b = RequestOptions.newBuilder().meta(options.meta());
+        if (!deadline.isNone()) {
+            b.timeout(Duration.ofNanos(Math.max(1, deadline.remainingNanos())));
+        }
+        if (token != null) {
+            b.token(token);
+        }
+        return b.build();
+    }
+
+    @Override
+    public String toString() {
+        return "McpTask[" + id + ", " + era + ", " + snapshot().status().wireName() + "]";
+    }
+
+}
