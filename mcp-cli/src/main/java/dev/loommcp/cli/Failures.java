@@ -6,6 +6,8 @@ import dev.loommcp.McpInputRequiredException;
 import dev.loommcp.McpMissingCapabilityException;
 import dev.loommcp.McpProtocolException;
 import dev.loommcp.McpRpcException;
+import dev.loommcp.McpTaskFailedException;
+import dev.loommcp.McpTaskNotFoundException;
 import dev.loommcp.McpTimeoutException;
 import dev.loommcp.McpTransportException;
 import dev.loommcp.McpUnsupportedInEraException;
@@ -119,7 +121,13 @@ final class Failures {
                 if (rpc.data() != null && !json) {
                     err.println("mcp: error data: " + TerminalText.cap(Json.write(rpc.data())));
                 }
-                if (rpc instanceof McpMissingCapabilityException missing) {
+                if (rpc instanceof McpTaskFailedException failed) {
+                    err.println("mcp: task " + TerminalText.cap(failed.taskId()) + " ended failed with that error");
+                } else if (rpc instanceof McpTaskNotFoundException notFound) {
+                    err.println("mcp: the server does not know task " + TerminalText.cap(notFound.taskId())
+                            + " (unknown or expired; over --stdio every command starts a new server process, "
+                            + "which knows no task of an earlier one)");
+                } else if (rpc instanceof McpMissingCapabilityException missing) {
                     err.println("mcp: the server needs the client capabilities "
                             + TerminalText.cap(Json.write(missing.requiredCapabilities())) + "; " + HANDLER_OPTIONS);
                 } else if (rpc instanceof McpUnsupportedVersionException || rpc.code() == UNSUPPORTED_VERSION) {

@@ -153,10 +153,29 @@ abstract class TasksExtensionContract extends TaskClients {
                 .isInstanceOf(McpTaskFailedException.class);
     }
 
+    /** The fixture's counts of tasks, tasks/get calls and early polls (per server process). */
+    static Map<String, Object> pollStats(Connected c) throws Exception {
+        return map(dev.loommcp.internal.json.Json.read(text(c.client().callTool("poll_stats", Map.of(),
+                RequestOptions.DEFAULT))));
+    }
+
+    /** C.5.6: the interval a server changes mid-task is the one kept (pollMsLater). */
+    @Test
+    void aChangedIntervalIsFollowed() throws Exception {
+        Connected c = connect(t -> t.push(false), b -> { });
+        Object earlyBefore = pollStats(c).get("early");
+        McpTask task = c.tasks().callToolAsTask("slow_compute", Map.of("seconds", 2, "pollMs", 100,
+                "pollMsLater", 700), RequestOptions.DEFAULT);
+        task.await(Deadline.after(BOUND));
+        assertThat(task.snapshot().pollInterval()).isEqualTo(Duration.ofMillis(700));
+        assertThat(pollStats(c).get("early")).isEqualTo(earlyBefore);
+    }
+
     /** C.5.6: polls never come faster than the server's pollIntervalMs. */
     @Test
     void pollsKeepTheServersInterval() throws Exception {
         Connected c = connect(t -> t.push(false), b -> { });
+        Object earlyBefore = pollStats(c).get("early");
         long start = System.nanoTime();
         McpTask task = c.tasks().callToolAsTask("slow_compute", Map.of("seconds", 2, "pollMs", 400),
                 RequestOptions.DEFAULT);
@@ -166,6 +185,8 @@ abstract class TasksExtensionContract extends TaskClients {
         int polls = c.requests("tasks/get").size();
         // an upper bound only (a slow machine polls less, never more): one per interval, plus the first and last
         assertThat(polls).as("tasks/get over %d ms at 400 ms", elapsedMs).isBetween(1, (int) (elapsedMs / 400) + 2);
+        // the server's own count: no tasks/get came sooner than the interval it reported (10% tolerance)
+        assertThat(pollStats(c).get("early")).isEqualTo(earlyBefore);
     }
 
     /** C.5.7: input_required answered through the elicitation handler, each key once (one key). */
@@ -176,8 +197,9 @@ abstract class TasksExtensionContract extends TaskClients {
             asked.incrementAndGet();
             return ElicitResult.accept(Map.of("confirm", true));
         }));
-        CallToolResult r = c.client().callTool("confirm_delete", Map.of(), RequestOptions.timeout(BOUND));
-        assertThat(text(r)).contains("deleted");
+        CallToolResult r = c.client().callTool("confirm_delete", Map.of("filename", "a.txt"),
+                RequestOptions.timeout(BOUND));
+        assertThat(text(r)).isEqualTo("deleted a.txt");
         assertThat(asked).hasValue(1);
         List<JsonRpcMessage.Request> updates = c.requests("tasks/update");
         assertThat(updates).hasSize(1);
@@ -197,17 +219,19 @@ abstract class TasksExtensionContract extends TaskClients {
         assertThat(s.status()).isEqualTo(TaskStatus.INPUT_REQUIRED);
         assertThat(s.inputRequests()).hasSize(2);
         List<String> keys = new ArrayList<>(s.inputRequests().keySet());
-        task.update(Map.of(keys.get(0), Map.of("action", "accept", "content", Map.of("value", "first"))),
+        String nameKey = keys.stream().filter(k -> k.startsWith("name-")).findFirst().orElseThrow();
+        String confirmKey = keys.stream().filter(k -> k.startsWith("confirm-")).findFirst().orElseThrow();
+        task.update(Map.of(nameKey, Map.of("action", "accept", "content", Map.of("name", "first"))),
                 RequestOptions.DEFAULT);
         TaskSnapshot after = task.get(RequestOptions.DEFAULT);
         assertThat(after.status()).isEqualTo(TaskStatus.INPUT_REQUIRED);
-        assertThat(after.inputRequests()).containsOnlyKeys(keys.get(1));
+        assertThat(after.inputRequests()).containsOnlyKeys(confirmKey);
         // a key already answered is not sent again, even when given again
-        task.update(Map.of(keys.get(0), Map.of("action", "accept", "content", Map.of("value", "again")),
-                keys.get(1), Map.of("action", "accept", "content", Map.of("value", "second"))),
+        task.update(Map.of(nameKey, Map.of("action", "accept", "content", Map.of("name", "again")),
+                confirmKey, Map.of("action", "accept", "content", Map.of("confirm", true))),
                 RequestOptions.DEFAULT);
         CallToolResult r = task.await(Deadline.after(BOUND));
-        assertThat(r.error()).isFalse();
+        assertThat(text(r)).isEqualTo("name=first confirm=true");
         List<String> answered = new ArrayList<>();
         for (JsonRpcMessage.Request u : c.requests("tasks/update")) {
             answered.addAll(map(u.params().get("inputResponses")).keySet());
@@ -221,10 +245,11 @@ abstract class TasksExtensionContract extends TaskClients {
         List<String> questions = new CopyOnWriteArrayList<>();
         Connected c = connect(b -> b.elicitationHandler(req -> {
             questions.add(req.message());
-            return ElicitResult.accept(Map.of("value", "v", "confirm", true, "name", "Alice"));
+            return req.requestedSchema() != null && String.valueOf(req.requestedSchema()).contains("confirm")
+                    ? ElicitResult.accept(Map.of("confirm", true)) : ElicitResult.accept(Map.of("name", "Alice"));
         }));
         CallToolResult r = c.client().callTool("multi_input", Map.of(), RequestOptions.timeout(BOUND));
-        assertThat(r.error()).isFalse();
+        assertThat(text(r)).isEqualTo("name=Alice confirm=true");
         assertThat(questions).hasSize(2);
         List<String> answered = new ArrayList<>();
         for (JsonRpcMessage.Request u : c.requests("tasks/update")) {
@@ -238,7 +263,7 @@ abstract class TasksExtensionContract extends TaskClients {
     void mrtrInputBeforeTaskCreationThenTheTask() throws Exception {
         Connected c = connect(b -> b.elicitationHandler(req -> ElicitResult.accept(Map.of("name", "Alice"))));
         CallToolResult r = c.client().callTool("test_tool_with_task", Map.of(), RequestOptions.timeout(BOUND));
-        assertThat(text(r)).contains("Alice");
+        assertThat(text(r)).isEqualTo("Hello, Alice! (gathered before the task)");
     }
 
     /** C.5.8: tasks/cancel, never notifications/cancelled; the task ends cancelled; await says so. */

@@ -1,0 +1,222 @@
+package dev.loommcp.cli;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.loommcp.McpClient;
+import dev.loommcp.ProtocolMode;
+import dev.loommcp.RequestOptions;
+import dev.loommcp.cli.CliProcess.Run;
+import dev.loommcp.tasks.McpTasks;
+import dev.loommcp.testing.LeakCheck;
+import dev.loommcp.testkit.HttpTasksFixture;
+import dev.loommcp.testkit.ReferenceServer;
+import dev.loommcp.transport.http.HttpTransport;
+import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The task commands of the real CLI ({@code java -jar mcp.jar}): {@code call --task} and
+ * {@code tasks list|get|cancel|result}, against the tasks fixture (modern era, stdio and HTTP) and server-everything's
+ * {@code simulate-research-query} (2025-11-25 tasks, stdio).
+ */
+@ExtendWith(LeakCheck.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class CliTasksIT {
+
+    private static final Pattern TASK_ID = Pattern.compile("mcp: task (\\S+): working");
+
+    private HttpTasksFixture http;
+
+    @BeforeAll
+    void startHttpFixture() throws Exception {
+        http = new HttpTasksFixture();
+    }
+
+    @AfterAll
+    void stopHttpFixture() {
+        if (http != null) {
+            http.close();
+        }
+    }
+
+    private static String fixtureStdio() {
+        return Stream.of("node", ReferenceServer.nodeDir().resolve("tasks-fixture.mjs").toString(), "--stdio")
+                .map(ShellWords::quote).collect(Collectors.joining(" "));
+    }
+
+    private static String everythingStdio() {
+        return ReferenceServer.stdioCommand().stream().map(ShellWords::quote).collect(Collectors.joining(" "));
+    }
+
+    private static Run mcp(String... args) throws Exception {
+        return CliProcess.run(new ProcessBuilder(CliProcess.javaJar(args)));
+    }
+
+    private static String taskId(Run r) {
+        Matcher m = TASK_ID.matcher(r.err());
+        assertThat(m.find()).as(r.err()).isTrue();
+        return m.group(1);
+    }
+
+    @Test
+    void callTaskNotesEachStatusAndPrintsTheResult() throws Exception {
+        Run r = mcp("--stdio", fixtureStdio(), "call", "--task", "slow_compute", "{\"seconds\":0.5}");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).isEqualTo("computed after 500 ms" + System.lineSeparator());
+        String id = taskId(r);
+        assertThat(r.err()).contains("mcp: task " + id + ": working; Ctrl+C cancels it",
+                "mcp: task " + id + ": completed");
+    }
+
+    @Test
+    void callTaskWithJsonPrintsTheFinalResult() throws Exception {
+        Run r = mcp("--stdio", fixtureStdio(), "--json", "call", "--task", "quick_task", "{\"n\":7}");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).contains("\"text\" : \"quick 7\"");
+    }
+
+    @Test
+    void theExitCodesOfATaskFollowItsEnd() throws Exception {
+        Run isError = mcp("--stdio", fixtureStdio(), "call", "--task", "failing_job", "{\"seconds\":0.2}");
+        assertThat(isError.code()).as(isError.err()).isEqualTo(1);
+        assertThat(isError.err()).contains(": completed", "returned an error result (isError: true)");
+
+        Run failed = mcp("--stdio", fixtureStdio(), "call", "--task", "protocol_error_job", "{\"seconds\":0.2}");
+        assertThat(failed.code()).as(failed.err()).isEqualTo(4);
+        assertThat(failed.err()).contains(": failed", "JSON-RPC error -32603: simulated internal error",
+                "mcp: task " + taskId(failed) + " ended failed with that error");
+    }
+
+    @Test
+    void inputRequiredIsAnsweredFromElicit() throws Exception {
+        Run r = mcp("--stdio", fixtureStdio(), "--elicit", "{\"confirm\":true}", "call", "--task", "confirm_delete",
+                "{\"filename\":\"notes.txt\"}");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).isEqualTo("deleted notes.txt" + System.lineSeparator());
+        assertThat(r.err()).contains(": input_required", "mcp: the server asks: ");
+    }
+
+    @Test
+    void tasksListIsALegacyCommand() throws Exception {
+        Run modern = mcp("--stdio", fixtureStdio(), "tasks", "list");
+        assertThat(modern.code()).as(modern.err()).isEqualTo(2);
+        assertThat(modern.err()).contains("tasks/list").contains("modern");
+
+        Run legacy = mcp("--stdio", everythingStdio(), "tasks", "list");
+        assertThat(legacy.code()).as(legacy.err()).isZero();
+        assertThat(legacy.out()).isEqualTo("(no tasks)" + System.lineSeparator());
+    }
+
+    @Test
+    void anUnknownTaskIsNamed() throws Exception {
+        for (String server : List.of(fixtureStdio(), everythingStdio())) {
+            Run r = mcp("--stdio", server, "tasks", "get", "no-such-task");
+            assertThat(r.code()).as(r.err()).isEqualTo(4);
+            assertThat(r.err()).contains("-32602", "the server does not know task no-such-task");
+        }
+    }
+
+    @Test
+    void aTimeoutCancelsTheTask() throws Exception {
+        Run r = mcp("--http", http.endpoint().toString(), "--timeout", "2s", "call", "--task", "slow_compute",
+                "{\"seconds\":60}");
+        assertThat(r.code()).as(r.err()).isEqualTo(5);
+        String id = taskId(r);
+        Run get = mcp("--http", http.endpoint().toString(), "tasks", "get", id);
+        assertThat(get.code()).as(get.err()).isZero();
+        assertThat(get.out()).containsPattern("status +cancelled");
+    }
+
+    @Test
+    void aSignalDuringCallTaskCancelsTheTask(@TempDir Path dir) throws Exception {
+        // SIGTERM: SIGINT may be ignored in this process tree (see CliSignalIT); both take the same path
+        List<String> command = CliProcess.javaJar("--http", http.endpoint().toString(), "call", "--task",
+                "slow_compute", "{\"seconds\":60}");
+        Path err = dir.resolve("err");
+        Process p = new ProcessBuilder(command).redirectInput(new File("/dev/null")).redirectError(err.toFile())
+                .start();
+        try {
+            CompletableFuture<Run> run = CliProcess.collect(p, command);
+            String id = awaitTaskId(err);
+            CliSignalIT.signal(p, "TERM");
+            Run r = run.get(60, TimeUnit.SECONDS);
+            String stderr = Files.readString(err);
+            assertThat(r.code()).as(stderr).isEqualTo(143);
+            assertThat(stderr).contains("mcp: task " + id + ": cancelled", "mcp: interrupted");
+            Run get = mcp("--http", http.endpoint().toString(), "--json", "tasks", "get", id);
+            assertThat(get.code()).as(get.err()).isZero();
+            assertThat(get.out()).contains("\"status\" : \"cancelled\"");
+        } finally {
+            p.destroyForcibly().waitFor();
+        }
+    }
+
+    /** Waits (at most 60 s) until the CLI noted its task's id on stderr. */
+    private static String awaitTaskId(Path err) throws Exception {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < end) {
+            Matcher m = TASK_ID.matcher(Files.exists(err) ? Files.readString(err) : "");
+            if (m.find()) {
+                return m.group(1);
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError("the CLI noted no task id: " + Files.readString(err));
+    }
+
+    @Test
+    void resultAndCancelReachATaskStartedElsewhere() throws Exception {
+        McpTasks tasks = McpTasks.create();
+        String quick;
+        String slow;
+        try (McpClient client = McpClient.newBuilder(HttpTransport.newBuilder(http.endpoint()).build())
+                .protocolMode(ProtocolMode.MODERN).taskSupport(tasks.support()).build()) {
+            client.connect();
+            quick = tasks.callToolAsTask("slow_compute", Map.of("seconds", 1), RequestOptions.DEFAULT).id();
+            slow = tasks.callToolAsTask("slow_compute", Map.of("seconds", 120), RequestOptions.DEFAULT).id();
+        }
+        Run result = mcp("--http", http.endpoint().toString(), "tasks", "result", quick);
+        assertThat(result.code()).as(result.err()).isZero();
+        assertThat(result.out()).isEqualTo("computed after 1000 ms" + System.lineSeparator());
+
+        Run cancel = mcp("--http", http.endpoint().toString(), "tasks", "cancel", slow);
+        assertThat(cancel.code()).as(cancel.err()).isZero();
+        assertThat(cancel.out()).contains("asked the server to cancel task " + slow + "; its status is now cancelled");
+        Run after = mcp("--http", http.endpoint().toString(), "tasks", "result", slow);
+        assertThat(after.code()).as(after.err()).isEqualTo(130);
+        assertThat(after.err()).contains("cancelled");
+    }
+
+    @Test
+    void legacyCallTaskRunsTheResearchToItsReport() throws Exception {
+        Run r = mcp("--stdio", everythingStdio(), "call", "--task", "simulate-research-query",
+                "{\"topic\":\"virtual threads\"}");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).contains("# Research Report: virtual threads");
+        assertThat(r.err()).contains("working (Gathering sources...); Ctrl+C cancels it", ": completed");
+    }
+
+    @Test
+    void legacyInputIsAnsweredFromElicit() throws Exception {
+        Run r = mcp("--stdio", everythingStdio(), "--elicit", "{\"interpretation\":\"technical\"}", "call", "--task",
+                "simulate-research-query", "{\"topic\":\"python\",\"ambiguous\":true}");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).contains("# Research Report: python (technical)");
+        assertThat(r.err()).contains("mcp: the server asks: ");
+    }
+}
