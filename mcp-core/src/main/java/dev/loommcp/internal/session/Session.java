@@ -19,7 +19,6 @@ import dev.loommcp.SubscriptionFilter;
 import dev.loommcp.SubscriptionListener;
 import dev.loommcp.internal.concurrent.Joins;
 import dev.loommcp.internal.concurrent.McpThreads;
-import dev.loommcp.internal.json.FastResults;
 import dev.loommcp.internal.json.Ids;
 import dev.loommcp.internal.json.Json;
 import dev.loommcp.internal.json.JsonSize;
