@@ -252,6 +252,9 @@ final class TaskHandle implements McpTask {
      * @param e the failure
      */
     void fail(RuntimeException e) {
+        if (e instanceof McpTaskNotFoundException) {
+            owner.forget(this); // before the waiters wake
+        }
         lock.lock();
         try {
             if (failure == null) {
@@ -260,9 +263,6 @@ final class TaskHandle implements McpTask {
             changed.signalAll();
         } finally {
             lock.unlock();
-        }
-        if (e instanceof McpTaskNotFoundException) {
-            owner.forget(this);
         }
         closePush();
     }
