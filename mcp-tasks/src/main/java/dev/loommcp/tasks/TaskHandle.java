@@ -231,14 +231,15 @@ final class TaskHandle implements McpTask {
                     s.pollInterval() != null ? s.pollInterval() : before.pollInterval(),
                     s.inputRequests(), s.result(), s.error());
             snapshot = now;
-            changed.signalAll();
         } finally {
             lock.unlock();
         }
+        // the store and the listeners learn a change before the waiters wake
         if (before.status() != now.status() || !java.util.Objects.equals(before.statusMessage(), now.statusMessage())) {
             owner.recorded(this, now);
             dispatch(now);
         }
+        wake();
         if (now.status().isTerminal()) {
             closePush();
         }
