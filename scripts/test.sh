@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test: the Maven build with all unit and integration tests (against real child processes and the
-# pinned reference server), then the official MCP conformance suite against the CLI's conformance client (three legs:
-# the 2025-11-25 wire, the 2026-07-28 wire, the extension scenarios; see conformance/run.sh).
+# pinned reference server), then the official MCP conformance suite (four legs: its client scenarios against the CLI's
+# conformance client at the 2025-11-25 wire, the 2026-07-28 wire and the extension scenarios, and its tasks-* server
+# scenarios refereeing test-servers/tasks-fixture.mjs; see conformance/run.sh).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 . "$ROOT/scripts/env.sh"
@@ -20,7 +21,7 @@ if (( status == 0 )) && [[ -x conformance/run.sh ]]; then
   conformance/run.sh | tee "$conf_log" || status=$?
   read -r conf_passed conf_failed < <(sed -n 's/^conformance: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' "$conf_log" | tail -1) || true
   conf_passed=${conf_passed:-0}; conf_failed=${conf_failed:-0}
-  conf_legs=$(grep '^leg ' "$conf_log" || true)   # one line per leg (2025-11-25, 2026-07-28, extensions)
+  conf_legs=$(grep '^leg ' "$conf_log" || true)   # one line per leg (2025-11-25, 2026-07-28, extensions, tasks-server)
   rm -f "$conf_log"
 fi
 # One closing line for the whole run: the Surefire reports of every module plus the conformance scenarios.

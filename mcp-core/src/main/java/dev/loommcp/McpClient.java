@@ -972,9 +972,11 @@ public final class McpClient implements McpTools, McpResources, McpPrompts, McpU
         }
 
         /**
-         * Builds the client. Nothing is started until {@link McpClient#connect()}.
+         * Builds the client. Nothing is started until {@link McpClient#connect()}. An installed
+         * {@link #taskSupport task support} is bound to the new client here.
          *
          * @return the client
+         * @throws IllegalStateException if the installed task support is already bound to another client
          */
         public McpClient build() {
             return new McpClient(config.build());

@@ -231,14 +231,15 @@ final class TaskHandle implements McpTask {
                     s.pollInterval() != null ? s.pollInterval() : before.pollInterval(),
                     s.inputRequests(), s.result(), s.error());
             snapshot = now;
-            changed.signalAll();
         } finally {
             lock.unlock();
         }
+        // the store and the listeners learn a change before the waiters wake
         if (before.status() != now.status() || !java.util.Objects.equals(before.statusMessage(), now.statusMessage())) {
             owner.recorded(this, now);
             dispatch(now);
         }
+        wake();
         if (now.status().isTerminal()) {
             closePush();
         }
@@ -252,6 +253,9 @@ final class TaskHandle implements McpTask {
      * @param e the failure
      */
     void fail(RuntimeException e) {
+        if (e instanceof McpTaskNotFoundException) {
+            owner.forget(this); // before the waiters wake
+        }
         lock.lock();
         try {
             if (failure == null) {
@@ -260,9 +264,6 @@ final class TaskHandle implements McpTask {
             changed.signalAll();
         } finally {
             lock.unlock();
-        }
-        if (e instanceof McpTaskNotFoundException) {
-            owner.forget(this);
         }
         closePush();
     }

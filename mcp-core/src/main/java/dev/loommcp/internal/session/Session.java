@@ -19,7 +19,6 @@ import dev.loommcp.SubscriptionFilter;
 import dev.loommcp.SubscriptionListener;
 import dev.loommcp.internal.concurrent.Joins;
 import dev.loommcp.internal.concurrent.McpThreads;
-import dev.loommcp.internal.json.FastResults;
 import dev.loommcp.internal.json.Ids;
 import dev.loommcp.internal.json.Json;
 import dev.loommcp.internal.json.JsonSize;
@@ -60,7 +59,8 @@ import java.util.function.Consumer;
  * CLOSED}), the pending requests, the life of a call (send, await with deadline and token, {@code
  * notifications/cancelled} on the wire), the response side of the transport's sink, the listener event loop, the
  * client's background threads and shutdown. The era choice at connect is {@link EraSetup}'s, the modern request path
- * is {@link ModernRequests}, tool calls with header routing are {@link HeaderRoutedCalls}. Inbound notifications and
+ * is {@link ModernRequests}, tool calls with header routing are {@link HeaderRoutedCalls}, every tool call and the
+ * channel of an installed task driver are {@link TaskBridge}'s. Inbound notifications and
  * server requests go to an {@link InboundDispatcher}; it gets what it needs from here, never the other way round.
  * Thread-safe.
  */

@@ -1,0 +1,637 @@
+package dev.loommcp;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.loommcp.jsonrpc.JsonRpcError;
+import dev.loommcp.jsonrpc.JsonRpcMessage;
+import dev.loommcp.jsonrpc.RequestId;
+import dev.loommcp.schema.CallToolResult;
+import dev.loommcp.schema.ElicitResult;
+import dev.loommcp.schema.TextContent;
+import dev.loommcp.spi.TaskChannel;
+import dev.loommcp.spi.TaskSupport;
+import dev.loommcp.testing.Await;
+import dev.loommcp.testing.BackgroundCall;
+import dev.loommcp.testing.ScriptedTransport;
+import dev.loommcp.testing.ScriptedTransport.Mode;
+import dev.loommcp.testing.Sessions;
+import dev.loommcp.testing.Sessions.Session;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Consumer;
+import java.util.function.UnaryOperator;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The core's side of tasks (MODERN-ERA.md C.5, C.6) against the scripted server, with a recording {@link TaskSupport}
+ * in place of the {@code mcp-tasks} driver: the extension's declaration, the hand-off of a task answer to the
+ * driver in both eras, the legacy augmentation rules, the {@code resultType} rules, the {@code -32602} mapping, the
+ * channel's input answering, task listens, notification listeners, threads and close. {@link Sessions} checks after
+ * each test that nothing is left pending or running.
+ */
+class McpClientTasksTest {
+
+    static final String EXT = TaskChannel.EXTENSION;
+    static final String V = ProtocolMode.MODERN_PROTOCOL_VERSION;
+
+    @RegisterExtension
+    final Sessions sessions = new Sessions();
+
+    // ------------------------------------------------------------------------------------------------ fixtures
+
+    /** A task driver that records what the core gives it and fetches the task's result in one request. */
+    static class FakeSupport implements TaskSupport {
+        volatile TaskChannel channel;
+        volatile Duration ttl;
+        final List<Map<String, Object>> created = new CopyOnWriteArrayList<>();
+        final List<RequestOptions> awaitOptions = new CopyOnWriteArrayList<>();
+        final AtomicInteger closed = new AtomicInteger();
+
+        @Override
+        public void bind(TaskChannel c) {
+            if (channel != null) {
+                throw new IllegalStateException("already bound");
+            }
+            channel = c;
+        }
+
+        @Override
+        public Duration legacyTtl() {
+            return ttl;
+        }
+
+        @Override
+        @SuppressWarnings("unchecked")
+        public Map<String, Object> awaitToolResult(String toolName, Map<String, Object> creation,
+                                                   RequestOptions options) throws InterruptedException {
+            created.add(creation);
+            awaitOptions.add(options);
+            if (channel.era() == Era.MODERN) {
+                Map<String, Object> task = channel.request("tasks/get", Map.of("taskId", creation.get("taskId")),
+                        options);
+                return (Map<String, Object>) task.get("result");
+            }
+            Map<String, Object> task = (Map<String, Object>) creation.get("task");
+            return channel.request("tasks/result", Map.of("taskId", task.get("taskId")), options);
+        }
+
+        @Override
+        public void clientClosed() {
+            closed.incrementAndGet();
+        }
+    }
+
+    static Map<String, Object> complete(Map<String, Object> result) {
+        Map<String, Object> r = new LinkedHashMap<>(result);
+        r.put("resultType", "complete");
+        return r;
+    }
+
+    static Map<String, Object> text(String s) {
+        return Map.of("content", List.of(Map.of("type", "text", "text", s)));
+    }
+
+    static Map<String, Object> createdTask(String id) {
+        Map<String, Object> r = new LinkedHashMap<>();
+        r.put("resultType", "task");
+        r.put("taskId", id);
+        r.put("status", "working");
+        r.put("createdAt", "2026-12-01T00:00:00Z");
+        r.put("lastUpdatedAt", "2026-12-01T00:00:00Z");
+        r.put("ttlMs", 60_000);
+        r.put("pollIntervalMs", 100);
+        return r;
+    }
+
+    /** A modern tasks server: discover with the extension, a task tool, tasks/get completing every task. */
+    static void modernTasks(ScriptedTransport t) {
+        t.on("server/discover", r -> Map.of("supportedVersions", List.of(V), "capabilities",
+                Map.of("tools", Map.of(), "extensions", Map.of(EXT, Map.of())), "resultType", "complete"));
+        t.on("tools/list", r -> complete(Map.of("tools", List.of(Map.of("name", "slow", "inputSchema",
+                Map.of("type", "object"))))));
+        t.on("tools/call", r -> createdTask("t1"));
+        t.on("tasks/get", r -> complete(Map.of("taskId", r.params().get("taskId"), "status", "completed",
+                "result", text("done"))));
+        t.on("tasks/cancel", r -> complete(Map.of()));
+        t.on("prompts/get", r -> complete(Map.of("messages", List.of())));
+    }
+
+    Session modern(Mode mode, FakeSupport support, Consumer<ScriptedTransport> extra,
+                   UnaryOperator<McpClient.Builder> config) throws InterruptedException {
+        return sessions.connected(mode, t -> {
+            modernTasks(t);
+            extra.accept(t);
+        }, b -> {
+            McpClient.Builder x = b.protocolMode(ProtocolMode.MODERN);
+            return config.apply(support == null ? x : x.taskSupport(support));
+        });
+    }
+
+    static final Map<String, Object> LEGACY_TASK_CAPS = Map.of("tools", Map.of(), "tasks", Map.of("list", Map.of(),
+            "cancel", Map.of(), "requests", Map.of("tools", Map.of("call", Map.of()))));
+
+    /** A 2025-11-25 tasks server: tools with each execution.taskSupport; an augmented call creates a task. */
+    static void legacyTasks(ScriptedTransport t) {
+        t.serverCapabilities(LEGACY_TASK_CAPS);
+        t.on("tools/list", r -> Map.of("tools", List.of(
+                tool("research", "required"), tool("maybe", "optional"), tool("never", "forbidden"),
+                Map.of("name", "plain", "inputSchema", Map.of("type", "object")))));
+        t.on("tools/call", r -> r.params().containsKey("task")
+                ? Map.of("task", Map.of("taskId", "L1", "status", "working", "ttl", 300_000,
+                "createdAt", "2026-12-01T00:00:00Z", "lastUpdatedAt", "2026-12-01T00:00:00Z", "pollInterval", 1000))
+                : text("sync"));
+        t.on("tasks/result", r -> Map.of("content", List.of(Map.of("type", "text", "text", "researched")),
+                "_meta", Map.of("io.modelcontextprotocol/related-task", Map.of("taskId", "L1"))));
+    }
+
+    static Map<String, Object> tool(String name, String taskSupport) {
+        return Map.of("name", name, "inputSchema", Map.of("type", "object"), "execution",
+                Map.of("taskSupport", taskSupport));
+    }
+
+    Session legacy(FakeSupport support, Consumer<ScriptedTransport> extra) throws InterruptedException {
+        return sessions.connected(Mode.INLINE, t -> {
+            legacyTasks(t);
+            extra.accept(t);
+        }, b -> support == null ? b : b.taskSupport(support));
+    }
+
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> metaOf(JsonRpcMessage.Request r) {
+        return (Map<String, Object>) r.params().get("_meta");
+    }
+
+    @SuppressWarnings("unchecked")
+    static Map<String, Object> capsOf(JsonRpcMessage.Request r) {
+        return (Map<String, Object>) metaOf(r).get("io.modelcontextprotocol/clientCapabilities");
+    }
+
+    static String textOf(CallToolResult r) {
+        return ((TextContent) r.content().get(0)).text();
+    }
+
+    // ------------------------------------------------------------------------------------------------ declaration
+
+    @ParameterizedTest
+    @EnumSource(Mode.class)
+    void everyModernRequestOfAClientWithTaskSupportDeclaresTheExtension(Mode mode) throws Exception {
+        FakeSupport support = new FakeSupport();
+        Session s = modern(mode, support, t -> { }, b -> b.elicitationHandler(r -> ElicitResult.decline(), false));
+        s.client().callTool("slow", Map.of());
+        s.client().getPrompt("p", Map.of());
+        support.channel.request("tasks/cancel", Map.of("taskId", "t1"), RequestOptions.DEFAULT);
+
+        List<JsonRpcMessage.Request> requests = s.server().sent().stream()
+                .filter(m -> m instanceof JsonRpcMessage.Request).map(JsonRpcMessage.Request.class::cast).toList();
+        assertThat(requests).extracting(JsonRpcMessage.Request::method)
+                .contains("server/discover", "tools/call", "tasks/get", "prompts/get", "tasks/cancel");
+        for (JsonRpcMessage.Request r : requests) {
+            assertThat(capsOf(r)).as(r.method()).isEqualTo(Map.of("elicitation", Map.of("form", Map.of()),
+                    "extensions", Map.of(EXT, Map.of())));
+        }
+    }
+
+    @Test
+    void aClientWithoutTaskSupportNeverDeclaresTheExtension() throws Exception {
+        Session s = modern(Mode.INLINE, null, t -> t.on("tools/call", r -> complete(text("x"))), b -> b);
+        s.client().callTool("slow", Map.of());
+        assertThat(capsOf(s.server().awaitRequest("tools/call"))).isEqualTo(Map.of());
+        assertThat(capsOf(s.server().awaitRequest("server/discover"))).isEqualTo(Map.of());
+    }
+
+    @Test
+    void theLegacyHandshakeNeverDeclaresATasksCapability() throws Exception {
+        Session s = legacy(new FakeSupport(), t -> { });
+        JsonRpcMessage.Request init = s.server().awaitRequest("initialize");
+        assertThat(init.params().get("capabilities")).isEqualTo(Map.of());
+        s.client().callTool("plain", Map.of());
+        assertThat(s.server().awaitRequest("tools/call").params().get("_meta")).isNull();
+    }
+
+    // ------------------------------------------------------------------------------------------------ modern
+
+    @ParameterizedTest
+    @EnumSource(Mode.class)
+    void aModernTaskAnswerIsHandedToTheSupportAndItsResultDecoded(Mode mode) throws Exception {
+        FakeSupport support = new FakeSupport();
+        Session s = modern(mode, support, t -> { }, b -> b);
+        CallToolResult r = s.client().callTool("slow", Map.of("seconds", 1),
+                RequestOptions.newBuilder().timeout(Duration.ofSeconds(30)).build());
+        assertThat(textOf(r)).isEqualTo("done");
+        assertThat(support.created).containsExactly(createdTask("t1"));
+        // the driver gets what is left of the call's deadline
+        assertThat(support.awaitOptions.get(0).timeout()).hasValueSatisfying(
+                left -> assertThat(left).isPositive().isLessThanOrEqualTo(Duration.ofSeconds(30)));
+        // tasks/get is routed by its taskId (Mcp-Name on HTTP)
+        JsonRpcMessage.Request get = s.server().awaitRequest("tasks/get");
+        assertThat(s.server().recordOf(m -> m.equals(get)).routing().orElseThrow().name()).isEqualTo("t1");
+        assertThat(get.params()).containsEntry("taskId", "t1");
+    }
+
+    @Test
+    void theDriversResultIsScreenedLikeAnyResult() throws Exception {
+        FakeSupport support = new FakeSupport();
+        Session s = modern(Mode.INLINE, support, t -> t.on("tasks/get", r -> complete(Map.of("taskId", "t1",
+                "status", "completed", "result", Map.of("content", "not a list")))), b -> b);
+        assertThatThrownBy(() -> s.client().callTool("slow", Map.of())).isInstanceOf(McpProtocolException.class)
+                .hasMessageContaining("slow");
+    }
+
+    @Test
+    void aTaskAnswerWithoutTheExtensionIsAProtocolErrorNamingIt() throws Exception {
+        Session s = modern(Mode.INLINE, null, t -> { }, b -> b);
+        assertThatThrownBy(() -> s.client().callTool("slow", Map.of())).isInstanceOf(McpProtocolException.class)
+                .hasMessageContaining("'task'").hasMessageContaining(EXT);
+    }
+
+    @Test
+    void resultTypeTaskOnPromptsGetIsRefusedEvenWithTheExtension() throws Exception {
+        FakeSupport support = new FakeSupport();
+        Session s = modern(Mode.INLINE, support, t -> t.on("prompts/get", r -> createdTask("p1")), b -> b);
+        assertThatThrownBy(() -> s.client().getPrompt("p", Map.of())).isInstanceOf(McpProtocolException.class)
+                .hasMessageContaining("prompts/get").hasMessageContaining("only tools/call and tasks/*");
+        assertThat(support.created).isEmpty();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"noTaskId", "emptyTaskId", "noStatus"})
+    void aMalformedTaskCreationIsAClearError(String flaw) throws Exception {
+        FakeSupport support = new FakeSupport();
+        Map<String, Object> bad = new LinkedHashMap<>(createdTask("t1"));
+        switch (flaw) {
+            case "noTaskId" -> bad.remove("taskId");
+            case "emptyTaskId" -> bad.put("taskId", "");
+            default -> bad.remove("status");
+        }
+        Session s = modern(Mode.INLINE, support, t -> t.on("tools/call", r -> bad), b -> b);
+        assertThatThrownBy(() -> s.client().callTool("slow", Map.of())).isInstanceOf(McpProtocolException.class)
+                .hasMessageContaining("tool 'slow'").hasMessageContaining(flaw.equals("noStatus") ? "status"
+                        : "taskId");
+        assertThatThrownBy(() -> support.channel.callTool("slow", Map.of(), null, RequestOptions.DEFAULT))
+                .isInstanceOf(McpProtocolException.class);
+        assertThat(support.created).isEmpty();
+        assertThat(s.server().requests("tasks/get")).isEmpty();
+    }
+
+    @Test
+    void multiRoundTripInputBeforeTheTaskIsCreated() throws Exception {
+        FakeSupport support = new FakeSupport();
+        Map<String, Object> ask = Map.of("resultType", "input_required", "inputRequests", Map.of("name",
+                Map.of("method", "elicitation/create", "params", Map.of("message", "name?", "requestedSchema",
+                        Map.of("type", "object", "properties", Map.of())))));
+        Session s = modern(Mode.INLINE, support, t -> t.on("tools/call", r -> r.params().containsKey(
+                "inputResponses") ? createdTask("t7") : ask),
+                b -> b.elicitationHandler(r -> ElicitResult.accept(Map.of("name", "Alice")), false));
+        assertThat(textOf(s.client().callTool("test_tool_with_task", Map.of()))).isEqualTo("done");
+        assertThat(support.created).containsExactly(createdTask("t7"));
+        assertThat(s.server().requests("tools/call")).hasSize(2);
+    }
+
+    @Test
+    void theChannelsCallToolReturnsTheRawCreationAndIgnoresTheLegacyAugmentation() throws Exception {
+        FakeSupport support = new FakeSupport();
+        Session s = modern(Mode.INLINE, support, t -> { }, b -> b);
+        Map<String, Object> raw = support.channel.callTool("slow", Map.of("seconds", 2), Map.of("ttl", 1000),
+                RequestOptions.DEFAULT);
+        assertThat(raw).isEqualTo(createdTask("t1"));
+        assertThat(s.server().awaitRequest("tools/call").params()).doesNotContainKey("task");
+        assertThat(support.created).isEmpty();
+        assertThat(textOf(support.channel.toolResult("slow", text("ok")))).isEqualTo("ok");
+        assertThatThrownBy(() -> support.channel.toolResult("slow", Map.of("content", 5)))
+                .isInstanceOf(McpProtocolException.class);
+    }
+
+    @Test
+    void tasksRequestsAcceptResultTypeTaskAndComplete() throws Exception {
+        FakeSupport support = new FakeSupport();
+        Session s = modern(Mode.INLINE, support, t -> t.on("tasks/get", r -> Map.of("resultType", "task",
+                "taskId", "t1", "status", "working")), b -> b);
+        assertThat(support.channel.request("tasks/get", Map.of("taskId", "t1"), RequestOptions.DEFAULT))
+                .containsEntry("status", "working");
+        assertThat(s.server().requests("tasks/get")).hasSize(1);
+    }
+
+    // ------------------------------------------------------------------------------------------------ -32602
+
+    @ParameterizedTest
+    @ValueSource(strings = {"tasks/get", "tasks/update", "tasks/cancel", "tasks/result"})
+    void invalidParamsOnATaskLookupIsTaskNotFoundInBothEras(String method) throws Exception {
+        for (Era era : Era.values()) {
+            FakeSupport support = new FakeSupport();
+            Consumer<ScriptedTransport> unknown = t -> t.on(method, r -> new JsonRpcError(-32602,
+                    "Task not found", null));
+            Session s = era == Era.MODERN ? modern(Mode.INLINE, support, unknown, b -> b) : legacy(support, unknown);
+            assertThatThrownBy(() -> support.channel.request(method, Map.of("taskId", "nope"),
+                    RequestOptions.DEFAULT)).as(era + " " + method).isInstanceOfSatisfying(
+                    McpTaskNotFoundException.class, e -> {
+                        assertThat(e.taskId()).isEqualTo("nope");
+                        assertThat(e.code()).isEqualTo(-32602);
+                        assertThat(e.method()).isEqualTo(method);
+                    });
+            // the same through the client's raw request
+            assertThatThrownBy(() -> s.client().request(method, Map.of("taskId", "nope"), RequestOptions.DEFAULT))
+                    .isInstanceOf(McpTaskNotFoundException.class);
+        }
+    }
+
+    @Test
+    void invalidParamsOnOtherRequestsStaysAPlainRpcError() throws Exception {
+        FakeSupport support = new FakeSupport();
+        modern(Mode.INLINE, support, t -> t.on("tools/call", r -> new JsonRpcError(-32602, "no such tool",
+                null)), b -> b);
+        assertThatThrownBy(() -> support.channel.callTool("x", null, null, RequestOptions.DEFAULT))
+                .isInstanceOf(McpRpcException.class).isNotInstanceOf(McpTaskNotFoundException.class);
+        assertThatThrownBy(() -> support.channel.request("tasks/list", Map.of(), RequestOptions.DEFAULT))
+                .isInstanceOf(McpRpcException.class).isNotInstanceOf(McpTaskNotFoundException.class);
+    }
+
+    // ------------------------------------------------------------------------------------------------ input
+
+    @Test
+    void inputRequestsAreAnsweredByTheClientsHandlers() throws Exception {
+        FakeSupport support = new FakeSupport();
+        List<String> asked = new CopyOnWriteArrayList<>();
+        modern(Mode.INLINE, support, t -> { }, b -> b.elicitationHandler(r -> {
+            asked.add(r.message());
+            return ElicitResult.accept(Map.of("confirm", true));
+        }, false));
+        Map<String, Object> schema = Map.of("type", "object", "properties", Map.of("confirm",
+                Map.of("type", "boolean")));
+        Map<String, Object> inputs = new LinkedHashMap<>();
+        inputs.put("k1", Map.of("method", "elicitation/create", "params", Map.of("message", "delete?",
+                "requestedSchema", schema)));
+        inputs.put("k2", Map.of("method", "elicitation/create", "params", Map.of("message", "really?",
+                "requestedSchema", schema)));
+        Map<String, Object> answers = support.channel.answerInputRequests(inputs, RequestOptions.DEFAULT);
+        assertThat(answers).containsOnlyKeys("k1", "k2");
+        assertThat(answers.get("k1")).isInstanceOfSatisfying(Map.class, m -> assertThat(m)
+                .containsEntry("action", "accept").containsEntry("content", Map.of("confirm", true)));
+        assertThat(asked).containsExactly("delete?", "really?");
+        assertThat(support.channel.answerInputRequests(Map.of(), RequestOptions.DEFAULT)).isEmpty();
+    }
+
+    @Test
+    void inputWithoutAHandlerOrMalformedFailsBeforeAnyHandlerRuns() throws Exception {
+        FakeSupport support = new FakeSupport();
+        AtomicInteger handled = new AtomicInteger();
+        modern(Mode.INLINE, support, t -> { }, b -> b.elicitationHandler(r -> {
+            handled.incrementAndGet();
+            return ElicitResult.decline();
+        }, false));
+        Map<String, Object> elicit = Map.of("method", "elicitation/create", "params", Map.of("message", "m",
+                "requestedSchema", Map.of("type", "object", "properties", Map.of())));
+        Map<String, Object> noHandler = new LinkedHashMap<>();
+        noHandler.put("a", elicit);
+        noHandler.put("b", Map.of("method", "sampling/createMessage", "params", Map.of("messages", List.of(),
+                "maxTokens", 5)));
+        assertThatThrownBy(() -> support.channel.answerInputRequests(noHandler, RequestOptions.DEFAULT))
+                .isInstanceOf(McpInputRequiredException.class).hasMessageContaining("'b'")
+                .hasMessageContaining("sampling/createMessage");
+        assertThatThrownBy(() -> support.channel.answerInputRequests(Map.of("c", Map.of("method", "nope/x")),
+                RequestOptions.DEFAULT)).isInstanceOf(McpProtocolException.class).hasMessageContaining("'c'");
+        assertThat(handled).hasValue(0);
+    }
+
+    // ------------------------------------------------------------------------------------------------ listen
+
+    @ParameterizedTest
+    @EnumSource(Mode.class)
+    void listenTasksAsksForTheIdsAndDeliversTaskNotifications(Mode mode) throws Exception {
+        FakeSupport support = new FakeSupport();
+        Session s = modern(mode, support, t -> t.hold("subscriptions/listen"), b -> b);
+        BlockingQueue<Map<String, Object>> heard = new LinkedBlockingQueue<>();
+        BackgroundCall<Subscription> call = BackgroundCall.start("listen", () -> support.channel.listenTasks(
+                List.of("t1", "t2"), heard::add, RequestOptions.DEFAULT));
+        JsonRpcMessage.Request listen = s.server().awaitRequest("subscriptions/listen");
+        assertThat(listen.params().get("notifications")).isEqualTo(Map.of("taskIds", List.of("t1", "t2")));
+        assertThat(capsOf(listen)).containsEntry("extensions", Map.of(EXT, Map.of()));
+        Map<String, Object> subMeta = Map.of("io.modelcontextprotocol/subscriptionId", listen.id().value());
+        s.server().deliverOn(listen.id(), new JsonRpcMessage.Notification(
+                "notifications/subscriptions/acknowledged", Map.of("notifications", Map.of("taskIds",
+                List.of("t1")), "_meta", subMeta)));
+        Subscription sub = call.result();
+        s.server().deliverOn(listen.id(), new JsonRpcMessage.Notification("notifications/tools/list_changed",
+                Map.of("_meta", subMeta)));
+        s.server().deliverOn(listen.id(), new JsonRpcMessage.Notification("notifications/tasks",
+                Map.of("taskId", "t1", "status", "completed", "result", text("done"), "_meta", subMeta)));
+        Map<String, Object> task = heard.poll(10, TimeUnit.SECONDS);
+        assertThat(task).containsEntry("taskId", "t1").containsEntry("status", "completed");
+        sub.close();
+        assertThat(sub.isActive()).isFalse();
+        assertThat(heard).isEmpty(); // the list change was not a task notification
+    }
+
+    @Test
+    void listenTasksIsRefusedInTheLegacyEraAndWithoutIds() throws Exception {
+        FakeSupport support = new FakeSupport();
+        Session s = legacy(support, t -> { });
+        assertThatThrownBy(() -> support.channel.listenTasks(List.of("L1"), m -> { }, RequestOptions.DEFAULT))
+                .isInstanceOf(McpUnsupportedInEraException.class);
+        assertThatThrownBy(() -> support.channel.listenTasks(List.of(), m -> { }, RequestOptions.DEFAULT))
+                .isInstanceOf(IllegalArgumentException.class);
+        assertThat(s.server().requests("subscriptions/listen")).isEmpty();
+    }
+
+    @Test
+    void notificationListenersHearTheirMethodUntilClosed() throws Exception {
+        FakeSupport support = new FakeSupport();
+        Session s = legacy(support, t -> { });
+        BlockingQueue<Map<String, Object>> heard = new LinkedBlockingQueue<>();
+        AutoCloseable registration = support.channel.onNotification("notifications/tasks/status", heard::add);
+        AutoCloseable failing = support.channel.onNotification("notifications/tasks/status", m -> {
+            throw new IllegalStateException("listener bug");
+        });
+        s.server().notifyClient("notifications/message", Map.of("level", "info", "data", "x"));
+        s.server().notifyClient("notifications/tasks/status", Map.of("taskId", "L1", "status", "working"));
+        assertThat(heard.poll(10, TimeUnit.SECONDS)).containsEntry("taskId", "L1");
+        s.server().notifyClient("notifications/tasks/status", null);
+        assertThat(heard.poll(10, TimeUnit.SECONDS)).isEmpty();
+        registration.close();
+        registration.close();
+        failing.close();
+        s.server().notifyClient("notifications/tasks/status", Map.of("taskId", "L1", "status", "completed"));
+        CountDownLatch after = new CountDownLatch(1);
+        try (AutoCloseable probe = support.channel.onNotification("notifications/probe", m -> after.countDown())) {
+            s.server().notifyClient("notifications/probe", Map.of());
+            assertThat(after.await(10, TimeUnit.SECONDS)).isTrue(); // the event loop ran past the status change
+        }
+        assertThat(heard).isEmpty();
+    }
+
+    // ------------------------------------------------------------------------------------------------ legacy
+
+    @Test
+    void aLegacyToolThatRequiresATaskIsAugmentedAndItsTaskDriven() throws Exception {
+        FakeSupport support = new FakeSupport();
+        support.ttl = Duration.ofMinutes(1);
+        Session s = legacy(support, t -> { });
+        CallToolResult r = s.client().callTool("research", Map.of("q", "x"));
+        assertThat(textOf(r)).isEqualTo("researched");
+        // the tool was unknown: one listing learnt its execution.taskSupport first
+        assertThat(s.server().sent().stream().filter(m -> m instanceof JsonRpcMessage.Request)
+                .map(m -> ((JsonRpcMessage.Request) m).method()).toList())
+                .containsSubsequence("tools/list", "tools/call", "tasks/result");
+        assertThat(s.server().awaitRequest("tools/call").params()).containsEntry("task", Map.of("ttl", 60_000));
+        assertThat(support.created).hasSize(1);
+        assertThat(support.created.get(0).get("task")).isInstanceOfSatisfying(Map.class,
+                t -> assertThat(t).containsEntry("taskId", "L1"));
+        // known now: no second listing; no ttl asked: an empty task
+        support.ttl = null;
+        s.client().callTool("research", Map.of());
+        assertThat(s.server().requests("tools/list")).hasSize(1);
+        assertThat(s.server().requests("tools/call").get(1).params()).containsEntry("task", Map.of());
+    }
+
+    @Test
+    void plainCallToolAugmentsOnlyRequiredToolsAndTheChannelAlsoOptionalOnes() throws Exception {
+        FakeSupport support = new FakeSupport();
+        Session s = legacy(support, t -> { });
+        for (String tool : List.of("maybe", "never", "plain")) {
+            assertThat(textOf(s.client().callTool(tool, Map.of()))).as(tool).isEqualTo("sync");
+        }
+        assertThat(s.server().requests("tools/call")).allSatisfy(r -> assertThat(r.params())
+                .doesNotContainKey("task"));
+        Map<String, Object> ttl = Map.of("ttl", 5000);
+        assertThat(support.channel.callTool("maybe", null, ttl, RequestOptions.DEFAULT)).containsKey("task");
+        assertThat(support.channel.callTool("research", null, ttl, RequestOptions.DEFAULT)).containsKey("task");
+        assertThat(support.channel.callTool("never", null, ttl, RequestOptions.DEFAULT)).isEqualTo(text("sync"));
+        assertThat(support.channel.callTool("plain", null, ttl, RequestOptions.DEFAULT)).isEqualTo(text("sync"));
+        assertThat(support.channel.callTool("research", null, null, RequestOptions.DEFAULT))
+                .isEqualTo(text("sync"));
+        assertThat(s.server().requests("tools/call").stream().filter(r -> r.params().containsKey("task")))
+                .extracting(r -> r.params().get("name")).containsExactly("maybe", "research");
+        assertThat(s.server().requests("tools/list")).hasSize(1);
+        assertThat(support.created).isEmpty(); // the channel hands nothing over: its caller drives the task
+    }
+
+    @Test
+    void withoutTheServerCapabilityOrTaskSupportNothingIsAugmentedOrListed() throws Exception {
+        FakeSupport support = new FakeSupport();
+        Session noCap = legacy(support, t -> t.serverCapabilities(Map.of("tools", Map.of())));
+        noCap.client().callTool("research", Map.of());
+        assertThat(support.channel.callTool("research", null, Map.of("ttl", 1), RequestOptions.DEFAULT))
+                .isEqualTo(text("sync"));
+        assertThat(noCap.server().requests("tools/list")).isEmpty();
+        assertThat(noCap.server().requests("tools/call")).allSatisfy(r -> assertThat(r.params())
+                .doesNotContainKey("task"));
+
+        Session noSupport = legacy(null, t -> { });
+        assertThat(textOf(noSupport.client().callTool("research", Map.of()))).isEqualTo("sync");
+        assertThat(noSupport.server().requests("tools/list")).isEmpty();
+    }
+
+    @Test
+    void anAugmentedCallAnsweredSynchronouslyIsAPlainResult() throws Exception {
+        FakeSupport support = new FakeSupport();
+        Session s = legacy(support, t -> t.on("tools/call", r -> text("ran at once")));
+        assertThat(textOf(s.client().callTool("research", Map.of()))).isEqualTo("ran at once");
+        assertThat(support.created).isEmpty();
+    }
+
+    @Test
+    void aMalformedLegacyTaskIsAClearError() throws Exception {
+        FakeSupport support = new FakeSupport();
+        Session s = legacy(support, t -> t.on("tools/call", r -> Map.of("task", "L1")));
+        assertThatThrownBy(() -> s.client().callTool("research", Map.of())).isInstanceOf(McpProtocolException.class)
+                .hasMessageContaining("tool 'research'").hasMessageContaining("not an object");
+        assertThat(support.created).isEmpty();
+    }
+
+    // ------------------------------------------------------------------------------------------------ life cycle
+
+    @Test
+    void theChannelBeforeConnectAtCloseAndItsThreads() throws Exception {
+        FakeSupport support = new FakeSupport();
+        Session s = sessions.unconnected(Mode.INLINE, McpClientTasksTest::legacyTasks, b -> b.taskSupport(support));
+        TaskChannel channel = support.channel;
+        assertThat(channel).isNotNull(); // bound at build
+        assertThatThrownBy(channel::era).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(channel::serverCapabilities).isInstanceOf(IllegalStateException.class);
+        assertThat(channel.serverKey()).isNotBlank();
+        s.client().connect();
+        assertThat(channel.era()).isEqualTo(Era.LEGACY);
+        assertThat(channel.serverCapabilities().tasks()).containsKey("requests");
+
+        CountDownLatch started = new CountDownLatch(1);
+        AtomicBoolean sawClose = new AtomicBoolean();
+        Thread waiter = channel.threads().start("task-poll", () -> {
+            started.countDown();
+            CountDownLatch fired = new CountDownLatch(1);
+            channel.closeToken().onCancel(fired::countDown);
+            try {
+                sawClose.set(fired.await(30, TimeUnit.SECONDS));
+            } catch (InterruptedException e) {
+                sawClose.set(channel.closeToken().isCancelled());
+            }
+        });
+        assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(channel.closeToken().isCancelled()).isFalse();
+        assertThat(channel.isClosed()).isFalse();
+        s.client().close();
+        assertThat(channel.isClosed()).isTrue();
+        assertThat(channel.closeToken().isCancelled()).isTrue();
+        assertThat(support.closed).hasValue(1);
+        Await.ended("the task thread", waiter);
+        assertThat(sawClose).isTrue();
+        s.client().close();
+        assertThat(support.closed).hasValue(1);
+        assertThatThrownBy(() -> channel.request("tasks/get", Map.of("taskId", "L1"), RequestOptions.DEFAULT))
+                .isInstanceOf(McpClosedException.class);
+    }
+
+    @Test
+    void aSupportBindsToOneClientOnly() {
+        FakeSupport support = new FakeSupport();
+        sessions.unconnected(Mode.INLINE, t -> { }, b -> b.taskSupport(support));
+        assertThatThrownBy(() -> sessions.unconnected(Mode.INLINE, t -> { }, b -> b.taskSupport(support)))
+                .isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(() -> McpClient.newBuilder(ScriptedTransport.create(Mode.INLINE)).taskSupport(null))
+                .isInstanceOf(NullPointerException.class);
+    }
+
+    @Test
+    void aFailingClientClosedDoesNotBreakClose() throws Exception {
+        FakeSupport support = new FakeSupport() {
+            @Override
+            public void clientClosed() {
+                super.clientClosed();
+                throw new IllegalStateException("driver bug");
+            }
+        };
+        Session s = legacy(support, t -> { });
+        s.client().close();
+        assertThat(support.closed).hasValue(1);
+        assertThat(s.client().isClosed()).isTrue();
+    }
+
+    @Test
+    void theDriversRequestHonoursTheCallersTimeoutAndToken() throws Exception {
+        FakeSupport support = new FakeSupport();
+        Session s = modern(Mode.INLINE, support, t -> t.hold("tasks/get"), b -> b);
+        CancellationToken token = CancellationToken.create();
+        BackgroundCall<Map<String, Object>> call = BackgroundCall.start("get", () -> support.channel.request(
+                "tasks/get", Map.of("taskId", "t1"), RequestOptions.newBuilder().token(token).build()));
+        RequestId id = s.server().awaitRequest("tasks/get").id();
+        token.cancel("stop");
+        assertThat(call.failure()).isInstanceOf(McpCancelledException.class);
+        assertThat(((Number) s.server().awaitNotification("notifications/cancelled").params().get("requestId"))
+                .longValue()).isEqualTo(((Number) id.value()).longValue());
+        assertThatThrownBy(() -> support.channel.request("tasks/get", Map.of("taskId", "t1"),
+                RequestOptions.newBuilder().timeout(Duration.ofMillis(50)).build()))
+                .isInstanceOf(McpTimeoutException.class);
+    }
+}

@@ -1,0 +1,136 @@
+package dev.loommcp.tasks;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.loommcp.Era;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.function.Supplier;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** Both shipped {@link TaskStore}s, and the crash safety of {@link FileTaskStore}. */
+class TaskStoreTest {
+
+    @TempDir
+    Path dir;
+
+    private static TaskRecord record(String server, String id, TaskStatus status) {
+        return new TaskRecord(id, server, Era.MODERN, "slow_compute", Instant.parse("2026-12-01T03:00:00Z"),
+                Duration.ofMinutes(10), status);
+    }
+
+    private Supplier<TaskStore> store(String kind) {
+        return kind.equals("memory") ? InMemoryTaskStore::new
+                : () -> new FileTaskStore(dir.resolve("tasks.json"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"memory", "file"})
+    void putReplacesListKeepsCreationOrderPerServerAndRemoveForgets(String kind) {
+        TaskStore s = store(kind).get();
+        s.put(record("srv-a", "1", TaskStatus.WORKING));
+        s.put(record("srv-b", "2", TaskStatus.WORKING));
+        s.put(record("srv-a", "3", TaskStatus.WORKING));
+        s.put(record("srv-a", "1", TaskStatus.INPUT_REQUIRED));
+        assertThat(s.list("srv-a")).extracting(TaskRecord::taskId).containsExactly("1", "3");
+        assertThat(s.list("srv-a").get(0).lastStatus()).isEqualTo(TaskStatus.INPUT_REQUIRED);
+        assertThat(s.list("srv-b")).extracting(TaskRecord::taskId).containsExactly("2");
+        s.remove("srv-a", "1");
+        s.remove("srv-a", "never-there");
+        assertThat(s.list("srv-a")).extracting(TaskRecord::taskId).containsExactly("3");
+    }
+
+    @Test
+    void aFileStoreSurvivesARestartWithEveryField() {
+        Path file = dir.resolve("tasks.json");
+        FileTaskStore first = new FileTaskStore(file);
+        TaskRecord odd = new TaskRecord("id \"quoted\" \\ \n\u0001é", "node \"server.mjs\" --stdio", Era.LEGACY,
+                "tool", Instant.parse("2026-12-01T03:00:00.123456789Z"), null, TaskStatus.WORKING);
+        first.put(odd);
+        first.put(record("s", "2", TaskStatus.INPUT_REQUIRED));
+        FileTaskStore second = new FileTaskStore(file);
+        assertThat(second.list(odd.serverKey())).containsExactly(odd);
+        assertThat(second.list("s")).containsExactly(record("s", "2", TaskStatus.INPUT_REQUIRED));
+        assertThat(second.file()).isEqualTo(file.toAbsolutePath());
+    }
+
+    @Test
+    void aTruncatedTempFileLeftByACrashDoesNotBreakTheNextStart() throws Exception {
+        Path file = dir.resolve("tasks.json");
+        new FileTaskStore(file).put(record("s", "1", TaskStatus.WORKING));
+        String whole = Files.readString(file);
+        // the crash: the next write died after writing half of its temporary file, before the move
+        Path temp = dir.resolve("tasks.json.tmp");
+        Files.writeString(temp, whole.substring(0, whole.length() / 2));
+
+        FileTaskStore restarted = new FileTaskStore(file);
+        assertThat(restarted.list("s")).extracting(TaskRecord::taskId).containsExactly("1");
+        restarted.put(record("s", "2", TaskStatus.WORKING));
+        assertThat(new FileTaskStore(file).list("s")).extracting(TaskRecord::taskId).containsExactly("1", "2");
+        assertThat(Files.exists(temp)).as("moved over the file").isFalse();
+    }
+
+    @Test
+    void aFileStoreWritesNoPartialFile() throws Exception {
+        Path file = dir.resolve("tasks.json");
+        FileTaskStore s = new FileTaskStore(file);
+        for (int i = 0; i < 50; i++) {
+            s.put(record("s", "t" + i, TaskStatus.WORKING));
+            assertThat(TaskRecords.read(Files.readString(file))).hasSize(i + 1);
+        }
+        try (var files = Files.list(dir)) {
+            assertThat(files.map(p -> p.getFileName().toString()).toList()).containsExactly("tasks.json");
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"{\"version\":1,\"tasks\":[{\"taskId\":\"1\"", "not json", "{\"version\":2,\"tasks\":[]}",
+            "{\"version\":1,\"tasks\":[{\"taskId\":\"1\",\"serverKey\":\"s\",\"era\":\"MODERN\",\"toolName\":\"t\","
+                    + "\"createdAt\":\"yesterday\",\"ttlMs\":null,\"lastStatus\":\"working\"}]}",
+            "{\"version\":1,\"tasks\":{}}"})
+    void aCorruptFileIsAClearErrorAndIsNotOverwritten(String content) throws Exception {
+        Path file = dir.resolve("tasks.json");
+        Files.writeString(file, content);
+        FileTaskStore s = new FileTaskStore(file);
+        assertThatThrownBy(() -> s.list("s")).isInstanceOf(UncheckedIOException.class)
+                .hasMessageContaining(file.toString()).hasMessageContaining("corrupt");
+        assertThatThrownBy(() -> s.put(record("s", "1", TaskStatus.WORKING)))
+                .isInstanceOf(UncheckedIOException.class).hasMessageContaining(file.toString());
+        assertThatThrownBy(() -> s.remove("s", "1")).isInstanceOf(UncheckedIOException.class);
+        assertThat(Files.readString(file)).isEqualTo(content);
+    }
+
+    @Test
+    void aFileThatIsNotUtf8IsCorrupt() throws Exception {
+        Path file = dir.resolve("tasks.json");
+        Files.write(file, new byte[] {'{', (byte) 0xff, '}'});
+        assertThatThrownBy(() -> new FileTaskStore(file).list("s")).isInstanceOf(UncheckedIOException.class)
+                .hasMessageContaining("not UTF-8");
+    }
+
+    @Test
+    void aMissingDirectoryIsAClearWriteError() {
+        Path file = dir.resolve("no-such-dir").resolve("tasks.json");
+        FileTaskStore s = new FileTaskStore(file);
+        assertThat(s.list("s")).isEmpty();
+        assertThatThrownBy(() -> s.put(record("s", "1", TaskStatus.WORKING))).isInstanceOf(UncheckedIOException.class)
+                .hasMessageContaining(file.toString());
+        assertThat(s.list("s")).as("the failed put is not kept in memory").isEmpty();
+    }
+
+    @Test
+    void theFileFormatIsReadable() {
+        String text = TaskRecords.write(List.of(record("s", "1", TaskStatus.WORKING)));
+        assertThat(text).contains("\"taskId\":\"1\"").contains("\"ttlMs\":600000").contains("\"lastStatus\":\"working\"");
+        assertThat(new String(text.getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8)).isEqualTo(text);
+    }
+}
