@@ -55,7 +55,7 @@ class CliTasksIT {
     }
 
     private static String fixtureStdio() {
-        return Stream.of("node", ReferenceServer.nodeDir().resolve("tasks-fixture.mjs").toString(), "--stdio")
+        return dev.loommcp.testkit.TasksFixture.stdioCommand().stream()
                 .map(ShellWords::quote).collect(Collectors.joining(" "));
     }
 

@@ -81,7 +81,7 @@ abstract class LegacyTasksContract extends TaskClients {
         Connected c = connect(t -> t.legacyTtl(Duration.ofSeconds(60)), b -> { });
         McpTask task = c.tasks().callToolAsTask(TOOL, research("ttl"), RequestOptions.DEFAULT);
         try {
-            assertThat(map(c.requests("tools/call").getFirst().params().get("task"))).containsEntry("ttl", 60000);
+            assertThat(map(c.requests("tools/call").getFirst().params().get("task"))).containsEntry("ttl", 60000L);
             TaskSnapshot s = task.snapshot();
             assertThat(s.era()).isEqualTo(Era.LEGACY);
             assertThat(s.status()).isEqualTo(TaskStatus.WORKING);
@@ -132,7 +132,7 @@ abstract class LegacyTasksContract extends TaskClients {
         // the handle knows it is terminal: nothing more is sent
         task.cancel(RequestOptions.DEFAULT);
         assertThat(c.requests("tasks/cancel")).hasSize(1);
-        assertThat(c.notifications("notifications/cancelled")).isEmpty();
+        assertThat(c.cancelledRequests()).isEmpty();
         // the server itself refuses to cancel a terminal task with -32602
         assertThatThrownBy(() -> c.client().request("tasks/cancel", Map.of("taskId", task.id()),
                 RequestOptions.DEFAULT))

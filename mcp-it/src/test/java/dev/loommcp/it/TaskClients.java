@@ -50,6 +50,18 @@ abstract class TaskClients {
             return requests().stream().filter(r -> r.method().equals(method)).toList();
         }
 
+        /**
+         * Returns the {@code notifications/cancelled} the client sent for anything but a
+         * {@code subscriptions/listen} (over stdio that notification is how a listen ends; for a task it is never
+         * sent, C.5.8).
+         */
+        List<JsonRpcMessage.Notification> cancelledRequests() {
+            List<String> listens = requests("subscriptions/listen").stream()
+                    .map(r -> String.valueOf(r.id().value())).toList();
+            return notifications("notifications/cancelled").stream()
+                    .filter(n -> !listens.contains(String.valueOf(n.params().get("requestId")))).toList();
+        }
+
         /** Returns the notifications the client sent with the given method. */
         List<JsonRpcMessage.Notification> notifications(String method) {
             return recording.sentNotifications(method);

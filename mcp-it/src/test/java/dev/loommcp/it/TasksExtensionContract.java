@@ -280,7 +280,7 @@ abstract class TasksExtensionContract extends TaskClients {
         int before = c.requests("tasks/cancel").size();
         task.cancel(RequestOptions.DEFAULT);
         assertThat(c.requests("tasks/cancel")).hasSize(before).hasSize(1);
-        assertThat(c.notifications("notifications/cancelled")).isEmpty();
+        assertThat(c.cancelledRequests()).isEmpty();
     }
 
     /** C.5.8, C.5.12: the caller's deadline passes → tasks/cancel, then McpTimeoutException naming the task. */
@@ -294,7 +294,7 @@ abstract class TasksExtensionContract extends TaskClients {
         assertThat(cancels).hasSize(1);
         String id = (String) cancels.getFirst().params().get("taskId");
         assertThat(c.tasks().task(id).get(RequestOptions.DEFAULT).status()).isEqualTo(TaskStatus.CANCELLED);
-        assertThat(c.notifications("notifications/cancelled")).isEmpty();
+        assertThat(c.cancelledRequests()).isEmpty();
     }
 
     /** C.5.8: an interrupted waiter cancels the task. */
