@@ -113,13 +113,14 @@ final class TasksBench {
                 seconds, pollMs, push ? "on" : "off", Runtime.version(),
                 Runtime.getRuntime().availableProcessors());
         out.println("| transport | tasks | completed | failures | wall time | peak platform threads "
-                + "| peak virtual threads | peak heap | tasks/get per task | allowed by the interval |");
+                + "| virtual threads: peak / peak after start / fewest while most tasks run | peak heap | tasks/get per task "
+                + "| allowed by the interval |");
         out.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
         boolean failed = false;
         for (Row r : rows) {
-            out.printf(Locale.ROOT, "| %s | %,d | %,d | %,d | %.1f s | %d | %d | %.0f MiB | %.2f | ≤ %.1f |%n",
+            out.printf(Locale.ROOT, "| %s | %,d | %,d | %,d | %.1f s | %d | %d / %d / %d | %.0f MiB | %.2f | ≤ %.1f |%n",
                     r.transport, count, r.completed, r.failures, r.wallSeconds, r.peakPlatformThreads,
-                    r.peakVirtualThreads, r.peakHeapBytes / 1048576.0, r.pollsPerTask, r.allowedPollsPerTask);
+                    r.peakVirtualThreads, r.peakVirtualWhileWaiting, r.fewestVirtualWhileWaiting, r.peakHeapBytes / 1048576.0, r.pollsPerTask, r.allowedPollsPerTask);
             failed |= r.failures > 0;
             if (!r.failureSamples.isEmpty()) {
                 out.println();
@@ -127,14 +128,18 @@ final class TasksBench {
             }
         }
         out.println();
-        out.println("peak virtual threads: sampled every 250 ms from a thread dump; tasks/get per task counts "
-                + "every poll sent; allowed: one per interval over each task's own wall time, plus the first.");
+        out.println("Peak virtual threads: sampled every 250 ms from a JSON thread dump; \"all\" includes the "
+                + "starting phase (one starter thread per task, at most 64 creating at once), \"after start\" is "
+                + "once every task was created and nobody awaits them: only polls in flight hold threads; \"fewest\" is the lowest sample while more than half the tasks are "
+                + "still open (-1: no sample then), the threads left between two waves of polls. "
+                + "tasks/get per task counts every poll sent; allowed: one per interval over each task's own "
+                + "wall time (from its creation call to its end), plus the first.");
         return failed ? 2 : 0;
     }
 
     /** One line of the table. */
     record Row(String transport, int completed, int failures, double wallSeconds, int peakPlatformThreads,
-               int peakVirtualThreads, long peakHeapBytes, double pollsPerTask, double allowedPollsPerTask,
+               int peakVirtualThreads, int peakVirtualWhileWaiting, int fewestVirtualWhileWaiting, long peakHeapBytes, double pollsPerTask, double allowedPollsPerTask,
                List<String> failureSamples) {
     }
 
@@ -193,6 +198,9 @@ final class TasksBench {
         System.gc();
         threads.resetPeakThreadCount();
         AtomicInteger peakVirtual = new AtomicInteger();
+        AtomicInteger peakVirtualWaiting = new AtomicInteger();
+        AtomicInteger troughVirtualWaiting = new AtomicInteger(Integer.MAX_VALUE);
+        java.util.concurrent.atomic.AtomicBoolean waiting = new java.util.concurrent.atomic.AtomicBoolean();
         AtomicLong peakHeap = new AtomicLong();
         CountDownLatch ended = new CountDownLatch(count);
         AtomicInteger completed = new AtomicInteger();
@@ -209,7 +217,14 @@ final class TasksBench {
             Thread sampler = Thread.ofPlatform().daemon().name("tasks-bench-sampler").start(() -> {
                 while (!Thread.currentThread().isInterrupted()) {
                     peakHeap.accumulateAndGet(memory.getHeapMemoryUsage().getUsed(), Math::max);
-                    peakVirtual.accumulateAndGet(virtualThreads(), Math::max);
+                    int v = virtualThreads();
+                    peakVirtual.accumulateAndGet(v, Math::max);
+                    if (waiting.get()) {
+                        peakVirtualWaiting.accumulateAndGet(v, Math::max);
+                        if (ended.getCount() > count / 2) { // most tasks still open: a trough between polls
+                            troughVirtualWaiting.accumulateAndGet(v, Math::min);
+                        }
+                    }
                     try {
                         Thread.sleep(250);
                     } catch (InterruptedException e) {
@@ -262,6 +277,7 @@ final class TasksBench {
                 }
             }
             // the starters are done: from here on, only the driver's threads are alive for the tasks
+            waiting.set(true);
             boolean all = ended.await(10, TimeUnit.MINUTES);
             double wall = (System.nanoTime() - start) / 1e9;
             sampler.interrupt();
@@ -273,7 +289,8 @@ final class TasksBench {
                     .orElse(0) / 1e9;
             double allowed = meanTaskSeconds * 1000 / pollMs + 1;
             return new Row(transport, completed.get(), failureCount.get(), wall, threads.getPeakThreadCount(),
-                    peakVirtual.get(), peakHeap.get(), counting.polls.get() / (double) count, allowed,
+                    peakVirtual.get(), peakVirtualWaiting.get(),
+                    troughVirtualWaiting.get() == Integer.MAX_VALUE ? -1 : troughVirtualWaiting.get(), peakHeap.get(), counting.polls.get() / (double) count, allowed,
                     List.copyOf(failures));
         }
     }
