@@ -127,6 +127,7 @@ class McpClientTasksTest {
         t.on("tasks/get", r -> complete(Map.of("taskId", r.params().get("taskId"), "status", "completed",
                 "result", text("done"))));
         t.on("tasks/cancel", r -> complete(Map.of()));
+        t.on("tasks/update", r -> complete(Map.of()));
         t.on("prompts/get", r -> complete(Map.of("messages", List.of())));
     }
 
@@ -194,11 +195,19 @@ class McpClientTasksTest {
         s.client().callTool("slow", Map.of());
         s.client().getPrompt("p", Map.of());
         support.channel.request("tasks/cancel", Map.of("taskId", "t1"), RequestOptions.DEFAULT);
+        support.channel.request("tasks/update", Map.of("taskId", "t9", "inputResponses", Map.of()),
+                RequestOptions.DEFAULT);
+        // Mcp-Name: <taskId> on tasks/get|update|cancel (C.5.10)
+        for (String m : List.of("tasks/get", "tasks/cancel", "tasks/update")) {
+            JsonRpcMessage.Request r = s.server().awaitRequest(m);
+            assertThat(s.server().recordOf(x -> x.equals(r)).routing().orElseThrow().name()).as(m)
+                    .isEqualTo(r.params().get("taskId"));
+        }
 
         List<JsonRpcMessage.Request> requests = s.server().sent().stream()
                 .filter(m -> m instanceof JsonRpcMessage.Request).map(JsonRpcMessage.Request.class::cast).toList();
         assertThat(requests).extracting(JsonRpcMessage.Request::method)
-                .contains("server/discover", "tools/call", "tasks/get", "prompts/get", "tasks/cancel");
+                .contains("server/discover", "tools/call", "tasks/get", "prompts/get", "tasks/cancel", "tasks/update");
         for (JsonRpcMessage.Request r : requests) {
             assertThat(capsOf(r)).as(r.method()).isEqualTo(Map.of("elicitation", Map.of("form", Map.of()),
                     "extensions", Map.of(EXT, Map.of())));
