@@ -350,11 +350,21 @@ class McpClientTasksTest {
                         assertThat(e.taskId()).isEqualTo("nope");
                         assertThat(e.code()).isEqualTo(-32602);
                         assertThat(e.method()).isEqualTo(method);
+                        assertThat(e.getMessage()).contains(method).contains("-32602").contains("task nope");
                     });
             // the same through the client's raw request
             assertThatThrownBy(() -> s.client().request(method, Map.of("taskId", "nope"), RequestOptions.DEFAULT))
                     .isInstanceOf(McpTaskNotFoundException.class);
         }
+    }
+
+    @Test
+    void theTaskExceptionsNameTheirTask() {
+        JsonRpcError boom = new JsonRpcError(-32603, "simulated internal error", null);
+        assertThat(new McpTaskFailedException("tools/call", "t9", null, boom).getMessage())
+                .contains("tools/call").contains("-32603").contains("simulated internal error").endsWith("(task t9)");
+        assertThat(new McpTaskNotFoundException("tasks/get", null, null, boom).getMessage())
+                .doesNotContain("(task");
     }
 
     @Test
