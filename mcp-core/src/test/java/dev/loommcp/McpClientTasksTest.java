@@ -311,6 +311,16 @@ class McpClientTasksTest {
     }
 
     @Test
+    void aTaskAfterMultiRoundTripInputWithoutTheExtensionIsAProtocolError() throws Exception {
+        Map<String, Object> ask = Map.of("resultType", "input_required", "requestState", "s1");
+        Session s = modern(Mode.INLINE, null, t -> t.on("tools/call", r -> r.params().containsKey("requestState")
+                ? createdTask("t8") : ask), b -> b);
+        assertThatThrownBy(() -> s.client().callTool("test_tool_with_task", Map.of()))
+                .isInstanceOf(McpProtocolException.class).hasMessageContaining("'task'");
+        assertThat(s.server().requests("tools/call")).hasSize(2);
+    }
+
+    @Test
     void theChannelsCallToolReturnsTheRawCreationAndIgnoresTheLegacyAugmentation() throws Exception {
         FakeSupport support = new FakeSupport();
         Session s = modern(Mode.INLINE, support, t -> { }, b -> b);
