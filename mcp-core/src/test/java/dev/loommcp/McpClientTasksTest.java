@@ -614,6 +614,8 @@ class McpClientTasksTest {
         assertThat(channel.isClosed()).isTrue();
         assertThat(channel.closeToken().isCancelled()).isTrue();
         assertThat(support.closed).hasValue(1);
+        assertThat(channel.era()).isEqualTo(Era.LEGACY); // a driver ending its work still learns the era
+        assertThat(channel.serverCapabilities().tasks()).containsKey("requests");
         Await.ended("the task thread", waiter);
         assertThat(sawClose).isTrue();
         s.client().close();

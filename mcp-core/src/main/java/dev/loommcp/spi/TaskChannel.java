@@ -36,7 +36,7 @@ public interface TaskChannel {
      * Returns the era the client speaks now.
      *
      * @return the era
-     * @throws IllegalStateException if the client is not connected
+     * @throws IllegalStateException if the client has not connected (yet); once closed, it still answers what it was
      */
     Era era();
 
@@ -53,7 +53,7 @@ public interface TaskChannel {
      * modern era {@code capabilities.extensions} of {@code server/discover}.
      *
      * @return the capabilities
-     * @throws IllegalStateException if the client is not connected
+     * @throws IllegalStateException if the client has not connected (yet); once closed, it still answers what it was
      */
     ServerCapabilities serverCapabilities();
 
