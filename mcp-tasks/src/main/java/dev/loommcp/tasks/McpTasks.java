@@ -49,7 +49,14 @@ public final class McpTasks {
     private final Duration maxPollInterval;
     private final boolean push;
     private final Driver driver = new Driver();
+    /**
+     * At most this many task listens are open at once per client (each is a stream: an HTTP response held open);
+     * tasks beyond it are polled only.
+     */
+    static final int MAX_PUSH_LISTENS = 64;
+
     private final ConcurrentHashMap<String, TaskHandle> open = new ConcurrentHashMap<>();
+    private final java.util.concurrent.atomic.AtomicInteger pushListens = new java.util.concurrent.atomic.AtomicInteger();
     private final ReentrantLock bindLock = new ReentrantLock();
     private volatile TaskChannel channel;
     private volatile PollTimer timer;
@@ -272,6 +279,23 @@ public final class McpTasks {
 
     boolean push() {
         return push;
+    }
+
+    /** Takes one of the {@link #MAX_PUSH_LISTENS} slots; {@code false} when none is free. */
+    boolean takePushSlot() {
+        while (true) {
+            int n = pushListens.get();
+            if (n >= MAX_PUSH_LISTENS) {
+                return false;
+            }
+            if (pushListens.compareAndSet(n, n + 1)) {
+                return true;
+            }
+        }
+    }
+
+    void releasePushSlot() {
+        pushListens.decrementAndGet();
     }
 
     Duration minPollInterval() {
@@ -540,7 +564,8 @@ public final class McpTasks {
 
         /**
          * Sets whether status is also heard by push ({@code subscriptions/listen} with {@code taskIds}, modern era)
-         * when the server offers it; polling continues at the server's interval as the fallback. Default
+         * when the server offers it; polling continues at the server's interval as the fallback. A listen is
+         * opened per awaited task, at most 64 at once per client (tasks beyond that are polled only). Default
          * {@code true}.
          *
          * @param push whether to listen

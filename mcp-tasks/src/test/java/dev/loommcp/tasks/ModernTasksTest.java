@@ -299,6 +299,53 @@ class ModernTasksTest {
     }
 
     @Test
+    void atMostSixtyFourListensAreOpenAtOnce() throws Exception {
+        bind();
+        server.offersPush = true;
+        server.pollIntervalMs = 60_000;
+        List<McpTask> all = new ArrayList<>();
+        List<Thread> waiters = new ArrayList<>();
+        for (int i = 0; i < McpTasks.MAX_PUSH_LISTENS + 6; i++) {
+            McpTask t = tasks.callToolAsTask("slow", args(task("working")), RequestOptions.DEFAULT);
+            all.add(t);
+            waiters.add(Thread.ofVirtual().start(() -> {
+                try {
+                    t.await(TEN_S);
+                } catch (Exception e) {
+                    // ended below
+                }
+            }));
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> server.sent("subscriptions/listen").size()
+                == McpTasks.MAX_PUSH_LISTENS);
+        assertThat(server.openSubscriptions.get()).isEqualTo(McpTasks.MAX_PUSH_LISTENS);
+        for (McpTask t : all) {
+            server.push(Map.of("taskId", t.id(), "status", "completed", "result",
+                    FakeTaskChannel.textResult("x", false)));
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> all.stream().filter(t -> t.status().isTerminal())
+                .count() == McpTasks.MAX_PUSH_LISTENS);
+        // the rest are polled only; the client closes under them
+        server.close();
+        tasks.support().clientClosed();
+        for (Thread w : waiters) {
+            w.join(Duration.ofSeconds(15));
+        }
+        assertThat(server.openSubscriptions.get()).isZero();
+    }
+
+    @Test
+    void aMissingExtensionEndsTheWaitAtOnce() throws Exception {
+        bind();
+        server.pollIntervalMs = 20;
+        McpTask t = tasks.callToolAsTask("slow", args(new dev.loommcp.McpMissingCapabilityException("tasks/get",
+                null, new JsonRpcError(-32021, "tasks extension not declared", null)), completed("never")),
+                RequestOptions.DEFAULT);
+        assertThatThrownBy(() -> t.await(TEN_S)).isInstanceOf(dev.loommcp.McpMissingCapabilityException.class);
+        assertThat(server.sent("tasks/get", t.id())).hasSize(1);
+    }
+
+    @Test
     void withoutPushTheListenIsNeverOpened() throws Exception {
         tasks = McpTasks.newBuilder().push(false).build();
         bind();
