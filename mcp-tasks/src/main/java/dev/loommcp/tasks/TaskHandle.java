@@ -445,7 +445,8 @@ final class TaskHandle implements McpTask {
         Deadline deadline = deadlineOf(options);
         CancellationToken token = options.token().orElse(null);
         TaskSnapshot now = snapshot();
-        if (now.status().isTerminal() && (now.result() != null || era == Era.MODERN)) {
+        if (now.status().isTerminal() && (era == Era.MODERN || now.result() != null || now.error() != null
+                || now.status() == TaskStatus.CANCELLED)) {
             return finish(now);
         }
         lock.lock();

@@ -402,6 +402,36 @@ class ModernTasksTest {
     }
 
     @Test
+    void aThousandConcurrentAwaitsAllCompleteAtTheServersPace() throws Exception {
+        bind();
+        server.pollIntervalMs = 50;
+        List<McpTask> all = new ArrayList<>();
+        for (int i = 0; i < 1000; i++) {
+            all.add(tasks.callToolAsTask("quick", args(task("working"), task("working"), completed("r" + i)),
+                    RequestOptions.DEFAULT));
+        }
+        List<Thread> waiters = new ArrayList<>();
+        List<Throwable> failures = new CopyOnWriteArrayList<>();
+        for (McpTask t : all) {
+            waiters.add(Thread.ofVirtual().start(() -> {
+                try {
+                    t.await(RequestOptions.timeout(Duration.ofSeconds(60)));
+                } catch (Throwable e) {
+                    failures.add(e);
+                }
+            }));
+        }
+        for (Thread w : waiters) {
+            w.join(Duration.ofSeconds(60));
+        }
+        assertThat(failures).isEmpty();
+        assertThat(all).allMatch(t -> t.status() == TaskStatus.COMPLETED);
+        assertThat(all).allMatch(t -> ((TaskHandle) t).polls() == 3);
+        assertThat(server.threads.peak("tasks-timer")).as("one timer for all").isEqualTo(1);
+        assertThat(server.sent("tasks/cancel")).isEmpty();
+    }
+
+    @Test
     void cancelOfATerminalTaskSendsNothing() throws Exception {
         bind();
         McpTask t = tasks.callToolAsTask("quick", args(completed("q")), RequestOptions.DEFAULT);
