@@ -327,10 +327,14 @@ public final class McpTasks {
     /** Parses a task's creation, registers its handle and records it in the store. */
     private TaskHandle created(String toolName, Map<String, Object> raw, Era era) {
         TaskSnapshot first = TaskWire.parse(raw, era, null, "tools/call " + toolName + " task creation");
-        if (first.createdAt() == null) {
-            first = new TaskSnapshot(first.taskId(), era, first.status(), first.statusMessage(), Instant.now(),
-                    first.lastUpdatedAt(), first.ttl(), first.pollInterval(), first.inputRequests(), first.result(),
-                    first.error());
+        // a creation carries no result or error: one created already ended is taken as working until a poll
+        // brings its outcome (a terminal snapshot is final)
+        TaskStatus status = first.status().isTerminal() && first.status() != TaskStatus.CANCELLED
+                && first.result() == null && first.error() == null ? TaskStatus.WORKING : first.status();
+        if (first.createdAt() == null || status != first.status()) {
+            first = new TaskSnapshot(first.taskId(), era, status, first.statusMessage(),
+                    first.createdAt() == null ? Instant.now() : first.createdAt(), first.lastUpdatedAt(), first.ttl(),
+                    first.pollInterval(), first.inputRequests(), first.result(), first.error());
         }
         TaskHandle h = register(new TaskHandle(this, first, toolName));
         if (!first.status().isTerminal()) {

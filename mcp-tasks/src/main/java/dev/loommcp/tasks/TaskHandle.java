@@ -320,8 +320,9 @@ final class TaskHandle implements McpTask {
         lock.lock();
         try {
             scheduled = false;
-            if (failure != null || snapshot.status().isTerminal() || owner.channel().isClosed()) {
-                return;
+            if (failure != null || snapshot.status().isTerminal() || owner.channel().isClosed()
+                    || (awaiters == 0 && listeners.isEmpty())) {
+                return; // nobody waits or listens any more
             }
             polling = true;
             polls++;

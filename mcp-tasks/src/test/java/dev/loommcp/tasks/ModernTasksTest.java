@@ -462,6 +462,17 @@ class ModernTasksTest {
     }
 
     @Test
+    void aTaskCreatedAlreadyCompletedIsPolledForItsResult() throws Exception {
+        bind();
+        server.pollIntervalMs = 20;
+        String id = server.newTask(completed("fast"));
+        Map<String, Object> created = new LinkedHashMap<>(server.creation(id));
+        created.put("status", "completed");
+        assertThat(tasks.support().awaitToolResult("quick", created, TEN_S)).containsKey("content");
+        assertThat(server.sent("tasks/get", id)).hasSize(1);
+    }
+
+    @Test
     void aMalformedCreationIsAClearError() {
         bind();
         assertThatThrownBy(() -> tasks.support().awaitToolResult("slow", Map.of("resultType", "task",
