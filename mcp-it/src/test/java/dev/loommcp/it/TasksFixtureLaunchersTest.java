@@ -34,7 +34,8 @@ import tools.jackson.databind.json.JsonMapper;
  * and skip notifications): over stdio a task is created, pushed on a {@code subscriptions/listen} stream and polled,
  * a listen ends on {@code notifications/cancelled}, the server exits when its input ends; over HTTP the routing
  * headers are checked, the extension is required, and an {@code input_required} task completes after its
- * {@code tasks/update}; closing the launcher ends the process. Raw JSON-RPC, so the fixture is checked independently
+ * {@code tasks/update}; closing the launcher ends the process. Also the fixture's options: {@code --rate-limit},
+ * {@code --forget-after-ms}, the {@code pollMs}/{@code ttlMs} arguments and {@code poll_stats}. Raw JSON-RPC, so the fixture is checked independently
  * of the client's task support.
  */
 @ExtendWith(LeakCheck.class)
@@ -149,6 +150,41 @@ class TasksFixtureLaunchersTest {
             assertThat(server.waitFor(10, TimeUnit.SECONDS)).as("the server exits when its stdin ends").isTrue();
         }
         assertThat(server.exitValue()).isZero();
+    }
+
+    @Test
+    void overStdioTheRateLimitRefusesEarlyPollsAndATaskIsForgottenAfterItsTtl() throws Exception {
+        Process server = new ProcessBuilder(TasksFixture.stdioCommand("--rate-limit", "--forget-after-ms", "0"))
+                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        try (StdioPeer peer = new StdioPeer(server)) {
+            String slow = peer.call(request(1, "tools/call", Map.of("name", "slow_compute",
+                    "arguments", Map.of("seconds", 60, "pollMs", 60000)), true)).at("/result/taskId").asString();
+            JsonNode early = peer.call(request(2, "tasks/get", Map.of("taskId", slow), true));
+            assertThat(early.at("/error/code").asInt()).isEqualTo(-32000);
+            assertThat(early.at("/error/message").asString()).startsWith("rate limit: poll task " + slow);
+
+            String shortLived = peer.call(request(3, "tools/call", Map.of("name", "slow_compute",
+                    "arguments", Map.of("seconds", 60, "pollMs", 1, "ttlMs", 100)), true))
+                    .at("/result/taskId").asString();
+            JsonNode answer = null;
+            long until = System.nanoTime() + WAIT.toNanos();
+            for (int id = 4; System.nanoTime() < until; id++) {
+                answer = peer.call(request(id, "tasks/get", Map.of("taskId", shortLived), true));
+                if (answer.has("error")) {
+                    break;
+                }
+                assertThat(answer.at("/result/status").asString()).isEqualTo("working");
+                Thread.sleep(20);
+            }
+            assertThat(answer.at("/error/code").asInt()).as("forgotten after its TTL").isEqualTo(-32602);
+            assertThat(answer.at("/error/message").asString()).contains(shortLived);
+
+            JsonNode stats = peer.call(request(1000, "tools/call", Map.of("name", "poll_stats"), true));
+            assertThat(stats.at("/result/structuredContent/tasks").asInt()).isEqualTo(2);
+            assertThat(stats.at("/result/structuredContent/limited").asInt()).isEqualTo(1);
+        } finally {
+            assertThat(server.waitFor(10, TimeUnit.SECONDS)).as("the server exits when its stdin ends").isTrue();
+        }
     }
 
     @Test
