@@ -1,11 +1,18 @@
 package dev.loommcp.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.fail;
 
+import dev.loommcp.McpClient;
+import dev.loommcp.McpMissingCapabilityException;
+import dev.loommcp.ProtocolMode;
+import dev.loommcp.spi.McpTransport;
 import dev.loommcp.testing.LeakCheck;
 import dev.loommcp.testkit.HttpTasksFixture;
 import dev.loommcp.testkit.TasksFixture;
+import dev.loommcp.transport.http.HttpTransport;
+import dev.loommcp.transport.stdio.StdioTransport;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -23,6 +30,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import tools.jackson.databind.JsonNode;
@@ -249,6 +257,30 @@ class TasksFixtureLaunchersTest {
             fixture.close();
         }
         assertThat(fixture.isAlive()).as("close() ended the process").isFalse();
+    }
+
+    @Test
+    void aClientWithoutTaskSupportGetsSynchronousResultsAndAClearErrorForATaskOnlyTool() throws Exception {
+        try (HttpTasksFixture fixture = new HttpTasksFixture()) {
+            List<Supplier<McpTransport>> transports = List.of(
+                    () -> StdioTransport.newBuilder(TasksFixture.stdioCommand()).build(),
+                    () -> HttpTransport.newBuilder(fixture.endpoint()).build());
+            for (Supplier<McpTransport> transport : transports) {
+                try (McpClient client = McpClient.newBuilder(transport.get()).protocolMode(ProtocolMode.MODERN)
+                        .requestTimeout(WAIT).build()) {
+                    client.connect();
+                    assertThat(client.serverInfo().name()).isEqualTo(TasksFixture.SERVER_NAME);
+                    assertThat(client.callTool("greet", Map.of("name", "Ada")).text()).isEqualTo("Hello, Ada!");
+                    assertThat(client.callTool("slow_compute", Map.of("seconds", 0.05)).text())
+                            .as("a task tool runs synchronously for a client without the extension")
+                            .isEqualTo("computed after 50 ms");
+                    assertThatThrownBy(() -> client.callTool("failing_job", Map.of()))
+                            .isInstanceOfSatisfying(McpMissingCapabilityException.class, e ->
+                                    assertThat(e.requiredCapabilities()).containsKey("extensions"))
+                            .hasMessageContaining(EXT);
+                }
+            }
+        }
     }
 
     /** One stdio connection: lines in, parsed messages out through a reader thread, bounded waits. */
