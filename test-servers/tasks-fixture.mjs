@@ -584,20 +584,24 @@ function handleRequest(msg, headers, transportCtx) {
           throw needsTasks('subscriptions/listen with taskIds');
         }
       }
-      return { listen: (ids ?? []).filter((i) => tasks.has(i)) };
+      // only task ids are served (the tools never change): the ack holds what was asked for of them, if anything
+      return { listen: ids === undefined ? null : ids.filter((i) => tasks.has(i)) };
     }
     default:
       throw new RpcError(-32601, `method not found: ${method}`);
   }
 }
 
-/** Opens a listen stream: acknowledges, sends the current state of each task, then follows them. */
+/**
+ * Opens a listen stream: acknowledges (the known ones of the requested task ids; null = none requested), sends the
+ * current state of each task, then follows them.
+ */
 function openListen(id, taskIds, send) {
-  const listen = { id, taskIds: new Set(taskIds), send };
+  const listen = { id, taskIds: new Set(taskIds ?? []), send };
   listens.add(listen);
   send({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged',
-    params: { notifications: { taskIds }, _meta: { [META_SUB]: id } } });
-  for (const t of taskIds) {
+    params: { notifications: taskIds === null ? {} : { taskIds }, _meta: { [META_SUB]: id } } });
+  for (const t of listen.taskIds) {
     pushTask(listen, tasks.get(t));
   }
   return listen;
@@ -686,7 +690,7 @@ function serveStdio() {
       write(errorBody(msg.id, asRpcError(e)));
       return;
     }
-    if (out?.listen) {
+    if (out && 'listen' in out) {
       const listen = openListen(msg.id, out.listen, write);
       cancellable.set(key, () => {
         listens.delete(listen);
@@ -811,7 +815,7 @@ function serveHttp() {
       sendJson(res, err.status, errorBody(msg.id, err));
       return;
     }
-    if (out?.listen) {
+    if (out && 'listen' in out) {
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache',
         'x-accel-buffering': 'no' });
       res.flushHeaders();

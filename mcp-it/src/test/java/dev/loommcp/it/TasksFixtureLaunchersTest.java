@@ -200,6 +200,7 @@ class TasksFixtureLaunchersTest {
         HttpTasksFixture fixture = new HttpTasksFixture("--poll-ms", "25");
         try (HttpClient http = HttpClient.newHttpClient()) {
             assertThat(fixture.endpoint().getHost()).isEqualTo("127.0.0.1");
+            assertThat(fixture.endpoint().getPort()).isEqualTo(fixture.port()).isPositive();
             HttpPeer peer = new HttpPeer(http, fixture);
 
             HttpResponse<String> required = peer.post("tools/call", "failing_job",
