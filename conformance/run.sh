@@ -41,7 +41,7 @@
 #   CONFORMANCE_JAVA_OPTS="-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"   JVM options of the default client: a JVM per
 #                              scenario lives a few seconds, so these halve its start-up (behaviour is unchanged)
 #   SCENARIO_TIMEOUT_MS=30000  the suite's per-scenario timeout (the client is also wrapped in `timeout`)
-#   TOTAL_TIMEOUT_S=600        overall budget for all legs; scenarios not started in time count as failed
+#   TOTAL_TIMEOUT_S=720        overall budget for all legs; scenarios not started in time count as failed
 #   RESULTS_DIR=...            where checks.json and logs go (default: conformance/results/<timestamp>, git-ignored)
 #   EXPECTED_FAILURES_DIR=...  where expected-failures-<leg>.yml are (default: conformance/)
 set -uo pipefail
@@ -52,7 +52,7 @@ NODE_DIR="$ROOT/test-servers"
 CLI="$NODE_DIR/node_modules/@modelcontextprotocol/conformance/dist/index.js"
 EXPECTED_FAILURES_DIR="${EXPECTED_FAILURES_DIR:-$HERE}"
 SCENARIO_TIMEOUT_MS="${SCENARIO_TIMEOUT_MS:-30000}"
-TOTAL_TIMEOUT_S="${TOTAL_TIMEOUT_S:-600}"
+TOTAL_TIMEOUT_S="${TOTAL_TIMEOUT_S:-720}"
 RESULTS_DIR="${RESULTS_DIR:-$HERE/results/$(date +%Y%m%dT%H%M%S)}"
 read -r -a LEG_LIST <<<"${LEGS:-2025-11-25 2026-07-28 extensions tasks-server}"
 START=$(date +%s)

@@ -1,14 +1,18 @@
 // loom-mcp's test server for the tasks extension (io.modelcontextprotocol/tasks) of MCP 2026-07-28.
 // Dependency-free: Node's standard library only (no npm package serves the extension; see MODERN-ERA.md).
 //
-// Usage: node tasks-fixture.mjs --stdio | --http [PORT]  [--poll-ms N] [--ttl-ms N] [--keepalive-ms N]
+// Usage: node tasks-fixture.mjs --stdio | --http [PORT]  [--poll-ms N] [--ttl-ms N] [--forget-after-ms N]
+//                                                        [--keepalive-ms N] [--rate-limit]
 //   --stdio           one connection over stdin/stdout (one JSON-RPC message per line); exits when stdin ends
 //   --http [PORT]     Streamable HTTP at http://127.0.0.1:PORT/mcp (127.0.0.1 only; without PORT: the environment's
 //                     PORT, else 0 = ephemeral). Once listening, the first line on stdout is the endpoint.
 //   --poll-ms N       the pollIntervalMs of new tasks (default 200; a tool's `pollMs` argument overrides it)
-//   --ttl-ms N        the ttlMs of new tasks (default 600000; a tool's `ttlMs` argument overrides it). A task is
-//                     forgotten (tasks/get -> -32602) 10 s after its TTL passed, whatever its status.
+//   --ttl-ms N        the ttlMs of new tasks (default 600000; a tool's `ttlMs` argument overrides it)
+//   --forget-after-ms N  a task is forgotten (tasks/get -> -32602) N ms after its TTL passed, whatever its status
+//                     (default 10000: a client's own TTL backstop acts first)
 //   --keepalive-ms N  HTTP: the interval of the keep-alive comments on a listen stream (default 15000)
+//   --rate-limit      a tasks/get that comes sooner than half the task's pollIntervalMs after its previous accepted
+//                     tasks/get (or its creation) is refused: JSON-RPC error -32000 "rate limit: ..." (HTTP 429)
 //
 // Modern core (every request): HTTP headers MCP-Protocol-Version, Mcp-Method and (tools/call, prompts/get,
 // resources/read, tasks/get|update|cancel) Mcp-Name, incl. =?base64?...?= values: missing or unequal -> -32020/400;
@@ -36,9 +40,9 @@
 //                                (with a requestState that must come back unchanged); round 2 -> CreateTaskResult; the
 //                                task completes with "Hello, <name>! (gathered before the task)" (name = the first
 //                                string in the answer's content)
-//   poll_stats {}                sync: JSON text {tasks, polls, early}: tasks created, tasks/get calls, and gets that
-//                                came sooner than the task's reported pollIntervalMs after its previous get (or its
-//                                creation), with a 10% tolerance
+//   poll_stats {}                sync: JSON text {tasks, polls, early, limited}: tasks created, tasks/get calls, gets
+//                                that came sooner than the task's reported pollIntervalMs after its previous get (or
+//                                its creation; 10% tolerance), and gets refused by --rate-limit
 // tasks/get, tasks/update, tasks/cancel: -32021 without the extension; unknown taskId -> -32602; update and cancel
 // answer {resultType:"complete"} (also on a terminal task); unknown inputResponses keys are ignored. Terminal states
 // never change. subscriptions/listen {notifications:{taskIds}} (-32021 without the extension): acknowledges the ids of
@@ -58,16 +62,16 @@ const META_SUB = 'io.modelcontextprotocol/subscriptionId';
 const SERVER_INFO = { name: 'loom-tasks-fixture', version: '0.0.1' };
 const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 const MAX_BODY = 4 * 1024 * 1024;
-const FORGET_AFTER_TTL_MS = 10000;
 
 function usage(problem) {
   process.stderr.write(`tasks-fixture: ${problem}\nusage: node tasks-fixture.mjs --stdio | --http [PORT] `
-    + '[--poll-ms N] [--ttl-ms N] [--keepalive-ms N]\n');
+    + '[--poll-ms N] [--ttl-ms N] [--forget-after-ms N] [--keepalive-ms N] [--rate-limit]\n');
   process.exit(2);
 }
 
 function parseArgs(argv) {
-  const opts = { transport: null, port: null, pollMs: 200, ttlMs: 600000, keepAliveMs: 15000 };
+  const opts = { transport: null, port: null, pollMs: 200, ttlMs: 600000, forgetAfterMs: 10000, keepAliveMs: 15000,
+    rateLimit: false };
   const number = (flag, v, min) => {
     if (!/^\d+$/.test(v ?? '') || Number(v) < min) {
       usage(`${flag} needs an integer >= ${min}, got ${v}`);
@@ -87,6 +91,10 @@ function parseArgs(argv) {
       opts.pollMs = number(a, argv[++i], 1);
     } else if (a === '--ttl-ms') {
       opts.ttlMs = number(a, argv[++i], 1);
+    } else if (a === '--rate-limit') {
+      opts.rateLimit = true;
+    } else if (a === '--forget-after-ms') {
+      opts.forgetAfterMs = number(a, argv[++i], 0);
     } else if (a === '--keepalive-ms') {
       opts.keepAliveMs = number(a, argv[++i], 1);
     } else {
@@ -130,7 +138,7 @@ const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v)
 // ------------------------------------------------------------------------------------------------ tasks
 
 const tasks = new Map();
-const stats = { tasks: 0, polls: 0, early: 0 };
+const stats = { tasks: 0, polls: 0, early: 0, limited: 0 };
 /** Open listen streams: { id, taskIds: Set, send(message) }. */
 const listens = new Set();
 
@@ -167,7 +175,7 @@ function createTask(tool, args, work) {
   const forget = setTimeout(() => {
     clearTimers(task);
     tasks.delete(task.taskId);
-  }, o.ttlMs + FORGET_AFTER_TTL_MS);
+  }, o.ttlMs + opts.forgetAfterMs);
   forget.unref();
   work(task);
   return { ...taskView(task, false), resultType: 'task', _meta: { [META_SERVER]: SERVER_INFO } };
@@ -261,6 +269,11 @@ function tasksGet(params) {
   const task = findTask(params, 'tasks/get');
   stats.polls++;
   const gap = Date.now() - task.lastSeen;
+  if (opts.rateLimit && gap < task.pollIntervalMs / 2) {
+    stats.limited++;
+    throw new RpcError(-32000, `rate limit: poll task ${task.taskId} at most every ${task.pollIntervalMs} ms `
+      + `(this one came ${gap} ms after the previous accepted poll or the creation)`, undefined, 429);
+  }
   if (gap < task.pollIntervalMs * 0.9) {
     stats.early++;
   }
@@ -571,20 +584,24 @@ function handleRequest(msg, headers, transportCtx) {
           throw needsTasks('subscriptions/listen with taskIds');
         }
       }
-      return { listen: (ids ?? []).filter((i) => tasks.has(i)) };
+      // only task ids are served (the tools never change): the ack holds what was asked for of them, if anything
+      return { listen: ids === undefined ? null : ids.filter((i) => tasks.has(i)) };
     }
     default:
       throw new RpcError(-32601, `method not found: ${method}`);
   }
 }
 
-/** Opens a listen stream: acknowledges, sends the current state of each task, then follows them. */
+/**
+ * Opens a listen stream: acknowledges (the known ones of the requested task ids; null = none requested), sends the
+ * current state of each task, then follows them.
+ */
 function openListen(id, taskIds, send) {
-  const listen = { id, taskIds: new Set(taskIds), send };
+  const listen = { id, taskIds: new Set(taskIds ?? []), send };
   listens.add(listen);
   send({ jsonrpc: '2.0', method: 'notifications/subscriptions/acknowledged',
-    params: { notifications: { taskIds }, _meta: { [META_SUB]: id } } });
-  for (const t of taskIds) {
+    params: { notifications: taskIds === null ? {} : { taskIds }, _meta: { [META_SUB]: id } } });
+  for (const t of listen.taskIds) {
     pushTask(listen, tasks.get(t));
   }
   return listen;
@@ -673,7 +690,7 @@ function serveStdio() {
       write(errorBody(msg.id, asRpcError(e)));
       return;
     }
-    if (out?.listen) {
+    if (out && 'listen' in out) {
       const listen = openListen(msg.id, out.listen, write);
       cancellable.set(key, () => {
         listens.delete(listen);
@@ -798,7 +815,7 @@ function serveHttp() {
       sendJson(res, err.status, errorBody(msg.id, err));
       return;
     }
-    if (out?.listen) {
+    if (out && 'listen' in out) {
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache',
         'x-accel-buffering': 'no' });
       res.flushHeaders();

@@ -34,4 +34,14 @@ public final class McpTaskFailedException extends McpRpcException {
     public String taskId() {
         return taskId;
     }
+
+    /**
+     * Returns the message of the JSON-RPC error, followed by the task's id.
+     *
+     * @return the message
+     */
+    @Override
+    public String getMessage() {
+        return taskId == null ? super.getMessage() : super.getMessage() + " (task " + taskId + ")";
+    }
 }

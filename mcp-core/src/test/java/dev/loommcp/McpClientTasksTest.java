@@ -127,6 +127,7 @@ class McpClientTasksTest {
         t.on("tasks/get", r -> complete(Map.of("taskId", r.params().get("taskId"), "status", "completed",
                 "result", text("done"))));
         t.on("tasks/cancel", r -> complete(Map.of()));
+        t.on("tasks/update", r -> complete(Map.of()));
         t.on("prompts/get", r -> complete(Map.of("messages", List.of())));
     }
 
@@ -194,11 +195,19 @@ class McpClientTasksTest {
         s.client().callTool("slow", Map.of());
         s.client().getPrompt("p", Map.of());
         support.channel.request("tasks/cancel", Map.of("taskId", "t1"), RequestOptions.DEFAULT);
+        support.channel.request("tasks/update", Map.of("taskId", "t9", "inputResponses", Map.of()),
+                RequestOptions.DEFAULT);
+        // Mcp-Name: <taskId> on tasks/get|update|cancel (C.5.10)
+        for (String m : List.of("tasks/get", "tasks/cancel", "tasks/update")) {
+            JsonRpcMessage.Request r = s.server().awaitRequest(m);
+            assertThat(s.server().recordOf(x -> x.equals(r)).routing().orElseThrow().name()).as(m)
+                    .isEqualTo(r.params().get("taskId"));
+        }
 
         List<JsonRpcMessage.Request> requests = s.server().sent().stream()
                 .filter(m -> m instanceof JsonRpcMessage.Request).map(JsonRpcMessage.Request.class::cast).toList();
         assertThat(requests).extracting(JsonRpcMessage.Request::method)
-                .contains("server/discover", "tools/call", "tasks/get", "prompts/get", "tasks/cancel");
+                .contains("server/discover", "tools/call", "tasks/get", "prompts/get", "tasks/cancel", "tasks/update");
         for (JsonRpcMessage.Request r : requests) {
             assertThat(capsOf(r)).as(r.method()).isEqualTo(Map.of("elicitation", Map.of("form", Map.of()),
                     "extensions", Map.of(EXT, Map.of())));
@@ -302,6 +311,16 @@ class McpClientTasksTest {
     }
 
     @Test
+    void aTaskAfterMultiRoundTripInputWithoutTheExtensionIsAProtocolError() throws Exception {
+        Map<String, Object> ask = Map.of("resultType", "input_required", "requestState", "s1");
+        Session s = modern(Mode.INLINE, null, t -> t.on("tools/call", r -> r.params().containsKey("requestState")
+                ? createdTask("t8") : ask), b -> b);
+        assertThatThrownBy(() -> s.client().callTool("test_tool_with_task", Map.of()))
+                .isInstanceOf(McpProtocolException.class).hasMessageContaining("'task'");
+        assertThat(s.server().requests("tools/call")).hasSize(2);
+    }
+
+    @Test
     void theChannelsCallToolReturnsTheRawCreationAndIgnoresTheLegacyAugmentation() throws Exception {
         FakeSupport support = new FakeSupport();
         Session s = modern(Mode.INLINE, support, t -> { }, b -> b);
@@ -341,11 +360,21 @@ class McpClientTasksTest {
                         assertThat(e.taskId()).isEqualTo("nope");
                         assertThat(e.code()).isEqualTo(-32602);
                         assertThat(e.method()).isEqualTo(method);
+                        assertThat(e.getMessage()).contains(method).contains("-32602").contains("task nope");
                     });
             // the same through the client's raw request
             assertThatThrownBy(() -> s.client().request(method, Map.of("taskId", "nope"), RequestOptions.DEFAULT))
                     .isInstanceOf(McpTaskNotFoundException.class);
         }
+    }
+
+    @Test
+    void theTaskExceptionsNameTheirTask() {
+        JsonRpcError boom = new JsonRpcError(-32603, "simulated internal error", null);
+        assertThat(new McpTaskFailedException("tools/call", "t9", null, boom).getMessage())
+                .contains("tools/call").contains("-32603").contains("simulated internal error").endsWith("(task t9)");
+        assertThat(new McpTaskNotFoundException("tasks/get", null, null, boom).getMessage())
+                .doesNotContain("(task");
     }
 
     @Test
@@ -585,6 +614,8 @@ class McpClientTasksTest {
         assertThat(channel.isClosed()).isTrue();
         assertThat(channel.closeToken().isCancelled()).isTrue();
         assertThat(support.closed).hasValue(1);
+        assertThat(channel.era()).isEqualTo(Era.LEGACY); // a driver ending its work still learns the era
+        assertThat(channel.serverCapabilities().tasks()).containsKey("requests");
         Await.ended("the task thread", waiter);
         assertThat(sawClose).isTrue();
         s.client().close();

@@ -36,7 +36,7 @@ public interface TaskChannel {
      * Returns the era the client speaks now.
      *
      * @return the era
-     * @throws IllegalStateException if the client is not connected
+     * @throws IllegalStateException if the client has not connected (yet); once closed, it still answers what it was
      */
     Era era();
 
@@ -53,7 +53,7 @@ public interface TaskChannel {
      * modern era {@code capabilities.extensions} of {@code server/discover}.
      *
      * @return the capabilities
-     * @throws IllegalStateException if the client is not connected
+     * @throws IllegalStateException if the client has not connected (yet); once closed, it still answers what it was
      */
     ServerCapabilities serverCapabilities();
 
@@ -117,10 +117,14 @@ public interface TaskChannel {
      *
      * @param inputRequests the requests by key, as plain JSON ({@code {key: {method, params}}})
      * @param options       deadline and token for the handlers
-     * @return the responses by key ({@code inputResponses}); a key whose method has no handler is answered as the
-     *         core answers it in a multi round-trip request
+     * @return the responses by key ({@code inputResponses}), in the server's order; empty for no requests. A key
+     *         whose method has no handler is treated as in a multi round-trip request: the whole call fails with
+     *         {@code McpInputRequiredException} before any handler runs
      * @throws InterruptedException if the calling thread is interrupted
-     * @throws McpException         if a request is malformed ({@code McpProtocolException}) or the deadline passes
+     * @throws McpException         if a request is malformed ({@code McpProtocolException}, naming its key), a
+     *                              method has no handler or a handler refused, failed or answered invalidly
+     *                              ({@code McpInputRequiredException}), the deadline passes
+     *                              ({@code McpTimeoutException}) or the token fires ({@code McpCancelledException})
      */
     Map<String, Object> answerInputRequests(Map<String, Object> inputRequests, RequestOptions options)
             throws InterruptedException;

@@ -1,11 +1,18 @@
 package dev.loommcp.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.fail;
 
+import dev.loommcp.McpClient;
+import dev.loommcp.McpMissingCapabilityException;
+import dev.loommcp.ProtocolMode;
+import dev.loommcp.spi.McpTransport;
 import dev.loommcp.testing.LeakCheck;
 import dev.loommcp.testkit.HttpTasksFixture;
 import dev.loommcp.testkit.TasksFixture;
+import dev.loommcp.transport.http.HttpTransport;
+import dev.loommcp.transport.stdio.StdioTransport;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -23,6 +30,7 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import tools.jackson.databind.JsonNode;
@@ -34,7 +42,8 @@ import tools.jackson.databind.json.JsonMapper;
  * and skip notifications): over stdio a task is created, pushed on a {@code subscriptions/listen} stream and polled,
  * a listen ends on {@code notifications/cancelled}, the server exits when its input ends; over HTTP the routing
  * headers are checked, the extension is required, and an {@code input_required} task completes after its
- * {@code tasks/update}; closing the launcher ends the process. Raw JSON-RPC, so the fixture is checked independently
+ * {@code tasks/update}; closing the launcher ends the process. Also the fixture's options: {@code --rate-limit},
+ * {@code --forget-after-ms}, the {@code pollMs}/{@code ttlMs} arguments and {@code poll_stats}. Raw JSON-RPC, so the fixture is checked independently
  * of the client's task support.
  */
 @ExtendWith(LeakCheck.class)
@@ -152,10 +161,46 @@ class TasksFixtureLaunchersTest {
     }
 
     @Test
+    void overStdioTheRateLimitRefusesEarlyPollsAndATaskIsForgottenAfterItsTtl() throws Exception {
+        Process server = new ProcessBuilder(TasksFixture.stdioCommand("--rate-limit", "--forget-after-ms", "0"))
+                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        try (StdioPeer peer = new StdioPeer(server)) {
+            String slow = peer.call(request(1, "tools/call", Map.of("name", "slow_compute",
+                    "arguments", Map.of("seconds", 60, "pollMs", 60000)), true)).at("/result/taskId").asString();
+            JsonNode early = peer.call(request(2, "tasks/get", Map.of("taskId", slow), true));
+            assertThat(early.at("/error/code").asInt()).isEqualTo(-32000);
+            assertThat(early.at("/error/message").asString()).startsWith("rate limit: poll task " + slow);
+
+            String shortLived = peer.call(request(3, "tools/call", Map.of("name", "slow_compute",
+                    "arguments", Map.of("seconds", 60, "pollMs", 1, "ttlMs", 100)), true))
+                    .at("/result/taskId").asString();
+            JsonNode answer = null;
+            long until = System.nanoTime() + WAIT.toNanos();
+            for (int id = 4; System.nanoTime() < until; id++) {
+                Thread.sleep(20);   // more than half the interval (1 ms) since the previous poll: never rate-limited
+                answer = peer.call(request(id, "tasks/get", Map.of("taskId", shortLived), true));
+                if (answer.has("error")) {
+                    break;
+                }
+                assertThat(answer.at("/result/status").asString()).isEqualTo("working");
+            }
+            assertThat(answer.at("/error/code").asInt()).as("forgotten after its TTL").isEqualTo(-32602);
+            assertThat(answer.at("/error/message").asString()).contains(shortLived);
+
+            JsonNode stats = peer.call(request(1000, "tools/call", Map.of("name", "poll_stats"), true));
+            assertThat(stats.at("/result/structuredContent/tasks").asInt()).isEqualTo(2);
+            assertThat(stats.at("/result/structuredContent/limited").asInt()).isEqualTo(1);
+        } finally {
+            assertThat(server.waitFor(10, TimeUnit.SECONDS)).as("the server exits when its stdin ends").isTrue();
+        }
+    }
+
+    @Test
     void overHttpHeadersAreCheckedAndAnInputRequiredTaskCompletesAfterItsUpdate() throws Exception {
         HttpTasksFixture fixture = new HttpTasksFixture("--poll-ms", "25");
         try (HttpClient http = HttpClient.newHttpClient()) {
             assertThat(fixture.endpoint().getHost()).isEqualTo("127.0.0.1");
+            assertThat(fixture.endpoint().getPort()).isEqualTo(fixture.port()).isPositive();
             HttpPeer peer = new HttpPeer(http, fixture);
 
             HttpResponse<String> required = peer.post("tools/call", "failing_job",
@@ -213,6 +258,30 @@ class TasksFixtureLaunchersTest {
             fixture.close();
         }
         assertThat(fixture.isAlive()).as("close() ended the process").isFalse();
+    }
+
+    @Test
+    void aClientWithoutTaskSupportGetsSynchronousResultsAndAClearErrorForATaskOnlyTool() throws Exception {
+        try (HttpTasksFixture fixture = new HttpTasksFixture()) {
+            List<Supplier<McpTransport>> transports = List.of(
+                    () -> StdioTransport.newBuilder(TasksFixture.stdioCommand()).build(),
+                    () -> HttpTransport.newBuilder(fixture.endpoint()).build());
+            for (Supplier<McpTransport> transport : transports) {
+                try (McpClient client = McpClient.newBuilder(transport.get()).protocolMode(ProtocolMode.MODERN)
+                        .requestTimeout(WAIT).build()) {
+                    client.connect();
+                    assertThat(client.serverInfo().name()).isEqualTo(TasksFixture.SERVER_NAME);
+                    assertThat(client.callTool("greet", Map.of("name", "Ada")).text()).isEqualTo("Hello, Ada!");
+                    assertThat(client.callTool("slow_compute", Map.of("seconds", 0.05)).text())
+                            .as("a task tool runs synchronously for a client without the extension")
+                            .isEqualTo("computed after 50 ms");
+                    assertThatThrownBy(() -> client.callTool("failing_job", Map.of()))
+                            .isInstanceOfSatisfying(McpMissingCapabilityException.class, e ->
+                                    assertThat(e.requiredCapabilities()).containsKey("extensions"))
+                            .hasMessageContaining(EXT);
+                }
+            }
+        }
     }
 
     /** One stdio connection: lines in, parsed messages out through a reader thread, bounded waits. */

@@ -49,7 +49,14 @@ public final class McpTasks {
     private final Duration maxPollInterval;
     private final boolean push;
     private final Driver driver = new Driver();
+    /**
+     * At most this many task listens are open at once per client (each is a stream: an HTTP response held open);
+     * tasks beyond it are polled only.
+     */
+    static final int MAX_PUSH_LISTENS = 64;
+
     private final ConcurrentHashMap<String, TaskHandle> open = new ConcurrentHashMap<>();
+    private final java.util.concurrent.atomic.AtomicInteger pushListens = new java.util.concurrent.atomic.AtomicInteger();
     private final ReentrantLock bindLock = new ReentrantLock();
     private volatile TaskChannel channel;
     private volatile PollTimer timer;
@@ -274,6 +281,23 @@ public final class McpTasks {
         return push;
     }
 
+    /** Takes one of the {@link #MAX_PUSH_LISTENS} slots; {@code false} when none is free. */
+    boolean takePushSlot() {
+        while (true) {
+            int n = pushListens.get();
+            if (n >= MAX_PUSH_LISTENS) {
+                return false;
+            }
+            if (pushListens.compareAndSet(n, n + 1)) {
+                return true;
+            }
+        }
+    }
+
+    void releasePushSlot() {
+        pushListens.decrementAndGet();
+    }
+
     Duration minPollInterval() {
         return minPollInterval;
     }
@@ -303,10 +327,14 @@ public final class McpTasks {
     /** Parses a task's creation, registers its handle and records it in the store. */
     private TaskHandle created(String toolName, Map<String, Object> raw, Era era) {
         TaskSnapshot first = TaskWire.parse(raw, era, null, "tools/call " + toolName + " task creation");
-        if (first.createdAt() == null) {
-            first = new TaskSnapshot(first.taskId(), era, first.status(), first.statusMessage(), Instant.now(),
-                    first.lastUpdatedAt(), first.ttl(), first.pollInterval(), first.inputRequests(), first.result(),
-                    first.error());
+        // a creation carries no result or error: one created already ended is taken as working until a poll
+        // brings its outcome (a terminal snapshot is final)
+        TaskStatus status = first.status().isTerminal() && first.status() != TaskStatus.CANCELLED
+                && first.result() == null && first.error() == null ? TaskStatus.WORKING : first.status();
+        if (first.createdAt() == null || status != first.status()) {
+            first = new TaskSnapshot(first.taskId(), era, status, first.statusMessage(),
+                    first.createdAt() == null ? Instant.now() : first.createdAt(), first.lastUpdatedAt(), first.ttl(),
+                    first.pollInterval(), first.inputRequests(), first.result(), first.error());
         }
         TaskHandle h = register(new TaskHandle(this, first, toolName));
         if (!first.status().isTerminal()) {
@@ -540,7 +568,8 @@ public final class McpTasks {
 
         /**
          * Sets whether status is also heard by push ({@code subscriptions/listen} with {@code taskIds}, modern era)
-         * when the server offers it; polling continues at the server's interval as the fallback. Default
+         * when the server offers it; polling continues at the server's interval as the fallback. A listen is
+         * opened per awaited task, at most 64 at once per client (tasks beyond that are polled only). Default
          * {@code true}.
          *
          * @param push whether to listen

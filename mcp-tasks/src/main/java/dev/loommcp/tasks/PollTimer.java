@@ -126,12 +126,17 @@ final class PollTimer {
             Thread.currentThread().interrupt();
         } finally {
             running = false;
-            if (!closed && !queue.isEmpty()) {
-                // interrupted with work left: hand it to a new timer thread
-                running = true;
-                threads.start("tasks-timer", this::run);
+            try {
+                if (!closed && !queue.isEmpty()) {
+                    // interrupted with work left: hand it to a new timer thread
+                    running = true;
+                    threads.start("tasks-timer", this::run);
+                }
+            } catch (RuntimeException e) {
+                running = false;
+            } finally {
+                lock.unlock();
             }
-            lock.unlock();
         }
     }
 

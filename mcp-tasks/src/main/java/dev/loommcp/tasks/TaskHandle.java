@@ -134,7 +134,13 @@ final class TaskHandle implements McpTask {
 
     @Override
     public TaskSnapshot get(RequestOptions options) throws InterruptedException {
-        Map<String, Object> raw = owner.channel().request("tasks/get", TaskWire.params("taskId", id), options);
+        Map<String, Object> raw;
+        try {
+            raw = owner.channel().request("tasks/get", TaskWire.params("taskId", id), options);
+        } catch (McpTaskNotFoundException e) {
+            owner.forget(this);
+            throw e;
+        }
         TaskSnapshot s = TaskWire.parse(raw, era, id, "tasks/get result");
         return apply(s);
     }
@@ -314,8 +320,9 @@ final class TaskHandle implements McpTask {
         lock.lock();
         try {
             scheduled = false;
-            if (failure != null || snapshot.status().isTerminal() || owner.channel().isClosed()) {
-                return;
+            if (failure != null || snapshot.status().isTerminal() || owner.channel().isClosed()
+                    || (awaiters == 0 && listeners.isEmpty())) {
+                return; // nobody waits or listens any more
             }
             polling = true;
             polls++;
@@ -343,7 +350,7 @@ final class TaskHandle implements McpTask {
             lock.lock();
             try {
                 backoffShift = Math.min(backoffShift + 1, 16);
-                give = !rateLimited && ++failedPolls >= MAX_POLL_FAILURES;
+                give = isPermanent(e) || (!rateLimited && ++failedPolls >= MAX_POLL_FAILURES);
             } finally {
                 lock.unlock();
             }
@@ -375,6 +382,17 @@ final class TaskHandle implements McpTask {
         }
         return e instanceof McpRpcException && (m.contains("rate limit") || m.contains("rate-limit")
                 || m.contains("too many requests"));
+    }
+
+    /**
+     * Returns whether a poll failure will not go away by polling again: the extension is missing ({@code -32021}),
+     * the method does not exist, or the answer is not a task.
+     */
+    static boolean isPermanent(RuntimeException e) {
+        return e instanceof dev.loommcp.McpMissingCapabilityException || e instanceof McpProtocolException
+                || e instanceof McpUnsupportedInEraException
+                || (e instanceof McpRpcException r && (r.code() == JsonRpcError.METHOD_NOT_FOUND
+                || r.code() == JsonRpcError.INVALID_PARAMS));
     }
 
     /** The interval to the next poll: the server's latest, clamped to the builder's bounds, doubled per back-off. */
@@ -428,7 +446,8 @@ final class TaskHandle implements McpTask {
         Deadline deadline = deadlineOf(options);
         CancellationToken token = options.token().orElse(null);
         TaskSnapshot now = snapshot();
-        if (now.status().isTerminal() && (now.result() != null || era == Era.MODERN)) {
+        if (now.status().isTerminal() && (era == Era.MODERN || now.result() != null || now.error() != null
+                || now.status() == TaskStatus.CANCELLED)) {
             return finish(now);
         }
         lock.lock();
@@ -486,7 +505,7 @@ final class TaskHandle implements McpTask {
             lock.lock();
             try {
                 if (snapshot == s && failure == null && !deadline.isExpired()
-                        && (token == null || !token.isCancelled()) && !owner.channel().isClosed()) {
+                        && (token == null || !token.isCancelled()) && !clientClosed()) {
                     long wait = Math.min(deadline.remainingNanos(), ttlRemainingNanos(s));
                     if (wait > 0) {
                         changed.awaitNanos(wait);
@@ -539,7 +558,7 @@ final class TaskHandle implements McpTask {
             }
             throw failed;
         }
-        if (owner.channel().isClosed()) {
+        if (clientClosed()) {
             throw new McpClosedException("the client closed while waiting for task " + id, null);
         }
         if (token != null && token.isCancelled()) {
@@ -695,11 +714,26 @@ final class TaskHandle implements McpTask {
         } finally {
             lock.unlock();
         }
+        if (!owner.takePushSlot()) {
+            return; // enough listens open: this task is polled only
+        }
+        boolean kept = false;
+        try {
+            kept = listen();
+        } finally {
+            if (!kept) {
+                owner.releasePushSlot();
+            }
+        }
+    }
+
+    /** Opens the listen; returns whether it is kept (then its slot is released when it closes). */
+    private boolean listen() {
         TaskChannel channel = owner.channel();
         try {
             Map<String, Object> ext = channel.serverCapabilities().extensions();
             if (ext == null || !ext.containsKey(TaskChannel.EXTENSION)) {
-                return;
+                return false;
             }
             Subscription sub = channel.listenTasks(List.of(id), this::pushed, RequestOptions.timeout(CANCEL_BOUND));
             boolean keep;
@@ -715,11 +749,13 @@ final class TaskHandle implements McpTask {
             if (!keep) {
                 sub.close();
             }
+            return keep;
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.DEBUG, "no push for task {0}, polling only: {1}", id, e.toString());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        return false;
     }
 
     private void pushed(Map<String, Object> params) {
@@ -745,11 +781,18 @@ final class TaskHandle implements McpTask {
                 sub.close();
             } catch (RuntimeException e) {
                 LOG.log(System.Logger.Level.DEBUG, "closing the task listen of {0} failed: {1}", id, e.toString());
+            } finally {
+                owner.releasePushSlot();
             }
         }
     }
 
     // ---------------------------------------------------------------------------------------------------- helpers
+
+    private boolean clientClosed() {
+        TaskChannel ch = owner.channel();
+        return ch.isClosed() || ch.closeToken().isCancelled();
+    }
 
     static Deadline deadlineOf(RequestOptions options) {
         Deadline d = Deadline.NONE;

@@ -104,6 +104,8 @@ class LegacyTasksTest {
         McpTask t = start(task("working"));
         t.cancel(TEN_S);
         assertThat(t.status()).as("the legacy cancel answers the Task").isEqualTo(TaskStatus.CANCELLED);
+        assertThatThrownBy(() -> t.await(TEN_S)).isInstanceOf(McpCancelledException.class);
+        assertThat(server.sent("tasks/result", t.id())).as("known cancelled: no tasks/result").isEmpty();
         McpTask again = start(task("working"));
         server.request("tasks/cancel", Map.of("taskId", again.id()), TEN_S); // cancelled behind the client's back
         assertThatThrownBy(() -> again.await(TEN_S)).isInstanceOf(McpCancelledException.class)

@@ -299,6 +299,53 @@ class ModernTasksTest {
     }
 
     @Test
+    void atMostSixtyFourListensAreOpenAtOnce() throws Exception {
+        bind();
+        server.offersPush = true;
+        server.pollIntervalMs = 60_000;
+        List<McpTask> all = new ArrayList<>();
+        List<Thread> waiters = new ArrayList<>();
+        for (int i = 0; i < McpTasks.MAX_PUSH_LISTENS + 6; i++) {
+            McpTask t = tasks.callToolAsTask("slow", args(task("working")), RequestOptions.DEFAULT);
+            all.add(t);
+            waiters.add(Thread.ofVirtual().start(() -> {
+                try {
+                    t.await(TEN_S);
+                } catch (Exception e) {
+                    // ended below
+                }
+            }));
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> server.sent("subscriptions/listen").size()
+                == McpTasks.MAX_PUSH_LISTENS);
+        assertThat(server.openSubscriptions.get()).isEqualTo(McpTasks.MAX_PUSH_LISTENS);
+        for (McpTask t : all) {
+            server.push(Map.of("taskId", t.id(), "status", "completed", "result",
+                    FakeTaskChannel.textResult("x", false)));
+        }
+        await().atMost(Duration.ofSeconds(10)).until(() -> all.stream().filter(t -> t.status().isTerminal())
+                .count() == McpTasks.MAX_PUSH_LISTENS);
+        // the rest are polled only; the client closes under them
+        server.close();
+        tasks.support().clientClosed();
+        for (Thread w : waiters) {
+            w.join(Duration.ofSeconds(15));
+        }
+        assertThat(server.openSubscriptions.get()).isZero();
+    }
+
+    @Test
+    void aMissingExtensionEndsTheWaitAtOnce() throws Exception {
+        bind();
+        server.pollIntervalMs = 20;
+        McpTask t = tasks.callToolAsTask("slow", args(new dev.loommcp.McpMissingCapabilityException("tasks/get",
+                null, new JsonRpcError(-32021, "tasks extension not declared", null)), completed("never")),
+                RequestOptions.DEFAULT);
+        assertThatThrownBy(() -> t.await(TEN_S)).isInstanceOf(dev.loommcp.McpMissingCapabilityException.class);
+        assertThat(server.sent("tasks/get", t.id())).hasSize(1);
+    }
+
+    @Test
     void withoutPushTheListenIsNeverOpened() throws Exception {
         tasks = McpTasks.newBuilder().push(false).build();
         bind();
@@ -355,6 +402,36 @@ class ModernTasksTest {
     }
 
     @Test
+    void aThousandConcurrentAwaitsAllCompleteAtTheServersPace() throws Exception {
+        bind();
+        server.pollIntervalMs = 50;
+        List<McpTask> all = new ArrayList<>();
+        for (int i = 0; i < 1000; i++) {
+            all.add(tasks.callToolAsTask("quick", args(task("working"), task("working"), completed("r" + i)),
+                    RequestOptions.DEFAULT));
+        }
+        List<Thread> waiters = new ArrayList<>();
+        List<Throwable> failures = new CopyOnWriteArrayList<>();
+        for (McpTask t : all) {
+            waiters.add(Thread.ofVirtual().start(() -> {
+                try {
+                    t.await(RequestOptions.timeout(Duration.ofSeconds(60)));
+                } catch (Throwable e) {
+                    failures.add(e);
+                }
+            }));
+        }
+        for (Thread w : waiters) {
+            w.join(Duration.ofSeconds(60));
+        }
+        assertThat(failures).isEmpty();
+        assertThat(all).allMatch(t -> t.status() == TaskStatus.COMPLETED);
+        assertThat(all).allMatch(t -> ((TaskHandle) t).polls() == 3);
+        assertThat(server.threads.peak("tasks-timer")).as("one timer for all").isEqualTo(1);
+        assertThat(server.sent("tasks/cancel")).isEmpty();
+    }
+
+    @Test
     void cancelOfATerminalTaskSendsNothing() throws Exception {
         bind();
         McpTask t = tasks.callToolAsTask("quick", args(completed("q")), RequestOptions.DEFAULT);
@@ -382,6 +459,17 @@ class ModernTasksTest {
         Map<String, Object> r = tasks.support().awaitToolResult("slow", server.creation(id), TEN_S);
         assertThat(r).containsKey("content");
         assertThat(server.sent("tasks/get", id)).hasSize(2);
+    }
+
+    @Test
+    void aTaskCreatedAlreadyCompletedIsPolledForItsResult() throws Exception {
+        bind();
+        server.pollIntervalMs = 20;
+        String id = server.newTask(completed("fast"));
+        Map<String, Object> created = new LinkedHashMap<>(server.creation(id));
+        created.put("status", "completed");
+        assertThat(tasks.support().awaitToolResult("quick", created, TEN_S)).containsKey("content");
+        assertThat(server.sent("tasks/get", id)).hasSize(1);
     }
 
     @Test

@@ -34,6 +34,15 @@ public final class HttpTasksFixture implements AutoCloseable {
     }
 
     /**
+     * Returns the port the server listens on (of 127.0.0.1).
+     *
+     * @return the port, chosen by the system at start
+     */
+    public int port() {
+        return server.endpoint().getPort();
+    }
+
+    /**
      * Returns whether the server process still runs.
      *
      * @return {@code true} until it ended

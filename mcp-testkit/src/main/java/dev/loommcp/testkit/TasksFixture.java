@@ -17,8 +17,12 @@ import java.util.List;
  * process runs. {@link HttpTasksFixture} runs the HTTP variant for a test class.
  *
  * <p>Flags a caller may add to the command lines: {@code --poll-ms N} (the {@code pollIntervalMs} of new tasks,
- * default 200), {@code --ttl-ms N} (their {@code ttlMs}, default 600000; a task is forgotten 10 s after its TTL),
- * {@code --keepalive-ms N} (HTTP: the keep-alive comments of a listen stream, default 15000).
+ * default 200), {@code --ttl-ms N} (their {@code ttlMs}, default 600000), {@code --forget-after-ms N} (a task is
+ * forgotten, {@code tasks/get} answering {@code -32602}, N ms after its TTL passed; default 10000),
+ * {@code --keepalive-ms N} (HTTP: the keep-alive comments of a listen stream, default 15000), {@code --rate-limit}
+ * (a {@code tasks/get} sooner than half the task's interval after its previous accepted one, or its creation, is
+ * refused with {@code -32000 "rate limit: ..."}, HTTP 429). The tool {@code poll_stats} counts polls, early polls
+ * and refused ones.
  */
 public final class TasksFixture {
 

@@ -227,9 +227,10 @@ final class TaskBridge implements TaskChannel {
 
     @Override
     public Era era() {
-        Era e = session.era();
-        if (e == null || !session.isConnected()) {
-            throw new IllegalStateException("the client is not connected");
+        Era e = session.era(); // set once connect completed; kept after close
+        if (e == null) {
+            throw new IllegalStateException(session.isClosed() ? "the client was closed before it connected"
+                    : "the client is not connected; call connect() first");
         }
         return e;
     }

@@ -1,5 +1,6 @@
 package dev.loommcp.internal.session;
 
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -75,5 +76,24 @@ class ToolCatalogTest {
         catalog.merge(List.of(raw), List.of(Tool.of("t", null, Map.of("type", "object"))), old, true);
         assertThatCode(() -> catalog.validate("t", result(2))).doesNotThrowAnyException();
         assertThatThrownBy(() -> catalog.validate("t", result(1))).isInstanceOf(McpProtocolException.class);
+    }
+
+    @org.junit.jupiter.api.Test
+    void aListingRecordsEachToolsLegacyTaskSupport() {
+        ToolCatalog catalog = new ToolCatalog(OutputSchemaValidation.OFF);
+        assertThat(catalog.taskSupport("research")).isNull();
+        catalog.screen(Map.of("tools", List.of(
+                Map.of("name", "research", "execution", Map.of("taskSupport", "required")),
+                Map.of("name", "maybe", "execution", Map.of("taskSupport", "optional")),
+                Map.of("name", "plain"),
+                Map.of("name", "odd", "execution", "not an object"))));
+        assertThat(catalog.taskSupport("research")).isEqualTo("required");
+        assertThat(catalog.taskSupport("maybe")).isEqualTo("optional");
+        assertThat(catalog.taskSupport("plain")).isEqualTo("forbidden");
+        assertThat(catalog.taskSupport("odd")).isEqualTo("forbidden");
+        assertThat(catalog.taskSupport("unknown")).isNull();
+        // the latest listing that describes a tool wins
+        catalog.screen(Map.of("tools", List.of(Map.of("name", "research"))));
+        assertThat(catalog.taskSupport("research")).isEqualTo("forbidden");
     }
 }
