@@ -65,6 +65,25 @@ abstract class LegacyTasksContract extends TaskClients {
         assertThat(call.params()).containsKey("task");
     }
 
+    /** C.6.2, C.6.10: without task support a required-task tool is refused (server-everything: an isError result). */
+    @Test
+    void aClientWithoutTaskSupportIsRefusedTheRequiredTaskTool() throws Exception {
+        dev.loommcp.testing.RecordingTransport[] rec = new dev.loommcp.testing.RecordingTransport[1];
+        dev.loommcp.McpClient plain = connectWithoutTasks(rec);
+        try {
+            CallToolResult r = plain.callTool(TOOL, research("plain"), RequestOptions.timeout(BOUND));
+            // the spec says a -32601 error; server-everything answers with an isError result: both are tolerated
+            assertThat(r.error()).isTrue();
+            assertThat(TasksExtensionContract.text(r)).contains("requires task augmentation");
+        } catch (McpRpcException e) {
+            assertThat(e.code()).isIn(-32601, -32600);
+        }
+        JsonRpcMessage.Request call = rec[0].sent().stream().filter(JsonRpcMessage.Request.class::isInstance)
+                .map(JsonRpcMessage.Request.class::cast).filter(q -> q.method().equals("tools/call")).findFirst()
+                .orElseThrow();
+        assertThat(call.params()).doesNotContainKey("task");
+    }
+
     /** C.6.2: a tool without execution.taskSupport is never augmented; its handle is complete at once. */
     @Test
     void aToolWithoutTaskSupportIsNeverAugmented() throws Exception {

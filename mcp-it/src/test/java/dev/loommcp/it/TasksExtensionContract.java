@@ -189,6 +189,19 @@ abstract class TasksExtensionContract extends TaskClients {
         assertThat(pollStats(c).get("early")).isEqualTo(earlyBefore);
     }
 
+    /** C.5.6: the TTL backstop: past createdAt + ttlMs with nothing terminal, the wait gives up naming the TTL. */
+    @Test
+    void aTaskPastItsTtlEndsTheWait() throws Exception {
+        Connected c = connect();
+        McpTask task = c.tasks().callToolAsTask("slow_compute", Map.of("seconds", 60, "ttlMs", 1500),
+                RequestOptions.DEFAULT);
+        assertThat(task.snapshot().ttl()).isEqualTo(Duration.ofMillis(1500));
+        assertThatThrownBy(() -> task.await(Deadline.after(BOUND)))
+                .isInstanceOf(McpTimeoutException.class)
+                .hasMessageContaining(task.id())
+                .hasMessageContaining("TTL");
+    }
+
     /** C.5.7: input_required answered through the elicitation handler, each key once (one key). */
     @Test
     void inputRequiredIsAnsweredThroughTheElicitationHandler() throws Exception {
