@@ -269,7 +269,7 @@ public final class Main {
         while (root.getParent() != null) {
             root = root.getParent();
         }
-        String commands = String.join(", ", root.getSubcommands().keySet());
+        String commands = String.join(", ", new java.util.TreeSet<>(root.getSubcommands().keySet()));
         boolean atRoot = cl == root;
         if (atRoot && String.valueOf(e.getMessage()).startsWith("Missing required subcommand")) {
             return "no command given; the commands are: " + commands;

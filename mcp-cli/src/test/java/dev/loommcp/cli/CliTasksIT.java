@@ -157,7 +157,8 @@ class CliTasksIT {
             Run r = run.get(60, TimeUnit.SECONDS);
             String stderr = Files.readString(err);
             assertThat(r.code()).as(stderr).isEqualTo(143);
-            assertThat(stderr).contains("mcp: task " + id + ": cancelled", "mcp: interrupted");
+            // the cancel's outcome is read from the server below: the CLI may exit before it hears of it
+            assertThat(stderr).contains("mcp: interrupted");
             Run get = mcp("--http", http.endpoint().toString(), "--json", "tasks", "get", id);
             assertThat(get.code()).as(get.err()).isZero();
             assertThat(get.out()).contains("\"status\" : \"cancelled\"");
