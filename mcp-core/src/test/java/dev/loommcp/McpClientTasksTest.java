@@ -545,6 +545,10 @@ class McpClientTasksTest {
                 .extracting(r -> r.params().get("name")).containsExactly("maybe", "research");
         assertThat(s.server().requests("tools/list")).hasSize(1);
         assertThat(support.created).isEmpty(); // the channel hands nothing over: its caller drives the task
+        // a tool no listing describes is listed for once, not at every call
+        s.client().callTool("unlisted", Map.of());
+        s.client().callTool("unlisted", Map.of());
+        assertThat(s.server().requests("tools/list")).hasSize(2);
     }
 
     @Test

@@ -165,6 +165,9 @@ final class TaskBridge implements TaskChannel {
         if (mode == null) {
             headerRouting.learnToolRoutes(Session.within(options, deadline, "tools/list"));
             mode = tools.taskSupport(name);
+            if (mode == null) {
+                tools.notListed(name); // listed once: not again for each call
+            }
         }
         return "required".equals(mode) || !requiredOnly && "optional".equals(mode);
     }
