@@ -239,7 +239,8 @@ class McpClientTasksTest {
         FakeSupport support = new FakeSupport();
         Session s = modern(mode, support, t -> { }, b -> b);
         CallToolResult r = s.client().callTool("slow", Map.of("seconds", 1),
-                RequestOptions.newBuilder().timeout(Duration.ofSeconds(30)).build());
+                RequestOptions.newBuilder().timeout(Duration.ofSeconds(30)).putMeta("trace", "t1")
+                        .progressListener(p -> { }).build());
         assertThat(textOf(r)).isEqualTo("done");
         assertThat(support.created).containsExactly(createdTask("t1"));
         // the driver gets what is left of the call's deadline
@@ -249,6 +250,10 @@ class McpClientTasksTest {
         JsonRpcMessage.Request get = s.server().awaitRequest("tasks/get");
         assertThat(s.server().recordOf(m -> m.equals(get)).routing().orElseThrow().name()).isEqualTo("t1");
         assertThat(get.params()).containsEntry("taskId", "t1");
+        // the driver's polls carry the call's _meta but no progress token
+        assertThat(support.awaitOptions.get(0).progressListener()).isEmpty();
+        assertThat(metaOf(get)).containsEntry("trace", "t1").doesNotContainKey("progressToken");
+        assertThat(metaOf(s.server().awaitRequest("tools/call"))).containsKey("progressToken");
     }
 
     @Test

@@ -214,12 +214,17 @@ final class TaskBridge implements TaskChannel {
         return true;
     }
 
-    /** What is left of the call's deadline, for the task's driver: at least a nanosecond, so that it cancels. */
+    /**
+     * The options of the task's driver: what is left of the call's deadline (at least a nanosecond, so that an
+     * expired one cancels the task), the same token and {@code _meta}; no progress listener (a task reports no
+     * progress, MODERN-ERA.md C.5.9, and each poll would carry a progress token).
+     */
     private static RequestOptions rest(RequestOptions options, Deadline deadline) {
-        if (deadline.isNone()) {
-            return options;
+        RequestOptions.Builder b = options.toBuilder().progressListener(null);
+        if (!deadline.isNone()) {
+            b.timeout(Duration.ofNanos(Math.max(1, deadline.remainingNanos())));
         }
-        return options.toBuilder().timeout(Duration.ofNanos(Math.max(1, deadline.remainingNanos()))).build();
+        return b.build();
     }
 
     private Deadline deadlineOf(RequestOptions options) {
