@@ -581,6 +581,18 @@ class McpClientTasksTest {
     }
 
     @Test
+    void aLegacyAnswerIsATaskOnlyWhenTheCallWasAugmented() throws Exception {
+        FakeSupport support = new FakeSupport();
+        Map<String, Object> odd = new LinkedHashMap<>(createdTask("x1"));
+        odd.put("task", Map.of("taskId", "x2", "status", "working"));
+        odd.putAll(text("plain after all"));
+        Session s = legacy(support, t -> t.on("tools/call", r -> odd));
+        assertThat(textOf(s.client().callTool("plain", Map.of()))).isEqualTo("plain after all");
+        assertThat(support.created).isEmpty();
+        assertThat(s.server().requests("tasks/result")).isEmpty();
+    }
+
+    @Test
     void aMalformedLegacyTaskIsAClearError() throws Exception {
         FakeSupport support = new FakeSupport();
         Session s = legacy(support, t -> t.on("tools/call", r -> Map.of("task", "L1")));

@@ -100,7 +100,7 @@ final class TaskBridge implements TaskChannel {
                 ? legacyTask(support.legacyTtl()) : null;
         Map<String, Object> raw = send(name, arguments, task, options, deadline);
         if (created(name, raw, task != null)) {
-            if (support == null) { // unreachable: the resultType check refuses a task without the extension
+            if (support == null) { // unreachable: ModernRequests refuses a task without the extension
                 throw new McpProtocolException("tools/call of tool '" + name + "' answered with a task, but this "
                         + "client has no TaskSupport");
             }
@@ -185,14 +185,15 @@ final class TaskBridge implements TaskChannel {
     }
 
     /**
-     * Whether {@code raw} creates a task: modern {@code resultType: "task"} (flat), or the legacy {@code task} object
-     * of an augmented call (nested); either must name its task with a string {@code taskId}.
+     * Whether {@code raw} creates a task: in the modern era {@code resultType: "task"} (flat), or the {@code task}
+     * object answering an augmented legacy call (nested); either must name its task with a string {@code taskId}
+     * and carry a string {@code status}.
      *
      * @throws McpProtocolException if the creation is malformed
      */
     private boolean created(String name, Map<String, Object> raw, boolean augmented) {
         Object task;
-        if ("task".equals(raw.get("resultType"))) {
+        if ("task".equals(raw.get("resultType")) && session.era() == Era.MODERN) {
             task = raw;
         } else if (augmented && raw.containsKey("task")) {
             task = raw.get("task");
