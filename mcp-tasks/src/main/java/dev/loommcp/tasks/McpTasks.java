@@ -306,16 +306,6 @@ public final class McpTasks {
         return maxPollInterval;
     }
 
-    /**
-     * Returns the handle of an open task by id (for tests and benchmarks).
-     *
-     * @param taskId the id
-     * @return the handle, or {@code null} when no open task has it
-     */
-    McpTask openTask(String taskId) {
-        return open.get(taskId);
-    }
-
     private static RequestOptions wholeListing(RequestOptions options) {
         if (options.timeout().isEmpty() || options.deadline().isPresent()) {
             return options;

@@ -179,6 +179,36 @@ class LegacyTasksTest {
     }
 
     @Test
+    void aRepeatedCursorStopsTheListingWithAClearError() {
+        tasks.support().bind(server);
+        server.listPages = List.of(Map.of("tasks", List.of()), Map.of("tasks", List.of(), "nextCursor", "1"));
+        assertThatThrownBy(() -> tasks.list(TEN_S)).isInstanceOf(dev.loommcp.McpProtocolException.class)
+                .hasMessageContaining("repeated the cursor 1");
+        server.listPages = List.of(Map.of("tasks", List.of("not an object")));
+        assertThatThrownBy(() -> tasks.list(TEN_S)).isInstanceOf(dev.loommcp.McpProtocolException.class)
+                .hasMessageContaining("not an object");
+    }
+
+    @Test
+    void anInterruptWhileInTasksResultCancelsTheTask() throws Exception {
+        tasks.support().bind(server);
+        McpTask t = start(task("working"));
+        AtomicReference<Throwable> thrown = new AtomicReference<>();
+        Thread waiter = Thread.ofVirtual().start(() -> {
+            try {
+                t.await(TEN_S);
+            } catch (Throwable e) {
+                thrown.set(e);
+            }
+        });
+        await().atMost(Duration.ofSeconds(10)).until(() -> !server.sent("tasks/result", t.id()).isEmpty());
+        waiter.interrupt();
+        waiter.join(Duration.ofSeconds(10));
+        assertThat(thrown.get()).isInstanceOf(InterruptedException.class);
+        assertThat(server.sent("tasks/cancel", t.id())).hasSize(1);
+    }
+
+    @Test
     void anUnknownTaskIsNotFound() throws Exception {
         tasks.support().bind(server);
         McpTask t = tasks.task("nope");
