@@ -18,7 +18,9 @@
 // resources/read, tasks/get|update|cancel) Mcp-Name, incl. =?base64?...?= values: missing or unequal -> -32020/400;
 // params._meta needs protocolVersion and clientCapabilities (-32602/400); a version other than 2026-07-28 -> -32022/400
 // (also `initialize`, a 2025-era opening); unknown methods (ping, tasks/result, tasks/list, ...) -> -32601/404;
-// GET/DELETE -> 405; notifications -> 202. Application errors (unknown tool or task, bad arguments) -> -32602/200.
+// GET/DELETE -> 405; notifications -> 202; a POST needs Content-Type application/json (415) and an Accept listing
+// application/json and text/event-stream (406), at most 4 MB (413); batches and posted responses -> -32600/400.
+// Application errors (unknown tool or task, bad arguments) -> -32602/200.
 //
 // Tools (names as the conformance suite's tasks-* server scenarios expect). "task" = answered with a flat
 // CreateTaskResult when the request declares the extension in _meta clientCapabilities; "task-only" = -32021 without it.
@@ -49,7 +51,8 @@
 // known tasks with notifications/subscriptions/acknowledged, sends each one's current state, then every status change
 // as notifications/tasks (the DetailedTask + _meta subscriptionId); stdio: ended by notifications/cancelled naming it;
 // HTTP: an SSE stream with keep-alive comments, ended by closing it (on SIGTERM the server ends it with a result).
-// Tasks are per process: over HTTP every client sees every task; a task outlives the client that started it.
+// Tasks are per process: over HTTP every client sees every task, and a task outlives the client that started it
+// (resume after a client restart); over stdio a task lives as long as that connection's process.
 import { createServer } from 'node:http';
 import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 

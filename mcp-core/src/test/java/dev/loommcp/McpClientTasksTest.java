@@ -239,7 +239,8 @@ class McpClientTasksTest {
         FakeSupport support = new FakeSupport();
         Session s = modern(mode, support, t -> { }, b -> b);
         CallToolResult r = s.client().callTool("slow", Map.of("seconds", 1),
-                RequestOptions.newBuilder().timeout(Duration.ofSeconds(30)).build());
+                RequestOptions.newBuilder().timeout(Duration.ofSeconds(30)).putMeta("trace", "t1")
+                        .progressListener(p -> { }).build());
         assertThat(textOf(r)).isEqualTo("done");
         assertThat(support.created).containsExactly(createdTask("t1"));
         // the driver gets what is left of the call's deadline
@@ -249,6 +250,10 @@ class McpClientTasksTest {
         JsonRpcMessage.Request get = s.server().awaitRequest("tasks/get");
         assertThat(s.server().recordOf(m -> m.equals(get)).routing().orElseThrow().name()).isEqualTo("t1");
         assertThat(get.params()).containsEntry("taskId", "t1");
+        // the driver's polls carry the call's _meta but no progress token
+        assertThat(support.awaitOptions.get(0).progressListener()).isEmpty();
+        assertThat(metaOf(get)).containsEntry("trace", "t1").doesNotContainKey("progressToken");
+        assertThat(metaOf(s.server().awaitRequest("tools/call"))).containsKey("progressToken");
     }
 
     @Test
@@ -545,6 +550,10 @@ class McpClientTasksTest {
                 .extracting(r -> r.params().get("name")).containsExactly("maybe", "research");
         assertThat(s.server().requests("tools/list")).hasSize(1);
         assertThat(support.created).isEmpty(); // the channel hands nothing over: its caller drives the task
+        // a tool no listing describes is listed for once, not at every call
+        s.client().callTool("unlisted", Map.of());
+        s.client().callTool("unlisted", Map.of());
+        assertThat(s.server().requests("tools/list")).hasSize(2);
     }
 
     @Test
@@ -569,6 +578,18 @@ class McpClientTasksTest {
         Session s = legacy(support, t -> t.on("tools/call", r -> text("ran at once")));
         assertThat(textOf(s.client().callTool("research", Map.of()))).isEqualTo("ran at once");
         assertThat(support.created).isEmpty();
+    }
+
+    @Test
+    void aLegacyAnswerIsATaskOnlyWhenTheCallWasAugmented() throws Exception {
+        FakeSupport support = new FakeSupport();
+        Map<String, Object> odd = new LinkedHashMap<>(createdTask("x1"));
+        odd.put("task", Map.of("taskId", "x2", "status", "working"));
+        odd.putAll(text("plain after all"));
+        Session s = legacy(support, t -> t.on("tools/call", r -> odd));
+        assertThat(textOf(s.client().callTool("plain", Map.of()))).isEqualTo("plain after all");
+        assertThat(support.created).isEmpty();
+        assertThat(s.server().requests("tasks/result")).isEmpty();
     }
 
     @Test

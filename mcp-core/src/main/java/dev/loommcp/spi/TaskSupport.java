@@ -47,7 +47,8 @@ public interface TaskSupport {
      * @param toolName the tool that was called
      * @param created  the task's creation result as plain JSON (modern flat {@code CreateTaskResult}; legacy
      *                 {@code {"task": {...}}})
-     * @param options  the call's options, with a deadline that is what is left of the original call's
+     * @param options  the call's options, with a deadline that is what is left of the original call's, and without
+     *                 its progress listener
      * @return the final {@code CallToolResult} as plain JSON, which the core then decodes and screens
      * @throws InterruptedException if the calling thread is interrupted (the task is cancelled first, best effort)
      * @throws McpException         the task's failure ({@code McpTaskFailedException}), cancellation

@@ -39,7 +39,8 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * The launchers of the tasks-extension fixture ({@link TasksFixture}, {@link HttpTasksFixture}) and the wire rules of
  * the fixture that the conformance suite's {@code tasks-*} server scenarios do not referee (they run over HTTP only
- * and skip notifications): over stdio a task is created, pushed on a {@code subscriptions/listen} stream and polled,
+ * and skip notifications) or that the fixture shares with every modern server (HTTP statuses of the core rules):
+ * over stdio a task is created, pushed on a {@code subscriptions/listen} stream and polled,
  * a listen ends on {@code notifications/cancelled}, the server exits when its input ends; over HTTP the routing
  * headers are checked, the extension is required, and an {@code input_required} task completes after its
  * {@code tasks/update}; closing the launcher ends the process. Also the fixture's options: {@code --rate-limit},
@@ -203,6 +204,29 @@ class TasksFixtureLaunchersTest {
             assertThat(fixture.endpoint().getPort()).isEqualTo(fixture.port()).isPositive();
             HttpPeer peer = new HttpPeer(http, fixture);
 
+            HttpResponse<String> get = http.send(HttpRequest.newBuilder(fixture.endpoint()).timeout(WAIT).GET()
+                    .build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(get.statusCode()).as("no GET stream in the modern era").isEqualTo(405);
+            HttpResponse<String> notification = peer.post("notifications/cancelled", null, JSON.writeValueAsString(
+                    Map.of("jsonrpc", "2.0", "method", "notifications/cancelled", "params", Map.of("requestId", 9))));
+            assertThat(notification.statusCode()).isEqualTo(202);
+            HttpResponse<String> ping = peer.post("ping", null, request(0, "ping", Map.of(), true));
+            assertThat(ping.statusCode()).isEqualTo(404);
+            assertThat(JSON.readTree(ping.body()).at("/error/code").asInt()).isEqualTo(-32601);
+            HttpResponse<String> noVersion = http.send(HttpRequest.newBuilder(fixture.endpoint()).timeout(WAIT)
+                    .header("Content-Type", "application/json").header("Accept", "application/json, text/event-stream")
+                    .header("Mcp-Method", "tools/list")
+                    .POST(HttpRequest.BodyPublishers.ofString(request(0, "tools/list", Map.of(), true))).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(noVersion.statusCode()).isEqualTo(400);
+            assertThat(JSON.readTree(noVersion.body()).at("/error/code").asInt()).isEqualTo(-32020);
+            HttpResponse<String> oldVersion = peer.post("tools/list", null, request(0, "tools/list", Map.of(), true)
+                    .replace("2026-07-28", "2025-11-25"), "2025-11-25");
+            assertThat(oldVersion.statusCode()).isEqualTo(400);
+            assertThat(JSON.readTree(oldVersion.body()).at("/error/code").asInt()).isEqualTo(-32022);
+            assertThat(JSON.readTree(oldVersion.body()).at("/error/data/supported/0").asString())
+                    .isEqualTo("2026-07-28");
+
             HttpResponse<String> required = peer.post("tools/call", "failing_job",
                     request(1, "tools/call", Map.of("name", "failing_job"), false));
             assertThat(required.statusCode()).isEqualTo(400);
@@ -364,11 +388,15 @@ class TasksFixtureLaunchersTest {
     /** POSTs to the HTTP fixture with the modern headers. */
     private record HttpPeer(HttpClient http, HttpTasksFixture fixture) {
         HttpResponse<String> post(String method, String name, String body) throws Exception {
+            return post(method, name, body, "2026-07-28");
+        }
+
+        HttpResponse<String> post(String method, String name, String body, String version) throws Exception {
             HttpRequest.Builder b = HttpRequest.newBuilder(fixture.endpoint())
                     .timeout(WAIT)
                     .header("Content-Type", "application/json")
                     .header("Accept", "application/json, text/event-stream")
-                    .header("MCP-Protocol-Version", "2026-07-28")
+                    .header("MCP-Protocol-Version", version)
                     .header("Mcp-Method", method)
                     .POST(HttpRequest.BodyPublishers.ofString(body));
             if (name != null) {

@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -56,7 +57,7 @@ public final class McpTasks {
     static final int MAX_PUSH_LISTENS = 64;
 
     private final ConcurrentHashMap<String, TaskHandle> open = new ConcurrentHashMap<>();
-    private final java.util.concurrent.atomic.AtomicInteger pushListens = new java.util.concurrent.atomic.AtomicInteger();
+    private final AtomicInteger pushListens = new AtomicInteger();
     private final ReentrantLock bindLock = new ReentrantLock();
     private volatile TaskChannel channel;
     private volatile PollTimer timer;
@@ -304,16 +305,6 @@ public final class McpTasks {
 
     Duration maxPollInterval() {
         return maxPollInterval;
-    }
-
-    /**
-     * Returns the handle of an open task by id (for tests and benchmarks).
-     *
-     * @param taskId the id
-     * @return the handle, or {@code null} when no open task has it
-     */
-    McpTask openTask(String taskId) {
-        return open.get(taskId);
     }
 
     private static RequestOptions wholeListing(RequestOptions options) {

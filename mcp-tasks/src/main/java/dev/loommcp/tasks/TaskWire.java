@@ -54,7 +54,8 @@ final class TaskWire {
         } else if (idValue instanceof String s && !s.isEmpty()) {
             id = s;
         } else {
-            throw new McpProtocolException(what + ": taskId is missing or not a non-empty string: " + describe(idValue));
+            throw new McpProtocolException(what + ": taskId is missing or not a non-empty string: "
+                    + describe(idValue));
         }
         if (expectedId != null && !expectedId.equals(id)) {
             throw new McpProtocolException(what + ": answered for task " + id + " instead of " + expectedId);
@@ -73,8 +74,8 @@ final class TaskWire {
         Duration ttl = millis(t, era == Era.MODERN ? "ttlMs" : "ttl", era == Era.MODERN ? "ttl" : "ttlMs");
         Duration poll = millis(t, era == Era.MODERN ? "pollIntervalMs" : "pollInterval",
                 era == Era.MODERN ? "pollInterval" : "pollIntervalMs");
-        Map<String, Object> inputs = status == TaskStatus.INPUT_REQUIRED && t.get("inputRequests") instanceof Map<?, ?> m
-                ? cast(m) : Map.of();
+        Map<String, Object> inputs = status == TaskStatus.INPUT_REQUIRED
+                && t.get("inputRequests") instanceof Map<?, ?> m ? cast(m) : Map.of();
         Map<String, Object> result = status == TaskStatus.COMPLETED && t.get("result") instanceof Map<?, ?> r
                 ? cast(r) : null;
         JsonRpcError error = status == TaskStatus.FAILED ? error(t.get("error")) : null;

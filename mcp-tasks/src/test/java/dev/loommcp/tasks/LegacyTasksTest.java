@@ -20,7 +20,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -126,18 +125,9 @@ class LegacyTasksTest {
         tasks.support().bind(server);
         McpTask t = start(task("working"));
         CancellationToken token = CancellationToken.create();
-        AtomicReference<Throwable> thrown = new AtomicReference<>();
-        Thread waiter = Thread.ofVirtual().start(() -> {
-            try {
-                t.await(RequestOptions.token(token));
-            } catch (Throwable e) {
-                thrown.set(e);
-            }
-        });
-        await().atMost(Duration.ofSeconds(10)).until(() -> !server.sent("tasks/result", t.id()).isEmpty());
-        token.cancel("stop");
-        waiter.join(Duration.ofSeconds(10));
-        assertThat(thrown.get()).isInstanceOf(McpCancelledException.class);
+        Throwable thrown = Waiters.thrownWhen(t, RequestOptions.token(token),
+                () -> !server.sent("tasks/result", t.id()).isEmpty(), w -> token.cancel("stop"));
+        assertThat(thrown).isInstanceOf(McpCancelledException.class);
         assertThat(server.sent("tasks/cancel", t.id())).hasSize(1);
     }
 
@@ -176,6 +166,27 @@ class LegacyTasksTest {
         assertThat(all.get(0).ttl()).isEqualTo(Duration.ofSeconds(1));
         assertThat(server.sent("tasks/list")).hasSize(2);
         assertThat(server.sent("tasks/list").get(1).params()).isEqualTo(Map.of("cursor", "1"));
+    }
+
+    @Test
+    void aRepeatedCursorStopsTheListingWithAClearError() {
+        tasks.support().bind(server);
+        server.listPages = List.of(Map.of("tasks", List.of()), Map.of("tasks", List.of(), "nextCursor", "1"));
+        assertThatThrownBy(() -> tasks.list(TEN_S)).isInstanceOf(dev.loommcp.McpProtocolException.class)
+                .hasMessageContaining("repeated the cursor 1");
+        server.listPages = List.of(Map.of("tasks", List.of("not an object")));
+        assertThatThrownBy(() -> tasks.list(TEN_S)).isInstanceOf(dev.loommcp.McpProtocolException.class)
+                .hasMessageContaining("not an object");
+    }
+
+    @Test
+    void anInterruptWhileInTasksResultCancelsTheTask() throws Exception {
+        tasks.support().bind(server);
+        McpTask t = start(task("working"));
+        Throwable thrown = Waiters.thrownWhen(t, TEN_S, () -> !server.sent("tasks/result", t.id()).isEmpty(),
+                Thread::interrupt);
+        assertThat(thrown).isInstanceOf(InterruptedException.class);
+        assertThat(server.sent("tasks/cancel", t.id())).hasSize(1);
     }
 
     @Test

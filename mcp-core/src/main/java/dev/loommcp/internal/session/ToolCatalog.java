@@ -278,6 +278,16 @@ public final class ToolCatalog {
     }
 
     /**
+     * Records that a listing made to learn the tool's {@code execution.taskSupport} did not describe it: until a
+     * listing does, it counts as {@code "forbidden"} (so that calling it does not list the tools again each time).
+     *
+     * @param toolName the tool
+     */
+    public void notListed(String toolName) {
+        taskSupport.putIfAbsent(java.util.Objects.requireNonNull(toolName, "toolName"), "forbidden");
+    }
+
+    /**
      * Returns the {@code Mcp-Param-*} values of a {@code tools/call}: each argument the tool's {@code x-mcp-header}
      * annotations designate, by header suffix (a string as is, an integer in decimal, a boolean as
      * {@code true}/{@code false}; absent and {@code null} arguments omitted, unannotated ones never included). A
