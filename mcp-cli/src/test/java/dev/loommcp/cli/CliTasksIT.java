@@ -1,6 +1,7 @@
 package dev.loommcp.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import dev.loommcp.McpClient;
 import dev.loommcp.ProtocolMode;
@@ -28,6 +29,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * The task commands of the real CLI ({@code java -jar mcp.jar}): {@code call --task} and
@@ -81,6 +84,20 @@ class CliTasksIT {
         String id = taskId(r);
         assertThat(r.err()).contains("mcp: task " + id + ": working; Ctrl+C cancels it",
                 "mcp: task " + id + ": completed");
+    }
+
+    @Test
+    void aCallAnsweredAtOnceShowsNoTask() throws Exception {
+        Run modern = mcp("--stdio", fixtureStdio(), "call", "--task", "greet", "{\"name\":\"Ada\"}");
+        assertThat(modern.code()).as(modern.err()).isZero();
+        assertThat(modern.out()).isEqualTo("Hello, Ada!" + System.lineSeparator());
+        assertThat(modern.err()).isEqualTo("mcp: the server answered at once: no task was created"
+                + System.lineSeparator());
+        // legacy: echo declares no execution.taskSupport, so the call is not augmented
+        Run legacy = mcp("--stdio", everythingStdio(), "call", "--task", "echo", "{\"message\":\"hi\"}");
+        assertThat(legacy.code()).as(legacy.err()).isZero();
+        assertThat(legacy.out()).isEqualTo("Echo: hi" + System.lineSeparator());
+        assertThat(legacy.err()).contains("no task was created");
     }
 
     @Test
@@ -142,9 +159,10 @@ class CliTasksIT {
         assertThat(get.out()).containsPattern("status +cancelled");
     }
 
-    @Test
-    void aSignalDuringCallTaskCancelsTheTask(@TempDir Path dir) throws Exception {
-        // SIGTERM: SIGINT may be ignored in this process tree (see CliSignalIT); both take the same path
+    @ParameterizedTest
+    @CsvSource({"INT, 130", "TERM, 143"})
+    void aSignalDuringCallTaskCancelsTheTask(String signal, int status, @TempDir Path dir) throws Exception {
+        assumeFalse(CliSignalIT.ignoredHere(signal), "SIG" + signal + " is ignored in this process tree");
         List<String> command = CliProcess.javaJar("--http", http.endpoint().toString(), "call", "--task",
                 "slow_compute", "{\"seconds\":60}");
         Path err = dir.resolve("err");
@@ -153,10 +171,10 @@ class CliTasksIT {
         try {
             CompletableFuture<Run> run = CliProcess.collect(p, command);
             String id = awaitTaskId(err);
-            CliSignalIT.signal(p, "TERM");
+            CliSignalIT.signal(p, signal);
             Run r = run.get(60, TimeUnit.SECONDS);
             String stderr = Files.readString(err);
-            assertThat(r.code()).as(stderr).isEqualTo(143);
+            assertThat(r.code()).as(stderr).isEqualTo(status);
             // the cancel's outcome is read from the server below: the CLI may exit before it hears of it
             assertThat(stderr).contains("mcp: interrupted");
             Run get = mcp("--http", http.endpoint().toString(), "--json", "tasks", "get", id);
