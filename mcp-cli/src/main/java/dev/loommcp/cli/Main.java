@@ -224,6 +224,8 @@ public final class Main {
      */
     static CommandLine commandLine(Function<String, String> environment) {
         CommandLine cl = new CommandLine(new McpCommand(environment));
+        // after the commands that are methods, so that the help lists it last
+        cl.addSubcommand("tasks", new McpCommand.Tasks());
         cl.setExpandAtFiles(false);
         // every option goes through a setter that appends (--env, --header) or refuses a second occurrence
         cl.setOverwrittenOptionsAllowed(true);
@@ -271,8 +273,10 @@ public final class Main {
         }
         String commands = String.join(", ", new java.util.TreeSet<>(root.getSubcommands().keySet()));
         boolean atRoot = cl == root;
-        if (atRoot && String.valueOf(e.getMessage()).startsWith("Missing required subcommand")) {
-            return "no command given; the commands are: " + commands;
+        if (String.valueOf(e.getMessage()).startsWith("Missing required subcommand")) {
+            return atRoot ? "no command given; the commands are: " + commands
+                    : cl.getCommandName() + ": no command given; its commands are: "
+                            + String.join(", ", new java.util.TreeSet<>(cl.getSubcommands().keySet()));
         }
         if (e instanceof UnmatchedArgumentException u && !u.getUnmatched().isEmpty()) {
             String first = u.getUnmatched().getFirst();

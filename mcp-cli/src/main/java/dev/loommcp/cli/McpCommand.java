@@ -58,7 +58,6 @@ import picocli.CommandLine.Spec;
             "Connects to one server, runs one command and exits.",
         },
         synopsisSubcommandLabel = "COMMAND",
-        subcommands = McpCommand.Tasks.class,
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:success",

@@ -105,6 +105,9 @@ class CliUsabilityTest {
         assertUsageError(mcp("--stdio", "true", "--jsn", "tools"), "unknown option '--jsn' (did you mean --json?)");
         assertUsageError(mcp("--stdio", "true", "tools", "extra"), "unexpected argument 'extra' for the tools command");
         assertUsageError(mcp("--stdio", "true", "call"), "call: Missing required parameter: 'NAME'");
+        assertUsageError(mcp("--stdio", "true", "tasks"), "tasks: no command given; its commands are: cancel, get, "
+                + "list, result");
+        assertUsageError(mcp("--stdio", "true", "tasks", "get"), "get: Missing required parameter: 'TASK-ID'");
         assertUsageError(mcp("--timeout"), "Missing required parameter for option '--timeout' (DURATION)");
         assertUsageError(mcp("tools"), "say which server to talk to: --stdio 'COMMAND LINE' or --http URL");
         assertUsageError(mcp("--stdio", "x", "--http", "http://127.0.0.1:1/mcp", "tools"),
