@@ -329,20 +329,15 @@ final class McpCommand {
         outputSchemaValidation = validate ? OutputSchemaValidation.FAIL : OutputSchemaValidation.OFF;
         if (task) {
             return withTasks((client, tasks) -> {
-                if (validate && client.listAllTools().stream().noneMatch(t -> name.equals(t.name()))) {
-                    io.err().println("mcp: tool '" + name + "' is not in the server's tool list; nothing to "
-                            + "validate against");
-                    io.err().flush();
+                if (validate) {
+                    noteUnlistedTool(client, name);
                 }
                 return new TaskCommands(io, json).callAsTask(client, tasks, name, args, timeout);
             });
         }
         return withClient(client -> {
-            if (validate && client.listAllTools().stream().noneMatch(t -> name.equals(t.name()))) {
-                // the client validates against the definitions it listed: without one there is nothing to check
-                io.err().println("mcp: tool '" + name + "' is not in the server's tool list; nothing to validate "
-                        + "against");
-                io.err().flush();
+            if (validate) {
+                noteUnlistedTool(client, name);
             }
             ProgressBar bar = new ProgressBar(io.rawErr(), io.progressEnabled(), io.width() > 0 ? io.width() : 80);
             RequestOptions options = RequestOptions.newBuilder().progressListener(bar).build();
@@ -369,6 +364,18 @@ final class McpCommand {
                 bar.finish();
             }
         });
+    }
+
+    /**
+     * For {@code call --validate}: reads the tool list (which the client validates against) and notes on stderr when
+     * the tool is not in it, since there is then nothing to check.
+     */
+    private void noteUnlistedTool(McpClient client, String name) throws InterruptedException {
+        if (client.listAllTools().stream().noneMatch(t -> name.equals(t.name()))) {
+            io.err().println("mcp: tool '" + name + "' is not in the server's tool list; nothing to validate "
+                    + "against");
+            io.err().flush();
+        }
     }
 
     @Command(name = "resources", mixinStandardHelpOptions = true,

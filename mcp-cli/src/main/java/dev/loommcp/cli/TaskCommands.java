@@ -128,7 +128,8 @@ final class TaskCommands {
 
     /**
      * Asks the server to cancel a task ({@code tasks/cancel}) and says so; cancellation is cooperative, so the
-     * task's status is shown as the server reports it right after.
+     * task's status is shown as the server reports it right after. A task that has already ended is left alone
+     * (nothing is sent but its {@code tasks/get}).
      *
      * @param client the connected client
      * @param tasks  the client's tasks
@@ -142,6 +143,13 @@ final class TaskCommands {
             return ExitCodes.OK;
         }
         McpTask task = tasks.task(taskId);
+        TaskSnapshot before = task.get(RequestOptions.DEFAULT);
+        if (before.status().isTerminal()) {
+            // nothing to cancel (a 2025-11-25 server would answer -32602 to the request)
+            io.out().println("task " + taskId + " has already ended: " + before.status().wireName()
+                    + "; nothing to cancel");
+            return ExitCodes.OK;
+        }
         task.cancel(RequestOptions.DEFAULT);
         TaskSnapshot after = task.get(RequestOptions.DEFAULT);
         io.out().println("asked the server to cancel task " + taskId + "; its status is now "

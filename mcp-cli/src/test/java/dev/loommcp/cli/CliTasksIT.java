@@ -216,6 +216,10 @@ class CliTasksIT {
         Run cancel = mcp("--http", http.endpoint().toString(), "tasks", "cancel", slow);
         assertThat(cancel.code()).as(cancel.err()).isZero();
         assertThat(cancel.out()).contains("asked the server to cancel task " + slow + "; its status is now cancelled");
+        Run again = mcp("--http", http.endpoint().toString(), "tasks", "cancel", quick);
+        assertThat(again.code()).as(again.err()).isZero();
+        assertThat(again.out()).isEqualTo("task " + quick + " has already ended: completed; nothing to cancel"
+                + System.lineSeparator());
         Run after = mcp("--http", http.endpoint().toString(), "tasks", "result", slow);
         assertThat(after.code()).as(after.err()).isEqualTo(130);
         assertThat(after.err()).contains("cancelled");
