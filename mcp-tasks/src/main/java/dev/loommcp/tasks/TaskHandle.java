@@ -13,7 +13,6 @@ import dev.loommcp.McpTimeoutException;
 import dev.loommcp.McpTransportException;
 import dev.loommcp.McpUnsupportedInEraException;
 import dev.loommcp.RequestOptions;
-import dev.loommcp.Subscription;
 import dev.loommcp.jsonrpc.JsonRpcError;
 import dev.loommcp.schema.CallToolResult;
 import dev.loommcp.spi.Deadline;
@@ -59,6 +58,7 @@ final class TaskHandle implements McpTask {
     private final ReentrantLock dispatchLock = new ReentrantLock();
     private final List<TaskListener> listeners = new CopyOnWriteArrayList<>();
     private final Set<String> claimedKeys = ConcurrentHashMap.newKeySet();
+    private final TaskPush push;
 
     // guarded by lock
     private TaskSnapshot snapshot;
@@ -70,8 +70,6 @@ final class TaskHandle implements McpTask {
     private int backoffShift;
     private int failedPolls;
     private long polls;
-    private Subscription push;
-    private boolean pushTried;
 
     TaskHandle(McpTasks owner, TaskSnapshot first, String toolName) {
         this.owner = owner;
@@ -81,6 +79,26 @@ final class TaskHandle implements McpTask {
         this.snapshot = first;
         this.clientCreatedAt = Instant.now();
         this.lastPollNanos = System.nanoTime();
+        this.push = new TaskPush(owner, id, this::wantsPush, this::pushed);
+    }
+
+    /** Whether a listen that just opened is still wanted: the task is open and someone waits. */
+    private boolean wantsPush() {
+        lock.lock();
+        try {
+            return !snapshot.status().isTerminal() && failure == null && awaiters > 0;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void pushed(Map<String, Object> params) {
+        try {
+            apply(TaskWire.parse(params, era, id, "notifications/tasks"));
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.DEBUG, "ignored a notifications/tasks for task {0}: {1}", id,
+                    e.getMessage());
+        }
     }
 
     @Override
@@ -247,7 +265,7 @@ final class TaskHandle implements McpTask {
         }
         wake();
         if (now.status().isTerminal()) {
-            closePush();
+            push.close();
         }
         return now;
     }
@@ -271,7 +289,7 @@ final class TaskHandle implements McpTask {
         } finally {
             lock.unlock();
         }
-        closePush();
+        push.close();
     }
 
     /** Wakes the waiters (a token fired, the client closed). */
@@ -477,14 +495,14 @@ final class TaskHandle implements McpTask {
                 lock.unlock();
             }
             if (last) {
-                closePush();
+                push.close();
             }
         }
     }
 
     private Map<String, Object> awaitModern(Deadline deadline, CancellationToken token, RequestOptions options)
             throws InterruptedException {
-        openPush();
+        push.open();
         while (true) {
             TaskSnapshot s;
             RuntimeException failed;
@@ -698,91 +716,6 @@ final class TaskHandle implements McpTask {
         } finally {
             if (interrupted) {
                 Thread.currentThread().interrupt();
-            }
-        }
-    }
-
-    // ---------------------------------------------------------------------------------------------------- push
-
-    private void openPush() {
-        lock.lock();
-        try {
-            if (pushTried || !owner.push()) {
-                return;
-            }
-            pushTried = true;
-        } finally {
-            lock.unlock();
-        }
-        if (!owner.takePushSlot()) {
-            return; // enough listens open: this task is polled only
-        }
-        boolean kept = false;
-        try {
-            kept = listen();
-        } finally {
-            if (!kept) {
-                owner.releasePushSlot();
-            }
-        }
-    }
-
-    /** Opens the listen; returns whether it is kept (then its slot is released when it closes). */
-    private boolean listen() {
-        TaskChannel channel = owner.channel();
-        try {
-            Map<String, Object> ext = channel.serverCapabilities().extensions();
-            if (ext == null || !ext.containsKey(TaskChannel.EXTENSION)) {
-                return false;
-            }
-            Subscription sub = channel.listenTasks(List.of(id), this::pushed, RequestOptions.timeout(CANCEL_BOUND));
-            boolean keep;
-            lock.lock();
-            try {
-                keep = !snapshot.status().isTerminal() && failure == null && awaiters > 0;
-                if (keep) {
-                    push = sub;
-                }
-            } finally {
-                lock.unlock();
-            }
-            if (!keep) {
-                sub.close();
-            }
-            return keep;
-        } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.DEBUG, "no push for task {0}, polling only: {1}", id, e.toString());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        return false;
-    }
-
-    private void pushed(Map<String, Object> params) {
-        try {
-            apply(TaskWire.parse(params, era, id, "notifications/tasks"));
-        } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.DEBUG, "ignored a notifications/tasks for task {0}: {1}", id,
-                    e.getMessage());
-        }
-    }
-
-    private void closePush() {
-        Subscription sub;
-        lock.lock();
-        try {
-            sub = push;
-            push = null;
-        } finally {
-            lock.unlock();
-        }
-        if (sub != null) {
-            try {
-                sub.close();
-            } catch (RuntimeException e) {
-                LOG.log(System.Logger.Level.DEBUG, "closing the task listen of {0} failed: {1}", id, e.toString());
-            } finally {
-                owner.releasePushSlot();
             }
         }
     }
