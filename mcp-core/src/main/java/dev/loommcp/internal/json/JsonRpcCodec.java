@@ -10,6 +10,7 @@ import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -43,7 +44,7 @@ public final class JsonRpcCodec {
     public static RequestId malformedResponseId(byte[] bytes, int offset, int length) {
         try (JsonParser p = JsonStreams.FACTORY.createParser(JsonStreams.READ, bytes, offset, length)) {
             JsonToken first = p.nextToken();
-            if (first != JsonToken.START_OBJECT || !(readEnvelope(p, first) instanceof Map<?, ?> m)
+            if (first != JsonToken.START_OBJECT || !(readEnvelope(p, first, null, 0) instanceof Map<?, ?> m)
                     || m.containsKey("method")) {
                 return null;
             }
@@ -73,7 +74,7 @@ public final class JsonRpcCodec {
             if (first == null) {
                 throw new McpProtocolException("not valid JSON: no content");
             }
-            tree = readEnvelope(p, first);
+            tree = readEnvelope(p, first, bytes, offset);
             if (p.nextToken() != null) {
                 throw new McpProtocolException("not valid JSON: more content after the message at line "
                         + p.currentLocation().getLineNr() + ", column " + p.currentLocation().getColumnNr());
@@ -84,29 +85,85 @@ public final class JsonRpcCodec {
         return decodeTree(tree);
     }
 
-    /** Reads the top-level value: a message object, a batch of them, or anything else (refused later). */
-    private static Object readEnvelope(JsonParser p, JsonToken t) {
+    /**
+     * Reads the top-level value: a message object, a batch of them, or anything else (refused later).
+     *
+     * @param bytes  the text the parser reads, for results kept undecoded; {@code null}: decode everything
+     * @param offset where the text starts in {@code bytes}
+     */
+    private static Object readEnvelope(JsonParser p, JsonToken t, byte[] bytes, int offset) {
         if (t == JsonToken.START_OBJECT) {
-            return readMessageObject(p);
+            return readMessageObject(p, bytes, offset);
         }
         if (t == JsonToken.START_ARRAY) {
             List<Object> batch = new ArrayList<>();
             for (JsonToken e = p.nextToken(); e != JsonToken.END_ARRAY; e = p.nextToken()) {
-                batch.add(e == JsonToken.START_OBJECT ? readMessageObject(p) : readPlain(p, e));
+                batch.add(e == JsonToken.START_OBJECT ? readMessageObject(p, bytes, offset) : readPlain(p, e));
             }
             return batch;
         }
         return readPlain(p, t);
     }
 
-    /** Reads one message object; a non-integer numeric {@code id} stays exact (a BigDecimal, never rounded). */
-    private static Map<String, Object> readMessageObject(JsonParser p) {
+    /**
+     * Reads one message object; a non-integer numeric {@code id} stays exact (a BigDecimal, never rounded). With
+     * {@code bytes}, a {@code "result"} object is only checked (the parser tokenizes it: syntax, nesting depth, number
+     * tokens) and kept as its bytes, a {@link LazyJsonObject} decoded by the thread that takes the result: the
+     * transport's reader thread, which every message passes through, does not build it.
+     */
+    private static Map<String, Object> readMessageObject(JsonParser p, byte[] bytes, int offset) {
         Map<String, Object> m = new LinkedHashMap<>();
         for (String name = p.nextName(); name != null; name = p.nextName()) {
             JsonToken v = p.nextToken();
-            m.put(name, v == JsonToken.VALUE_NUMBER_FLOAT && name.equals("id") ? p.getDecimalValue() : readPlain(p, v));
+            if (v == JsonToken.START_OBJECT && bytes != null && name.equals("result")) {
+                m.put(name, undecoded(p, bytes, offset));
+            } else {
+                m.put(name, v == JsonToken.VALUE_NUMBER_FLOAT && name.equals("id") ? p.getDecimalValue()
+                        : readPlain(p, v));
+            }
         }
         return m;
+    }
+
+    /** The object at the parser's {@code START_OBJECT}, checked and kept as a copy of its bytes. */
+    private static LazyJsonObject undecoded(JsonParser p, byte[] bytes, int offset) {
+        long from = p.currentTokenLocation().getByteOffset();
+        p.skipChildren();
+        long to = p.currentLocation().getByteOffset();
+        return new LazyJsonObject(Arrays.copyOfRange(bytes, offset + (int) from, offset + (int) to));
+    }
+
+    /**
+     * Decodes a JSON object kept undecoded by {@link #decode(byte[], int, int)} (a {@link LazyJsonObject}).
+     *
+     * @throws McpProtocolException when the text is not a JSON object within the parser's limits
+     */
+    static Map<String, Object> decodeObject(byte[] json) {
+        try (JsonParser p = JsonStreams.FACTORY.createParser(JsonStreams.READ, json)) {
+            JsonToken first = p.nextToken();
+            if (first != JsonToken.START_OBJECT || !(readPlain(p, first) instanceof Map<?, ?> m)) {
+                throw new McpProtocolException("invalid JSON-RPC: the result is not an object");
+            }
+            @SuppressWarnings("unchecked")
+            Map<String, Object> result = (Map<String, Object>) m;
+            return result;
+        } catch (JacksonException e) {
+            throw new McpProtocolException("not valid JSON: the result " + Json.parseProblem(e));
+        }
+    }
+
+    /**
+     * The plain value of a {@link JsonRpcMessage.Response#result()}: a result this codec kept undecoded is decoded
+     * now, on the calling thread (the thread that takes the result, not the transport's reader); anything else is
+     * returned as it is.
+     *
+     * @param result a response's result
+     * @return the result as plain JSON values (a {@code LinkedHashMap} for an object)
+     * @throws McpProtocolException when a result kept undecoded cannot be decoded (a string longer than the
+     *                              parser's limit, for example)
+     */
+    public static Object plainResult(Object result) {
+        return result instanceof LazyJsonObject lazy ? lazy.decoded() : result;
     }
 
     /** Reads one JSON value into plain Java values (LinkedHashMap, ArrayList, String, Integer/Long/BigInteger, Double, Boolean, null). */

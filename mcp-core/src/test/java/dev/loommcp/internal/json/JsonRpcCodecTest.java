@@ -195,6 +195,110 @@ class JsonRpcCodecTest {
         }
     }
 
+    /**
+     * A response's result object is only checked on the transport's reader thread and kept as its bytes; the thread
+     * that takes the result decodes it ({@link JsonRpcCodec#plainResult(Object)}).
+     */
+    @Nested
+    class UndecodedResults {
+
+        private static final String RESULT = "{\"content\":[{\"type\":\"text\",\"text\":\"gr\u00fc\u00df \\u00e9 \\\"q\\\" "
+                + "\ud83d\ude00\"}],\"n\":[1,-2,3.5,12345678901234567890,true,false,null],"
+                + "\"_meta\":{\"io.modelcontextprotocol/serverInfo\":{\"name\":\"s\",\"version\":\"1\"}},"
+                + "\"resultType\":\"complete\",\"empty\":{},\"nested\":{\"a\":{\"b\":[{}]}}}";
+
+        private static Object result(JsonRpcMessage m) {
+            return ((JsonRpcMessage.Response) m).result();
+        }
+
+        @Test
+        void theResultObjectIsKeptUndecodedUntilTaken() {
+            Object result = result(decodeOne("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":" + RESULT + "}"));
+            assertThat(result).isInstanceOf(LazyJsonObject.class);
+            Object plain = JsonRpcCodec.plainResult(result);
+            assertThat(plain).isInstanceOf(LinkedHashMap.class).isEqualTo(Json.read(RESULT));
+            assertThat(JsonRpcCodec.plainResult(result)).as("decoded once").isSameAs(plain);
+            assertThat(result).isEqualTo(Json.read(RESULT)).hasSameHashCodeAs(Json.read(RESULT));
+            assertThat(Json.read(RESULT)).isEqualTo(result);
+            assertThat(result.toString()).isEqualTo(plain.toString());
+            assertThat(JsonRpcCodec.plainResult(Map.of("a", 1))).isEqualTo(Map.of("a", 1));
+        }
+
+        @Test
+        @SuppressWarnings("unchecked")
+        void keysAndValuesKeepTheirOrderAndTypes() {
+            Map<String, Object> m = (Map<String, Object>) JsonRpcCodec.plainResult(result(decodeOne(
+                    "{\"result\":" + RESULT + ",\"id\":2,\"jsonrpc\":\"2.0\"}")));
+            assertThat(m.keySet()).containsExactly("content", "n", "_meta", "resultType", "empty", "nested");
+            assertThat((List<Object>) m.get("n")).containsExactly(1, -2, 3.5, new java.math.BigInteger(
+                    "12345678901234567890"), true, false, null);
+            assertThat(((List<?>) m.get("content")).get(0)).isEqualTo(Map.of("type", "text", "text",
+                    "gr\u00fc\u00df \u00e9 \"q\" \ud83d\ude00"));
+        }
+
+        @Test
+        void aResultInASliceOfABufferOrABatchIsCutAtItsOwnBytes() {
+            String line = "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":" + RESULT + "}";
+            byte[] whole = ("\u00e9x" + line + "\n{\"junk\"").getBytes(StandardCharsets.UTF_8);
+            int off = "\u00e9x".getBytes(StandardCharsets.UTF_8).length;
+            int len = line.getBytes(StandardCharsets.UTF_8).length;
+            assertThat(JsonRpcCodec.plainResult(result(JsonRpcCodec.decode(whole, off, len).get(0))))
+                    .isEqualTo(Json.read(RESULT));
+            List<JsonRpcMessage> batch = JsonRpcCodec.decode("[{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"a\":1}},"
+                    + "{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":" + RESULT + "}]");
+            assertThat(JsonRpcCodec.plainResult(result(batch.get(0)))).isEqualTo(Map.of("a", 1));
+            assertThat(JsonRpcCodec.plainResult(result(batch.get(1)))).isEqualTo(Json.read(RESULT));
+        }
+
+        @Test
+        void onlyAResponseResultObjectIsKeptUndecoded() {
+            assertThat(result(decodeOne("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":[1]}"))).isEqualTo(List.of(1));
+            assertThat(result(decodeOne("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":\"s\"}"))).isEqualTo("s");
+            JsonRpcMessage.Request r = (JsonRpcMessage.Request) decodeOne(
+                    "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"m\",\"params\":" + RESULT + "}");
+            assertThat(r.params()).isInstanceOf(LinkedHashMap.class);
+            JsonRpcMessage.ErrorResponse e = (JsonRpcMessage.ErrorResponse) decodeOne(
+                    "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":1,\"message\":\"m\",\"data\":" + RESULT + "}}");
+            assertThat(e.error().data()).isInstanceOf(LinkedHashMap.class);
+        }
+
+        @Test
+        void malformedJsonInsideTheResultIsStillRefusedWhenTheLineIsRead() {
+            for (String bad : List.of("{\"a\":NaN}", "{\"a\":[1,}", "{\"a\" 1}", "{\"a\":tru" + SECRET + "}",
+                    "{\"a\":1", "{\"a\":-}", "{\"a\":\"x}")) {
+                assertThatThrownBy(() -> JsonRpcCodec.decode("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":" + bad + "}"))
+                        .as(bad)
+                        .isInstanceOf(McpProtocolException.class)
+                        .hasMessageStartingWith("not valid JSON")
+                        .message().doesNotContain(SECRET);
+            }
+        }
+
+        @Test
+        void aResultNestedBeyondTheParserLimitIsRefusedWhenTheLineIsRead() {
+            String deep = "{\"a\":".repeat(1500) + "1" + "}".repeat(1500);
+            assertThatThrownBy(() -> JsonRpcCodec.decode("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":" + deep + "}"))
+                    .isInstanceOf(McpProtocolException.class)
+                    .hasMessageStartingWith("not valid JSON");
+        }
+
+        @Test
+        void aResultThatFailsToDecodeLaterNamesTheProblemNotThePayload() {
+            LazyJsonObject broken = new LazyJsonObject(("{\"k\":\"" + SECRET + "\"").getBytes(StandardCharsets.UTF_8));
+            assertThatThrownBy(() -> JsonRpcCodec.plainResult(broken))
+                    .isInstanceOf(McpProtocolException.class)
+                    .hasMessageStartingWith("not valid JSON: the result at line 1, column ")
+                    .message().doesNotContain(SECRET);
+        }
+
+        @Test
+        void anUndecodedResultIsWrittenLikeAnyMap() {
+            Object result = result(decodeOne("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":" + RESULT + "}"));
+            JsonRpcMessage again = decodeOne(encode(new JsonRpcMessage.Response(RequestId.of(1), result)));
+            assertThat(JsonRpcCodec.plainResult(result(again))).isEqualTo(Json.read(RESULT));
+        }
+    }
+
     @Nested
     class Encoding {
 
