@@ -4,13 +4,13 @@ import dev.loommcp.McpProtocolException;
 import dev.loommcp.jsonrpc.JsonRpcError;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
-import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -88,7 +88,7 @@ public final class JsonRpcCodec {
     /**
      * Reads the top-level value: a message object, a batch of them, or anything else (refused later).
      *
-     * @param bytes  the text the parser reads, for results kept undecoded; {@code null}: decode everything
+     * @param bytes  the text the parser reads, for the repeated result {@code _meta}; {@code null}: decode everything
      * @param offset where the text starts in {@code bytes}
      */
     private static Object readEnvelope(JsonParser p, JsonToken t, byte[] bytes, int offset) {
@@ -107,16 +107,15 @@ public final class JsonRpcCodec {
 
     /**
      * Reads one message object; a non-integer numeric {@code id} stays exact (a BigDecimal, never rounded). With
-     * {@code bytes}, a {@code "result"} object is only checked (the parser tokenizes it: syntax, nesting depth, number
-     * tokens) and kept as its bytes, a {@link LazyJsonObject} decoded by the thread that takes the result: the
-     * transport's reader thread, which every message passes through, does not build it.
+     * {@code bytes}, the {@code _meta} object of a {@code "result"} object that has exactly the text of the previous
+     * one is not decoded again (see {@link RepeatedMeta}).
      */
     private static Map<String, Object> readMessageObject(JsonParser p, byte[] bytes, int offset) {
         Map<String, Object> m = new LinkedHashMap<>();
         for (String name = p.nextName(); name != null; name = p.nextName()) {
             JsonToken v = p.nextToken();
             if (v == JsonToken.START_OBJECT && bytes != null && name.equals("result")) {
-                m.put(name, undecoded(p, bytes, offset));
+                m.put(name, readResult(p, bytes, offset));
             } else {
                 m.put(name, v == JsonToken.VALUE_NUMBER_FLOAT && name.equals("id") ? p.getDecimalValue()
                         : readPlain(p, v));
@@ -125,45 +124,71 @@ public final class JsonRpcCodec {
         return m;
     }
 
-    /** The object at the parser's {@code START_OBJECT}, checked and kept as a copy of its bytes. */
-    private static LazyJsonObject undecoded(JsonParser p, byte[] bytes, int offset) {
-        long from = p.currentTokenLocation().getByteOffset();
-        p.skipChildren();
-        long to = p.currentLocation().getByteOffset();
-        return new LazyJsonObject(Arrays.copyOfRange(bytes, offset + (int) from, offset + (int) to));
+    /** Reads a result object (the parser is at its {@code START_OBJECT}), its {@code _meta} through the cache. */
+    private static Map<String, Object> readResult(JsonParser p, byte[] bytes, int offset) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (String name = p.nextName(); name != null; name = p.nextName()) {
+            JsonToken v = p.nextToken();
+            m.put(name, v == JsonToken.START_OBJECT && name.equals("_meta") ? RepeatedMeta.read(p, bytes, offset)
+                    : readPlain(p, v));
+        }
+        return m;
     }
 
     /**
-     * Decodes a JSON object kept undecoded by {@link #decode(byte[], int, int)} (a {@link LazyJsonObject}).
-     *
-     * @throws McpProtocolException when the text is not a JSON object within the parser's limits
+     * The {@code _meta} of the results the codec decoded last, kept with its text. A server sends the same result
+     * {@code _meta} again and again (a modern server names itself in each: {@code io.modelcontextprotocol/serverInfo});
+     * a {@code _meta} whose bytes are those of the previous one gets the previous decoded object, which is
+     * unmodifiable, instead of a new tree: the transport's reader thread, which every response passes through, skips
+     * building it, and the session's check of the server's identity finds the same object. The parser still reads
+     * the bytes (skipping them), so malformed input fails as before. One entry for the whole JVM (clients of
+     * different servers just replace it); thread-safe: the entry is immutable and published through a volatile field.
      */
-    static Map<String, Object> decodeObject(byte[] json) {
-        try (JsonParser p = JsonStreams.FACTORY.createParser(JsonStreams.READ, json)) {
-            JsonToken first = p.nextToken();
-            if (first != JsonToken.START_OBJECT || !(readPlain(p, first) instanceof Map<?, ?> m)) {
-                throw new McpProtocolException("invalid JSON-RPC: the result is not an object");
+    private static final class RepeatedMeta {
+        /** Only small objects are kept: an identity, not a payload. */
+        private static final int MAX_BYTES = 512;
+
+        private record Entry(byte[] text, Map<String, Object> value) {
+        }
+
+        private static volatile Entry last;
+
+        /** Reads the object at the parser's {@code START_OBJECT}: the previous one again, or decoded and kept. */
+        static Map<String, Object> read(JsonParser p, byte[] bytes, int offset) {
+            int from = offset + (int) p.currentTokenLocation().getByteOffset();
+            Entry e = last;
+            if (e != null && from + e.text.length <= bytes.length
+                    && Arrays.equals(bytes, from, from + e.text.length, e.text, 0, e.text.length)) {
+                // a JSON object ends with its closing brace: the same bytes are the same whole object
+                p.skipChildren();
+                return e.value;
             }
             @SuppressWarnings("unchecked")
-            Map<String, Object> result = (Map<String, Object>) m;
-            return result;
-        } catch (JacksonException e) {
-            throw new McpProtocolException("not valid JSON: the result " + Json.parseProblem(e));
+            Map<String, Object> value = (Map<String, Object>) readPlain(p, JsonToken.START_OBJECT);
+            int to = offset + (int) p.currentLocation().getByteOffset();
+            if (to - from <= MAX_BYTES) {
+                @SuppressWarnings("unchecked")
+                Map<String, Object> frozen = (Map<String, Object>) frozen(value);
+                last = new Entry(Arrays.copyOfRange(bytes, from, to), frozen);
+                return frozen;
+            }
+            return value;
         }
-    }
 
-    /**
-     * The plain value of a {@link JsonRpcMessage.Response#result()}: a result this codec kept undecoded is decoded
-     * now, on the calling thread (the thread that takes the result, not the transport's reader); anything else is
-     * returned as it is.
-     *
-     * @param result a response's result
-     * @return the result as plain JSON values (a {@code LinkedHashMap} for an object)
-     * @throws McpProtocolException when a result kept undecoded cannot be decoded (a string longer than the
-     *                              parser's limit, for example)
-     */
-    public static Object plainResult(Object result) {
-        return result instanceof LazyJsonObject lazy ? lazy.decoded() : result;
+        /** An unmodifiable deep copy of a plain JSON value. */
+        private static Object frozen(Object v) {
+            if (v instanceof Map<?, ?> m) {
+                Map<String, Object> copy = new LinkedHashMap<>();
+                m.forEach((k, x) -> copy.put((String) k, frozen(x)));
+                return Collections.unmodifiableMap(copy);
+            }
+            if (v instanceof List<?> l) {
+                List<Object> copy = new ArrayList<>(l.size());
+                l.forEach(x -> copy.add(frozen(x)));
+                return Collections.unmodifiableList(copy);
+            }
+            return v;
+        }
     }
 
     /** Reads one JSON value into plain Java values (LinkedHashMap, ArrayList, String, Integer/Long/BigInteger, Double, Boolean, null). */
@@ -381,9 +406,43 @@ public final class JsonRpcCodec {
      * @return the bytes
      */
     public static byte[] encode(JsonRpcMessage message) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(256);
+        ExactBytes out = new ExactBytes();
         encode(message, out);
         return out.toByteArray();
+    }
+
+    /**
+     * Collects what a generator writes into one array of the exact size. The generator buffers a message and writes
+     * it in one piece when it closes (in several only beyond its buffer's size), so the usual message costs one
+     * allocation of its own length: no growing buffer and no final copy, as a {@code ByteArrayOutputStream} would
+     * need (a modern request, over 256 bytes with its {@code _meta}, cost three arrays).
+     */
+    private static final class ExactBytes extends OutputStream {
+        private static final byte[] EMPTY = new byte[0];
+        private byte[] bytes = EMPTY;
+        private int count;
+
+        @Override
+        public void write(int b) {
+            write(new byte[] {(byte) b}, 0, 1);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) {
+            if (count == 0 && bytes.length == 0) {
+                bytes = Arrays.copyOfRange(b, off, off + len); // the usual case: the whole message at once
+            } else {
+                if (count + len > bytes.length) {
+                    bytes = Arrays.copyOf(bytes, Math.max(count + len, bytes.length * 2));
+                }
+                System.arraycopy(b, off, bytes, count, len);
+            }
+            count += len;
+        }
+
+        byte[] toByteArray() {
+            return count == bytes.length ? bytes : Arrays.copyOf(bytes, count);
+        }
     }
 
     /**

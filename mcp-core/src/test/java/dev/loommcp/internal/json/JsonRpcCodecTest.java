@@ -196,106 +196,104 @@ class JsonRpcCodecTest {
     }
 
     /**
-     * A response's result object is only checked on the transport's reader thread and kept as its bytes; the thread
-     * that takes the result decodes it ({@link JsonRpcCodec#plainResult(Object)}).
+     * A result's {@code _meta} with the same text as the previous one is not decoded again: the previous (unmodifiable)
+     * object comes back. Everything else is decoded as always.
      */
     @Nested
-    class UndecodedResults {
+    class RepeatedResultMeta {
 
-        private static final String RESULT = "{\"content\":[{\"type\":\"text\",\"text\":\"gr\u00fc\u00df \\u00e9 \\\"q\\\" "
-                + "\ud83d\ude00\"}],\"n\":[1,-2,3.5,12345678901234567890,true,false,null],"
-                + "\"_meta\":{\"io.modelcontextprotocol/serverInfo\":{\"name\":\"s\",\"version\":\"1\"}},"
-                + "\"resultType\":\"complete\",\"empty\":{},\"nested\":{\"a\":{\"b\":[{}]}}}";
+        private static final String META = "{\"io.modelcontextprotocol/serverInfo\":{\"name\":\"s\u00e9\",\"version\":\"1\"},"
+                + "\"n\":[1,2.5,null,{\"x\":true}]}";
 
-        private static Object result(JsonRpcMessage m) {
-            return ((JsonRpcMessage.Response) m).result();
-        }
-
-        @Test
-        void theResultObjectIsKeptUndecodedUntilTaken() {
-            Object result = result(decodeOne("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":" + RESULT + "}"));
-            assertThat(result).isInstanceOf(LazyJsonObject.class);
-            Object plain = JsonRpcCodec.plainResult(result);
-            assertThat(plain).isInstanceOf(LinkedHashMap.class).isEqualTo(Json.read(RESULT));
-            assertThat(JsonRpcCodec.plainResult(result)).as("decoded once").isSameAs(plain);
-            assertThat(result).isEqualTo(Json.read(RESULT)).hasSameHashCodeAs(Json.read(RESULT));
-            assertThat(Json.read(RESULT)).isEqualTo(result);
-            assertThat(result.toString()).isEqualTo(plain.toString());
-            assertThat(JsonRpcCodec.plainResult(Map.of("a", 1))).isEqualTo(Map.of("a", 1));
-        }
-
-        @Test
         @SuppressWarnings("unchecked")
-        void keysAndValuesKeepTheirOrderAndTypes() {
-            Map<String, Object> m = (Map<String, Object>) JsonRpcCodec.plainResult(result(decodeOne(
-                    "{\"result\":" + RESULT + ",\"id\":2,\"jsonrpc\":\"2.0\"}")));
-            assertThat(m.keySet()).containsExactly("content", "n", "_meta", "resultType", "empty", "nested");
-            assertThat((List<Object>) m.get("n")).containsExactly(1, -2, 3.5, new java.math.BigInteger(
-                    "12345678901234567890"), true, false, null);
-            assertThat(((List<?>) m.get("content")).get(0)).isEqualTo(Map.of("type", "text", "text",
-                    "gr\u00fc\u00df \u00e9 \"q\" \ud83d\ude00"));
+        private static Map<String, Object> resultMeta(String json) {
+            Object result = ((JsonRpcMessage.Response) decodeOne(json)).result();
+            return (Map<String, Object>) ((Map<String, Object>) result).get("_meta");
+        }
+
+        private static String response(int id, String meta) {
+            return "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":{\"content\":[],\"_meta\":" + meta
+                    + ",\"resultType\":\"complete\"}}";
         }
 
         @Test
-        void aResultInASliceOfABufferOrABatchIsCutAtItsOwnBytes() {
-            String line = "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":" + RESULT + "}";
-            byte[] whole = ("\u00e9x" + line + "\n{\"junk\"").getBytes(StandardCharsets.UTF_8);
+        void theSameMetaTextGivesTheSameUnmodifiableObject() {
+            Map<String, Object> first = resultMeta(response(1, META));
+            Map<String, Object> second = resultMeta(response(2, META));
+            assertThat(first).isEqualTo(Json.read(META));
+            assertThat(second).isSameAs(first);
+            assertThatThrownBy(() -> first.put("k", 1)).isInstanceOf(UnsupportedOperationException.class);
+            assertThatThrownBy(() -> ((Map<String, Object>) first.get("io.modelcontextprotocol/serverInfo"))
+                    .put("k", 1)).isInstanceOf(UnsupportedOperationException.class);
+            assertThatThrownBy(() -> ((List<Object>) first.get("n")).add(1))
+                    .isInstanceOf(UnsupportedOperationException.class);
+            @SuppressWarnings("unchecked")
+            Map<String, Object> result = (Map<String, Object>) ((JsonRpcMessage.Response) decodeOne(response(3, META)))
+                    .result();
+            assertThat(result).isInstanceOf(LinkedHashMap.class).containsEntry("resultType", "complete");
+            assertThat(result.keySet()).containsExactly("content", "_meta", "resultType");
+        }
+
+        @Test
+        void anotherMetaTextIsDecodedAndReplacesTheKeptOne() {
+            Map<String, Object> first = resultMeta(response(1, META));
+            String other = META.replace("\"1\"", "\"2\"");
+            Map<String, Object> second = resultMeta(response(2, other));
+            assertThat(second).isNotSameAs(first).isEqualTo(Json.read(other));
+            assertThat(resultMeta(response(3, other))).isSameAs(second);
+            // a shorter text whose bytes begin like the kept one is read on its own
+            assertThat(resultMeta(response(4, "{}"))).isEqualTo(Map.of());
+            assertThat(resultMeta(response(5, other.substring(0, other.length() - 1) + ",\"y\":1}")))
+                    .containsEntry("y", 1);
+        }
+
+        @Test
+        void theKeptMetaIsFoundInASliceOfABuffer() {
+            resultMeta(response(1, META));
+            String line = response(2, META);
+            byte[] whole = ("\u00e9x" + line + "\n" + line).getBytes(StandardCharsets.UTF_8);
             int off = "\u00e9x".getBytes(StandardCharsets.UTF_8).length;
-            int len = line.getBytes(StandardCharsets.UTF_8).length;
-            assertThat(JsonRpcCodec.plainResult(result(JsonRpcCodec.decode(whole, off, len).get(0))))
-                    .isEqualTo(Json.read(RESULT));
-            List<JsonRpcMessage> batch = JsonRpcCodec.decode("[{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"a\":1}},"
-                    + "{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":" + RESULT + "}]");
-            assertThat(JsonRpcCodec.plainResult(result(batch.get(0)))).isEqualTo(Map.of("a", 1));
-            assertThat(JsonRpcCodec.plainResult(result(batch.get(1)))).isEqualTo(Json.read(RESULT));
+            JsonRpcMessage m = JsonRpcCodec.decode(whole, off, line.getBytes(StandardCharsets.UTF_8).length).get(0);
+            assertThat(((Map<?, ?>) ((JsonRpcMessage.Response) m).result()).get("_meta")).isEqualTo(Json.read(META));
         }
 
         @Test
-        void onlyAResponseResultObjectIsKeptUndecoded() {
-            assertThat(result(decodeOne("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":[1]}"))).isEqualTo(List.of(1));
-            assertThat(result(decodeOne("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":\"s\"}"))).isEqualTo("s");
+        void onlyAResultMetaIsKept() {
+            resultMeta(response(1, META));
             JsonRpcMessage.Request r = (JsonRpcMessage.Request) decodeOne(
-                    "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"m\",\"params\":" + RESULT + "}");
-            assertThat(r.params()).isInstanceOf(LinkedHashMap.class);
-            JsonRpcMessage.ErrorResponse e = (JsonRpcMessage.ErrorResponse) decodeOne(
-                    "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":1,\"message\":\"m\",\"data\":" + RESULT + "}}");
-            assertThat(e.error().data()).isInstanceOf(LinkedHashMap.class);
+                    "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"m\",\"params\":{\"_meta\":" + META + "}}");
+            assertThat(r.params().get("_meta")).isInstanceOf(LinkedHashMap.class).isEqualTo(Json.read(META));
+            String big = "{\"k\":\"" + "z".repeat(600) + "\"}";
+            Map<String, Object> large = resultMeta(response(2, big));
+            assertThat(large).isInstanceOf(LinkedHashMap.class);
+            assertThat(resultMeta(response(3, big))).isNotSameAs(large).isEqualTo(large);
         }
 
         @Test
-        void malformedJsonInsideTheResultIsStillRefusedWhenTheLineIsRead() {
+        void malformedInputAfterAKeptMetaIsStillRefused() {
+            resultMeta(response(1, META));
+            for (String bad : List.of(response(2, META).replace("\"resultType\"", "\"resultType\" 1"),
+                    response(2, META).substring(0, response(2, META).length() - 2),
+                    "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"_meta\":" + META.substring(0, 20))) {
+                assertThatThrownBy(() -> JsonRpcCodec.decode(bad)).as(bad)
+                        .isInstanceOf(McpProtocolException.class)
+                        .hasMessageStartingWith("not valid JSON");
+            }
+        }
+
+        @Test
+        void malformedJsonInsideAResultIsRefused() {
             for (String bad : List.of("{\"a\":NaN}", "{\"a\":[1,}", "{\"a\" 1}", "{\"a\":tru" + SECRET + "}",
-                    "{\"a\":1", "{\"a\":-}", "{\"a\":\"x}")) {
+                    "{\"_meta\":{\"a\":NaN}}", "{\"_meta\":{\"a\":" + SECRET + "}}", "{\"a\":\"x}")) {
                 assertThatThrownBy(() -> JsonRpcCodec.decode("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":" + bad + "}"))
                         .as(bad)
                         .isInstanceOf(McpProtocolException.class)
                         .hasMessageStartingWith("not valid JSON")
                         .message().doesNotContain(SECRET);
             }
-        }
-
-        @Test
-        void aResultNestedBeyondTheParserLimitIsRefusedWhenTheLineIsRead() {
             String deep = "{\"a\":".repeat(1500) + "1" + "}".repeat(1500);
-            assertThatThrownBy(() -> JsonRpcCodec.decode("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":" + deep + "}"))
-                    .isInstanceOf(McpProtocolException.class)
-                    .hasMessageStartingWith("not valid JSON");
-        }
-
-        @Test
-        void aResultThatFailsToDecodeLaterNamesTheProblemNotThePayload() {
-            LazyJsonObject broken = new LazyJsonObject(("{\"k\":\"" + SECRET + "\"").getBytes(StandardCharsets.UTF_8));
-            assertThatThrownBy(() -> JsonRpcCodec.plainResult(broken))
-                    .isInstanceOf(McpProtocolException.class)
-                    .hasMessageStartingWith("not valid JSON: the result at line 1, column ")
-                    .message().doesNotContain(SECRET);
-        }
-
-        @Test
-        void anUndecodedResultIsWrittenLikeAnyMap() {
-            Object result = result(decodeOne("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":" + RESULT + "}"));
-            JsonRpcMessage again = decodeOne(encode(new JsonRpcMessage.Response(RequestId.of(1), result)));
-            assertThat(JsonRpcCodec.plainResult(result(again))).isEqualTo(Json.read(RESULT));
+            assertThatThrownBy(() -> JsonRpcCodec.decode("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"_meta\":" + deep
+                    + "}}")).isInstanceOf(McpProtocolException.class).hasMessageStartingWith("not valid JSON");
         }
     }
 
@@ -318,6 +316,41 @@ class JsonRpcCodecTest {
             Map<String, Object> m = readObject(encode(new JsonRpcMessage.Request(RequestId.of(3), "tools/list",
                     Map.of("_meta", meta))));
             assertThat(m.get("params")).isEqualTo(Map.of("_meta", Map.of("k", List.of(1, "two"))));
+        }
+
+        /** The cached text is written as its UTF-8 bytes: characters beyond ASCII survive it. */
+        @Test
+        void anEncodedMapWithTextBeyondAsciiIsWrittenAsUtf8() {
+            Map<String, Object> info = Map.of("name", "gr\u00fc\u00df-\u00e9t\u00e9 \ud83d\ude00", "q", "a\"b\\c");
+            EncodedMap meta = EncodedMap.of(info);
+            byte[] bytes = JsonRpcCodec.encode(new JsonRpcMessage.Request(RequestId.of(3), "tools/list",
+                    Map.of("_meta", meta)));
+            assertThat(readObject(new String(bytes, StandardCharsets.UTF_8)).get("params"))
+                    .isEqualTo(Map.of("_meta", info));
+            java.io.ByteArrayOutputStream stream = new java.io.ByteArrayOutputStream();
+            JsonRpcCodec.encode(new JsonRpcMessage.Request(RequestId.of(3), "tools/list", Map.of("_meta", meta)), stream);
+            assertThat(stream.toByteArray()).isEqualTo(bytes);
+        }
+
+        /**
+         * A message larger than the generator's buffer reaches the output in several writes: the array
+         * {@link JsonRpcCodec#encode(JsonRpcMessage)} returns still holds all of it, exactly.
+         */
+        @Test
+        void aMessageLargerThanTheGeneratorBufferIsEncodedWhole() {
+            List<Object> many = new ArrayList<>();
+            for (int i = 0; i < 20_000; i++) {
+                many.add(i % 3 == 0 ? "x\u00e9" + i : i);
+            }
+            JsonRpcMessage m = new JsonRpcMessage.Request(RequestId.of(9), "tools/call",
+                    Map.of("name", "big", "arguments", Map.of("s", "y".repeat(70_000), "l", many)));
+            byte[] bytes = JsonRpcCodec.encode(m);
+            java.io.ByteArrayOutputStream stream = new java.io.ByteArrayOutputStream();
+            JsonRpcCodec.encode(m, stream);
+            assertThat(bytes).isEqualTo(stream.toByteArray());
+            assertThat(JsonRpcCodec.decode(bytes, 0, bytes.length)).containsExactly(m);
+            byte[] small = JsonRpcCodec.encode(new JsonRpcMessage.Notification("a", null));
+            assertThat(new String(small, StandardCharsets.UTF_8)).isEqualTo("{\"jsonrpc\":\"2.0\",\"method\":\"a\"}");
         }
 
         @Test
