@@ -68,6 +68,10 @@ public final class JsonRpcCodec {
      * @throws McpProtocolException when the text is not JSON or not JSON-RPC
      */
     public static List<JsonRpcMessage> decode(byte[] bytes, int offset, int length) {
+        JsonRpcMessage.Response plain = PlainResponse.of(bytes, offset, length);
+        if (plain != null) {
+            return List.of(plain);
+        }
         Object tree;
         try (JsonParser p = JsonStreams.FACTORY.createParser(JsonStreams.READ, bytes, offset, length)) {
             JsonToken first = p.nextToken();
@@ -189,6 +193,118 @@ public final class JsonRpcCodec {
             }
             return v;
         }
+    }
+
+    /**
+     * The fast path of the transport's reader thread, through which every message passes: a response of exactly the
+     * form {@code {"jsonrpc":"2.0","id":<integer>,"result":{...}}} (what servers send for nearly every answer) is
+     * recognized by a scan of its bytes that only matches brackets and strings, and its result object is kept as
+     * bytes, a {@link LazyJsonObject}: the thread that takes the result parses it, strictly (see
+     * {@link #plainResult(Object)}), so the single reader thread neither tokenizes nor builds it. Anything else
+     * (another member order, whitespace, a string or negative id, a control character in a string, a nesting deeper
+     * than {@link #MAX_SCAN_DEPTH}) goes the strict path of {@link #decode(byte[], int, int)}.
+     */
+    private static final class PlainResponse {
+        private static final byte[] PREFIX = "{\"jsonrpc\":\"2.0\",\"id\":".getBytes(StandardCharsets.US_ASCII);
+        private static final byte[] RESULT = ",\"result\":".getBytes(StandardCharsets.US_ASCII);
+
+        /** The response, or {@code null} when the text is not of that form. */
+        static JsonRpcMessage.Response of(byte[] b, int offset, int length) {
+            int end = offset + length;
+            if (length < PREFIX.length + RESULT.length + 4
+                    || !Arrays.equals(b, offset, offset + PREFIX.length, PREFIX, 0, PREFIX.length)) {
+                return null;
+            }
+            int i = offset + PREFIX.length;
+            int digits = i;
+            long id = 0;
+            while (i < end && b[i] >= '0' && b[i] <= '9') {
+                id = id * 10 + (b[i] - '0');
+                i++;
+            }
+            int n = i - digits;
+            if (n == 0 || n > 18 || (n > 1 && b[digits] == '0') || end - i < RESULT.length + 3
+                    || !Arrays.equals(b, i, i + RESULT.length, RESULT, 0, RESULT.length)) {
+                return null;
+            }
+            int from = i + RESULT.length;
+            int to = objectEnd(b, from, end - 1);
+            if (to != end - 1 || b[to] != '}') {
+                return null; // not followed by exactly the envelope's closing brace
+            }
+            return new JsonRpcMessage.Response(RequestId.of(id), new LazyJsonObject(Arrays.copyOfRange(b, from, to)));
+        }
+
+        /**
+         * The index after the object that starts at {@code from}, matching brackets outside strings, or -1 (no
+         * object there, not closed before {@code end}, a control character in a string, too deep).
+         */
+        private static int objectEnd(byte[] b, int from, int end) {
+            if (from >= end || b[from] != '{') {
+                return -1;
+            }
+            int depth = 0;
+            for (int i = from; i < end; i++) {
+                byte c = b[i];
+                if (c == '"') {
+                    for (i++; i < end && b[i] != '"'; i++) {
+                        if (b[i] == '\\') {
+                            i++;
+                        } else if (b[i] >= 0 && b[i] < 0x20) {
+                            return -1;
+                        }
+                    }
+                    if (i >= end) {
+                        return -1;
+                    }
+                } else if (c == '{' || c == '[') {
+                    if (++depth > MAX_SCAN_DEPTH) {
+                        return -1;
+                    }
+                } else if ((c == '}' || c == ']') && --depth == 0) {
+                    return c == '}' ? i + 1 : -1;
+                }
+            }
+            return -1;
+        }
+    }
+
+    /** The deepest nesting the fast path of the reader thread scans; deeper text goes the strict path. */
+    static final int MAX_SCAN_DEPTH = 256;
+
+    /**
+     * Decodes a result object kept as bytes by the reader thread's fast path (a {@link LazyJsonObject}), strictly
+     * (as {@link #decode(byte[], int, int)} reads), its {@code _meta} through {@link RepeatedMeta}.
+     *
+     * @throws McpProtocolException when the text is not a valid JSON object
+     */
+    static Map<String, Object> decodeObject(byte[] json) {
+        try (JsonParser p = JsonStreams.FACTORY.createParser(JsonStreams.READ, json, 0, json.length)) {
+            JsonToken first = p.nextToken();
+            if (first != JsonToken.START_OBJECT) {
+                throw new McpProtocolException("invalid JSON-RPC: the result is not an object");
+            }
+            Map<String, Object> result = readResult(p, json, 0);
+            if (p.nextToken() != null) {
+                throw new McpProtocolException("not valid JSON: the result has more content after it");
+            }
+            return result;
+        } catch (JacksonException e) {
+            throw new McpProtocolException("not valid JSON: the result " + Json.parseProblem(e));
+        }
+    }
+
+    /**
+     * The plain value of a {@link JsonRpcMessage.Response#result()}: a result the reader thread kept as bytes is
+     * decoded now, on the calling thread (the thread that takes the result); anything else is returned as it is.
+     *
+     * @param result a response's result
+     * @return the result as plain JSON values (a {@code LinkedHashMap} for an object)
+     * @throws McpProtocolException when a result kept as bytes is not valid JSON; the message names the problem and
+     *                              where, never the payload
+     */
+    public static Object plainResult(Object result) {
+        return result instanceof LazyJsonObject lazy ? lazy.decoded() : result;
     }
 
     /** Reads one JSON value into plain Java values (LinkedHashMap, ArrayList, String, Integer/Long/BigInteger, Double, Boolean, null). */

@@ -228,8 +228,8 @@ class JsonRpcCodecTest {
             assertThatThrownBy(() -> ((List<Object>) first.get("n")).add(1))
                     .isInstanceOf(UnsupportedOperationException.class);
             @SuppressWarnings("unchecked")
-            Map<String, Object> result = (Map<String, Object>) ((JsonRpcMessage.Response) decodeOne(response(3, META)))
-                    .result();
+            Map<String, Object> result = (Map<String, Object>) JsonRpcCodec.plainResult(((JsonRpcMessage.Response)
+                    decodeOne(response(3, META))).result());
             assertThat(result).isInstanceOf(LinkedHashMap.class).containsEntry("resultType", "complete");
             assertThat(result.keySet()).containsExactly("content", "_meta", "resultType");
         }
@@ -249,12 +249,12 @@ class JsonRpcCodecTest {
 
         @Test
         void theKeptMetaIsFoundInASliceOfABuffer() {
-            resultMeta(response(1, META));
+            Map<String, Object> kept = resultMeta(response(1, META));
             String line = response(2, META);
             byte[] whole = ("\u00e9x" + line + "\n" + line).getBytes(StandardCharsets.UTF_8);
             int off = "\u00e9x".getBytes(StandardCharsets.UTF_8).length;
             JsonRpcMessage m = JsonRpcCodec.decode(whole, off, line.getBytes(StandardCharsets.UTF_8).length).get(0);
-            assertThat(((Map<?, ?>) ((JsonRpcMessage.Response) m).result()).get("_meta")).isEqualTo(Json.read(META));
+            assertThat(((Map<?, ?>) ((JsonRpcMessage.Response) m).result()).get("_meta")).isSameAs(kept);
         }
 
         @Test
@@ -275,25 +275,97 @@ class JsonRpcCodecTest {
             for (String bad : List.of(response(2, META).replace("\"resultType\"", "\"resultType\" 1"),
                     response(2, META).substring(0, response(2, META).length() - 2),
                     "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"_meta\":" + META.substring(0, 20))) {
-                assertThatThrownBy(() -> JsonRpcCodec.decode(bad)).as(bad)
+                assertThatThrownBy(() -> JsonRpcCodec.plainResult(((JsonRpcMessage.Response) decodeOne(bad)).result()))
+                        .as(bad)
                         .isInstanceOf(McpProtocolException.class)
                         .hasMessageStartingWith("not valid JSON");
             }
         }
 
+        /**
+         * Malformed JSON inside a result is refused: when the line is read (the strict path, or the fast path's scan
+         * fails) or when the result is taken (the fast path kept it as bytes). Never quoting the payload.
+         */
         @Test
         void malformedJsonInsideAResultIsRefused() {
-            for (String bad : List.of("{\"a\":NaN}", "{\"a\":[1,}", "{\"a\" 1}", "{\"a\":tru" + SECRET + "}",
-                    "{\"_meta\":{\"a\":NaN}}", "{\"_meta\":{\"a\":" + SECRET + "}}", "{\"a\":\"x}")) {
-                assertThatThrownBy(() -> JsonRpcCodec.decode("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":" + bad + "}"))
-                        .as(bad)
-                        .isInstanceOf(McpProtocolException.class)
-                        .hasMessageStartingWith("not valid JSON")
-                        .message().doesNotContain(SECRET);
-            }
             String deep = "{\"a\":".repeat(1500) + "1" + "}".repeat(1500);
-            assertThatThrownBy(() -> JsonRpcCodec.decode("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"_meta\":" + deep
-                    + "}}")).isInstanceOf(McpProtocolException.class).hasMessageStartingWith("not valid JSON");
+            for (String bad : List.of("{\"a\":NaN}", "{\"a\":[1,}", "{\"a\" 1}", "{\"a\":tru" + SECRET + "}",
+                    "{\"_meta\":{\"a\":NaN}}", "{\"_meta\":{\"a\":" + SECRET + "}}", "{\"a\":\"x}", "{\"a\":1]}",
+                    "{\"a\":[1}]}", "{\"a\":\"\u0001\"}", "{\"a\":1,}", "{\"_meta\":" + deep + "}")) {
+                for (String line : List.of("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":" + bad + "}",
+                        "{\"jsonrpc\": \"2.0\",\"id\":1,\"result\":" + bad + "}")) {
+                    assertThatThrownBy(() -> JsonRpcCodec.plainResult(((JsonRpcMessage.Response) decodeOne(line))
+                            .result()))
+                            .as(line)
+                            .isInstanceOf(McpProtocolException.class)
+                            .hasMessageStartingWith("not valid JSON")
+                            .message().doesNotContain(SECRET);
+                }
+            }
+        }
+    }
+
+    /**
+     * The reader thread's fast path: a response of exactly the form {@code {"jsonrpc":"2.0","id":N,"result":{...}}}
+     * keeps its result as bytes ({@link LazyJsonObject}); the thread that takes it decodes it, to the same values as
+     * the strict path. Any other form goes the strict path.
+     */
+    @Nested
+    class PlainResponses {
+
+        private static final List<String> RESULTS = List.of("{}", "{\"content\":[]}",
+                "{\"content\":[{\"type\":\"text\",\"text\":\"a \\\"}]\\\" b \\\\\"}],\"x\":{\"y\":[[],{}]}}",
+                "{\"s\":\"gr\u00fc\u00df \\u00e9 \ud83d\ude00 }]{[\",\"n\":[1,-2,3.5e3,12345678901234567890,true,false,null]}",
+                "{\"_meta\":{\"io.modelcontextprotocol/serverInfo\":{\"name\":\"s\",\"version\":\"1\"}},\"resultType\":"
+                        + "\"complete\"}", "{ \"spaced\" : [ 1 , 2 ] }");
+
+        @Test
+        void aPlainResponseKeepsItsResultAsBytesAndDecodesToTheSameValues() {
+            for (String result : RESULTS) {
+                for (long id : new long[] {0, 7, 123456789012345678L}) {
+                    JsonRpcMessage.Response r = (JsonRpcMessage.Response) decodeOne("{\"jsonrpc\":\"2.0\",\"id\":" + id
+                            + ",\"result\":" + result + "}");
+                    assertThat(r.id()).isEqualTo(RequestId.of(id));
+                    assertThat(r.result()).as(result).isInstanceOf(LazyJsonObject.class);
+                    Object plain = JsonRpcCodec.plainResult(r.result());
+                    assertThat(plain).as(result).isInstanceOf(LinkedHashMap.class).isEqualTo(Json.read(result));
+                    assertThat(JsonRpcCodec.plainResult(r.result())).as("decoded once").isSameAs(plain);
+                    assertThat(r.result()).isEqualTo(Json.read(result)).hasSameHashCodeAs(Json.read(result));
+                    assertThat(r).isEqualTo(new JsonRpcMessage.Response(RequestId.of(id), Json.read(result)));
+                }
+            }
+        }
+
+        @Test
+        void aPlainResponseInASliceOfABufferIsCutAtItsOwnBytes() {
+            String line = "{\"jsonrpc\":\"2.0\",\"id\":3,\"result\":" + RESULTS.get(3) + "}";
+            byte[] whole = ("\u00e9x" + line + "\n{\"jsonrpc\":\"2.0\",\"id\":4,\"result\":{}}").getBytes(StandardCharsets.UTF_8);
+            int off = "\u00e9x".getBytes(StandardCharsets.UTF_8).length;
+            JsonRpcMessage.Response r = (JsonRpcMessage.Response) JsonRpcCodec.decode(whole, off,
+                    line.getBytes(StandardCharsets.UTF_8).length).get(0);
+            assertThat(r.result()).isInstanceOf(LazyJsonObject.class);
+            assertThat(JsonRpcCodec.plainResult(r.result())).isEqualTo(Json.read(RESULTS.get(3)));
+        }
+
+        @Test
+        void anyOtherFormGoesTheStrictPath() {
+            for (String line : List.of("{\"id\":1,\"jsonrpc\":\"2.0\",\"result\":{}}",
+                    "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{} }", "{\"jsonrpc\":\"2.0\", \"id\":1,\"result\":{}}",
+                    "{\"jsonrpc\":\"2.0\",\"id\":\"1\",\"result\":{}}", "{\"jsonrpc\":\"2.0\",\"id\":-1,\"result\":{}}",
+                    "{\"jsonrpc\":\"2.0\",\"id\":1234567890123456789,\"result\":{}}",
+                    "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{},\"x\":1}", "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":[1]}",
+                    "{\"jsonrpc\":\"2.0\",\"id\":1.0,\"result\":{}}")) {
+                JsonRpcMessage m = decodeOne(line);
+                Object result = ((JsonRpcMessage.Response) m).result();
+                assertThat(result).as(line).isNotInstanceOf(LazyJsonObject.class);
+                assertThat(m).isEqualTo(JsonRpcCodec.decodeTree(Json.read(line)).get(0));
+            }
+            for (String bad : List.of("{\"jsonrpc\":\"2.0\",\"id\":01,\"result\":{}}",
+                    "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}}", "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}",
+                    "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"a\":\"}\"}", "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":")) {
+                assertThatThrownBy(() -> JsonRpcCodec.decode(bad)).as(bad).isInstanceOf(McpProtocolException.class)
+                        .hasMessageStartingWith("not valid JSON");
+            }
         }
     }
 

@@ -41,6 +41,23 @@ class StdioMalformedAnswersTest {
         }
     }
 
+    /**
+     * A response of the usual form whose result is not valid JSON: the reader thread keeps such a result as bytes, the
+     * calling thread finds the problem when it decodes it; the call fails at once all the same, and the client stays
+     * usable.
+     */
+    @Test
+    void aResultThatIsNotValidJsonFailsItsCallAtOnceAndTheClientStaysUsable() throws Exception {
+        try (McpClient c = client()) {
+            c.connect();
+            assertThatThrownBy(() -> c.callTool("badresult", Map.of()))
+                    .isInstanceOfSatisfying(McpProtocolException.class, e -> assertThat(e.getMessage())
+                            .contains("tools/call").contains("not valid JSON"));
+            assertThat(c.callTool("good", Map.of()).text()).isEqualTo("ok");
+            assertThat(c.pendingRequestCount()).isZero();
+        }
+    }
+
     @Test
     void anErrorWhoseCodeIsNotAnIntegerFailsItsCallAtOnce() throws Exception {
         try (McpClient c = client()) {
