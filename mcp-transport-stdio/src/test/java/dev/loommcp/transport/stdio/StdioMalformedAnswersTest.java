@@ -58,6 +58,19 @@ class StdioMalformedAnswersTest {
         }
     }
 
+    /**
+     * AUTO's probe answered with a {@code server/discover} result that is not valid JSON: the server is taken for a
+     * legacy one (as for any malformed answer to the probe), not a failed connect.
+     */
+    @Test
+    void aProbeAnswerThatIsNotValidJsonMeansTheLegacyEra() throws Exception {
+        try (McpClient c = client()) {
+            c.connect();
+            assertThat(c.era()).isEqualTo(dev.loommcp.Era.LEGACY);
+            assertThat(c.callTool("good", Map.of()).text()).isEqualTo("ok");
+        }
+    }
+
     @Test
     void anErrorWhoseCodeIsNotAnIntegerFailsItsCallAtOnce() throws Exception {
         try (McpClient c = client()) {
