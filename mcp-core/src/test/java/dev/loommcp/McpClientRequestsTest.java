@@ -66,6 +66,20 @@ class McpClientRequestsTest {
         assertThat(s.server().awaitRequest("resources/read").params()).isEqualTo(Map.of("uri", "file:///b"));
     }
 
+    /**
+     * The codec keeps a plain response's result as bytes on the transport's reader thread; the session decodes it on
+     * the calling thread and hands the caller plain maps (never the codec's lazy holder).
+     */
+    @Test
+    void aResultReachesTheCallerAsPlainMaps() throws Exception {
+        Session s = sessions.connected(Mode.INLINE, t -> t.on("x/custom", r -> Map.of("a", Map.of("b", List.of(1,
+                Map.of("c", "d"))))), b -> b);
+        Map<String, Object> r = s.client().request("x/custom", Map.of(), RequestOptions.DEFAULT);
+        assertThat(r).isExactlyInstanceOf(LinkedHashMap.class)
+                .isEqualTo(Map.of("a", Map.of("b", List.of(1, Map.of("c", "d")))));
+        assertThat(r.get("a")).isExactlyInstanceOf(LinkedHashMap.class);
+    }
+
     @Test
     void resourceTemplatesAreListed() throws Exception {
         Session s = sessions.connected(Mode.INLINE, t -> t.on("resources/templates/list", r -> Map.of(

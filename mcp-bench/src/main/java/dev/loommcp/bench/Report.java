@@ -155,10 +155,10 @@ final class Report {
             targets();
         }
         if (clients.contains("loom-legacy") && clients.contains("loom-modern")) {
-            eraTargets("loom-modern", "loom-legacy", "stdio");
+            eraTargets("loom-modern", "loom-legacy", "raw-modern", "raw", "stdio");
         }
         if (clients.contains("loom-http-legacy") && clients.contains("loom-http-modern")) {
-            eraTargets("loom-http-modern", "loom-http-legacy", "HTTP");
+            eraTargets("loom-http-modern", "loom-http-legacy", "raw-http-modern", "raw-http", "HTTP");
         }
     }
 
@@ -166,7 +166,7 @@ final class Report {
      * The era comparison: loom-mcp in the modern era against loom-mcp in the legacy era, same round, same server
      * (the issue's target: modern throughput at least 0.9x legacy over stdio, zero failures).
      */
-    private void eraTargets(String modern, String legacy, String transport) {
+    private void eraTargets(String modern, String legacy, String rawModern, String rawLegacy, String transport) {
         out.println();
         out.println("### loom-mcp, modern era against legacy era over " + transport
                 + " (median of the per-round ratio modern / legacy; reported, never asserted)");
@@ -183,6 +183,14 @@ final class Report {
         out.printf("| failed calls (modern, legacy) | %d, %d | 0 |%n",
                 total(modern, "failed") + total(modern, "failedInWarmup"),
                 total(legacy, "failed") + total(legacy, "failedInWarmup"));
+        // what the wire itself costs: the same server and the raw loops, which do nothing but the wire
+        eraRow("server CPU per echo (loom-mcp's runs)", ratio(modern, legacy, "serverCpuUsPerEcho"), "");
+        if (clients.contains(rawModern) && clients.contains(rawLegacy)) {
+            eraRow("raw loops, sequential calls/s", ratio(rawModern, rawLegacy, "seq.perSecond"), "");
+            eraRow("raw loops, echo, 512 in flight calls/s", ratio(rawModern, rawLegacy, "echo512.perSecond"), "");
+            eraRow("loom-mcp to its era's raw loop, 512 in flight: modern / legacy",
+                    ratio(modern, rawModern, "echo512.perSecond") / ratio(legacy, rawLegacy, "echo512.perSecond"), "");
+        }
     }
 
     private void eraRow(String measure, double ratio, String target) {

@@ -6,6 +6,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import tools.jackson.core.SerializableString;
+import tools.jackson.core.io.SerializedString;
 
 /**
  * An unmodifiable JSON object that keeps its own encoding: {@link JsonRpcCodec} writes the cached text as it is
@@ -16,11 +18,13 @@ import java.util.Set;
 public final class EncodedMap extends AbstractMap<String, Object> {
 
     private final Map<String, Object> map;
-    private final String json;
+    /** The JSON text; its UTF-8 bytes are computed once and written as they are (no per-character encoding). */
+    private final SerializedString json;
 
     private EncodedMap(Map<String, Object> map, String json) {
         this.map = map;
-        this.json = json;
+        this.json = new SerializedString(json);
+        this.json.asUnquotedUTF8(); // encode now, not on the first request
     }
 
     /**
@@ -36,8 +40,8 @@ public final class EncodedMap extends AbstractMap<String, Object> {
         return new EncodedMap(copy, Json.write(copy));
     }
 
-    /** The JSON text of the object. */
-    String json() {
+    /** The JSON text of the object, with its UTF-8 bytes cached. */
+    SerializableString json() {
         return json;
     }
 

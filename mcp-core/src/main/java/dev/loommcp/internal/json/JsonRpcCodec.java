@@ -4,12 +4,13 @@ import dev.loommcp.McpProtocolException;
 import dev.loommcp.jsonrpc.JsonRpcError;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
-import java.io.ByteArrayOutputStream;
 import java.io.OutputStream;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -43,7 +44,7 @@ public final class JsonRpcCodec {
     public static RequestId malformedResponseId(byte[] bytes, int offset, int length) {
         try (JsonParser p = JsonStreams.FACTORY.createParser(JsonStreams.READ, bytes, offset, length)) {
             JsonToken first = p.nextToken();
-            if (first != JsonToken.START_OBJECT || !(readEnvelope(p, first) instanceof Map<?, ?> m)
+            if (first != JsonToken.START_OBJECT || !(readEnvelope(p, first, null, 0) instanceof Map<?, ?> m)
                     || m.containsKey("method")) {
                 return null;
             }
@@ -67,13 +68,17 @@ public final class JsonRpcCodec {
      * @throws McpProtocolException when the text is not JSON or not JSON-RPC
      */
     public static List<JsonRpcMessage> decode(byte[] bytes, int offset, int length) {
+        JsonRpcMessage.Response plain = PlainResponse.of(bytes, offset, length);
+        if (plain != null) {
+            return List.of(plain);
+        }
         Object tree;
         try (JsonParser p = JsonStreams.FACTORY.createParser(JsonStreams.READ, bytes, offset, length)) {
             JsonToken first = p.nextToken();
             if (first == null) {
                 throw new McpProtocolException("not valid JSON: no content");
             }
-            tree = readEnvelope(p, first);
+            tree = readEnvelope(p, first, bytes, offset);
             if (p.nextToken() != null) {
                 throw new McpProtocolException("not valid JSON: more content after the message at line "
                         + p.currentLocation().getLineNr() + ", column " + p.currentLocation().getColumnNr());
@@ -84,29 +89,222 @@ public final class JsonRpcCodec {
         return decodeTree(tree);
     }
 
-    /** Reads the top-level value: a message object, a batch of them, or anything else (refused later). */
-    private static Object readEnvelope(JsonParser p, JsonToken t) {
+    /**
+     * Reads the top-level value: a message object, a batch of them, or anything else (refused later).
+     *
+     * @param bytes  the text the parser reads, for the repeated result {@code _meta}; {@code null}: decode everything
+     * @param offset where the text starts in {@code bytes}
+     */
+    private static Object readEnvelope(JsonParser p, JsonToken t, byte[] bytes, int offset) {
         if (t == JsonToken.START_OBJECT) {
-            return readMessageObject(p);
+            return readMessageObject(p, bytes, offset);
         }
         if (t == JsonToken.START_ARRAY) {
             List<Object> batch = new ArrayList<>();
             for (JsonToken e = p.nextToken(); e != JsonToken.END_ARRAY; e = p.nextToken()) {
-                batch.add(e == JsonToken.START_OBJECT ? readMessageObject(p) : readPlain(p, e));
+                batch.add(e == JsonToken.START_OBJECT ? readMessageObject(p, bytes, offset) : readPlain(p, e));
             }
             return batch;
         }
         return readPlain(p, t);
     }
 
-    /** Reads one message object; a non-integer numeric {@code id} stays exact (a BigDecimal, never rounded). */
-    private static Map<String, Object> readMessageObject(JsonParser p) {
+    /**
+     * Reads one message object; a non-integer numeric {@code id} stays exact (a BigDecimal, never rounded). With
+     * {@code bytes}, the {@code _meta} object of a {@code "result"} object that has exactly the text of the previous
+     * one is not decoded again (see {@link RepeatedMeta}).
+     */
+    private static Map<String, Object> readMessageObject(JsonParser p, byte[] bytes, int offset) {
         Map<String, Object> m = new LinkedHashMap<>();
         for (String name = p.nextName(); name != null; name = p.nextName()) {
             JsonToken v = p.nextToken();
-            m.put(name, v == JsonToken.VALUE_NUMBER_FLOAT && name.equals("id") ? p.getDecimalValue() : readPlain(p, v));
+            if (v == JsonToken.START_OBJECT && bytes != null && name.equals("result")) {
+                m.put(name, readResult(p, bytes, offset));
+            } else {
+                m.put(name, v == JsonToken.VALUE_NUMBER_FLOAT && name.equals("id") ? p.getDecimalValue()
+                        : readPlain(p, v));
+            }
         }
         return m;
+    }
+
+    /** Reads a result object (the parser is at its {@code START_OBJECT}), its {@code _meta} through the cache. */
+    private static Map<String, Object> readResult(JsonParser p, byte[] bytes, int offset) {
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (String name = p.nextName(); name != null; name = p.nextName()) {
+            JsonToken v = p.nextToken();
+            m.put(name, v == JsonToken.START_OBJECT && name.equals("_meta") ? RepeatedMeta.read(p, bytes, offset)
+                    : readPlain(p, v));
+        }
+        return m;
+    }
+
+    /**
+     * The {@code _meta} of the results the codec decoded last, kept with its text. A server sends the same result
+     * {@code _meta} again and again (a modern server names itself in each: {@code io.modelcontextprotocol/serverInfo});
+     * a {@code _meta} whose bytes are those of the previous one gets the previous decoded object, which is
+     * unmodifiable, instead of a new tree: the transport's reader thread, which every response passes through, skips
+     * building it, and the session's check of the server's identity finds the same object. The parser still reads
+     * the bytes (skipping them), so malformed input fails as before. One entry for the whole JVM (clients of
+     * different servers just replace it); thread-safe: the entry is immutable and published through a volatile field.
+     */
+    private static final class RepeatedMeta {
+        /** Only small objects are kept: an identity, not a payload. */
+        private static final int MAX_BYTES = 512;
+
+        private record Entry(byte[] text, Map<String, Object> value) {
+        }
+
+        private static volatile Entry last;
+
+        /** Reads the object at the parser's {@code START_OBJECT}: the previous one again, or decoded and kept. */
+        static Map<String, Object> read(JsonParser p, byte[] bytes, int offset) {
+            int from = offset + (int) p.currentTokenLocation().getByteOffset();
+            Entry e = last;
+            if (e != null && from + e.text.length <= bytes.length
+                    && Arrays.equals(bytes, from, from + e.text.length, e.text, 0, e.text.length)) {
+                // a JSON object ends with its closing brace: the same bytes are the same whole object
+                p.skipChildren();
+                return e.value;
+            }
+            @SuppressWarnings("unchecked")
+            Map<String, Object> value = (Map<String, Object>) readPlain(p, JsonToken.START_OBJECT);
+            int to = offset + (int) p.currentLocation().getByteOffset();
+            if (to - from <= MAX_BYTES) {
+                @SuppressWarnings("unchecked")
+                Map<String, Object> frozen = (Map<String, Object>) frozen(value);
+                last = new Entry(Arrays.copyOfRange(bytes, from, to), frozen);
+                return frozen;
+            }
+            return value;
+        }
+
+        /** An unmodifiable deep copy of a plain JSON value. */
+        private static Object frozen(Object v) {
+            if (v instanceof Map<?, ?> m) {
+                Map<String, Object> copy = new LinkedHashMap<>();
+                m.forEach((k, x) -> copy.put((String) k, frozen(x)));
+                return Collections.unmodifiableMap(copy);
+            }
+            if (v instanceof List<?> l) {
+                List<Object> copy = new ArrayList<>(l.size());
+                l.forEach(x -> copy.add(frozen(x)));
+                return Collections.unmodifiableList(copy);
+            }
+            return v;
+        }
+    }
+
+    /**
+     * The fast path of the transport's reader thread, through which every message passes: a response of exactly the
+     * form {@code {"jsonrpc":"2.0","id":<integer>,"result":{...}}} (what servers send for nearly every answer) is
+     * recognized by a scan of its bytes that only matches brackets and strings, and its result object is kept as
+     * bytes, a {@link LazyJsonObject}: the thread that takes the result parses it, strictly (see
+     * {@link #plainResult(Object)}), so the single reader thread neither tokenizes nor builds it. Anything else
+     * (another member order, whitespace, a string or negative id, a control character in a string, a nesting deeper
+     * than {@link #MAX_SCAN_DEPTH}) goes the strict path of {@link #decode(byte[], int, int)}.
+     */
+    private static final class PlainResponse {
+        private static final byte[] PREFIX = "{\"jsonrpc\":\"2.0\",\"id\":".getBytes(StandardCharsets.US_ASCII);
+        private static final byte[] RESULT = ",\"result\":".getBytes(StandardCharsets.US_ASCII);
+
+        /** The response, or {@code null} when the text is not of that form. */
+        static JsonRpcMessage.Response of(byte[] b, int offset, int length) {
+            int end = offset + length;
+            if (length < PREFIX.length + RESULT.length + 4
+                    || !Arrays.equals(b, offset, offset + PREFIX.length, PREFIX, 0, PREFIX.length)) {
+                return null;
+            }
+            int i = offset + PREFIX.length;
+            int digits = i;
+            long id = 0;
+            while (i < end && b[i] >= '0' && b[i] <= '9') {
+                id = id * 10 + (b[i] - '0');
+                i++;
+            }
+            int n = i - digits;
+            if (n == 0 || n > 18 || (n > 1 && b[digits] == '0') || end - i < RESULT.length + 3
+                    || !Arrays.equals(b, i, i + RESULT.length, RESULT, 0, RESULT.length)) {
+                return null;
+            }
+            int from = i + RESULT.length;
+            int to = objectEnd(b, from, end - 1);
+            if (to != end - 1 || b[to] != '}') {
+                return null; // not followed by exactly the envelope's closing brace
+            }
+            return new JsonRpcMessage.Response(RequestId.of(id), new LazyJsonObject(Arrays.copyOfRange(b, from, to)));
+        }
+
+        /**
+         * The index after the object that starts at {@code from}, matching brackets outside strings, or -1 (no
+         * object there, not closed before {@code end}, a control character in a string, too deep).
+         */
+        private static int objectEnd(byte[] b, int from, int end) {
+            if (from >= end || b[from] != '{') {
+                return -1;
+            }
+            int depth = 0;
+            for (int i = from; i < end; i++) {
+                byte c = b[i];
+                if (c == '"') {
+                    for (i++; i < end && b[i] != '"'; i++) {
+                        if (b[i] == '\\') {
+                            i++;
+                        } else if (b[i] >= 0 && b[i] < 0x20) {
+                            return -1;
+                        }
+                    }
+                    if (i >= end) {
+                        return -1;
+                    }
+                } else if (c == '{' || c == '[') {
+                    if (++depth > MAX_SCAN_DEPTH) {
+                        return -1;
+                    }
+                } else if ((c == '}' || c == ']') && --depth == 0) {
+                    return c == '}' ? i + 1 : -1;
+                }
+            }
+            return -1;
+        }
+    }
+
+    /** The deepest nesting the fast path of the reader thread scans; deeper text goes the strict path. */
+    static final int MAX_SCAN_DEPTH = 256;
+
+    /**
+     * Decodes a result object kept as bytes by the reader thread's fast path (a {@link LazyJsonObject}), strictly
+     * (as {@link #decode(byte[], int, int)} reads), its {@code _meta} through {@link RepeatedMeta}.
+     *
+     * @throws McpProtocolException when the text is not a valid JSON object
+     */
+    static Map<String, Object> decodeObject(byte[] json) {
+        try (JsonParser p = JsonStreams.FACTORY.createParser(JsonStreams.READ, json, 0, json.length)) {
+            JsonToken first = p.nextToken();
+            if (first != JsonToken.START_OBJECT) {
+                throw new McpProtocolException("invalid JSON-RPC: the result is not an object");
+            }
+            Map<String, Object> result = readResult(p, json, 0);
+            if (p.nextToken() != null) {
+                throw new McpProtocolException("not valid JSON: the result has more content after it");
+            }
+            return result;
+        } catch (JacksonException e) {
+            throw new McpProtocolException("not valid JSON: the result " + Json.parseProblem(e));
+        }
+    }
+
+    /**
+     * The plain value of a {@link JsonRpcMessage.Response#result()}: a result the reader thread kept as bytes is
+     * decoded now, on the calling thread (the thread that takes the result); anything else is returned as it is.
+     *
+     * @param result a response's result
+     * @return the result as plain JSON values (a {@code LinkedHashMap} for an object)
+     * @throws McpProtocolException when a result kept as bytes is not valid JSON; the message names the problem and
+     *                              where, never the payload
+     */
+    public static Object plainResult(Object result) {
+        return result instanceof LazyJsonObject lazy ? lazy.decoded() : result;
     }
 
     /** Reads one JSON value into plain Java values (LinkedHashMap, ArrayList, String, Integer/Long/BigInteger, Double, Boolean, null). */
@@ -324,9 +522,43 @@ public final class JsonRpcCodec {
      * @return the bytes
      */
     public static byte[] encode(JsonRpcMessage message) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream(256);
+        ExactBytes out = new ExactBytes();
         encode(message, out);
         return out.toByteArray();
+    }
+
+    /**
+     * Collects what a generator writes into one array of the exact size. The generator buffers a message and writes
+     * it in one piece when it closes (in several only beyond its buffer's size), so the usual message costs one
+     * allocation of its own length: no growing buffer and no final copy, as a {@code ByteArrayOutputStream} would
+     * need (a modern request, over 256 bytes with its {@code _meta}, cost three arrays).
+     */
+    private static final class ExactBytes extends OutputStream {
+        private static final byte[] EMPTY = new byte[0];
+        private byte[] bytes = EMPTY;
+        private int count;
+
+        @Override
+        public void write(int b) {
+            write(new byte[] {(byte) b}, 0, 1);
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) {
+            if (count == 0 && bytes.length == 0) {
+                bytes = Arrays.copyOfRange(b, off, off + len); // the usual case: the whole message at once
+            } else {
+                if (count + len > bytes.length) {
+                    bytes = Arrays.copyOf(bytes, Math.max(count + len, bytes.length * 2));
+                }
+                System.arraycopy(b, off, bytes, count, len);
+            }
+            count += len;
+        }
+
+        byte[] toByteArray() {
+            return count == bytes.length ? bytes : Arrays.copyOf(bytes, count);
+        }
     }
 
     /**

@@ -3,6 +3,7 @@ package dev.loommcp.internal.session;
 import dev.loommcp.McpException;
 import dev.loommcp.McpProtocolException;
 import dev.loommcp.internal.json.Ids;
+import dev.loommcp.internal.json.JsonRpcCodec;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
 import java.util.Map;
@@ -46,6 +47,21 @@ final class Answers {
             return;
         }
         p.future.complete(message);
+    }
+
+    /**
+     * The result of the response {@code p} got, as plain JSON values: a result the codec kept undecoded is decoded
+     * here, on the calling thread, not on the transport's reader thread.
+     *
+     * @throws McpProtocolException naming the request when the result cannot be decoded
+     */
+    static Object resultOf(JsonRpcMessage.Response response, PendingCall p) {
+        try {
+            return JsonRpcCodec.plainResult(response.result());
+        } catch (McpProtocolException e) {
+            throw new McpProtocolException("the server's answer to " + p.method + " (id " + p.id + ") is not valid "
+                    + "JSON-RPC: " + e.getMessage());
+        }
     }
 
     /** Fails the pending request a malformed answer names: the server did answer, but not usably. */

@@ -11,6 +11,7 @@ import dev.loommcp.McpTransportException;
 import dev.loommcp.McpUnsupportedVersionException;
 import dev.loommcp.ProtocolMode;
 import dev.loommcp.internal.json.Json;
+import dev.loommcp.internal.json.JsonRpcCodec;
 import dev.loommcp.jsonrpc.JsonRpcError;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
@@ -267,7 +268,13 @@ final class Discovery {
     private static Probe verdict(Object answer) {
         return switch (answer) {
             case JsonRpcMessage.Response r -> {
-                DiscoverResult d = r.result() instanceof Map<?, ?> m ? parse((Map<String, Object>) m) : null;
+                Object result;
+                try {
+                    result = JsonRpcCodec.plainResult(r.result()); // kept as bytes by the reader: decoded here
+                } catch (McpProtocolException e) {
+                    yield new Probe(Era.LEGACY, null, "a malformed answer");
+                }
+                DiscoverResult d = result instanceof Map<?, ?> m ? parse((Map<String, Object>) m) : null;
                 if (d == null) {
                     yield new Probe(Era.LEGACY, null, "a server/discover result that is not a DiscoverResult");
                 }

@@ -604,7 +604,7 @@ public final class Session {
                 observed.requestEnd(method, requestId, start);
             }
             return switch (response) {
-                case JsonRpcMessage.Response r -> r.result();
+                case JsonRpcMessage.Response r -> Answers.resultOf(r, p);
                 case JsonRpcMessage.ErrorResponse e -> throw new McpRpcException(method, requestId, e.error());
                 default -> throw new McpProtocolException("unexpected answer to " + method);
             };

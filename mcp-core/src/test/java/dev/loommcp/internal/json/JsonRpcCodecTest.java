@@ -195,6 +195,180 @@ class JsonRpcCodecTest {
         }
     }
 
+    /**
+     * A result's {@code _meta} with the same text as the previous one is not decoded again: the previous (unmodifiable)
+     * object comes back. Everything else is decoded as always.
+     */
+    @Nested
+    class RepeatedResultMeta {
+
+        private static final String META = "{\"io.modelcontextprotocol/serverInfo\":{\"name\":\"s\u00e9\",\"version\":\"1\"},"
+                + "\"n\":[1,2.5,null,{\"x\":true}]}";
+
+        @SuppressWarnings("unchecked")
+        private static Map<String, Object> resultMeta(String json) {
+            Object result = ((JsonRpcMessage.Response) decodeOne(json)).result();
+            return (Map<String, Object>) ((Map<String, Object>) result).get("_meta");
+        }
+
+        private static String response(int id, String meta) {
+            return "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":{\"content\":[],\"_meta\":" + meta
+                    + ",\"resultType\":\"complete\"}}";
+        }
+
+        @Test
+        void theSameMetaTextGivesTheSameUnmodifiableObject() {
+            Map<String, Object> first = resultMeta(response(1, META));
+            Map<String, Object> second = resultMeta(response(2, META));
+            assertThat(first).isEqualTo(Json.read(META));
+            assertThat(second).isSameAs(first);
+            assertThatThrownBy(() -> first.put("k", 1)).isInstanceOf(UnsupportedOperationException.class);
+            assertThatThrownBy(() -> ((Map<String, Object>) first.get("io.modelcontextprotocol/serverInfo"))
+                    .put("k", 1)).isInstanceOf(UnsupportedOperationException.class);
+            assertThatThrownBy(() -> ((List<Object>) first.get("n")).add(1))
+                    .isInstanceOf(UnsupportedOperationException.class);
+            @SuppressWarnings("unchecked")
+            Map<String, Object> result = (Map<String, Object>) JsonRpcCodec.plainResult(((JsonRpcMessage.Response)
+                    decodeOne(response(3, META))).result());
+            assertThat(result).isInstanceOf(LinkedHashMap.class).containsEntry("resultType", "complete");
+            assertThat(result.keySet()).containsExactly("content", "_meta", "resultType");
+        }
+
+        @Test
+        void anotherMetaTextIsDecodedAndReplacesTheKeptOne() {
+            Map<String, Object> first = resultMeta(response(1, META));
+            String other = META.replace("\"1\"", "\"2\"");
+            Map<String, Object> second = resultMeta(response(2, other));
+            assertThat(second).isNotSameAs(first).isEqualTo(Json.read(other));
+            assertThat(resultMeta(response(3, other))).isSameAs(second);
+            // a shorter text whose bytes begin like the kept one is read on its own
+            assertThat(resultMeta(response(4, "{}"))).isEqualTo(Map.of());
+            assertThat(resultMeta(response(5, other.substring(0, other.length() - 1) + ",\"y\":1}")))
+                    .containsEntry("y", 1);
+        }
+
+        @Test
+        void theKeptMetaIsFoundInASliceOfABuffer() {
+            Map<String, Object> kept = resultMeta(response(1, META));
+            String line = response(2, META);
+            byte[] whole = ("\u00e9x" + line + "\n" + line).getBytes(StandardCharsets.UTF_8);
+            int off = "\u00e9x".getBytes(StandardCharsets.UTF_8).length;
+            JsonRpcMessage m = JsonRpcCodec.decode(whole, off, line.getBytes(StandardCharsets.UTF_8).length).get(0);
+            assertThat(((Map<?, ?>) ((JsonRpcMessage.Response) m).result()).get("_meta")).isSameAs(kept);
+        }
+
+        @Test
+        void onlyAResultMetaIsKept() {
+            resultMeta(response(1, META));
+            JsonRpcMessage.Request r = (JsonRpcMessage.Request) decodeOne(
+                    "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"m\",\"params\":{\"_meta\":" + META + "}}");
+            assertThat(r.params().get("_meta")).isInstanceOf(LinkedHashMap.class).isEqualTo(Json.read(META));
+            String big = "{\"k\":\"" + "z".repeat(600) + "\"}";
+            Map<String, Object> large = resultMeta(response(2, big));
+            assertThat(large).isInstanceOf(LinkedHashMap.class);
+            assertThat(resultMeta(response(3, big))).isNotSameAs(large).isEqualTo(large);
+        }
+
+        @Test
+        void malformedInputAfterAKeptMetaIsStillRefused() {
+            resultMeta(response(1, META));
+            for (String bad : List.of(response(2, META).replace("\"resultType\"", "\"resultType\" 1"),
+                    response(2, META).substring(0, response(2, META).length() - 2),
+                    "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"_meta\":" + META.substring(0, 20))) {
+                assertThatThrownBy(() -> JsonRpcCodec.plainResult(((JsonRpcMessage.Response) decodeOne(bad)).result()))
+                        .as(bad)
+                        .isInstanceOf(McpProtocolException.class)
+                        .hasMessageStartingWith("not valid JSON");
+            }
+        }
+
+        /**
+         * Malformed JSON inside a result is refused: when the line is read (the strict path, or the fast path's scan
+         * fails) or when the result is taken (the fast path kept it as bytes). Never quoting the payload.
+         */
+        @Test
+        void malformedJsonInsideAResultIsRefused() {
+            String deep = "{\"a\":".repeat(1500) + "1" + "}".repeat(1500);
+            for (String bad : List.of("{\"a\":NaN}", "{\"a\":[1,}", "{\"a\" 1}", "{\"a\":tru" + SECRET + "}",
+                    "{\"_meta\":{\"a\":NaN}}", "{\"_meta\":{\"a\":" + SECRET + "}}", "{\"a\":\"x}", "{\"a\":1]}",
+                    "{\"a\":[1}]}", "{\"a\":\"\u0001\"}", "{\"a\":1,}", "{\"_meta\":" + deep + "}")) {
+                for (String line : List.of("{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":" + bad + "}",
+                        "{\"jsonrpc\": \"2.0\",\"id\":1,\"result\":" + bad + "}")) {
+                    assertThatThrownBy(() -> JsonRpcCodec.plainResult(((JsonRpcMessage.Response) decodeOne(line))
+                            .result()))
+                            .as(line)
+                            .isInstanceOf(McpProtocolException.class)
+                            .hasMessageStartingWith("not valid JSON")
+                            .message().doesNotContain(SECRET);
+                }
+            }
+        }
+    }
+
+    /**
+     * The reader thread's fast path: a response of exactly the form {@code {"jsonrpc":"2.0","id":N,"result":{...}}}
+     * keeps its result as bytes ({@link LazyJsonObject}); the thread that takes it decodes it, to the same values as
+     * the strict path. Any other form goes the strict path.
+     */
+    @Nested
+    class PlainResponses {
+
+        private static final List<String> RESULTS = List.of("{}", "{\"content\":[]}",
+                "{\"content\":[{\"type\":\"text\",\"text\":\"a \\\"}]\\\" b \\\\\"}],\"x\":{\"y\":[[],{}]}}",
+                "{\"s\":\"gr\u00fc\u00df \\u00e9 \ud83d\ude00 }]{[\",\"n\":[1,-2,3.5e3,12345678901234567890,true,false,null]}",
+                "{\"_meta\":{\"io.modelcontextprotocol/serverInfo\":{\"name\":\"s\",\"version\":\"1\"}},\"resultType\":"
+                        + "\"complete\"}", "{ \"spaced\" : [ 1 , 2 ] }");
+
+        @Test
+        void aPlainResponseKeepsItsResultAsBytesAndDecodesToTheSameValues() {
+            for (String result : RESULTS) {
+                for (long id : new long[] {0, 7, 123456789012345678L}) {
+                    JsonRpcMessage.Response r = (JsonRpcMessage.Response) decodeOne("{\"jsonrpc\":\"2.0\",\"id\":" + id
+                            + ",\"result\":" + result + "}");
+                    assertThat(r.id()).isEqualTo(RequestId.of(id));
+                    assertThat(r.result()).as(result).isInstanceOf(LazyJsonObject.class);
+                    Object plain = JsonRpcCodec.plainResult(r.result());
+                    assertThat(plain).as(result).isInstanceOf(LinkedHashMap.class).isEqualTo(Json.read(result));
+                    assertThat(JsonRpcCodec.plainResult(r.result())).as("decoded once").isSameAs(plain);
+                    assertThat(r.result()).isEqualTo(Json.read(result)).hasSameHashCodeAs(Json.read(result));
+                    assertThat(r).isEqualTo(new JsonRpcMessage.Response(RequestId.of(id), Json.read(result)));
+                }
+            }
+        }
+
+        @Test
+        void aPlainResponseInASliceOfABufferIsCutAtItsOwnBytes() {
+            String line = "{\"jsonrpc\":\"2.0\",\"id\":3,\"result\":" + RESULTS.get(3) + "}";
+            byte[] whole = ("\u00e9x" + line + "\n{\"jsonrpc\":\"2.0\",\"id\":4,\"result\":{}}").getBytes(StandardCharsets.UTF_8);
+            int off = "\u00e9x".getBytes(StandardCharsets.UTF_8).length;
+            JsonRpcMessage.Response r = (JsonRpcMessage.Response) JsonRpcCodec.decode(whole, off,
+                    line.getBytes(StandardCharsets.UTF_8).length).get(0);
+            assertThat(r.result()).isInstanceOf(LazyJsonObject.class);
+            assertThat(JsonRpcCodec.plainResult(r.result())).isEqualTo(Json.read(RESULTS.get(3)));
+        }
+
+        @Test
+        void anyOtherFormGoesTheStrictPath() {
+            for (String line : List.of("{\"id\":1,\"jsonrpc\":\"2.0\",\"result\":{}}",
+                    "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{} }", "{\"jsonrpc\":\"2.0\", \"id\":1,\"result\":{}}",
+                    "{\"jsonrpc\":\"2.0\",\"id\":\"1\",\"result\":{}}", "{\"jsonrpc\":\"2.0\",\"id\":-1,\"result\":{}}",
+                    "{\"jsonrpc\":\"2.0\",\"id\":1234567890123456789,\"result\":{}}",
+                    "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{},\"x\":1}", "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":[1]}",
+                    "{\"jsonrpc\":\"2.0\",\"id\":1.0,\"result\":{}}")) {
+                JsonRpcMessage m = decodeOne(line);
+                Object result = ((JsonRpcMessage.Response) m).result();
+                assertThat(result).as(line).isNotInstanceOf(LazyJsonObject.class);
+                assertThat(m).isEqualTo(JsonRpcCodec.decodeTree(Json.read(line)).get(0));
+            }
+            for (String bad : List.of("{\"jsonrpc\":\"2.0\",\"id\":01,\"result\":{}}",
+                    "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}}", "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}",
+                    "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"a\":\"}\"}", "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":")) {
+                assertThatThrownBy(() -> JsonRpcCodec.decode(bad)).as(bad).isInstanceOf(McpProtocolException.class)
+                        .hasMessageStartingWith("not valid JSON");
+            }
+        }
+    }
+
     @Nested
     class Encoding {
 
@@ -214,6 +388,41 @@ class JsonRpcCodecTest {
             Map<String, Object> m = readObject(encode(new JsonRpcMessage.Request(RequestId.of(3), "tools/list",
                     Map.of("_meta", meta))));
             assertThat(m.get("params")).isEqualTo(Map.of("_meta", Map.of("k", List.of(1, "two"))));
+        }
+
+        /** The cached text is written as its UTF-8 bytes: characters beyond ASCII survive it. */
+        @Test
+        void anEncodedMapWithTextBeyondAsciiIsWrittenAsUtf8() {
+            Map<String, Object> info = Map.of("name", "gr\u00fc\u00df-\u00e9t\u00e9 \ud83d\ude00", "q", "a\"b\\c");
+            EncodedMap meta = EncodedMap.of(info);
+            byte[] bytes = JsonRpcCodec.encode(new JsonRpcMessage.Request(RequestId.of(3), "tools/list",
+                    Map.of("_meta", meta)));
+            assertThat(readObject(new String(bytes, StandardCharsets.UTF_8)).get("params"))
+                    .isEqualTo(Map.of("_meta", info));
+            java.io.ByteArrayOutputStream stream = new java.io.ByteArrayOutputStream();
+            JsonRpcCodec.encode(new JsonRpcMessage.Request(RequestId.of(3), "tools/list", Map.of("_meta", meta)), stream);
+            assertThat(stream.toByteArray()).isEqualTo(bytes);
+        }
+
+        /**
+         * A message larger than the generator's buffer reaches the output in several writes: the array
+         * {@link JsonRpcCodec#encode(JsonRpcMessage)} returns still holds all of it, exactly.
+         */
+        @Test
+        void aMessageLargerThanTheGeneratorBufferIsEncodedWhole() {
+            List<Object> many = new ArrayList<>();
+            for (int i = 0; i < 20_000; i++) {
+                many.add(i % 3 == 0 ? "x\u00e9" + i : i);
+            }
+            JsonRpcMessage m = new JsonRpcMessage.Request(RequestId.of(9), "tools/call",
+                    Map.of("name", "big", "arguments", Map.of("s", "y".repeat(70_000), "l", many)));
+            byte[] bytes = JsonRpcCodec.encode(m);
+            java.io.ByteArrayOutputStream stream = new java.io.ByteArrayOutputStream();
+            JsonRpcCodec.encode(m, stream);
+            assertThat(bytes).isEqualTo(stream.toByteArray());
+            assertThat(JsonRpcCodec.decode(bytes, 0, bytes.length)).containsExactly(m);
+            byte[] small = JsonRpcCodec.encode(new JsonRpcMessage.Notification("a", null));
+            assertThat(new String(small, StandardCharsets.UTF_8)).isEqualTo("{\"jsonrpc\":\"2.0\",\"method\":\"a\"}");
         }
 
         @Test

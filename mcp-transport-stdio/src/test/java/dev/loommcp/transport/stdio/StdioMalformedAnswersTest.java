@@ -41,6 +41,36 @@ class StdioMalformedAnswersTest {
         }
     }
 
+    /**
+     * A response of the usual form whose result is not valid JSON: the reader thread keeps such a result as bytes, the
+     * calling thread finds the problem when it decodes it; the call fails at once all the same, and the client stays
+     * usable.
+     */
+    @Test
+    void aResultThatIsNotValidJsonFailsItsCallAtOnceAndTheClientStaysUsable() throws Exception {
+        try (McpClient c = client()) {
+            c.connect();
+            assertThatThrownBy(() -> c.callTool("badresult", Map.of()))
+                    .isInstanceOfSatisfying(McpProtocolException.class, e -> assertThat(e.getMessage())
+                            .contains("tools/call").contains("not valid JSON"));
+            assertThat(c.callTool("good", Map.of()).text()).isEqualTo("ok");
+            assertThat(c.pendingRequestCount()).isZero();
+        }
+    }
+
+    /**
+     * AUTO's probe answered with a {@code server/discover} result that is not valid JSON: the server is taken for a
+     * legacy one (as for any malformed answer to the probe), not a failed connect.
+     */
+    @Test
+    void aProbeAnswerThatIsNotValidJsonMeansTheLegacyEra() throws Exception {
+        try (McpClient c = client()) {
+            c.connect();
+            assertThat(c.era()).isEqualTo(dev.loommcp.Era.LEGACY);
+            assertThat(c.callTool("good", Map.of()).text()).isEqualTo("ok");
+        }
+    }
+
     @Test
     void anErrorWhoseCodeIsNotAnIntegerFailsItsCallAtOnce() throws Exception {
         try (McpClient c = client()) {

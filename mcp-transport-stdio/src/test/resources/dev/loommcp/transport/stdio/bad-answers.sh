@@ -1,6 +1,9 @@
 #!/bin/sh
-# An MCP server in plain POSIX sh that answers initialize and ping properly and tools/call badly, by tool name:
-# "both" answers with result and error at once, "strcode" with an error whose code is a string, "stranger" answers
+# An MCP server in plain POSIX sh that answers initialize and ping properly, server/discover with a result that is not
+# valid JSON (in a response of the usual form: a legacy server that answers the probe badly), and tools/call badly,
+# by tool name:
+# "both" answers with result and error at once, "badresult" with a result that is not valid JSON (in a response of
+# the usual form), "strcode" with an error whose code is a string, "stranger" answers
 # request id 9999 (never sent) and then properly, "good" properly.
 while IFS= read -r line || [ -n "$line" ]; do
   case "$line" in
@@ -10,10 +13,14 @@ while IFS= read -r line || [ -n "$line" ]; do
   id=${line#*\"id\":}
   id=${id%%[,\}]*}
   case "$line" in
+    *'"method":"server/discover"'*)
+      printf '{"jsonrpc":"2.0","id":%s,"result":{"supportedVersions":NaN}}\n' "$id" ;;
     *'"method":"initialize"'*)
       printf '{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"bad","version":"1"}}}\n' "$id" ;;
     *'"name":"both"'*)
       printf '{"jsonrpc":"2.0","id":%s,"result":{"content":[]},"error":{"code":-1,"message":"x"}}\n' "$id" ;;
+    *'"name":"badresult"'*)
+      printf '{"jsonrpc":"2.0","id":%s,"result":{"content":[{"type":"text","text":NaN}]}}\n' "$id" ;;
     *'"name":"strcode"'*)
       printf '{"jsonrpc":"2.0","id":%s,"error":{"code":"oops","message":"x"}}\n' "$id" ;;
     *'"name":"stranger"'*)
