@@ -59,7 +59,7 @@ final class TaskCommands {
             throws InterruptedException {
         McpTask task = tasks.callToolAsTask(name, args, RequestOptions.DEFAULT);
         StatusNotes notes = new StatusNotes(io.err());
-        if (answeredAtOnce(task.snapshot())) {
+        if (task.answeredAtOnce()) {
             // the handle stands for a plain result: it has no id the server knows
             io.err().println("mcp: the server answered at once: no task was created");
             io.err().flush();
@@ -181,16 +181,6 @@ final class TaskCommands {
             throw new IllegalStateException(closing);
         }
         return printResult("task " + taskId, result);
-    }
-
-    /**
-     * Whether a new handle stands for a call the server answered with a plain result (modern era: the server chose
-     * not to make a task; legacy era: the call was not augmented). {@code McpTasks} then returns a handle that is
-     * already complete and has neither TTL nor poll interval, which every task creation carries at least one of in
-     * practice (a real task created already ended, with neither, is only noted without its id).
-     */
-    static boolean answeredAtOnce(TaskSnapshot s) {
-        return s.status().isTerminal() && s.ttl() == null && s.pollInterval() == null;
     }
 
     private int printResult(String what, CallToolResult result) {

@@ -36,6 +36,16 @@ public interface McpTask {
     String toolName();
 
     /**
+     * Returns whether the server answered the creating call at once with a plain result instead of creating a task
+     * (modern era: the server decides; legacy era: the tool or server does not take tasks). Such a handle is
+     * {@code completed} from the start, its {@link #id()} is a client-side placeholder ({@code immediate-<uuid>}) the
+     * server does not know, and {@link #await} returns the result without sending anything.
+     *
+     * @return {@code true} for a handle that stands for a plain result
+     */
+    boolean answeredAtOnce();
+
+    /**
      * Returns the era of the task's wire shape.
      *
      * @return the era
@@ -86,7 +96,9 @@ public interface McpTask {
 
     /**
      * Asks the server to cancel the task ({@code tasks/cancel}; never {@code notifications/cancelled}). Cooperative:
-     * the task may still end completed or failed. Cancelling a task known to be terminal sends nothing.
+     * the task may still end completed or failed. Cancelling a task known to be terminal sends nothing; a 2025-11-25
+     * server that refuses the cancel with {@code -32602} because the task already ended (MCP 2025-11-25 tasks
+     * §Cancelling Tasks) is asked for the task's status, and the cancel then returns with that final snapshot.
      *
      * @param options deadline and token
      * @throws InterruptedException     if the calling thread is interrupted

@@ -133,7 +133,7 @@ public final class McpTasks {
         // answered at once: a handle that is already complete (not recorded: there is nothing to resume)
         TaskSnapshot done = new TaskSnapshot("immediate-" + UUID.randomUUID(), ch.era(), TaskStatus.COMPLETED, null,
                 Instant.now(), Instant.now(), null, null, null, raw, null);
-        return new TaskHandle(this, done, name);
+        return new TaskHandle(this, done, name, true);
     }
 
     /**

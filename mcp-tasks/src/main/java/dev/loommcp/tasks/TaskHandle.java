@@ -52,6 +52,7 @@ final class TaskHandle implements McpTask {
     private final String toolName;
     private final Era era;
     private final Instant clientCreatedAt;
+    private final boolean answeredAtOnce;
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
@@ -72,6 +73,12 @@ final class TaskHandle implements McpTask {
     private long polls;
 
     TaskHandle(McpTasks owner, TaskSnapshot first, String toolName) {
+        this(owner, first, toolName, false);
+    }
+
+    /** @param answeredAtOnce whether the handle stands for a plain result (no task on the server) */
+    TaskHandle(McpTasks owner, TaskSnapshot first, String toolName, boolean answeredAtOnce) {
+        this.answeredAtOnce = answeredAtOnce;
         this.owner = owner;
         this.id = first.taskId();
         this.toolName = toolName;
@@ -104,6 +111,11 @@ final class TaskHandle implements McpTask {
     @Override
     public String id() {
         return id;
+    }
+
+    @Override
+    public boolean answeredAtOnce() {
+        return answeredAtOnce;
     }
 
     @Override
@@ -197,7 +209,16 @@ final class TaskHandle implements McpTask {
         if (snapshot().status().isTerminal()) {
             return;
         }
-        Map<String, Object> raw = owner.channel().request("tasks/cancel", TaskWire.params("taskId", id), options);
+        Map<String, Object> raw;
+        try {
+            raw = owner.channel().request("tasks/cancel", TaskWire.params("taskId", id), options);
+        } catch (McpTaskNotFoundException e) {
+            // 2025-11-25: -32602 also means "already terminal"; the task's status tells which
+            if (era != Era.LEGACY || !endedMeanwhile(options)) {
+                throw e;
+            }
+            return;
+        }
         if (era == Era.LEGACY && raw != null && raw.get("status") != null) {
             try {
                 apply(TaskWire.parse(raw, era, id, "tasks/cancel result"));
@@ -205,6 +226,15 @@ final class TaskHandle implements McpTask {
                 LOG.log(System.Logger.Level.DEBUG, "tasks/cancel answer of task {0} not readable: {1}", id,
                         e.getMessage());
             }
+        }
+    }
+
+    /** Whether {@code tasks/get} now finds the task terminal (the snapshot then holds it); failures mean no. */
+    private boolean endedMeanwhile(RequestOptions options) throws InterruptedException {
+        try {
+            return get(options).status().isTerminal();
+        } catch (McpException e) {
+            return false;
         }
     }
 

@@ -247,6 +247,12 @@ final class FakeTaskChannel implements TaskChannel {
             case "tasks/cancel" -> {
                 knownOrThrow(method, id);
                 Deque<Object> script = scripts.get(id);
+                if (era == Era.LEGACY && script.peek() instanceof Map<?, ?> now
+                        && List.of("completed", "failed", "cancelled").contains(now.get("status"))) {
+                    // as server-everything: -32602 for a task that already ended (2025-11-25 §Cancelling Tasks)
+                    throw new McpTaskNotFoundException(method, id, null, JsonRpcError.of(JsonRpcError.INVALID_PARAMS,
+                            "Cannot cancel task in terminal status: " + now.get("status")));
+                }
                 if (cancelSettles) {
                     script.clear();
                     script.add(task("cancelled", "statusMessage", "Client cancelled task execution."));

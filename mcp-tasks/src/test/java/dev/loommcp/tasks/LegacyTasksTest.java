@@ -112,6 +112,21 @@ class LegacyTasksTest {
     }
 
     @Test
+    void cancellingATaskThatEndedMeanwhileReturnsWithItsFinalStatus() throws Exception {
+        tasks.support().bind(server);
+        McpTask t = start(task("working"), task("completed"));
+        assertThat(t.answeredAtOnce()).isFalse();
+        assertThat(t.get(TEN_S).status()).isEqualTo(TaskStatus.WORKING);
+        server.legacyResult(t.id(), FakeTaskChannel.textResult("done", false));
+        t.cancel(TEN_S); // the server refuses with -32602: the task had already completed
+        assertThat(t.status()).isEqualTo(TaskStatus.COMPLETED);
+        assertThat(server.sent("tasks/cancel", t.id())).hasSize(1);
+        McpTask unknown = tasks.task("nope");
+        assertThatThrownBy(() -> unknown.cancel(TEN_S)).as("a task the server does not know stays not found")
+                .isInstanceOf(McpTaskNotFoundException.class);
+    }
+
+    @Test
     void theCallersDeadlineCancelsTheTask() throws Exception {
         tasks.support().bind(server);
         McpTask t = start(task("working"));

@@ -431,6 +431,7 @@ class ModernTasksTest {
         bind();
         server.immediateResult = FakeTaskChannel.textResult("at once", false);
         McpTask t = tasks.callToolAsTask("greet", null, RequestOptions.DEFAULT);
+        assertThat(t.answeredAtOnce()).isTrue();
         assertThat(t.status()).isEqualTo(TaskStatus.COMPLETED);
         assertThat(t.await(TEN_S).text()).isEqualTo("at once");
         assertThat(server.sent("tasks/get")).isEmpty();
