@@ -102,13 +102,7 @@ public final class FileTaskStore implements TaskStore {
         Objects.requireNonNull(serverKey, "serverKey");
         lock.lock();
         try {
-            List<TaskRecord> out = new ArrayList<>();
-            for (TaskRecord r : loaded().values()) {
-                if (r.serverKey().equals(serverKey)) {
-                    out.add(r);
-                }
-            }
-            return out;
+            return TaskRecords.ofServer(loaded().values(), serverKey);
         } finally {
             lock.unlock();
         }

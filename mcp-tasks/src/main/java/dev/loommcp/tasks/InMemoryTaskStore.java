@@ -46,13 +46,7 @@ public final class InMemoryTaskStore implements TaskStore {
         Objects.requireNonNull(serverKey, "serverKey");
         lock.lock();
         try {
-            List<TaskRecord> out = new ArrayList<>();
-            for (TaskRecord r : records.values()) {
-                if (r.serverKey().equals(serverKey)) {
-                    out.add(r);
-                }
-            }
-            return out;
+            return TaskRecords.ofServer(records.values(), serverKey);
         } finally {
             lock.unlock();
         }

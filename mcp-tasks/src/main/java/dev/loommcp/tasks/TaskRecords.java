@@ -33,6 +33,17 @@ final class TaskRecords {
         return serverKey.length() + ":" + serverKey + taskId;
     }
 
+    /** The records of one server, in the given order. */
+    static List<TaskRecord> ofServer(java.util.Collection<TaskRecord> records, String serverKey) {
+        List<TaskRecord> out = new ArrayList<>();
+        for (TaskRecord r : records) {
+            if (r.serverKey().equals(serverKey)) {
+                out.add(r);
+            }
+        }
+        return out;
+    }
+
     static String write(List<TaskRecord> records) {
         List<Map<String, Object>> tasks = new ArrayList<>(records.size());
         for (TaskRecord r : records) {
