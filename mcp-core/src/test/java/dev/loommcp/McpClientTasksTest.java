@@ -573,6 +573,34 @@ class McpClientTasksTest {
     }
 
     @Test
+    void aVersionBefore20251125HasNoTasksSoNothingIsAugmented() throws Exception {
+        FakeSupport support = new FakeSupport();
+        Session s = legacy(support, t -> t.protocolVersion("2025-06-18"));
+        assertThat(s.client().protocolVersion()).isEqualTo("2025-06-18");
+        assertThat(textOf(s.client().callTool("research", Map.of()))).isEqualTo("sync");
+        assertThat(support.channel.callTool("maybe", null, Map.of("ttl", 1), RequestOptions.DEFAULT))
+                .isEqualTo(text("sync"));
+        assertThat(s.server().requests("tools/call")).allSatisfy(r -> assertThat(r.params())
+                .doesNotContainKey("task"));
+        assertThat(s.server().requests("tools/list")).as("no look-up for a decision that cannot be yes").isEmpty();
+    }
+
+    @Test
+    void theChannelNamesWhatEndedTheClient() throws Exception {
+        FakeSupport support = new FakeSupport();
+        Session s = legacy(support, t -> { });
+        assertThat(support.channel.closeCause()).isNull();
+        McpTransportException lost = new McpTransportException("the server process exited with code 137", null);
+        s.server().lose(lost);
+        long end = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+        while (!support.channel.isClosed() && System.nanoTime() < end) {
+            Thread.sleep(10);
+        }
+        assertThat(support.channel.isClosed()).isTrue();
+        assertThat(support.channel.closeCause()).isSameAs(lost);
+    }
+
+    @Test
     void anAugmentedCallAnsweredSynchronouslyIsAPlainResult() throws Exception {
         FakeSupport support = new FakeSupport();
         Session s = legacy(support, t -> t.on("tools/call", r -> text("ran at once")));

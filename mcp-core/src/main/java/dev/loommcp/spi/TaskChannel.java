@@ -170,6 +170,16 @@ public interface TaskChannel {
     boolean isClosed();
 
     /**
+     * Returns what ended the client when it was not closed by its owner: the transport's failure (for example the
+     * server process exited), to be the cause of the {@link McpClosedException} a driver's waiter gets.
+     *
+     * @return the failure, or {@code null} while the client is open or after {@code close()}
+     */
+    default Throwable closeCause() {
+        return null;
+    }
+
+    /**
      * A token that fires when the client closes, so that waits of the driver end with the client.
      *
      * @return the token

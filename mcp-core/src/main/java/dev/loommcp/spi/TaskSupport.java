@@ -11,7 +11,8 @@ import java.util.Map;
  * <ul>
  *   <li>modern era: every request declares the tasks extension ({@link TaskChannel#EXTENSION}), and a
  *       {@code tools/call} answered with a task is handed to {@link #awaitToolResult} on the caller's thread;</li>
- *   <li>legacy era (2025-11-25): a plain {@code callTool} of a tool whose {@code execution.taskSupport} is
+ *   <li>legacy era (2025-11-25 or later; earlier versions have no tasks): a plain {@code callTool} of a tool whose
+ *       {@code execution.taskSupport} is
  *       {@code "required"}, on a server whose {@code capabilities.tasks.requests.tools.call} is present, is augmented
  *       with {@code task: {ttl}} ({@link #legacyTtl()}), and its task is handed to {@link #awaitToolResult}.</li>
  * </ul>

@@ -280,6 +280,11 @@ public final class Session {
         return era == Era.MODERN ? discover : null;
     }
 
+    /** Returns what ended the session (the transport's failure), or {@code null} while open or after close(). */
+    Throwable closeCause() {
+        return closeCause;
+    }
+
     /** Returns the protocol version in use: negotiated (legacy) or of the requests (modern); null before connect. */
     public String protocolVersion() {
         return byEra(d -> modern.version(), InitializeResult::protocolVersion);

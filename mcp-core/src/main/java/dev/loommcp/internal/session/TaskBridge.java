@@ -158,7 +158,8 @@ final class TaskBridge implements TaskChannel {
      */
     private boolean legacyAugment(String name, boolean requiredOnly, RequestOptions options, Deadline deadline)
             throws InterruptedException {
-        if (session.era() != Era.LEGACY || !legacyToolTasks(session.serverCapabilities())) {
+        if (session.era() != Era.LEGACY || !legacyToolTasks(session.serverCapabilities())
+                || !speaksLegacyTasks(session.protocolVersion())) {
             return false;
         }
         String mode = tools.taskSupport(name);
@@ -170,6 +171,14 @@ final class TaskBridge implements TaskChannel {
             }
         }
         return "required".equals(mode) || !requiredOnly && "optional".equals(mode);
+    }
+
+    /** The first legacy version with tasks (MCP 2025-11-25 "Tasks"; earlier versions have none). */
+    static final String FIRST_TASKS_VERSION = "2025-11-25";
+
+    /** Whether the negotiated legacy version has tasks: 2025-11-25 or later (versions are dates, compared as text). */
+    static boolean speaksLegacyTasks(String version) {
+        return version != null && version.compareTo(FIRST_TASKS_VERSION) >= 0;
     }
 
     /** Whether legacy capabilities declare {@code tasks.requests.tools.call}. */
@@ -345,6 +354,11 @@ final class TaskBridge implements TaskChannel {
     @Override
     public boolean isClosed() {
         return session.isClosed();
+    }
+
+    @Override
+    public Throwable closeCause() {
+        return session.closeCause();
     }
 
     @Override
