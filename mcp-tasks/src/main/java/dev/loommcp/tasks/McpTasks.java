@@ -488,7 +488,12 @@ public final class McpTasks {
         }
 
         /**
-         * Sets where open tasks are remembered. Default: a new {@link InMemoryTaskStore}.
+         * Sets where open tasks are remembered. Default: a new {@link InMemoryTaskStore}. A {@link FileTaskStore}
+         * checks its file when it is made (a missing directory or a corrupt file fails there); several
+         * {@code McpTasks} (one per server) and several processes may share one file. A store that fails to write
+         * while tasks run (a full disk) does not fail the task: the failure is logged as a WARNING and the task's
+         * handle and result are unaffected; only {@link McpTasks#resumeTasks()} after a restart may then miss the
+         * task or see a stale status.
          *
          * @param store the store
          * @return this builder

@@ -14,6 +14,10 @@ public interface TaskStore {
     /**
      * Records a task, replacing an earlier record of the same {@code serverKey} and {@code taskId}.
      *
+     * <p>{@link McpTasks} calls this (and {@link #remove}) while it drives tasks; when it throws there, the failure
+     * is logged as a WARNING and the task goes on (the task on the server is not lost to the caller; only a later
+     * {@link McpTasks#resumeTasks()} may miss it or see a stale status).
+     *
      * @param record the record
      * @throws UncheckedIOException if a store on disk cannot write
      */

@@ -2,6 +2,7 @@ package dev.loommcp.tasks;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import dev.loommcp.Era;
 import java.io.UncheckedIOException;
@@ -10,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
@@ -88,7 +90,8 @@ class TaskStoreTest {
             assertThat(TaskRecords.read(Files.readString(file))).hasSize(i + 1);
         }
         try (var files = Files.list(dir)) {
-            assertThat(files.map(p -> p.getFileName().toString()).toList()).containsExactly("tasks.json");
+            assertThat(files.map(p -> p.getFileName().toString()).toList())
+                    .containsExactlyInAnyOrder("tasks.json", "tasks.json.lock");
         }
     }
 
@@ -96,35 +99,123 @@ class TaskStoreTest {
     @ValueSource(strings = {"{\"version\":1,\"tasks\":[{\"taskId\":\"1\"", "not json", "{\"version\":2,\"tasks\":[]}",
             "{\"version\":1,\"tasks\":[{\"taskId\":\"1\",\"serverKey\":\"s\",\"era\":\"MODERN\",\"toolName\":\"t\","
                     + "\"createdAt\":\"yesterday\",\"ttlMs\":null,\"lastStatus\":\"working\"}]}",
-            "{\"version\":1,\"tasks\":{}}"})
-    void aCorruptFileIsAClearErrorAndIsNotOverwritten(String content) throws Exception {
+            "{\"version\":1,\"tasks\":{}}", " "})
+    void aCorruptFileFailsAtConstructionNamingItAndIsNotOverwritten(String content) throws Exception {
         Path file = dir.resolve("tasks.json");
         Files.writeString(file, content);
+        assertThatThrownBy(() -> new FileTaskStore(file)).isInstanceOf(UncheckedIOException.class)
+                .hasMessageContaining(file.toString()).hasMessageContaining("corrupt");
+        assertThat(Files.readString(file)).isEqualTo(content);
+    }
+
+    @Test
+    void aFileCorruptedLaterIsAClearErrorOnEveryUseAndIsNotOverwritten() throws Exception {
+        Path file = dir.resolve("tasks.json");
         FileTaskStore s = new FileTaskStore(file);
+        s.put(record("s", "1", TaskStatus.WORKING));
+        Files.writeString(file, "not json");
         assertThatThrownBy(() -> s.list("s")).isInstanceOf(UncheckedIOException.class)
                 .hasMessageContaining(file.toString()).hasMessageContaining("corrupt");
-        assertThatThrownBy(() -> s.put(record("s", "1", TaskStatus.WORKING)))
+        assertThatThrownBy(() -> s.put(record("s", "2", TaskStatus.WORKING)))
                 .isInstanceOf(UncheckedIOException.class).hasMessageContaining(file.toString());
         assertThatThrownBy(() -> s.remove("s", "1")).isInstanceOf(UncheckedIOException.class);
-        assertThat(Files.readString(file)).isEqualTo(content);
+        assertThat(Files.readString(file)).isEqualTo("not json");
+    }
+
+    @Test
+    void anEmptyFileMadeByTouchIsAnEmptyStore() throws Exception {
+        Path file = dir.resolve("tasks.json");
+        Files.createFile(file);
+        FileTaskStore s = new FileTaskStore(file);
+        assertThat(s.list("s")).isEmpty();
+        s.put(record("s", "1", TaskStatus.WORKING));
+        assertThat(new FileTaskStore(file).list("s")).extracting(TaskRecord::taskId).containsExactly("1");
     }
 
     @Test
     void aFileThatIsNotUtf8IsCorrupt() throws Exception {
         Path file = dir.resolve("tasks.json");
         Files.write(file, new byte[] {'{', (byte) 0xff, '}'});
-        assertThatThrownBy(() -> new FileTaskStore(file).list("s")).isInstanceOf(UncheckedIOException.class)
-                .hasMessageContaining("not UTF-8");
+        assertThatThrownBy(() -> new FileTaskStore(file)).isInstanceOf(UncheckedIOException.class)
+                .hasMessageContaining(file.toString()).hasMessageContaining("not UTF-8");
     }
 
     @Test
-    void aMissingDirectoryIsAClearWriteError() {
+    void aMissingDirectoryFailsAtConstructionNamingTheFile() {
         Path file = dir.resolve("no-such-dir").resolve("tasks.json");
+        assertThatThrownBy(() -> new FileTaskStore(file)).isInstanceOf(UncheckedIOException.class)
+                .hasMessageContaining(file.toString()).hasMessageContaining("does not exist");
+        assertThat(Files.exists(file.getParent())).isFalse();
+    }
+
+    @Test
+    void aDirectoryThatIsAFileFailsAtConstruction() throws Exception {
+        Path notDir = Files.createFile(dir.resolve("plain"));
+        Path file = notDir.resolve("tasks.json");
+        assertThatThrownBy(() -> new FileTaskStore(file)).isInstanceOf(UncheckedIOException.class)
+                .hasMessageContaining(file.toString()).hasMessageContaining("is not a directory");
+    }
+
+    @Test
+    void aFailedWriteLeavesTheFileAsItWas() throws Exception {
+        Path file = dir.resolve("tasks.json");
         FileTaskStore s = new FileTaskStore(file);
-        assertThat(s.list("s")).isEmpty();
-        assertThatThrownBy(() -> s.put(record("s", "1", TaskStatus.WORKING))).isInstanceOf(UncheckedIOException.class)
-                .hasMessageContaining(file.toString());
-        assertThat(s.list("s")).as("the failed put is not kept in memory").isEmpty();
+        s.put(record("s", "1", TaskStatus.WORKING));
+        Path blocker = Files.createDirectory(dir.resolve("tasks.json.tmp")); // the temporary file cannot be written
+        try {
+            assertThatThrownBy(() -> s.put(record("s", "2", TaskStatus.WORKING)))
+                    .isInstanceOf(UncheckedIOException.class).hasMessageContaining(file.toString());
+            assertThat(s.list("s")).as("the failed put is not kept").extracting(TaskRecord::taskId)
+                    .containsExactly("1");
+        } finally {
+            Files.delete(blocker);
+        }
+    }
+
+    @Test
+    void twoStoresOnOneFileSeeEachOthersChangesAndLoseNone() {
+        Path file = dir.resolve("tasks.json");
+        FileTaskStore a = new FileTaskStore(file);
+        FileTaskStore b = new FileTaskStore(dir.resolve(".").resolve("tasks.json")); // another spelling
+        a.put(record("srv-a", "1", TaskStatus.WORKING));
+        b.put(record("srv-b", "2", TaskStatus.WORKING));
+        a.put(record("srv-a", "3", TaskStatus.WORKING));
+        b.put(record("srv-a", "1", TaskStatus.INPUT_REQUIRED));
+        a.remove("srv-b", "2");
+        b.put(record("srv-b", "4", TaskStatus.WORKING));
+        for (FileTaskStore s : List.of(a, b, new FileTaskStore(file))) {
+            assertThat(s.list("srv-a")).extracting(TaskRecord::taskId, TaskRecord::lastStatus).containsExactly(
+                    tuple("1", TaskStatus.INPUT_REQUIRED), tuple("3", TaskStatus.WORKING));
+            assertThat(s.list("srv-b")).extracting(TaskRecord::taskId).containsExactly("4");
+        }
+    }
+
+    @Test
+    void twoStoresOnOneFileChangingFromManyThreadsLoseNothingAtTheScaleOfAThousandTasks() throws Exception {
+        Path file = dir.resolve("tasks.json");
+        FileTaskStore a = new FileTaskStore(file);
+        FileTaskStore b = new FileTaskStore(file);
+        int n = 1000;
+        List<Thread> threads = new ArrayList<>();
+        for (int w = 0; w < 4; w++) {
+            int writer = w;
+            FileTaskStore s = w % 2 == 0 ? a : b;
+            threads.add(Thread.ofVirtual().start(() -> {
+                for (int i = writer; i < n; i += 4) {
+                    s.put(record("srv-" + (i % 2), "t" + i, TaskStatus.WORKING));
+                    if (i % 10 == 0) {
+                        s.remove("srv-" + (i % 2), "t" + i);
+                    }
+                }
+            }));
+        }
+        for (Thread t : threads) {
+            assertThat(t.join(Duration.ofMinutes(2))).as("a writer finished").isTrue();
+        }
+        int expected = n - n / 10;
+        assertThat(a.list("srv-0").size() + a.list("srv-1").size()).isEqualTo(expected);
+        assertThat(b.list("srv-0")).isEqualTo(a.list("srv-0"));
+        assertThat(TaskRecords.read(Files.readString(file))).hasSize(expected);
     }
 
     @Test
