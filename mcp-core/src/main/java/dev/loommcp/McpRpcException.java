@@ -24,8 +24,20 @@ public sealed class McpRpcException extends McpException
      * @param error     the error the server sent
      */
     public McpRpcException(String method, RequestId requestId, JsonRpcError error) {
-        super(method + " (id " + requestId + ") failed with JSON-RPC error " + error.code() + ": "
-                + shortened(error.message()), null);
+        this(method + " (id " + requestId + ") failed with JSON-RPC error " + error.code() + ": "
+                + shortened(error.message()), method, requestId, error);
+    }
+
+    /**
+     * Creates the exception with a message of the subclass's own (for example one that names a task).
+     *
+     * @param message   the whole exception message
+     * @param method    the method of the failed request
+     * @param requestId the id of the failed request, or {@code null}
+     * @param error     the error the server sent
+     */
+    protected McpRpcException(String message, String method, RequestId requestId, JsonRpcError error) {
+        super(message, null);
         this.error = error;
         this.method = method;
         this.requestId = requestId;
@@ -34,7 +46,7 @@ public sealed class McpRpcException extends McpException
     /** The most characters of the server's message the exception message repeats; {@link #errorMessage()} has all. */
     static final int MAX_MESSAGE_CHARS = 2_000;
 
-    private static String shortened(String message) {
+    static String shortened(String message) {
         return message.length() <= MAX_MESSAGE_CHARS ? message
                 : message.substring(0, MAX_MESSAGE_CHARS) + "... (" + (message.length() - MAX_MESSAGE_CHARS)
                 + " more characters)";

@@ -12,9 +12,11 @@ import dev.loommcp.jsonrpc.RequestId;
 public final class McpTaskFailedException extends McpRpcException {
 
     private final String taskId;
+    private final String toolName;
 
     /**
-     * Creates the exception.
+     * Creates the exception; its message names the task and the method: {@code task <id> (<method>) ended failed
+     * with JSON-RPC error <code>: <message>}.
      *
      * @param method    the method of the request that created the task (for example {@code tools/call})
      * @param taskId    the task's id
@@ -22,8 +24,26 @@ public final class McpTaskFailedException extends McpRpcException {
      * @param error     the task's error
      */
     public McpTaskFailedException(String method, String taskId, RequestId requestId, JsonRpcError error) {
-        super(method, requestId, error);
+        this(method, null, taskId, requestId, error);
+    }
+
+    /**
+     * Creates the exception; its message names the task, the method and the tool: {@code task <id> (tools/call
+     * <tool>) ended failed with JSON-RPC error <code>: <message>}.
+     *
+     * @param method    the method of the request that created the task (for example {@code tools/call})
+     * @param toolName  the tool the task runs, or {@code null} when unknown
+     * @param taskId    the task's id
+     * @param requestId the id of the request that reported the failure, or {@code null}
+     * @param error     the task's error
+     */
+    public McpTaskFailedException(String method, String toolName, String taskId, RequestId requestId,
+                                  JsonRpcError error) {
+        super("task " + taskId + " (" + method + (toolName == null ? "" : " " + toolName)
+                + ") ended failed with JSON-RPC error " + error.code() + ": " + shortened(error.message()),
+                method, requestId, error);
         this.taskId = taskId;
+        this.toolName = toolName;
     }
 
     /**
@@ -36,12 +56,11 @@ public final class McpTaskFailedException extends McpRpcException {
     }
 
     /**
-     * Returns the message of the JSON-RPC error, followed by the task's id.
+     * Returns the tool the task runs.
      *
-     * @return the message
+     * @return the tool's name, or {@code null} when unknown
      */
-    @Override
-    public String getMessage() {
-        return taskId == null ? super.getMessage() : super.getMessage() + " (task " + taskId + ")";
+    public String toolName() {
+        return toolName;
     }
 }

@@ -377,7 +377,14 @@ class McpClientTasksTest {
     void theTaskExceptionsNameTheirTask() {
         JsonRpcError boom = new JsonRpcError(-32603, "simulated internal error", null);
         assertThat(new McpTaskFailedException("tools/call", "t9", null, boom).getMessage())
-                .contains("tools/call").contains("-32603").contains("simulated internal error").endsWith("(task t9)");
+                .isEqualTo("task t9 (tools/call) ended failed with JSON-RPC error -32603: simulated internal error");
+        McpTaskFailedException named = new McpTaskFailedException("tools/call", "failing_job", "t9", null, boom);
+        assertThat(named.getMessage()).isEqualTo("task t9 (tools/call failing_job) ended failed with JSON-RPC error"
+                + " -32603: simulated internal error");
+        assertThat(named.taskId()).isEqualTo("t9");
+        assertThat(named.toolName()).isEqualTo("failing_job");
+        assertThat(named.method()).isEqualTo("tools/call");
+        assertThat(named.code()).isEqualTo(-32603);
         assertThat(new McpTaskNotFoundException("tasks/get", null, null, boom).getMessage())
                 .doesNotContain("(task");
     }

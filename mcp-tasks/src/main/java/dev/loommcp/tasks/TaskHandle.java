@@ -681,7 +681,7 @@ final class TaskHandle implements McpTask {
             }
             apply(new TaskSnapshot(id, era, TaskStatus.FAILED, last.statusMessage(), null, null, null, null,
                     null, null, e.error()));
-            throw new McpTaskFailedException("tools/call", id, e.requestId(), e.error());
+            throw new McpTaskFailedException("tools/call", toolName, id, e.requestId(), e.error());
         }
         if (raw == null) {
             throw new McpProtocolException("tasks/result of task " + id + " returned no result");
@@ -720,7 +720,7 @@ final class TaskHandle implements McpTask {
                 JsonRpcError error = s.error() != null ? s.error()
                         : new JsonRpcError(JsonRpcError.INTERNAL_ERROR, "task " + id + " failed"
                         + (s.statusMessage() == null ? "" : ": " + s.statusMessage()), null);
-                throw new McpTaskFailedException("tools/call", id, null, error);
+                throw new McpTaskFailedException("tools/call", toolName, id, null, error);
             }
             case CANCELLED -> throw cancelled(s);
             default -> throw new IllegalStateException("not terminal: " + s.status());

@@ -94,6 +94,8 @@ class LegacyTasksTest {
             assertThat(e.taskId()).isEqualTo(t.id());
             assertThat(e.code()).isEqualTo(-32603);
             assertThat(e.method()).isEqualTo("tools/call");
+            assertThat(e.getMessage()).isEqualTo("task " + t.id() + " (tools/call " + t.toolName()
+                    + ") ended failed with JSON-RPC error -32603: boom");
         });
     }
 
