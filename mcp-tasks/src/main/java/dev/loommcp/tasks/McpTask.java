@@ -110,7 +110,10 @@ public interface McpTask {
     /**
      * Waits for the task's final result: polls at the server's latest interval (or hears pushed status), answers
      * {@code input_required} through the client's handlers (each input key exactly once), and returns the final
-     * result. When the deadline passes or the options' token fires, sends {@code tasks/cancel} first.
+     * result. When the deadline passes or the options' token fires, sends {@code tasks/cancel} first; so does an
+     * interrupt. No other failure cancels the task: when its input cannot be answered (no handler for it, or a
+     * handler that throws) or the client closes, the exception propagates and the task stays as it is on the
+     * server, its unanswered input can still be given with {@link #update} (or by awaiting again with a handler).
      *
      * @param options the wait's deadline (default: the client's request timeout does <em>not</em> apply; no
      *                deadline waits until the task ends or its TTL passes) and token
@@ -121,6 +124,10 @@ public interface McpTask {
      * @throws McpCancelledException    if the task ended cancelled, or the token fired
      * @throws McpTimeoutException      if the deadline passed, or the task's TTL passed with no terminal status
      * @throws McpTaskNotFoundException if the server no longer knows the task
+     * @throws dev.loommcp.McpInputRequiredException if the task needs input that no handler of the client answers
+     *                                  (the task is not cancelled)
+     * @throws dev.loommcp.McpClosedException if the client closed meanwhile; when the connection failed, its message
+     *                                  says the connection to the server was lost and its cause is that failure
      * @throws McpException             for any other failure
      */
     CallToolResult await(RequestOptions options) throws InterruptedException;

@@ -138,7 +138,8 @@ public final class McpTasks {
 
     /**
      * Returns a handle to a task known by id (for example one printed by another process); nothing is sent. Its
-     * snapshot is {@code working} until it is polled, unless the store knows better.
+     * snapshot is {@code working} until it is polled, unless the store knows better. Once someone awaits or listens,
+     * its first poll goes out at once (then at the server's interval).
      *
      * @param taskId the id
      * @return the handle
@@ -165,7 +166,7 @@ public final class McpTasks {
                 ttl = r.ttl();
             }
         }
-        TaskHandle h = new TaskHandle(this, new TaskSnapshot(taskId, era, status, null, createdAt, null, ttl, null,
+        TaskHandle h = TaskHandle.ofId(this, new TaskSnapshot(taskId, era, status, null, createdAt, null, ttl, null,
                 null, null, null), tool);
         return register(h);
     }
@@ -232,7 +233,7 @@ public final class McpTasks {
             }
             TaskHandle h = open.get(r.taskId());
             if (h == null) {
-                h = register(new TaskHandle(this, new TaskSnapshot(r.taskId(), r.era(), r.lastStatus(), null,
+                h = register(TaskHandle.ofId(this, new TaskSnapshot(r.taskId(), r.era(), r.lastStatus(), null,
                         r.createdAt(), null, r.ttl(), null, null, null, null), r.toolName()));
             }
             try {

@@ -71,9 +71,21 @@ final class TaskHandle implements McpTask {
     private int backoffShift;
     private int failedPolls;
     private long polls;
+    /** The status is not yet known from the server (a handle made from an id): the first poll goes out at once. */
+    private boolean statusUnknown;
 
     TaskHandle(McpTasks owner, TaskSnapshot first, String toolName) {
         this(owner, first, toolName, false);
+    }
+
+    /**
+     * A handle to a task the server has not described to this client yet (made from its id, perhaps with a stored
+     * status): the first poll goes out at once, not after an interval.
+     */
+    static TaskHandle ofId(McpTasks owner, TaskSnapshot assumed, String toolName) {
+        TaskHandle h = new TaskHandle(owner, assumed, toolName, false);
+        h.statusUnknown = true;
+        return h;
     }
 
     /** @param answeredAtOnce whether the handle stands for a plain result (no task on the server) */
@@ -263,8 +275,10 @@ final class TaskHandle implements McpTask {
     // ---------------------------------------------------------------------------------------------------- driving
 
     /**
-     * Takes what the server said of the task. A terminal status is final: a later snapshot is ignored. Fields the
-     * new snapshot leaves out (a push may omit the TTL or interval) keep their last value.
+     * Takes what the server said of the task. A terminal status is final: a later snapshot is ignored. A non-terminal
+     * snapshot older than the known one (both with {@code lastUpdatedAt}) is ignored: poll answers and pushed or
+     * notified status can arrive out of order. A terminal snapshot always applies. Fields the new snapshot leaves
+     * out (a push may omit the TTL or interval) keep their last value.
      *
      * @param s the snapshot
      * @return the handle's snapshot after it
@@ -276,6 +290,14 @@ final class TaskHandle implements McpTask {
         try {
             before = snapshot;
             if (before.status().isTerminal()) {
+                return before;
+            }
+            statusUnknown = false;
+            if (!s.status().isTerminal() && s.lastUpdatedAt() != null && before.lastUpdatedAt() != null
+                    && s.lastUpdatedAt().isBefore(before.lastUpdatedAt())) {
+                // an older word arriving late (a status notification overtaken by a poll answer, or the reverse)
+                LOG.log(System.Logger.Level.DEBUG, "ignored a stale status {0} of task {1} (last updated {2},"
+                        + " known {3})", s.status().wireName(), id, s.lastUpdatedAt(), before.lastUpdatedAt());
                 return before;
             }
             now = new TaskSnapshot(id, era, s.status(), s.statusMessage(),
@@ -342,7 +364,7 @@ final class TaskHandle implements McpTask {
                 return;
             }
             scheduled = true;
-            due = lastPollNanos + interval(snapshot).toNanos();
+            due = statusUnknown ? System.nanoTime() : lastPollNanos + interval(snapshot).toNanos();
         } finally {
             lock.unlock();
         }
@@ -373,6 +395,7 @@ final class TaskHandle implements McpTask {
                 return; // nobody waits or listens any more
             }
             polling = true;
+            statusUnknown = false; // a failed first poll is retried after an interval, not at once
             polls++;
         } finally {
             lock.unlock();
@@ -581,10 +604,11 @@ final class TaskHandle implements McpTask {
         try {
             answers = owner.channel().answerInputRequests(fresh, handlerOptions);
         } catch (RuntimeException | InterruptedException e) {
-            claimedKeys.removeAll(fresh.keySet());
-            if (e instanceof RuntimeException re && !(re instanceof McpTimeoutException)
-                    && !(re instanceof McpCancelledException)) {
-                cancelQuietly("answering its input failed");
+            claimedKeys.removeAll(fresh.keySet()); // not answered: may be given later (update) or asked again
+            // the task is cancelled only when the deadline passed or the token fired meanwhile (an interrupt:
+            // awaitRaw); any other failure (no handler, a handler that threw) leaves the task as it is
+            if (e instanceof RuntimeException) {
+                checkAbandoned(deadline, token, null);
             }
             throw e;
         }
@@ -602,12 +626,12 @@ final class TaskHandle implements McpTask {
     private void checkAbandoned(Deadline deadline, CancellationToken token, RuntimeException failed) {
         if (failed != null) {
             if (failed instanceof McpClosedException c) {
-                throw new McpClosedException("the client closed while waiting for task " + id, c);
+                throw closedWhileWaiting(c);
             }
             throw failed;
         }
         if (clientClosed()) {
-            throw new McpClosedException("the client closed while waiting for task " + id, null);
+            throw closedWhileWaiting(null);
         }
         if (token != null && token.isCancelled()) {
             cancelQuietly("the caller's token fired");
@@ -625,6 +649,21 @@ final class TaskHandle implements McpTask {
             throw new McpTimeoutException("task " + id + " passed its TTL of " + s.ttl().toMillis()
                     + " ms (created " + createdAt() + ") with no terminal status");
         }
+    }
+
+    /**
+     * The failure of a wait that the client's end ended: when a transport failure closed the client, an exception
+     * that says the connection was lost and carries that failure; after the owner's close, that the client closed.
+     *
+     * @param seen the closed exception the wait saw, or {@code null}
+     */
+    private McpClosedException closedWhileWaiting(McpClosedException seen) {
+        Throwable cause = owner.channel().closeCause();
+        if (cause != null) {
+            return new McpClosedException("the connection to the server was lost while waiting for task " + id + ": "
+                    + (cause.getMessage() == null ? cause.toString() : cause.getMessage()), cause);
+        }
+        return new McpClosedException("the client closed while waiting for task " + id, seen);
     }
 
     /** Nanoseconds until the TTL backstop (the TTL plus one poll interval of grace), or Long.MAX_VALUE. */
@@ -674,6 +713,8 @@ final class TaskHandle implements McpTask {
         } catch (McpTaskNotFoundException e) {
             owner.forget(this);
             throw e;
+        } catch (McpClosedException e) {
+            throw closedWhileWaiting(e);
         } catch (McpRpcException e) {
             TaskSnapshot last = learnQuietly();
             if (last.status() == TaskStatus.CANCELLED) {

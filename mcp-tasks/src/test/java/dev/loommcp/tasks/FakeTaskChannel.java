@@ -64,6 +64,7 @@ final class FakeTaskChannel implements TaskChannel {
     final CountingThreads threads = new CountingThreads();
     volatile String serverKey = "fake://tasks-server";
     volatile boolean closed;
+    volatile Throwable closeCause; // what ended the client (a transport failure), or null
     volatile boolean offersPush;
     volatile boolean cancelSettles = true;
     volatile long pollIntervalMs = 100;
@@ -175,6 +176,12 @@ final class FakeTaskChannel implements TaskChannel {
         for (Consumer<Map<String, Object>> c : notificationListeners.getOrDefault(method, List.of())) {
             c.accept(params);
         }
+    }
+
+    /** The transport failed: the client closes with that cause (TaskChannel.closeCause). */
+    void connectionLost(Throwable cause) {
+        closeCause = cause;
+        close();
     }
 
     void close() {
@@ -453,6 +460,11 @@ final class FakeTaskChannel implements TaskChannel {
     @Override
     public boolean isClosed() {
         return closed;
+    }
+
+    @Override
+    public Throwable closeCause() {
+        return closeCause;
     }
 
     @Override

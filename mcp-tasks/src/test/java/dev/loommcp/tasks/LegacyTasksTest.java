@@ -164,6 +164,24 @@ class LegacyTasksTest {
     }
 
     @Test
+    void aStatusNotificationOverTakenByAPollAnswerDoesNotTakeTheStatusBack() throws Exception {
+        tasks.support().bind(server);
+        server.pollIntervalMs = 60_000;
+        String later = "2099-01-01T04:00:02Z";
+        McpTask t = start(task("input_required", "lastUpdatedAt", later, "statusMessage", "asking"));
+        assertThat(t.get(TEN_S).status()).isEqualTo(TaskStatus.INPUT_REQUIRED);
+        List<TaskStatus> heard = new CopyOnWriteArrayList<>();
+        t.addListener((task, s) -> heard.add(s.status()));
+        server.notify("notifications/tasks/status", Map.of("taskId", t.id(), "status", "working",
+                "lastUpdatedAt", "2099-01-01T04:00:01Z"));
+        assertThat(t.status()).as("the older hint is ignored").isEqualTo(TaskStatus.INPUT_REQUIRED);
+        server.notify("notifications/tasks/status", Map.of("taskId", t.id(), "status", "working",
+                "lastUpdatedAt", "2099-01-01T04:00:03Z"));
+        assertThat(t.status()).isEqualTo(TaskStatus.WORKING);
+        assertThat(heard).containsExactly(TaskStatus.WORKING);
+    }
+
+    @Test
     void updateDoesNotExistInTheLegacyEra() throws Exception {
         tasks.support().bind(server);
         McpTask t = start(task("input_required"));

@@ -491,6 +491,109 @@ class ModernTasksTest {
     }
 
     @Test
+    void aLostConnectionEndsTheWaitSayingSoWithTheTransportsFailureAsCause() throws Exception {
+        bind();
+        McpTask t = tasks.callToolAsTask("slow", args(task("working")), RequestOptions.DEFAULT);
+        java.io.IOException broken = new java.io.IOException("the server process exited with status 137");
+        Throwable thrown = Waiters.thrownWhen(t, TEN_S, () -> !server.sent("tasks/get", t.id()).isEmpty(),
+                w -> {
+                    server.connectionLost(broken);
+                    tasks.support().clientClosed();
+                });
+        assertThat(thrown).isInstanceOf(McpClosedException.class).hasMessage("the connection to the server was lost"
+                + " while waiting for task " + t.id() + ": the server process exited with status 137")
+                .hasCause(broken);
+    }
+
+    @Test
+    void afterTheOwnersCloseTheWaitSaysTheClientClosed() throws Exception {
+        bind();
+        McpTask t = tasks.callToolAsTask("slow", args(task("working")), RequestOptions.DEFAULT);
+        Throwable thrown = Waiters.thrownWhen(t, TEN_S, () -> !server.sent("tasks/get", t.id()).isEmpty(),
+                w -> {
+                    server.close();
+                    tasks.support().clientClosed();
+                });
+        assertThat(thrown).isInstanceOf(McpClosedException.class)
+                .hasMessageStartingWith("the client closed while waiting for task " + t.id());
+    }
+
+    @Test
+    void inputThatNoHandlerAnswersDoesNotCancelTheTaskAndCanBeGivenByUpdate() throws Exception {
+        bind();
+        server.pollIntervalMs = 20;
+        Map<String, Object> ask = Map.of("method", "elicitation/create", "params", Map.of("message", "Name?"));
+        server.inputAnswers = req -> {
+            throw new dev.loommcp.McpInputRequiredException("no elicitation handler is installed", null);
+        };
+        McpTask t = tasks.callToolAsTask("confirm", args(task("input_required", "inputRequests",
+                Map.of("name", ask))), RequestOptions.DEFAULT);
+        assertThatThrownBy(() -> t.await(TEN_S)).isInstanceOf(dev.loommcp.McpInputRequiredException.class)
+                .hasMessageContaining("no elicitation handler");
+        assertThat(server.sent("tasks/cancel")).as("the task is left as it is").isEmpty();
+        assertThat(tasks.store().list(server.serverKey)).as("still recorded").hasSize(1);
+        // the input can still be given by hand
+        t.update(Map.of("name", Map.of("action", "accept", "content", Map.of("v", "Ada"))), TEN_S);
+        assertThat(server.sent("tasks/update", t.id())).hasSize(1);
+    }
+
+    @Test
+    void aHandlerThatThrowsDoesNotCancelTheTask() throws Exception {
+        bind();
+        server.pollIntervalMs = 20;
+        Map<String, Object> ask = Map.of("method", "elicitation/create", "params", Map.of("message", "Name?"));
+        server.inputAnswers = req -> {
+            throw new IllegalStateException("the handler broke");
+        };
+        McpTask t = tasks.callToolAsTask("confirm", args(task("input_required", "inputRequests",
+                Map.of("name", ask))), RequestOptions.DEFAULT);
+        assertThatThrownBy(() -> t.await(TEN_S)).isInstanceOf(IllegalStateException.class);
+        assertThat(server.sent("tasks/cancel")).isEmpty();
+    }
+
+    @Test
+    void aHandleMadeFromAnIdPollsAtOnce() throws Exception {
+        // an interval of ten minutes: a handle that waited one interval before its first poll would not poll here
+        tasks = McpTasks.newBuilder().maxPollInterval(Duration.ofMinutes(10)).minPollInterval(Duration.ofMinutes(10))
+                .build();
+        bind();
+        String id = server.newTask(task("working", "statusMessage", "halfway"));
+        McpTask t = tasks.task(id);
+        List<TaskSnapshot> heard = new CopyOnWriteArrayList<>();
+        try (AutoCloseable l = t.addListener((task, s) -> heard.add(s))) {
+            await().atMost(Duration.ofSeconds(10)).until(() -> !heard.isEmpty());
+        }
+        assertThat(server.sent("tasks/get", id)).hasSize(1);
+        assertThat(t.snapshot().statusMessage()).isEqualTo("halfway");
+    }
+
+    @Test
+    void anOlderStatusArrivingLateIsIgnoredButATerminalOneAlwaysApplies() throws Exception {
+        bind();
+        server.pollIntervalMs = 60_000;
+        McpTask created = tasks.callToolAsTask("slow", args(task("working")), RequestOptions.DEFAULT);
+        TaskHandle t = (TaskHandle) created;
+        java.time.Instant t0 = java.time.Instant.parse("2099-01-01T04:00:00Z");
+        t.apply(snap(t, TaskStatus.INPUT_REQUIRED, "second", t0.plusSeconds(2)));
+        t.apply(snap(t, TaskStatus.WORKING, "first, late", t0.plusSeconds(1)));
+        assertThat(t.snapshot().status()).isEqualTo(TaskStatus.INPUT_REQUIRED);
+        assertThat(t.snapshot().statusMessage()).isEqualTo("second");
+        t.apply(snap(t, TaskStatus.WORKING, "same time", t0.plusSeconds(2)));
+        assertThat(t.snapshot().statusMessage()).as("not older: applied").isEqualTo("same time");
+        t.apply(snap(t, TaskStatus.WORKING, "no time", null));
+        assertThat(t.snapshot().statusMessage()).as("without a time: applied").isEqualTo("no time");
+        t.apply(new TaskSnapshot(t.id(), Era.MODERN, TaskStatus.COMPLETED, "done, stamped early", null,
+                t0, null, null, null, FakeTaskChannel.textResult("ok", false), null));
+        assertThat(t.snapshot().status()).as("a terminal status wins").isEqualTo(TaskStatus.COMPLETED);
+        t.apply(snap(t, TaskStatus.WORKING, "after the end", t0.plusSeconds(9)));
+        assertThat(t.snapshot().status()).isEqualTo(TaskStatus.COMPLETED);
+    }
+
+    private static TaskSnapshot snap(McpTask t, TaskStatus status, String message, java.time.Instant updated) {
+        return new TaskSnapshot(t.id(), Era.MODERN, status, message, null, updated, null, null, null, null, null);
+    }
+
+    @Test
     void aSupportBindsToOneClientOnly() {
         bind();
         assertThatThrownBy(() -> tasks.support().bind(new FakeTaskChannel(Era.MODERN)))
