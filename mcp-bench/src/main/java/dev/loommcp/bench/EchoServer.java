@@ -8,8 +8,11 @@ import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
@@ -33,8 +36,11 @@ import java.util.concurrent.locks.ReentrantLock;
  * {@code {"pending":n,"maxPending":m}} as text: how many {@code sleep} answers are waiting now and the most that ever
  * waited at once (since the last reset), the scale run's proof that its calls really were in flight together.
  *
- * <p>How it stays cheap: one reader thread reads stdin in 64 KiB chunks and scans each line in place (no JSON tree, no
- * strings: the request id and the echoed text are copied to the answer as the raw JSON tokens they were); answers are
+ * <p>How it stays cheap: one reader thread reads stdin in 64 KiB chunks and reads each line in place, in one pass
+ * over its bytes (no JSON tree, no strings: the request id and the echoed text are copied to the answer as the raw
+ * JSON tokens they were; the members it needs, in {@code params}, {@code arguments} and {@code _meta}, are found
+ * while passing over them, never looked up again; line ends and string contents are scanned eight bytes at a time);
+ * the constant parts of every answer, the modern era's tail included, are prebuilt bytes; answers are
  * appended to one buffer and written with one {@code write} per chunk read, so a burst of requests costs one system
  * call. Answers to {@code sleep} are kept in a queue ordered by deadline and every answer due at once is written with
  * one call too. Only JDK classes are used, so the JVM starts fast.
@@ -55,7 +61,9 @@ public final class EchoServer {
     private static final byte[] JSONRPC_ID = ascii("{\"jsonrpc\":\"2.0\",\"id\":");
     private static final byte[] RESULT = ascii(",\"result\":");
     private static final byte[] ERROR = ascii(",\"error\":{\"code\":");
-    private static final byte[] TEXT_BLOCK_OPEN = ascii("{\"content\":[{\"type\":\"text\",\"text\":");
+    /** What an answer with one text block holds between its id and the text. */
+    private static final byte[] RESULT_TEXT_BLOCK_OPEN =
+            ascii(",\"result\":{\"content\":[{\"type\":\"text\",\"text\":");
     private static final byte[] TEXT_BLOCK_CLOSE = ascii("}]}}\n");
     /**
      * What a modern result ends with: {@code resultType} and, as the TypeScript SDK's servers send on every result,
@@ -77,6 +85,28 @@ public final class EchoServer {
     private static final byte[] TOOLS_CLOSE = ascii("}}\n");
     private static final byte[] TOOLS_CLOSE_MODERN = ascii(MODERN_TAIL);
     private static final String DEFAULT_VERSION = "\"2025-06-18\"";
+
+    // the member names and values the server looks for, as the bytes they are on the wire (without quotes)
+    private static final long NEWLINES = 0x0A0A0A0A0A0A0A0AL;
+    private static final byte[] ID = ascii("id");
+    private static final byte[] METHOD = ascii("method");
+    private static final byte[] PARAMS = ascii("params");
+    private static final byte[] NAME = ascii("name");
+    private static final byte[] ARGUMENTS = ascii("arguments");
+    private static final byte[] META = ascii("_meta");
+    private static final byte[] META_PROTOCOL_VERSION = ascii("io.modelcontextprotocol/protocolVersion");
+    private static final byte[] PROTOCOL_VERSION = ascii("protocolVersion");
+    private static final byte[] TEXT = ascii("text");
+    private static final byte[] MS = ascii("ms");
+    private static final byte[] RESET = ascii("reset");
+    private static final byte[] TOOLS_CALL = ascii("tools/call");
+    private static final byte[] TOOLS_LIST = ascii("tools/list");
+    private static final byte[] PING = ascii("ping");
+    private static final byte[] INITIALIZE = ascii("initialize");
+    private static final byte[] DISCOVER_METHOD = ascii("server/discover");
+    private static final byte[] ECHO = ascii("echo");
+    private static final byte[] SLEEP = ascii("sleep");
+    private static final byte[] STATS = ascii("stats");
 
     private final OutputStream out;
     private final ReentrantLock outLock = new ReentrantLock();
@@ -175,13 +205,8 @@ public final class EchoServer {
             }
             byte[] body = ex.getRequestBody().readAllBytes();
             Sink sink = new Sink();
-            int[] modern = {0};
-            try {
-                handle(sink, body, 0, body.length, true, modern);
-            } catch (IllegalArgumentException e) {
-                error(sink, null, 0, 0, -32700, "Parse error");
-            }
-            if (modern[0] == 1 && (ex.getRequestHeaders().getFirst("MCP-Protocol-Version") == null
+            boolean modern = handle(sink, body, 0, body.length, true);
+            if (modern && (ex.getRequestHeaders().getFirst("MCP-Protocol-Version") == null
                     || ex.getRequestHeaders().getFirst("Mcp-Method") == null)) {
                 sink.len = 0;
                 error(sink, null, 0, 0, -32020, "modern request without MCP-Protocol-Version or Mcp-Method");
@@ -224,15 +249,9 @@ public final class EchoServer {
             end += n;
             outLock.lock();
             try {
-                for (int i = scan; i < end; i++) {
-                    if (buf[i] == '\n') {
-                        try {
-                            handle(stdout, buf, start, i, false, null);
-                        } catch (IllegalArgumentException e) {
-                            error(stdout, null, 0, 0, -32700, "Parse error");
-                        }
-                        start = i + 1;
-                    }
+                for (int i = newline(buf, scan, end); i < end; i = newline(buf, i + 1, end)) {
+                    handle(stdout, buf, start, i, false);
+                    start = i + 1;
                 }
                 flushLocked();
             } finally {
@@ -245,172 +264,136 @@ public final class EchoServer {
         }
     }
 
+    /** The position of the first line end in [from, to), or {@code to}; eight bytes at a time. */
+    private static int newline(byte[] b, int from, int to) {
+        int p = from;
+        while (p + 8 <= to) {
+            long w = (long) Message.LONGS.get(b, p) ^ NEWLINES;
+            long hits = (w - Message.ONES) & ~w & Message.HIGHS;
+            if (hits != 0) {
+                return p + (Long.numberOfTrailingZeros(hits) >>> 3);
+            }
+            p += 8;
+        }
+        while (p < to && b[p] != '\n') {
+            p++;
+        }
+        return p;
+    }
+
     // ---- one request; over stdio called with outLock held ----
 
     /**
      * Handles one message, appending its answer (if any) to {@code sink}. Over HTTP a {@code sleep} call sleeps on
-     * this thread; over stdio its answer is scheduled. {@code modern}, when given, is set to 1 for a request with the
-     * modern envelope.
+     * this thread; over stdio its answer is scheduled. The message is read in one pass ({@link Message}).
+     *
+     * @return whether it was a request with the modern envelope (answered or not)
      */
-    private void handle(Sink sink, byte[] b, int from, int to, boolean http, int[] modern) {
-        Scanner s = new Scanner(b, from, to);
-        int idFrom = -1;
-        int idTo = -1;
-        int methodFrom = -1;
-        int methodTo = -1;
-        int paramsFrom = -1;
-        int paramsTo = -1;
+    private boolean handle(Sink sink, byte[] b, int from, int to, boolean http) {
+        Message m = new Message(b, from, to, dual);
         try {
-            s.ws();
-            if (s.pos >= to) {
-                return; // blank line
-            }
-            s.expect('{');
-            s.ws();
-            if (s.peek() != '}') {
-                while (true) {
-                    s.ws();
-                    int kFrom = s.pos;
-                    s.skipString();
-                    int kTo = s.pos;
-                    s.ws();
-                    s.expect(':');
-                    s.ws();
-                    int vFrom = s.pos;
-                    s.skipValue();
-                    int vTo = s.pos;
-                    if (s.keyIs(kFrom, kTo, "id")) {
-                        idFrom = vFrom;
-                        idTo = vTo;
-                    } else if (s.keyIs(kFrom, kTo, "method")) {
-                        methodFrom = vFrom;
-                        methodTo = vTo;
-                    } else if (s.keyIs(kFrom, kTo, "params")) {
-                        paramsFrom = vFrom;
-                        paramsTo = vTo;
-                    }
-                    s.ws();
-                    if (s.peek() == ',') {
-                        s.pos++;
-                        continue;
-                    }
-                    s.expect('}');
-                    break;
-                }
+            if (!m.parse()) {
+                return false; // blank line
             }
         } catch (IllegalArgumentException e) {
             error(sink, null, 0, 0, -32700, "Parse error");
-            return;
+            return false;
         }
-        if (methodFrom < 0 || idFrom < 0 || (idTo - idFrom == 4 && b[idFrom] == 'n')) {
-            return; // a notification, or a response to us: nothing to answer
+        if (m.methodFrom < 0 || m.idFrom < 0 || (m.idTo - m.idFrom == 4 && b[m.idFrom] == 'n')) {
+            return false; // a notification, or a response to us: nothing to answer
         }
-        boolean isModern = dual && paramsFrom >= 0 && isModern(b, paramsFrom, paramsTo);
-        if (isModern && modern != null) {
-            modern[0] = 1;
-        }
-        if (s.valueIs(methodFrom, methodTo, "tools/call")) {
-            toolsCall(sink, b, idFrom, idTo, paramsFrom, paramsTo, http, isModern);
-        } else if (s.valueIs(methodFrom, methodTo, "ping") && !isModern) {
-            begin(sink, b, idFrom, idTo);
+        boolean isModern = m.modern;
+        if (m.methodIs(TOOLS_CALL)) {
+            toolsCall(sink, m, http);
+        } else if (m.methodIs(PING) && !isModern) {
+            begin(sink, b, m.idFrom, m.idTo);
             put(sink, RESULT);
             put(sink, EMPTY_RESULT);
-        } else if (s.valueIs(methodFrom, methodTo, "tools/list")) {
-            begin(sink, b, idFrom, idTo);
+        } else if (m.methodIs(TOOLS_LIST)) {
+            begin(sink, b, m.idFrom, m.idTo);
             put(sink, RESULT);
             put(sink, TOOLS);
             put(sink, isModern ? TOOLS_CLOSE_MODERN : TOOLS_CLOSE);
-        } else if (s.valueIs(methodFrom, methodTo, "initialize")) {
-            initialize(sink, b, idFrom, idTo, paramsFrom, paramsTo);
-        } else if (dual && s.valueIs(methodFrom, methodTo, "server/discover")) {
-            begin(sink, b, idFrom, idTo);
+        } else if (m.methodIs(INITIALIZE)) {
+            initialize(sink, m);
+        } else if (dual && m.methodIs(DISCOVER_METHOD)) {
+            begin(sink, b, m.idFrom, m.idTo);
             put(sink, RESULT);
             put(sink, DISCOVER);
         } else {
-            error(sink, b, idFrom, idTo, -32601, "Method not found");
+            error(sink, b, m.idFrom, m.idTo, -32601, "Method not found");
         }
+        return isModern;
     }
 
-    /** Whether params [from, to) carry the modern envelope: {@code _meta} with the protocol version. */
-    private static boolean isModern(byte[] b, int from, int to) {
-        int[] meta = member(b, from, to, "_meta");
-        return meta != null && member(b, meta[0], meta[1], "io.modelcontextprotocol/protocolVersion") != null;
-    }
-
-    private void initialize(Sink sink, byte[] b, int idFrom, int idTo, int pFrom, int pTo) {
+    private void initialize(Sink sink, Message m) {
+        byte[] b = m.b;
         String version = DEFAULT_VERSION;
-        if (pFrom >= 0) {
-            int[] v = member(b, pFrom, pTo, "protocolVersion");
-            if (v != null && b[v[0]] == '"') {
-                version = new String(b, v[0], v[1] - v[0], StandardCharsets.UTF_8);
-            }
+        if (m.versionFrom >= 0 && b[m.versionFrom] == '"') {
+            version = new String(b, m.versionFrom, m.versionTo - m.versionFrom, StandardCharsets.UTF_8);
         }
-        begin(sink, b, idFrom, idTo);
+        begin(sink, b, m.idFrom, m.idTo);
         put(sink, RESULT);
         put(sink, ascii("{\"protocolVersion\":" + version + ",\"capabilities\":{\"tools\":{}},"
                 + "\"serverInfo\":{\"name\":\"loom-mcp-bench-echo\",\"version\":\"1.0\"}}}\n"));
     }
 
-    private void toolsCall(Sink sink, byte[] b, int idFrom, int idTo, int pFrom, int pTo, boolean http,
-                           boolean modern) {
-        int[] name = pFrom < 0 ? null : member(b, pFrom, pTo, "name");
-        int[] args = pFrom < 0 ? null : member(b, pFrom, pTo, "arguments");
-        if (name == null || b[name[0]] != '"') {
+    private void toolsCall(Sink sink, Message m, boolean http) {
+        byte[] b = m.b;
+        int idFrom = m.idFrom;
+        int idTo = m.idTo;
+        if (m.nameFrom < 0 || b[m.nameFrom] != '"') {
             error(sink, b, idFrom, idTo, -32602, "Invalid params: no tool name");
             return;
         }
-        Scanner s = new Scanner(b, pFrom, pTo);
-        if (s.valueIs(name[0], name[1], "echo")) {
-            int[] text = args == null ? null : member(b, args[0], args[1], "text");
-            if (text == null || b[text[0]] != '"') {
+        if (m.nameIs(ECHO)) {
+            if (m.textFrom < 0 || b[m.textFrom] != '"') {
                 error(sink, b, idFrom, idTo, -32602, "Invalid params: echo needs a string text");
                 return;
             }
             begin(sink, b, idFrom, idTo);
-            put(sink, RESULT);
-            put(sink, TEXT_BLOCK_OPEN);
-            put(sink, b, text[0], text[1]);
-            put(sink, modern ? TEXT_BLOCK_CLOSE_MODERN : TEXT_BLOCK_CLOSE);
-        } else if (s.valueIs(name[0], name[1], "sleep")) {
-            int[] ms = args == null ? null : member(b, args[0], args[1], "ms");
-            long millis = ms == null ? -1 : parseLong(b, ms[0], ms[1]);
+            put(sink, RESULT_TEXT_BLOCK_OPEN);
+            put(sink, b, m.textFrom, m.textTo);
+            put(sink, m.modern ? TEXT_BLOCK_CLOSE_MODERN : TEXT_BLOCK_CLOSE);
+        } else if (m.nameIs(SLEEP)) {
+            long millis = m.msFrom < 0 ? -1 : parseLong(b, m.msFrom, m.msTo);
             if (millis < 0) {
                 error(sink, b, idFrom, idTo, -32602, "Invalid params: sleep needs a non-negative integer ms");
                 return;
             }
-            byte[] answer = ascii("{\"jsonrpc\":\"2.0\",\"id\":"
-                    + new String(b, idFrom, idTo - idFrom, StandardCharsets.UTF_8)
-                    + ",\"result\":{\"content\":[{\"type\":\"text\",\"text\":\"slept " + millis + " ms\"}]"
-                    + (modern ? MODERN_TAIL : "}}\n"));
+            Sink answer = new Sink();
+            begin(answer, b, idFrom, idTo);
+            put(answer, RESULT_TEXT_BLOCK_OPEN);
+            put(answer, ascii("\"slept " + millis + " ms\""));
+            put(answer, m.modern ? TEXT_BLOCK_CLOSE_MODERN : TEXT_BLOCK_CLOSE);
             if (http) {
                 sleepHere(millis);
-                put(sink, answer);
+                put(sink, answer.buf, 0, answer.len);
             } else {
-                schedule(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis), answer);
+                schedule(System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis),
+                        Arrays.copyOf(answer.buf, answer.len));
             }
-        } else if (s.valueIs(name[0], name[1], "stats")) {
+        } else if (m.nameIs(STATS)) {
             long pendingNow;
             long maxPendingNow;
             timerLock.lock();
             try {
                 pendingNow = timer.size() + httpPending;
                 maxPendingNow = maxPending;
-                if (args != null && member(b, args[0], args[1], "reset") != null) {
+                if (m.reset) {
                     maxPending = pendingNow;
                 }
             } finally {
                 timerLock.unlock();
             }
             begin(sink, b, idFrom, idTo);
-            put(sink, RESULT);
-            put(sink, TEXT_BLOCK_OPEN);
+            put(sink, RESULT_TEXT_BLOCK_OPEN);
             put(sink, ascii("\"{\\\"pending\\\":" + pendingNow + ",\\\"maxPending\\\":" + maxPendingNow + "}\""));
-            put(sink, modern ? TEXT_BLOCK_CLOSE_MODERN : TEXT_BLOCK_CLOSE);
+            put(sink, m.modern ? TEXT_BLOCK_CLOSE_MODERN : TEXT_BLOCK_CLOSE);
         } else {
             error(sink, b, idFrom, idTo, -32602, "Unknown tool");
         }
     }
-
     private void error(Sink sink, byte[] b, int idFrom, int idTo, int code, String message) {
         if (b == null) {
             put(sink, ascii("{\"jsonrpc\":\"2.0\",\"id\":null"));
@@ -441,39 +424,6 @@ public final class EchoServer {
             } finally {
                 timerLock.unlock();
             }
-        }
-    }
-
-    /** Finds the value of a member of the object spanning [from, to); null if absent or not an object. */
-    private static int[] member(byte[] b, int from, int to, String key) {
-        Scanner s = new Scanner(b, from, to);
-        s.ws();
-        if (s.peek() != '{') {
-            return null;
-        }
-        s.pos++;
-        s.ws();
-        if (s.peek() == '}') {
-            return null;
-        }
-        while (true) {
-            s.ws();
-            int kFrom = s.pos;
-            s.skipString();
-            int kTo = s.pos;
-            s.ws();
-            s.expect(':');
-            s.ws();
-            int vFrom = s.pos;
-            s.skipValue();
-            if (s.keyIs(kFrom, kTo, key)) {
-                return new int[] {vFrom, s.pos};
-            }
-            s.ws();
-            if (s.peek() != ',') {
-                return null;
-            }
-            s.pos++;
         }
     }
 
@@ -582,74 +532,257 @@ public final class EchoServer {
         return s.getBytes(StandardCharsets.UTF_8);
     }
 
-    /** Scans JSON tokens in place; throws IllegalArgumentException on malformed input. */
-    private static final class Scanner {
+    /**
+     * One message read in a single pass over its bytes: the envelope's {@code id}, {@code method} and
+     * {@code params}, and while passing over {@code params} the members the answers need ({@code name},
+     * {@code arguments.text}, {@code arguments.ms}, {@code arguments.reset}, {@code protocolVersion}) and whether
+     * {@code _meta} holds the modern protocol version. Spans are [from, to) in {@link #b}, -1 when absent; for a
+     * member that occurs twice the first counts (the envelope's members: the last). Every value is skipped once,
+     * with tight loops over strings and brackets; {@link #parse} throws IllegalArgumentException on malformed input.
+     */
+    private static final class Message {
         final byte[] b;
         final int end;
+        final boolean dual;
         int pos;
+        int idFrom = -1;
+        int idTo = -1;
+        int methodFrom = -1;
+        int methodTo = -1;
+        int nameFrom = -1;
+        int nameTo = -1;
+        int textFrom = -1;
+        int textTo = -1;
+        int msFrom = -1;
+        int msTo = -1;
+        int versionFrom = -1;
+        int versionTo = -1;
+        boolean reset;
+        boolean modern;
+        static final VarHandle LONGS =
+                MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+        static final long ONES = 0x0101010101010101L;
+        static final long HIGHS = 0x8080808080808080L;
+        private static final long QUOTES = 0x2222222222222222L;
+        private static final long BACKSLASHES = 0x5C5C5C5C5C5C5C5CL;
+        /** Kinds of object, by where they are in the message. */
+        private static final int ENVELOPE = 0;
+        private static final int IN_PARAMS = 1;
+        private static final int IN_ARGUMENTS = 2;
+        private static final int IN_META = 3;
+        private boolean argsSeen;
+        private boolean metaSeen;
 
-        Scanner(byte[] b, int from, int to) {
+        Message(byte[] b, int from, int to, boolean dual) {
             this.b = b;
             this.pos = from;
             this.end = to;
+            this.dual = dual;
         }
 
-        int peek() {
+        /** Reads the message; false for a blank line. */
+        boolean parse() {
+            ws();
+            if (pos >= end) {
+                return false;
+            }
+            if (peek() != '{') {
+                throw new IllegalArgumentException("expected {");
+            }
+            object(ENVELOPE);
+            return true;
+        }
+
+        /** Reads the object at pos (its opening brace), each member's value through {@link #value}. */
+        private void object(int kind) {
+            pos++;
+            ws();
+            if (peek() == '}') {
+                pos++;
+                return;
+            }
+            while (true) {
+                ws();
+                int kFrom = pos;
+                skipString();
+                int kTo = pos;
+                ws();
+                expect(':');
+                ws();
+                value(kind, kFrom, kTo);
+                ws();
+                if (peek() == ',') {
+                    pos++;
+                    continue;
+                }
+                expect('}');
+                return;
+            }
+        }
+
+        /** Reads the value at pos of the member named by [kFrom, kTo) of an object of the given kind. */
+        private void value(int kind, int kFrom, int kTo) {
+            int vFrom = pos;
+            if (kind == ENVELOPE && keyIs(kFrom, kTo, PARAMS)) {
+                // the last params counts, as for the other envelope members
+                nameFrom = textFrom = msFrom = versionFrom = -1;
+                reset = modern = argsSeen = metaSeen = false;
+                nested(IN_PARAMS);
+                return;
+            }
+            if (kind == IN_PARAMS && !argsSeen && keyIs(kFrom, kTo, ARGUMENTS)) {
+                argsSeen = true;
+                nested(IN_ARGUMENTS);
+                return;
+            }
+            if (kind == IN_PARAMS && !metaSeen && keyIs(kFrom, kTo, META)) {
+                metaSeen = true;
+                if (dual) {
+                    nested(IN_META);
+                } else {
+                    skipValue();
+                }
+                return;
+            }
+            skipValue();
+            switch (kind) {
+                case ENVELOPE -> {
+                    if (keyIs(kFrom, kTo, ID)) {
+                        idFrom = vFrom;
+                        idTo = pos;
+                    } else if (keyIs(kFrom, kTo, METHOD)) {
+                        methodFrom = vFrom;
+                        methodTo = pos;
+                    }
+                }
+                case IN_PARAMS -> {
+                    if (nameFrom < 0 && keyIs(kFrom, kTo, NAME)) {
+                        nameFrom = vFrom;
+                        nameTo = pos;
+                    } else if (versionFrom < 0 && keyIs(kFrom, kTo, PROTOCOL_VERSION)) {
+                        versionFrom = vFrom;
+                        versionTo = pos;
+                    }
+                }
+                case IN_ARGUMENTS -> {
+                    if (textFrom < 0 && keyIs(kFrom, kTo, TEXT)) {
+                        textFrom = vFrom;
+                        textTo = pos;
+                    } else if (msFrom < 0 && keyIs(kFrom, kTo, MS)) {
+                        msFrom = vFrom;
+                        msTo = pos;
+                    } else if (keyIs(kFrom, kTo, RESET)) {
+                        reset = true;
+                    }
+                }
+                default -> modern |= keyIs(kFrom, kTo, META_PROTOCOL_VERSION); // IN_META
+            }
+        }
+
+        /** A value whose members matter when it is an object; any other value is skipped. */
+        private void nested(int kind) {
+            if (peek() == '{') {
+                object(kind);
+            } else {
+                skipValue();
+            }
+        }
+
+        boolean methodIs(byte[] value) {
+            return keyIs(methodFrom, methodTo, value);
+        }
+
+        boolean nameIs(byte[] value) {
+            return keyIs(nameFrom, nameTo, value);
+        }
+
+        private int peek() {
             if (pos >= end) {
                 throw new IllegalArgumentException("unexpected end");
             }
             return b[pos];
         }
 
-        void ws() {
-            while (pos < end && (b[pos] == ' ' || b[pos] == '\t' || b[pos] == '\r' || b[pos] == '\n')) {
+        private void ws() {
+            while (pos < end) {
+                byte c = b[pos];
+                if (c != ' ' && c != '\t' && c != '\r' && c != '\n') {
+                    return;
+                }
                 pos++;
             }
         }
 
-        void expect(char c) {
+        private void expect(char c) {
             if (peek() != c) {
                 throw new IllegalArgumentException("expected " + c);
             }
             pos++;
         }
 
-        void skipString() {
+        /** Skips the string at pos (its opening quote); pos ends after its closing quote. */
+        private void skipString() {
             expect('"');
-            while (true) {
-                int c = peek();
-                pos++;
-                if (c == '"') {
-                    return;
-                }
-                if (c == '\\') {
-                    peek();
-                    pos++;
-                }
-            }
+            pos = stringEnd(pos);
         }
 
-        void skipValue() {
+        /**
+         * The position after the closing quote of a string whose content starts at {@code p}. Eight bytes at a time
+         * while no quote or backslash is among them (most of a message's bytes are in strings), then byte by byte.
+         */
+        private int stringEnd(int p) {
+            byte[] bytes = b;
+            int e = end;
+            while (p + 8 <= e) {
+                long w = (long) LONGS.get(bytes, p);
+                long q = w ^ QUOTES;
+                long s = w ^ BACKSLASHES;
+                long hits = ((q - ONES) & ~q | (s - ONES) & ~s) & HIGHS;
+                if (hits == 0) {
+                    p += 8;
+                    continue;
+                }
+                // the lowest flagged byte is exact (the borrow only spreads to higher ones): the first quote or
+                // backslash
+                p += Long.numberOfTrailingZeros(hits) >>> 3;
+                if (bytes[p++] == '"') {
+                    return p;
+                }
+                p++; // the escaped byte
+            }
+            while (p < e) {
+                byte c = bytes[p++];
+                if (c == '"') {
+                    return p;
+                }
+                if (c == '\\') {
+                    p++;
+                }
+            }
+            throw new IllegalArgumentException("unexpected end");
+        }
+
+        private void skipValue() {
             int c = peek();
             if (c == '"') {
-                skipString();
+                pos = stringEnd(pos + 1);
             } else if (c == '{' || c == '[') {
-                int depth = 0;
-                while (true) {
-                    c = peek();
-                    if (c == '"') {
-                        skipString();
-                        continue;
-                    }
-                    pos++;
-                    if (c == '{' || c == '[') {
+                byte[] bytes = b;
+                int e = end;
+                int p = pos + 1;
+                int depth = 1;
+                while (p < e) {
+                    byte x = bytes[p++];
+                    if (x == '"') {
+                        p = stringEnd(p);
+                    } else if (x == '{' || x == '[') {
                         depth++;
-                    } else if (c == '}' || c == ']') {
-                        if (--depth == 0) {
-                            return;
-                        }
+                    } else if ((x == '}' || x == ']') && --depth == 0) {
+                        pos = p;
+                        return;
                     }
                 }
+                throw new IllegalArgumentException("unexpected end");
             } else {
                 int start = pos;
                 while (pos < end) {
@@ -665,22 +798,13 @@ public final class EchoServer {
             }
         }
 
-        /** Whether the raw string token [from, to) (quotes included, no escapes) is the given ASCII key. */
-        boolean keyIs(int from, int to, String key) {
-            return valueIs(from, to, key);
-        }
-
-        boolean valueIs(int from, int to, String s) {
-            int n = s.length();
+        /** Whether the raw string token [from, to) (quotes included, no escapes) is {@code "value"}. */
+        private boolean keyIs(int from, int to, byte[] value) {
+            int n = value.length;
             if (to - from != n + 2 || b[from] != '"') {
                 return false;
             }
-            for (int i = 0; i < n; i++) {
-                if (b[from + 1 + i] != s.charAt(i)) {
-                    return false;
-                }
-            }
-            return true;
+            return Arrays.equals(b, from + 1, from + 1 + n, value, 0, n);
         }
     }
 }
