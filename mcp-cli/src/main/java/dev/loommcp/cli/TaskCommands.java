@@ -272,7 +272,8 @@ final class TaskCommands {
     }
 
     /**
-     * What the driver thread runs: in the modern era, polls until the task ends or asks for input, and hands it to
+     * What the driver thread runs: in the modern era, polls until the task ends or asks for input (or its TTL and one
+     * poll interval passed: {@link McpTimeoutException} naming the TTL), and hands it to
      * {@code await} only when it ended or its input can be answered; in the legacy era, {@code await}
      * ({@code tasks/result}; input arrives as server requests, answered by the handlers). Never interrupted, and
      * {@code await} gets no deadline: it therefore never cancels the task on the command's behalf.
@@ -283,6 +284,7 @@ final class TaskCommands {
             return task.await(RequestOptions.DEFAULT);
         }
         TaskSnapshot s = askFirst ? task.get(RequestOptions.DEFAULT) : task.snapshot();
+        java.time.Instant born = s.createdAt() != null ? s.createdAt() : java.time.Instant.now();
         boolean first = askFirst;
         while (true) {
             notes.note(s, first);
@@ -298,6 +300,11 @@ final class TaskCommands {
                 return task.await(RequestOptions.DEFAULT);
             }
             Duration interval = s.pollInterval() == null ? Duration.ofSeconds(1) : s.pollInterval();
+            if (s.ttl() != null && java.time.Instant.now().isAfter(born.plus(s.ttl()).plus(interval))) {
+                // the TTL backstop (as await's): the server may forget the task any time now
+                throw new McpTimeoutException("task " + s.taskId() + " passed its TTL of " + s.ttl().toMillis()
+                        + " ms (created " + born + ") with no terminal status");
+            }
             if (stop.await(Math.max(10, interval.toMillis()), TimeUnit.MILLISECONDS)) {
                 throw new McpClosedException("the command stopped watching task " + s.taskId(), null);
             }
