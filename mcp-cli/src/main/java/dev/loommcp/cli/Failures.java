@@ -66,6 +66,26 @@ final class Failures {
      */
     static int report(Throwable e, PrintWriter out, PrintWriter err, boolean json, StderrTail stderrTail,
                       String timeoutHint) {
+        return report(e, out, err, json, stderrTail, timeoutHint, null);
+    }
+
+    /**
+     * Reports a failure and returns the exit code for it, knowing the transport (for the hint of a task the server
+     * does not know: over stdio every command starts a new server process; over HTTP the server may have forgotten
+     * it).
+     *
+     * @param e           what failed
+     * @param out         standard output (gets the JSON-RPC error object in JSON mode)
+     * @param err         standard error
+     * @param json        whether the command runs in JSON mode
+     * @param stderrTail  the server's stderr tail we collected, or {@code null} when there is no child process
+     * @param timeoutHint the option that bounded what timed out, or {@code null}; not named for a task whose TTL
+     *                    passed (the option did not bound that)
+     * @param overStdio   {@code true} over --stdio, {@code false} over --http, {@code null} when unknown
+     * @return the exit code (see {@link ExitCodes})
+     */
+    static int report(Throwable e, PrintWriter out, PrintWriter err, boolean json, StderrTail stderrTail,
+                      String timeoutHint, Boolean overStdio) {
         Throwable t = unwrapClosed(e);
         int code;
         boolean showTail = true;
@@ -116,17 +136,20 @@ final class Failures {
                 code = ExitCodes.TRANSPORT;
             }
             case McpRpcException rpc -> {
-                err.println("mcp: the server answered " + rpc.method() + " with JSON-RPC error " + rpc.code() + ": "
-                        + TerminalText.cap(rpc.errorMessage()));
+                if (rpc instanceof McpTaskFailedException failed) {
+                    // the task ended failed: the error is the task's, not an answer to a request
+                    err.println("mcp: task " + TerminalText.cap(failed.taskId()) + " ended failed with JSON-RPC error "
+                            + rpc.code() + ": " + TerminalText.cap(rpc.errorMessage()));
+                } else {
+                    err.println("mcp: the server answered " + rpc.method() + " with JSON-RPC error " + rpc.code()
+                            + ": " + TerminalText.cap(rpc.errorMessage()));
+                }
                 if (rpc.data() != null && !json) {
                     err.println("mcp: error data: " + TerminalText.cap(Json.write(rpc.data())));
                 }
-                if (rpc instanceof McpTaskFailedException failed) {
-                    err.println("mcp: task " + TerminalText.cap(failed.taskId()) + " ended failed with that error");
-                } else if (rpc instanceof McpTaskNotFoundException notFound) {
+                if (rpc instanceof McpTaskNotFoundException notFound) {
                     err.println("mcp: the server does not know task " + TerminalText.cap(notFound.taskId())
-                            + " (unknown or expired; over --stdio every command starts a new server process, "
-                            + "which knows no task of an earlier one)");
+                            + " (unknown or expired" + notFoundHint(overStdio) + ")");
                 } else if (rpc instanceof McpMissingCapabilityException missing) {
                     err.println("mcp: the server needs the client capabilities "
                             + TerminalText.cap(Json.write(missing.requiredCapabilities())) + "; " + HANDLER_OPTIONS);
@@ -150,7 +173,9 @@ final class Failures {
                 showTail = false;
             }
             case McpTimeoutException te -> {
-                err.println("mcp: timed out" + (timeoutHint != null ? " (" + timeoutHint + ")" : "") + ": "
+                // a task's TTL is the server's bound, not the option's
+                boolean ttl = te.getMessage() != null && te.getMessage().contains("passed its TTL");
+                err.println("mcp: timed out" + (timeoutHint != null && !ttl ? " (" + timeoutHint + ")" : "") + ": "
                         + TerminalText.cap(te.getMessage()));
                 code = ExitCodes.TIMEOUT;
             }
@@ -175,8 +200,9 @@ final class Failures {
                 showTail = false;
             }
             case McpCancelledException ce -> {
-                err.println("mcp: cancelled: " + TerminalText.cap(ce.getMessage()));
-                code = ExitCodes.INTERRUPTED;
+                // this command's own Ctrl+C or SIGTERM ends as an interrupt (exit 130/143): this came from elsewhere
+                err.println("mcp: cancelled (by the server or another client): " + TerminalText.cap(ce.getMessage()));
+                code = ExitCodes.RPC_ERROR;
                 showTail = false;
             }
             case IllegalArgumentException iae -> {
@@ -208,6 +234,17 @@ final class Failures {
         err.flush();
         out.flush();
         return code;
+    }
+
+    /** Why a server may not know a task, by transport. */
+    private static String notFoundHint(Boolean overStdio) {
+        if (overStdio == null) {
+            return "";
+        }
+        return overStdio ? "; over --stdio every command starts a new server process, which knows no task of an "
+                + "earlier one"
+                : "; the server may have forgotten it: a legacy server, for one, keeps tasks per HTTP session, and "
+                + "every mcp command opens a new session";
     }
 
     /**

@@ -65,12 +65,13 @@ import picocli.CommandLine.Spec;
             "2:usage error: unknown option, bad argument or JSON, --stdio program not found, feature not in "
                     + "this build",
             "3:connection or transport failure: the server process failed or exited, HTTP error, I/O error",
-            "4:the server answered with a JSON-RPC error",
+            "4:the server answered with a JSON-RPC error; a task ended failed, was cancelled by the server or "
+                    + "another client, or waits for input mcp cannot give",
             "5:timeout: --timeout for a request, --connect-timeout for start-up and the handshake (also a "
-                    + "server that stays silent or writes no JSON-RPC)",
+                    + "server that stays silent or writes no JSON-RPC), or a task's TTL",
             "6:protocol error: the server broke MCP",
             "70:internal error (a bug in mcp)",
-            "130:interrupted (Ctrl+C, SIGINT)",
+            "130:interrupted by this command's Ctrl+C (SIGINT)",
             "143:terminated (SIGTERM)",
         },
         footerHeading = "%nExamples:%n",
@@ -167,7 +168,8 @@ final class McpCommand {
     @Option(names = "--timeout", paramLabel = "DURATION", converter = Durations.class, scope = ScopeType.INHERIT,
             order = 8,
             description = {"Bound of each request: 500ms, 30s, 2m, 1h or ISO-8601 (PT30S), at most 365 days. "
-                    + "Default 60s."})
+                    + "Default 60s; call --task and tasks result have no default (they wait until the task ends or "
+                    + "its TTL passes)."})
     private void timeout(Duration duration) {
         timeout = once("--timeout", timeout, duration);
     }
@@ -315,11 +317,13 @@ final class McpCommand {
              @Option(names = "--validate", description = {"read the tool list first and check the result's "
                      + "structuredContent against the tool's outputSchema (JSON Schema); a mismatch exits 6"})
              boolean validate,
-             @Option(names = "--task", description = {"call the tool as a task: its id and each status change "
+             @Option(names = "--task", description = {"Call the tool as a task: its id and each status change "
                      + "are noted on stderr, then the final result is printed. Ctrl+C cancels the task "
                      + "(tasks/cancel) and exits 130; --timeout, when given, bounds the wait too (then the task is "
-                     + "cancelled). Modern era: the tasks extension (the server decides whether the call becomes a "
-                     + "task); legacy era: a task-augmented call when the server and the tool allow it"})
+                     + "cancelled; no default). Input the task asks for is answered from --elicit and --root; input "
+                     + "mcp cannot give is named, the task is left as it is, exit 4. Modern era: the tasks extension "
+                     + "(the server decides whether the call becomes a task); legacy era: a task-augmented call when "
+                     + "the server and the tool allow it."})
              boolean task) throws InterruptedException {
         Map<String, Object> args = jsonObjectArgument(arguments, "the tool arguments");
         if (validate && json) {
@@ -332,7 +336,7 @@ final class McpCommand {
                 if (validate) {
                     noteUnlistedTool(client, name);
                 }
-                return new TaskCommands(io, json).callAsTask(client, tasks, name, args, timeout);
+                return taskCommands().callAsTask(client, tasks, name, args, timeout);
             });
         }
         return withClient(client -> {
@@ -578,6 +582,7 @@ final class McpCommand {
                         + "result or error once it ended.")
         int get(@Parameters(paramLabel = "TASK-ID", description = "the task's id") String taskId)
                 throws InterruptedException {
+            parent.requireTaskId(taskId);
             return parent.withTasks((client, tasks) -> parent.taskCommands().get(client, tasks, taskId));
         }
 
@@ -586,24 +591,36 @@ final class McpCommand {
                         + "completed or failed) and show its status after.")
         int cancel(@Parameters(paramLabel = "TASK-ID", description = "the task's id") String taskId)
                 throws InterruptedException {
+            parent.requireTaskId(taskId);
             return parent.withTasks((client, tasks) -> parent.taskCommands().cancel(client, tasks, taskId));
         }
 
         @Command(name = "result", mixinStandardHelpOptions = true,
                 description = {"Wait for a task's result and print it like call (exit 1 for isError: true; a task "
                         + "that failed with a JSON-RPC error exits 4). Legacy era: tasks/result; modern era: the task "
-                        + "is polled to its end. Status changes are noted on stderr; --timeout, when given, bounds "
-                        + "the wait (then the task is cancelled); Ctrl+C cancels the task."})
+                        + "is polled to its end. Status changes are noted on stderr. A watcher only: Ctrl+C (exit 130) "
+                        + "or --timeout (exit 5; no default) stops watching and sends no tasks/cancel (use tasks "
+                        + "cancel). Input the task asks for is answered from --elicit and --root; input mcp cannot "
+                        + "give is named (exit 4) and the task is left as it is. A task cancelled by the server or "
+                        + "another client exits 4."})
         int result(@Parameters(paramLabel = "TASK-ID", description = "the task's id") String taskId)
                 throws InterruptedException {
+            parent.requireTaskId(taskId);
             return parent.withTasks((client, tasks) -> parent.taskCommands().result(client, tasks, taskId,
                     parent.timeout));
         }
     }
 
+    /** Refuses an empty or blank task id before anything is started or sent (exit 2). */
+    void requireTaskId(String taskId) {
+        if (taskId == null || taskId.isBlank()) {
+            throw usage("TASK-ID is empty: give the id that call --task noted (mcp: task ID: ...)");
+        }
+    }
+
     /** The task commands, writing where this command writes. */
     TaskCommands taskCommands() {
-        return new TaskCommands(io, json);
+        return new TaskCommands(io, json, elicit != null, !roots.isEmpty(), optionText("--timeout"));
     }
 
     /**
@@ -706,7 +723,7 @@ final class McpCommand {
         } catch (RuntimeException e) {
             int code = Failures.report(e, io.rawOut(), io.err(), json, stderrTail, connected
                     ? timeoutHint("--timeout", DEFAULT_REQUEST_TIMEOUT)
-                    : timeoutHint("--connect-timeout", DEFAULT_CONNECT_TIMEOUT));
+                    : timeoutHint("--connect-timeout", DEFAULT_CONNECT_TIMEOUT), stdio != null);
             return code;
         } finally {
             try {

@@ -73,6 +73,28 @@ class CliOptionsTest {
         }
     }
 
+    @Test
+    void theTaskOptionsHelpSaysWhereTimeoutHasNoDefault() {
+        Run call = mcp("call", "--help");
+        assertThat(call.code()).as(call.err()).isZero();
+        String text = call.out().replaceAll("\\s+", " ");
+        assertThat(text).contains("--task Call the tool as a task", "no default", "the task is left as it is");
+        assertThat(text).containsPattern("Default 60s; call --task and tasks result have no default");
+        Run result = mcp("tasks", "result", "--help");
+        assertThat(result.out().replaceAll("\\s+", " ")).contains("sends no tasks/cancel");
+    }
+
+    @Test
+    void anEmptyTaskIdIsAUsageErrorBeforeAnythingStarts() {
+        for (String command : List.of("get", "cancel", "result")) {
+            for (String id : List.of("", "  ")) {
+                Run r = mcp("--stdio", "no-such-program-here", "tasks", command, id);
+                assertThat(r.code()).as(command + ": " + r.err()).isEqualTo(2);
+                assertThat(r.err()).as(command).contains("TASK-ID is empty").doesNotContain("not found");
+            }
+        }
+    }
+
     // ------------------------------------------------------------------------------------------------ sizes
 
     @Test

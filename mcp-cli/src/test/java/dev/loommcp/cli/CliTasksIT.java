@@ -115,8 +115,10 @@ class CliTasksIT {
 
         Run failed = mcp("--stdio", fixtureStdio(), "call", "--task", "protocol_error_job", "{\"seconds\":0.2}");
         assertThat(failed.code()).as(failed.err()).isEqualTo(4);
-        assertThat(failed.err()).contains(": failed", "JSON-RPC error -32603: simulated internal error",
-                "mcp: task " + taskId(failed) + " ended failed with that error");
+        // the error is the task's end, not the server's answer to a request
+        assertThat(failed.err()).contains(": failed",
+                "mcp: task " + taskId(failed) + " ended failed with JSON-RPC error -32603: simulated internal error")
+                .doesNotContain("answered tools/call");
     }
 
     @Test
@@ -132,7 +134,8 @@ class CliTasksIT {
     void tasksListIsALegacyCommand() throws Exception {
         Run modern = mcp("--stdio", fixtureStdio(), "tasks", "list");
         assertThat(modern.code()).as(modern.err()).isEqualTo(2);
-        assertThat(modern.err()).contains("tasks/list").contains("modern");
+        assertThat(modern.err()).contains("tasks/list").contains("modern", "mcp tasks get TASK-ID")
+                .doesNotContain("--protocol");
 
         Run legacy = mcp("--stdio", everythingStdio(), "tasks", "list");
         assertThat(legacy.code()).as(legacy.err()).isZero();
@@ -144,7 +147,8 @@ class CliTasksIT {
         for (String server : List.of(fixtureStdio(), everythingStdio())) {
             Run r = mcp("--stdio", server, "tasks", "get", "no-such-task");
             assertThat(r.code()).as(r.err()).isEqualTo(4);
-            assertThat(r.err()).contains("-32602", "the server does not know task no-such-task");
+            assertThat(r.err()).contains("-32602", "the server does not know task no-such-task",
+                    "over --stdio every command starts a new server process");
         }
     }
 
@@ -220,9 +224,159 @@ class CliTasksIT {
         assertThat(again.code()).as(again.err()).isZero();
         assertThat(again.out()).isEqualTo("task " + quick + " has already ended: completed; nothing to cancel"
                 + System.lineSeparator());
+        // cancelled by another command, not by this one's Ctrl+C: exit 4, not 130
         Run after = mcp("--http", http.endpoint().toString(), "tasks", "result", slow);
-        assertThat(after.code()).as(after.err()).isEqualTo(130);
-        assertThat(after.err()).contains("cancelled");
+        assertThat(after.code()).as(after.err()).isEqualTo(4);
+        assertThat(after.err()).contains("mcp: task " + slow + " was cancelled (by the server or another client)");
+    }
+
+    /** Starts a task on the HTTP fixture from a Java client (another client than the CLI) and returns its id. */
+    private String startElsewhere(String tool, Map<String, Object> args, boolean untilInput) throws Exception {
+        McpTasks tasks = McpTasks.create();
+        try (McpClient client = McpClient.newBuilder(HttpTransport.newBuilder(http.endpoint()).build())
+                .protocolMode(ProtocolMode.MODERN).taskSupport(tasks.support()).build()) {
+            client.connect();
+            dev.loommcp.tasks.McpTask task = tasks.callToolAsTask(tool, args, RequestOptions.DEFAULT);
+            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (untilInput && task.get(RequestOptions.DEFAULT).status()
+                    != dev.loommcp.tasks.TaskStatus.INPUT_REQUIRED) {
+                assertThat(System.nanoTime()).as("task %s reaches input_required", task.id()).isLessThan(end);
+                Thread.sleep(50);
+            }
+            return task.id();
+        }
+    }
+
+    private String statusOf(String id) throws Exception {
+        Run get = mcp("--http", http.endpoint().toString(), "tasks", "get", id);
+        assertThat(get.code()).as(get.err()).isZero();
+        Matcher m = Pattern.compile("status +(\\S+)").matcher(get.out());
+        assertThat(m.find()).as(get.out()).isTrue();
+        return m.group(1);
+    }
+
+    @Test
+    void inputTheCliCannotGiveIsNamedAndTheTaskIsLeftAsItIs() throws Exception {
+        // tasks result: a watcher of a task started elsewhere
+        String id = startElsewhere("confirm_delete", Map.of("filename", "a.txt"), true);
+        Run r = mcp("--http", http.endpoint().toString(), "tasks", "result", id);
+        assertThat(r.code()).as(r.err()).isEqualTo(4);
+        assertThat(r.err()).contains("mcp: task " + id + " waits for input mcp cannot give:",
+                "elicitation \"Delete a.txt?\"", "--elicit");
+        assertThat(statusOf(id)).isEqualTo("input_required");
+
+        // call --task: its own task, still not cancelled for input it cannot give
+        Run call = mcp("--http", http.endpoint().toString(), "call", "--task", "confirm_delete",
+                "{\"filename\":\"b.txt\"}");
+        assertThat(call.code()).as(call.err()).isEqualTo(4);
+        assertThat(call.err()).contains("elicitation \"Delete b.txt?\"", "the task is left as it is");
+        assertThat(statusOf(taskId(call))).isEqualTo("input_required");
+
+        // and the input can then be given
+        Run answered = mcp("--http", http.endpoint().toString(), "--elicit", "{\"confirm\":true}", "tasks", "result",
+                id);
+        assertThat(answered.code()).as(answered.err()).isZero();
+        assertThat(answered.out()).isEqualTo("deleted a.txt" + System.lineSeparator());
+    }
+
+    @Test
+    void tasksGetShowsEachInputRequestWithItsMessage() throws Exception {
+        String id = startElsewhere("confirm_delete", Map.of("filename", "c.txt"), true);
+        Run get = mcp("--http", http.endpoint().toString(), "tasks", "get", id);
+        assertThat(get.code()).as(get.err()).isZero();
+        assertThat(get.out()).containsPattern("waiting for input:\\R  confirm-\\S+: elicitation \"Delete c.txt\\?\"");
+        mcp("--http", http.endpoint().toString(), "tasks", "cancel", id);
+    }
+
+    @Test
+    void aTimeoutOfTasksResultStopsWatchingWithoutCancelling() throws Exception {
+        String id = startElsewhere("slow_compute", Map.of("seconds", 120), false);
+        Run r = mcp("--http", http.endpoint().toString(), "--timeout", "1s", "tasks", "result", id);
+        assertThat(r.code()).as(r.err()).isEqualTo(5);
+        assertThat(r.err()).contains("mcp: timed out (--timeout 1s): task " + id, "it was not cancelled");
+        assertThat(statusOf(id)).isEqualTo("working");
+        mcp("--http", http.endpoint().toString(), "tasks", "cancel", id);
+    }
+
+    @Test
+    void ctrlCOnTasksResultStopsWatchingWithoutCancelling(@TempDir Path dir) throws Exception {
+        assumeFalse(CliSignalIT.ignoredHere("INT"), "SIGINT is ignored in this process tree");
+        String id = startElsewhere("slow_compute", Map.of("seconds", 120), false);
+        List<String> command = CliProcess.javaJar("--http", http.endpoint().toString(), "tasks", "result", id);
+        Path err = dir.resolve("err");
+        Process p = new ProcessBuilder(command).redirectInput(new File("/dev/null")).redirectError(err.toFile())
+                .start();
+        try {
+            CompletableFuture<Run> run = CliProcess.collect(p, command);
+            awaitStderr(err, "Ctrl+C stops watching");
+            CliSignalIT.signal(p, "INT");
+            Run r = run.get(60, TimeUnit.SECONDS);
+            assertThat(r.code()).as(Files.readString(err)).isEqualTo(130);
+            assertThat(statusOf(id)).isEqualTo("working");
+        } finally {
+            p.destroyForcibly().waitFor();
+            mcp("--http", http.endpoint().toString(), "tasks", "cancel", id);
+        }
+    }
+
+    /** Waits (at most 60 s) until the CLI wrote {@code text} on stderr. */
+    private static void awaitStderr(Path err, String text) throws Exception {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < end) {
+            if (Files.exists(err) && Files.readString(err).contains(text)) {
+                return;
+            }
+            Thread.sleep(100);
+        }
+        throw new AssertionError("the CLI did not write '" + text + "': " + Files.readString(err));
+    }
+
+    @Test
+    void jsonCancelOfAnEndedTaskSendsNoCancel() throws Exception {
+        Run done = mcp("--http", http.endpoint().toString(), "call", "--task", "quick_task", "{\"n\":1}");
+        assertThat(done.code()).as(done.err()).isZero();
+        String id = Pattern.compile("mcp: task (\\S+): ").matcher(done.err()).results().findFirst()
+                .orElseThrow().group(1);
+        for (boolean json : new boolean[] {true, false}) {
+            Run r = json ? mcp("--http", http.endpoint().toString(), "--json", "tasks", "cancel", id)
+                    : mcp("--http", http.endpoint().toString(), "tasks", "cancel", id);
+            assertThat(r.code()).as(r.err()).isZero();
+            assertThat(json ? r.err() : r.out()).contains("task " + id + " has already ended: completed; nothing to "
+                    + "cancel");
+            if (json) {
+                assertThat(r.out()).contains("\"status\" : \"completed\"");
+            }
+        }
+        assertThat(statusOf(id)).isEqualTo("completed");
+    }
+
+    @Test
+    void aTaskTtlIsNotBlamedOnTimeout() throws Exception {
+        for (List<String> call : List.of(List.of("call", "--task"), List.of("call"))) {
+            List<String> args = new java.util.ArrayList<>(List.of("--http", http.endpoint().toString()));
+            args.addAll(call);
+            args.addAll(List.of("slow_compute", "{\"seconds\":60,\"ttlMs\":500}"));
+            Run r = mcp(args.toArray(String[]::new));
+            assertThat(r.code()).as(r.err()).isEqualTo(5);
+            assertThat(r.err()).contains("mcp: timed out: ", "passed its TTL").doesNotContain("--timeout");
+        }
+    }
+
+    @Test
+    void anEmptyTaskIdIsAUsageError() throws Exception {
+        for (String command : List.of("get", "cancel", "result")) {
+            Run r = mcp("--http", http.endpoint().toString(), "tasks", command, "");
+            assertThat(r.code()).as(command + ": " + r.err()).isEqualTo(2);
+            assertThat(r.err()).contains("TASK-ID is empty");
+        }
+    }
+
+    @Test
+    void anUnknownTaskOverHttpIsNotBlamedOnStdio() throws Exception {
+        Run r = mcp("--http", http.endpoint().toString(), "tasks", "get", "no-such-task");
+        assertThat(r.code()).as(r.err()).isEqualTo(4);
+        assertThat(r.err()).contains("the server does not know task no-such-task", "may have forgotten it")
+                .doesNotContain("--stdio");
     }
 
     @Test

@@ -34,6 +34,65 @@ class ModernOutputTest {
         return Failures.report(e, out, err, false, null, null);
     }
 
+    // ------------------------------------------------------------------------------------------------ tasks (issue 11)
+
+    @Test
+    void aFailedTaskIsNamedAsTheTasksEndNotAsAnAnswerToToolsCall() {
+        int code = report(new dev.loommcp.McpTaskFailedException("tools/call", "t-1", null,
+                new JsonRpcError(-32603, "simulated internal error", null)));
+        err.flush();
+        assertThat(code).isEqualTo(ExitCodes.RPC_ERROR);
+        assertThat(errText.toString()).startsWith(
+                "mcp: task t-1 ended failed with JSON-RPC error -32603: simulated internal error")
+                .doesNotContain("answered tools/call");
+    }
+
+    @Test
+    void aTaskCancelledElsewhereIsNotAnInterrupt() {
+        int code = report(new dev.loommcp.McpCancelledException("task t-2 was cancelled: cancelled by tasks/cancel"));
+        err.flush();
+        assertThat(code).isEqualTo(ExitCodes.RPC_ERROR);
+        assertThat(errText.toString()).contains("(by the server or another client)", "task t-2 was cancelled");
+    }
+
+    @Test
+    void aTaskTtlIsNotBlamedOnTheTimeoutOption() {
+        int ttl = Failures.report(new dev.loommcp.McpTimeoutException("task t-3 passed its TTL of 500 ms (created "
+                + "2026-12-01T00:00:00Z) with no terminal status"), out, err, false, null, "--timeout, default 60s");
+        int request = Failures.report(new dev.loommcp.McpTimeoutException("tools/call timed out after 60000 ms"),
+                out, err, false, null, "--timeout, default 60s");
+        err.flush();
+        assertThat(ttl).isEqualTo(ExitCodes.TIMEOUT);
+        assertThat(request).isEqualTo(ExitCodes.TIMEOUT);
+        assertThat(errText.toString().lines().toList()).containsExactly(
+                "mcp: timed out: task t-3 passed its TTL of 500 ms (created 2026-12-01T00:00:00Z) with no terminal "
+                        + "status",
+                "mcp: timed out (--timeout, default 60s): tools/call timed out after 60000 ms");
+    }
+
+    @Test
+    void anUnknownTaskIsExplainedByTheTransport() {
+        dev.loommcp.McpTaskNotFoundException notFound = new dev.loommcp.McpTaskNotFoundException("tasks/get", "t-4",
+                null, new JsonRpcError(-32602, "unknown task", null));
+        Failures.report(notFound, out, err, false, null, null, true);
+        err.flush();
+        assertThat(errText.toString()).contains("over --stdio every command starts a new server process");
+        errText.getBuffer().setLength(0);
+        Failures.report(notFound, out, err, false, null, null, false);
+        err.flush();
+        assertThat(errText.toString()).contains("the server may have forgotten it", "per HTTP session")
+                .doesNotContain("--stdio");
+    }
+
+    @Test
+    void eachInputRequestIsDescribedByItsKindAndMessage() {
+        assertThat(TaskCommands.describeInput(Map.of("method", "elicitation/create",
+                "params", Map.of("message", "Delete x?")))).isEqualTo("elicitation \"Delete x?\"");
+        assertThat(TaskCommands.describeInput(Map.of("method", "sampling/createMessage", "params", Map.of())))
+                .startsWith("a sampling request");
+        assertThat(TaskCommands.describeInput(Map.of("method", "roots/list"))).startsWith("a roots/list request");
+    }
+
     @Test
     void infoInTheModernEraNamesTheEraTheVersionAndTheSupportedVersions() {
         Render.info(out, Implementation.of("fixture", "0.0.1"), Era.MODERN, "2026-07-28", List.of("2026-07-28"),
