@@ -3,7 +3,7 @@ package dev.loommcp.cli;
 import dev.loommcp.Era;
 import dev.loommcp.McpClient;
 import dev.loommcp.McpCancelledException;
-import dev.loommcp.McpClosedException;
+import dev.loommcp.McpInputRequiredException;
 import dev.loommcp.McpTimeoutException;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.internal.json.Json;
@@ -221,9 +221,9 @@ final class TaskCommands {
     /**
      * Drives a task to its end on a helper thread while the command's thread waits for it, so that only this method
      * decides what an interrupt or {@code --timeout} does: cancel the task when the command owns it, else stop
-     * watching. In the modern era the task is polled here until it ends or asks for input; input the command can
-     * answer ({@code --elicit}, {@code --root}) is left to the task's {@code await}, input it cannot answer ends the
-     * command (exit 4, naming the input and {@code --elicit}) and leaves the task as it is.
+     * watching. The task's {@code await} answers the input the command can give ({@code --elicit}, {@code --root});
+     * input it cannot give ends the command (exit 4, naming the input and {@code --elicit}) and leaves the task as it
+     * is.
      *
      * @return 0; 1 for a result with {@code isError: true}; 4 for a task that ended failed or was cancelled by the
      *         server or another client, or that waits for input this command cannot give; 5 when {@code --timeout}
@@ -241,7 +241,7 @@ final class TaskCommands {
         try (AutoCloseable ignored = task.addListener((t, s) -> notes.note(s, false))) {
             driver = Thread.ofPlatform().daemon().name("mcp-task-" + task.id()).start(() -> {
                 try {
-                    done.complete(drive(task, askFirst, notes, stop));
+                    done.complete(drive(task, askFirst, notes));
                 } catch (Throwable e) {
                     done.completeExceptionally(e);
                 }
@@ -272,43 +272,22 @@ final class TaskCommands {
     }
 
     /**
-     * What the driver thread runs: in the modern era, polls until the task ends or asks for input (or its TTL and one
-     * poll interval passed: {@link McpTimeoutException} naming the TTL), and hands it to
-     * {@code await} only when it ended or its input can be answered; in the legacy era, {@code await}
-     * ({@code tasks/result}; input arrives as server requests, answered by the handlers). Never interrupted, and
-     * {@code await} gets no deadline: it therefore never cancels the task on the command's behalf.
+     * What the driver thread runs: {@code await} with no deadline (legacy era: {@code tasks/result}, input arriving
+     * as server requests; modern era: polls, input answered by {@code --elicit} and {@code --root}). Never
+     * interrupted and never given a deadline, so it never cancels the task on the command's behalf; input the command
+     * cannot give ends {@code await} with {@link McpInputRequiredException} and leaves the task as it is (the
+     * module's contract), reported as {@link InputNeeded}. A watcher that asks first notes the task's status as the
+     * server reports it before waiting (modern era).
      */
-    private CallToolResult drive(McpTask task, boolean askFirst, StatusNotes notes,
-                                 java.util.concurrent.CountDownLatch stop) throws InterruptedException {
-        if (task.era() == Era.LEGACY) {
-            return task.await(RequestOptions.DEFAULT);
+    private CallToolResult drive(McpTask task, boolean askFirst, StatusNotes notes) throws InterruptedException {
+        if (askFirst && task.era() == Era.MODERN) {
+            notes.note(task.get(RequestOptions.DEFAULT), true);
         }
-        TaskSnapshot s = askFirst ? task.get(RequestOptions.DEFAULT) : task.snapshot();
-        java.time.Instant born = s.createdAt() != null ? s.createdAt() : java.time.Instant.now();
-        boolean first = askFirst;
-        while (true) {
-            notes.note(s, first);
-            first = false;
-            if (s.status().isTerminal()) {
-                return task.await(RequestOptions.DEFAULT); // a modern terminal task: nothing is sent
-            }
-            if (s.status() == TaskStatus.INPUT_REQUIRED && !s.inputRequests().isEmpty()) {
-                List<String> unanswerable = unanswerable(s.inputRequests());
-                if (!unanswerable.isEmpty()) {
-                    throw new InputNeeded(s.taskId(), unanswerable);
-                }
-                return task.await(RequestOptions.DEFAULT);
-            }
-            Duration interval = s.pollInterval() == null ? Duration.ofSeconds(1) : s.pollInterval();
-            if (s.ttl() != null && java.time.Instant.now().isAfter(born.plus(s.ttl()).plus(interval))) {
-                // the TTL backstop (as await's): the server may forget the task any time now
-                throw new McpTimeoutException("task " + s.taskId() + " passed its TTL of " + s.ttl().toMillis()
-                        + " ms (created " + born + ") with no terminal status");
-            }
-            if (stop.await(Math.max(10, interval.toMillis()), TimeUnit.MILLISECONDS)) {
-                throw new McpClosedException("the command stopped watching task " + s.taskId(), null);
-            }
-            s = task.get(RequestOptions.DEFAULT);
+        try {
+            return task.await(RequestOptions.DEFAULT);
+        } catch (McpInputRequiredException e) {
+            List<String> inputs = unanswerable(task.snapshot().inputRequests());
+            throw new InputNeeded(task.id(), inputs.isEmpty() ? List.of(String.valueOf(e.getMessage())) : inputs);
         }
     }
 
