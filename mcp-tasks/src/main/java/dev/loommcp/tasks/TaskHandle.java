@@ -130,6 +130,11 @@ final class TaskHandle implements McpTask {
         return answeredAtOnce;
     }
 
+    /** The tasks this handle belongs to. */
+    McpTasks owner() {
+        return owner;
+    }
+
     @Override
     public String toolName() {
         return toolName;
@@ -531,7 +536,7 @@ final class TaskHandle implements McpTask {
         CancellationToken.Registration onClose = owner.channel().closeToken().onCancel(this::wake);
         try {
             watch();
-            return era == Era.MODERN ? awaitModern(deadline, token, options) : awaitLegacy(deadline, token);
+            return era == Era.MODERN ? awaitModern(deadline, token, options) : LegacyResult.await(this, deadline, token);
         } catch (InterruptedException e) {
             cancelQuietly("the waiting thread was interrupted");
             throw e;
@@ -657,7 +662,7 @@ final class TaskHandle implements McpTask {
      *
      * @param seen the closed exception the wait saw, or {@code null}
      */
-    private McpClosedException closedWhileWaiting(McpClosedException seen) {
+    McpClosedException closedWhileWaiting(McpClosedException seen) {
         Throwable cause = owner.channel().closeCause();
         if (cause != null) {
             return new McpClosedException("the connection to the server was lost while waiting for task " + id + ": "
@@ -667,83 +672,13 @@ final class TaskHandle implements McpTask {
     }
 
     /** Nanoseconds until the TTL backstop (the TTL plus one poll interval of grace), or Long.MAX_VALUE. */
-    private long ttlRemainingNanos(TaskSnapshot s) {
+    long ttlRemainingNanos(TaskSnapshot s) {
         if (s.ttl() == null) {
             return Long.MAX_VALUE;
         }
         Instant end = createdAt().plus(s.ttl()).plus(interval(s));
         Duration left = Duration.between(Instant.now(), end);
         return left.isNegative() || left.isZero() ? 0 : Math.min(left.toNanos(), Long.MAX_VALUE - 1);
-    }
-
-    private Map<String, Object> awaitLegacy(Deadline deadline, CancellationToken token) throws InterruptedException {
-        TaskSnapshot s = snapshot();
-        Deadline ttlEnd = s.ttl() == null ? Deadline.NONE
-                : Deadline.after(Duration.ofNanos(Math.min(ttlRemainingNanos(s), Long.MAX_VALUE / 2)));
-        Deadline resultDeadline = deadline.earliest(ttlEnd);
-        if (resultDeadline.isNone()) {
-            resultDeadline = Deadline.after(LEGACY_RESULT_TIMEOUT);
-        }
-        RequestOptions.Builder b = RequestOptions.newBuilder()
-                .timeout(Duration.ofNanos(Math.max(1, resultDeadline.remainingNanos())));
-        if (token != null) {
-            b.token(token);
-        }
-        Map<String, Object> raw;
-        try {
-            raw = owner.channel().request("tasks/result", TaskWire.params("taskId", id), b.build());
-        } catch (McpTimeoutException e) {
-            if (deadline.isExpired()) {
-                cancelQuietly("the caller's deadline passed");
-                throw new McpTimeoutException("task " + id + " did not end before the caller's deadline;"
-                        + " tasks/cancel was sent");
-            }
-            owner.forget(this);
-            TaskSnapshot last = snapshot();
-            throw new McpTimeoutException("task " + id + " passed its TTL of "
-                    + (last.ttl() == null ? "?" : last.ttl().toMillis()) + " ms (created " + createdAt()
-                    + ") with no result from tasks/result");
-        } catch (McpCancelledException e) {
-            if (token != null && token.isCancelled()) {
-                cancelQuietly("the caller's token fired");
-                throw new McpCancelledException("waiting for task " + id + " was cancelled (" + token.reason()
-                        + "); tasks/cancel was sent");
-            }
-            throw e;
-        } catch (McpTaskNotFoundException e) {
-            owner.forget(this);
-            throw e;
-        } catch (McpClosedException e) {
-            throw closedWhileWaiting(e);
-        } catch (McpRpcException e) {
-            TaskSnapshot last = learnQuietly();
-            if (last.status() == TaskStatus.CANCELLED) {
-                throw cancelled(last);
-            }
-            apply(new TaskSnapshot(id, era, TaskStatus.FAILED, last.statusMessage(), null, null, null, null,
-                    null, null, e.error()));
-            throw new McpTaskFailedException("tools/call", toolName, id, e.requestId(), e.error());
-        }
-        if (raw == null) {
-            throw new McpProtocolException("tasks/result of task " + id + " returned no result");
-        }
-        boolean isError = Boolean.TRUE.equals(raw.get("isError"));
-        TaskSnapshot done = new TaskSnapshot(id, era, isError ? TaskStatus.FAILED : TaskStatus.COMPLETED,
-                snapshot().statusMessage(), null, null, null, null, null, raw, null);
-        apply(done);
-        return raw;
-    }
-
-    /** A status from tasks/get, bounded, for explaining a tasks/result error; the known snapshot if that fails. */
-    private TaskSnapshot learnQuietly() {
-        try {
-            return get(RequestOptions.timeout(CANCEL_BOUND));
-        } catch (RuntimeException e) {
-            return snapshot();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return snapshot();
-        }
     }
 
     private Map<String, Object> finish(TaskSnapshot s) {
@@ -768,7 +703,7 @@ final class TaskHandle implements McpTask {
         }
     }
 
-    private McpCancelledException cancelled(TaskSnapshot s) {
+    McpCancelledException cancelled(TaskSnapshot s) {
         return new McpCancelledException("task " + id + " was cancelled"
                 + (s.statusMessage() == null ? "" : ": " + s.statusMessage()));
     }

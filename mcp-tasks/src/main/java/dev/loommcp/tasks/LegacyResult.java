@@ -1,0 +1,104 @@
+package dev.loommcp.tasks;
+
+import dev.loommcp.CancellationToken;
+import dev.loommcp.Era;
+import dev.loommcp.McpCancelledException;
+import dev.loommcp.McpClosedException;
+import dev.loommcp.McpProtocolException;
+import dev.loommcp.McpRpcException;
+import dev.loommcp.McpTaskFailedException;
+import dev.loommcp.McpTaskNotFoundException;
+import dev.loommcp.McpTimeoutException;
+import dev.loommcp.RequestOptions;
+import dev.loommcp.spi.Deadline;
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * The wait of a 2025-11-25 task (MCP 2025-11-25 tasks §Retrieving Task Results, MODERN-ERA.md C.6.5): one
+ * {@code tasks/result}, which blocks until the task ends, bounded by the caller's deadline, else the task's TTL, else
+ * {@link TaskHandle#LEGACY_RESULT_TIMEOUT}; its error explained by the task's status ({@code cancelled} or
+ * {@code failed}). Input arrives meanwhile as server requests, answered by the client's handlers. Stateless.
+ */
+final class LegacyResult {
+
+    private LegacyResult() {
+    }
+
+    /**
+     * Waits for the task's result.
+     *
+     * @return the result JSON (the snapshot then says completed, or failed for {@code isError: true}, C.6.8)
+     */
+    static Map<String, Object> await(TaskHandle h, Deadline deadline, CancellationToken token)
+            throws InterruptedException {
+        String id = h.id();
+        TaskSnapshot s = h.snapshot();
+        Deadline ttlEnd = s.ttl() == null ? Deadline.NONE
+                : Deadline.after(Duration.ofNanos(Math.min(h.ttlRemainingNanos(s), Long.MAX_VALUE / 2)));
+        Deadline resultDeadline = deadline.earliest(ttlEnd);
+        if (resultDeadline.isNone()) {
+            resultDeadline = Deadline.after(TaskHandle.LEGACY_RESULT_TIMEOUT);
+        }
+        RequestOptions.Builder b = RequestOptions.newBuilder()
+                .timeout(Duration.ofNanos(Math.max(1, resultDeadline.remainingNanos())));
+        if (token != null) {
+            b.token(token);
+        }
+        Map<String, Object> raw;
+        try {
+            raw = h.owner().channel().request("tasks/result", TaskWire.params("taskId", id), b.build());
+        } catch (McpTimeoutException e) {
+            if (deadline.isExpired()) {
+                h.cancelQuietly("the caller's deadline passed");
+                throw new McpTimeoutException("task " + id + " did not end before the caller's deadline;"
+                        + " tasks/cancel was sent");
+            }
+            h.owner().forget(h);
+            TaskSnapshot last = h.snapshot();
+            throw new McpTimeoutException("task " + id + " passed its TTL of "
+                    + (last.ttl() == null ? "?" : last.ttl().toMillis()) + " ms (created " + h.createdAt()
+                    + ") with no result from tasks/result");
+        } catch (McpCancelledException e) {
+            if (token != null && token.isCancelled()) {
+                h.cancelQuietly("the caller's token fired");
+                throw new McpCancelledException("waiting for task " + id + " was cancelled (" + token.reason()
+                        + "); tasks/cancel was sent");
+            }
+            throw e;
+        } catch (McpTaskNotFoundException e) {
+            h.owner().forget(h);
+            throw e;
+        } catch (McpClosedException e) {
+            throw h.closedWhileWaiting(e);
+        } catch (McpRpcException e) {
+            TaskSnapshot last = learnQuietly(h);
+            if (last.status() == TaskStatus.CANCELLED) {
+                throw h.cancelled(last);
+            }
+            h.apply(new TaskSnapshot(id, Era.LEGACY, TaskStatus.FAILED, last.statusMessage(), null, null, null, null,
+                    null, null, e.error()));
+            throw new McpTaskFailedException("tools/call", h.toolName(), id, e.requestId(), e.error());
+        }
+        if (raw == null) {
+            throw new McpProtocolException("tasks/result of task " + id + " returned no result");
+        }
+        boolean isError = Boolean.TRUE.equals(raw.get("isError"));
+        TaskSnapshot done = new TaskSnapshot(id, Era.LEGACY, isError ? TaskStatus.FAILED : TaskStatus.COMPLETED,
+                h.snapshot().statusMessage(), null, null, null, null, null, raw, null);
+        h.apply(done);
+        return raw;
+    }
+
+    /** A status from tasks/get, bounded, for explaining a tasks/result error; the known snapshot if that fails. */
+    private static TaskSnapshot learnQuietly(TaskHandle h) {
+        try {
+            return h.get(RequestOptions.timeout(TaskHandle.CANCEL_BOUND));
+        } catch (RuntimeException e) {
+            return h.snapshot();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return h.snapshot();
+        }
+    }
+}
