@@ -100,7 +100,7 @@ final class ClientSetup {
         // Ctrl+C, SIGTERM or --timeout: the client cancels the call on the wire, and close() lets that go out first
         McpClient.Builder builder = McpClient.newBuilder(transport(stderrTail,
                         connect.plus(McpCommand.STARTUP_MARGIN)))
-                .clientInfo(Implementation.of(McpCommand.CLIENT_NAME, McpCommand.Version.version()))
+                .clientInfo(Implementation.of(McpCommand.CLIENT_NAME, CliVersion.version()))
                 .outputSchemaValidation(outputSchemaValidation)
                 .taskSupport(tasks.support())
                 .connectTimeout(connect);

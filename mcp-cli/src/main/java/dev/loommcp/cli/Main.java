@@ -225,7 +225,7 @@ public final class Main {
     static CommandLine commandLine(Function<String, String> environment) {
         CommandLine cl = new CommandLine(new McpCommand(environment));
         // after the commands that are methods, so that the help lists it last
-        cl.addSubcommand("tasks", new McpCommand.Tasks());
+        cl.addSubcommand("tasks", new TasksCommand());
         cl.setExpandAtFiles(false);
         // every option goes through a setter that appends (--env, --header) or refuses a second occurrence
         cl.setOverwrittenOptionsAllowed(true);
