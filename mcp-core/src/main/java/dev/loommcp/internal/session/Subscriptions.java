@@ -6,7 +6,6 @@ import dev.loommcp.McpCancelledException;
 import dev.loommcp.McpClosedException;
 import dev.loommcp.McpException;
 import dev.loommcp.McpProtocolException;
-import dev.loommcp.McpRpcException;
 import dev.loommcp.McpTimeoutException;
 import dev.loommcp.McpTransportException;
 import dev.loommcp.McpUnsupportedInEraException;
@@ -35,7 +34,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
 /**
@@ -71,7 +69,7 @@ final class Subscriptions {
     /** How long closing waits for a subscription's thread, and the bound of the legacy unsubscribes. */
     static final Duration CLOSE_WAIT = Duration.ofSeconds(5);
     /** The listen call's timeout: none (a duration no deadline can hold). */
-    private static final Duration NO_TIMEOUT = ChronoUnit.FOREVER.getDuration();
+    static final Duration NO_TIMEOUT = ChronoUnit.FOREVER.getDuration();
 
     /**
      * How a broken modern subscription is re-opened: the first attempt after {@code initial}, each next one after
@@ -148,10 +146,11 @@ final class Subscriptions {
     /** The running legacy subscriptions. */
     private final Set<Legacy> legacy = ConcurrentHashMap.newKeySet();
     /** Legacy resource subscriptions on the server, by URI, counted. */
-    private final ConcurrentHashMap<String, UriEntry> uris = new ConcurrentHashMap<>();
+    private final ResourceHolds holds;
 
     Subscriptions(Host host) {
         this.host = host;
+        this.holds = new ResourceHolds(host);
     }
 
     /** Replaces the re-open policy (tests). */
@@ -292,7 +291,7 @@ final class Subscriptions {
         try {
             if (canSubscribe) {
                 for (String uri : filter.resourceSubscriptions()) {
-                    if (acquire(uri, options, deadline, token)) {
+                    if (holds.acquire(uri, options, deadline, token)) {
                         held.add(uri);
                     }
                 }
@@ -310,7 +309,7 @@ final class Subscriptions {
             return sub;
         } finally {
             if (!done) {
-                release(held);
+                holds.release(held);
             }
         }
     }
@@ -351,14 +350,11 @@ final class Subscriptions {
             boolean canSubscribe = caps != null && caps.resources() != null
                     && Boolean.TRUE.equals(caps.resources().subscribe());
             Deadline deadline = Deadline.after(host.requestTimeout());
-            for (Map.Entry<String, UriEntry> entry : uris.entrySet()) {
-                resubscribe(entry.getKey(), entry.getValue(), canSubscribe, deadline);
-            }
+            holds.resubscribeAll(canSubscribe, deadline);
             for (Legacy sub : affected) {
                 List<String> held = new ArrayList<>();
                 for (String uri : sub.held) {
-                    UriEntry e = uris.get(uri);
-                    if (e != null && e.subscribed) {
+                    if (holds.isSubscribed(uri)) {
                         held.add(uri);
                     }
                 }
@@ -367,123 +363,6 @@ final class Subscriptions {
                 sub.dispatch(() -> sub.listener.onReestablished(ack), InboundDispatcher.SMALL_EVENT_BYTES);
             }
         });
-    }
-
-    private void resubscribe(String uri, UriEntry e, boolean canSubscribe, Deadline deadline) {
-        e.lock.lock();
-        try {
-            if (e.removed || e.holders == 0) {
-                return;
-            }
-            e.subscribed = false;
-            if (!canSubscribe || host.isClosed() || deadline.isExpired()) {
-                return;
-            }
-            host.request("resources/subscribe", Map.of("uri", uri), RequestOptions.timeout(deadline.remaining()));
-            e.subscribed = true;
-        } catch (InterruptedException ie) {
-            Thread.currentThread().interrupt();
-        } catch (RuntimeException failure) {
-            LOG.log(System.Logger.Level.DEBUG, () -> "resources/subscribe in the new session failed: " + failure);
-        } finally {
-            e.lock.unlock();
-        }
-    }
-
-    // ------------------------------------------------------------------------------------------------ legacy URIs
-
-    /** One URI subscribed on a legacy server, shared by the subscriptions that hold it. */
-    private static final class UriEntry {
-        final ReentrantLock lock = new ReentrantLock();
-        int holders;
-        boolean subscribed;
-        boolean removed;
-    }
-
-    /**
-     * Takes a hold on {@code uri}, subscribing it on the server when nobody holds it yet. Returns {@code false} when
-     * the server refused it with a JSON-RPC error; throws when opening must stop (deadline, token, interrupt, a lost
-     * transport).
-     */
-    private boolean acquire(String uri, RequestOptions options, Deadline deadline, CancellationToken token)
-            throws InterruptedException {
-        while (true) {
-            UriEntry e = uris.computeIfAbsent(uri, u -> new UriEntry());
-            long left = deadline.remainingNanos();
-            if (left <= 0 || !e.lock.tryLock(left, TimeUnit.NANOSECONDS)) {
-                throw new McpTimeoutException(LISTEN + ": resources/subscribe for a resource did not complete in "
-                        + "time");
-            }
-            try {
-                if (e.removed) {
-                    continue; // the last holder released it meanwhile: take a fresh entry
-                }
-                if (!e.subscribed) {
-                    try {
-                        host.request("resources/subscribe", Map.of("uri", uri), within(options, deadline, token));
-                    } catch (McpRpcException refused) {
-                        LOG.log(System.Logger.Level.DEBUG, () -> "server " + host.describe()
-                                + " refused resources/subscribe: " + refused.getMessage());
-                        if (e.holders == 0) {
-                            e.removed = true;
-                            uris.remove(uri, e);
-                        }
-                        return false;
-                    }
-                    e.subscribed = true;
-                }
-                e.holders++;
-                return true;
-            } finally {
-                e.lock.unlock();
-            }
-        }
-    }
-
-    /** Drops holds; a URI nobody holds any more is unsubscribed (bounded; failures logged). */
-    private void release(List<String> held) {
-        if (held.isEmpty()) {
-            return;
-        }
-        Deadline deadline = Deadline.after(CLOSE_WAIT);
-        for (String uri : held) {
-            UriEntry e = uris.get(uri);
-            if (e == null) {
-                continue;
-            }
-            e.lock.lock();
-            try {
-                if (--e.holders > 0) {
-                    continue;
-                }
-                e.removed = true;
-                uris.remove(uri, e);
-                if (!e.subscribed || host.isClosed() || deadline.isExpired()) {
-                    continue;
-                }
-                try {
-                    host.request("resources/unsubscribe", Map.of("uri", uri),
-                            RequestOptions.timeout(deadline.remaining()));
-                } catch (InterruptedException ie) {
-                    Thread.currentThread().interrupt();
-                    return;
-                } catch (RuntimeException failure) {
-                    LOG.log(System.Logger.Level.DEBUG, () -> "resources/unsubscribe failed: " + failure);
-                }
-            } finally {
-                e.lock.unlock();
-            }
-        }
-    }
-
-    private static RequestOptions within(RequestOptions options, Deadline deadline, CancellationToken token) {
-        Duration left = deadline.remaining();
-        if (left.isZero()) {
-            throw new McpTimeoutException(LISTEN + ": no time left to subscribe the resources");
-        }
-        RequestOptions.Builder b = RequestOptions.newBuilder().timeout(deadline.isNone() ? NO_TIMEOUT : left)
-                .meta(options.meta());
-        return (token == null ? b : b.token(token)).build();
     }
 
     // ------------------------------------------------------------------------------------------------ inbound
@@ -549,7 +428,7 @@ final class Subscriptions {
         }
         listens.clear();
         legacy.clear();
-        uris.clear();
+        holds.clear();
     }
 
     // ------------------------------------------------------------------------------------------------ subscriptions
@@ -858,7 +737,7 @@ final class Subscriptions {
                 return;
             }
             legacy.remove(this);
-            release(held);
+            holds.release(held);
             ended(null);
         }
 

@@ -741,7 +741,7 @@ public final class StdioTransport implements McpTransport {
             Map<String, String> env = Launch.childEnvironment(System.getenv(), inheritEnvironment, environment);
             Path base = dir != null ? dir : Path.of("").toAbsolutePath();
             Path executable = Launch.resolveProgram(program, lookup(env, "PATH"), lookup(env, "PATHEXT"), base);
-            Helpers helpers = Helpers.get();
+            LaunchHelpers helpers = LaunchHelpers.get();
             LaunchConfig config = new LaunchConfig(program, executable, List.copyOf(argv.subList(1, argv.size())),
                     helpers.launcher, helpers.kill, dir, Collections.unmodifiableMap(env), maxMessageBytes,
                     stderrBufferBytes, stderrListener, startupTimeout, stdinCloseGrace, terminateGrace, killGrace);
@@ -758,49 +758,6 @@ public final class StdioTransport implements McpTransport {
                 return null;
             }
             return env.get(name);
-        }
-    }
-
-    /** The helper programs found once per JVM: the process-group launcher and {@code kill}. */
-    private static final class Helpers {
-        private static volatile Helpers instance;
-
-        final List<String> launcher;
-        final Path kill;
-
-        private Helpers(List<String> launcher, Path kill) {
-            this.launcher = launcher;
-            this.kill = kill;
-        }
-
-        static Helpers get() {
-            Helpers h = instance;
-            if (h == null) {
-                h = find();
-                instance = h;
-            }
-            return h;
-        }
-
-        private static Helpers find() {
-            if (Launch.windows()) {
-                return new Helpers(List.of(), null);
-            }
-            Path kill = Launch.findHelper("kill");
-            if (Launch.OS == Launch.Os.LINUX) {
-                Path setsid = Launch.findHelper("setsid");
-                if (setsid != null) {
-                    return new Helpers(List.of(setsid.toString()), kill);
-                }
-            }
-            Path perl = Launch.findHelper("perl");
-            if (perl != null) {
-                return new Helpers(Launch.perlLauncher(perl), kill);
-            }
-            System.getLogger("dev.loommcp.transport.stdio").log(System.Logger.Level.WARNING,
-                    "neither setsid nor perl was found: stdio servers are not started in their own process group,"
-                            + " so only their visible descendants can be ended on close");
-            return new Helpers(List.of(), kill);
         }
     }
 }
