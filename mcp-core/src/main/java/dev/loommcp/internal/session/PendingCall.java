@@ -1,7 +1,17 @@
 package dev.loommcp.internal.session;
 
+import dev.loommcp.McpCancelledException;
+import dev.loommcp.McpClosedException;
+import dev.loommcp.McpException;
+import dev.loommcp.McpTimeoutException;
+import dev.loommcp.McpTransportException;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
+import dev.loommcp.spi.Deadline;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 /** One request waiting for its response. */
 final class PendingCall {
@@ -20,6 +30,60 @@ final class PendingCall {
         this.method = method;
         this.startNanos = startNanos;
         this.lastProgressNanos = startNanos;
+    }
+
+    /**
+     * Waits for the response: until {@code deadline}, or with {@code reset} until {@code progressTimeout} after the
+     * latest progress (never past {@code hardDeadline}; without a progress timeout, until {@code hardDeadline}). Runs
+     * the progress listener of a relay on the calling thread meanwhile.
+     *
+     * @return the response or error response
+     * @throws McpTimeoutException     if the deadline passed first
+     * @throws McpCancelledException   if the caller's token fired
+     * @throws McpClosedException      if the client was closed
+     * @throws McpTransportException   if the request could not be sent
+     * @throws IllegalArgumentException if the params are not plain JSON
+     * @throws InterruptedException    if the calling thread is interrupted
+     */
+    JsonRpcMessage await(Deadline deadline, Deadline hardDeadline, Duration progressTimeout, boolean reset)
+            throws InterruptedException {
+        while (true) {
+            Deadline effective = !reset ? deadline : progressTimeout == null ? hardDeadline
+                    : Deadline.ofNanoTime(lastProgressNanos).plus(progressTimeout).earliest(hardDeadline);
+            long left = effective.remainingNanos();
+            if (left <= 0) {
+                throw new McpTimeoutException(method + " (id " + id + ") timed out: no response within "
+                        + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos) + " ms");
+            }
+            try {
+                ProgressRelay relay = this.relay;
+                if (relay != null) {
+                    return relay.await(future, left); // runs the progress listener on this thread meanwhile
+                }
+                return left == Long.MAX_VALUE ? future.get() : future.get(left, TimeUnit.NANOSECONDS);
+            } catch (TimeoutException e) {
+                // loop: progress may have moved the deadline
+            } catch (ExecutionException e) {
+                Throwable cause = e.getCause();
+                if (cause instanceof CancelSignal c) {
+                    throw new McpCancelledException(method + " (id " + id + ") cancelled: " + c.reason);
+                }
+                if (cause instanceof McpClosedException closed) {
+                    throw new McpClosedException(method + " (id " + id + ") failed: the client was closed",
+                            closed.getCause());
+                }
+                if (cause instanceof McpException m) {
+                    throw m;
+                }
+                if (cause instanceof InterruptedException ie) {
+                    throw ie;
+                }
+                if (cause instanceof IllegalArgumentException iae) {
+                    throw new IllegalArgumentException(iae.getMessage(), iae); // params that are not plain JSON
+                }
+                throw new McpTransportException(method + " (id " + id + ") could not be sent: " + cause, cause);
+            }
+        }
     }
 
     /** Completes a pending request when the caller's token fires. */

@@ -4,12 +4,10 @@ import dev.loommcp.CancellationToken;
 import dev.loommcp.Era;
 import dev.loommcp.McpCancelledException;
 import dev.loommcp.McpClosedException;
-import dev.loommcp.McpException;
 import dev.loommcp.McpMissingCapabilityException;
 import dev.loommcp.McpProtocolException;
 import dev.loommcp.McpRpcException;
 import dev.loommcp.McpTimeoutException;
-import dev.loommcp.McpTransportException;
 import dev.loommcp.McpUnsupportedInEraException;
 import dev.loommcp.McpUnsupportedVersionException;
 import dev.loommcp.ProtocolMode;
@@ -17,26 +15,19 @@ import dev.loommcp.RequestOptions;
 import dev.loommcp.Subscription;
 import dev.loommcp.SubscriptionFilter;
 import dev.loommcp.SubscriptionListener;
-import dev.loommcp.internal.concurrent.Joins;
 import dev.loommcp.internal.concurrent.McpThreads;
-import dev.loommcp.internal.json.Ids;
 import dev.loommcp.internal.json.Json;
-import dev.loommcp.internal.json.JsonSize;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
 import dev.loommcp.schema.CallToolResult;
 import dev.loommcp.schema.DiscoverResult;
 import dev.loommcp.schema.Implementation;
 import dev.loommcp.schema.InitializeResult;
-import dev.loommcp.schema.ProgressNotification;
 import dev.loommcp.schema.ServerCapabilities;
 import dev.loommcp.spi.Deadline;
 import dev.loommcp.spi.McpTransport;
 import dev.loommcp.spi.RequestRouting;
-import dev.loommcp.spi.TransportContext;
-import dev.loommcp.spi.TransportSink;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -46,9 +37,6 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
@@ -62,7 +50,9 @@ import java.util.function.Consumer;
  * is {@link ModernRequests}, tool calls with header routing are {@link HeaderRoutedCalls}, every tool call and the
  * channel of an installed task driver are {@link TaskBridge}'s. Inbound notifications and
  * server requests go to an {@link InboundDispatcher}; it gets what it needs from here, never the other way round.
- * Thread-safe.
+ * The transport's sink is {@link SessionSink}, the adapters the split-out parts call back through are
+ * {@link SessionHosts}, the release at close is {@link SessionRelease}, the wait for a response is
+ * {@link PendingCall#await}. Thread-safe.
  */
 public final class Session {
 
@@ -84,43 +74,43 @@ public final class Session {
     }
 
     private final SessionConfig config;
-    private final McpTransport transport;
-    private final Duration requestTimeout;
+    final McpTransport transport;
+    final Duration requestTimeout;
     private final Duration connectTimeout;
     private final int listenerQueueCapacity;
     private final long listenerQueueBytes;
     private final Handshake handshake;
     private final SessionRenewal renewal;
-    private final InboundDispatcher inbound;
+    final InboundDispatcher inbound;
     private final ToolCatalog tools;
-    private final Subscriptions subscriptions;
+    final Subscriptions subscriptions;
 
     private final ReentrantLock stateLock = new ReentrantLock();
     private volatile State state = State.NEW;
     private volatile Throwable closeCause;
-    private volatile InitializeResult initializeResult;
+    volatile InitializeResult initializeResult;
 
     private final AtomicLong ids = new AtomicLong();
-    private final ConcurrentHashMap<Long, PendingCall> pending = new ConcurrentHashMap<>();
-    private final Set<Thread> background = ConcurrentHashMap.newKeySet();
+    final ConcurrentHashMap<Long, PendingCall> pending = new ConcurrentHashMap<>();
+    final Set<Thread> background = ConcurrentHashMap.newKeySet();
     private final AtomicLong droppedEvents = new AtomicLong();
-    private final EventLoop events;
+    final EventLoop events;
     private final AtomicReference<Map<String, Object>> toolMeta = new AtomicReference<>(Map.of());
-    private final Sink sink = new Sink();
-    private final Answers answers;
-    private final Events observed;
+    final SessionSink sink = new SessionSink(this);
+    final Answers answers;
+    final Events observed;
     private final Envelope envelope;
-    private final ResultCache cache;
+    final ResultCache cache;
     private final InputRounds inputRounds;
     private final EraSetup eraSetup;
-    private final ModernRequests modern;
+    final ModernRequests modern;
     private final HeaderRoutedCalls headerRouting;
-    private final TaskBridge tasks;
+    final TaskBridge tasks;
 
     /** The era of the connection, set once connect completed; {@code null} before. */
     private volatile Era era;
     /** The adopted {@code server/discover} result of a modern connection. */
-    private volatile DiscoverResult discover;
+    volatile DiscoverResult discover;
     /**
      * Creates an unconnected session; nothing starts before {@link #connect}.
      *
@@ -140,18 +130,18 @@ public final class Session {
         ProtocolMode mode = config.protocolMode();
         this.handshake = new Handshake(transport, config.clientInfo(), config.clientCapabilities(),
                 mode.forcedEra().orElse(null) == Era.LEGACY ? mode.pinnedVersion().orElse(null) : null);
-        this.subscriptions = new Subscriptions(new SubscriptionHost());
-        this.inbound = new InboundDispatcher(config, new DispatcherHost(), tools, subscriptions);
+        this.subscriptions = new Subscriptions(new SessionHosts.SubscriptionHost(this));
+        this.inbound = new InboundDispatcher(config, new SessionHosts.DispatcherHost(this), tools, subscriptions);
         this.observed = new Events(config.eventListener());
         this.answers = new Answers(pending, ids, transport::describe);
         this.envelope = new Envelope(config, tools, transport.exchangePerRequest());
         this.cache = new ResultCache(() -> era == Era.MODERN);
         this.inputRounds = new InputRounds(new ClientHandlers(config), config.maxInputRounds(), transport::describe);
-        this.modern = new ModernRequests(envelope, cache, inputRounds, new ModernHost());
+        this.modern = new ModernRequests(envelope, cache, inputRounds, new SessionHosts.ModernHost(this));
         this.headerRouting = new HeaderRoutedCalls(tools, config.maxListPages(), this::request,
                 (m, p, o) -> call(m, p, o, false));
         this.tasks = new TaskBridge(this, config, tools, inputRounds, headerRouting);
-        this.eraSetup = new EraSetup(config, handshake, envelope, new EraHost());
+        this.eraSetup = new EraSetup(config, handshake, envelope, new SessionHosts.EraHost(this));
         this.renewal = new SessionRenewal(handshake, tools, result -> {
             initializeResult = result;
             inbound.onSessionRestarted(); // marks the tool catalog stale and tells the listener
@@ -223,7 +213,7 @@ public final class Session {
      * Closes a probe transport on a tracked background thread (joined by {@link #close()}), so that connect does not
      * wait for the probe process to be reaped; on the calling thread when the client is closed already.
      */
-    private void closeProbe(McpTransport probe) {
+    void closeProbe(McpTransport probe) {
         if (state == State.CLOSED) {
             probe.close();
             return;
@@ -529,7 +519,7 @@ public final class Session {
      * Sends one request and waits for its response. The heart of the client: DESIGN.md section 3, "the life of a
      * call".
      */
-    private Object callOnce(String method, Map<String, Object> params, RequestOptions options, boolean handshake,
+    Object callOnce(String method, Map<String, Object> params, RequestOptions options, boolean handshake,
                             RequestRouting routing, Consumer<RequestId> onSent) throws InterruptedException {
         if (!handshake) {
             ensureConnected(method);
@@ -589,7 +579,7 @@ public final class Session {
             }
             JsonRpcMessage response;
             try {
-                response = await(p, deadline, hardDeadline, progressTimeout, options.resetTimeoutOnProgress());
+                response = p.await(deadline, hardDeadline, progressTimeout, options.resetTimeoutOnProgress());
             } catch (McpTimeoutException e) {
                 cancelReason = "timeout";
                 throw e;
@@ -629,47 +619,6 @@ public final class Session {
             if (cancelReason != null && !handshake && state == State.CONNECTED
                     && (routing == null || !transport.exchangePerRequest())) {
                 sendCancelled(requestId, method, cancelReason, routing);
-            }
-        }
-    }
-
-    private JsonRpcMessage await(PendingCall p, Deadline deadline, Deadline hardDeadline, Duration progressTimeout,
-                                 boolean reset) throws InterruptedException {
-        while (true) {
-            Deadline effective = !reset ? deadline : progressTimeout == null ? hardDeadline
-                    : Deadline.ofNanoTime(p.lastProgressNanos).plus(progressTimeout).earliest(hardDeadline);
-            long left = effective.remainingNanos();
-            if (left <= 0) {
-                throw new McpTimeoutException(p.method + " (id " + p.id + ") timed out: no response within "
-                        + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - p.startNanos) + " ms");
-            }
-            try {
-                ProgressRelay relay = p.relay;
-                if (relay != null) {
-                    return relay.await(p.future, left); // runs the progress listener on this thread meanwhile
-                }
-                return left == Long.MAX_VALUE ? p.future.get() : p.future.get(left, TimeUnit.NANOSECONDS);
-            } catch (TimeoutException e) {
-                // loop: progress may have moved the deadline
-            } catch (ExecutionException e) {
-                Throwable cause = e.getCause();
-                if (cause instanceof PendingCall.CancelSignal c) {
-                    throw new McpCancelledException(p.method + " (id " + p.id + ") cancelled: " + c.reason);
-                }
-                if (cause instanceof McpClosedException closed) {
-                    throw new McpClosedException(p.method + " (id " + p.id + ") failed: the client was closed",
-                            closed.getCause());
-                }
-                if (cause instanceof McpException m) {
-                    throw m;
-                }
-                if (cause instanceof InterruptedException ie) {
-                    throw ie;
-                }
-                if (cause instanceof IllegalArgumentException iae) {
-                    throw new IllegalArgumentException(iae.getMessage(), iae); // params that are not plain JSON
-                }
-                throw new McpTransportException(p.method + " (id " + p.id + ") could not be sent: " + cause, cause);
             }
         }
     }
@@ -737,11 +686,11 @@ public final class Session {
 
     // ------------------------------------------------------------------------------------------------ helpers
 
-    private Deadline deadlineOf(RequestOptions options, Deadline start) {
+    Deadline deadlineOf(RequestOptions options, Deadline start) {
         return Deadlines.of(options, start, requestTimeout);
     }
 
-    private void ensureConnected(String method) {
+    void ensureConnected(String method) {
         State s = state;
         if (s == State.CONNECTED) {
             return;
@@ -777,7 +726,7 @@ public final class Session {
                 + (cause == null ? "" : " (" + cause.getMessage() + ")"), cause);
     }
 
-    private void startBackground(String purpose, Runnable task) {
+    void startBackground(String purpose, Runnable task) {
         if (state == State.CLOSED && !purpose.equals("closer")) {
             return;
         }
@@ -804,226 +753,6 @@ public final class Session {
         events.dispatch(listenerCall, bytes);
     }
 
-    // ------------------------------------------------------------------------------------------------ inbound
-
-    /** What the modern request path may do with this session. */
-    private final class ModernHost implements ModernRequests.Host {
-        @Override
-        public Object send(String method, Map<String, Object> params, RequestOptions options, boolean handshake,
-                           RequestRouting routing, Consumer<RequestId> onSent) throws InterruptedException {
-            return callOnce(method, params, options, handshake, routing, onSent);
-        }
-
-        @Override
-        public Deadline deadlineOf(RequestOptions options) {
-            return Session.this.deadlineOf(options, Deadline.ofNanoTime(System.nanoTime()));
-        }
-
-        @Override
-        public void ensureConnected(String method) {
-            Session.this.ensureConnected(method);
-        }
-
-        @Override
-        public String describe() {
-            return transport.describe();
-        }
-    }
-
-    /** What the era setup may do with this session. */
-    private final class EraHost implements EraSetup.Host {
-        @Override
-        public void open(Deadline deadline) throws InterruptedException {
-            transport.open(TransportContext.of(sink, deadline));
-        }
-
-        @Override
-        public Object handshakeCall(String method, Map<String, Object> params, RequestOptions options)
-                throws InterruptedException {
-            return callOnce(method, params, options, true, null, null);
-        }
-
-        @Override
-        public Map<String, Object> discover(RequestOptions options, Deadline deadline) throws InterruptedException {
-            return modern.sendModern("server/discover", null, options, true, null, deadline);
-        }
-
-        @Override
-        public String modernVersion() {
-            return modern.version();
-        }
-
-        @Override
-        public void adopt(DiscoverResult result, String version) {
-            discover = result;
-            modern.adopt(version, result.serverInfo());
-        }
-
-        @Override
-        public void initialized(InitializeResult result) {
-            initializeResult = result;
-        }
-
-        @Override
-        public void unverified(String key, EraVerdicts.Verdict verdict) {
-            modern.unverified(key, verdict);
-        }
-
-        @Override
-        public void closeProbe(McpTransport probe) {
-            Session.this.closeProbe(probe);
-        }
-    }
-
-    /** The transport's sink: responses go to {@link Answers} (the pending calls); the rest to the dispatcher. */
-    private final class Sink implements TransportSink {
-        @Override
-        public void onMessage(JsonRpcMessage message) {
-            try {
-                switch (message) {
-                    case JsonRpcMessage.Response r -> answers.complete(r.id(), r);
-                    case JsonRpcMessage.ErrorResponse e -> {
-                        if (e.id() == null) {
-                            LOG.log(System.Logger.Level.WARNING, () -> "server " + transport.describe()
-                                    + " sent a JSON-RPC error without id: code " + e.error().code());
-                        } else {
-                            answers.complete(e.id(), e);
-                        }
-                    }
-                    case JsonRpcMessage.Notification n -> {
-                        cache.onNotification(n);
-                        inbound.onNotification(n);
-                        tasks.onNotification(n);
-                    }
-                    case JsonRpcMessage.Request r -> inbound.onServerRequest(r);
-                }
-            } catch (RuntimeException e) {
-                LOG.log(System.Logger.Level.WARNING, "failed to handle an inbound message", e);
-            }
-        }
-
-        @Override
-        public void onSkipped(String problem) {
-            LOG.log(System.Logger.Level.DEBUG, () -> "skipped inbound input: " + problem);
-        }
-
-        @Override
-        public void onMalformedResponse(RequestId id, String problem) {
-            answers.malformed(id, problem);
-        }
-
-        @Override
-        public void onSendFailed(RequestId id, McpException cause) {
-            answers.failed(id, cause);
-        }
-
-        @Override
-        public void onClosed(McpTransportException cause) {
-            for (PendingCall p : pending.values()) {
-                p.future.completeExceptionally(cause);
-            }
-            if (markClosed(cause)) {
-                // closing the transport and joining threads must not run on the transport's own thread
-                startBackground("closer", Session.this::release);
-            }
-        }
-    }
-
-    /** What the inbound dispatcher may do with this session. */
-    private final class DispatcherHost implements InboundDispatcher.Host {
-        @Override
-        public boolean isClosed() {
-            return state == State.CLOSED;
-        }
-
-        @Override
-        public void dispatch(Runnable listenerCall, long bytes) {
-            events.dispatch(listenerCall, bytes);
-        }
-
-        @Override
-        public void startBackground(String purpose, Runnable task) {
-            Session.this.startBackground(purpose, task);
-        }
-
-        @Override
-        public void onProgress(JsonRpcMessage.Notification n) {
-            Object token = n.params() == null ? null : n.params().get("progressToken");
-            Long exact = Ids.exactInteger(token);
-            PendingCall p = exact == null ? null : pending.get(exact);
-            if (p == null) {
-                return;
-            }
-            p.lastProgressNanos = System.nanoTime();
-            ProgressRelay relay = p.relay;
-            if (relay != null) {
-                ProgressNotification progress = Json.convert(n.params(), ProgressNotification.class,
-                        "notifications/progress");
-                relay.offer(progress, JsonSize.ofMessage(n.method(), n.params()));
-            }
-        }
-
-        @Override
-        public Deadline defaultDeadline() {
-            return deadlineOf(RequestOptions.DEFAULT, Deadline.ofNanoTime(System.nanoTime()));
-        }
-    }
-
-    /** What the subscriptions may do with this session. */
-    private final class SubscriptionHost implements Subscriptions.Host {
-        @Override
-        public Era era() {
-            return Session.this.era();
-        }
-
-        @Override
-        public void ensureConnected(String method) {
-            Session.this.ensureConnected(method);
-        }
-
-        @Override
-        public boolean isClosed() {
-            return Session.this.isClosed();
-        }
-
-        @Override
-        public dev.loommcp.schema.ServerCapabilities serverCapabilities() {
-            return Session.this.serverCapabilities();
-        }
-
-        @Override
-        public Object modernCall(String method, Map<String, Object> params, RequestOptions options,
-                                 java.util.function.Consumer<RequestId> onSent) throws InterruptedException {
-            return Session.this.modernCall(method, params, options, onSent);
-        }
-
-        @Override
-        public Map<String, Object> request(String method, Map<String, Object> params, RequestOptions options)
-                throws InterruptedException {
-            return Session.this.request(method, params, options);
-        }
-
-        @Override
-        public void dispatch(Runnable listenerCall, long bytes) {
-            events.dispatch(listenerCall, bytes);
-        }
-
-        @Override
-        public void startBackground(String purpose, Runnable task) {
-            Session.this.startBackground(purpose, task);
-        }
-
-        @Override
-        public Duration requestTimeout() {
-            return requestTimeout;
-        }
-
-        @Override
-        public String describe() {
-            return transport.describe();
-        }
-    }
-
     // ------------------------------------------------------------------------------------------------ shutdown
 
     private void shutdown(Throwable cause) {
@@ -1033,7 +762,7 @@ public final class Session {
     }
 
     /** Moves the client to CLOSED; returns whether this call did it (exactly one caller gets {@code true}). */
-    private boolean markClosed(Throwable cause) {
+    boolean markClosed(Throwable cause) {
         stateLock.lock();
         try {
             if (state == State.CLOSED) {
@@ -1047,48 +776,9 @@ public final class Session {
         }
     }
 
-    /** Releases everything of a client just marked closed: pending calls, handlers, transport, threads. */
-    private void release() {
-        // an interrupted closer (a task cancelled with Future.cancel(true)) still closes the transport and waits
-        // within the bound; the interrupt is re-asserted at the end
-        boolean interrupted = Thread.interrupted();
-        Throwable cause = closeCause;
-        McpClosedException closed = new McpClosedException("the client was closed", cause);
-        for (PendingCall p : pending.values()) {
-            p.future.completeExceptionally(closed);
-        }
-        Thread self = Thread.currentThread();
-        tasks.clientClosed(); // the close token fires, the task driver stops its polls
-        inbound.interruptHandlers();
-        // a notifications/cancelled already queued goes out before the transport closes: the transport's close()
-        // lets its one-way sends finish, bounded
-        try {
-            transport.close();
-        } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "closing the transport failed", e);
-        }
-        observed.transportClosed(cause);
-        Thread eventThread = events.thread();
-        if (eventThread != null && eventThread != self) {
-            eventThread.interrupt();
-        }
-        List<Thread> toJoin = new ArrayList<>();
-        if (eventThread != null) {
-            toJoin.add(eventThread);
-        }
-        toJoin.addAll(inbound.handlerThreads());
-        toJoin.addAll(background);
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        for (Thread t : toJoin) {
-            if (t != self) {
-                t.interrupt();
-            }
-        }
-        interrupted |= Joins.joinAll(toJoin, end);
-        subscriptions.clientClosed(cause); // onEnded once each, after every other client thread ended
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
+    /** Releases everything of a client just marked closed: {@link SessionRelease}. */
+    void release() {
+        SessionRelease.release(this);
     }
 
     @Override

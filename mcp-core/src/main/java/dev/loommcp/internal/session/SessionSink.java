@@ -1,0 +1,74 @@
+package dev.loommcp.internal.session;
+
+import dev.loommcp.McpException;
+import dev.loommcp.McpTransportException;
+import dev.loommcp.jsonrpc.JsonRpcMessage;
+import dev.loommcp.jsonrpc.RequestId;
+import dev.loommcp.spi.TransportSink;
+
+/**
+ * A {@link Session}'s transport sink: responses go to {@link Answers} (the pending calls); notifications to the
+ * result cache, the inbound dispatcher and the task bridge; server requests to the dispatcher. The loss of the
+ * transport fails every pending call and closes the session on a background thread. Thread-safe.
+ */
+final class SessionSink implements TransportSink {
+
+    private static final System.Logger LOG = System.getLogger("dev.loommcp.client");
+
+    private final Session session;
+
+    SessionSink(Session session) {
+        this.session = session;
+    }
+
+    @Override
+    public void onMessage(JsonRpcMessage message) {
+        try {
+            switch (message) {
+                case JsonRpcMessage.Response r -> session.answers.complete(r.id(), r);
+                case JsonRpcMessage.ErrorResponse e -> {
+                    if (e.id() == null) {
+                        LOG.log(System.Logger.Level.WARNING, () -> "server " + session.transport.describe()
+                                + " sent a JSON-RPC error without id: code " + e.error().code());
+                    } else {
+                        session.answers.complete(e.id(), e);
+                    }
+                }
+                case JsonRpcMessage.Notification n -> {
+                    session.cache.onNotification(n);
+                    session.inbound.onNotification(n);
+                    session.tasks.onNotification(n);
+                }
+                case JsonRpcMessage.Request r -> session.inbound.onServerRequest(r);
+            }
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "failed to handle an inbound message", e);
+        }
+    }
+
+    @Override
+    public void onSkipped(String problem) {
+        LOG.log(System.Logger.Level.DEBUG, () -> "skipped inbound input: " + problem);
+    }
+
+    @Override
+    public void onMalformedResponse(RequestId id, String problem) {
+        session.answers.malformed(id, problem);
+    }
+
+    @Override
+    public void onSendFailed(RequestId id, McpException cause) {
+        session.answers.failed(id, cause);
+    }
+
+    @Override
+    public void onClosed(McpTransportException cause) {
+        for (PendingCall p : session.pending.values()) {
+            p.future.completeExceptionally(cause);
+        }
+        if (session.markClosed(cause)) {
+            // closing the transport and joining threads must not run on the transport's own thread
+            session.startBackground("closer", session::release);
+        }
+    }
+}
