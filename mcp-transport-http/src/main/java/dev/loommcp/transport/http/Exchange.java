@@ -11,6 +11,7 @@ import dev.loommcp.McpTimeoutException;
 import dev.loommcp.McpTransportException;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
+import dev.loommcp.spi.Deadline;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.net.ConnectException;
@@ -85,8 +86,13 @@ final class Exchange {
     HttpResponse<StreamBody> send(Call call, String method, byte[] body, List<String[]> transportHeaders,
                                   long deadlineNanos) throws InterruptedException {
         URI uri = settings.endpoint;
+        AuthorizationProvider auth = settings.authorization;
+        int authAttempt = 0;
         for (int hop = 0; ; hop++) {
-            HttpRequest request = buildRequest(call, method, uri, body, transportHeaders, deadlineNanos);
+            AuthorizationRequest authRequest = auth == null ? null : new AuthorizationRequest(settings.endpoint,
+                    method, uri, authAttempt, call.unbounded || deadlineNanos == Long.MAX_VALUE ? Deadline.NONE
+                    : Deadline.ofNanoTime(deadlineNanos));
+            HttpRequest request = buildRequest(call, method, uri, body, transportHeaders, deadlineNanos, authRequest);
             if (WIRE.isLoggable(Level.DEBUG)) {
                 WIRE.log(Level.DEBUG, call.what + ": " + method + " " + origin + (hop > 0 ? " (redirect " + hop + ")"
                         : ""));
@@ -96,6 +102,21 @@ final class Exchange {
             int status = resp.statusCode();
             if (WIRE.isLoggable(Level.DEBUG)) {
                 WIRE.log(Level.DEBUG, call.what + ": HTTP " + status + " " + mediaType(resp));
+            }
+            if (auth != null) {
+                try {
+                    auth.onResponse(authRequest, status, resp.headers());
+                } catch (RuntimeException e) {
+                    resp.body().close();
+                    throw providerFailed(call, e);
+                }
+                if ((status == 401 || status == 403) && authAttempt < AuthorizationProvider.MAX_RETRIES
+                        && retryAuthorized(call, auth, authRequest, resp)) {
+                    authAttempt++;
+                    uri = settings.endpoint;
+                    hop = -1;
+                    continue;
+                }
             }
             if (status < 300 || status >= 400) {
                 return resp;
@@ -129,8 +150,44 @@ final class Exchange {
         }
     }
 
+    /**
+     * Hands a 401/403 to the authorization provider; whether to send the request again. The refused response's body
+     * is closed when it is sent again, else left for the caller's error handling.
+     */
+    private boolean retryAuthorized(Call call, AuthorizationProvider auth, AuthorizationRequest authRequest,
+                                    HttpResponse<StreamBody> resp) throws InterruptedException {
+        AuthorizationFailure failure = new AuthorizationFailure(resp.statusCode(), challenges(resp), resp.headers());
+        boolean retry;
+        try {
+            retry = auth.onChallenge(authRequest, failure);
+        } catch (RuntimeException e) {
+            resp.body().close();
+            throw providerFailed(call, e);
+        } catch (InterruptedException e) {
+            resp.body().close();
+            throw e;
+        }
+        if (retry) {
+            resp.body().close();
+            if (call.aborted()) {
+                throw aborted(call);
+            }
+        }
+        return retry;
+    }
+
+    /** An authorization provider's exception: an McpException as it is, anything else wrapped. */
+    private static McpException providerFailed(Call call, RuntimeException e) {
+        if (e instanceof McpException m) {
+            return m;
+        }
+        return new McpTransportException(call.what + ": the authorization provider failed ("
+                + e.getClass().getSimpleName() + ")", e);
+    }
+
     private HttpRequest buildRequest(Call call, String method, URI uri, byte[] body, List<String[]> transportHeaders,
-                                     long deadlineNanos) {
+                                     long deadlineNanos, AuthorizationRequest authRequest)
+            throws InterruptedException {
         HttpRequest.Builder b = HttpRequest.newBuilder(uri)
                 .method(method, body.length == 0 && !"POST".equals(method)
                         ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(body));
@@ -151,6 +208,30 @@ final class Exchange {
             }
             b.header(h[0], h[1]);
             all.computeIfAbsent(h[0], k -> new ArrayList<>()).add(h[1]);
+        }
+        if (authRequest != null) {
+            Map<String, String> credentials;
+            try {
+                credentials = settings.authorization.credentials(authRequest);
+            } catch (RuntimeException e) {
+                throw providerFailed(call, e);
+            }
+            if (credentials == null) {
+                throw new McpTransportException(call.what + ": the authorization provider returned null");
+            }
+            for (Map.Entry<String, String> h : credentials.entrySet()) {
+                String problem = HeaderRules.problem(h.getKey(), h.getValue());
+                if (problem != null) {
+                    throw new McpTransportException(call.what + ": the authorization provider returned " + problem);
+                }
+                try {
+                    b.header(h.getKey(), h.getValue());
+                } catch (IllegalArgumentException e) {
+                    throw new McpTransportException(call.what + ": the authorization provider returned a header the "
+                            + "HTTP client refuses: " + h.getKey());
+                }
+                all.computeIfAbsent(h.getKey(), k -> new ArrayList<>()).add(h.getValue());
+            }
         }
         RequestSigner signer = settings.signer;
         if (signer != null) {

@@ -41,6 +41,8 @@ final class HttpSettings {
     final Duration idleTimeout;
     /** The request signer, or {@code null}. */
     final RequestSigner signer;
+    /** The authorization provider, or {@code null}. */
+    final AuthorizationProvider authorization;
     /** The TLS context, or {@code null} for the JDK's default. */
     final SSLContext sslContext;
     final int maxMessageBytes;
@@ -52,14 +54,15 @@ final class HttpSettings {
     volatile TransportThreads threads = TransportThreads.standard();
 
     HttpSettings(URI endpoint, List<String[]> headers, Duration connectTimeout, Duration idleTimeout,
-                 RequestSigner signer, SSLContext sslContext, int maxMessageBytes, Duration reconnectDelay,
-                 String tlsDescription) {
+                 RequestSigner signer, AuthorizationProvider authorization, SSLContext sslContext,
+                 int maxMessageBytes, Duration reconnectDelay, String tlsDescription) {
         this.endpoint = endpoint;
         this.origin = originOf(endpoint);
         this.headers = List.copyOf(headers);
         this.connectTimeout = connectTimeout;
         this.idleTimeout = idleTimeout;
         this.signer = signer;
+        this.authorization = authorization;
         this.sslContext = sslContext;
         this.maxMessageBytes = maxMessageBytes;
         this.reconnectDelayMillis = reconnectDelay.toMillis();

@@ -148,8 +148,8 @@ public final class HttpTransport implements McpTransport {
     private final Sender sender;
 
     private HttpTransport(Builder b, SSLContext ssl) {
-        this.settings = new HttpSettings(b.endpoint, b.headers, b.connectTimeout, b.idleTimeout, b.signer, ssl,
-                b.maxMessageBytes, b.reconnectDelay, b.tlsDescription());
+        this.settings = new HttpSettings(b.endpoint, b.headers, b.connectTimeout, b.idleTimeout, b.signer,
+                b.authorization, ssl, b.maxMessageBytes, b.reconnectDelay, b.tlsDescription());
         this.origin = settings.origin;
         this.exchange = new Exchange(settings, closed);
         this.inbound = new Inbound(closed);
@@ -488,6 +488,7 @@ public final class HttpTransport implements McpTransport {
         private Duration connectTimeout = HttpSettings.DEFAULT_CONNECT_TIMEOUT;
         private Duration idleTimeout = HttpSettings.DEFAULT_IDLE_TIMEOUT;
         private RequestSigner signer;
+        private AuthorizationProvider authorization;
         private Path certChain;
         private Path privateKey;
         private Path pkcs12;
@@ -592,6 +593,20 @@ public final class HttpTransport implements McpTransport {
          */
         public Builder requestSigner(RequestSigner signer) {
             this.signer = signer;
+            return this;
+        }
+
+        /**
+         * Sets the authorization provider asked for every request's credentials and handed every 401/403 answer,
+         * for OAuth-protected servers (MCP "Authorization"); see {@link AuthorizationProvider}. The module
+         * {@code dev.loommcp.auth} provides one ({@code McpOAuth}).
+         *
+         * @param provider the provider, or {@code null} for none (the default: no credentials are added, and 401
+         *                 and 403 fail with {@link McpHttpStatusException})
+         * @return this builder
+         */
+        public Builder authorization(AuthorizationProvider provider) {
+            this.authorization = provider;
             return this;
         }
 

@@ -1,0 +1,64 @@
+package dev.loommcp.auth;
+
+import dev.loommcp.spi.Deadline;
+import java.io.IOException;
+import java.net.URI;
+import java.util.function.Consumer;
+
+/**
+ * An {@link AuthorizationCodeHandler} for desktop and CLI use (RFC 8252 section 7.3): listens on
+ * {@code http://127.0.0.1:<random port>/callback}, hands the authorization URL to a callback (which opens a browser
+ * or prints it), and takes the first redirect that carries the expected {@code state} (others get a 400 page and are
+ * ignored); one authorization at a time. The HTTP server runs for the receiver's life on daemon threads; {@link #close()}
+ * stops it.
+ *
+ * <p>Thread-safe.
+ */
+public final class LoopbackReceiver implements AuthorizationCodeHandler, AutoCloseable {
+
+    private final dev.loommcp.auth.internal.Loopback impl;
+
+    private LoopbackReceiver(dev.loommcp.auth.internal.Loopback impl) {
+        this.impl = impl;
+    }
+
+    /**
+     * Opens a receiver on a random free port of 127.0.0.1.
+     *
+     * @param openUrl called with each authorization URL (show it to the user, or open a browser); must not block long
+     * @return the receiver, listening
+     * @throws IOException          if no port could be bound
+     * @throws NullPointerException if {@code openUrl} is {@code null}
+     */
+    public static LoopbackReceiver open(Consumer<URI> openUrl) throws IOException {
+        return new LoopbackReceiver(dev.loommcp.auth.internal.Loopback.open(openUrl));
+    }
+
+    /** {@inheritDoc} Here {@code http://127.0.0.1:<port>/callback}. */
+    @Override
+    public URI redirectUri() {
+        return impl.redirectUri();
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * @throws IllegalStateException if the receiver is closed or another authorization is running on it
+     */
+    @Override
+    public URI authorize(URI authorizationUrl, String state, Deadline deadline)
+            throws IOException, InterruptedException {
+        return impl.authorize(authorizationUrl, state, deadline);
+    }
+
+    /** Stops the HTTP server; a running {@link #authorize} fails. Idempotent. */
+    @Override
+    public void close() {
+        impl.close();
+    }
+
+    @Override
+    public String toString() {
+        return "LoopbackReceiver[" + impl.redirectUri() + "]";
+    }
+}

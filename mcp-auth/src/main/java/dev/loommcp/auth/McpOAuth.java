@@ -1,0 +1,413 @@
+package dev.loommcp.auth;
+
+import dev.loommcp.transport.http.AuthorizationFailure;
+import dev.loommcp.transport.http.AuthorizationProvider;
+import dev.loommcp.transport.http.AuthorizationRequest;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpHeaders;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The OAuth 2.1 client of MCP "Authorization" (2025-06-18 .. 2026-07-28, plus the 2025-03-26 fallbacks), as the
+ * {@link AuthorizationProvider} of an {@link dev.loommcp.transport.http.HttpTransport}:
+ *
+ * <pre>{@code
+ * try (LoopbackReceiver browser = LoopbackReceiver.open(url -> System.out.println("Open " + url))) {
+ *     McpOAuth oauth = McpOAuth.newBuilder().authorizationCode(browser).build();
+ *     HttpTransport transport = HttpTransport.newBuilder(URI.create("https://mcp.example.com/mcp"))
+ *             .authorization(oauth).build();
+ *     try (McpClient client = McpClient.connect(transport)) { ... }
+ * }
+ * }</pre>
+ *
+ * <p>What it does for a protected server (the transport's endpoint is the protected resource):
+ * <ol>
+ *   <li>Sends the stored access token (from {@link TokenStore}, per resource and issuer) on every request:
+ *       {@code Authorization: Bearer}, or {@code Authorization: DPoP} with a fresh DPoP proof (RFC 9449) when a
+ *       {@link Builder#dpop DPoP key} is set. A token about to expire is refreshed first.</li>
+ *   <li>On 401: discovers the protected-resource metadata (RFC 9728: the challenge's {@code resource_metadata}, then
+ *       the path-based and the root well-known URL) and refuses it unless its {@code resource} is this server; then
+ *       the authorization server's metadata (RFC 8414 / OpenID discovery in the spec's order, the {@code issuer}
+ *       compared exactly; for servers without protected-resource metadata the 2025-03-26 fallbacks). Then it
+ *       refreshes, or runs the configured grant, and the transport sends the request again.</li>
+ *   <li>Client identity per issuer: a pre-registered {@link Builder#client client}, else a
+ *       {@link Builder#clientMetadataDocument client-ID metadata document} when the server supports them, else
+ *       dynamic registration (RFC 7591).</li>
+ *   <li>Grants: authorization code with PKCE S256, {@code state}, {@code resource} (RFC 8707) and RFC 9207
+ *       {@code iss} checks; refresh; client credentials; JWT bearer (workload identity, RFC 7523); enterprise-managed
+ *       authorization (RFC 8693 token exchange for an ID-JAG, then JWT bearer).</li>
+ *   <li>Scopes: the challenge's {@code scope}, else every {@code scopes_supported} of the resource, else none;
+ *       {@code offline_access} only when the authorization server offers it. On 403 {@code insufficient_scope} it
+ *       re-authorizes with the union of the scopes held and asked (step-up), at most
+ *       {@link Builder#maxAuthorizations} times per request.</li>
+ *   <li>Concurrency: when many calls find the token expired or refused at once, one refresh or authorization runs and
+ *       they all use its result (single flight per resource).</li>
+ * </ol>
+ *
+ * <p>Secrets (tokens, client secrets, keys, codes, assertions) never appear in logs, exception messages,
+ * {@code toString()} or URLs. Thread-safe; one instance may serve many transports and servers (tokens are kept per
+ * resource).
+ */
+public final class McpOAuth implements AuthorizationProvider, AutoCloseable {
+
+    private final dev.loommcp.auth.internal.OAuthEngine engine;
+
+    private McpOAuth(Builder b) {
+        this.engine = new dev.loommcp.auth.internal.OAuthEngine(b.config());
+    }
+
+    /**
+     * Starts a builder.
+     *
+     * @return a builder with the defaults described on its methods
+     */
+    public static Builder newBuilder() {
+        return new Builder();
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * @throws McpAuthorizationException if a token refresh was needed and failed for good
+     */
+    @Override
+    public Map<String, String> credentials(AuthorizationRequest request) throws InterruptedException {
+        return engine.credentials(request);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * @throws McpAuthorizationException when the authorization cannot succeed (see that class)
+     */
+    @Override
+    public boolean onChallenge(AuthorizationRequest request, AuthorizationFailure failure)
+            throws InterruptedException {
+        return engine.onChallenge(request, failure);
+    }
+
+    @Override
+    public void onResponse(AuthorizationRequest request, int status, HttpHeaders headers) {
+        engine.onResponse(request, status, headers);
+    }
+
+    /**
+     * Forgets the tokens of a server (every issuer), in the token store. Client registrations stay.
+     *
+     * @param server the MCP endpoint (the protected resource)
+     * @return how many token sets were removed
+     * @throws NullPointerException if {@code server} is {@code null}
+     */
+    public int logout(URI server) {
+        return engine.logout(Objects.requireNonNull(server, "server"));
+    }
+
+    /** @return the token store in use */
+    public TokenStore tokenStore() {
+        return engine.tokenStore();
+    }
+
+    /**
+     * Releases what the provider owns: its HTTP client, unless one was {@linkplain Builder#httpClient given}.
+     * Tokens stay in the store. Later requests fail with {@link McpAuthorizationException}. Idempotent.
+     */
+    @Override
+    public void close() {
+        engine.close();
+    }
+
+    @Override
+    public String toString() {
+        return "McpOAuth" + engine;
+    }
+
+    /**
+     * Builds a {@link McpOAuth}. Exactly one grant is configured: {@link #authorizationCode},
+     * {@link #clientCredentials}, {@link #jwtBearer} or {@link #enterpriseManaged} (the last call wins). Not
+     * thread-safe.
+     */
+    public static final class Builder {
+        String grant;
+        AuthorizationCodeHandler codeHandler;
+        AssertionSource assertion;
+        EnterpriseIdp idp;
+        String clientId;
+        ClientAuthentication clientAuthentication;
+        URI clientMetadataDocument;
+        String clientName = "loom-mcp";
+        String applicationType = "native";
+        String scope;
+        boolean offlineAccess = true;
+        DpopKey dpopKey;
+        TokenStore tokenStore;
+        HttpClient httpClient;
+        Duration requestTimeout = Duration.ofSeconds(30);
+        Duration authorizationTimeout = Duration.ofMinutes(5);
+        int maxAuthorizations = 3;
+
+        private Builder() {
+        }
+
+        /**
+         * Uses the authorization-code grant with PKCE (a user approves in a browser), through this handler.
+         *
+         * @param handler runs the authorization (see {@link LoopbackReceiver},
+         *                {@link AuthorizationCodeHandler#nonInteractive})
+         * @return this builder
+         * @throws NullPointerException if {@code handler} is {@code null}
+         */
+        public Builder authorizationCode(AuthorizationCodeHandler handler) {
+            this.codeHandler = Objects.requireNonNull(handler, "handler");
+            this.grant = "authorization_code";
+            return this;
+        }
+
+        /**
+         * Uses the client-credentials grant (no user: a service); needs {@link #client(String, ClientAuthentication)}
+         * with a secret or a private key.
+         *
+         * @return this builder
+         */
+        public Builder clientCredentials() {
+            this.grant = "client_credentials";
+            return this;
+        }
+
+        /**
+         * Uses the JWT-bearer grant (RFC 7523 section 2.1) with a workload identity token from {@code assertion}
+         * (workload identity federation).
+         *
+         * @param assertion supplies the workload's signed identity token
+         * @return this builder
+         * @throws NullPointerException if {@code assertion} is {@code null}
+         */
+        public Builder jwtBearer(AssertionSource assertion) {
+            this.assertion = Objects.requireNonNull(assertion, "assertion");
+            this.grant = "jwt_bearer";
+            return this;
+        }
+
+        /**
+         * Uses enterprise-managed authorization (SEP-990): the user's ID token is exchanged at the enterprise IdP for
+         * an ID-JAG, presented to the MCP server's authorization server with the JWT-bearer grant.
+         *
+         * @param idp the identity provider
+         * @return this builder
+         * @throws NullPointerException if {@code idp} is {@code null}
+         */
+        public Builder enterpriseManaged(EnterpriseIdp idp) {
+            this.idp = Objects.requireNonNull(idp, "idp");
+            this.grant = "enterprise_managed";
+            return this;
+        }
+
+        /**
+         * Uses a pre-registered public client ID (no registration).
+         *
+         * @param clientId the client ID
+         * @return this builder
+         * @throws NullPointerException if {@code clientId} is {@code null}
+         */
+        public Builder client(String clientId) {
+            return client(clientId, ClientAuthentication.none());
+        }
+
+        /**
+         * Uses pre-registered client credentials (no registration) at every authorization server.
+         *
+         * @param clientId       the client ID
+         * @param authentication how the client authenticates at the token endpoint
+         * @return this builder
+         * @throws NullPointerException if an argument is {@code null}
+         */
+        public Builder client(String clientId, ClientAuthentication authentication) {
+            this.clientId = Objects.requireNonNull(clientId, "clientId");
+            this.clientAuthentication = Objects.requireNonNull(authentication, "authentication");
+            return this;
+        }
+
+        /**
+         * The URL of the client's client-ID metadata document (used as {@code client_id} where the authorization
+         * server advertises {@code client_id_metadata_document_supported}; others get dynamic registration).
+         *
+         * @param url an https URL with a path
+         * @return this builder
+         * @throws NullPointerException     if {@code url} is {@code null}
+         * @throws IllegalArgumentException if it is not an absolute https URL with a path (http is accepted for
+         *                                  loopback hosts)
+         */
+        public Builder clientMetadataDocument(URI url) {
+            this.clientMetadataDocument = dev.loommcp.auth.internal.Urls.checkMetadataDocumentUrl(url);
+            return this;
+        }
+
+        /**
+         * The {@code client_name} sent in dynamic registration. Default {@code loom-mcp}.
+         *
+         * @param name the name
+         * @return this builder
+         * @throws NullPointerException if {@code name} is {@code null}
+         */
+        public Builder clientName(String name) {
+            this.clientName = Objects.requireNonNull(name, "name");
+            return this;
+        }
+
+        /**
+         * The {@code application_type} sent in dynamic registration: {@code native} (the default: desktop, CLI,
+         * loopback redirect) or {@code web}.
+         *
+         * @param type {@code native} or {@code web}
+         * @return this builder
+         * @throws IllegalArgumentException if it is neither
+         */
+        public Builder applicationType(String type) {
+            if (!"native".equals(type) && !"web".equals(type)) {
+                throw new IllegalArgumentException("applicationType must be native or web");
+            }
+            this.applicationType = type;
+            return this;
+        }
+
+        /**
+         * A scope to request when neither the server's challenge nor its protected-resource metadata names one
+         * (space-separated). Default none.
+         *
+         * @param scope the scope, or {@code null}
+         * @return this builder
+         */
+        public Builder scope(String scope) {
+            this.scope = scope;
+            return this;
+        }
+
+        /**
+         * Whether to ask for refresh tokens: register the {@code refresh_token} grant and request
+         * {@code offline_access} where the authorization server offers them. Default {@code true}.
+         *
+         * @param offlineAccess whether to
+         * @return this builder
+         */
+        public Builder offlineAccess(boolean offlineAccess) {
+            this.offlineAccess = offlineAccess;
+            return this;
+        }
+
+        /**
+         * Binds tokens to a DPoP key (RFC 9449): proofs on token requests and on every MCP request. Default none
+         * (bearer tokens).
+         *
+         * @param key the key, or {@code null} for none
+         * @return this builder
+         */
+        public Builder dpop(DpopKey key) {
+            this.dpopKey = key;
+            return this;
+        }
+
+        /**
+         * Where tokens and registrations are kept. Default a new {@link InMemoryTokenStore}.
+         *
+         * @param store the store
+         * @return this builder
+         * @throws NullPointerException if {@code store} is {@code null}
+         */
+        public Builder tokenStore(TokenStore store) {
+            this.tokenStore = Objects.requireNonNull(store, "store");
+            return this;
+        }
+
+        /**
+         * The HTTP client for discovery, registration and token requests (it must not follow redirects); the caller
+         * closes it. Default: the provider creates one ({@code Redirect.NEVER}) and closes it in {@link #close()}.
+         *
+         * @param client the client
+         * @return this builder
+         * @throws NullPointerException if {@code client} is {@code null}
+         */
+        public Builder httpClient(HttpClient client) {
+            this.httpClient = Objects.requireNonNull(client, "client");
+            return this;
+        }
+
+        /**
+         * The timeout of each discovery, registration and token request (also bounded by the MCP request's
+         * deadline). Default 30 seconds.
+         *
+         * @param timeout the timeout, positive
+         * @return this builder
+         * @throws IllegalArgumentException if not positive
+         */
+        public Builder requestTimeout(Duration timeout) {
+            this.requestTimeout = positive(timeout, "requestTimeout");
+            return this;
+        }
+
+        /**
+         * How long an authorization-code grant waits for the user at most. Default 5 minutes.
+         *
+         * @param timeout the timeout, positive
+         * @return this builder
+         * @throws IllegalArgumentException if not positive
+         */
+        public Builder authorizationTimeout(Duration timeout) {
+            this.authorizationTimeout = positive(timeout, "authorizationTimeout");
+            return this;
+        }
+
+        /**
+         * How many authorizations (grants run, not refreshes) one MCP request may cause at most before it fails
+         * (step-up included). Default 3; at most {@link AuthorizationProvider#MAX_RETRIES}.
+         *
+         * @param max 1 .. 3
+         * @return this builder
+         * @throws IllegalArgumentException if out of range
+         */
+        public Builder maxAuthorizations(int max) {
+            if (max < 1 || max > AuthorizationProvider.MAX_RETRIES) {
+                throw new IllegalArgumentException("maxAuthorizations must be 1.." + AuthorizationProvider.MAX_RETRIES);
+            }
+            this.maxAuthorizations = max;
+            return this;
+        }
+
+        /**
+         * Builds the provider.
+         *
+         * @return the provider
+         * @throws IllegalStateException if no grant is configured, or the grant lacks what it needs (client
+         *                               credentials without {@link #client(String, ClientAuthentication)} and a
+         *                               secret or key)
+         */
+        public McpOAuth build() {
+            if (grant == null) {
+                throw new IllegalStateException("no grant configured: call authorizationCode, clientCredentials, "
+                        + "jwtBearer or enterpriseManaged");
+            }
+            if ("client_credentials".equals(grant) && (clientId == null
+                    || clientAuthentication instanceof ClientAuthentication.None)) {
+                throw new IllegalStateException("the client-credentials grant needs client(id, authentication) "
+                        + "with a secret or a private key");
+            }
+            return new McpOAuth(this);
+        }
+
+        dev.loommcp.auth.internal.OAuthConfig config() {
+            return new dev.loommcp.auth.internal.OAuthConfig(grant, codeHandler, assertion, idp, clientId,
+                    clientAuthentication, clientMetadataDocument, clientName, applicationType, scope, offlineAccess,
+                    dpopKey, tokenStore != null ? tokenStore : new InMemoryTokenStore(),
+                    httpClient, requestTimeout, authorizationTimeout, maxAuthorizations);
+        }
+
+        private static Duration positive(Duration d, String what) {
+            Objects.requireNonNull(d, what);
+            if (d.isNegative() || d.isZero()) {
+                throw new IllegalArgumentException(what + " must be positive");
+            }
+            return d;
+        }
+    }
+}

@@ -1,0 +1,42 @@
+package dev.loommcp.auth.internal;
+
+import dev.loommcp.auth.ClientRegistration;
+import dev.loommcp.auth.TokenSet;
+import java.util.List;
+import java.util.Optional;
+
+/** The state of a token store (in memory; the file store serializes it). (Skeleton: to be built.) */
+public final class StoreState {
+
+    public Optional<TokenSet> tokens(String resource, String issuer) {
+        throw new UnsupportedOperationException("not built yet");
+    }
+
+    public List<String> issuers(String resource) {
+        throw new UnsupportedOperationException("not built yet");
+    }
+
+    public void saveTokens(String resource, TokenSet tokens) {
+        throw new UnsupportedOperationException("not built yet");
+    }
+
+    public boolean removeTokens(String resource, TokenSet expected) {
+        throw new UnsupportedOperationException("not built yet");
+    }
+
+    public int removeAllTokens(String resource) {
+        throw new UnsupportedOperationException("not built yet");
+    }
+
+    public Optional<ClientRegistration> registration(String issuer) {
+        throw new UnsupportedOperationException("not built yet");
+    }
+
+    public void saveRegistration(ClientRegistration registration) {
+        throw new UnsupportedOperationException("not built yet");
+    }
+
+    public boolean removeRegistration(ClientRegistration expected) {
+        throw new UnsupportedOperationException("not built yet");
+    }
+}
