@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Runs the official MCP conformance suite (@modelcontextprotocol/conformance, pinned in test-servers/package.json +
-# lock), one scenario at a time, in four legs: three run its client scenarios against loom-mcp's conformance client,
+# lock), one scenario at a time, in five legs: four run its client scenarios against loom-mcp's conformance client,
 # each checked against its own expected-failures list, and one referees our tasks-extension test server:
 #
 #   2025-11-25   every client scenario the suite lists for `--spec-version 2025-11-25`, run at that wire
 #                (the suite hands the client MCP_CONFORMANCE_PROTOCOL_VERSION=2025-11-25)
 #   2026-07-28   every client scenario it lists for `--spec-version 2026-07-28`, run at that wire
+#   2025-03-26   every client scenario it lists for `--spec-version 2025-03-26`: the two auth/2025-03-26-* back-compat
+#                scenarios (no protected-resource metadata: the authorization server is the MCP server's origin, its
+#                metadata or the default /authorize, /token, /register), run at that wire
 #   extensions   the scenarios `list --client` tags [extension] (no spec version: `--spec-version` would skip them;
 #                each runs at the wire the suite picks for it)
 #   tasks-server the server scenarios `list --server` names tasks-* (the io.modelcontextprotocol/tasks extension),
@@ -14,8 +17,6 @@
 #                there is no expected-failures list. A scenario whose only check the suite itself reports SKIPPED
 #                (tasks-status-notifications in this version: "harness rewrite pending") passes as the suite
 #                reports it, with that noted.
-#
-# (The two auth/2025-03-26-* scenarios, tagged only 2025-03-26, are in no leg: that revision is not a leg.)
 #
 # usage: conformance/run.sh
 #
@@ -34,7 +35,8 @@
 # sep-2640-* scenarios may be, each with its reason in a comment).
 #
 # Environment:
-#   LEGS="2025-11-25 2026-07-28 extensions tasks-server"   the legs to run, in this order (default: all four)
+#   LEGS="2025-11-25 2026-07-28 2025-03-26 extensions tasks-server"   the legs to run, in this order (default: all
+#                              five)
 #   SCENARIOS="a b"            run only these scenarios (in every leg that has them; default: all of each leg)
 #   CONFORMANCE_CLIENT="..."   the client command (default: "$JAVA $CONFORMANCE_JAVA_OPTS -jar mcp-cli/target/mcp.jar
 #                              conformance")
@@ -54,7 +56,7 @@ EXPECTED_FAILURES_DIR="${EXPECTED_FAILURES_DIR:-$HERE}"
 SCENARIO_TIMEOUT_MS="${SCENARIO_TIMEOUT_MS:-30000}"
 TOTAL_TIMEOUT_S="${TOTAL_TIMEOUT_S:-720}"
 RESULTS_DIR="${RESULTS_DIR:-$HERE/results/$(date +%Y%m%dT%H%M%S)}"
-read -r -a LEG_LIST <<<"${LEGS:-2025-11-25 2026-07-28 extensions tasks-server}"
+read -r -a LEG_LIST <<<"${LEGS:-2025-11-25 2026-07-28 2025-03-26 extensions tasks-server}"
 START=$(date +%s)
 
 die() { echo "conformance/run.sh: $*" >&2; exit 2; }
@@ -135,7 +137,7 @@ done
 declare -A LEG_RUN LEG_EXPECTED
 for leg in "${LEG_LIST[@]}"; do
   [[ "$leg" == extensions || "$leg" == tasks-server || "$leg" =~ ^20[0-9]{2}-[0-9]{2}-[0-9]{2}$ ]] \
-    || die "unknown leg '$leg' (legs: 2025-11-25, 2026-07-28, extensions, tasks-server)"
+    || die "unknown leg '$leg' (legs: 2025-11-25, 2026-07-28, 2025-03-26, extensions, tasks-server)"
   mapfile -t scen < <(leg_scenarios "$leg")
   (( ${#scen[@]} > 0 )) || die "the suite lists no scenarios for leg $leg"
   exp=()
