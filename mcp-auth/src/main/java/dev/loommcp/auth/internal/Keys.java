@@ -106,16 +106,17 @@ public final class Keys {
         try {
             PKCS8EncodedKeySpec spec = new PKCS8EncodedKeySpec(der);
             String alg = spec.getAlgorithm();
-            if (!"EC".equals(alg) && !"RSA".equals(alg)) {
-                throw new IllegalArgumentException("the private key PEM holds " + (alg == null ? "no readable key"
-                        : "a key of type " + alg) + "; EC or RSA keys only");
+            if (alg != null && !"EC".equals(alg) && !"RSA".equals(alg)) {
+                throw new IllegalArgumentException("the private key PEM holds a key of type " + SafeText.clean(alg)
+                        + "; EC or RSA keys only");
             }
-            return KeyFactory.getInstance(alg).generatePrivate(spec);
-        } catch (GeneralSecurityException | RuntimeException e) {
-            if (e instanceof IllegalArgumentException iae && iae.getMessage().startsWith("the private key")) {
-                throw iae;
+            for (String type : alg != null ? List.of(alg) : List.of("EC", "RSA")) {
+                try {
+                    return KeyFactory.getInstance(type).generatePrivate(spec);
+                } catch (GeneralSecurityException | RuntimeException e) {
+                    // the cause's text is not kept: parser messages may describe the key's bytes
+                }
             }
-            // the cause's text is not kept: parser messages may describe the key's bytes
             throw new IllegalArgumentException("the private key PEM does not hold a readable PKCS#8 EC or RSA key");
         } finally {
             Arrays.fill(der, (byte) 0);
