@@ -7,10 +7,23 @@ import java.util.Optional;
 
 /**
  * A {@link TokenStore} in one JSON file in a directory, shared safely by the threads of this process and by other
- * processes: every operation takes an exclusive file lock ({@code FileChannel.lock}) on a lock file next to it,
- * re-reads the file and replaces it atomically (write to a temporary file, then an atomic move). The directory and
- * files are created owner-only ({@code rwx------} / {@code rw-------} on POSIX file systems). Operations block on
- * the lock (file I/O: they hold their carrier thread, briefly).
+ * processes: every operation takes an exclusive file lock ({@code FileChannel.lock}) on a lock file next to it
+ * ({@code tokens.json.lock}; within this JVM, a lock per file first), re-reads the file ({@code tokens.json}) and,
+ * when it changes it, replaces it atomically (a temporary file {@code tokens.json.tmp} in the same directory, forced
+ * to disk, then an atomic move): readers and other processes see the whole old or the whole new content, and a
+ * crash mid-write loses nothing. The {@code remove...} operations compare with the file's current content, so a
+ * token another process has just rotated is never removed by a stale caller. Operations block on the locks (file
+ * I/O: a virtual thread holds its carrier during it, briefly).
+ *
+ * <p>Permissions: on POSIX file systems a directory the store creates is {@code rwx------} (an existing directory is
+ * used as it is, never changed) and the files are created {@code rw-------}. On file systems with ACLs instead
+ * (Windows) each gets an ACL that grants its owner alone full access; on file systems with neither (FAT, say), the
+ * platform's defaults apply: choose a directory only you can read.
+ *
+ * <p>Failures after {@link #open}: every operation throws {@link java.io.UncheckedIOException} naming the file when
+ * it cannot be locked, read or written, or when another program left it in a form this store cannot read (the file
+ * is then left as is, never overwritten); the message never quotes the file's content. {@link #toString()} names the
+ * file only.
  *
  * <p>Thread-safe.
  */

@@ -84,7 +84,7 @@ final class ClientIdentity {
                 // JWT-bearer grants may need no client at all (workload identity)
                 return new Client(null, ClientAuthentication.none(), null);
             }
-            throw new McpAuthorizationException("the authorization server " + Discovery.safe(as.issuer())
+            throw new McpAuthorizationException("the authorization server " + SafeText.quote(as.issuer())
                     + " offers no dynamic client registration"
                     + (as.clientIdMetadataDocumentSupported() ? "" : " nor client ID metadata documents")
                     + "; configure a pre-registered client (McpOAuth.Builder.client)");
@@ -153,7 +153,7 @@ final class ClientIdentity {
         JsonNode doc = r.json();
         if (!r.ok()) {
             String error = doc != null && doc.isObject() && doc.get("error") != null && doc.get("error").isString()
-                    ? " (" + Discovery.safe(doc.get("error").asString()) + ")" : "";
+                    ? " (" + SafeText.quote(doc.get("error").asString()) + ")" : "";
             throw new McpAuthorizationException("the dynamic client registration at " + AuthHttp.describe(endpoint)
                     + " was refused with HTTP " + r.status() + error);
         }
@@ -177,7 +177,7 @@ final class ClientIdentity {
         }
         if (!"none".equals(method) && !"client_secret_basic".equals(method) && !"client_secret_post".equals(method)) {
             throw new McpAuthorizationException("the dynamic client registration at " + AuthHttp.describe(endpoint)
-                    + " chose the token endpoint authentication " + Discovery.safe(method)
+                    + " chose the token endpoint authentication " + SafeText.quote(method)
                     + ", which this client cannot use");
         }
         if (!"none".equals(method) && secret == null) {

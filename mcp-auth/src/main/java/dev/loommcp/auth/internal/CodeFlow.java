@@ -81,11 +81,11 @@ final class CodeFlow {
     static URI authorizationUrl(AuthServerMetadata as, String clientId, URI redirectUri, String state, Pkce pkce,
                                 String resource, String scope) {
         if (as.authorizationEndpoint() == null) {
-            throw new McpAuthorizationException("the authorization server " + Discovery.safe(as.issuer())
+            throw new McpAuthorizationException("the authorization server " + SafeText.quote(as.issuer())
                     + " has no authorization_endpoint; the authorization-code grant cannot run there");
         }
         if (!as.codeChallengeMethodsSupported().isEmpty() && !as.codeChallengeMethodsSupported().contains("S256")) {
-            throw new McpAuthorizationException("the authorization server " + Discovery.safe(as.issuer())
+            throw new McpAuthorizationException("the authorization server " + SafeText.quote(as.issuer())
                     + " does not support PKCE with S256 (code_challenge_methods_supported); refused");
         }
         Map<String, String> q = new LinkedHashMap<>();
@@ -118,9 +118,9 @@ final class CodeFlow {
         String error = p.get("error");
         if (error != null) {
             String desc = p.get("error_description");
-            throw new McpAuthorizationException("the authorization server " + Discovery.safe(as.issuer())
-                    + " refused the authorization: " + Discovery.safe(error)
-                    + (desc == null ? "" : " (" + Discovery.safe(desc) + ")"));
+            throw new McpAuthorizationException("the authorization server " + SafeText.quote(as.issuer())
+                    + " refused the authorization: " + SafeText.quote(error)
+                    + (desc == null ? "" : " (" + SafeText.quote(desc) + ")"));
         }
         String gotState = p.get("state");
         if (gotState == null) {
@@ -133,11 +133,11 @@ final class CodeFlow {
         String iss = p.get("iss");
         if (as.issParameterSupported() && iss == null) {
             throw new McpAuthorizationException("the authorization response carries no iss although the "
-                    + "authorization server " + Discovery.safe(as.issuer()) + " advertises it (RFC 9207); refused");
+                    + "authorization server " + SafeText.quote(as.issuer()) + " advertises it (RFC 9207); refused");
         }
         if (iss != null && !iss.equals(as.issuer())) {
-            throw new McpAuthorizationException("the authorization response names the issuer " + Discovery.safe(iss)
-                    + ", not " + Discovery.safe(as.issuer()) + " (RFC 9207); refused");
+            throw new McpAuthorizationException("the authorization response names the issuer " + SafeText.quote(iss)
+                    + ", not " + SafeText.quote(as.issuer()) + " (RFC 9207); refused");
         }
         String code = p.get("code");
         if (code == null || code.isEmpty()) {

@@ -81,7 +81,7 @@ final class Discovery {
         String resource = res.asString();
         if (!Urls.resourceMatches(resource, endpoint)) {
             throw new McpAuthorizationException("the protected resource metadata at " + where + " is for "
-                    + safe(resource) + ", not for the server " + AuthHttp.describe(endpoint) + "; refused");
+                    + SafeText.quote(resource) + ", not for the server " + AuthHttp.describe(endpoint) + "; refused");
         }
         List<String> servers = strings(doc.get("authorization_servers"));
         if (servers.isEmpty()) {
@@ -106,7 +106,7 @@ final class Discovery {
             InterruptedException {
         URI issuerUri;
         try {
-            issuerUri = Urls.httpUrl(issuer, "the authorization server " + safe(issuer));
+            issuerUri = Urls.httpUrl(issuer, "the authorization server " + SafeText.quote(issuer));
         } catch (IllegalArgumentException e) {
             throw new McpAuthorizationException(e.getMessage());
         }
@@ -166,7 +166,7 @@ final class Discovery {
         String issuer = iss != null && iss.isString() ? iss.asString() : null;
         if (!expected.equals(issuer)) {
             throw new McpAuthorizationException("the authorization server metadata at " + where + " names the issuer "
-                    + (issuer == null ? "(none)" : safe(issuer)) + ", not " + safe(expected)
+                    + (issuer == null ? "(none)" : SafeText.quote(issuer)) + ", not " + SafeText.quote(expected)
                     + " as asked; refused (RFC 8414 section 3.3)");
         }
         URI token = endpoint(doc, "token_endpoint", where);
@@ -215,16 +215,5 @@ final class Discovery {
             }
         }
         return List.copyOf(out);
-    }
-
-    /** A server-sent value fit for a message: at most 200 characters, control characters replaced. */
-    static String safe(String s) {
-        String t = s.length() > 200 ? s.substring(0, 200) + "..." : s;
-        StringBuilder sb = new StringBuilder(t.length() + 2).append('"');
-        for (int i = 0; i < t.length(); i++) {
-            char c = t.charAt(i);
-            sb.append(c < 0x20 || c == 0x7f ? '?' : c);
-        }
-        return sb.append('"').toString();
     }
 }

@@ -2,49 +2,361 @@ package dev.loommcp.auth.internal;
 
 import dev.loommcp.auth.ClientRegistration;
 import dev.loommcp.auth.TokenSet;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedByInterruptException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLockInterruptionException;
+import java.nio.file.AtomicMoveNotSupportedException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.OpenOption;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.AclEntry;
+import java.nio.file.attribute.AclEntryPermission;
+import java.nio.file.attribute.AclEntryType;
+import java.nio.file.attribute.AclFileAttributeView;
+import java.nio.file.attribute.FileAttribute;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Function;
 
-/** The file token store behind {@code FileTokenStore}. (Skeleton: to be built.) */
+/**
+ * The file token store behind {@code FileTokenStore}: one JSON file ({@value #FILE_NAME}, format {@link StoreFile})
+ * in a directory, shared by the threads of this JVM and by other processes.
+ *
+ * <p>Every operation, reads included, takes a lock per file within this JVM (a {@link ReentrantLock}: two
+ * {@link FileChannel#lock()}s of one JVM on one file would overlap) and then an exclusive {@link FileChannel#lock()}
+ * on the sibling {@value #LOCK_NAME} (across processes), re-reads the file, applies the operation and, when the
+ * content changed, writes {@value #TEMP_NAME} in the same directory, forces it to disk and moves it over the file
+ * atomically ({@link StandardCopyOption#ATOMIC_MOVE}): a reader, or a crash, never sees half a file. The lock file is
+ * created on first use and left in place (deleting it while another process holds it would break the exclusion).
+ *
+ * <p>Permissions: on POSIX file systems a directory this store creates is {@code rwx------} (an existing one is used
+ * as it is: the store never changes the permissions of a directory it did not create), and the store file, its
+ * temporary file and the lock file are created {@code rw-------}. On file systems with ACLs instead (Windows), each
+ * of them gets an ACL granting its owner alone full access. On file systems with neither, the platform's defaults
+ * apply.
+ *
+ * <p>Failures: {@link #open} throws an {@link IOException} when the directory cannot be created or the file cannot
+ * be read or is not a token store; every later operation throws {@link UncheckedIOException} (for a file another
+ * process corrupted too). Messages name the file and what is wrong, never its content. The file is never
+ * overwritten when it cannot be read. An interrupted thread's operation fails ({@link ClosedByInterruptException} or
+ * {@link FileLockInterruptionException} as the cause; interrupt status kept).
+ *
+ * <p>Thread-safe. File I/O runs on the calling thread (a virtual thread holds its carrier during it, briefly; the
+ * other virtual threads of this JVM wait on the {@link ReentrantLock} without holding one).
+ */
 public final class FileStore {
 
-    public static FileStore open(java.nio.file.Path directory) throws java.io.IOException {
-        throw new UnsupportedOperationException("not built yet");
+    /** The store file's name: {@value}. */
+    public static final String FILE_NAME = "tokens.json";
+    /** The lock file's name: {@value}. */
+    public static final String LOCK_NAME = "tokens.json.lock";
+    /** The temporary file's name: {@value}. */
+    public static final String TEMP_NAME = "tokens.json.tmp";
+
+    private static final System.Logger LOG = System.getLogger("dev.loommcp.auth");
+    private static final Set<PosixFilePermission> OWNER_FILE = PosixFilePermissions.fromString("rw-------");
+    private static final Set<PosixFilePermission> OWNER_DIR = PosixFilePermissions.fromString("rwx------");
+    /** One lock per store file in this JVM. */
+    private static final ConcurrentHashMap<Path, ReentrantLock> PATH_LOCKS = new ConcurrentHashMap<>();
+
+    private final Path dir;
+    private final Path file;
+    private final Path lockFile;
+    private final Path temp;
+    private final boolean posix;
+    private final ReentrantLock lock;
+
+    private FileStore(Path dir, boolean posix) {
+        this.dir = dir;
+        this.file = dir.resolve(FILE_NAME);
+        this.lockFile = dir.resolve(LOCK_NAME);
+        this.temp = dir.resolve(TEMP_NAME);
+        this.posix = posix;
+        Path key;
+        try {
+            key = dir.toRealPath().resolve(FILE_NAME);
+        } catch (IOException e) {
+            key = file;
+        }
+        this.lock = PATH_LOCKS.computeIfAbsent(key, k -> new ReentrantLock());
     }
 
-    public java.nio.file.Path file() {
-        throw new UnsupportedOperationException("not built yet");
+    /**
+     * Opens (creating when missing) the store in a directory and reads its file once.
+     *
+     * @param directory the directory (created owner-only when missing, with its missing parents)
+     * @return the store
+     * @throws NullPointerException if {@code directory} is {@code null}
+     * @throws IOException          naming the directory or file, if the directory cannot be created or is not a
+     *                              directory, or the file cannot be locked or read or is not a token store
+     */
+    public static FileStore open(Path directory) throws IOException {
+        Path dir = Objects.requireNonNull(directory, "directory").toAbsolutePath().normalize();
+        boolean posix = dir.getFileSystem().supportedFileAttributeViews().contains("posix");
+        if (!Files.isDirectory(dir)) {
+            createDirectory(dir, posix);
+        }
+        FileStore store = new FileStore(dir, posix);
+        store.locked(s -> null);
+        return store;
     }
 
+    private static void createDirectory(Path dir, boolean posix) throws IOException {
+        if (Files.exists(dir, LinkOption.NOFOLLOW_LINKS)) {
+            throw new IOException("cannot use " + dir + " as a token store directory: it is not a directory");
+        }
+        Path parent = dir.getParent();
+        try {
+            if (parent != null) {
+                Files.createDirectories(parent);
+            }
+            if (posix) {
+                Files.createDirectory(dir, PosixFilePermissions.asFileAttribute(OWNER_DIR));
+                Files.setPosixFilePermissions(dir, OWNER_DIR); // whatever the umask
+            } else {
+                Files.createDirectory(dir);
+                ownerOnlyAcl(dir);
+            }
+        } catch (FileAlreadyExistsException e) {
+            if (!Files.isDirectory(dir)) {
+                throw new IOException("cannot use " + dir + " as a token store directory: it is not a directory", e);
+            }
+            // another thread or process created it meanwhile: used as it is
+        } catch (IOException e) {
+            throw new IOException("cannot create the token store directory " + dir + " ("
+                    + e.getClass().getSimpleName() + ")", e);
+        }
+    }
+
+    /**
+     * Returns the store file (which exists once something was saved).
+     *
+     * @return its absolute path
+     */
+    public Path file() {
+        return file;
+    }
+
+    /**
+     * Returns the tokens of one resource from one issuer, as the file holds them now.
+     *
+     * @param resource the resource
+     * @param issuer   the issuer
+     * @return the tokens, or empty
+     * @throws UncheckedIOException naming the file, if it cannot be locked or read or is not a token store
+     */
     public Optional<TokenSet> tokens(String resource, String issuer) {
-        throw new UnsupportedOperationException("not built yet");
+        return call(s -> s.tokens(resource, issuer));
     }
 
+    /**
+     * Returns the issuers holding tokens for a resource, the most recently saved first.
+     *
+     * @param resource the resource
+     * @return the issuers
+     * @throws UncheckedIOException naming the file, if it cannot be locked or read or is not a token store
+     */
     public List<String> issuers(String resource) {
-        throw new UnsupportedOperationException("not built yet");
+        return call(s -> s.issuers(resource));
     }
 
+    /**
+     * Stores the tokens of a resource.
+     *
+     * @param resource the resource
+     * @param tokens   the tokens
+     * @throws UncheckedIOException naming the file, if it cannot be locked, read or written (then it is unchanged)
+     */
     public void saveTokens(String resource, TokenSet tokens) {
-        throw new UnsupportedOperationException("not built yet");
+        call(s -> {
+            s.saveTokens(resource, tokens);
+            return null;
+        });
     }
 
+    /**
+     * Removes the tokens of a resource from {@code expected.issuer()} if the file still holds exactly them.
+     *
+     * @param resource the resource
+     * @param expected the tokens
+     * @return whether they were removed
+     * @throws UncheckedIOException naming the file, if it cannot be locked, read or written (then it is unchanged)
+     */
     public boolean removeTokens(String resource, TokenSet expected) {
-        throw new UnsupportedOperationException("not built yet");
+        return call(s -> s.removeTokens(resource, expected));
     }
 
+    /**
+     * Removes every token set of a resource.
+     *
+     * @param resource the resource
+     * @return how many were removed
+     * @throws UncheckedIOException naming the file, if it cannot be locked, read or written (then it is unchanged)
+     */
     public int removeAllTokens(String resource) {
-        throw new UnsupportedOperationException("not built yet");
+        return call(s -> s.removeAllTokens(resource));
     }
 
+    /**
+     * Returns the client registration at an issuer.
+     *
+     * @param issuer the issuer
+     * @return the registration, or empty
+     * @throws UncheckedIOException naming the file, if it cannot be locked or read or is not a token store
+     */
     public Optional<ClientRegistration> registration(String issuer) {
-        throw new UnsupportedOperationException("not built yet");
+        return call(s -> s.registration(issuer));
     }
 
+    /**
+     * Stores the registration at its issuer.
+     *
+     * @param registration the registration
+     * @throws UncheckedIOException naming the file, if it cannot be locked, read or written (then it is unchanged)
+     */
     public void saveRegistration(ClientRegistration registration) {
-        throw new UnsupportedOperationException("not built yet");
+        call(s -> {
+            s.saveRegistration(registration);
+            return null;
+        });
     }
 
+    /**
+     * Removes the registration at {@code expected.issuer()} if the file still holds exactly it.
+     *
+     * @param expected the registration
+     * @return whether it was removed
+     * @throws UncheckedIOException naming the file, if it cannot be locked, read or written (then it is unchanged)
+     */
     public boolean removeRegistration(ClientRegistration expected) {
-        throw new UnsupportedOperationException("not built yet");
+        return call(s -> s.removeRegistration(expected));
+    }
+
+    private <T> T call(Function<StoreState, T> op) {
+        try {
+            return locked(op);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e.getMessage(), e);
+        }
+    }
+
+    /** Locks, reads, applies {@code op} and writes the file when its content changed. */
+    private <T> T locked(Function<StoreState, T> op) throws IOException {
+        lock.lock();
+        try (FileChannel lockChannel = openOwnerOnly(lockFile, EnumSet.of(StandardOpenOption.CREATE,
+                StandardOpenOption.WRITE))) {
+            lockChannel.lock(); // released when the channel closes
+            byte[] before = read();
+            StoreState state = StoreFile.read(before); // IllegalArgumentException: not a token store
+            T result = op.apply(state);
+            byte[] after = StoreFile.write(state);
+            if (!Arrays.equals(before, after)) {
+                write(after);
+            }
+            return result;
+        } catch (IllegalArgumentException e) {
+            // the message names what is wrong, never content; the parser's exception is not kept as the cause
+            throw new IOException("the token store " + file + " cannot be used: " + e.getMessage()
+                    + "; it is left as is (remove it to start afresh)");
+        } catch (IOException e) {
+            throw new IOException("the token store " + file + " cannot be used: " + describe(e), e);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private byte[] read() throws IOException {
+        try {
+            return Files.readAllBytes(file);
+        } catch (NoSuchFileException e) {
+            return new byte[0];
+        }
+    }
+
+    private void write(byte[] bytes) throws IOException {
+        Files.deleteIfExists(temp); // left by a crash: recreated so that its permissions are ours
+        try (FileChannel ch = openOwnerOnly(temp, EnumSet.of(StandardOpenOption.CREATE_NEW,
+                StandardOpenOption.WRITE))) {
+            ByteBuffer buf = ByteBuffer.wrap(bytes);
+            while (buf.hasRemaining()) {
+                ch.write(buf);
+            }
+            ch.force(true);
+        }
+        try {
+            Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (AtomicMoveNotSupportedException e) {
+            Files.deleteIfExists(temp);
+            throw new IOException("its file system cannot replace a file atomically", e);
+        }
+        forceDirectory();
+    }
+
+    /** Opens a file, creating it owner-only when missing. */
+    private FileChannel openOwnerOnly(Path p, Set<? extends OpenOption> options) throws IOException {
+        if (posix) {
+            return FileChannel.open(p, options, PosixFilePermissions.asFileAttribute(OWNER_FILE));
+        }
+        boolean existed = Files.exists(p);
+        FileChannel ch = FileChannel.open(p, options, new FileAttribute<?>[0]);
+        if (!existed) {
+            try {
+                ownerOnlyAcl(p);
+            } catch (IOException e) {
+                ch.close();
+                throw e;
+            }
+        }
+        return ch;
+    }
+
+    /** On a file system with ACLs (Windows): grants the owner alone full access. Does nothing without ACLs. */
+    private static void ownerOnlyAcl(Path p) throws IOException {
+        AclFileAttributeView view = Files.getFileAttributeView(p, AclFileAttributeView.class);
+        if (view == null) {
+            return;
+        }
+        AclEntry owner = AclEntry.newBuilder().setType(AclEntryType.ALLOW).setPrincipal(view.getOwner())
+                .setPermissions(EnumSet.allOf(AclEntryPermission.class)).build();
+        view.setAcl(List.of(owner));
+    }
+
+    /** Makes the rename durable where the platform allows opening a directory (Linux, macOS). */
+    private void forceDirectory() {
+        try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
+            d.force(true);
+        } catch (IOException | UnsupportedOperationException e) {
+            LOG.log(System.Logger.Level.TRACE, () -> "cannot force the directory " + dir + ": " + e);
+        }
+    }
+
+    /** What an I/O failure was: its type and the JDK's message (paths and reasons; file content never). */
+    private static String describe(IOException e) {
+        if (e instanceof ClosedByInterruptException || e instanceof FileLockInterruptionException) {
+            return "the thread was interrupted";
+        }
+        String m = e.getMessage();
+        return e.getClass().getSimpleName() + (m == null ? "" : " (" + m + ")");
+    }
+
+    @Override
+    public String toString() {
+        return "FileStore[" + file + "]";
     }
 }

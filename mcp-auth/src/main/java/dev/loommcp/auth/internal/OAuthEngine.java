@@ -209,7 +209,7 @@ public final class OAuthEngine {
             String asked = ch == null ? null : ch.parameter("scope");
             if (failure.status() == 403) {
                 String scope = Scopes.union(held(s, cur), asked);
-                authorize(s, request, scope, "the server asked for the scope " + Discovery.safe(String.valueOf(asked)));
+                authorize(s, request, scope, "the server asked for the scope " + SafeText.quote(String.valueOf(asked)));
                 return true;
             }
             if (cur != null && cur.refreshToken() != null && cur.issuer().equals(s.as.issuer())) {
@@ -303,7 +303,7 @@ public final class OAuthEngine {
             AuthServerMetadata as = discovery.authorizationServer(issuer, deadline);
             if (as == null) {
                 throw new McpAuthorizationException("found no metadata of the authorization server "
-                        + Discovery.safe(issuer) + " (tried " + Urls.authorizationServerMetadataUrls(
+                        + SafeText.quote(issuer) + " (tried " + Urls.authorizationServerMetadataUrls(
                         URI.create(issuer)).stream().map(AuthHttp::describe).toList() + ")");
             }
             s.as = as;
@@ -349,7 +349,7 @@ public final class OAuthEngine {
                 default -> throw new IllegalStateException("unknown grant " + config.grant());
             }
         } catch (TokenError e) {
-            throw new McpAuthorizationException("the authorization server " + Discovery.safe(as.issuer())
+            throw new McpAuthorizationException("the authorization server " + SafeText.quote(as.issuer())
                     + " refused the token request: " + e.getMessage(), e);
         }
         keep(s, tokens);
@@ -419,7 +419,7 @@ public final class OAuthEngine {
                 s.tokens = null;
                 return null;
             }
-            throw new McpAuthorizationException("the authorization server " + Discovery.safe(as.issuer())
+            throw new McpAuthorizationException("the authorization server " + SafeText.quote(as.issuer())
                     + " refused the refresh: " + e.getMessage(), e);
         }
         if (fresh.refreshToken() == null || fresh.scope() == null) {

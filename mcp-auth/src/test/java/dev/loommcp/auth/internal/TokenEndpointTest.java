@@ -415,6 +415,19 @@ class TokenEndpointTest {
         assertThat(server.requests).isEmpty();
     }
 
+    @Test
+    void aTokenEndpointThatIsNotAnHttpUrlIsAnIOException() {
+        for (String bad : List.of("ftp://as.example/token", "file:///etc/passwd", "/token", "urn:x:token")) {
+            AuthServerMetadata m = new AuthServerMetadata(ISSUER, null, URI.create(bad), null, List.of(), List.of(),
+                    List.of(), List.of(), false, false, List.of(), null);
+            assertThatThrownBy(() -> endpoint().clientCredentials(m, "c", ClientAuthentication.none(), null, RESOURCE,
+                    deadline())).as(bad).isInstanceOf(IOException.class).hasMessageContaining("not an absolute http(s)");
+        }
+        assertThatThrownBy(() -> endpoint().enterpriseManaged(as(), "c", ClientAuthentication.none(),
+                new EnterpriseIdp(URI.create("http:///token"), "i", ClientAuthentication.none(), AssertionSource.of(ID_TOKEN)),
+                null, RESOURCE, deadline())).isInstanceOf(IOException.class).hasMessageContaining("identity provider");
+    }
+
     // ---- grants ----
 
     @Test

@@ -1,0 +1,416 @@
+package dev.loommcp.auth;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.loommcp.testing.LeakCheck;
+import dev.loommcp.transport.http.AuthorizationRequest;
+import java.net.URI;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import tools.jackson.databind.JsonNode;
+
+/** The authorization-code path of McpOAuth end to end against the in-test authorization server and resource. */
+@ExtendWith(LeakCheck.class)
+class McpOAuthFlowTest {
+
+    static final URI REDIRECT = URI.create("http://127.0.0.1:1/callback");
+
+    FakeOAuth as;
+    Driver driver;
+    MapStore store;
+    final List<McpOAuth> opened = new ArrayList<>();
+
+    @BeforeEach
+    void setUp() throws Exception {
+        as = new FakeOAuth();
+        driver = new Driver();
+        store = new MapStore();
+    }
+
+    @AfterEach
+    void tearDown() {
+        opened.forEach(McpOAuth::close);
+        driver.close();
+        as.close();
+    }
+
+    McpOAuth.Builder code() {
+        return McpOAuth.newBuilder().authorizationCode(AuthorizationCodeHandler.nonInteractive(REDIRECT))
+                .tokenStore(store);
+    }
+
+    McpOAuth open(McpOAuth.Builder b) {
+        McpOAuth o = b.build();
+        opened.add(o);
+        return o;
+    }
+
+    /** Paths the servers saw, without the methods, from the first occurrence of {@code from}. */
+    List<String> gets() {
+        return as.paths.stream().filter(p -> p.startsWith("GET /.well-known") || p.startsWith("GET /custom")
+                || p.startsWith("GET /tenant1/.well-known")).map(p -> p.substring(4)).toList();
+    }
+
+    @Test
+    void authorizationCodeWithDiscoveryRegistrationPkceAndResource() throws Exception {
+        McpOAuth oauth = open(code());
+        assertThat(driver.post(oauth, as.mcp())).isEqualTo(200);
+        assertThat(as.paths).containsExactly("POST /mcp", "GET /.well-known/oauth-protected-resource/mcp",
+                "GET /.well-known/oauth-authorization-server", "POST /register", "GET /authorize", "POST /token",
+                "POST /mcp");
+        JsonNode reg = as.registrations.getFirst();
+        assertThat(reg.get("application_type").asString()).isEqualTo("native");
+        assertThat(reg.get("grant_types").toString()).isEqualTo("[\"authorization_code\",\"refresh_token\"]");
+        assertThat(reg.get("redirect_uris").toString()).isEqualTo("[\"" + REDIRECT + "\"]");
+        assertThat(reg.get("token_endpoint_auth_method").asString()).isEqualTo("none");
+        Map<String, String> q = as.authorizeQueries.getFirst();
+        assertThat(q).containsEntry("response_type", "code").containsEntry("client_id", "dcr-client")
+                .containsEntry("redirect_uri", REDIRECT.toString()).containsEntry("code_challenge_method", "S256")
+                .containsEntry("resource", as.base + "/mcp").doesNotContainKey("scope");
+        assertThat(q.get("state")).hasSizeGreaterThan(15);
+        Map<String, String> t = as.tokenForms.getFirst();
+        assertThat(t).containsEntry("grant_type", "authorization_code").containsEntry("resource", as.base + "/mcp")
+                .containsEntry("redirect_uri", REDIRECT.toString()).containsEntry("client_id", "dcr-client");
+        assertThat(FakeOAuth.s256(t.get("code_verifier"))).isEqualTo(q.get("code_challenge"));
+        // the next request uses the stored token: no discovery, no token request
+        assertThat(driver.post(oauth, as.mcp())).isEqualTo(200);
+        assertThat(as.tokenRequests.get()).isEqualTo(1);
+        assertThat(as.paths).hasSize(8);
+        assertThat(store.tokens(as.base + "/mcp", as.issuer())).isPresent();
+        assertThat(store.registration(as.issuer()).orElseThrow().clientId()).isEqualTo("dcr-client");
+    }
+
+    @Test
+    void rootProtectedResourceMetadataAndIssuerWithPath() throws Exception {
+        as.prmPath = "/.well-known/oauth-protected-resource";
+        as.prmInHeader = false;
+        as.issuerPath = "/tenant1";
+        as.metadataPath = "/.well-known/oauth-authorization-server/tenant1";
+        assertThat(driver.post(open(code()), as.mcp())).isEqualTo(200);
+        assertThat(gets()).containsExactly("/.well-known/oauth-protected-resource/mcp",
+                "/.well-known/oauth-protected-resource", "/.well-known/oauth-authorization-server/tenant1");
+        // the resource is the PRM's, string-identical (no slash appended)
+        assertThat(as.authorizeQueries.getFirst()).containsEntry("resource", as.base);
+        assertThat(as.tokenForms.getFirst()).containsEntry("resource", as.base);
+    }
+
+    @Test
+    void headerMetadataUrlAndOpenIdConfigurationAppendedToTheIssuerPath() throws Exception {
+        as.prmPath = "/custom/metadata/location.json";
+        as.issuerPath = "/tenant1";
+        as.metadataPath = "/tenant1/.well-known/openid-configuration";
+        assertThat(driver.post(open(code()), as.mcp())).isEqualTo(200);
+        assertThat(gets()).containsExactly("/custom/metadata/location.json",
+                "/.well-known/oauth-authorization-server/tenant1", "/.well-known/openid-configuration/tenant1",
+                "/tenant1/.well-known/openid-configuration");
+    }
+
+    @Test
+    void openIdConfigurationAtTheRootWhenThereIsNoOAuthDocument() throws Exception {
+        as.prmInHeader = false;
+        as.metadataPath = "/.well-known/openid-configuration";
+        assertThat(driver.post(open(code()), as.mcp())).isEqualTo(200);
+        assertThat(gets()).containsExactly("/.well-known/oauth-protected-resource/mcp",
+                "/.well-known/oauth-authorization-server", "/.well-known/openid-configuration");
+    }
+
+    @Test
+    void metadataNamingAnotherIssuerIsRefusedBeforeAnyRegistrationOrAuthorization() {
+        as.metadataIssuer = "https://attacker.example.com";
+        McpOAuth oauth = open(code());
+        assertThatThrownBy(() -> driver.post(oauth, as.mcp())).isInstanceOf(McpAuthorizationException.class)
+                .hasMessageContaining("attacker.example.com").hasMessageContaining("refused");
+        assertThat(as.registerRequests.get() + as.authorizeRequests.get() + as.tokenRequests.get()).isZero();
+    }
+
+    @Test
+    void protectedResourceMetadataForAnotherServerIsRefused() {
+        as.prmResource = "https://evil.example.com/mcp";
+        McpOAuth oauth = open(code());
+        assertThatThrownBy(() -> driver.post(oauth, as.mcp())).isInstanceOf(McpAuthorizationException.class)
+                .hasMessageContaining("evil.example.com").hasMessageContaining("refused");
+        assertThat(as.authorizeRequests.get() + as.tokenRequests.get()).isZero();
+    }
+
+    @Test
+    void legacyServerWithoutProtectedResourceMetadataUsesItsOriginMetadata() throws Exception {
+        as.prmPath = null;
+        assertThat(driver.post(open(code()), as.mcp())).isEqualTo(200);
+        assertThat(gets()).containsExactly("/.well-known/oauth-protected-resource/mcp",
+                "/.well-known/oauth-protected-resource", "/.well-known/oauth-authorization-server");
+        assertThat(as.authorizeQueries.getFirst()).containsEntry("resource", as.base + "/mcp");
+    }
+
+    @Test
+    void legacyServerWithoutAnyMetadataUsesTheDefaultEndpoints() throws Exception {
+        as.prmPath = null;
+        as.metadataPath = "/nowhere";
+        as.iss = "omit";
+        assertThat(driver.post(open(code()), as.mcp())).isEqualTo(200);
+        assertThat(as.paths).containsSubsequence("POST /register", "GET /authorize", "POST /token", "POST /mcp");
+    }
+
+    @ParameterizedTest(name = "challenge={0} prm={1} as={2} -> {3}")
+    @CsvSource(delimiter = '|', nullValues = "-", textBlock = """
+            mcp:basic | mcp:a mcp:b           | -                          | mcp:basic
+            -         | mcp:basic mcp:read mcp:write | -                   | mcp:basic mcp:read mcp:write
+            -         | -                     | -                          | -
+            -         | mcp:basic             | mcp:basic offline_access   | mcp:basic offline_access
+            -         | mcp:basic mcp:read    | mcp:basic mcp:read         | mcp:basic mcp:read
+            """)
+    void scopeSelection(String challenge, String prm, String asScopes, String expected) throws Exception {
+        as.challengeScope = challenge;
+        as.prmScopes = prm == null ? null : Arrays.asList(prm.split(" "));
+        as.asScopes = asScopes == null ? null : Arrays.asList(asScopes.split(" "));
+        assertThat(driver.post(open(code()), as.mcp())).isEqualTo(200);
+        assertThat(as.authorizeQueries.getFirst().get("scope")).isEqualTo(expected);
+    }
+
+    @Test
+    void refreshTokenGrantRegisteredOnlyWhenOfferedAndWanted() throws Exception {
+        as.grantTypes = List.of("authorization_code");
+        assertThat(driver.post(open(code()), as.mcp())).isEqualTo(200);
+        assertThat(as.registrations.getFirst().get("grant_types").toString()).isEqualTo("[\"authorization_code\"]");
+    }
+
+    @Test
+    void stepUpAsksForTheUnionOfScopes() throws Exception {
+        as.challengeScope = "mcp:basic";
+        as.requiredScope = "mcp:write";
+        assertThat(driver.post(open(code()), as.mcp())).isEqualTo(200);
+        assertThat(as.authorizeQueries).extracting(q -> q.get("scope"))
+                .containsExactly("mcp:basic", "mcp:basic mcp:write");
+    }
+
+    @Test
+    void atMostThreeAuthorizationsPerRequest() throws Exception {
+        as.alwaysInsufficient = true;
+        assertThat(driver.post(open(code()), as.mcp())).isEqualTo(403);
+        assertThat(as.authorizeRequests.get()).isEqualTo(3);
+    }
+
+    @Test
+    void maxAuthorizationsBoundsTheSteps() {
+        as.alwaysInsufficient = true;
+        McpOAuth oauth = open(code().maxAuthorizations(1));
+        assertThatThrownBy(() -> driver.post(oauth, as.mcp())).isInstanceOf(McpAuthorizationException.class)
+                .hasMessageContaining("after 1 authorization");
+        assertThat(as.authorizeRequests.get()).isEqualTo(1);
+    }
+
+    @ParameterizedTest(name = "advertised={0} iss={1} -> {2}")
+    @CsvSource(delimiter = '|', textBlock = """
+            true  | correct    | true
+            false | omit       | true
+            true  | omit       | false
+            true  | wrong      | false
+            false | wrong      | false
+            true  | normalized | false
+            """)
+    void issChecks(boolean advertised, String iss, boolean accepted) throws Exception {
+        as.issSupported = advertised;
+        as.iss = iss;
+        McpOAuth oauth = open(code());
+        if (accepted) {
+            assertThat(driver.post(oauth, as.mcp())).isEqualTo(200);
+            assertThat(as.tokenRequests.get()).isEqualTo(1);
+        } else {
+            assertThatThrownBy(() -> driver.post(oauth, as.mcp())).isInstanceOf(McpAuthorizationException.class)
+                    .hasMessageContaining("RFC 9207").hasMessageNotContaining("code-");
+            assertThat(as.authorizeRequests.get()).isEqualTo(1);
+            assertThat(as.tokenRequests.get()).isZero();
+        }
+    }
+
+    @Test
+    void refreshesAheadOfExpiryWithoutA401() throws Exception {
+        TokenSet old = as.issue("mcp:basic", Instant.now().minusSeconds(10));
+        store.saveTokens(as.base + "/mcp", old);
+        assertThat(driver.post(open(code()), as.mcp())).isEqualTo(200);
+        assertThat(as.refreshRequests.get()).isEqualTo(1);
+        assertThat(as.authorizeRequests.get()).isZero();
+        assertThat(as.mcpRequests.get()).isEqualTo(1);
+        assertThat(as.tokenForms.getFirst()).containsEntry("grant_type", "refresh_token")
+                .containsEntry("refresh_token", old.refreshToken()).containsEntry("resource", as.base + "/mcp");
+        assertThat(store.tokens(as.base + "/mcp", as.issuer()).orElseThrow().accessToken())
+                .isNotEqualTo(old.accessToken());
+    }
+
+    @Test
+    void refusedRefreshRemovesTheTokensAndAuthorizesAgain() throws Exception {
+        TokenSet old = as.issue(null, Instant.now().minusSeconds(10));
+        as.refresh.remove(old.refreshToken());
+        store.saveTokens(as.base + "/mcp", old);
+        assertThat(driver.post(open(code()), as.mcp())).isEqualTo(200);
+        assertThat(as.refreshRequests.get()).isEqualTo(1);
+        assertThat(as.authorizeRequests.get()).isEqualTo(1);
+        assertThat(store.removes.get()).isEqualTo(1);
+        assertThat(store.tokens(as.base + "/mcp", as.issuer()).orElseThrow()).isNotEqualTo(old);
+    }
+
+    @Test
+    void refusedRefreshKeepsTokensAnotherProcessStoredMeanwhile() throws Exception {
+        TokenSet old = as.issue(null, Instant.now().minusSeconds(10));
+        TokenSet theirs = as.issue(null, Instant.now().plusSeconds(3600));
+        store.saveTokens(as.base + "/mcp", old);
+        // another process refreshes first (rotating the refresh token) and stores its result
+        as.onRefresh = form -> {
+            as.refresh.remove(old.refreshToken());
+            store.saveTokens(as.base + "/mcp", theirs);
+        };
+        assertThat(driver.post(open(code()), as.mcp())).isEqualTo(200);
+        assertThat(as.authorizeRequests.get()).isZero();
+        assertThat(store.removes.get()).isZero();
+        assertThat(store.tokens(as.base + "/mcp", as.issuer()).orElseThrow()).isEqualTo(theirs);
+        assertThat(as.mcpAuthorization.getLast()).isEqualTo("Bearer " + theirs.accessToken());
+    }
+
+    @Test
+    void refusedTokenIsRefreshedOnTheChallenge() throws Exception {
+        TokenSet old = as.issue(null, Instant.now().plusSeconds(3600));
+        as.access.remove(old.accessToken()); // revoked at the resource server
+        store.saveTokens(as.base + "/mcp", old);
+        assertThat(driver.post(open(code()), as.mcp())).isEqualTo(200);
+        assertThat(as.refreshRequests.get()).isEqualTo(1);
+        assertThat(as.authorizeRequests.get()).isZero();
+    }
+
+    @Test
+    void dpopBoundTokensWithAResourceServerNonce() throws Exception {
+        as.dpop = true;
+        as.rsNonce = "rs-nonce-1";
+        DpopKey key = DpopKey.generate();
+        assertThat(driver.post(open(code().dpop(key)), as.mcp())).isEqualTo(200);
+        assertThat(as.authorizeRequests.get()).isEqualTo(1);
+        String auth = as.mcpAuthorization.getLast();
+        assertThat(auth).startsWith("DPoP at-");
+        String proof = as.mcpProofs.getLast();
+        assertThat(FakeOAuth.claim(proof, "nonce")).isEqualTo("rs-nonce-1");
+        assertThat(FakeOAuth.claim(proof, "htm")).isEqualTo("POST");
+        assertThat(FakeOAuth.claim(proof, "htu")).isEqualTo(as.base + "/mcp");
+        assertThat(FakeOAuth.claim(proof, "ath")).isEqualTo(FakeOAuth.s256(auth.substring(5)));
+        assertThat(as.mcpProofs.stream().map(p -> FakeOAuth.claim(p, "jti")).distinct().count())
+                .isEqualTo(as.mcpProofs.size());
+        // the nonce retry and the authorization: one token request with a proof
+        assertThat(as.tokenRequests.get()).isEqualTo(1);
+    }
+
+    @Test
+    void movingToAnotherAuthorizationServerRegistersThereAfresh() throws Exception {
+        as.issuerPath = "/as1";
+        as.metadataPath = "/.well-known/oauth-authorization-server/as1";
+        as.dcrClientId = "as1-client";
+        McpOAuth oauth = open(code());
+        assertThat(driver.post(oauth, as.mcp())).isEqualTo(200);
+        as.issuerPath = "/as2";
+        as.metadataPath = "/.well-known/oauth-authorization-server/as2";
+        as.dcrClientId = "as2-client";
+        as.access.clear();
+        assertThat(driver.post(oauth, as.mcp())).isEqualTo(200);
+        assertThat(as.registerRequests.get()).isEqualTo(2);
+        assertThat(as.authorizeQueries).extracting(q -> q.get("client_id")).containsExactly("as1-client",
+                "as2-client");
+        assertThat(as.tokenForms.getLast()).containsEntry("client_id", "as2-client");
+        assertThat(store.registration(as.base + "/as1")).isPresent();
+        assertThat(store.registration(as.base + "/as2")).isPresent();
+        // the refused tokens of the old server are gone (compare-and-delete), the new ones kept
+        assertThat(store.issuers(as.base + "/mcp")).containsExactly(as.base + "/as2");
+    }
+
+    @Test
+    void registrationAnswerDecidesTheTokenEndpointAuthentication() throws Exception {
+        as.authMethods = List.of("client_secret_post");
+        as.dcrMethod = "client_secret_post";
+        assertThat(driver.post(open(code()), as.mcp())).isEqualTo(200);
+        assertThat(as.registrations.getFirst().get("token_endpoint_auth_method").asString())
+                .isEqualTo("client_secret_post");
+        assertThat(as.tokenForms.getFirst()).containsEntry("client_secret", "dcr-secret-dcr-client");
+        assertThat(as.tokenAuthorization.getFirst()).isNull();
+    }
+
+    @Test
+    void preRegisteredClientSkipsRegistration() throws Exception {
+        as.registration = false;
+        as.authMethods = List.of("client_secret_basic");
+        assertThat(driver.post(open(code().client("pre-registered-client",
+                ClientAuthentication.clientSecretBasic("pre-registered-secret"))), as.mcp())).isEqualTo(200);
+        assertThat(as.registerRequests.get()).isZero();
+        assertThat(as.authorizeQueries.getFirst()).containsEntry("client_id", "pre-registered-client");
+        assertThat(as.tokenAuthorization.getFirst()).startsWith("Basic ");
+    }
+
+    @Test
+    void noRegistrationEndpointAndNoClientIsANamedFailure() {
+        as.registration = false;
+        McpOAuth oauth = open(code());
+        assertThatThrownBy(() -> driver.post(oauth, as.mcp())).isInstanceOf(McpAuthorizationException.class)
+                .hasMessageContaining("no dynamic client registration").hasMessageContaining("Builder.client");
+    }
+
+    @Test
+    void clientMetadataDocumentUsedWhereSupported() throws Exception {
+        as.cimd = true;
+        URI doc = URI.create("https://app.example.com/client-metadata.json");
+        assertThat(driver.post(open(code().clientMetadataDocument(doc)), as.mcp())).isEqualTo(200);
+        assertThat(as.registerRequests.get()).isZero();
+        assertThat(as.authorizeQueries.getFirst()).containsEntry("client_id", doc.toString());
+    }
+
+    @Test
+    void clientMetadataDocumentIgnoredWhereUnsupported() throws Exception {
+        URI doc = URI.create("https://app.example.com/client-metadata.json");
+        assertThat(driver.post(open(code().clientMetadataDocument(doc)), as.mcp())).isEqualTo(200);
+        assertThat(as.registerRequests.get()).isEqualTo(1);
+    }
+
+    @Test
+    void clientCredentialsGrant() throws Exception {
+        as.grantTypes = List.of("client_credentials");
+        as.authMethods = List.of("client_secret_basic");
+        as.prmScopes = List.of("mcp:svc");
+        McpOAuth oauth = open(McpOAuth.newBuilder().clientCredentials().tokenStore(store)
+                .client("svc", ClientAuthentication.clientSecretBasic("svc-secret")));
+        assertThat(driver.post(oauth, as.mcp())).isEqualTo(200);
+        assertThat(as.authorizeRequests.get() + as.registerRequests.get()).isZero();
+        assertThat(as.tokenForms.getFirst()).containsEntry("grant_type", "client_credentials")
+                .containsEntry("resource", as.base + "/mcp").containsEntry("scope", "mcp:svc");
+        assertThat(as.tokenAuthorization.getFirst()).startsWith("Basic ");
+    }
+
+    @Test
+    void jwtBearerGrantWithAWorkloadToken() throws Exception {
+        as.registration = false;
+        McpOAuth oauth = open(McpOAuth.newBuilder().jwtBearer(AssertionSource.of("workload.jwt.token"))
+                .tokenStore(store).client("workload"));
+        assertThat(driver.post(oauth, as.mcp())).isEqualTo(200);
+        assertThat(as.tokenForms.getFirst())
+                .containsEntry("grant_type", "urn:ietf:params:oauth:grant-type:jwt-bearer")
+                .containsEntry("assertion", "workload.jwt.token");
+    }
+
+    @Test
+    void logoutForgetsTheTokensAndCloseStopsTheProvider() throws Exception {
+        McpOAuth oauth = open(code());
+        assertThat(driver.post(oauth, as.mcp())).isEqualTo(200);
+        assertThat(oauth.logout(as.mcp())).isEqualTo(1);
+        assertThat(store.issuers(as.base + "/mcp")).isEmpty();
+        assertThat(driver.post(oauth, as.mcp())).isEqualTo(200);
+        assertThat(as.authorizeRequests.get()).isEqualTo(2);
+        oauth.close();
+        oauth.close();
+        assertThatThrownBy(() -> oauth.credentials(new AuthorizationRequest(as.mcp(), "POST", as.mcp(), 0,
+                dev.loommcp.spi.Deadline.NONE))).isInstanceOf(McpAuthorizationException.class)
+                .hasMessageContaining("closed");
+        assertThat(oauth.toString()).contains("authorization_code").contains("closed");
+    }
+}

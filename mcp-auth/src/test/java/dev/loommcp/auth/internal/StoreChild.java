@@ -1,0 +1,73 @@
+package dev.loommcp.auth.internal;
+
+import dev.loommcp.auth.FileTokenStore;
+import dev.loommcp.auth.TokenSet;
+import dev.loommcp.auth.TokenStore;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Instant;
+
+/**
+ * The other process of {@link FileStoreCrossProcessTest}, a child JVM on the test's class path:
+ * <ul>
+ *   <li>{@code save DIR RESOURCE ISSUER ACCESS REFRESH}: saves one token set, prints {@code SAVED}, exits;</li>
+ *   <li>{@code hammer DIR ID ROUNDS}: per round saves a set under a resource of its own, then on the shared resource
+ *       removes the set it reads (compare-and-delete) and saves its own; prints {@code REMOVED <access token>} for
+ *       every successful removal and {@code DONE} at the end.</li>
+ * </ul>
+ * Exit status 0 on success, 1 on any failure (stack trace on stderr).
+ */
+public final class StoreChild {
+
+    static final String SHARED = "https://shared.example/mcp";
+    static final String ISSUER = "https://as.example";
+
+    private StoreChild() {
+    }
+
+    /**
+     * Runs one mode.
+     *
+     * @param args the mode and its arguments
+     */
+    public static void main(String[] args) {
+        PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
+        try {
+            TokenStore store = FileTokenStore.open(Path.of(args[1]));
+            switch (args[0]) {
+                case "save" -> {
+                    store.saveTokens(args[2], new TokenSet(args[3], args[4], "Bearer", args[5], null, null));
+                    out.println("SAVED");
+                }
+                case "hammer" -> {
+                    String id = args[2];
+                    int rounds = Integer.parseInt(args[3]);
+                    for (int i = 0; i < rounds; i++) {
+                        store.saveTokens(ownResource(id, i), own(id, i));
+                        TokenSet seen = store.tokens(SHARED, ISSUER).orElse(null);
+                        if (seen != null && store.removeTokens(SHARED, seen)) {
+                            out.println("REMOVED " + seen.accessToken());
+                        }
+                        store.saveTokens(SHARED, new TokenSet(ISSUER, "shared-" + id + "-" + i, "Bearer",
+                                "rt-" + id + "-" + i, Instant.parse("2026-12-01T08:00:00Z"), null));
+                    }
+                    out.println("DONE");
+                }
+                default -> throw new IllegalArgumentException("unknown mode " + args[0]);
+            }
+            System.exit(0);
+        } catch (Throwable t) {
+            t.printStackTrace();
+            System.exit(1);
+        }
+    }
+
+    static String ownResource(String id, int round) {
+        return "https://own.example/" + id + "/" + round;
+    }
+
+    static TokenSet own(String id, int round) {
+        return new TokenSet(ISSUER, "own-" + id + "-" + round, "Bearer", null, null, "r" + round);
+    }
+}
