@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Runs the official MCP conformance suite (@modelcontextprotocol/conformance, pinned in test-servers/package.json +
-# lock), one scenario at a time, in four legs: three run its client scenarios against loom-mcp's conformance client,
+# lock), one scenario at a time, in five legs: four run its client scenarios against loom-mcp's conformance client,
 # each checked against its own expected-failures list, and one referees our tasks-extension test server:
 #
 #   2025-11-25   every client scenario the suite lists for `--spec-version 2025-11-25`, run at that wire
 #                (the suite hands the client MCP_CONFORMANCE_PROTOCOL_VERSION=2025-11-25)
 #   2026-07-28   every client scenario it lists for `--spec-version 2026-07-28`, run at that wire
+#   2025-03-26   every client scenario it lists for `--spec-version 2025-03-26`: the two auth/2025-03-26-* back-compat
+#                scenarios (no protected-resource metadata: the authorization server is the MCP server's origin, its
+#                metadata or the default /authorize, /token, /register), run at that wire
 #   extensions   the scenarios `list --client` tags [extension] (no spec version: `--spec-version` would skip them;
 #                each runs at the wire the suite picks for it)
 #   tasks-server the server scenarios `list --server` names tasks-* (the io.modelcontextprotocol/tasks extension),
@@ -14,8 +17,6 @@
 #                there is no expected-failures list. A scenario whose only check the suite itself reports SKIPPED
 #                (tasks-status-notifications in this version: "harness rewrite pending") passes as the suite
 #                reports it, with that noted.
-#
-# (The two auth/2025-03-26-* scenarios, tagged only 2025-03-26, are in no leg: that revision is not a leg.)
 #
 # usage: conformance/run.sh
 #
@@ -30,11 +31,12 @@
 # Result: one table per leg, then per-leg counts and the line "conformance: N passed, N failed" (all legs). The run
 # fails (exit 1) when a scenario fails that is not in its leg's expected-failures list, when a listed scenario passes
 # (the lists must stay honest), or when the suite skips a scenario of a leg; exit 2 on setup errors (including a
-# list naming a scenario the leg does not have, or one that may not be listed: only auth/* and the skills extension's
-# sep-2640-* scenarios may be, each with its reason in a comment).
+# list naming a scenario the leg does not have, or one that may not be listed: only the skills extension's sep-2640-*
+# scenarios may be, each with its reason in a comment).
 #
 # Environment:
-#   LEGS="2025-11-25 2026-07-28 extensions tasks-server"   the legs to run, in this order (default: all four)
+#   LEGS="2025-11-25 2026-07-28 2025-03-26 extensions tasks-server"   the legs to run, in this order (default: all
+#                              five)
 #   SCENARIOS="a b"            run only these scenarios (in every leg that has them; default: all of each leg)
 #   CONFORMANCE_CLIENT="..."   the client command (default: "$JAVA $CONFORMANCE_JAVA_OPTS -jar mcp-cli/target/mcp.jar
 #                              conformance")
@@ -54,7 +56,7 @@ EXPECTED_FAILURES_DIR="${EXPECTED_FAILURES_DIR:-$HERE}"
 SCENARIO_TIMEOUT_MS="${SCENARIO_TIMEOUT_MS:-30000}"
 TOTAL_TIMEOUT_S="${TOTAL_TIMEOUT_S:-720}"
 RESULTS_DIR="${RESULTS_DIR:-$HERE/results/$(date +%Y%m%dT%H%M%S)}"
-read -r -a LEG_LIST <<<"${LEGS:-2025-11-25 2026-07-28 extensions tasks-server}"
+read -r -a LEG_LIST <<<"${LEGS:-2025-11-25 2026-07-28 2025-03-26 extensions tasks-server}"
 START=$(date +%s)
 
 die() { echo "conformance/run.sh: $*" >&2; exit 2; }
@@ -123,9 +125,9 @@ read_expected() {  # $1 = file -> scenario names
       gsub(/["'\''[:space:]]/, "", line); if (line != "") print line
     }' "$1"
 }
-# Only what is out of scope may be expected to fail: OAuth (auth/*) and the skills extension (sep-2640-*). Every
-# other scenario must pass; a failing one is a bug to fix, not a line to add.
-may_be_listed() { [[ "$1" == auth/* || "$1" == sep-2640-* ]]; }
+# Only what is out of scope may be expected to fail: the skills extension (sep-2640-*). Every other scenario, auth/*
+# included, must pass; a failing one is a bug to fix, not a line to add.
+may_be_listed() { [[ "$1" == sep-2640-* ]]; }
 
 for s in ${SCENARIOS:-}; do
   printf '%s\n' "${ALL[@]}" "${ALL_SERVER[@]}" | awk -v s="$s" '$1 == s { f = 1 } END { exit !f }' \
@@ -135,7 +137,7 @@ done
 declare -A LEG_RUN LEG_EXPECTED
 for leg in "${LEG_LIST[@]}"; do
   [[ "$leg" == extensions || "$leg" == tasks-server || "$leg" =~ ^20[0-9]{2}-[0-9]{2}-[0-9]{2}$ ]] \
-    || die "unknown leg '$leg' (legs: 2025-11-25, 2026-07-28, extensions, tasks-server)"
+    || die "unknown leg '$leg' (legs: 2025-11-25, 2026-07-28, 2025-03-26, extensions, tasks-server)"
   mapfile -t scen < <(leg_scenarios "$leg")
   (( ${#scen[@]} > 0 )) || die "the suite lists no scenarios for leg $leg"
   exp=()
@@ -147,7 +149,7 @@ for leg in "${LEG_LIST[@]}"; do
   for e in "${exp[@]}"; do
     found=0; for s in "${scen[@]}"; do [[ "$s" == "$e" ]] && found=1; done
     (( found )) || die "$(basename "$file") lists '$e', which leg $leg does not have"
-    may_be_listed "$e" || die "$(basename "$file") lists '$e': only auth/* and sep-2640-* scenarios may be expected to fail"
+    may_be_listed "$e" || die "$(basename "$file") lists '$e': only sep-2640-* scenarios may be expected to fail"
   done
   run=()
   if [[ -n "${SCENARIOS:-}" ]]; then

@@ -21,7 +21,7 @@ if (( status == 0 )) && [[ -x conformance/run.sh ]]; then
   conformance/run.sh | tee "$conf_log" || status=$?
   read -r conf_passed conf_failed < <(sed -n 's/^conformance: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' "$conf_log" | tail -1) || true
   conf_passed=${conf_passed:-0}; conf_failed=${conf_failed:-0}
-  conf_legs=$(grep '^leg ' "$conf_log" || true)   # one line per leg (2025-11-25, 2026-07-28, extensions, tasks-server)
+  conf_legs=$(grep '^leg ' "$conf_log" || true)   # one line per leg (2025-11-25, 2026-07-28, 2025-03-26, extensions, tasks-server)
   rm -f "$conf_log"
 fi
 # One closing line for the whole run: the Surefire reports of every module plus the conformance scenarios.

@@ -5,5 +5,6 @@
  */
 module dev.loommcp.testkit {
     requires transitive dev.loommcp.core;
+    requires java.net.http;
     exports dev.loommcp.testkit;
 }

@@ -32,7 +32,8 @@ import picocli.CommandLine.ParameterException;
  * transport ({@code --stdio} or {@code --http}), the roots ({@code --root}) and the elicitation answer
  * ({@code --elicit}), the protocol era ({@code --protocol}, {@code --probe-timeout}), and builds the client from
  * them. The same elicitation and roots handlers answer the legacy era's server requests and the modern era's
- * {@code input_required} results (multi round-trip requests). Every problem with an option is a usage error
+ * {@code input_required} results (multi round-trip requests), and the OAuth provider of the authorization options
+ * ({@link CliAuth}). Every problem with an option is a usage error
  * ({@link ParameterException}, exit 2) that names the option; option values are never echoed where they may be
  * secrets ({@code --header}, {@code --env}).
  *
@@ -57,16 +58,20 @@ final class ClientSetup {
      * @param elicit         {@code --elicit}, or {@code null}
      * @param protocol       {@code --protocol}, or {@code null} for the client's default ({@link ProtocolMode#AUTO})
      * @param probeTimeout   {@code --probe-timeout}, or {@code null} for the client's default
+     * @param auth           the authorization options ({@code --oauth}, {@code --client-credentials}, ...)
      */
     record Options(String stdio, String http, List<String> headers, List<String> env, boolean inheritEnv, Path cwd,
                    boolean echoStderr, Duration timeout, Duration connectTimeout, Integer maxMessageSize,
-                   List<Path> roots, String elicit, ProtocolMode protocol, Duration probeTimeout) {
+                   List<Path> roots, String elicit, ProtocolMode protocol, Duration probeTimeout,
+                   AuthOptions auth) {
     }
 
     private final Options options;
     private final CommandLine commandLine;
     private final Function<String, String> environment;
     private final PrintWriter err;
+    /** The OAuth provider of {@code --http} with an authorization option, or {@code null}. */
+    private CliAuth auth;
 
     /**
      * Creates the setup of one command.
@@ -93,6 +98,26 @@ final class ClientSetup {
      * @throws ParameterException for a bad option or a combination of options that do not belong together
      */
     McpClient newClient(StderrTail stderrTail, OutputSchemaValidation outputSchemaValidation, McpTasks tasks) {
+        try {
+            return buildClient(stderrTail, outputSchemaValidation, tasks);
+        } catch (RuntimeException e) {
+            close();
+            throw e;
+        }
+    }
+
+    /**
+     * Releases what the client's transport uses besides the client: the OAuth provider and its loopback receiver.
+     * Call after closing the client. Idempotent.
+     */
+    void close() {
+        if (auth != null) {
+            auth.close();
+        }
+    }
+
+    private McpClient buildClient(StderrTail stderrTail, OutputSchemaValidation outputSchemaValidation,
+                                  McpTasks tasks) {
         Duration connect = options.connectTimeout() != null ? options.connectTimeout()
                 : McpCommand.DEFAULT_CONNECT_TIMEOUT;
         List<Root> rootList = rootList();
@@ -204,6 +229,10 @@ final class ClientSetup {
             if (!headers.isEmpty()) {
                 throw usage("--header applies to --http only");
             }
+            if (options.auth().any()) {
+                throw usage("--oauth, --client-credentials, --client-id, --client-secret-file and --token-cache "
+                        + "apply to --http only");
+            }
             List<String> argv;
             try {
                 argv = ShellWords.split(stdio);
@@ -245,8 +274,9 @@ final class ClientSetup {
             }
             parsed.add(new AbstractMap.SimpleImmutableEntry<>(name, h.substring(colon + 1).strip()));
         }
+        auth = CliAuth.open(options.auth(), commandLine, err);
         try {
-            return Transports.http(uri, parsed, maxMessageSize);
+            return Transports.http(uri, parsed, maxMessageSize, auth == null ? null : auth.provider());
         } catch (IllegalArgumentException e) {
             throw usage("--http: " + e.getMessage());
         }

@@ -226,6 +226,7 @@ public final class Main {
         CommandLine cl = new CommandLine(new McpCommand(environment));
         // after the commands that are methods, so that the help lists it last
         cl.addSubcommand("tasks", new TasksCommand());
+        cl.addSubcommand("logout", new LogoutCommand());
         cl.setExpandAtFiles(false);
         // every option goes through a setter that appends (--env, --header) or refuses a second occurrence
         cl.setOverwrittenOptionsAllowed(true);

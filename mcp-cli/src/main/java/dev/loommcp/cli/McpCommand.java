@@ -33,6 +33,7 @@ import java.util.function.Function;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParameterException;
@@ -117,6 +118,8 @@ final class McpCommand {
        ones (--header, --env) append. */
     private String stdio;
     private String http;
+    @Mixin
+    private AuthOptions auth; // read by LogoutCommand through the mixin's name
     private final List<String> headers = new ArrayList<>();
     private final List<String> env = new ArrayList<>();
     private Path cwd;
@@ -400,13 +403,13 @@ final class McpCommand {
             List<List<String>> rows = new ArrayList<>();
             if (templates) {
                 for (ResourceTemplate t : client.listAllResourceTemplates()) {
-                    rows.add(List.of(t.uriTemplate(), nz(t.title() != null ? t.title() : t.name()), nz(t.mimeType()),
-                            nz(t.description())));
+                    rows.add(List.of(t.uriTemplate(), Render.nz(t.title() != null ? t.title() : t.name()), Render.nz(t.mimeType()),
+                            Render.nz(t.description())));
                 }
             } else {
                 for (Resource r : client.listAllResources()) {
-                    rows.add(List.of(r.uri(), nz(r.title() != null ? r.title() : r.name()), nz(r.mimeType()),
-                            nz(r.description())));
+                    rows.add(List.of(r.uri(), Render.nz(r.title() != null ? r.title() : r.name()), Render.nz(r.mimeType()),
+                            Render.nz(r.description())));
                 }
             }
             if (rows.isEmpty()) {
@@ -451,7 +454,7 @@ final class McpCommand {
                 for (PromptArgument a : p.arguments() == null ? List.<PromptArgument>of() : p.arguments()) {
                     args.put(a.name(), a.required());
                 }
-                rows.add(List.of(p.name(), nz(p.title()), Render.argumentList(args), nz(p.description())));
+                rows.add(List.of(p.name(), Render.nz(p.title()), Render.argumentList(args), Render.nz(p.description())));
             }
             if (rows.isEmpty()) {
                 io.out().println("(no prompts)");
@@ -648,10 +651,10 @@ final class McpCommand {
         stderrTail = new StderrTail(echoStderr ? io.err() : null);
         ClientSetup.Options options = new ClientSetup.Options(stdio, http, List.copyOf(headers), List.copyOf(env),
                 inheritEnv, cwd, echoStderr, timeout, connectTimeout, maxMessageSize, List.copyOf(roots), elicit,
-                protocol, probeTimeout);
+                protocol, probeTimeout, auth);
         McpTasks tasks = McpTasks.create();
-        McpClient client = new ClientSetup(options, spec.commandLine(), environment, io.err())
-                .newClient(stderrTail, outputSchemaValidation, tasks);
+        ClientSetup setup = new ClientSetup(options, spec.commandLine(), environment, io.err());
+        McpClient client = setup.newClient(stderrTail, outputSchemaValidation, tasks);
         boolean connected = false;
         Main.OPEN_CLIENTS.incrementAndGet();
         try {
@@ -674,6 +677,7 @@ final class McpCommand {
             try {
                 client.close();
             } finally {
+                setup.close();
                 Main.OPEN_CLIENTS.decrementAndGet();
             }
         }
@@ -786,9 +790,5 @@ final class McpCommand {
 
     private ParameterException usage(String message) {
         return new ParameterException(spec.commandLine(), message);
-    }
-
-    private static String nz(String s) {
-        return s == null ? "" : s;
     }
 }

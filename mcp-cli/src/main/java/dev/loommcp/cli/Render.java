@@ -418,4 +418,14 @@ final class Render {
         arguments.forEach((name, required) -> parts.add(Boolean.TRUE.equals(required) ? name + "*" : name));
         return String.join(" ", parts);
     }
+
+    /**
+     * Returns the text, or the empty string for {@code null}.
+     *
+     * @param s a text, or {@code null}
+     * @return {@code s}, never {@code null}
+     */
+    static String nz(String s) {
+        return s == null ? "" : s;
+    }
 }

@@ -1,6 +1,7 @@
 package dev.loommcp.cli;
 
 import dev.loommcp.spi.McpTransport;
+import dev.loommcp.transport.http.AuthorizationProvider;
 import dev.loommcp.transport.http.HttpTransport;
 import dev.loommcp.transport.stdio.StdioTransport;
 import java.net.URI;
@@ -59,17 +60,22 @@ final class Transports {
      * @param headers    headers to send on every request, in order (values are never printed)
      * @param maxMessage the largest message (JSON body or SSE event) accepted in bytes, or {@code null} for the
      *                   default
+     * @param authorization the OAuth provider, or {@code null} for none
      * @return the transport, not started
      * @throws IllegalArgumentException when the transport refuses the endpoint or a header; the message names the
      *                                  header, never its value
      */
-    static McpTransport http(URI endpoint, List<Map.Entry<String, String>> headers, Integer maxMessage) {
+    static McpTransport http(URI endpoint, List<Map.Entry<String, String>> headers, Integer maxMessage,
+                             AuthorizationProvider authorization) {
         HttpTransport.Builder b = HttpTransport.newBuilder(endpoint);
         for (Map.Entry<String, String> h : headers) {
             b.header(h.getKey(), h.getValue());
         }
         if (maxMessage != null) {
             b.maxMessageSize(maxMessage);
+        }
+        if (authorization != null) {
+            b.authorization(authorization);
         }
         return b.build();
     }

@@ -59,11 +59,7 @@ class CliConformanceTest {
     }
 
     @Test
-    void oauthAndSkillsScenariosAreRefusedSayingWhy() {
-        env.put("MCP_CONFORMANCE_SCENARIO", "auth/metadata-default");
-        Run auth = conformance("http://127.0.0.1:9/mcp");
-        assertThat(auth.code()).isEqualTo(2);
-        assertThat(auth.err()).contains("needs OAuth authorization");
+    void skillsAndUnknownScenariosAreRefusedSayingWhy() {
         env.put("MCP_CONFORMANCE_SCENARIO", "sep-2640-client-no-prefetch");
         Run skills = conformance("http://127.0.0.1:9/mcp");
         assertThat(skills.code()).isEqualTo(2);
@@ -73,6 +69,22 @@ class CliConformanceTest {
         assertThat(unknown.code()).isEqualTo(2);
         assertThat(unknown.err()).contains("unknown scenario no-such-scenario")
                 .contains("http-custom-headers").contains("sep-2322-client-request-state");
+    }
+
+    @Test
+    void anAuthScenarioWithAnUnusableContextIsRefusedByKeyNeverQuotingTheValue() {
+        env.put("MCP_CONFORMANCE_SCENARIO", "auth/client-credentials-jwt");
+        env.put("MCP_CONFORMANCE_PROTOCOL_VERSION", "2025-11-25");
+        env.put("MCP_CONFORMANCE_CONTEXT", """
+                {"client_id":"c1","private_key_pem":"-----BEGIN PRIVATE KEY-----\\nnot-a-key-s3cr3t\\n-----END \
+                PRIVATE KEY-----","signing_algorithm":"ES256"}""");
+        Run badKey = conformance("http://127.0.0.1:9/mcp");
+        assertThat(badKey.code()).isEqualTo(2);
+        assertThat(badKey.err()).doesNotContain("not-a-key-s3cr3t");
+        env.put("MCP_CONFORMANCE_CONTEXT", "{\"client_id\":7}");
+        Run badType = conformance("http://127.0.0.1:9/mcp");
+        assertThat(badType.code()).isEqualTo(2);
+        assertThat(badType.err()).contains("client_id must be a string");
     }
 
     @Test

@@ -94,7 +94,7 @@ public final class TokenEndpoint {
      * @throws TokenError           if the server answered with an OAuth error (or an unusable response: not JSON,
      *                              no or a malformed {@code access_token}, a wrong {@code token_type}, a malformed
      *                              {@code expires_in}, {@code refresh_token} or {@code scope})
-     * @throws IOException          on a network failure
+     * @throws IOException          on a network failure, or if the token endpoint is not an absolute http(s) URL
      * @throws InterruptedException if interrupted
      * @throws NullPointerException if an argument is {@code null}
      */
@@ -311,6 +311,11 @@ public final class TokenEndpoint {
         Objects.requireNonNull(params, "params");
         Objects.requireNonNull(deadline, "deadline");
         String grant = params.get("grant_type");
+        String scheme = target.endpoint().getScheme();
+        if (!target.endpoint().isAbsolute() || target.endpoint().getHost() == null
+                || !("https".equalsIgnoreCase(scheme) || "http".equalsIgnoreCase(scheme))) {
+            throw new IOException("the token endpoint of " + target.who() + " is not an absolute http(s) URL");
+        }
         for (int attempt = 0; ; attempt++) {
             Map<String, String> form = new LinkedHashMap<>(params);
             Map<String, String> headers = new LinkedHashMap<>();

@@ -168,6 +168,30 @@ class DpopProofsTest {
     }
 
     @Test
+    void proofsFromManyThreadsAllVerifyWithDistinctJtis() throws Exception {
+        DpopProofs p = new DpopProofs(KEY);
+        Set<String> jtis = java.util.concurrent.ConcurrentHashMap.newKeySet();
+        List<String> proofs = new java.util.concurrent.CopyOnWriteArrayList<>();
+        try (var pool = java.util.concurrent.Executors.newFixedThreadPool(8)) {
+            for (int t = 0; t < 8; t++) {
+                int n = t;
+                pool.submit(() -> {
+                    for (int i = 0; i < 25; i++) {
+                        p.nonce(URI.create("https://as.example/"), "n" + n);
+                        proofs.add(p.proof("POST", URI.create("https://as.example/token"), "tok" + i));
+                    }
+                });
+            }
+        }
+        assertThat(proofs).hasSize(200);
+        for (String proof : proofs) {
+            var c = verified(proof, KEY).getJWTClaimsSet();
+            assertThat(jtis.add(c.getJWTID())).isTrue();
+            assertThat(c.getStringClaim("nonce")).matches("n[0-7]");
+        }
+    }
+
+    @Test
     void relativeUrisAreRefused() {
         DpopProofs p = new DpopProofs(KEY);
         assertThatThrownBy(() -> p.proof("POST", URI.create("/token"), null))

@@ -2,6 +2,7 @@ package dev.loommcp.cli.conformance;
 
 import dev.loommcp.McpClient;
 import dev.loommcp.McpException;
+import dev.loommcp.auth.McpOAuth;
 import dev.loommcp.schema.CallToolResult;
 import dev.loommcp.schema.CreateMessageResult;
 import dev.loommcp.schema.ElicitResult;
@@ -59,8 +60,18 @@ import java.util.function.Function;
  *       never fetch).</li>
  *   <li>{@code json-schema-2020-12-preservation}: list the tools and call {@code json_schema_echo} with the
  *       {@code inputSchema} of {@code json_schema_2020_12_tool} exactly as received.</li>
- *   <li>{@code auth/*}: not supported yet (OAuth is not implemented); {@code sep-2640-*}: the skills extension, out
- *       of scope: exit code {@value #EXIT_UNSUPPORTED}.</li>
+ *   <li>{@code auth/*}: the transport authorizes through {@link McpOAuth} (the public API of
+ *       {@code dev.loommcp.auth} only), configured from {@code MCP_CONFORMANCE_CONTEXT} as {@link AuthScenario}
+ *       describes (pre-registered credentials, {@code private_key_jwt} or client-secret client credentials,
+ *       enterprise-managed authorization, workload identity, the client-ID metadata document
+ *       {@value AuthScenario#CLIENT_METADATA_DOCUMENT} where the authorization server supports them, else dynamic
+ *       registration, DPoP in {@code auth/dpop*}; the authorization code through
+ *       {@link dev.loommcp.auth.AuthorizationCodeHandler#nonInteractive}). Then connect, list the tools and call
+ *       {@value #AUTH_TOOL}. When the client refuses to authorize (a protected-resource {@code resource} or an
+ *       {@code issuer} that does not match, an RFC 9207 {@code iss} that does not, the step-up limit reached) the
+ *       call fails with {@link dev.loommcp.auth.McpAuthorizationException}: exit code {@value #EXIT_FAILED}, which
+ *       the suite accepts in the scenarios that expect a refusal.</li>
+ *   <li>{@code sep-2640-*}: the skills extension, out of scope: exit code {@value #EXIT_UNSUPPORTED}.</li>
  * </ul>
  *
  * <p>Messages go to the given error stream; nothing secret is ever printed. Thread-safe (no shared state).
@@ -76,22 +87,26 @@ public final class ConformanceClient {
     /** Exit code: the scenario is unknown or not supported by this client, or the environment is unusable. */
     public static final int EXIT_UNSUPPORTED = 2;
 
-    /** The scenarios this client knows (besides the {@code auth/} and {@code sep-2640-} families it refuses). */
+    /** The scenarios this client knows besides the {@code auth/} family (and the {@code sep-2640-} one it refuses). */
     public static final Set<String> SCENARIOS = Set.of("initialize", "tools_call",
             "elicitation-sep1034-client-defaults", "sse-retry", "request-metadata", "sep-2322-client-request-state",
             "http-standard-headers", "http-custom-headers", "http-invalid-tool-headers", "json-schema-ref-no-deref",
             "json-schema-2020-12-preservation");
 
     static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(20);
+    /** The tool every {@code auth/*} scenario server offers. */
+    static final String AUTH_TOOL = "test-tool";
     static final Implementation CLIENT_INFO = Implementation.of("loom-mcp-conformance", "0.2.0");
 
     private final ConformanceSettings settings;
     private final URI endpoint;
+    private final McpOAuth oauth;
     private final PrintWriter err;
 
-    private ConformanceClient(ConformanceSettings settings, URI endpoint, PrintWriter err) {
+    private ConformanceClient(ConformanceSettings settings, URI endpoint, McpOAuth oauth, PrintWriter err) {
         this.settings = settings;
         this.endpoint = endpoint;
+        this.oauth = oauth;
         this.err = err;
     }
 
@@ -117,19 +132,15 @@ public final class ConformanceClient {
 
     private static int run(String serverUrl, ConformanceSettings settings, PrintWriter err) {
         String scenario = settings.scenario();
-        if (scenario.startsWith("auth/")) {
-            say(err, "conformance: scenario " + scenario + " needs OAuth authorization, which this client does "
-                    + "not implement yet");
-            return EXIT_UNSUPPORTED;
-        }
         if (scenario.startsWith("sep-2640-")) {
             say(err, "conformance: scenario " + scenario + " tests the skills extension "
                     + "(io.modelcontextprotocol/skills), which this client does not implement");
             return EXIT_UNSUPPORTED;
         }
-        if (!SCENARIOS.contains(scenario)) {
+        boolean auth = scenario.startsWith("auth/");
+        if (!auth && !SCENARIOS.contains(scenario)) {
             say(err, "conformance: unknown scenario " + scenario + " (known: " + String.join(", ",
-                    SCENARIOS.stream().sorted().toList()) + "; refused: auth/*, sep-2640-*)");
+                    SCENARIOS.stream().sorted().toList()) + ", auth/*; refused: sep-2640-*)");
             return EXIT_UNSUPPORTED;
         }
         URI endpoint;
@@ -141,8 +152,28 @@ public final class ConformanceClient {
             return EXIT_UNSUPPORTED;
         }
         say(err, "conformance: " + scenario + ", protocol mode " + settings.protocolMode());
-        ConformanceClient client = new ConformanceClient(settings, endpoint, err);
+        if (auth) {
+            McpOAuth oauth;
+            try {
+                oauth = AuthScenario.oauth(scenario, settings.context());
+            } catch (IllegalArgumentException | IllegalStateException e) {
+                say(err, "conformance: " + e.getMessage());
+                return EXIT_UNSUPPORTED;
+            }
+            try (oauth) {
+                return run(new ConformanceClient(settings, endpoint, oauth, err));
+            }
+        }
+        return run(new ConformanceClient(settings, endpoint, null, err));
+    }
+
+    private static int run(ConformanceClient client) {
+        String scenario = client.settings.scenario();
+        PrintWriter err = client.err;
         try {
+            if (client.oauth != null) {
+                return client.authorized();
+            }
             return switch (scenario) {
                 case "initialize" -> client.initialize();
                 case "tools_call" -> client.callListedTool(client.builder(), "add_numbers", Map.of("a", 5, "b", 3));
@@ -169,7 +200,11 @@ public final class ConformanceClient {
     }
 
     private McpClient.Builder builder() {
-        return McpClient.newBuilder(HttpTransport.newBuilder(endpoint).build())
+        HttpTransport.Builder transport = HttpTransport.newBuilder(endpoint);
+        if (oauth != null) {
+            transport.authorization(oauth);
+        }
+        return McpClient.newBuilder(transport.build())
                 .clientInfo(CLIENT_INFO)
                 .requestTimeout(REQUEST_TIMEOUT)
                 .protocolMode(settings.protocolMode());
@@ -193,6 +228,23 @@ public final class ConformanceClient {
     private int initialize() throws InterruptedException {
         try (McpClient c = connect(builder())) {
             return EXIT_OK;
+        }
+    }
+
+    /**
+     * The work of every {@code auth/*} scenario once the transport authorizes: connect, list the tools and call
+     * {@code test-tool} (two authenticated requests after the handshake: a server that moves to another
+     * authorization server after the first, or asks for more scope on the call, is followed).
+     */
+    private int authorized() throws InterruptedException {
+        try (McpClient c = connect(builder())) {
+            List<Tool> tools = c.listAllTools();
+            say(err, "conformance: the server lists " + tools.stream().map(Tool::name).toList());
+            if (find(tools, AUTH_TOOL).isEmpty()) {
+                say(err, "conformance: the server does not list the tool " + AUTH_TOOL);
+                return EXIT_FAILED;
+            }
+            return call(c, AUTH_TOOL, Map.of());
         }
     }
 
