@@ -69,6 +69,7 @@ final class FakeOAuth implements AutoCloseable {
     volatile boolean issueRefresh = true;
     volatile boolean dpop;
     volatile String rsNonce;
+    volatile boolean rsNonceHeader = true;
     volatile CountDownLatch tokenGate; // token responses wait for it when set
     volatile Consumer<Map<String, String>> onRefresh; // called before a refresh is answered
 
@@ -299,7 +300,9 @@ final class FakeOAuth implements AutoCloseable {
         if (dpop && rsNonce != null) {
             String nonce = proof == null ? null : claim(proof, "nonce");
             if (!rsNonce.equals(nonce)) {
-                ex.getResponseHeaders().set("DPoP-Nonce", rsNonce);
+                if (rsNonceHeader) {
+                    ex.getResponseHeaders().set("DPoP-Nonce", rsNonce);
+                }
                 ex.getResponseHeaders().set("WWW-Authenticate", "DPoP error=\"use_dpop_nonce\"");
                 send(ex, 401, "{\"error\":\"use_dpop_nonce\"}");
                 return;

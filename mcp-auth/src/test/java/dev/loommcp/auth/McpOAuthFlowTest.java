@@ -306,6 +306,16 @@ class McpOAuthFlowTest {
     }
 
     @Test
+    void aNonceChallengeWithoutANonceFailsWithoutReauthorizing() throws Exception {
+        as.dpop = true;
+        as.rsNonce = "rs-nonce-1";
+        as.rsNonceHeader = false;
+        assertThat(driver.post(open(code().dpop(DpopKey.generate())), as.mcp())).isEqualTo(401);
+        assertThat(as.authorizeRequests.get()).isEqualTo(1);
+        assertThat(as.mcpRequests.get()).isEqualTo(2);
+    }
+
+    @Test
     void movingToAnotherAuthorizationServerRegistersThereAfresh() throws Exception {
         as.issuerPath = "/as1";
         as.metadataPath = "/.well-known/oauth-authorization-server/as1";
