@@ -70,6 +70,7 @@ final class FakeOAuth implements AutoCloseable {
     volatile boolean dpop;
     volatile String rsNonce;
     volatile boolean rsNonceHeader = true;
+    volatile String htmlAt; // a path answering 200 with an HTML page
     volatile CountDownLatch tokenGate; // token responses wait for it when set
     volatile Consumer<Map<String, String>> onRefresh; // called before a refresh is answered
 
@@ -130,7 +131,12 @@ final class FakeOAuth implements AutoCloseable {
             String path = ex.getRequestURI().getRawPath();
             paths.add(ex.getRequestMethod() + " " + path);
             String ip = issuerPath;
-            if (path.equals("/mcp")) {
+            if (path.equals(htmlAt)) {
+                byte[] page = "<html><body>hello</body></html>".getBytes(StandardCharsets.UTF_8);
+                ex.getResponseHeaders().set("Content-Type", "text/html");
+                ex.sendResponseHeaders(200, page.length);
+                ex.getResponseBody().write(page);
+            } else if (path.equals("/mcp")) {
                 mcp(ex);
             } else if (prmPath != null && path.equals(prmPath)) {
                 prm(ex);

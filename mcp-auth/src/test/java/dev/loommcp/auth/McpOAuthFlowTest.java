@@ -105,6 +105,16 @@ class McpOAuthFlowTest {
     }
 
     @Test
+    void aPageThatIsNoMetadataDocumentIsSkipped() throws Exception {
+        as.prmPath = "/.well-known/oauth-protected-resource";
+        as.prmInHeader = false;
+        as.htmlAt = "/.well-known/oauth-protected-resource/mcp";
+        as.metadataPath = "/.well-known/openid-configuration";
+        assertThat(driver.post(open(code()), as.mcp())).isEqualTo(200);
+        assertThat(as.authorizeQueries.getFirst()).containsEntry("resource", as.base);
+    }
+
+    @Test
     void headerMetadataUrlAndOpenIdConfigurationAppendedToTheIssuerPath() throws Exception {
         as.prmPath = "/custom/metadata/location.json";
         as.issuerPath = "/tenant1";
