@@ -225,13 +225,17 @@ final class Exchange {
                     throw new McpTransportException(call.what + ": the authorization provider returned " + problem);
                 }
                 try {
-                    b.header(h.getKey(), h.getValue());
+                    // replaces a caller header of the same name (a static Authorization): one set of credentials
+                    b.setHeader(h.getKey(), h.getValue());
                 } catch (IllegalArgumentException e) {
                     throw new McpTransportException(call.what + ": the authorization provider returned a header the "
                             + "HTTP client refuses: " + h.getKey());
                 }
-                all.computeIfAbsent(h.getKey(), k -> new ArrayList<>()).add(h.getValue());
+                all.put(h.getKey(), new ArrayList<>(List.of(h.getValue())));
             }
+            // the provider may block (a refresh, an authorization): a caller that stopped waiting meanwhile gets its
+            // timeout, and the server never sees a request nobody waits for
+            throwIfPast(call, deadlineNanos, "waiting for the authorization provider");
         }
         RequestSigner signer = settings.signer;
         if (signer != null) {
@@ -260,6 +264,7 @@ final class Exchange {
                             + "client refuses: " + name);
                 }
             }
+            throwIfPast(call, deadlineNanos, "waiting for the request signer"); // user code too: as above
         }
         return b.build();
     }
