@@ -38,8 +38,9 @@ import java.util.function.Supplier;
 
 /**
  * One HTTP exchange of the transport, from request to response headers: builds the request (caller headers, the
- * transport's own, the {@link RequestSigner}'s), sends it on the {@link HttpClient}, follows same-origin 307/308
- * redirects, waits for the headers at most until the send's deadline, lets any thread abort it through its
+ * transport's own, the {@link AuthorizationProvider}'s credentials, the {@link RequestSigner}'s), sends it on the
+ * {@link HttpClient}, hands 401/403 answers to the authorization provider and resends when it says so, follows
+ * same-origin 307/308 redirects, waits for the headers at most until the send's deadline, lets any thread abort it through its
  * {@link Call}, and maps failures (I/O, timeouts, HTTP error statuses, closing) to the client's exceptions. The
  * body is left to the caller, except for one-way POSTs ({@link #postOneWay}) and error answers
  * ({@link #failOrDeliverError}), which it settles itself.
