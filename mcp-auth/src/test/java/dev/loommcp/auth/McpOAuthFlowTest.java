@@ -257,6 +257,16 @@ class McpOAuthFlowTest {
     }
 
     @Test
+    void aShortLivedTokenIsNotRefreshedRightAway() throws Exception {
+        as.expiresIn = 60; // refreshed a fifth of its life ahead (12 s), not the usual 30 s
+        McpOAuth oauth = open(code());
+        assertThat(driver.post(oauth, as.mcp())).isEqualTo(200);
+        assertThat(driver.post(oauth, as.mcp())).isEqualTo(200);
+        assertThat(as.tokenRequests.get()).isEqualTo(1);
+        assertThat(as.refreshRequests.get()).isZero();
+    }
+
+    @Test
     void refusedRefreshRemovesTheTokensAndAuthorizesAgain() throws Exception {
         TokenSet old = as.issue(null, Instant.now().minusSeconds(10));
         as.refresh.remove(old.refreshToken());
