@@ -227,7 +227,7 @@ class HttpAuthorizationTest extends ServerTestBase {
     void theProvidersCredentialsReplaceACallerHeaderOfTheSameName() throws Exception {
         server.handler((req, ex) -> json(ex, 200, result(req.rpcId(), "{}")));
         Recorder auth = new Recorder();
-        HttpTransport t = open(HttpTransport.newBuilder(server.uri("/mcp")).header("Authorization", "Bearer static")
+        HttpTransport t = open(HttpTransport.newBuilder(server.uri("/mcp")).header("authorization", "Bearer static")
                 .header("X-Other", "kept").authorization(auth).requestSigner((m, u, h, b) -> {
                     assertThat(h.get("Authorization")).containsExactly("Bearer tok-1");
                     return Map.of();
