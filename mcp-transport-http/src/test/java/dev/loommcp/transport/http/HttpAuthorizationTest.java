@@ -6,6 +6,7 @@ import static dev.loommcp.transport.http.TestServer.sse;
 import static dev.loommcp.transport.http.TestServer.write;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import com.sun.net.httpserver.HttpExchange;
 import dev.loommcp.McpException;
@@ -177,6 +178,8 @@ class HttpAuthorizationTest extends ServerTestBase {
         t.exchange(HttpTransportTest.INITIALIZED, TestContext.none());
         t.handshakeCompleted("2025-11-25");
         assertThat(streamDone.await(10, TimeUnit.SECONDS)).isTrue();
+        // the GET stream's thread has seen its last answer before the next request starts (a fixed order below)
+        await().atMost(WAIT).until(() -> auth.responses.contains("GET /mcp 405"));
         t.exchange(request(2, "tools/call"), TestContext.of(2));
         assertThat(sink.messages()).contains(new JsonRpcMessage.Response(RequestId.of(2), Map.of()));
         t.close();
@@ -227,7 +230,7 @@ class HttpAuthorizationTest extends ServerTestBase {
     void theProvidersCredentialsReplaceACallerHeaderOfTheSameName() throws Exception {
         server.handler((req, ex) -> json(ex, 200, result(req.rpcId(), "{}")));
         Recorder auth = new Recorder();
-        HttpTransport t = open(HttpTransport.newBuilder(server.uri("/mcp")).header("Authorization", "Bearer static")
+        HttpTransport t = open(HttpTransport.newBuilder(server.uri("/mcp")).header("authorization", "Bearer static")
                 .header("X-Other", "kept").authorization(auth).requestSigner((m, u, h, b) -> {
                     assertThat(h.get("Authorization")).containsExactly("Bearer tok-1");
                     return Map.of();
@@ -318,7 +321,7 @@ class HttpAuthorizationTest extends ServerTestBase {
         t.exchange(HttpTransportTest.initialize(1), TestContext.of(1));
         auth.token.set("tok-1"); // expired meanwhile, as the server will say
         t.handshakeCompleted("2025-11-25");
-        org.awaitility.Awaitility.await().atMost(WAIT).until(() -> server.requests("GET").size() == 2);
+        await().atMost(WAIT).until(() -> auth.responses.contains("GET /mcp 405")); // the stream is done
         auth.token.set("tok-1");
         t.close();
         assertThat(auth.askedMethods()).containsExactly("POST#0", "GET#0", "GET#1", "DELETE#0", "DELETE#1");
