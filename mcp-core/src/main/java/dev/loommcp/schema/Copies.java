@@ -1,5 +1,6 @@
 package dev.loommcp.schema;
 
+import dev.loommcp.internal.json.FrozenJsonObject;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -25,8 +26,14 @@ final class Copies {
         return list == null ? null : Collections.unmodifiableList(new ArrayList<>(list));
     }
 
-    /** Copies a free-form JSON object, keeping key order and {@code null} values. */
+    /**
+     * Copies a free-form JSON object, keeping key order and {@code null} values; one that nothing can change (a
+     * {@link FrozenJsonObject}, the codec's repeated result {@code _meta}) is shared as it is.
+     */
     static <V> Map<String, V> map(Map<String, V> map) {
+        if (map instanceof FrozenJsonObject) {
+            return map;
+        }
         return map == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(map));
     }
 }

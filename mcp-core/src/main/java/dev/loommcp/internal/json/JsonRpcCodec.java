@@ -179,12 +179,53 @@ public final class JsonRpcCodec {
             return value;
         }
 
+        private static final byte[] META_MEMBER = ",\"_meta\":".getBytes(StandardCharsets.US_ASCII);
+
+        /**
+         * Decodes a result object kept as bytes whose last member is {@code "_meta"} with exactly the kept text (how
+         * a modern server sends every result): only the members before it are parsed, and the kept object is put
+         * back as {@code _meta}, so that its bytes are neither tokenized nor compared member by member again. The
+         * text before it, closed with a brace, must parse as an object with at least one member: then the whole text
+         * is valid JSON too (the kept text is a complete object, and the member before it ends where the comma
+         * starts) and decodes to the same map. Anything else (no such tail, another {@code _meta}, text before it
+         * that does not parse) returns {@code null}: the caller decodes the whole text as always, with its errors.
+         *
+         * @param json a whole result object's text, from its opening to its closing brace
+         * @return the decoded object, or {@code null}
+         */
+        static Map<String, Object> decodeWithKeptTail(byte[] json) {
+            Entry e = last;
+            if (e == null) {
+                return null;
+            }
+            int metaAt = json.length - 1 - e.text.length;
+            int comma = metaAt - META_MEMBER.length;
+            if (comma < 1 || json[json.length - 1] != '}'
+                    || !Arrays.equals(json, metaAt, json.length - 1, e.text, 0, e.text.length)
+                    || !Arrays.equals(json, comma, metaAt, META_MEMBER, 0, META_MEMBER.length)) {
+                return null;
+            }
+            byte[] head = Arrays.copyOf(json, comma + 1);
+            head[comma] = '}';
+            Map<String, Object> result;
+            try {
+                result = decodeObject(head, head.length);
+            } catch (McpProtocolException malformed) {
+                return null; // the whole text is decoded again and refused with its own error
+            }
+            if (result.isEmpty()) {
+                return null; // "{,"_meta":...}" is not JSON, though "{}" is
+            }
+            result.put("_meta", e.value);
+            return result;
+        }
+
         /** An unmodifiable deep copy of a plain JSON value. */
         private static Object frozen(Object v) {
             if (v instanceof Map<?, ?> m) {
                 Map<String, Object> copy = new LinkedHashMap<>();
                 m.forEach((k, x) -> copy.put((String) k, frozen(x)));
-                return Collections.unmodifiableMap(copy);
+                return new FrozenJsonObject(copy);
             }
             if (v instanceof List<?> l) {
                 List<Object> copy = new ArrayList<>(l.size());
@@ -247,12 +288,13 @@ public final class JsonRpcCodec {
             for (int i = from; i < end; i++) {
                 byte c = b[i];
                 if (c == '"') {
-                    for (i++; i < end && b[i] != '"'; i++) {
-                        if (b[i] == '\\') {
-                            i++;
-                        } else if (b[i] >= 0 && b[i] < 0x20) {
-                            return -1;
+                    // to the closing quote: plain runs eight bytes at a time, an escape skips the byte after it
+                    for (i = JsonScan.stringStop(b, i + 1, end); i < end && b[i] != '"';
+                         i = JsonScan.stringStop(b, i, end)) {
+                        if (b[i] != '\\') {
+                            return -1; // a control character
                         }
+                        i += 2;
                     }
                     if (i >= end) {
                         return -1;
@@ -279,7 +321,16 @@ public final class JsonRpcCodec {
      * @throws McpProtocolException when the text is not a valid JSON object
      */
     static Map<String, Object> decodeObject(byte[] json) {
-        try (JsonParser p = JsonStreams.FACTORY.createParser(JsonStreams.READ, json, 0, json.length)) {
+        Map<String, Object> withKeptMeta = RepeatedMeta.decodeWithKeptTail(json);
+        if (withKeptMeta != null) {
+            return withKeptMeta;
+        }
+        return decodeObject(json, json.length);
+    }
+
+    /** Decodes the result object in {@code json[0, length)}, strictly. */
+    private static Map<String, Object> decodeObject(byte[] json, int length) {
+        try (JsonParser p = JsonStreams.FACTORY.createParser(JsonStreams.READ, json, 0, length)) {
             JsonToken first = p.nextToken();
             if (first != JsonToken.START_OBJECT) {
                 throw new McpProtocolException("invalid JSON-RPC: the result is not an object");

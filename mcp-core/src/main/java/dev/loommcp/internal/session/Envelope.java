@@ -84,8 +84,9 @@ final class Envelope {
     }
 
     /**
-     * Returns a copy of {@code params} whose {@code _meta} holds the caller's keys plus the three protocol fields
-     * (which a caller's key of the same name never replaces).
+     * Returns {@code params} with a {@code _meta} that holds the caller's keys plus the three protocol fields (which a
+     * caller's key of the same name never replaces). Without a caller {@code _meta} key (the usual case) that is a
+     * read-only view of {@code params} followed by the envelope ({@link ParamsWithMeta}), else a copy.
      *
      * @param params  the request's params, or {@code null}
      * @param version the protocol version of the request
@@ -93,7 +94,10 @@ final class Envelope {
      */
     @SuppressWarnings("unchecked")
     Map<String, Object> wrap(Map<String, Object> params, String version) {
-        Map<String, Object> copy = params == null ? new LinkedHashMap<>(4) : new LinkedHashMap<>(params);
+        if (params == null || !params.containsKey("_meta")) {
+            return new ParamsWithMeta(params == null ? Collections.emptyMap() : params, plainMeta(version));
+        }
+        Map<String, Object> copy = new LinkedHashMap<>(params);
         if (copy.get("_meta") instanceof Map<?, ?> callers && !callers.isEmpty()) {
             Map<String, Object> meta = new LinkedHashMap<>((Map<String, Object>) callers);
             meta.put(PROTOCOL_VERSION, version);

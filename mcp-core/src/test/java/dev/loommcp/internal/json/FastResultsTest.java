@@ -4,8 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.loommcp.McpProtocolException;
+import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.schema.CallToolResult;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -76,11 +79,36 @@ class FastResultsTest {
 
     @Test
     void handshakeRecordsWriteAsDataBindingWould() {
-        var caps = new dev.loommcp.schema.ClientCapabilities(java.util.Map.of("x", java.util.Map.of()),
+        var caps = new dev.loommcp.schema.ClientCapabilities(Map.of("x", Map.of()),
                 new dev.loommcp.schema.RootsCapability(true), new dev.loommcp.schema.SamplingCapability(null, null),
-                new dev.loommcp.schema.ElicitationCapability(java.util.Map.of(), java.util.Map.of()), null, null);
+                new dev.loommcp.schema.ElicitationCapability(Map.of(), Map.of()), null, null);
         assertThat(FastResults.plain(caps)).isEqualTo(Json.toPlain(caps));
         var info = new dev.loommcp.schema.Implementation("n", "1", "T", null, "https://x", null);
         assertThat(FastResults.plain(info)).isEqualTo(Json.toPlain(info));
+    }
+
+    /**
+     * A result's frozen {@code _meta} (the codec's repeated result {@code _meta}, which nothing can change) is shared by
+     * the record as it is; any other map is copied, so a later change of the source does not reach the record.
+     */
+    @Test
+    @SuppressWarnings("unchecked")
+    void aFrozenMetaIsSharedAndAnyOtherMetaIsCopied() {
+        String meta = "{\"io.modelcontextprotocol/serverInfo\":{\"name\":\"frozen-share\",\"version\":\"1\"}}";
+        String line = "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"content\":[],\"_meta\":" + meta + "}}";
+        Map<String, Object> result = (Map<String, Object>) JsonRpcCodec.plainResult(
+                ((JsonRpcMessage.Response) JsonRpcCodec.decode(line).get(0)).result());
+        assertThat(result.get("_meta")).isInstanceOf(FrozenJsonObject.class);
+        CallToolResult shared = FastResults.callToolResult(result, "r");
+        assertThat(shared.meta()).isSameAs(result.get("_meta")).isEqualTo(Json.read(meta));
+        assertThatThrownBy(() -> shared.meta().put("k", 1)).isInstanceOf(UnsupportedOperationException.class);
+
+        Map<String, Object> plain = new LinkedHashMap<>((Map<String, Object>) Json.read(
+                "{\"content\":[]}"));
+        Map<String, Object> source = new LinkedHashMap<>(Map.of("k", 1));
+        plain.put("_meta", source);
+        CallToolResult copied = FastResults.callToolResult(plain, "r");
+        source.put("later", 2);
+        assertThat(copied.meta()).isNotSameAs(source).isEqualTo(Map.of("k", 1));
     }
 }

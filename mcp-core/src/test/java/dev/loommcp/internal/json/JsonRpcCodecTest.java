@@ -247,6 +247,54 @@ class JsonRpcCodecTest {
                     .containsEntry("y", 1);
         }
 
+        private static String lastMetaResponse(int id, String before, String meta) {
+            return "{\"jsonrpc\":\"2.0\",\"id\":" + id + ",\"result\":{" + before + ",\"_meta\":" + meta + "}}";
+        }
+
+        @SuppressWarnings("unchecked")
+        private static Map<String, Object> taken(String line) {
+            return (Map<String, Object>) JsonRpcCodec.plainResult(((JsonRpcMessage.Response) decodeOne(line)).result());
+        }
+
+        /**
+         * A result whose last member is the kept {@code _meta} (how a modern server sends every result): only the
+         * members before it are parsed, and the result is the same map a whole parse gives, members in order, with
+         * the kept object as {@code _meta}.
+         */
+        @Test
+        @SuppressWarnings("unchecked")
+        void aResultEndingInTheKeptMetaDecodesToWhatAWholeParseGives() {
+            String before = "\"content\":[{\"type\":\"text\",\"text\":\"a,\\\"_meta\\\":{}}\"}],\"resultType\":\"complete\"";
+            Map<String, Object> kept = (Map<String, Object>) taken(lastMetaResponse(1, before, META)).get("_meta");
+            assertThat(kept).isInstanceOf(FrozenJsonObject.class).isEqualTo(Json.read(META));
+            // last: a result with a second _meta member before the kept one (the later member wins, as ever)
+            for (String b : List.of(before, "\"a\":1 ", "\"a\":{\"_meta\":" + META + "}", "\"_meta\":{\"x\":1},\"a\":[]")) {
+                String line = lastMetaResponse(2, b, META);
+                Map<String, Object> result = taken(line);
+                Map<String, Object> whole = (Map<String, Object>) Json.read("{" + b + ",\"_meta\":" + META + "}");
+                assertThat(result).as(line).isInstanceOf(LinkedHashMap.class).isEqualTo(whole);
+                assertThat(result.keySet()).as(line).containsExactlyElementsOf(whole.keySet());
+                assertThat(result.get("_meta")).as(line).isSameAs(kept);
+            }
+        }
+
+        /**
+         * The text before a kept {@code _meta} tail is read as strictly as ever: when it does not make a valid
+         * object, the whole result is refused as before, never quoting the payload.
+         */
+        @Test
+        void textBeforeAKeptMetaTailIsStillReadStrictly() {
+            taken(lastMetaResponse(1, "\"a\":1", META));
+            for (String before : List.of("", " ", "\"a\":", "\"a\":1,", "\"a\":\"x", "\"a\":[1", "\"a\":{\"b\":1",
+                    "\"a\":1 \"b\":2", "\"a\":" + SECRET, "\"a\":\"" + SECRET + "\u0001\"")) {
+                String line = lastMetaResponse(2, before, META);
+                assertThatThrownBy(() -> taken(line)).as(line)
+                        .isInstanceOf(McpProtocolException.class)
+                        .hasMessageStartingWith("not valid JSON")
+                        .message().doesNotContain(SECRET);
+            }
+        }
+
         @Test
         void theKeptMetaIsFoundInASliceOfABuffer() {
             Map<String, Object> kept = resultMeta(response(1, META));
@@ -345,6 +393,29 @@ class JsonRpcCodecTest {
                     line.getBytes(StandardCharsets.UTF_8).length).get(0);
             assertThat(r.result()).isInstanceOf(LazyJsonObject.class);
             assertThat(JsonRpcCodec.plainResult(r.result())).isEqualTo(Json.read(RESULTS.get(3)));
+        }
+
+        /**
+         * The scan skips plain runs of a string eight bytes at a time: escapes, multi-byte characters, brackets inside
+         * strings and the closing quote are found at every offset from those steps, and the result decodes as the
+         * strict path reads it; a control character at any offset sends the line to the strict path, which refuses it.
+         */
+        @Test
+        void stringsAreScannedAlikeAtEveryOffsetAndAControlCharacterAnywhereIsRefused() {
+            for (int k = 0; k <= 17; k++) {
+                String pad = "x".repeat(k);
+                String result = "{\"" + pad + "\":\"" + pad + "a\\\"}]\\\\\",\"s\":\"" + pad
+                        + "gr\u00fc\u00df \ud83d\ude00 \\u00e9 }]{[\\\"\",\"" + pad + "_meta\":{\"" + pad + "\":[\"\\\\\"]}}";
+                JsonRpcMessage.Response r = (JsonRpcMessage.Response) decodeOne("{\"jsonrpc\":\"2.0\",\"id\":" + k
+                        + ",\"result\":" + result + "}");
+                assertThat(r.result()).as(result).isInstanceOf(LazyJsonObject.class);
+                assertThat(JsonRpcCodec.plainResult(r.result())).as(result).isEqualTo(Json.read(result));
+                for (String control : List.of("\u0001", "\n", "\u001f")) {
+                    String line = "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{\"a\":\"" + pad + control + "b\"}}";
+                    assertThatThrownBy(() -> JsonRpcCodec.decode(line)).as(line)
+                            .isInstanceOf(McpProtocolException.class).hasMessageStartingWith("not valid JSON");
+                }
+            }
         }
 
         @Test

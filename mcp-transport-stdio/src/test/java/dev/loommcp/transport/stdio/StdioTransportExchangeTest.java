@@ -190,6 +190,63 @@ class StdioTransportExchangeTest {
         }
     }
 
+    /**
+     * The reader finds line ends eight bytes at a time: lines of every length, so that each newline falls at every
+     * offset of those steps, with multi-byte characters and CRLF endings, written in one go, arrive whole and in order.
+     */
+    @Test
+    void linesOfEveryLengthArriveWholeAndInOrder() throws Exception {
+        StringBuilder script = new StringBuilder("printf '%s\\n'");
+        List<String> pads = new ArrayList<>();
+        for (int k = 0; k <= 40; k++) {
+            String pad = k % 3 == 0 ? "\u00e9".repeat(k / 2) + "q".repeat(k % 2) : "p".repeat(k);
+            pads.add(pad);
+            script.append(" '{\"jsonrpc\":\"2.0\",\"method\":\"notifications/fill\",\"params\":{\"pad\":\"")
+                    .append(pad).append("\"}}").append(k % 5 == 0 ? "\r" : "").append("'");
+        }
+        script.append("; cat >/dev/null");
+        StdioTransport t = StdioTransport.newBuilder("sh", "-c", script.toString()).build();
+        RecordingSink sink = new RecordingSink();
+        try {
+            t.open(TransportContext.of(sink, Deadline.NONE));
+            for (String pad : pads) {
+                assertThat(sink.next()).isInstanceOfSatisfying(JsonRpcMessage.Notification.class,
+                        n -> assertThat(n.params()).isEqualTo(Map.of("pad", pad)));
+            }
+            assertThat(t.skippedLines()).isZero();
+        } finally {
+            t.close();
+        }
+    }
+
+    /** The eight-byte newline search stops exactly where a byte-by-byte one stops, from and to any offset. */
+    @Test
+    void theNewlineSearchStopsWhereAByteByByteOneStops() {
+        byte[] fillers = {'a', '\r', 0x0b, 0x09, (byte) 0x8a, (byte) 0xc3, 0, (byte) 0xff};
+        for (byte filler : fillers) {
+            for (int length = 0; length <= 25; length++) {
+                byte[] b = new byte[length];
+                java.util.Arrays.fill(b, filler);
+                for (int at = -1; at < length; at++) {
+                    if (at >= 0) {
+                        b[at] = '\n';
+                    }
+                    for (int from = 0; from <= length; from++) {
+                        int expected = from;
+                        while (expected < length && b[expected] != '\n') {
+                            expected++;
+                        }
+                        assertThat(StdoutReader.newline(b, from, length)).as("filler %d, length %d, newline at %d, "
+                                + "from %d", filler, length, at, from).isEqualTo(expected);
+                    }
+                    if (at >= 0) {
+                        b[at] = filler;
+                    }
+                }
+            }
+        }
+    }
+
     @Test
     void aMessageOfExactlyTheLimitIsAccepted() throws Exception {
         int limit = 4096;
