@@ -10,6 +10,8 @@ import dev.loommcp.McpSkillServer;
 import dev.loommcp.McpTimeoutException;
 import dev.loommcp.McpToolCaller;
 import dev.loommcp.RequestOptions;
+import dev.loommcp.SubscriptionFilter;
+import dev.loommcp.SubscriptionListener;
 import dev.loommcp.schema.CallToolResult;
 import dev.loommcp.schema.GetPromptResult;
 import dev.loommcp.schema.Prompt;
@@ -304,6 +306,7 @@ public final class HostedServer implements McpToolCaller, McpSkillServer {
             c.connect(RequestOptions.timeout(settings.startupTimeout()));
             List<Tool> listed = c.serverCapabilities() != null && c.serverCapabilities().tools() != null
                     ? c.listAllTools(RequestOptions.timeout(remaining(deadline))) : List.of();
+            listenForToolChanges(c, deadline);
             lock.lock();
             try {
                 if (gen != generation) {
@@ -423,6 +426,25 @@ public final class HostedServer implements McpToolCaller, McpSkillServer {
             }
         });
         return b.build();
+    }
+
+    /**
+     * In the modern era a server announces a changed tool list only on a {@code subscriptions/listen} stream: opens
+     * one for tool-list changes when the server declares {@code tools.listChanged} (its notifications then reach the
+     * client's listener like the legacy era's). A server that refuses it keeps the list it gave at start.
+     */
+    private void listenForToolChanges(McpClient c, Deadline deadline) throws InterruptedException {
+        if (c.era() != Era.MODERN || c.serverCapabilities() == null || c.serverCapabilities().tools() == null
+                || !Boolean.TRUE.equals(c.serverCapabilities().tools().listChanged())) {
+            return;
+        }
+        try {
+            c.listen(new SubscriptionFilter(true, false, false, List.of()), new SubscriptionListener() { },
+                    RequestOptions.timeout(remaining(deadline)));
+        } catch (dev.loommcp.McpRpcException | McpTimeoutException e) {
+            LOG.log(System.Logger.Level.DEBUG, "MCP server ''{0}'' refused to announce tool changes: {1}",
+                    config.name(), describe(e));
+        }
     }
 
     /** Re-lists the tools of generation {@code gen} on a worker (after {@code notifications/tools/list_changed}). */

@@ -57,6 +57,7 @@ class HostsRegistryTest {
     @Test
     void threeRealServersAtOnceWithACrashAndARestart(@TempDir Path dir) throws Exception {
         BlockingQueue<ServerStateChange> changes = new LinkedBlockingQueue<>();
+        BlockingQueue<String> refreshed = new LinkedBlockingQueue<>();
         try (HttpModernFixture http = new HttpModernFixture(ModernFixture.Variant.DUAL_ERA)) {
             List<String> everything = ReferenceServer.stdioCommand();
             List<String> crashy = CrashFixture.stdioCommand(2);
@@ -76,6 +77,7 @@ class HostsRegistryTest {
                     .restartPolicy(new RestartPolicy(3, Duration.ofMillis(100), Duration.ofSeconds(1),
                             Duration.ofMinutes(10)))
                     .listener(changes::add)
+                    .toolsChangedListener(refreshed::add)
                     .build();
             Set<Long> registryProcesses = new HashSet<>();
             try {
@@ -110,6 +112,11 @@ class HostsRegistryTest {
                 assertThat(servers.statuses()).filteredOn(s -> !s.name().equals("crashy"))
                         .extracting(ServerStatus::restarts).containsOnly(0);
 
+                // a modern server announces tool changes on the subscription the registry opened: the list is
+                // re-read (add-note sends notifications/tools/list_changed)
+                assertThat(servers.callTool("modern__add-note", Map.of("text", "hello")).error()).isFalse();
+                awaitRefresh(refreshed, "modern"); // (server-everything may announce changes of its own too)
+
                 // the narrow prompts/resources interface of a hosted server
                 McpSkillServer skills = servers.server("everything");
                 assertThat(skills.supportsPrompts()).isTrue();
@@ -128,6 +135,16 @@ class HostsRegistryTest {
             assertThatThrownBy(() -> servers.callTool("everything__echo", Map.of("message", "x")))
                     .isInstanceOf(McpClosedException.class);
         }
+    }
+
+    private static void awaitRefresh(BlockingQueue<String> refreshed, String server) throws InterruptedException {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < end) {
+            if (server.equals(refreshed.poll(1, TimeUnit.SECONDS))) {
+                return;
+            }
+        }
+        throw new AssertionError("the tools of " + server + " were not re-read");
     }
 
     private static void awaitChange(BlockingQueue<ServerStateChange> changes, String server, ServerState state)
