@@ -192,7 +192,12 @@ public final class McpServersFile {
                     throw new IllegalArgumentException(where + "cwd: not a valid path", bad);
                 }
             }
-            return new StdioServerConfig(name, command, args, env, cwd);
+            try {
+                return new StdioServerConfig(name, command, args, env, cwd);
+            } catch (IllegalArgumentException bad) {
+                throw new IllegalArgumentException(where.substring(0, where.indexOf(": ") + 2) + bad.getMessage(),
+                        bad);
+            }
         }
         if (hasUrl) {
             for (String stdioOnly : List.of("args", "env", "cwd")) {

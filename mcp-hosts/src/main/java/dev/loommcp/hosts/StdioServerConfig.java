@@ -26,7 +26,8 @@ public record StdioServerConfig(String name, String command, List<String> args, 
     /**
      * Checks and copies the values.
      *
-     * @throws IllegalArgumentException if the name is not valid or the command is blank
+     * @throws IllegalArgumentException if the name is not valid, the command is blank, or a variable's name is
+     *                                  empty or holds {@code =} or NUL (or its value NUL)
      * @throws NullPointerException     if a value other than {@code cwd} is {@code null}, or an argument or
      *                                  variable is
      */
@@ -41,6 +42,15 @@ public record StdioServerConfig(String name, String command, List<String> args, 
         env.forEach((k, v) -> {
             Objects.requireNonNull(k, "env name");
             Objects.requireNonNull(v, "env value");
+            // neither is printed: a malformed name may well be a value given in its place
+            if (k.isEmpty() || k.indexOf('=') >= 0 || k.indexOf('\0') >= 0) {
+                throw new IllegalArgumentException("server '" + name + "': env: a variable name is empty or holds "
+                        + "'=' or a NUL character");
+            }
+            if (v.indexOf('\0') >= 0) {
+                throw new IllegalArgumentException("server '" + name + "': env: the value of a variable holds a NUL "
+                        + "character");
+            }
         });
     }
 

@@ -110,6 +110,21 @@ class McpServersFileTest {
         assertThat(error("{\"mcpServers\": {\"s\": {\"command\": \"x\"}, \"s\": {\"command\": \"y\"}}}"))
                 .contains("not valid JSON").contains("Duplicate Object property \"s\"");
         assertThat(error("{\"mcpServers\": {\"s\": {\"command\": \"   \"}}}")).contains("server 's': command: is empty");
+        assertThat(error("{\"mcpServers\": {\"s\": {\"command\": \"x\", \"env\": {\"A=${TOKEN}\": \"1\"}}}}"))
+                .isEqualTo("mcp.json: server 's': env: a variable name is empty or holds '=' or a NUL character");
+    }
+
+    @Test
+    void restartBackoffDoublesUpToItsBound() {
+        RestartPolicy p = new RestartPolicy(10, java.time.Duration.ofMillis(100), java.time.Duration.ofMillis(500),
+                java.time.Duration.ofSeconds(1));
+        assertThat(List.of(p.backoff(1), p.backoff(2), p.backoff(3), p.backoff(4), p.backoff(40)))
+                .extracting(java.time.Duration::toMillis).containsExactly(100L, 200L, 400L, 500L, 500L);
+        assertThatThrownBy(() -> p.backoff(0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new RestartPolicy(-1, java.time.Duration.ZERO, java.time.Duration.ZERO,
+                java.time.Duration.ZERO)).hasMessageContaining("negative");
+        assertThatThrownBy(() -> new RestartPolicy(1, java.time.Duration.ofSeconds(2), java.time.Duration.ofSeconds(1),
+                java.time.Duration.ZERO)).hasMessageContaining("maxBackoff");
     }
 
     @Test
