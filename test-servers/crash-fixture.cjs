@@ -1,8 +1,9 @@
 // A minimal 2025-era MCP server over stdio (no dependencies) that crashes on purpose, for the host registry tests
 // (mcp-hosts restarts a crashed stdio server).
 //
-// Usage: node crash-fixture.cjs [--crash-after N]
-//   --crash-after N   after answering its N-th tools/call, the process exits with status 1 (default 2; 0: never)
+// Usage: node crash-fixture.cjs [--crash-after N] [--exit-after-list]
+//   --crash-after N     after answering its N-th tools/call, the process exits with status 1 (default 2; 0: never)
+//   --exit-after-list   exits with status 1 right after answering tools/list (every start dies)
 //
 // Serves: initialize (capabilities: tools with listChanged), ping, tools/list, tools/call:
 //   echo {message}  -> "Echo: <message>"
@@ -21,6 +22,7 @@ if (at >= 0) {
     process.exit(2);
   }
 }
+const exitAfterList = process.argv.includes('--exit-after-list');
 process.stderr.write(`PID ${process.pid}\n`);
 const SUPPORTED = ['2025-11-25', '2025-06-18', '2025-03-26'];
 const out = (obj) => process.stdout.write(JSON.stringify(obj) + '\n');
@@ -68,6 +70,10 @@ readline.createInterface({ input: process.stdin }).on('line', (line) => {
       return;
     case 'tools/list':
       reply(msg.id, { tools });
+      if (exitAfterList) {
+        dying = true;
+        process.stdout.write('', () => process.exit(1));
+      }
       return;
     case 'tools/call': {
       calls++;

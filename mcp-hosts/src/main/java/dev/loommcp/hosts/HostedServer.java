@@ -312,6 +312,12 @@ public final class HostedServer implements McpToolCaller, McpSkillServer {
                 if (gen != generation) {
                     return;
                 }
+                if (c.isClosed()) {
+                    // it failed after its tool listing: its transport-closed event found it not ready yet and was
+                    // dropped, so the failure is handled here (the client is marked closed before that event)
+                    throw new McpClosedException("MCP server '" + config.name() + "' closed its connection while "
+                            + "starting", null);
+                }
                 tools = List.copyOf(listed);
                 era = c.era();
                 readySinceNanos = System.nanoTime();

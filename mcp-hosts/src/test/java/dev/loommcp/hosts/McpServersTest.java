@@ -159,6 +159,25 @@ class McpServersTest {
     }
 
     @Test
+    void aServerThatDiesRightAfterEachStartEndsFailedAndIsNeverLeftReadyWithADeadClient() throws Exception {
+        Changes changes = new Changes();
+        RestartPolicy twice = new RestartPolicy(2, Duration.ofMillis(20), Duration.ofMillis(40),
+                Duration.ofMinutes(10));
+        try (McpServers servers = McpServers.newBuilder()
+                .add(StdioServerConfig.of("dies", CrashFixture.exitAfterListCommand()))
+                .restartPolicy(twice).listener(changes).build()) {
+            servers.server("dies").startAsync();
+            // whether a start fails before it is ready or the ready server is found dead at once, the restarts run
+            // out and the server ends failed
+            ServerStateChange failed = changes.await("dies", ServerState.FAILED);
+            assertThat(failed.cause()).isNotNull();
+            assertThat(servers.server("dies").state()).isEqualTo(ServerState.FAILED);
+            assertThatThrownBy(() -> servers.callTool("dies__echo", Map.of()))
+                    .isInstanceOf(McpServerUnavailableException.class);
+        }
+    }
+
+    @Test
     void serversThatFailOrHangNeverHoldUpTheOthers() throws Exception {
         Changes changes = new Changes();
         // "hangs" starts but never answers the handshake; "missing" cannot even start

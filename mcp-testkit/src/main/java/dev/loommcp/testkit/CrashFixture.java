@@ -31,4 +31,14 @@ public final class CrashFixture {
     public static List<String> stdioCommand(int crashAfter) {
         return List.of("node", script().toString(), "--crash-after", Integer.toString(crashAfter));
     }
+
+    /**
+     * Returns the command line of a fixture that exits right after it answered {@code tools/list}: every start of
+     * it dies just after the client listed its tools.
+     *
+     * @return argv
+     */
+    public static List<String> exitAfterListCommand() {
+        return List.of("node", script().toString(), "--crash-after", "0", "--exit-after-list");
+    }
 }
