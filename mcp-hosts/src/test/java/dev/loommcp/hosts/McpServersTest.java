@@ -254,6 +254,17 @@ class McpServersTest {
                 .build();
         servers.callTool("c__calls", Map.of());
         changes.await("c", ServerState.RESTARTING);
+        // a call waits for the restart within its own deadline and token, and says what it waited for
+        assertThatThrownBy(() -> servers.callTool("c__calls", Map.of(),
+                RequestOptions.timeout(Duration.ofMillis(200))))
+                .isInstanceOf(dev.loommcp.McpTimeoutException.class)
+                .hasMessage("MCP server 'c' is not ready in time (it is restarting)");
+        dev.loommcp.CancellationToken token = dev.loommcp.CancellationToken.create();
+        token.cancel("user gave up");
+        assertThatThrownBy(() -> servers.server("c").callTool("calls", Map.of(), RequestOptions.token(token)))
+                .isInstanceOf(dev.loommcp.McpCancelledException.class)
+                .hasMessageContaining("MCP server 'c'");
+        assertThat(servers.server("c").supportsPrompts()).isFalse(); // not ready: nothing to say
         servers.close(); // interrupts the 5-minute backoff
         assertThat(servers.server("c").state()).isEqualTo(ServerState.CLOSED);
         assertThat(servers.server("c").workers()).isEmpty();
