@@ -7,6 +7,7 @@ module dev.loommcp.cli {
     requires dev.loommcp.transport.stdio;
     requires dev.loommcp.transport.http;
     requires dev.loommcp.auth;
+    requires dev.loommcp.hosts;
     requires info.picocli;
     requires java.logging;
     requires jdk.unsupported; // sun.misc.Signal: Ctrl+C closes the client before the JVM exits

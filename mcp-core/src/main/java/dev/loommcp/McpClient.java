@@ -36,7 +36,9 @@ import java.util.concurrent.CompletableFuture;
  * A client of one MCP server: plain blocking calls, cheap to run from many virtual threads at once, each with its
  * own deadline and cancellation (DESIGN.md section 2; the seeds' {@code MCPClient} / {@code McpClient}). The
  * operations of each feature are documented on the interfaces it implements: {@link McpTools}, {@link McpResources},
- * {@link McpPrompts}, {@link McpUtilities}; what the server sends unasked reaches a {@link McpClientListener}.
+ * {@link McpPrompts}, {@link McpUtilities}; what the server sends unasked reaches a {@link McpClientListener}. A host
+ * that needs only to call tools, or prompts and resources, can depend on the narrow {@link McpToolCaller} and
+ * {@link McpSkillServer}, which this class implements too.
  *
  * <pre>{@code
  * try (McpClient client = McpClient.newBuilder(StdioTransport.newBuilder("npx", "-y", "server").build())
@@ -99,8 +101,8 @@ import java.util.concurrent.CompletableFuture;
  * normal {@link CallToolResult}. Capabilities are not checked before sending: a request for a feature the server did
  * not advertise is sent, and the server's "method not found" comes back as {@link McpRpcException}.
  */
-public final class McpClient implements McpTools, McpResources, McpPrompts, McpUtilities,
-        AutoCloseable {
+public final class McpClient implements McpTools, McpResources, McpPrompts, McpUtilities, McpToolCaller,
+        McpSkillServer, AutoCloseable {
 
     /** The protocol version this client offers in {@code initialize}. */
     public static final String LATEST_PROTOCOL_VERSION = Handshake.LATEST_PROTOCOL_VERSION;
@@ -115,9 +117,11 @@ public final class McpClient implements McpTools, McpResources, McpPrompts, McpU
     private final SessionConfig config;
     private final Session session;
     private final Paging paging;
+    private final String serverName;
 
-    private McpClient(SessionConfig config) {
+    private McpClient(SessionConfig config, String serverName) {
         this.config = config;
+        this.serverName = serverName;
         this.session = new Session(config);
         this.paging = new Paging(session::request, config.maxListPages(), session.resultCache());
         if (config.taskSupport() != null) {
@@ -540,6 +544,73 @@ public final class McpClient implements McpTools, McpResources, McpPrompts, McpU
         return session.droppedEventCount();
     }
 
+    // ------------------------------------------------ McpToolCaller, McpSkillServer (host interfaces)
+
+    /**
+     * Returns the name given to {@link Builder#serverName(String)}, else the server's self-reported
+     * {@code serverInfo.name} once connected, else the empty string. Thread-safe; never blocks.
+     *
+     * @return the name, never {@code null}
+     */
+    @Override
+    public String serverName() {
+        if (serverName != null) {
+            return serverName;
+        }
+        Implementation info = session.serverInfo();
+        return info != null && info.name() != null ? info.name() : "";
+    }
+
+    /**
+     * Tells whether the server declared {@code prompts} in its capabilities ({@code initialize} or
+     * {@code server/discover}). Thread-safe; never blocks.
+     *
+     * @return whether it did; {@code false} before {@link #connect()} completed
+     */
+    @Override
+    public boolean supportsPrompts() {
+        ServerCapabilities caps = session.serverCapabilities();
+        return caps != null && caps.prompts() != null;
+    }
+
+    /**
+     * Tells whether the server declared {@code resources} in its capabilities. Thread-safe; never blocks.
+     *
+     * @return whether it did; {@code false} before {@link #connect()} completed
+     */
+    @Override
+    public boolean supportsResources() {
+        ServerCapabilities caps = session.serverCapabilities();
+        return caps != null && caps.resources() != null;
+    }
+
+    // the short forms that both a feature interface and a host interface declare (the same call)
+
+    @Override
+    public CallToolResult callTool(String name, Map<String, Object> arguments) throws InterruptedException {
+        return callTool(name, arguments, RequestOptions.DEFAULT);
+    }
+
+    @Override
+    public List<Prompt> listAllPrompts() throws InterruptedException {
+        return listAllPrompts(RequestOptions.DEFAULT);
+    }
+
+    @Override
+    public GetPromptResult getPrompt(String name, Map<String, String> arguments) throws InterruptedException {
+        return getPrompt(name, arguments, RequestOptions.DEFAULT);
+    }
+
+    @Override
+    public List<Resource> listAllResources() throws InterruptedException {
+        return listAllResources(RequestOptions.DEFAULT);
+    }
+
+    @Override
+    public ReadResourceResult readResource(String uri) throws InterruptedException {
+        return readResource(uri, RequestOptions.DEFAULT);
+    }
+
     // ------------------------------------------------ McpTools, McpResources, McpPrompts (Javadoc inherited)
 
     @Override
@@ -664,6 +735,21 @@ public final class McpClient implements McpTools, McpResources, McpPrompts, McpU
      */
     public static final class Builder {
         private final SessionConfig.Builder config;
+        private String serverName;
+
+        /**
+         * Sets the name {@link McpClient#serverName()} reports (a host's name for this server, such as its key in
+         * an {@code mcpServers} file). Default none: the server's self-reported {@code serverInfo.name} is reported.
+         * Nothing is sent to the server.
+         *
+         * @param name the name
+         * @return this builder
+         * @throws NullPointerException if {@code name} is {@code null}
+         */
+        public Builder serverName(String name) {
+            this.serverName = Objects.requireNonNull(name, "name");
+            return this;
+        }
 
         private Builder(McpTransport transport) {
             this.config = new SessionConfig.Builder(transport);
@@ -979,7 +1065,7 @@ public final class McpClient implements McpTools, McpResources, McpPrompts, McpU
          * @throws IllegalStateException if the installed task support is already bound to another client
          */
         public McpClient build() {
-            return new McpClient(config.build());
+            return new McpClient(config.build(), serverName);
         }
 
     }

@@ -8,6 +8,9 @@ import dev.loommcp.schema.ElicitRequest;
 import dev.loommcp.schema.ElicitResult;
 import dev.loommcp.schema.Implementation;
 import dev.loommcp.schema.Root;
+import dev.loommcp.hosts.HttpServerConfig;
+import dev.loommcp.hosts.ServerConfig;
+import dev.loommcp.hosts.StdioServerConfig;
 import dev.loommcp.spi.McpTransport;
 import dev.loommcp.tasks.McpTasks;
 import dev.loommcp.transport.http.HeaderRules;
@@ -59,11 +62,13 @@ final class ClientSetup {
      * @param protocol       {@code --protocol}, or {@code null} for the client's default ({@link ProtocolMode#AUTO})
      * @param probeTimeout   {@code --probe-timeout}, or {@code null} for the client's default
      * @param auth           the authorization options ({@code --oauth}, {@code --client-credentials}, ...)
+     * @param config         {@code --config}, or {@code null}
+     * @param server         {@code --server}, or {@code null}
      */
     record Options(String stdio, String http, List<String> headers, List<String> env, boolean inheritEnv, Path cwd,
                    boolean echoStderr, Duration timeout, Duration connectTimeout, Integer maxMessageSize,
                    List<Path> roots, String elicit, ProtocolMode protocol, Duration probeTimeout,
-                   AuthOptions auth) {
+                   AuthOptions auth, Path config, String server) {
     }
 
     private final Options options;
@@ -219,6 +224,12 @@ final class ClientSetup {
         Integer maxMessageSize = options.maxMessageSize();
         Path cwd = options.cwd();
         boolean inheritEnv = options.inheritEnv();
+        if (options.server() != null && options.config() == null) {
+            throw usage("--server names a server of an mcpServers file: give --config FILE too");
+        }
+        if (options.config() != null) {
+            return configuredTransport(tail, startup);
+        }
         if (stdio != null && http != null) {
             throw usage("give either --stdio or --http, not both");
         }
@@ -280,6 +291,43 @@ final class ClientSetup {
         } catch (IllegalArgumentException e) {
             throw usage("--http: " + e.getMessage());
         }
+    }
+
+    /**
+     * The transport of the {@code --config} file's server that {@code --server} names (or its only one): the same
+     * transports as {@code --stdio} (with the file's {@code env} and {@code cwd}) and {@code --http} (with its
+     * {@code headers}).
+     */
+    private McpTransport configuredTransport(StderrTail tail, Duration startup) {
+        if (options.stdio() != null || options.http() != null) {
+            throw usage("give either --config or --stdio/--http, not both");
+        }
+        if (!options.headers().isEmpty() || !options.env().isEmpty() || options.inheritEnv()
+                || options.cwd() != null) {
+            throw usage("--env, --inherit-env, --cwd and --header do not apply with --config: set them in the file");
+        }
+        ServerConfig server = HostCommands.select(options.config(), options.server(), environment, commandLine);
+        try {
+            if (server instanceof StdioServerConfig s) {
+                if (options.auth().any()) {
+                    throw usage("--oauth, --client-credentials, --client-id, --client-secret-file and --token-cache "
+                            + "apply to HTTP servers only; server '" + s.name() + "' is a stdio one");
+                }
+                return Transports.stdio(s.argv(), s.env(), false, s.cwd(), startup, tail, options.maxMessageSize());
+            }
+            if (server instanceof HttpServerConfig h) {
+                if (options.echoStderr()) {
+                    throw usage("--stderr applies to stdio servers only; server '" + h.name() + "' is an HTTP one");
+                }
+                List<Map.Entry<String, String>> headerList = new ArrayList<>(h.headers().entrySet());
+                auth = CliAuth.open(options.auth(), commandLine, err);
+                return Transports.http(h.url(), headerList, options.maxMessageSize(),
+                        auth == null ? null : auth.provider());
+            }
+        } catch (IllegalArgumentException e) {
+            throw usage("server '" + server.name() + "': " + e.getMessage());
+        }
+        throw new IllegalStateException("unknown server configuration " + server.getClass());
     }
 
     /** The {@code --env} options as a map; {@code NAME} alone takes our own value. Values are never printed. */

@@ -86,6 +86,9 @@ import picocli.CommandLine.Spec;
             "  mcp --http http://127.0.0.1:3001/mcp --protocol modern listen --tools",
             "  mcp --stdio 'node tasks-server.js' call --task slow_compute '{\"seconds\":30}'",
             "  mcp --http http://127.0.0.1:3001/mcp tasks get TASK-ID",
+            "  mcp --config mcp.json servers",
+            "  mcp --config mcp.json tools",
+            "  mcp --config mcp.json --server files call read_file '{\"path\":\"a.txt\"}'",
             "",
             "Environment:",
             "  MCP_PROGRESS=always|never  progress bar even without a terminal, or never",
@@ -239,6 +242,23 @@ final class McpCommand {
         probeTimeout = once("--probe-timeout", probeTimeout, duration);
     }
 
+    private Path config;
+    private String server;
+
+    @Option(names = "--config", paramLabel = "FILE", scope = ScopeType.INHERIT, order = 16,
+            description = {"An mcpServers JSON file (the Claude Desktop / Cursor / VS Code format; ${NAME} is read "
+                    + "from the environment): 'servers' and 'tools' cover every server in it, other commands the one "
+                    + "--server names (or its only one). Replaces --stdio and --http."})
+    private void config(Path file) {
+        config = once("--config", config, file);
+    }
+
+    @Option(names = "--server", paramLabel = "NAME", scope = ScopeType.INHERIT, order = 17,
+            description = "With --config: the server of the file to talk to.")
+    private void server(String name) {
+        server = once("--server", server, name);
+    }
+
     private final Function<String, String> environment;
 
     /** How the client checks {@code structuredContent} ({@code call --validate}). */
@@ -285,8 +305,12 @@ final class McpCommand {
     }
 
     @Command(name = "tools", mixinStandardHelpOptions = true,
-            description = "List the server's tools: name, title and description.")
+            description = {"List the server's tools: name, title and description. With --config and no --server: "
+                    + "the tools of every server of the file, named SERVER__TOOL."})
     int tools() throws InterruptedException {
+        if (config != null && server == null && stdio == null && http == null) {
+            return hostCommands().tools();
+        }
         return withClient(client -> {
             if (notOffered(client, capabilities(client).tools(), "tools", "tools")) {
                 return ExitCodes.OK;
@@ -297,9 +321,7 @@ final class McpCommand {
             }
             List<List<String>> rows = new ArrayList<>();
             for (Tool t : client.listAllTools()) {
-                String title = t.title() != null ? t.title()
-                        : t.annotations() != null && t.annotations().title() != null ? t.annotations().title() : "";
-                rows.add(List.of(t.name(), title, t.description() == null ? "" : t.description()));
+                rows.add(List.of(t.name(), Render.title(t), t.description() == null ? "" : t.description()));
             }
             if (rows.isEmpty()) {
                 io.out().println("(no tools)");
@@ -383,6 +405,27 @@ final class McpCommand {
                     + "against");
             io.err().flush();
         }
+    }
+
+    @Command(name = "servers", mixinStandardHelpOptions = true,
+            description = {"With --config: start every server of the file at once and list each: name, transport, "
+                    + "state, tool count and protocol era. Exit 3 when one is not ready (named on stderr)."})
+    int servers() throws InterruptedException {
+        if (config == null) {
+            throw usage("servers lists the servers of an mcpServers file: give --config FILE");
+        }
+        if (server != null || stdio != null || http != null) {
+            throw usage("servers covers every server of --config; --server, --stdio and --http do not apply");
+        }
+        return hostCommands().servers();
+    }
+
+    /** The commands over the {@code --config} file. */
+    private HostCommands hostCommands() {
+        if (!headers.isEmpty() || !env.isEmpty() || inheritEnv || cwd != null) {
+            throw usage("--env, --inherit-env, --cwd and --header do not apply with --config: set them in the file");
+        }
+        return new HostCommands(io, json, spec.commandLine(), environment, config, timeout, connectTimeout, protocol);
     }
 
     @Command(name = "resources", mixinStandardHelpOptions = true,
@@ -651,7 +694,7 @@ final class McpCommand {
         stderrTail = new StderrTail(echoStderr ? io.err() : null);
         ClientSetup.Options options = new ClientSetup.Options(stdio, http, List.copyOf(headers), List.copyOf(env),
                 inheritEnv, cwd, echoStderr, timeout, connectTimeout, maxMessageSize, List.copyOf(roots), elicit,
-                protocol, probeTimeout, auth);
+                protocol, probeTimeout, auth, config, server);
         McpTasks tasks = McpTasks.create();
         ClientSetup setup = new ClientSetup(options, spec.commandLine(), environment, io.err());
         McpClient client = setup.newClient(stderrTail, outputSchemaValidation, tasks);

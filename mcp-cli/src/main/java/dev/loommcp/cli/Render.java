@@ -47,6 +47,17 @@ final class Render {
     // ------------------------------------------------------------------------------------------------ tables
 
     /**
+     * Returns a tool's title for display: its {@code title}, else its annotations' {@code title}, else empty.
+     *
+     * @param t the tool
+     * @return the title, never {@code null}
+     */
+    static String title(dev.loommcp.schema.Tool t) {
+        return t.title() != null ? t.title()
+                : t.annotations() != null && t.annotations().title() != null ? t.annotations().title() : "";
+    }
+
+    /**
      * Prints rows as a table with a header. Widths are terminal columns ({@link TerminalText#displayWidth}: a CJK
      * character takes two). Every column but the last is padded to its widest cell, cut (with an ellipsis) to at most
      * {@link #columnLimit} columns; the last column is cut so that the line fits {@code width}, but never below 20

@@ -1,0 +1,23 @@
+package dev.loommcp.hosts;
+
+import dev.loommcp.McpClient;
+import dev.loommcp.spi.TransportThreads;
+import java.time.Duration;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
+
+/**
+ * What every server of one registry shares (from {@link McpServers.Builder}). Immutable.
+ *
+ * @param startupTimeout bound of one start: transport, handshake and the first tool listing
+ * @param readyTimeout   how long a call without a deadline waits for a starting or restarting server
+ * @param restartPolicy  when a failed connection is restarted
+ * @param listener       state changes, never {@code null}
+ * @param toolsChanged   told a server's name after its tool list was refreshed, never {@code null}
+ * @param customizer     applied to each client builder, never {@code null}
+ * @param threads        where the registry's threads come from
+ */
+record HostSettings(Duration startupTimeout, Duration readyTimeout, RestartPolicy restartPolicy,
+                    ServerStateListener listener, Consumer<String> toolsChanged,
+                    BiConsumer<ServerConfig, McpClient.Builder> customizer, TransportThreads threads) {
+}

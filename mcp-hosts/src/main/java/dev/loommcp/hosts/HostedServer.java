@@ -1,0 +1,601 @@
+package dev.loommcp.hosts;
+
+import dev.loommcp.CancellationToken;
+import dev.loommcp.Era;
+import dev.loommcp.McpClient;
+import dev.loommcp.McpClientListener;
+import dev.loommcp.McpClosedException;
+import dev.loommcp.McpEventListener;
+import dev.loommcp.McpSkillServer;
+import dev.loommcp.McpTimeoutException;
+import dev.loommcp.McpToolCaller;
+import dev.loommcp.RequestOptions;
+import dev.loommcp.SubscriptionFilter;
+import dev.loommcp.SubscriptionListener;
+import dev.loommcp.schema.CallToolResult;
+import dev.loommcp.schema.GetPromptResult;
+import dev.loommcp.schema.Prompt;
+import dev.loommcp.schema.ReadResourceResult;
+import dev.loommcp.schema.Resource;
+import dev.loommcp.schema.Tool;
+import dev.loommcp.spi.Deadline;
+import dev.loommcp.spi.McpTransport;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * One server of a registry ({@link McpServers#server(String)}): its state, its tools, and the host interfaces
+ * {@link McpToolCaller} and {@link McpSkillServer} with the server's own (not namespaced) tool names. Every call
+ * starts the server if it is {@link ServerState#IDLE}, waits while it is {@link ServerState#CONNECTING} or
+ * {@link ServerState#RESTARTING} (within the call's deadline, or the registry's
+ * {@linkplain McpServers.Builder#readyTimeout ready timeout} when the call sets none), then goes to its current
+ * client; a {@link ServerState#FAILED} server fails the call at once with {@link McpServerUnavailableException}, a
+ * closed registry with {@link McpClosedException}. A call in flight when the server crashes fails with the client's
+ * exception ({@link dev.loommcp.McpTransportException} or {@link McpClosedException}); it is not repeated, since a
+ * tool call need not be idempotent.
+ *
+ * <p>Thread-safe: calls from many (virtual) threads run at once. State lives under a {@link ReentrantLock}; no lock
+ * is held while a call waits for the server.
+ */
+public final class HostedServer implements McpToolCaller, McpSkillServer {
+
+    private static final System.Logger LOG = System.getLogger(HostedServer.class.getName());
+
+    private final ServerConfig config;
+    private final HostSettings settings;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition changed = lock.newCondition();
+    /** The registry's worker threads of this server (start, restart, refresh), for close. */
+    private final Set<Thread> workers = ConcurrentHashMap.newKeySet();
+
+    // guarded by lock
+    private ServerState state = ServerState.IDLE;
+    private McpClient client;
+    private int generation;
+    private List<Tool> tools;
+    private Era era;
+    private int restarts;
+    private int consecutiveRestarts;
+    private long readySinceNanos;
+    private Throwable lastError;
+
+    HostedServer(ServerConfig config, HostSettings settings) {
+        this.config = config;
+        this.settings = settings;
+    }
+
+    /**
+     * Returns the server's configured name.
+     *
+     * @return the name
+     */
+    @Override
+    public String serverName() {
+        return config.name();
+    }
+
+    /**
+     * Returns the server's configuration.
+     *
+     * @return the configuration
+     */
+    public ServerConfig config() {
+        return config;
+    }
+
+    /**
+     * Returns the server's state now.
+     *
+     * @return the state
+     */
+    public ServerState state() {
+        lock.lock();
+        try {
+            return state;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Returns a snapshot of the server: state, tool count, era, restarts and last failure.
+     *
+     * @return the status
+     */
+    public ServerStatus status() {
+        lock.lock();
+        try {
+            return new ServerStatus(config.name(), config.transport(), state, tools == null ? -1 : tools.size(), era,
+                    restarts, lastError == null ? null : describe(lastError));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Returns the tools the server listed last (refreshed when it announces a change), without waiting.
+     *
+     * @return the tools in server order; empty when they were never listed
+     */
+    public List<Tool> listedTools() {
+        lock.lock();
+        try {
+            return tools == null ? List.of() : tools;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Returns the server's current connected client, starting the server or waiting for it as a call does. The
+     * client belongs to the registry: do not close it; after a restart it is closed and replaced.
+     *
+     * @param options the wait's deadline and token (other options are ignored)
+     * @return the client, connected
+     * @throws McpServerUnavailableException if the server failed
+     * @throws McpClosedException            if the registry is closed
+     * @throws McpTimeoutException           if the server is not ready in time
+     * @throws dev.loommcp.McpCancelledException if the token fires
+     * @throws InterruptedException          if the calling thread is interrupted
+     */
+    public McpClient client(RequestOptions options) throws InterruptedException {
+        return awaitReady(waitDeadline(options), options.token().orElse(null));
+    }
+
+    // ------------------------------------------------------------------------------------------------ host interfaces
+
+    @Override
+    public CallToolResult callTool(String name, Map<String, Object> arguments, RequestOptions options)
+            throws InterruptedException {
+        Objects.requireNonNull(name, "name");
+        RequestOptions bounded = bounded(options);
+        return client(bounded).callTool(name, arguments, bounded);
+    }
+
+    /**
+     * Tells whether the server declared {@code prompts}; {@code false} while it is not ready.
+     *
+     * @return whether it did
+     */
+    @Override
+    public boolean supportsPrompts() {
+        McpClient c = currentClient();
+        return c != null && c.supportsPrompts();
+    }
+
+    /**
+     * Tells whether the server declared {@code resources}; {@code false} while it is not ready.
+     *
+     * @return whether it did
+     */
+    @Override
+    public boolean supportsResources() {
+        McpClient c = currentClient();
+        return c != null && c.supportsResources();
+    }
+
+    @Override
+    public List<Prompt> listAllPrompts(RequestOptions options) throws InterruptedException {
+        RequestOptions bounded = bounded(options);
+        return client(bounded).listAllPrompts(bounded);
+    }
+
+    @Override
+    public GetPromptResult getPrompt(String name, Map<String, String> arguments, RequestOptions options)
+            throws InterruptedException {
+        RequestOptions bounded = bounded(options);
+        return client(bounded).getPrompt(name, arguments, bounded);
+    }
+
+    @Override
+    public List<Resource> listAllResources(RequestOptions options) throws InterruptedException {
+        RequestOptions bounded = bounded(options);
+        return client(bounded).listAllResources(bounded);
+    }
+
+    @Override
+    public ReadResourceResult readResource(String uri, RequestOptions options) throws InterruptedException {
+        RequestOptions bounded = bounded(options);
+        return client(bounded).readResource(uri, bounded);
+    }
+
+    @Override
+    public String toString() {
+        return "HostedServer[" + config.name() + ", " + state() + "]";
+    }
+
+    // ------------------------------------------------------------------------------------------------ life cycle
+
+    /** Starts the server when it is idle (on a worker thread); returns at once. */
+    void startAsync() {
+        lock.lock();
+        try {
+            if (state != ServerState.IDLE) {
+                return;
+            }
+            int gen = ++generation;
+            transition(ServerState.CONNECTING, null);
+            spawn("hosts-start", () -> connect(gen, false));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Waits until the server is ready, failed or closed, or the deadline passes; never throws for the server's
+     * failure.
+     */
+    void awaitSettled(Deadline deadline) throws InterruptedException {
+        lock.lock();
+        try {
+            while (state == ServerState.IDLE || state == ServerState.CONNECTING || state == ServerState.RESTARTING) {
+                long left = deadline.remainingNanos();
+                if (left <= 0) {
+                    return;
+                }
+                changed.awaitNanos(left);
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Closes the server: state CLOSED, workers interrupted, its client closed (bounded by the client's graces). */
+    void close() {
+        McpClient c;
+        lock.lock();
+        try {
+            if (state == ServerState.CLOSED) {
+                return;
+            }
+            generation++;
+            c = client;
+            client = null;
+            transition(ServerState.CLOSED, null);
+        } finally {
+            lock.unlock();
+        }
+        for (Thread t : workers) {
+            if (t != Thread.currentThread()) {
+                t.interrupt();
+            }
+        }
+        if (c != null) {
+            c.close();
+        }
+    }
+
+    /** The worker threads alive now. */
+    List<Thread> workers() {
+        return new ArrayList<>(workers);
+    }
+
+    private McpClient currentClient() {
+        lock.lock();
+        try {
+            return state == ServerState.READY ? client : null;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** One start: build a client, connect, list tools; READY, or on failure FAILED or the next restart. */
+    private void connect(int gen, boolean restart) {
+        McpClient c = null;
+        try {
+            c = newClient(gen);
+            lock.lock();
+            try {
+                if (gen != generation) {
+                    return; // closed meanwhile (the finally below closes c)
+                }
+                client = c;
+            } finally {
+                lock.unlock();
+            }
+            Deadline deadline = Deadline.after(settings.startupTimeout());
+            c.connect(RequestOptions.timeout(settings.startupTimeout()));
+            List<Tool> listed = c.serverCapabilities() != null && c.serverCapabilities().tools() != null
+                    ? c.listAllTools(RequestOptions.timeout(remaining(deadline))) : List.of();
+            listenForToolChanges(c, deadline);
+            lock.lock();
+            try {
+                if (gen != generation) {
+                    return;
+                }
+                if (c.isClosed()) {
+                    // it failed after its tool listing: its transport-closed event found it not ready yet and was
+                    // dropped, so the failure is handled here (the client is marked closed before that event)
+                    throw new McpClosedException("MCP server '" + config.name() + "' closed its connection while "
+                            + "starting", null);
+                }
+                tools = List.copyOf(listed);
+                era = c.era();
+                readySinceNanos = System.nanoTime();
+                c = null; // kept: it is the server's client now
+                transition(ServerState.READY, null);
+            } finally {
+                lock.unlock();
+            }
+        } catch (InterruptedException e) {
+            failed(gen, restart, e); // closing: stale, nothing happens
+        } catch (RuntimeException e) {
+            failed(gen, restart, e);
+        } finally {
+            if (c != null) {
+                lock.lock();
+                try {
+                    if (client == c) {
+                        client = null;
+                    }
+                } finally {
+                    lock.unlock();
+                }
+                c.close();
+            }
+        }
+    }
+
+    private void failed(int gen, boolean restart, Throwable cause) {
+        lock.lock();
+        try {
+            if (gen != generation) {
+                return; // closed meanwhile
+            }
+            lastError = cause;
+            if (restart) {
+                scheduleRestart(cause);
+            } else {
+                generation++;
+                transition(ServerState.FAILED, cause);
+            }
+            LOG.log(System.Logger.Level.WARNING, "MCP server ''{0}'' could not be started: {1}", config.name(),
+                    describe(cause));
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The client of generation {@code gen} lost its transport: a crash, when it is still the current client. */
+    private void crashed(int gen, Throwable cause) {
+        lock.lock();
+        try {
+            if (gen != generation || state != ServerState.READY) {
+                return;
+            }
+            lastError = cause;
+            client = null;
+            long ready = System.nanoTime() - readySinceNanos;
+            if (ready >= settings.restartPolicy().stableAfter().toNanos()) {
+                consecutiveRestarts = 0;
+            }
+            LOG.log(System.Logger.Level.WARNING, "MCP server ''{0}'' lost its connection: {1}", config.name(),
+                    describe(cause));
+            scheduleRestart(cause);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Under the lock: RESTARTING and a worker that waits out the backoff and starts again, or FAILED. */
+    private void scheduleRestart(Throwable cause) {
+        RestartPolicy policy = settings.restartPolicy();
+        int gen = ++generation;
+        if (consecutiveRestarts >= policy.maxRestarts()) {
+            transition(ServerState.FAILED, cause);
+            return;
+        }
+        consecutiveRestarts++;
+        restarts++;
+        Duration wait = policy.backoff(consecutiveRestarts);
+        transition(ServerState.RESTARTING, cause);
+        spawn("hosts-restart", () -> {
+            try {
+                Thread.sleep(wait);
+            } catch (InterruptedException e) {
+                return; // the registry is closing
+            }
+            connect(gen, true);
+        });
+    }
+
+    private McpClient newClient(int gen) {
+        McpTransport transport;
+        if (config instanceof StdioServerConfig stdio) {
+            transport = stdio.newTransportBuilder().startupTimeout(settings.startupTimeout().plusSeconds(2)).build();
+        } else {
+            transport = config.newTransport();
+        }
+        McpClient.Builder b = McpClient.newBuilder(transport).serverName(config.name());
+        settings.customizer().accept(config, b);
+        b.listener(new McpClientListener() {
+            @Override
+            public void onToolsChanged() {
+                refreshToolsAsync(gen);
+            }
+        });
+        b.eventListener(new McpEventListener() {
+            @Override
+            public void transportClosed(Throwable cause) {
+                if (cause != null) {
+                    crashed(gen, cause);
+                }
+            }
+        });
+        return b.build();
+    }
+
+    /**
+     * In the modern era a server announces a changed tool list only on a {@code subscriptions/listen} stream: opens
+     * one for tool-list changes when the server declares {@code tools.listChanged} (its notifications then reach the
+     * client's listener like the legacy era's). A server that refuses it keeps the list it gave at start.
+     */
+    private void listenForToolChanges(McpClient c, Deadline deadline) throws InterruptedException {
+        if (c.era() != Era.MODERN || c.serverCapabilities() == null || c.serverCapabilities().tools() == null
+                || !Boolean.TRUE.equals(c.serverCapabilities().tools().listChanged())) {
+            return;
+        }
+        try {
+            c.listen(new SubscriptionFilter(true, false, false, List.of()), new SubscriptionListener() { },
+                    RequestOptions.timeout(remaining(deadline)));
+        } catch (dev.loommcp.McpRpcException | McpTimeoutException e) {
+            LOG.log(System.Logger.Level.DEBUG, "MCP server ''{0}'' refused to announce tool changes: {1}",
+                    config.name(), describe(e));
+        }
+    }
+
+    /** Re-lists the tools of generation {@code gen} on a worker (after {@code notifications/tools/list_changed}). */
+    private void refreshToolsAsync(int gen) {
+        lock.lock();
+        try {
+            if (gen != generation || state == ServerState.CLOSED) {
+                return;
+            }
+            McpClient c = client;
+            spawn("hosts-refresh", () -> {
+                try {
+                    List<Tool> listed = c.listAllTools(RequestOptions.timeout(settings.startupTimeout()));
+                    lock.lock();
+                    try {
+                        if (gen != generation) {
+                            return;
+                        }
+                        tools = List.copyOf(listed);
+                    } finally {
+                        lock.unlock();
+                    }
+                    settings.toolsChanged().accept(config.name());
+                } catch (InterruptedException e) {
+                    // closing
+                } catch (RuntimeException e) {
+                    LOG.log(System.Logger.Level.WARNING, "MCP server ''{0}'': re-listing its tools failed: {1}",
+                            config.name(), describe(e));
+                }
+            });
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Waits for READY and returns the client, or throws for FAILED, CLOSED, the deadline and the token. */
+    private McpClient awaitReady(Deadline deadline, CancellationToken token) throws InterruptedException {
+        startAsync();
+        CancellationToken.Registration reg = token == null ? null : token.onCancel(this::wakeUp);
+        try {
+            lock.lock();
+            try {
+                while (true) {
+                    switch (state) {
+                        case READY -> {
+                            return client;
+                        }
+                        case FAILED -> throw new McpServerUnavailableException(config.name(), "MCP server '"
+                                + config.name() + "' is not available: it failed"
+                                + (lastError == null ? "" : " (" + describe(lastError) + ")"), lastError);
+                        case CLOSED -> throw new McpClosedException("the server registry is closed (server '"
+                                + config.name() + "')", null);
+                        default -> {
+                        }
+                    }
+                    if (token != null && token.isCancelled()) {
+                        throw new dev.loommcp.McpCancelledException("cancelled while waiting for MCP server '"
+                                + config.name() + "' (" + token.reason() + ")");
+                    }
+                    long left = deadline.remainingNanos();
+                    if (left <= 0) {
+                        throw new McpTimeoutException("MCP server '" + config.name() + "' is not ready in time (it is "
+                                + state.name().toLowerCase(java.util.Locale.ROOT) + ")");
+                    }
+                    changed.awaitNanos(Math.min(left, TimeUnit.SECONDS.toNanos(1)));
+                }
+            } finally {
+                lock.unlock();
+            }
+        } finally {
+            if (reg != null) {
+                reg.close();
+            }
+        }
+    }
+
+    private void wakeUp() {
+        lock.lock();
+        try {
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The deadline of a wait for the server: the call's own, or the ready timeout. */
+    private Deadline waitDeadline(RequestOptions options) {
+        Deadline d = options.timeout().map(Deadline::after).orElse(Deadline.NONE);
+        if (options.deadline().isPresent()) {
+            d = d.earliest(Deadline.at(options.deadline().get()));
+        }
+        return d.isNone() ? Deadline.after(settings.readyTimeout()) : d;
+    }
+
+    /**
+     * The options with their timeout turned into a deadline from now, so that waiting for the server and the call
+     * share one bound.
+     */
+    static RequestOptions bounded(RequestOptions options) {
+        Objects.requireNonNull(options, "options");
+        if (options.timeout().isEmpty() || options.resetTimeoutOnProgress()) {
+            return options;
+        }
+        Instant end = Instant.now().plus(options.timeout().get());
+        Instant deadline = options.deadline().filter(d -> d.isBefore(end)).orElse(end);
+        return options.toBuilder().deadline(deadline).build();
+    }
+
+    private static Duration remaining(Deadline deadline) {
+        long left = deadline.remainingNanos();
+        return Duration.ofNanos(Math.max(1, left));
+    }
+
+    /** Under the lock: changes state, wakes waiters, tells the listener. */
+    private void transition(ServerState next, Throwable cause) {
+        ServerState previous = state;
+        state = next;
+        changed.signalAll();
+        if (previous != next) {
+            try {
+                settings.listener().stateChanged(new ServerStateChange(config.name(), previous, next, restarts,
+                        cause));
+            } catch (RuntimeException | Error e) {
+                LOG.log(System.Logger.Level.WARNING, "the server state listener failed: {0}", e.getClass().getName());
+            }
+        }
+    }
+
+    private void spawn(String purpose, Runnable task) {
+        Thread[] self = new Thread[1];
+        Thread t = settings.threads().newThread(purpose, () -> {
+            try {
+                task.run();
+            } finally {
+                workers.remove(self[0]);
+            }
+        });
+        self[0] = t;
+        workers.add(t);
+        t.start();
+    }
+
+    /** A failure as it may be shown: class and message (the SDK's messages never hold payloads or secrets). */
+    static String describe(Throwable t) {
+        String m = t.getMessage();
+        return t.getClass().getSimpleName() + (m == null ? "" : ": " + m);
+    }
+}

@@ -1,0 +1,116 @@
+package dev.loommcp.hosts;
+
+import dev.loommcp.spi.McpTransport;
+import dev.loommcp.transport.http.HttpTransport;
+import java.net.URI;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * A server reached over Streamable HTTP: the {@code url}/{@code headers} entry of an {@code mcpServers} file.
+ *
+ * @param name    the server's name in the registry (see {@link ServerConfig#name()})
+ * @param url     the MCP endpoint, an {@code http} or {@code https} URL with a host
+ * @param headers headers sent on every request, in order (values are never printed)
+ */
+public record HttpServerConfig(String name, URI url, Map<String, String> headers) implements ServerConfig {
+
+    /**
+     * Checks and copies the values.
+     *
+     * @throws IllegalArgumentException if the name is not valid or the URL is not {@code http(s)://host...}
+     * @throws NullPointerException     if a value, a header name or a header value is {@code null}
+     */
+    public HttpServerConfig {
+        ServerConfig.checkName(Objects.requireNonNull(name, "name"));
+        Objects.requireNonNull(url, "url");
+        String scheme = url.getScheme();
+        if (scheme == null || !(scheme.equalsIgnoreCase("http") || scheme.equalsIgnoreCase("https"))
+                || url.getHost() == null) {
+            throw new IllegalArgumentException("server '" + name + "': url must be an http:// or https:// URL with "
+                    + "a host");
+        }
+        headers = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(Objects.requireNonNull(headers,
+                "headers")));
+        headers.forEach((k, v) -> {
+            Objects.requireNonNull(k, "header name");
+            Objects.requireNonNull(v, "header value");
+        });
+    }
+
+    /**
+     * A server at the given endpoint, without extra headers.
+     *
+     * @param name the server's name
+     * @param url  the endpoint
+     * @return the configuration
+     * @throws IllegalArgumentException if the name or URL is not valid
+     */
+    public static HttpServerConfig of(String name, URI url) {
+        return new HttpServerConfig(name, url, Map.of());
+    }
+
+    /**
+     * Returns this configuration with one more header.
+     *
+     * @param header the header name
+     * @param value  the value (never printed)
+     * @return a new configuration
+     */
+    public HttpServerConfig withHeader(String header, String value) {
+        Map<String, String> more = new LinkedHashMap<>(headers);
+        more.put(header, value);
+        return new HttpServerConfig(name, url, more);
+    }
+
+    /**
+     * Returns {@code "http"}.
+     *
+     * @return {@code "http"}
+     */
+    @Override
+    public String transport() {
+        return "http";
+    }
+
+    /**
+     * Builds a Streamable HTTP transport to the endpoint with the headers.
+     *
+     * @return the transport, not started
+     * @throws IllegalArgumentException if the transport refuses a header (by name, never its value), prefixed with
+     *                                  the server's name
+     */
+    @Override
+    public McpTransport newTransport() {
+        try {
+            HttpTransport.Builder b = HttpTransport.newBuilder(url);
+            headers.forEach(b::header);
+            return b.build();
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("server '" + name + "': " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Describes the configuration without the headers' values.
+     *
+     * @return for example {@code HttpServerConfig[name=api, url=https://example.com/mcp, headers=[Authorization]]}
+     *         (the URL as {@link #shownUrl()})
+     */
+    @Override
+    public String toString() {
+        return "HttpServerConfig[name=" + name + ", url=" + shownUrl() + ", headers=" + headers.keySet() + "]";
+    }
+
+    /**
+     * Returns the URL as it may be shown: scheme, host, port and path, without user info, query or fragment (which
+     * may hold secrets).
+     *
+     * @return for example {@code https://example.com/mcp}
+     */
+    public String shownUrl() {
+        return url.getScheme() + "://" + url.getHost() + (url.getPort() >= 0 ? ":" + url.getPort() : "")
+                + (url.getRawPath() == null ? "" : url.getRawPath());
+    }
+}

@@ -1,0 +1,490 @@
+package dev.loommcp.hosts;
+
+import dev.loommcp.McpClient;
+import dev.loommcp.McpClosedException;
+import dev.loommcp.RequestOptions;
+import dev.loommcp.schema.CallToolResult;
+import dev.loommcp.schema.Tool;
+import dev.loommcp.spi.Deadline;
+import dev.loommcp.spi.TransportThreads;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BiConsumer;
+import java.util.function.Consumer;
+
+/**
+ * A registry of MCP servers, the way agent hosts use them: built from code or from an {@code mcpServers} file,
+ * started lazily (on first use) or eagerly ({@link #startAll()}), each server in parallel and with its own startup
+ * deadline, so a server that fails or hangs never holds up the others. A server whose connection fails after it was
+ * ready (its stdio process exits, the client gives up on its HTTP connection) is restarted with bounded exponential
+ * backoff ({@link RestartPolicy}); every state change ({@link ServerState}) goes to a {@link ServerStateListener}.
+ *
+ * <pre>{@code
+ * try (McpServers servers = McpServers.newBuilder()
+ *         .config(Path.of("mcp.json"))                 // or .add(StdioServerConfig.of("files", "npx", ...))
+ *         .listener(change -> log(change))
+ *         .build()) {
+ *     servers.startAll();                              // optional: otherwise each starts on first use
+ *     for (HostedTool t : servers.tools()) { ... }     // "files__read_file", "github__search", ...
+ *     CallToolResult r = servers.callTool("files__read_file", Map.of("path", "/tmp/a.txt"));
+ * }
+ * }</pre>
+ *
+ * <h2>Namespaced tools</h2>
+ * {@link #tools()} lists the tools of every ready server under {@code server + separator + tool}
+ * ({@linkplain Builder#separator the separator} is {@code __} by default); the lists are refreshed when a server sends
+ * {@code notifications/tools/list_changed}. Names are collision-free: server names hold only letters, digits,
+ * {@code -} and {@code _}, may not contain the separator nor end with its beginning, so the first separator in a
+ * namespaced name always ends the server's name. {@link #callTool} routes a namespaced name to its server.
+ *
+ * <h2>Threads and closing</h2>
+ * Thread-safe: every method may be called from many (virtual) threads at once; state lives under
+ * {@link java.util.concurrent.locks.ReentrantLock}s and no lock is held while a call waits. The registry's threads are
+ * virtual threads named {@code mcp-hosts-*}. {@link #close()} closes every server in parallel and returns within
+ * {@linkplain Builder#closeTimeout the close timeout}; afterwards every call fails with {@link McpClosedException}.
+ */
+public final class McpServers implements AutoCloseable {
+
+    private final Map<String, HostedServer> servers;
+    private final String separator;
+    private final Duration closeTimeout;
+    private final HostSettings settings;
+    private final AtomicBoolean closed = new AtomicBoolean();
+
+    private McpServers(Builder b) {
+        this.separator = b.separator;
+        this.closeTimeout = b.closeTimeout;
+        this.settings = new HostSettings(b.startupTimeout, b.readyTimeout, b.restartPolicy, b.listener,
+                b.toolsChanged, b.customizer, TransportThreads.standard());
+        Map<String, HostedServer> map = new LinkedHashMap<>();
+        for (ServerConfig c : b.configs) {
+            map.put(c.name(), new HostedServer(c, settings));
+        }
+        this.servers = java.util.Collections.unmodifiableMap(map);
+    }
+
+    /**
+     * Returns a builder of an empty registry.
+     *
+     * @return the builder
+     */
+    public static Builder newBuilder() {
+        return new Builder();
+    }
+
+    /**
+     * Returns the names of the servers, in the order they were added.
+     *
+     * @return an unmodifiable list
+     */
+    public List<String> names() {
+        return List.copyOf(servers.keySet());
+    }
+
+    /**
+     * Returns one server: its state, its tools, and the host interfaces with its own tool names.
+     *
+     * @param name the server's name
+     * @return the server
+     * @throws IllegalArgumentException if there is no server of that name (the message lists the names)
+     */
+    public HostedServer server(String name) {
+        HostedServer s = servers.get(Objects.requireNonNull(name, "name"));
+        if (s == null) {
+            throw new IllegalArgumentException("no MCP server named '" + printable(name) + "' (the servers are: "
+                    + String.join(", ", servers.keySet()) + ")");
+        }
+        return s;
+    }
+
+    /**
+     * Returns a snapshot of every server, in order.
+     *
+     * @return the statuses
+     */
+    public List<ServerStatus> statuses() {
+        return servers.values().stream().map(HostedServer::status).toList();
+    }
+
+    /**
+     * Returns the separator between a server's name and its tool's name.
+     *
+     * @return the separator
+     */
+    public String separator() {
+        return separator;
+    }
+
+    /**
+     * Starts every idle server at once, each on its own thread, and waits until each is ready or failed, each within
+     * the startup timeout (so the wait ends within about one startup timeout). A server that fails is
+     * {@link ServerState#FAILED} and reported to the listener; nothing is thrown for it.
+     *
+     * @return the statuses after the wait
+     * @throws McpClosedException   if the registry is closed
+     * @throws InterruptedException if the calling thread is interrupted (the servers keep starting)
+     */
+    public List<ServerStatus> startAll() throws InterruptedException {
+        settleAll(Deadline.after(settings.startupTimeout().plusSeconds(1)));
+        return statuses();
+    }
+
+    /**
+     * Lists the tools of every server under their namespaced names, starting idle servers (all at once) and waiting
+     * for starting or restarting ones up to the {@linkplain Builder#readyTimeout ready timeout}; see
+     * {@link #tools(RequestOptions)}.
+     *
+     * @return the tools, server by server in registry order, each server's in its order
+     * @throws McpClosedException   if the registry is closed
+     * @throws InterruptedException if the calling thread is interrupted
+     */
+    public List<HostedTool> tools() throws InterruptedException {
+        return tools(RequestOptions.DEFAULT);
+    }
+
+    /**
+     * Lists the tools of every ready server under their namespaced names. Idle servers are started (all at once);
+     * servers that are starting or restarting are waited for until the options' deadline (or the ready timeout);
+     * servers that failed, or are not ready by then, are left out (see {@link #statuses()}). The lists are the ones
+     * each server gave when it started, refreshed after its {@code notifications/tools/list_changed}.
+     *
+     * @param options the wait's timeout or deadline (other options are ignored)
+     * @return the tools, server by server in registry order
+     * @throws McpClosedException   if the registry is closed
+     * @throws InterruptedException if the calling thread is interrupted
+     */
+    public List<HostedTool> tools(RequestOptions options) throws InterruptedException {
+        Deadline d = options.timeout().map(Deadline::after).orElse(Deadline.NONE);
+        if (options.deadline().isPresent()) {
+            d = d.earliest(Deadline.at(options.deadline().get()));
+        }
+        settleAll(d.isNone() ? Deadline.after(settings.readyTimeout()) : d);
+        List<HostedTool> out = new ArrayList<>();
+        for (HostedServer s : servers.values()) {
+            if (s.state() != ServerState.READY) {
+                continue;
+            }
+            for (Tool t : s.listedTools()) {
+                out.add(new HostedTool(s.serverName() + separator + t.name(), s.serverName(), t));
+            }
+        }
+        return List.copyOf(out);
+    }
+
+    /**
+     * Calls a tool by its namespaced name with the default options; see
+     * {@link #callTool(String, Map, RequestOptions)}.
+     *
+     * @param namespacedName {@code server + separator + tool}
+     * @param arguments      the arguments (a plain JSON object), or {@code null}
+     * @return the result
+     * @throws IllegalArgumentException if the name has no known server or the server has no such tool
+     * @throws dev.loommcp.McpException  when the call fails (see {@link HostedServer#callTool})
+     * @throws InterruptedException     if the calling thread is interrupted
+     */
+    public CallToolResult callTool(String namespacedName, Map<String, Object> arguments)
+            throws InterruptedException {
+        return callTool(namespacedName, arguments, RequestOptions.DEFAULT);
+    }
+
+    /**
+     * Calls a tool by its namespaced name: the server is the part before the first separator, the tool the rest.
+     * The server is started or waited for as {@link HostedServer} describes, within the call's deadline; when it
+     * is ready and its tool list does not hold the tool, the call fails before anything is sent.
+     *
+     * @param namespacedName {@code server + separator + tool}
+     * @param arguments      the arguments (a plain JSON object), or {@code null}
+     * @param options        timeout, deadline, token, progress listener, extra {@code _meta}
+     * @return the result; {@code isError: true} is a result, not an exception
+     * @throws IllegalArgumentException      if the name has no separator, names no server of the registry, or the
+     *                                       server does not list the tool (the message names what was missing)
+     * @throws McpServerUnavailableException if the server failed
+     * @throws McpClosedException            if the registry is closed
+     * @throws dev.loommcp.McpException       when the call fails (timeout, cancellation, JSON-RPC error, transport)
+     * @throws InterruptedException          if the calling thread is interrupted
+     */
+    public CallToolResult callTool(String namespacedName, Map<String, Object> arguments, RequestOptions options)
+            throws InterruptedException {
+        Objects.requireNonNull(namespacedName, "namespacedName");
+        Objects.requireNonNull(options, "options");
+        int at = namespacedName.indexOf(separator);
+        if (at <= 0 || at + separator.length() >= namespacedName.length()) {
+            throw new IllegalArgumentException("unknown tool '" + printable(namespacedName) + "': expected SERVER"
+                    + separator + "TOOL (the servers are: " + String.join(", ", servers.keySet()) + ")");
+        }
+        String serverName = namespacedName.substring(0, at);
+        String toolName = namespacedName.substring(at + separator.length());
+        HostedServer s = servers.get(serverName);
+        if (s == null) {
+            throw new IllegalArgumentException("unknown tool '" + printable(namespacedName) + "': there is no "
+                    + "server '" + printable(serverName) + "' (the servers are: " + String.join(", ", servers.keySet())
+                    + ")");
+        }
+        if (closed.get()) {
+            throw new McpClosedException("the server registry is closed", null);
+        }
+        RequestOptions bounded = HostedServer.bounded(options); // one bound for the wait and the call
+        McpClient ready = s.client(bounded); // starts or waits
+        if (ready != null && s.listedTools().stream().noneMatch(t -> toolName.equals(t.name()))) {
+            throw new IllegalArgumentException("unknown tool '" + printable(namespacedName) + "': server '"
+                    + serverName + "' does not list a tool '" + printable(toolName) + "' (it lists "
+                    + s.listedTools().size() + ")");
+        }
+        return s.callTool(toolName, arguments, bounded);
+    }
+
+    /**
+     * Closes every server at once (its client, its process tree or HTTP session) and its registry threads, and
+     * returns within the {@linkplain Builder#closeTimeout close timeout}. Idempotent; every later call fails with
+     * {@link McpClosedException}. The listener sees each server go to {@link ServerState#CLOSED}.
+     */
+    @Override
+    public void close() {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        Deadline deadline = Deadline.after(closeTimeout);
+        List<Thread> closers = new ArrayList<>();
+        for (HostedServer s : servers.values()) {
+            closers.add(settings.threads().start("hosts-close", s::close));
+        }
+        boolean interrupted = settings.threads().joinAll(closers, deadline);
+        List<Thread> workers = new ArrayList<>();
+        servers.values().forEach(s -> workers.addAll(s.workers()));
+        interrupted |= settings.threads().joinAll(workers, deadline);
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Whether {@link #close()} was called. @return whether it was */
+    public boolean isClosed() {
+        return closed.get();
+    }
+
+    @Override
+    public String toString() {
+        return "McpServers" + servers.keySet();
+    }
+
+    private void settleAll(Deadline deadline) throws InterruptedException {
+        if (closed.get()) {
+            throw new McpClosedException("the server registry is closed", null);
+        }
+        servers.values().forEach(HostedServer::startAsync);
+        for (HostedServer s : servers.values()) {
+            s.awaitSettled(deadline);
+        }
+    }
+
+    private static String printable(String s) {
+        String cut = s.length() > 128 ? s.substring(0, 128) + "..." : s;
+        return cut.replaceAll("\\p{Cntrl}", "?");
+    }
+
+    /**
+     * Builds a registry. Not thread-safe.
+     */
+    public static final class Builder {
+        private final List<ServerConfig> configs = new ArrayList<>();
+        private String separator = "__";
+        private Duration startupTimeout = Duration.ofSeconds(30);
+        private Duration readyTimeout = Duration.ofSeconds(60);
+        private Duration closeTimeout = Duration.ofSeconds(15);
+        private RestartPolicy restartPolicy = RestartPolicy.DEFAULT;
+        private ServerStateListener listener = change -> { };
+        private Consumer<String> toolsChanged = server -> { };
+        private BiConsumer<ServerConfig, McpClient.Builder> customizer = (config, builder) -> { };
+
+        private Builder() {
+        }
+
+        /**
+         * Adds a server.
+         *
+         * @param config the server
+         * @return this builder
+         * @throws IllegalArgumentException if a server of that name was added already
+         */
+        public Builder add(ServerConfig config) {
+            Objects.requireNonNull(config, "config");
+            if (configs.stream().anyMatch(c -> c.name().equals(config.name()))) {
+                throw new IllegalArgumentException("server '" + config.name() + "' is given twice");
+            }
+            configs.add(config);
+            return this;
+        }
+
+        /**
+         * Adds servers.
+         *
+         * @param list the servers, in order
+         * @return this builder
+         * @throws IllegalArgumentException if a name repeats
+         */
+        public Builder addAll(List<? extends ServerConfig> list) {
+            list.forEach(this::add);
+            return this;
+        }
+
+        /**
+         * Adds the servers of an {@code mcpServers} file ({@link McpServersFile#read(Path)}; {@code ${NAME}} from
+         * this process's environment).
+         *
+         * @param mcpJson the file
+         * @return this builder
+         * @throws IOException              if it cannot be read
+         * @throws IllegalArgumentException if it is not valid, or a name repeats (the message says where)
+         */
+        public Builder config(Path mcpJson) throws IOException {
+            return addAll(McpServersFile.read(mcpJson));
+        }
+
+        /**
+         * Sets the separator of namespaced tool names. Default {@code __}.
+         *
+         * @param separator 1 to 8 characters, none of them a letter or digit
+         * @return this builder
+         * @throws IllegalArgumentException if it is empty, longer than 8 or holds a letter, digit or control
+         *                                  character
+         */
+        public Builder separator(String separator) {
+            Objects.requireNonNull(separator, "separator");
+            if (separator.isEmpty() || separator.length() > 8 || separator.chars().anyMatch(
+                    c -> Character.isLetterOrDigit(c) || Character.isISOControl(c))) {
+                throw new IllegalArgumentException("the separator must have 1 to 8 characters, none a letter, digit "
+                        + "or control character");
+            }
+            this.separator = separator;
+            return this;
+        }
+
+        /**
+         * Sets the bound of one start of a server: its transport, handshake and first tool listing. Default 30 s.
+         *
+         * @param timeout the bound, positive
+         * @return this builder
+         * @throws IllegalArgumentException if it is not positive
+         */
+        public Builder startupTimeout(Duration timeout) {
+            this.startupTimeout = positive(timeout, "startupTimeout");
+            return this;
+        }
+
+        /**
+         * Sets how long a call that sets no deadline waits for a server that is starting or restarting. Default
+         * 60 s.
+         *
+         * @param timeout the bound, positive
+         * @return this builder
+         * @throws IllegalArgumentException if it is not positive
+         */
+        public Builder readyTimeout(Duration timeout) {
+            this.readyTimeout = positive(timeout, "readyTimeout");
+            return this;
+        }
+
+        /**
+         * Sets the bound of {@link McpServers#close()}. Default 15 s (a stdio server gets the transport's graces,
+         * 2 s each, to exit; all servers close at once).
+         *
+         * @param timeout the bound, positive
+         * @return this builder
+         * @throws IllegalArgumentException if it is not positive
+         */
+        public Builder closeTimeout(Duration timeout) {
+            this.closeTimeout = positive(timeout, "closeTimeout");
+            return this;
+        }
+
+        /**
+         * Sets when a failed connection is restarted. Default {@link RestartPolicy#DEFAULT}.
+         *
+         * @param policy the policy
+         * @return this builder
+         */
+        public Builder restartPolicy(RestartPolicy policy) {
+            this.restartPolicy = Objects.requireNonNull(policy, "policy");
+            return this;
+        }
+
+        /**
+         * Sets the listener of every server's state changes. Default none.
+         *
+         * @param listener the listener
+         * @return this builder
+         */
+        public Builder listener(ServerStateListener listener) {
+            this.listener = Objects.requireNonNull(listener, "listener");
+            return this;
+        }
+
+        /**
+         * Sets what is told a server's name after its tool list was refreshed (after its
+         * {@code notifications/tools/list_changed}), for a host that passes the tools on to a model. Called on a
+         * registry thread; must be quick. Default none.
+         *
+         * @param listener receives the server's name
+         * @return this builder
+         */
+        public Builder toolsChangedListener(Consumer<String> listener) {
+            this.toolsChanged = Objects.requireNonNull(listener, "listener");
+            return this;
+        }
+
+        /**
+         * Sets what is applied to each server's client builder before the client is built (client identity,
+         * request timeout, sampling or elicitation handlers, protocol mode). The registry sets the client's
+         * {@code serverName}, {@code listener} and {@code eventListener} itself, after this.
+         *
+         * @param customizer receives the server's configuration and the builder
+         * @return this builder
+         */
+        public Builder clientCustomizer(BiConsumer<ServerConfig, McpClient.Builder> customizer) {
+            this.customizer = Objects.requireNonNull(customizer, "customizer");
+            return this;
+        }
+
+        /**
+         * Builds the registry. Nothing is started: servers start on first use, or all at once with
+         * {@link McpServers#startAll()}.
+         *
+         * @return the registry
+         * @throws IllegalArgumentException if a server's name contains the separator or ends with its beginning
+         *                                  (namespaced names would be ambiguous); the message names the server
+         */
+        public McpServers build() {
+            for (ServerConfig c : configs) {
+                String n = c.name();
+                if (n.contains(separator)) {
+                    throw new IllegalArgumentException("server '" + n + "': its name contains the separator '"
+                            + separator + "' of namespaced tool names; rename it or choose another separator");
+                }
+                for (int k = 1; k < separator.length(); k++) {
+                    if (n.endsWith(separator.substring(0, k))) {
+                        throw new IllegalArgumentException("server '" + n + "': its name ends with '"
+                                + separator.substring(0, k) + "', the beginning of the separator '" + separator
+                                + "', so namespaced tool names would be ambiguous; rename it or choose another "
+                                + "separator");
+                    }
+                }
+            }
+            return new McpServers(this);
+        }
+
+        private static Duration positive(Duration d, String what) {
+            Objects.requireNonNull(d, what);
+            if (d.isNegative() || d.isZero()) {
+                throw new IllegalArgumentException(what + " must be positive");
+            }
+            return d;
+        }
+    }
+}

@@ -1,0 +1,28 @@
+package dev.loommcp.hosts;
+
+import java.util.Objects;
+
+/**
+ * One state change of a server of a registry.
+ *
+ * @param server   the server's name
+ * @param previous the state before
+ * @param state    the state now
+ * @param restarts how many restarts the server has had so far (in the registry's life)
+ * @param cause    why: the failure that led to {@link ServerState#RESTARTING} or {@link ServerState#FAILED};
+ *                 {@code null} otherwise
+ */
+public record ServerStateChange(String server, ServerState previous, ServerState state, int restarts,
+                                Throwable cause) {
+
+    /**
+     * Checks the values.
+     *
+     * @throws NullPointerException if {@code server}, {@code previous} or {@code state} is {@code null}
+     */
+    public ServerStateChange {
+        Objects.requireNonNull(server, "server");
+        Objects.requireNonNull(previous, "previous");
+        Objects.requireNonNull(state, "state");
+    }
+}

@@ -1,0 +1,30 @@
+package dev.loommcp.hosts;
+
+import dev.loommcp.Era;
+import java.util.Objects;
+
+/**
+ * A snapshot of one server of a registry, for display ({@code mcp --config mcp.json servers}) and monitoring.
+ *
+ * @param name      the server's name
+ * @param transport {@code "stdio"} or {@code "http"}
+ * @param state     its state
+ * @param toolCount how many tools it listed last, or -1 when its tools were never listed
+ * @param era       the protocol era of its current or last connection, or {@code null} before it connected
+ * @param restarts  how many restarts it has had
+ * @param lastError the class and message of its last failure (never a payload), or {@code null}
+ */
+public record ServerStatus(String name, String transport, ServerState state, int toolCount, Era era, int restarts,
+                           String lastError) {
+
+    /**
+     * Checks the values.
+     *
+     * @throws NullPointerException if {@code name}, {@code transport} or {@code state} is {@code null}
+     */
+    public ServerStatus {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(transport, "transport");
+        Objects.requireNonNull(state, "state");
+    }
+}

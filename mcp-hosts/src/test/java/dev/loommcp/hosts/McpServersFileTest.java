@@ -1,0 +1,152 @@
+package dev.loommcp.hosts;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Reading {@code mcpServers} files: both transports, {@code ${ENV}} references, and errors that say where. */
+class McpServersFileTest {
+
+    private static final String SECRET = "s3cr3t-value-never-shown";
+    private static final Function<String, String> ENV = Map.of("TOKEN", SECRET, "HOME_DIR", "/home/me",
+            "EMPTY", "")::get;
+
+    private static List<ServerConfig> parse(String json) {
+        return McpServersFile.parse(json, "mcp.json", ENV);
+    }
+
+    private static String error(String json) {
+        try {
+            parse(json);
+        } catch (IllegalArgumentException e) {
+            assertThat(e.getMessage()).doesNotContain(SECRET).startsWith("mcp.json: ");
+            return e.getMessage();
+        }
+        throw new AssertionError("no error for " + json);
+    }
+
+    @Test
+    void readsStdioAndHttpServersInOrderWithEnvironmentReferencesResolved() {
+        List<ServerConfig> servers = parse("""
+                {"mcpServers": {
+                  "files": {"command": "npx", "args": ["-y", "server", "${HOME_DIR}/docs"],
+                            "env": {"API_KEY": "${TOKEN}", "MODE": "${MISSING:-fast}", "PRICE": "$$5"},
+                            "cwd": "${HOME_DIR}"},
+                  "api": {"type": "http", "url": "https://example.com/mcp?k=${env:TOKEN}",
+                          "headers": {"Authorization": "Bearer ${TOKEN}"}},
+                  "off": {"command": "nothing", "disabled": true}
+                }}""");
+        assertThat(servers).extracting(ServerConfig::name).containsExactly("files", "api");
+        StdioServerConfig files = (StdioServerConfig) servers.get(0);
+        assertThat(files.argv()).containsExactly("npx", "-y", "server", "/home/me/docs");
+        assertThat(files.env()).containsExactly(Map.entry("API_KEY", SECRET), Map.entry("MODE", "fast"),
+                Map.entry("PRICE", "$5"));
+        assertThat(files.cwd()).isEqualTo(Path.of("/home/me"));
+        HttpServerConfig api = (HttpServerConfig) servers.get(1);
+        assertThat(api.url()).isEqualTo(URI.create("https://example.com/mcp?k=" + SECRET));
+        assertThat(api.headers()).containsEntry("Authorization", "Bearer " + SECRET);
+        // what may be printed never shows a value
+        assertThat(files.toString()).doesNotContain(SECRET).contains("API_KEY");
+        assertThat(api.toString()).doesNotContain(SECRET).contains("Authorization").contains("example.com/mcp");
+    }
+
+    @Test
+    void vsCodeServersKeyIsAccepted() {
+        assertThat(parse("{\"servers\": {\"a\": {\"url\": \"http://127.0.0.1:1/mcp\"}}}"))
+                .singleElement().isInstanceOf(HttpServerConfig.class);
+    }
+
+    @Test
+    void anUnsetVariableIsNamedWithTheServerAndFieldButNoValue() {
+        assertThat(error("{\"mcpServers\": {\"gh\": {\"url\": \"https://x/mcp\", \"headers\": {\"Authorization\": "
+                + "\"Bearer ${GITHUB_TOKEN}\"}}}}"))
+                .isEqualTo("mcp.json: server 'gh': headers.Authorization: ${GITHUB_TOKEN} is not set in the "
+                        + "environment");
+        assertThat(error("{\"mcpServers\": {\"s\": {\"command\": \"x\", \"args\": [\"a\", \"${NOPE}\"]}}}"))
+                .contains("server 's': args[1]: ${NOPE} is not set");
+        assertThat(error("{\"mcpServers\": {\"s\": {\"command\": \"x\", \"env\": {\"A\": \"${TOKEN\"}}}}"))
+                .contains("server 's': env.A: '${' without a closing '}'");
+        assertThat(error("{\"mcpServers\": {\"s\": {\"command\": \"x\", \"env\": {\"A\": \"${TO KEN}\"}}}}"))
+                .contains("server 's': env.A:").contains("not a variable reference");
+    }
+
+    @Test
+    void badShapesAreNamedByServerAndField() {
+        assertThat(error("[]")).contains("expected a JSON object");
+        assertThat(error("{\"mcpServers\": [] }")).contains("expected an \"mcpServers\" object");
+        assertThat(error("{\"mcpServers\": {\"s\": 3}}")).contains("server 's': expected an object, found a number");
+        assertThat(error("{\"mcpServers\": {\"s\": {}}}")).contains("server 's': needs \"command\"");
+        assertThat(error("{\"mcpServers\": {\"s\": {\"command\": \"x\", \"url\": \"http://h/\"}}}"))
+                .contains("server 's': has both");
+        assertThat(error("{\"mcpServers\": {\"s\": {\"command\": [\"x\"]}}}"))
+                .contains("server 's': command: expected a string, found an array");
+        assertThat(error("{\"mcpServers\": {\"s\": {\"command\": \"x\", \"args\": \"-y\"}}}"))
+                .contains("server 's': args: expected an array of strings, found a string");
+        assertThat(error("{\"mcpServers\": {\"s\": {\"command\": \"x\", \"args\": [1]}}}"))
+                .contains("server 's': args[0]: expected a string, found a number");
+        assertThat(error("{\"mcpServers\": {\"s\": {\"command\": \"x\", \"env\": {\"A\": 1}}}}"))
+                .contains("server 's': env.A: expected a string");
+        assertThat(error("{\"mcpServers\": {\"s\": {\"command\": \"x\", \"headers\": {}}}}"))
+                .contains("server 's': headers applies to HTTP servers");
+        assertThat(error("{\"mcpServers\": {\"s\": {\"url\": \"http://h/\", \"args\": []}}}"))
+                .contains("server 's': args applies to stdio servers");
+        assertThat(error("{\"mcpServers\": {\"s\": {\"url\": \"ftp://h/\"}}}"))
+                .contains("server 's': url: expected an http:// or https:// URL");
+        assertThat(error("{\"mcpServers\": {\"s\": {\"url\": \"http://h/\", \"type\": \"sse\"}}}"))
+                .contains("server 's': type: the old HTTP+SSE transport is not supported");
+        assertThat(error("{\"mcpServers\": {\"s\": {\"url\": \"http://h/\", \"type\": \"ws\"}}}"))
+                .contains("server 's': type: unknown transport 'ws'");
+        assertThat(error("{\"mcpServers\": {\"s\": {\"command\": \"x\", \"type\": \"http\"}}}"))
+                .contains("server 's': type is http but there is no \"url\"");
+        assertThat(error("{\"mcpServers\": {\"a b\": {\"command\": \"x\"}}}")).contains("server name 'a b'");
+        assertThat(error("{\"mcpServers\": {\"s\": {\"command\": \"x\"}, \"s\": {\"command\": \"y\"}}}"))
+                .contains("not valid JSON").contains("Duplicate Object property \"s\"");
+        assertThat(error("{\"mcpServers\": {\"s\": {\"command\": \"   \"}}}")).contains("server 's': command: is empty");
+        assertThat(error("{\"mcpServers\": {\"s\": {\"command\": \"x\", \"env\": {\"A=${TOKEN}\": \"1\"}}}}"))
+                .isEqualTo("mcp.json: server 's': env: a variable name is empty or holds '=' or a NUL character");
+    }
+
+    @Test
+    void restartBackoffDoublesUpToItsBound() {
+        RestartPolicy p = new RestartPolicy(10, java.time.Duration.ofMillis(100), java.time.Duration.ofMillis(500),
+                java.time.Duration.ofSeconds(1));
+        assertThat(List.of(p.backoff(1), p.backoff(2), p.backoff(3), p.backoff(4), p.backoff(40)))
+                .extracting(java.time.Duration::toMillis).containsExactly(100L, 200L, 400L, 500L, 500L);
+        assertThatThrownBy(() -> p.backoff(0)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> new RestartPolicy(-1, java.time.Duration.ZERO, java.time.Duration.ZERO,
+                java.time.Duration.ZERO)).hasMessageContaining("negative");
+        assertThatThrownBy(() -> new RestartPolicy(1, java.time.Duration.ofSeconds(2), java.time.Duration.ofSeconds(1),
+                java.time.Duration.ZERO)).hasMessageContaining("maxBackoff");
+    }
+
+    @Test
+    void readsAFileAndNamesItInErrors(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("claude.json");
+        Files.writeString(file, "{\"mcpServers\": {\"s\": {\"command\": \"x\", \"args\": [\"${NOT_SET_ANYWHERE_X}\"]}}}");
+        assertThatThrownBy(() -> McpServersFile.read(file, name -> null))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("claude.json: server 's': args[0]: ${NOT_SET_ANYWHERE_X} is not set in the environment");
+        Files.writeString(file, "{\"mcpServers\": {\"s\": {\"command\": \"x\"}}}");
+        assertThat(McpServersFile.read(file)).singleElement().extracting(ServerConfig::name).isEqualTo("s");
+    }
+
+    @Test
+    void builderRefusesNamesThatWouldMakeNamespacedToolsAmbiguous() {
+        assertThatThrownBy(() -> McpServers.newBuilder().add(StdioServerConfig.of("a__b", "x")).build())
+                .hasMessageContaining("server 'a__b'").hasMessageContaining("contains the separator");
+        assertThatThrownBy(() -> McpServers.newBuilder().add(StdioServerConfig.of("a_", "x")).build())
+                .hasMessageContaining("server 'a_'").hasMessageContaining("ends with '_'");
+        assertThatThrownBy(() -> McpServers.newBuilder().add(StdioServerConfig.of("a", "x"))
+                .add(StdioServerConfig.of("a", "y"))).hasMessageContaining("server 'a' is given twice");
+        assertThatThrownBy(() -> McpServers.newBuilder().separator("x")).hasMessageContaining("separator");
+        McpServers.newBuilder().separator(".").add(StdioServerConfig.of("a_", "x")).build().close();
+    }
+}

@@ -1,0 +1,272 @@
+package dev.loommcp.hosts;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.loommcp.McpClosedException;
+import dev.loommcp.McpToolCaller;
+import dev.loommcp.RequestOptions;
+import dev.loommcp.schema.CallToolResult;
+import dev.loommcp.schema.TextContent;
+import dev.loommcp.testing.LeakCheck;
+import dev.loommcp.testkit.CrashFixture;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.Future;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ExecutorService;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The registry against real child processes (the crash fixture, {@code test-servers/crash-fixture.cjs}): lazy and
+ * eager starts, namespaced tools and routing, restarts with backoff, a restart policy that gives up, servers that
+ * fail or hang without holding up the others, refresh on {@code list_changed}, concurrent calls, and a bounded close
+ * that leaves nothing behind.
+ */
+@ExtendWith(LeakCheck.class)
+class McpServersTest {
+
+    private static final RestartPolicy FAST = new RestartPolicy(3, Duration.ofMillis(50), Duration.ofMillis(200),
+            Duration.ofMinutes(10));
+
+    private static StdioServerConfig crashy(String name, int crashAfter) {
+        return StdioServerConfig.of(name, CrashFixture.stdioCommand(crashAfter));
+    }
+
+    private static String text(CallToolResult r) {
+        return ((TextContent) r.content().getFirst()).text();
+    }
+
+    /** Records every state change; {@link #await} waits for one. */
+    private static final class Changes implements ServerStateListener {
+        final List<ServerStateChange> all = new CopyOnWriteArrayList<>();
+        final BlockingQueue<ServerStateChange> queue = new LinkedBlockingQueue<>();
+
+        @Override
+        public void stateChanged(ServerStateChange change) {
+            all.add(change);
+            queue.add(change);
+        }
+
+        ServerStateChange await(String server, ServerState state) throws InterruptedException {
+            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+            while (System.nanoTime() < end) {
+                ServerStateChange c = queue.poll(1, TimeUnit.SECONDS);
+                if (c != null && c.server().equals(server) && c.state() == state) {
+                    return c;
+                }
+            }
+            throw new AssertionError("no change of " + server + " to " + state + "; seen " + all);
+        }
+
+        List<ServerState> statesOf(String server) {
+            return all.stream().filter(c -> c.server().equals(server)).map(ServerStateChange::state).toList();
+        }
+    }
+
+    @Test
+    void lazyRegistryStartsOnFirstUseListsNamespacedToolsAndRoutesCalls() throws Exception {
+        Changes changes = new Changes();
+        try (McpServers servers = McpServers.newBuilder().add(crashy("alpha", 0)).add(crashy("beta", 0))
+                .listener(changes).build()) {
+            assertThat(servers.statuses()).extracting(ServerStatus::state)
+                    .containsExactly(ServerState.IDLE, ServerState.IDLE);
+
+            assertThat(servers.callTool("beta__echo", Map.of("message", "hi"))).extracting(McpServersTest::text)
+                    .isEqualTo("Echo: hi");
+            assertThat(servers.server("alpha").state()).isEqualTo(ServerState.IDLE); // only beta was needed
+
+            List<HostedTool> tools = servers.tools();
+            assertThat(tools).extracting(HostedTool::name).containsExactly("alpha__echo", "alpha__calls",
+                    "alpha__grow", "beta__echo", "beta__calls", "beta__grow");
+            assertThat(tools.getFirst().server()).isEqualTo("alpha");
+            assertThat(tools.getFirst().tool().name()).isEqualTo("echo");
+            assertThat(text(servers.callTool("alpha__calls", Map.of()))).isEqualTo("calls: 1");
+            ServerStatus alpha = servers.statuses().getFirst();
+            assertThat(alpha.transport()).isEqualTo("stdio");
+            assertThat(alpha.toolCount()).isEqualTo(3);
+            assertThat(alpha.era()).isNotNull();
+            assertThat(changes.statesOf("beta")).containsExactly(ServerState.CONNECTING, ServerState.READY);
+
+            McpToolCaller beta = servers.server("beta");
+            assertThat(beta.serverName()).isEqualTo("beta");
+            assertThat(text(beta.callTool("echo", Map.of("message", "direct")))).isEqualTo("Echo: direct");
+        }
+        assertThat(changes.statesOf("alpha")).endsWith(ServerState.CLOSED);
+    }
+
+    @Test
+    void unknownNamesFailClearlyBeforeAnythingIsSent() throws Exception {
+        try (McpServers servers = McpServers.newBuilder().add(crashy("alpha", 0)).build()) {
+            assertThatThrownBy(() -> servers.callTool("echo", Map.of()))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("unknown tool 'echo': expected SERVER__TOOL (the servers are: alpha)");
+            assertThatThrownBy(() -> servers.callTool("gamma__echo", Map.of()))
+                    .hasMessage("unknown tool 'gamma__echo': there is no server 'gamma' (the servers are: alpha)");
+            assertThatThrownBy(() -> servers.callTool("alpha__nope", Map.of()))
+                    .hasMessage("unknown tool 'alpha__nope': server 'alpha' does not list a tool 'nope' (it lists 3)");
+            assertThatThrownBy(() -> servers.server("zeta")).hasMessageContaining("no MCP server named 'zeta'");
+            assertThat(text(servers.callTool("alpha__calls", Map.of()))).isEqualTo("calls: 1"); // nothing else sent
+        }
+    }
+
+    @Test
+    void aCrashedServerIsRestartedWithBackoffAndServesAgain() throws Exception {
+        Changes changes = new Changes();
+        try (McpServers servers = McpServers.newBuilder().add(crashy("crashy", 2)).restartPolicy(FAST)
+                .listener(changes).build()) {
+            assertThat(text(servers.callTool("crashy__calls", Map.of()))).isEqualTo("calls: 1");
+            assertThat(text(servers.callTool("crashy__calls", Map.of()))).isEqualTo("calls: 2"); // then it exits
+            ServerStateChange restarting = changes.await("crashy", ServerState.RESTARTING);
+            assertThat(restarting.cause()).isNotNull();
+            assertThat(restarting.restarts()).isEqualTo(1);
+            changes.await("crashy", ServerState.READY);
+            // a new process: its count starts again
+            assertThat(text(servers.callTool("crashy__calls", Map.of()))).isEqualTo("calls: 1");
+            assertThat(servers.server("crashy").status().restarts()).isEqualTo(1);
+            assertThat(servers.server("crashy").status().lastError()).isNotNull();
+        }
+        assertThat(changes.statesOf("crashy")).containsExactly(ServerState.CONNECTING, ServerState.READY,
+                ServerState.RESTARTING, ServerState.READY, ServerState.CLOSED);
+    }
+
+    @Test
+    void theRestartPolicyGivesUpAfterItsConsecutiveRestartsAndCallsFailAtOnce() throws Exception {
+        Changes changes = new Changes();
+        RestartPolicy once = new RestartPolicy(1, Duration.ofMillis(20), Duration.ofMillis(20), Duration.ofMinutes(10));
+        try (McpServers servers = McpServers.newBuilder().add(crashy("crashy", 1)).restartPolicy(once)
+                .listener(changes).build()) {
+            servers.callTool("crashy__calls", Map.of()); // answered, then it exits
+            changes.await("crashy", ServerState.RESTARTING);
+            changes.await("crashy", ServerState.READY);
+            servers.callTool("crashy__calls", Map.of()); // exits again: the one restart is used up
+            ServerStateChange failed = changes.await("crashy", ServerState.FAILED);
+            assertThat(failed.cause()).isNotNull();
+            assertThatThrownBy(() -> servers.callTool("crashy__calls", Map.of()))
+                    .isInstanceOf(McpServerUnavailableException.class)
+                    .hasMessageStartingWith("MCP server 'crashy' is not available: it failed")
+                    .extracting(e -> ((McpServerUnavailableException) e).server()).isEqualTo("crashy");
+            assertThat(servers.tools()).isEmpty();
+        }
+    }
+
+    @Test
+    void aServerThatDiesRightAfterEachStartEndsFailedAndIsNeverLeftReadyWithADeadClient() throws Exception {
+        Changes changes = new Changes();
+        RestartPolicy twice = new RestartPolicy(2, Duration.ofMillis(20), Duration.ofMillis(40),
+                Duration.ofMinutes(10));
+        try (McpServers servers = McpServers.newBuilder()
+                .add(StdioServerConfig.of("dies", CrashFixture.exitAfterListCommand()))
+                .restartPolicy(twice).listener(changes).build()) {
+            servers.server("dies").startAsync();
+            // whether a start fails before it is ready or the ready server is found dead at once, the restarts run
+            // out and the server ends failed
+            ServerStateChange failed = changes.await("dies", ServerState.FAILED);
+            assertThat(failed.cause()).isNotNull();
+            assertThat(servers.server("dies").state()).isEqualTo(ServerState.FAILED);
+            assertThatThrownBy(() -> servers.callTool("dies__echo", Map.of()))
+                    .isInstanceOf(McpServerUnavailableException.class);
+        }
+    }
+
+    @Test
+    void serversThatFailOrHangNeverHoldUpTheOthers() throws Exception {
+        Changes changes = new Changes();
+        // "hangs" starts but never answers the handshake; "missing" cannot even start
+        try (McpServers servers = McpServers.newBuilder()
+                .add(StdioServerConfig.of("hangs", "sleep", "300"))
+                .add(StdioServerConfig.of("missing", "/nonexistent/loom-mcp-no-such-program"))
+                .add(crashy("good", 0))
+                .startupTimeout(Duration.ofSeconds(3))
+                .listener(changes).build()) {
+            // the good server is served while the hanging one is still connecting
+            assertThat(text(servers.callTool("good__echo", Map.of("message", "x")))).isEqualTo("Echo: x");
+            List<ServerStatus> statuses = servers.startAll();
+            assertThat(statuses).extracting(ServerStatus::state)
+                    .containsExactly(ServerState.FAILED, ServerState.FAILED, ServerState.READY);
+            assertThat(statuses.get(1).lastError()).contains("loom-mcp-no-such-program");
+            assertThat(servers.tools()).extracting(HostedTool::server).containsOnly("good");
+            assertThatThrownBy(() -> servers.server("missing").callTool("echo", Map.of()))
+                    .isInstanceOf(McpServerUnavailableException.class);
+        }
+    }
+
+    @Test
+    void toolListIsRefreshedOnListChanged() throws Exception {
+        List<String> refreshed = new CopyOnWriteArrayList<>();
+        try (McpServers servers = McpServers.newBuilder().add(crashy("s", 0)).separator(".")
+                .toolsChangedListener(refreshed::add).build()) {
+            assertThat(servers.tools()).extracting(HostedTool::name).containsExactly("s.echo", "s.calls", "s.grow");
+            assertThat(text(servers.callTool("s.grow", Map.of()))).isEqualTo("grown");
+            await().atMost(Duration.ofSeconds(30)).until(() -> refreshed.contains("s"));
+            assertThat(servers.tools()).extracting(HostedTool::name).contains("s.extra");
+            assertThat(text(servers.callTool("s.extra", Map.of()))).isEqualTo("extra");
+        }
+    }
+
+    @Test
+    void manyVirtualThreadsCallAtOnceWhileTheServerStarts() throws Exception {
+        try (McpServers servers = McpServers.newBuilder().add(crashy("s", 0)).build();
+             ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            List<Future<String>> results = new ArrayList<>();
+            for (int i = 0; i < 50; i++) {
+                String m = "m" + i;
+                results.add(pool.submit(() -> text(servers.callTool("s__echo", Map.of("message", m),
+                        RequestOptions.timeout(Duration.ofSeconds(60))))));
+            }
+            for (int i = 0; i < 50; i++) {
+                assertThat(results.get(i).get(90, TimeUnit.SECONDS)).isEqualTo("Echo: m" + i);
+            }
+            assertThat(servers.server("s").status().restarts()).isZero();
+        }
+    }
+
+    @Test
+    void closeEndsEveryServerAndLaterCallsFail() throws Exception {
+        Changes changes = new Changes();
+        McpServers servers = McpServers.newBuilder().add(crashy("a", 0)).add(crashy("b", 0)).listener(changes)
+                .build();
+        servers.startAll();
+        servers.close();
+        servers.close(); // idempotent
+        assertThat(servers.statuses()).extracting(ServerStatus::state).containsOnly(ServerState.CLOSED);
+        assertThatThrownBy(() -> servers.callTool("a__echo", Map.of())).isInstanceOf(McpClosedException.class);
+        assertThatThrownBy(() -> servers.server("b").callTool("echo", Map.of()))
+                .isInstanceOf(McpClosedException.class);
+        assertThatThrownBy(servers::tools).isInstanceOf(McpClosedException.class);
+        assertThat(changes.statesOf("a")).endsWith(ServerState.READY, ServerState.CLOSED);
+        // LeakCheck: no process, no mcp- thread left
+    }
+
+    @Test
+    void closeDuringARestartBackoffEndsItAtOnce() throws Exception {
+        Changes changes = new Changes();
+        RestartPolicy slow = new RestartPolicy(3, Duration.ofMinutes(5), Duration.ofMinutes(5), Duration.ofMinutes(10));
+        McpServers servers = McpServers.newBuilder().add(crashy("c", 1)).restartPolicy(slow).listener(changes)
+                .build();
+        servers.callTool("c__calls", Map.of());
+        changes.await("c", ServerState.RESTARTING);
+        // a call waits for the restart within its own deadline and token, and says what it waited for
+        assertThatThrownBy(() -> servers.callTool("c__calls", Map.of(),
+                RequestOptions.timeout(Duration.ofMillis(200))))
+                .isInstanceOf(dev.loommcp.McpTimeoutException.class)
+                .hasMessage("MCP server 'c' is not ready in time (it is restarting)");
+        dev.loommcp.CancellationToken token = dev.loommcp.CancellationToken.create();
+        token.cancel("user gave up");
+        assertThatThrownBy(() -> servers.server("c").callTool("calls", Map.of(), RequestOptions.token(token)))
+                .isInstanceOf(dev.loommcp.McpCancelledException.class)
+                .hasMessageContaining("MCP server 'c'");
+        assertThat(servers.server("c").supportsPrompts()).isFalse(); // not ready: nothing to say
+        servers.close(); // interrupts the 5-minute backoff
+        assertThat(servers.server("c").state()).isEqualTo(ServerState.CLOSED);
+        assertThat(servers.server("c").workers()).isEmpty();
+    }
+}
