@@ -4,7 +4,7 @@
  */
 module dev.loommcp.transport.http {
     requires transitive dev.loommcp.core;
-    requires java.net.http;
+    requires transitive java.net.http; // java.net.http.HttpHeaders appears in the public API (AuthorizationProvider)
 
     exports dev.loommcp.transport.http;
 }
