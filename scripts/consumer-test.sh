@@ -80,7 +80,12 @@ step "building the consumer project (class path and module path)"
 rm -rf "$CONSUMER_SRC"/classpath/target "$CONSUMER_SRC"/modulepath/target "$CONSUMER_SRC"/target
 consumer_mvn -q compile dependency:build-classpath -Dmdep.outputFile=target/classpath.txt \
   dependency:list -DoutputFile=target/dependencies.txt -DincludeScope=runtime -DoutputAbsoluteArtifactFilename=false \
-  >"$WORK/consumer-build.log" 2>&1 || { tail -50 "$WORK/consumer-build.log" >&2; fail "consumer build (log: $WORK/consumer-build.log)"; }
+  >"$WORK/consumer-build.log" 2>&1 || {
+    tail -50 "$WORK/consumer-build.log" >&2
+    # offline, a YAML artifact the loom-mcp build never needed is not in ~/.m2: the tree check below in other words
+    grep -q 'jackson-dataformat-yaml' "$WORK/consumer-build.log" \
+      && fail "the consumer gets jackson-dataformat-yaml through the schema validator (log: $WORK/consumer-build.log)"
+    fail "consumer build (log: $WORK/consumer-build.log)"; }
 # our snapshots went to the consumer's repository, and no jar or POM of ours was written to ~/.m2
 ls "$CONSUMER_M2/dev/loommcp/mcp-core/$VERSION/"*.jar >/dev/null 2>&1 || fail "the consumer did not resolve mcp-core from $REPO"
 if [[ -d "$USER_REPO/dev/loommcp" ]]; then
