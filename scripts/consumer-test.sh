@@ -24,7 +24,7 @@ WORK="$ROOT/target/consumer-test"
 REPO="$WORK/repo"                      # the deployed artifacts (a remote repository's layout)
 CONSUMER_M2="$WORK/m2"                 # the consumer's local repository (our snapshots land here, not in ~/.m2)
 USER_REPO="${LOOM_USER_REPO:-$HOME/.m2/repository}"
-CONSUMER_SRC="$ROOT/mcp-it/src/consumer"
+CONSUMER_SRC="$WORK/consumer"          # a copy of mcp-it/src/consumer: the build writes nothing into the sources
 VERSION=$(sed -n '0,/<version>/s/.*<version>\(.*\)<\/version>.*/\1/p' pom.xml | head -1)
 deployed_jar() { # $1 = artifactId, $2 = "" | -sources | -javadoc: the deployed file (a snapshot has a time stamp)
   ls "$REPO/dev/loommcp/$1/$VERSION/" 2>/dev/null | grep -E "^$1-.*[0-9]$2\.jar\$" | sed "s|^|$REPO/dev/loommcp/$1/$VERSION/|" | tail -1
@@ -77,7 +77,7 @@ consumer_mvn() {
     -Dloommcp.version="$VERSION" -Dloommcp.repository="file://$REPO" "$@")
 }
 step "building the consumer project (class path and module path)"
-rm -rf "$CONSUMER_SRC"/classpath/target "$CONSUMER_SRC"/modulepath/target "$CONSUMER_SRC"/target
+cp -R "$ROOT/mcp-it/src/consumer" "$CONSUMER_SRC"
 consumer_mvn -q compile dependency:build-classpath -Dmdep.outputFile=target/classpath.txt \
   dependency:list -DoutputFile=target/dependencies.txt -DincludeScope=runtime -DoutputAbsoluteArtifactFilename=false \
   >"$WORK/consumer-build.log" 2>&1 || {
