@@ -24,11 +24,13 @@ WORK="$ROOT/target/consumer-test"
 REPO="$WORK/repo"                      # the deployed artifacts (a remote repository's layout)
 CONSUMER_M2="$WORK/m2"                 # the consumer's local repository (our snapshots land here, not in ~/.m2)
 USER_REPO="${LOOM_USER_REPO:-$HOME/.m2/repository}"
+PUBLISH_M2="$ROOT/target/publish-m2"  # the local repository of the deploy and the rebuild (plugins, our metadata)
 CONSUMER_SRC="$WORK/consumer"          # a copy of mcp-it/src/consumer: the build writes nothing into the sources
 VERSION=$(sed -n '0,/<version>/s/.*<version>\(.*\)<\/version>.*/\1/p' pom.xml | head -1)
 deployed_jar() { # $1 = artifactId, $2 = "" | -sources | -javadoc: the deployed file (a snapshot has a time stamp)
   ls "$REPO/dev/loommcp/$1/$VERSION/" 2>/dev/null | grep -E "^$1-.*[0-9]$2\.jar\$" | sed "s|^|$REPO/dev/loommcp/$1/$VERSION/|" | tail -1
 }
+publish_mvn() { ./mvnw -B -ntp -Dmaven.repo.local="$PUBLISH_M2" -Dmaven.repo.local.tail="$USER_REPO" "$@"; }
 fail() { echo "consumer-test: FAILED: $*" >&2; exit 1; }
 step() { echo "consumer-test: $* ($(( SECONDS ))s)" >&2; }
 
@@ -36,9 +38,12 @@ rm -rf "$WORK"
 mkdir -p "$WORK"
 touch "$WORK/started"
 
-# 1. deploy. maven.install.skip keeps ~/.m2 free of our artifacts; the modules that are not published skip deploy.
+# 1. deploy. maven.install.skip keeps our jars out of any local repository, and the deploy's own local repository is
+# one under target/ (the snapshot metadata it keeps goes there), chained to ~/.m2 read-only: third-party artifacts come
+# from ~/.m2, plugins missing there are downloaded into target/publish-m2 (kept across runs; the only network use).
+# The modules that are not published skip deploy.
 step "deploying the published modules to $REPO"
-./mvnw -B -ntp -q -Ppublish deploy -Dmaven.test.skip=true -Dmaven.install.skip=true \
+publish_mvn -q -Ppublish deploy -Dmaven.test.skip=true -Dmaven.install.skip=true \
   -DaltDeploymentRepository="loommcp-staging::file://$REPO" \
   -pl '!mcp-it,!mcp-bench,!mcp-cli' >"$WORK/deploy.log" 2>&1 || { tail -50 "$WORK/deploy.log" >&2; fail "deploy (log: $WORK/deploy.log)"; }
 
@@ -86,10 +91,16 @@ consumer_mvn -q compile dependency:build-classpath -Dmdep.outputFile=target/clas
     grep -q 'jackson-dataformat-yaml' "$WORK/consumer-build.log" \
       && fail "the consumer gets jackson-dataformat-yaml through the schema validator (log: $WORK/consumer-build.log)"
     fail "consumer build (log: $WORK/consumer-build.log)"; }
-# our snapshots went to the consumer's repository, and no jar or POM of ours was written to ~/.m2
-ls "$CONSUMER_M2/dev/loommcp/mcp-core/$VERSION/"*.jar >/dev/null 2>&1 || fail "the consumer did not resolve mcp-core from $REPO"
+# our snapshots came from the deployed repository (not from an older install in ~/.m2), and nothing of ours was
+# written to ~/.m2
+for mode in classpath modulepath; do
+  ours=$(tr ':' '\n' <"$CONSUMER_SRC/$mode/target/classpath.txt" | grep '/dev/loommcp/' || true)
+  [[ -n "$ours" ]] || fail "no loom-mcp jar on the consumer's $mode"
+  stray=$(grep -v "^$CONSUMER_M2/" <<<"$ours" || true)
+  [[ -z "$stray" ]] || fail "the consumer's $mode has loom-mcp jars that were not deployed by this run: $stray"
+done
 if [[ -d "$USER_REPO/dev/loommcp" ]]; then
-  polluted=$(find "$USER_REPO/dev/loommcp" -newer "$WORK/started" \( -name '*.jar' -o -name '*.pom' \) -print)
+  polluted=$(find "$USER_REPO/dev/loommcp" -newer "$WORK/started" -type f -print)
   [[ -z "$polluted" ]] || fail "written to $USER_REPO during this run: $polluted"
 fi
 
@@ -122,7 +133,7 @@ if [[ "${LOOM_SKIP_REPRO:-0}" != 1 ]]; then
   COPY="$WORK/rebuild"
   mkdir -p "$COPY"
   tar -C "$ROOT" --exclude=./test-servers --exclude=./.git --exclude='*/target' --exclude=./target -cf - . | tar -C "$COPY" -xf -
-  (cd "$COPY" && ./mvnw -B -ntp -q -o -Ppublish package -Dmaven.test.skip=true -pl '!mcp-it,!mcp-bench,!mcp-cli') \
+  (cd "$COPY" && publish_mvn -q -o -Ppublish package -Dmaven.test.skip=true -pl '!mcp-it,!mcp-bench,!mcp-cli') \
     >"$WORK/rebuild.log" 2>&1 || { tail -50 "$WORK/rebuild.log" >&2; fail "rebuild (log: $WORK/rebuild.log)"; }
   compared=0
   for a in $libs; do
