@@ -56,7 +56,7 @@ done
 bom="$REPO/dev/loommcp/mcp-bom/$VERSION"
 bom_pom=$(ls "$bom"/mcp-bom-*.pom | head -1)
 # the artifactIds in its dependencyManagement, leaving out comments (the entries of modules still to come)
-in_bom=$(sed '/<!--/,/-->/d' "$bom_pom" | sed -n '/<dependencyManagement>/,/<\/dependencyManagement>/s/.*<artifactId>\(.*\)<\/artifactId>.*/\1/p' | sort)
+in_bom=$(perl -0777 -pe 's/<!--.*?-->//gs' "$bom_pom" | sed -n '/<dependencyManagement>/,/<\/dependencyManagement>/s/.*<artifactId>\(.*\)<\/artifactId>.*/\1/p' | sort)
 libs=$(grep -vx -e loom-mcp-parent -e mcp-bom <<<"$deployed")
 [[ "$in_bom" == "$libs" ]] || fail "mcp-bom lists [$(echo $in_bom)] but the deployed modules are [$(echo $libs)]: add the new module to mcp-bom/pom.xml"
 for a in $libs; do
