@@ -61,7 +61,7 @@ libs=$(grep -vx -e loom-mcp-parent -e mcp-bom <<<"$deployed")
 [[ "$in_bom" == "$libs" ]] || fail "mcp-bom lists [$(echo $in_bom)] but the deployed modules are [$(echo $libs)]: add the new module to mcp-bom/pom.xml"
 for a in $libs; do
   for kind in "" -sources -javadoc; do
-    ls "$REPO/dev/loommcp/$a/$VERSION/$a"-*"$kind.jar" 2>/dev/null | grep -q . || fail "$a has no ${kind:-main} jar"
+    [[ -n "$(deployed_jar "$a" "$kind")" ]] || fail "$a has no ${kind:-main} jar"
   done
 done
 # the metadata of each deployed POM, with inheritance applied (help:effective-pom would need another plugin; the
@@ -100,11 +100,12 @@ for mode in classpath modulepath; do
   [[ -z "$stray" ]] || fail "the consumer's $mode has loom-mcp jars that were not deployed by this run: $stray"
 done
 if [[ -d "$USER_REPO/dev/loommcp" ]]; then
-  polluted=$(find "$USER_REPO/dev/loommcp" -newer "$WORK/started" -type f -print)
+  polluted=$(find "$USER_REPO/dev/loommcp" -newer "$WORK/started" \( -name '*.jar' -o -name '*.pom' \
+    -o -name '*loommcp-staging*' \) -print)
   [[ -z "$polluted" ]] || fail "written to $USER_REPO during this run: $polluted"
 fi
 
-# the dependency tree a user gets: one Jackson 3 version, one annotations version, no YAML
+# the dependency tree a user gets: one Jackson 3 version, no YAML
 deps="$CONSUMER_SRC/classpath/target/dependencies.txt"
 cp "$deps" "$WORK/consumer-dependencies.txt"
 if grep -Eq 'jackson-dataformat-yaml|snakeyaml' "$deps"; then
