@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test: the Maven build with all unit and integration tests (against real child processes and the
-# pinned reference server), then the official MCP conformance suite (four legs: its client scenarios against the CLI's
+# pinned reference server), the consumer-project test of the published artifacts (scripts/consumer-test.sh), then the
+# official MCP conformance suite (four legs: its client scenarios against the CLI's
 # conformance client at the 2025-11-25 wire, the 2026-07-28 wire and the extension scenarios, and its tasks-* server
 # scenarios refereeing test-servers/tasks-fixture.mjs; see conformance/run.sh).
 set -euo pipefail
@@ -15,8 +16,15 @@ status=0
 find . -path ./test-servers -prune -o -type d \( -name surefire-reports -o -name failsafe-reports \) -path '*/target/*' -print0 \
   | xargs -0 -r rm -rf
 ./mvnw -B -ntp verify "$@" || status=$?
+built=$status   # the steps below need the build; each of them runs when it passed
+# the published artifacts as a user gets them: a consumer project on the class path and the module path, the BOM,
+# the dependency tree, reproducible jars (scripts/consumer-test.sh; nothing of ours goes to ~/.m2)
+consumer_passed=0; consumer_failed=0
+if (( built == 0 )); then
+  if scripts/consumer-test.sh; then consumer_passed=1; else consumer_failed=1; status=1; fi
+fi
 conf_passed=0; conf_failed=0
-if (( status == 0 )) && [[ -x conformance/run.sh ]]; then
+if (( built == 0 )) && [[ -x conformance/run.sh ]]; then
   conf_log=$(mktemp)
   conformance/run.sh | tee "$conf_log" || status=$?
   read -r conf_passed conf_failed < <(sed -n 's/^conformance: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' "$conf_log" | tail -1) || true
@@ -34,5 +42,5 @@ read -r tests failures skipped < <(find . -path ./test-servers -prune -o -path '
          END { print n+0, f+0, s+0 }')
 echo
 [[ -n "${conf_legs:-}" ]] && sed 's/^/conformance /' <<<"$conf_legs"
-echo "all tests: $((tests - failures - skipped + conf_passed)) passed, $((failures + conf_failed)) failed, $skipped skipped"
+echo "all tests: $((tests - failures - skipped + conf_passed + consumer_passed)) passed, $((failures + conf_failed + consumer_failed)) failed, $skipped skipped"
 exit "$status"

@@ -4,7 +4,7 @@
  */
 module dev.loommcp.transport.http {
     requires transitive dev.loommcp.core;
-    requires java.net.http;
+    requires transitive java.net.http; // its types are in the API (HttpHeaders, the HttpConnector SPI)
 
     exports dev.loommcp.transport.http;
 }

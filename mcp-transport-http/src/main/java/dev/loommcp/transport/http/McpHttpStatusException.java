@@ -18,6 +18,7 @@ import java.util.Objects;
  */
 public final class McpHttpStatusException extends McpTransportException {
 
+    /** The HTTP status code of the response (part of the serialized form). */
     private final int statusCode;
     private final transient List<AuthChallenge> challenges;
 

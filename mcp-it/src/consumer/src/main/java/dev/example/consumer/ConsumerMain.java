@@ -1,0 +1,169 @@
+package dev.example.consumer;
+
+import dev.loommcp.Era;
+import dev.loommcp.McpClient;
+import dev.loommcp.OutputSchemaValidation;
+import dev.loommcp.ProtocolMode;
+import dev.loommcp.schema.CallToolResult;
+import dev.loommcp.schema.Implementation;
+import dev.loommcp.schema.Tool;
+import dev.loommcp.tasks.McpTasks;
+import dev.loommcp.testing.ScriptedServerTransport;
+import dev.loommcp.transport.http.HttpTransport;
+import dev.loommcp.transport.stdio.StdioTransport;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A user's program built against the published loom-mcp artifacts (scripts/consumer-test.sh runs it on the class path
+ * and on the module path): talks to the reference server over stdio and to the modern fixture over HTTP, validates a
+ * structured result against its output schema (the JSON Schema validator and Jackson at run time), converts it into a
+ * record, drives the in-memory test transport, and leaves no child process behind. Exits 0 with "consumer OK" on the
+ * last line, or non-zero naming the first failed check.
+ *
+ * <p>Arguments: {@code classpath|modulepath} (how it was started: checked against where the loom-mcp classes live)
+ * and the {@code test-servers} directory (the pinned Node packages).
+ */
+public final class ConsumerMain {
+
+    /** The reference server's {@code get-structured-content} result. */
+    record Weather(double temperature, String conditions, double humidity) {}
+
+    private ConsumerMain() {}
+
+    public static void main(String[] args) throws Exception {
+        if (args.length != 2 || !List.of("classpath", "modulepath").contains(args[0])) {
+            throw new IllegalArgumentException("usage: ConsumerMain classpath|modulepath TEST_SERVERS_DIR");
+        }
+        boolean modulePath = args[0].equals("modulepath");
+        Path nodeDir = Path.of(args[1]);
+        checkLayout(modulePath);
+        overStdio(nodeDir);
+        overHttp(nodeDir);
+        scripted();
+        List<ProcessHandle> left = ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).toList();
+        check(left.isEmpty(), "child processes left behind: " + left);
+        System.out.println("consumer OK (" + args[0] + ")");
+    }
+
+    /** Where the classes were loaded from: named modules on the module path, the unnamed module on the class path. */
+    private static void checkLayout(boolean modulePath) {
+        List<Class<?>> api = List.of(McpClient.class, StdioTransport.class, HttpTransport.class, McpTasks.class,
+                dev.loommcp.auth.McpOAuth.class, ScriptedServerTransport.class);
+        List<String> expected = List.of("dev.loommcp.core", "dev.loommcp.transport.stdio",
+                "dev.loommcp.transport.http", "dev.loommcp.tasks", "dev.loommcp.auth", "dev.loommcp.testing");
+        for (int i = 0; i < api.size(); i++) {
+            Module m = api.get(i).getModule();
+            if (modulePath) {
+                check(expected.get(i).equals(m.getName()), api.get(i).getName() + " is in module " + m.getName()
+                        + ", expected " + expected.get(i));
+            } else {
+                check(!m.isNamed(), api.get(i).getName() + " is in named module " + m.getName()
+                        + " on the class path");
+            }
+        }
+        check(ConsumerMain.class.getModule().isNamed() == modulePath,
+                "the consumer's own module: " + ConsumerMain.class.getModule());
+    }
+
+    /** The reference server over stdio (2025 era): tools, a plain call, a structured result checked and converted. */
+    private static void overStdio(Path nodeDir) throws InterruptedException {
+        Path server = nodeDir.resolve("node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+        check(Files.isRegularFile(server), "reference server not installed: " + server);
+        McpTasks tasks = McpTasks.newBuilder().build();
+        try (McpClient client = McpClient.newBuilder(StdioTransport.newBuilder("node", server.toString(), "stdio")
+                        .workingDirectory(nodeDir).build())
+                .clientInfo(Implementation.of("loom-mcp-consumer", "1.0"))
+                .requestTimeout(Duration.ofSeconds(30))
+                .protocolMode(ProtocolMode.LEGACY)
+                .outputSchemaValidation(OutputSchemaValidation.FAIL)
+                .taskSupport(tasks.support())
+                .build()) {
+            client.connect();
+            List<String> names = client.listAllTools().stream().map(Tool::name).toList();
+            check(names.contains("echo") && names.contains("get-structured-content"), "stdio tools: " + names);
+            String echo = client.callTool("echo", Map.of("message", "hi")).text();
+            check("Echo: hi".equals(echo), "stdio echo answered " + echo);
+            CallToolResult r = client.callTool("get-structured-content", Map.of("location", "Chicago"));
+            Weather w = r.structuredContentAs(Weather.class);
+            check(w.temperature() == 36 && !w.conditions().isEmpty(), "structured content: " + w);
+        }
+    }
+
+    /** The modern fixture over Streamable HTTP (2026-07-28 era, found by AUTO's probe). */
+    private static void overHttp(Path nodeDir) throws IOException, InterruptedException {
+        Process fixture = new ProcessBuilder("node", nodeDir.resolve("modern-fixture.mjs").toString(), "--http", "0")
+                .directory(nodeDir.toFile())
+                .redirectError(ProcessBuilder.Redirect.INHERIT)
+                .start();
+        try {
+            URI endpoint = URI.create(firstLine(fixture).strip());
+            try (McpClient client = McpClient.newBuilder(HttpTransport.newBuilder(endpoint).build())
+                    .clientInfo(Implementation.of("loom-mcp-consumer", "1.0"))
+                    .requestTimeout(Duration.ofSeconds(30))
+                    .build()) {
+                client.connect();
+                check(client.era() == Era.MODERN, "http era: " + client.era());
+                String echo = client.callTool("echo", Map.of("message", "over http")).text();
+                check("Echo: over http".equals(echo), "http echo answered " + echo);
+            }
+        } finally {
+            fixture.destroy();
+            if (!fixture.waitFor(10, TimeUnit.SECONDS)) {
+                fixture.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+        }
+    }
+
+    /** The endpoint line the fixture prints once it listens (bounded: 30 s). */
+    private static String firstLine(Process process) throws InterruptedException {
+        CompletableFuture<String> line = new CompletableFuture<>();
+        Thread reader = new Thread(() -> {
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(process.getInputStream(),
+                    StandardCharsets.UTF_8))) {
+                line.complete(r.readLine());
+                while (r.readLine() != null) {
+                    // drain until the process ends
+                }
+            } catch (IOException e) {
+                line.completeExceptionally(e);
+            }
+        }, "fixture-stdout");
+        reader.setDaemon(true);
+        reader.start();
+        try {
+            String first = line.get(30, TimeUnit.SECONDS);
+            check(first != null, "the modern fixture exited before listening");
+            return first;
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException("the modern fixture did not print its endpoint", e);
+        }
+    }
+
+    /** The published test fixture: a scripted in-memory server. */
+    private static void scripted() throws InterruptedException {
+        ScriptedServerTransport server = ScriptedServerTransport.create()
+                .on("tools/call", request -> Map.of("content", List.of(Map.of("type", "text", "text", "scripted"))));
+        try (McpClient client = McpClient.newBuilder(server).build()) {
+            client.connect();
+            String text = client.callTool("anything", Map.of()).text();
+            check("scripted".equals(text), "scripted answered " + text);
+        }
+    }
+
+    private static void check(boolean ok, String failure) {
+        if (!ok) {
+            throw new AssertionError(failure);
+        }
+    }
+}

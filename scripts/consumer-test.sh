@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# The publishing check: what a user gets from the published artifacts.
+#  1. deploys the published modules (with -Ppublish: sources and Javadoc jars, so a Javadoc error fails here) into a
+#     file repository under target/consumer-test/repo; nothing of ours goes to the local Maven repository (~/.m2),
+#     which other builds share;
+#  2. checks the BOM lists exactly the deployed modules, and every published POM carries the metadata a central
+#     repository requires (name, description, url, licenses, developers, scm);
+#  3. builds the consumer project mcp-it/src/consumer (BOM import, release 21) offline against that repository, with
+#     a local repository of its own under target/ and ~/.m2 as a read-only tail for third-party artifacts
+#     (maven.repo.local.tail, Maven 3.9+); checks its dependency tree (one Jackson version, no YAML through the schema
+#     validator); runs it on the class path and on the module path (it talks to the reference server over stdio and
+#     the modern fixture over HTTP);
+#  4. rebuilds the published modules from a copy of the sources in another directory and compares every jar byte for
+#     byte with step 1's (reproducible builds; LOOM_SKIP_REPRO=1 skips this step).
+# Run it after the main build (scripts/test.sh does); it needs the network only for Maven plugins not yet in ~/.m2.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+. "$ROOT/scripts/env.sh"
+loom_pick_jdk
+loom_node_packages "$ROOT"
+cd "$ROOT"
+
+WORK="$ROOT/target/consumer-test"
+REPO="$WORK/repo"                      # the deployed artifacts (a remote repository's layout)
+CONSUMER_M2="$WORK/m2"                 # the consumer's local repository (our snapshots land here, not in ~/.m2)
+USER_REPO="${LOOM_USER_REPO:-$HOME/.m2/repository}"
+PUBLISH_M2="$ROOT/target/publish-m2"  # the local repository of the deploy and the rebuild (plugins, our metadata)
+CONSUMER_SRC="$WORK/consumer"          # a copy of mcp-it/src/consumer: the build writes nothing into the sources
+VERSION=$(sed -n '0,/<version>/s/.*<version>\(.*\)<\/version>.*/\1/p' pom.xml | head -1)
+deployed_jar() { # $1 = artifactId, $2 = "" | -sources | -javadoc: the deployed file (a snapshot has a time stamp)
+  ls "$REPO/dev/loommcp/$1/$VERSION/" 2>/dev/null | grep -E "^$1-.*[0-9]$2\.jar\$" | sed "s|^|$REPO/dev/loommcp/$1/$VERSION/|" | tail -1
+}
+publish_mvn() { ./mvnw -B -ntp -Dmaven.repo.local="$PUBLISH_M2" -Dmaven.repo.local.tail="$USER_REPO" "$@"; }
+fail() { echo "consumer-test: FAILED: $*" >&2; exit 1; }
+step() { echo "consumer-test: $* ($(( SECONDS ))s)" >&2; }
+
+rm -rf "$WORK"
+mkdir -p "$WORK"
+touch "$WORK/started"
+
+# 1. deploy. maven.install.skip keeps our jars out of any local repository, and the deploy's own local repository is
+# one under target/ (the snapshot metadata it keeps goes there), chained to ~/.m2 read-only: third-party artifacts come
+# from ~/.m2, plugins missing there are downloaded into target/publish-m2 (kept across runs; the only network use).
+# The modules that are not published skip deploy.
+step "deploying the published modules to $REPO"
+publish_mvn -q -Ppublish deploy -Dmaven.test.skip=true -Dmaven.install.skip=true \
+  -DaltDeploymentRepository="loommcp-staging::file://$REPO" \
+  -pl '!mcp-it,!mcp-bench,!mcp-cli' >"$WORK/deploy.log" 2>&1 || { tail -50 "$WORK/deploy.log" >&2; fail "deploy (log: $WORK/deploy.log)"; }
+
+# 2. what was deployed: the BOM names exactly the deployed jar modules; each has its sources and Javadoc jar
+deployed=$(cd "$REPO/dev/loommcp" && ls | sort)
+[[ -n "$deployed" ]] || fail "nothing deployed"
+for unpublished in mcp-it mcp-bench mcp-cli mcp-testkit; do
+  grep -qx "$unpublished" <<<"$deployed" && fail "$unpublished was deployed; it is not published"
+done
+bom="$REPO/dev/loommcp/mcp-bom/$VERSION"
+bom_pom=$(ls "$bom"/mcp-bom-*.pom | head -1)
+# the artifactIds in its dependencyManagement, leaving out comments (the entries of modules still to come)
+in_bom=$(perl -0777 -pe 's/<!--.*?-->//gs' "$bom_pom" | sed -n '/<dependencyManagement>/,/<\/dependencyManagement>/s/.*<artifactId>\(.*\)<\/artifactId>.*/\1/p' | sort)
+libs=$(grep -vx -e loom-mcp-parent -e mcp-bom <<<"$deployed")
+[[ "$in_bom" == "$libs" ]] || fail "mcp-bom lists [$(echo $in_bom)] but the deployed modules are [$(echo $libs)]: add the new module to mcp-bom/pom.xml"
+for a in $libs; do
+  for kind in "" -sources -javadoc; do
+    [[ -n "$(deployed_jar "$a" "$kind")" ]] || fail "$a has no ${kind:-main} jar"
+  done
+done
+# the metadata of each deployed POM, with inheritance applied (help:effective-pom would need another plugin; the
+# parent POM carries it, so a module POM must name its parent loom-mcp-parent, or carry it itself like the BOM)
+for a in $deployed; do
+  pom=$(ls "$REPO/dev/loommcp/$a/$VERSION/"*.pom | head -1)
+  for tag in name description; do grep -q "<$tag>" "$pom" || fail "$a: the POM has no <$tag>"; done
+  if ! grep -q '<artifactId>loom-mcp-parent</artifactId>' "$pom" || [[ "$a" == loom-mcp-parent ]]; then
+    for tag in url licenses developers scm; do grep -Eq "<$tag[ >]" "$pom" || fail "$a: the POM has no <$tag>"; done
+  fi
+done
+step "deployed: $(echo $deployed)"
+
+# 3. the consumer, offline: our artifacts from $REPO (a file repository is allowed offline), the rest from ~/.m2
+consumer_mvn() {
+  (cd "$CONSUMER_SRC" && "$ROOT/mvnw" -B -ntp -o -Daether.offline.protocols=file \
+    -Dmaven.repo.local="$CONSUMER_M2" -Dmaven.repo.local.tail="$USER_REPO" \
+    -Dloommcp.version="$VERSION" -Dloommcp.repository="file://$REPO" "$@")
+}
+step "building the consumer project (class path and module path)"
+cp -R "$ROOT/mcp-it/src/consumer" "$CONSUMER_SRC"
+consumer_mvn -q compile dependency:build-classpath -Dmdep.outputFile=target/classpath.txt \
+  dependency:list -DoutputFile=target/dependencies.txt -DincludeScope=runtime -DoutputAbsoluteArtifactFilename=false \
+  >"$WORK/consumer-build.log" 2>&1 || {
+    tail -50 "$WORK/consumer-build.log" >&2
+    # offline, a YAML artifact the loom-mcp build never needed is not in ~/.m2: the tree check below in other words
+    grep -q 'jackson-dataformat-yaml' "$WORK/consumer-build.log" \
+      && fail "the consumer gets jackson-dataformat-yaml through the schema validator (log: $WORK/consumer-build.log)"
+    fail "consumer build (log: $WORK/consumer-build.log)"; }
+# our snapshots came from the deployed repository (not from an older install in ~/.m2), and nothing of ours was
+# written to ~/.m2
+for mode in classpath modulepath; do
+  ours=$(tr ':' '\n' <"$CONSUMER_SRC/$mode/target/classpath.txt" | grep '/dev/loommcp/' || true)
+  [[ -n "$ours" ]] || fail "no loom-mcp jar on the consumer's $mode"
+  stray=$(grep -v "^$CONSUMER_M2/" <<<"$ours" || true)
+  [[ -z "$stray" ]] || fail "the consumer's $mode has loom-mcp jars that were not deployed by this run: $stray"
+done
+if [[ -d "$USER_REPO/dev/loommcp" ]]; then
+  polluted=$(find "$USER_REPO/dev/loommcp" -newer "$WORK/started" \( -name '*.jar' -o -name '*.pom' \
+    -o -name '*loommcp-staging*' \) -print)
+  [[ -z "$polluted" ]] || fail "written to $USER_REPO during this run: $polluted"
+fi
+
+# the dependency tree a user gets: one Jackson 3 version, no YAML
+deps="$CONSUMER_SRC/classpath/target/dependencies.txt"
+cp "$deps" "$WORK/consumer-dependencies.txt"
+if grep -Eq 'jackson-dataformat-yaml|snakeyaml' "$deps"; then
+  fail "the consumer gets YAML through the schema validator: $(grep -E 'yaml' "$deps" | tr -s ' ')"
+fi
+jackson_versions=$(grep -Eo 'tools\.jackson[^:]*:[^:]+:jar:[^: ]+' "$deps" | awk -F: '{print $4}' | sort -u)
+[[ $(wc -l <<<"$jackson_versions") -eq 1 ]] || fail "the consumer gets more than one Jackson 3 version: $(echo $jackson_versions) ($(grep -Eo 'tools\.jackson[^ ]*' "$deps" | tr '\n' ' '))"
+step "consumer dependencies: $(grep -Eo '[a-z0-9.-]+:[a-z0-9.-]+:jar:[^: ]+' "$deps" | grep -v '^dev\.loommcp' | sed 's/:jar:/:/' | tr '\n' ' ')"
+
+JAVA="$JAVA_HOME/bin/java"
+NODE_DIR="$ROOT/test-servers"
+step "running the consumer on the class path"
+cp_out=$("$JAVA" -cp "$CONSUMER_SRC/classpath/target/classes:$(cat "$CONSUMER_SRC/classpath/target/classpath.txt")" \
+  dev.example.consumer.ConsumerMain classpath "$NODE_DIR" 2>"$WORK/classpath.err") \
+  || { cat "$WORK/classpath.err" >&2; fail "the consumer on the class path"; }
+[[ "$(tail -1 <<<"$cp_out")" == "consumer OK (classpath)" ]] || fail "class path run said: $cp_out"
+step "running the consumer on the module path"
+mp_out=$("$JAVA" -p "$CONSUMER_SRC/modulepath/target/classes:$(cat "$CONSUMER_SRC/modulepath/target/classpath.txt")" \
+  -m dev.example.consumer/dev.example.consumer.ConsumerMain modulepath "$NODE_DIR" 2>"$WORK/modulepath.err") \
+  || { cat "$WORK/modulepath.err" >&2; fail "the consumer on the module path"; }
+[[ "$(tail -1 <<<"$mp_out")" == "consumer OK (modulepath)" ]] || fail "module path run said: $mp_out"
+
+# 4. reproducible: the same sources built elsewhere give the same bytes
+if [[ "${LOOM_SKIP_REPRO:-0}" != 1 ]]; then
+  step "rebuilding the published modules from a copy of the sources (reproducibility)"
+  COPY="$WORK/rebuild"
+  mkdir -p "$COPY"
+  tar -C "$ROOT" --exclude=./test-servers --exclude=./.git --exclude='*/target' --exclude=./target -cf - . | tar -C "$COPY" -xf -
+  (cd "$COPY" && publish_mvn -q -o -Ppublish package -Dmaven.test.skip=true -pl '!mcp-it,!mcp-bench,!mcp-cli') \
+    >"$WORK/rebuild.log" 2>&1 || { tail -50 "$WORK/rebuild.log" >&2; fail "rebuild (log: $WORK/rebuild.log)"; }
+  compared=0
+  for a in $libs; do
+    for kind in "" -sources -javadoc; do
+      ours=$(deployed_jar "$a" "$kind")
+      again="$COPY/$a/target/$a-$VERSION$kind.jar"
+      [[ -f "$again" ]] || fail "the rebuild has no $again"
+      cmp -s "$ours" "$again" || fail "$a$kind.jar differs between two builds of the same sources ($ours vs $again)"
+      compared=$((compared + 1))
+    done
+  done
+  step "$compared jars identical across two builds"
+fi
+step "passed"
+echo "consumer-test: passed (class path and module path; $(echo $libs | wc -w) modules + BOM deployed to target/)"
