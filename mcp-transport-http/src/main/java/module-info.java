@@ -4,7 +4,10 @@
  */
 module dev.loommcp.transport.http {
     requires transitive dev.loommcp.core;
-    requires java.net.http;
+    requires transitive java.net.http; // its types are in the API (HttpHeaders, the HttpConnector SPI)
 
     exports dev.loommcp.transport.http;
+
+    // connectors for endpoints other than http(s), such as unix: (dev.loommcp.transport.unix)
+    uses dev.loommcp.transport.http.HttpConnector;
 }
