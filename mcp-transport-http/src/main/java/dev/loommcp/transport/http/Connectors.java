@@ -28,6 +28,10 @@ final class Connectors {
         if (found != null) {
             return found;
         }
+        if (wanted.equals("vsock")) {
+            throw new IllegalArgumentException("vsock: endpoints are not supported: the JDK has no API for AF_VSOCK "
+                    + "sockets");
+        }
         if (wanted.equals("unix")) {
             throw new IllegalArgumentException("unix: endpoints need the module mcp-transport-unix "
                     + "(dev.loommcp.transport.unix) on the class or module path");

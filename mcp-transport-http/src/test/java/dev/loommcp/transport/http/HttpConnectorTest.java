@@ -48,6 +48,9 @@ class HttpConnectorTest {
         assertThatThrownBy(() -> HttpTransport.newBuilder("unix:/run/app.sock:/mcp"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("mcp-transport-unix");
+        assertThatThrownBy(() -> HttpTransport.newBuilder("vsock:3:5000"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("vsock: endpoints are not supported");
         assertThatThrownBy(() -> HttpTransport.newBuilder("ftp://example.com/mcp"))
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("http or https").hasMessageContaining("ftp:");
