@@ -15,7 +15,7 @@ import java.util.stream.Stream;
 
 /**
  * A reference server listening on a unix domain socket in a fresh private temporary directory, for a test class:
- * server-everything over Streamable HTTP (legacy era) or the modern-era fixture. The node process runs with the
+ * server-everything over Streamable HTTP (legacy era), the modern-era fixture or the tasks fixture. The node process runs with the
  * preload {@code test-servers/unix-listen.cjs}, which makes its HTTP server listen on the socket instead of a TCP
  * port. {@link #close()} ends the process and deletes the directory.
  */
@@ -82,6 +82,19 @@ public final class UnixSocketServer implements AutoCloseable {
     public static UnixSocketServer modernFixture(ModernFixture.Variant variant)
             throws IOException, InterruptedException {
         return new UnixSocketServer("modern-fixture-unix-" + variant, ModernFixture.httpCommand(variant));
+    }
+
+    /**
+     * Starts the tasks-extension fixture ({@code test-servers/tasks-fixture.mjs}) over Streamable HTTP (MCP served at
+     * {@code /mcp}) on a socket and waits (up to 30 s) until it accepts connections.
+     *
+     * @return the server
+     * @throws IOException           if it cannot be started
+     * @throws IllegalStateException if it exits or does not listen in time
+     * @throws InterruptedException  if interrupted while waiting
+     */
+    public static UnixSocketServer tasksFixture() throws IOException, InterruptedException {
+        return new UnixSocketServer("tasks-fixture-unix", TasksFixture.httpCommand());
     }
 
     private void awaitListening() throws InterruptedException {
