@@ -2,6 +2,8 @@ package dev.loommcp.transport.unix;
 
 import dev.loommcp.transport.http.HttpConnector;
 import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.file.Path;
 import java.net.http.HttpClient;
 import java.util.Objects;
 
@@ -28,7 +30,8 @@ import java.util.Objects;
  * {@code Last-Event-ID}, sessions, both protocol eras, caller headers, the request signer, deadlines, cancellation);
  * redirects are followed only within the socket. HTTP/1.1 only; TLS settings are refused (the socket file's
  * permissions guard it). A socket that is missing, not a socket, refused or not permitted fails the request with a
- * {@link dev.loommcp.McpTransportException} naming the path and the reason.
+ * {@link dev.loommcp.McpTransportException} naming the path and the reason. {@link #endpoint(Path, String)} builds an
+ * endpoint from a path.
  *
  * <p>Threads: each transport's client runs a small pool of platform daemon threads named
  * {@code mcp-unix-<n>-<id>} (Jetty's selector and callbacks; the selector blocks in native code, so it never runs
@@ -42,6 +45,32 @@ public final class UnixConnector implements HttpConnector {
 
     /** Creates the connector (the service loader does this). */
     public UnixConnector() {
+    }
+
+    /**
+     * Builds the endpoint for a socket file and an HTTP path, encoding the socket path as the syntax needs (a colon
+     * as {@code %3A}, a space as {@code %20}).
+     *
+     * @param socket   the socket file; made absolute against the working directory if relative
+     * @param httpPath the HTTP path (and query) the server serves MCP at, starting with {@code /}, such as
+     *                 {@code /mcp}; already URI-encoded where needed
+     * @return the endpoint, such as {@code unix:/run/app.sock:/mcp}
+     * @throws NullPointerException     if an argument is {@code null}
+     * @throws IllegalArgumentException if the HTTP path does not start with {@code /} or the result is not a valid
+     *                                  endpoint
+     */
+    public static URI endpoint(Path socket, String httpPath) {
+        Objects.requireNonNull(socket, "socket");
+        Objects.requireNonNull(httpPath, "httpPath");
+        String raw;
+        try {
+            raw = new URI("unix", null, socket.toAbsolutePath().toString(), null).getRawPath();
+        } catch (URISyntaxException e) {
+            throw new IllegalArgumentException("cannot encode the socket path: " + e.getReason(), e);
+        }
+        URI uri = URI.create("unix:" + raw.replace(":", "%3A") + ":" + httpPath);
+        UnixEndpoint.parse(uri);
+        return uri;
     }
 
     /**

@@ -67,6 +67,16 @@ class UnixTransportTest {
     }
 
     @Test
+    void endpointsBuiltFromAPathEncodeWhatTheSyntaxNeeds() {
+        URI e = UnixConnector.endpoint(Path.of("/run/my:app x.sock"), "/mcp?x=1");
+        assertThat(e.toString()).isEqualTo("unix:/run/my%3Aapp%20x.sock:/mcp?x=1");
+        assertThat(new UnixConnector().route(e))
+                .isEqualTo(new HttpConnector.Route(URI.create("http://localhost/mcp?x=1"), "unix:/run/my:app x.sock"));
+        assertThatThrownBy(() -> UnixConnector.endpoint(Path.of("/run/app.sock"), "mcp"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("must start with '/'");
+    }
+
+    @Test
     void badEndpointsAreRefusedSayingWhy() {
         assertThatThrownBy(() -> HttpTransport.newBuilder("unix:run/app.sock"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("absolute socket path");
@@ -168,7 +178,7 @@ class UnixTransportTest {
     }
 
     private static URI endpoint(Path socket) {
-        return URI.create("unix:" + socket.toUri().getRawPath() + ":/mcp");
+        return UnixConnector.endpoint(socket, "/mcp");
     }
 
     // ---------------------------------------------------------------------------------------------------------
