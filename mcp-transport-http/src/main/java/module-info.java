@@ -7,4 +7,7 @@ module dev.loommcp.transport.http {
     requires transitive java.net.http; // its types are in the API (HttpHeaders, the HttpConnector SPI)
 
     exports dev.loommcp.transport.http;
+
+    // connectors for endpoints other than http(s), such as unix: (dev.loommcp.transport.unix)
+    uses dev.loommcp.transport.http.HttpConnector;
 }

@@ -268,9 +268,11 @@ final class ClientSetup {
         } catch (URISyntaxException e) {
             throw usage("--http: not a valid URL: " + e.getReason());
         }
-        if (uri.getScheme() == null || !(uri.getScheme().equalsIgnoreCase("http")
-                || uri.getScheme().equalsIgnoreCase("https")) || uri.getHost() == null) {
-            throw usage("--http: expected an http:// or https:// URL with a host");
+        // unix:/path/to.sock[:/http-path]: Streamable HTTP on a unix socket (module mcp-transport-unix), checked by it
+        boolean unix = "unix".equalsIgnoreCase(uri.getScheme());
+        if (!unix && (uri.getScheme() == null || !(uri.getScheme().equalsIgnoreCase("http")
+                || uri.getScheme().equalsIgnoreCase("https")) || uri.getHost() == null)) {
+            throw usage("--http: expected an http:// or https:// URL with a host, or unix:/path/to.sock[:/http-path]");
         }
         List<Map.Entry<String, String>> parsed = new ArrayList<>();
         for (int i = 0; i < headers.size(); i++) {

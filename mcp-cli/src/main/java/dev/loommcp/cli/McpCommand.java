@@ -137,7 +137,8 @@ final class McpCommand {
     }
 
     @Option(names = "--http", paramLabel = "URL", scope = ScopeType.INHERIT, order = 2,
-            description = "Talk to a Streamable HTTP server at this endpoint URL.")
+            description = "Talk to a Streamable HTTP server at this endpoint URL: http(s)://..., or "
+                    + "unix:/path/to.sock[:/http-path] for a server on a unix domain socket.")
     private void http(String url) {
         http = once("--http", http, url);
     }

@@ -7,6 +7,7 @@ import dev.loommcp.hosts.McpServers;
 import dev.loommcp.tasks.McpTasks;
 import dev.loommcp.testing.ScriptedServerTransport;
 import dev.loommcp.transport.http.HttpTransport;
+import dev.loommcp.transport.unix.UnixConnector;
 import dev.loommcp.transport.stdio.StdioTransport;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -38,6 +39,7 @@ class ApiSignatureTest {
                 Arguments.of("mcp-core", McpClient.class),
                 Arguments.of("mcp-transport-stdio", StdioTransport.class),
                 Arguments.of("mcp-transport-http", HttpTransport.class),
+                Arguments.of("mcp-transport-unix", UnixConnector.class),
                 Arguments.of("mcp-testing", ScriptedServerTransport.class),
                 Arguments.of("mcp-tasks", McpTasks.class),
                 Arguments.of("mcp-hosts", McpServers.class));

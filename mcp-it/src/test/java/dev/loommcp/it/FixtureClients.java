@@ -9,6 +9,7 @@ import dev.loommcp.spi.McpTransport;
 import dev.loommcp.testing.LeakCheck;
 import dev.loommcp.testing.RecordingTransport;
 import dev.loommcp.testkit.HttpModernFixture;
+import dev.loommcp.testkit.UnixSocketServer;
 import dev.loommcp.testkit.ModernFixture;
 import dev.loommcp.transport.http.HttpTransport;
 import dev.loommcp.transport.stdio.StdioTransport;
@@ -47,6 +48,7 @@ abstract class FixtureClients {
     private final List<McpClient> clients = new CopyOnWriteArrayList<>();
     private final List<RecordingTransport> recordings = new CopyOnWriteArrayList<>();
     private HttpModernFixture server;
+    private UnixSocketServer unixServer;
 
     /**
      * Returns a new transport to the class's server: over HTTP to the class's server ({@link #httpServer()}), else
@@ -75,14 +77,24 @@ abstract class FixtureClients {
         return null;
     }
 
+    /**
+     * Returns whether the class's HTTP server listens on a unix socket ({@code unix:} endpoint, module
+     * mcp-transport-unix) instead of a TCP port.
+     */
+    protected boolean unixSocket() {
+        return false;
+    }
+
     /** Returns the endpoint of the class's HTTP server. */
     URI endpoint() {
-        return server.endpoint();
+        return unixServer != null ? unixServer.endpoint() : server.endpoint();
     }
 
     @BeforeAll
     void startHttpServer() throws Exception {
-        if (httpServer() != null) {
+        if (httpServer() != null && unixSocket()) {
+            unixServer = UnixSocketServer.modernFixture(httpServer());
+        } else if (httpServer() != null) {
             server = new HttpModernFixture(httpServer());
         }
     }
@@ -91,6 +103,9 @@ abstract class FixtureClients {
     void stopHttpServer() {
         if (server != null) {
             server.close();
+        }
+        if (unixServer != null) {
+            unixServer.close();
         }
     }
 

@@ -86,11 +86,11 @@ final class Exchange {
     /** Sends one request, following same-origin 307/308 redirects; the returned response is not a redirect. */
     HttpResponse<StreamBody> send(Call call, String method, byte[] body, List<String[]> transportHeaders,
                                   long deadlineNanos) throws InterruptedException {
-        URI uri = settings.endpoint;
+        URI uri = settings.target;
         AuthorizationProvider auth = settings.authorization;
         int authAttempt = 0;
         for (int hop = 0; ; hop++) {
-            AuthorizationRequest authRequest = auth == null ? null : new AuthorizationRequest(settings.endpoint,
+            AuthorizationRequest authRequest = auth == null ? null : new AuthorizationRequest(settings.target,
                     method, uri, authAttempt, call.unbounded || deadlineNanos == Long.MAX_VALUE ? Deadline.NONE
                     : Deadline.ofNanoTime(deadlineNanos));
             HttpRequest request = buildRequest(call, method, uri, body, transportHeaders, deadlineNanos, authRequest);
@@ -114,7 +114,7 @@ final class Exchange {
                 if ((status == 401 || status == 403) && authAttempt < AuthorizationProvider.MAX_RETRIES
                         && retryAuthorized(call, auth, authRequest, resp)) {
                     authAttempt++;
-                    uri = settings.endpoint;
+                    uri = settings.target;
                     hop = -1;
                     continue;
                 }
@@ -139,7 +139,7 @@ final class Exchange {
                 throw new McpHttpStatusException(status, call.what + " was redirected with HTTP " + status
                         + " to an invalid Location", List.of());
             }
-            if (!HttpSettings.sameOrigin(next, settings.endpoint)) {
+            if (!HttpSettings.sameOrigin(next, settings.target)) {
                 throw new McpHttpStatusException(status, call.what + " was redirected with HTTP " + status
                         + " to another origin; not followed", List.of());
             }
@@ -420,6 +420,14 @@ final class Exchange {
         }
         if (cause instanceof HttpTimeoutException) {
             return new McpTransportException(what + ": no response headers from " + origin + " in time", cause);
+        }
+        if (cause instanceof McpTransportException m) {
+            // a connector's own failure (HttpConnector): its message is meant for the user
+            return new McpTransportException(what + ": " + m.getMessage(), m);
+        }
+        if (cause instanceof ConnectException && settings.connector != null && cause.getMessage() != null) {
+            // a connector names the target and the reason (HttpConnector); the JDK's client says little of use
+            return new McpTransportException(what + ": " + cause.getMessage(), cause);
         }
         if (cause instanceof ConnectException) {
             return new McpTransportException(what + ": cannot connect to " + origin + " ("

@@ -32,8 +32,19 @@ final class HttpSettings {
     /** How close to a send's deadline a transport timer that fires counts as the deadline (timers are not exact). */
     static final long TIMER_SLACK_NANOS = TimeUnit.MILLISECONDS.toNanos(10);
 
+    /** The endpoint as the user gave it. */
     final URI endpoint;
-    /** The endpoint's {@code scheme://host:port}, without path, query or credentials: safe to log. */
+    /**
+     * The URI requests carry: the endpoint itself for http(s), the connector's {@linkplain HttpConnector.Route#requestUri
+     * request URI} for another scheme.
+     */
+    final URI target;
+    /** The connector of a non-TCP endpoint, or {@code null} (http and https: the JDK's client). */
+    final HttpConnector connector;
+    /**
+     * The endpoint's {@code scheme://host:port} (or the connector's origin, such as {@code unix:/run/app.sock}),
+     * without path, query or credentials: safe to log.
+     */
     final String origin;
     /** The caller's headers, name and value, in order. */
     final List<String[]> headers;
@@ -53,11 +64,13 @@ final class HttpSettings {
     /** The client's threads, set once when the transport opens (the core's until then). */
     volatile TransportThreads threads = TransportThreads.standard();
 
-    HttpSettings(URI endpoint, List<String[]> headers, Duration connectTimeout, Duration idleTimeout,
-                 RequestSigner signer, AuthorizationProvider authorization, SSLContext sslContext,
+    HttpSettings(URI endpoint, HttpConnector connector, HttpConnector.Route route, List<String[]> headers,
+                 Duration connectTimeout, Duration idleTimeout, RequestSigner signer, AuthorizationProvider authorization, SSLContext sslContext,
                  int maxMessageBytes, Duration reconnectDelay, String tlsDescription) {
         this.endpoint = endpoint;
-        this.origin = originOf(endpoint);
+        this.connector = connector;
+        this.target = route == null ? endpoint : route.requestUri();
+        this.origin = route == null ? originOf(endpoint) : route.origin();
         this.headers = List.copyOf(headers);
         this.connectTimeout = connectTimeout;
         this.idleTimeout = idleTimeout;
@@ -130,7 +143,8 @@ final class HttpSettings {
      * authorization provider are set (never what they are or return), and TLS.
      */
     String describe() {
-        return describeConfig(endpoint, headers, signer != null, authorization != null, tlsDescription);
+        return describeConfig(origin, target, headers, signer != null, authorization != null,
+                tlsDescription);
     }
 
     static boolean sameOrigin(URI a, URI b) {
@@ -157,10 +171,15 @@ final class HttpSettings {
         return u.getScheme().toLowerCase(Locale.ROOT) + "://" + host + ":" + effectivePort(u);
     }
 
-    static String describeConfig(URI endpoint, List<String[]> headers, boolean signer, boolean authorization,
-                                 String tls) {
+    /**
+     * @param origin the endpoint's origin (safe to log)
+     * @param target the URI whose path is shown (its query is redacted)
+     */
+    static String describeConfig(String origin, URI target, List<String[]> headers, boolean signer,
+                                 boolean authorization, String tls) {
         StringBuilder sb = new StringBuilder("[endpoint=");
-        sb.append(originOf(endpoint));
+        sb.append(origin);
+        URI endpoint = target;
         String path = endpoint.getRawPath();
         sb.append(path == null ? "" : path);
         if (endpoint.getRawQuery() != null) {

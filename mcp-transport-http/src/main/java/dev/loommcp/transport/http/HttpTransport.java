@@ -149,8 +149,8 @@ public final class HttpTransport implements McpTransport {
     private final Sender sender;
 
     private HttpTransport(Builder b, SSLContext ssl) {
-        this.settings = new HttpSettings(b.endpoint, b.headers, b.connectTimeout, b.idleTimeout, b.signer,
-                b.authorization, ssl, b.maxMessageBytes, b.reconnectDelay, b.tlsDescription());
+        this.settings = new HttpSettings(b.endpoint, b.connector, b.route, b.headers, b.connectTimeout,
+                b.idleTimeout, b.signer, b.authorization, ssl, b.maxMessageBytes, b.reconnectDelay, b.tlsDescription());
         this.origin = settings.origin;
         this.exchange = new Exchange(settings, closed);
         this.inbound = new Inbound(closed);
@@ -162,14 +162,47 @@ public final class HttpTransport implements McpTransport {
     /**
      * Starts a builder for the given MCP endpoint.
      *
+     * <p>An endpoint of another scheme is carried by the {@link HttpConnector} that serves it, found with
+     * {@link java.util.ServiceLoader}: {@code unix:/run/app.sock:/mcp} (a unix domain socket) with the module
+     * {@code dev.loommcp.transport.unix} (artifact {@code mcp-transport-unix}) present; see that module for the
+     * syntax. http and https endpoints never load a connector.
+     *
      * @param endpoint the server's MCP endpoint, an absolute {@code http} or {@code https} URI without user info;
-     *                 it is used exactly as given, path and query included, nothing appended
+     *                 it is used exactly as given, path and query included, nothing appended; or an endpoint of a
+     *                 connector's scheme
      * @return the builder
      * @throws NullPointerException     if {@code endpoint} is {@code null}
-     * @throws IllegalArgumentException if the URI is not absolute, not http(s), has no host or carries user info
+     * @throws IllegalArgumentException if the URI is not absolute, not http(s), has no host or carries user info;
+     *                                  for another scheme, if no connector serves it (for {@code unix:} the
+     *                                  message names the module to add) or the connector refuses the endpoint
      */
     public static Builder newBuilder(URI endpoint) {
-        return new Builder(endpoint);
+        Objects.requireNonNull(endpoint, "endpoint");
+        String scheme = endpoint.getScheme();
+        if (scheme == null || scheme.equalsIgnoreCase("http") || scheme.equalsIgnoreCase("https")) {
+            return new Builder(endpoint, null);
+        }
+        return new Builder(endpoint, Connectors.find(scheme));
+    }
+
+    /**
+     * Starts a builder for an endpoint served by the given connector (for example one that is not registered as
+     * a service); see {@link HttpConnector}.
+     *
+     * @param endpoint  the endpoint, of the connector's scheme
+     * @param connector the connector that carries the transport's exchanges
+     * @return the builder
+     * @throws NullPointerException     if an argument is {@code null}
+     * @throws IllegalArgumentException if the endpoint's scheme is not the connector's, or the connector refuses
+     *                                  the endpoint (the message says why)
+     */
+    public static Builder newBuilder(URI endpoint, HttpConnector connector) {
+        Objects.requireNonNull(endpoint, "endpoint");
+        Objects.requireNonNull(connector, "connector");
+        if (endpoint.getScheme() == null || !endpoint.getScheme().equalsIgnoreCase(connector.scheme())) {
+            throw new IllegalArgumentException("the endpoint's scheme is not " + connector.scheme() + ":");
+        }
+        return new Builder(endpoint, connector);
     }
 
     /**
@@ -180,7 +213,7 @@ public final class HttpTransport implements McpTransport {
      * @throws IllegalArgumentException if the text is not a valid URI or not acceptable as an endpoint
      */
     public static Builder newBuilder(String endpoint) {
-        return new Builder(URI.create(Objects.requireNonNull(endpoint, "endpoint")));
+        return newBuilder(URI.create(Objects.requireNonNull(endpoint, "endpoint")));
     }
 
     /**
@@ -224,6 +257,30 @@ public final class HttpTransport implements McpTransport {
         settings.threads = context.threads();
         inbound.attach(context);
         ExecutorService ex = Executors.newThreadPerTaskExecutor(settings.threads.factory("http"));
+        this.executor = ex;
+        HttpClient client;
+        try {
+            client = settings.connector != null
+                    ? settings.connector.newClient(settings.endpoint, new HttpConnector.Options(
+                    settings.connectTimeout, ex, "mcp-" + settings.connector.scheme()))
+                    : jdkClient(ex);
+        } catch (RuntimeException e) {
+            ex.shutdownNow();
+            throw e instanceof McpException m ? m : new McpTransportException("cannot start the HTTP client for "
+                    + origin + " (" + e.getClass().getSimpleName() + ")", e);
+        }
+        exchange.attach(client);
+        if (closed.get()) {
+            // close() ran while we were building the client and found nothing to shut down: do it here
+            client.shutdownNow();
+            ex.shutdownNow();
+            throw exchange.closedNow("closed while opening");
+        }
+        LOG.log(Level.DEBUG, () -> "HTTP transport opened for " + origin);
+    }
+
+    /** The JDK's HTTP client, for http and https endpoints. */
+    private HttpClient jdkClient(ExecutorService ex) {
         HttpClient.Builder b = HttpClient.newBuilder()
                 .followRedirects(HttpClient.Redirect.NEVER)
                 .connectTimeout(settings.connectTimeout)
@@ -233,16 +290,7 @@ public final class HttpTransport implements McpTransport {
         if (settings.sslContext != null) {
             b.sslContext(settings.sslContext);
         }
-        this.executor = ex;
-        HttpClient client = b.build();
-        exchange.attach(client);
-        if (closed.get()) {
-            // close() ran while we were building the client and found nothing to shut down: do it here
-            client.shutdownNow();
-            ex.shutdownNow();
-            throw exchange.closedNow("closed while opening");
-        }
-        LOG.log(Level.DEBUG, () -> "HTTP transport opened for " + origin);
+        return b.build();
     }
 
     /**
@@ -372,7 +420,7 @@ public final class HttpTransport implements McpTransport {
      */
     @Override
     public String serverKey() {
-        String path = settings.endpoint.getRawPath();
+        String path = settings.target.getRawPath();
         return origin.toLowerCase(java.util.Locale.ROOT) + (path == null ? "" : path);
     }
 
@@ -502,8 +550,18 @@ public final class HttpTransport implements McpTransport {
         private int maxMessageBytes = HttpSettings.DEFAULT_MAX_MESSAGE_BYTES;
         private Duration reconnectDelay = Duration.ofMillis(HttpSettings.DEFAULT_RETRY_MILLIS);
 
-        private Builder(URI endpoint) {
+        private final HttpConnector connector;
+        private final HttpConnector.Route route;
+
+        private Builder(URI endpoint, HttpConnector connector) {
             Objects.requireNonNull(endpoint, "endpoint");
+            this.connector = connector;
+            if (connector != null) {
+                this.route = Objects.requireNonNull(connector.route(endpoint), "the connector's route");
+                this.endpoint = endpoint;
+                return;
+            }
+            this.route = null;
             if (!endpoint.isAbsolute() || endpoint.getScheme() == null
                     || !(endpoint.getScheme().equalsIgnoreCase("http")
                     || endpoint.getScheme().equalsIgnoreCase("https"))) {
@@ -703,6 +761,10 @@ public final class HttpTransport implements McpTransport {
                 throw new IllegalStateException("sslContext cannot be combined with clientIdentityPem, "
                         + "clientIdentityPkcs12 or trustedCertificatesPem");
             }
+            if (connector != null && (sslContext != null || fileTls)) {
+                throw new IllegalStateException("TLS settings apply to https endpoints only, not to "
+                        + connector.scheme() + ": endpoints");
+            }
             SSLContext ssl = sslContext;
             if (fileTls) {
                 ssl = TlsMaterial.build(certChain, privateKey, pkcs12, pkcs12Password, trustedCertificates);
@@ -739,7 +801,9 @@ public final class HttpTransport implements McpTransport {
         /** Describes the settings; header values and the endpoint's query are redacted. */
         @Override
         public String toString() {
-            return "HttpTransport.Builder" + HttpSettings.describeConfig(endpoint, headers, signer != null,
+            return "HttpTransport.Builder" + HttpSettings.describeConfig(
+                    route != null ? route.origin() : HttpSettings.originOf(endpoint),
+                    route != null ? route.requestUri() : endpoint, headers, signer != null,
                     authorization != null, tlsDescription());
         }
     }

@@ -4,6 +4,7 @@
  * and its builder, the {@link dev.loommcp.transport.http.RequestSigner} hook,
  * {@link dev.loommcp.transport.http.McpHttpStatusException} with its
  * {@link dev.loommcp.transport.http.AuthChallenge}s, and the {@link dev.loommcp.transport.http.HeaderRules} that
- * caller headers follow. Built on {@code java.net.http.HttpClient}.
+ * caller headers follow. Built on {@code java.net.http.HttpClient}; endpoints of another scheme (such as
+ * {@code unix:}) are carried by an {@link dev.loommcp.transport.http.HttpConnector} found with the service loader.
  */
 package dev.loommcp.transport.http;

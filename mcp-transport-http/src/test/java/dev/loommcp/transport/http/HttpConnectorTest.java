@@ -1,0 +1,212 @@
+package dev.loommcp.transport.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.loommcp.McpTransportException;
+import dev.loommcp.jsonrpc.JsonRpcMessage;
+import dev.loommcp.jsonrpc.RequestId;
+import dev.loommcp.spi.Deadline;
+import dev.loommcp.spi.TransportContext;
+import dev.loommcp.testing.LeakCheck;
+import dev.loommcp.testing.RecordingSink;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The {@link HttpConnector} seam: endpoints of another scheme are refused clearly when no connector serves them, and
+ * a connector's client carries every exchange (its route is what requests, logs and keys use) and its connect
+ * failures reach the user with the connector's words.
+ */
+@ExtendWith(LeakCheck.class)
+class HttpConnectorTest {
+
+    TestServer server;
+
+    @BeforeEach
+    void start() throws Exception {
+        server = new TestServer();
+    }
+
+    @AfterEach
+    void stop() {
+        server.close();
+    }
+
+    @Test
+    void unixEndpointsWithoutTheModuleNameTheModuleToAdd() {
+        assertThatThrownBy(() -> HttpTransport.newBuilder("unix:/run/app.sock:/mcp"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("mcp-transport-unix");
+        assertThatThrownBy(() -> HttpTransport.newBuilder("vsock:3:5000"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("vsock: endpoints are not supported");
+        assertThatThrownBy(() -> HttpTransport.newBuilder("ftp://example.com/mcp"))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("http or https").hasMessageContaining("ftp:");
+    }
+
+    /** A connector of the scheme {@code test:} whose requests go to the test server, on the JDK's client. */
+    private class Loopback implements HttpConnector {
+        final List<HttpClient> clients = new CopyOnWriteArrayList<>();
+
+        @Override
+        public String scheme() {
+            return "test";
+        }
+
+        @Override
+        public Route route(URI endpoint) {
+            return new Route(server.uri(endpoint.getRawSchemeSpecificPart()), "test:server");
+        }
+
+        @Override
+        public HttpClient newClient(URI endpoint, Options options) {
+            HttpClient c = HttpClient.newBuilder().executor(options.executor())
+                    .version(HttpClient.Version.HTTP_1_1).build();
+            clients.add(c);
+            return c;
+        }
+    }
+
+    @Test
+    void aConnectorsClientCarriesTheExchangesAndItsRouteNamesTheEndpoint() throws Exception {
+        server.handler((req, ex) -> TestServer.json(ex, 200, HttpTransportTest.initResult(req.rpcId(), "2025-11-25")));
+        Loopback connector = new Loopback();
+        RecordingSink sink = new RecordingSink();
+        try (HttpTransport t = HttpTransport.newBuilder(URI.create("test:/mcp"), connector).build()) {
+            assertThat(t.describe()).isEqualTo("test:server");
+            assertThat(t.serverKey()).isEqualTo("test:server/mcp");
+            t.open(TransportContext.of(sink, Deadline.NONE));
+            t.exchange(HttpTransportTest.initialize(1), TestContext.of(1));
+            assertThat(sink.next(HttpTransportTest.WAIT)).isInstanceOfSatisfying(JsonRpcMessage.Response.class,
+                    r -> assertThat(r.id()).isEqualTo(RequestId.of(1)));
+            assertThat(connector.clients).hasSize(1);
+        }
+        assertThat(server.requests("POST")).singleElement()
+                .satisfies(r -> assertThat(r.uri().getPath()).isEqualTo("/mcp"));
+        assertThat(connector.clients.get(0).isTerminated()).isTrue();
+        assertThatThrownBy(() -> HttpTransport.newBuilder(URI.create("other:/mcp"), connector))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not test:");
+    }
+
+    @Test
+    void aConnectorsConnectFailureReachesTheUserInItsOwnWords() throws Exception {
+        HttpConnector refusing = new Loopback() {
+            @Override
+            public HttpClient newClient(URI endpoint, Options options) {
+                HttpClient real = super.newClient(endpoint, options);
+                return new DelegatingClient(real) {
+                    @Override
+                    public <T> CompletableFuture<HttpResponse<T>> sendAsync(HttpRequest request,
+                                                                            HttpResponse.BodyHandler<T> handler) {
+                        return CompletableFuture.failedFuture(new ConnectException("cannot reach test:server: gone"));
+                    }
+                };
+            }
+        };
+        RecordingSink sink = new RecordingSink();
+        try (HttpTransport t = HttpTransport.newBuilder(URI.create("test:/mcp"), refusing).build()) {
+            t.open(TransportContext.of(sink, Deadline.NONE));
+            assertThatThrownBy(() -> t.exchange(HttpTransportTest.initialize(1), TestContext.of(1)))
+                    .isInstanceOf(McpTransportException.class)
+                    .hasMessageContaining("cannot reach test:server: gone");
+        }
+    }
+
+    /** A client that hands everything to another; a test overrides what it wants to fake. */
+    private abstract static class DelegatingClient extends HttpClient {
+        private final HttpClient d;
+
+        DelegatingClient(HttpClient d) {
+            this.d = d;
+        }
+
+        @Override
+        public java.util.Optional<java.net.CookieHandler> cookieHandler() {
+            return d.cookieHandler();
+        }
+
+        @Override
+        public java.util.Optional<java.time.Duration> connectTimeout() {
+            return d.connectTimeout();
+        }
+
+        @Override
+        public Redirect followRedirects() {
+            return d.followRedirects();
+        }
+
+        @Override
+        public java.util.Optional<java.net.ProxySelector> proxy() {
+            return d.proxy();
+        }
+
+        @Override
+        public javax.net.ssl.SSLContext sslContext() {
+            return d.sslContext();
+        }
+
+        @Override
+        public javax.net.ssl.SSLParameters sslParameters() {
+            return d.sslParameters();
+        }
+
+        @Override
+        public java.util.Optional<java.net.Authenticator> authenticator() {
+            return d.authenticator();
+        }
+
+        @Override
+        public Version version() {
+            return d.version();
+        }
+
+        @Override
+        public java.util.Optional<java.util.concurrent.Executor> executor() {
+            return d.executor();
+        }
+
+        @Override
+        public <T> HttpResponse<T> send(HttpRequest r, HttpResponse.BodyHandler<T> h)
+                throws java.io.IOException, InterruptedException {
+            return d.send(r, h);
+        }
+
+        @Override
+        public <T> CompletableFuture<HttpResponse<T>> sendAsync(HttpRequest r, HttpResponse.BodyHandler<T> h) {
+            return d.sendAsync(r, h);
+        }
+
+        @Override
+        public <T> CompletableFuture<HttpResponse<T>> sendAsync(HttpRequest r, HttpResponse.BodyHandler<T> h,
+                                                                HttpResponse.PushPromiseHandler<T> p) {
+            return d.sendAsync(r, h, p);
+        }
+
+        @Override
+        public void shutdownNow() {
+            d.shutdownNow();
+        }
+
+        @Override
+        public boolean awaitTermination(java.time.Duration duration) throws InterruptedException {
+            return d.awaitTermination(duration);
+        }
+
+        @Override
+        public boolean isTerminated() {
+            return d.isTerminated();
+        }
+    }
+}
