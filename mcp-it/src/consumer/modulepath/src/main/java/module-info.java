@@ -6,6 +6,10 @@ module dev.example.consumer {
     requires dev.loommcp.tasks;
     requires dev.loommcp.auth;
     requires dev.loommcp.testing;
+    requires dev.loommcp.hosts;
+    // unix: endpoints; on the module path the connector module must be in the graph for the HTTP transport's
+    // ServiceLoader to find it
+    requires dev.loommcp.transport.unix;
 
     // structuredContentAs(Weather.class) reads the record through Jackson databind
     opens dev.example.consumer to tools.jackson.databind;

@@ -7,6 +7,8 @@ import dev.loommcp.ProtocolMode;
 import dev.loommcp.schema.CallToolResult;
 import dev.loommcp.schema.Implementation;
 import dev.loommcp.schema.Tool;
+import dev.loommcp.hosts.HostedTool;
+import dev.loommcp.hosts.McpServers;
 import dev.loommcp.tasks.McpTasks;
 import dev.loommcp.testing.ScriptedServerTransport;
 import dev.loommcp.transport.http.HttpTransport;
@@ -26,9 +28,11 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A user's program built against the published loom-mcp artifacts (scripts/consumer-test.sh runs it on the class path
- * and on the module path): talks to the reference server over stdio and to the modern fixture over HTTP, validates a
- * structured result against its output schema (the JSON Schema validator and Jackson at run time), converts it into a
- * record, drives the in-memory test transport, and leaves no child process behind. Exits 0 with "consumer OK" on the
+ * and on the module path): talks to the reference server over stdio, to the modern fixture over HTTP and over a unix
+ * domain socket (mcp-transport-unix, found by ServiceLoader), and to the reference server again through an
+ * mcpServers file (mcp-hosts); validates a structured result against its output schema (the JSON Schema validator and
+ * Jackson at run time), converts it into a record, drives the in-memory test transport, and leaves no child process
+ * behind. Exits 0 with "consumer OK" on the
  * last line, or non-zero naming the first failed check.
  *
  * <p>Arguments: {@code classpath|modulepath} (how it was started: checked against where the loom-mcp classes live)
@@ -50,6 +54,8 @@ public final class ConsumerMain {
         checkLayout(modulePath);
         overStdio(nodeDir);
         overHttp(nodeDir);
+        overUnixSocket(nodeDir);
+        hosted(nodeDir);
         scripted();
         List<ProcessHandle> left = ProcessHandle.current().descendants().filter(ProcessHandle::isAlive).toList();
         check(left.isEmpty(), "child processes left behind: " + left);
@@ -59,9 +65,11 @@ public final class ConsumerMain {
     /** Where the classes were loaded from: named modules on the module path, the unnamed module on the class path. */
     private static void checkLayout(boolean modulePath) {
         List<Class<?>> api = List.of(McpClient.class, StdioTransport.class, HttpTransport.class, McpTasks.class,
-                dev.loommcp.auth.McpOAuth.class, ScriptedServerTransport.class);
+                dev.loommcp.auth.McpOAuth.class, ScriptedServerTransport.class, McpServers.class,
+                dev.loommcp.transport.unix.UnixConnector.class);
         List<String> expected = List.of("dev.loommcp.core", "dev.loommcp.transport.stdio",
-                "dev.loommcp.transport.http", "dev.loommcp.tasks", "dev.loommcp.auth", "dev.loommcp.testing");
+                "dev.loommcp.transport.http", "dev.loommcp.tasks", "dev.loommcp.auth", "dev.loommcp.testing",
+                "dev.loommcp.hosts", "dev.loommcp.transport.unix");
         for (int i = 0; i < api.size(); i++) {
             Module m = api.get(i).getModule();
             if (modulePath) {
@@ -122,6 +130,62 @@ public final class ConsumerMain {
             if (!fixture.waitFor(10, TimeUnit.SECONDS)) {
                 fixture.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
             }
+        }
+    }
+
+    /**
+     * The modern fixture behind a unix domain socket ({@code unix-listen.cjs} moves its listener onto the socket): the
+     * {@code unix:} endpoint is served by mcp-transport-unix, which the HTTP transport finds through ServiceLoader.
+     */
+    private static void overUnixSocket(Path nodeDir) throws IOException, InterruptedException {
+        Path dir = Files.createTempDirectory("consumer-unix-");
+        Path socket = dir.resolve("mcp.sock");
+        ProcessBuilder pb = new ProcessBuilder("node", "-r", nodeDir.resolve("unix-listen.cjs").toString(),
+                nodeDir.resolve("modern-fixture.mjs").toString(), "--http", "0")
+                .directory(nodeDir.toFile())
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                .redirectError(ProcessBuilder.Redirect.INHERIT);
+        pb.environment().put("MCP_UNIX_SOCKET", socket.toString());
+        Process fixture = pb.start();
+        try {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (!Files.exists(socket)) {
+                check(fixture.isAlive() && System.nanoTime() < deadline, "the fixture did not listen on " + socket);
+                Thread.sleep(50); // polling a socket file: there is no event to wait on
+            }
+            try (McpClient client = McpClient.newBuilder(HttpTransport.newBuilder("unix:" + socket + ":/mcp").build())
+                    .requestTimeout(Duration.ofSeconds(30))
+                    .build()) {
+                client.connect();
+                String echo = client.callTool("echo", Map.of("message", "over a socket")).text();
+                check("Echo: over a socket".equals(echo), "unix echo answered " + echo);
+            }
+        } finally {
+            fixture.destroy();
+            if (!fixture.waitFor(10, TimeUnit.SECONDS)) {
+                fixture.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            }
+            Files.deleteIfExists(socket);
+            Files.deleteIfExists(dir);
+        }
+    }
+
+    /** A registry from an mcpServers file: the reference server's tools under namespaced names, a routed call. */
+    private static void hosted(Path nodeDir) throws IOException, InterruptedException {
+        Path dir = Files.createTempDirectory("consumer-hosts-");
+        Path config = dir.resolve("mcp.json");
+        String server = nodeDir.resolve("node_modules/@modelcontextprotocol/server-everything/dist/index.js")
+                .toString().replace("\\", "\\\\").replace("\"", "\\\"");
+        Files.writeString(config, "{\"mcpServers\": {\"everything\": {\"command\": \"node\", \"args\": [\""
+                + server + "\", \"stdio\"]}}}");
+        try (McpServers servers = McpServers.newBuilder().config(config).build()) {
+            List<String> names = servers.tools().stream().map(HostedTool::name).toList();
+            check(names.contains("everything__echo"), "hosted tools: " + names);
+            String echo = servers.callTool("everything__echo", Map.of("message", "hosted")).text();
+            check("Echo: hosted".equals(echo), "hosted echo answered " + echo);
+        } finally {
+            Files.deleteIfExists(config);
+            Files.deleteIfExists(dir);
         }
     }
 
