@@ -3,6 +3,7 @@ package dev.loommcp.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.loommcp.McpClient;
+import dev.loommcp.auth.McpOAuth;
 import dev.loommcp.tasks.McpTasks;
 import dev.loommcp.testing.ScriptedServerTransport;
 import dev.loommcp.transport.http.HttpTransport;
@@ -38,7 +39,8 @@ class ApiSignatureTest {
                 Arguments.of("mcp-transport-stdio", StdioTransport.class),
                 Arguments.of("mcp-transport-http", HttpTransport.class),
                 Arguments.of("mcp-testing", ScriptedServerTransport.class),
-                Arguments.of("mcp-tasks", McpTasks.class));
+                Arguments.of("mcp-tasks", McpTasks.class),
+                Arguments.of("mcp-auth", McpOAuth.class));
     }
 
     @ParameterizedTest(name = "{0}")
