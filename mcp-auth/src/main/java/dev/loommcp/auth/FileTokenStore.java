@@ -12,8 +12,9 @@ import java.util.Optional;
  * when it changes it, replaces it atomically (a temporary file {@code tokens.json.tmp} in the same directory, forced
  * to disk, then an atomic move): readers and other processes see the whole old or the whole new content, and a
  * crash mid-write loses nothing. The {@code remove...} operations compare with the file's current content, so a
- * token another process has just rotated is never removed by a stale caller. Operations block on the locks (file
- * I/O: a virtual thread holds its carrier during it, briefly).
+ * token another process has just rotated is never removed by a stale caller. Operations wait for the locks at most
+ * 30 seconds (then fail: a stopped process holding the lock never hangs this one); a virtual thread holds its
+ * carrier only during the brief reads and writes, never while it waits.
  *
  * <p>Permissions: on POSIX file systems a directory the store creates is {@code rwx------} (an existing directory is
  * used as it is, never changed) and the files are created {@code rw-------}. On file systems with ACLs instead

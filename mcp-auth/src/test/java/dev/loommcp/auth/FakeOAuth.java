@@ -69,6 +69,8 @@ final class FakeOAuth implements AutoCloseable {
     volatile boolean issueRefresh = true;
     volatile boolean dpop;
     volatile String rsNonce;
+    volatile boolean rsNonceHeader = true;
+    volatile String htmlAt; // a path answering 200 with an HTML page
     volatile CountDownLatch tokenGate; // token responses wait for it when set
     volatile Consumer<Map<String, String>> onRefresh; // called before a refresh is answered
 
@@ -129,7 +131,12 @@ final class FakeOAuth implements AutoCloseable {
             String path = ex.getRequestURI().getRawPath();
             paths.add(ex.getRequestMethod() + " " + path);
             String ip = issuerPath;
-            if (path.equals("/mcp")) {
+            if (path.equals(htmlAt)) {
+                byte[] page = "<html><body>hello</body></html>".getBytes(StandardCharsets.UTF_8);
+                ex.getResponseHeaders().set("Content-Type", "text/html");
+                ex.sendResponseHeaders(200, page.length);
+                ex.getResponseBody().write(page);
+            } else if (path.equals("/mcp")) {
                 mcp(ex);
             } else if (prmPath != null && path.equals(prmPath)) {
                 prm(ex);
@@ -282,7 +289,7 @@ final class FakeOAuth implements AutoCloseable {
 
     private void mcp(HttpExchange ex) throws IOException {
         mcpRequests.incrementAndGet();
-        ex.getRequestBody().readAllBytes();
+        byte[] request = ex.getRequestBody().readAllBytes();
         String auth = ex.getRequestHeaders().getFirst("Authorization");
         mcpAuthorization.add(String.valueOf(auth));
         String proof = ex.getRequestHeaders().getFirst("DPoP");
@@ -299,7 +306,9 @@ final class FakeOAuth implements AutoCloseable {
         if (dpop && rsNonce != null) {
             String nonce = proof == null ? null : claim(proof, "nonce");
             if (!rsNonce.equals(nonce)) {
-                ex.getResponseHeaders().set("DPoP-Nonce", rsNonce);
+                if (rsNonceHeader) {
+                    ex.getResponseHeaders().set("DPoP-Nonce", rsNonce);
+                }
                 ex.getResponseHeaders().set("WWW-Authenticate", "DPoP error=\"use_dpop_nonce\"");
                 send(ex, 401, "{\"error\":\"use_dpop_nonce\"}");
                 return;
@@ -310,7 +319,37 @@ final class FakeOAuth implements AutoCloseable {
             challenge(ex, 403, "insufficient_scope", required != null ? required : "mcp:admin");
             return;
         }
-        send(ex, 200, "{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":{}}");
+        if (!"POST".equals(ex.getRequestMethod())) {
+            ex.sendResponseHeaders(405, -1);
+            return;
+        }
+        answer(ex, request);
+    }
+
+    /** A minimal legacy MCP server: initialize, tools/list, anything else an empty result, notifications 202. */
+    private static void answer(HttpExchange ex, byte[] request) throws IOException {
+        JsonNode msg = request.length == 0 ? null : JSON.readTree(request);
+        if (msg == null || !msg.has("id") || !msg.has("method")) {
+            ex.sendResponseHeaders(202, -1);
+            return;
+        }
+        ObjectNode result = JSON.createObjectNode();
+        switch (msg.get("method").asString()) {
+            case "initialize" -> {
+                result.put("protocolVersion", "2025-11-25");
+                result.putObject("capabilities").putObject("tools");
+                result.putObject("serverInfo").put("name", "fake-oauth").put("version", "1");
+            }
+            case "tools/list" -> result.putArray("tools").addObject().put("name", "t")
+                    .putObject("inputSchema").put("type", "object");
+            default -> {
+            }
+        }
+        ObjectNode out = JSON.createObjectNode();
+        out.put("jsonrpc", "2.0");
+        out.set("id", msg.get("id"));
+        out.set("result", result);
+        send(ex, 200, out.toString());
     }
 
     private void challenge(HttpExchange ex, int status, String error, String scope) throws IOException {

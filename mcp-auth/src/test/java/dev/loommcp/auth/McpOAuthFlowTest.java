@@ -105,6 +105,16 @@ class McpOAuthFlowTest {
     }
 
     @Test
+    void aPageThatIsNoMetadataDocumentIsSkipped() throws Exception {
+        as.prmPath = "/.well-known/oauth-protected-resource";
+        as.prmInHeader = false;
+        as.htmlAt = "/.well-known/oauth-protected-resource/mcp";
+        as.metadataPath = "/.well-known/openid-configuration";
+        assertThat(driver.post(open(code()), as.mcp())).isEqualTo(200);
+        assertThat(as.authorizeQueries.getFirst()).containsEntry("resource", as.base);
+    }
+
+    @Test
     void headerMetadataUrlAndOpenIdConfigurationAppendedToTheIssuerPath() throws Exception {
         as.prmPath = "/custom/metadata/location.json";
         as.issuerPath = "/tenant1";
@@ -247,6 +257,16 @@ class McpOAuthFlowTest {
     }
 
     @Test
+    void aShortLivedTokenIsNotRefreshedRightAway() throws Exception {
+        as.expiresIn = 60; // refreshed a fifth of its life ahead (12 s), not the usual 30 s
+        McpOAuth oauth = open(code());
+        assertThat(driver.post(oauth, as.mcp())).isEqualTo(200);
+        assertThat(driver.post(oauth, as.mcp())).isEqualTo(200);
+        assertThat(as.tokenRequests.get()).isEqualTo(1);
+        assertThat(as.refreshRequests.get()).isZero();
+    }
+
+    @Test
     void refusedRefreshRemovesTheTokensAndAuthorizesAgain() throws Exception {
         TokenSet old = as.issue(null, Instant.now().minusSeconds(10));
         as.refresh.remove(old.refreshToken());
@@ -303,6 +323,16 @@ class McpOAuthFlowTest {
                 .isEqualTo(as.mcpProofs.size());
         // the nonce retry and the authorization: one token request with a proof
         assertThat(as.tokenRequests.get()).isEqualTo(1);
+    }
+
+    @Test
+    void aNonceChallengeWithoutANonceFailsWithoutReauthorizing() throws Exception {
+        as.dpop = true;
+        as.rsNonce = "rs-nonce-1";
+        as.rsNonceHeader = false;
+        assertThat(driver.post(open(code().dpop(DpopKey.generate())), as.mcp())).isEqualTo(401);
+        assertThat(as.authorizeRequests.get()).isEqualTo(1);
+        assertThat(as.mcpRequests.get()).isEqualTo(2);
     }
 
     @Test
@@ -412,5 +442,61 @@ class McpOAuthFlowTest {
                 dev.loommcp.spi.Deadline.NONE))).isInstanceOf(McpAuthorizationException.class)
                 .hasMessageContaining("closed");
         assertThat(oauth.toString()).contains("authorization_code").contains("closed");
+    }
+
+    @Test
+    void noSecretInLogsOrMessages() throws Exception {
+        McpOAuthFlowTest.class.getModule().addReads(ModuleLayer.boot().findModule("java.logging").orElseThrow());
+        List<String> logged;
+        List<String> messages = new ArrayList<>();
+        try (LogRecorder rec = new LogRecorder()) {
+            logged = rec.lines;
+            as.authMethods = List.of("client_secret_post");
+            as.dcrMethod = "client_secret_post";
+            McpOAuth oauth = open(code());
+            assertThat(driver.post(oauth, as.mcp())).isEqualTo(200);
+            // a refused refresh, then a refused authorization response
+            TokenSet old = as.issue(null, Instant.now().minusSeconds(10));
+            as.refresh.remove(old.refreshToken());
+            store.saveTokens(as.base + "/mcp", old);
+            McpOAuth second = open(code());
+            as.iss = "wrong";
+            try {
+                driver.post(second, as.mcp());
+            } catch (McpAuthorizationException e) {
+                for (Throwable t = e; t != null; t = t.getCause()) {
+                    messages.add(String.valueOf(t));
+                }
+            }
+            messages.add(oauth.toString());
+            messages.add(String.valueOf(store.registration(as.issuer()).orElseThrow()));
+            messages.add(old.toString());
+        }
+        assertThat(messages).anyMatch(m -> m.contains("RFC 9207"));
+        assertThat(logged).isNotEmpty();
+        List<String> secrets = new ArrayList<>(as.access.keySet());
+        secrets.add("dcr-secret-dcr-client");
+        for (Map<String, String> f : as.tokenForms) {
+            for (String k : List.of("code", "code_verifier", "refresh_token", "client_secret")) {
+                if (f.get(k) != null) {
+                    secrets.add(f.get(k));
+                }
+            }
+        }
+        for (Map<String, String> q : as.authorizeQueries) {
+            secrets.add(q.get("state"));
+        }
+        assertThat(secrets).hasSizeGreaterThan(6);
+        for (String text : concat(logged, messages)) {
+            for (String secret : secrets) {
+                assertThat(text).as("a log line or message").doesNotContain(secret);
+            }
+        }
+    }
+
+    private static List<String> concat(List<String> a, List<String> b) {
+        List<String> all = new ArrayList<>(a);
+        all.addAll(b);
+        return all;
     }
 }

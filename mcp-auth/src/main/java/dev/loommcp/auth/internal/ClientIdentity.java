@@ -32,7 +32,7 @@ final class ClientIdentity {
     /**
      * A client identity at one server.
      *
-     * @param clientId       the client ID, or {@code null} (a JWT-bearer grant needing none)
+     * @param clientId       the client ID
      * @param authentication how it authenticates at the token endpoint
      * @param registration   the dynamic registration it came from, or {@code null}
      */
@@ -80,10 +80,6 @@ final class ClientIdentity {
             config.tokenStore().removeRegistration(r);
         }
         if (as.registrationEndpoint() == null) {
-            if (!code) {
-                // JWT-bearer grants may need no client at all (workload identity)
-                return new Client(null, ClientAuthentication.none(), null);
-            }
             throw new McpAuthorizationException("the authorization server " + SafeText.quote(as.issuer())
                     + " offers no dynamic client registration"
                     + (as.clientIdMetadataDocumentSupported() ? "" : " nor client ID metadata documents")

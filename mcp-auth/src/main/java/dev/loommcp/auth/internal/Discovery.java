@@ -39,7 +39,7 @@ final class Discovery {
 
     /**
      * Finds the protected-resource metadata of an MCP server: the challenge's URL, then the path-based and the root
-     * well-known URL; a URL answering other than 2xx is skipped.
+     * well-known URL; a URL answering other than 2xx with a JSON object is skipped.
      *
      * @param endpoint         the MCP endpoint
      * @param resourceMetadata the challenge's {@code resource_metadata}, or {@code null}
@@ -54,10 +54,11 @@ final class Discovery {
             throws IOException, InterruptedException {
         for (URI url : Urls.protectedResourceMetadataUrls(endpoint, resourceMetadata)) {
             AuthHttp.Response r = http.get(url, Map.of(), deadline);
-            if (!r.ok()) {
-                continue;
+            JsonNode doc = r.ok() ? r.json() : null;
+            if (doc == null || !doc.isObject()) {
+                continue; // not there (or a page that is no metadata document)
             }
-            return parseProtectedResource(r.json(), url, endpoint);
+            return parseProtectedResource(doc, url, endpoint);
         }
         return null;
     }
@@ -96,7 +97,7 @@ final class Discovery {
      *
      * @param issuer   the issuer identifier, exactly as the protected resource named it
      * @param deadline the caller's deadline
-     * @return the metadata, or {@code null} when no URL had a document
+     * @return the metadata, or {@code null} when no URL had a document (2xx with a JSON object)
      * @throws McpAuthorizationException if a document was found but its {@code issuer} differs from {@code issuer}
      *                                   (compared exactly), or it is unusable
      * @throws IOException               on a network failure
@@ -112,8 +113,9 @@ final class Discovery {
         }
         for (URI url : Urls.authorizationServerMetadataUrls(issuerUri)) {
             AuthHttp.Response r = http.get(url, Map.of(), deadline);
-            if (r.ok()) {
-                return parseAuthServer(r.json(), url, issuer);
+            JsonNode doc = r.ok() ? r.json() : null;
+            if (doc != null && doc.isObject()) {
+                return parseAuthServer(doc, url, issuer);
             }
         }
         return null;
@@ -134,8 +136,9 @@ final class Discovery {
         String origin = Urls.origin(endpoint);
         URI url = URI.create(origin + Urls.AS_WELL_KNOWN);
         AuthHttp.Response r = http.get(url, Map.of(), deadline);
-        if (r.ok()) {
-            return parseAuthServer(r.json(), url, origin);
+        JsonNode doc = r.ok() ? r.json() : null;
+        if (doc != null && doc.isObject()) {
+            return parseAuthServer(doc, url, origin);
         }
         return defaultEndpoints(origin);
     }

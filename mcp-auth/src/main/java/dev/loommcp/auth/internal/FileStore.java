@@ -3,11 +3,11 @@ package dev.loommcp.auth.internal;
 import dev.loommcp.auth.ClientRegistration;
 import dev.loommcp.auth.TokenSet;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ClosedByInterruptException;
 import java.nio.channels.FileChannel;
-import java.nio.channels.FileLockInterruptionException;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
@@ -24,6 +24,7 @@ import java.nio.file.attribute.AclFileAttributeView;
 import java.nio.file.attribute.FileAttribute;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
@@ -31,6 +32,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Function;
 
@@ -38,12 +40,15 @@ import java.util.function.Function;
  * The file token store behind {@code FileTokenStore}: one JSON file ({@value #FILE_NAME}, format {@link StoreFile})
  * in a directory, shared by the threads of this JVM and by other processes.
  *
- * <p>Every operation, reads included, takes a lock per file within this JVM (a {@link ReentrantLock}: two
- * {@link FileChannel#lock()}s of one JVM on one file would overlap) and then an exclusive {@link FileChannel#lock()}
- * on the sibling {@value #LOCK_NAME} (across processes), re-reads the file, applies the operation and, when the
+ * <p>Every operation, reads included, takes a lock per file within this JVM (a {@link ReentrantLock}: two file locks
+ * of one JVM on one file would overlap) and then an exclusive file lock on the sibling {@value #LOCK_NAME} (across
+ * processes; taken with {@link FileChannel#tryLock()} and short pauses, so that no thread blocks in native code
+ * for it), re-reads the file, applies the operation and, when the
  * content changed, writes {@value #TEMP_NAME} in the same directory, forces it to disk and moves it over the file
  * atomically ({@link StandardCopyOption#ATOMIC_MOVE}): a reader, or a crash, never sees half a file. The lock file is
  * created on first use and left in place (deleting it while another process holds it would break the exclusion).
+ * The wait for both locks together is bounded ({@value #LOCK_TIMEOUT_SECONDS} s): a process that holds the lock
+ * file longer (a stopped one) fails the operation instead of hanging it.
  *
  * <p>Permissions: on POSIX file systems a directory this store creates is {@code rwx------} (an existing one is used
  * as it is: the store never changes the permissions of a directory it did not create), and the store file, its
@@ -54,11 +59,11 @@ import java.util.function.Function;
  * <p>Failures: {@link #open} throws an {@link IOException} when the directory cannot be created or the file cannot
  * be read or is not a token store; every later operation throws {@link UncheckedIOException} (for a file another
  * process corrupted too). Messages name the file and what is wrong, never its content. The file is never
- * overwritten when it cannot be read. An interrupted thread's operation fails ({@link ClosedByInterruptException} or
- * {@link FileLockInterruptionException} as the cause; interrupt status kept).
+ * overwritten when it cannot be read. An interrupted thread's operation fails (the message says so; interrupt
+ * status kept).
  *
- * <p>Thread-safe. File I/O runs on the calling thread (a virtual thread holds its carrier during it, briefly; the
- * other virtual threads of this JVM wait on the {@link ReentrantLock} without holding one).
+ * <p>Thread-safe. File I/O runs on the calling thread (a virtual thread holds its carrier during a read or write,
+ * briefly; waiting for a lock, it holds none).
  */
 public final class FileStore {
 
@@ -68,6 +73,12 @@ public final class FileStore {
     public static final String LOCK_NAME = "tokens.json.lock";
     /** The temporary file's name: {@value}. */
     public static final String TEMP_NAME = "tokens.json.tmp";
+
+    /** How long an operation waits for the locks at most: {@value #LOCK_TIMEOUT_SECONDS} seconds. */
+    public static final int LOCK_TIMEOUT_SECONDS = 30;
+    private static final Duration LOCK_TIMEOUT = Duration.ofSeconds(LOCK_TIMEOUT_SECONDS);
+    /** The longest pause between two attempts to take the file lock, in milliseconds. */
+    private static final long MAX_LOCK_PAUSE_MILLIS = 20;
 
     private static final System.Logger LOG = System.getLogger("dev.loommcp.auth");
     private static final Set<PosixFilePermission> OWNER_FILE = PosixFilePermissions.fromString("rw-------");
@@ -80,10 +91,12 @@ public final class FileStore {
     private final Path lockFile;
     private final Path temp;
     private final boolean posix;
+    private final Duration lockTimeout;
     private final ReentrantLock lock;
 
-    private FileStore(Path dir, boolean posix) {
+    private FileStore(Path dir, boolean posix, Duration lockTimeout) {
         this.dir = dir;
+        this.lockTimeout = lockTimeout;
         this.file = dir.resolve(FILE_NAME);
         this.lockFile = dir.resolve(LOCK_NAME);
         this.temp = dir.resolve(TEMP_NAME);
@@ -107,12 +120,17 @@ public final class FileStore {
      *                              directory, or the file cannot be locked or read or is not a token store
      */
     public static FileStore open(Path directory) throws IOException {
+        return open(directory, LOCK_TIMEOUT);
+    }
+
+    /** {@link #open(Path)} with another bound of the wait for the locks (tests). */
+    static FileStore open(Path directory, Duration lockTimeout) throws IOException {
         Path dir = Objects.requireNonNull(directory, "directory").toAbsolutePath().normalize();
         boolean posix = dir.getFileSystem().supportedFileAttributeViews().contains("posix");
         if (!Files.isDirectory(dir)) {
             createDirectory(dir, posix);
         }
-        FileStore store = new FileStore(dir, posix);
+        FileStore store = new FileStore(dir, posix, lockTimeout);
         store.locked(s -> null);
         return store;
     }
@@ -258,10 +276,19 @@ public final class FileStore {
 
     /** Locks, reads, applies {@code op} and writes the file when its content changed. */
     private <T> T locked(Function<StoreState, T> op) throws IOException {
-        lock.lock();
+        long deadline = System.nanoTime() + lockTimeout.toNanos();
+        try {
+            if (!lock.tryLock(lockTimeout.toNanos(), TimeUnit.NANOSECONDS)) {
+                throw new IOException("the token store " + file + " is busy in this process for more than "
+                        + lockTimeout.toMillis() + " ms");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("the token store " + file + " cannot be used: the thread was interrupted", e);
+        }
         try (FileChannel lockChannel = openOwnerOnly(lockFile, EnumSet.of(StandardOpenOption.CREATE,
                 StandardOpenOption.WRITE))) {
-            lockChannel.lock(); // released when the channel closes
+            fileLock(lockChannel, deadline); // released when the channel closes
             byte[] before = read();
             StoreState state = StoreFile.read(before); // IllegalArgumentException: not a token store
             T result = op.apply(state);
@@ -278,6 +305,27 @@ public final class FileStore {
             throw new IOException("the token store " + file + " cannot be used: " + describe(e), e);
         } finally {
             lock.unlock();
+        }
+    }
+
+    /**
+     * Takes the exclusive lock of the lock file, polling ({@link FileChannel#tryLock()} never blocks in native code,
+     * so a virtual thread waits without holding its carrier), until {@code deadline}.
+     */
+    private void fileLock(FileChannel ch, long deadline) throws IOException {
+        long pause = 1;
+        while (ch.tryLock() == null) {
+            if (System.nanoTime() - deadline >= 0) {
+                throw new IOException("another process holds the lock file " + lockFile + " for more than "
+                        + lockTimeout.toMillis() + " ms");
+            }
+            try {
+                Thread.sleep(pause);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new InterruptedIOException("interrupted while waiting for the lock");
+            }
+            pause = Math.min(pause * 2, MAX_LOCK_PAUSE_MILLIS);
         }
     }
 
@@ -346,12 +394,18 @@ public final class FileStore {
         }
     }
 
-    /** What an I/O failure was: its type and the JDK's message (paths and reasons; file content never). */
+    /**
+     * What an I/O failure was: an interruption, one of ours (its message), or the JDK's type and message (paths and
+     * reasons; file content never).
+     */
     private static String describe(IOException e) {
-        if (e instanceof ClosedByInterruptException || e instanceof FileLockInterruptionException) {
+        if (e instanceof ClosedByInterruptException || e instanceof InterruptedIOException) {
             return "the thread was interrupted";
         }
         String m = e.getMessage();
+        if (e.getClass() == IOException.class && m != null) {
+            return m;
+        }
         return e.getClass().getSimpleName() + (m == null ? "" : " (" + m + ")");
     }
 

@@ -185,11 +185,8 @@ public final class OAuthEngine {
         AuthChallenge dpopChallenge = failure.challenge("DPoP");
         if (failure.status() == 401 && dpop != null && dpopChallenge != null
                 && "use_dpop_nonce".equals(dpopChallenge.parameter("error"))) {
-            Optional<String> nonce = failure.headers().firstValue("DPoP-Nonce");
-            if (nonce.isPresent()) {
-                dpop.nonce(request.uri(), nonce.get());
-                return true; // a fresh proof with the nonce, no new authorization
-            }
+            // a fresh proof with the nonce, no new authorization; without a usable nonce the retry cannot succeed
+            return dpop.noteNonce(request.uri(), failure.headers());
         }
         AuthChallenge ch = challenge(failure);
         String error = ch == null ? null : ch.parameter("error");

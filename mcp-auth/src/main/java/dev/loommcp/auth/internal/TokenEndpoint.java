@@ -27,8 +27,8 @@ import tools.jackson.databind.JsonNode;
 /**
  * Token requests (OAuth 2.1 section 3.2): adds the client authentication ({@code none}, {@code client_secret_basic}
  * with form-urlencoded parts, {@code client_secret_post}, {@code private_key_jwt}; {@link ClientAuthentication.Secret}
- * picks basic unless the server lists only post), the DPoP proof when a key is set (retrying once with the server's
- * nonce on {@code use_dpop_nonce}), posts the form and parses the token response into a {@link TokenSet}. Also the
+ * picks basic unless the server lists only post), the DPoP proof when a key is set (see {@link #request} for the
+ * policy; retrying once with the server's nonce on {@code use_dpop_nonce}), posts the form and parses the token response into a {@link TokenSet}. Also the
  * grant-specific requests: authorization code, refresh, client credentials, JWT bearer (workload identity), and the
  * enterprise-managed token exchange + JWT bearer.
  *
@@ -81,8 +81,14 @@ public final class TokenEndpoint {
     /**
      * Posts one token request to {@code as.tokenEndpoint()}: the parameters, the client authentication and, with a
      * DPoP key, a proof (a {@code 400}/{@code 401} {@code use_dpop_nonce} answer carrying a {@code DPoP-Nonce} is
-     * retried once with that nonce; every {@code DPoP-Nonce} the server sends is remembered). With DPoP the token
-     * type must be {@code DPoP}; without, {@code Bearer} (a missing {@code token_type} counts as {@code Bearer}).
+     * retried once with that nonce; every {@code DPoP-Nonce} the server sends is remembered).
+     *
+     * <p>DPoP policy: with a DPoP key, a proof is sent unless the server's metadata lists
+     * {@code dpop_signing_alg_values_supported} without {@code ES256}. When the server lists {@code ES256}, the token
+     * type must be {@code DPoP} (a server that advertises DPoP and issues a Bearer token is refused); when it lists
+     * nothing, it may ignore the proof (RFC 9449 section 5) and a {@code Bearer} token is taken as such. A
+     * {@code DPoP} token without a proof sent, or any other token type, is refused; a missing {@code token_type}
+     * counts as {@code Bearer}.
      *
      * @param as       the authorization server (its issuer is the {@code aud} of a {@code private_key_jwt} assertion
      *                 and the issuer of the returned set)
@@ -102,8 +108,11 @@ public final class TokenEndpoint {
                             Map<String, String> params, Deadline deadline)
             throws TokenError, IOException, InterruptedException {
         Objects.requireNonNull(as, "as");
+        List<String> algs = as.dpopSigningAlgValuesSupported() == null ? List.of()
+                : as.dpopSigningAlgValuesSupported();
+        boolean prove = dpop != null && (algs.isEmpty() || algs.contains("ES256"));
         Target target = new Target("the authorization server", as.tokenEndpoint(), as.issuer(),
-                as.tokenEndpointAuthMethodsSupported(), dpop);
+                as.tokenEndpointAuthMethodsSupported(), prove ? dpop : null, prove && !algs.isEmpty());
         JsonNode body = exchange(target, clientId, auth, params, deadline);
         return tokenSet(target, as.issuer(), body);
     }
@@ -252,7 +261,7 @@ public final class TokenEndpoint {
         p.put("subject_token", idToken);
         p.put("subject_token_type", ID_TOKEN);
         Target idpTarget = new Target("the identity provider", idp.tokenEndpoint(), idp.tokenEndpoint().toString(),
-                List.of(), null);
+                List.of(), null, false);
         JsonNode body = exchange(idpTarget, idp.clientId(), idp.authentication(), p, deadline);
         String idJag = accessToken(idpTarget, body);
         JsonNode issued = body.get("issued_token_type");
@@ -294,9 +303,11 @@ public final class TokenEndpoint {
 
     /**
      * Where a request goes: for messages ({@code who}), the endpoint, the {@code aud} of client assertions, the
-     * server's authentication methods (for {@link ClientAuthentication.Secret}) and the DPoP proofs, if any.
+     * server's authentication methods (for {@link ClientAuthentication.Secret}), the DPoP proofs, if any, and whether
+     * the token must then be DPoP-bound.
      */
-    private record Target(String who, URI endpoint, String audience, List<String> authMethods, DpopProofs dpop) {
+    private record Target(String who, URI endpoint, String audience, List<String> authMethods, DpopProofs dpop,
+                          boolean dpopRequired) {
         Target {
             Objects.requireNonNull(endpoint, "tokenEndpoint");
             authMethods = authMethods == null ? List.of() : authMethods;
@@ -424,24 +435,26 @@ public final class TokenEndpoint {
         JsonNode tt = body.get("token_type");
         String tokenType;
         if (tt == null || tt.isNull()) {
-            if (target.dpop() != null) {
+            if (target.dpopRequired()) {
                 throw unusable(target, 200, "has no token_type (a DPoP-bound token was asked for)");
             }
             tokenType = "Bearer";
         } else if (!tt.isString()) {
             throw unusable(target, 200, "has a token_type that is not a string");
-        } else if (target.dpop() != null) {
-            if (!"DPoP".equalsIgnoreCase(tt.stringValue())) {
-                throw unusable(target, 200, "has token_type " + SafeText.quote(tt.stringValue())
-                        + " where a DPoP-bound token (DPoP) was asked for");
+        } else if ("DPoP".equalsIgnoreCase(tt.stringValue())) {
+            if (target.dpop() == null) {
+                throw unusable(target, 200, "has token_type \"DPoP\" but the request carried no DPoP proof");
             }
             tokenType = "DPoP";
-        } else {
-            if (!"Bearer".equalsIgnoreCase(tt.stringValue())) {
-                throw unusable(target, 200, "has token_type " + SafeText.quote(tt.stringValue())
-                        + " (only Bearer is usable without a DPoP key)");
+        } else if ("Bearer".equalsIgnoreCase(tt.stringValue())) {
+            if (target.dpopRequired()) {
+                throw unusable(target, 200, "has token_type \"Bearer\" where a DPoP-bound token (DPoP) was asked "
+                        + "for");
             }
             tokenType = "Bearer";
+        } else {
+            throw unusable(target, 200, "has token_type " + SafeText.quote(tt.stringValue())
+                    + " (only Bearer and DPoP are usable)");
         }
         Instant expiresAt = null;
         JsonNode ei = body.get("expires_in");

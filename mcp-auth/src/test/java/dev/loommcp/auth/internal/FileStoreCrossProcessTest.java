@@ -1,22 +1,26 @@
 package dev.loommcp.auth.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.loommcp.auth.FileTokenStore;
 import dev.loommcp.auth.TokenSet;
 import dev.loommcp.testing.LeakCheck;
 import java.io.File;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -48,11 +52,15 @@ class FileStoreCrossProcessTest {
     }
 
     private Process child(Path out, String... args) throws IOException {
+        return child(out, ProcessBuilder.Redirect.from(new File("/dev/null")), args);
+    }
+
+    private Process child(Path out, ProcessBuilder.Redirect in, String... args) throws IOException {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx64m", "-XX:TieredStopAtLevel=1", "-cp", classPath(), StoreChild.class.getName()));
         cmd.addAll(List.of(args));
         Process p = new ProcessBuilder(cmd)
-                .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
+                .redirectInput(in)
                 .redirectOutput(out.toFile())
                 .redirectError(out.resolveSibling(out.getFileName() + ".err").toFile())
                 .start();
@@ -106,6 +114,28 @@ class FileStoreCrossProcessTest {
         assertThat(mine.tokens(res, iss)).contains(rotated);
         assertThat(FileTokenStore.open(dir).tokens(res, iss)).contains(rotated);
         assertThat(mine.removeTokens(res, rotated)).isTrue();
+    }
+
+    @Test
+    void aProcessHoldingTheLockTooLongFailsTheOperationInsteadOfHangingIt() throws Exception {
+        Path dir = tmp.resolve("cache");
+        FileStore store = FileStore.open(dir, Duration.ofMillis(300));
+        Path out = tmp.resolve("hold.out");
+        Process holder = child(out, ProcessBuilder.Redirect.PIPE, "hold", dir.toString());
+        Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> Files.exists(out)
+                && Files.readString(out).contains("LOCKED") || !holder.isAlive());
+        assertThat(holder.isAlive()).as("holder started; " + tail(out.resolveSibling("hold.out.err"))).isTrue();
+        TokenSet t = new TokenSet("https://as.example", "at", "Bearer", null, null, null);
+        assertThatThrownBy(() -> store.saveTokens("https://r.example", t))
+                .isInstanceOf(UncheckedIOException.class)
+                .hasMessageContaining(dir.resolve(FileStore.FILE_NAME).toString())
+                .hasMessageContaining("another process holds the lock file " + dir.resolve(FileStore.LOCK_NAME));
+        assertThatThrownBy(() -> store.tokens("https://r.example", t.issuer())) // reads take the lock too
+                .isInstanceOf(UncheckedIOException.class).hasMessageContaining("another process holds");
+        holder.getOutputStream().close(); // lets go
+        awaitSuccess(holder, out);
+        store.saveTokens("https://r.example", t);
+        assertThat(store.tokens("https://r.example", t.issuer())).contains(t);
     }
 
     @Test

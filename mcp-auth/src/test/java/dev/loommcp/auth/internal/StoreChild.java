@@ -4,14 +4,19 @@ import dev.loommcp.auth.FileTokenStore;
 import dev.loommcp.auth.TokenSet;
 import dev.loommcp.auth.TokenStore;
 import java.io.PrintStream;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 
 /**
  * The other process of {@link FileStoreCrossProcessTest}, a child JVM on the test's class path:
  * <ul>
  *   <li>{@code save DIR RESOURCE ISSUER ACCESS REFRESH}: saves one token set, prints {@code SAVED}, exits;</li>
+ *   <li>{@code hold DIR}: takes the store's lock file, prints {@code LOCKED} and holds it until its standard input
+ *       closes;</li>
  *   <li>{@code hammer DIR ID ROUNDS}: per round saves a set under a resource of its own, then on the shared resource
  *       removes the set it reads (compare-and-delete) and saves its own; prints {@code REMOVED <access token>} for
  *       every successful removal and {@code DONE} at the end.</li>
@@ -34,6 +39,16 @@ public final class StoreChild {
     public static void main(String[] args) {
         PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
         try {
+            if (args[0].equals("hold")) {
+                try (FileChannel ch = FileChannel.open(Path.of(args[1], FileStore.LOCK_NAME),
+                        StandardOpenOption.CREATE, StandardOpenOption.WRITE); FileLock held = ch.lock()) {
+                    out.println("LOCKED");
+                    while (System.in.read() >= 0) {
+                        // until the test closes the pipe
+                    }
+                }
+                System.exit(0);
+            }
             TokenStore store = FileTokenStore.open(Path.of(args[1]));
             switch (args[0]) {
                 case "save" -> {

@@ -91,6 +91,12 @@ class TokenEndpointTest {
         return as(List.of());
     }
 
+    /** An authorization server whose metadata lists these {@code dpop_signing_alg_values_supported}. */
+    AuthServerMetadata asDpop(List<String> algs) {
+        return new AuthServerMetadata(ISSUER, null, server.uri("/as/token"), null, List.of(), List.of(), List.of(),
+                List.of(), false, false, algs, null);
+    }
+
     static Deadline deadline() {
         return Deadline.after(Duration.ofSeconds(20));
     }
@@ -324,7 +330,7 @@ class TokenEndpointTest {
                 Arguments.of("{\"access_token\":\"" + ACCESS + "\u00e9\"}", "characters not allowed"),
                 Arguments.of("{" + at + ",\"token_type\":5}", "token_type that is not a string"),
                 Arguments.of("{" + at + ",\"token_type\":\"mac\"}", "token_type \"mac\""),
-                Arguments.of("{" + at + ",\"token_type\":\"DPoP\"}", "only Bearer is usable"),
+                Arguments.of("{" + at + ",\"token_type\":\"DPoP\"}", "carried no DPoP proof"),
                 Arguments.of("{" + at + ",\"token_type\":\"N_A\"}", "token_type \"N_A\""),
                 Arguments.of("{" + at + ",\"expires_in\":-1}", "negative expires_in"),
                 Arguments.of("{" + at + ",\"expires_in\":-1e400}", "negative expires_in"),
@@ -626,8 +632,8 @@ class TokenEndpointTest {
     void tokenRequestsCarryADpopProofAndExpectADpopToken() throws Exception {
         DpopProofs proofs = new DpopProofs(DPOP);
         server.answer(r -> dpopTokens("later-nonce"));
-        TokenSet t = new TokenEndpoint(http, proofs).clientCredentials(as(), "c", ClientAuthentication.none(), null,
-                RESOURCE, deadline());
+        TokenSet t = new TokenEndpoint(http, proofs).clientCredentials(asDpop(List.of("ES256")), "c",
+                ClientAuthentication.none(), null, RESOURCE, deadline());
         assertThat(t.tokenType()).isEqualTo("DPoP");
         JWTClaimsSet c = proofOf(server.only()).getJWTClaimsSet();
         assertThat(c.getStringClaim("htm")).isEqualTo("POST");
@@ -638,19 +644,56 @@ class TokenEndpointTest {
         assertThat(proofs.nonce(server.uri("/anything"))).isEqualTo("later-nonce");
 
         server.answer(r -> tokens("{\"access_token\":\"" + ACCESS + "\",\"token_type\":\"Bearer\"}"));
-        assertThatThrownBy(() -> new TokenEndpoint(http, proofs).clientCredentials(as(), "c",
-                ClientAuthentication.none(), null, RESOURCE, deadline()))
+        assertThatThrownBy(() -> new TokenEndpoint(http, proofs).clientCredentials(asDpop(List.of("RS256", "ES256")),
+                "c", ClientAuthentication.none(), null, RESOURCE, deadline()))
                 .isInstanceOfSatisfying(TokenError.class, e -> assertThat(noSecret(e).getMessage())
                         .contains("token_type \"Bearer\" where a DPoP-bound token (DPoP) was asked for"));
         assertThat(proofOf(server.requests.get(1)).getJWTClaimsSet().getStringClaim("nonce"))
                 .isEqualTo("later-nonce");
         server.answer(r -> tokens("{\"access_token\":\"" + ACCESS + "\"}"));
-        assertThatThrownBy(() -> new TokenEndpoint(http, proofs).clientCredentials(as(), "c",
+        assertThatThrownBy(() -> new TokenEndpoint(http, proofs).clientCredentials(asDpop(List.of("ES256")), "c",
                 ClientAuthentication.none(), null, RESOURCE, deadline()))
                 .isInstanceOf(TokenError.class).hasMessageContaining("has no token_type");
         server.answer(r -> tokens("{\"access_token\":\"" + ACCESS + "\",\"token_type\":\"dpop\"}"));
         assertThat(new TokenEndpoint(http, proofs).clientCredentials(as(), "c", ClientAuthentication.none(), null,
                 RESOURCE, deadline()).tokenType()).isEqualTo("DPoP");
+    }
+
+    static Stream<Arguments> dpopPolicy() {
+        String bearer = "{\"access_token\":\"" + ACCESS + "\",\"token_type\":\"Bearer\"}";
+        String dpop = "{\"access_token\":\"" + ACCESS + "\",\"token_type\":\"DPoP\"}";
+        String none = "{\"access_token\":\"" + ACCESS + "\"}";
+        return Stream.of(
+                // the server's dpop_signing_alg_values_supported, its answer, proof sent?, token type or error
+                Arguments.of(List.of(), dpop, true, "DPoP"),
+                Arguments.of(List.of(), bearer, true, "Bearer"),
+                Arguments.of(List.of(), none, true, "Bearer"),
+                Arguments.of(List.of("ES256"), dpop, true, "DPoP"),
+                Arguments.of(List.of("ES256"), bearer, true, "error: where a DPoP-bound token (DPoP) was asked for"),
+                Arguments.of(List.of("ES256"), none, true, "error: has no token_type"),
+                Arguments.of(List.of("RS256"), bearer, false, "Bearer"),
+                Arguments.of(List.of("RS256"), dpop, false, "error: carried no DPoP proof"));
+    }
+
+    @ParameterizedTest(name = "{0} answers {1}")
+    @MethodSource("dpopPolicy")
+    void dpopIsRequiredOnlyWhenTheServerAdvertisesEs256(List<String> algs, String answer, boolean proof,
+                                                         String outcome) throws Exception {
+        server.answer(r -> tokens(answer));
+        TokenEndpoint te = new TokenEndpoint(http, new DpopProofs(DPOP));
+        if (outcome.startsWith("error: ")) {
+            assertThatThrownBy(() -> te.clientCredentials(asDpop(algs), "c", ClientAuthentication.none(), null,
+                    RESOURCE, deadline())).isInstanceOf(TokenError.class)
+                    .hasMessageContaining(outcome.substring(7)).satisfies(this::noSecret);
+        } else {
+            assertThat(te.clientCredentials(asDpop(algs), "c", ClientAuthentication.none(), null, RESOURCE,
+                    deadline()).tokenType()).isEqualTo(outcome);
+        }
+        if (proof) {
+            proofOf(server.only());
+        } else {
+            assertThat(server.only().header("DPoP")).isNull();
+        }
     }
 
     static Stream<Arguments> nonceRetries() {

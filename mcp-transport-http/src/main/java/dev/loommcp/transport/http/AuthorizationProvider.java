@@ -11,15 +11,17 @@ import java.util.Map;
  * {@code dev.loommcp.auth} ({@code McpOAuth}) implements it; without a provider (the default) the transport adds no
  * credentials and fails a 401 or 403 with {@link McpHttpStatusException}.
  *
- * <p>Order per request: caller headers, the transport's own headers, then {@link #credentials}, then the
- * {@link RequestSigner} (which sees the credentials). A request is retried at most {@value #MAX_RETRIES} times
+ * <p>Order per request: caller headers, the transport's own headers, then {@link #credentials} (replacing a caller
+ * header of the same name, such as a static {@code Authorization}), then the {@link RequestSigner} (which sees the
+ * credentials). A request is retried at most {@value #MAX_RETRIES} times
  * because of 401/403, whatever the provider answers; after that the last 401/403 fails it with
  * {@link McpHttpStatusException}.
  *
  * <p>Implementations must be thread-safe: requests are authorized concurrently from many (virtual) threads, on the
  * thread sending the request. They may block (a token refresh, an interactive authorization), preferably no longer
  * than {@link AuthorizationRequest#deadline()}; the transport's own wait for the response is still bounded by the
- * request's deadline. The transport never logs what they return.
+ * request's deadline, and when that deadline passes while the provider works the request is not sent: it fails with
+ * {@link dev.loommcp.McpTimeoutException}. The transport never logs what they return.
  *
  * <p>Exceptions: an {@link dev.loommcp.McpException} thrown by the provider fails the request unchanged (an
  * authorization that cannot succeed should throw one naming why); an {@link InterruptedException} propagates; any

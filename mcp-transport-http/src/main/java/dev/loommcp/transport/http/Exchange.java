@@ -38,8 +38,9 @@ import java.util.function.Supplier;
 
 /**
  * One HTTP exchange of the transport, from request to response headers: builds the request (caller headers, the
- * transport's own, the {@link RequestSigner}'s), sends it on the {@link HttpClient}, follows same-origin 307/308
- * redirects, waits for the headers at most until the send's deadline, lets any thread abort it through its
+ * transport's own, the {@link AuthorizationProvider}'s credentials, the {@link RequestSigner}'s), sends it on the
+ * {@link HttpClient}, hands 401/403 answers to the authorization provider and resends when it says so, follows
+ * same-origin 307/308 redirects, waits for the headers at most until the send's deadline, lets any thread abort it through its
  * {@link Call}, and maps failures (I/O, timeouts, HTTP error statuses, closing) to the client's exceptions. The
  * body is left to the caller, except for one-way POSTs ({@link #postOneWay}) and error answers
  * ({@link #failOrDeliverError}), which it settles itself.
@@ -225,13 +226,17 @@ final class Exchange {
                     throw new McpTransportException(call.what + ": the authorization provider returned " + problem);
                 }
                 try {
-                    b.header(h.getKey(), h.getValue());
+                    // replaces a caller header of the same name (a static Authorization): one set of credentials
+                    b.setHeader(h.getKey(), h.getValue());
                 } catch (IllegalArgumentException e) {
                     throw new McpTransportException(call.what + ": the authorization provider returned a header the "
                             + "HTTP client refuses: " + h.getKey());
                 }
-                all.computeIfAbsent(h.getKey(), k -> new ArrayList<>()).add(h.getValue());
+                all.put(h.getKey(), new ArrayList<>(List.of(h.getValue())));
             }
+            // the provider may block (a refresh, an authorization): a caller that stopped waiting meanwhile gets its
+            // timeout, and the server never sees a request nobody waits for
+            throwIfPast(call, deadlineNanos, "waiting for the authorization provider");
         }
         RequestSigner signer = settings.signer;
         if (signer != null) {
@@ -260,6 +265,7 @@ final class Exchange {
                             + "client refuses: " + name);
                 }
             }
+            throwIfPast(call, deadlineNanos, "waiting for the request signer"); // user code too: as above
         }
         return b.build();
     }

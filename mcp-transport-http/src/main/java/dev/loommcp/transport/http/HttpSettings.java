@@ -125,9 +125,12 @@ final class HttpSettings {
         return Math.max(d, MIN_RECONNECT_MILLIS);
     }
 
-    /** Describes the settings: endpoint without query, header names with redacted values, signer and TLS. */
+    /**
+     * Describes the settings: endpoint without query, header names with redacted values, whether a signer and an
+     * authorization provider are set (never what they are or return), and TLS.
+     */
     String describe() {
-        return describeConfig(endpoint, headers, signer != null, tlsDescription);
+        return describeConfig(endpoint, headers, signer != null, authorization != null, tlsDescription);
     }
 
     static boolean sameOrigin(URI a, URI b) {
@@ -154,7 +157,8 @@ final class HttpSettings {
         return u.getScheme().toLowerCase(Locale.ROOT) + "://" + host + ":" + effectivePort(u);
     }
 
-    static String describeConfig(URI endpoint, List<String[]> headers, boolean signer, String tls) {
+    static String describeConfig(URI endpoint, List<String[]> headers, boolean signer, boolean authorization,
+                                 String tls) {
         StringBuilder sb = new StringBuilder("[endpoint=");
         sb.append(originOf(endpoint));
         String path = endpoint.getRawPath();
@@ -170,6 +174,7 @@ final class HttpSettings {
             sb.append(headers.get(i)[0]).append(": <redacted>");
         }
         sb.append("], signer=").append(signer ? "set" : "none");
+        sb.append(", authorization=").append(authorization ? "set" : "none");
         sb.append(", tls=").append(tls).append(']');
         return sb.toString();
     }

@@ -107,8 +107,9 @@ import javax.net.ssl.SSLContext;
  * Threads: HTTP client work runs on virtual threads named {@code mcp-http-<n>}, the GET stream on one named
  * {@code mcp-http-get-<n>}; none outlives {@link #close()}.
  *
- * <p>Secrets: caller header values, signer output and key material are never logged and never put in exception
- * messages; {@link #toString()} redacts header values and the endpoint's query.
+ * <p>Secrets: caller header values, signer output, an authorization provider's credentials and key material are
+ * never logged and never put in exception messages; {@link #toString()} redacts header values and the endpoint's
+ * query, and says whether a signer and an authorization provider are set, never what they are.
  */
 public final class HttpTransport implements McpTransport {
 
@@ -431,7 +432,10 @@ public final class HttpTransport implements McpTransport {
         }
     }
 
-    /** Describes the transport: endpoint without query, header names with redacted values, signer and TLS. */
+    /**
+     * Describes the transport: endpoint without query, header names with redacted values, whether a signer and an
+     * authorization provider are set, and TLS.
+     */
     @Override
     public String toString() {
         return "HttpTransport" + settings.describe();
@@ -736,7 +740,7 @@ public final class HttpTransport implements McpTransport {
         @Override
         public String toString() {
             return "HttpTransport.Builder" + HttpSettings.describeConfig(endpoint, headers, signer != null,
-                    tlsDescription());
+                    authorization != null, tlsDescription());
         }
     }
 }

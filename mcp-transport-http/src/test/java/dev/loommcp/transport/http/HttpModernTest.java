@@ -15,9 +15,7 @@ import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
 import dev.loommcp.spi.Deadline;
 import dev.loommcp.spi.RequestRouting;
-import dev.loommcp.spi.TransportContext;
 import dev.loommcp.testing.LeakCheck;
-import dev.loommcp.testing.RecordingSink;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.time.Duration;
@@ -27,8 +25,6 @@ import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -40,36 +36,10 @@ import org.junit.jupiter.params.provider.CsvSource;
  * (MODERN-ERA.md C.1 items 12-18; conformance scenarios http-standard-headers and http-custom-headers).
  */
 @ExtendWith(LeakCheck.class)
-class HttpModernTest {
+class HttpModernTest extends ServerTestBase {
 
     static final Duration WAIT = Duration.ofSeconds(10);
     static final String V = "2026-07-28";
-
-    TestServer server;
-    RecordingSink sink;
-    private final List<HttpTransport> opened = new java.util.concurrent.CopyOnWriteArrayList<>();
-
-    @BeforeEach
-    void start() throws Exception {
-        server = new TestServer();
-        sink = new RecordingSink();
-    }
-
-    @AfterEach
-    void stop() {
-        for (HttpTransport t : opened) {
-            t.close();
-            assertThat(t.activeExchangeCount()).as("exchanges left open by " + t).isZero();
-        }
-        server.close();
-    }
-
-    HttpTransport open(HttpTransport.Builder b) {
-        HttpTransport t = b.build();
-        opened.add(t);
-        t.open(TransportContext.of(sink, Deadline.NONE));
-        return t;
-    }
 
     HttpTransport open() {
         return open(HttpTransport.newBuilder(server.uri("/mcp")));

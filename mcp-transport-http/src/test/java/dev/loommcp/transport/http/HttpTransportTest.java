@@ -13,10 +13,7 @@ import dev.loommcp.McpTransportException;
 import dev.loommcp.jsonrpc.JsonRpcError;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
-import dev.loommcp.spi.Deadline;
-import dev.loommcp.spi.TransportContext;
 import dev.loommcp.testing.LeakCheck;
-import dev.loommcp.testing.RecordingSink;
 import java.io.OutputStream;
 import java.time.Duration;
 import java.util.List;
@@ -25,43 +22,14 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /** The transport driven through the SPI against the scriptable in-process server. */
 @ExtendWith(LeakCheck.class)
-class HttpTransportTest {
+class HttpTransportTest extends ServerTestBase {
 
     static final Duration WAIT = Duration.ofSeconds(10);
-
-    TestServer server;
-    RecordingSink sink;
-
-    @BeforeEach
-    void start() throws Exception {
-        server = new TestServer();
-        sink = new RecordingSink();
-    }
-
-    @AfterEach
-    void stop() {
-        for (HttpTransport t : opened) {
-            t.close();
-            assertThat(t.activeExchangeCount()).as("exchanges left open by " + t).isZero();
-        }
-        server.close();
-    }
-
-    private final java.util.List<HttpTransport> opened = new java.util.concurrent.CopyOnWriteArrayList<>();
-
-    HttpTransport open(HttpTransport.Builder b) {
-        HttpTransport t = b.build();
-        opened.add(t);
-        t.open(TransportContext.of(sink, Deadline.NONE));
-        return t;
-    }
 
     HttpTransport open() {
         return open(HttpTransport.newBuilder(server.uri("/mcp?tenant=a")));
