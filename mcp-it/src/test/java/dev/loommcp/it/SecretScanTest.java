@@ -45,8 +45,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * them: the fixture's issued client secrets, authorization codes, access and refresh tokens (the fixture lists
  * them), a pre-registered client secret, a private key (its PEM, its private scalar in base64url, hex and decimal),
  * a DPoP key's private scalar, a workload identity assertion, an enterprise ID token. The flows: authorization code,
- * refresh after expiry, logout and re-authorization; refused ones (a DPoP key where the server issues bearer
- * tokens, an unknown pre-registered client, client credentials with {@code private_key_jwt}, JWT bearer,
+ * refresh after expiry, logout and re-authorization, a DPoP key configured (proofs at the token endpoint); refused
+ * ones (an unknown pre-registered client, client credentials with {@code private_key_jwt}, JWT bearer,
  * enterprise-managed with a refusing IdP), whose exceptions are scanned. (The conformance suite's flows, with the suite's own secrets, are scanned by the CLI's
  * {@code ConformanceSecretScanIT}.)
  */
@@ -185,9 +185,15 @@ class SecretScanTest {
                 assertThat(fixture.stat("refreshes")).isEqualTo(1);
             }
             String idp = fixture.issuer().resolve("/token").toString();
-            // a DPoP key: the fixture's authorization server issues bearer tokens, which a DPoP client refuses
-            refused(fixture, McpOAuth.newBuilder().dpop(dpop)
-                    .authorizationCode(AuthorizationCodeHandler.nonInteractive(OAuthFixtureTest.REDIRECT)).build());
+            // a DPoP key: proofs go to the token endpoint; the fixture's authorization server lists no DPoP
+            // algorithms and answers with a bearer token, which is used as such (RFC 9449 section 5)
+            try (McpOAuth oauth = McpOAuth.newBuilder().dpop(dpop)
+                    .authorizationCode(AuthorizationCodeHandler.nonInteractive(OAuthFixtureTest.REDIRECT)).build();
+                 McpClient client = OAuthFixtureTest.connect(fixture, oauth)) {
+                OAuthFixtureTest.echo(client, "with a DPoP key");
+                texts.add(oauth.toString());
+                texts.add(OAuthFixtureTest.stored(oauth, fixture).toString());
+            }
             refused(fixture, McpOAuth.newBuilder().client("scan-unknown-client",
                             ClientAuthentication.clientSecret(clientSecret))
                     .authorizationCode(AuthorizationCodeHandler.nonInteractive(OAuthFixtureTest.REDIRECT)).build());
