@@ -29,8 +29,9 @@ final class AuthOptions {
     @Option(names = "--oauth", scope = ScopeType.INHERIT, order = 20,
             description = {"With --http: authorize with OAuth 2.1 when the server asks (MCP authorization): the "
                     + "authorization code grant with PKCE through a one-shot receiver on 127.0.0.1. mcp prints the "
-                    + "URL to open in a browser on stderr and waits for the redirect (at most 5 minutes). The client "
-                    + "is registered dynamically unless --client-id is given."})
+                    + "URL to open in a browser on stderr and waits for the redirect (bounded by --connect-timeout, "
+                    + "whose default is then 5m, and by --timeout later). The client is registered dynamically "
+                    + "unless --client-id is given."})
     private void oauth(boolean value) {
         oauth = value;
     }

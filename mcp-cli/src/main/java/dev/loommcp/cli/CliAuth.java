@@ -13,6 +13,7 @@ import java.nio.charset.MalformedInputException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import picocli.CommandLine;
 import picocli.CommandLine.ParameterException;
 
@@ -26,6 +27,12 @@ import picocli.CommandLine.ParameterException;
  * <p>Not thread-safe to create; the provider itself is thread-safe.
  */
 final class CliAuth implements AutoCloseable {
+
+    /**
+     * The default of {@code --connect-timeout} with {@code --oauth}: the handshake's first request may wait for the
+     * user to approve in a browser.
+     */
+    static final Duration OAUTH_CONNECT_TIMEOUT = Duration.ofMinutes(5);
 
     /** The {@code client_name} sent in dynamic registration. */
     static final String CLIENT_NAME = "loom-mcp-cli";

@@ -123,8 +123,9 @@ final class ClientSetup {
 
     private McpClient buildClient(StderrTail stderrTail, OutputSchemaValidation outputSchemaValidation,
                                   McpTasks tasks) {
+        // with --oauth the handshake may wait for the user in a browser
         Duration connect = options.connectTimeout() != null ? options.connectTimeout()
-                : McpCommand.DEFAULT_CONNECT_TIMEOUT;
+                : options.auth().oauth() ? CliAuth.OAUTH_CONNECT_TIMEOUT : McpCommand.DEFAULT_CONNECT_TIMEOUT;
         List<Root> rootList = rootList();
         ElicitResult elicitAnswer = elicitAnswer();
         // Ctrl+C, SIGTERM or --timeout: the client cancels the call on the wire, and close() lets that go out first

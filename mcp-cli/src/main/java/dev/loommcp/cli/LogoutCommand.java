@@ -43,10 +43,10 @@ final class LogoutCommand implements Callable<Integer> {
         AuthOptions auth = (AuthOptions) spec.root().mixins().get("auth").userObject();
         String http = optionText("--http");
         if (http == null) {
-            throw new ParameterException(cl, "logout: say which server with --http URL");
+            throw new ParameterException(cl, "say which server with --http URL");
         }
         if (auth.tokenCache() == null) {
-            throw new ParameterException(cl, "logout: say where the tokens are with --token-cache DIR (without it "
+            throw new ParameterException(cl, "say where the tokens are with --token-cache DIR (without it "
                     + "tokens live in memory for one run only)");
         }
         URI server;

@@ -715,7 +715,8 @@ final class McpCommand {
         } catch (RuntimeException e) {
             int code = Failures.report(e, io.rawOut(), io.err(), json, stderrTail, connected
                     ? timeoutHint("--timeout", DEFAULT_REQUEST_TIMEOUT)
-                    : timeoutHint("--connect-timeout", DEFAULT_CONNECT_TIMEOUT), stdio != null);
+                    : timeoutHint("--connect-timeout", auth.oauth() ? CliAuth.OAUTH_CONNECT_TIMEOUT
+                            : DEFAULT_CONNECT_TIMEOUT), stdio != null);
             return code;
         } finally {
             try {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.loommcp.internal.json.Json;
 import dev.loommcp.testing.LeakCheck;
+import dev.loommcp.testkit.HttpOAuthFixture;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.HashMap;
@@ -85,6 +86,30 @@ class CliConformanceTest {
         Run badType = conformance("http://127.0.0.1:9/mcp");
         assertThat(badType.code()).isEqualTo(2);
         assertThat(badType.err()).contains("client_id must be a string");
+    }
+
+    @Test
+    void anAuthScenarioAuthorizesThroughMcpOAuthAgainstARealAuthorizationServer() throws Exception {
+        try (HttpOAuthFixture fixture = new HttpOAuthFixture()) {
+            // no context: dynamic registration (the fixture has no client-ID metadata documents), authorization code
+            env.put("MCP_CONFORMANCE_SCENARIO", "auth/metadata-default");
+            env.put("MCP_CONFORMANCE_PROTOCOL_VERSION", "2025-11-25");
+            Run r = conformance(fixture.endpoint().toString());
+            // the fixture has no test-tool: everything up to the call worked
+            assertThat(r.err()).contains("the server lists [echo, whoami]")
+                    .contains("the server does not list the tool test-tool");
+            assertThat(fixture.stat("registrations")).isEqualTo(1);
+            assertThat(fixture.stat("codeExchanges")).isEqualTo(1);
+            // a pre-registered client the authorization server does not know: refused, exit 1, the secret unprinted
+            env.put("MCP_CONFORMANCE_SCENARIO", "auth/pre-registration");
+            env.put("MCP_CONFORMANCE_CONTEXT", "{\"client_id\":\"nobody\",\"client_secret\":\"s3cr3t-prereg\"}");
+            Run refused = conformance(fixture.endpoint().toString());
+            assertThat(refused.code()).as(refused.err()).isEqualTo(1);
+            assertThat(refused.err()).contains("auth/pre-registration failed").doesNotContain("s3cr3t-prereg");
+            for (String secret : fixture.secrets()) {
+                assertThat(r.err() + r.out() + refused.err()).doesNotContain(secret);
+            }
+        }
     }
 
     @Test

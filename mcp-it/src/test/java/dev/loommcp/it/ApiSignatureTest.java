@@ -3,6 +3,7 @@ package dev.loommcp.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.loommcp.McpClient;
+import dev.loommcp.auth.McpOAuth;
 import dev.loommcp.hosts.McpServers;
 import dev.loommcp.tasks.McpTasks;
 import dev.loommcp.testing.ScriptedServerTransport;
@@ -42,7 +43,8 @@ class ApiSignatureTest {
                 Arguments.of("mcp-transport-unix", UnixConnector.class),
                 Arguments.of("mcp-testing", ScriptedServerTransport.class),
                 Arguments.of("mcp-tasks", McpTasks.class),
-                Arguments.of("mcp-hosts", McpServers.class));
+                Arguments.of("mcp-hosts", McpServers.class),
+                Arguments.of("mcp-auth", McpOAuth.class));
     }
 
     @ParameterizedTest(name = "{0}")
