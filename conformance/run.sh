@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the official MCP conformance suite (@modelcontextprotocol/conformance, pinned in test-servers/package.json +
-# lock), one scenario at a time, in five legs: four run its client scenarios against loom-mcp's conformance client,
+# lock), one scenario at a time, in six legs: five run its client scenarios against loom-mcp's conformance client,
 # each checked against its own expected-failures list, and one referees our tasks-extension test server:
 #
 #   2025-11-25   every client scenario the suite lists for `--spec-version 2025-11-25`, run at that wire
@@ -10,7 +10,11 @@
 #                scenarios (no protected-resource metadata: the authorization server is the MCP server's origin, its
 #                metadata or the default /authorize, /token, /register), run at that wire
 #   extensions   the scenarios `list --client` tags [extension] (no spec version: `--spec-version` would skip them;
-#                each runs at the wire the suite picks for it)
+#                each runs at the wire the suite picks for it, 2025-11-25 for every one in this version)
+#   extensions-2026-07-28
+#                the same scenarios again at the 2026-07-28 wire (`--spec-version 2026-07-28 --force`: the suite skips
+#                extension scenarios under a spec version unless forced), so the extensions' authorization flows
+#                (client credentials, enterprise-managed, DPoP, workload identity) are refereed in both eras too
 #   tasks-server the server scenarios `list --server` names tasks-* (the io.modelcontextprotocol/tasks extension),
 #                run as `conformance server --url <fixture> --scenario <s>` against test-servers/tasks-fixture.mjs
 #                over HTTP (one fixture process for the leg, on an ephemeral port of 127.0.0.1). Every one must pass;
@@ -35,7 +39,7 @@
 # scenarios may be, each with its reason in a comment).
 #
 # Environment:
-#   LEGS="2025-11-25 2026-07-28 2025-03-26 extensions tasks-server"   the legs to run, in this order (default: all
+#   LEGS="2025-11-25 2026-07-28 2025-03-26 extensions extensions-2026-07-28 tasks-server"   the legs to run, in this order (default: all
 #                              five)
 #   SCENARIOS="a b"            run only these scenarios (in every leg that has them; default: all of each leg)
 #   CONFORMANCE_CLIENT="..."   the client command (default: "$JAVA $CONFORMANCE_JAVA_OPTS -jar mcp-cli/target/mcp.jar
@@ -56,7 +60,7 @@ EXPECTED_FAILURES_DIR="${EXPECTED_FAILURES_DIR:-$HERE}"
 SCENARIO_TIMEOUT_MS="${SCENARIO_TIMEOUT_MS:-30000}"
 TOTAL_TIMEOUT_S="${TOTAL_TIMEOUT_S:-720}"
 RESULTS_DIR="${RESULTS_DIR:-$HERE/results/$(date +%Y%m%dT%H%M%S)}"
-read -r -a LEG_LIST <<<"${LEGS:-2025-11-25 2026-07-28 2025-03-26 extensions tasks-server}"
+read -r -a LEG_LIST <<<"${LEGS:-2025-11-25 2026-07-28 2025-03-26 extensions extensions-2026-07-28 tasks-server}"
 START=$(date +%s)
 
 die() { echo "conformance/run.sh: $*" >&2; exit 2; }
@@ -103,7 +107,7 @@ mapfile -t ALL_SERVER < <("$NODE" "$CLI" list --server 2>/dev/null | sed -n 's/^
 
 leg_scenarios() {  # $1 = leg -> its scenario names, in the suite's order
   case "$1" in
-    extensions) printf '%s\n' "${ALL[@]}" | awk '$2 == "extension" { print $1 }' ;;
+    extensions|extensions-2026-07-28) printf '%s\n' "${ALL[@]}" | awk '$2 == "extension" { print $1 }' ;;
     tasks-server) printf '%s\n' "${ALL_SERVER[@]}" | awk '$1 ~ /^tasks-/ { print $1 }' ;;
     20??-??-??) list_scenarios --spec-version "$1" | awk '{ print $1 }' ;;
     *) return 1 ;;
@@ -112,6 +116,7 @@ leg_scenarios() {  # $1 = leg -> its scenario names, in the suite's order
 leg_args() {  # $1 = leg -> the runner's extra arguments
   case "$1" in
     extensions) ;;                         # the scenario's own wire; --spec-version would skip it
+    extensions-2026-07-28) printf '%s\n' --spec-version 2026-07-28 --force ;;
     *) printf '%s\n' --spec-version "$1" ;;
   esac
 }
@@ -136,8 +141,9 @@ done
 
 declare -A LEG_RUN LEG_EXPECTED
 for leg in "${LEG_LIST[@]}"; do
-  [[ "$leg" == extensions || "$leg" == tasks-server || "$leg" =~ ^20[0-9]{2}-[0-9]{2}-[0-9]{2}$ ]] \
-    || die "unknown leg '$leg' (legs: 2025-11-25, 2026-07-28, 2025-03-26, extensions, tasks-server)"
+  [[ "$leg" == extensions || "$leg" == extensions-2026-07-28 || "$leg" == tasks-server \
+      || "$leg" =~ ^20[0-9]{2}-[0-9]{2}-[0-9]{2}$ ]] \
+    || die "unknown leg '$leg' (legs: 2025-11-25, 2026-07-28, 2025-03-26, extensions, extensions-2026-07-28, tasks-server)"
   mapfile -t scen < <(leg_scenarios "$leg")
   (( ${#scen[@]} > 0 )) || die "the suite lists no scenarios for leg $leg"
   exp=()
