@@ -544,14 +544,8 @@ public final class McpClient implements McpTools, McpResources, McpPrompts, McpU
         return session.droppedEventCount();
     }
 
-    // ------------------------------------------------ McpToolCaller, McpSkillServer (host interfaces)
+    // ------------------------------------------------ McpToolCaller, McpSkillServer (Javadoc inherited)
 
-    /**
-     * Returns the name given to {@link Builder#serverName(String)}, else the server's self-reported
-     * {@code serverInfo.name} once connected, else the empty string. Thread-safe; never blocks.
-     *
-     * @return the name, never {@code null}
-     */
     @Override
     public String serverName() {
         if (serverName != null) {
@@ -561,23 +555,12 @@ public final class McpClient implements McpTools, McpResources, McpPrompts, McpU
         return info != null && info.name() != null ? info.name() : "";
     }
 
-    /**
-     * Tells whether the server declared {@code prompts} in its capabilities ({@code initialize} or
-     * {@code server/discover}). Thread-safe; never blocks.
-     *
-     * @return whether it did; {@code false} before {@link #connect()} completed
-     */
     @Override
     public boolean supportsPrompts() {
         ServerCapabilities caps = session.serverCapabilities();
         return caps != null && caps.prompts() != null;
     }
 
-    /**
-     * Tells whether the server declared {@code resources} in its capabilities. Thread-safe; never blocks.
-     *
-     * @return whether it did; {@code false} before {@link #connect()} completed
-     */
     @Override
     public boolean supportsResources() {
         ServerCapabilities caps = session.serverCapabilities();

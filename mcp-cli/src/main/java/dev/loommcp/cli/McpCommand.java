@@ -2,7 +2,6 @@ package dev.loommcp.cli;
 
 import dev.loommcp.Era;
 import dev.loommcp.McpClient;
-import dev.loommcp.McpProtocolException;
 import dev.loommcp.OutputSchemaValidation;
 import dev.loommcp.ProtocolMode;
 import dev.loommcp.RequestOptions;
@@ -17,18 +16,15 @@ import dev.loommcp.schema.Prompt;
 import dev.loommcp.schema.PromptArgument;
 import dev.loommcp.schema.Resource;
 import dev.loommcp.schema.ResourceTemplate;
-import dev.loommcp.schema.ServerCapabilities;
 import dev.loommcp.schema.Tool;
 import dev.loommcp.tasks.McpTasks;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.Function;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -294,8 +290,8 @@ final class McpCommand {
                 io.printJson(Json.toPlain(discovered != null ? discovered : client.initializeResult()));
             } else if (discovered != null) {
                 Implementation who = discovered.serverInfo() != null ? discovered.serverInfo() : client.serverInfo();
-                Render.info(io.out(), who, Era.MODERN, protocolVersion(client), discovered.supportedVersions(),
-                        capabilities(client), discovered.instructions());
+                Render.info(io.out(), who, Era.MODERN, ServerFacts.protocolVersion(client),
+                        discovered.supportedVersions(), ServerFacts.capabilities(client), discovered.instructions());
             } else {
                 InitializeResult r = client.initializeResult();
                 Render.info(io.out(), r.serverInfo(), Era.LEGACY, r.protocolVersion(), null, r.capabilities(),
@@ -313,11 +309,11 @@ final class McpCommand {
             return hostCommands().tools();
         }
         return withClient(client -> {
-            if (notOffered(client, capabilities(client).tools(), "tools", "tools")) {
+            if (notOffered(client, ServerFacts.capabilities(client).tools(), "tools", "tools")) {
                 return ExitCodes.OK;
             }
             if (json) {
-                io.printJson(listRaw(client, "tools/list", "tools"));
+                io.printJson(ServerFacts.listRaw(client, "tools/list", "tools"));
                 return ExitCodes.OK;
             }
             List<List<String>> rows = new ArrayList<>();
@@ -435,13 +431,14 @@ final class McpCommand {
     int resources(@Option(names = "--templates", description = "list resource templates instead")
                   boolean templates) throws InterruptedException {
         return withClient(client -> {
-            if (notOffered(client, capabilities(client).resources(), "resources",
+            if (notOffered(client, ServerFacts.capabilities(client).resources(), "resources",
                     templates ? "resourceTemplates" : "resources")) {
                 return ExitCodes.OK;
             }
             if (json) {
-                io.printJson(templates ? listRaw(client, "resources/templates/list", "resourceTemplates")
-                        : listRaw(client, "resources/list", "resources"));
+                io.printJson(templates
+                        ? ServerFacts.listRaw(client, "resources/templates/list", "resourceTemplates")
+                        : ServerFacts.listRaw(client, "resources/list", "resources"));
                 return ExitCodes.OK;
             }
             List<List<String>> rows = new ArrayList<>();
@@ -485,11 +482,11 @@ final class McpCommand {
             description = "List the server's prompts and their arguments (* = required).")
     int prompts() throws InterruptedException {
         return withClient(client -> {
-            if (notOffered(client, capabilities(client).prompts(), "prompts", "prompts")) {
+            if (notOffered(client, ServerFacts.capabilities(client).prompts(), "prompts", "prompts")) {
                 return ExitCodes.OK;
             }
             if (json) {
-                io.printJson(listRaw(client, "prompts/list", "prompts"));
+                io.printJson(ServerFacts.listRaw(client, "prompts/list", "prompts"));
                 return ExitCodes.OK;
             }
             List<List<String>> rows = new ArrayList<>();
@@ -632,36 +629,10 @@ final class McpCommand {
         if (json) {
             io.printJson(Map.of(itemsKey, List.of()));
         } else {
-            io.out().println("(the server does not offer " + name + ": its " + handshakeName(client)
+            io.out().println("(the server does not offer " + name + ": its " + ServerFacts.handshakeName(client)
                     + " result declares no '" + name + "' capability)");
         }
         return true;
-    }
-
-    /**
-     * The server's capabilities in either era: from {@code server/discover} in the modern era, from
-     * {@code initialize} in the legacy one.
-     */
-    static ServerCapabilities capabilities(McpClient client) {
-        DiscoverResult discovered = client.discoverResult();
-        if (discovered != null) {
-            return discovered.capabilities() != null ? discovered.capabilities() : ServerCapabilities.of();
-        }
-        return client.initializeResult().capabilities();
-    }
-
-    /** The request that told the server's capabilities: {@code server/discover} or {@code initialize}. */
-    static String handshakeName(McpClient client) {
-        return client.discoverResult() != null ? "server/discover" : "initialize";
-    }
-
-    /** The protocol version of the connection; in the modern era the client's modern version when not reported. */
-    static String protocolVersion(McpClient client) {
-        String version = client.protocolVersion();
-        if (version == null && client.discoverResult() != null) {
-            return ProtocolMode.MODERN_PROTOCOL_VERSION;
-        }
-        return version;
     }
 
     // ------------------------------------------------------------------------------------------------ connection
@@ -762,42 +733,6 @@ final class McpCommand {
     }
 
     // ------------------------------------------------------------------------------------------------ helpers
-
-    /**
-     * Reads every page of a list method with raw requests and joins the pages: the first page's object with the
-     * items of every page under {@code itemsKey} and no {@code nextCursor}. A repeated cursor or more than 1000 pages
-     * fails like the client's own listings.
-     */
-    Map<String, Object> listRaw(McpClient client, String method, String itemsKey)
-            throws InterruptedException {
-        Map<String, Object> first = null;
-        List<Object> items = new ArrayList<>();
-        Set<String> seen = new HashSet<>();
-        String cursor = null;
-        for (int page = 1; ; page++) {
-            if (page > 1000) {
-                throw new McpProtocolException(method + ": more than 1000 pages; stopped");
-            }
-            Map<String, Object> result = client.request(method, cursor == null ? null : Map.of("cursor", cursor),
-                    RequestOptions.DEFAULT);
-            if (first == null) {
-                first = new LinkedHashMap<>(result);
-            }
-            if (result.get(itemsKey) instanceof List<?> list) {
-                items.addAll(list);
-            }
-            if (!(result.get("nextCursor") instanceof String next)) {
-                break;
-            }
-            if (!seen.add(next)) {
-                throw new McpProtocolException(method + ": the server repeated a cursor; stopped");
-            }
-            cursor = next;
-        }
-        first.put(itemsKey, items);
-        first.remove("nextCursor");
-        return first;
-    }
 
     /** Parses a JSON-object argument ({@code null}: empty; {@code -}: read stdin). */
     private Map<String, Object> jsonObjectArgument(String text, String what) {

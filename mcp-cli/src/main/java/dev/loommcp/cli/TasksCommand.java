@@ -27,7 +27,7 @@ final class TasksCommand {
                     + "2025-11-25 tasks only: the modern era's tasks extension has no listing)."})
     int list() throws InterruptedException {
         return parent.withTasks((client, tasks) -> parent.taskCommands().list(client, tasks,
-                (method, key) -> parent.listRaw(client, method, key)));
+                (method, key) -> ServerFacts.listRaw(client, method, key)));
     }
 
     @Command(name = "get", mixinStandardHelpOptions = true,

@@ -1,6 +1,5 @@
 package dev.loommcp.transport.http;
 
-import static dev.loommcp.transport.http.Exchange.EMPTY;
 import static dev.loommcp.transport.http.Exchange.LOG;
 import static dev.loommcp.transport.http.HeaderRules.VERSION_HEADER;
 
@@ -17,7 +16,6 @@ import dev.loommcp.spi.TransportContext;
 import java.lang.System.Logger.Level;
 import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -118,7 +116,8 @@ public final class HttpTransport implements McpTransport {
     // the calls awaiting a response), GetStream (the GET stream's supervisor), Sender (POSTing the client's
     // messages; a 404 drops the session and reports McpSessionExpiredException, the client starts the new one),
     // HttpSession
-    // (id and version, one immutable value in one AtomicReference), HttpSettings and HeaderRules.
+    // (id and version, one immutable value in one AtomicReference), SessionDelete (the bounded DELETE of close),
+    // HttpSettings and HeaderRules.
 
     /** The most redirects (307/308, same origin) followed for one request. */
     public static final int MAX_REDIRECTS = HttpSettings.MAX_REDIRECTS;
@@ -463,7 +462,7 @@ public final class HttpTransport implements McpTransport {
             interrupted |= sender.abortAndJoin(Deadline.after(CLOSE_TIMEOUT));
             HttpSession last = session.get();
             if (last.id() != null && !interrupted) {
-                interrupted |= deleteSessionBounded(last);
+                interrupted |= SessionDelete.sendBounded(settings, exchange, last);
             }
             c.shutdownNow();
             interrupted |= BoundedWait.run(() -> c.awaitTermination(CLOSE_TIMEOUT),
@@ -487,44 +486,6 @@ public final class HttpTransport implements McpTransport {
     @Override
     public String toString() {
         return "HttpTransport" + settings.describe();
-    }
-
-    /**
-     * Sends the DELETE on its own thread and waits for it at most {@link #CLOSE_TIMEOUT} (plus a little for
-     * it to unwind): a request signer is user code and may block, which must not hold {@link #close()}.
-     *
-     * @return whether the closing thread was interrupted while waiting
-     */
-    private boolean deleteSessionBounded(HttpSession last) {
-        Call call = new Call(null, "DELETE session");
-        Thread t = settings.threads.start("http-delete", () -> deleteSession(last, call));
-        boolean interrupted = settings.threads.joinAll(List.of(t),
-                Deadline.after(CLOSE_TIMEOUT.plusMillis(500)));
-        if (t.isAlive()) {
-            LOG.log(Level.WARNING, "{0} of {1} did not stop in time", "the session DELETE", origin);
-            call.abort();
-            t.interrupt();
-        }
-        return interrupted;
-    }
-
-    private void deleteSession(HttpSession last, Call call) {
-        try {
-            HttpResponse<StreamBody> resp = exchange.send(call, "DELETE", EMPTY, last.deleteHeaders(),
-                    System.nanoTime() + CLOSE_TIMEOUT.toNanos());
-            int status = resp.statusCode();
-            resp.body().close();
-            LOG.log(Level.DEBUG, () -> "DELETE session answered HTTP " + status
-                    + (status == 405 ? " (the server does not end sessions on request)" : ""));
-        } catch (InterruptedException e) {
-            // close() gave up waiting
-        } catch (McpException e) {
-            LOG.log(Level.DEBUG, () -> "DELETE session failed: " + e.getMessage());
-        } catch (RuntimeException e) {
-            LOG.log(Level.WARNING, "DELETE session with " + origin + " failed unexpectedly", e);
-        } finally {
-            call.abort();
-        }
     }
 
     // ------------------------------------------------------------------------------------------------------------
