@@ -125,12 +125,16 @@ public final class McpOAuth implements AuthorizationProvider, AutoCloseable {
     }
 
     /**
-     * Builds a {@link McpOAuth}. Exactly one grant is configured: {@link #authorizationCode},
-     * {@link #clientCredentials}, {@link #jwtBearer} or {@link #enterpriseManaged} (the last call wins). Not
-     * thread-safe.
+     * Builds a {@link McpOAuth}. The grant: {@link #authorizationCode}, {@link #clientCredentials}, both of them, or
+     * {@link #jwtBearer} or {@link #enterpriseManaged}. {@code authorizationCode} and {@code clientCredentials}
+     * combine: with both, each authorization server's metadata decides (see {@link #clientCredentials}).
+     * {@code jwtBearer} and {@code enterpriseManaged} replace every grant configured before them, and any later grant
+     * call replaces them (the last call wins). Not thread-safe.
      */
     public static final class Builder {
-        String grant;
+        /** {@code jwt_bearer} or {@code enterprise_managed}, or {@code null} for code and/or client credentials. */
+        String exclusiveGrant;
+        boolean clientCredentials;
         AuthorizationCodeHandler codeHandler;
         AssertionSource assertion;
         EnterpriseIdp idp;
@@ -152,7 +156,9 @@ public final class McpOAuth implements AuthorizationProvider, AutoCloseable {
         }
 
         /**
-         * Uses the authorization-code grant with PKCE (a user approves in a browser), through this handler.
+         * Uses the authorization-code grant with PKCE (a user approves in a browser), through this handler. May be
+         * combined with {@link #clientCredentials()} (see there); replaces {@link #jwtBearer} and
+         * {@link #enterpriseManaged}.
          *
          * @param handler runs the authorization (see {@link LoopbackReceiver},
          *                {@link AuthorizationCodeHandler#nonInteractive})
@@ -161,24 +167,32 @@ public final class McpOAuth implements AuthorizationProvider, AutoCloseable {
          */
         public Builder authorizationCode(AuthorizationCodeHandler handler) {
             this.codeHandler = Objects.requireNonNull(handler, "handler");
-            this.grant = "authorization_code";
+            this.exclusiveGrant = null;
             return this;
         }
 
         /**
          * Uses the client-credentials grant (no user: a service); needs {@link #client(String, ClientAuthentication)}
-         * with a secret or a private key.
+         * with a secret or a private key. Replaces {@link #jwtBearer} and {@link #enterpriseManaged}.
+         *
+         * <p>Combined with {@link #authorizationCode} (in either order), the grant is chosen per authorization server
+         * from its metadata's {@code grant_types_supported}: client credentials when it lists
+         * {@code client_credentials} and not {@code authorization_code} (a server for services only), else the
+         * authorization code (also when it lists neither or publishes no metadata). So one configuration serves
+         * both kinds of server with the same pre-registered client. Alone, client credentials is used whatever the
+         * metadata says.
          *
          * @return this builder
          */
         public Builder clientCredentials() {
-            this.grant = "client_credentials";
+            this.clientCredentials = true;
+            this.exclusiveGrant = null;
             return this;
         }
 
         /**
          * Uses the JWT-bearer grant (RFC 7523 section 2.1) with a workload identity token from {@code assertion}
-         * (workload identity federation).
+         * (workload identity federation), instead of every grant configured before.
          *
          * @param assertion supplies the workload's signed identity token
          * @return this builder
@@ -186,13 +200,14 @@ public final class McpOAuth implements AuthorizationProvider, AutoCloseable {
          */
         public Builder jwtBearer(AssertionSource assertion) {
             this.assertion = Objects.requireNonNull(assertion, "assertion");
-            this.grant = "jwt_bearer";
+            exclusive("jwt_bearer");
             return this;
         }
 
         /**
          * Uses enterprise-managed authorization (SEP-990): the user's ID token is exchanged at the enterprise IdP for
-         * an ID-JAG, presented to the MCP server's authorization server with the JWT-bearer grant.
+         * an ID-JAG, presented to the MCP server's authorization server with the JWT-bearer grant. Replaces every
+         * grant configured before.
          *
          * @param idp the identity provider
          * @return this builder
@@ -200,7 +215,7 @@ public final class McpOAuth implements AuthorizationProvider, AutoCloseable {
          */
         public Builder enterpriseManaged(EnterpriseIdp idp) {
             this.idp = Objects.requireNonNull(idp, "idp");
-            this.grant = "enterprise_managed";
+            exclusive("enterprise_managed");
             return this;
         }
 
@@ -297,8 +312,17 @@ public final class McpOAuth implements AuthorizationProvider, AutoCloseable {
         }
 
         /**
-         * Binds tokens to a DPoP key (RFC 9449): proofs on token requests and on every MCP request. Default none
-         * (bearer tokens).
+         * Binds tokens to a DPoP key (RFC 9449) where the authorization server offers DPoP. Default none (bearer
+         * tokens).
+         *
+         * <p>DPoP is used per authorization server, from its metadata: when its
+         * {@code dpop_signing_alg_values_supported} lists {@code ES256} (the algorithm of {@link DpopKey}), every
+         * token request carries a DPoP proof (retried once with the server's nonce on {@code use_dpop_nonce}), the
+         * token must come back with {@code token_type} {@code DPoP} (a Bearer answer is refused), and every MCP
+         * request then carries {@code Authorization: DPoP} with a fresh proof (again with the resource server's
+         * nonce when it asks for one). An authorization server that lists no such value (or only other algorithms,
+         * or publishes no metadata) gets no proof, and its tokens are used as Bearer tokens. So a key may be set
+         * unconditionally: servers without DPoP keep working as before.
          *
          * @param key the key, or {@code null} for none
          * @return this builder
@@ -383,11 +407,12 @@ public final class McpOAuth implements AuthorizationProvider, AutoCloseable {
          *                               secret or key)
          */
         public McpOAuth build() {
+            String grant = grant();
             if (grant == null) {
                 throw new IllegalStateException("no grant configured: call authorizationCode, clientCredentials, "
                         + "jwtBearer or enterpriseManaged");
             }
-            if ("client_credentials".equals(grant) && (clientId == null
+            if (clientCredentials && exclusiveGrant == null && (clientId == null
                     || clientAuthentication instanceof ClientAuthentication.None)) {
                 throw new IllegalStateException("the client-credentials grant needs client(id, authentication) "
                         + "with a secret or a private key");
@@ -396,10 +421,28 @@ public final class McpOAuth implements AuthorizationProvider, AutoCloseable {
         }
 
         dev.loommcp.auth.internal.OAuthConfig config() {
-            return new dev.loommcp.auth.internal.OAuthConfig(grant, codeHandler, assertion, idp, clientId,
+            return new dev.loommcp.auth.internal.OAuthConfig(grant(), clientCredentials && exclusiveGrant == null,
+                    codeHandler, assertion, idp, clientId,
                     clientAuthentication, clientMetadataDocument, clientName, applicationType, scope, offlineAccess,
                     dpopKey, tokenStore != null ? tokenStore : new InMemoryTokenStore(),
                     httpClient, requestTimeout, authorizationTimeout, maxAuthorizations);
+        }
+
+        /** The primary grant: the exclusive one, else the authorization code when configured, else client credentials. */
+        private String grant() {
+            if (exclusiveGrant != null) {
+                return exclusiveGrant;
+            }
+            if (codeHandler != null) {
+                return "authorization_code";
+            }
+            return clientCredentials ? "client_credentials" : null;
+        }
+
+        private void exclusive(String grant) {
+            this.exclusiveGrant = grant;
+            this.codeHandler = null;
+            this.clientCredentials = false;
         }
 
         private static Duration positive(Duration d, String what) {

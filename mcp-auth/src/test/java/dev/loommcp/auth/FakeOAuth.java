@@ -84,6 +84,8 @@ final class FakeOAuth implements AutoCloseable {
     final List<Map<String, String>> authorizeQueries = Collections.synchronizedList(new ArrayList<>());
     final List<Map<String, String>> tokenForms = Collections.synchronizedList(new ArrayList<>());
     final List<String> tokenAuthorization = Collections.synchronizedList(new ArrayList<>());
+    /** The {@code DPoP} header of each token request ({@code "null"} when absent). */
+    final List<String> tokenProofs = Collections.synchronizedList(new ArrayList<>());
     final List<JsonNode> registrations = Collections.synchronizedList(new ArrayList<>());
     final List<String> mcpAuthorization = Collections.synchronizedList(new ArrayList<>());
     final List<String> mcpProofs = Collections.synchronizedList(new ArrayList<>());
@@ -240,6 +242,7 @@ final class FakeOAuth implements AutoCloseable {
         Map<String, String> f = query(new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
         tokenForms.add(f);
         tokenAuthorization.add(ex.getRequestHeaders().getFirst("Authorization"));
+        tokenProofs.add(String.valueOf(ex.getRequestHeaders().getFirst("DPoP")));
         CountDownLatch gate = tokenGate;
         if (gate != null && !gate.await(30, TimeUnit.SECONDS)) {
             send(ex, 503, "{\"error\":\"gate\"}");

@@ -11,12 +11,15 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.MethodSource;
 import tools.jackson.databind.JsonNode;
 
 /** The authorization-code path of McpOAuth end to end against the in-test authorization server and resource. */
@@ -326,6 +329,25 @@ class McpOAuthFlowTest {
     }
 
     @Test
+    void dpopKeyWithAServerThatDoesNotOfferDpopSendsNoProofAndUsesBearerTokens() throws Exception {
+        // the metadata lists no dpop_signing_alg_values_supported: the key stays unused, tokens are Bearer
+        assertThat(driver.post(open(code().dpop(DpopKey.generate())), as.mcp())).isEqualTo(200);
+        assertThat(as.tokenRequests.get()).isEqualTo(1);
+        assertThat(as.tokenProofs).containsExactly("null");
+        assertThat(as.mcpProofs).isEmpty();
+        assertThat(as.mcpAuthorization.getLast()).startsWith("Bearer at-");
+    }
+
+    @Test
+    void dpopKeyWithAServerThatOffersDpopProvesEveryTokenRequest() throws Exception {
+        as.dpop = true;
+        assertThat(driver.post(open(code().dpop(DpopKey.generate())), as.mcp())).isEqualTo(200);
+        assertThat(as.tokenProofs).hasSize(1).noneMatch("null"::equals);
+        assertThat(FakeOAuth.claim(as.tokenProofs.getFirst(), "htm")).isEqualTo("POST");
+        assertThat(as.mcpAuthorization.getLast()).startsWith("DPoP at-");
+    }
+
+    @Test
     void aNonceChallengeWithoutANonceFailsWithoutReauthorizing() throws Exception {
         as.dpop = true;
         as.rsNonce = "rs-nonce-1";
@@ -415,6 +437,58 @@ class McpOAuthFlowTest {
         assertThat(as.tokenForms.getFirst()).containsEntry("grant_type", "client_credentials")
                 .containsEntry("resource", as.base + "/mcp").containsEntry("scope", "mcp:svc");
         assertThat(as.tokenAuthorization.getFirst()).startsWith("Basic ");
+    }
+
+    static Stream<Arguments> grantChoice() {
+        return Stream.of(
+                // grant_types_supported of the authorization server, the grant used
+                Arguments.of(List.of("client_credentials"), "client_credentials"),
+                Arguments.of(List.of("client_credentials", "refresh_token"), "client_credentials"),
+                Arguments.of(List.of("authorization_code", "refresh_token"), "authorization_code"),
+                Arguments.of(List.of("authorization_code", "client_credentials"), "authorization_code"),
+                Arguments.of(List.of(), "authorization_code"));
+    }
+
+    @ParameterizedTest(name = "{0} -> {1}")
+    @MethodSource("grantChoice")
+    void withBothGrantsTheAuthorizationServerMetadataChooses(List<String> offered, String used) throws Exception {
+        as.grantTypes = offered;
+        as.registration = false;
+        as.authMethods = List.of("client_secret_basic");
+        for (boolean codeFirst : new boolean[] {true, false}) {
+            as.tokenForms.clear();
+            as.authorizeRequests.set(0);
+            as.access.clear();
+            McpOAuth.Builder b = McpOAuth.newBuilder().tokenStore(new MapStore())
+                    .client("both", ClientAuthentication.clientSecret("both-secret"));
+            if (codeFirst) {
+                b.authorizationCode(AuthorizationCodeHandler.nonInteractive(REDIRECT)).clientCredentials();
+            } else {
+                b.clientCredentials().authorizationCode(AuthorizationCodeHandler.nonInteractive(REDIRECT));
+            }
+            assertThat(driver.post(open(b), as.mcp())).as("code first: %s", codeFirst).isEqualTo(200);
+            assertThat(as.tokenForms).extracting(f -> f.get("grant_type")).containsExactly(used);
+            assertThat(as.authorizeRequests.get()).isEqualTo("authorization_code".equals(used) ? 1 : 0);
+        }
+    }
+
+    @Test
+    void bothGrantsNeedAClientWithASecretAndLaterExclusiveGrantsReplaceThem() throws Exception {
+        assertThatThrownBy(() -> code().clientCredentials().build()).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("client-credentials grant needs client(id, authentication)");
+        as.grantTypes = List.of("client_credentials");
+        as.registration = false;
+        McpOAuth oauth = open(code().clientCredentials().client("workload")
+                .jwtBearer(AssertionSource.of("workload.jwt.token")));
+        assertThat(oauth.toString()).contains("grant=jwt_bearer");
+        assertThat(driver.post(oauth, as.mcp())).isEqualTo(200);
+        assertThat(as.tokenForms.getFirst())
+                .containsEntry("grant_type", "urn:ietf:params:oauth:grant-type:jwt-bearer");
+        assertThat(open(McpOAuth.newBuilder().jwtBearer(AssertionSource.of("x")).clientCredentials()
+                .client("svc", ClientAuthentication.clientSecret("svc-secret"))).toString())
+                .contains("grant=client_credentials,");
+        assertThat(open(code().clientCredentials().client("svc", ClientAuthentication.clientSecret("svc-secret")))
+                .toString()).contains("grant=authorization_code or client_credentials");
     }
 
     @Test

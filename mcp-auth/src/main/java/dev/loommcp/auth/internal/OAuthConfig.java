@@ -14,7 +14,10 @@ import java.time.Duration;
  * The settings of one {@code McpOAuth}, as its builder left them. Immutable.
  *
  * @param grant                  {@code authorization_code}, {@code client_credentials}, {@code jwt_bearer} or
- *                               {@code enterprise_managed}
+ *                               {@code enterprise_managed}; {@code authorization_code} when both it and client
+ *                               credentials are configured
+ * @param clientCredentials      whether client credentials is configured beside the authorization code (then the
+ *                               authorization server's {@code grant_types_supported} chooses), or alone
  * @param codeHandler            the authorization-code handler (authorization_code only), else {@code null}
  * @param assertion              the workload identity token source (jwt_bearer only), else {@code null}
  * @param idp                    the enterprise IdP (enterprise_managed only), else {@code null}
@@ -32,9 +35,26 @@ import java.time.Duration;
  * @param authorizationTimeout   per interactive authorization
  * @param maxAuthorizations      per MCP request
  */
-public record OAuthConfig(String grant, AuthorizationCodeHandler codeHandler, AssertionSource assertion,
+public record OAuthConfig(String grant, boolean clientCredentials, AuthorizationCodeHandler codeHandler, AssertionSource assertion,
                           EnterpriseIdp idp, String clientId, ClientAuthentication clientAuthentication,
                           URI clientMetadataDocument, String clientName, String applicationType, String scope,
                           boolean offlineAccess, DpopKey dpopKey, TokenStore tokenStore, HttpClient httpClient,
                           Duration requestTimeout, Duration authorizationTimeout, int maxAuthorizations) {
+
+    /**
+     * The grant to run at an authorization server: with both the authorization code and client credentials
+     * configured, client credentials when the server's {@code grant_types_supported} lists {@code client_credentials}
+     * and not {@code authorization_code}, else the authorization code; otherwise {@link #grant()}.
+     *
+     * @param as the server's metadata
+     * @return the grant
+     */
+    public String grantAt(AuthServerMetadata as) {
+        if ("authorization_code".equals(grant) && clientCredentials
+                && as.grantTypesSupported().contains("client_credentials")
+                && !as.grantTypesSupported().contains("authorization_code")) {
+            return "client_credentials";
+        }
+        return grant;
+    }
 }

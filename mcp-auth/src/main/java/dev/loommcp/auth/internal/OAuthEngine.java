@@ -322,8 +322,9 @@ public final class OAuthEngine {
         Deadline deadline = request.deadline();
         TokenSet tokens;
         String asked = scope;
+        String grant = config.grantAt(as);
         try {
-            switch (config.grant()) {
+            switch (grant) {
                 case "authorization_code" -> {
                     asked = Scopes.withOfflineAccess(scope, as.scopesSupported(), config.offlineAccess());
                     tokens = authorizationCode(s, as, asked, deadline);
@@ -343,7 +344,7 @@ public final class OAuthEngine {
                     tokens = tokenEndpoint.enterpriseManaged(as, c.clientId(), c.authentication(), config.idp(),
                             scope, s.resourceParam, deadline);
                 }
-                default -> throw new IllegalStateException("unknown grant " + config.grant());
+                default -> throw new IllegalStateException("unknown grant " + grant);
             }
         } catch (TokenError e) {
             throw new McpAuthorizationException("the authorization server " + SafeText.quote(as.issuer())
@@ -352,7 +353,7 @@ public final class OAuthEngine {
         keep(s, tokens);
         s.requestedScope = asked;
         LOG.log(System.Logger.Level.DEBUG, () -> "authorized " + describe(s) + " at " + as.issuer() + " ("
-                + config.grant() + ")");
+                + grant + ")");
     }
 
     private TokenSet authorizationCode(ResourceState s, AuthServerMetadata as, String scope, Deadline deadline)
@@ -395,7 +396,7 @@ public final class OAuthEngine {
     private TokenSet refresh(ResourceState s, TokenSet t, Deadline deadline)
             throws IOException, InterruptedException {
         AuthServerMetadata as = s.as;
-        ClientIdentity.Client client = identity.resolve(as, "authorization_code".equals(config.grant())
+        ClientIdentity.Client client = identity.resolve(as, "authorization_code".equals(config.grantAt(as))
                 ? config.codeHandler().redirectUri() : null, deadline);
         Map<String, String> params = new LinkedHashMap<>();
         params.put("grant_type", "refresh_token");
@@ -550,7 +551,8 @@ public final class OAuthEngine {
 
     @Override
     public String toString() {
-        return "[grant=" + config.grant() + ", store=" + store + (dpop != null ? ", dpop" : "")
+        return "[grant=" + config.grant() + (config.clientCredentials() && "authorization_code".equals(config.grant())
+                ? " or client_credentials" : "") + ", store=" + store + (dpop != null ? ", dpop" : "")
                 + (closed ? ", closed" : "") + "]";
     }
 }

@@ -27,7 +27,7 @@ import tools.jackson.databind.JsonNode;
 /**
  * Token requests (OAuth 2.1 section 3.2): adds the client authentication ({@code none}, {@code client_secret_basic}
  * with form-urlencoded parts, {@code client_secret_post}, {@code private_key_jwt}; {@link ClientAuthentication.Secret}
- * picks basic unless the server lists only post), the DPoP proof when a key is set (see {@link #request} for the
+ * picks basic unless the server lists only post), the DPoP proof when a key is set and the server offers DPoP (see {@link #request} for the
  * policy; retrying once with the server's nonce on {@code use_dpop_nonce}), posts the form and parses the token response into a {@link TokenSet}. Also the
  * grant-specific requests: authorization code, refresh, client credentials, JWT bearer (workload identity), and the
  * enterprise-managed token exchange + JWT bearer.
@@ -83,12 +83,11 @@ public final class TokenEndpoint {
      * DPoP key, a proof (a {@code 400}/{@code 401} {@code use_dpop_nonce} answer carrying a {@code DPoP-Nonce} is
      * retried once with that nonce; every {@code DPoP-Nonce} the server sends is remembered).
      *
-     * <p>DPoP policy: with a DPoP key, a proof is sent unless the server's metadata lists
-     * {@code dpop_signing_alg_values_supported} without {@code ES256}. When the server lists {@code ES256}, the token
-     * type must be {@code DPoP} (a server that advertises DPoP and issues a Bearer token is refused); when it lists
-     * nothing, it may ignore the proof (RFC 9449 section 5) and a {@code Bearer} token is taken as such. A
-     * {@code DPoP} token without a proof sent, or any other token type, is refused; a missing {@code token_type}
-     * counts as {@code Bearer}.
+     * <p>DPoP policy: with a DPoP key, a proof is sent only when the server offers DPoP with the key's algorithm (its
+     * metadata's {@code dpop_signing_alg_values_supported} lists {@code ES256}); the token type must then be
+     * {@code DPoP} (a server that advertises DPoP and issues a Bearer token is refused). A server that lists nothing
+     * (or other algorithms only) gets no proof, and its token must be {@code Bearer}. A {@code DPoP} token without a
+     * proof sent, or any other token type, is refused; a missing {@code token_type} counts as {@code Bearer}.
      *
      * @param as       the authorization server (its issuer is the {@code aud} of a {@code private_key_jwt} assertion
      *                 and the issuer of the returned set)
@@ -110,9 +109,9 @@ public final class TokenEndpoint {
         Objects.requireNonNull(as, "as");
         List<String> algs = as.dpopSigningAlgValuesSupported() == null ? List.of()
                 : as.dpopSigningAlgValuesSupported();
-        boolean prove = dpop != null && (algs.isEmpty() || algs.contains("ES256"));
+        boolean prove = dpop != null && algs.contains("ES256");
         Target target = new Target("the authorization server", as.tokenEndpoint(), as.issuer(),
-                as.tokenEndpointAuthMethodsSupported(), prove ? dpop : null, prove && !algs.isEmpty());
+                as.tokenEndpointAuthMethodsSupported(), prove ? dpop : null, prove);
         JsonNode body = exchange(target, clientId, auth, params, deadline);
         return tokenSet(target, as.issuer(), body);
     }
@@ -230,7 +229,7 @@ public final class TokenEndpoint {
      * {@code requested_token_type=urn:ietf:params:oauth:token-type:id-jag}, {@code audience} = {@code as.issuer()},
      * {@code resource}, {@code scope}, {@code subject_token} = the ID token,
      * {@code subject_token_type=urn:ietf:params:oauth:token-type:id_token}, the IdP's client authentication; no DPoP
-     * proof), then the JWT-bearer grant with the ID-JAG at {@code as} (with {@code auth} and DPoP when set). A
+     * proof), then the JWT-bearer grant with the ID-JAG at {@code as} (with {@code auth}, and DPoP as in {@link #request}). A
      * {@code private_key_jwt} assertion for the IdP has its token endpoint as {@code aud}.
      *
      * @param as       the MCP server's authorization server

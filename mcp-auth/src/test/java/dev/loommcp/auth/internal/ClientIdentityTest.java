@@ -22,7 +22,7 @@ import tools.jackson.databind.node.ObjectNode;
 class ClientIdentityTest {
 
     static OAuthConfig config(String grant, boolean offline, String clientId, URI cimd) {
-        return new OAuthConfig(grant, AuthorizationCodeHandler.nonInteractive(URI.create("http://127.0.0.1:1/cb")),
+        return new OAuthConfig(grant, "client_credentials".equals(grant), AuthorizationCodeHandler.nonInteractive(URI.create("http://127.0.0.1:1/cb")),
                 null, null, clientId, clientId == null ? null : ClientAuthentication.none(), cimd, "loom-test",
                 "native", null, offline, null, new InMemoryTokenStore(), null, Duration.ofSeconds(5),
                 Duration.ofSeconds(5), 3);

@@ -655,8 +655,8 @@ class TokenEndpointTest {
                 ClientAuthentication.none(), null, RESOURCE, deadline()))
                 .isInstanceOf(TokenError.class).hasMessageContaining("has no token_type");
         server.answer(r -> tokens("{\"access_token\":\"" + ACCESS + "\",\"token_type\":\"dpop\"}"));
-        assertThat(new TokenEndpoint(http, proofs).clientCredentials(as(), "c", ClientAuthentication.none(), null,
-                RESOURCE, deadline()).tokenType()).isEqualTo("DPoP");
+        assertThat(new TokenEndpoint(http, proofs).clientCredentials(asDpop(List.of("ES256")), "c",
+                ClientAuthentication.none(), null, RESOURCE, deadline()).tokenType()).isEqualTo("DPoP");
     }
 
     static Stream<Arguments> dpopPolicy() {
@@ -665,9 +665,9 @@ class TokenEndpointTest {
         String none = "{\"access_token\":\"" + ACCESS + "\"}";
         return Stream.of(
                 // the server's dpop_signing_alg_values_supported, its answer, proof sent?, token type or error
-                Arguments.of(List.of(), dpop, true, "DPoP"),
-                Arguments.of(List.of(), bearer, true, "Bearer"),
-                Arguments.of(List.of(), none, true, "Bearer"),
+                Arguments.of(List.of(), dpop, false, "error: carried no DPoP proof"),
+                Arguments.of(List.of(), bearer, false, "Bearer"),
+                Arguments.of(List.of(), none, false, "Bearer"),
                 Arguments.of(List.of("ES256"), dpop, true, "DPoP"),
                 Arguments.of(List.of("ES256"), bearer, true, "error: where a DPoP-bound token (DPoP) was asked for"),
                 Arguments.of(List.of("ES256"), none, true, "error: has no token_type"),
@@ -677,7 +677,7 @@ class TokenEndpointTest {
 
     @ParameterizedTest(name = "{0} answers {1}")
     @MethodSource("dpopPolicy")
-    void dpopIsRequiredOnlyWhenTheServerAdvertisesEs256(List<String> algs, String answer, boolean proof,
+    void dpopIsUsedAndRequiredOnlyWhenTheServerAdvertisesEs256(List<String> algs, String answer, boolean proof,
                                                          String outcome) throws Exception {
         server.answer(r -> tokens(answer));
         TokenEndpoint te = new TokenEndpoint(http, new DpopProofs(DPOP));
@@ -718,11 +718,12 @@ class TokenEndpointTest {
         server.answer(r -> n.getAndIncrement() == 0 ? first : second);
         TokenEndpoint te = new TokenEndpoint(http, proofs);
         ClientAuthentication auth = ClientAuthentication.privateKeyJwt(KeysTest.P256.getPrivate(), "ES256", null);
+        AuthServerMetadata as = asDpop(List.of("ES256"));
         if (success) {
-            assertThat(te.clientCredentials(as(), "c", auth, null, RESOURCE, deadline()).tokenType())
+            assertThat(te.clientCredentials(as, "c", auth, null, RESOURCE, deadline()).tokenType())
                     .isEqualTo("DPoP");
         } else {
-            assertThatThrownBy(() -> te.clientCredentials(as(), "c", auth, null, RESOURCE, deadline()))
+            assertThatThrownBy(() -> te.clientCredentials(as, "c", auth, null, RESOURCE, deadline()))
                     .isInstanceOf(TokenError.class).satisfies(this::noSecret);
         }
         assertThat(server.requests).hasSize(requests);
@@ -751,8 +752,8 @@ class TokenEndpointTest {
     void theEnterpriseExchangeAtTheIdpCarriesNoDpopProofButTheAsRequestDoes() throws Exception {
         server.answer(r -> r.path().equals("/idp/token") ? Answer.ok("{\"access_token\":\"" + ID_JAG + "\"}")
                 : dpopTokens(null));
-        TokenSet t = new TokenEndpoint(http, new DpopProofs(DPOP)).enterpriseManaged(as(), "c",
-                ClientAuthentication.none(), idp(ClientAuthentication.none()), null, RESOURCE, deadline());
+        TokenSet t = new TokenEndpoint(http, new DpopProofs(DPOP)).enterpriseManaged(asDpop(List.of("ES256")),
+                "c", ClientAuthentication.none(), idp(ClientAuthentication.none()), null, RESOURCE, deadline());
         assertThat(t.tokenType()).isEqualTo("DPoP");
         assertThat(server.requests.get(0).header("DPoP")).isNull();
         assertThat(proofOf(server.requests.get(1)).getJWTClaimsSet().getStringClaim("htu"))

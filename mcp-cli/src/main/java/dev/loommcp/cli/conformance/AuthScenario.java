@@ -25,19 +25,20 @@ import java.util.Map;
  *       {@code expired_jwt} are never used)</td></tr>
  *   <tr><td>{@code private_key_pem} (+ {@code client_id}, {@code signing_algorithm})</td><td>client credentials
  *       with {@code private_key_jwt}</td></tr>
- *   <tr><td>{@code client_id} + {@code client_secret}, scenario named {@code *client-credentials*}</td><td>client
- *       credentials with the secret (sent as the authorization server prefers)</td></tr>
- *   <tr><td>{@code client_id} [+ {@code client_secret}]</td><td>authorization code as that pre-registered
- *       client</td></tr>
+ *   <tr><td>{@code client_id} + {@code client_secret}</td><td>both the authorization code and client credentials
+ *       as that pre-registered client (the secret sent as the authorization server prefers): the authorization
+ *       server's {@code grant_types_supported} chooses (client credentials where it lists {@code client_credentials}
+ *       and not {@code authorization_code}, see {@link McpOAuth.Builder#clientCredentials()})</td></tr>
+ *   <tr><td>{@code client_id}</td><td>authorization code as that pre-registered public client</td></tr>
  *   <tr><td>none</td><td>authorization code; the client identity per authorization server: the client-ID metadata
  *       document {@value #CLIENT_METADATA_DOCUMENT} where supported, else dynamic registration</td></tr>
  * </table>
  *
- * <p>Two decisions cannot come from the context, because the suite hands over none or the same one for different
- * grants; they read the scenario name: a client id and secret mean the client-credentials grant only in a
- * {@code *client-credentials*} scenario ({@code auth/pre-registration} hands over the same keys for the
- * authorization-code grant), and the DPoP scenarios ({@code auth/dpop*}) hand over no context at all, so the client
- * binds its tokens to a fresh {@link DpopKey} there. The authorization code is obtained with
+ * <p>The scenario's name is never read: what the context cannot say comes from the servers' metadata, through
+ * features of the module. Every configuration has a fresh {@link DpopKey}, used only where the authorization server
+ * offers DPoP ({@code dpop_signing_alg_values_supported} with {@code ES256}; see {@link McpOAuth.Builder#dpop}), so
+ * the DPoP scenarios (which hand over no context) get DPoP-bound tokens and the others Bearer tokens. The
+ * authorization code is obtained with
  * {@link AuthorizationCodeHandler#nonInteractive} (the suite's authorization servers approve at once), with a
  * loopback redirect URI nothing listens on.
  */
@@ -56,16 +57,16 @@ final class AuthScenario {
     /**
      * Builds the provider for a scenario.
      *
-     * @param scenario the scenario name
-     * @param context  the scenario's context (empty when the suite gave none)
+     * @param context the scenario's context (empty when the suite gave none)
      * @return the provider; the caller closes it
      * @throws IllegalArgumentException when a context value has the wrong type, or the private key cannot be read
      *                                  (the message names the key, never its value)
      */
-    static McpOAuth oauth(String scenario, Map<String, Object> context) {
+    static McpOAuth oauth(Map<String, Object> context) {
         McpOAuth.Builder b = McpOAuth.newBuilder()
                 .clientMetadataDocument(URI.create(CLIENT_METADATA_DOCUMENT))
-                .requestTimeout(AUTH_REQUEST_TIMEOUT);
+                .requestTimeout(AUTH_REQUEST_TIMEOUT)
+                .dpop(DpopKey.generate());
         String clientId = string(context, "client_id");
         String secret = string(context, "client_secret");
         String pem = string(context, "private_key_pem");
@@ -89,18 +90,14 @@ final class AuthScenario {
             b.client(required(context, "client_id"),
                     ClientAuthentication.privateKeyJwt(pem, string(context, "signing_algorithm")));
             b.clientCredentials();
-        } else if (clientId != null && secret != null && scenario.contains("client-credentials")) {
-            b.client(clientId, ClientAuthentication.clientSecret(secret));
-            b.clientCredentials();
         } else {
-            if (clientId != null) {
-                b.client(clientId, secret == null ? ClientAuthentication.none()
-                        : ClientAuthentication.clientSecret(secret));
-            }
             b.authorizationCode(AuthorizationCodeHandler.nonInteractive(REDIRECT_URI));
-        }
-        if (scenario.startsWith("auth/dpop")) {
-            b.dpop(DpopKey.generate());
+            if (clientId != null && secret != null) {
+                b.client(clientId, ClientAuthentication.clientSecret(secret));
+                b.clientCredentials();
+            } else if (clientId != null) {
+                b.client(clientId);
+            }
         }
         return b.build();
     }

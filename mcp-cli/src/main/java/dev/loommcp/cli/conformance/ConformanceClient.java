@@ -155,7 +155,7 @@ public final class ConformanceClient {
         if (auth) {
             McpOAuth oauth;
             try {
-                oauth = AuthScenario.oauth(scenario, settings.context());
+                oauth = AuthScenario.oauth(settings.context());
             } catch (IllegalArgumentException | IllegalStateException e) {
                 say(err, "conformance: " + e.getMessage());
                 return EXIT_UNSUPPORTED;
