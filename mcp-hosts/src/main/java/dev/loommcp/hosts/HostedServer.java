@@ -5,6 +5,7 @@ import dev.loommcp.Era;
 import dev.loommcp.McpClient;
 import dev.loommcp.McpClientListener;
 import dev.loommcp.McpClosedException;
+import dev.loommcp.McpTransportException;
 import dev.loommcp.McpEventListener;
 import dev.loommcp.McpSkillServer;
 import dev.loommcp.McpTimeoutException;
@@ -496,7 +497,14 @@ public final class HostedServer implements McpToolCaller, McpSkillServer {
                 while (true) {
                     switch (state) {
                         case READY -> {
-                            return client;
+                            if (!client.isClosed()) {
+                                return client;
+                            }
+                            // the client closed before its transport-closed event reached this server: the crash
+                            // is seen here first, and the call waits for the restart like any later one
+                            crashed(generation, new McpTransportException("MCP server '" + config.name()
+                                    + "' closed its connection"));
+                            continue;
                         }
                         case FAILED -> throw new McpServerUnavailableException(config.name(), "MCP server '"
                                 + config.name() + "' is not available: it failed"

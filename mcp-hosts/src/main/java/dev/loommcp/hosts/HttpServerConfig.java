@@ -19,17 +19,20 @@ public record HttpServerConfig(String name, URI url, Map<String, String> headers
     /**
      * Checks and copies the values.
      *
-     * @throws IllegalArgumentException if the name is not valid or the URL is not {@code http(s)://host...}
+     * @throws IllegalArgumentException if the name is not valid or the URL is neither {@code http(s)://host...} nor
+     *                                  {@code unix:...} (a unix-socket endpoint, which needs the module
+     *                                  {@code dev.loommcp.transport.unix} when the server starts)
      * @throws NullPointerException     if a value, a header name or a header value is {@code null}
      */
     public HttpServerConfig {
         ServerConfig.checkName(Objects.requireNonNull(name, "name"));
         Objects.requireNonNull(url, "url");
         String scheme = url.getScheme();
-        if (scheme == null || !(scheme.equalsIgnoreCase("http") || scheme.equalsIgnoreCase("https"))
-                || url.getHost() == null) {
+        boolean unix = "unix".equalsIgnoreCase(scheme);
+        if (scheme == null || !(unix || scheme.equalsIgnoreCase("http") || scheme.equalsIgnoreCase("https"))
+                || (!unix && url.getHost() == null)) {
             throw new IllegalArgumentException("server '" + name + "': url must be an http:// or https:// URL with "
-                    + "a host");
+                    + "a host, or a unix: socket endpoint");
         }
         headers = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(Objects.requireNonNull(headers,
                 "headers")));

@@ -216,7 +216,8 @@ public final class McpServersFile {
             try {
                 return new HttpServerConfig(name, uri, headers);
             } catch (IllegalArgumentException bad) {
-                throw new IllegalArgumentException(where + "url: expected an http:// or https:// URL with a host",
+                throw new IllegalArgumentException(where + "url: expected an http:// or https:// URL with a host, "
+                        + "or a unix: socket endpoint",
                         bad);
             }
         }

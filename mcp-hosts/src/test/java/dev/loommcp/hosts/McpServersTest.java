@@ -139,6 +139,23 @@ class McpServersTest {
     }
 
     @Test
+    void aCallThatFindsTheCrashedClientClosedWaitsForTheRestartInsteadOfFailing() throws Exception {
+        // a fresh user saw calls made right after a crash fail with "the client is closed" while the server still
+        // showed READY (its transport-closed event had not arrived yet); such a call waits for the restart
+        try (McpServers servers = McpServers.newBuilder().add(crashy("crashy", 1)).restartPolicy(FAST).build()) {
+            dev.loommcp.McpClient first = servers.server("crashy").client(RequestOptions.DEFAULT);
+            assertThat(text(servers.callTool("crashy__calls", Map.of()))).isEqualTo("calls: 1"); // then it exits
+            await().atMost(Duration.ofSeconds(30)).until(first::isClosed);
+            for (int i = 1; i <= 3; i++) {
+                // the first of these restarts it; each new process counts from 1 and exits after its call
+                assertThat(text(servers.callTool("crashy__calls", Map.of()))).isEqualTo("calls: 1");
+                dev.loommcp.McpClient c = servers.server("crashy").client(RequestOptions.DEFAULT);
+                await().atMost(Duration.ofSeconds(30)).until(c::isClosed);
+            }
+        }
+    }
+
+    @Test
     void theRestartPolicyGivesUpAfterItsConsecutiveRestartsAndCallsFailAtOnce() throws Exception {
         Changes changes = new Changes();
         RestartPolicy once = new RestartPolicy(1, Duration.ofMillis(20), Duration.ofMillis(20), Duration.ofMinutes(10));
