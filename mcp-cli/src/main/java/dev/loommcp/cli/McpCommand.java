@@ -713,7 +713,8 @@ final class McpCommand {
             Failures.report(e, io.rawOut(), io.err(), json, stderrTail, null);
             throw e;
         } catch (RuntimeException e) {
-            int code = Failures.report(e, io.rawOut(), io.err(), json, stderrTail, connected
+            int code = Failures.report(connected ? e : setup.explain(e), io.rawOut(), io.err(), json, stderrTail,
+                    connected
                     ? timeoutHint("--timeout", DEFAULT_REQUEST_TIMEOUT)
                     : timeoutHint("--connect-timeout", auth.oauth() ? CliAuth.OAUTH_CONNECT_TIMEOUT
                             : DEFAULT_CONNECT_TIMEOUT), stdio != null);

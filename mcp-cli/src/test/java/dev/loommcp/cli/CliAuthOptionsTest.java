@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.loommcp.cli.InProcessCli.Run;
 import dev.loommcp.testing.LeakCheck;
+import dev.loommcp.testkit.HttpOAuthFixture;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -84,6 +85,25 @@ class CliAuthOptionsTest {
                 secret.toString(), "--connect-timeout", "5s", "tools");
         assertThat(r.code()).as(r.err()).isEqualTo(3);
         assertThat(r.out() + r.err()).doesNotContain("s3cr3t-value");
+    }
+
+    /**
+     * Regression: the connect deadline ends the wait for the browser either in the request (a timeout of
+     * {@code server/discover}) or in the loopback receiver (an authorization failure, exit 3), whichever notices
+     * first; both are the same timeout of the browser wait and exit 5 naming --connect-timeout.
+     */
+    @Test
+    void anAuthorizationNotCompletedInTheBrowserIsATimeoutNamingConnectTimeout() throws Exception {
+        try (HttpOAuthFixture fixture = new HttpOAuthFixture()) {
+            for (int i = 0; i < 3; i++) {
+                Run r = mcp("--http", fixture.endpoint().toString(), "--oauth", "--connect-timeout", "2s", "tools");
+                assertThat(r.code()).as(r.err()).isEqualTo(5);
+                assertThat(r.err()).as(r.err()).contains("open this URL in a browser: ")
+                        .contains("mcp: timed out (--connect-timeout 2s): waiting for the authorization in the "
+                                + "browser (no redirect reached http://127.0.0.1:")
+                        .doesNotContain("server/discover").doesNotContain("connection failed");
+            }
+        }
     }
 
     @Test
