@@ -387,7 +387,9 @@ public final class OAuthEngine {
 
     /**
      * Refreshes (caller holds the lock). On {@code invalid_grant} the refused tokens are removed from the store
-     * only if still the same (compare-and-delete); tokens another process stored meanwhile are used instead.
+     * only if still the same (compare-and-delete); tokens another process stored meanwhile are used instead. On
+     * {@code invalid_client} the client's dynamic registration is removed too (compare-and-delete), so that the
+     * next authorization registers afresh.
      *
      * @return the new tokens, or the ones another process stored, or {@code null} when there are none
      * @throws McpAuthorizationException if the refresh failed otherwise
@@ -405,7 +407,12 @@ public final class OAuthEngine {
         try {
             fresh = tokenEndpoint.request(as, client.clientId(), client.authentication(), params, deadline);
         } catch (TokenError e) {
-            if ("invalid_grant".equals(e.error())) {
+            boolean deadClient = "invalid_client".equals(e.error());
+            if (deadClient) {
+                // the server forgot the client: the next authorization registers afresh, not with a dead client_id
+                identity.forget(client);
+            }
+            if (deadClient || "invalid_grant".equals(e.error())) {
                 store.removeTokens(s.key, t);
                 s.tokens = null;
                 s.loaded = false;
