@@ -140,10 +140,14 @@ final class CliAuth implements AutoCloseable {
      * @param server      the MCP endpoint
      * @param tokenCache  the {@code --token-cache} directory
      * @param commandLine for usage errors
-     * @return how many token sets were removed
+     * @return how many token sets were removed, or {@code -1} when {@code tokenCache} does not exist (nothing is
+     *         created then)
      * @throws ParameterException when the directory cannot be used as a token cache
      */
     static int logout(URI server, Path tokenCache, CommandLine commandLine) {
+        if (!Files.exists(tokenCache)) {
+            return -1; // nothing stored; logout creates nothing
+        }
         FileTokenStore store = tokenStore(tokenCache, commandLine);
         // the grant is never run: the provider only forgets tokens here (its redirect URI is never contacted)
         try (McpOAuth oauth = McpOAuth.newBuilder().tokenStore(store)
