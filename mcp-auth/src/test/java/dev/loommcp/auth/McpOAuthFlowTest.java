@@ -467,6 +467,21 @@ class McpOAuthFlowTest {
                 .containsEntry("assertion", "workload.jwt.token");
     }
 
+    /** Regression: {@code invalid_client} on the other grants' token request removes the kept registration too. */
+    @Test
+    void aForgottenClientOnAJwtBearerGrantIsRemoved() throws Exception {
+        store.saveRegistration(new ClientRegistration(as.issuer(), "dead-client", null, "none", null));
+        as.forgottenClients.add("dead-client");
+        McpOAuth oauth = open(McpOAuth.newBuilder().jwtBearer(AssertionSource.of("workload.jwt.token"))
+                .tokenStore(store));
+        assertThatThrownBy(() -> driver.post(oauth, as.mcp())).isInstanceOf(McpAuthorizationException.class)
+                .hasMessageContaining("invalid_client");
+        assertThat(store.registration(as.issuer())).isEmpty();
+        assertThat(driver.post(oauth, as.mcp())).isEqualTo(200);
+        assertThat(as.registerRequests.get()).isEqualTo(1);
+        assertThat(as.tokenForms.getLast()).containsEntry("client_id", "dcr-client");
+    }
+
     @Test
     void logoutForgetsTheTokensAndCloseStopsTheProvider() throws Exception {
         McpOAuth oauth = open(code());

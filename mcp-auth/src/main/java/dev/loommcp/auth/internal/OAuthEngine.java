@@ -322,6 +322,7 @@ public final class OAuthEngine {
         Deadline deadline = request.deadline();
         TokenSet tokens;
         String asked = scope;
+        ClientIdentity.Client c = null;
         try {
             switch (config.grant()) {
                 case "authorization_code" -> {
@@ -329,23 +330,26 @@ public final class OAuthEngine {
                     tokens = authorizationCode(s, as, asked, deadline);
                 }
                 case "client_credentials" -> {
-                    ClientIdentity.Client c = identity.resolve(as, null, deadline);
+                    c = identity.resolve(as, null, deadline);
                     tokens = tokenEndpoint.clientCredentials(as, c.clientId(), c.authentication(), scope,
                             s.resourceParam, deadline);
                 }
                 case "jwt_bearer" -> {
-                    ClientIdentity.Client c = identity.resolve(as, null, deadline);
+                    c = identity.resolve(as, null, deadline);
                     tokens = tokenEndpoint.jwtBearer(as, c.clientId(), c.authentication(), config.assertion(), scope,
                             s.resourceParam, deadline);
                 }
                 case "enterprise_managed" -> {
-                    ClientIdentity.Client c = identity.resolve(as, null, deadline);
+                    c = identity.resolve(as, null, deadline);
                     tokens = tokenEndpoint.enterpriseManaged(as, c.clientId(), c.authentication(), config.idp(),
                             scope, s.resourceParam, deadline);
                 }
                 default -> throw new IllegalStateException("unknown grant " + config.grant());
             }
         } catch (TokenError e) {
+            if (c != null && "invalid_client".equals(e.error())) {
+                identity.forget(c); // a registration the server forgot: the next authorization registers afresh
+            }
             throw new McpAuthorizationException("the authorization server " + SafeText.quote(as.issuer())
                     + " refused the token request: " + e.getMessage(), e);
         }
