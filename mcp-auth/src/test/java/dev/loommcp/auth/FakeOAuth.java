@@ -73,6 +73,8 @@ final class FakeOAuth implements AutoCloseable {
     volatile String htmlAt; // a path answering 200 with an HTML page
     volatile CountDownLatch tokenGate; // token responses wait for it when set
     volatile Consumer<Map<String, String>> onRefresh; // called before a refresh is answered
+    /** Client IDs the token endpoint no longer knows (answered {@code invalid_client}). */
+    final java.util.Set<String> forgottenClients = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     // ---- records
     final AtomicInteger tokenRequests = new AtomicInteger();
@@ -246,6 +248,10 @@ final class FakeOAuth implements AutoCloseable {
         CountDownLatch gate = tokenGate;
         if (gate != null && !gate.await(30, TimeUnit.SECONDS)) {
             send(ex, 503, "{\"error\":\"gate\"}");
+            return;
+        }
+        if (forgottenClients.contains(f.getOrDefault("client_id", ""))) {
+            send(ex, 401, "{\"error\":\"invalid_client\"}");
             return;
         }
         String scope;

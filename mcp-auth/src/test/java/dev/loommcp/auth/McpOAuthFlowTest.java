@@ -281,6 +281,45 @@ class McpOAuthFlowTest {
         assertThat(store.tokens(as.base + "/mcp", as.issuer()).orElseThrow()).isNotEqualTo(old);
     }
 
+    /**
+     * Regression: a kept registration the authorization server forgot ({@code invalid_client} on refresh) was reused,
+     * so the authorization URL carried a dead {@code client_id}. Now it is removed with the refused tokens and the
+     * authorization registers afresh.
+     */
+    @Test
+    void aForgottenClientOnRefreshIsRemovedAndRegisteredAfresh() throws Exception {
+        TokenSet old = as.issue(null, Instant.now().minusSeconds(10));
+        ClientRegistration dead = new ClientRegistration(as.issuer(), "dead-client", null, "none", null);
+        store.saveRegistration(dead);
+        store.saveTokens(as.base + "/mcp", old);
+        as.forgottenClients.add("dead-client");
+        assertThat(driver.post(open(code()), as.mcp())).isEqualTo(200);
+        assertThat(as.refreshRequests.get()).isZero(); // refused before the grant: invalid_client
+        assertThat(as.tokenForms.getFirst()).containsEntry("grant_type", "refresh_token")
+                .containsEntry("client_id", "dead-client");
+        assertThat(as.registerRequests.get()).isEqualTo(1);
+        assertThat(as.authorizeQueries).singleElement()
+                .satisfies(q -> assertThat(q).containsEntry("client_id", "dcr-client"));
+        assertThat(store.registration(as.issuer()).orElseThrow().clientId()).isEqualTo("dcr-client");
+        assertThat(store.tokens(as.base + "/mcp", as.issuer()).orElseThrow()).isNotEqualTo(old);
+    }
+
+    /** Regression: {@code invalid_client} on the code exchange removes the kept registration too. */
+    @Test
+    void aForgottenClientOnTheCodeExchangeIsRemoved() throws Exception {
+        ClientRegistration dead = new ClientRegistration(as.issuer(), "dead-client", null, "none", null);
+        store.saveRegistration(dead);
+        as.forgottenClients.add("dead-client");
+        McpOAuth oauth = open(code());
+        assertThatThrownBy(() -> driver.post(oauth, as.mcp())).isInstanceOf(McpAuthorizationException.class)
+                .hasMessageContaining("invalid_client");
+        assertThat(store.registration(as.issuer())).isEmpty();
+        // the next authorization registers afresh
+        assertThat(driver.post(oauth, as.mcp())).isEqualTo(200);
+        assertThat(as.registerRequests.get()).isEqualTo(1);
+        assertThat(as.authorizeQueries.getLast()).containsEntry("client_id", "dcr-client");
+    }
+
     @Test
     void refusedRefreshKeepsTokensAnotherProcessStoredMeanwhile() throws Exception {
         TokenSet old = as.issue(null, Instant.now().minusSeconds(10));
@@ -500,6 +539,21 @@ class McpOAuthFlowTest {
         assertThat(as.tokenForms.getFirst())
                 .containsEntry("grant_type", "urn:ietf:params:oauth:grant-type:jwt-bearer")
                 .containsEntry("assertion", "workload.jwt.token");
+    }
+
+    /** Regression: {@code invalid_client} on the other grants' token request removes the kept registration too. */
+    @Test
+    void aForgottenClientOnAJwtBearerGrantIsRemoved() throws Exception {
+        store.saveRegistration(new ClientRegistration(as.issuer(), "dead-client", null, "none", null));
+        as.forgottenClients.add("dead-client");
+        McpOAuth oauth = open(McpOAuth.newBuilder().jwtBearer(AssertionSource.of("workload.jwt.token"))
+                .tokenStore(store));
+        assertThatThrownBy(() -> driver.post(oauth, as.mcp())).isInstanceOf(McpAuthorizationException.class)
+                .hasMessageContaining("invalid_client");
+        assertThat(store.registration(as.issuer())).isEmpty();
+        assertThat(driver.post(oauth, as.mcp())).isEqualTo(200);
+        assertThat(as.registerRequests.get()).isEqualTo(1);
+        assertThat(as.tokenForms.getLast()).containsEntry("client_id", "dcr-client");
     }
 
     @Test

@@ -46,14 +46,14 @@ final class AuthOptions {
     @Option(names = "--client-id", paramLabel = "ID", scope = ScopeType.INHERIT, order = 22,
             description = "With --oauth or --client-credentials: the pre-registered OAuth client ID.")
     private void clientId(String id) {
-        clientId = once("--client-id", clientId, id);
+        clientId = once("--client-id", clientId, nonEmpty("--client-id", id));
     }
 
     @Option(names = "--client-secret-file", paramLabel = "FILE", scope = ScopeType.INHERIT, order = 23,
             description = {"With --client-id: read the client secret from this file (surrounding whitespace "
                     + "removed; never printed)."})
     private void clientSecretFile(Path file) {
-        clientSecretFile = once("--client-secret-file", clientSecretFile, file);
+        clientSecretFile = once("--client-secret-file", clientSecretFile, nonEmpty("--client-secret-file", file));
     }
 
     @Option(names = "--token-cache", paramLabel = "DIR", scope = ScopeType.INHERIT, order = 24,
@@ -61,7 +61,7 @@ final class AuthOptions {
                     + "directory (created owner-only), so that later runs reuse them; mcp logout removes the "
                     + "tokens. Default: in memory, for this run only."})
     private void tokenCache(Path dir) {
-        tokenCache = once("--token-cache", tokenCache, dir);
+        tokenCache = once("--token-cache", tokenCache, nonEmpty("--token-cache", dir));
     }
 
     /** Created by picocli. */
@@ -96,6 +96,14 @@ final class AuthOptions {
     /** @return whether any authorization option was given */
     boolean any() {
         return oauth || clientCredentials || clientId != null || clientSecretFile != null || tokenCache != null;
+    }
+
+    /** An empty value (a path of {@code ''} would mean the current directory) is a usage error. */
+    private <T> T nonEmpty(String option, T value) {
+        if (value.toString().isBlank()) {
+            throw new ParameterException(spec.commandLine(), option + ": the value is empty");
+        }
+        return value;
     }
 
     private <T> T once(String option, T current, T value) {

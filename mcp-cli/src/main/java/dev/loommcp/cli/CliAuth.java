@@ -1,9 +1,12 @@
 package dev.loommcp.cli;
 
+import dev.loommcp.McpTimeoutException;
+import dev.loommcp.spi.Deadline;
 import dev.loommcp.auth.AuthorizationCodeHandler;
 import dev.loommcp.auth.ClientAuthentication;
 import dev.loommcp.auth.FileTokenStore;
 import dev.loommcp.auth.LoopbackReceiver;
+import dev.loommcp.auth.McpAuthorizationException;
 import dev.loommcp.auth.McpOAuth;
 import dev.loommcp.transport.http.AuthorizationProvider;
 import java.io.IOException;
@@ -14,6 +17,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
 import picocli.CommandLine;
 import picocli.CommandLine.ParameterException;
 
@@ -39,10 +43,17 @@ final class CliAuth implements AutoCloseable {
 
     private final McpOAuth oauth;
     private final LoopbackReceiver receiver;
+    /** Set while (and after, if it failed) the grant waits for the browser's redirect; cleared when it arrives. */
+    private final AtomicBoolean awaitingBrowser;
 
     private CliAuth(McpOAuth oauth, LoopbackReceiver receiver) {
+        this(oauth, receiver, new AtomicBoolean());
+    }
+
+    private CliAuth(McpOAuth oauth, LoopbackReceiver receiver, AtomicBoolean awaitingBrowser) {
         this.oauth = oauth;
         this.receiver = receiver;
+        this.awaitingBrowser = awaitingBrowser;
     }
 
     /**
@@ -94,7 +105,29 @@ final class CliAuth implements AutoCloseable {
                     + e.getMessage());
         }
         try {
-            return new CliAuth(b.authorizationCode(receiver).build(), receiver);
+            AtomicBoolean awaiting = new AtomicBoolean();
+            AuthorizationCodeHandler watched = new AuthorizationCodeHandler() {
+                @Override
+                public URI redirectUri() {
+                    return receiver.redirectUri();
+                }
+
+                @Override
+                public URI authorize(URI url, String state, Deadline deadline)
+                        throws IOException, InterruptedException {
+                    awaiting.set(true);
+                    try {
+                        URI redirect = receiver.authorize(url, state, deadline);
+                        awaiting.set(false);
+                        return redirect;
+                    } catch (IOException | RuntimeException e) {
+                        // the receiver's own deadline (McpAuthorizationException) keeps the mark: the wait timed out
+                        awaiting.set(e instanceof McpAuthorizationException);
+                        throw e;
+                    }
+                }
+            };
+            return new CliAuth(b.authorizationCode(watched).build(), receiver, awaiting);
         } catch (RuntimeException e) {
             receiver.close();
             throw e;
@@ -107,10 +140,14 @@ final class CliAuth implements AutoCloseable {
      * @param server      the MCP endpoint
      * @param tokenCache  the {@code --token-cache} directory
      * @param commandLine for usage errors
-     * @return how many token sets were removed
+     * @return how many token sets were removed, or {@code -1} when {@code tokenCache} does not exist (nothing is
+     *         created then)
      * @throws ParameterException when the directory cannot be used as a token cache
      */
     static int logout(URI server, Path tokenCache, CommandLine commandLine) {
+        if (!Files.exists(tokenCache)) {
+            return -1; // nothing stored; logout creates nothing
+        }
         FileTokenStore store = tokenStore(tokenCache, commandLine);
         // the grant is never run: the provider only forgets tokens here (its redirect URI is never contacted)
         try (McpOAuth oauth = McpOAuth.newBuilder().tokenStore(store)
@@ -118,6 +155,23 @@ final class CliAuth implements AutoCloseable {
                 .build()) {
             return oauth.logout(server);
         }
+    }
+
+    /**
+     * What a failure of the connection means when it happened while {@code --oauth} waited for the browser's
+     * redirect: the connect deadline ran out during the wait, whichever of the request's timeout or the receiver's
+     * own deadline noticed first. Then this is a timeout naming the wait; otherwise the failure itself.
+     *
+     * @param failure what failed
+     * @return {@code failure}, or an {@link McpTimeoutException} saying the authorization in the browser was not
+     *         completed in time
+     */
+    RuntimeException explain(RuntimeException failure) {
+        if (receiver == null || !awaitingBrowser.get()) {
+            return failure;
+        }
+        return new McpTimeoutException("waiting for the authorization in the browser (no redirect reached "
+                + receiver.redirectUri() + ")");
     }
 
     /** @return the provider, for the transport */

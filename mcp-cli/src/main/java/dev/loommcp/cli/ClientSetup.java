@@ -112,6 +112,16 @@ final class ClientSetup {
     }
 
     /**
+     * Explains a failure of the connection: see {@link CliAuth#explain}.
+     *
+     * @param failure what failed
+     * @return {@code failure}, or a timeout of the wait for the browser's authorization
+     */
+    RuntimeException explain(RuntimeException failure) {
+        return auth == null ? failure : auth.explain(failure);
+    }
+
+    /**
      * Releases what the client's transport uses besides the client: the OAuth provider and its loopback receiver.
      * Call after closing the client. Idempotent.
      */

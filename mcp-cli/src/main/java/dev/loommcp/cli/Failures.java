@@ -122,7 +122,8 @@ final class Failures {
                     String schemes = String.join(", ", h.wwwAuthenticate().stream().map(AuthChallenge::scheme)
                             .distinct().toList());
                     err.println("mcp: the server wants authorization" + (schemes.isEmpty() ? "" : " (" + schemes
-                            + ")") + "; send credentials with --header 'Authorization: ...'");
+                            + ")") + "; authorize with --oauth (or --client-credentials), or send credentials with "
+                            + "--header 'Authorization: ...'");
                 }
                 code = ExitCodes.TRANSPORT;
                 showTail = false;

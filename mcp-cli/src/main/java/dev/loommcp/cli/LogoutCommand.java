@@ -60,6 +60,11 @@ final class LogoutCommand implements Callable<Integer> {
             throw new ParameterException(cl, "--http: expected an http:// or https:// URL with a host");
         }
         int removed = CliAuth.logout(server, auth.tokenCache(), cl);
+        if (removed < 0) {
+            cl.getOut().println("no stored tokens for " + server + " (" + auth.tokenCache() + " does not exist)");
+            cl.getOut().flush();
+            return ExitCodes.OK;
+        }
         cl.getOut().println(removed == 0 ? "no stored tokens for " + server
                 : "logged out of " + server + " (" + removed + " token set" + (removed == 1 ? "" : "s")
                         + " removed)");

@@ -243,7 +243,7 @@ final class McpCommand {
     private String server;
 
     @Option(names = "--config", paramLabel = "FILE", scope = ScopeType.INHERIT, order = 16,
-            description = {"An mcpServers JSON file (the Claude Desktop / Cursor / VS Code format; ${NAME} is read "
+            description = {"An mcpServers JSON file (the Claude Desktop / Cursor / VS Code format; $${NAME} is read "
                     + "from the environment): 'servers' and 'tools' cover every server in it, other commands the one "
                     + "--server names (or its only one). Replaces --stdio and --http."})
     private void config(Path file) {
@@ -421,6 +421,10 @@ final class McpCommand {
     private HostCommands hostCommands() {
         if (!headers.isEmpty() || !env.isEmpty() || inheritEnv || cwd != null) {
             throw usage("--env, --inherit-env, --cwd and --header do not apply with --config: set them in the file");
+        }
+        if (auth.any()) {
+            throw usage("--oauth, --client-credentials, --client-id, --client-secret-file and --token-cache apply to "
+                    + "one server: pick it with --server NAME");
         }
         return new HostCommands(io, json, spec.commandLine(), environment, config, timeout, connectTimeout, protocol);
     }
@@ -684,7 +688,8 @@ final class McpCommand {
             Failures.report(e, io.rawOut(), io.err(), json, stderrTail, null);
             throw e;
         } catch (RuntimeException e) {
-            int code = Failures.report(e, io.rawOut(), io.err(), json, stderrTail, connected
+            int code = Failures.report(connected ? e : setup.explain(e), io.rawOut(), io.err(), json, stderrTail,
+                    connected
                     ? timeoutHint("--timeout", DEFAULT_REQUEST_TIMEOUT)
                     : timeoutHint("--connect-timeout", auth.oauth() ? CliAuth.OAUTH_CONNECT_TIMEOUT
                             : DEFAULT_CONNECT_TIMEOUT), stdio != null);

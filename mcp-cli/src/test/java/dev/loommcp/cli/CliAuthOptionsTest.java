@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.loommcp.cli.InProcessCli.Run;
 import dev.loommcp.testing.LeakCheck;
+import dev.loommcp.testkit.HttpOAuthFixture;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -86,6 +87,25 @@ class CliAuthOptionsTest {
         assertThat(r.out() + r.err()).doesNotContain("s3cr3t-value");
     }
 
+    /**
+     * Regression: the connect deadline ends the wait for the browser either in the request (a timeout of
+     * {@code server/discover}) or in the loopback receiver (an authorization failure, exit 3), whichever notices
+     * first; both are the same timeout of the browser wait and exit 5 naming --connect-timeout.
+     */
+    @Test
+    void anAuthorizationNotCompletedInTheBrowserIsATimeoutNamingConnectTimeout() throws Exception {
+        try (HttpOAuthFixture fixture = new HttpOAuthFixture()) {
+            for (int i = 0; i < 3; i++) {
+                Run r = mcp("--http", fixture.endpoint().toString(), "--oauth", "--connect-timeout", "2s", "tools");
+                assertThat(r.code()).as(r.err()).isEqualTo(5);
+                assertThat(r.err()).as(r.err()).contains("open this URL in a browser: ")
+                        .contains("mcp: timed out (--connect-timeout 2s): waiting for the authorization in the "
+                                + "browser (no redirect reached http://127.0.0.1:")
+                        .doesNotContain("server/discover").doesNotContain("connection failed");
+            }
+        }
+    }
+
     @Test
     void logoutNeedsTheServerAndTheTokenCache(@TempDir Path dir) {
         assertUsageError(mcp("--token-cache", dir.toString(), "logout"), "logout: say which server with --http URL");
@@ -93,8 +113,44 @@ class CliAuthOptionsTest {
                 + "(without it tokens live in memory for one run only)");
         assertUsageError(mcp("--http", "ftp://x/mcp", "--token-cache", dir.toString(), "logout"),
                 "logout: --http: expected an http:// or https:// URL with a host");
-        Run none = mcp("--http", URL, "--token-cache", dir.resolve("new").toString(), "logout");
+        // regression: logout created the directory it was given
+        Path missing = dir.resolve("new").resolve("deeper");
+        Run none = mcp("--http", URL, "--token-cache", missing.toString(), "logout");
         assertThat(none.code()).as(none.err()).isZero();
-        assertThat(none.out()).isEqualTo("no stored tokens for " + URL + "\n");
+        assertThat(none.out()).isEqualTo("no stored tokens for " + URL + " (" + missing + " does not exist)\n");
+        assertThat(dir.resolve("new")).doesNotExist();
+        Run empty = mcp("--http", URL, "--token-cache", dir.toString(), "logout");
+        assertThat(empty.code()).as(empty.err()).isZero();
+        assertThat(empty.out()).isEqualTo("no stored tokens for " + URL + "\n");
+    }
+
+    /** Regression: an empty --token-cache meant the current directory, an empty --client-id was sent. */
+    @Test
+    void emptyValuesAreUsageErrors(@TempDir Path dir) {
+        assertUsageError(mcp("--http", URL, "--oauth", "--token-cache", "", "tools"), "--token-cache: the value is empty");
+        assertUsageError(mcp("--http", URL, "--oauth", "--client-id", "", "tools"), "--client-id: the value is empty");
+        assertUsageError(mcp("--http", URL, "--client-credentials", "--client-id", "c", "--client-secret-file", "",
+                "tools"), "--client-secret-file: the value is empty");
+        assertUsageError(mcp("--http", URL, "--token-cache", " ", "logout"), "--token-cache: the value is empty");
+    }
+
+    /** Regression: the aggregated commands over --config silently ignored the authorization options. */
+    @Test
+    void authorizationOptionsWithTheAggregatedConfigCommandsAreUsageErrors(@TempDir Path dir) throws Exception {
+        Path config = Files.writeString(dir.resolve("mcp.json"),
+                "{\"mcpServers\":{\"a\":{\"url\":\"" + URL + "\"},\"b\":{\"url\":\"" + URL + "\"}}}");
+        String message = "--oauth, --client-credentials, --client-id, --client-secret-file and --token-cache apply "
+                + "to one server: pick it with --server NAME";
+        assertUsageError(mcp("--config", config.toString(), "--oauth", "tools"), message);
+        assertUsageError(mcp("--config", config.toString(), "servers", "--token-cache", dir.toString()), message);
+    }
+
+    /** Regression: picocli read {@code ${NAME}} in the --config description as a variable ("null is read"). */
+    @Test
+    void theConfigHelpNamesTheEnvironmentPlaceholder() {
+        Run r = mcp("--help");
+        assertThat(r.code()).isZero();
+        assertThat(r.out().replaceAll("\\s+", " ")).contains("${NAME} is read from the environment")
+                .doesNotContain("null is read");
     }
 }

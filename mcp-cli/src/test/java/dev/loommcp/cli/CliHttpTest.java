@@ -126,6 +126,8 @@ class CliHttpTest {
                         "--header", "Authorization: Bearer secret-token-value", "tools");
                 assertThat(r.code()).isEqualTo(3);
                 assertThat(r.err()).contains("HTTP 401").contains("authorization (Bearer)")
+                        .contains("authorize with --oauth (or --client-credentials), or send credentials with "
+                                + "--header 'Authorization: ...'")
                         .doesNotContain("secret-token-value");
             } finally {
                 refusing.close();

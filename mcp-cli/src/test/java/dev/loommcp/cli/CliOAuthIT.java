@@ -183,6 +183,8 @@ class CliOAuthIT {
         Run r = CliProcess.run(new ProcessBuilder(CliProcess.javaJar("--http", fixture.endpoint().toString(),
                 "--token-cache", home.resolve("empty").toString(), "logout")));
         assertThat(r.code()).as(r.err()).isZero();
-        assertThat(r.out()).isEqualTo("no stored tokens for " + fixture.endpoint() + "\n");
+        assertThat(r.out()).isEqualTo("no stored tokens for " + fixture.endpoint() + " (" + home.resolve("empty")
+                + " does not exist)\n");
+        assertThat(home.resolve("empty")).doesNotExist();
     }
 }

@@ -323,6 +323,7 @@ public final class OAuthEngine {
         TokenSet tokens;
         String asked = scope;
         String grant = config.grantAt(as);
+        ClientIdentity.Client c = null;
         try {
             switch (grant) {
                 case "authorization_code" -> {
@@ -330,23 +331,26 @@ public final class OAuthEngine {
                     tokens = authorizationCode(s, as, asked, deadline);
                 }
                 case "client_credentials" -> {
-                    ClientIdentity.Client c = identity.resolve(as, null, deadline);
+                    c = identity.resolve(as, null, deadline);
                     tokens = tokenEndpoint.clientCredentials(as, c.clientId(), c.authentication(), scope,
                             s.resourceParam, deadline);
                 }
                 case "jwt_bearer" -> {
-                    ClientIdentity.Client c = identity.resolve(as, null, deadline);
+                    c = identity.resolve(as, null, deadline);
                     tokens = tokenEndpoint.jwtBearer(as, c.clientId(), c.authentication(), config.assertion(), scope,
                             s.resourceParam, deadline);
                 }
                 case "enterprise_managed" -> {
-                    ClientIdentity.Client c = identity.resolve(as, null, deadline);
+                    c = identity.resolve(as, null, deadline);
                     tokens = tokenEndpoint.enterpriseManaged(as, c.clientId(), c.authentication(), config.idp(),
                             scope, s.resourceParam, deadline);
                 }
                 default -> throw new IllegalStateException("unknown grant " + grant);
             }
         } catch (TokenError e) {
+            if (c != null && "invalid_client".equals(e.error())) {
+                identity.forget(c); // a registration the server forgot: the next authorization registers afresh
+            }
             throw new McpAuthorizationException("the authorization server " + SafeText.quote(as.issuer())
                     + " refused the token request: " + e.getMessage(), e);
         }
@@ -388,7 +392,9 @@ public final class OAuthEngine {
 
     /**
      * Refreshes (caller holds the lock). On {@code invalid_grant} the refused tokens are removed from the store
-     * only if still the same (compare-and-delete); tokens another process stored meanwhile are used instead.
+     * only if still the same (compare-and-delete); tokens another process stored meanwhile are used instead. On
+     * {@code invalid_client} the client's dynamic registration is removed too (compare-and-delete), so that the
+     * next authorization registers afresh.
      *
      * @return the new tokens, or the ones another process stored, or {@code null} when there are none
      * @throws McpAuthorizationException if the refresh failed otherwise
@@ -406,7 +412,12 @@ public final class OAuthEngine {
         try {
             fresh = tokenEndpoint.request(as, client.clientId(), client.authentication(), params, deadline);
         } catch (TokenError e) {
-            if ("invalid_grant".equals(e.error())) {
+            boolean deadClient = "invalid_client".equals(e.error());
+            if (deadClient) {
+                // the server forgot the client: the next authorization registers afresh, not with a dead client_id
+                identity.forget(client);
+            }
+            if (deadClient || "invalid_grant".equals(e.error())) {
                 store.removeTokens(s.key, t);
                 s.tokens = null;
                 s.loaded = false;
