@@ -51,7 +51,7 @@ import java.util.concurrent.CompletableFuture;
  * }</pre>
  *
  * <h2>Life cycle and protocol eras</h2>
- * {@link #connect()} opens the transport and picks the protocol era as {@link Builder#protocolMode} says
+ * {@link #connect()} opens the transport and picks the protocol era as {@link McpClientBuilder#protocolMode} says
  * ({@link ProtocolMode#AUTO} by default): the legacy era runs the {@code initialize} handshake (protocol versions
  * 2024-11-05 to 2025-11-25) and sends {@code notifications/initialized}; the modern era (2026-07-28) learns the
  * server with {@code server/discover} and has no session: every request then carries the protocol version, the
@@ -70,7 +70,7 @@ import java.util.concurrent.CompletableFuture;
  *
  * <h2>Deadlines and cancellation</h2>
  * Each call's deadline is the earlier of its {@link RequestOptions} timeout and deadline; when the call sets
- * neither, the client's {@linkplain Builder#requestTimeout default timeout} applies. When the deadline passes, the {@link CancellationToken}
+ * neither, the client's {@linkplain McpClientBuilder#requestTimeout default timeout} applies. When the deadline passes, the {@link CancellationToken}
  * fires, the calling thread is interrupted or the client closes, the pending request is removed, a
  * {@code notifications/cancelled} is sent to the server (never for {@code initialize}, and not on close; in the
  * modern era over HTTP the request's exchange is aborted instead), a late
@@ -80,16 +80,16 @@ import java.util.concurrent.CompletableFuture;
  * <h2>Threads</h2>
  * All methods are thread-safe. Listeners run one at a time on the client's event thread ({@code mcp-events-N});
  * server requests (sampling, elicitation, roots) run each on its own virtual thread ({@code mcp-handler-N}), at most
- * {@linkplain Builder#maxConcurrentServerRequests a bound} at once (beyond it they are refused at once). Neither
+ * {@linkplain McpClientBuilder#maxConcurrentServerRequests a bound} at once (beyond it they are refused at once). Neither
  * ever blocks the transport's reader. Listeners and handlers may call the client, including {@link #close()}. A
  * call's {@link ProgressListener} runs on the calling thread while it waits: every progress notification the server
  * sent before its response reaches it before the call returns, and none after.
  *
  * <h2>Memory</h2>
- * What waits for a listener is bounded by count and by bytes ({@link Builder#listenerQueueCapacity},
- * {@link Builder#listenerQueueBytes}; each call's progress queue likewise); notifications are kept for
- * {@link #drainNotifications()} only when asked ({@link Builder#keepNotifications}), within
- * {@link Builder#notificationQueueCapacity} and {@link Builder#notificationQueueBytes}. Beyond a bound the oldest
+ * What waits for a listener is bounded by count and by bytes ({@link McpClientBuilder#listenerQueueCapacity},
+ * {@link McpClientBuilder#listenerQueueBytes}; each call's progress queue likewise); notifications are kept for
+ * {@link #drainNotifications()} only when asked ({@link McpClientBuilder#keepNotifications}), within
+ * {@link McpClientBuilder#notificationQueueCapacity} and {@link McpClientBuilder#notificationQueueBytes}. Beyond a bound the oldest
  * entries are dropped and counted ({@link #droppedEventCount()}, {@link #droppedNotificationCount()}).
  *
  * <p>Whatever a listener, handler or other callback of the application throws, {@link Error}s included, is logged at
@@ -110,7 +110,7 @@ public final class McpClient implements McpTools, McpResources, McpPrompts, McpU
     /** The protocol versions this client accepts from a server, newest first. */
     public static final List<String> SUPPORTED_PROTOCOL_VERSIONS = Handshake.SUPPORTED_PROTOCOL_VERSIONS;
 
-    /** The default of {@link Builder#maxConcurrentServerRequests(int)}. */
+    /** The default of {@link McpClientBuilder#maxConcurrentServerRequests(int)}. */
     public static final int DEFAULT_MAX_CONCURRENT_SERVER_REQUESTS =
             SessionConfig.DEFAULT_MAX_CONCURRENT_SERVER_REQUESTS;
 
@@ -119,7 +119,7 @@ public final class McpClient implements McpTools, McpResources, McpPrompts, McpU
     private final Paging paging;
     private final String serverName;
 
-    private McpClient(SessionConfig config, String serverName) {
+    McpClient(SessionConfig config, String serverName) {
         this.config = config;
         this.serverName = serverName;
         this.session = new Session(config);
@@ -137,14 +137,14 @@ public final class McpClient implements McpTools, McpResources, McpPrompts, McpU
      * @return the builder
      * @throws NullPointerException if {@code transport} is {@code null}
      */
-    public static Builder newBuilder(McpTransport transport) {
-        return new Builder(transport);
+    public static McpClientBuilder newBuilder(McpTransport transport) {
+        return new McpClientBuilder(transport);
     }
 
     // ------------------------------------------------------------------------------------------------ life cycle
 
     /**
-     * Connects with the {@linkplain Builder#connectTimeout connect timeout}: see {@link #connect(RequestOptions)}.
+     * Connects with the {@linkplain McpClientBuilder#connectTimeout connect timeout}: see {@link #connect(RequestOptions)}.
      *
      * @throws McpTransportException if the transport cannot start or the server exits (with exit code and stderr tail
      *                               for stdio)
@@ -161,7 +161,7 @@ public final class McpClient implements McpTools, McpResources, McpPrompts, McpU
     }
 
     /**
-     * Opens the transport and picks the protocol era as the {@linkplain Builder#protocolMode protocol mode} says:
+     * Opens the transport and picks the protocol era as the {@linkplain McpClientBuilder#protocolMode protocol mode} says:
      * <ul>
      *   <li>legacy ({@link ProtocolMode#LEGACY}, a pinned legacy version, or {@code AUTO}'s fallback): the MCP
      *       handshake (MCP 2025-11-25 "Lifecycle: initialization"): sends {@code initialize} offering
@@ -173,7 +173,7 @@ public final class McpClient implements McpTools, McpResources, McpPrompts, McpU
      *       negotiated or kept by the server;</li>
      *   <li>{@link ProtocolMode#AUTO}: probes first (see {@link ProtocolMode}): on a transport that offers a probe
      *       transport (stdio) a throw-away process answers {@code server/discover} within the
-     *       {@linkplain Builder#probeTimeout probe timeout}, else the probe goes over the transport itself (HTTP); a
+     *       {@linkplain McpClientBuilder#probeTimeout probe timeout}, else the probe goes over the transport itself (HTTP); a
      *       cached verdict for the same server skips the probe.</li>
      * </ul>
      *
@@ -513,9 +513,9 @@ public final class McpClient implements McpTools, McpResources, McpPrompts, McpU
     /**
      * Removes and returns the notifications received since the last drain, oldest first (the Rust seed's
      * {@code drain_notifications}). Notifications are kept only when the client was built with
-     * {@link Builder#keepNotifications(boolean) keepNotifications(true)}; otherwise this always returns an empty
+     * {@link McpClientBuilder#keepNotifications(boolean) keepNotifications(true)}; otherwise this always returns an empty
      * list and nothing is held. Every server notification but progress and cancellation is queued; the queue holds at
-     * most {@linkplain Builder#notificationQueueCapacity the capacity} and {@linkplain Builder#notificationQueueBytes
+     * most {@linkplain McpClientBuilder#notificationQueueCapacity the capacity} and {@linkplain McpClientBuilder#notificationQueueBytes
      * the byte budget}, dropping the oldest beyond either ({@link #droppedNotificationCount()} counts them).
      *
      * @return the notifications, possibly empty
@@ -535,8 +535,8 @@ public final class McpClient implements McpTools, McpResources, McpPrompts, McpU
 
     /**
      * Returns how many listener events were dropped because the listeners fell behind: the listener queue (and each
-     * call's progress queue) exceeded {@linkplain Builder#listenerQueueCapacity its capacity} or
-     * {@linkplain Builder#listenerQueueBytes its byte budget}, and the oldest events were dropped.
+     * call's progress queue) exceeded {@linkplain McpClientBuilder#listenerQueueCapacity its capacity} or
+     * {@linkplain McpClientBuilder#listenerQueueBytes its byte budget}, and the oldest events were dropped.
      *
      * @return the count since the client was built
      */
@@ -709,347 +709,5 @@ public final class McpClient implements McpTools, McpResources, McpPrompts, McpU
     @Override
     public String toString() {
         return "McpClient[" + session + "]";
-    }
-
-    // ------------------------------------------------------------------------------------------------ builder
-
-    /**
-     * Builds an {@link McpClient}. Not thread-safe; {@link #build()} may be called once per transport.
-     */
-    public static final class Builder {
-        private final SessionConfig.Builder config;
-        private String serverName;
-
-        /**
-         * Sets the name {@link McpClient#serverName()} reports (a host's name for this server, such as its key in
-         * an {@code mcpServers} file). Default none: the server's self-reported {@code serverInfo.name} is reported.
-         * Nothing is sent to the server.
-         *
-         * @param name the name
-         * @return this builder
-         * @throws NullPointerException if {@code name} is {@code null}
-         */
-        public Builder serverName(String name) {
-            this.serverName = Objects.requireNonNull(name, "name");
-            return this;
-        }
-
-        private Builder(McpTransport transport) {
-            this.config = new SessionConfig.Builder(transport);
-        }
-
-        /**
-         * Sets the client identity sent in {@code initialize} (legacy era) and in every request's
-         * {@code _meta["io.modelcontextprotocol/clientInfo"]} (modern era). Default: name {@code loom-mcp}, version
-         * {@code 0.1.0}.
-         *
-         * @param info the identity
-         * @return this builder
-         */
-        public Builder clientInfo(Implementation info) {
-            config.clientInfo(info);
-            return this;
-        }
-
-        /**
-         * Sets the default timeout of each request (used when the call's options set neither timeout nor
-         * deadline). Default 60 seconds.
-         *
-         * @param timeout positive duration
-         * @return this builder
-         * @throws IllegalArgumentException if not positive
-         */
-        public Builder requestTimeout(Duration timeout) {
-            config.requestTimeout(timeout);
-            return this;
-        }
-
-        /**
-         * Sets the default bound of {@link McpClient#connect()}: opening the transport plus the handshake. Default 30
-         * seconds.
-         *
-         * @param timeout positive duration
-         * @return this builder
-         * @throws IllegalArgumentException if not positive
-         */
-        public Builder connectTimeout(Duration timeout) {
-            config.connectTimeout(timeout);
-            return this;
-        }
-
-        /**
-         * Answers {@code elicitation/create} with this handler and declares the {@code elicitation} capability with
-         * form and URL modes.
-         *
-         * @param handler the handler
-         * @return this builder
-         */
-        public Builder elicitationHandler(ElicitationHandler handler) {
-            return elicitationHandler(handler, true);
-        }
-
-        /**
-         * Answers {@code elicitation/create} with this handler and declares the {@code elicitation} capability: form
-         * mode always, URL mode when asked.
-         *
-         * @param handler the handler
-         * @param urlMode whether to declare URL mode (MCP 2025-11-25)
-         * @return this builder
-         */
-        public Builder elicitationHandler(ElicitationHandler handler, boolean urlMode) {
-            config.elicitationHandler(handler, urlMode);
-            return this;
-        }
-
-        /**
-         * When {@code true}, an accepted form-mode elicitation gets every schema property that has a {@code default}
-         * and is missing from the handler's content filled in (MCP 2025-11-25, SEP-1034). Default {@code false}.
-         *
-         * @param apply whether to fill in defaults
-         * @return this builder
-         */
-        public Builder applyElicitationDefaults(boolean apply) {
-            config.applyElicitationDefaults(apply);
-            return this;
-        }
-
-        /**
-         * Answers {@code sampling/createMessage} with this handler and declares the {@code sampling} capability.
-         *
-         * @param handler the handler
-         * @return this builder
-         */
-        public Builder samplingHandler(SamplingHandler handler) {
-            config.samplingHandler(handler);
-            return this;
-        }
-
-        /**
-         * Answers {@code roots/list} with this handler and declares the {@code roots} capability with
-         * {@code listChanged}.
-         *
-         * @param handler the handler
-         * @return this builder
-         */
-        public Builder rootsHandler(RootsHandler handler) {
-            config.rootsHandler(handler);
-            return this;
-        }
-
-        /**
-         * Sets the listener for what the server sends on its own initiative: notifications, tool-list changes, log
-         * messages (see {@link McpClient#setLoggingLevel}) and session restarts. Default none.
-         *
-         * @param listener the listener, or {@code null} for none
-         * @return this builder
-         */
-        public Builder listener(McpClientListener listener) {
-            config.listener(listener);
-            return this;
-        }
-
-        /**
-         * Sets the listener that observes each request (start, end, failure, cancellation, with durations) and the
-         * transport's close, for metrics. Default none (then observing costs a null check per request).
-         *
-         * @param listener the listener, or {@code null} for none
-         * @return this builder
-         */
-        public Builder eventListener(McpEventListener listener) {
-            config.eventListener(listener);
-            return this;
-        }
-
-        /**
-         * Sets what happens when {@code structuredContent} fails the tool's {@code outputSchema}. Default
-         * {@link OutputSchemaValidation#WARN}.
-         *
-         * @param mode the mode
-         * @return this builder
-         */
-        public Builder outputSchemaValidation(OutputSchemaValidation mode) {
-            config.outputSchemaValidation(mode);
-            return this;
-        }
-
-        /**
-         * Sets the most pages a complete listing ({@code listAll...}, {@code tools()}) reads before it stops with
-         * {@link McpProtocolException}. Default 1000.
-         *
-         * @param pages at least 1
-         * @return this builder
-         * @throws IllegalArgumentException if less than 1
-         */
-        public Builder maxListPages(int pages) {
-            config.maxListPages(pages);
-            return this;
-        }
-
-        /**
-         * Keeps server notifications for {@link McpClient#drainNotifications()}. Default {@code false}: nothing is
-         * kept (listeners still get every notification).
-         *
-         * @param keep whether to keep them
-         * @return this builder
-         */
-        public Builder keepNotifications(boolean keep) {
-            config.keepNotifications(keep);
-            return this;
-        }
-
-        /**
-         * Sets the most bytes of notifications {@link McpClient#drainNotifications()} keeps (when
-         * {@linkplain #keepNotifications(boolean) keeping}); beyond it the oldest are dropped. A notification counts
-         * with its size as JSON text (estimated from the parsed message); its heap is about that for text-heavy
-         * payloads and up to a few times more for payloads of many small values. The newest notification is always
-         * kept, even alone above the budget. Default 16 MiB.
-         *
-         * @param bytes at least 1
-         * @return this builder
-         * @throws IllegalArgumentException if less than 1
-         */
-        public Builder notificationQueueBytes(long bytes) {
-            config.notificationQueueBytes(bytes);
-            return this;
-        }
-
-        /**
-         * Sets how many events may wait for the listeners (notification, logging, list-changed and session
-         * listeners, which run one at a time on the event thread); beyond it the oldest are dropped and counted
-         * ({@link McpClient#droppedEventCount()}). Each call's progress notifications wait in a queue of their own
-         * with the same bounds. Default 65,536.
-         *
-         * @param capacity at least 1
-         * @return this builder
-         * @throws IllegalArgumentException if less than 1
-         */
-        public Builder listenerQueueCapacity(int capacity) {
-            config.listenerQueueCapacity(capacity);
-            return this;
-        }
-
-        /**
-         * Sets the most bytes of notifications that may wait for the listeners (counted as for
-         * {@link #notificationQueueBytes(long)}); beyond it the oldest events are dropped and counted
-         * ({@link McpClient#droppedEventCount()}). Each call's progress queue has the same budget. Default 32 MiB.
-         *
-         * @param bytes at least 1
-         * @return this builder
-         * @throws IllegalArgumentException if less than 1
-         */
-        public Builder listenerQueueBytes(long bytes) {
-            config.listenerQueueBytes(bytes);
-            return this;
-        }
-
-        /**
-         * Sets how many notifications {@link McpClient#drainNotifications()} keeps (when
-         * {@linkplain #keepNotifications(boolean) keeping}); beyond it the oldest are dropped. Default 1024.
-         *
-         * @param capacity at least 1
-         * @return this builder
-         * @throws IllegalArgumentException if less than 1
-         */
-        public Builder notificationQueueCapacity(int capacity) {
-            config.notificationQueueCapacity(capacity);
-            return this;
-        }
-
-        /**
-         * Sets how many requests from the server ({@code roots/list}, {@code sampling/createMessage},
-         * {@code elicitation/create}; also unknown methods, which a handler thread answers "method not found"; not
-         * {@code ping}) may run their handler at the same time, each on its own virtual thread. A request beyond the
-         * bound is answered at once with a JSON-RPC error {@code -32603} ("client busy") and no thread is started for
-         * it; the refusals are logged at {@code WARNING} (the first and every 1000th). The same bound limits how many
-         * answers a transport that sends off the caller's thread (Streamable HTTP) sends at once from the reader side
-         * (pings and refusals); an answer beyond that is dropped and logged the same way. {@link McpClient#close()}
-         * interrupts running handlers and waits for them within its bound. Default
-         * {@value McpClient#DEFAULT_MAX_CONCURRENT_SERVER_REQUESTS}.
-         *
-         * @param max at least 1
-         * @return this builder
-         * @throws IllegalArgumentException if less than 1
-         */
-        public Builder maxConcurrentServerRequests(int max) {
-            config.maxConcurrentServerRequests(max);
-            return this;
-        }
-
-        /**
-         * Sets how {@link McpClient#connect()} picks the protocol era: see {@link ProtocolMode} for what each mode
-         * does. What {@link ProtocolMode#AUTO} costs: one {@code server/discover} before the first connect to a
-         * server; on stdio it runs in a throw-away process of the same command (one extra spawn; against a silent
-         * legacy server up to {@link #probeTimeout}, then the real process is started and initialized), on HTTP it is
-         * one extra POST on the connection (a legacy server's refusal, then {@code initialize}). The verdict is kept
-         * per server (stdio command line, HTTP endpoint) in memory for the life of the JVM, so later connects to the
-         * same server skip the probe; it is probed again when the kept verdict fails. {@link ProtocolMode#LEGACY}
-         * and {@link ProtocolMode#MODERN} never probe. Default {@link ProtocolMode#AUTO}.
-         *
-         * @param mode the mode
-         * @return this builder
-         * @throws NullPointerException if {@code mode} is {@code null}
-         */
-        public Builder protocolMode(ProtocolMode mode) {
-            config.protocolMode(mode);
-            return this;
-        }
-
-        /**
-         * Sets how long the {@link ProtocolMode#AUTO} probe waits for the server's answer to {@code server/discover}
-         * before it takes silence as a legacy server (stdio only: on HTTP silence is an outage and fails
-         * {@code connect()}). It is part of, and bounded by, the connect deadline. Default 3 seconds.
-         *
-         * @param timeout positive
-         * @return this builder
-         * @throws NullPointerException     if {@code timeout} is {@code null}
-         * @throws IllegalArgumentException if not positive
-         */
-        public Builder probeTimeout(Duration timeout) {
-            config.probeTimeout(timeout);
-            return this;
-        }
-
-        /**
-         * Sets the most rounds one multi round-trip request (MCP 2026-07-28 "Multi Round-Trip Requests") may take:
-         * each {@code input_required} answer the client fulfils through its handlers and retries counts as one. A
-         * request still answered {@code input_required} after that fails with {@link McpInputRequiredException}.
-         * Default 10.
-         *
-         * @param rounds at least 1
-         * @return this builder
-         * @throws IllegalArgumentException if less than 1
-         */
-        public Builder maxInputRounds(int rounds) {
-            config.maxInputRounds(rounds);
-            return this;
-        }
-
-        /**
-         * Installs a task driver (the {@code mcp-tasks} module's {@code McpTasks.support()}). With one, the client
-         * declares the tasks extension {@code io.modelcontextprotocol/tasks} on every modern request, augments a
-         * legacy {@code tools/call} of a tool that requires a task, and drives a task that {@code callTool}
-         * gets back to its final result (MODERN-ERA.md C.5, C.6;
-         * Rust seed {@code with_tasks}). Default none: a task result is then a protocol error.
-         *
-         * @param support the driver; it is bound to this builder's client by {@link #build()}
-         * @return this builder
-         * @throws NullPointerException if {@code support} is {@code null}
-         */
-        public Builder taskSupport(dev.loommcp.spi.TaskSupport support) {
-            config.taskSupport(java.util.Objects.requireNonNull(support, "support"));
-            return this;
-        }
-
-        /**
-         * Builds the client. Nothing is started until {@link McpClient#connect()}. An installed
-         * {@link #taskSupport task support} is bound to the new client here.
-         *
-         * @return the client
-         * @throws IllegalStateException if the installed task support is already bound to another client
-         */
-        public McpClient build() {
-            return new McpClient(config.build(), serverName);
-        }
-
     }
 }

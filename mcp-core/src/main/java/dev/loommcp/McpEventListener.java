@@ -6,7 +6,7 @@ import java.time.Duration;
 /**
  * Observes the client's requests and its transport for metrics: how many requests of each method, how long each
  * took, how many failed or were cancelled, when the transport closed. Set one with
- * {@link McpClient.Builder#eventListener(McpEventListener)}; every method has a default that does nothing.
+ * {@link McpClientBuilder#eventListener(McpEventListener)}; every method has a default that does nothing.
  *
  * <p>Each request the client sends (the {@code initialize} of {@link McpClient#connect()} included) gets exactly one
  * {@link #requestStart} and then exactly one of {@link #requestEnd}, {@link #requestFailed} or

@@ -5,7 +5,7 @@ package dev.loommcp;
  * for input this client has no handler for (for example {@code sampling/createMessage} without a
  * {@link SamplingHandler}), a handler refused it in a way that has no answer on the wire, the server asked for a
  * capability the request did not declare, or the server still wanted input after the most rounds the client allows
- * ({@code McpClient.Builder.maxInputRounds}). The message names the method, the input key and the reason. Nothing is
+ * ({@code McpClientBuilder.maxInputRounds}). The message names the method, the input key and the reason. Nothing is
  * retried after it; the client stays usable.
  */
 public final class McpInputRequiredException extends McpException {

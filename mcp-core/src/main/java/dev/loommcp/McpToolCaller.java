@@ -18,7 +18,7 @@ public interface McpToolCaller {
 
     /**
      * Returns the name of the server this caller talks to: for {@link McpClient}, the name given to
-     * {@link McpClient.Builder#serverName(String)}, else the server's self-reported {@code serverInfo.name}; for a
+     * {@link McpClientBuilder#serverName(String)}, else the server's self-reported {@code serverInfo.name}; for a
      * registry's server, its configured name. Never blocks.
      *
      * @return the name; never {@code null} (empty when unknown)

@@ -49,7 +49,7 @@ public interface McpTools {
     /**
      * Reads every page of {@code tools/list} and returns all tools (the seeds' complete listing). An empty-string
      * {@code nextCursor} is a cursor like any other; only an absent one ends the listing. A cursor seen twice, or more
-     * pages than {@linkplain McpClient.Builder#maxListPages the page cap}, stops with {@link McpProtocolException}.
+     * pages than {@linkplain McpClientBuilder#maxListPages the page cap}, stops with {@link McpProtocolException}.
      * Refreshes the definitions used to validate {@code structuredContent}.
      *
      * @return the tools in server order
@@ -117,9 +117,9 @@ public interface McpTools {
      * progress listener adds an SDK-assigned {@code progressToken}. A result with {@code isError: true} is returned,
      * not thrown. When the tool's cached definition (from {@link #tools()} or {@link #listAllTools()}) has an
      * {@code outputSchema}, {@code structuredContent} is validated as
-     * {@link McpClient.Builder#outputSchemaValidation} says.
+     * {@link McpClientBuilder#outputSchemaValidation} says.
      *
-     * <p>With a task driver installed ({@link McpClient.Builder#taskSupport}), a server that answers with a task
+     * <p>With a task driver installed ({@link McpClientBuilder#taskSupport}), a server that answers with a task
      * (modern {@code resultType: "task"}; or, in the 2025-11-25 era, a tool whose {@code execution.taskSupport} is
      * {@code required}, which this call then augments with {@code task: {ttl}}) has the task driven to its final
      * result on the calling thread, within this call's deadline and token; the final result is then validated as

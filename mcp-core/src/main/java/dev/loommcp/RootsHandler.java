@@ -9,7 +9,7 @@ import java.util.List;
  * {@link McpClient#notifyRootsListChanged()}). The same handler serves both protocol eras.
  *
  * <p>2025 era: runs on its own virtual thread per request (at most
- * {@link McpClient.Builder#maxConcurrentServerRequests} at once); interrupted when the server cancels or the client
+ * {@link McpClientBuilder#maxConcurrentServerRequests} at once); interrupted when the server cancels or the client
  * closes. Anything it throws, {@link Error}s included, is logged at {@code WARNING} and answered with JSON-RPC error
  * -32603 naming the exception's class.
  *

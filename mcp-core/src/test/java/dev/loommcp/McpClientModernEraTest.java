@@ -67,7 +67,7 @@ class McpClientModernEraTest {
     }
 
     Session modernClient(Mode mode, java.util.function.Consumer<ScriptedTransport> extra,
-                         java.util.function.UnaryOperator<McpClient.Builder> config) throws InterruptedException {
+                         java.util.function.UnaryOperator<McpClientBuilder> config) throws InterruptedException {
         return sessions.connected(mode, t -> {
             modern(t);
             extra.accept(t);

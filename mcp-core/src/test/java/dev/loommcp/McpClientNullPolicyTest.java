@@ -101,7 +101,7 @@ class McpClientNullPolicyTest {
 
     @Test
     void theBuilderRefusesNullWhereNoDefaultIsMeantAndTakesNullListenersAsNone() {
-        McpClient.Builder b = McpClient.newBuilder(ScriptedTransport.create(Mode.INLINE));
+        McpClientBuilder b = McpClient.newBuilder(ScriptedTransport.create(Mode.INLINE));
         assertThatThrownBy(() -> b.clientInfo(null)).hasMessage("info");
         assertThatThrownBy(() -> b.requestTimeout(null)).hasMessage("requestTimeout");
         assertThatThrownBy(() -> b.samplingHandler(null)).hasMessage("handler");

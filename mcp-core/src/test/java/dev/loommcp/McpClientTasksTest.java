@@ -132,12 +132,12 @@ class McpClientTasksTest {
     }
 
     Session modern(Mode mode, FakeSupport support, Consumer<ScriptedTransport> extra,
-                   UnaryOperator<McpClient.Builder> config) throws InterruptedException {
+                   UnaryOperator<McpClientBuilder> config) throws InterruptedException {
         return sessions.connected(mode, t -> {
             modernTasks(t);
             extra.accept(t);
         }, b -> {
-            McpClient.Builder x = b.protocolMode(ProtocolMode.MODERN);
+            McpClientBuilder x = b.protocolMode(ProtocolMode.MODERN);
             return config.apply(support == null ? x : x.taskSupport(support));
         });
     }

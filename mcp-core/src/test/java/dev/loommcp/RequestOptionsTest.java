@@ -105,7 +105,7 @@ class RequestOptionsTest {
 
     @Test
     void clientBuilderValidatesItsSettings() {
-        McpClient.Builder b = McpClient.newBuilder(dev.loommcp.testing.ScriptedTransport.create(
+        McpClientBuilder b = McpClient.newBuilder(dev.loommcp.testing.ScriptedTransport.create(
                 dev.loommcp.testing.ScriptedTransport.Mode.INLINE));
         assertThatThrownBy(() -> b.requestTimeout(Duration.ZERO)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> b.connectTimeout(Duration.ofSeconds(-1))).isInstanceOf(IllegalArgumentException.class);

@@ -1,6 +1,7 @@
 package dev.loommcp.cli;
 
 import dev.loommcp.McpClient;
+import dev.loommcp.McpClientBuilder;
 import dev.loommcp.OutputSchemaValidation;
 import dev.loommcp.ProtocolMode;
 import dev.loommcp.internal.json.Json;
@@ -139,7 +140,7 @@ final class ClientSetup {
         List<Root> rootList = rootList();
         ElicitResult elicitAnswer = elicitAnswer();
         // Ctrl+C, SIGTERM or --timeout: the client cancels the call on the wire, and close() lets that go out first
-        McpClient.Builder builder = McpClient.newBuilder(transport(stderrTail,
+        McpClientBuilder builder = McpClient.newBuilder(transport(stderrTail,
                         connect.plus(McpCommand.STARTUP_MARGIN)))
                 .clientInfo(Implementation.of(McpCommand.CLIENT_NAME, CliVersion.version()))
                 .outputSchemaValidation(outputSchemaValidation)

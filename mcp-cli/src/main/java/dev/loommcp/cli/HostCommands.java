@@ -1,6 +1,7 @@
 package dev.loommcp.cli;
 
 import dev.loommcp.McpClient;
+import dev.loommcp.McpClientBuilder;
 import dev.loommcp.hosts.HostedTool;
 import dev.loommcp.hosts.McpServers;
 import dev.loommcp.hosts.McpServersFile;
@@ -232,7 +233,7 @@ final class HostCommands {
         }
     }
 
-    private void customize(McpClient.Builder builder) {
+    private void customize(McpClientBuilder builder) {
         builder.clientInfo(Implementation.of(McpCommand.CLIENT_NAME, CliVersion.version()));
         if (timeout != null) {
             builder.requestTimeout(timeout);

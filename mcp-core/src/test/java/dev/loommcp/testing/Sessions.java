@@ -1,6 +1,7 @@
 package dev.loommcp.testing;
 
 import dev.loommcp.McpClient;
+import dev.loommcp.McpClientBuilder;
 import dev.loommcp.ProtocolMode;
 import java.util.List;
 import java.util.Set;
@@ -59,7 +60,7 @@ public final class Sessions implements BeforeEachCallback, AfterEachCallback {
      * @throws InterruptedException if interrupted
      */
     public Session connected(ScriptedTransport.Mode mode, Consumer<ScriptedTransport> script,
-                             UnaryOperator<McpClient.Builder> config) throws InterruptedException {
+                             UnaryOperator<McpClientBuilder> config) throws InterruptedException {
         Session s = unconnected(mode, script, config);
         s.client().connect();
         return s;
@@ -75,7 +76,7 @@ public final class Sessions implements BeforeEachCallback, AfterEachCallback {
      * @return the session
      */
     public Session unconnected(ScriptedTransport.Mode mode, Consumer<ScriptedTransport> script,
-                               UnaryOperator<McpClient.Builder> config) {
+                               UnaryOperator<McpClientBuilder> config) {
         ScriptedTransport server = ScriptedTransport.create(mode);
         script.accept(server);
         // the session tests speak the legacy era unless they ask for another mode (the era tests do)

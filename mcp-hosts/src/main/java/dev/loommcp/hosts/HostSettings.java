@@ -1,6 +1,7 @@
 package dev.loommcp.hosts;
 
 import dev.loommcp.McpClient;
+import dev.loommcp.McpClientBuilder;
 import dev.loommcp.spi.TransportThreads;
 import java.time.Duration;
 import java.util.function.BiConsumer;
@@ -19,5 +20,5 @@ import java.util.function.Consumer;
  */
 record HostSettings(Duration startupTimeout, Duration readyTimeout, RestartPolicy restartPolicy,
                     ServerStateListener listener, Consumer<String> toolsChanged,
-                    BiConsumer<ServerConfig, McpClient.Builder> customizer, TransportThreads threads) {
+                    BiConsumer<ServerConfig, McpClientBuilder> customizer, TransportThreads threads) {
 }

@@ -3,6 +3,7 @@ package dev.loommcp.hosts;
 import dev.loommcp.CancellationToken;
 import dev.loommcp.Era;
 import dev.loommcp.McpClient;
+import dev.loommcp.McpClientBuilder;
 import dev.loommcp.McpClientListener;
 import dev.loommcp.McpClosedException;
 import dev.loommcp.McpTransportException;
@@ -416,7 +417,7 @@ public final class HostedServer implements McpToolCaller, McpSkillServer {
         } else {
             transport = config.newTransport();
         }
-        McpClient.Builder b = McpClient.newBuilder(transport).serverName(config.name());
+        McpClientBuilder b = McpClient.newBuilder(transport).serverName(config.name());
         settings.customizer().accept(config, b);
         b.listener(new McpClientListener() {
             @Override

@@ -1,6 +1,7 @@
 package dev.loommcp.hosts;
 
 import dev.loommcp.McpClient;
+import dev.loommcp.McpClientBuilder;
 import dev.loommcp.McpClosedException;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.schema.CallToolResult;
@@ -301,7 +302,7 @@ public final class McpServers implements AutoCloseable {
         private RestartPolicy restartPolicy = RestartPolicy.DEFAULT;
         private ServerStateListener listener = change -> { };
         private Consumer<String> toolsChanged = server -> { };
-        private BiConsumer<ServerConfig, McpClient.Builder> customizer = (config, builder) -> { };
+        private BiConsumer<ServerConfig, McpClientBuilder> customizer = (config, builder) -> { };
 
         private Builder() {
         }
@@ -447,7 +448,7 @@ public final class McpServers implements AutoCloseable {
          * @param customizer receives the server's configuration and the builder
          * @return this builder
          */
-        public Builder clientCustomizer(BiConsumer<ServerConfig, McpClient.Builder> customizer) {
+        public Builder clientCustomizer(BiConsumer<ServerConfig, McpClientBuilder> customizer) {
             this.customizer = Objects.requireNonNull(customizer, "customizer");
             return this;
         }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.loommcp.CancellationToken;
 import dev.loommcp.McpClient;
+import dev.loommcp.McpClientBuilder;
 import dev.loommcp.McpClientListener;
 import dev.loommcp.McpClosedException;
 import dev.loommcp.McpRpcException;
@@ -63,9 +64,9 @@ abstract class ReferenceServerContract {
     private McpClient client;
     private RecordingTransport recording;
 
-    private McpClient connect(Consumer<McpClient.Builder> customize) throws Exception {
+    private McpClient connect(Consumer<McpClientBuilder> customize) throws Exception {
         recording = new RecordingTransport(newTransport());
-        McpClient.Builder b = McpClient.newBuilder(recording)
+        McpClientBuilder b = McpClient.newBuilder(recording)
                 .requestTimeout(Duration.ofSeconds(30));
         customize.accept(b);
         client = b.build();

@@ -1,5 +1,6 @@
 package dev.loommcp.tasks;
 
+import dev.loommcp.McpClientBuilder;
 import dev.loommcp.Era;
 import dev.loommcp.McpClosedException;
 import dev.loommcp.McpException;
@@ -90,7 +91,7 @@ public final class McpTasks {
     }
 
     /**
-     * Returns the driver to install with {@code McpClient.Builder.taskSupport}. The same object every time; it
+     * Returns the driver to install with {@code McpClientBuilder.taskSupport}. The same object every time; it
      * binds to exactly one client.
      *
      * @return the driver
@@ -264,7 +265,7 @@ public final class McpTasks {
         TaskChannel ch = channel;
         if (ch == null) {
             throw new IllegalStateException("McpTasks.support() is not installed on a client"
-                    + " (McpClient.Builder.taskSupport(tasks.support()))");
+                    + " (McpClientBuilder.taskSupport(tasks.support()))");
         }
         return ch;
     }
@@ -580,7 +581,7 @@ public final class McpTasks {
         /**
          * Builds the tasks.
          *
-         * @return the tasks, to install with {@code McpClient.Builder.taskSupport(tasks.support())}
+         * @return the tasks, to install with {@code McpClientBuilder.taskSupport(tasks.support())}
          */
         public McpTasks build() {
             return new McpTasks(this);

@@ -1,6 +1,7 @@
 package dev.loommcp.cli.conformance;
 
 import dev.loommcp.McpClient;
+import dev.loommcp.McpClientBuilder;
 import dev.loommcp.McpException;
 import dev.loommcp.auth.McpOAuth;
 import dev.loommcp.schema.CallToolResult;
@@ -199,7 +200,7 @@ public final class ConformanceClient {
         }
     }
 
-    private McpClient.Builder builder() {
+    private McpClientBuilder builder() {
         HttpTransport.Builder transport = HttpTransport.newBuilder(endpoint);
         if (oauth != null) {
             transport.authorization(oauth);
@@ -211,7 +212,7 @@ public final class ConformanceClient {
     }
 
     /** Connects, saying in which era; the caller closes the client. */
-    private McpClient connect(McpClient.Builder builder) throws InterruptedException {
+    private McpClient connect(McpClientBuilder builder) throws InterruptedException {
         McpClient c = builder.build();
         try {
             c.connect();
@@ -249,7 +250,7 @@ public final class ConformanceClient {
     }
 
     private int elicitationDefaults() throws InterruptedException {
-        McpClient.Builder b = builder()
+        McpClientBuilder b = builder()
                 // accept every form with nothing typed in: the client fills in the schema's defaults (SEP-1034);
                 // a request without "mode" is a form
                 .elicitationHandler(request -> request.isUrlMode()
@@ -258,7 +259,7 @@ public final class ConformanceClient {
         return callListedTool(b, "test_client_elicitation_defaults", Map.of());
     }
 
-    private int callListedTool(McpClient.Builder builder, String name, Map<String, Object> args)
+    private int callListedTool(McpClientBuilder builder, String name, Map<String, Object> args)
             throws InterruptedException {
         try (McpClient c = connect(builder)) {
             if (find(c.listAllTools(), name).isEmpty()) {
@@ -271,7 +272,7 @@ public final class ConformanceClient {
 
     private int requestMetadata() throws InterruptedException {
         // declare every client capability, so that the suite sees each declared as an object
-        McpClient.Builder b = builder()
+        McpClientBuilder b = builder()
                 .elicitationHandler(request -> ElicitResult.decline())
                 .samplingHandler(request -> CreateMessageResult.ofText(CLIENT_INFO.name(), "not sampled"))
                 .rootsHandler(List::of);
@@ -282,7 +283,7 @@ public final class ConformanceClient {
     }
 
     private int requestState() throws InterruptedException {
-        McpClient.Builder b = builder().elicitationHandler(request -> request.isUrlMode()
+        McpClientBuilder b = builder().elicitationHandler(request -> request.isUrlMode()
                 ? ElicitResult.decline() : ElicitResult.accept(SchemaValues.formContent(request.requestedSchema())));
         try (McpClient c = connect(b)) {
             List<Tool> tools = c.listAllTools();

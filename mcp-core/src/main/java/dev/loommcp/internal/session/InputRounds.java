@@ -1,5 +1,6 @@
 package dev.loommcp.internal.session;
 
+import dev.loommcp.McpClientBuilder;
 import dev.loommcp.CancellationToken;
 import dev.loommcp.McpCancelledException;
 import dev.loommcp.McpInputRequiredException;
@@ -168,7 +169,7 @@ final class InputRounds {
             }
             if (round >= maxRounds) {
                 throw new McpInputRequiredException(what + " still required input after " + maxRounds
-                        + " rounds (the most this client allows: McpClient.Builder.maxInputRounds)", null);
+                        + " rounds (the most this client allows: McpClientBuilder.maxInputRounds)", null);
             }
         }
     }

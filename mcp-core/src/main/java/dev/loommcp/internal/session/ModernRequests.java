@@ -1,5 +1,6 @@
 package dev.loommcp.internal.session;
 
+import dev.loommcp.McpClientBuilder;
 import dev.loommcp.CancellationToken;
 import dev.loommcp.Era;
 import dev.loommcp.McpException;
@@ -199,7 +200,7 @@ final class ModernRequests {
                 + (type.equals("input_required") ? "only tools/call, prompts/get and resources/read may send"
                 : type.equals("task") ? (envelope.declaresTasks() ? "only tools/call and tasks/* may send"
                 : "needs the tasks extension " + dev.loommcp.spi.TaskChannel.EXTENSION + ", which this client does "
-                + "not declare (install a TaskSupport: McpClient.Builder.taskSupport)")
+                + "not declare (install a TaskSupport: McpClientBuilder.taskSupport)")
                 : "this client does not know") + "; the result was not used");
     }
 

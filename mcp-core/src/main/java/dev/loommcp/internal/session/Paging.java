@@ -1,5 +1,6 @@
 package dev.loommcp.internal.session;
 
+import dev.loommcp.McpClientBuilder;
 import dev.loommcp.McpProtocolException;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.internal.json.Json;
@@ -117,7 +118,7 @@ public final class Paging {
         for (int page = 1; ; page++) {
             if (page > maxPages) {
                 throw new McpProtocolException(method + ": more than " + maxPages
-                        + " pages; stopped (raise McpClient.Builder.maxListPages if the server really has that many)");
+                        + " pages; stopped (raise McpClientBuilder.maxListPages if the server really has that many)");
             }
             Map<String, Object> result = source.request(method, cursorParams(cursor), options);
             consumer.accept(result);

@@ -1,5 +1,6 @@
 package dev.loommcp.internal.session;
 
+import dev.loommcp.McpClientBuilder;
 import dev.loommcp.ElicitationHandler;
 import dev.loommcp.McpClientListener;
 import dev.loommcp.McpEventListener;
@@ -18,8 +19,8 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * Everything {@code McpClient.Builder} collected, validated, as the session receives it. Immutable; built with
- * {@link Builder}, which holds the defaults and the checks ({@code McpClient.Builder} documents them).
+ * Everything {@code McpClientBuilder} collected, validated, as the session receives it. Immutable; built with
+ * {@link Builder}, which holds the defaults and the checks ({@code McpClientBuilder} documents them).
  *
  * @param transport                   the transport the session owns
  * @param clientInfo                  the identity sent in {@code initialize}
@@ -92,7 +93,7 @@ public record SessionConfig(
     }
 
     /**
-     * Collects and checks the settings of {@code McpClient.Builder}, whose methods delegate here one to one. Not
+     * Collects and checks the settings of {@code McpClientBuilder}, whose methods delegate here one to one. Not
      * thread-safe.
      */
     public static final class Builder {
@@ -133,7 +134,7 @@ public record SessionConfig(
         /**
          * Sets the client identity; {@code null} is refused.
          *
-         * @param info the setting, as {@code McpClient.Builder} documents it
+         * @param info the setting, as {@code McpClientBuilder} documents it
          */
         public void clientInfo(Implementation info) {
             this.clientInfo = Objects.requireNonNull(info, "info");
@@ -142,7 +143,7 @@ public record SessionConfig(
         /**
          * Sets the default request timeout; positive.
          *
-         * @param timeout the setting, as {@code McpClient.Builder} documents it
+         * @param timeout the setting, as {@code McpClientBuilder} documents it
          */
         public void requestTimeout(Duration timeout) {
             this.requestTimeout = positive(timeout, "requestTimeout");
@@ -151,7 +152,7 @@ public record SessionConfig(
         /**
          * Sets the default connect bound; positive.
          *
-         * @param timeout the setting, as {@code McpClient.Builder} documents it
+         * @param timeout the setting, as {@code McpClientBuilder} documents it
          */
         public void connectTimeout(Duration timeout) {
             this.connectTimeout = positive(timeout, "connectTimeout");
@@ -160,8 +161,8 @@ public record SessionConfig(
         /**
          * Sets the elicitation handler and whether URL mode is declared; {@code null} is refused.
          *
-         * @param handler the setting, as {@code McpClient.Builder} documents it
-         * @param urlMode the setting, as {@code McpClient.Builder} documents it
+         * @param handler the setting, as {@code McpClientBuilder} documents it
+         * @param urlMode the setting, as {@code McpClientBuilder} documents it
          */
         public void elicitationHandler(ElicitationHandler handler, boolean urlMode) {
             this.elicitationHandler = Objects.requireNonNull(handler, "handler");
@@ -171,7 +172,7 @@ public record SessionConfig(
         /**
          * Sets whether accepted form elicitations get schema defaults filled in.
          *
-         * @param apply the setting, as {@code McpClient.Builder} documents it
+         * @param apply the setting, as {@code McpClientBuilder} documents it
          */
         public void applyElicitationDefaults(boolean apply) {
             this.applyElicitationDefaults = apply;
@@ -180,7 +181,7 @@ public record SessionConfig(
         /**
          * Sets the sampling handler; {@code null} is refused.
          *
-         * @param handler the setting, as {@code McpClient.Builder} documents it
+         * @param handler the setting, as {@code McpClientBuilder} documents it
          */
         public void samplingHandler(SamplingHandler handler) {
             this.samplingHandler = Objects.requireNonNull(handler, "handler");
@@ -189,7 +190,7 @@ public record SessionConfig(
         /**
          * Sets the roots handler; {@code null} is refused.
          *
-         * @param handler the setting, as {@code McpClient.Builder} documents it
+         * @param handler the setting, as {@code McpClientBuilder} documents it
          */
         public void rootsHandler(RootsHandler handler) {
             this.rootsHandler = Objects.requireNonNull(handler, "handler");
@@ -198,7 +199,7 @@ public record SessionConfig(
         /**
          * Sets the client listener; {@code null} removes it.
          *
-         * @param listener the setting, as {@code McpClient.Builder} documents it
+         * @param listener the setting, as {@code McpClientBuilder} documents it
          */
         public void listener(McpClientListener listener) {
             this.listener = listener;
@@ -207,7 +208,7 @@ public record SessionConfig(
         /**
          * Sets the event listener; {@code null} removes it.
          *
-         * @param listener the setting, as {@code McpClient.Builder} documents it
+         * @param listener the setting, as {@code McpClientBuilder} documents it
          */
         public void eventListener(McpEventListener listener) {
             this.eventListener = listener;
@@ -216,7 +217,7 @@ public record SessionConfig(
         /**
          * Sets the output-schema mode; {@code null} is refused.
          *
-         * @param mode the setting, as {@code McpClient.Builder} documents it
+         * @param mode the setting, as {@code McpClientBuilder} documents it
          */
         public void outputSchemaValidation(OutputSchemaValidation mode) {
             this.outputSchemaValidation = Objects.requireNonNull(mode, "mode");
@@ -225,7 +226,7 @@ public record SessionConfig(
         /**
          * Sets the page cap of a complete listing; at least 1.
          *
-         * @param pages the setting, as {@code McpClient.Builder} documents it
+         * @param pages the setting, as {@code McpClientBuilder} documents it
          */
         public void maxListPages(int pages) {
             this.maxListPages = (int) atLeastOne(pages, "maxListPages");
@@ -234,7 +235,7 @@ public record SessionConfig(
         /**
          * Sets whether notifications are kept for draining.
          *
-         * @param keep the setting, as {@code McpClient.Builder} documents it
+         * @param keep the setting, as {@code McpClientBuilder} documents it
          */
         public void keepNotifications(boolean keep) {
             this.keepNotifications = keep;
@@ -243,7 +244,7 @@ public record SessionConfig(
         /**
          * Sets the byte budget of the drain queue; at least 1.
          *
-         * @param bytes the setting, as {@code McpClient.Builder} documents it
+         * @param bytes the setting, as {@code McpClientBuilder} documents it
          */
         public void notificationQueueBytes(long bytes) {
             this.notificationQueueBytes = atLeastOne(bytes, "notificationQueueBytes");
@@ -252,7 +253,7 @@ public record SessionConfig(
         /**
          * Sets the capacity of the drain queue; at least 1.
          *
-         * @param capacity the setting, as {@code McpClient.Builder} documents it
+         * @param capacity the setting, as {@code McpClientBuilder} documents it
          */
         public void notificationQueueCapacity(int capacity) {
             this.notificationQueueCapacity = (int) atLeastOne(capacity, "notificationQueueCapacity");
@@ -261,7 +262,7 @@ public record SessionConfig(
         /**
          * Sets the capacity of the listener queue (and of each call's progress queue); at least 1.
          *
-         * @param capacity the setting, as {@code McpClient.Builder} documents it
+         * @param capacity the setting, as {@code McpClientBuilder} documents it
          */
         public void listenerQueueCapacity(int capacity) {
             this.listenerQueueCapacity = (int) atLeastOne(capacity, "listenerQueueCapacity");
@@ -270,7 +271,7 @@ public record SessionConfig(
         /**
          * Sets the byte budget of the listener queue (and of each call's progress queue); at least 1.
          *
-         * @param bytes the setting, as {@code McpClient.Builder} documents it
+         * @param bytes the setting, as {@code McpClientBuilder} documents it
          */
         public void listenerQueueBytes(long bytes) {
             this.listenerQueueBytes = atLeastOne(bytes, "listenerQueueBytes");
@@ -279,7 +280,7 @@ public record SessionConfig(
         /**
          * Sets the bound of concurrent server-request handlers; at least 1.
          *
-         * @param max the setting, as {@code McpClient.Builder} documents it
+         * @param max the setting, as {@code McpClientBuilder} documents it
          */
         public void maxConcurrentServerRequests(int max) {
             this.maxConcurrentServerRequests = (int) atLeastOne(max, "maxConcurrentServerRequests");
@@ -288,7 +289,7 @@ public record SessionConfig(
         /**
          * Sets how the era is picked; {@code null} is refused.
          *
-         * @param mode the setting, as {@code McpClient.Builder} documents it
+         * @param mode the setting, as {@code McpClientBuilder} documents it
          */
         public void protocolMode(ProtocolMode mode) {
             this.protocolMode = Objects.requireNonNull(mode, "mode");
@@ -297,7 +298,7 @@ public record SessionConfig(
         /**
          * Sets the AUTO probe's timeout; positive.
          *
-         * @param timeout the setting, as {@code McpClient.Builder} documents it
+         * @param timeout the setting, as {@code McpClientBuilder} documents it
          */
         public void probeTimeout(Duration timeout) {
             this.probeTimeout = positive(timeout, "probeTimeout");
@@ -306,7 +307,7 @@ public record SessionConfig(
         /**
          * Sets the most {@code input_required} rounds of one request; at least 1.
          *
-         * @param rounds the setting, as {@code McpClient.Builder} documents it
+         * @param rounds the setting, as {@code McpClientBuilder} documents it
          */
         public void maxInputRounds(int rounds) {
             this.maxInputRounds = (int) atLeastOne(rounds, "maxInputRounds");

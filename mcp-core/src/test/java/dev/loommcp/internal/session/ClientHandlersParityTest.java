@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.loommcp.ElicitationHandler;
 import dev.loommcp.McpClient;
+import dev.loommcp.McpClientBuilder;
 import dev.loommcp.McpInputRequiredException;
 import dev.loommcp.McpProtocolException;
 import dev.loommcp.ProtocolMode;
@@ -64,7 +65,7 @@ class ClientHandlersParityTest {
             }
         }
 
-        McpClient.Builder apply(McpClient.Builder b) {
+        McpClientBuilder apply(McpClientBuilder b) {
             configure(b::elicitationHandler, b::samplingHandler, b::rootsHandler);
             return b.applyElicitationDefaults(defaults).protocolMode(ProtocolMode.LEGACY);
         }
