@@ -462,19 +462,22 @@ class HttpAuthorizationTest extends ServerTestBase {
         assertThat(server.requests).extracting(r -> r.header("Authorization")).containsExactly(null, "Bearer fresh");
     }
 
+    /** User code (a provider, a signer) busy until just after a deadline: one sleep, no polling. */
+    private static void workPast(Deadline deadline) {
+        try {
+            Thread.sleep(deadline.remaining().plusMillis(5));
+        } catch (InterruptedException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     @Test
     void aProviderThatUsesUpTheDeadlineFailsTheCallAsATimeoutWithoutSendingIt() throws Exception {
         server.handler((req, ex) -> json(ex, 200, result(req.rpcId(), "{}")));
         Recorder auth = new Recorder();
         auth.credentials = r -> {
             // an authorization that takes longer than the caller waits
-            while (!r.deadline().isExpired()) {
-                try {
-                    Thread.sleep(5);
-                } catch (InterruptedException e) {
-                    throw new IllegalStateException(e);
-                }
-            }
+            workPast(r.deadline());
             return Map.of("Authorization", "Bearer late");
         };
         HttpTransport t = open(HttpTransport.newBuilder(server.uri("/mcp")).authorization(auth));
@@ -491,13 +494,7 @@ class HttpAuthorizationTest extends ServerTestBase {
         server.handler((req, ex) -> json(ex, 200, result(req.rpcId(), "{}")));
         Deadline deadline = Deadline.after(Duration.ofMillis(200));
         HttpTransport t = open(HttpTransport.newBuilder(server.uri("/mcp")).requestSigner((m, u, h, b) -> {
-            while (!deadline.isExpired()) {
-                try {
-                    Thread.sleep(5);
-                } catch (InterruptedException e) {
-                    throw new IllegalStateException(e);
-                }
-            }
+            workPast(deadline);
             return Map.of("Signature", "late");
         }));
         assertThatThrownBy(() -> t.exchange(request(1, "ping"), new TestContext(RequestId.of(1), deadline)))
