@@ -17,6 +17,10 @@ final class Clients {
     static final List<String> ERAS = List.of("raw", "raw-modern", "loom-legacy", "loom-modern", "raw-http",
             "raw-http-modern", "loom-http-legacy", "loom-http-modern");
 
+    /** The HTTP clients against the echo server's SSE mode (each request answered as an SSE stream of one event). */
+    static final List<String> SSE = List.of("raw-http-sse", "raw-http-modern-sse", "loom-http-legacy-sse",
+            "loom-http-modern-sse");
+
     private Clients() {
     }
 
@@ -27,17 +31,21 @@ final class Clients {
             case "raw-vreader" -> new RawClient(false, true);
             case "raw-queued-vreader" -> new RawClient(true, true);
             case "raw-modern" -> new RawClient(false, false, true);
-            case "raw-http" -> new RawHttpClient(false);
-            case "raw-http-modern" -> new RawHttpClient(true);
+            case "raw-http" -> new RawHttpClient(false, false);
+            case "raw-http-modern" -> new RawHttpClient(true, false);
+            case "raw-http-sse" -> new RawHttpClient(false, true);
+            case "raw-http-modern-sse" -> new RawHttpClient(true, true);
             case "loom" -> new LoomClient();
             case "loom-legacy" -> new LoomClient(name, ProtocolMode.LEGACY, false);
             case "loom-modern" -> new LoomClient(name, ProtocolMode.MODERN, false);
             case "loom-http-legacy" -> new LoomClient(name, ProtocolMode.LEGACY, true);
             case "loom-http-modern" -> new LoomClient(name, ProtocolMode.MODERN, true);
+            case "loom-http-legacy-sse" -> new LoomClient(name, ProtocolMode.LEGACY, true);
+            case "loom-http-modern-sse" -> new LoomClient(name, ProtocolMode.MODERN, true);
             case "sdk-sync" -> new SdkClients.Sync();
             case "sdk-async" -> new SdkClients.Async();
             default -> throw new IllegalArgumentException("unknown client " + name + "; known: " + ALL + ", " + ERAS
-                    + " and the raw-queued, raw-vreader, raw-queued-vreader variants");
+                    + ", the raw-queued, raw-vreader, raw-queued-vreader variants and the -sse HTTP clients");
         };
     }
 
@@ -64,7 +72,10 @@ final class Clients {
      * HTTP clients, {@code raw} for the others).
      */
     static String reference(String name) {
-        return name.contains("http") ? "raw-http" : "raw";
+        if (name.contains("http")) {
+            return name.endsWith("-sse") ? "raw-http-sse" : "raw-http";
+        }
+        return "raw";
     }
 
     /** A label for the table. */
@@ -77,11 +88,15 @@ final class Clients {
             case "raw-modern" -> "raw loop, modern era (server/discover, _meta on every request)";
             case "raw-http" -> "raw loop over HTTP (java.net.http, one POST per request)";
             case "raw-http-modern" -> "raw loop over HTTP, modern era (_meta and Mcp-* headers)";
+            case "raw-http-sse" -> "raw loop over HTTP, SSE answers (one event per POST)";
+            case "raw-http-modern-sse" -> "raw loop over HTTP, modern era, SSE answers";
             case "loom" -> "loom-mcp";
             case "loom-legacy" -> "loom-mcp, ProtocolMode.LEGACY";
             case "loom-modern" -> "loom-mcp, ProtocolMode.MODERN";
             case "loom-http-legacy" -> "loom-mcp over HTTP, ProtocolMode.LEGACY";
             case "loom-http-modern" -> "loom-mcp over HTTP, ProtocolMode.MODERN";
+            case "loom-http-legacy-sse" -> "loom-mcp over HTTP, ProtocolMode.LEGACY, SSE answers";
+            case "loom-http-modern-sse" -> "loom-mcp over HTTP, ProtocolMode.MODERN, SSE answers";
             case "sdk-async" -> "official Java SDK 2.1.0, async client";
             case "sdk-sync" -> "official Java SDK 2.1.0, sync client from virtual threads";
             default -> name;

@@ -98,6 +98,8 @@ public final class EchoServer {
     private final Sink stdout = new Sink();
     /** Whether {@code server/discover} and the modern envelope are served ({@code --dual}). */
     private final boolean dual;
+    /** Over HTTP, answer every request as an SSE stream of one event instead of one JSON body. */
+    private boolean sse;
 
     private final ReentrantLock timerLock = new ReentrantLock();
     private final Condition timerChanged = timerLock.newCondition();
@@ -131,17 +133,19 @@ public final class EchoServer {
      * Runs the server on this process's stdin and stdout until stdin ends, or with {@code --http} on HTTP until stdin
      * ends.
      *
-     * @param args {@code --dual} (serve the modern era too), {@code --http} (serve HTTP, not stdio)
+     * @param args {@code --dual} (serve the modern era too), {@code --http} (serve HTTP, not stdio), {@code --sse}
+     *             (with {@code --http}: answer each request as a {@code text/event-stream} of one event)
      * @throws IOException if stdout fails or the HTTP server cannot start
      */
     public static void main(String[] args) throws IOException {
         List<String> options = List.of(args);
         for (String a : options) {
-            if (!a.equals("--dual") && !a.equals("--http")) {
-                throw new IllegalArgumentException("unknown argument " + a + "; known: --dual, --http");
+            if (!a.equals("--dual") && !a.equals("--http") && !a.equals("--sse")) {
+                throw new IllegalArgumentException("unknown argument " + a + "; known: --dual, --http, --sse");
             }
         }
         EchoServer server = new EchoServer(new FileOutputStream(FileDescriptor.out), options.contains("--dual"));
+        server.sse = options.contains("--sse");
         if (options.contains("--http")) {
             server.serveHttp();
             System.exit(0);
@@ -201,8 +205,28 @@ public final class EchoServer {
                 ex.sendResponseHeaders(202, -1);
                 return;
             }
-            respond(ex, 200, Arrays.copyOf(sink.buf, sink.len - 1)); // without the line end
+            if (sse) {
+                respondEvent(ex, sink);
+            } else {
+                respond(ex, 200, Arrays.copyOf(sink.buf, sink.len - 1)); // without the line end
+            }
         }
+    }
+
+    /**
+     * The answer as a Streamable HTTP SSE stream of one {@code message} event, chunked (no length, as servers that
+     * stream send it), ending after the event.
+     */
+    private static void respondEvent(HttpExchange ex, Sink sink) throws IOException {
+        byte[] head = ascii("event: message\ndata: ");
+        byte[] body = new byte[head.length + sink.len + 1];
+        System.arraycopy(head, 0, body, 0, head.length);
+        System.arraycopy(sink.buf, 0, body, head.length, sink.len); // ends with the line end
+        body[body.length - 1] = '\n';
+        ex.getResponseHeaders().set("Content-Type", "text/event-stream");
+        ex.getResponseHeaders().set("Cache-Control", "no-cache");
+        ex.sendResponseHeaders(200, 0);
+        ex.getResponseBody().write(body);
     }
 
     private static void respond(HttpExchange ex, int status, byte[] body) throws IOException {

@@ -25,15 +25,19 @@ final class HttpServerProcess implements AutoCloseable {
     }
 
     /**
-     * Starts the server: {@code serverArgv} plus {@code --http}, and waits for its port.
+     * Starts the server: {@code serverArgv} plus {@code --http} (and {@code --sse}), and waits for its port.
      *
      * @param serverArgv the stdio server's command line
+     * @param sse        whether the server answers requests as SSE streams ({@code EchoServer --sse})
      * @return the running server
      * @throws IOException if it cannot start or does not say its port
      */
-    static HttpServerProcess start(List<String> serverArgv) throws IOException {
+    static HttpServerProcess start(List<String> serverArgv, boolean sse) throws IOException {
         List<String> argv = new ArrayList<>(serverArgv);
         argv.add("--http");
+        if (sse) {
+            argv.add("--sse");
+        }
         Process p = new ProcessBuilder(argv).redirectError(ProcessBuilder.Redirect.INHERIT).start();
         BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.US_ASCII));
         String line = r.readLine();

@@ -16,7 +16,8 @@ import java.util.Map;
  * loom-mcp: {@link McpClient} over {@link StdioTransport} (or {@link HttpTransport} against the echo server's HTTP
  * mode), called from virtual threads (one per call). {@code loom} uses the client's default protocol mode
  * ({@link ProtocolMode#AUTO}); {@code loom-legacy} and {@code loom-modern} pin the era ({@link ProtocolMode#LEGACY},
- * {@link ProtocolMode#MODERN}), so that the two eras run against the same (dual-era) server.
+ * {@link ProtocolMode#MODERN}), so that the two eras run against the same (dual-era) server; a name ending in
+ * {@code -sse} talks to a server that answers each request as an SSE stream ({@code EchoServer --sse}).
  */
 final class LoomClient implements BenchClient {
 
@@ -53,7 +54,7 @@ final class LoomClient implements BenchClient {
     public void start(List<String> serverArgv) throws Exception {
         McpTransport transport;
         if (http) {
-            server = HttpServerProcess.start(serverArgv);
+            server = HttpServerProcess.start(serverArgv, name.endsWith("-sse"));
             transport = HttpTransport.newBuilder(server.endpoint()).build();
         } else {
             transport = StdioTransport.newBuilder(serverArgv).build();

@@ -18,13 +18,16 @@ import tools.jackson.databind.node.ObjectNode;
  * {@code initialize} and {@code notifications/initialized}, then requests with {@code MCP-Protocol-Version}; the
  * echo server is stateless, so there is no session id. Modern ({@code raw-http-modern}): {@code server/discover},
  * then every request with the {@code _meta} envelope and the {@code MCP-Protocol-Version}, {@code Mcp-Method} and
- * {@code Mcp-Name} headers. Thread-safe after {@link #start}.
+ * {@code Mcp-Name} headers. With {@code -sse} in its name the server answers each request as an SSE stream of one
+ * event ({@code EchoServer --sse}), which this loop reads whole and takes the event's data from. Thread-safe after
+ * {@link #start}.
  */
 final class RawHttpClient implements BenchClient {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(60);
 
     private final boolean modern;
+    private final boolean sse;
     private final JsonMapper mapper = JsonMapper.builder().build();
     private final AtomicLong ids = new AtomicLong();
     private HttpServerProcess server;
@@ -32,18 +35,19 @@ final class RawHttpClient implements BenchClient {
     private ObjectNode meta;
     private String version;
 
-    RawHttpClient(boolean modern) {
+    RawHttpClient(boolean modern, boolean sse) {
         this.modern = modern;
+        this.sse = sse;
     }
 
     @Override
     public String name() {
-        return modern ? "raw-http-modern" : "raw-http";
+        return (modern ? "raw-http-modern" : "raw-http") + (sse ? "-sse" : "");
     }
 
     @Override
     public void start(List<String> serverArgv) throws Exception {
-        server = HttpServerProcess.start(serverArgv);
+        server = HttpServerProcess.start(serverArgv, sse);
         http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         if (modern) {
             version = "2026-07-28";
@@ -109,12 +113,28 @@ final class RawHttpClient implements BenchClient {
         if (r.statusCode() != 200) {
             throw new IOException(method + " answered HTTP " + r.statusCode());
         }
-        JsonNode response = mapper.readTree(r.body());
+        JsonNode response = sse ? mapper.readTree(eventData(r.body())) : mapper.readTree(r.body());
         JsonNode error = response.get("error");
         if (error != null) {
             throw new IOException(method + " answered error " + error.get("code"));
         }
         return response.get("result");
+    }
+
+    /** The data of the one event of an SSE body (the line after {@code data: }); an error when there is none. */
+    private static byte[] eventData(byte[] body) throws IOException {
+        for (int i = 0; i + 6 <= body.length; i++) {
+            if ((i == 0 || body[i - 1] == '\n') && body[i] == 'd' && body[i + 1] == 'a' && body[i + 2] == 't'
+                    && body[i + 3] == 'a' && body[i + 4] == ':') {
+                int from = body[i + 5] == ' ' ? i + 6 : i + 5;
+                int to = from;
+                while (to < body.length && body[to] != '\n' && body[to] != '\r') {
+                    to++;
+                }
+                return java.util.Arrays.copyOfRange(body, from, to);
+            }
+        }
+        throw new IOException("an SSE answer without a data line");
     }
 
     private HttpRequest request(String method, String name, ObjectNode message) {

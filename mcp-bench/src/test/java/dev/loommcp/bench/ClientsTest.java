@@ -26,7 +26,7 @@ class ClientsTest {
     }
 
     static List<String> eraClients() {
-        return Clients.ERAS;
+        return java.util.stream.Stream.concat(Clients.ERAS.stream(), Clients.SSE.stream()).toList();
     }
 
     @ParameterizedTest

@@ -79,7 +79,7 @@ class DualEraEchoServerTest {
 
     @Test
     void overHttpItIsStatelessAndChecksTheModernHeaders() throws Exception {
-        try (HttpServerProcess server = HttpServerProcess.start(dualArgv());
+        try (HttpServerProcess server = HttpServerProcess.start(dualArgv(), false);
              HttpClient http = HttpClient.newHttpClient()) {
             HttpResponse<String> discover = http.send(post(server, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":"
                     + "\"server/discover\",\"params\":{" + META + "}}", "server/discover", null), body());
@@ -112,6 +112,26 @@ class DualEraEchoServerTest {
             HttpResponse<String> delete = http.send(HttpRequest.newBuilder(server.endpoint()).DELETE().build(),
                     body());
             assertThat(delete.statusCode()).isEqualTo(405);
+        }
+    }
+
+    @Test
+    void withSseItAnswersEachRequestAsOneEventAndNotificationsWith202() throws Exception {
+        try (HttpServerProcess server = HttpServerProcess.start(dualArgv(), true);
+             HttpClient http = HttpClient.newHttpClient()) {
+            HttpResponse<String> echo = http.send(post(server, "{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":"
+                    + "\"tools/call\",\"params\":{\"name\":\"echo\",\"arguments\":{\"text\":\"h\u00e9\"}," + META
+                    + "}}", "tools/call", "echo"), body());
+            assertThat(echo.statusCode()).isEqualTo(200);
+            assertThat(echo.headers().firstValue("Content-Type")).hasValue("text/event-stream");
+            assertThat(echo.body()).startsWith("event: message\ndata: {").endsWith("}\n\n");
+            String data = echo.body().substring("event: message\ndata: ".length()).strip();
+            JsonNode echoed = JSON.readTree(data);
+            assertThat(echoed.get("id").asInt()).isEqualTo(7);
+            assertThat(echoed.at("/result/content/0/text").asString()).isEqualTo("h\u00e9");
+            HttpResponse<String> note = http.send(post(server, "{\"jsonrpc\":\"2.0\",\"method\":"
+                    + "\"notifications/initialized\"}", null, null), body());
+            assertThat(note.statusCode()).isEqualTo(202);
         }
     }
 
