@@ -129,6 +129,11 @@ final class StdioConnection {
         return reader.skippedLines();
     }
 
+    /** The stdin writer, for the stdout reader's proof of what the child read. */
+    StdinWriter writer() {
+        return writer;
+    }
+
     OptionalInt exitCode() {
         Integer c = exitCode;
         return c == null ? OptionalInt.empty() : OptionalInt.of(c);
@@ -202,7 +207,8 @@ final class StdioConnection {
                 // pipe I/O blocks in native code: platform threads, never carriers of the virtual-thread scheduler
                 threads.add(startPipeThread("stdio-reader", () -> reader.run(p.getInputStream())));
                 threads.add(startPipeThread("stdio-stderr", () -> stderr.run(p.getErrorStream())));
-                writerThread = startPipeThread("stdio-writer", () -> writer.run(p.getOutputStream()));
+                writer.attach(p.getOutputStream());
+                writerThread = startPipeThread("stdio-writer", writer::run);
                 threads.add(writerThread);
                 // waits on onExit(), which parks a virtual thread without holding its carrier
                 watcherThread = threadSource.start("stdio-exit", this::watchExit);
@@ -275,7 +281,7 @@ final class StdioConnection {
         if (!opened || process == null) {
             throw new IllegalStateException("the stdio transport for " + config.programName() + " is not open");
         }
-        writer.enqueue(framing.encode(message));
+        writer.send(message, framing.encode(message));
         // the transport may have failed meanwhile; what is queued then is dropped, and the caller learns it from
         // onClosed like every other pending call
     }

@@ -63,8 +63,10 @@ import java.util.function.Consumer;
  * limit however long the line is.
  *
  * <h2>Sending</h2>
- * {@link #send} encodes the message on the caller's thread and queues it for the single writer thread, which writes
- * everything queued and then flushes once. It never waits for the pipe, so a child that stops reading its stdin
+ * {@link #send} encodes the message on the caller's thread and either writes it there, when the write provably
+ * cannot block (nothing queued, a small message, and the child answered the last request, so that the pipe has room:
+ * a sequential exchange takes this path and costs no hand-off), or queues it for the single writer thread, which
+ * writes everything queued and then flushes once. It never waits for the pipe, so a child that stops reading its stdin
  * never blocks a caller: the caller's request fails at its own deadline in the client. More than
  * {@code max(64 MiB, 4 * maxMessageBytes)} bytes queued makes {@code send} fail rather than grow memory further.
  *
@@ -248,10 +250,14 @@ public final class StdioTransport implements McpTransport {
     }
 
     /**
-     * Queues a message for the child's stdin and returns at once (SPI; called by the client).
+     * Writes a message to the child's stdin, or queues it for the writer thread, and returns without waiting for the
+     * child (SPI; called by the client). The calling thread writes the message itself only when nothing is queued,
+     * the message is small and the child provably read what was written before (it answered the last request), so
+     * that the write finds room in the pipe and cannot block; otherwise it queues it and the writer thread writes it.
+     * Either way messages reach stdin in the order their sends returned.
      *
      * @param message the message
-     * @param context not used: the write never blocks the caller, so there is nothing to cancel
+     * @param context not used: the caller never waits for the pipe, so there is nothing to cancel
      * @throws McpTransportException the exception that ended the transport (for example a
      *                               {@link McpProcessExitedException}) once it failed, or one saying that the child
      *                               is not reading its stdin and too much is queued
@@ -263,6 +269,11 @@ public final class StdioTransport implements McpTransport {
     public void send(JsonRpcMessage message, SendContext context) {
         Objects.requireNonNull(message, "message");
         connection.send(message);
+    }
+
+    /** Returns how many messages the sending threads wrote themselves (the direct path), for tests. */
+    long directWrites() {
+        return connection.writer().directWrites();
     }
 
     /**

@@ -213,6 +213,11 @@ final class StdoutReader {
             return true;
         }
         for (JsonRpcMessage m : messages) {
+            if (m instanceof JsonRpcMessage.Response r) {
+                conn.writer().noteAnswered(r.id());
+            } else if (m instanceof JsonRpcMessage.ErrorResponse r && r.id() != null) {
+                conn.writer().noteAnswered(r.id());
+            }
             try {
                 sink.onMessage(m);
             } catch (Throwable e) {

@@ -1,0 +1,22 @@
+#!/bin/sh
+# An MCP server in plain POSIX sh that answers initialize and tools/call ("ok") until it is called with the tool
+# "stop": it answers that call, then never reads its stdin again (once the pipe is full, writes to it block).
+while IFS= read -r line || [ -n "$line" ]; do
+  case "$line" in
+    *'"id":'*) ;;
+    *) continue ;;
+  esac
+  id=${line#*\"id\":}
+  id=${id%%[,\}]*}
+  case "$line" in
+    *'"method":"initialize"'*)
+      printf '{"jsonrpc":"2.0","id":%s,"result":{"protocolVersion":"2025-11-25","capabilities":{"tools":{}},"serverInfo":{"name":"stop","version":"1"}}}\n' "$id" ;;
+    *'"name":"stop"'*)
+      printf '{"jsonrpc":"2.0","id":%s,"result":{"content":[{"type":"text","text":"stopping"}]}}\n' "$id"
+      exec sleep 1000 ;;
+    *'"method":"tools/call"'*)
+      printf '{"jsonrpc":"2.0","id":%s,"result":{"content":[{"type":"text","text":"ok"}]}}\n' "$id" ;;
+    *'"method":'*)
+      printf '{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"method not found"}}\n' "$id" ;;
+  esac
+done
