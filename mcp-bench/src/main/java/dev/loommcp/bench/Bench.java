@@ -22,14 +22,19 @@ import java.util.stream.Collectors;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The benchmark harness: runs every client, each in its own child JVM, against the echo server over stdio, in
- * several alternating rounds, then the 10,000-in-flight scale run, and prints the tables (markdown) with medians and
- * ratios to the raw loop of the same round.
+ * The benchmark harness: runs every client, each in its own child process (a JVM; Node for the TypeScript SDK's
+ * clients), against the echo server, in several alternating rounds, and prints the tables (markdown) with medians and
+ * ratios to the raw loop of the same transport and round.
  *
  * <pre>
  * java -jar mcp-bench/target/mcp-bench.jar [--quick | --full | --check] [--clients raw,loom,...] [--rounds N]
  *      [--no-scale | --scale-only] [--jfr DIR] [--json FILE] [--server java|java-c2|node|dual] [--eras]
  * </pre>
+ *
+ * <p>By default ({@code --quick}, {@code --full}) it runs the matrix {@link Clients#MATRIX}: every client over stdio,
+ * Streamable HTTP with JSON answers and with SSE answers, against the dual-era echo server, and prints one table and
+ * the targets table ({@link MatrixReport}). With {@code --clients} naming only the stdio set {@link Clients#ALL} it
+ * runs those against the single-era server, followed by the 10,000-in-flight scale run, as before the matrix.
  *
  * <p>{@code --eras} is the protocol-era comparison: the dual-era echo server ({@code --server dual}) and the clients
  * {@link Clients#ERAS} (the raw loop and loom-mcp pinned to each era, over stdio and HTTP), without the scale run.
@@ -58,6 +63,7 @@ public final class Bench {
     private final List<String> serverArgv;
     private final List<String> problems = new ArrayList<>();
     private final PrintStream out;
+    private boolean eras;
 
     private Bench(Profile profile, List<String> clients, int rounds, boolean runRounds, boolean runScale,
                   Path jfrDir, String server, PrintStream out) throws IOException {
@@ -112,13 +118,14 @@ public final class Bench {
      */
     static int execute(String[] args, PrintStream out) throws Exception {
         Profile profile = Profile.QUICK;
-        List<String> clients = Clients.ALL;
+        List<String> clients = null;
+        boolean eras = false;
         Integer rounds = null;
         boolean runRounds = true;
         Boolean runScale = null;
         Path jfr = null;
         Path json = null;
-        String server = "java";
+        String server = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--quick" -> profile = Profile.QUICK;
@@ -137,6 +144,7 @@ public final class Bench {
                 case "--eras" -> {
                     server = "dual";
                     clients = Clients.ERAS;
+                    eras = true;
                     if (runScale == null) {
                         runScale = false;
                     }
@@ -146,7 +154,7 @@ public final class Bench {
                 }
                 case "-h", "--help" -> {
                     out.println("usage: java -jar mcp-bench.jar [--quick | --full | --check] [--clients "
-                            + String.join(",", Clients.ALL) + "] [--rounds N] [--no-scale | --scale-only]"
+                            + String.join(",", Clients.MATRIX) + "] [--rounds N] [--no-scale | --scale-only]"
                             + " [--jfr DIR] [--json FILE] [--server java|java-c2|node|dual] [--eras]");
                     out.println("       java -jar mcp-bench.jar --tasks [--count N] [--seconds S] [--poll-ms MS]"
                             + " [--push] [--transports stdio,http] [--fixture PATH]");
@@ -155,23 +163,34 @@ public final class Bench {
                 default -> throw new IllegalArgumentException("unknown argument " + args[i] + " (try --help)");
             }
         }
+        if (clients == null) {
+            clients = profile == Profile.CHECK ? Clients.CHECK : Clients.MATRIX;
+        }
+        boolean stdioSet = Clients.ALL.containsAll(clients);
+        if (server == null) {
+            // the single-era server for the original stdio set (comparable with earlier runs), else the dual one
+            server = stdioSet ? "java" : "dual";
+        }
         for (String c : clients) {
-            Clients.label(c);
-            Clients.create(c); // fails fast on an unknown name
+            Clients.validate(c); // fails fast on an unknown name
+            if (Clients.isNode(c)) {
+                TsClient.testServers(); // and on a missing node_modules
+            }
         }
         if (jfr != null) {
             Files.createDirectories(jfr);
         }
         Bench bench = new Bench(profile, clients, rounds != null ? rounds : profile.rounds(), runRounds,
-                runScale != null ? runScale : profile.scale(), jfr, server, out);
+                runScale != null ? runScale : profile.scale() && stdioSet, jfr, server, out);
+        bench.eras = eras;
         return bench.run(json);
     }
 
     private int run(Path json) throws Exception {
         long t0 = System.nanoTime();
         String loadBefore = loadAverage();
-        out.printf("# loom-mcp %s benchmark (%s mode)%n%n", serverArgv.contains("--dual") ? "protocol-era"
-                : "stdio", profile.name());
+        out.printf("# loom-mcp %s benchmark (%s mode)%n%n", eras ? "protocol-era"
+                : Clients.ALL.containsAll(clients) ? "stdio" : "matrix", profile.name());
         List<List<Map<String, Object>>> byRound = new ArrayList<>();
         if (runRounds) {
             for (int r = 0; r < rounds; r++) {
@@ -185,7 +204,8 @@ public final class Bench {
         }
         List<Map<String, Object>> scale = new ArrayList<>();
         if (runScale) {
-            for (String c : clients) {
+            // the scale run is a stdio run of the Java clients
+            for (String c : clients.stream().filter(c -> !Clients.isNode(c) && !c.contains("http")).toList()) {
                 scale.add(runChild(c, List.of("--scale", Integer.toString(SCALE_CALLS),
                         Integer.toString(SCALE_SLEEP_MS)), SCALE_HEAP, "scale"));
             }
@@ -195,7 +215,11 @@ public final class Bench {
 
         conditions(loadBefore, loadAfter, minutes);
         if (runRounds) {
-            new Report(clients, byRound, out).print();
+            if (eras) {
+                new Report(clients, byRound, out).print();
+            } else {
+                new MatrixReport(new Report(clients, byRound, out)).print();
+            }
         }
         if (runScale) {
             Report.scale(clients, scale, out);
@@ -244,15 +268,20 @@ public final class Bench {
 
     private Map<String, Object> runChild(String client, List<String> what, String heap, String tag)
             throws IOException, InterruptedException {
-        List<String> cmd = new ArrayList<>(List.of(java, heap, "-XX:+UseG1GC"));
-        if (jfrDir != null) {
-            cmd.add("-XX:StartFlightRecording=filename=" + jfrDir.resolve(client + "-" + tag + ".jfr")
-                    + ",settings=profile,dumponexit=true");
+        List<String> cmd;
+        if (Clients.isNode(client)) {
+            cmd = TsClient.command(client, profile, serverArgv);
+        } else {
+            cmd = new ArrayList<>(List.of(java, heap, "-XX:+UseG1GC"));
+            if (jfrDir != null) {
+                cmd.add("-XX:StartFlightRecording=filename=" + jfrDir.resolve(client + "-" + tag + ".jfr")
+                        + ",settings=profile,dumponexit=true");
+            }
+            cmd.addAll(List.of("-cp", classpath, ClientRun.class.getName(), "--client", client));
+            cmd.addAll(what);
+            cmd.add("--");
+            cmd.addAll(serverArgv);
         }
-        cmd.addAll(List.of("-cp", classpath, ClientRun.class.getName(), "--client", client));
-        cmd.addAll(what);
-        cmd.add("--");
-        cmd.addAll(serverArgv);
         System.err.printf("== %s %s%n", client, tag);
         long started = System.nanoTime();
         Process p = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
@@ -300,8 +329,14 @@ public final class Bench {
                         + " each echo in-flight phase %d ms, each sleep(10) phase %d ms%n",
                 profile.name(), rounds, profile.warmupMillis(), profile.seqMillis(), profile.flightMillis(),
                 profile.sleepMillis());
-        out.printf("- each client in its own JVM: `java %s -XX:+UseG1GC` (scale run: `%s`), on the class path%n",
-                CLIENT_HEAP, SCALE_HEAP);
+        out.printf("- each client in its own JVM: `java %s -XX:+UseG1GC` (scale run: `%s`), on the class path%s%n",
+                CLIENT_HEAP, SCALE_HEAP, clients.stream().anyMatch(Clients::isNode) ? "; the TypeScript SDK's"
+                        + " clients in their own Node process: `node test-servers/bench-ts-client.mjs` (" + nodeVersion()
+                        + ")" : "");
+        if (profile.coldCalls() > 0) {
+            out.printf("- cold: the first %,d sequential echo calls right after the first connect in the fresh client"
+                    + " process, before any warm-up%n", profile.coldCalls());
+        }
         out.printf("- server: `%s`%n", serverArgv.get(0).equals("node") ? "node echo-server.mjs"
                 : serverArgv.stream().filter(a -> a.startsWith("-X")).collect(Collectors.joining(" ", "java ",
                         " ... EchoServer" + (serverArgv.contains("--dual") ? " --dual" : ""))) + " (hand-written "
@@ -309,6 +344,20 @@ public final class Bench {
                         + "client starts its own with --http: stateless, JDK HttpServer, a virtual thread per "
                         + "exchange" : "") + ")");
         out.println();
+    }
+
+    private static String nodeVersion() {
+        try {
+            Process p = new ProcessBuilder("node", "--version").redirectErrorStream(true).start();
+            String v = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).strip();
+            p.waitFor();
+            return "Node " + v;
+        } catch (IOException e) {
+            return "node not found";
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return "Node";
+        }
     }
 
     private static String loadAverage() {

@@ -30,6 +30,8 @@ public final class ClientRun {
     private static final long DRAIN_MIN_MILLIS = 5_000;
     /** How long the scale run waits for its burst to finish. */
     private static final long BURST_LIMIT_MILLIS = 120_000;
+    /** The longest the cold phase may take (a client slower than that reports fewer calls). */
+    private static final long COLD_LIMIT_MILLIS = 60_000;
 
     private final String clientName;
     private final List<String> serverArgv;
@@ -93,9 +95,11 @@ public final class ClientRun {
         r.put("readyColdMs", millis(System.nanoTime() - t0));
         LOG.printf("[%s] ready in %.1f ms%n", clientName, millis(System.nanoTime() - t0));
         try {
+            // cold: the first calls of a fresh process, before any warm-up (JIT, class loading and pools included)
+            r.put("cold", sequential(client, COLD_LIMIT_MILLIS, p.coldCalls(), null));
             check(client);
             // warm-up: every code path the measurement takes
-            sequential(client, p.warmupMillis() / 3, null);
+            sequential(client, p.warmupMillis() / 3, Long.MAX_VALUE, null);
             inFlight(client, 512, p.warmupMillis() / 3, false);
             inFlight(client, 64, p.warmupMillis() / 6, true);
             inFlight(client, 512, p.warmupMillis() / 6, true);
@@ -104,7 +108,7 @@ public final class ClientRun {
             long cpu0 = Proc.processCpuNanos();
             long srv0 = Proc.childrenCpuNanos();
             long alloc0 = Proc.allocatedBytes();
-            Map<String, Object> seq = sequential(client, p.seqMillis(), r);
+            Map<String, Object> seq = sequential(client, p.seqMillis(), Long.MAX_VALUE, r);
             Map<String, Object> echo64 = inFlight(client, 64, p.flightMillis(), false);
             Map<String, Object> echo512 = inFlight(client, 512, p.flightMillis(), false);
             long echoCalls = (long) seq.get("calls") + (long) echo64.get("calls") + (long) echo512.get("calls");
@@ -147,10 +151,14 @@ public final class ClientRun {
         }
     }
 
-    /** Sequential echo from one virtual thread; latencies into {@code into} when not null. */
-    private Map<String, Object> sequential(BenchClient client, long durationMillis, Map<String, Object> into)
-            throws Exception {
+    /**
+     * Sequential echo from one virtual thread for {@code durationMillis} or {@code maxCalls} calls, whichever comes
+     * first; rate, latency percentiles and client CPU per call.
+     */
+    private Map<String, Object> sequential(BenchClient client, long durationMillis, long maxCalls,
+                                           Map<String, Object> into) throws Exception {
         Map<String, Object> m = new LinkedHashMap<>();
+        long cpu0 = Proc.processCpuNanos();
         long[][] lat = {new long[1 << 16]};
         long[] calls = {0};
         Thread t = Thread.ofVirtual().name("bench-seq").start(() -> {
@@ -158,7 +166,7 @@ public final class ClientRun {
             long n = 0;
             long start = System.nanoTime();
             long now = start;
-            while (now - end < 0) {
+            while (now - end < 0 && n < maxCalls) {
                 String text = "m" + n;
                 try {
                     if (!text.equals(client.echo(text))) {
@@ -185,6 +193,7 @@ public final class ClientRun {
         m.put("perSecond", n / (double) m.get("seconds"));
         m.put("p50us", n == 0 ? 0.0 : l[(int) (n * 0.50)] / 1e3);
         m.put("p99us", n == 0 ? 0.0 : l[(int) Math.min(n - 1, n * 0.99)] / 1e3);
+        m.put("cpuUsPerCall", micros(Proc.processCpuNanos() - cpu0) / Math.max(1, n));
         return m;
     }
 
@@ -274,7 +283,7 @@ public final class ClientRun {
         client.start(serverArgv);
         try {
             check(client);
-            sequential(client, 500, null);
+            sequential(client, 500, Long.MAX_VALUE, null);
             burst(client, 1000, 10, null); // warm-up of the in-flight path
             stats(client, "pending", Map.of("reset", true));
             r.put("heapIdleAfterGcMb", Proc.heapAfterGc() / 1048576.0);

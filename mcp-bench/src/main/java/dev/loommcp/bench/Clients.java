@@ -21,9 +21,56 @@ final class Clients {
     static final List<String> SSE = List.of("raw-http-sse", "raw-http-modern-sse", "loom-http-legacy-sse",
             "loom-http-modern-sse");
 
+    /**
+     * The matrix (the default of {@code --quick} and {@code --full}): every client against the dual-era echo server,
+     * grouped by transport (stdio, HTTP with JSON answers, HTTP with SSE answers), each group's raw loop first. The
+     * peer SDKs speak the legacy era; the dual server answers it as before.
+     */
+    static final List<String> MATRIX = List.of(
+            "raw", "loom", "loom-legacy", "loom-modern", "raw-modern", "sdk-async", "sdk-sync", "ts",
+            "raw-http", "loom-http-legacy", "loom-http-modern", "raw-http-modern", "sdk-http", "ts-http",
+            "raw-http-sse", "loom-http-legacy-sse", "loom-http-modern-sse", "sdk-http-sse", "ts-http-sse");
+
+    /**
+     * {@code --check}'s clients (CI): at least one of each kind (raw loop, loom-mcp, official SDK, TypeScript SDK) on
+     * each transport, so that every driver is proven to work; about 40 s.
+     */
+    static final List<String> CHECK = List.of("raw", "loom", "sdk-async", "sdk-sync", "ts", "raw-http",
+            "loom-http-modern", "sdk-http", "ts-http", "raw-http-sse", "loom-http-legacy-sse", "sdk-http-sse",
+            "ts-http-sse");
+
+    /** The transport groups of the matrix, in table order, each with its raw loop (the reference). */
+    static final List<String> GROUPS = List.of("stdio", "HTTP, JSON answers", "HTTP, SSE answers");
+
     private Clients() {
     }
 
+    /** Whether the client is the TypeScript SDK's, run by {@code node test-servers/bench-ts-client.mjs}. */
+    static boolean isNode(String name) {
+        return name.equals("ts") || name.startsWith("ts-");
+    }
+
+    /** The transport group of a client (one of {@link #GROUPS}). */
+    static String group(String name) {
+        if (name.contains("http")) {
+            return name.endsWith("-sse") ? GROUPS.get(2) : GROUPS.get(1);
+        }
+        return GROUPS.get(0);
+    }
+
+    /** Fails with {@link IllegalArgumentException} on an unknown client name. */
+    static void validate(String name) {
+        if (isNode(name)) {
+            if (!List.of("ts", "ts-http", "ts-http-sse").contains(name)) {
+                throw new IllegalArgumentException("unknown client " + name + "; the TypeScript ones: ts, ts-http,"
+                        + " ts-http-sse");
+            }
+            return;
+        }
+        create(name);
+    }
+
+    /** A Java client by name (not the TypeScript ones: see {@link TsClient}). */
     static BenchClient create(String name) {
         return switch (name) {
             case "raw" -> new RawClient(false, false);
@@ -44,8 +91,10 @@ final class Clients {
             case "loom-http-modern-sse" -> new LoomClient(name, ProtocolMode.MODERN, true);
             case "sdk-sync" -> new SdkClients.Sync();
             case "sdk-async" -> new SdkClients.Async();
-            default -> throw new IllegalArgumentException("unknown client " + name + "; known: " + ALL + ", " + ERAS
-                    + ", the raw-queued, raw-vreader, raw-queued-vreader variants and the -sse HTTP clients");
+            case "sdk-http" -> new SdkClients.Http(false);
+            case "sdk-http-sse" -> new SdkClients.Http(true);
+            default -> throw new IllegalArgumentException("unknown client " + name + "; known: " + MATRIX
+                    + " and the raw-queued, raw-vreader, raw-queued-vreader, raw-http-modern-sse variants");
         };
     }
 
@@ -90,7 +139,7 @@ final class Clients {
             case "raw-http-modern" -> "raw loop over HTTP, modern era (_meta and Mcp-* headers)";
             case "raw-http-sse" -> "raw loop over HTTP, SSE answers (one event per POST)";
             case "raw-http-modern-sse" -> "raw loop over HTTP, modern era, SSE answers";
-            case "loom" -> "loom-mcp";
+            case "loom" -> "loom-mcp, ProtocolMode.AUTO (default; finds the modern era on the dual server)";
             case "loom-legacy" -> "loom-mcp, ProtocolMode.LEGACY";
             case "loom-modern" -> "loom-mcp, ProtocolMode.MODERN";
             case "loom-http-legacy" -> "loom-mcp over HTTP, ProtocolMode.LEGACY";
@@ -99,6 +148,12 @@ final class Clients {
             case "loom-http-modern-sse" -> "loom-mcp over HTTP, ProtocolMode.MODERN, SSE answers";
             case "sdk-async" -> "official Java SDK 2.1.0, async client";
             case "sdk-sync" -> "official Java SDK 2.1.0, sync client from virtual threads";
+            case "sdk-http" -> "official Java SDK 2.1.0, async client, HttpClientStreamableHttpTransport";
+            case "sdk-http-sse" -> "official Java SDK 2.1.0, async client, HttpClientStreamableHttpTransport, SSE"
+                    + " answers";
+            case "ts" -> "TypeScript SDK 1.32.2 Client, StdioClientTransport (Node)";
+            case "ts-http" -> "TypeScript SDK 1.32.2 Client, StreamableHTTPClientTransport (Node)";
+            case "ts-http-sse" -> "TypeScript SDK 1.32.2 Client, StreamableHTTPClientTransport, SSE answers (Node)";
             default -> name;
         };
     }

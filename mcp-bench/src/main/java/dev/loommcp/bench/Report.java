@@ -71,13 +71,27 @@ final class Report {
         return clients.contains("raw");
     }
 
+    /** The clients of this run, in table order. */
+    List<String> clients() {
+        return clients;
+    }
+
+    /** The rounds' results. */
+    List<List<Map<String, Object>>> rounds() {
+        return rounds;
+    }
+
+    PrintStream out() {
+        return out;
+    }
+
     /** Whether the client has a reference to be compared with (and is not one itself). */
-    private boolean compared(String client) {
+    boolean compared(String client) {
         String reference = Clients.reference(client);
         return clients.contains(reference) && !reference.equals(client);
     }
 
-    private String withRatio(String client, String path, String pattern) {
+    String withRatio(String client, String path, String pattern) {
         String v = Bench.fmt(pattern, median(client, path));
         if (!compared(client)) {
             return v;
@@ -85,7 +99,13 @@ final class Report {
         return v + " (" + Bench.fmt("%.2f", ratio(client, path)) + "x)";
     }
 
+    /** The results table and the details (the era comparison's report). */
     void print() {
+        mainTable();
+        details(true);
+    }
+
+    private void mainTable() {
         out.println("## Results (median of " + rounds.size() + " round(s); in parentheses: the median of the"
                 + " per-round ratio to the raw loop" + (clients.contains("raw-http") ? " of the same transport" : "")
                 + ")");
@@ -120,38 +140,52 @@ final class Report {
                 + " Client CPU per call = CPU time of the whole client JVM (all threads, JIT and GC included) over"
                 + " the measured echo phases (sequential, 64 and 512 in flight) divided by their calls.");
         out.println();
+    }
+
+    /**
+     * The details: per client (warm ready, server CPU, CPU per call per phase, allocation, cold), per round, the
+     * first errors, and the verdict tables that apply.
+     *
+     * @param stdioTargets whether to print the stdio set's own targets table (loom against raw)
+     */
+    void details(boolean stdioTargets) {
         out.println("### Details");
         out.println();
-        out.println("| client | ready ms, warm JVM | server CPU per echo | client CPU per call, 512 in flight"
-                + " | client CPU per call, sleep(10) 512 in flight | client heap allocation per echo"
+        out.println("| client | ready ms, warm | server CPU per echo | client CPU per call, sequential"
+                + " | client CPU per call, 512 in flight | client CPU per call, sleep(10) 512 in flight"
+                + " | client heap allocation per echo | cold calls/s | client CPU per call, cold"
                 + " | calls measured per round |");
-        out.println("|---|---|---|---|---|---|---|");
+        out.println("|---|---|---|---|---|---|---|---|---|---|");
         for (String c : clients) {
             double calls = median(c, "seq.calls") + median(c, "echo64.calls") + median(c, "echo512.calls")
                     + median(c, "sleep64.calls") + median(c, "sleep512.calls");
-            out.printf("| %s | %s | %s µs | %s µs | %s µs | %s bytes | %s |%n", c,
+            out.printf("| %s | %s | %s µs | %s µs | %s µs | %s µs | %s bytes | %s | %s µs | %s |%n", c,
                     withRatio(c, "readyWarmMs", "%.0f"),
                     Bench.fmt("%.1f", median(c, "serverCpuUsPerEcho")),
+                    withRatio(c, "seq.cpuUsPerCall", "%.0f"),
                     withRatio(c, "echo512.cpuUsPerCall", "%.0f"),
                     withRatio(c, "sleep512.cpuUsPerCall", "%.0f"),
                     withRatio(c, "allocBytesPerEcho", "%,.0f"),
+                    withRatio(c, "cold.perSecond", "%,.0f"),
+                    withRatio(c, "cold.cpuUsPerCall", "%.0f"),
                     Bench.fmt("%,.0f", calls));
         }
         out.println();
-        out.println("Per round (seq calls/s; echo 512 in flight /s; client CPU µs per call):");
+        out.println("Per round (cold calls/s; seq calls/s; echo 512 in flight /s; client CPU µs per call):");
         out.println();
         for (String c : clients) {
             List<String> each = new ArrayList<>();
             for (int r = 0; r < rounds.size(); r++) {
                 Map<String, Object> m = result(r, c);
-                each.add(Bench.fmt("%,.0f", Bench.num(m, "seq.perSecond")) + "; "
+                each.add(Bench.fmt("%,.0f", Bench.num(m, "cold.perSecond")) + "; "
+                        + Bench.fmt("%,.0f", Bench.num(m, "seq.perSecond")) + "; "
                         + Bench.fmt("%,.0f", Bench.num(m, "echo512.perSecond")) + "; "
                         + Bench.fmt("%.0f", Bench.num(m, "cpuUsPerEcho")));
             }
             out.printf("- %s: %s%n", c, String.join(" | ", each));
         }
         errors();
-        if (hasRaw() && clients.contains("loom")) {
+        if (stdioTargets && hasRaw() && clients.contains("loom")) {
             targets();
         }
         if (clients.contains("loom-legacy") && clients.contains("loom-modern")) {

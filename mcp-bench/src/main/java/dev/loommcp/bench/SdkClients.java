@@ -3,16 +3,21 @@ package dev.loommcp.bench;
 import io.modelcontextprotocol.client.McpAsyncClient;
 import io.modelcontextprotocol.client.McpClient;
 import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
 import io.modelcontextprotocol.client.transport.ServerParameters;
 import io.modelcontextprotocol.client.transport.StdioClientTransport;
 import io.modelcontextprotocol.json.McpJsonDefaults;
+import io.modelcontextprotocol.spec.McpClientTransport;
 import io.modelcontextprotocol.spec.McpSchema;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
-/** The comparison: the official MCP Java SDK 2.1.0 over its {@link StdioClientTransport}, sync and async. */
+/**
+ * The comparison: the official MCP Java SDK 2.1.0 over its {@link StdioClientTransport}, sync and async, and its
+ * async client over its Streamable HTTP client transport ({@link HttpClientStreamableHttpTransport}).
+ */
 final class SdkClients {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(60);
@@ -74,7 +79,7 @@ final class SdkClients {
      * {@code McpClient.async(...)}: sequential calls block on the {@code Mono}; in-flight phases subscribe without a
      * thread per call (the client's own non-blocking API), completion counted through {@link CompletableFuture}s.
      */
-    static final class Async implements BenchClient {
+    static class Async implements BenchClient {
         private McpAsyncClient client;
 
         @Override
@@ -82,9 +87,14 @@ final class SdkClients {
             return "sdk-async";
         }
 
+        /** The transport to the server given by {@code serverArgv}. */
+        McpClientTransport newTransport(List<String> serverArgv) throws Exception {
+            return transport(serverArgv);
+        }
+
         @Override
-        public void start(List<String> serverArgv) {
-            client = McpClient.async(transport(serverArgv)).requestTimeout(TIMEOUT).initializationTimeout(TIMEOUT)
+        public void start(List<String> serverArgv) throws Exception {
+            client = McpClient.async(newTransport(serverArgv)).requestTimeout(TIMEOUT).initializationTimeout(TIMEOUT)
                     .build();
             client.initialize().block(TIMEOUT);
         }
@@ -123,9 +133,49 @@ final class SdkClients {
         }
 
         @Override
-        public void close() {
+        public void close() throws Exception {
             if (client != null) {
                 client.closeGracefully().block(TIMEOUT);
+            }
+        }
+    }
+
+    /**
+     * The async client over {@link HttpClientStreamableHttpTransport} (its defaults: {@code java.net.http}, no
+     * resumable-stream options), against the echo server's HTTP mode started as a child process; with {@code sse}
+     * the server answers each request as an SSE stream of one event. The SDK speaks the legacy era (it sends
+     * {@code initialize}; the dual-era server answers it as before and runs stateless, without a session id).
+     */
+    static final class Http extends Async {
+        private final boolean sse;
+        private HttpServerProcess server;
+
+        Http(boolean sse) {
+            this.sse = sse;
+        }
+
+        @Override
+        public String name() {
+            return sse ? "sdk-http-sse" : "sdk-http";
+        }
+
+        @Override
+        McpClientTransport newTransport(List<String> serverArgv) throws Exception {
+            server = HttpServerProcess.start(serverArgv, sse);
+            String endpoint = server.endpoint().toString();
+            String base = endpoint.substring(0, endpoint.length() - server.endpoint().getPath().length());
+            return HttpClientStreamableHttpTransport.builder(base).endpoint(server.endpoint().getPath())
+                    .connectTimeout(TIMEOUT).build();
+        }
+
+        @Override
+        public void close() throws Exception {
+            try {
+                super.close();
+            } finally {
+                if (server != null) {
+                    server.close();
+                }
             }
         }
     }

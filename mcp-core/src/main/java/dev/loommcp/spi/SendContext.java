@@ -52,6 +52,22 @@ public interface SendContext {
     }
 
     /**
+     * Returns whether the sending thread blocks for the answer right after {@link McpTransport#send} returns, doing
+     * nothing else meanwhile (no progress listener runs on it, no timeout is reset by progress). The transport then
+     * MAY run a request's exchange on the calling thread and return only once the answer was delivered to the sink
+     * or the failure reported through {@link TransportSink#onSendFailed}, instead of queuing it: that saves a thread
+     * hand-off per request. Such an inline exchange must still end promptly at the deadline, when the request is
+     * cancelled ({@link #onCancel} actions), when the transport closes, and when the calling thread is interrupted
+     * (it then returns with the interrupt flag set). Transports that do not care ignore it. Default {@code false};
+     * the core sets it only for requests.
+     *
+     * @return {@code true} when the caller waits for the answer anyway
+     */
+    default boolean callerWaits() {
+        return false;
+    }
+
+    /**
      * Returns the modern-era routing facts of the message, which a transport with headers sends as headers.
      * Present for every message of the modern era (including the {@code server/discover} probe), absent in the
      * legacy era: a transport may key its era behaviour on it (HTTP: no session header, a JSON-RPC error in the body

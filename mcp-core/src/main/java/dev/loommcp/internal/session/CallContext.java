@@ -24,6 +24,7 @@ final class CallContext implements SendContext {
     private final boolean awaitDelivery;
     private final RequestRouting routing;
     private volatile boolean completed;
+    private volatile boolean callerWaits;
 
     CallContext(Deadline deadline, RequestId id) {
         this(deadline, id, false, null);
@@ -46,6 +47,17 @@ final class CallContext implements SendContext {
     @Override
     public Optional<RequestRouting> routing() {
         return Optional.ofNullable(routing);
+    }
+
+    /** Marks the send as one whose caller blocks for the answer right after it (see {@link #callerWaits()}). */
+    CallContext callerWaits(boolean waits) {
+        this.callerWaits = waits;
+        return this;
+    }
+
+    @Override
+    public boolean callerWaits() {
+        return callerWaits;
     }
 
     @Override

@@ -33,6 +33,23 @@ final class PendingCall {
     }
 
     /**
+     * Marks {@code context} as a send whose caller blocks for the answer right after it
+     * ({@link dev.loommcp.spi.SendContext#callerWaits()}): the transport may then run the exchange on the calling
+     * thread, which is not in {@link #await} to notice that the call ended otherwise. So whatever ends the call
+     * without the transport's own answer (a token, a malformed answer, the client closing, an answer with a loose
+     * id that the transport does not recognize as this request's) also cancels the context, which aborts that
+     * exchange at once.
+     */
+    void waitsInline(CallContext context) {
+        context.callerWaits(true);
+        future.whenComplete((r, e) -> {
+            if (e != null || looselyMatched) {
+                context.cancel();
+            }
+        });
+    }
+
+    /**
      * Waits for the response: until {@code deadline}, or with {@code reset} until {@code progressTimeout} after the
      * latest progress (never past {@code hardDeadline}; without a progress timeout, until {@code hardDeadline}). Runs
      * the progress listener of a relay on the calling thread meanwhile.

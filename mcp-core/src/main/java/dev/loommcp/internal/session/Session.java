@@ -558,13 +558,19 @@ public final class Session {
         JsonRpcMessage.Request request = new JsonRpcMessage.Request(requestId, method, params);
         CallContext context = new CallContext(options.resetTimeoutOnProgress() ? hardDeadline : deadline, requestId,
                 false, routing);
+        if (p.relay == null && !options.resetTimeoutOnProgress()) {
+            p.waitsInline(context); // this thread only blocks for the answer after send: the exchange may run on it
+        }
         pending.put(id, p);
         if (state == State.CLOSED) {
             pending.remove(id);
             throw closedException(method);
         }
         CancellationToken.Registration registration = token == null ? null
-                : token.onCancel(() -> p.future.completeExceptionally(new PendingCall.CancelSignal(token.reason())));
+                : token.onCancel(() -> { // ends the exchange at once too, also one running on this thread
+                    p.future.completeExceptionally(new PendingCall.CancelSignal(token.reason()));
+                    context.cancel();
+                });
         String cancelReason = null;
         observed.requestStart(method, requestId);
         try {

@@ -85,7 +85,10 @@ final class Call {
         }
     }
 
-    /** Releases what is still open at the end of the call, without marking it aborted. */
+    /**
+     * Releases what is still open at the end of the call, without marking it aborted: the body of a completed call
+     * is {@linkplain StreamBody#finish() finished} (its connection may be kept), any other closed.
+     */
     void release() {
         CompletableFuture<?> f;
         StreamBody b;
@@ -100,7 +103,11 @@ final class Call {
             f.cancel(true);
         }
         if (b != null) {
-            b.close();
+            if (completed) {
+                b.finish();
+            } else {
+                b.close();
+            }
         }
     }
 
@@ -119,7 +126,8 @@ final class Call {
 
     /**
      * Marks the awaited response delivered (from any stream) and ends the current exchange: a pending future is
-     * cancelled and the body being read is closed.
+     * cancelled and the body being read is {@linkplain StreamBody#finish() finished} (its rest dropped, its
+     * connection kept when it ends soon).
      */
     void complete() {
         StreamBody b;
@@ -137,7 +145,7 @@ final class Call {
             f.cancel(true);
         }
         if (b != null) {
-            b.close();
+            b.finish();
         }
     }
 

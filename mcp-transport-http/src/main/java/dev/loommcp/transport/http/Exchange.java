@@ -344,7 +344,7 @@ final class Exchange {
             if (status != 202 && status != 204) {
                 LOG.log(Level.DEBUG, () -> call.what + ": HTTP " + status + " body ignored");
             }
-            resp.body().close();
+            call.complete(); // its body is dropped as it comes (bounded), so that the connection can be kept
             return;
         }
         if (status == 404 && session.id() != null) {

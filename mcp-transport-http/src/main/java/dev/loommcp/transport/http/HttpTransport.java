@@ -295,7 +295,12 @@ public final class HttpTransport implements McpTransport {
     /**
      * Queues one message and returns: a request's exchange (POST, then its JSON or SSE answer, resumed if it
      * breaks, until the response was delivered to the sink) runs on its own {@code mcp-http-send} thread, aborted
-     * through the context's cancel; its failure reaches the sink's
+     * through the context's cancel. When the context says that the {@linkplain SendContext#callerWaits() caller
+     * waits} for the answer anyway and neither an {@link AuthorizationProvider} nor a {@link RequestSigner} is set
+     * (user code that may block past the deadline), the exchange runs on the calling thread instead, and this
+     * method returns once the answer was delivered or its failure reported: the deadline, the context's cancel and
+     * {@link #close()} end it as promptly, and an interrupt ends it and returns with the interrupt flag set. Its
+     * failure reaches the sink's
      * {@link dev.loommcp.spi.TransportSink#onSendFailed onSendFailed}: {@link dev.loommcp.McpSessionExpiredException}
      * on HTTP 404 for a request sent in a session (the session is dropped; the next request goes without one and
      * takes the session id its answer returns), {@link McpHttpStatusException} on an unaccepted status or redirect,

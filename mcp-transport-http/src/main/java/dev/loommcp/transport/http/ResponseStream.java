@@ -188,7 +188,11 @@ final class ResponseStream {
             LOG.log(Level.DEBUG, () -> what + " broke: " + e.getClass().getSimpleName());
             return done.getAsBoolean() ? Outcome.DONE : Outcome.ENDED;
         } finally {
-            body.close();
+            if (done.getAsBoolean()) {
+                body.finish(); // the answer came: the rest of the body may go by, keeping the connection
+            } else {
+                body.close();
+            }
             if (parser.unsendableIds() > 0) {
                 LOG.log(Level.WARNING, "{0} of {1}: {2} SSE event id(s) cannot be sent back as {3} (control or "
                         + "non-Latin-1 characters); treated as none", what, settings.origin, parser.unsendableIds(),
@@ -200,7 +204,9 @@ final class ResponseStream {
     /** Reads a whole body of at most {@code max} bytes, mapping its failures to the client's exceptions. */
     byte[] readAll(Call call, StreamBody body, int max, long deadlineNanos) throws InterruptedException {
         try {
-            return body.readAll(max, () -> settings.waitNanos(call, deadlineNanos));
+            byte[] all = body.readAll(max, () -> settings.waitNanos(call, deadlineNanos));
+            body.finish(); // read to its end: nothing to cancel, the connection stays
+            return all;
         } catch (StreamBody.ClosedException e) {
             if (Thread.currentThread().isInterrupted()) {
                 throw new InterruptedException();

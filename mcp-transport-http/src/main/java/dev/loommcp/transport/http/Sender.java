@@ -64,12 +64,20 @@ final class Sender {
     }
 
     /**
-     * Queues a request: its exchange runs on its own thread, aborted (and that thread interrupted) by the context's
-     * cancel; a failure goes to the sink's {@code onSendFailed}.
+     * Starts a request's exchange, aborted by the context's cancel; a failure goes to the sink's
+     * {@code onSendFailed}. When the caller waits for the answer anyway ({@link SendContext#callerWaits()}) and no
+     * user code runs in the exchange (an authorization provider or a request signer may block, and the caller
+     * must get its timeout at the deadline meanwhile), the exchange runs on the calling thread, which returns once
+     * the answer was delivered or the failure reported; otherwise it runs on its own thread (interrupted by the
+     * context's cancel).
      */
     void startRequest(JsonRpcMessage.Request r, byte[] body, SendContext ctx, List<String[]> modern) {
         if (closed.get()) {
             throw exchange.closedNow("cannot send");
+        }
+        if (ctx.callerWaits() && settings.authorization == null && settings.signer == null) {
+            runOnCaller(r, body, ctx, modern);
+            return;
         }
         Thread[] self = new Thread[1];
         Thread t = settings.threads.newThread("http-send", () -> {
@@ -85,9 +93,7 @@ final class Sender {
                             + r.id() + ") interrupted")));
                 }
             } catch (RuntimeException e) {
-                LOG.log(Level.WARNING, "POST " + r.method() + " to " + exchange.origin() + " failed unexpectedly", e);
-                reportFailure(r, new McpTransportException("POST " + r.method() + " (id " + r.id()
-                        + ") failed: " + e, e));
+                reportUnexpected(r, e);
             } finally {
                 requestThreads.remove(self[0]);
             }
@@ -96,6 +102,31 @@ final class Sender {
         requestThreads.add(t); // before start: a close() right after this call must see it
         t.start();
         ctx.onCancel(t::interrupt);
+    }
+
+    /**
+     * Runs a request's exchange on the calling thread, which blocks for the answer anyway. The deadline bounds
+     * every wait of it; the context's cancel and closing abort its {@link Call} (closing the body and cancelling the
+     * pending future wake this thread), never interrupt it. An interrupt of the caller ends the exchange and returns
+     * with the interrupt flag set: the core's wait then throws {@link InterruptedException} at once.
+     */
+    private void runOnCaller(JsonRpcMessage.Request r, byte[] body, SendContext ctx, List<String[]> modern) {
+        try {
+            sendRequest(r, body, ctx, modern);
+        } catch (McpException e) {
+            if (!ctx.isCancelled()) {
+                reportFailure(r, e);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            reportUnexpected(r, e);
+        }
+    }
+
+    private void reportUnexpected(JsonRpcMessage.Request r, RuntimeException e) {
+        LOG.log(Level.WARNING, "POST " + r.method() + " to " + exchange.origin() + " failed unexpectedly", e);
+        reportFailure(r, new McpTransportException("POST " + r.method() + " (id " + r.id() + ") failed: " + e, e));
     }
 
     private void reportFailure(JsonRpcMessage.Request r, McpException e) {

@@ -6,6 +6,7 @@ import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Executor;
 import java.util.concurrent.Flow;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -16,6 +17,10 @@ import java.util.concurrent.atomic.AtomicReference;
  *
  * <p>It requests one chunk list at a time from the HTTP client (so at most a couple of chunks are buffered), and
  * {@link #close()} cancels the subscription (the client then closes the connection) and wakes the reader.
+ * {@link #finish()} instead lets the rest of a body whose answer arrived go by, dropped unread (at most
+ * {@value #MAX_DRAIN_BYTES} bytes for at most {@value #DRAIN_MILLIS} ms, then it cancels), so that the client can
+ * keep the connection for the next request. A body the client completed is never cancelled: cancelling after the
+ * client returned the connection to its pool would close it under another request.
  */
 final class StreamBody implements HttpResponse.BodySubscriber<StreamBody> {
 
@@ -36,12 +41,26 @@ final class StreamBody implements HttpResponse.BodySubscriber<StreamBody> {
     private record Failure(Throwable cause) {
     }
 
+    /** The most bytes {@link #finish()} lets go by before it cancels. */
+    static final int MAX_DRAIN_BYTES = 64 * 1024;
+    /** How long {@link #finish()} waits for the end of the body before it cancels, in milliseconds. */
+    static final long DRAIN_MILLIS = 100;
+
     private static final Object END = new Object();
     private static final Object CLOSED = new Object();
+    /** Runs the end of a drain on the JDK's shared delay thread (never blocks: a cancel). */
+    private static final Executor DRAIN_TIMER = CompletableFuture.delayedExecutor(DRAIN_MILLIS,
+            TimeUnit.MILLISECONDS, Runnable::run);
 
     private final LinkedBlockingQueue<Object> queue = new LinkedBlockingQueue<>();
     private final AtomicReference<Flow.Subscription> subscription = new AtomicReference<>();
     private volatile boolean closed;
+    /** Whether the client completed the body (onComplete or onError): then nothing is ever cancelled. */
+    private volatile boolean complete;
+    /** Whether the rest of the body is dropped as it comes ({@link #finish()}). */
+    private volatile boolean draining;
+    /** Bytes dropped while draining; written only by the client's (serialized) onNext. */
+    private long drained;
     private boolean ended;
     private List<ByteBuffer> current;
     private int index;
@@ -62,16 +81,27 @@ final class StreamBody implements HttpResponse.BodySubscriber<StreamBody> {
 
     @Override
     public void onNext(List<ByteBuffer> item) {
+        if (draining) {
+            for (ByteBuffer b : item) {
+                drained += b.remaining();
+            }
+            if (drained > MAX_DRAIN_BYTES) {
+                cancel();
+            }
+            return;
+        }
         queue.add(item);
     }
 
     @Override
     public void onError(Throwable throwable) {
+        complete = true;
         queue.add(new Failure(throwable));
     }
 
     @Override
     public void onComplete() {
+        complete = true;
         queue.add(END);
     }
 
@@ -168,17 +198,63 @@ final class StreamBody implements HttpResponse.BodySubscriber<StreamBody> {
         return ended;
     }
 
-    /** Aborts the body: cancels the subscription and wakes the reader. Idempotent, never blocks. */
+    /**
+     * Aborts the body: cancels the subscription (unless the client completed the body; this also ends a drain
+     * {@link #finish()} started) and wakes the reader. Idempotent, never blocks.
+     */
     void close() {
+        if (!complete) {
+            cancel();
+        }
         if (closed) {
             return;
         }
         closed = true;
+        queue.add(CLOSED);
+    }
+
+    /**
+     * Ends reading a body whose answer arrived: wakes the reader like {@link #close()}, but lets the rest of the body
+     * go by, dropped, so that the client can return the connection to its pool; it cancels when more than
+     * {@value #MAX_DRAIN_BYTES} bytes come or the body has not ended within {@value #DRAIN_MILLIS} ms. Idempotent,
+     * never blocks; {@link #close()} afterwards cancels a drain still going on.
+     */
+    void finish() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        if (!complete) {
+            draining = true;
+            Flow.Subscription s = subscription.get();
+            if (s != null && s != NOOP) {
+                s.request(Long.MAX_VALUE);
+                if (!complete) {
+                    DRAIN_TIMER.execute(this::endDrain);
+                }
+            }
+        }
+        queue.clear(); // what the reader did not take is dropped
+        queue.add(CLOSED);
+    }
+
+    /** The drain's time is up: cancels unless the body ended meanwhile. */
+    private void endDrain() {
+        if (!complete) {
+            cancel();
+        }
+    }
+
+    /** Whether {@link #finish()} is letting the rest of the body go by (for tests). */
+    boolean draining() {
+        return draining && !complete && subscription.get() != NOOP;
+    }
+
+    private void cancel() {
         Flow.Subscription s = subscription.getAndSet(NOOP);
         if (s != null && s != NOOP) {
             s.cancel();
         }
-        queue.add(CLOSED);
     }
 
     private static final Flow.Subscription NOOP = new Flow.Subscription() {
