@@ -17,6 +17,7 @@ final class TestContext implements SendContext {
     private volatile boolean cancelled;
     private volatile Thread sender;
     private volatile RequestRouting routing;
+    private volatile boolean callerWaits;
 
     TestContext(RequestId id, Duration timeout) {
         this(id, Deadline.after(timeout));
@@ -31,6 +32,17 @@ final class TestContext implements SendContext {
     TestContext routing(RequestRouting r) {
         this.routing = r;
         return this;
+    }
+
+    /** Says that the caller blocks for the answer right after the send, as the core does for a plain request. */
+    TestContext waiting() {
+        this.callerWaits = true;
+        return this;
+    }
+
+    @Override
+    public boolean callerWaits() {
+        return callerWaits;
     }
 
     @Override
