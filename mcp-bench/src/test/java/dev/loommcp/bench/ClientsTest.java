@@ -26,7 +26,8 @@ class ClientsTest {
     }
 
     static List<String> eraClients() {
-        return java.util.stream.Stream.concat(Clients.ERAS.stream(), Clients.SSE.stream()).toList();
+        return java.util.stream.Stream.of(Clients.ERAS, Clients.SSE, List.of("sdk-http", "sdk-http-sse"))
+                .flatMap(List::stream).toList();
     }
 
     @ParameterizedTest

@@ -52,9 +52,14 @@ final class CliProcess {
         return command;
     }
 
-    /** The command {@code bash mcp-cli/mcp ARGS}. */
+    /**
+     * The command {@code bash mcp-cli/mcp ARGS}, with the launcher's class-data cache in {@code target/} instead of
+     * the user's {@code ~/.cache} ({@code env XDG_CACHE_HOME=...}).
+     */
     static List<String> viaLauncher(String... args) {
-        List<String> command = new ArrayList<>(List.of("bash", launcher().toString()));
+        List<String> command = new ArrayList<>(List.of("env",
+                "XDG_CACHE_HOME=" + Path.of("target", "launcher-cache").toAbsolutePath(), "bash",
+                launcher().toString()));
         command.addAll(List.of(args));
         return command;
     }

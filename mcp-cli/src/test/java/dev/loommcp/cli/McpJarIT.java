@@ -82,6 +82,64 @@ class McpJarIT {
         }
     }
 
+    /** Runs {@code bash mcp-cli/mcp ARGS} with the given extra environment. */
+    private static Run launcherWith(Map<String, String> env, String... args) throws IOException, InterruptedException {
+        List<String> command = new java.util.ArrayList<>(List.of("bash", CliProcess.launcher().toString()));
+        command.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(command);
+        pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        pb.environment().putAll(env);
+        return run(pb);
+    }
+
+    private static List<Path> archives(Path cache) throws IOException {
+        Path dir = cache.resolve("loom-mcp");
+        if (!Files.isDirectory(dir)) {
+            return List.of();
+        }
+        try (var files = Files.list(dir)) {
+            return files.filter(f -> f.toString().endsWith(".jsa")).toList();
+        }
+    }
+
+    /**
+     * The launcher's class-data archive: written on the first run into the cache directory, used by the next, and
+     * never a reason for a different stdout or a failure: a corrupt archive, a cache that cannot be a directory and
+     * {@code MCP_CDS=0} all give the same output as {@code java -jar}.
+     */
+    @Test
+    void theLaunchersClassDataCacheNeverChangesWhatACommandPrints(@TempDir Path tmp) throws Exception {
+        Run plain = java("--stdio", server(), "tools");
+        assertThat(plain.code()).as(plain.err()).isZero();
+        Path cache = tmp.resolve("cache");
+        Map<String, String> env = Map.of("XDG_CACHE_HOME", cache.toString());
+        Run first = launcherWith(env, "--stdio", server(), "tools");
+        assertThat(first.code()).as(first.err()).isZero();
+        assertThat(first.out()).isEqualTo(plain.out());
+        assertThat(first.err()).isEmpty();
+        assertThat(archives(cache)).as("archive written by the first run").hasSize(1);
+        Run second = launcherWith(env, "--stdio", server(), "tools");
+        assertThat(second.out()).isEqualTo(plain.out());
+        assertThat(second.err()).isEmpty();
+
+        Files.write(archives(cache).get(0), new byte[] {1, 2, 3, 4, 5, 6, 7, 8}); // corrupt: the JVM runs without it
+        Run corrupt = launcherWith(env, "--stdio", server(), "tools");
+        assertThat(corrupt.code()).as(corrupt.err()).isZero();
+        assertThat(corrupt.out()).isEqualTo(plain.out());
+
+        Path notADirectory = Files.writeString(tmp.resolve("file"), "x"); // the cache cannot be made: no archive
+        Run noCache = launcherWith(Map.of("XDG_CACHE_HOME", notADirectory.toString()), "--stdio", server(), "tools");
+        assertThat(noCache.code()).as(noCache.err()).isZero();
+        assertThat(noCache.out()).isEqualTo(plain.out());
+        assertThat(noCache.err()).isEmpty();
+
+        Path offCache = tmp.resolve("off");
+        Run off = launcherWith(Map.of("XDG_CACHE_HOME", offCache.toString(), "MCP_CDS", "0"), "--stdio", server(),
+                "tools");
+        assertThat(off.out()).isEqualTo(plain.out());
+        assertThat(archives(offCache)).as("MCP_CDS=0 writes no archive").isEmpty();
+    }
+
     @Test
     void callsEchoOnTheReferenceServer() throws Exception {
         Run r = java("--stdio", server(), "call", "echo", "{\"message\":\"hi\"}");
