@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Builds the benchmark module and runs it: loom-mcp, a raw JSON-RPC loop and the official MCP Java SDK against the
-# same minimal echo server over stdio; with --eras, loom-mcp in the modern (2026-07-28) and the legacy era and raw loops
-# of both against one dual-era echo server, over stdio and HTTP. Arguments go to the harness: --quick (default),
-# --full, --check, --eras, ... (see docs/benchmarks.md). Prints a markdown table on stdout; progress on stderr.
+# Builds the benchmark module and runs it: the matrix of loom-mcp, a raw loop per transport, the official MCP Java SDK
+# and the TypeScript SDK's client (test-servers/bench-ts-client.mjs) against one minimal dual-era echo server, over
+# stdio and Streamable HTTP (JSON and SSE answers), both eras, with a targets table; --eras compares the protocol eras
+# alone. Arguments go to the harness: --quick (default), --full, --check, --eras, --clients ... (see
+# docs/benchmarks.md). Prints markdown tables on stdout; progress on stderr.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 . "$ROOT/scripts/env.sh"
