@@ -104,6 +104,47 @@ class McpJarIT {
         assertThat(validated.err()).isEmpty();
     }
 
+    /** {@code mcp-cli/mcp ARGS} with {@code XDG_CACHE_HOME} as given and {@code MCP_FAST_START} as given. */
+    private static Run launcherWithCache(String cacheHome, String fastStart, String... args)
+            throws IOException, InterruptedException {
+        ProcessBuilder pb = new ProcessBuilder(CliProcess.viaLauncher(args));
+        pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        pb.environment().put("XDG_CACHE_HOME", cacheHome);
+        pb.environment().put("MCP_FAST_START", fastStart);
+        return run(pb);
+    }
+
+    @Test
+    void theLaunchersClassDataArchiveNeverChangesTheOutput(@TempDir Path dir) throws Exception {
+        Run plain = launcherWithCache(dir.resolve("unused").toString(), "off", "--stdio", server(), "tools");
+        assertThat(plain.code()).as(plain.err()).isZero();
+        assertThat(plain.out()).contains("echo");
+        Path cache = dir.resolve("cache");
+        // first run (the archive is made at exit), second run (it is used), an unwritable cache dir (a path under
+        // a regular file: mkdir fails even for root)
+        Path file = Files.writeString(dir.resolve("a-file"), "x");
+        for (String cacheHome : List.of(cache.toString(), cache.toString(), file.resolve("sub").toString())) {
+            Run r = launcherWithCache(cacheHome, "on", "--stdio", server(), "tools");
+            assertThat(r.code()).as(r.err()).isZero();
+            assertThat(r.out()).isEqualTo(plain.out());
+            assertThat(r.err()).isEmpty();
+        }
+        List<Path> archives;
+        try (var s = Files.list(cache.resolve("loom-mcp"))) {
+            archives = s.toList();
+        }
+        assertThat(archives).singleElement().satisfies(a -> assertThat(a.toString()).endsWith(".jsa"));
+        // a corrupt archive (not an archive at all), then a truncated one (a run killed while writing it)
+        byte[] good = Files.readAllBytes(archives.get(0));
+        for (byte[] bad : List.of("garbage".getBytes(), java.util.Arrays.copyOf(good, good.length / 3))) {
+            Files.write(archives.get(0), bad);
+            Run r = launcherWithCache(cache.toString(), "on", "--stdio", server(), "tools");
+            assertThat(r.code()).as(r.err()).isZero();
+            assertThat(r.out()).isEqualTo(plain.out());
+            assertThat(r.err()).isEmpty();
+        }
+    }
+
     @Test
     void aDeadServerExitsThreeWithItsCodeAndStderr() throws Exception {
         Run r = java("--stdio", "sh -c 'echo boom >&2; exit 7'", "tools");
