@@ -12,7 +12,7 @@ if [[ ! -f mcp-cli/target/mcp.jar ]] || [[ -n "$(find . -path ./test-servers -pr
   ./mvnw -q -B -DskipTests package >&2
 fi
 SERVER="node test-servers/node_modules/@modelcontextprotocol/server-everything/dist/index.js stdio"
-MCP=("$JAVA_HOME/bin/java" -jar mcp-cli/target/mcp.jar --stdio "$SERVER")
+MCP=(mcp-cli/mcp --stdio "$SERVER")   # the launcher: JVM flags and class-data archive for a fast start
 echo "\$ mcp --stdio '$SERVER' info"; "${MCP[@]}" info
 echo; echo "\$ mcp --stdio '$SERVER' tools"; "${MCP[@]}" tools
 echo; echo "\$ mcp --stdio '$SERVER' call echo '{\"message\":\"hello from loom-mcp\"}'"

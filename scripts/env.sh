@@ -4,6 +4,9 @@
 
 loom_java_major() { # $1 = JAVA_HOME; prints the feature version or nothing
   [[ -x "$1/bin/java" ]] || return 0
+  # the JDK's release file says it without starting a JVM (about 0.1 to 0.3 s of the launcher's start)
+  local v; v=$(sed -n 's/^JAVA_VERSION="\([0-9]*\).*/\1/p' "$1/release" 2>/dev/null)
+  [[ -n "$v" ]] && { echo "$v"; return 0; }
   "$1/bin/java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java\.specification\.version = \([0-9]*\).*/\1/p' | head -1
 }
 

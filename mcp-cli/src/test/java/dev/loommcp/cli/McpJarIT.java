@@ -82,64 +82,6 @@ class McpJarIT {
         }
     }
 
-    /** Runs {@code bash mcp-cli/mcp ARGS} with the given extra environment. */
-    private static Run launcherWith(Map<String, String> env, String... args) throws IOException, InterruptedException {
-        List<String> command = new java.util.ArrayList<>(List.of("bash", CliProcess.launcher().toString()));
-        command.addAll(List.of(args));
-        ProcessBuilder pb = new ProcessBuilder(command);
-        pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
-        pb.environment().putAll(env);
-        return run(pb);
-    }
-
-    private static List<Path> archives(Path cache) throws IOException {
-        Path dir = cache.resolve("loom-mcp");
-        if (!Files.isDirectory(dir)) {
-            return List.of();
-        }
-        try (var files = Files.list(dir)) {
-            return files.filter(f -> f.toString().endsWith(".jsa")).toList();
-        }
-    }
-
-    /**
-     * The launcher's class-data archive: written on the first run into the cache directory, used by the next, and
-     * never a reason for a different stdout or a failure: a corrupt archive, a cache that cannot be a directory and
-     * {@code MCP_CDS=0} all give the same output as {@code java -jar}.
-     */
-    @Test
-    void theLaunchersClassDataCacheNeverChangesWhatACommandPrints(@TempDir Path tmp) throws Exception {
-        Run plain = java("--stdio", server(), "tools");
-        assertThat(plain.code()).as(plain.err()).isZero();
-        Path cache = tmp.resolve("cache");
-        Map<String, String> env = Map.of("XDG_CACHE_HOME", cache.toString());
-        Run first = launcherWith(env, "--stdio", server(), "tools");
-        assertThat(first.code()).as(first.err()).isZero();
-        assertThat(first.out()).isEqualTo(plain.out());
-        assertThat(first.err()).isEmpty();
-        assertThat(archives(cache)).as("archive written by the first run").hasSize(1);
-        Run second = launcherWith(env, "--stdio", server(), "tools");
-        assertThat(second.out()).isEqualTo(plain.out());
-        assertThat(second.err()).isEmpty();
-
-        Files.write(archives(cache).get(0), new byte[] {1, 2, 3, 4, 5, 6, 7, 8}); // corrupt: the JVM runs without it
-        Run corrupt = launcherWith(env, "--stdio", server(), "tools");
-        assertThat(corrupt.code()).as(corrupt.err()).isZero();
-        assertThat(corrupt.out()).isEqualTo(plain.out());
-
-        Path notADirectory = Files.writeString(tmp.resolve("file"), "x"); // the cache cannot be made: no archive
-        Run noCache = launcherWith(Map.of("XDG_CACHE_HOME", notADirectory.toString()), "--stdio", server(), "tools");
-        assertThat(noCache.code()).as(noCache.err()).isZero();
-        assertThat(noCache.out()).isEqualTo(plain.out());
-        assertThat(noCache.err()).isEmpty();
-
-        Path offCache = tmp.resolve("off");
-        Run off = launcherWith(Map.of("XDG_CACHE_HOME", offCache.toString(), "MCP_CDS", "0"), "--stdio", server(),
-                "tools");
-        assertThat(off.out()).isEqualTo(plain.out());
-        assertThat(archives(offCache)).as("MCP_CDS=0 writes no archive").isEmpty();
-    }
-
     @Test
     void callsEchoOnTheReferenceServer() throws Exception {
         Run r = java("--stdio", server(), "call", "echo", "{\"message\":\"hi\"}");
@@ -160,6 +102,47 @@ class McpJarIT {
         assertThat(validated.code()).as(validated.err()).isZero();
         assertThat(validated.out()).contains("structuredContent:");
         assertThat(validated.err()).isEmpty();
+    }
+
+    /** {@code mcp-cli/mcp ARGS} with {@code XDG_CACHE_HOME} as given and {@code MCP_FAST_START} as given. */
+    private static Run launcherWithCache(String cacheHome, String fastStart, String... args)
+            throws IOException, InterruptedException {
+        ProcessBuilder pb = new ProcessBuilder(CliProcess.viaLauncher(args));
+        pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
+        pb.environment().put("XDG_CACHE_HOME", cacheHome);
+        pb.environment().put("MCP_FAST_START", fastStart);
+        return run(pb);
+    }
+
+    @Test
+    void theLaunchersClassDataArchiveNeverChangesTheOutput(@TempDir Path dir) throws Exception {
+        Run plain = launcherWithCache(dir.resolve("unused").toString(), "off", "--stdio", server(), "tools");
+        assertThat(plain.code()).as(plain.err()).isZero();
+        assertThat(plain.out()).contains("echo");
+        Path cache = dir.resolve("cache");
+        // first run (the archive is made at exit), second run (it is used), an unwritable cache dir (a path under
+        // a regular file: mkdir fails even for root)
+        Path file = Files.writeString(dir.resolve("a-file"), "x");
+        for (String cacheHome : List.of(cache.toString(), cache.toString(), file.resolve("sub").toString())) {
+            Run r = launcherWithCache(cacheHome, "on", "--stdio", server(), "tools");
+            assertThat(r.code()).as(r.err()).isZero();
+            assertThat(r.out()).isEqualTo(plain.out());
+            assertThat(r.err()).isEmpty();
+        }
+        List<Path> archives;
+        try (var s = Files.list(cache.resolve("loom-mcp"))) {
+            archives = s.toList();
+        }
+        assertThat(archives).singleElement().satisfies(a -> assertThat(a.toString()).endsWith(".jsa"));
+        // a corrupt archive (not an archive at all), then a truncated one (a run killed while writing it)
+        byte[] good = Files.readAllBytes(archives.get(0));
+        for (byte[] bad : List.of("garbage".getBytes(), java.util.Arrays.copyOf(good, good.length / 3))) {
+            Files.write(archives.get(0), bad);
+            Run r = launcherWithCache(cache.toString(), "on", "--stdio", server(), "tools");
+            assertThat(r.code()).as(r.err()).isZero();
+            assertThat(r.out()).isEqualTo(plain.out());
+            assertThat(r.err()).isEmpty();
+        }
     }
 
     @Test
