@@ -22,7 +22,7 @@ record Profile(String name, int rounds, long warmupMillis, long seqMillis, long 
     /** About 25 to 35 minutes for the whole matrix on a 2-core machine. */
     static final Profile FULL = new Profile("full", 3, 6_000, 3_000, 2_500, 1_200, 3, true, 5_000);
     /** The CI pass: correctness only, each phase as short as still exercises it. */
-    static final Profile CHECK = new Profile("check", 1, 300, 150, 150, 100, 1, false, 200);
+    static final Profile CHECK = new Profile("check", 1, 300, 150, 150, 100, 1, false, 100);
 
     static Profile named(String name) {
         return switch (name) {

@@ -93,7 +93,7 @@ final class Report {
 
     String withRatio(String client, String path, String pattern) {
         String v = Bench.fmt(pattern, median(client, path));
-        if (!compared(client)) {
+        if (!compared(client) || Double.isNaN(median(client, path))) {
             return v;
         }
         return v + " (" + Bench.fmt("%.2f", ratio(client, path)) + "x)";

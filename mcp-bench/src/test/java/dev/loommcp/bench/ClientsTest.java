@@ -25,9 +25,38 @@ class ClientsTest {
         return Clients.ALL;
     }
 
+    /** Every Java client of the matrix, the era set and the SSE set (the TypeScript ones: below). */
     static List<String> eraClients() {
-        return java.util.stream.Stream.of(Clients.ERAS, Clients.SSE, List.of("sdk-http", "sdk-http-sse"))
-                .flatMap(List::stream).toList();
+        return java.util.stream.Stream.of(Clients.ERAS, Clients.SSE, Clients.MATRIX).flatMap(List::stream)
+                .filter(c -> !Clients.isNode(c)).distinct().toList();
+    }
+
+    static List<String> nodeClients() {
+        return Clients.MATRIX.stream().filter(Clients::isNode).toList();
+    }
+
+    /**
+     * Each TypeScript SDK client (Node) through the check profile against the dual-era server, exactly as the harness
+     * runs it: it completes, prints its result line, answered every call.
+     */
+    @ParameterizedTest
+    @MethodSource("nodeClients")
+    void eachTypeScriptClientCompletesTheCheckProfile(String name) throws Exception {
+        Process p = new ProcessBuilder(TsClient.command(name, Profile.CHECK, DualEraEchoServerTest.dualArgv()))
+                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        p.getOutputStream().close();
+        String result = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)
+                .lines().filter(l -> l.startsWith("RESULT ")).findFirst().orElse(null);
+        assertThat(p.waitFor(2, java.util.concurrent.TimeUnit.MINUTES)).isTrue();
+        assertThat(p.exitValue()).isZero();
+        assertThat(result).isNotNull();
+        @SuppressWarnings("unchecked")
+        Map<String, Object> m = tools.jackson.databind.json.JsonMapper.builder().build()
+                .readValue(result.substring("RESULT ".length()), Map.class);
+        assertThat(Bench.num(m, "failed")).isZero();
+        assertThat(Bench.num(m, "cold.calls")).isEqualTo(Profile.CHECK.coldCalls());
+        assertThat(Bench.num(m, "echo512.calls")).isPositive();
+        assertThat(Bench.num(m, "sleep512.calls")).isPositive();
     }
 
     @ParameterizedTest
