@@ -52,14 +52,9 @@ final class CliProcess {
         return command;
     }
 
-    /**
-     * The command {@code bash mcp-cli/mcp ARGS}, with the launcher's class-data cache in {@code target/} instead of
-     * the user's {@code ~/.cache} ({@code env XDG_CACHE_HOME=...}).
-     */
+    /** The command {@code bash mcp-cli/mcp ARGS}. */
     static List<String> viaLauncher(String... args) {
-        List<String> command = new ArrayList<>(List.of("env",
-                "XDG_CACHE_HOME=" + Path.of("target", "launcher-cache").toAbsolutePath(), "bash",
-                launcher().toString()));
+        List<String> command = new ArrayList<>(List.of("bash", launcher().toString()));
         command.addAll(List.of(args));
         return command;
     }
@@ -84,6 +79,11 @@ final class CliProcess {
 
     /** Runs to the end with stdin from {@code /dev/null}, bounded to 120 s. */
     static Run run(ProcessBuilder pb) throws IOException, InterruptedException {
+        if (pb.command().contains(launcher().toString())) {
+            // the launcher's class-data archive goes under target/, not the user's ~/.cache, unless a test says where
+            pb.environment().putIfAbsent("XDG_CACHE_HOME", Path.of("target", "launcher-cache").toAbsolutePath()
+                    .toString());
+        }
         return run(pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start(), pb.command());
     }
 
