@@ -567,10 +567,7 @@ public final class Session {
             throw closedException(method);
         }
         CancellationToken.Registration registration = token == null ? null
-                : token.onCancel(() -> { // ends the exchange at once too, also one running on this thread
-                    p.future.completeExceptionally(new PendingCall.CancelSignal(token.reason()));
-                    context.cancel();
-                });
+                : token.onCancel(() -> p.future.completeExceptionally(new PendingCall.CancelSignal(token.reason())));
         String cancelReason = null;
         observed.requestStart(method, requestId);
         try {

@@ -151,7 +151,7 @@ final class StdinWriter {
                 return false;
             }
             trace(bytes);
-            noteRequest(message, n);
+            noteRequest(message instanceof JsonRpcMessage.Request r ? r.id() : null, n);
             try {
                 o.write(bytes);
                 o.write('\n');
@@ -169,10 +169,13 @@ final class StdinWriter {
         }
     }
 
-    /** Records a request about to be written (under {@link #writeLock}, before the write: its answer may be fast). */
-    private void noteRequest(JsonRpcMessage message, int n) {
-        if (message instanceof JsonRpcMessage.Request r) {
-            lastRequest = new Written(r.id(), written + n);
+    /**
+     * Records a request about to be written, {@code n} bytes with its newline (under {@link #writeLock}, before the
+     * write: its answer may be fast); nothing for a message that is not a request ({@code id} null).
+     */
+    private void noteRequest(RequestId id, int n) {
+        if (id != null) {
+            lastRequest = new Written(id, written + n);
         }
     }
 
@@ -241,9 +244,7 @@ final class StdinWriter {
                         }
                         byte[] b = q.bytes;
                         trace(b);
-                        if (q.request != null) {
-                            lastRequest = new Written(q.request, written + b.length + 1);
-                        }
+                        noteRequest(q.request, b.length + 1);
                         o.write(b);
                         o.write('\n');
                         written += b.length + 1;
