@@ -9,5 +9,7 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 . "$ROOT/scripts/env.sh"
 loom_pick_jdk
 cd "$ROOT"
+# the TypeScript SDK client's pinned packages (the harness names what is missing if this cannot install them)
+loom_node_packages "$ROOT" || echo "bench.sh: the TypeScript clients (ts, ts-http, ts-http-sse) cannot run" >&2
 ./mvnw -q -B -pl mcp-bench -am -DskipTests package >&2
 exec "$JAVA_HOME/bin/java" -jar mcp-bench/target/mcp-bench.jar "${@:---quick}"

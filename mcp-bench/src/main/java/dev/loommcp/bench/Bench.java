@@ -105,7 +105,15 @@ public final class Bench {
      * @throws Exception on a broken set-up
      */
     public static void main(String[] args) throws Exception {
-        System.exit(execute(args, System.out));
+        int status;
+        try {
+            status = execute(args, System.out);
+        } catch (IllegalArgumentException | IllegalStateException e) {
+            // a bad argument or a broken set-up (no node_modules, no test-servers/): the message says which
+            System.err.println("mcp-bench: " + e.getMessage());
+            status = 2;
+        }
+        System.exit(status);
     }
 
     /**
@@ -131,16 +139,16 @@ public final class Bench {
                 case "--quick" -> profile = Profile.QUICK;
                 case "--full" -> profile = Profile.FULL;
                 case "--check" -> profile = Profile.CHECK;
-                case "--clients" -> clients = List.of(args[++i].split(","));
-                case "--rounds" -> rounds = Integer.parseInt(args[++i]);
+                case "--clients" -> clients = clientList(value(args, i++));
+                case "--rounds" -> rounds = positive(args, i++);
                 case "--no-scale" -> runScale = false;
                 case "--scale-only" -> {
                     runRounds = false;
                     runScale = true;
                 }
-                case "--jfr" -> jfr = Path.of(args[++i]).toAbsolutePath();
-                case "--json" -> json = Path.of(args[++i]);
-                case "--server" -> server = args[++i];
+                case "--jfr" -> jfr = Path.of(value(args, i++)).toAbsolutePath();
+                case "--json" -> json = Path.of(value(args, i++));
+                case "--server" -> server = value(args, i++);
                 case "--eras" -> {
                     server = "dual";
                     clients = Clients.ERAS;
@@ -184,6 +192,44 @@ public final class Bench {
                 runScale != null ? runScale : profile.scale() && stdioSet, jfr, server, out);
         bench.eras = eras;
         return bench.run(json);
+    }
+
+    /** The value after the option at {@code i}; a clear error when it is missing or is another option. */
+    private static String value(String[] args, int i) {
+        if (i + 1 >= args.length || args[i + 1].startsWith("--")) {
+            throw new IllegalArgumentException(args[i] + " needs a value (try --help)");
+        }
+        return args[i + 1];
+    }
+
+    private static int positive(String[] args, int i) {
+        String v = value(args, i);
+        try {
+            int n = Integer.parseInt(v.trim());
+            if (n >= 1) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // the message below says what is wanted
+        }
+        throw new IllegalArgumentException(args[i] + " wants a whole number of at least 1, not \"" + v + "\"");
+    }
+
+    /** A comma-separated client list: names trimmed; empty names and duplicates are errors that name them. */
+    static List<String> clientList(String v) {
+        List<String> out = new ArrayList<>();
+        for (String name : v.split(",", -1)) {
+            String n = name.trim();
+            if (n.isEmpty()) {
+                throw new IllegalArgumentException("--clients \"" + v + "\" has an empty name; known: "
+                        + String.join(",", Clients.MATRIX));
+            }
+            if (out.contains(n)) {
+                throw new IllegalArgumentException("--clients names " + n + " twice");
+            }
+            out.add(n);
+        }
+        return List.copyOf(out);
     }
 
     private int run(Path json) throws Exception {

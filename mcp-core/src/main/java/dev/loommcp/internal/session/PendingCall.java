@@ -24,6 +24,10 @@ final class PendingCall {
     volatile ProgressRelay relay;
     /** Answered with an id such as {@code "7"}: the transport did not recognize the answer as this request's. */
     volatile boolean looselyMatched;
+    /** The deadline {@link DeadlineWatch} enforces ({@link System#nanoTime()}); written before {@link #watched}. */
+    long watchedDeadline;
+    /** Whether {@link DeadlineWatch} ends this call at {@link #watchedDeadline}: then {@link #await} waits untimed. */
+    volatile boolean watched;
 
     PendingCall(long id, String method, long startNanos) {
         this.id = id;
@@ -69,19 +73,22 @@ final class PendingCall {
                     : Deadline.ofNanoTime(lastProgressNanos).plus(progressTimeout).earliest(hardDeadline);
             long left = effective.remainingNanos();
             if (left <= 0) {
-                throw new McpTimeoutException(method + " (id " + id + ") timed out: no response within "
-                        + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos) + " ms");
+                throw timedOut();
             }
             try {
                 ProgressRelay relay = this.relay;
                 if (relay != null) {
                     return relay.await(future, left); // runs the progress listener on this thread meanwhile
                 }
-                return left == Long.MAX_VALUE ? future.get() : future.get(left, TimeUnit.NANOSECONDS);
+                // a watched call needs no timer of its own: the watcher fails it at its deadline
+                return left == Long.MAX_VALUE || watched ? future.get() : future.get(left, TimeUnit.NANOSECONDS);
             } catch (TimeoutException e) {
                 // loop: progress may have moved the deadline
             } catch (ExecutionException e) {
                 Throwable cause = e.getCause();
+                if (cause instanceof DeadlineWatch.Expired) {
+                    throw timedOut(); // the watcher fails a call only once its deadline passed
+                }
                 if (cause instanceof CancelSignal c) {
                     throw new McpCancelledException(method + " (id " + id + ") cancelled: " + c.reason);
                 }
@@ -101,6 +108,11 @@ final class PendingCall {
                 throw new McpTransportException(method + " (id " + id + ") could not be sent: " + cause, cause);
             }
         }
+    }
+
+    private McpTimeoutException timedOut() {
+        return new McpTimeoutException(method + " (id " + id + ") timed out: no response within "
+                + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos) + " ms");
     }
 
     /** Completes a pending request when the caller's token fires. */

@@ -92,6 +92,8 @@ public final class Session {
 
     private final AtomicLong ids = new AtomicLong();
     final ConcurrentHashMap<Long, PendingCall> pending = new ConcurrentHashMap<>();
+    /** Fails the plain calls of {@link #pending} at their deadline, one thread for all of them. */
+    final DeadlineWatch deadlines = new DeadlineWatch(pending, this);
     final Set<Thread> background = ConcurrentHashMap.newKeySet();
     private final AtomicLong droppedEvents = new AtomicLong();
     final EventLoop events;
@@ -565,6 +567,9 @@ public final class Session {
         if (state == State.CLOSED) {
             pending.remove(id);
             throw closedException(method);
+        }
+        if (p.relay == null && !options.resetTimeoutOnProgress() && !deadline.isNone()) {
+            deadlines.watch(p, deadline.nanoTime()); // the caller then waits without a timer of its own
         }
         CancellationToken.Registration registration = token == null ? null
                 : token.onCancel(() -> p.future.completeExceptionally(new PendingCall.CancelSignal(token.reason())));

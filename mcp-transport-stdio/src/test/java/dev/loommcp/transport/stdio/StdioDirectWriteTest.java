@@ -138,12 +138,12 @@ class StdioDirectWriteTest {
     @Test
     void callersOfAServerThatStopsReadingFailAtTheirDeadlineFromVirtualThreads() throws Exception {
         try (McpClient c = McpClient.newBuilder(StdioTransport.newBuilder("sh",
-                        Children.script("stop-reading.sh").toString()).build())
+                        Children.script("tiny-server.sh").toString()).build())
                 .requestTimeout(Duration.ofMinutes(5))
                 .build()) {
             c.connect();
             for (int i = 0; i < 5; i++) {
-                assertThat(c.callTool("x", Map.of()).text()).isEqualTo("ok");
+                assertThat(c.callTool("x", Map.of()).text()).startsWith("pong ");
             }
             assertThat(c.callTool("stop", Map.of()).text()).isEqualTo("stopping");
             String pad = "y".repeat(2000);

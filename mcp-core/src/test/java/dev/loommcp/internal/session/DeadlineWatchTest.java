@@ -1,0 +1,135 @@
+package dev.loommcp.internal.session;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.loommcp.McpTimeoutException;
+import dev.loommcp.ProtocolMode;
+import dev.loommcp.RequestOptions;
+import dev.loommcp.testing.McpThreadLeakCheck;
+import dev.loommcp.testing.ScriptedTransport;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * {@link DeadlineWatch}: one thread per session fails the plain calls at their deadline, so callers wait without a
+ * timer of their own. Each call still ends at its own deadline, a later call with an earlier deadline included; calls
+ * made one after another with the same timeout do not wake the watcher; the watcher ends with the session.
+ */
+class DeadlineWatchTest {
+
+    private final List<Session> sessions = new CopyOnWriteArrayList<>();
+    private Set<Long> before;
+
+    @BeforeEach
+    void snapshot() {
+        before = McpThreadLeakCheck.snapshot();
+    }
+
+    @AfterEach
+    void closeAll() {
+        sessions.forEach(Session::close);
+        McpThreadLeakCheck.assertNoNewThreads(before);
+    }
+
+    private Session connect(ScriptedTransport t) throws InterruptedException {
+        t.on("tools/call", r -> Map.of("content", List.of()));
+        t.on("slow/call", r -> ScriptedTransport.HOLD);
+        SessionConfig.Builder b = new SessionConfig.Builder(t);
+        b.protocolMode(ProtocolMode.LEGACY);
+        Session s = new Session(b.build());
+        sessions.add(s);
+        s.connect(RequestOptions.DEFAULT);
+        return s;
+    }
+
+    private static RequestOptions timeout(long millis) {
+        return RequestOptions.timeout(Duration.ofMillis(millis));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(ScriptedTransport.Mode.class)
+    void sequentialCallsWithTheSameTimeoutDoNotWakeTheWatcher(ScriptedTransport.Mode mode) throws Exception {
+        Session s = connect(ScriptedTransport.create(mode));
+        s.call("tools/call", Map.of("name", "x"), RequestOptions.DEFAULT); // starts the watcher
+        long scans = s.deadlines.scans();
+        for (int i = 0; i < 2_000; i++) {
+            s.call("tools/call", Map.of("name", "x"), RequestOptions.DEFAULT);
+        }
+        // each later call's deadline is later than the one the watcher sleeps until: no wake-up at all (a slow
+        // machine may see the first deadline pass during the loop: a few scans then, never one per call)
+        assertThat(s.deadlines.scans() - scans).isLessThan(10);
+        assertThat(s.pendingCount()).isZero();
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(ScriptedTransport.Mode.class)
+    void everyCallEndsAtItsOwnDeadlineALaterCallWithAnEarlierOneToo(ScriptedTransport.Mode mode) throws Exception {
+        Session s = connect(ScriptedTransport.create(mode));
+        long t0 = System.nanoTime();
+        CompletableFuture<Long> longOne = failsAfter(s, 3_000);
+        // the watcher now sleeps until the long call's deadline: a shorter call arriving later must wake it
+        Thread.sleep(100);
+        CompletableFuture<Long> shortOne = failsAfter(s, 300);
+        long shortEnded = shortOne.get(30, TimeUnit.SECONDS);
+        assertThat(longOne).isNotDone();
+        long longEnded = longOne.get(30, TimeUnit.SECONDS);
+        assertThat(TimeUnit.NANOSECONDS.toMillis(shortEnded - t0)).isBetween(400L, 2_900L);
+        assertThat(TimeUnit.NANOSECONDS.toMillis(longEnded - t0)).isGreaterThanOrEqualTo(3_000L);
+        assertThat(s.pendingCount()).isZero();
+        // the session still works after both timeouts
+        assertThat(s.call("tools/call", Map.of("name", "x"), RequestOptions.DEFAULT))
+                .isEqualTo(Map.of("content", List.of()));
+    }
+
+    /** Calls on a virtual thread that must fail with a timeout; completes with the time they failed. */
+    private static CompletableFuture<Long> failsAfter(Session s, long millis) {
+        CompletableFuture<Long> ended = new CompletableFuture<>();
+        Thread.ofVirtual().start(() -> {
+            try {
+                s.call("slow/call", Map.of(), timeout(millis));
+                ended.completeExceptionally(new AssertionError("answered"));
+            } catch (Throwable t) {
+                if (t instanceof McpTimeoutException e && e.getMessage().contains("slow/call")
+                        && e.getMessage().contains("timed out: no response within")) {
+                    ended.complete(System.nanoTime());
+                } else {
+                    ended.completeExceptionally(t);
+                }
+            }
+        });
+        return ended;
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(ScriptedTransport.Mode.class)
+    void manyParallelCallsEachTimeOutAndTheWatcherEndsWithTheSession(ScriptedTransport.Mode mode) throws Exception {
+        Session s = connect(ScriptedTransport.create(mode));
+        List<CompletableFuture<Long>> calls = new CopyOnWriteArrayList<>();
+        for (int i = 0; i < 200; i++) {
+            calls.add(failsAfter(s, 200 + (i % 7) * 50L));
+        }
+        for (CompletableFuture<Long> c : calls) {
+            try {
+                c.get(30, TimeUnit.SECONDS);
+            } catch (ExecutionException e) {
+                throw new AssertionError("a call did not time out cleanly", e.getCause());
+            }
+        }
+        assertThat(s.pendingCount()).isZero();
+        s.close();
+        assertThatThrownBy(() -> s.call("tools/call", Map.of("name", "x"), RequestOptions.DEFAULT))
+                .hasMessageContaining("closed");
+        // closeAll's leak check: the watcher thread ended with the session
+    }
+}
