@@ -8,7 +8,8 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * One logical exchange (a request with its redirects and resumptions, a GET stream, a DELETE) that any thread
- * can abort at once: the pending HTTP future is cancelled and the body being read is closed.
+ * can abort at once: the pending HTTP future is cancelled (or the thread blocked in the HTTP client's {@code send}
+ * interrupted) and the body being read is closed.
  */
 final class Call {
     final RequestId awaitedId;
@@ -18,21 +19,81 @@ final class Call {
      * without a deadline, such as a {@code subscriptions/listen} stream that stays open as long as the server likes.
      */
     final boolean unbounded;
+    /**
+     * Whether the exchange runs on the thread that waits for its answer anyway (the caller's): its HTTP requests are
+     * then sent with the blocking {@link java.net.http.HttpClient#send}, which does on this thread what it can instead
+     * of handing each step to another thread, and {@link #abort()} interrupts this thread while it blocks there.
+     */
+    final boolean onCallersThread;
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
     private boolean aborted;
     private volatile boolean completed;
     private CompletableFuture<?> future;
     private StreamBody body;
+    /** The thread blocked in {@code HttpClient.send} for this call, between {@link #enterSend} and {@link #leaveSend}. */
+    private Thread inSend;
+    /** Whether {@link #abort()} or {@link #complete()} interrupted {@link #inSend} (then that interrupt is ours). */
+    private boolean interruptedInSend;
 
     Call(RequestId awaitedId, String what) {
-        this(awaitedId, what, false);
+        this(awaitedId, what, false, false);
     }
 
-    Call(RequestId awaitedId, String what, boolean unbounded) {
+    Call(RequestId awaitedId, String what, boolean unbounded, boolean onCallersThread) {
         this.awaitedId = awaitedId;
         this.what = what;
         this.unbounded = unbounded;
+        this.onCallersThread = onCallersThread;
+    }
+
+    /**
+     * Marks the current thread as blocked in {@code HttpClient.send} for this call until {@link #leaveSend}: an abort
+     * or completion meanwhile interrupts it (the blocking send then cancels its exchange), unless it was interrupted
+     * already (then the interrupt is the owner's and ends the send anyway).
+     *
+     * @return {@code false} when the call was aborted already (nothing is to be sent)
+     */
+    boolean enterSend() {
+        lock.lock();
+        try {
+            if (aborted) {
+                return false;
+            }
+            inSend = Thread.currentThread();
+            interruptedInSend = false;
+            return true;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /**
+     * Ends what {@link #enterSend} began: from now on no abort interrupts this thread.
+     *
+     * @return whether an abort or completion interrupted the thread meanwhile: that interrupt was this call's, not
+     *         the owner's, and the caller clears it if the send did not consume it. (An owner's interrupt that comes
+     *         after this call's, in the few instructions before this method, is taken for this call's.)
+     */
+    boolean leaveSend() {
+        lock.lock();
+        try {
+            inSend = null;
+            boolean ours = interruptedInSend;
+            interruptedInSend = false;
+            return ours;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Interrupts the thread blocked in {@code HttpClient.send} for this call, if any; with {@link #lock} held. */
+    private void interruptSend() {
+        Thread t = inSend;
+        if (t != null && t != Thread.currentThread() && !interruptedInSend && !t.isInterrupted()) {
+            interruptedInSend = true;
+            t.interrupt(); // never blocks; under the lock so that it cannot land after leaveSend
+        }
     }
 
     void attach(CompletableFuture<?> f) {
@@ -73,6 +134,7 @@ final class Call {
             aborted = true;
             f = future;
             b = body;
+            interruptSend();
             changed.signalAll();
         } finally {
             lock.unlock();
@@ -137,6 +199,7 @@ final class Call {
             completed = true;
             b = body;
             f = future;
+            interruptSend();
             changed.signalAll();
         } finally {
             lock.unlock();

@@ -195,10 +195,13 @@ final class Exchange {
         if (!call.unbounded) {
             b.timeout(settings.headerTimeout(deadlineNanos));
         }
-        Map<String, List<String>> all = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+        // what a request signer is shown: only built when there is one
+        Map<String, List<String>> all = settings.signer == null ? null : new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
         for (String[] h : settings.headers) {
             b.header(h[0], h[1]);
-            all.computeIfAbsent(h[0], k -> new ArrayList<>()).add(h[1]);
+            if (all != null) {
+                all.computeIfAbsent(h[0], k -> new ArrayList<>()).add(h[1]);
+            }
         }
         for (String[] h : transportHeaders) {
             if (!HeaderRules.isValidValue(h[1])) {
@@ -208,7 +211,9 @@ final class Exchange {
                         + " cannot be sent back as a header");
             }
             b.header(h[0], h[1]);
-            all.computeIfAbsent(h[0], k -> new ArrayList<>()).add(h[1]);
+            if (all != null) {
+                all.computeIfAbsent(h[0], k -> new ArrayList<>()).add(h[1]);
+            }
         }
         if (authRequest != null) {
             Map<String, String> credentials;
@@ -232,14 +237,16 @@ final class Exchange {
                     throw new McpTransportException(call.what + ": the authorization provider returned a header the "
                             + "HTTP client refuses: " + h.getKey());
                 }
-                all.put(h.getKey(), new ArrayList<>(List.of(h.getValue())));
+                if (all != null) {
+                    all.put(h.getKey(), new ArrayList<>(List.of(h.getValue())));
+                }
             }
             // the provider may block (a refresh, an authorization): a caller that stopped waiting meanwhile gets its
             // timeout, and the server never sees a request nobody waits for
             throwIfPast(call, deadlineNanos, "waiting for the authorization provider");
         }
         RequestSigner signer = settings.signer;
-        if (signer != null) {
+        if (signer != null && all != null) {
             Map<String, List<String>> view = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
             all.forEach((k, v) -> view.put(k, List.copyOf(v)));
             Map<String, String> added;
@@ -280,6 +287,9 @@ final class Exchange {
         HttpClient c = client;
         if (call.aborted()) {
             throw aborted(call);
+        }
+        if (call.onCallersThread) {
+            return sendBlocking(c, call, request, deadlineNanos);
         }
         CompletableFuture<HttpResponse<StreamBody>> future;
         try {
@@ -464,6 +474,68 @@ final class Exchange {
     }
 
     /**
+     * {@link #await} for a call whose exchange runs on the caller's thread: the blocking {@link HttpClient#send},
+     * which runs the exchange's first steps (connection from the pool, writing the request) on this thread and
+     * completes it from the thread that parsed the response, where {@code sendAsync} hands the start to the
+     * executor and the completion to the common pool: two thread hand-offs less per request. The request's timeout
+     * (set from the deadline) bounds the wait for the headers; an abort or completion of the call interrupts this
+     * thread while it is in {@code send} ({@link Call#enterSend}), which cancels the exchange; that interrupt is
+     * cleared again, an interrupt from anyone else is kept and ends the call as an interrupt.
+     */
+    private HttpResponse<StreamBody> sendBlocking(HttpClient c, Call call, HttpRequest request, long deadlineNanos)
+            throws InterruptedException {
+        if (!call.enterSend()) {
+            throw aborted(call);
+        }
+        HttpResponse<StreamBody> resp = null;
+        Exception failure = null;
+        try {
+            resp = c.send(request, info -> {
+                StreamBody body = new StreamBody();
+                call.attach(body);
+                return body;
+            });
+        } catch (InterruptedException | IOException | RuntimeException e) {
+            failure = e;
+        } finally {
+            if (call.leaveSend()) {
+                // the call's own interrupt: consumed by send's InterruptedException, or cleared here
+                if (!(failure instanceof InterruptedException)) {
+                    Thread.interrupted();
+                }
+                if (resp != null) {
+                    resp.body().close();
+                }
+                failure = null;
+                resp = null;
+            }
+        }
+        if (resp != null) {
+            return resp;
+        }
+        if (failure == null) {
+            throw aborted(call); // aborted or completed meanwhile: the caller tells which
+        }
+        if (failure instanceof InterruptedException ie) {
+            throw ie;
+        }
+        if (failure instanceof RuntimeException e) {
+            if (call.aborted()) {
+                throw aborted(call);
+            }
+            throw new McpTransportException(call.what + ": the HTTP client refused the request ("
+                    + e.getClass().getSimpleName() + ")", e);
+        }
+        if (call.aborted()) {
+            throw aborted(call);
+        }
+        if (past(deadlineNanos)) {
+            throw timedOut(call, "waiting for response headers");
+        }
+        throw ioFailure(call, failure);
+    }
+
+    /**
      * Whether {@code deadlineNanos} (a {@link System#nanoTime()} value, {@code Long.MAX_VALUE} for none) passed, or
      * is less than {@link #TIMER_SLACK_NANOS} away: timers are not exact (the HTTP client's fires when less than a
      * millisecond is left, truncating), so a timer set for the deadline may fire a little before it.
@@ -499,7 +571,16 @@ final class Exchange {
         String ct = resp.headers().firstValue("Content-Type").orElse("");
         int semi = ct.indexOf(';');
         String t = (semi >= 0 ? ct.substring(0, semi) : ct).trim().toLowerCase(Locale.ROOT);
-        return t.chars().allMatch(c -> c > 0x20 && c < 0x7f) && t.length() <= 100 ? t : "(unreadable)";
+        if (t.length() > 100) {
+            return "(unreadable)";
+        }
+        for (int i = 0; i < t.length(); i++) {
+            char c = t.charAt(i);
+            if (c <= 0x20 || c >= 0x7f) {
+                return "(unreadable)";
+            }
+        }
+        return t;
     }
 
     static boolean isJson(String mediaType) {

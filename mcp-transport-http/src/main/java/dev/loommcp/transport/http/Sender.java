@@ -105,14 +105,16 @@ final class Sender {
     }
 
     /**
-     * Runs a request's exchange on the calling thread, which blocks for the answer anyway. The deadline bounds
-     * every wait of it; the context's cancel and closing abort its {@link Call} (closing the body and cancelling the
-     * pending future wake this thread), never interrupt it. An interrupt of the caller ends the exchange and returns
-     * with the interrupt flag set: the core's wait then throws {@link InterruptedException} at once.
+     * Runs a request's exchange on the calling thread, which blocks for the answer anyway; its HTTP requests use the
+     * client's blocking {@code send} ({@link Call#onCallersThread}). The deadline bounds every wait of it; the
+     * context's cancel and closing abort its {@link Call}: closing the body wakes this thread, and while it blocks in
+     * {@code send} an interrupt does, which the exchange then clears (the caller's interrupt status is as it was).
+     * An interrupt of the caller ends the exchange and returns with the interrupt flag set: the core's wait then
+     * throws {@link InterruptedException} at once.
      */
     private void runOnCaller(JsonRpcMessage.Request r, byte[] body, SendContext ctx, List<String[]> modern) {
         try {
-            sendRequest(r, body, ctx, modern);
+            sendRequest(r, body, ctx, modern, true);
         } catch (McpException e) {
             if (!ctx.isCancelled()) {
                 reportFailure(r, e);
@@ -233,9 +235,19 @@ final class Sender {
      */
     void sendRequest(JsonRpcMessage.Request r, byte[] body, SendContext ctx, List<String[]> modern)
             throws InterruptedException {
+        sendRequest(r, body, ctx, modern, false);
+    }
+
+    /**
+     * {@link #sendRequest(JsonRpcMessage.Request, byte[], SendContext, List)}; {@code onCallersThread}: the calling
+     * thread is the one that waits for the answer, so its HTTP requests may block in the client's {@code send}
+     * ({@link Call#onCallersThread}).
+     */
+    private void sendRequest(JsonRpcMessage.Request r, byte[] body, SendContext ctx, List<String[]> modern,
+                             boolean onCallersThread) throws InterruptedException {
         String what = "POST " + r.method() + " (id " + r.id() + ")";
         // a modern request without a deadline (a subscriptions/listen stream) is bounded by no transport timer
-        Call call = new Call(r.id(), what, modern != null && ctx.deadline().isNone());
+        Call call = new Call(r.id(), what, modern != null && ctx.deadline().isNone(), onCallersThread);
         active.add(call);
         inbound.expect(r.id(), call);
         ctx.onCancel(call::abort);

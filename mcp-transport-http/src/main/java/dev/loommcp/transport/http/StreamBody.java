@@ -6,10 +6,11 @@ import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.Executor;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Flow;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -48,9 +49,15 @@ final class StreamBody implements HttpResponse.BodySubscriber<StreamBody> {
 
     private static final Object END = new Object();
     private static final Object CLOSED = new Object();
-    /** Runs the end of a drain on the JDK's shared delay thread (never blocks: a cancel). */
-    private static final Executor DRAIN_TIMER = CompletableFuture.delayedExecutor(DRAIN_MILLIS,
-            TimeUnit.MILLISECONDS, Runnable::run);
+    private static final long DRAIN_NANOS = TimeUnit.MILLISECONDS.toNanos(DRAIN_MILLIS);
+    /**
+     * The bodies being drained, in the order their drains began, which (each drain lasting the same time) is the
+     * order in which they end: one timer on the JDK's shared delay thread serves them all, set for the oldest, so
+     * that a drain costs no timer of its own (at thousands of SSE answers a second, a timer each was measurable).
+     */
+    private static final ConcurrentLinkedQueue<StreamBody> DRAINS = new ConcurrentLinkedQueue<>();
+    /** Whether the drains' timer is set (or its task is running). */
+    private static final AtomicBoolean DRAIN_TIMER_SET = new AtomicBoolean();
 
     private final LinkedBlockingQueue<Object> queue = new LinkedBlockingQueue<>();
     private final AtomicReference<Flow.Subscription> subscription = new AtomicReference<>();
@@ -61,6 +68,8 @@ final class StreamBody implements HttpResponse.BodySubscriber<StreamBody> {
     private volatile boolean draining;
     /** Bytes dropped while draining; written only by the client's (serialized) onNext. */
     private long drained;
+    /** When the drain {@link #finish()} began must end ({@link System#nanoTime()}); written before it is queued. */
+    private long drainEnds;
     private boolean ended;
     private List<ByteBuffer> current;
     private int index;
@@ -230,7 +239,11 @@ final class StreamBody implements HttpResponse.BodySubscriber<StreamBody> {
             if (s != null && s != NOOP) {
                 s.request(Long.MAX_VALUE);
                 if (!complete) {
-                    DRAIN_TIMER.execute(this::endDrain);
+                    drainEnds = System.nanoTime() + DRAIN_NANOS;
+                    DRAINS.add(this);
+                    if (DRAIN_TIMER_SET.compareAndSet(false, true)) {
+                        setDrainTimer(DRAIN_NANOS);
+                    }
                 }
             }
         }
@@ -242,6 +255,30 @@ final class StreamBody implements HttpResponse.BodySubscriber<StreamBody> {
     private void endDrain() {
         if (!complete) {
             cancel();
+        }
+    }
+
+    private static void setDrainTimer(long nanos) {
+        CompletableFuture.delayedExecutor(Math.max(nanos, 0), TimeUnit.NANOSECONDS, Runnable::run)
+                .execute(StreamBody::endDrains);
+    }
+
+    /**
+     * The drains' timer: ends every drain whose time is up (a cancel each: never blocks), then sets the timer for
+     * the oldest one left, if any. A drain queued meanwhile sets the timer itself when it finds none set.
+     */
+    private static void endDrains() {
+        long now = System.nanoTime();
+        StreamBody b;
+        while ((b = DRAINS.peek()) != null && b.drainEnds - now <= 0) {
+            DRAINS.poll();
+            b.endDrain();
+        }
+        DRAIN_TIMER_SET.set(false);
+        // a drain queued after this check finds the timer unset and sets it; one queued before is seen here
+        StreamBody oldest = DRAINS.peek();
+        if (oldest != null && DRAIN_TIMER_SET.compareAndSet(false, true)) {
+            setDrainTimer(oldest.drainEnds - System.nanoTime());
         }
     }
 

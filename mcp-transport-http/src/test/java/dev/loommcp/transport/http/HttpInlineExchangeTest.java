@@ -85,12 +85,18 @@ class HttpInlineExchangeTest extends ServerTestBase {
     void theContextsCancelEndsAnInlineExchangeAtOnceWithoutAFailureReport() throws Exception {
         CountDownLatch release = holdingServer();
         HttpTransport t = transport();
-        TestContext ctx = TestContext.of(1).waiting(); // no sender thread: cancel must not need an interrupt
-        Thread caller = Thread.ofVirtual().name("caller").start(() -> send(t, ctx));
+        TestContext ctx = TestContext.of(1).waiting(); // no sender thread: the caller's own thread is woken
+        AtomicBoolean flagAfter = new AtomicBoolean(true);
+        Thread caller = Thread.ofVirtual().name("caller").start(() -> {
+            send(t, ctx);
+            flagAfter.set(Thread.currentThread().isInterrupted());
+        });
         server.nextRequest();
         long start = System.nanoTime();
         ctx.cancel();
         assertThat(caller.join(WAIT)).as("the caller returned").isTrue();
+        // the blocked send was woken with an interrupt of the caller's thread: it must not leak to the caller
+        assertThat(flagAfter).as("interrupt flag clear on return").isFalse();
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
         assertThat(sink.sendFailures()).as("a cancelled call no longer waits: no news").isEmpty();
         assertThat(t.activeExchangeCount()).isZero();
@@ -113,11 +119,15 @@ class HttpInlineExchangeTest extends ServerTestBase {
     void closingTheTransportEndsAnInlineExchange() throws Exception {
         CountDownLatch release = holdingServer();
         HttpTransport t = transport();
-        Thread caller = Thread.ofVirtual().name("caller")
-                .start(() -> send(t, TestContext.of(1).waiting()));
+        AtomicBoolean flagAfter = new AtomicBoolean(true);
+        Thread caller = Thread.ofVirtual().name("caller").start(() -> {
+            send(t, TestContext.of(1).waiting());
+            flagAfter.set(Thread.currentThread().isInterrupted());
+        });
         server.nextRequest();
         t.close();
         assertThat(caller.join(WAIT)).as("the caller returned").isTrue();
+        assertThat(flagAfter).as("interrupt flag clear on return").isFalse();
         assertThat(t.activeExchangeCount()).isZero();
         release.countDown();
     }
@@ -187,6 +197,36 @@ class HttpInlineExchangeTest extends ServerTestBase {
         assertThat(sink.messages()).hasSize(1);
         assertThat(ended.await(10, TimeUnit.SECONDS)).as("the client cancelled the endless body").isTrue();
         assertThat(writeFailed.get()).isNotNull();
+        assertThat(t.activeExchangeCount()).isZero();
+    }
+
+    /**
+     * One timer serves every drain (they end in the order they began): bodies finished one after another, none of
+     * which ever ends on its own, are all cancelled after the grace, the later ones too.
+     */
+    @Test
+    void manyAnswerBodiesThatDoNotEndAreAllCancelledAfterTheGrace() throws Exception {
+        int n = 12;
+        CountDownLatch ended = new CountDownLatch(n);
+        server.handler((req, ex) -> {
+            OutputStream out = sse(ex);
+            write(out, "event: message\ndata: " + result(req.rpcId(), "{}") + "\n\n");
+            try {
+                for (int i = 0; i < 400; i++) {
+                    Thread.sleep(50);
+                    write(out, ": still here\n\n");
+                }
+            } catch (IOException e) {
+                ended.countDown(); // the client cancelled this body
+            }
+        });
+        HttpTransport t = transport();
+        for (int i = 1; i <= n; i++) {
+            t.send(request(i), TestContext.of(i).waiting());
+            Thread.sleep(15); // drains that begin at different times: the timer is set again for the next one
+        }
+        assertThat(sink.messages()).hasSize(n);
+        assertThat(ended.await(10, TimeUnit.SECONDS)).as("every endless body was cancelled").isTrue();
         assertThat(t.activeExchangeCount()).isZero();
     }
 
