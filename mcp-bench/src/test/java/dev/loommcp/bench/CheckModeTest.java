@@ -27,7 +27,10 @@ class CheckModeTest {
         String text = report.toString(StandardCharsets.UTF_8);
         assertThat(text).contains("check: every client completed, zero failed calls");
         assertThat(status).as(text).isZero();
-        assertThat(text).contains("## Targets").contains("| zero failed calls everywhere | all | 0 | 0 | met |")
+        // zero failures, or only the official SDK's sync client's known ones (Clients.knownFailures), which that
+        // client shows in some tiny rounds and not in others
+        assertThat(text).contains("## Targets").containsPattern("\\| zero failed calls everywhere \\| all \\| (0 \\| 0 "
+                        + "\\| met|[0-9,]+: sdk-sync [0-9,]+ \\(known, see the note\\) \\| 0 \\| \\*\\*missed\\*\\*) \\|")
                 .contains("| HTTP, JSON answers: sequential calls/s | loom-http-legacy |")
                 .contains("| stdio: loom-mcp ahead of sdk-async, sdk-sync, ts on every figure | loom |");
         for (String client : Clients.CHECK) {
