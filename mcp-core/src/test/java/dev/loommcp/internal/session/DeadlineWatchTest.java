@@ -6,18 +6,15 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.loommcp.McpTimeoutException;
 import dev.loommcp.ProtocolMode;
 import dev.loommcp.RequestOptions;
-import dev.loommcp.testing.McpThreadLeakCheck;
 import dev.loommcp.testing.ScriptedTransport;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -28,29 +25,13 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 class DeadlineWatchTest {
 
-    private final List<Session> sessions = new CopyOnWriteArrayList<>();
-    private Set<Long> before;
-
-    @BeforeEach
-    void snapshot() {
-        before = McpThreadLeakCheck.snapshot();
-    }
-
-    @AfterEach
-    void closeAll() {
-        sessions.forEach(Session::close);
-        McpThreadLeakCheck.assertNoNewThreads(before);
-    }
+    @RegisterExtension
+    final SessionsUnderTest sessions = new SessionsUnderTest();
 
     private Session connect(ScriptedTransport t) throws InterruptedException {
         t.on("tools/call", r -> Map.of("content", List.of()));
         t.on("slow/call", r -> ScriptedTransport.HOLD);
-        SessionConfig.Builder b = new SessionConfig.Builder(t);
-        b.protocolMode(ProtocolMode.LEGACY);
-        Session s = new Session(b.build());
-        sessions.add(s);
-        s.connect(RequestOptions.DEFAULT);
-        return s;
+        return sessions.connect(t, ProtocolMode.LEGACY);
     }
 
     private static RequestOptions timeout(long millis) {
@@ -130,6 +111,6 @@ class DeadlineWatchTest {
         s.close();
         assertThatThrownBy(() -> s.call("tools/call", Map.of("name", "x"), RequestOptions.DEFAULT))
                 .hasMessageContaining("closed");
-        // closeAll's leak check: the watcher thread ended with the session
+        // the extension's leak check after the test: the watcher thread ended with the session
     }
 }

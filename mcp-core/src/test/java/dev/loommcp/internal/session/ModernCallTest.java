@@ -7,41 +7,22 @@ import dev.loommcp.RequestOptions;
 import dev.loommcp.jsonrpc.JsonRpcError;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
-import dev.loommcp.testing.McpThreadLeakCheck;
 import dev.loommcp.testing.ScriptedTransport;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** {@link Session#modernCall}'s contract with the subscriptions code: the id of every request sent, in both eras. */
 class ModernCallTest {
 
-    private final List<Session> sessions = new CopyOnWriteArrayList<>();
-    private Set<Long> before;
-
-    @BeforeEach
-    void snapshot() {
-        before = McpThreadLeakCheck.snapshot();
-    }
-
-    @AfterEach
-    void closeAll() {
-        sessions.forEach(Session::close);
-        McpThreadLeakCheck.assertNoNewThreads(before);
-    }
+    @RegisterExtension
+    final SessionsUnderTest sessions = new SessionsUnderTest();
 
     private Session connect(ScriptedTransport t, ProtocolMode mode) throws InterruptedException {
-        SessionConfig.Builder b = new SessionConfig.Builder(t);
-        b.protocolMode(mode);
-        Session s = new Session(b.build());
-        sessions.add(s);
-        s.connect(RequestOptions.DEFAULT);
-        return s;
+        return sessions.connect(t, mode);
     }
 
     @Test
