@@ -396,6 +396,9 @@ class HttpTransportFaultsTest {
                 assertThatThrownBy(() -> client.callTool("slow", Map.of(),
                         RequestOptions.timeout(Duration.ofMillis(100))))
                         .isInstanceOf(McpTimeoutException.class);
+                // the exchange ran on this thread, blocked in the HTTP client's send, and was ended by an
+                // interrupt (the session's deadline watcher cancelled it, or the header timer fired): never left set
+                assertThat(Thread.currentThread().isInterrupted()).as("interrupt flag after round " + i).isFalse();
             }
             org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> cancelled.size() == rounds);
         }
