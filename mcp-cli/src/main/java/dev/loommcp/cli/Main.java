@@ -83,6 +83,12 @@ public final class Main {
             flushAll(out, err);
             finished.countDown();
         }
+        if ((code == ExitCodes.OK || code == ExitCodes.TOOL_ERROR) && (out.checkError() || System.out.checkError())) {
+            // System.out drops a failed write silently: a script must not take lost output for success
+            err.println("mcp: the output could not be written (standard output is closed, full or a closed pipe)");
+            flushAll(out, err);
+            code = ExitCodes.TRANSPORT;
+        }
         try {
             Runtime.getRuntime().removeShutdownHook(onSignal);
         } catch (IllegalStateException shuttingDown) {
@@ -101,6 +107,9 @@ public final class Main {
     /** The exit status of the signal that stopped the command (128 + its number), or 0. */
     private static volatile int signalStatus;
 
+    /** Set by a second signal: the JVM exits at once, and nothing (the shutdown hook included) waits for the command. */
+    private static volatile boolean hurry;
+
     /**
      * Handles a signal by stopping the command ({@link #stopCommand}) and then exiting with {@code status}; a
      * second signal exits at once. When the signal cannot be handled (the JVM keeps a signal that the process
@@ -113,6 +122,7 @@ public final class Main {
                 // runs on a thread of its own: guarded, it must end in an exit whatever happens
                 try {
                     if (signalStatus != 0) {
+                        hurry = true; // the shutdown hook that System.exit runs must not wait for the command
                         flushAll(out, err);
                         System.exit(status);
                     }
@@ -130,13 +140,13 @@ public final class Main {
 
     /**
      * Stops the running command: interrupts it (which cancels its call on the wire), waits at most
-     * {@link #SIGNAL_CLOSE_BOUND} for it to close its client and finish (when it has one open), and flushes both
-     * writers.
+     * {@link #SIGNAL_CLOSE_BOUND} for it to close its client and finish (when it has one open and no second signal
+     * came), and flushes both writers.
      */
     private static void stopCommand(Thread command, CountDownLatch finished, PrintWriter out, PrintWriter err) {
         command.interrupt();
         try {
-            if (OPEN_CLIENTS.get() > 0) {
+            if (!hurry && OPEN_CLIENTS.get() > 0) {
                 // nothing to wait for otherwise (reading JSON from stdin, for one, cannot be interrupted)
                 finished.await(SIGNAL_CLOSE_BOUND.toMillis(), TimeUnit.MILLISECONDS);
             }

@@ -34,6 +34,16 @@ class CliRealMainIT {
         assertThat(r.err()).isEqualTo("mcp: tool 'no-such-tool' returned an error result (isError: true)\n");
     }
 
+    /** Output that cannot be written (a full disk here: /dev/full) is a failure with a message, never exit 0. */
+    @Test
+    void outputThatCannotBeWrittenIsAFailureNotASuccess() throws Exception {
+        ProcessBuilder pb = new ProcessBuilder(CliProcess.javaJar("--stdio", McpJarIT.server(), "call", "echo",
+                "{\"message\":\"hello\"}")).redirectOutput(new java.io.File("/dev/full"));
+        Run r = run(pb);
+        assertThat(r.code()).as(r.err()).isEqualTo(3);
+        assertThat(r.err()).contains("mcp: the output could not be written");
+    }
+
     @Test
     void theConformanceUsageMessageIsPrintedBeforeTheExit() throws Exception {
         ProcessBuilder pb = new ProcessBuilder(CliProcess.javaJar("conformance", "http://127.0.0.1:9/mcp"));

@@ -80,6 +80,37 @@ class CliSignalIT {
         }
     }
 
+    /**
+     * A second Ctrl+C exits at once, while the first one's clean-up still waits for a server that never answers its
+     * {@code notifications/cancelled} and {@code DELETE} (bounded at about 5 s: without the second signal the CLI
+     * exits then).
+     */
+    @Test
+    void aSecondSignalExitsAtOnceWhileTheFirstOnesCleanUpWaits() throws Exception {
+        assumeFalse(ignoredHere("INT"), "SIGINT is ignored in this process tree");
+        try (RecordingMcpServer server = new RecordingMcpServer()) {
+            server.holdClosing = true;
+            List<String> command = CliProcess.javaJar("--http", server.endpoint(), "call", "slow");
+            Process p = new ProcessBuilder(command).redirectInput(new File("/dev/null")).start();
+            try {
+                CompletableFuture<Run> run = CliProcess.collect(p, command);
+                assertThat(server.callArrived.await(60, TimeUnit.SECONDS)).as("the call reached the server").isTrue();
+                signal(p, "INT");
+                assertThat(server.cancelArrived.await(30, TimeUnit.SECONDS)).as("the cancel reached the server")
+                        .isTrue();
+                long second = System.nanoTime();
+                signal(p, "INT");
+                Run r = run.get(60, TimeUnit.SECONDS);
+                long tookMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - second);
+                assertThat(r.code()).as(r.err()).isEqualTo(130);
+                // the held cancel (2 s) and DELETE (3 s) would keep a single-signal exit waiting about 5 s
+                assertThat(tookMillis).as("exit after the second signal, ms").isLessThan(1_900);
+            } finally {
+                p.destroyForcibly().waitFor();
+            }
+        }
+    }
+
     @Test
     void aTimedOutHttpCallIsCancelledOnTheWireBeforeTheExit() throws Exception {
         try (RecordingMcpServer server = new RecordingMcpServer()) {

@@ -48,6 +48,8 @@ final class RecordingMcpServer implements AutoCloseable {
     final CountDownLatch deleteArrived = new CountDownLatch(1);
     /** Counted down when a {@code notifications/cancelled} arrives. */
     final CountDownLatch cancelArrived = new CountDownLatch(1);
+    /** When set, {@code notifications/cancelled} and the session {@code DELETE} are recorded but never answered. */
+    volatile boolean holdClosing;
 
     RecordingMcpServer() throws IOException {
         this(Map.of());
@@ -124,8 +126,14 @@ final class RecordingMcpServer implements AutoCloseable {
                     }
                     case "DELETE" -> {
                         received.add("DELETE " + session);
-                        respond(out, "200 OK", null, "");
                         deleteArrived.countDown();
+                        if (holdClosing) {
+                            while (in.read() >= 0) {
+                                // held: wait until the client closes the connection
+                            }
+                            return;
+                        }
+                        respond(out, "200 OK", null, "");
                     }
                     default -> respond(out, "405 Method Not Allowed", null, "");
                 }
@@ -146,10 +154,13 @@ final class RecordingMcpServer implements AutoCloseable {
         received.add("POST " + m);
         Object id = msg.get("id");
         if (id == null) {
-            respond(out, "202 Accepted", null, "");
             if (m.equals("notifications/cancelled")) {
                 cancelArrived.countDown();
+                if (holdClosing) {
+                    return false; // held like tools/call
+                }
             }
+            respond(out, "202 Accepted", null, "");
             return true;
         }
         Map<String, Object> params = msg.get("params") instanceof Map<?, ?> p ? (Map<String, Object>) p : Map.of();

@@ -14,6 +14,7 @@ import java.lang.System.Logger.Level;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Where inbound messages go, whichever stream or body carried them: hands each to the sink once (a response whose
@@ -21,6 +22,11 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * {@link Call} that awaits a response. Thread-safe.
  */
 final class Inbound {
+
+    /** How many skipped SSE events are logged at WARNING; later ones at DEBUG. */
+    static final int SKIP_WARNINGS = 10;
+    /** SSE events skipped because they were not JSON-RPC, on every stream of the transport. */
+    private final AtomicLong skippedEvents = new AtomicLong();
 
     private final AtomicBoolean closed;
     private final ConcurrentHashMap<RequestId, Call> awaiting = new ConcurrentHashMap<>();
@@ -99,9 +105,13 @@ final class Inbound {
             try {
                 messages = framing.decode(data);
             } catch (McpProtocolException e) {
+                String problem = where + ": skipped an SSE event that is not JSON-RPC: " + e.getMessage();
+                // the first few at WARNING, as the stdio reader does with its lines (the problem, never the data)
+                long n = skippedEvents.incrementAndGet();
+                LOG.log(n <= SKIP_WARNINGS ? Level.WARNING : Level.DEBUG, n == SKIP_WARNINGS
+                        ? problem + " (further skipped events are logged at DEBUG)" : problem);
                 TransportSink s = sink;
                 if (s != null) {
-                    String problem = where + ": skipped an SSE event that is not JSON-RPC: " + e.getMessage();
                     byte[] bytes = data.getBytes(java.nio.charset.StandardCharsets.UTF_8);
                     RequestId answers = framing.malformedResponseId(bytes, 0, bytes.length);
                     if (answers != null) {

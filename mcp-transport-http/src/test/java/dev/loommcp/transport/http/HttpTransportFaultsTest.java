@@ -361,6 +361,20 @@ class HttpTransportFaultsTest {
         assertThat(server.requests("GET")).as("no resumption after the deadline").isEmpty();
     }
 
+    /** An SSE event that is not JSON-RPC is skipped with a WARNING that names the stream and the problem. */
+    @Test
+    void anSseEventThatIsNotJsonRpcIsSkippedWithAWarning() throws Exception {
+        assertTimesOutAtItsDeadline((req, ex) -> {
+            OutputStream out = sse(ex);
+            write(out, "event: message\ndata: {not json\n\n");
+            release.await(20, TimeUnit.SECONDS);
+        }, Duration.ofMinutes(5));
+        assertThat(warnings).extracting(LogRecord::getMessage)
+                .anyMatch(m -> m.contains("response stream of POST tools/call (id 4): skipped an SSE event that is "
+                        + "not JSON-RPC: not valid JSON"));
+        assertThat(sink.skipped()).anyMatch(m -> m.contains("skipped an SSE event that is not JSON-RPC"));
+    }
+
     /** A request with a 200 ms deadline (and no core to cancel it) against a server that stalls as given. */
     void assertTimesOutAtItsDeadline(TestServer.Handler stall, Duration idleTimeout) throws Exception {
         server.handler(stall);
