@@ -107,7 +107,9 @@ public final class Main {
     /** The exit status of the signal that stopped the command (128 + its number), or 0. */
     private static volatile int signalStatus;
 
-    /** Set by a second signal: the JVM exits at once, and nothing (the shutdown hook included) waits for the command. */
+    /**
+     * Set by a second signal: the JVM exits at once, and nothing (the shutdown hook included) waits for the command.
+     */
     private static volatile boolean hurry;
 
     /**
