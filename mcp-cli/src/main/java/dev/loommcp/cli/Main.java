@@ -83,8 +83,9 @@ public final class Main {
             flushAll(out, err);
             finished.countDown();
         }
-        if ((code == ExitCodes.OK || code == ExitCodes.TOOL_ERROR) && (out.checkError() || System.out.checkError())) {
-            // System.out drops a failed write silently: a script must not take lost output for success
+        if ((code == ExitCodes.OK || code == ExitCodes.TOOL_ERROR) && System.out.checkError()) {
+            // System.out (under out) drops a failed write and only sets its error flag: a script must not take lost
+            // output for success
             err.println("mcp: the output could not be written (standard output is closed, full or a closed pipe)");
             flushAll(out, err);
             code = ExitCodes.TRANSPORT;

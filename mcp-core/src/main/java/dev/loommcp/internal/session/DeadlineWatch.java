@@ -44,11 +44,10 @@ final class DeadlineWatch {
 
     /**
      * Watches {@code p} (already in the pending map) until it leaves the map: fails it with {@link Expired} once
-     * {@code deadlineNanos} passes.
-     *
-     * @return whether the watch is on; {@code false} when the session closed, and the caller must wait with a timeout
+     * {@code deadlineNanos} passes. When the session closed meanwhile, {@code p} stays unwatched and its caller waits
+     * with a timeout of its own ({@link PendingCall#watched} stays {@code false}).
      */
-    boolean watch(PendingCall p, long deadlineNanos) {
+    void watch(PendingCall p, long deadlineNanos) {
         p.watchedDeadline = deadlineNanos;
         p.watched = true; // after the deadline: the watcher reads them in this order's reverse
         Thread w = watcher;
@@ -56,7 +55,7 @@ final class DeadlineWatch {
             w = start();
             if (w == null) {
                 p.watched = false;
-                return false;
+                return;
             }
         }
         // the watcher sets armed to false before it scans: either its scan sees this call, or it slept (or will)
@@ -64,7 +63,6 @@ final class DeadlineWatch {
         if (!armed || deadlineNanos - wakeAt < 0) {
             LockSupport.unpark(w);
         }
-        return true;
     }
 
     private Thread start() {

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.loommcp.McpTimeoutException;
 import dev.loommcp.ProtocolMode;
 import dev.loommcp.RequestOptions;
+import dev.loommcp.testing.Await;
 import dev.loommcp.testing.ScriptedTransport;
 import java.time.Duration;
 import java.util.List;
@@ -59,13 +60,16 @@ class DeadlineWatchTest {
         Session s = connect(ScriptedTransport.create(mode));
         long t0 = System.nanoTime();
         CompletableFuture<Long> longOne = failsAfter(s, 3_000);
-        // the watcher now sleeps until the long call's deadline: a shorter call arriving later must wake it
-        Thread.sleep(100);
+        // the first watched call starts the watcher, whose first scan sees it: from then on the watcher sleeps until
+        // the long call's deadline, and a shorter call arriving later must wake it
+        Await.until("the watcher's first scan of the long call",
+                () -> s.pendingCount() == 1 && s.deadlines.scans() >= 1);
+        long shortStart = System.nanoTime();
         CompletableFuture<Long> shortOne = failsAfter(s, 300);
         long shortEnded = shortOne.get(30, TimeUnit.SECONDS);
         assertThat(longOne).isNotDone();
         long longEnded = longOne.get(30, TimeUnit.SECONDS);
-        assertThat(TimeUnit.NANOSECONDS.toMillis(shortEnded - t0)).isBetween(400L, 2_900L);
+        assertThat(TimeUnit.NANOSECONDS.toMillis(shortEnded - shortStart)).isBetween(300L, 2_500L);
         assertThat(TimeUnit.NANOSECONDS.toMillis(longEnded - t0)).isGreaterThanOrEqualTo(3_000L);
         assertThat(s.pendingCount()).isZero();
         // the session still works after both timeouts

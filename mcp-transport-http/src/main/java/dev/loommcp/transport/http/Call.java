@@ -60,8 +60,7 @@ final class Call {
             if (aborted) {
                 return false;
             }
-            inSend = Thread.currentThread();
-            interruptedInSend = false;
+            inSend = Thread.currentThread(); // interruptedInSend is false: leaveSend reset it
             return true;
         } finally {
             lock.unlock();

@@ -293,11 +293,7 @@ final class Exchange {
         }
         CompletableFuture<HttpResponse<StreamBody>> future;
         try {
-            future = c.sendAsync(request, info -> {
-                StreamBody body = new StreamBody();
-                call.attach(body);
-                return body;
-            });
+            future = c.sendAsync(request, bodyOf(call));
         } catch (RuntimeException e) {
             throw new McpTransportException(call.what + ": the HTTP client refused the request ("
                     + e.getClass().getSimpleName() + ")", e);
@@ -473,6 +469,15 @@ final class Exchange {
         return new McpTransportException(call.what + ": aborted");
     }
 
+    /** The body handler of every request of {@code call}: a {@link StreamBody} the call can close. */
+    private static HttpResponse.BodyHandler<StreamBody> bodyOf(Call call) {
+        return info -> {
+            StreamBody body = new StreamBody();
+            call.attach(body);
+            return body;
+        };
+    }
+
     /**
      * {@link #await} for a call whose exchange runs on the caller's thread: the blocking {@link HttpClient#send},
      * which runs the exchange's first steps (connection from the pool, writing the request) on this thread and
@@ -490,11 +495,7 @@ final class Exchange {
         HttpResponse<StreamBody> resp = null;
         Exception failure = null;
         try {
-            resp = c.send(request, info -> {
-                StreamBody body = new StreamBody();
-                call.attach(body);
-                return body;
-            });
+            resp = c.send(request, bodyOf(call));
         } catch (InterruptedException | IOException | RuntimeException e) {
             failure = e;
         } finally {
