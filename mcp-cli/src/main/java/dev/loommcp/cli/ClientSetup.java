@@ -302,6 +302,8 @@ final class ClientSetup {
         auth = CliAuth.open(options.auth(), commandLine, err);
         try {
             return Transports.http(uri, parsed, maxMessageSize, auth == null ? null : auth.provider());
+        } catch (Transports.HeaderRefused e) {
+            throw usage("--header number " + (e.index + 1) + ": " + e.getMessage());
         } catch (IllegalArgumentException e) {
             throw usage("--http: " + e.getMessage());
         }

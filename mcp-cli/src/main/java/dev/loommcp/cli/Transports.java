@@ -62,14 +62,19 @@ final class Transports {
      *                   default
      * @param authorization the OAuth provider, or {@code null} for none
      * @return the transport, not started
-     * @throws IllegalArgumentException when the transport refuses the endpoint or a header; the message names the
-     *                                  header, never its value
+     * @throws HeaderRefused            when the transport refuses a header (the message names it, never its value)
+     * @throws IllegalArgumentException when the transport refuses the endpoint
      */
     static McpTransport http(URI endpoint, List<Map.Entry<String, String>> headers, Integer maxMessage,
                              AuthorizationProvider authorization) {
         HttpTransport.Builder b = HttpTransport.newBuilder(endpoint);
-        for (Map.Entry<String, String> h : headers) {
-            b.header(h.getKey(), h.getValue());
+        for (int i = 0; i < headers.size(); i++) {
+            Map.Entry<String, String> h = headers.get(i);
+            try {
+                b.header(h.getKey(), h.getValue());
+            } catch (IllegalArgumentException e) {
+                throw new HeaderRefused(i, e.getMessage());
+            }
         }
         if (maxMessage != null) {
             b.maxMessageSize(maxMessage);
@@ -78,5 +83,18 @@ final class Transports {
             b.authorization(authorization);
         }
         return b.build();
+    }
+
+    /** A header the HTTP transport refused: which one (its position in the list given) and why, never its value. */
+    static final class HeaderRefused extends IllegalArgumentException {
+        private static final long serialVersionUID = 1L;
+
+        /** The header's position in the list, from 0. */
+        final int index;
+
+        HeaderRefused(int index, String message) {
+            super(message);
+            this.index = index;
+        }
     }
 }

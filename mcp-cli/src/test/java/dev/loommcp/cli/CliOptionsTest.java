@@ -157,14 +157,15 @@ class CliOptionsTest {
                 "--header number 2 has an invalid header name");
         assertUsageError(mcp("--http", url, "--header", "X(A): secret-value", "tools"),
                 "--header number 1 has an invalid header name");
+        // what the transport refuses is attributed to the --header that gave it, not to --http
         assertUsageError(mcp("--http", url, "--header", "Accept: secret-value", "tools"),
-                "--http: cannot add the header Accept, which the transport sets itself");
-        assertUsageError(mcp("--http", url, "--header", "mcp-session-id: secret-value", "tools"),
-                "--http: cannot add the header mcp-session-id, which the transport sets itself");
+                "--header number 1: cannot add the header Accept, which the transport sets itself");
+        assertUsageError(mcp("--http", url, "--header", "X-A: 1", "--header", "mcp-session-id: secret-value", "tools"),
+                "--header number 2: cannot add the header mcp-session-id, which the transport sets itself");
         assertUsageError(mcp("--http", url, "--header", "Host: secret-value", "tools"),
-                "--http: cannot add the header Host, which the HTTP client does not allow");
+                "--header number 1: cannot add the header Host, which the HTTP client does not allow");
         assertUsageError(mcp("--http", url, "--header", "X-A: secret\u0001value", "tools"),
-                "--http: cannot add an invalid value (control or non-Latin-1 character) for the header X-A");
+                "--header number 1: cannot add an invalid value (control or non-Latin-1 character) for the header X-A");
     }
 
     // ------------------------------------------------------------------------------------------------ roots

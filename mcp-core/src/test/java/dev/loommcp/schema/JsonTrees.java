@@ -20,11 +20,11 @@ final class JsonTrees {
     }
 
     static JsonNode tree(String json) {
-        return Json.MAPPER.readTree(json);
+        return Json.mapper().readTree(json);
     }
 
     static JsonNode tree(Object value) {
-        return Json.MAPPER.valueToTree(value);
+        return Json.mapper().valueToTree(value);
     }
 
     static void assertSameJson(JsonNode actual, JsonNode expected) {
@@ -35,11 +35,11 @@ final class JsonTrees {
 
     /** Reads {@code json} as {@code type}, writes it back and checks the result equals the input. */
     static <T> T roundTrip(String json, Class<T> type) {
-        T value = Json.MAPPER.readValue(json, type);
+        T value = Json.mapper().readValue(json, type);
         assertThat(value).isInstanceOf(type);
         assertSameJson(tree(Json.write(value)), tree(json));
         // and again from the written form: the record is stable
-        T again = Json.MAPPER.readValue(Json.write(value), type);
+        T again = Json.mapper().readValue(Json.write(value), type);
         assertThat(again).isEqualTo(value);
         return value;
     }

@@ -31,7 +31,7 @@ class SchemaValidationTest {
     static void loadSchema() {
         try (InputStream in = SchemaValidationTest.class.getResourceAsStream("/schema/2025-11-25-schema.json")) {
             assertThat(in).as("test resource schema/2025-11-25-schema.json").isNotNull();
-            defs = Json.MAPPER.readTree(in).get("$defs");
+            defs = Json.mapper().readTree(in).get("$defs");
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -41,12 +41,12 @@ class SchemaValidationTest {
     /** Returns the errors of validating {@code value}, as written by the shared mapper, against {@code $defs/def}. */
     private static List<Error> errors(String def, Object value) {
         assertThat(defs.has(def)).as("$defs/%s exists", def).isTrue();
-        ObjectNode wrapper = Json.MAPPER.createObjectNode();
+        ObjectNode wrapper = Json.mapper().createObjectNode();
         wrapper.put("$schema", "https://json-schema.org/draft/2020-12/schema");
         wrapper.put("$ref", "#/$defs/" + def);
         wrapper.set("$defs", defs);
         Schema schema = REGISTRY.getSchema(wrapper);
-        JsonNode written = Json.MAPPER.readTree(Json.write(value));
+        JsonNode written = Json.mapper().readTree(Json.write(value));
         return schema.validate(written);
     }
 

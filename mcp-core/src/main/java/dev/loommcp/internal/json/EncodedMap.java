@@ -37,7 +37,7 @@ public final class EncodedMap extends AbstractMap<String, Object> {
      */
     public static EncodedMap of(Map<String, Object> map) {
         Map<String, Object> copy = Collections.unmodifiableMap(new LinkedHashMap<>(Objects.requireNonNull(map, "map")));
-        return new EncodedMap(copy, Json.write(copy));
+        return new EncodedMap(copy, JsonRpcCodec.writeText(copy)); // streaming: connecting never waits for data binding
     }
 
     /** The JSON text of the object, with its UTF-8 bytes cached. */

@@ -8,13 +8,17 @@ import dev.loommcp.schema.ClientCapabilities;
 import dev.loommcp.schema.Implementation;
 import dev.loommcp.schema.InitializeResult;
 import dev.loommcp.schema.ListChangedCapability;
+import dev.loommcp.schema.ListToolsResult;
 import dev.loommcp.schema.ResourcesCapability;
 import dev.loommcp.schema.ServerCapabilities;
 import dev.loommcp.schema.TextContent;
+import dev.loommcp.schema.Tool;
+import dev.loommcp.schema.ToolAnnotations;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * Builds the most common results straight from plain JSON values, without a pass through Jackson's data binding
@@ -27,6 +31,17 @@ public final class FastResults {
     private FastResults() {
     }
 
+    /** The fast conversion when it applies (it gives null otherwise), else the general one, errors included. */
+    private static <T> T fastOr(Object raw, Function<Map<?, ?>, T> fast, Class<T> type, String what) {
+        if (raw instanceof Map<?, ?> m) {
+            T result = fast.apply(m);
+            if (result != null) {
+                return result;
+            }
+        }
+        return Json.convert(raw, type, what);
+    }
+
     /**
      * Converts a {@code tools/call} result.
      *
@@ -36,13 +51,7 @@ public final class FastResults {
      * @throws dev.loommcp.McpProtocolException when the value does not have the record's shape
      */
     public static CallToolResult callToolResult(Object raw, String what) {
-        if (raw instanceof Map<?, ?> m) {
-            CallToolResult fast = tryCallToolResult(m);
-            if (fast != null) {
-                return fast;
-            }
-        }
-        return Json.convert(raw, CallToolResult.class, what);
+        return fastOr(raw, FastResults::tryCallToolResult, CallToolResult.class, what);
     }
 
     @SuppressWarnings("unchecked")
@@ -97,6 +106,67 @@ public final class FastResults {
         return null;
     }
     /**
+     * Converts a {@code tools/list} result. The first listing of a process would otherwise build the data-binding
+     * mapper and the deserializers of every record a tool can hold, hundreds of milliseconds of a cold JVM.
+     *
+     * @param raw  the result as plain JSON values
+     * @param what what is converted, for error messages
+     * @return the record
+     * @throws dev.loommcp.McpProtocolException when the value does not have the record's shape
+     */
+    public static ListToolsResult listToolsResult(Object raw, String what) {
+        return fastOr(raw, FastResults::tryListToolsResult, ListToolsResult.class, what);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static ListToolsResult tryListToolsResult(Map<?, ?> m) {
+        if (!(m.get("tools") instanceof List<?> list) || !optional(m, "nextCursor", String.class)
+                || !optional(m, "_meta", Map.class)) {
+            return null;
+        }
+        List<Tool> tools = new ArrayList<>(list.size());
+        for (Object o : list) {
+            Tool t = o instanceof Map<?, ?> tool ? tool(tool) : null;
+            if (t == null) {
+                return null;
+            }
+            tools.add(t);
+        }
+        return new ListToolsResult(tools, (String) m.get("nextCursor"), (Map<String, Object>) m.get("_meta"));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Tool tool(Map<?, ?> t) {
+        if (!(t.get("name") instanceof String name) || t.get("icons") != null
+                || !optional(t, "title", String.class) || !optional(t, "description", String.class)
+                || !optional(t, "inputSchema", Map.class) || !optional(t, "outputSchema", Map.class)
+                || !optional(t, "annotations", Map.class) || !optional(t, "execution", Map.class)
+                || !optional(t, "_meta", Map.class)) {
+            return null;
+        }
+        ToolAnnotations annotations = null;
+        if (t.get("annotations") instanceof Map<?, ?> a) {
+            if (!optional(a, "title", String.class) || !optional(a, "readOnlyHint", Boolean.class)
+                    || !optional(a, "destructiveHint", Boolean.class) || !optional(a, "idempotentHint", Boolean.class)
+                    || !optional(a, "openWorldHint", Boolean.class)) {
+                return null;
+            }
+            annotations = new ToolAnnotations((String) a.get("title"), (Boolean) a.get("readOnlyHint"),
+                    (Boolean) a.get("destructiveHint"), (Boolean) a.get("idempotentHint"),
+                    (Boolean) a.get("openWorldHint"));
+        }
+        return new Tool(name, (String) t.get("title"), (String) t.get("description"),
+                (Map<String, Object>) t.get("inputSchema"), (Map<String, Object>) t.get("outputSchema"), annotations,
+                null, (Map<String, Object>) t.get("execution"), (Map<String, Object>) t.get("_meta"));
+    }
+
+    /** Whether {@code m[key]} is absent, {@code null} or of the given type. */
+    private static boolean optional(Map<?, ?> m, String key, Class<?> type) {
+        Object v = m.get(key);
+        return v == null || type.isInstance(v);
+    }
+
+    /**
      * Converts an {@code initialize} result (the handshake must not wait for the data-binding mapper).
      *
      * @param raw  the result as plain JSON values
@@ -105,13 +175,7 @@ public final class FastResults {
      * @throws dev.loommcp.McpProtocolException when the value does not have the record's shape
      */
     public static InitializeResult initializeResult(Object raw, String what) {
-        if (raw instanceof Map<?, ?> m) {
-            InitializeResult fast = tryInitializeResult(m);
-            if (fast != null) {
-                return fast;
-            }
-        }
-        return Json.convert(raw, InitializeResult.class, what);
+        return fastOr(raw, FastResults::tryInitializeResult, InitializeResult.class, what);
     }
 
     @SuppressWarnings("unchecked")
@@ -144,6 +208,19 @@ public final class FastResults {
             }
         }
         return new InitializeResult((String) version, caps, info, (String) instructions, (Map<String, Object>) meta);
+    }
+
+    /**
+     * Converts server capabilities (the modern era's {@code server/discover} carries them outside an
+     * {@code initialize} result; the connect must not wait for the data-binding mapper either way).
+     *
+     * @param raw  the capabilities as plain JSON values
+     * @param what what is converted, for error messages
+     * @return the record
+     * @throws dev.loommcp.McpProtocolException when the value does not have the record's shape
+     */
+    public static ServerCapabilities serverCapabilities(Object raw, String what) {
+        return fastOr(raw, FastResults::serverCapabilities, ServerCapabilities.class, what);
     }
 
     @SuppressWarnings("unchecked")
@@ -180,6 +257,19 @@ public final class FastResults {
             }
         }
         return true;
+    }
+
+    /**
+     * Converts a peer's identity ({@code serverInfo}, wherever the era carries it) without the data-binding mapper
+     * when it has the common shape.
+     *
+     * @param raw  the identity as plain JSON values
+     * @param what what is converted, for error messages
+     * @return the record
+     * @throws dev.loommcp.McpProtocolException when the value does not have the record's shape
+     */
+    public static Implementation implementation(Object raw, String what) {
+        return fastOr(raw, FastResults::implementation, Implementation.class, what);
     }
 
     private static Implementation implementation(Map<?, ?> i) {

@@ -16,14 +16,27 @@ import tools.jackson.databind.json.JsonMapper;
  */
 public final class Json {
 
-    /** The shared mapper: thread-safe, unknown properties ignored, record component order kept. */
-    public static final JsonMapper MAPPER = JsonMapper.builder()
-            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-            .disable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
-            .disable(MapperFeature.SORT_PROPERTIES_ALPHABETICALLY)
-            .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
-            .disable(tools.jackson.core.StreamWriteFeature.AUTO_CLOSE_TARGET)
-            .build();
+    /**
+     * The shared mapper: thread-safe, unknown properties ignored, record component order kept. Built at its first use,
+     * not when this class loads: building it costs 300 to 400 ms of a cold JVM, and the connect, {@code tools/call}
+     * and the common listings never need it (they use {@link JsonStreams} and {@link FastResults}), while this class's
+     * plain-value helpers are used on those paths.
+     *
+     * @return the mapper
+     */
+    public static JsonMapper mapper() {
+        return Holder.MAPPER;
+    }
+
+    private static final class Holder {
+        static final JsonMapper MAPPER = JsonMapper.builder()
+                .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+                .disable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
+                .disable(MapperFeature.SORT_PROPERTIES_ALPHABETICALLY)
+                .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
+                .disable(tools.jackson.core.StreamWriteFeature.AUTO_CLOSE_TARGET)
+                .build();
+    }
 
     private Json() {
     }
@@ -40,7 +53,7 @@ public final class Json {
      */
     public static <T> T convert(Object value, Class<T> type, String what) {
         try {
-            return MAPPER.convertValue(value, type);
+            return mapper().convertValue(value, type);
         } catch (JacksonException e) {
             // Jackson's own message quotes the offending value: name the type and the JSON path instead
             String expected = "";
@@ -99,7 +112,7 @@ public final class Json {
         if (value == null || value instanceof String || value instanceof Number || value instanceof Boolean) {
             return value;
         }
-        return MAPPER.convertValue(value, Object.class);
+        return mapper().convertValue(value, Object.class);
     }
 
     /**
@@ -116,32 +129,6 @@ public final class Json {
         }
         throw new IllegalArgumentException("not a JSON object: " + (value == null ? "null" : value.getClass()));
     }
-
-    /**
-     * Builds, once per JVM, the mapper and the deserializers the first listings and calls need (the client runs it
-     * on a background thread right after the handshake, which itself uses only the streaming API), so that cost is
-     * not added to the caller's first call. Failures are ignored: it only warms caches.
-     */
-    public static void warmUp() {
-        if (!WARM.compareAndSet(false, true)) {
-            return;
-        }
-        try {
-            Map<String, Object> text = Map.of("type", "text", "text", "");
-            convert(Map.of("protocolVersion", "2025-11-25", "capabilities", Map.of("tools", Map.of()),
-                    "serverInfo", Map.of("name", "", "version", "")), dev.loommcp.schema.InitializeResult.class, "");
-            convert(Map.of("tools", List.of(Map.of("name", "", "inputSchema", Map.of()))),
-                    dev.loommcp.schema.ListToolsResult.class, "");
-            convert(Map.of("content", List.of(text)), dev.loommcp.schema.CallToolResult.class, "");
-            toPlain(dev.loommcp.schema.Implementation.of("", ""));
-            toPlain(new dev.loommcp.schema.ClientCapabilities(null, null, null, null, null, null));
-        } catch (RuntimeException ignored) {
-            // only a cache warm-up
-        }
-    }
-
-    private static final java.util.concurrent.atomic.AtomicBoolean WARM =
-            new java.util.concurrent.atomic.AtomicBoolean();
 
     /**
      * Returns a deeply unmodifiable copy of a plain JSON value: maps (keeping order and {@code null} values) and lists
@@ -175,7 +162,7 @@ public final class Json {
      * @return the JSON text
      */
     public static String write(Object value) {
-        return MAPPER.writeValueAsString(value);
+        return mapper().writeValueAsString(value);
     }
 
     /**
@@ -185,7 +172,7 @@ public final class Json {
      * @return the JSON text
      */
     public static String writePretty(Object value) {
-        return MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(value);
+        return mapper().writerWithDefaultPrettyPrinter().writeValueAsString(value);
     }
 
     /**
@@ -197,7 +184,7 @@ public final class Json {
      */
     public static Object read(String text) {
         try {
-            return MAPPER.readValue(text, Object.class);
+            return mapper().readValue(text, Object.class);
         } catch (JacksonException e) {
             throw new IllegalArgumentException("not valid JSON: " + shortMessage(e), e);
         }
@@ -214,7 +201,7 @@ public final class Json {
      */
     public static Object readExact(String text) {
         try {
-            return MAPPER.readerFor(Object.class).with(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+            return mapper().readerFor(Object.class).with(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
                     .readValue(text);
         } catch (JacksonException e) {
             throw new IllegalArgumentException("not valid JSON: " + shortMessage(e), e);

@@ -635,6 +635,28 @@ public final class JsonRpcCodec {
         }
     }
 
+    /**
+     * Writes a plain JSON value as compact JSON text with the streaming generator, so that it never builds the
+     * data-binding mapper (which costs hundreds of milliseconds of a cold JVM: see {@link JsonStreams}). Records and
+     * other objects inside the value still go through data binding, as in a message.
+     *
+     * @param value the value (plain JSON values: {@code Map} with {@code String} keys, {@code List}, {@code String},
+     *              {@code Number}, {@code Boolean}, {@code null})
+     * @return the JSON text
+     * @throws IllegalArgumentException when the value cannot be written as JSON (a cycle, a nesting too deep, a
+     *                                  {@code null} map key, a number that is not finite), naming where
+     */
+    public static String writeText(Object value) {
+        java.io.StringWriter out = new java.io.StringWriter();
+        try (JsonGenerator g = JsonStreams.FACTORY.createGenerator(JsonStreams.WRITE, out)) {
+            writePlain(g, value, 0);
+        } catch (JacksonException e) {
+            throw new IllegalArgumentException("the value cannot be written as JSON" + Json.pathOf(e) + " ("
+                    + e.getClass().getSimpleName() + ")", null);
+        }
+        return out.toString();
+    }
+
     private static String methodOf(JsonRpcMessage message) {
         return switch (message) {
             case JsonRpcMessage.Request r -> r.method();

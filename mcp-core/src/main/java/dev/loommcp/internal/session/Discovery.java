@@ -10,7 +10,7 @@ import dev.loommcp.McpTimeoutException;
 import dev.loommcp.McpTransportException;
 import dev.loommcp.McpUnsupportedVersionException;
 import dev.loommcp.ProtocolMode;
-import dev.loommcp.internal.json.Json;
+import dev.loommcp.internal.json.FastResults;
 import dev.loommcp.internal.json.JsonRpcCodec;
 import dev.loommcp.jsonrpc.JsonRpcError;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
@@ -73,7 +73,7 @@ final class Discovery {
         }
         ServerCapabilities capabilities;
         try {
-            capabilities = Json.convert(caps, ServerCapabilities.class, "server/discover capabilities");
+            capabilities = FastResults.serverCapabilities(caps, "server/discover capabilities");
         } catch (McpProtocolException e) {
             return null;
         }
@@ -102,10 +102,10 @@ final class Discovery {
         ServerCapabilities capabilities;
         try {
             capabilities = raw.get("capabilities") instanceof Map<?, ?> caps
-                    ? Json.convert(caps, ServerCapabilities.class, "server/discover capabilities")
-                    : Json.convert(Map.of(), ServerCapabilities.class, "server/discover capabilities");
+                    ? FastResults.serverCapabilities(caps, "server/discover capabilities")
+                    : FastResults.serverCapabilities(Map.of(), "server/discover capabilities");
         } catch (McpProtocolException e) {
-            capabilities = Json.convert(Map.of(), ServerCapabilities.class, "server/discover capabilities");
+            capabilities = FastResults.serverCapabilities(Map.of(), "server/discover capabilities");
         }
         Implementation info = Envelope.serverInfo(raw);
         if (info == null && raw.get("serverInfo") instanceof Map<?, ?> top) {

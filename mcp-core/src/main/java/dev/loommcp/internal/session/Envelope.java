@@ -176,7 +176,7 @@ final class Envelope {
     static Implementation implementation(Map<?, ?> info) {
         if (info.get("name") instanceof String n && info.get("version") instanceof String v) {
             try {
-                return dev.loommcp.internal.json.Json.convert(info, Implementation.class, "serverInfo");
+                return FastResults.implementation(info, "serverInfo");
             } catch (RuntimeException e) {
                 return Implementation.of(n, v);
             }

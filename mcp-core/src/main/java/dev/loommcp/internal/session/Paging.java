@@ -3,6 +3,7 @@ package dev.loommcp.internal.session;
 import dev.loommcp.McpClientBuilder;
 import dev.loommcp.McpProtocolException;
 import dev.loommcp.RequestOptions;
+import dev.loommcp.internal.json.FastResults;
 import dev.loommcp.internal.json.Json;
 import dev.loommcp.internal.json.JsonRpcCodec;
 import dev.loommcp.schema.ListToolsResult;
@@ -178,7 +179,7 @@ public final class Paging {
             throws InterruptedException {
         long generation = catalog.generation();
         Map<String, Object> result = catalog.screen(page("tools/list", cursor, options));
-        ListToolsResult page = Json.convert(requireList(result, "tools", "tools/list"), ListToolsResult.class,
+        ListToolsResult page = FastResults.listToolsResult(requireList(result, "tools", "tools/list"),
                 "tools/list result");
         catalog.merge(rawItems(result, "tools"), page.tools(), generation, false);
         return page;
@@ -204,7 +205,7 @@ public final class Paging {
             Map<String, Object> result = catalog.screen(received); // drops tools with invalid x-mcp-header (modern HTTP)
             requireList(result, "tools", "tools/list");
             raws.addAll(rawItems(result, "tools"));
-            typed.addAll(Json.convert(result, ListToolsResult.class, "tools/list result").tools());
+            typed.addAll(FastResults.listToolsResult(result, "tools/list result").tools());
         });
         catalog.merge(raws, typed, generation, true);
         List<H> handles = new ArrayList<>(typed.size());

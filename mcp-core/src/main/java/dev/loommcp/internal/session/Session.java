@@ -16,7 +16,6 @@ import dev.loommcp.Subscription;
 import dev.loommcp.SubscriptionFilter;
 import dev.loommcp.SubscriptionListener;
 import dev.loommcp.internal.concurrent.McpThreads;
-import dev.loommcp.internal.json.Json;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
 import dev.loommcp.schema.CallToolResult;
@@ -182,8 +181,6 @@ public final class Session {
                 throw closedException("connect"); // close() came first: do not open a transport it already closed
             }
             Era chosen = establish(handshakeOptions, deadline);
-            // build the data-binding mappings the first listings need, off the caller's path
-            startBackground("warmup", Json::warmUp);
             stateLock.lock();
             try {
                 if (state != State.CONNECTING) {

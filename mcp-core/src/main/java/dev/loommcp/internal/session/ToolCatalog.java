@@ -239,7 +239,7 @@ public final class ToolCatalog {
                         + "' cannot be compiled; structuredContent not checked: " + ex.getMessage());
                 return;
             }
-            List<Error> errors = schema.validate(Json.MAPPER.valueToTree(result.structuredContent()));
+            List<Error> errors = schema.validate(Json.mapper().valueToTree(result.structuredContent()));
             if (errors.isEmpty()) {
                 return;
             }

@@ -13,7 +13,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** The fast path for tools/call results gives exactly what the general conversion gives, errors included. */
+/**
+ * The fast paths ({@code tools/call} and {@code tools/list} results, the handshake's records) give exactly what the
+ * general conversion gives, errors included.
+ */
 class FastResultsTest {
 
     @ParameterizedTest
@@ -30,17 +33,27 @@ class FastResultsTest {
         "{}"
     })
     void matchesTheGeneralConversion(String json) {
+        assertSameAsTheGeneralConversion(json, CallToolResult.class, FastResults::callToolResult);
+    }
+
+    /**
+     * The fast conversion of the JSON text gives what data binding gives: an equal record that writes the same plain
+     * values, or the same error.
+     */
+    private static <T> void assertSameAsTheGeneralConversion(String json, Class<T> type,
+                                                             java.util.function.BiFunction<Object, String, T> fast) {
         Object raw = Json.read(json);
-        CallToolResult general;
+        T general;
         try {
-            general = Json.convert(raw, CallToolResult.class, "r");
+            general = Json.convert(raw, type, "r");
         } catch (McpProtocolException e) {
-            assertThatThrownBy(() -> FastResults.callToolResult(raw, "r")).isInstanceOf(McpProtocolException.class);
+            assertThatThrownBy(() -> fast.apply(raw, "r")).isInstanceOf(McpProtocolException.class)
+                    .hasMessage(e.getMessage());
             return;
         }
-        CallToolResult fast = FastResults.callToolResult(raw, "r");
-        assertThat(fast).isEqualTo(general);
-        assertThat(Json.toPlain(fast)).isEqualTo(Json.toPlain(general));
+        T result = fast.apply(raw, "r");
+        assertThat(result).isEqualTo(general);
+        assertThat(Json.toPlain(result)).isEqualTo(Json.toPlain(general));
     }
 
     @Test
@@ -66,15 +79,56 @@ class FastResultsTest {
         "{\"capabilities\":[],\"serverInfo\":{\"version\":\"1\"}}"
     })
     void initializeResultMatchesTheGeneralConversion(String json) {
-        Object raw = Json.read(json);
-        dev.loommcp.schema.InitializeResult general;
-        try {
-            general = Json.convert(raw, dev.loommcp.schema.InitializeResult.class, "r");
-        } catch (McpProtocolException e) {
-            assertThatThrownBy(() -> FastResults.initializeResult(raw, "r")).isInstanceOf(McpProtocolException.class);
-            return;
-        }
-        assertThat(FastResults.initializeResult(raw, "r")).isEqualTo(general);
+        assertSameAsTheGeneralConversion(json, dev.loommcp.schema.InitializeResult.class, FastResults::initializeResult);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "{\"tools\":[{\"name\":\"echo\",\"description\":\"Echoes\",\"inputSchema\":{\"type\":\"object\","
+            + "\"properties\":{\"text\":{\"type\":\"string\"}},\"required\":[\"text\"]}}]}",
+        "{\"tools\":[{\"name\":\"a\",\"title\":\"A\",\"inputSchema\":{\"type\":\"object\"},\"outputSchema\":"
+            + "{\"type\":\"object\"},\"annotations\":{\"title\":\"T\",\"readOnlyHint\":true,\"destructiveHint\":"
+            + "false,\"idempotentHint\":null,\"openWorldHint\":true},\"execution\":{\"taskSupport\":\"optional\"},"
+            + "\"_meta\":{\"k\":[1]},\"unknown\":1},{\"name\":\"b\"}],\"nextCursor\":\"c2\",\"_meta\":{\"m\":{}}}",
+        "{\"tools\":[]}",
+        "{\"tools\":[{\"name\":\"i\",\"icons\":[{\"src\":\"data:x\"}]}]}",
+        "{\"tools\":[{\"name\":\"x\",\"annotations\":{\"readOnlyHint\":\"yes\"}}]}",
+        "{\"tools\":[{\"name\":\"x\",\"annotations\":{\"readOnlyHint\":\"true\"}}]}",
+        "{\"tools\":[{\"name\":\"x\",\"description\":7}]}",
+        "{\"tools\":[{\"name\":\"x\",\"inputSchema\":[]}]}",
+        "{\"tools\":[{\"description\":\"no name\"}]}",
+        "{\"tools\":[{\"name\":null}]}",
+        "{\"tools\":[\"x\"]}",
+        "{\"tools\":[{\"name\":\"x\"}],\"nextCursor\":5}",
+        "{\"tools\":{}}",
+        "{}"
+    })
+    void toolsListMatchesTheGeneralConversion(String json) {
+        assertSameAsTheGeneralConversion(json, dev.loommcp.schema.ListToolsResult.class, FastResults::listToolsResult);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "{\"tools\":{\"listChanged\":true},\"resources\":{\"subscribe\":false},\"prompts\":{},\"logging\":{},"
+            + "\"completions\":{},\"tasks\":{\"list\":{}},\"extensions\":{\"x/y\":{}},\"experimental\":{\"e\":1}}",
+        "{}",
+        "{\"tools\":{\"listChanged\":\"yes\"}}",
+        "{\"tools\":[]}",
+        "[]"
+    })
+    void serverCapabilitiesMatchTheGeneralConversion(String json) {
+        assertSameAsTheGeneralConversion(json, dev.loommcp.schema.ServerCapabilities.class, FastResults::serverCapabilities);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "{\"name\":\"s\",\"version\":\"1\",\"title\":\"S\",\"description\":\"d\",\"websiteUrl\":\"https://x\"}",
+        "{\"name\":\"s\",\"version\":\"1\",\"icons\":[{\"src\":\"data:x\",\"mimeType\":\"image/png\"}]}",
+        "{\"name\":\"s\",\"version\":\"1\",\"title\":3}",
+        "{\"version\":\"1\"}"
+    })
+    void implementationMatchesTheGeneralConversion(String json) {
+        assertSameAsTheGeneralConversion(json, dev.loommcp.schema.Implementation.class, FastResults::implementation);
     }
 
     @Test

@@ -461,6 +461,28 @@ class JsonRpcCodecTest {
             assertThat(m.get("params")).isEqualTo(Map.of("_meta", Map.of("k", List.of(1, "two"))));
         }
 
+        /** The streaming text writer (what an encoded map caches) writes what data binding writes, and refuses alike. */
+        @Test
+        void plainTextIsWhatDataBindingWritesAndBadValuesAreNamed() {
+            Map<String, Object> value = new java.util.LinkedHashMap<>();
+            value.put("s", "a\"b\\c \u00e9\n");
+            value.put("n", List.of(1, 2L, 2.5, new java.math.BigDecimal("1e400"), true));
+            value.put("null", null);
+            value.put("nested", Map.of("k", List.of()));
+            value.put("record", dev.loommcp.schema.Implementation.of("n", "1"));
+            assertThat(JsonRpcCodec.writeText(value)).isEqualTo(Json.write(value));
+            assertThatThrownBy(() -> JsonRpcCodec.writeText(Map.of("x", Double.NaN)))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("a number JSON cannot hold");
+            Map<String, Object> cycle = new java.util.HashMap<>();
+            cycle.put("self", cycle);
+            assertThatThrownBy(() -> EncodedMap.of(cycle)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("nesting deeper than");
+            // a message says the same (the generator's own limit lies above the codec's)
+            assertThatThrownBy(() -> encode(new JsonRpcMessage.Request(RequestId.of(1), "tools/call", cycle)))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageStartingWith("the params of tools/call cannot be written as JSON: nesting deeper than");
+        }
+
         /** The cached text is written as its UTF-8 bytes: characters beyond ASCII survive it. */
         @Test
         void anEncodedMapWithTextBeyondAsciiIsWrittenAsUtf8() {

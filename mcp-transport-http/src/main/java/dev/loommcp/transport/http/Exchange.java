@@ -436,18 +436,40 @@ final class Exchange {
             return new McpTransportException(what + ": " + cause.getMessage(), cause);
         }
         if (cause instanceof ConnectException) {
-            return new McpTransportException(what + ": cannot connect to " + origin + " ("
-                    + cause.getClass().getSimpleName() + ")", cause);
+            return new McpTransportException(what + ": cannot connect to " + origin + " (" + reason(cause) + ")",
+                    cause);
         }
         if (cause instanceof javax.net.ssl.SSLException) {
-            return new McpTransportException(what + ": TLS with " + origin + " failed ("
-                    + cause.getClass().getSimpleName() + ")", cause);
+            return new McpTransportException(what + ": TLS with " + origin + " failed (" + reason(cause) + ")", cause);
         }
         if (closed.get()) {
             return new McpClosedException(what + ": HTTP transport to " + origin + " was closed", cause);
         }
         return new McpTransportException(what + ": HTTP exchange with " + origin + " failed ("
-                + (cause == null ? "unknown" : cause.getClass().getSimpleName()) + ")", cause);
+                + (cause == null ? "unknown" : reason(cause)) + ")", cause);
+    }
+
+    /** The longest part of an I/O exception's own message that {@link #reason} keeps. */
+    private static final int REASON_LIMIT = 160;
+
+    /**
+     * Names an I/O failure for a message: the exception's class and, when it quotes nothing, its own message (the
+     * JDK's HTTP client says what happened: "EOF reached while reading", "HTTP/1.1 header parser received no bytes",
+     * "Connection reset"). A message with a quotation mark or a control character is left out: the client's header
+     * parser quotes what it received ("Invalid header value \"Name: value\""), and a header value must never reach
+     * an error message.
+     *
+     * @param e the failure
+     * @return for example {@code "EOFException: EOF reached while reading"}, or the class name alone
+     */
+    static String reason(Throwable e) {
+        String name = e.getClass().getSimpleName();
+        String message = e.getMessage();
+        if (message == null || message.isBlank() || message.chars().anyMatch(c -> c == '"' || c < 0x20 || c == 0x7f)) {
+            return name;
+        }
+        message = message.strip();
+        return name + ": " + (message.length() > REASON_LIMIT ? message.substring(0, REASON_LIMIT) + "..." : message);
     }
 
     McpClosedException closedNow(String what) {

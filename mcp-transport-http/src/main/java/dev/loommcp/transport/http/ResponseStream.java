@@ -219,8 +219,7 @@ final class ResponseStream {
         } catch (StreamBody.TooLargeException e) {
             throw new McpProtocolException(call.what + ": " + e.getMessage());
         } catch (IOException e) {
-            throw new McpTransportException(call.what + ": reading the answer failed: "
-                    + e.getClass().getSimpleName(), e);
+            throw new McpTransportException(call.what + ": reading the answer failed (" + Exchange.reason(e) + ")", e);
         } finally {
             body.close();
         }

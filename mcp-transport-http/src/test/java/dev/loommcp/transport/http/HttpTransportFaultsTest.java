@@ -375,6 +375,53 @@ class HttpTransportFaultsTest {
         assertThat(sink.skipped()).anyMatch(m -> m.contains("skipped an SSE event that is not JSON-RPC"));
     }
 
+    /**
+     * A server that breaks the connection mid-answer: the failure says what the HTTP client saw (an EOF, a short
+     * body), not only an exception's class.
+     */
+    @Test
+    void anAnswerCutShortNamesWhatWentWrong() throws Exception {
+        failureOfACallAnsweredWith(id -> "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                + "Content-Length: 500\r\nConnection: close\r\n\r\n{\"jsonrpc\":\"2.0\",\"id\":" + id)
+                .hasMessageMatching("(?s).*\\(\\w*(Exception|Error): [^)]+\\).*");
+    }
+
+    /** What a {@code tools/call} (id 4) fails with when the server's whole answer is the given text. */
+    org.assertj.core.api.AbstractThrowableAssert<?, ? extends Throwable> failureOfACallAnsweredWith(
+            java.util.function.Function<Object, String> answer) throws Exception {
+        try (RawHttpServer raw = new RawHttpServer(id -> answer.apply(id)
+                .getBytes(java.nio.charset.StandardCharsets.ISO_8859_1))) {
+            HttpTransport t = open(HttpTransport.newBuilder(raw.uri("/mcp")));
+            return assertThatThrownBy(() -> t.exchange(request(4, "tools/call"), new TestContext(RequestId.of(4),
+                    Duration.ofSeconds(20))))
+                    .isInstanceOf(McpTransportException.class)
+                    .hasMessageContaining("tools/call (id 4)");
+        }
+    }
+
+    /**
+     * The JDK's HTTP client quotes a malformed response header, value included, in its exception's message: the
+     * failure names the exception and leaves that message out (a header value never reaches an error message).
+     */
+    @Test
+    void aMalformedResponseHeaderNeverShowsItsValue() throws Exception {
+        failureOfACallAnsweredWith(id -> "HTTP/1.1 200 OK\r\nX-Token: secret-\u0001-value\r\n"
+                + "Content-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}")
+                .hasMessageContaining("Exception")
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("secret"));
+    }
+
+    @Test
+    void aReasonKeepsTheMessageOnlyWhenItQuotesNothing() {
+        assertThat(Exchange.reason(new java.io.EOFException("EOF reached while reading")))
+                .isEqualTo("EOFException: EOF reached while reading");
+        assertThat(Exchange.reason(new java.net.ProtocolException("Invalid header value \"X: v\"")))
+                .isEqualTo("ProtocolException");
+        assertThat(Exchange.reason(new java.io.IOException("a\nb"))).isEqualTo("IOException");
+        assertThat(Exchange.reason(new java.io.IOException())).isEqualTo("IOException");
+        assertThat(Exchange.reason(new java.io.IOException("x".repeat(500)))).hasSize(13 + 160 + 3);
+    }
+
     /** A request with a 200 ms deadline (and no core to cancel it) against a server that stalls as given. */
     void assertTimesOutAtItsDeadline(TestServer.Handler stall, Duration idleTimeout) throws Exception {
         server.handler(stall);

@@ -28,7 +28,19 @@ final class RawHttpServer implements AutoCloseable {
     private final Thread acceptor;
     final LinkedBlockingQueue<Raw> requests = new LinkedBlockingQueue<>();
 
+    /** What to answer a request with a JSON-RPC id: the whole response, head and body; null for the default. */
+    private final java.util.function.Function<Object, byte[]> answer;
+
     RawHttpServer() throws IOException {
+        this(null);
+    }
+
+    /**
+     * @param answer the raw bytes to answer each request that has an id with (a broken answer, for fault tests); the
+     *               connection is closed after them
+     */
+    RawHttpServer(java.util.function.Function<Object, byte[]> answer) throws IOException {
+        this.answer = answer;
         socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
         acceptor = Thread.ofPlatform().name("raw-http-server").start(this::serve);
     }
@@ -79,6 +91,11 @@ final class RawHttpServer implements AutoCloseable {
         requests.add(new Raw(headText, body));
         Object id = body.isEmpty() ? null
                 : ((java.util.Map<?, ?>) dev.loommcp.internal.json.Json.read(body)).get("id");
+        if (id != null && answer != null) {
+            s.getOutputStream().write(answer.apply(id));
+            s.getOutputStream().flush();
+            return;
+        }
         String json = id == null ? "" : TestServer.result(id, "{}");
         byte[] payload = json.getBytes(StandardCharsets.UTF_8);
         String status = id == null ? "202 Accepted" : "200 OK";
