@@ -168,6 +168,8 @@ final class ResponseStream {
                 }
                 parser.feed(b);
             }
+        } catch (McpProtocolException e) {
+            throw new McpProtocolException(what + ": " + e.getMessage(), e); // an event over the size limit
         } catch (StreamBody.ClosedException e) {
             if (done.getAsBoolean()) {
                 return Outcome.DONE;

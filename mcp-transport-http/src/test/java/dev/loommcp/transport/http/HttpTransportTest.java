@@ -674,7 +674,9 @@ class HttpTransportTest extends ServerTestBase {
             assertThat(sink.skipped()).hasSize(1);
             assertThat(sink.messages()).hasSize(1);
             assertThatThrownBy(() -> t.exchange(request(2, "tools/list"), TestContext.of(2)))
-                    .isInstanceOf(McpProtocolException.class).hasMessageContaining("maximum of 1000");
+                    .isInstanceOf(McpProtocolException.class)
+                    .hasMessage("response stream of POST tools/list (id 2): SSE line longer than the maximum of 1000 "
+                            + "bytes"); // a line of 5,000 bytes
         }
     }
 
