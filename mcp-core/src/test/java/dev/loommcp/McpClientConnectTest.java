@@ -150,6 +150,16 @@ class McpClientConnectTest {
         assertThat(s.client().isClosed()).isTrue();
     }
 
+    /** {@code "result": null} is a malformed answer like any other, not an internal error. */
+    @Test
+    void refusesANullResult() {
+        Session s = sessions.unconnected(Mode.INLINE,
+                t -> t.on("initialize", r -> new dev.loommcp.jsonrpc.JsonRpcMessage.Response(r.id(), null)), b -> b);
+        assertThatThrownBy(s.client()::connect).isInstanceOf(McpProtocolException.class)
+                .hasMessageContaining("malformed initialize result: null instead of InitializeResult");
+        assertThat(s.client().isClosed()).isTrue();
+    }
+
     @Test
     void refusesAResultWithoutServerInfo() {
         Session s = sessions.unconnected(Mode.INLINE, t -> t.serverInfo(null), b -> b);

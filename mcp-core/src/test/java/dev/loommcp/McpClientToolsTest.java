@@ -106,7 +106,7 @@ class McpClientToolsTest {
         Session s = sessions.connected(Mode.INLINE, t -> t.on("tools/list", pages(pages)), b -> b);
 
         assertThatThrownBy(s.client()::listAllTools).isInstanceOf(McpProtocolException.class)
-                .hasMessageContaining("tools/list").hasMessageContaining("repeated a cursor");
+                .hasMessageContaining("tools/list").hasMessageContaining("repeated a cursor on page 3 ");
         assertThat(s.server().requests("tools/list")).hasSize(3);
         s.client().ping();
     }

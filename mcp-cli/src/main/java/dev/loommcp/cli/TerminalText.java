@@ -7,8 +7,9 @@ import java.util.Locale;
 
 /**
  * Keeps server-supplied text from driving the terminal: in human output every C0 control character other than
- * line feed and tab, every carriage return that does not end a line, DEL and every C1 control character is shown as
- * a visible escape such as {@code \x1b}; a CR LF pair becomes a plain line feed. JSON output is escaped as JSON
+ * line feed and tab, every carriage return that does not end a line, DEL, every C1 control character, the
+ * bidirectional formatting characters and the line and paragraph separators are shown as a visible escape such as
+ * {@code \x1b} (ESC; above U+00FF a backslash, u and four hex digits); a CR LF pair becomes a plain line feed. JSON output is escaped as JSON
  * instead ({@link #jsonSafe}). Also cuts long server messages ({@link #cap}). Stateless and thread-safe; the writers
  * it makes are as thread-safe as {@link PrintWriter}.
  */
@@ -28,7 +29,17 @@ final class TerminalText {
      * @return whether it must not reach the terminal as it is
      */
     static boolean isUnsafe(char c) {
-        return (c < 0x20 && c != '\n' && c != '\t') || (c >= 0x7f && c <= 0x9f);
+        return (c < 0x20 && c != '\n' && c != '\t') || (c >= 0x7f && c <= 0x9f) || isBidiOrSeparator(c);
+    }
+
+    /**
+     * The bidirectional formatting characters (U+061C, U+200E, U+200F, U+202A to U+202E, U+2066 to U+2069), which
+     * reorder what follows them on the line (U+202E followed by "gnp.exe" shows as "exe.png"), and the line and
+     * paragraph separators U+2028 and U+2029, which some terminals break lines at.
+     */
+    private static boolean isBidiOrSeparator(char c) {
+        return c == 0x061c || c == 0x200e || c == 0x200f || (c >= 0x2028 && c <= 0x202e)
+                || (c >= 0x2066 && c <= 0x2069);
     }
 
     /**
@@ -61,11 +72,12 @@ final class TerminalText {
     }
 
     private static void appendEscape(StringBuilder sb, char c) {
-        sb.append(String.format(Locale.ROOT, "\\x%02x", (int) c));
+        sb.append(String.format(Locale.ROOT, c <= 0xff ? "\\x%02x" : "\\u%04x", (int) c));
     }
 
     /**
-     * Escapes DEL and the C1 control characters in JSON text as {@code \}{@code u007f} and so on. Jackson already
+     * Escapes DEL, the C1 control characters and the bidirectional formatting characters and line separators in JSON
+     * text as {@code \}{@code u007f} and so on. Jackson already
      * escapes the C0 controls; these are legal raw in JSON strings but some terminals act on them. The JSON stays
      * equal: in JSON text these characters can only occur inside strings.
      *
@@ -76,7 +88,7 @@ final class TerminalText {
         StringBuilder sb = null;
         for (int i = 0; i < json.length(); i++) {
             char c = json.charAt(i);
-            if (c >= 0x7f && c <= 0x9f) {
+            if ((c >= 0x7f && c <= 0x9f) || isBidiOrSeparator(c)) {
                 if (sb == null) {
                     sb = new StringBuilder(json.length() + 16).append(json, 0, i);
                 }

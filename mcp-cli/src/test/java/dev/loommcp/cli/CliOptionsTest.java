@@ -165,7 +165,7 @@ class CliOptionsTest {
         assertUsageError(mcp("--http", url, "--header", "Host: secret-value", "tools"),
                 "--header number 1: cannot add the header Host, which the HTTP client does not allow");
         assertUsageError(mcp("--http", url, "--header", "X-A: secret\u0001value", "tools"),
-                "--header number 1: cannot add an invalid value (control or non-Latin-1 character) for the header X-A");
+                "--header number 1: cannot add an invalid value (control or non-ASCII character) for the header X-A");
     }
 
     // ------------------------------------------------------------------------------------------------ roots

@@ -19,6 +19,9 @@ class TerminalTextTest {
         assertThat(TerminalText.escape("line\nnext\ttab")).isEqualTo("line\nnext\ttab");
         assertThat(TerminalText.escape("crlf\r\nlone\rcr\r")).isEqualTo("crlf\nlone\\x0dcr\\x0d");
         assertThat(TerminalText.escape("é ü 日本 \u00a0")).isEqualTo("é ü 日本 \u00a0");
+        // bidirectional formatting and line separators: "\u202egnp.exe" would show as "exe.png"
+        assertThat(TerminalText.escape("\u202egnp.exe \u2066x\u2069 \u200f \u061c a\u2028b\u2029"))
+                .isEqualTo("\\u202egnp.exe \\u2066x\\u2069 \\u200f \\u061c a\\u2028b\\u2029");
         String plain = "nothing to do";
         assertThat(TerminalText.escape(plain)).isSameAs(plain);
         assertThat(TerminalText.escape(null)).isNull();
@@ -56,6 +59,9 @@ class TerminalTextTest {
         assertThat(safe).doesNotContain("\u007f").doesNotContain("\u009b").contains("\\u007f").contains("\\u009b")
                 .contains("é");
         assertThat(Json.read(safe)).isEqualTo(Json.read(json));
+        String bidi = Json.writePretty(java.util.Map.of("name", "\u202egnp.exe"));
+        assertThat(TerminalText.jsonSafe(bidi)).doesNotContain("\u202e").contains("\\u202egnp.exe");
+        assertThat(Json.read(TerminalText.jsonSafe(bidi))).isEqualTo(Json.read(bidi));
     }
 
     @Test

@@ -49,9 +49,13 @@ public final class Json {
      * @param what  what is converted, for the error message (for example {@code "tools/list result"})
      * @param <T>   the type
      * @return the record
-     * @throws McpProtocolException when the value does not have the record's shape
+     * @throws McpProtocolException when the value is {@code null} or does not have the record's shape (the message
+     *                              names the JSON path, and a missing required member by its name)
      */
     public static <T> T convert(Object value, Class<T> type, String what) {
+        if (value == null) {
+            throw new McpProtocolException("malformed " + what + ": null instead of " + type.getSimpleName());
+        }
         try {
             return mapper().convertValue(value, type);
         } catch (JacksonException e) {
@@ -62,6 +66,10 @@ public final class Json {
             } else if (e instanceof tools.jackson.databind.exc.MismatchedInputException m
                     && m.getTargetType() != null && m.getTargetType() != type) {
                 expected = ", expected " + m.getTargetType().getSimpleName();
+            } else if (e instanceof tools.jackson.databind.exc.ValueInstantiationException
+                    && e.getCause() instanceof NullPointerException npe && npe.getMessage() != null
+                    && npe.getMessage().matches("[A-Za-z_][A-Za-z0-9_]*")) {
+                expected = ": '" + npe.getMessage() + "' is missing"; // a record's Objects.requireNonNull(x, "x")
             }
             throw new McpProtocolException("malformed " + what + ": does not fit " + type.getName()
                     + pathOf(e) + " (" + e.getClass().getSimpleName() + expected + ")");

@@ -37,6 +37,8 @@ import java.util.concurrent.TimeoutException;
  */
 final class Discovery {
 
+    private static final System.Logger LOG = System.getLogger("dev.loommcp.client");
+
     /** {@code -32020}: a header does not match the body (a recognized modern error). */
     static final int HEADER_MISMATCH = -32020;
     /** {@code -32021}: the request lacks a client capability the server needs (a recognized modern error). */
@@ -99,14 +101,8 @@ final class Discovery {
      */
     @SuppressWarnings("unchecked")
     static DiscoverResult lenient(Map<String, Object> raw, String version) {
-        ServerCapabilities capabilities;
-        try {
-            capabilities = raw.get("capabilities") instanceof Map<?, ?> caps
-                    ? FastResults.serverCapabilities(caps, "server/discover capabilities")
-                    : FastResults.serverCapabilities(Map.of(), "server/discover capabilities");
-        } catch (McpProtocolException e) {
-            capabilities = FastResults.serverCapabilities(Map.of(), "server/discover capabilities");
-        }
+        ServerCapabilities capabilities = raw.get("capabilities") instanceof Map<?, ?> caps
+                ? validCapabilities(caps) : FastResults.serverCapabilities(Map.of(), "server/discover capabilities");
         Implementation info = Envelope.serverInfo(raw);
         if (info == null && raw.get("serverInfo") instanceof Map<?, ?> top) {
             info = Envelope.implementation(top);
@@ -115,6 +111,33 @@ final class Discovery {
                 raw.get("instructions") instanceof String s ? s : null, info, 0,
                 raw.get("cacheScope") instanceof String scope ? scope : null,
                 raw.get("_meta") instanceof Map<?, ?> meta ? (Map<String, Object>) meta : null);
+    }
+
+    /**
+     * The capabilities of a lenient read: every member that is valid on its own is kept, and the others (say
+     * {@code "prompts": "x"}) are dropped with a WARNING naming them, so that one malformed member does not hide the
+     * tools a server does offer.
+     */
+    private static ServerCapabilities validCapabilities(Map<?, ?> caps) {
+        String what = "server/discover capabilities";
+        try {
+            return FastResults.serverCapabilities(caps, what);
+        } catch (McpProtocolException e) {
+            Map<Object, Object> kept = new java.util.LinkedHashMap<>();
+            List<Object> dropped = new java.util.ArrayList<>();
+            for (Map.Entry<?, ?> member : caps.entrySet()) {
+                try {
+                    FastResults.serverCapabilities(java.util.Collections.singletonMap(member.getKey(), member.getValue()),
+                            what);
+                    kept.put(member.getKey(), member.getValue());
+                } catch (McpProtocolException malformed) {
+                    dropped.add(member.getKey());
+                }
+            }
+            LOG.log(System.Logger.Level.WARNING, () -> "server/discover capabilities " + dropped
+                    + " are malformed and were dropped; the others are kept");
+            return FastResults.serverCapabilities(kept, what);
+        }
     }
 
     /**

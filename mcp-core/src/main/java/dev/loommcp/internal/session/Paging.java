@@ -137,8 +137,8 @@ public final class Paging {
                 throw new McpProtocolException(method + ": nextCursor is not a string");
             }
             if (!seen.add(s)) {
-                throw new McpProtocolException(method + ": the server repeated a cursor on page " + (page + 1)
-                        + "; stopped to avoid a loop");
+                throw new McpProtocolException(method + ": the server repeated a cursor on page " + page
+                        + " (the nextCursor of an earlier page); stopped to avoid a loop");
             }
             cursor = s;
         }

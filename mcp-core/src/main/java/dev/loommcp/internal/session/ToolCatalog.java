@@ -58,6 +58,9 @@ public final class ToolCatalog {
             this.idempotent = idempotent;
         }
 
+        /** Why the schema cannot be used (it does not compile, or checking with it fails), once it is known. */
+        private volatile String unusable;
+
         /** Compiles at most a few times (racing validations may each compile; any result is this entry's). */
         Schema schema() {
             Schema s = compiled;
@@ -66,6 +69,28 @@ public final class ToolCatalog {
                 compiled = s;
             }
             return s;
+        }
+
+        /**
+         * Checks a value against the schema: its errors, or {@code null} when the schema cannot be used. The validator
+         * resolves {@code $ref} lazily, so a reference it cannot resolve fails on the first check, not at compile
+         * time, and a cycle ({@code {"$ref":"#"}}) recurses until the stack overflows: both make the schema unusable
+         * for this listing, logged once, instead of failing the call.
+         */
+        List<Error> check(String toolName, Object value) {
+            if (unusable != null) {
+                return null;
+            }
+            try {
+                return schema().validate(Json.mapper().valueToTree(value));
+            } catch (RuntimeException | StackOverflowError ex) {
+                String why = ex instanceof StackOverflowError ? "its references never end (a $ref cycle)"
+                        : ex.getClass().getSimpleName() + (ex.getMessage() == null ? "" : ": " + ex.getMessage());
+                unusable = why;
+                LOG.log(System.Logger.Level.WARNING, () -> "outputSchema of tool '" + toolName
+                        + "' cannot be used; structuredContent not checked: " + why);
+                return null;
+            }
         }
     }
 
@@ -231,16 +256,8 @@ public final class ToolCatalog {
         if (result.structuredContent() == null) {
             problem = "the tool declares an outputSchema but the result has no structuredContent";
         } else {
-            Schema schema;
-            try {
-                schema = e.schema();
-            } catch (RuntimeException ex) {
-                LOG.log(System.Logger.Level.WARNING, () -> "outputSchema of tool '" + toolName
-                        + "' cannot be compiled; structuredContent not checked: " + ex.getMessage());
-                return;
-            }
-            List<Error> errors = schema.validate(Json.mapper().valueToTree(result.structuredContent()));
-            if (errors.isEmpty()) {
+            List<Error> errors = e.check(toolName, result.structuredContent());
+            if (errors == null || errors.isEmpty()) {
                 return;
             }
             problem = errors.stream().limit(5)

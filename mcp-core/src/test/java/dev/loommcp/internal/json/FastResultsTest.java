@@ -56,6 +56,19 @@ class FastResultsTest {
         assertThat(Json.toPlain(result)).isEqualTo(Json.toPlain(general));
     }
 
+    /** A null value and a record's missing required member are named, for every conversion. */
+    @Test
+    void nullAndAMissingMemberAreNamed() {
+        assertThatThrownBy(() -> FastResults.initializeResult(null, "initialize result"))
+                .isInstanceOf(McpProtocolException.class)
+                .hasMessage("malformed initialize result: null instead of InitializeResult");
+        assertThatThrownBy(() -> Json.convert(null, CallToolResult.class, "r")).isInstanceOf(McpProtocolException.class);
+        assertThatThrownBy(() -> FastResults.listToolsResult(Json.read("{\"tools\":[{\"description\":\"d\"}]}"),
+                "tools/list result")).isInstanceOf(McpProtocolException.class)
+                .hasMessageContaining("at /tools/0")
+                .hasMessageContaining("'name' is missing");
+    }
+
     @Test
     void textOfTheCommonCase() {
         CallToolResult r = FastResults.callToolResult(Json.read("{\"content\":[{\"type\":\"text\",\"text\":\"hi\"}]}"),

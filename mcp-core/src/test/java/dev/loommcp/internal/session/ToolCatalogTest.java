@@ -64,6 +64,35 @@ class ToolCatalogTest {
         }
     }
 
+    /**
+     * An outputSchema the validator cannot use (a reference it cannot resolve, a reference cycle that recursed until
+     * the stack overflowed, a pattern that does not compile) leaves results unchecked, even in FAIL mode: the call
+     * succeeds, every time, and the client goes on checking other tools.
+     */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(strings = {
+        "{\"$ref\":\"#\"}",
+        "{\"$ref\":\"#/definitions/nope\"}",
+        "{\"$ref\":\"file:///etc/passwd\"}",
+        "{\"$id\":\"urn:x\",\"$ref\":\"urn:y\"}",
+        "{\"type\":\"object\",\"properties\":{\"v\":{\"type\":\"string\",\"pattern\":\"(\"}}}"
+    })
+    @SuppressWarnings("unchecked")
+    void anUnusableOutputSchemaLeavesResultsUncheckedAndTheClientWorking(String schema) {
+        ToolCatalog catalog = new ToolCatalog(OutputSchemaValidation.FAIL);
+        Map<String, Object> bad = Map.of("name", "bad", "inputSchema", Map.of("type", "object"),
+                "outputSchema", (Map<String, Object>) dev.loommcp.internal.json.Json.read(schema));
+        Map<String, Object> good = Map.of("name", "t", "inputSchema", Map.of("type", "object"),
+                "outputSchema", schemaRequiring(1));
+        catalog.merge(List.of(bad, good), List.of(Tool.of("bad", null, Map.of()), Tool.of("t", null, Map.of())),
+                catalog.generation(), true);
+        for (int i = 0; i < 3; i++) {
+            assertThatCode(() -> catalog.validate("bad", result(1))).doesNotThrowAnyException();
+        }
+        assertThatCode(() -> catalog.validate("t", result(1))).doesNotThrowAnyException();
+        assertThatThrownBy(() -> catalog.validate("t", result(2))).isInstanceOf(McpProtocolException.class);
+    }
+
     @Test
     void aPageOfAnOlderGenerationNeverReplacesNewerDefinitions() {
         ToolCatalog catalog = new ToolCatalog(OutputSchemaValidation.FAIL);

@@ -439,6 +439,10 @@ final class Exchange {
             return new McpTransportException(what + ": cannot connect to " + origin + " (" + reason(cause) + ")",
                     cause);
         }
+        if (cause instanceof java.net.ProtocolException) {
+            return new McpTransportException(what + ": the answer of " + origin + " is not valid HTTP ("
+                    + reason(cause) + ")", cause);
+        }
         if (cause instanceof javax.net.ssl.SSLException) {
             return new McpTransportException(what + ": TLS with " + origin + " failed (" + reason(cause) + ")", cause);
         }
@@ -542,13 +546,8 @@ final class Exchange {
         if (failure instanceof InterruptedException ie) {
             throw ie;
         }
-        if (failure instanceof RuntimeException e) {
-            if (call.aborted()) {
-                throw aborted(call);
-            }
-            throw new McpTransportException(call.what + ": the HTTP client refused the request ("
-                    + e.getClass().getSimpleName() + ")", e);
-        }
+        // a RuntimeException from send is the answer's (our requests are built by HttpRequest.Builder, which
+        // refuses what send would): a Content-Length that is not a number, for one; it goes the I/O failure's way
         if (call.aborted()) {
             throw aborted(call);
         }

@@ -76,11 +76,13 @@ public final class HeaderRules {
     }
 
     /**
-     * Whether a value can be sent as an HTTP header value: RFC 9110 field values are visible characters, SP and HTAB
-     * (obs-text 0x80-0xFF tolerated), never a control character or DEL, which the JDK refuses with an
-     * {@link IllegalArgumentException} quoting the value. The transport applies it to caller headers and to every
-     * value taken from the server that it sends back (SSE event ids; session ids and the protocol version are
-     * stricter still).
+     * Whether a value can be sent as an HTTP header value exactly as it is: visible ASCII, SP and HTAB. RFC 9110
+     * field values are those plus obs-text (0x80-0xFF), but the JDK's HTTP/1.1 client writes a header line as
+     * US-ASCII, so a Latin-1 letter would reach the server as {@code ?} (an "é" in an API key sent altered, silently);
+     * a control character or DEL the JDK refuses with an {@link IllegalArgumentException} quoting the value. The
+     * transport applies it to caller headers and to every value taken from the server that it sends back (SSE event
+     * ids; session ids and the protocol version are stricter still). A tool's parameter headers encode such values
+     * instead ({@code =?base64?...?=}, MCP 2026-07-28).
      *
      * @param value the value to check
      * @return {@code true} when it can be sent
@@ -89,7 +91,7 @@ public final class HeaderRules {
     public static boolean isValidValue(String value) {
         for (int i = 0; i < value.length(); i++) {
             char c = value.charAt(i);
-            if ((c < 0x20 && c != '\t') || c == 0x7f || c > 0xff) {
+            if ((c < 0x20 && c != '\t') || c >= 0x7f) {
                 return false;
             }
         }
@@ -118,7 +120,7 @@ public final class HeaderRules {
             return "a null value for the header " + name;
         }
         if (!isValidValue(value)) {
-            return "an invalid value (control or non-Latin-1 character) for the header " + name;
+            return "an invalid value (control or non-ASCII character) for the header " + name;
         }
         return null;
     }

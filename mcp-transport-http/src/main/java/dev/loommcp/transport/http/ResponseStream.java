@@ -197,7 +197,7 @@ final class ResponseStream {
             }
             if (parser.unsendableIds() > 0) {
                 LOG.log(Level.WARNING, "{0} of {1}: {2} SSE event id(s) cannot be sent back as {3} (control or "
-                        + "non-Latin-1 characters); treated as none", what, settings.origin, parser.unsendableIds(),
+                        + "non-ASCII characters); treated as none", what, settings.origin, parser.unsendableIds(),
                         LAST_EVENT_ID_HEADER);
             }
         }

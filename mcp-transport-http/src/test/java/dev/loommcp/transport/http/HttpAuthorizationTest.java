@@ -417,8 +417,11 @@ class HttpAuthorizationTest extends ServerTestBase {
                 {Map.of("Mcp-Param-Region", "secret-1"), "the header Mcp-Param-Region, which the transport sets"},
                 {Map.of("Host", "secret-1"), "the header Host, which the HTTP client does not allow"},
                 {Map.of("Authorization", "Bearer secret-1\r\nX-Injected: 1"), "an invalid value (control or "
-                        + "non-Latin-1 character) for the header Authorization"},
+                        + "non-ASCII character) for the header Authorization"},
                 {Map.of("Bad Name", "secret-1"), "a header name that is not an HTTP token"},
+                // the JDK would write it as US-ASCII, "secret-caf?": refused rather than sent altered
+                {Map.of("X-Api-Key", "secret-caf\u00e9"), "an invalid value (control or non-ASCII character) for the "
+                        + "header X-Api-Key"},
         };
         int id = 0;
         for (Object[] row : table) {

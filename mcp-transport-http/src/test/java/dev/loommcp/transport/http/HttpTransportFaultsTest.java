@@ -407,8 +407,21 @@ class HttpTransportFaultsTest {
     void aMalformedResponseHeaderNeverShowsItsValue() throws Exception {
         failureOfACallAnsweredWith(id -> "HTTP/1.1 200 OK\r\nX-Token: secret-\u0001-value\r\n"
                 + "Content-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}")
-                .hasMessageContaining("Exception")
+                .hasMessageContaining("is not valid HTTP (ProtocolException)")
                 .satisfies(e -> assertThat(e.getMessage()).doesNotContain("secret"));
+    }
+
+    /**
+     * An answer the JDK's client fails on with a RuntimeException (a Content-Length that is not a number) is the
+     * server's fault: the failure says the exchange failed, not that the client refused the request, and shows no
+     * header value.
+     */
+    @Test
+    void anAnswerWithANonNumericContentLengthIsTheExchangesFailure() throws Exception {
+        failureOfACallAnsweredWith(id -> "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                + "Content-Length: secret-value\r\nConnection: close\r\n\r\n{}")
+                .hasMessageContaining("HTTP exchange with")
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("secret").doesNotContain("refused"));
     }
 
     @Test
