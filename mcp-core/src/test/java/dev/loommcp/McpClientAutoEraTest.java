@@ -269,6 +269,22 @@ class McpClientAutoEraTest {
         assertThat(s.client().callTool("echo", Map.of()).content()).hasSize(1);
     }
 
+    /**
+     * A server that refuses both eras (initialize with -32022, server/discover with -32601) fails the connect in AUTO
+     * mode saying so, not advising AUTO mode, which the client is already in.
+     */
+    @Test
+    void aServerRefusingBothErasFailsSayingSoInAutoMode() {
+        Session s = probed(t -> {
+            t.on("initialize", r -> new JsonRpcError(-32022, "unsupported", null));
+            t.on("server/discover", r -> new JsonRpcError(-32601, "method not found", null));
+        }, p -> p.hold("server/discover"));
+        assertThatThrownBy(s.client()::connect).isInstanceOf(McpProtocolException.class)
+                .hasMessageContaining("refused initialize with -32022")
+                .hasMessageContaining("it speaks neither era as this client does")
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("protocol mode AUTO"));
+    }
+
     @Test
     void aProbeWhoseProcessExitsIsLegacy() throws Exception {
         Session s = probed(t -> { }, p -> p.on("server/discover", r -> {

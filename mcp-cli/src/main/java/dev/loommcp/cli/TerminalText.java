@@ -9,9 +9,9 @@ import java.util.Locale;
  * Keeps server-supplied text from driving the terminal: in human output every C0 control character other than
  * line feed and tab, every carriage return that does not end a line, DEL, every C1 control character, the
  * bidirectional formatting characters and the line and paragraph separators are shown as a visible escape such as
- * {@code \x1b} (ESC; above U+00FF a backslash, u and four hex digits); a CR LF pair becomes a plain line feed. JSON output is escaped as JSON
- * instead ({@link #jsonSafe}). Also cuts long server messages ({@link #cap}). Stateless and thread-safe; the writers
- * it makes are as thread-safe as {@link PrintWriter}.
+ * {@code \x1b} (ESC; above U+00FF a backslash, u and four hex digits); a CR LF pair becomes a plain line feed. JSON
+ * output is escaped as JSON instead ({@link #jsonSafe}). Also cuts long server messages ({@link #cap}). Stateless
+ * and thread-safe; the writers it makes are as thread-safe as {@link PrintWriter}.
  */
 final class TerminalText {
 

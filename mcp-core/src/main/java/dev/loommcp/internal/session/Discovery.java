@@ -127,8 +127,8 @@ final class Discovery {
             List<Object> dropped = new java.util.ArrayList<>();
             for (Map.Entry<?, ?> member : caps.entrySet()) {
                 try {
-                    FastResults.serverCapabilities(java.util.Collections.singletonMap(member.getKey(), member.getValue()),
-                            what);
+                    FastResults.serverCapabilities(
+                            java.util.Collections.singletonMap(member.getKey(), member.getValue()), what);
                     kept.put(member.getKey(), member.getValue());
                 } catch (McpProtocolException malformed) {
                     dropped.add(member.getKey());

@@ -84,7 +84,7 @@ final class EraSetup {
             if (forced.get() == Era.LEGACY) {
                 initializeLegacy(options, deadline);
             } else {
-                discover(options, deadline, false);
+                discover(options, deadline, false, null);
             }
             return forced.get();
         }
@@ -123,7 +123,8 @@ final class EraSetup {
                 if (probe.discover() != null) {
                     adopt(probe.discover(), Discovery.mutualVersion(probe.discover().supportedVersions()));
                 } else {
-                    discover(options, deadline, false); // a recognized modern error: ask again, surface the error
+                    // a recognized modern error: ask again, surface the error
+                    discover(options, deadline, false, "the probe found a modern server");
                 }
                 EraVerdicts.put(key, Era.MODERN, adopted);
                 return Era.MODERN;
@@ -154,7 +155,7 @@ final class EraSetup {
             EraVerdicts.drop(key, cached);
             LOG.log(System.Logger.Level.DEBUG, () -> "era of " + transport.describe() + ": " + verdict
                     + " refused by initialize with -32022; asking server/discover");
-            discover(options, deadline, false);
+            discover(options, deadline, false, "it refused initialize with -32022 (an unsupported protocol version)");
             EraVerdicts.put(key, Era.MODERN, adopted);
             return Era.MODERN;
         }
@@ -166,7 +167,7 @@ final class EraSetup {
      */
     private Era discoverOrInitialize(RequestOptions options, Deadline deadline, String key,
                                      EraVerdicts.Verdict cached) throws InterruptedException {
-        String evidence = discover(options, deadline, true);
+        String evidence = discover(options, deadline, true, null);
         if (evidence == null) {
             EraVerdicts.put(key, Era.MODERN, adopted);
             return Era.MODERN;
@@ -194,12 +195,15 @@ final class EraSetup {
     /**
      * Sends {@code server/discover} on the open transport and adopts a valid result that shares a modern version.
      *
-     * @param auto whether legacy evidence is an answer ({@code AUTO}) rather than a failure ({@code MODERN})
+     * @param auto     whether legacy evidence is an answer ({@code AUTO}) rather than a failure ({@code MODERN})
+     * @param autoFact when {@code AUTO} mode already ruled the legacy era out, why (for the failure's message), else
+     *                 {@code null} (the protocol mode forces the modern era)
      * @return {@code null} when adopted; in {@code AUTO} mode, the legacy evidence
-     * @throws McpProtocolException in {@code MODERN} mode, when the server does not speak the modern era (the
-     *                              message names what it answered)
+     * @throws McpProtocolException when legacy evidence is a failure and the server does not speak the modern era
+     *                              (the message names what it answered)
      */
-    private String discover(RequestOptions options, Deadline deadline, boolean auto) throws InterruptedException {
+    private String discover(RequestOptions options, Deadline deadline, boolean auto, String autoFact)
+            throws InterruptedException {
         Map<String, Object> raw;
         try {
             raw = host.discover(Session.within(options, deadline, "server/discover"), deadline);
@@ -213,7 +217,9 @@ final class EraSetup {
             }
             throw new McpProtocolException("server " + transport.describe() + " does not speak the modern protocol "
                     + "era (" + ProtocolMode.MODERN_PROTOCOL_VERSION + "): it answered server/discover with "
-                    + evidence + " (" + e.getMessage() + "); connect in protocol mode AUTO or LEGACY", e);
+                    + evidence + " (" + e.getMessage() + ")" + (autoFact == null
+                    ? "; connect in protocol mode AUTO or LEGACY" : ", and " + autoFact + ": it speaks neither era "
+                    + "as this client does"), e);
         }
         DiscoverResult d = Discovery.parse(raw);
         if (d == null && !auto) {

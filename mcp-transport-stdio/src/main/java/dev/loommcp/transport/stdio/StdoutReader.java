@@ -265,7 +265,11 @@ final class StdoutReader {
         int count = 0;
         for (int i = 0; i < s.length() && count < EXCERPT_CHARS; i++, count++) {
             char c = s.charAt(i);
-            sb.append(c < 0x20 || c == 0x7f ? '?' : c);
+            if (c < 0x20 || (c >= 0x7f && c <= 0x9f)) {
+                sb.append(String.format(java.util.Locale.ROOT, "\\x%02x", (int) c)); // ESC shows as \x1b
+            } else {
+                sb.append(c);
+            }
         }
         if (count < s.length() || len > EXCERPT_CHARS * 4) {
             sb.append("...");
