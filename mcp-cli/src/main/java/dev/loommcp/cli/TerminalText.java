@@ -77,9 +77,9 @@ final class TerminalText {
 
     /**
      * Escapes DEL, the C1 control characters and the bidirectional formatting characters and line separators in JSON
-     * text as {@code \}{@code u007f} and so on. Jackson already
-     * escapes the C0 controls; these are legal raw in JSON strings but some terminals act on them. The JSON stays
-     * equal: in JSON text these characters can only occur inside strings.
+     * text as {@code \}{@code u007f} and so on. Jackson already escapes the C0 controls; these are legal raw in JSON
+     * strings but some terminals act on them. The JSON stays equal: in JSON text these characters can only occur
+     * inside strings.
      *
      * @param json JSON text
      * @return the same JSON value with those characters escaped

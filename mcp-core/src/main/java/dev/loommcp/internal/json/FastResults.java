@@ -105,6 +105,7 @@ public final class FastResults {
         }
         return null;
     }
+
     /**
      * Converts a {@code tools/list} result. The first listing of a process would otherwise build the data-binding
      * mapper and the deserializers of every record a tool can hold, hundreds of milliseconds of a cold JVM.
