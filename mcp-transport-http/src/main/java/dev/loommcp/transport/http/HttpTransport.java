@@ -553,7 +553,8 @@ public final class HttpTransport implements McpTransport {
          * name may be added more than once (several values).
          *
          * @param name  the header name, an HTTP token
-         * @param value the value: no control characters other than HTAB
+         * @param value the value: visible ASCII, spaces and HTAB (the JDK's HTTP/1.1 client writes header lines as
+         *              US-ASCII, so any other character would reach the server altered)
          * @return this builder
          * @throws IllegalArgumentException if the name is not a token, is one the transport sets itself
          *                                  ({@code Accept}, {@code Content-Type}, {@code Mcp-Session-Id},
