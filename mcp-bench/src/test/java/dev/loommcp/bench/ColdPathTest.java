@@ -30,10 +30,16 @@ class ColdPathTest {
         List<String> cmd = new ArrayList<>(List.of(java, "-Xlog:class+load:file=" + log, "-cp", classpath,
                 ColdPathProbe.class.getName()));
         cmd.addAll(List.of(java, "-XX:TieredStopAtLevel=1", "-cp", classpath, EchoServer.class.getName(), "--dual"));
-        Process probe = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        Path out = dir.resolve("probe.out");
+        Process probe = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile()).start();
         probe.getOutputStream().close();
-        String output = new String(probe.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(probe.waitFor(60, TimeUnit.SECONDS)).as("the probe ends").isTrue();
+        boolean ended = probe.waitFor(60, TimeUnit.SECONDS);
+        if (!ended) {
+            probe.descendants().forEach(ProcessHandle::destroyForcibly);
+            probe.destroyForcibly().waitFor();
+        }
+        String output = Files.readString(out, StandardCharsets.UTF_8);
+        assertThat(ended).as("the probe ends within 60 s: " + output).isTrue();
         assertThat(probe.exitValue()).as(output).isZero();
         assertThat(output).contains("probe done");
 
