@@ -17,6 +17,12 @@ public final class ColdPathProbe {
     private ColdPathProbe() {
     }
 
+    /**
+     * Runs the probe.
+     *
+     * @param args the echo server's command line
+     * @throws Exception when a step fails (the JVM then exits non-zero)
+     */
     public static void main(String[] args) throws Exception {
         List<String> server = List.of(args);
         for (boolean http : new boolean[] {false, true}) {

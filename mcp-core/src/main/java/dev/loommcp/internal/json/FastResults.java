@@ -147,9 +147,8 @@ public final class FastResults {
         }
         ToolAnnotations annotations = null;
         if (t.get("annotations") instanceof Map<?, ?> a) {
-            if (!optional(a, "title", String.class) || !optional(a, "readOnlyHint", Boolean.class)
-                    || !optional(a, "destructiveHint", Boolean.class) || !optional(a, "idempotentHint", Boolean.class)
-                    || !optional(a, "openWorldHint", Boolean.class)) {
+            if (!optional(a, "title", String.class)
+                    || !flags(a, "readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint")) {
                 return null;
             }
             annotations = new ToolAnnotations((String) a.get("title"), (Boolean) a.get("readOnlyHint"),

@@ -58,8 +58,8 @@ public final class ToolCatalog {
             this.idempotent = idempotent;
         }
 
-        /** Why the schema cannot be used (it does not compile, or checking with it fails), once it is known. */
-        private volatile String unusable;
+        /** The schema cannot be used (it does not compile, or checking with it failed): results go unchecked. */
+        private volatile boolean unusable;
 
         /** Compiles at most a few times (racing validations may each compile; any result is this entry's). */
         Schema schema() {
@@ -78,7 +78,7 @@ public final class ToolCatalog {
          * for this listing, logged once, instead of failing the call.
          */
         List<Error> check(String toolName, Object value) {
-            if (unusable != null) {
+            if (unusable) {
                 return null;
             }
             try {
@@ -86,7 +86,7 @@ public final class ToolCatalog {
             } catch (RuntimeException | StackOverflowError ex) {
                 String why = ex instanceof StackOverflowError ? "its references never end (a $ref cycle)"
                         : ex.getClass().getSimpleName() + (ex.getMessage() == null ? "" : ": " + ex.getMessage());
-                unusable = why;
+                unusable = true;
                 LOG.log(System.Logger.Level.WARNING, () -> "outputSchema of tool '" + toolName
                         + "' cannot be used; structuredContent not checked: " + why);
                 return null;

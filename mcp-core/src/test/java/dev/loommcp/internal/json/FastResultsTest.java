@@ -78,6 +78,29 @@ class FastResultsTest {
         assertThat(r.error()).isFalse();
         assertThat(List.copyOf(r.content())).isEqualTo(r.content());
     }
+
+    /**
+     * The common shapes really take the fast path (the tests above would pass if it always fell back): it keeps the
+     * decoded nested objects, where data binding builds new ones.
+     */
+    @Test
+    @SuppressWarnings("unchecked")
+    void theCommonShapesTakeTheFastPath() {
+        Map<String, Object> list = (Map<String, Object>) Json.read("{\"tools\":[{\"name\":\"echo\",\"inputSchema\":"
+                + "{\"type\":\"object\",\"properties\":{\"text\":{\"type\":\"string\"}}},\"annotations\":"
+                + "{\"readOnlyHint\":true}}]}");
+        Object properties = ((Map<String, Object>) ((Map<String, Object>) ((List<Object>) list.get("tools")).get(0))
+                .get("inputSchema")).get("properties");
+        assertThat(FastResults.listToolsResult(list, "r").tools().get(0).inputSchema().get("properties"))
+                .isSameAs(properties);
+        assertThat(Json.convert(list, dev.loommcp.schema.ListToolsResult.class, "r").tools().get(0).inputSchema()
+                .get("properties")).isEqualTo(properties).isNotSameAs(properties);
+
+        Map<String, Object> caps = (Map<String, Object>) Json.read("{\"tools\":{},\"experimental\":{\"x\":{}}}");
+        Object x = ((Map<String, Object>) caps.get("experimental")).get("x");
+        assertThat(FastResults.serverCapabilities(caps, "c").experimental().get("x")).isSameAs(x);
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {
         "{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{\"tools\":{\"listChanged\":true},\"resources\":"
