@@ -23,8 +23,8 @@ import org.junit.jupiter.params.provider.EnumSource;
 /**
  * The core tells a transport when the caller only blocks for the answer after the send
  * ({@link SendContext#callerWaits()}), so that the transport may run the exchange on the calling thread; and whatever
- * ends such a call (here a token) reaches the exchange through the context's cancel, since no other thread would
- * notice.
+ * ends such a call (a token, the deadline) reaches the exchange through the context's cancel, since no other thread
+ * would notice.
  */
 class McpClientCallerWaitsTest {
 
@@ -67,6 +67,29 @@ class McpClientCallerWaitsTest {
     @ParameterizedTest(name = "{0}")
     @EnumSource(Mode.class)
     void aTokenEndsAnExchangeThatRunsOnTheCallersThread(Mode mode) throws Exception {
+        CancellationToken token = CancellationToken.create();
+        assertAnInlineExchangeIsEnded(mode, RequestOptions.token(token), () -> token.cancel("enough"),
+                McpCancelledException.class, "enough");
+    }
+
+    /**
+     * An exchange running on the caller's thread ends at the deadline: the core cancels the send context then (the
+     * contract of {@link SendContext#callerWaits()}), so a transport may leave a wait it cannot bound to that cancel.
+     */
+    @ParameterizedTest(name = "{0}")
+    @EnumSource(Mode.class)
+    void theDeadlineEndsAnExchangeThatRunsOnTheCallersThread(Mode mode) throws Exception {
+        assertAnInlineExchangeIsEnded(mode, RequestOptions.timeout(Duration.ofMillis(300)), () -> { },
+                McpTimeoutException.class, "tools/call");
+    }
+
+    /**
+     * Calls a tool whose inline exchange blocks until its context is cancelled, runs {@code ender} once it blocks,
+     * and expects the call to fail as given, promptly, with the client still usable.
+     */
+    private static void assertAnInlineExchangeIsEnded(Mode mode, RequestOptions options, Runnable ender,
+                                                      Class<? extends McpException> failure, String message)
+            throws Exception {
         Set<Long> threadsBefore = McpThreadLeakCheck.snapshot();
         CountDownLatch sending = new CountDownLatch(1);
         HookedTransport transport = new HookedTransport(ScriptedTransport.create(mode)).beforeSend((m, c) -> {
@@ -82,20 +105,19 @@ class McpClientCallerWaitsTest {
         McpClient client = McpClient.newBuilder(transport).build();
         try {
             client.connect();
-            CancellationToken token = CancellationToken.create();
-            Thread canceller = Thread.ofVirtual().start(() -> {
+            Thread enderThread = Thread.ofVirtual().start(() -> {
                 try {
                     sending.await(30, TimeUnit.SECONDS);
                 } catch (InterruptedException e) {
                     return;
                 }
-                token.cancel("enough");
+                ender.run();
             });
             long start = System.nanoTime();
-            assertThatThrownBy(() -> client.callTool("slow", Map.of(), RequestOptions.token(token)))
-                    .isInstanceOf(McpCancelledException.class).hasMessageContaining("enough");
+            assertThatThrownBy(() -> client.callTool("slow", Map.of(), options))
+                    .isInstanceOf(failure).hasMessageContaining(message);
             assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(20));
-            canceller.join(TimeUnit.SECONDS.toMillis(30));
+            enderThread.join(TimeUnit.SECONDS.toMillis(30));
             Await.until("client still usable", client::isConnected);
         } finally {
             client.close();

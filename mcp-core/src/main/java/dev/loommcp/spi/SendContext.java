@@ -58,8 +58,11 @@ public interface SendContext {
      * or the failure reported through {@link TransportSink#onSendFailed}, instead of queuing it: that saves a thread
      * hand-off per request. Such an inline exchange must still end promptly at the deadline, when the request is
      * cancelled ({@link #onCancel} actions), when the transport closes, and when the calling thread is interrupted
-     * (it then returns with the interrupt flag set). Transports that do not care ignore it. Default {@code false};
-     * the core sets it only for requests.
+     * (it then returns with the interrupt flag set). For such a request with a deadline the core cancels the
+     * context when the deadline passes (its {@link #onCancel} actions run then, from the core's deadline thread), so
+     * a transport may leave to that cancel a wait it cannot bound itself (the HTTP transport: a fixed-length answer
+     * body read inside the HTTP client's {@code send}). Transports that do not care ignore it. Default
+     * {@code false}; the core sets it only for requests.
      *
      * @return {@code true} when the caller waits for the answer anyway
      */

@@ -293,7 +293,7 @@ final class Exchange {
         }
         CompletableFuture<HttpResponse<StreamBody>> future;
         try {
-            future = c.sendAsync(request, bodyOf(call));
+            future = c.sendAsync(request, bodyOf(call, -1));
         } catch (RuntimeException e) {
             throw new McpTransportException(call.what + ": the HTTP client refused the request ("
                     + e.getClass().getSimpleName() + ")", e);
@@ -495,13 +495,53 @@ final class Exchange {
         return new McpTransportException(call.what + ": aborted");
     }
 
-    /** The body handler of every request of {@code call}: a {@link StreamBody} the call can close. */
-    private static HttpResponse.BodyHandler<StreamBody> bodyOf(Call call) {
+    /**
+     * The body handler of every request of {@code call}: a {@link StreamBody} the call can close, taken in
+     * {@linkplain StreamBody#wholeFirst() whole first} when {@link #readsWhole} says so for {@code wholeLimit}.
+     */
+    private static HttpResponse.BodyHandler<StreamBody> bodyOf(Call call, long wholeLimit) {
         return info -> {
             StreamBody body = new StreamBody();
+            if (readsWhole(info, wholeLimit)) {
+                body.wholeFirst();
+            }
             call.attach(body);
             return body;
         };
+    }
+
+    /**
+     * Whether a response is taken in whole before the client's {@code send} returns: a 2xx JSON answer whose
+     * {@code Content-Length} is at most {@code wholeLimit} (never with a negative limit, a chunked or SSE body, or
+     * a length that is not a number: those are read as they come, each read bounded by the idle timeout).
+     */
+    static boolean readsWhole(HttpResponse.ResponseInfo info, long wholeLimit) {
+        if (wholeLimit < 0 || info.statusCode() / 100 != 2 || !isJson(mediaType(info.headers()))) {
+            return false;
+        }
+        try {
+            long length = info.headers().firstValueAsLong("Content-Length").orElse(-1);
+            return length >= 0 && length <= wholeLimit;
+        } catch (NumberFormatException e) {
+            return false; // the client fails such an answer itself
+        }
+    }
+
+    /**
+     * How large a JSON answer {@link #sendBlocking} takes in whole, or -1 for none. Only a call whose deadline comes
+     * within one idle period: the client's request timer stops at the response headers, so a body that stalls
+     * inside {@code send} is bounded by nothing of the transport's own; the core cancels a request whose caller
+     * waits at its deadline ({@link dev.loommcp.spi.SendContext#callerWaits()}), which ends that {@code send}
+     * ({@link Call#abort()} interrupts it and closes the body), and a deadline within the idle period ends a stall
+     * no later than the idle timeout would have (the same timeout the streamed read reports when the deadline is
+     * the nearer bound).
+     */
+    private long wholeLimit(Call call, long deadlineNanos) {
+        if (call.unbounded || deadlineNanos == Long.MAX_VALUE
+                || deadlineNanos - System.nanoTime() > settings.idleNanos()) {
+            return -1;
+        }
+        return settings.maxMessageBytes;
     }
 
     /**
@@ -511,7 +551,10 @@ final class Exchange {
      * executor and the completion to the common pool: two thread hand-offs less per request. The request's timeout
      * (set from the deadline) bounds the wait for the headers; an abort or completion of the call interrupts this
      * thread while it is in {@code send} ({@link Call#enterSend}), which cancels the exchange; that interrupt is
-     * cleared again, an interrupt from anyone else is kept and ends the call as an interrupt.
+     * cleared again, an interrupt from anyone else is kept and ends the call as an interrupt. A fixed-length JSON
+     * answer is taken in whole before {@code send} returns when the deadline bounds it ({@link #wholeLimit}): the
+     * caller is woken once, not for the headers and again for the body (sequential calls 5 to 14 % faster, measured
+     * in docs/benchmarks.md).
      */
     private HttpResponse<StreamBody> sendBlocking(HttpClient c, Call call, HttpRequest request, long deadlineNanos)
             throws InterruptedException {
@@ -521,7 +564,7 @@ final class Exchange {
         HttpResponse<StreamBody> resp = null;
         Exception failure = null;
         try {
-            resp = c.send(request, bodyOf(call));
+            resp = c.send(request, bodyOf(call, wholeLimit(call, deadlineNanos)));
         } catch (InterruptedException | IOException | RuntimeException e) {
             failure = e;
         } finally {
@@ -590,7 +633,12 @@ final class Exchange {
     }
 
     static String mediaType(HttpResponse<?> resp) {
-        String ct = resp.headers().firstValue("Content-Type").orElse("");
+        return mediaType(resp.headers());
+    }
+
+    /** The media type of {@code headers}' {@code Content-Type}, lower case, without parameters. */
+    static String mediaType(java.net.http.HttpHeaders headers) {
+        String ct = headers.firstValue("Content-Type").orElse("");
         int semi = ct.indexOf(';');
         String t = (semi >= 0 ? ct.substring(0, semi) : ct).trim().toLowerCase(Locale.ROOT);
         if (t.length() > 100) {

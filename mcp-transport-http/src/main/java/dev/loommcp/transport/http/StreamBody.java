@@ -22,6 +22,11 @@ import java.util.concurrent.atomic.AtomicReference;
  * {@value #MAX_DRAIN_BYTES} bytes for at most {@value #DRAIN_MILLIS} ms, then it cancels), so that the client can
  * keep the connection for the next request. A body the client completed is never cancelled: cancelling after the
  * client returned the connection to its pool would close it under another request.
+ *
+ * <p>A body made {@linkplain #wholeFirst() whole first} is taken in at once instead, and the client's {@code send}
+ * returns only when it ended (or was closed): the caller is then woken once per answer rather than once for the
+ * headers and again for the body. Only for bodies whose size the headers bound, read by a caller whose deadline the
+ * core enforces (see {@link Exchange}).
  */
 final class StreamBody implements HttpResponse.BodySubscriber<StreamBody> {
 
@@ -74,18 +79,44 @@ final class StreamBody implements HttpResponse.BodySubscriber<StreamBody> {
     private List<ByteBuffer> current;
     private int index;
 
+    /** With {@link #wholeFirst()}: completed when the body ended, failed or was closed; else {@code null}. */
+    private CompletableFuture<StreamBody> whole;
+
+    /**
+     * Makes {@link #getBody()} complete only once the client completed the body (or it failed or was closed), and
+     * asks the client for all of it at once. Called by the body handler, before the client subscribes; the caller
+     * bounds the body's size (its {@code Content-Length}) before it calls this.
+     */
+    void wholeFirst() {
+        whole = new CompletableFuture<>();
+    }
+
+    /** Whether this body is taken in whole before {@code send} returns ({@link #wholeFirst()}; for tests). */
+    boolean isWholeFirst() {
+        return whole != null;
+    }
+
     @Override
     public CompletionStage<StreamBody> getBody() {
-        return CompletableFuture.completedStage(this);
+        return whole != null ? whole : CompletableFuture.completedStage(this);
     }
 
     @Override
     public void onSubscribe(Flow.Subscription s) {
         if (!subscription.compareAndSet(null, s) || closed) {
             s.cancel();
+            releaseWhole();
             return;
         }
-        s.request(1);
+        s.request(whole != null ? Long.MAX_VALUE : 1);
+    }
+
+    /** Lets a {@link #wholeFirst()} body's {@code send} return: the body ended, failed or was closed. */
+    private void releaseWhole() {
+        CompletableFuture<StreamBody> w = whole;
+        if (w != null) {
+            w.complete(this);
+        }
     }
 
     @Override
@@ -106,12 +137,14 @@ final class StreamBody implements HttpResponse.BodySubscriber<StreamBody> {
     public void onError(Throwable throwable) {
         complete = true;
         queue.add(new Failure(throwable));
+        releaseWhole();
     }
 
     @Override
     public void onComplete() {
         complete = true;
         queue.add(END);
+        releaseWhole();
     }
 
     /**
@@ -220,6 +253,7 @@ final class StreamBody implements HttpResponse.BodySubscriber<StreamBody> {
         }
         closed = true;
         queue.add(CLOSED);
+        releaseWhole();
     }
 
     /**
@@ -249,6 +283,7 @@ final class StreamBody implements HttpResponse.BodySubscriber<StreamBody> {
         }
         queue.clear(); // what the reader did not take is dropped
         queue.add(CLOSED);
+        releaseWhole();
     }
 
     /** The drain's time is up: cancels unless the body ended meanwhile. */
