@@ -293,6 +293,9 @@ class CliReferenceServerTest {
         Run badJson = mcp("--stdio", "true", "call", "echo", "{not json");
         assertThat(badJson.code()).isEqualTo(2);
         assertThat(badJson.err()).contains("not valid JSON");
+        Run repeated = mcp("--stdio", "true", "call", "echo", "{\"message\":\"a\",\"message\":\"b\"}");
+        assertThat(repeated.code()).isEqualTo(2);
+        assertThat(repeated.err()).contains("not valid JSON").contains("\"message\"");
         Run notObject = mcp("--stdio", "true", "call", "echo", "[1,2]");
         assertThat(notObject.code()).isEqualTo(2);
         assertThat(notObject.err()).contains("must be a JSON object");

@@ -4,6 +4,7 @@ import dev.loommcp.McpProtocolException;
 import java.util.List;
 import java.util.Map;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.StreamReadFeature;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.MapperFeature;
 import tools.jackson.databind.SerializationFeature;
@@ -201,16 +202,18 @@ public final class Json {
     /**
      * Reads JSON text a person typed (CLI arguments, answers) into plain values, keeping every number exactly:
      * decimals become {@link java.math.BigDecimal} ({@code 0.1000000000000000055} stays so; {@code 1e999} is a number,
-     * never a double's infinity), so the value goes out as it was typed.
+     * never a double's infinity), so the value goes out as it was typed. A name given twice in one object is refused
+     * (data binding would keep the last value and drop the first without a word).
      *
      * @param text the text
      * @return the value
-     * @throws IllegalArgumentException when the text is not valid JSON, with the parser's message
+     * @throws IllegalArgumentException when the text is not valid JSON or repeats a name in an object, with the
+     *                                  parser's message (which names the repeated name)
      */
     public static Object readExact(String text) {
         try {
             return mapper().readerFor(Object.class).with(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
-                    .readValue(text);
+                    .with(StreamReadFeature.STRICT_DUPLICATE_DETECTION).readValue(text);
         } catch (JacksonException e) {
             throw new IllegalArgumentException("not valid JSON: " + shortMessage(e), e);
         }

@@ -527,6 +527,15 @@ class JsonRpcCodecTest {
         }
 
         @Test
+        void typedTextThatRepeatsANameIsRefusedNamingIt() {
+            assertThatThrownBy(() -> Json.readExact("{\"text\":\"a\",\"n\":{\"x\":1,\"x\":2}}"))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not valid JSON")
+                    .hasMessageContaining("\"x\"");
+            assertThat(Json.readExact("{\"x\":1,\"n\":{\"x\":2}}")).as("the same name in two objects")
+                    .isEqualTo(Map.of("x", 1, "n", Map.of("x", 2)));
+        }
+
+        @Test
         void requestWithIntegerId() {
             Map<String, Object> m = readObject(encode(new JsonRpcMessage.Request(RequestId.of(12), "tools/list",
                     Map.of("cursor", "c"))));

@@ -497,14 +497,11 @@ final class Exchange {
 
     /**
      * The body handler of every request of {@code call}: a {@link StreamBody} the call can close, taken in
-     * {@linkplain StreamBody#wholeFirst() whole first} when {@link #readsWhole} says so for {@code wholeLimit}.
+     * {@linkplain StreamBody#StreamBody(boolean) whole first} when {@link #readsWhole} says so for {@code wholeLimit}.
      */
     private static HttpResponse.BodyHandler<StreamBody> bodyOf(Call call, long wholeLimit) {
         return info -> {
-            StreamBody body = new StreamBody();
-            if (readsWhole(info, wholeLimit)) {
-                body.wholeFirst();
-            }
+            StreamBody body = new StreamBody(readsWhole(info, wholeLimit));
             call.attach(body);
             return body;
         };
@@ -553,8 +550,7 @@ final class Exchange {
      * thread while it is in {@code send} ({@link Call#enterSend}), which cancels the exchange; that interrupt is
      * cleared again, an interrupt from anyone else is kept and ends the call as an interrupt. A fixed-length JSON
      * answer is taken in whole before {@code send} returns when the deadline bounds it ({@link #wholeLimit}): the
-     * caller is woken once, not for the headers and again for the body (sequential calls 5 to 14 % faster, measured
-     * in docs/benchmarks.md).
+     * caller is woken once, not for the headers and again for the body (measured in docs/benchmarks.md).
      */
     private HttpResponse<StreamBody> sendBlocking(HttpClient c, Call call, HttpRequest request, long deadlineNanos)
             throws InterruptedException {

@@ -23,7 +23,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * keep the connection for the next request. A body the client completed is never cancelled: cancelling after the
  * client returned the connection to its pool would close it under another request.
  *
- * <p>A body made {@linkplain #wholeFirst() whole first} is taken in at once instead, and the client's {@code send}
+ * <p>A body made {@linkplain #StreamBody(boolean) whole first} is taken in at once instead, and the client's {@code send}
  * returns only when it ended (or was closed): the caller is then woken once per answer rather than once for the
  * headers and again for the body. Only for bodies whose size the headers bound, read by a caller whose deadline the
  * core enforces (see {@link Exchange}).
@@ -79,21 +79,23 @@ final class StreamBody implements HttpResponse.BodySubscriber<StreamBody> {
     private List<ByteBuffer> current;
     private int index;
 
-    /** With {@link #wholeFirst()}: completed when the body ended, failed or was closed; else {@code null}. */
-    private CompletableFuture<StreamBody> whole;
+    /** When taken whole first: completed when the body ended, failed or was closed; else {@code null}. */
+    private final CompletableFuture<StreamBody> whole;
 
-    /**
-     * Makes {@link #getBody()} complete only once the client completed the body (or it failed or was closed), and
-     * asks the client for all of it at once. Called by the body handler, before the client subscribes; the caller
-     * bounds the body's size (its {@code Content-Length}) before it calls this.
-     */
-    void wholeFirst() {
-        whole = new CompletableFuture<>();
+    /** A body read as it comes: {@link #getBody()} completes at once (at the response headers). */
+    StreamBody() {
+        this(false);
     }
 
-    /** Whether this body is taken in whole before {@code send} returns ({@link #wholeFirst()}; for tests). */
-    boolean isWholeFirst() {
-        return whole != null;
+    /**
+     * A body read as it comes, or, {@code wholeFirst}, one whose {@link #getBody()} completes only once the client
+     * completed the body (or it failed or was closed), and which asks the client for all of it at once: the caller
+     * bounds its size (its {@code Content-Length}) before it chooses this.
+     *
+     * @param wholeFirst whether the body is taken in whole before the client's {@code send} returns
+     */
+    StreamBody(boolean wholeFirst) {
+        this.whole = wholeFirst ? new CompletableFuture<>() : null;
     }
 
     @Override
@@ -111,7 +113,7 @@ final class StreamBody implements HttpResponse.BodySubscriber<StreamBody> {
         s.request(whole != null ? Long.MAX_VALUE : 1);
     }
 
-    /** Lets a {@link #wholeFirst()} body's {@code send} return: the body ended, failed or was closed. */
+    /** Lets a whole-first body's {@code send} return: the body ended, failed or was closed. */
     private void releaseWhole() {
         CompletableFuture<StreamBody> w = whole;
         if (w != null) {

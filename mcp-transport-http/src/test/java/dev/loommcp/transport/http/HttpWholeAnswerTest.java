@@ -29,7 +29,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * A fixed-length JSON answer to a request whose caller waits is taken in whole inside the HTTP client's
- * {@code send} ({@link StreamBody#wholeFirst()}: one wake-up of the caller per answer), only when the call's
+ * {@code send} ({@link StreamBody#StreamBody(boolean)}: one wake-up of the caller per answer), only when the call's
  * deadline bounds it (the core cancels the call at its deadline); a body that stalls there still ends at the
  * deadline, and one read as it comes still has its idle bound.
  */
@@ -97,8 +97,7 @@ class HttpWholeAnswerTest extends ServerTestBase {
             public void cancel() {
             }
         };
-        StreamBody ends = new StreamBody();
-        ends.wholeFirst();
+        StreamBody ends = new StreamBody(true);
         ends.onSubscribe(subscription);
         assertThat(requested.get()).as("asks for all of it at once").isEqualTo(Long.MAX_VALUE);
         ends.onNext(List.of(ByteBuffer.wrap("{}".getBytes())));
@@ -107,15 +106,13 @@ class HttpWholeAnswerTest extends ServerTestBase {
         assertThat(ends.getBody().toCompletableFuture()).isCompletedWithValue(ends);
         assertThat(ends.readAll(10, () -> 1)).isEqualTo("{}".getBytes());
 
-        StreamBody fails = new StreamBody();
-        fails.wholeFirst();
+        StreamBody fails = new StreamBody(true);
         fails.onSubscribe(subscription);
         fails.onError(new java.io.IOException("cut"));
         assertThat(fails.getBody().toCompletableFuture()).isCompletedWithValue(fails);
         assertThatThrownBy(() -> fails.readAll(10, () -> 1)).hasMessage("cut");
 
-        StreamBody closed = new StreamBody();
-        closed.wholeFirst();
+        StreamBody closed = new StreamBody(true);
         closed.onSubscribe(subscription);
         closed.close();
         assertThat(closed.getBody().toCompletableFuture()).isCompletedWithValue(closed);
