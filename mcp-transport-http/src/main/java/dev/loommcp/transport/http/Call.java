@@ -35,6 +35,8 @@ final class Call {
     private Thread inSend;
     /** Whether {@link #abort()} or {@link #complete()} interrupted {@link #inSend} (then that interrupt is ours). */
     private boolean interruptedInSend;
+    /** What the body handler found wrong with the framing of the latest response, or {@code null}. */
+    private volatile String answerProblem;
 
     Call(RequestId awaitedId, String what) {
         this(awaitedId, what, false, false);
@@ -106,6 +108,18 @@ final class Call {
             lock.unlock();
         }
         f.cancel(true);
+    }
+
+    /** Records what is wrong with the framing of the response being received (the body handler's finding). */
+    void answerProblem(String problem) {
+        answerProblem = problem;
+    }
+
+    /** Returns and clears what {@link #answerProblem(String)} recorded, or {@code null}. */
+    String takeAnswerProblem() {
+        String p = answerProblem;
+        answerProblem = null;
+        return p;
     }
 
     void attach(StreamBody b) {

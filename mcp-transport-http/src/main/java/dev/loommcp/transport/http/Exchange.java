@@ -99,7 +99,13 @@ final class Exchange {
                         : ""));
             }
             traceBody("sent", call.what, body);
+            call.takeAnswerProblem(); // nothing of an earlier response of this call counts
             HttpResponse<StreamBody> resp = await(call, request, deadlineNanos);
+            String problem = call.takeAnswerProblem();
+            if (problem != null) {
+                resp.body().close();
+                throw notHttp(call, problem, null);
+            }
             int status = resp.statusCode();
             if (WIRE.isLoggable(Level.DEBUG)) {
                 WIRE.log(Level.DEBUG, call.what + ": HTTP " + status + " " + mediaType(resp));
@@ -421,6 +427,11 @@ final class Exchange {
 
     private McpException ioFailure(Call call, Throwable cause) {
         String what = call.what;
+        String problem = call.takeAnswerProblem();
+        if (problem != null) {
+            // the body handler saw the framing fault that made the client fail (a Content-Length that is no number)
+            return notHttp(call, problem, cause);
+        }
         if (cause instanceof HttpConnectTimeoutException) {
             return new McpTransportException(what + ": connecting to " + origin + " timed out", cause);
         }
@@ -440,8 +451,7 @@ final class Exchange {
                     cause);
         }
         if (cause instanceof java.net.ProtocolException) {
-            return new McpTransportException(what + ": the answer of " + origin + " is not valid HTTP ("
-                    + reason(cause) + ")", cause);
+            return notHttp(call, reason(cause), cause);
         }
         if (cause instanceof javax.net.ssl.SSLException) {
             return new McpTransportException(what + ": TLS with " + origin + " failed (" + reason(cause) + ")", cause);
@@ -501,10 +511,50 @@ final class Exchange {
      */
     private static HttpResponse.BodyHandler<StreamBody> bodyOf(Call call, long wholeLimit) {
         return info -> {
-            StreamBody body = new StreamBody(readsWhole(info, wholeLimit));
+            String problem = contentLengthProblem(info.headers());
+            if (problem != null) {
+                call.answerProblem(problem); // the exchange fails with it, whatever the client does next
+            }
+            StreamBody body = new StreamBody(problem == null && readsWhole(info, wholeLimit));
             call.attach(body);
             return body;
         };
+    }
+
+    /** The failure of an answer that is not valid HTTP, saying what is wrong with it. */
+    private McpTransportException notHttp(Call call, String problem, Throwable cause) {
+        return new McpTransportException(call.what + ": the answer of " + origin + " is not valid HTTP (" + problem
+                + ")", cause);
+    }
+
+    /**
+     * What is wrong with a response's {@code Content-Length}, or {@code null} when it is absent or valid. RFC 9112
+     * section 6.3 makes a length that is not a number (1*DIGIT) and two different lengths unrecoverable framing
+     * errors; the JDK's client takes the first value, fails on one that is not a number with a bare
+     * {@code NumberFormatException}, and waits for a negative one. Never quotes the value.
+     *
+     * @param headers the response's headers
+     * @return the problem, in words, or {@code null}
+     */
+    static String contentLengthProblem(java.net.http.HttpHeaders headers) {
+        List<String> values = headers.allValues("Content-Length");
+        String length = null;
+        for (String v : values) {
+            String t = v.trim();
+            if (t.isEmpty() || t.length() > 18) {
+                return "its Content-Length is not a length";
+            }
+            for (int i = 0; i < t.length(); i++) {
+                if (t.charAt(i) < '0' || t.charAt(i) > '9') {
+                    return "its Content-Length is not a length";
+                }
+            }
+            if (length != null && Long.parseLong(length) != Long.parseLong(t)) {
+                return "it has two different Content-Length values";
+            }
+            length = t;
+        }
+        return null;
     }
 
     /**

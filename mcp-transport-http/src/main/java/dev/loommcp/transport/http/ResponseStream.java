@@ -134,8 +134,18 @@ final class ResponseStream {
         }
     }
 
-    /** Reads a JSON answer and delivers every message it holds. */
-    void readJsonAnswer(Call call, StreamBody body, long deadlineNanos) throws InterruptedException {
+    /**
+     * Reads a JSON answer and delivers every message it holds.
+     *
+     * @param declaredLength the answer's {@code Content-Length} (already checked to be valid), or -1 without one: a
+     *                       length over the message limit fails at once, as the body would once read that far
+     */
+    void readJsonAnswer(Call call, StreamBody body, long declaredLength, long deadlineNanos)
+            throws InterruptedException {
+        if (declaredLength > settings.maxMessageBytes) {
+            body.close();
+            throw tooLarge(call, settings.maxMessageBytes);
+        }
         byte[] bytes = readAll(call, body, settings.maxMessageBytes, deadlineNanos);
         traceBody("received", call.what, bytes);
         List<JsonRpcMessage> messages;
@@ -204,6 +214,11 @@ final class ResponseStream {
     }
 
     /** Reads a whole body of at most {@code max} bytes, mapping its failures to the client's exceptions. */
+    /** The failure of an answer larger than {@code max} bytes (said the same whether declared or read). */
+    private static McpProtocolException tooLarge(Call call, int max) {
+        return new McpProtocolException(call.what + ": " + new StreamBody.TooLargeException(max).getMessage());
+    }
+
     byte[] readAll(Call call, StreamBody body, int max, long deadlineNanos) throws InterruptedException {
         try {
             byte[] all = body.readAll(max, () -> settings.waitNanos(call, deadlineNanos));
@@ -219,7 +234,7 @@ final class ResponseStream {
             throw new McpTransportException(call.what + ": no data for " + settings.idleTimeout.toMillis()
                     + " ms (idle timeout)");
         } catch (StreamBody.TooLargeException e) {
-            throw new McpProtocolException(call.what + ": " + e.getMessage());
+            throw tooLarge(call, max);
         } catch (IOException e) {
             throw new McpTransportException(call.what + ": reading the answer failed (" + Exchange.reason(e) + ")", e);
         } finally {

@@ -317,7 +317,8 @@ final class Sender {
         } else if (type.equals("text/event-stream")) {
             responses.readRequestStream(call, resp.body(), ctx);
         } else if (isJson(type)) {
-            responses.readJsonAnswer(call, resp.body(), ctx.deadline().nanoTime());
+            responses.readJsonAnswer(call, resp.body(),
+                    resp.headers().firstValueAsLong("Content-Length").orElse(-1), ctx.deadline().nanoTime());
             if (!call.completed()) {
                 throw new McpProtocolException(call.what + ": the JSON answer held no response to this request");
             }

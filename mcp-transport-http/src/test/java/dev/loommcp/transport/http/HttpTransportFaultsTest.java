@@ -412,16 +412,55 @@ class HttpTransportFaultsTest {
     }
 
     /**
-     * An answer the JDK's client fails on with a RuntimeException (a Content-Length that is not a number) is the
-     * server's fault: the failure says the exchange failed, not that the client refused the request, and shows no
-     * header value.
+     * An answer whose Content-Length is not a length (RFC 9112 section 6.3: a framing error) is the server's fault,
+     * named as such: the JDK's client fails on one that is no number with a bare RuntimeException, takes a negative
+     * one as a length to wait for, and takes the first of two different ones. The value is never shown.
+     */
+    @org.junit.jupiter.params.ParameterizedTest(name = "{0}")
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"Content-Length: secret-value",
+        "Content-Length: -5", "Content-Length: +2", "Content-Length: 2, 2", "Content-Length: 2\r\nContent-Length: 3"})
+    void anAnswerWhoseContentLengthIsNotALengthIsNotValidHttp(String lengthHeaders) throws Exception {
+        failureOfACallAnsweredWith(id -> "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                + lengthHeaders + "\r\nConnection: close\r\n\r\n{}")
+                .hasMessageContaining("is not valid HTTP (")
+                .hasMessageMatching("(?s).*\\((its Content-Length is not a length|it has two different Content-Length"
+                        + " values)\\).*")
+                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("secret").doesNotContain("refused"));
+    }
+
+    @Test
+    void contentLengthsAreCheckedAsRfc9112Says() {
+        java.util.function.Function<List<String>, String> problem = values -> Exchange.contentLengthProblem(
+                java.net.http.HttpHeaders.of(Map.of("Content-Length", values), (k, v) -> true));
+        assertThat(problem.apply(List.of("0"))).isNull();
+        assertThat(problem.apply(List.of("123"))).isNull();
+        assertThat(problem.apply(List.of("12", "012"))).as("the same length twice").isNull();
+        assertThat(problem.apply(List.of())).isNull();
+        assertThat(problem.apply(List.of("12", "13"))).isEqualTo("it has two different Content-Length values");
+        for (String bad : List.of("", "-1", "+1", "1 2", "1,1", "0x10", "1e3", "9".repeat(19))) {
+            assertThat(problem.apply(List.of(bad))).as(bad).isEqualTo("its Content-Length is not a length");
+        }
+    }
+
+    /**
+     * A JSON answer that declares more bytes than the message limit fails when its headers arrive, as the same
+     * size failure the body would have met once read that far, not when the body stalls or the deadline passes.
      */
     @Test
-    void anAnswerWithANonNumericContentLengthIsTheExchangesFailure() throws Exception {
-        failureOfACallAnsweredWith(id -> "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
-                + "Content-Length: secret-value\r\nConnection: close\r\n\r\n{}")
-                .hasMessageContaining("HTTP exchange with")
-                .satisfies(e -> assertThat(e.getMessage()).doesNotContain("secret").doesNotContain("refused"));
+    void aJsonAnswerDeclaredOverTheSizeLimitFailsAtItsHeaders() throws Exception {
+        server.handler((req, ex) -> {
+            ex.getResponseHeaders().set("Content-Type", "application/json");
+            ex.sendResponseHeaders(200, 5000);
+            write(ex.getResponseBody(), "{\"jsonrpc\":");
+            release.await(20, TimeUnit.SECONDS);
+        });
+        HttpTransport t = open(HttpTransport.newBuilder(server.uri("/mcp")).maxMessageSize(1024));
+        long start = System.nanoTime();
+        assertThatThrownBy(() -> t.exchange(request(4, "tools/call"), new TestContext(RequestId.of(4),
+                Duration.ofSeconds(20))))
+                .isInstanceOf(dev.loommcp.McpProtocolException.class)
+                .hasMessageContaining("tools/call (id 4)").hasMessageContaining("larger than the maximum of 1024 bytes");
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
     }
 
     @Test
