@@ -213,12 +213,12 @@ final class ResponseStream {
         }
     }
 
-    /** Reads a whole body of at most {@code max} bytes, mapping its failures to the client's exceptions. */
     /** The failure of an answer larger than {@code max} bytes (said the same whether declared or read). */
     private static McpProtocolException tooLarge(Call call, int max) {
         return new McpProtocolException(call.what + ": " + new StreamBody.TooLargeException(max).getMessage());
     }
 
+    /** Reads a whole body of at most {@code max} bytes, mapping its failures to the client's exceptions. */
     byte[] readAll(Call call, StreamBody body, int max, long deadlineNanos) throws InterruptedException {
         try {
             byte[] all = body.readAll(max, () -> settings.waitNanos(call, deadlineNanos));

@@ -23,10 +23,10 @@ import java.util.concurrent.atomic.AtomicReference;
  * keep the connection for the next request. A body the client completed is never cancelled: cancelling after the
  * client returned the connection to its pool would close it under another request.
  *
- * <p>A body made {@linkplain #StreamBody(boolean) whole first} is taken in at once instead, and the client's {@code send}
- * returns only when it ended (or was closed): the caller is then woken once per answer rather than once for the
- * headers and again for the body. Only for bodies whose size the headers bound, read by a caller whose deadline the
- * core enforces (see {@link Exchange}).
+ * <p>A body made {@linkplain #StreamBody(boolean) whole first} is taken in at once instead, and the client's
+ * {@code send} returns only when it ended (or was closed): the caller is then woken once per answer rather than once
+ * for the headers and again for the body. Only for bodies whose size the headers bound, read by a caller whose
+ * deadline the core enforces (see {@link Exchange}).
  */
 final class StreamBody implements HttpResponse.BodySubscriber<StreamBody> {
 

@@ -459,7 +459,8 @@ class HttpTransportFaultsTest {
         assertThatThrownBy(() -> t.exchange(request(4, "tools/call"), new TestContext(RequestId.of(4),
                 Duration.ofSeconds(20))))
                 .isInstanceOf(dev.loommcp.McpProtocolException.class)
-                .hasMessageContaining("tools/call (id 4)").hasMessageContaining("larger than the maximum of 1024 bytes");
+                .hasMessageContaining("tools/call (id 4)")
+                .hasMessageContaining("larger than the maximum of 1024 bytes");
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
     }
 
