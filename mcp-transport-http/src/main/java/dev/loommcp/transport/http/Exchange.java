@@ -559,19 +559,16 @@ final class Exchange {
 
     /**
      * Whether a response is taken in whole before the client's {@code send} returns: a 2xx JSON answer whose
-     * {@code Content-Length} is at most {@code wholeLimit} (never with a negative limit, a chunked or SSE body, or
-     * a length that is not a number: those are read as they come, each read bounded by the idle timeout).
+     * {@code Content-Length} is at most {@code wholeLimit} (never with a negative limit, a chunked or SSE body: those
+     * are read as they come, each read bounded by the idle timeout). Only for a response whose
+     * {@code Content-Length} passed {@link #contentLengthProblem} (it is then absent or digits).
      */
     static boolean readsWhole(HttpResponse.ResponseInfo info, long wholeLimit) {
         if (wholeLimit < 0 || info.statusCode() / 100 != 2 || !isJson(mediaType(info.headers()))) {
             return false;
         }
-        try {
-            long length = info.headers().firstValueAsLong("Content-Length").orElse(-1);
-            return length >= 0 && length <= wholeLimit;
-        } catch (NumberFormatException e) {
-            return false; // the client fails such an answer itself
-        }
+        long length = info.headers().firstValueAsLong("Content-Length").orElse(-1);
+        return length >= 0 && length <= wholeLimit;
     }
 
     /**

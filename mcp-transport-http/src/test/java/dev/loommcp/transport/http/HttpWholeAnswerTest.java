@@ -68,6 +68,7 @@ class HttpWholeAnswerTest extends ServerTestBase {
                 "Content-Length", List.of(length)));
     }
 
+    /** (A Content-Length that is not a length never gets here: the exchange fails, see HttpTransportFaultsTest.) */
     @Test
     void onlyAFixedLength2xxJsonAnswerWithinTheLimitIsTakenInWhole() {
         assertThat(Exchange.readsWhole(jsonInfo(200, "100"), 100)).isTrue();
@@ -77,7 +78,6 @@ class HttpWholeAnswerTest extends ServerTestBase {
         assertThat(Exchange.readsWhole(jsonInfo(200, "101"), 100)).as("over the limit").isFalse();
         assertThat(Exchange.readsWhole(jsonInfo(200, "100"), -1)).as("no deadline to bound it").isFalse();
         assertThat(Exchange.readsWhole(jsonInfo(500, "10"), 100)).as("an error status").isFalse();
-        assertThat(Exchange.readsWhole(jsonInfo(200, "ten"), 100)).as("a length that is no number").isFalse();
         assertThat(Exchange.readsWhole(info(200, Map.of("Content-Type", List.of("application/json"))), 100))
                 .as("chunked").isFalse();
         assertThat(Exchange.readsWhole(info(200, Map.of("Content-Type", List.of("text/event-stream"),
