@@ -123,7 +123,9 @@ class DpopProofsTest {
                 .getStringClaim("nonce")).isEqualTo("rs-1");
         assertThat(p.nonce(URI.create("https://as.example"))).isEqualTo("n2");
         assertThat(p.nonce(URI.create("https://nowhere.example"))).isNull();
-        assertThat(p.toString()).contains(KEY.thumbprint()).doesNotContain("n2").doesNotContain("rs-1");
+        // the thumbprint is random base64url and may itself hold "n2" (it once did): look for the nonces beside it
+        assertThat(p.toString()).contains(KEY.thumbprint());
+        assertThat(p.toString().replace(KEY.thumbprint(), "")).doesNotContain("n2").doesNotContain("rs-1");
     }
 
     @ParameterizedTest
