@@ -75,7 +75,10 @@ import java.util.concurrent.CompletableFuture;
  * {@code notifications/cancelled} is sent to the server (never for {@code initialize}, and not on close; in the
  * modern era over HTTP the request's exchange is aborted instead), a late
  * response is dropped, and the call throws {@link McpTimeoutException}, {@link McpCancelledException},
- * {@link InterruptedException} or {@link McpClosedException} respectively (MCP "Cancellation").
+ * {@link InterruptedException} or {@link McpClosedException} respectively (MCP "Cancellation"). A call that fails
+ * with an {@link McpTransportException} after the server had accepted its request (over HTTP: its answer stream
+ * idled out or broke and could not be resumed, or its response headers never came) is cancelled on the wire the same
+ * way while the session goes on: a lost stream is no cancellation to the server.
  *
  * <h2>Threads</h2>
  * All methods are thread-safe. Listeners run one at a time on the client's event thread ({@code mcp-events-N});

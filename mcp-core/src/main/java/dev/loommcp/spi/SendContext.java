@@ -71,6 +71,22 @@ public interface SendContext {
     }
 
     /**
+     * Records that the server has the request and may still be working on it, so that giving up on its answer has to
+     * be said: over Streamable HTTP a broken or idle response stream is not a cancellation (MCP 2025-11-25,
+     * "Transports", Streamable HTTP: disconnection "SHOULD NOT be interpreted as the client cancelling its request";
+     * to cancel, the client sends {@code notifications/cancelled}). When the call later fails with a
+     * {@link dev.loommcp.McpTransportException} of this request (reported through
+     * {@link TransportSink#onSendFailed}; not a {@link dev.loommcp.McpSessionExpiredException}) while the session
+     * goes on, the core sends {@code notifications/cancelled} for it, in an era that cancels in-band (not the modern
+     * era over an exchange-per-request transport, where aborting the exchange cancels). The HTTP transport calls it
+     * once a request's POST was answered 2xx with an event stream, and when the wait for the POST's response headers
+     * timed out (the server had the request). A transport whose failures end the connection (stdio) need not call it.
+     * Idempotent; callable from any thread. Default: nothing.
+     */
+    default void markAccepted() {
+    }
+
+    /**
      * Returns the modern-era routing facts of the message, which a transport with headers sends as headers.
      * Present for every message of the modern era (including the {@code server/discover} probe), absent in the
      * legacy era: a transport may key its era behaviour on it (HTTP: no session header, a JSON-RPC error in the body

@@ -25,6 +25,7 @@ final class CallContext implements SendContext {
     private final RequestRouting routing;
     private volatile boolean completed;
     private volatile boolean callerWaits;
+    private volatile boolean accepted;
 
     CallContext(Deadline deadline, RequestId id) {
         this(deadline, id, false, null);
@@ -58,6 +59,16 @@ final class CallContext implements SendContext {
     @Override
     public boolean callerWaits() {
         return callerWaits;
+    }
+
+    @Override
+    public void markAccepted() {
+        accepted = true;
+    }
+
+    /** Whether the transport said the server has the request ({@link #markAccepted()}). */
+    boolean accepted() {
+        return accepted;
     }
 
     @Override

@@ -7,7 +7,9 @@ import dev.loommcp.McpClosedException;
 import dev.loommcp.McpMissingCapabilityException;
 import dev.loommcp.McpProtocolException;
 import dev.loommcp.McpRpcException;
+import dev.loommcp.McpSessionExpiredException;
 import dev.loommcp.McpTimeoutException;
+import dev.loommcp.McpTransportException;
 import dev.loommcp.McpUnsupportedInEraException;
 import dev.loommcp.McpUnsupportedVersionException;
 import dev.loommcp.ProtocolMode;
@@ -593,6 +595,13 @@ public final class Session {
                 throw e;
             } catch (InterruptedException e) {
                 cancelReason = "interrupted";
+                throw e;
+            } catch (McpTransportException e) {
+                if (context.accepted() && !(e instanceof McpSessionExpiredException)) {
+                    // the server has the request and may still be working on it: a transport failure is not a
+                    // cancel (Streamable HTTP), so say that the client stopped waiting
+                    cancelReason = "the client stopped waiting: the request's answer stream failed";
+                }
                 throw e;
             }
             if (p.looselyMatched) {

@@ -37,6 +37,12 @@ final class Call {
     private boolean interruptedInSend;
     /** What the body handler found wrong with the framing of the latest response, or {@code null}. */
     private volatile String answerProblem;
+    /**
+     * Whether the server has the request and may still be working on it: its POST was answered 2xx with an event
+     * stream, or the wait for its response headers timed out. A request that then fails without its answer is
+     * cancelled on the wire by the core ({@link dev.loommcp.spi.SendContext#markAccepted()}).
+     */
+    volatile boolean serverHasRequest;
 
     Call(RequestId awaitedId, String what) {
         this(awaitedId, what, false, false);

@@ -436,6 +436,7 @@ final class Exchange {
             return new McpTransportException(what + ": connecting to " + origin + " timed out", cause);
         }
         if (cause instanceof HttpTimeoutException) {
+            call.serverHasRequest = true; // it was sent and the server is slow to answer: it may still be working
             return new McpTransportException(what + ": no response headers from " + origin + " in time", cause);
         }
         if (cause instanceof McpTransportException m) {

@@ -259,6 +259,9 @@ final class Sender {
                 postRequest(call, body, ctx, modern);
             } catch (McpException e) {
                 if (!call.completed()) {
+                    if (call.serverHasRequest) {
+                        ctx.markAccepted(); // the core then tells the server that nobody waits for the answer
+                    }
                     throw exchange.closedOr(e);
                 }
                 // the response already arrived (on another stream): what broke afterwards does not matter
@@ -312,6 +315,9 @@ final class Sender {
             captureSession(resp); // the request that starts a session (initialize) gets its id in the answer
         }
         String type = mediaType(resp);
+        if (type.equals("text/event-stream")) {
+            call.serverHasRequest = true; // the answer comes later on this stream: the server is working on it
+        }
         if (type.equals("text/event-stream") && modern != null) {
             responses.readModernStream(call, resp.body(), ctx);
         } else if (type.equals("text/event-stream")) {

@@ -518,6 +518,91 @@ class HttpTransportFaultsTest {
         }
     }
 
+    /** How the test server treats a {@code tools/call} POST in {@link #aRequestTheServerHasIsCancelledWhenItsAnswerIsLost}. */
+    enum LostAnswer {
+        /** 200 with an event stream, then nothing: the client's idle timeout ends the read. */
+        STREAM_GOES_IDLE(true),
+        /** 200 with an event stream that ends without the answer and without an event id to resume from. */
+        STREAM_ENDS_EARLY(true),
+        /** No response headers at all: the client's header timer (connect timeout plus idle timeout) ends the wait. */
+        NO_HEADERS(true),
+        /** HTTP 500 without a JSON-RPC body: the server refused the request, there is nothing to cancel. */
+        REFUSED(false);
+
+        final boolean serverHasIt;
+
+        LostAnswer(boolean serverHasIt) {
+            this.serverHasIt = serverHasIt;
+        }
+    }
+
+    /**
+     * A legacy-era request the server accepted but whose answer the client gave up on after a transport failure
+     * (not its deadline) is cancelled on the wire: over Streamable HTTP a lost stream is no cancellation (MCP
+     * 2025-11-25, "Transports"), so without the notification the server would go on working for nobody. A request
+     * the server refused gets none. Either way the client stays usable.
+     */
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.EnumSource(LostAnswer.class)
+    void aRequestTheServerHasIsCancelledWhenItsAnswerIsLost(LostAnswer mode) throws Exception {
+        List<Object> cancelled = new CopyOnWriteArrayList<>();
+        List<Object> reasons = new CopyOnWriteArrayList<>();
+        server.handler((req, ex) -> {
+            if (answeredPlumbing(req, ex, () -> "s1")) {
+                return;
+            }
+            if ("notifications/cancelled".equals(req.rpcMethod())) {
+                Map<?, ?> params = (Map<?, ?>) ((Map<?, ?>) dev.loommcp.internal.json.Json.read(req.body()))
+                        .get("params");
+                cancelled.add(String.valueOf(params.get("requestId")));
+                reasons.add(params.get("reason"));
+                TestServer.status(ex, 202);
+            } else if (req.rpcId() == null) {
+                TestServer.status(ex, 202);
+            } else if (!"tools/call".equals(req.rpcMethod())) {
+                json(ex, 200, result(req.rpcId(), "{}"));
+            } else {
+                switch (mode) {
+                    case STREAM_GOES_IDLE -> {
+                        write(sse(ex), ": working\n\n");
+                        release.await(20, TimeUnit.SECONDS);
+                    }
+                    case STREAM_ENDS_EARLY -> write(sse(ex), ": working\n\n");
+                    case NO_HEADERS -> release.await(20, TimeUnit.SECONDS);
+                    case REFUSED -> TestServer.status(ex, 500);
+                }
+            }
+        });
+        HttpTransport transport = HttpTransport.newBuilder(server.uri("/mcp"))
+                .connectTimeout(Duration.ofMillis(200)).idleTimeout(Duration.ofMillis(300)).build();
+        List<RequestId> failedIds = new CopyOnWriteArrayList<>();
+        try (McpClient client = McpClient.newBuilder(transport).protocolMode(ProtocolMode.LEGACY)
+                .eventListener(new dev.loommcp.McpEventListener() {
+                    @Override
+                    public void requestFailed(String method, RequestId id, Duration elapsed, Throwable failure) {
+                        failedIds.add(id);
+                    }
+                }).build()) {
+            client.connect();
+            for (int i = 0; i < 2; i++) {
+                assertThatThrownBy(() -> client.callTool("slow", Map.of(),
+                        RequestOptions.timeout(Duration.ofSeconds(30))))
+                        .isInstanceOf(McpTransportException.class)
+                        .hasMessageContaining("tools/call");
+                assertThat(Thread.currentThread().isInterrupted()).isFalse();
+            }
+            client.ping(RequestOptions.DEFAULT); // still usable
+            if (mode.serverHasIt) {
+                org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> cancelled.size() == 2);
+            }
+        }
+        // close() lets queued notifications go out first: a refused request got none by now
+        assertThat(cancelled).as("requestIds of notifications/cancelled")
+                .containsExactlyElementsOf(mode.serverHasIt ? failedIds.stream().map(id -> String.valueOf(id.value())).toList()
+                        : List.of());
+        assertThat(reasons).allSatisfy(r -> assertThat(r).asString().contains("stopped waiting"));
+    }
+
     // ------------------------------------------------------------------------------------------------------------
     // item 5: opening or sending on a closed transport
 
