@@ -26,9 +26,9 @@ import tools.jackson.databind.node.ObjectNode;
  * <p>Variants, not in the default set ({@code --clients raw,raw-queued,raw-vreader,raw-queued-vreader}), each
  * changing one design choice so that its cost can be measured on its own: {@code -queued}: callers hand their
  * encoded line to a writer virtual thread through a {@link LinkedBlockingQueue}, which writes whatever is queued and
- * flushes once (the way loom-mcp's stdio transport writes); {@code -vreader}: the reader is a virtual thread instead
- * of a platform thread (as loom-mcp's is). {@code raw-queued-vreader} has loom-mcp's thread layout with the raw
- * loop's JSON handling. {@code raw-modern} speaks the modern era (MCP 2026-07-28) the same way: {@code server/discover}
+ * flushes once (the way loom-mcp's stdio transport writes what it cannot write directly); {@code -vreader}: the
+ * reader is a virtual thread instead of a platform thread (loom-mcp's once was; a pipe read holds its carrier).
+ * {@code raw-queued-vreader} has the thread layout loom-mcp had before it, with the raw loop's JSON handling. {@code raw-modern} speaks the modern era (MCP 2026-07-28) the same way: {@code server/discover}
  * instead of {@code initialize}, and the per-request {@code _meta} envelope (protocol version, client capabilities,
  * client info) on every request, built once and reused.
  */
