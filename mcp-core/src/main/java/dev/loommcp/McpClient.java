@@ -209,8 +209,10 @@ public final class McpClient implements McpTools, McpResources, McpPrompts, McpU
      * interrupts running handlers, closes the transport (bounded by the transport's shutdown bounds) and waits for
      * the client's threads (listener, handlers, helpers) up to 5 seconds in all; a handler or listener that ignores
      * its interrupt longer is left to finish on its own (its answer is not sent). Idempotent; safe from any thread,
-     * including a listener or handler of this client. Called from an interrupted thread it still closes and waits in
-     * full, then returns with the interrupt status set again. A {@link #connect()} or call running meanwhile fails
+     * including a listener or handler of this client. A close while another thread's close (or the release after the
+     * transport's loss) is still running waits for it, so every close returns with the client released; from a
+     * listener or handler of this client it returns at once (the release waits for that thread). Called from an
+     * interrupted thread it still closes and waits in full, then returns with the interrupt status set again. A {@link #connect()} or call running meanwhile fails
      * with {@link McpClosedException}, whatever the transport threw when it was closed under it.
      */
     @Override

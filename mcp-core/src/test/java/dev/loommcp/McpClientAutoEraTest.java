@@ -253,6 +253,33 @@ class McpClientAutoEraTest {
     }
 
     /**
+     * {@code close()} during the probe ends {@code connect()} at once with {@link McpClosedException}: the probe's
+     * own transport is not the session's, so before, connect went on waiting for the probe timeout.
+     */
+    @Test
+    void closeDuringTheProbeEndsConnectAtOnce() throws Exception {
+        Session s = sessions.unconnected(Mode.INLINE, t -> t.probes(() -> {
+            ScriptedTransport p = ScriptedTransport.create(Mode.INLINE);
+            p.hold("server/discover");
+            return p;
+        }), b -> b.protocolMode(ProtocolMode.AUTO).probeTimeout(Duration.ofSeconds(30)));
+        dev.loommcp.testing.BackgroundCall<Void> connect = dev.loommcp.testing.BackgroundCall.start("connect", () -> {
+            s.client().connect();
+            return null;
+        });
+        dev.loommcp.testing.Await.until("the probe is sent", () -> !s.server().probesMade().isEmpty()
+                && !s.server().probesMade().get(0).requests("server/discover").isEmpty());
+        long start = System.nanoTime();
+        s.client().close();
+        assertThat(connect.failure()).isInstanceOf(dev.loommcp.McpClosedException.class)
+                .hasMessageContaining("closed during the era probe");
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).as("connect ended by the close, not the probe timeout")
+                .isLessThan(Duration.ofSeconds(15));
+        dev.loommcp.testing.Await.until("the probe transport is closed", s.server().probesMade().get(0)::isClosed);
+        assertThat(s.server().requests("initialize")).isEmpty();
+    }
+
+    /**
      * A modern-only server slower to start than the probe timeout: the silent probe says legacy, the session's own
      * process refuses {@code initialize} with {@code -32022}, so the verdict failed and {@code server/discover} on the
      * same connection makes it modern (C.2: re-probe when the verdict fails).

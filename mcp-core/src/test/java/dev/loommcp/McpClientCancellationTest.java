@@ -2,6 +2,7 @@ package dev.loommcp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.fail;
 
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
@@ -266,7 +267,8 @@ class McpClientCancellationTest {
 
         call.thread().interrupt();
 
-        assertThat(call.failure()).isInstanceOf(InterruptedException.class);
+        assertThat(call.failure()).isInstanceOf(InterruptedException.class)
+                .hasMessage("tools/call (id " + request.id().value() + ") interrupted while waiting for its response");
         assertThat(s.client().pendingRequestCount()).isZero();
         assertCancelledSentFor(s, request.id(), "interrupted");
         s.server().reply(request.id(), textResult("late"));
@@ -336,6 +338,42 @@ class McpClientCancellationTest {
             closer.result();
         }
         assertThat(s.client().isClosed()).isTrue();
+        assertThat(s.server().closeCount()).isEqualTo(1);
+    }
+
+    /**
+     * A second close while the first is still releasing (its transport's close takes a while, as a stdio server that
+     * ignores SIGTERM does) returns only once the release is over: before, it returned at once with the process and
+     * threads still there.
+     */
+    @Test
+    void aSecondCloseWaitsForTheFirstToFinish() throws Exception {
+        CountDownLatch closing = new CountDownLatch(1);
+        CountDownLatch letClose = new CountDownLatch(1);
+        java.util.concurrent.atomic.AtomicBoolean transportClosed = new java.util.concurrent.atomic.AtomicBoolean();
+        Session s = sessions.connected(Mode.INLINE, t -> t.onClose(() -> {
+            closing.countDown();
+            try {
+                letClose.await(20, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            transportClosed.set(true);
+        }), b -> b);
+        BackgroundCall<Void> first = BackgroundCall.start("first-closer", () -> {
+            s.client().close();
+            return null;
+        });
+        assertThat(closing.await(10, TimeUnit.SECONDS)).isTrue();
+        BackgroundCall<Void> second = BackgroundCall.start("second-closer", () -> {
+            s.client().close();
+            return transportClosed.get() ? null : fail("the second close returned before the transport was closed");
+        });
+        Thread.sleep(200);
+        assertThat(second.isDone()).as("the second close waits for the first").isFalse();
+        letClose.countDown();
+        second.result();
+        first.result();
         assertThat(s.server().closeCount()).isEqualTo(1);
     }
 
@@ -515,18 +553,81 @@ class McpClientCancellationTest {
         BackgroundCall<CallToolResult> call = BackgroundCall.start("call", () -> s.client().callTool("slow",
                 Map.of(), RequestOptions.newBuilder().timeout(timeout).resetTimeoutOnProgress(max)
                         .progressListener(p -> { }).build()));
-        JsonRpcMessage.Request request = s.server().awaitRequest("tools/call");
-        Object token = ((Map<?, ?>) request.params().get("_meta")).get("progressToken");
-
-        int n = 0;
-        while (!call.isDone() && System.nanoTime() - start < Await.DEFAULT.toNanos()) {
-            s.server().deliverOn(request.id(), McpClientToolsTest.progress(token, ++n, null, null));
-            Thread.sleep(10);
-        }
+        JsonRpcMessage.Request request = progressUntilItEnds(s, call, start, 1, 10);
         assertThat(call.failure()).isInstanceOf(McpTimeoutException.class);
         assertThat(System.nanoTime() - start).as("timed out by the maximum, not before")
                 .isGreaterThanOrEqualTo(max.toNanos());
         assertCancelledSentFor(s, request.id(), "timeout");
+    }
+
+    /**
+     * Progress faster than the listener takes it never empties the call's queue: the deadline still ends the call
+     * (it was checked only when the queue ran dry, so such a call never returned), and it is cancelled on the wire.
+     */
+    @ParameterizedTest
+    @EnumSource(Mode.class)
+    void progressFasterThanItsListenerDoesNotHoldTheCallPastItsDeadline(Mode mode) throws Exception {
+        Duration timeout = Duration.ofMillis(400);
+        Session s = sessions.connected(mode, t -> t.hold("tools/call"), b -> b);
+        long start = System.nanoTime();
+        BackgroundCall<CallToolResult> call = BackgroundCall.start("call", () -> s.client().callTool("slow",
+                Map.of(), RequestOptions.newBuilder().timeout(timeout).progressListener(p -> {
+                    try {
+                        Thread.sleep(5);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                }).build()));
+        // about 20 a millisecond against a listener that takes 5 ms each
+        JsonRpcMessage.Request request = progressUntilItEnds(s, call, start, 20, 1);
+        assertThat(call.failure()).isInstanceOf(McpTimeoutException.class);
+        assertThat(Duration.ofNanos(System.nanoTime() - start)).as("ended near its deadline, not at the test's limit")
+                .isLessThan(Await.DEFAULT.dividedBy(2));
+        assertCancelledSentFor(s, request.id(), "timeout");
+    }
+
+    /**
+     * Answers the call's {@code tools/call} with progress only, {@code perTick} notifications every {@code tickMillis},
+     * until the call ends (or the test's wait bound since {@code start} passed).
+     *
+     * @return the request
+     */
+    private static JsonRpcMessage.Request progressUntilItEnds(Session s, BackgroundCall<?> call, long start,
+                                                              int perTick, long tickMillis) throws Exception {
+        JsonRpcMessage.Request request = s.server().awaitRequest("tools/call");
+        Object token = ((Map<?, ?>) request.params().get("_meta")).get("progressToken");
+        int n = 0;
+        while (!call.isDone() && System.nanoTime() - start < Await.DEFAULT.toNanos()) {
+            for (int i = 0; i < perTick; i++) {
+                s.server().deliverOn(request.id(), McpClientToolsTest.progress(token, ++n, null, null));
+            }
+            Thread.sleep(tickMillis);
+        }
+        return request;
+    }
+
+    /** {@code resetTimeoutOnProgress} alone asks for progress (a token) and is kept alive by it, no listener needed. */
+    @ParameterizedTest
+    @EnumSource(Mode.class)
+    void progressResetsTheTimeoutWithoutAListener(Mode mode) throws Exception {
+        Duration timeout = Duration.ofMillis(300);
+        Session s = sessions.connected(mode, t -> t.hold("tools/call"), b -> b);
+        long start = System.nanoTime();
+        BackgroundCall<CallToolResult> call = BackgroundCall.start("call", () -> s.client().callTool("slow",
+                Map.of(), RequestOptions.newBuilder().timeout(timeout).resetTimeoutOnProgress(Duration.ofHours(1))
+                        .build()));
+        JsonRpcMessage.Request request = s.server().awaitRequest("tools/call");
+        @SuppressWarnings("unchecked")
+        Map<String, Object> meta = (Map<String, Object>) request.params().get("_meta");
+        assertThat(meta).as("_meta of the request").isNotNull().containsKey("progressToken");
+        int n = 0;
+        while (System.nanoTime() - start < 3 * timeout.toNanos()) {
+            s.server().deliverOn(request.id(), McpClientToolsTest.progress(meta.get("progressToken"), ++n, null, null));
+            assertThat(call.isDone()).as("the call must stay alive while progress arrives").isFalse();
+            Thread.sleep(10);
+        }
+        s.server().reply(request.id(), textResult("done"));
+        assertThat(call.result().text()).isEqualTo("done");
     }
 
     @Test

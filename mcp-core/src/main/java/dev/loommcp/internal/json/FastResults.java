@@ -10,6 +10,7 @@ import dev.loommcp.schema.InitializeResult;
 import dev.loommcp.schema.ListChangedCapability;
 import dev.loommcp.schema.ListToolsResult;
 import dev.loommcp.schema.ResourcesCapability;
+import dev.loommcp.schema.ProgressNotification;
 import dev.loommcp.schema.ServerCapabilities;
 import dev.loommcp.schema.TextContent;
 import dev.loommcp.schema.Tool;
@@ -164,6 +165,41 @@ public final class FastResults {
     private static boolean optional(Map<?, ?> m, String key, Class<?> type) {
         Object v = m.get(key);
         return v == null || type.isInstance(v);
+    }
+
+    /**
+     * Converts the params of {@code notifications/progress}. They are converted on the transport's reader thread,
+     * which must not stop to build the data-binding mapper (hundreds of milliseconds on a cold JVM, during which no
+     * answer would be delivered either).
+     *
+     * @param raw  the params as plain JSON values
+     * @param what what is converted, for error messages
+     * @return the record
+     * @throws dev.loommcp.McpProtocolException when the value does not have the record's shape
+     */
+    public static ProgressNotification progressNotification(Object raw, String what) {
+        return fastOr(raw, FastResults::tryProgressNotification, ProgressNotification.class, what);
+    }
+
+    private static ProgressNotification tryProgressNotification(Map<?, ?> m) {
+        Object token = m.get("progressToken");
+        if (token instanceof Long l && l == l.intValue()) {
+            token = l.intValue(); // data binding reads an integer that fits an int as an Integer
+        }
+        Object progress = m.get("progress");
+        Object total = m.get("total");
+        if (!(token instanceof String || token instanceof Integer || token instanceof Long)
+                || !plainNumber(progress) || (total != null && !plainNumber(total))
+                || !optional(m, "message", String.class)) {
+            return null;
+        }
+        return new ProgressNotification(token, ((Number) progress).doubleValue(),
+                total == null ? null : ((Number) total).doubleValue(), (String) m.get("message"));
+    }
+
+    /** Whether {@code v} is a number data binding turns into the same {@code double}. */
+    private static boolean plainNumber(Object v) {
+        return v instanceof Integer || v instanceof Long || v instanceof Double;
     }
 
     /**

@@ -3,6 +3,7 @@ package dev.loommcp.internal.session;
 import dev.loommcp.CancellationToken;
 import dev.loommcp.Era;
 import dev.loommcp.McpCancelledException;
+import dev.loommcp.McpClosedException;
 import dev.loommcp.McpException;
 import dev.loommcp.McpProtocolException;
 import dev.loommcp.McpRpcException;
@@ -216,13 +217,16 @@ final class Discovery {
      * @param connectDeadline the connect deadline (silence until it is a timeout of {@code connect()}, not evidence)
      * @param token           the connect's token, or {@code null}
      * @param closer          closes the probe transport once the probe is over
+     * @param whenClosed      registers an action to run when the client closes, returning what unregisters it
      * @return the verdict
      * @throws McpTimeoutException   if the connect deadline passed during the probe
      * @throws McpCancelledException if the token fired
+     * @throws McpClosedException    if the client was closed during the probe
      * @throws InterruptedException  if the calling thread is interrupted
      */
     static Probe probe(McpTransport probe, Envelope envelope, Deadline probeDeadline, Deadline connectDeadline,
-                       CancellationToken token, java.util.function.Consumer<McpTransport> closer)
+                       CancellationToken token, java.util.function.Consumer<McpTransport> closer,
+                       java.util.function.UnaryOperator<Runnable> whenClosed)
             throws InterruptedException {
         CompletableFuture<Object> answer = new CompletableFuture<>();
         TransportSink sink = new TransportSink() {
@@ -254,6 +258,9 @@ final class Discovery {
                 envelope.routing("server/discover", null, version));
         CancellationToken.Registration registration = token == null ? null
                 : token.onCancel(() -> answer.completeExceptionally(new PendingCall.CancelSignal(token.reason())));
+        // the probe's transport is not the session's: a close of the client reaches this wait only through this
+        Runnable unregister = whenClosed.apply(() -> answer.completeExceptionally(new McpClosedException(
+                "connect failed: the client was closed during the era probe (server/discover)", null)));
         try {
             try {
                 probe.open(TransportContext.of(sink, probeDeadline));
@@ -268,6 +275,9 @@ final class Discovery {
             } catch (TimeoutException e) {
                 a = null;
             } catch (ExecutionException e) {
+                if (e.getCause() instanceof McpClosedException closed) {
+                    throw new McpClosedException(closed.getMessage(), null); // thrown here, not on the closer
+                }
                 throw new McpCancelledException("connect cancelled during the era probe: "
                         + ((PendingCall.CancelSignal) e.getCause()).reason);
             }
@@ -282,6 +292,7 @@ final class Discovery {
             if (registration != null) {
                 registration.close();
             }
+            unregister.run();
             context.cancel();
             closer.accept(probe);
         }

@@ -51,6 +51,14 @@ final class EraSetup {
 
         /** Closes a probe transport without making the connect wait for it. */
         void closeProbe(McpTransport probe);
+
+        /**
+         * Runs {@code action} when the client closes (at once if it is closed already): how a close ends the wait
+         * of a step that uses no transport of the session (the probe's).
+         *
+         * @return what unregisters the action
+         */
+        Runnable whenClosed(Runnable action);
     }
 
     private final SessionConfig config;
@@ -115,7 +123,7 @@ final class EraSetup {
         if (probeTransport.isPresent()) {
             Deadline probeDeadline = Deadline.after(config.probeTimeout()).earliest(deadline);
             Discovery.Probe probe = Discovery.probe(probeTransport.get(), envelope, probeDeadline, deadline,
-                    options.token().orElse(null), host::closeProbe);
+                    options.token().orElse(null), host::closeProbe, host::whenClosed);
             LOG.log(System.Logger.Level.DEBUG, () -> "era of " + transport.describe() + ": "
                     + probe.era().name().toLowerCase(Locale.ROOT) + " (probe: " + probe.evidence() + ")");
             host.open(deadline);

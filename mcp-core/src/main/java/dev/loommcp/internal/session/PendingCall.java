@@ -84,6 +84,9 @@ final class PendingCall {
                 return left == Long.MAX_VALUE || watched ? future.get() : future.get(left, TimeUnit.NANOSECONDS);
             } catch (TimeoutException e) {
                 // loop: progress may have moved the deadline
+            } catch (InterruptedException e) {
+                // the JDK's carries no message: say which call the interrupt ended
+                throw new InterruptedException(method + " (id " + id + ") interrupted while waiting for its response");
             } catch (ExecutionException e) {
                 Throwable cause = e.getCause();
                 if (cause instanceof DeadlineWatch.Expired) {

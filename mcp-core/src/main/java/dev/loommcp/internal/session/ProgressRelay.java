@@ -56,7 +56,9 @@ public final class ProgressRelay {
 
     /**
      * Runs the listener for each queued notification until the answer arrives, then returns it (the calling
-     * thread's side). Once the answer is in, the notifications queued before it are all delivered whatever the time.
+     * thread's side). The wait ends at {@code nanos} even while notifications keep coming (the time is checked before
+     * each one: a call overruns it by at most one run of the listener); once the answer is in, the notifications
+     * queued before it are all delivered whatever the time.
      *
      * @param answer the call's future
      * @param nanos  how long to wait for the answer, {@link Long#MAX_VALUE} for ever
@@ -74,9 +76,18 @@ public final class ProgressRelay {
             if (end == Long.MAX_VALUE) {
                 item = inbox.take();
             } else {
-                item = inbox.poll(end - System.nanoTime(), TimeUnit.NANOSECONDS);
-                if (item == null) {
+                long left = end - System.nanoTime();
+                if (left <= 0 && !answer.isDone()) {
+                    // checked before each notification, not only when the queue runs dry: a server that sends
+                    // progress faster than the listener takes it must not hold the call past its deadline
                     throw new TimeoutException();
+                }
+                item = inbox.poll(Math.max(left, 0), TimeUnit.NANOSECONDS);
+                if (item == null) {
+                    if (!answer.isDone()) {
+                        throw new TimeoutException();
+                    }
+                    item = inbox.take(); // the answer is in: its marker is queued at once, after what came before
                 }
             }
             if (item == ANSWERED) {

@@ -96,6 +96,10 @@ public final class Session {
     /** Fails the plain calls of {@link #pending} at their deadline, one thread for all of them. */
     final DeadlineWatch deadlines = new DeadlineWatch(pending, this);
     final Set<Thread> background = ConcurrentHashMap.newKeySet();
+    /** Opened when {@link #release()} ended: a second close waits for the first. */
+    private final java.util.concurrent.CountDownLatch released = new java.util.concurrent.CountDownLatch(1);
+    /** What {@link #whenClosed} registered and close has not run yet. */
+    private final Set<Runnable> closeActions = ConcurrentHashMap.newKeySet();
     private final AtomicLong droppedEvents = new AtomicLong();
     final EventLoop events;
     private final AtomicReference<Map<String, Object>> toolMeta = new AtomicReference<>(Map.of());
@@ -204,6 +208,30 @@ public final class Session {
     }
 
     // ------------------------------------------------------------------------------------------------ era
+
+    /**
+     * Runs {@code action} once when the client closes, by close or by the transport's loss (at once when it is
+     * closed already): it ends a wait of connect on something the close does not reach by itself (the era probe's
+     * own transport).
+     *
+     * @return what unregisters the action (a no-op once it ran)
+     */
+    Runnable whenClosed(Runnable action) {
+        closeActions.add(action);
+        if (state == State.CLOSED && closeActions.remove(action)) {
+            action.run();
+        }
+        return () -> closeActions.remove(action);
+    }
+
+    /** Runs the {@link #whenClosed} actions (each once, whoever removes it first runs it). */
+    private void runCloseActions() {
+        for (Runnable action : closeActions) {
+            if (closeActions.remove(action)) {
+                action.run();
+            }
+        }
+    }
 
     /** Opens the transport and picks the era: {@link EraSetup}. */
     private Era establish(RequestOptions options, Deadline deadline) throws InterruptedException {
@@ -554,6 +582,9 @@ public final class Session {
         if (options.progressListener().isPresent()) {
             p.relay = new ProgressRelay(options.progressListener().get(), p.future, listenerQueueCapacity,
                     listenerQueueBytes, droppedEvents);
+        }
+        if (p.relay != null || options.resetTimeoutOnProgress()) {
+            // a server sends progress only for a request with a token: resetting the timeout needs it too
             params = Params.withMeta(params, Map.of("progressToken", id));
         }
         JsonRpcMessage.Request request = new JsonRpcMessage.Request(requestId, method, params);
@@ -772,7 +803,38 @@ public final class Session {
     private void shutdown(Throwable cause) {
         if (markClosed(cause)) {
             release();
+        } else if (!isOwnThread(Thread.currentThread())) {
+            awaitReleased();
         }
+    }
+
+    /**
+     * Waits until the close that another thread began has released everything (the transport closed, its process
+     * reaped, the client's threads ended), so that every close() returns with the client released, not only the
+     * first. The release is bounded (the transport's close, then 5 s of joins). An interrupt does not cut the wait
+     * short (as for the first closer); the thread's interrupt status is re-asserted at the end.
+     */
+    private void awaitReleased() {
+        boolean interrupted = false;
+        while (true) {
+            try {
+                released.await();
+                break;
+            } catch (InterruptedException e) {
+                interrupted = true;
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /**
+     * Whether {@code t} is one of the client's own threads (event loop, server-request handlers, background), which
+     * the release joins: such a thread must not wait for the release, which waits for it.
+     */
+    private boolean isOwnThread(Thread t) {
+        return t == events.thread() || background.contains(t) || inbound.handlerThreads().contains(t);
     }
 
     /** Moves the client to CLOSED; returns whether this call did it (exactly one caller gets {@code true}). */
@@ -792,7 +854,12 @@ public final class Session {
 
     /** Releases everything of a client just marked closed: {@link SessionRelease}. */
     void release() {
-        SessionRelease.release(this);
+        try {
+            runCloseActions();
+            SessionRelease.release(this);
+        } finally {
+            released.countDown();
+        }
     }
 
     @Override

@@ -2,8 +2,8 @@ package dev.loommcp.internal.session;
 
 import dev.loommcp.Era;
 import dev.loommcp.RequestOptions;
+import dev.loommcp.internal.json.FastResults;
 import dev.loommcp.internal.json.Ids;
-import dev.loommcp.internal.json.Json;
 import dev.loommcp.internal.json.JsonSize;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
@@ -108,6 +108,11 @@ final class SessionHosts {
         public void closeProbe(McpTransport probe) {
             session.closeProbe(probe);
         }
+
+        @Override
+        public Runnable whenClosed(Runnable action) {
+            return session.whenClosed(action);
+        }
     }
 
     /** What the inbound dispatcher may do with this session. */
@@ -144,7 +149,7 @@ final class SessionHosts {
             p.lastProgressNanos = System.nanoTime();
             ProgressRelay relay = p.relay;
             if (relay != null) {
-                ProgressNotification progress = Json.convert(n.params(), ProgressNotification.class,
+                ProgressNotification progress = FastResults.progressNotification(n.params(),
                         "notifications/progress");
                 relay.offer(progress, JsonSize.ofMessage(n.method(), n.params()));
             }

@@ -167,6 +167,24 @@ class FastResultsTest {
         assertSameAsTheGeneralConversion(json, dev.loommcp.schema.Implementation.class, FastResults::implementation);
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "{\"progressToken\":7,\"progress\":1}",
+        "{\"progressToken\":\"t-1\",\"progress\":0.5,\"total\":2,\"message\":\"half\"}",
+        "{\"progressToken\":9007199254740993,\"progress\":3,\"total\":4.5}",
+        "{\"progressToken\":7,\"progress\":1,\"_meta\":{\"a\":1},\"extra\":true}",
+        "{\"progressToken\":7.5,\"progress\":1}",
+        "{\"progressToken\":7,\"progress\":\"1\"}",
+        "{\"progressToken\":7,\"progress\":1,\"message\":3}",
+        "{\"progressToken\":7}",
+        "{\"progressToken\":null,\"progress\":1}",
+        "{\"progress\":1}"
+    })
+    void progressNotificationMatchesTheGeneralConversion(String json) {
+        assertSameAsTheGeneralConversion(json, dev.loommcp.schema.ProgressNotification.class,
+                FastResults::progressNotification);
+    }
+
     @Test
     void handshakeRecordsWriteAsDataBindingWould() {
         var caps = new dev.loommcp.schema.ClientCapabilities(Map.of("x", Map.of()),

@@ -437,7 +437,9 @@ final class Exchange {
         }
         if (cause instanceof HttpTimeoutException) {
             call.serverHasRequest = true; // it was sent and the server is slow to answer: it may still be working
-            return new McpTransportException(what + ": no response headers from " + origin + " in time", cause);
+            return new McpTransportException(what + ": no response headers from " + origin + " within the connect "
+                    + "timeout plus the idle timeout (" + (settings.connectTimeout.toMillis()
+                    + settings.idleTimeout.toMillis()) + " ms)", cause);
         }
         if (cause instanceof McpTransportException m) {
             // a connector's own failure (HttpConnector): its message is meant for the user

@@ -393,7 +393,7 @@ public final class HttpTransport implements McpTransport {
         }
         if (!handshakeSeen.compareAndSet(false, true)) {
             getStream.sessionRestarted();
-            LOG.log(Level.INFO, "new session with {0} started", origin);
+            LOG.log(Level.DEBUG, "new session with {0} started", origin); // the core says so at INFO
         } else {
             getStream.handshakeDone();
         }
@@ -585,10 +585,11 @@ public final class HttpTransport implements McpTransport {
         }
 
         /**
-         * Sets the stream idle timeout: the longest wait for the next byte of a response (its headers, a JSON body,
-         * or an SSE stream, where comments count as bytes). It is separate from the request deadline. When a
-         * request's stream is idle that long the request fails; when the GET stream is, it is reconnected. Default
-         * 5 minutes.
+         * Sets the stream idle timeout: the longest wait for the next byte of a response (a JSON body, or an SSE
+         * stream, where comments count as bytes). The wait for a response's headers, which includes connecting, is
+         * bounded by the {@linkplain #connectTimeout connect timeout} plus this. It is separate from the request
+         * deadline, which ends every wait that comes first. When a request's stream is idle that long the request
+         * fails; when the GET stream is, it is reconnected. Default 5 minutes.
          *
          * @param timeout a positive duration
          * @return this builder

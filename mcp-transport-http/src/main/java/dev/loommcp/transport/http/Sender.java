@@ -280,7 +280,8 @@ final class Sender {
      */
     private McpSessionExpiredException sessionExpired(HttpSession current, Call call, int status) {
         if (session.compareAndSet(current, HttpSession.NONE)) {
-            LOG.log(Level.INFO, "session with {0} expired (HTTP {1}); dropped it", exchange.origin(), status);
+            // the core says at INFO that the session expired and a new one starts
+            LOG.log(Level.DEBUG, "session with {0} expired (HTTP {1}); dropped it", exchange.origin(), status);
         }
         return new McpSessionExpiredException(call.what + " failed with HTTP " + status + ": the server no longer "
                 + "knows the session (the client starts a new one)");
