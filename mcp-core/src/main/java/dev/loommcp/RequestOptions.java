@@ -284,7 +284,9 @@ public final class RequestOptions {
 
         /**
          * Makes each progress notification restart the timeout, up to {@code maxTotal} overall (MCP "Progress":
-         * receivers may reset timeouts on progress but should keep a maximum).
+         * receivers may reset timeouts on progress but should keep a maximum). The request then carries a
+         * {@code progressToken} in its {@code _meta} (a server sends progress only for a token), with or without a
+         * {@linkplain #progressListener progress listener}.
          *
          * @param maxTotal the hard maximum, or {@code null} for none beyond the deadline
          * @return this builder
