@@ -180,9 +180,12 @@ public final class McpClient implements McpTools, McpResources, McpPrompts, McpU
      *       cached verdict for the same server skips the probe.</li>
      * </ul>
      *
-     * <p>Everything is bounded by the options' timeout or deadline (default: the connect timeout) and token. MCP
-     * never cancels {@code initialize} on the wire; on any failure, timeout or cancellation the client closes its
-     * transport (and any probe transport) and stays unconnected: later calls fail with {@link McpClosedException}.
+     * <p>Every wait of the handshake is bounded by the options' timeout or deadline (default: the connect timeout)
+     * and token. MCP never cancels {@code initialize} on the wire; on any failure, timeout or cancellation the client
+     * closes its transport (and any probe transport) before this method throws, and stays unconnected: later calls
+     * fail with {@link McpClosedException}. That close runs the transport's shutdown in full (a stdio server is
+     * given its {@code stdinCloseGrace}, then {@code terminateGrace}, then {@code killGrace} to end), so a failed
+     * connect may return that much after its deadline, with the server's process tree gone.
      *
      * @param options the connect's deadline and token (other options are ignored)
      * @throws McpTransportException  if the transport cannot start or the server exits; in {@code AUTO} mode also an

@@ -310,6 +310,42 @@ class McpClientConnectTest {
         assertThat(s.client().isClosed()).isTrue();
     }
 
+    /**
+     * A server that exits at once (before {@code initialize} is even sent, as a bad config makes it) fails connect
+     * with the transport's own exception, as when it exits while initialize waits: not with the closed client it
+     * left behind (the caller then had to dig the exit code out of the cause, depending on timing).
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"legacy", "auto", "modern"})
+    void aTransportLostBeforeTheHandshakeIsSentFailsConnectWithItsException(String protocolMode) {
+        ProtocolMode mode = ProtocolMode.parse(protocolMode);
+        McpTransportException exit = new McpTransportException("server exited with code 3");
+        dev.loommcp.spi.McpTransport lostAtOnce = new dev.loommcp.spi.McpTransport() {
+            @Override
+            public void open(dev.loommcp.spi.TransportContext context) {
+                context.sink().onClosed(exit); // the process exited before the first request
+            }
+
+            @Override
+            public void send(JsonRpcMessage message, dev.loommcp.spi.SendContext context) {
+                throw new McpClosedException("closed", exit);
+            }
+
+            @Override
+            public String describe() {
+                return "a server that exits at once";
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        McpClient client = McpClient.newBuilder(lostAtOnce).protocolMode(mode).build();
+        assertThatThrownBy(client::connect).isSameAs(exit);
+        assertThat(client.isClosed()).isTrue();
+        client.close();
+    }
+
     @Test
     void connectPassesTheHandshakeDeadlineToOpen() throws Exception {
         long before = System.nanoTime();

@@ -200,7 +200,15 @@ public final class Session {
         } catch (RuntimeException e) {
             boolean closedByOwner = closedByOwner();
             shutdown(e instanceof McpClosedException ? e.getCause() : e);
-            throw closedByOwner ? closedInstead("connect", e) : e;
+            if (closedByOwner) {
+                throw closedInstead("connect", e);
+            }
+            if (e instanceof McpClosedException c && c.getCause() instanceof McpTransportException lost) {
+                // the transport was lost (the server exited) before a handshake step was sent: connect reports
+                // that loss itself, as when it comes while the step waits, not the closed client it left behind
+                throw lost;
+            }
+            throw e;
         } catch (InterruptedException | Error e) {
             shutdown(e);
             throw e;

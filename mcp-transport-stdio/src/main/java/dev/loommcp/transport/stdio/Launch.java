@@ -122,6 +122,43 @@ final class Launch {
             throw new IllegalArgumentException("value of environment variable " + name
                     + " contains a NUL character");
         }
+        checkEncodable(name, () -> "environment variable name " + printable(name));
+        checkEncodable(value, () -> "the value of environment variable " + name);
+    }
+
+    /**
+     * The charset the JDK encodes a child's program path, arguments, working directory and environment in on
+     * Unix-like systems ({@code sun.jnu.encoding}, from the JVM's locale); {@code null} on Windows, which passes
+     * UTF-16.
+     */
+    private static final java.nio.charset.Charset NATIVE = nativeCharset();
+
+    private static java.nio.charset.Charset nativeCharset() {
+        if (OS == Os.WINDOWS) {
+            return null;
+        }
+        try {
+            return java.nio.charset.Charset.forName(System.getProperty("sun.jnu.encoding", "UTF-8"));
+        } catch (RuntimeException e) {
+            return null; // an encoding this JDK cannot name: leave the check to the launch itself
+        }
+    }
+
+    /**
+     * Refuses a string the JDK would damage on its way to a child process: in a JVM whose locale is not UTF-8 (the
+     * {@code C} or {@code POSIX} locale, {@code sun.jnu.encoding} {@code ANSI_X3.4-1968}) every character outside
+     * that charset silently becomes {@code ?}. The message names the string ({@code what}), never its value.
+     *
+     * @throws IllegalArgumentException when {@code value} cannot be encoded
+     */
+    static void checkEncodable(String value, java.util.function.Supplier<String> what) {
+        java.nio.charset.Charset cs = NATIVE;
+        if (cs == null || value.chars().allMatch(c -> c < 0x80) || cs.newEncoder().canEncode(value)) {
+            return;
+        }
+        throw new IllegalArgumentException(what.get() + " has characters that this JVM's native encoding ("
+                + cs.name() + ", from its locale) cannot pass to a process; they would arrive as '?'. Start the "
+                + "JVM in a UTF-8 locale (for example LANG=C.UTF-8)");
     }
 
     private static String printable(String s) {

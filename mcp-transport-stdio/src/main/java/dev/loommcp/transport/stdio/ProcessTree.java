@@ -171,23 +171,18 @@ final class ProcessTree {
         if (grouped && killCommand != null && groupMayExist(members)) {
             runKill(force ? "-KILL" : "-TERM", "-" + pid);
         }
+        // the leader too through its ProcessHandle, never Process.destroy(): that also closes the child's stdin
+        // stream, which waits for the stream's lock; a writer blocked on the full pipe of a child that reads no more
+        // holds it, so the close never returned and the SIGKILL after an ignored SIGTERM never came
         for (ProcessHandle h : members) {
-            if (h.pid() == pid) {
+            try {
                 if (force) {
-                    process.destroyForcibly();
+                    h.destroyForcibly();
                 } else {
-                    process.destroy();
+                    h.destroy();
                 }
-            } else {
-                try {
-                    if (force) {
-                        h.destroyForcibly();
-                    } else {
-                        h.destroy();
-                    }
-                } catch (RuntimeException e) {
-                    LOG.log(Level.DEBUG, () -> "cannot signal process " + h.pid() + ": " + e);
-                }
+            } catch (RuntimeException e) {
+                LOG.log(Level.DEBUG, () -> "cannot signal process " + h.pid() + ": " + e);
             }
         }
     }

@@ -720,7 +720,11 @@ public final class StdioTransport implements McpTransport {
          * @throws IllegalArgumentException if the program is empty, not found or not executable, an argument holds a
          *                                  NUL character, the working directory does not exist or is not a
          *                                  directory, or an environment variable is invalid (the message names the
-         *                                  variable, never its value)
+         *                                  variable, never its value); also when the program name, an argument,
+         *                                  the working directory or an environment variable has characters this
+         *                                  JVM's native encoding cannot pass to a process (a JVM in the C/POSIX
+         *                                  locale: the JDK would turn them into {@code ?} silently; the message
+         *                                  names which one and suggests a UTF-8 locale)
          * @throws NullPointerException     if an environment variable's name or value is {@code null}
          */
         public StdioTransport build() {
@@ -733,10 +737,14 @@ public final class StdioTransport implements McpTransport {
                     throw new IllegalArgumentException(i == 0 ? "the program name contains a NUL character"
                             : "argument " + i + " of " + program + " contains a NUL character");
                 }
+                int index = i;
+                Launch.checkEncodable(argv.get(i), () -> index == 0 ? "the program name"
+                        : "argument " + index + " of " + program);
             }
             Path dir = null;
             if (workingDirectory != null) {
                 dir = workingDirectory.toAbsolutePath().normalize();
+                Launch.checkEncodable(dir.toString(), () -> "the working directory");
                 if (!Files.exists(dir)) {
                     throw new IllegalArgumentException("working directory " + workingDirectory
                             + " does not exist");

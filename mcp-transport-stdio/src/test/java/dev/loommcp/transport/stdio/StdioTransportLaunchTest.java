@@ -233,4 +233,28 @@ class StdioTransportLaunchTest {
         return t.stderrTail().lines().filter(l -> l.startsWith("NAME ")).map(l -> l.substring(5))
                 .collect(java.util.stream.Collectors.toSet());
     }
+    /**
+     * In a JVM whose locale is not UTF-8 the JDK turns every character its native encoding cannot hold into '?' on
+     * the way to a child process, silently: such an argument or environment value is refused at build() instead,
+     * naming it but not its value.
+     */
+    @Test
+    void whatTheNativeEncodingCannotHoldIsRefusedInsteadOfDamaged(@TempDir Path tmp) throws Exception {
+        ProcessBuilder pb = new ProcessBuilder(Children.java().toString(), "-cp", Children.testClasspath(),
+                NativeEncodingMain.class.getName()).redirectErrorStream(true)
+                .redirectOutput(tmp.resolve("out.txt").toFile());
+        pb.environment().keySet().removeIf(k -> k.startsWith("LC_") || k.equals("LANG") || k.equals("LANGUAGE"));
+        pb.environment().put("LC_ALL", "C");
+        Process jvm = pb.start();
+        jvm.getOutputStream().close();
+        assertThat(jvm.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).as("child JVM exits").isTrue();
+        List<String> lines = Files.readAllLines(tmp.resolve("out.txt"));
+        assertThat(lines).as("the child JVM's output").contains("ascii ok");
+        assertThat(lines.get(0)).as("the child JVM runs in the C locale").isNotEqualTo("encoding UTF-8");
+        assertThat(lines).anySatisfy(l -> assertThat(l).startsWith("argument IllegalArgumentException: argument 3 "
+                + "of sh has characters that this JVM's native encoding").contains("LANG=C.UTF-8")
+                .doesNotContain("\u00fc"));
+        assertThat(lines).anySatisfy(l -> assertThat(l).startsWith("environment IllegalArgumentException: the value "
+                + "of environment variable GREETING has characters").doesNotContain("dich"));
+    }
 }

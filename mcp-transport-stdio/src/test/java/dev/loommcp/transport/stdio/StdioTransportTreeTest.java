@@ -203,6 +203,51 @@ class StdioTransportTreeTest {
         }
     }
 
+    /**
+     * A child that ignores SIGTERM and never reads stdin, with the writer blocked on its full pipe: close still ends
+     * it within the bounds. The leader used to be signalled with {@code Process.destroy()}, which after its SIGTERM
+     * closes the child's stdin and so waits for the stream's lock, held by the blocked writer: close never returned,
+     * SIGKILL never came, and the child outlived the JVM's close.
+     */
+    @Test
+    void aChildIgnoringSigtermWithAFullStdinPipeIsStillKilledWithinTheBounds() throws Exception {
+        StderrLines lines = new StderrLines();
+        Duration stdin = Duration.ofMillis(300);
+        Duration term = Duration.ofMillis(500);
+        Duration kill = Duration.ofSeconds(2);
+        StdioTransport t = StdioTransport.newBuilder("sh", Children.script("ignore-term.sh").toString())
+                .stderrListener(lines)
+                .stdinCloseGrace(stdin).terminateGrace(term).killGrace(kill)
+                .build();
+        RecordingSink sink = new RecordingSink();
+        long grandchild = -1;
+        try {
+            t.open(TransportContext.of(sink, Deadline.NONE));
+            grandchild = lines.awaitNumber("GRANDCHILD");
+            sink.next();
+            String pad = "x".repeat(8 * 1024);
+            for (int i = 0; i < 500; i++) { // 4 MB: the writer blocks on the pipe the child never reads
+                t.send(Children.request(i, "test/echo", Map.of("pad", pad)), CTX);
+            }
+            // on its own thread: a close that hangs must fail this test, not hang it
+            Thread closer = Thread.ofPlatform().name("test-closer").start(t::close);
+            boolean returned = closer.join(stdin.plus(term).plus(kill).plusMillis(SLACK_MILLIS));
+            if (!returned) {
+                Children.killQuietly(t.pid().orElseThrow()); // frees the writer, and so the close
+                assertThat(closer.join(Duration.ofSeconds(20))).isTrue();
+            }
+            assertThat(returned).as("close returned within its bounds").isTrue();
+            assertThat(t.exitCode()).hasValue(137);
+            assertThat(Children.gone(t.pid().orElseThrow())).isTrue();
+            assertThat(Children.gone(grandchild)).as("grandchild ignoring SIGTERM gone").isTrue();
+        } finally {
+            t.close();
+            if (grandchild > 0) {
+                Children.killQuietly(grandchild);
+            }
+        }
+    }
+
     @Test
     void aChildThatNeverReadsStdinNeverBlocksSendersAndCloseIsBounded() throws Exception {
         Duration stdin = Duration.ofMillis(300);
