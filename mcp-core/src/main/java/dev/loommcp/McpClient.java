@@ -215,8 +215,9 @@ public final class McpClient implements McpTools, McpResources, McpPrompts, McpU
      * including a listener or handler of this client. A close while another thread's close (or the release after the
      * transport's loss) is still running waits for it, so every close returns with the client released; from a
      * listener or handler of this client it returns at once (the release waits for that thread). Called from an
-     * interrupted thread it still closes and waits in full, then returns with the interrupt status set again. A {@link #connect()} or call running meanwhile fails
-     * with {@link McpClosedException}, whatever the transport threw when it was closed under it.
+     * interrupted thread it still closes and waits in full, then returns with the interrupt status set again. A
+     * {@link #connect()} or call running meanwhile fails with {@link McpClosedException}, whatever the transport
+     * threw when it was closed under it.
      */
     @Override
     public void close() {

@@ -377,6 +377,31 @@ class McpClientCancellationTest {
         assertThat(s.server().closeCount()).isEqualTo(1);
     }
 
+    /**
+     * The release tells the event listener that the transport closed, on the closing thread: a listener that closes
+     * the client again there returns at once (a second close waits for the release, but not on the thread running it).
+     */
+    @Test
+    void closeFromTheListenerThatTheReleaseRunsDoesNotDeadlock() throws Exception {
+        AtomicReference<McpClient> self = new AtomicReference<>();
+        CountDownLatch told = new CountDownLatch(1);
+        Session s = sessions.connected(Mode.INLINE, t -> { }, b -> b.eventListener(new dev.loommcp.McpEventListener() {
+            @Override
+            public void transportClosed(Throwable cause) {
+                self.get().close();
+                told.countDown();
+            }
+        }));
+        self.set(s.client());
+        BackgroundCall<Void> closer = BackgroundCall.start("closer", () -> {
+            s.client().close();
+            return null;
+        });
+        closer.result();
+        assertThat(told.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(s.client().isClosed()).isTrue();
+    }
+
     @Test
     void closeBeforeConnectClosesTheTransport() {
         Session s = sessions.unconnected(Mode.INLINE, t -> { }, b -> b);

@@ -38,6 +38,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
@@ -98,6 +99,8 @@ public final class Session {
     final Set<Thread> background = ConcurrentHashMap.newKeySet();
     /** Opened when {@link #release()} ended: a second close waits for the first. */
     private final java.util.concurrent.CountDownLatch released = new java.util.concurrent.CountDownLatch(1);
+    /** The thread running {@link #release()}: user code it runs (listeners told of the close) may close again. */
+    private volatile Thread releasing;
     /** What {@link #whenClosed} registered and close has not run yet. */
     private final Set<Runnable> closeActions = ConcurrentHashMap.newKeySet();
     private final AtomicLong droppedEvents = new AtomicLong();
@@ -811,7 +814,7 @@ public final class Session {
     private void shutdown(Throwable cause) {
         if (markClosed(cause)) {
             release();
-        } else if (!isOwnThread(Thread.currentThread())) {
+        } else if (Thread.currentThread() != releasing && !isOwnThread(Thread.currentThread())) {
             awaitReleased();
         }
     }
@@ -819,27 +822,40 @@ public final class Session {
     /**
      * Waits until the close that another thread began has released everything (the transport closed, its process
      * reaped, the client's threads ended), so that every close() returns with the client released, not only the
-     * first. The release is bounded (the transport's close, then 5 s of joins). An interrupt does not cut the wait
-     * short (as for the first closer); the thread's interrupt status is re-asserted at the end.
+     * first. The release is bounded (the transport's close, then 5 s of joins); this wait gives up after
+     * {@value #RELEASE_WAIT_SECONDS} s all the same, with a WARNING, rather than hang a close on a release that went
+     * wrong. An interrupt does not cut the wait short (as for the first closer); the thread's interrupt status is
+     * re-asserted at the end.
      */
     private void awaitReleased() {
         boolean interrupted = false;
-        while (true) {
-            try {
-                released.await();
-                break;
-            } catch (InterruptedException e) {
-                interrupted = true;
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(RELEASE_WAIT_SECONDS);
+        try {
+            while (true) {
+                try {
+                    if (!released.await(Math.max(end - System.nanoTime(), 0), TimeUnit.NANOSECONDS)) {
+                        LOG.log(System.Logger.Level.WARNING, "close: the release that another thread began did not "
+                                + "finish within " + RELEASE_WAIT_SECONDS + " s; returning without it");
+                    }
+                    return;
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
             }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
+        } finally {
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
         }
     }
 
+    /** The longest a close waits for a release that another thread runs. */
+    private static final long RELEASE_WAIT_SECONDS = 60;
+
     /**
      * Whether {@code t} is one of the client's own threads (event loop, server-request handlers, background), which
-     * the release joins: such a thread must not wait for the release, which waits for it.
+     * the release joins: such a thread must not wait for the release, which waits for it. (Nor must the releasing
+     * thread itself, when a listener it tells of the close closes again: {@link #releasing}.)
      */
     private boolean isOwnThread(Thread t) {
         return t == events.thread() || background.contains(t) || inbound.handlerThreads().contains(t);
@@ -862,6 +878,7 @@ public final class Session {
 
     /** Releases everything of a client just marked closed: {@link SessionRelease}. */
     void release() {
+        releasing = Thread.currentThread();
         try {
             runCloseActions();
             SessionRelease.release(this);
