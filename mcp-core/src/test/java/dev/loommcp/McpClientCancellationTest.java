@@ -549,9 +549,8 @@ class McpClientCancellationTest {
         Session s = sessions.connected(mode, t -> t.hold("tools/call"), b -> b);
         CountDownLatch sawProgress = new CountDownLatch(1);
         long start = System.nanoTime();
-        BackgroundCall<CallToolResult> call = BackgroundCall.start("call", () -> s.client().callTool("slow",
-                Map.of(), RequestOptions.newBuilder().timeout(timeout).resetTimeoutOnProgress(Duration.ofHours(1))
-                        .progressListener(p -> sawProgress.countDown()).build()));
+        BackgroundCall<CallToolResult> call = slowCall(s, RequestOptions.newBuilder().timeout(timeout)
+                .resetTimeoutOnProgress(Duration.ofHours(1)).progressListener(p -> sawProgress.countDown()).build());
         JsonRpcMessage.Request request = s.server().awaitRequest("tools/call");
         Object token = ((Map<?, ?>) request.params().get("_meta")).get("progressToken");
 
@@ -575,9 +574,8 @@ class McpClientCancellationTest {
         Duration max = Duration.ofMillis(600);
         Session s = sessions.connected(mode, t -> t.hold("tools/call"), b -> b);
         long start = System.nanoTime();
-        BackgroundCall<CallToolResult> call = BackgroundCall.start("call", () -> s.client().callTool("slow",
-                Map.of(), RequestOptions.newBuilder().timeout(timeout).resetTimeoutOnProgress(max)
-                        .progressListener(p -> { }).build()));
+        BackgroundCall<CallToolResult> call = slowCall(s, RequestOptions.newBuilder().timeout(timeout)
+                .resetTimeoutOnProgress(max).progressListener(p -> { }).build());
         JsonRpcMessage.Request request = progressUntilItEnds(s, call, start, 1, 10);
         assertThat(call.failure()).isInstanceOf(McpTimeoutException.class);
         assertThat(System.nanoTime() - start).as("timed out by the maximum, not before")
@@ -595,20 +593,25 @@ class McpClientCancellationTest {
         Duration timeout = Duration.ofMillis(400);
         Session s = sessions.connected(mode, t -> t.hold("tools/call"), b -> b);
         long start = System.nanoTime();
-        BackgroundCall<CallToolResult> call = BackgroundCall.start("call", () -> s.client().callTool("slow",
-                Map.of(), RequestOptions.newBuilder().timeout(timeout).progressListener(p -> {
+        BackgroundCall<CallToolResult> call = slowCall(s, RequestOptions.newBuilder().timeout(timeout)
+                .progressListener(p -> {
                     try {
-                        Thread.sleep(5);
+                        Thread.sleep(5); // a listener slower than the progress comes
                     } catch (InterruptedException e) {
                         Thread.currentThread().interrupt();
                     }
-                }).build()));
+                }).build());
         // about 20 a millisecond against a listener that takes 5 ms each
         JsonRpcMessage.Request request = progressUntilItEnds(s, call, start, 20, 1);
         assertThat(call.failure()).isInstanceOf(McpTimeoutException.class);
         assertThat(Duration.ofNanos(System.nanoTime() - start)).as("ended near its deadline, not at the test's limit")
                 .isLessThan(Await.DEFAULT.dividedBy(2));
         assertCancelledSentFor(s, request.id(), "timeout");
+    }
+
+    /** Calls the tool {@code slow} with {@code options} on a background thread. */
+    private static BackgroundCall<CallToolResult> slowCall(Session s, RequestOptions options) {
+        return BackgroundCall.start("call", () -> s.client().callTool("slow", Map.of(), options));
     }
 
     /**
@@ -638,9 +641,8 @@ class McpClientCancellationTest {
         Duration timeout = Duration.ofMillis(300);
         Session s = sessions.connected(mode, t -> t.hold("tools/call"), b -> b);
         long start = System.nanoTime();
-        BackgroundCall<CallToolResult> call = BackgroundCall.start("call", () -> s.client().callTool("slow",
-                Map.of(), RequestOptions.newBuilder().timeout(timeout).resetTimeoutOnProgress(Duration.ofHours(1))
-                        .build()));
+        BackgroundCall<CallToolResult> call = slowCall(s, RequestOptions.newBuilder().timeout(timeout)
+                .resetTimeoutOnProgress(Duration.ofHours(1)).build());
         JsonRpcMessage.Request request = s.server().awaitRequest("tools/call");
         @SuppressWarnings("unchecked")
         Map<String, Object> meta = (Map<String, Object>) request.params().get("_meta");

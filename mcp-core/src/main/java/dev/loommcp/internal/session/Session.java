@@ -38,7 +38,6 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReentrantLock;
@@ -97,12 +96,8 @@ public final class Session {
     /** Fails the plain calls of {@link #pending} at their deadline, one thread for all of them. */
     final DeadlineWatch deadlines = new DeadlineWatch(pending, this);
     final Set<Thread> background = ConcurrentHashMap.newKeySet();
-    /** Opened when {@link #release()} ended: a second close waits for the first. */
-    private final java.util.concurrent.CountDownLatch released = new java.util.concurrent.CountDownLatch(1);
-    /** The thread running {@link #release()}: user code it runs (listeners told of the close) may close again. */
-    private volatile Thread releasing;
-    /** What {@link #whenClosed} registered and close has not run yet. */
-    private final Set<Runnable> closeActions = ConcurrentHashMap.newKeySet();
+    /** The release's coordination: close actions, and a second close waiting for the first. */
+    private final CloseGate closeGate = new CloseGate();
     private final AtomicLong droppedEvents = new AtomicLong();
     final EventLoop events;
     private final AtomicReference<Map<String, Object>> toolMeta = new AtomicReference<>(Map.of());
@@ -220,28 +215,9 @@ public final class Session {
 
     // ------------------------------------------------------------------------------------------------ era
 
-    /**
-     * Runs {@code action} once when the client closes, by close or by the transport's loss (at once when it is
-     * closed already): it ends a wait of connect on something the close does not reach by itself (the era probe's
-     * own transport).
-     *
-     * @return what unregisters the action (a no-op once it ran)
-     */
+    /** Runs {@code action} once when the client closes: {@link CloseGate#whenClosed}. */
     Runnable whenClosed(Runnable action) {
-        closeActions.add(action);
-        if (state == State.CLOSED && closeActions.remove(action)) {
-            action.run();
-        }
-        return () -> closeActions.remove(action);
-    }
-
-    /** Runs the {@link #whenClosed} actions (each once, whoever removes it first runs it). */
-    private void runCloseActions() {
-        for (Runnable action : closeActions) {
-            if (closeActions.remove(action)) {
-                action.run();
-            }
-        }
+        return closeGate.whenClosed(action, this::isClosed);
     }
 
     /** Opens the transport and picks the era: {@link EraSetup}. */
@@ -697,47 +673,9 @@ public final class Session {
         }
     }
 
-    /**
-     * Runs a call on a new virtual thread; the future's {@code cancel} fires the call's token (so the request is
-     * cancelled on the wire), and the caller's own token, if any, is linked to it for as long as the call runs.
-     *
-     * @param options the caller's options
-     * @param call    the call
-     * @param <T>     the result type
-     * @return the future
-     */
+    /** Runs a call on a new virtual thread with a cancellable future: {@link AsyncCalls#start}. */
     public <T> CompletableFuture<T> async(RequestOptions options, AsyncCall<T> call) {
-        Objects.requireNonNull(options, "options (use RequestOptions.DEFAULT)");
-        CancellationToken token = CancellationToken.create();
-        CancellationToken outer = options.token().orElse(null);
-        CancellationToken.Registration link = outer == null ? null : outer.onCancel(() -> token.cancel(outer.reason()));
-        CancellableFuture<T> future = new CancellableFuture<>(token);
-        if (link != null) {
-            // however the future ends (result, failure, cancel, a closed client that never ran the task), the
-            // caller's token keeps nothing of this call
-            future.whenComplete((r, e) -> link.close());
-        }
-        try {
-            RequestOptions withToken = options.toBuilder().token(token).build();
-            startBackground("async", () -> {
-                try {
-                    future.complete(call.run(withToken));
-                } catch (InterruptedException e) {
-                    // close() or a lost transport interrupts the async threads: the caller learns that, not an
-                    // interrupt of a thread it never owned
-                    future.completeExceptionally(isClosed() ? new McpClosedException("the client was closed during "
-                            + "the call", closeCause) : e);
-                } catch (Throwable e) {
-                    future.completeExceptionally(e);
-                }
-            });
-        } catch (RuntimeException | Error e) {
-            future.completeExceptionally(e); // the thread could not be started
-        }
-        if (isClosed() && !future.isDone()) {
-            future.completeExceptionally(closedException("async call"));
-        }
-        return future;
+        return AsyncCalls.start(this, options, call);
     }
 
     // ------------------------------------------------------------------------------------------------ helpers
@@ -776,7 +714,7 @@ public final class Session {
         return e;
     }
 
-    private McpClosedException closedException(String method) {
+    McpClosedException closedException(String method) {
         Throwable cause = closeCause;
         return new McpClosedException(method + " refused: the client is closed"
                 + (cause == null ? "" : " (" + cause.getMessage() + ")"), cause);
@@ -814,48 +752,14 @@ public final class Session {
     private void shutdown(Throwable cause) {
         if (markClosed(cause)) {
             release();
-        } else if (Thread.currentThread() != releasing && !isOwnThread(Thread.currentThread())) {
-            awaitReleased();
+        } else if (!closeGate.isReleasing(Thread.currentThread()) && !isOwnThread(Thread.currentThread())) {
+            closeGate.awaitReleased(); // every close returns with the client released, not only the first
         }
     }
-
-    /**
-     * Waits until the close that another thread began has released everything (the transport closed, its process
-     * reaped, the client's threads ended), so that every close() returns with the client released, not only the
-     * first. The release is bounded (the transport's close, then 5 s of joins); this wait gives up after
-     * {@value #RELEASE_WAIT_SECONDS} s all the same, with a WARNING, rather than hang a close on a release that went
-     * wrong. An interrupt does not cut the wait short (as for the first closer); the thread's interrupt status is
-     * re-asserted at the end.
-     */
-    private void awaitReleased() {
-        boolean interrupted = false;
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(RELEASE_WAIT_SECONDS);
-        try {
-            while (true) {
-                try {
-                    if (!released.await(Math.max(end - System.nanoTime(), 0), TimeUnit.NANOSECONDS)) {
-                        LOG.log(System.Logger.Level.WARNING, "close: the release that another thread began did not "
-                                + "finish within " + RELEASE_WAIT_SECONDS + " s; returning without it");
-                    }
-                    return;
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                }
-            }
-        } finally {
-            if (interrupted) {
-                Thread.currentThread().interrupt();
-            }
-        }
-    }
-
-    /** The longest a close waits for a release that another thread runs. */
-    private static final long RELEASE_WAIT_SECONDS = 60;
 
     /**
      * Whether {@code t} is one of the client's own threads (event loop, server-request handlers, background), which
-     * the release joins: such a thread must not wait for the release, which waits for it. (Nor must the releasing
-     * thread itself, when a listener it tells of the close closes again: {@link #releasing}.)
+     * the release joins: such a thread must not wait for the release, which waits for it.
      */
     private boolean isOwnThread(Thread t) {
         return t == events.thread() || background.contains(t) || inbound.handlerThreads().contains(t);
@@ -878,13 +782,7 @@ public final class Session {
 
     /** Releases everything of a client just marked closed: {@link SessionRelease}. */
     void release() {
-        releasing = Thread.currentThread();
-        try {
-            runCloseActions();
-            SessionRelease.release(this);
-        } finally {
-            released.countDown();
-        }
+        closeGate.release(() -> SessionRelease.release(this));
     }
 
     @Override
