@@ -10,6 +10,7 @@
 #     (maven.repo.local.tail, Maven 3.9+); checks its dependency tree (one Jackson version, no YAML through the schema
 #     validator); runs it on the class path and on the module path (it talks to the reference server over stdio and
 #     the modern fixture over HTTP);
+#     then the README's own Maven snippet and Quickstart, built with the oldest Maven the README names;
 #  4. rebuilds the published modules from a copy of the sources in another directory and compares every jar byte for
 #     byte with step 1's (reproducible builds; LOOM_SKIP_REPRO=1 skips this step).
 # Run it after the main build (scripts/test.sh does); it needs the network only for Maven plugins not yet in ~/.m2.
@@ -127,6 +128,64 @@ mp_out=$("$JAVA" -p "$CONSUMER_SRC/modulepath/target/classes:$(cat "$CONSUMER_SR
   -m dev.example.consumer/dev.example.consumer.ConsumerMain modulepath "$NODE_DIR" 2>"$WORK/modulepath.err") \
   || { cat "$WORK/modulepath.err" >&2; fail "the consumer on the module path"; }
 [[ "$(tail -1 <<<"$mp_out")" == "consumer OK (modulepath)" ]] || fail "module path run said: $mp_out"
+
+# 3b. the README as a new user copies it: its Maven snippet (section "Depending on loom-mcp") made into a project
+# with the Quickstart class, built with the oldest Maven the README names (whose default compiler plugin ignores
+# maven.compiler.release unless the snippet names a newer one). Nothing is kept in a second copy: both come out of
+# README.md here. Maven 3.8 has no maven.repo.local.tail, so it gets a local repository of its own in the user's cache
+# (our artifacts are removed from it after the build); it and the Maven distribution are fetched once (network).
+OLDEST_MAVEN=3.8.8
+step "the README's Maven snippet and Quickstart, built with Maven $OLDEST_MAVEN"
+readme_block() { # $1 = heading that starts the section, $2 = fence language: the first such block in that section
+  awk -v h="$1" -v lang="$2" '$0 == h { in_section = 1; next }
+    in_section && /^## / { exit }
+    in_section && !inside && $0 == "```" lang { inside = 1; next }
+    inside && $0 == "```" { exit }
+    inside { print }' "$ROOT/README.md"
+}
+README_USER="$WORK/readme-user"
+mkdir -p "$README_USER/src/main/java"
+snippet=$(readme_block "## Depending on loom-mcp" xml)
+[[ -n "$snippet" ]] || fail "README.md has no xml block under '## Depending on loom-mcp'"
+readme_block "## Quickstart (Java)" java >"$README_USER/src/main/java/Quickstart.java"
+[[ -s "$README_USER/src/main/java/Quickstart.java" ]] || fail "README.md has no java block under '## Quickstart (Java)'"
+cat >"$README_USER/pom.xml" <<POM
+<?xml version="1.0" encoding="UTF-8"?>
+<project xmlns="http://maven.apache.org/POM/4.0.0">
+  <modelVersion>4.0.0</modelVersion>
+  <groupId>dev.example</groupId>
+  <artifactId>readme-user</artifactId>
+  <version>1.0</version>
+  <repositories>
+    <repository>
+      <id>loommcp-staging</id>
+      <url>file://$REPO</url>
+      <snapshots><enabled>true</enabled><updatePolicy>always</updatePolicy></snapshots>
+    </repository>
+  </repositories>
+$snippet
+</project>
+POM
+CACHE="${XDG_CACHE_HOME:-$HOME/.cache}/loom-mcp"
+OLD_MAVEN="$CACHE/apache-maven-$OLDEST_MAVEN"
+OLD_MAVEN_REPO="$CACHE/maven-$OLDEST_MAVEN-repository"
+mkdir -p "$CACHE"
+if [[ ! -x "$OLD_MAVEN/bin/mvn" ]]; then
+  ./mvnw -B -q -f mcp-bom/pom.xml dependency:copy -Dartifact="org.apache.maven:apache-maven:$OLDEST_MAVEN:tar.gz:bin" \
+    -DoutputDirectory="$WORK" >"$WORK/maven-fetch.log" 2>&1 \
+    || { tail -20 "$WORK/maven-fetch.log" >&2; fail "fetching Maven $OLDEST_MAVEN (log: $WORK/maven-fetch.log)"; }
+  tar -C "$CACHE" -xzf "$WORK/apache-maven-$OLDEST_MAVEN-bin.tar.gz"
+fi
+rm -rf "$OLD_MAVEN_REPO/dev/loommcp"
+(cd "$README_USER" && MAVEN_OPTS="--enable-native-access=ALL-UNNAMED" "$OLD_MAVEN/bin/mvn" -B -ntp \
+  -Dmaven.repo.local="$OLD_MAVEN_REPO" compile) >"$WORK/readme-user.log" 2>&1 \
+  || { rm -rf "$OLD_MAVEN_REPO/dev/loommcp"; tail -40 "$WORK/readme-user.log" >&2
+       fail "the README's snippet does not build with Maven $OLDEST_MAVEN (log: $WORK/readme-user.log)"; }
+rm -rf "$OLD_MAVEN_REPO/dev/loommcp"
+[[ -f "$README_USER/target/classes/Quickstart.class" ]] || fail "the README's Quickstart was not compiled"
+# the class file is Java 21's (major 65): the release setting took effect
+major=$(od -An -j6 -N2 -tu1 "$README_USER/target/classes/Quickstart.class" | awk '{ print $1 * 256 + $2 }')
+[[ "$major" == 65 ]] || fail "the README's snippet compiled Quickstart for class file version $major, not Java 21's 65"
 
 # 4. reproducible: the same sources built elsewhere give the same bytes
 if [[ "${LOOM_SKIP_REPRO:-0}" != 1 ]]; then

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Runs every test: the Maven build with all unit and integration tests (against real child processes and the
 # pinned reference server), the consumer-project test of the published artifacts (scripts/consumer-test.sh), then the
-# official MCP conformance suite (four legs: its client scenarios against the CLI's
-# conformance client at the 2025-11-25 wire, the 2026-07-28 wire and the extension scenarios, and its tasks-* server
-# scenarios refereeing test-servers/tasks-fixture.mjs; see conformance/run.sh).
+# official MCP conformance suite (six legs: its client scenarios against the CLI's
+# conformance client at the 2025-11-25, 2026-07-28 and 2025-03-26 wires, the extension scenarios at two wires, and its
+# tasks-* server scenarios refereeing test-servers/tasks-fixture.mjs; see conformance/run.sh).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 . "$ROOT/scripts/env.sh"
@@ -29,7 +29,7 @@ if (( built == 0 )) && [[ -x conformance/run.sh ]]; then
   conformance/run.sh | tee "$conf_log" || status=$?
   read -r conf_passed conf_failed < <(sed -n 's/^conformance: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' "$conf_log" | tail -1) || true
   conf_passed=${conf_passed:-0}; conf_failed=${conf_failed:-0}
-  conf_legs=$(grep '^leg ' "$conf_log" || true)   # one line per leg (2025-11-25, 2026-07-28, 2025-03-26, extensions, tasks-server)
+  conf_legs=$(grep '^leg ' "$conf_log" || true)   # one line per leg (2025-11-25, 2026-07-28, 2025-03-26, extensions, extensions-2026-07-28, tasks-server)
   rm -f "$conf_log"
 fi
 # One closing line for the whole run: the Surefire reports of every module plus the conformance scenarios.
@@ -42,5 +42,19 @@ read -r tests failures skipped < <(find . -path ./test-servers -prune -o -path '
          END { print n+0, f+0, s+0 }')
 echo
 [[ -n "${conf_legs:-}" ]] && sed 's/^/conformance /' <<<"$conf_legs"
+# every skipped test with the reason its assumption gave (root cannot be refused a chmod-000 socket, a signal ignored
+# in this process tree, a tool not installed): the count below is never a bare number
+find . -path ./test-servers -prune -o -path '*/target/*-reports/TEST-*.xml' -print0 \
+  | xargs -0 -r cat \
+  | awk 'BEGIN { RS = "<" }
+         /^testcase / { name = ""; cls = "";
+                        if (match($0, / name="[^"]*"/)) name = substr($0, RSTART + 7, RLENGTH - 8);
+                        if (match($0, /classname="[^"]*"/)) cls = substr($0, RSTART + 11, RLENGTH - 12) }
+         /^skipped/   { why = "no reason given";
+                        if (match($0, /message="[^"]*"/)) why = substr($0, RSTART + 9, RLENGTH - 10);
+                        gsub(/&quot;/, "\"", why); gsub(/&apos;/, "\047", why); gsub(/&lt;/, "<", why);
+                        gsub(/&gt;/, ">", why); gsub(/&amp;/, "\\&", why);
+                        sub(/.*\./, "", cls); print "skipped: " cls "." name ": " why }' \
+  | sort -u
 echo "all tests: $((tests - failures - skipped + conf_passed + consumer_passed)) passed, $((failures + conf_failed + consumer_failed)) failed, $skipped skipped"
 exit "$status"

@@ -77,15 +77,15 @@ final class Listening {
     int run(McpClient client, SubscriptionFilter filter) throws InterruptedException {
         Subscription subscription = client.listen(filter, new Queueing(), RequestOptions.DEFAULT);
         try {
-            io.err().println("mcp: listening for " + describe(subscription.acknowledged())
-                    + " (Ctrl+C to stop)");
             reportRefused(subscription.refused());
-            io.err().flush();
             if (subscription.acknowledged().isEmpty()) {
-                io.err().println("mcp: the server acknowledged none of it: nothing to listen for");
+                io.err().println("mcp: nothing to listen for (the server acknowledged none of it)");
                 io.err().flush();
                 return ExitCodes.OK;
             }
+            io.err().println("mcp: listening for " + describe(subscription.acknowledged())
+                    + " (Ctrl+C to stop)");
+            io.err().flush();
             while (true) {
                 Event event = events.poll(CONNECTED_CHECK_MILLIS, TimeUnit.MILLISECONDS);
                 if (event == null) {

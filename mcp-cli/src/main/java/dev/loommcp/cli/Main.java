@@ -243,6 +243,9 @@ public final class Main {
         cl.setExpandAtFiles(false);
         // every option goes through a setter that appends (--env, --header) or refuses a second occurrence
         cl.setOverwrittenOptionsAllowed(true);
+        // an option's value may be a command's name: `--server tasks`, `--cwd tools`, `--elicit call` (picocli would
+        // otherwise take the value for the command and report the option's parameter missing)
+        cl.setAllowSubcommandsAsOptionParameters(true);
         cl.setParameterExceptionHandler(Main::usageError);
         cl.setExecutionExceptionHandler((e, commandLine, parseResult) -> {
             if (e instanceof InterruptedException) {

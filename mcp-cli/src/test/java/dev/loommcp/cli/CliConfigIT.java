@@ -130,6 +130,32 @@ class CliConfigIT {
     }
 
     @Test
+    void anOptionsValueMayBeACommandsName() throws Exception {
+        // a server named like a command (tasks), picked with --server before the command; --cwd and --root with a
+        // directory named like one, --elicit with an answer that is one
+        Path file = dir.resolve("named.json");
+        Files.writeString(file, "{\"mcpServers\": {\"tasks\": " + stdioEntry(ReferenceServer.stdioCommand())
+                + ", \"tools\": " + stdioEntry(CrashFixture.stdioCommand(0)) + "}}");
+        Run byName = mcp("--config", file.toString(), "--server", "tasks", "call", "echo", "{\"message\":\"hi\"}");
+        assertThat(byName.code()).as(byName.err()).isZero();
+        assertThat(byName.out()).contains("Echo: hi");
+        Run other = mcp("--config", file.toString(), "--server", "tools", "tools");
+        assertThat(other.code()).as(other.err()).isZero();
+        assertThat(other.out()).contains("echo");
+        Files.createDirectories(dir.resolve("tools"));
+        String server = ReferenceServer.stdioCommand().stream().map(ShellWords::quote)
+                .collect(Collectors.joining(" "));
+        Run options = run(new ProcessBuilder(CliProcess.javaJar("--stdio", server, "--cwd", "tools",
+                "--root", "tools", "ping")).directory(dir.toFile()));
+        assertThat(options.code()).as(options.err()).isZero();
+        // "call" is no answer to an elicitation: the option's own check says so, not "Expected parameter"
+        Run elicit = run(new ProcessBuilder(CliProcess.javaJar("--stdio", server, "--elicit", "call", "ping")));
+        assertThat(elicit.code()).as(elicit.err()).isEqualTo(2);
+        assertThat(elicit.err()).startsWith("mcp: --elicit: expected decline, cancel or a JSON object")
+                .doesNotContain("Expected parameter");
+    }
+
+    @Test
     void usageErrorsNameTheFileTheServerAndTheField() throws Exception {
         Path file = config("");
         Run several = mcp("--config", file.toString(), "ping");
