@@ -20,11 +20,11 @@ import dev.loommcp.schema.Prompt;
 import dev.loommcp.schema.ReadResourceResult;
 import dev.loommcp.schema.Resource;
 import dev.loommcp.schema.Tool;
+import dev.loommcp.internal.concurrent.SerialDelivery;
 import dev.loommcp.spi.Deadline;
 import dev.loommcp.spi.McpTransport;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -62,6 +62,8 @@ public final class HostedServer implements McpToolCaller, McpSkillServer {
     private final Condition changed = lock.newCondition();
     /** The registry's worker threads of this server (start, restart, refresh), for close. */
     private final Set<Thread> workers = ConcurrentHashMap.newKeySet();
+    /** State changes not yet told to the listener, queued under the lock in the order they happened. */
+    private final SerialDelivery<ServerStateChange> undelivered = new SerialDelivery<>();
     /** The status as of the last change: read without a lock, so that a listener may read any server's. */
     private volatile ServerStatus published;
 
@@ -75,10 +77,6 @@ public final class HostedServer implements McpToolCaller, McpSkillServer {
     private int consecutiveRestarts;
     private long readySinceNanos;
     private Throwable lastError;
-    /** State changes not yet told to the listener, in the order they happened. */
-    private final ArrayDeque<ServerStateChange> undelivered = new ArrayDeque<>();
-    /** The thread telling the listener now, or {@code null}: one at a time, so a server's changes stay in order. */
-    private Thread deliverer;
     /** The generation that heard {@code tools/list_changed} before it was ready: it re-lists once ready, or -1. */
     private int relistWhenReady = -1;
     /** Numbers the tool listings of refreshes, so that an older listing never replaces a newer one. */
@@ -641,43 +639,22 @@ public final class HostedServer implements McpToolCaller, McpSkillServer {
     }
 
     /**
-     * Tells the listener the queued changes, in order, holding no lock while it runs. One thread delivers at a time:
-     * a thread that finds another delivering leaves its change to that thread (which delivers until the queue is
-     * empty), so no thread waits for a listener on another's behalf, and a listener that changes the state itself
-     * (closing, starting a server) neither deadlocks nor reorders.
+     * Tells the listener the queued changes, in order, holding no lock while it runs ({@link SerialDelivery}: one
+     * thread at a time; a thread that finds another delivering leaves its change to it), so no thread waits for a
+     * listener on another's behalf, and a listener that changes the state itself (closing, starting a server)
+     * neither deadlocks nor reorders.
      */
     private void deliverChanges() {
         if (lock.isHeldByCurrentThread()) {
             return; // a caller up the stack holds the lock: it delivers once it has released it
         }
-        while (true) {
-            ServerStateChange next;
-            lock.lock();
+        undelivered.deliver(change -> {
             try {
-                if (deliverer != null) {
-                    return;
-                }
-                next = undelivered.poll();
-                if (next == null) {
-                    return;
-                }
-                deliverer = Thread.currentThread();
-            } finally {
-                lock.unlock();
-            }
-            try {
-                settings.listener().stateChanged(next);
+                settings.listener().stateChanged(change);
             } catch (RuntimeException | Error e) {
                 LOG.log(System.Logger.Level.WARNING, "the server state listener failed: {0}", e.getClass().getName());
-            } finally {
-                lock.lock();
-                try {
-                    deliverer = null;
-                } finally {
-                    lock.unlock();
-                }
             }
-        }
+        });
     }
 
     private void spawn(String purpose, Runnable task) {
