@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
@@ -110,6 +111,35 @@ class McpServersListenerTest {
         }
         assertThat(heard).containsExactly(ServerState.CONNECTING, ServerState.READY, ServerState.CLOSED);
         assertThat(nested.get()).as("listener calls nested in one another").isZero();
+    }
+
+    @Test
+    void aListenerThatClosesTheRegistryFromARegistryThreadDoesNotDeadlock() throws Exception {
+        Map<String, ScriptedServerTransport> transports = new ConcurrentHashMap<>();
+        List<ServerStateChange> heard = new CopyOnWriteArrayList<>();
+        AtomicReference<McpServers> registry = new AtomicReference<>();
+        CountDownLatch closed = new CountDownLatch(1);
+        McpServers servers = scripted(transports, "alpha", "beta").closeTimeout(Duration.ofSeconds(30))
+                .listener(change -> {
+                    heard.add(change);
+                    if (change.server().equals("alpha") && change.state() == ServerState.READY) {
+                        registry.get().close(); // on alpha's start thread
+                        closed.countDown();
+                    }
+                }).build();
+        registry.set(servers);
+        try {
+            servers.server("alpha").startAsync();
+            assertThat(closed.await(10, TimeUnit.SECONDS)).as("close() from the listener returned").isTrue();
+            assertThat(servers.statuses()).extracting(ServerStatus::state)
+                    .containsExactly(ServerState.CLOSED, ServerState.CLOSED);
+            await().atMost(Duration.ofSeconds(10)).until(() -> heard.stream().anyMatch(
+                    c -> c.server().equals("alpha") && c.state() == ServerState.CLOSED));
+            assertThat(heard.stream().filter(c -> c.server().equals("alpha")).map(ServerStateChange::state))
+                    .containsExactly(ServerState.CONNECTING, ServerState.READY, ServerState.CLOSED);
+        } finally {
+            servers.close();
+        }
     }
 
     @Test
