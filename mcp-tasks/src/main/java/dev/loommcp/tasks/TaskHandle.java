@@ -13,9 +13,9 @@ import dev.loommcp.McpTimeoutException;
 import dev.loommcp.McpTransportException;
 import dev.loommcp.McpUnsupportedInEraException;
 import dev.loommcp.RequestOptions;
+import dev.loommcp.internal.concurrent.SerialDelivery;
 import dev.loommcp.jsonrpc.JsonRpcError;
 import dev.loommcp.schema.CallToolResult;
-import dev.loommcp.internal.concurrent.SerialDelivery;
 import dev.loommcp.spi.Deadline;
 import dev.loommcp.spi.TaskChannel;
 import java.time.Duration;
@@ -37,10 +37,10 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>What the store and the listeners hear: each change is chosen under the handle's lock and queued there, in that
  * order, with what the store should do (record it, or remove the task); the queue is delivered after the lock is
- * released, by one thread at a time ({@link #deliver}, through {@link SerialDelivery}), so two answers applied at once reach the store and the
- * listeners in the order they were chosen, and nothing is told under a lock. A terminal status, or the task's
- * removal, is the last thing the store hears of the task. A waiter returns a final result only once the store and
- * the listeners have heard it ({@link #awaitDelivered}).
+ * released, by one thread at a time ({@link #deliver}, through {@link SerialDelivery}), so two answers applied at
+ * once reach the store and the listeners in the order they were chosen, and nothing is told under a lock. A terminal
+ * status, or the task's removal, is the last thing the store hears of the task. A waiter returns a final result once
+ * the store and the listeners have heard it, or its deadline has passed ({@link #awaitDelivered}).
  */
 final class TaskHandle implements McpTask {
 
