@@ -234,11 +234,12 @@ public final class FileTaskStore implements TaskStore {
     private void change(java.util.function.Predicate<Map<String, TaskRecord>> change, Deadline deadline) {
         Objects.requireNonNull(deadline, "deadline");
         Deadline bound = Deadline.after(lockTimeout).earliest(deadline);
-        String why = bound == deadline ? "before the call's deadline" : "for " + lockTimeout.toMillis() + " ms";
+        String why = bound == deadline ? "; gave up at the deadline of the call"
+                : " for more than " + lockTimeout.toMillis() + " ms (the store's lock timeout)";
         try {
             if (!lock.tryLock(bound.remainingNanos(), TimeUnit.NANOSECONDS)) {
                 throw new TaskStoreBusyException("the task store " + file + " is busy: another thread of this process"
-                        + " holds it " + why);
+                        + " holds it" + why);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -269,7 +270,7 @@ public final class FileTaskStore implements TaskStore {
         while (ch.tryLock() == null) {
             if (bound.isExpired()) {
                 throw new TaskStoreBusyException("the task store " + file + " is busy: another process holds its lock"
-                        + " file " + lockFile + " " + why);
+                        + " file " + lockFile + why);
             }
             try {
                 Thread.sleep(Math.max(1, Math.min(pause, TimeUnit.NANOSECONDS.toMillis(bound.remainingNanos()))));

@@ -134,15 +134,27 @@ class FileTaskStoreLockTest {
         holdLockOf(file);
         assertThatThrownBy(() -> store.put(record("1"), Deadline.after(Duration.ofMillis(200))))
                 .isInstanceOf(TaskStoreBusyException.class).hasMessageContaining(file.toString())
-                .hasMessageContaining("another process holds its lock file").hasMessageContaining("deadline");
+                .hasMessageContaining("another process holds its lock file")
+                .hasMessageContaining("gave up at the deadline of the call");
         assertThatThrownBy(() -> store.remove("srv", "before"))
-                .isInstanceOf(TaskStoreBusyException.class).hasMessageContaining("for 300 ms");
+                .isInstanceOf(TaskStoreBusyException.class)
+                .hasMessageContaining("for more than 300 ms (the store's lock timeout)");
         assertThatThrownBy(() -> store.put(record("2"), Deadline.NONE)).isInstanceOf(TaskStoreBusyException.class);
         assertThat(store.list("srv")).as("reading needs no lock; nothing changed").extracting(TaskRecord::taskId)
                 .containsExactly("before");
+        // a thread of this process waits for the lock file (holding the store's lock in this JVM): a second one
+        // gives up at its own deadline, told that this process holds the store
+        FileTaskStore patient = new FileTaskStore(file, Duration.ofSeconds(30));
+        Thread waiting = Thread.ofVirtual().start(() -> patient.put(record("patient")));
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10))
+                .until(() -> waiting.getState() == Thread.State.TIMED_WAITING);
+        assertThatThrownBy(() -> store.put(record("4"), Deadline.after(Duration.ofMillis(200))))
+                .isInstanceOf(TaskStoreBusyException.class)
+                .hasMessageContaining("another thread of this process holds it");
         release();
+        assertThat(waiting.join(Duration.ofSeconds(10))).as("the patient writer got the lock").isTrue();
         store.put(record("3"));
-        assertThat(store.list("srv")).extracting(TaskRecord::taskId).containsExactly("before", "3");
+        assertThat(store.list("srv")).extracting(TaskRecord::taskId).containsExactly("before", "patient", "3");
     }
 
     @Test
