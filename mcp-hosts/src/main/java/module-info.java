@@ -3,7 +3,8 @@
  * registry built from code or from an {@code mcpServers} JSON file ({@link dev.loommcp.hosts.McpServersFile}); it
  * starts servers lazily or eagerly, restarts the ones that crash, reports typed states, and exposes every server's
  * tools under collision-free names. Uses only the core's public API and SPI and the two transports (and Jackson to
- * read the file).
+ * read the file), plus one internal helper of the core by qualified export: {@code SerialDelivery}, which tells the
+ * state listener.
  */
 module dev.loommcp.hosts {
     requires transitive dev.loommcp.core;

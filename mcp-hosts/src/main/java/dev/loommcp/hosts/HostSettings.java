@@ -2,10 +2,12 @@ package dev.loommcp.hosts;
 
 import dev.loommcp.McpClient;
 import dev.loommcp.McpClientBuilder;
+import dev.loommcp.spi.McpTransport;
 import dev.loommcp.spi.TransportThreads;
 import java.time.Duration;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * What every server of one registry shares (from {@link McpServers.Builder}). Immutable.
@@ -17,8 +19,10 @@ import java.util.function.Consumer;
  * @param toolsChanged   told a server's name after its tool list was refreshed, never {@code null}
  * @param customizer     applied to each client builder, never {@code null}
  * @param threads        where the registry's threads come from
+ * @param transports     builds a server's transport (the configuration's own by default; tests give scripted ones)
  */
 record HostSettings(Duration startupTimeout, Duration readyTimeout, RestartPolicy restartPolicy,
                     ServerStateListener listener, Consumer<String> toolsChanged,
-                    BiConsumer<ServerConfig, McpClientBuilder> customizer, TransportThreads threads) {
+                    BiConsumer<ServerConfig, McpClientBuilder> customizer, TransportThreads threads,
+                    Function<ServerConfig, McpTransport> transports) {
 }

@@ -14,6 +14,7 @@ import dev.loommcp.McpToolCaller;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.SubscriptionFilter;
 import dev.loommcp.SubscriptionListener;
+import dev.loommcp.internal.concurrent.SerialDelivery;
 import dev.loommcp.schema.CallToolResult;
 import dev.loommcp.schema.GetPromptResult;
 import dev.loommcp.schema.Prompt;
@@ -46,7 +47,10 @@ import java.util.concurrent.locks.ReentrantLock;
  * tool call need not be idempotent.
  *
  * <p>Thread-safe: calls from many (virtual) threads run at once. State lives under a {@link ReentrantLock}; no lock
- * is held while a call waits for the server.
+ * is held while a call waits for the server, nor while the registry's {@link ServerStateListener} or tools-changed
+ * listener runs: state changes are queued under the lock in the order they happen and delivered after it is released,
+ * by one thread at a time ({@link #deliverChanges()}). {@link #state()} and {@link #status()} read a snapshot
+ * published at each change, without a lock.
  */
 public final class HostedServer implements McpToolCaller, McpSkillServer {
 
@@ -58,6 +62,10 @@ public final class HostedServer implements McpToolCaller, McpSkillServer {
     private final Condition changed = lock.newCondition();
     /** The registry's worker threads of this server (start, restart, refresh), for close. */
     private final Set<Thread> workers = ConcurrentHashMap.newKeySet();
+    /** State changes not yet told to the listener, queued under the lock in the order they happened. */
+    private final SerialDelivery<ServerStateChange> undelivered = new SerialDelivery<>();
+    /** The status as of the last change: read without a lock, so that a listener may read any server's. */
+    private volatile ServerStatus published;
 
     // guarded by lock
     private ServerState state = ServerState.IDLE;
@@ -69,10 +77,16 @@ public final class HostedServer implements McpToolCaller, McpSkillServer {
     private int consecutiveRestarts;
     private long readySinceNanos;
     private Throwable lastError;
+    /** The generation that heard {@code tools/list_changed} before it was ready: it re-lists once ready, or -1. */
+    private int relistWhenReady = -1;
+    /** Numbers the tool listings of refreshes, so that an older listing never replaces a newer one. */
+    private long listings;
+    private long toolsListing;
 
     HostedServer(ServerConfig config, HostSettings settings) {
         this.config = config;
         this.settings = settings;
+        publish();
     }
 
     /**
@@ -100,27 +114,24 @@ public final class HostedServer implements McpToolCaller, McpSkillServer {
      * @return the state
      */
     public ServerState state() {
-        lock.lock();
-        try {
-            return state;
-        } finally {
-            lock.unlock();
-        }
+        return published.state();
     }
 
     /**
-     * Returns a snapshot of the server: state, tool count, era, restarts and last failure.
+     * Returns a snapshot of the server: state, tool count, era, restarts and last failure. Takes no lock (it reads
+     * the snapshot published at the server's last change), so a {@link ServerStateListener} may call it, and
+     * {@link McpServers#statuses()}, for any server at any time.
      *
      * @return the status
      */
     public ServerStatus status() {
-        lock.lock();
-        try {
-            return new ServerStatus(config.name(), config.transport(), state, tools == null ? -1 : tools.size(), era,
-                    restarts, lastError == null ? null : describe(lastError));
-        } finally {
-            lock.unlock();
-        }
+        return published;
+    }
+
+    /** Under the lock: publishes the status as it is now. */
+    private void publish() {
+        published = new ServerStatus(config.name(), config.transport(), state, tools == null ? -1 : tools.size(), era,
+                restarts, lastError == null ? null : describe(lastError));
     }
 
     /**
@@ -230,6 +241,7 @@ public final class HostedServer implements McpToolCaller, McpSkillServer {
         } finally {
             lock.unlock();
         }
+        deliverChanges();
     }
 
     /**
@@ -266,6 +278,7 @@ public final class HostedServer implements McpToolCaller, McpSkillServer {
         } finally {
             lock.unlock();
         }
+        deliverChanges();
         for (Thread t : workers) {
             if (t != Thread.currentThread()) {
                 t.interrupt();
@@ -293,6 +306,7 @@ public final class HostedServer implements McpToolCaller, McpSkillServer {
     /** One start: build a client, connect, list tools; READY, or on failure FAILED or the next restart. */
     private void connect(int gen, boolean restart) {
         McpClient c = null;
+        boolean relist = false;
         try {
             c = newClient(gen);
             lock.lock();
@@ -321,12 +335,20 @@ public final class HostedServer implements McpToolCaller, McpSkillServer {
                             + "starting", null);
                 }
                 tools = List.copyOf(listed);
+                toolsListing = ++listings;
                 era = c.era();
                 readySinceNanos = System.nanoTime();
                 c = null; // kept: it is the server's client now
                 transition(ServerState.READY, null);
+                relist = relistWhenReady == gen;
+                relistWhenReady = -1;
             } finally {
                 lock.unlock();
+            }
+            deliverChanges();
+            if (relist) {
+                // tools/list_changed came while it was starting: the listing above may predate the change
+                refreshToolsAsync(gen);
             }
         } catch (InterruptedException e) {
             failed(gen, restart, e); // closing: stale, nothing happens
@@ -365,6 +387,7 @@ public final class HostedServer implements McpToolCaller, McpSkillServer {
         } finally {
             lock.unlock();
         }
+        deliverChanges();
     }
 
     /** The client of generation {@code gen} lost its transport: a crash, when it is still the current client. */
@@ -386,6 +409,7 @@ public final class HostedServer implements McpToolCaller, McpSkillServer {
         } finally {
             lock.unlock();
         }
+        deliverChanges();
     }
 
     /** Under the lock: RESTARTING and a worker that waits out the backoff and starts again, or FAILED. */
@@ -412,7 +436,9 @@ public final class HostedServer implements McpToolCaller, McpSkillServer {
 
     private McpClient newClient(int gen) {
         McpTransport transport;
-        if (config instanceof StdioServerConfig stdio) {
+        if (settings.transports() != null) {
+            transport = settings.transports().apply(config);
+        } else if (config instanceof StdioServerConfig stdio) {
             transport = stdio.newTransportBuilder().startupTimeout(settings.startupTimeout().plusSeconds(2)).build();
         } else {
             transport = config.newTransport();
@@ -455,23 +481,34 @@ public final class HostedServer implements McpToolCaller, McpSkillServer {
         }
     }
 
-    /** Re-lists the tools of generation {@code gen} on a worker (after {@code notifications/tools/list_changed}). */
+    /**
+     * Re-lists the tools of generation {@code gen} on a worker (after {@code notifications/tools/list_changed}). Heard
+     * while that generation is still starting (its client may not be connected yet), the re-list is deferred until it
+     * is ready ({@link #connect}), so that no change is lost.
+     */
     private void refreshToolsAsync(int gen) {
         lock.lock();
         try {
             if (gen != generation || state == ServerState.CLOSED) {
                 return;
             }
+            if (state != ServerState.READY) {
+                relistWhenReady = gen;
+                return;
+            }
             McpClient c = client;
+            long listing = ++listings;
             spawn("hosts-refresh", () -> {
                 try {
                     List<Tool> listed = c.listAllTools(RequestOptions.timeout(settings.startupTimeout()));
                     lock.lock();
                     try {
-                        if (gen != generation) {
-                            return;
+                        if (gen != generation || listing < toolsListing) {
+                            return; // a newer listing is in place already
                         }
                         tools = List.copyOf(listed);
+                        toolsListing = listing;
+                        publish();
                     } finally {
                         lock.unlock();
                     }
@@ -493,47 +530,60 @@ public final class HostedServer implements McpToolCaller, McpSkillServer {
         startAsync();
         CancellationToken.Registration reg = token == null ? null : token.onCancel(this::wakeUp);
         try {
-            lock.lock();
-            try {
-                while (true) {
-                    switch (state) {
-                        case READY -> {
-                            if (!client.isClosed()) {
-                                return client;
-                            }
-                            // the client closed before its transport-closed event reached this server: the crash
-                            // is seen here first, and the call waits for the restart like any later one
-                            crashed(generation, new McpTransportException("MCP server '" + config.name()
-                                    + "' closed its connection"));
-                            continue;
-                        }
-                        case FAILED -> throw new McpServerUnavailableException(config.name(), "MCP server '"
-                                + config.name() + "' is not available: it failed"
-                                + (lastError == null ? "" : " (" + describe(lastError) + ")"), lastError);
-                        case CLOSED -> throw new McpClosedException("the server registry is closed (server '"
-                                + config.name() + "')", null);
-                        default -> {
-                        }
+            while (true) {
+                int crashedGeneration;
+                lock.lock();
+                try {
+                    crashedGeneration = readyOrWait(deadline, token);
+                    if (crashedGeneration < 0) {
+                        return client;
                     }
-                    if (token != null && token.isCancelled()) {
-                        throw new dev.loommcp.McpCancelledException("cancelled while waiting for MCP server '"
-                                + config.name() + "' (" + token.reason() + ")");
-                    }
-                    long left = deadline.remainingNanos();
-                    if (left <= 0) {
-                        throw new McpTimeoutException("MCP server '" + config.name() + "' is not ready in time (it is "
-                                + state.name().toLowerCase(java.util.Locale.ROOT) + ")");
-                    }
-                    changed.awaitNanos(Math.min(left, TimeUnit.SECONDS.toNanos(1)));
+                } finally {
+                    lock.unlock();
                 }
-            } finally {
-                lock.unlock();
+                if (crashedGeneration > 0) {
+                    // the client closed before its transport-closed event reached this server: the crash is seen
+                    // here first (and handled outside the lock, so that the listener hears of it), and the call
+                    // waits for the restart like any later one
+                    crashed(crashedGeneration, new McpTransportException("MCP server '" + config.name()
+                            + "' closed its connection"));
+                }
             }
         } finally {
             if (reg != null) {
                 reg.close();
             }
         }
+    }
+
+    /**
+     * Under the lock: one step of {@link #awaitReady}. Returns -1 when the server is ready with an open client, the
+     * generation whose client turned out closed (a crash to handle), or 0 after a wait (look again).
+     */
+    private int readyOrWait(Deadline deadline, CancellationToken token) throws InterruptedException {
+        switch (state) {
+            case READY -> {
+                return client.isClosed() ? generation : -1;
+            }
+            case FAILED -> throw new McpServerUnavailableException(config.name(), "MCP server '"
+                    + config.name() + "' is not available: it failed"
+                    + (lastError == null ? "" : " (" + describe(lastError) + ")"), lastError);
+            case CLOSED -> throw new McpClosedException("the server registry is closed (server '"
+                    + config.name() + "')", null);
+            default -> {
+            }
+        }
+        if (token != null && token.isCancelled()) {
+            throw new dev.loommcp.McpCancelledException("cancelled while waiting for MCP server '"
+                    + config.name() + "' (" + token.reason() + ")");
+        }
+        long left = deadline.remainingNanos();
+        if (left <= 0) {
+            throw new McpTimeoutException("MCP server '" + config.name() + "' is not ready in time (it is "
+                    + state.name().toLowerCase(java.util.Locale.ROOT) + ")");
+        }
+        changed.awaitNanos(Math.min(left, TimeUnit.SECONDS.toNanos(1)));
+        return 0;
     }
 
     private void wakeUp() {
@@ -573,19 +623,38 @@ public final class HostedServer implements McpToolCaller, McpSkillServer {
         return Duration.ofNanos(Math.max(1, left));
     }
 
-    /** Under the lock: changes state, wakes waiters, tells the listener. */
+    /**
+     * Under the lock: changes state, publishes the status, wakes waiters and queues the change for the listener
+     * (told by {@link #deliverChanges()} once the lock is released: every method that changes state calls it after
+     * its locked section).
+     */
     private void transition(ServerState next, Throwable cause) {
         ServerState previous = state;
         state = next;
+        publish();
         changed.signalAll();
         if (previous != next) {
+            undelivered.add(new ServerStateChange(config.name(), previous, next, restarts, cause));
+        }
+    }
+
+    /**
+     * Tells the listener the queued changes, in order, holding no lock while it runs ({@link SerialDelivery}: one
+     * thread at a time; a thread that finds another delivering leaves its change to it), so no thread waits for a
+     * listener on another's behalf, and a listener that changes the state itself (closing, starting a server)
+     * neither deadlocks nor reorders.
+     */
+    private void deliverChanges() {
+        if (lock.isHeldByCurrentThread()) {
+            return; // a caller up the stack holds the lock: it delivers once it has released it
+        }
+        undelivered.deliver(change -> {
             try {
-                settings.listener().stateChanged(new ServerStateChange(config.name(), previous, next, restarts,
-                        cause));
+                settings.listener().stateChanged(change);
             } catch (RuntimeException | Error e) {
                 LOG.log(System.Logger.Level.WARNING, "the server state listener failed: {0}", e.getClass().getName());
             }
-        }
+        });
     }
 
     private void spawn(String purpose, Runnable task) {

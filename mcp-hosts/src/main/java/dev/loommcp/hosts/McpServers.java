@@ -63,7 +63,7 @@ public final class McpServers implements AutoCloseable {
         this.separator = b.separator;
         this.closeTimeout = b.closeTimeout;
         this.settings = new HostSettings(b.startupTimeout, b.readyTimeout, b.restartPolicy, b.listener,
-                b.toolsChanged, b.customizer, TransportThreads.standard());
+                b.toolsChanged, b.customizer, TransportThreads.standard(), b.transports);
         Map<String, HostedServer> map = new LinkedHashMap<>();
         for (ServerConfig c : b.configs) {
             map.put(c.name(), new HostedServer(c, settings));
@@ -106,7 +106,8 @@ public final class McpServers implements AutoCloseable {
     }
 
     /**
-     * Returns a snapshot of every server, in order.
+     * Returns a snapshot of every server, in order. Takes no lock and never waits (each server's status is the one
+     * published at its last change), so a {@link ServerStateListener} may call it.
      *
      * @return the statuses
      */
@@ -303,6 +304,7 @@ public final class McpServers implements AutoCloseable {
         private ServerStateListener listener = change -> { };
         private Consumer<String> toolsChanged = server -> { };
         private BiConsumer<ServerConfig, McpClientBuilder> customizer = (config, builder) -> { };
+        private java.util.function.Function<ServerConfig, dev.loommcp.spi.McpTransport> transports = null;
 
         private Builder() {
         }
@@ -450,6 +452,12 @@ public final class McpServers implements AutoCloseable {
          */
         public Builder clientCustomizer(BiConsumer<ServerConfig, McpClientBuilder> customizer) {
             this.customizer = Objects.requireNonNull(customizer, "customizer");
+            return this;
+        }
+
+        /** Tests: builds each server's transport instead of its configuration (a scripted server, say). */
+        Builder transports(java.util.function.Function<ServerConfig, dev.loommcp.spi.McpTransport> factory) {
+            this.transports = Objects.requireNonNull(factory, "factory");
             return this;
         }
 

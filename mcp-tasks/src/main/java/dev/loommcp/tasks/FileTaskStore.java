@@ -1,6 +1,8 @@
 package dev.loommcp.tasks;
 
+import dev.loommcp.spi.Deadline;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -9,14 +11,26 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.AclEntry;
+import java.nio.file.attribute.AclEntryPermission;
+import java.nio.file.attribute.AclEntryType;
+import java.nio.file.attribute.AclFileAttributeView;
+import java.nio.file.attribute.PosixFileAttributeView;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -33,24 +47,46 @@ import java.util.concurrent.locks.ReentrantLock;
  * rewrite of the whole file. The lock file is created on first use and left in place (deleting it while another
  * process holds it would break the exclusion). Thread-safe.
  *
- * <p>The temporary file is {@code <file>.tmp}; one left behind by a crash is ignored and replaced by the next
+ * <p>Waiting: a change waits for the two locks at most until the earlier of its deadline
+ * ({@link #put(TaskRecord, Deadline)}, {@link #remove(String, String, Deadline)}: {@link McpTasks} passes the deadline
+ * of the call it writes for) and the store's lock timeout (default {@value #DEFAULT_LOCK_TIMEOUT_SECONDS} s), then
+ * fails with {@link TaskStoreBusyException} naming the file and leaves it unchanged: a process that holds the lock
+ * file (one stopped mid-write, say) never hangs this one. The file lock is polled with
+ * {@link FileChannel#tryLock()} and short pauses, so a waiting virtual thread holds no carrier.
+ *
+ * <p>Permissions: a task's id is often enough to fetch its result, so the store file, its temporary file and its
+ * lock file are created owner-only: {@code rw-------} on POSIX file systems (whatever the umask), an ACL granting
+ * the owner alone full access on file systems with ACLs (Windows). The store file is always the moved temporary file,
+ * so a store file an older version left readable to others becomes owner-only at the first change. On file systems
+ * with neither, the platform's defaults apply: choose a directory only you can read.
+ *
+ * <p>The temporary file is {@code <file>.tmp}; one left behind by a crash is deleted and recreated by the next
  * write. File I/O runs on the calling thread (a carrier-pinning native call on a virtual thread, short).
  */
 public final class FileTaskStore implements TaskStore {
 
     private static final System.Logger LOG = System.getLogger("dev.loommcp.tasks");
 
+    /** How long a change waits for the locks at most, unless told otherwise: {@value} seconds. */
+    public static final int DEFAULT_LOCK_TIMEOUT_SECONDS = 30;
+
     /** One lock per store file in this JVM: two FileChannel locks of one JVM on one file would overlap. */
     private static final ConcurrentHashMap<Path, ReentrantLock> PATH_LOCKS = new ConcurrentHashMap<>();
+    /** The longest pause between two tries of the file lock. */
+    private static final long MAX_LOCK_PAUSE_MILLIS = 20;
+    private static final Set<PosixFilePermission> OWNER_ONLY = PosixFilePermissions.fromString("rw-------");
 
     private final Path file;
     private final Path temp;
     private final Path lockFile;
     private final ReentrantLock lock;
+    private final Duration lockTimeout;
+    private final boolean posix;
 
     /**
-     * Creates a store on a file, which need not exist yet (its directory must). An existing file is read at once: an
-     * empty (0-byte) file is an empty store.
+     * Creates a store on a file, which need not exist yet (its directory must), with the default lock timeout
+     * ({@value #DEFAULT_LOCK_TIMEOUT_SECONDS} s). An existing file is read at once: an empty (0-byte) file is an
+     * empty store.
      *
      * @param file the file
      * @throws NullPointerException if {@code file} is {@code null}
@@ -58,6 +94,28 @@ public final class FileTaskStore implements TaskStore {
      *                              directory, or the file exists but cannot be read or is corrupt (it is left as is)
      */
     public FileTaskStore(Path file) {
+        this(file, Duration.ofSeconds(DEFAULT_LOCK_TIMEOUT_SECONDS));
+    }
+
+    /**
+     * Creates a store on a file, which need not exist yet (its directory must), whose changes wait for the locks at
+     * most {@code lockTimeout} (less when their deadline comes first). An existing file is read at once: an empty
+     * (0-byte) file is an empty store.
+     *
+     * @param file        the file
+     * @param lockTimeout the longest wait for the locks of one change, positive
+     * @throws NullPointerException     if an argument is {@code null}
+     * @throws IllegalArgumentException if {@code lockTimeout} is not positive
+     * @throws UncheckedIOException     naming the file and what is wrong, if its directory does not exist or is not a
+     *                                  directory, or the file exists but cannot be read or is corrupt (it is left as
+     *                                  is)
+     */
+    public FileTaskStore(Path file, Duration lockTimeout) {
+        Objects.requireNonNull(lockTimeout, "lockTimeout");
+        if (lockTimeout.isNegative() || lockTimeout.isZero()) {
+            throw new IllegalArgumentException("lockTimeout must be positive, not " + lockTimeout);
+        }
+        this.lockTimeout = lockTimeout;
         Path abs = Objects.requireNonNull(file, "file").toAbsolutePath().normalize();
         Path dir = abs.getParent();
         if (dir == null || !Files.isDirectory(dir)) {
@@ -69,6 +127,7 @@ public final class FileTaskStore implements TaskStore {
         this.temp = abs.resolveSibling(abs.getFileName() + ".tmp");
         this.lockFile = abs.resolveSibling(abs.getFileName() + ".lock");
         this.lock = PATH_LOCKS.computeIfAbsent(canonical(abs), k -> new ReentrantLock());
+        this.posix = supportsPosix(dir);
         read(); // fail now, not at the first resumeTasks(), when the file is unreadable or corrupt
     }
 
@@ -93,31 +152,65 @@ public final class FileTaskStore implements TaskStore {
     /**
      * {@inheritDoc}
      *
-     * <p>Holds the file's lock while it reads, changes and rewrites the file.
+     * <p>Holds the file's lock while it reads, changes and rewrites the file; waits for it at most the lock timeout.
      *
-     * @throws UncheckedIOException naming the file, if it cannot be locked, read (or is corrupt) or written; the file
-     *                              is then unchanged
+     * @throws TaskStoreBusyException if the locks stay held for the lock timeout; the file is then unchanged
+     * @throws UncheckedIOException   naming the file, if it cannot be locked, read (or is corrupt) or written, or the
+     *                                thread is interrupted while it waits (its interrupt status is kept); the file is
+     *                                then unchanged
      */
     @Override
     public void put(TaskRecord record) {
-        Objects.requireNonNull(record, "record");
-        change(m -> {
-            m.put(TaskRecords.key(record.serverKey(), record.taskId()), record);
-            return true;
-        });
+        put(record, Deadline.NONE);
     }
 
     /**
      * {@inheritDoc}
      *
-     * @throws UncheckedIOException naming the file, if it cannot be locked, read (or is corrupt) or written; the file
-     *                              is then unchanged
+     * <p>Waits for the locks at most until the earlier of {@code deadline} and the lock timeout.
+     *
+     * @throws TaskStoreBusyException if the locks stay held until then; the file is then unchanged
+     * @throws UncheckedIOException   naming the file, if it cannot be locked, read (or is corrupt) or written, or the
+     *                                thread is interrupted while it waits (its interrupt status is kept); the file is
+     *                                then unchanged
+     */
+    @Override
+    public void put(TaskRecord record, Deadline deadline) {
+        Objects.requireNonNull(record, "record");
+        change(m -> {
+            m.put(TaskRecords.key(record.serverKey(), record.taskId()), record);
+            return true;
+        }, deadline);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Waits for the locks at most the lock timeout.
+     *
+     * @throws TaskStoreBusyException if the locks stay held for the lock timeout; the file is then unchanged
+     * @throws UncheckedIOException   naming the file, if it cannot be locked, read (or is corrupt) or written, or the
+     *                                thread is interrupted while it waits; the file is then unchanged
      */
     @Override
     public void remove(String serverKey, String taskId) {
+        remove(serverKey, taskId, Deadline.NONE);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Waits for the locks at most until the earlier of {@code deadline} and the lock timeout.
+     *
+     * @throws TaskStoreBusyException if the locks stay held until then; the file is then unchanged
+     * @throws UncheckedIOException   naming the file, if it cannot be locked, read (or is corrupt) or written, or the
+     *                                thread is interrupted while it waits; the file is then unchanged
+     */
+    @Override
+    public void remove(String serverKey, String taskId, Deadline deadline) {
         Objects.requireNonNull(serverKey, "serverKey");
         Objects.requireNonNull(taskId, "taskId");
-        change(m -> m.remove(TaskRecords.key(serverKey, taskId)) != null);
+        change(m -> m.remove(TaskRecords.key(serverKey, taskId)) != null, deadline);
     }
 
     /**
@@ -134,12 +227,28 @@ public final class FileTaskStore implements TaskStore {
         return TaskRecords.ofServer(read().values(), serverKey);
     }
 
-    /** Reads, changes and (when {@code change} says it changed) rewrites the file, under both locks. */
-    private void change(java.util.function.Predicate<Map<String, TaskRecord>> change) {
-        lock.lock();
-        try (FileChannel lockChannel = FileChannel.open(lockFile, StandardOpenOption.CREATE,
+    /**
+     * Reads, changes and (when {@code change} says it changed) rewrites the file, under both locks, waited for at most
+     * until the earlier of {@code deadline} and the lock timeout.
+     */
+    private void change(java.util.function.Predicate<Map<String, TaskRecord>> change, Deadline deadline) {
+        Objects.requireNonNull(deadline, "deadline");
+        Deadline bound = Deadline.after(lockTimeout).earliest(deadline);
+        String why = bound == deadline ? "; gave up at the deadline of the call"
+                : " for more than " + lockTimeout.toMillis() + " ms (the store's lock timeout)";
+        try {
+            if (!lock.tryLock(bound.remainingNanos(), TimeUnit.NANOSECONDS)) {
+                throw new TaskStoreBusyException("the task store " + file + " is busy: another thread of this process"
+                        + " holds it" + why);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new UncheckedIOException("cannot change the task store " + file + ": the thread was interrupted"
+                    + " while waiting for its lock", new InterruptedIOException("interrupted"));
+        }
+        try (FileChannel lockChannel = openOwnerOnly(lockFile, StandardOpenOption.CREATE,
                 StandardOpenOption.WRITE)) {
-            lockChannel.lock(); // released when the channel closes
+            lockFile(lockChannel, bound, why); // released when the channel closes
             Map<String, TaskRecord> m = read();
             if (change.test(m)) {
                 save(m);
@@ -149,6 +258,27 @@ public final class FileTaskStore implements TaskStore {
                     + e.getMessage(), e);
         } finally {
             lock.unlock();
+        }
+    }
+
+    /**
+     * Takes the exclusive lock of the lock file by polling {@link FileChannel#tryLock()} with short pauses (a blocking
+     * {@link FileChannel#lock()} would hold a virtual thread's carrier, unbounded) until {@code bound}.
+     */
+    private void lockFile(FileChannel ch, Deadline bound, String why) throws IOException {
+        long pause = 1;
+        while (ch.tryLock() == null) {
+            if (bound.isExpired()) {
+                throw new TaskStoreBusyException("the task store " + file + " is busy: another process holds its lock"
+                        + " file " + lockFile + why);
+            }
+            try {
+                Thread.sleep(Math.max(1, Math.min(pause, TimeUnit.NANOSECONDS.toMillis(bound.remainingNanos()))));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new InterruptedIOException("the thread was interrupted while waiting for the lock file");
+            }
+            pause = Math.min(pause * 2, MAX_LOCK_PAUSE_MILLIS);
         }
     }
 
@@ -191,8 +321,10 @@ public final class FileTaskStore implements TaskStore {
     private void save(Map<String, TaskRecord> m) {
         byte[] bytes = TaskRecords.write(List.copyOf(m.values())).getBytes(StandardCharsets.UTF_8);
         try {
-            try (FileChannel ch = FileChannel.open(temp, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
-                    StandardOpenOption.TRUNCATE_EXISTING)) {
+            if (!Files.isDirectory(temp, LinkOption.NOFOLLOW_LINKS)) {
+                Files.deleteIfExists(temp); // left by a crash: recreated, so that its permissions are ours
+            }
+            try (FileChannel ch = openOwnerOnly(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
                 ByteBuffer buf = ByteBuffer.wrap(bytes);
                 while (buf.hasRemaining()) {
                     ch.write(buf);
@@ -207,6 +339,37 @@ public final class FileTaskStore implements TaskStore {
             forceDirectory();
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write the task store " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** Opens a file, creating it owner-only ({@code rw-------}, or an owner-only ACL) when it is missing. */
+    private FileChannel openOwnerOnly(Path p, StandardOpenOption... options) throws IOException {
+        Set<StandardOpenOption> opts = Set.of(options);
+        if (posix) {
+            return FileChannel.open(p, opts, PosixFilePermissions.asFileAttribute(OWNER_ONLY));
+        }
+        boolean existed = Files.exists(p);
+        FileChannel ch = FileChannel.open(p, opts);
+        if (!existed) {
+            try {
+                AclFileAttributeView acl = Files.getFileAttributeView(p, AclFileAttributeView.class);
+                if (acl != null) {
+                    acl.setAcl(List.of(AclEntry.newBuilder().setType(AclEntryType.ALLOW).setPrincipal(acl.getOwner())
+                            .setPermissions(EnumSet.allOf(AclEntryPermission.class)).build()));
+                }
+            } catch (IOException e) {
+                ch.close();
+                throw e;
+            }
+        }
+        return ch;
+    }
+
+    private static boolean supportsPosix(Path dir) {
+        try {
+            return Files.getFileStore(dir).supportsFileAttributeView(PosixFileAttributeView.class);
+        } catch (IOException e) {
+            return dir.getFileSystem().supportedFileAttributeViews().contains("posix");
         }
     }
 

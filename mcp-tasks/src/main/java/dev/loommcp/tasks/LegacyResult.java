@@ -54,11 +54,11 @@ final class LegacyResult {
                 throw new McpTimeoutException("task " + id + " did not end before the caller's deadline;"
                         + " tasks/cancel was sent");
             }
-            h.owner().forget(h);
+            h.owner().forget(h, deadline);
             TaskSnapshot last = h.snapshot();
             throw new McpTimeoutException("task " + id + " passed its TTL of "
-                    + (last.ttl() == null ? "?" : last.ttl().toMillis()) + " ms (created " + h.createdAt()
-                    + ") with no result from tasks/result");
+                    + (last.ttl() == null ? "?" : last.ttl().toMillis()) + " ms (counted from " + h.learnedAt()
+                    + ", when this client learned of it) with no result from tasks/result");
         } catch (McpCancelledException e) {
             if (token != null && token.isCancelled()) {
                 h.cancelQuietly("the caller's token fired");
@@ -67,7 +67,7 @@ final class LegacyResult {
             }
             throw e;
         } catch (McpTaskNotFoundException e) {
-            h.owner().forget(h);
+            h.owner().forget(h, deadline);
             throw e;
         } catch (McpClosedException e) {
             throw h.closedWhileWaiting(e);
@@ -77,7 +77,7 @@ final class LegacyResult {
                 throw h.cancelled(last);
             }
             h.apply(new TaskSnapshot(id, Era.LEGACY, TaskStatus.FAILED, last.statusMessage(), null, null, null, null,
-                    null, null, e.error()));
+                    null, null, e.error()), deadline);
             throw new McpTaskFailedException("tools/call", h.toolName(), id, e.requestId(), e.error());
         }
         if (raw == null) {
@@ -86,7 +86,7 @@ final class LegacyResult {
         boolean isError = Boolean.TRUE.equals(raw.get("isError"));
         TaskSnapshot done = new TaskSnapshot(id, Era.LEGACY, isError ? TaskStatus.FAILED : TaskStatus.COMPLETED,
                 h.snapshot().statusMessage(), null, null, null, null, null, raw, null);
-        h.apply(done);
+        h.apply(done, deadline);
         return raw;
     }
 

@@ -8,6 +8,7 @@ import dev.loommcp.McpProtocolException;
 import dev.loommcp.McpTaskNotFoundException;
 import dev.loommcp.McpUnsupportedInEraException;
 import dev.loommcp.RequestOptions;
+import dev.loommcp.spi.Deadline;
 import dev.loommcp.spi.TaskChannel;
 import dev.loommcp.spi.TaskSupport;
 import java.time.Duration;
@@ -129,7 +130,7 @@ public final class McpTasks {
             throw new McpProtocolException("tools/call " + name + " returned no result");
         }
         if (TaskWire.isTaskCreation(raw)) {
-            return created(name, raw, ch.era());
+            return created(name, raw, ch.era(), TaskHandle.deadlineOf(options));
         }
         // answered at once: a handle that is already complete (not recorded: there is nothing to resume)
         TaskSnapshot done = new TaskSnapshot("immediate-" + UUID.randomUUID(), ch.era(), TaskStatus.COMPLETED, null,
@@ -240,7 +241,7 @@ public final class McpTasks {
             try {
                 h.get(RequestOptions.DEFAULT);
             } catch (McpTaskNotFoundException e) {
-                forget(h);
+                forget(h, Deadline.NONE);
                 LOG.log(System.Logger.Level.INFO, "task {0} is no longer known to the server: forgotten",
                         r.taskId());
                 continue;
@@ -317,8 +318,11 @@ public final class McpTasks {
         return options.toBuilder().timeout(null).deadline(Instant.now().plus(options.timeout().get())).build();
     }
 
-    /** Parses a task's creation, registers its handle and records it in the store. */
-    private TaskHandle created(String toolName, Map<String, Object> raw, Era era) {
+    /**
+     * Parses a task's creation, registers its handle and records it in the store, waiting for the store no longer
+     * than {@code deadline} (the creating call's).
+     */
+    private TaskHandle created(String toolName, Map<String, Object> raw, Era era, Deadline deadline) {
         TaskSnapshot first = TaskWire.parse(raw, era, null, "tools/call " + toolName + " task creation");
         // a creation carries no result or error: one created already ended is taken as working until a poll
         // brings its outcome (a terminal snapshot is final)
@@ -330,9 +334,7 @@ public final class McpTasks {
                     first.pollInterval(), first.inputRequests(), first.result(), first.error());
         }
         TaskHandle h = register(new TaskHandle(this, first, toolName));
-        if (!first.status().isTerminal()) {
-            record(h, first);
-        }
+        h.recordCreated(deadline);
         return h;
     }
 
@@ -347,40 +349,44 @@ public final class McpTasks {
         return earlier != null ? earlier : h;
     }
 
-    /** The handle learned a new status: update (or, terminal, remove) its record. */
-    void recorded(TaskHandle h, TaskSnapshot s) {
-        if (s.status().isTerminal()) {
-            forget(h);
-        } else {
-            record(h, s);
-        }
-    }
-
-    private void record(TaskHandle h, TaskSnapshot s) {
+    /**
+     * The handle's delivering thread ({@link TaskHandle}): the store is to hold the task as {@code s} now, or, when
+     * {@code s} is terminal or {@code null}, no longer (its open-handle entry goes too). Waits for the store no longer
+     * than {@code deadline} (a store that stays busy, or fails otherwise, is logged as a WARNING naming the task and
+     * the store's reason; the task goes on).
+     */
+    void store(TaskHandle h, TaskSnapshot s, Deadline deadline) {
         TaskChannel ch = channel;
+        if (s == null || s.status().isTerminal()) {
+            open.remove(h.id(), h);
+            if (ch == null) {
+                return;
+            }
+            try {
+                store.remove(ch.serverKey(), h.id(), deadline);
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.WARNING, "could not remove task " + h.id() + " from the task store", e);
+            }
+            return;
+        }
         if (ch == null || h.toolName() == null) {
             return;
         }
         try {
             store.put(new TaskRecord(h.id(), ch.serverKey(), h.era(), h.toolName(), h.createdAt(), s.ttl(),
-                    s.status()));
+                    s.status()), deadline);
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "could not record task " + h.id() + " in the task store", e);
         }
     }
 
-    /** The task ended, expired or was given up: drop its record and its open-handle entry. */
-    void forget(TaskHandle h) {
+    /**
+     * The task ended, expired or was given up: drop its open-handle entry now and its record after whatever the
+     * store is still to hear of it (nothing recorded later brings it back).
+     */
+    void forget(TaskHandle h, Deadline deadline) {
         open.remove(h.id(), h);
-        TaskChannel ch = channel;
-        if (ch == null) {
-            return;
-        }
-        try {
-            store.remove(ch.serverKey(), h.id());
-        } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "could not remove task " + h.id() + " from the task store", e);
-        }
+        h.unrecord(deadline);
     }
 
     /** Legacy: hear notifications/tasks/status as a hint (C.6.7); registered once, at the first legacy task. */
@@ -405,7 +411,7 @@ public final class McpTasks {
             return;
         }
         try {
-            h.apply(TaskWire.parse(params, Era.LEGACY, h.id(), STATUS_NOTIFICATION));
+            h.apply(TaskWire.parse(params, Era.LEGACY, h.id(), STATUS_NOTIFICATION), Deadline.NONE);
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.DEBUG, "ignored a {0} for task {1}: {2}", STATUS_NOTIFICATION, h.id(),
                     e.getMessage());
@@ -440,8 +446,9 @@ public final class McpTasks {
                                                    RequestOptions options) throws InterruptedException {
             Objects.requireNonNull(created, "created");
             TaskChannel ch = channel();
-            TaskHandle h = created(toolName, created, ch.era());
-            return h.awaitRaw(options == null ? RequestOptions.DEFAULT : options);
+            RequestOptions o = options == null ? RequestOptions.DEFAULT : options;
+            TaskHandle h = created(toolName, created, ch.era(), TaskHandle.deadlineOf(o));
+            return h.awaitRaw(o);
         }
 
         @Override

@@ -13,6 +13,7 @@ import dev.loommcp.McpTimeoutException;
 import dev.loommcp.McpTransportException;
 import dev.loommcp.McpUnsupportedInEraException;
 import dev.loommcp.RequestOptions;
+import dev.loommcp.internal.concurrent.SerialDelivery;
 import dev.loommcp.jsonrpc.JsonRpcError;
 import dev.loommcp.schema.CallToolResult;
 import dev.loommcp.spi.Deadline;
@@ -33,6 +34,13 @@ import java.util.concurrent.locks.ReentrantLock;
  * The {@link McpTask} of this module: a task's last snapshot, its waiters and listeners, and the driver logic of one
  * task (poll scheduling through the client's {@link PollTimer}, push, input, cancel, TTL backstop). A waiter parks
  * its own thread on this handle's condition; polls run on the timer's short-lived poll threads. Thread-safe.
+ *
+ * <p>What the store and the listeners hear: each change is chosen under the handle's lock and queued there, in that
+ * order, with what the store should do (record it, or remove the task); the queue is delivered after the lock is
+ * released, by one thread at a time ({@link #deliver}, through {@link SerialDelivery}), so two answers applied at
+ * once reach the store and the listeners in the order they were chosen, and nothing is told under a lock. A terminal
+ * status, or the task's removal, is the last thing the store hears of the task. A waiter returns a final result once
+ * the store and the listeners have heard it, or its deadline has passed ({@link #awaitDelivered}).
  */
 final class TaskHandle implements McpTask {
 
@@ -52,12 +60,15 @@ final class TaskHandle implements McpTask {
     private final String toolName;
     private final Era era;
     private final Instant clientCreatedAt;
+    /** {@link System#nanoTime()} when this client learned of the task: the TTL backstop counts from here. */
+    private final long learnedNanos;
     private final boolean answeredAtOnce;
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
-    private final ReentrantLock dispatchLock = new ReentrantLock();
     private final List<TaskListener> listeners = new CopyOnWriteArrayList<>();
+    /** What the store and the listeners are still to hear, queued under the lock in the order it was chosen. */
+    private final SerialDelivery<Delivery> deliveries = new SerialDelivery<>();
     private final Set<String> claimedKeys = ConcurrentHashMap.newKeySet();
     private final TaskPush push;
 
@@ -73,6 +84,15 @@ final class TaskHandle implements McpTask {
     private long polls;
     /** The status is not yet known from the server (a handle made from an id): the first poll goes out at once. */
     private boolean statusUnknown;
+    /** The store is to hear no more of the task: its end or its removal is queued (or told) already. */
+    private boolean recordFinal;
+
+    /**
+     * One thing to tell: the store (when {@code store}: record the snapshot; remove the task when it is terminal or
+     * {@code null}) and the listeners (when {@code listeners}), waiting for the store at most until {@code deadline}.
+     */
+    private record Delivery(TaskSnapshot snapshot, boolean store, boolean listeners, Deadline deadline) {
+    }
 
     TaskHandle(McpTasks owner, TaskSnapshot first, String toolName) {
         this(owner, first, toolName, false);
@@ -97,6 +117,7 @@ final class TaskHandle implements McpTask {
         this.era = first.era();
         this.snapshot = first;
         this.clientCreatedAt = Instant.now();
+        this.learnedNanos = System.nanoTime();
         this.lastPollNanos = System.nanoTime();
         this.push = new TaskPush(owner, id, this::wantsPush, this::pushed);
     }
@@ -113,7 +134,7 @@ final class TaskHandle implements McpTask {
 
     private void pushed(Map<String, Object> params) {
         try {
-            apply(TaskWire.parse(params, era, id, "notifications/tasks"));
+            apply(TaskWire.parse(params, era, id, "notifications/tasks"), Deadline.NONE);
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.DEBUG, "ignored a notifications/tasks for task {0}: {1}", id,
                     e.getMessage());
@@ -170,7 +191,8 @@ final class TaskHandle implements McpTask {
     }
 
     /**
-     * Returns when the task was created: the server's time when it said, else when this handle was made.
+     * Returns when the task was created: the server's time when it said, else when this handle was made. For the
+     * record only: the server's clock may differ from this machine's, so nothing is timed from it.
      *
      * @return the instant
      */
@@ -179,17 +201,26 @@ final class TaskHandle implements McpTask {
         return s.createdAt() != null ? s.createdAt() : clientCreatedAt;
     }
 
+    /**
+     * Returns when this client learned of the task (this machine's clock): the TTL backstop counts from it.
+     *
+     * @return the instant
+     */
+    Instant learnedAt() {
+        return clientCreatedAt;
+    }
+
     @Override
     public TaskSnapshot get(RequestOptions options) throws InterruptedException {
         Map<String, Object> raw;
         try {
             raw = owner.channel().request("tasks/get", TaskWire.params("taskId", id), options);
         } catch (McpTaskNotFoundException e) {
-            owner.forget(this);
+            owner.forget(this, deadlineOf(options));
             throw e;
         }
         TaskSnapshot s = TaskWire.parse(raw, era, id, "tasks/get result");
-        return apply(s);
+        return apply(s, deadlineOf(options));
     }
 
     @Override
@@ -238,7 +269,7 @@ final class TaskHandle implements McpTask {
         }
         if (era == Era.LEGACY && raw != null && raw.get("status") != null) {
             try {
-                apply(TaskWire.parse(raw, era, id, "tasks/cancel result"));
+                apply(TaskWire.parse(raw, era, id, "tasks/cancel result"), deadlineOf(options));
             } catch (McpProtocolException e) {
                 LOG.log(System.Logger.Level.DEBUG, "tasks/cancel answer of task {0} not readable: {1}", id,
                         e.getMessage());
@@ -283,12 +314,16 @@ final class TaskHandle implements McpTask {
      * Takes what the server said of the task. A terminal status is final: a later snapshot is ignored. A non-terminal
      * snapshot older than the known one (both with {@code lastUpdatedAt}) is ignored: poll answers and pushed or
      * notified status can arrive out of order. A terminal snapshot always applies. Fields the new snapshot leaves
-     * out (a push may omit the TTL or interval) keep their last value.
+     * out (a push may omit the TTL or interval) keep their last value. A change of status or message is queued for
+     * the store and the listeners in the order it was chosen, and delivered ({@link #deliver}) before the waiters
+     * wake, unless another thread is delivering: that thread then delivers it, after the earlier ones.
      *
-     * @param s the snapshot
+     * @param s        the snapshot
+     * @param deadline how long the store may be waited for on behalf of the caller ({@link Deadline#NONE}: the
+     *                 store's own bound)
      * @return the handle's snapshot after it
      */
-    TaskSnapshot apply(TaskSnapshot s) {
+    TaskSnapshot apply(TaskSnapshot s, Deadline deadline) {
         TaskSnapshot before;
         TaskSnapshot now;
         lock.lock();
@@ -312,19 +347,86 @@ final class TaskHandle implements McpTask {
                     s.pollInterval() != null ? s.pollInterval() : before.pollInterval(),
                     s.inputRequests(), s.result(), s.error());
             snapshot = now;
+            if (before.status() != now.status()
+                    || !java.util.Objects.equals(before.statusMessage(), now.statusMessage())) {
+                deliveries.add(new Delivery(now, !recordFinal, true, deadline));
+                recordFinal |= now.status().isTerminal();
+            }
         } finally {
             lock.unlock();
         }
-        // the store and the listeners learn a change before the waiters wake
-        if (before.status() != now.status() || !java.util.Objects.equals(before.statusMessage(), now.statusMessage())) {
-            owner.recorded(this, now);
-            dispatch(now);
-        }
+        deliver(deadline); // the store and the listeners learn a change before the waiters wake
         wake();
         if (now.status().isTerminal()) {
             push.close();
         }
         return now;
+    }
+
+    /**
+     * Records the task as it is now in the store (at its creation), unless its end or removal is queued already.
+     *
+     * @param deadline how long the store may be waited for
+     */
+    void recordCreated(Deadline deadline) {
+        lock.lock();
+        try {
+            if (recordFinal || snapshot.status().isTerminal()) {
+                return;
+            }
+            deliveries.add(new Delivery(snapshot, true, false, deadline));
+        } finally {
+            lock.unlock();
+        }
+        deliver(deadline);
+    }
+
+    /**
+     * Removes the task from the store (it ended, expired, was given up or is unknown to the server), after whatever
+     * the store is still to hear; nothing recorded later brings it back.
+     *
+     * @param deadline how long the store may be waited for
+     */
+    void unrecord(Deadline deadline) {
+        lock.lock();
+        try {
+            if (recordFinal) {
+                return;
+            }
+            recordFinal = true;
+            deliveries.add(new Delivery(null, true, false, deadline));
+        } finally {
+            lock.unlock();
+        }
+        deliver(deadline);
+    }
+
+    /**
+     * Delivers the queued changes in order, holding no lock while the store or a listener runs, one thread at a time
+     * ({@link SerialDelivery}): a thread that finds another delivering (or that is delivering itself, further up its
+     * stack: a listener that polls the task) leaves its change to it.
+     *
+     * @param bound the caller's deadline for the store (each change also keeps the deadline it was queued with)
+     */
+    private void deliver(Deadline bound) {
+        deliveries.deliver(d -> {
+            if (d.store()) {
+                owner.store(this, d.snapshot(), d.deadline().earliest(bound));
+            }
+            if (d.listeners()) {
+                dispatch(d.snapshot());
+            }
+        });
+    }
+
+    /**
+     * Waits until the store and the listeners have heard every change queued so far (delivering them itself when no
+     * one else is), within {@code deadline}; at once when this thread is the one delivering (a listener that waits).
+     */
+    private void awaitDelivered(Deadline deadline) throws InterruptedException {
+        do {
+            deliver(deadline);
+        } while (!deliveries.awaitDelivered(deadline.remainingNanos()) && !deadline.isExpired());
     }
 
     /**
@@ -335,7 +437,7 @@ final class TaskHandle implements McpTask {
      */
     void fail(RuntimeException e) {
         if (e instanceof McpTaskNotFoundException) {
-            owner.forget(this); // before the waiters wake
+            owner.forget(this, Deadline.NONE); // before the waiters wake
         }
         lock.lock();
         try {
@@ -408,7 +510,7 @@ final class TaskHandle implements McpTask {
         try {
             Map<String, Object> raw = owner.channel().request("tasks/get", TaskWire.params("taskId", id),
                     RequestOptions.newBuilder().timeout(POLL_TIMEOUT).token(owner.channel().closeToken()).build());
-            apply(TaskWire.parse(raw, era, id, "tasks/get result"));
+            apply(TaskWire.parse(raw, era, id, "tasks/get result"), Deadline.NONE);
             lock.lock();
             try {
                 failedPolls = 0;
@@ -490,21 +592,14 @@ final class TaskHandle implements McpTask {
         return base;
     }
 
+    /** Tells the listeners; only the delivering thread calls it ({@link #deliver}), so one change at a time. */
     private void dispatch(TaskSnapshot s) {
-        if (listeners.isEmpty()) {
-            return;
-        }
-        dispatchLock.lock();
-        try {
-            for (TaskListener l : listeners) {
-                try {
-                    l.onStatus(this, s);
-                } catch (RuntimeException e) {
-                    LOG.log(System.Logger.Level.WARNING, "a TaskListener of task " + id + " threw; ignored", e);
-                }
+        for (TaskListener l : listeners) {
+            try {
+                l.onStatus(this, s);
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.WARNING, "a TaskListener of task " + id + " threw; ignored", e);
             }
-        } finally {
-            dispatchLock.unlock();
         }
     }
 
@@ -524,6 +619,7 @@ final class TaskHandle implements McpTask {
         TaskSnapshot now = snapshot();
         if (now.status().isTerminal() && (era == Era.MODERN || now.result() != null || now.error() != null
                 || now.status() == TaskStatus.CANCELLED)) {
+            awaitDelivered(deadline);
             return finish(now);
         }
         lock.lock();
@@ -536,7 +632,12 @@ final class TaskHandle implements McpTask {
         CancellationToken.Registration onClose = owner.channel().closeToken().onCancel(this::wake);
         try {
             watch();
-            return era == Era.MODERN ? awaitModern(deadline, token, options) : LegacyResult.await(this, deadline, token);
+            if (era == Era.MODERN) {
+                return awaitModern(deadline, token, options);
+            }
+            Map<String, Object> raw = LegacyResult.await(this, deadline, token);
+            awaitDelivered(deadline);
+            return raw;
         } catch (InterruptedException e) {
             cancelQuietly("the waiting thread was interrupted");
             throw e;
@@ -572,6 +673,7 @@ final class TaskHandle implements McpTask {
                 lock.unlock();
             }
             if (s.status().isTerminal()) {
+                awaitDelivered(deadline);
                 return finish(s);
             }
             checkAbandoned(deadline, token, failed);
@@ -650,9 +752,10 @@ final class TaskHandle implements McpTask {
         }
         TaskSnapshot s = snapshot();
         if (ttlRemainingNanos(s) == 0) {
-            owner.forget(this);
+            owner.forget(this, deadline);
             throw new McpTimeoutException("task " + id + " passed its TTL of " + s.ttl().toMillis()
-                    + " ms (created " + createdAt() + ") with no terminal status");
+                    + " ms (counted from " + learnedAt() + ", when this client learned of it) with no terminal"
+                    + " status");
         }
     }
 
@@ -671,14 +774,28 @@ final class TaskHandle implements McpTask {
         return new McpClosedException("the client closed while waiting for task " + id, seen);
     }
 
-    /** Nanoseconds until the TTL backstop (the TTL plus one poll interval of grace), or Long.MAX_VALUE. */
+    /**
+     * Nanoseconds until the TTL backstop (the TTL plus one poll interval of grace), or Long.MAX_VALUE. Counted on
+     * this machine's monotonic clock from when this client learned of the task, never from the server's
+     * {@code createdAt}: the two clocks may disagree by minutes, and the task is at least that old here, so the
+     * backstop never fires before the TTL has passed (it may fire a little after).
+     */
     long ttlRemainingNanos(TaskSnapshot s) {
         if (s.ttl() == null) {
             return Long.MAX_VALUE;
         }
-        Instant end = createdAt().plus(s.ttl()).plus(interval(s));
-        Duration left = Duration.between(Instant.now(), end);
-        return left.isNegative() || left.isZero() ? 0 : Math.min(left.toNanos(), Long.MAX_VALUE - 1);
+        long budget = saturatedNanos(s.ttl().plus(interval(s)));
+        long elapsed = System.nanoTime() - learnedNanos;
+        long left = budget - elapsed;
+        return left <= 0 ? 0 : Math.min(left, Long.MAX_VALUE - 1);
+    }
+
+    private static long saturatedNanos(Duration d) {
+        try {
+            return d.toNanos();
+        } catch (ArithmeticException e) {
+            return Long.MAX_VALUE;
+        }
     }
 
     private Map<String, Object> finish(TaskSnapshot s) {
@@ -713,8 +830,9 @@ final class TaskHandle implements McpTask {
         boolean interrupted = Thread.interrupted();
         try {
             LOG.log(System.Logger.Level.DEBUG, "cancelling task {0}: {1}", id, why);
+            Deadline bound = Deadline.after(CANCEL_BOUND); // the cancel and the store's removal together
             cancel(RequestOptions.timeout(CANCEL_BOUND));
-            owner.forget(this);
+            owner.forget(this, bound);
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.DEBUG, "tasks/cancel of task {0} failed: {1}", id, e.toString());
         } catch (InterruptedException e) {

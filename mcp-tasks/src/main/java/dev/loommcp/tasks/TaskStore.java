@@ -1,12 +1,15 @@
 package dev.loommcp.tasks;
 
+import dev.loommcp.spi.Deadline;
 import java.io.UncheckedIOException;
 import java.util.List;
 
 /**
  * Where a client remembers its open tasks, so that {@link McpTasks#resumeTasks()} can re-attach to them after a
  * restart. A task is recorded when it is created, updated on each status change, and removed when it ends (or the
- * server no longer knows it). Implementations must be thread-safe. Shipped: {@link InMemoryTaskStore} (the default)
+ * server no longer knows it); {@link McpTasks} tells the store one task's changes in the order it learned them, and
+ * once it removed a task (it ended) it records nothing more of it. Implementations must be thread-safe; they are
+ * called with no lock of {@link McpTasks} held. Shipped: {@link InMemoryTaskStore} (the default)
  * and {@link FileTaskStore}.
  */
 public interface TaskStore {
@@ -31,6 +34,36 @@ public interface TaskStore {
      * @throws UncheckedIOException if a store on disk cannot write
      */
     void remove(String serverKey, String taskId);
+
+    /**
+     * Records a task as {@link #put(TaskRecord)} does, waiting for the store (a lock that another thread or process
+     * holds) no longer than {@code deadline}. {@link McpTasks} calls this form, with the deadline of the call on whose
+     * behalf it writes ({@link Deadline#NONE} for the driver's own updates: the store's own bound applies then), so
+     * that a busy store never holds a call past its deadline. The default ignores the deadline and calls
+     * {@link #put(TaskRecord)}: a store that may wait should override it.
+     *
+     * @param record   the record
+     * @param deadline the latest time to wait for the store until, or {@link Deadline#NONE}
+     * @throws TaskStoreBusyException if the store stays busy until the deadline (nothing is written)
+     * @throws UncheckedIOException   if a store on disk cannot write
+     */
+    default void put(TaskRecord record, Deadline deadline) {
+        put(record);
+    }
+
+    /**
+     * Forgets a task as {@link #remove(String, String)} does, waiting for the store no longer than {@code deadline}
+     * (see {@link #put(TaskRecord, Deadline)}). The default ignores the deadline.
+     *
+     * @param serverKey the server's identity
+     * @param taskId    the task's id
+     * @param deadline  the latest time to wait for the store until, or {@link Deadline#NONE}
+     * @throws TaskStoreBusyException if the store stays busy until the deadline (nothing is removed)
+     * @throws UncheckedIOException   if a store on disk cannot write
+     */
+    default void remove(String serverKey, String taskId, Deadline deadline) {
+        remove(serverKey, taskId);
+    }
 
     /**
      * Lists the recorded tasks of one server.

@@ -69,6 +69,8 @@ final class FakeTaskChannel implements TaskChannel {
     volatile boolean cancelSettles = true;
     volatile long pollIntervalMs = 100;
     volatile Long ttlMs = 60_000L;
+    /** How far the server's clock is from this machine's (its createdAt and lastUpdatedAt are stamped with it). */
+    volatile Duration serverClockOffset = Duration.ZERO;
     volatile Function<Map<String, Object>, Map<String, Object>> inputAnswers = FakeTaskChannel::acceptAll;
     volatile Map<String, Object> immediateResult; // tools/call answered at once when set
     volatile List<Map<String, Object>> listPages = List.of();
@@ -149,8 +151,8 @@ final class FakeTaskChannel implements TaskChannel {
         Map<String, Object> t = new LinkedHashMap<>();
         t.put("taskId", id);
         t.put("status", "working");
-        t.put("createdAt", Instant.now().toString());
-        t.put("lastUpdatedAt", Instant.now().toString());
+        t.put("createdAt", Instant.now().plus(serverClockOffset).toString());
+        t.put("lastUpdatedAt", Instant.now().plus(serverClockOffset).toString());
         if (era == Era.MODERN) {
             t.put("ttlMs", ttlMs);
             t.put("pollIntervalMs", pollIntervalMs);

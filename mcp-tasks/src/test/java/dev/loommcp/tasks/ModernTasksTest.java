@@ -563,18 +563,18 @@ class ModernTasksTest {
         McpTask created = tasks.callToolAsTask("slow", args(task("working")), RequestOptions.DEFAULT);
         TaskHandle t = (TaskHandle) created;
         java.time.Instant t0 = java.time.Instant.parse("2099-01-01T04:00:00Z");
-        t.apply(snap(t, TaskStatus.INPUT_REQUIRED, "second", t0.plusSeconds(2)));
-        t.apply(snap(t, TaskStatus.WORKING, "first, late", t0.plusSeconds(1)));
+        t.apply(snap(t, TaskStatus.INPUT_REQUIRED, "second", t0.plusSeconds(2)), Deadline.NONE);
+        t.apply(snap(t, TaskStatus.WORKING, "first, late", t0.plusSeconds(1)), Deadline.NONE);
         assertThat(t.snapshot().status()).isEqualTo(TaskStatus.INPUT_REQUIRED);
         assertThat(t.snapshot().statusMessage()).isEqualTo("second");
-        t.apply(snap(t, TaskStatus.WORKING, "same time", t0.plusSeconds(2)));
+        t.apply(snap(t, TaskStatus.WORKING, "same time", t0.plusSeconds(2)), Deadline.NONE);
         assertThat(t.snapshot().statusMessage()).as("not older: applied").isEqualTo("same time");
-        t.apply(snap(t, TaskStatus.WORKING, "no time", null));
+        t.apply(snap(t, TaskStatus.WORKING, "no time", null), Deadline.NONE);
         assertThat(t.snapshot().statusMessage()).as("without a time: applied").isEqualTo("no time");
         t.apply(new TaskSnapshot(t.id(), Era.MODERN, TaskStatus.COMPLETED, "done, stamped early", null,
-                t0, null, null, null, FakeTaskChannel.textResult("ok", false), null));
+                t0, null, null, null, FakeTaskChannel.textResult("ok", false), null), Deadline.NONE);
         assertThat(t.snapshot().status()).as("a terminal status wins").isEqualTo(TaskStatus.COMPLETED);
-        t.apply(snap(t, TaskStatus.WORKING, "after the end", t0.plusSeconds(9)));
+        t.apply(snap(t, TaskStatus.WORKING, "after the end", t0.plusSeconds(9)), Deadline.NONE);
         assertThat(t.snapshot().status()).isEqualTo(TaskStatus.COMPLETED);
     }
 

@@ -1,5 +1,6 @@
 /**
  * Internal concurrency machinery: tracked, named threads ({@code McpThreads}), bounded joins ({@code Joins}), guards
- * for application callbacks ({@code UserCode}) and byte-bounded queues ({@code BoundedQueue}). Not API.
+ * for application callbacks ({@code UserCode}), byte-bounded queues ({@code BoundedQueue}) and in-order delivery to
+ * application code under no lock ({@code SerialDelivery}). Not API.
  */
 package dev.loommcp.internal.concurrent;
