@@ -89,7 +89,8 @@ class LoopbackReceiverTest {
     void aJvmPreferringIpv6ReceivesTheRedirectOnTheAdvertisedAddress(@TempDir Path dir) throws Exception {
         Path out = dir.resolve("child.out");
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Djava.net.preferIPv6Addresses=true", "-Xmx64m", "-XX:TieredStopAtLevel=1", "-cp", ChildJvm.classPath(),
+                "-Djava.net.preferIPv6Addresses=true", "-Xmx64m", "-XX:TieredStopAtLevel=1", "-cp",
+                ChildJvm.classPath(),
                 LoopbackChild.class.getName()));
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile()).start();
         try {
