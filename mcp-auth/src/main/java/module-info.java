@@ -9,7 +9,6 @@ module dev.loommcp.auth {
     requires transitive dev.loommcp.core;
     requires transitive dev.loommcp.transport.http;
     requires java.net.http;
-    requires jdk.httpserver;
     requires tools.jackson.databind;
     requires com.nimbusds.jose.jwt;
 

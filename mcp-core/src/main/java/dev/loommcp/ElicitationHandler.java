@@ -20,11 +20,14 @@ import dev.loommcp.schema.ElicitResult;
  * {@link McpInputRequiredException} (the failure as its cause) and is not retried.
  *
  * <p>In both eras the same checks apply: a URL-mode request reaches the handler only if URL mode was declared and it
- * carries an absolute URL (show it in full; never open it without the user's consent); a {@code null} answer is a
- * decline; an accepted form may get the schema's defaults filled in ({@code applyElicitationDefaults}); content is
- * sent only with an accepted form-mode request; an answer whose action is not accept, decline or cancel, or whose
- * content holds a value other than a string, number, boolean or list of strings, is not sent (2025: error -32603;
- * 2026: {@link McpInputRequiredException}).
+ * carries an absolute {@code https} URL with a host and without user info ({@code http} only on a loopback host:
+ * {@code localhost}, {@code 127.0.0.0/8}, {@code ::1}); any other URL ({@code javascript:}, {@code file:},
+ * {@code data:}, plain http to another host) is refused before the handler is called (2025: error -32602 naming the
+ * reason; 2026: {@link McpProtocolException}). Show the URL in full; never open it without the user's consent. A
+ * {@code null} answer is a decline; an accepted form may get the schema's defaults filled in
+ * ({@code applyElicitationDefaults}); content is sent only with an accepted form-mode request; an answer whose
+ * action is not accept, decline or cancel, or whose content holds a value other than a string, number, boolean or
+ * list of strings, is not sent (2025: error -32603; 2026: {@link McpInputRequiredException}).
  */
 @FunctionalInterface
 public interface ElicitationHandler {

@@ -24,7 +24,8 @@ public record EnterpriseIdp(URI tokenEndpoint, String clientId, ClientAuthentica
      * Creates the description.
      *
      * @throws NullPointerException     if an argument is {@code null}
-     * @throws IllegalArgumentException if {@code tokenEndpoint} is not an absolute http(s) URI
+     * @throws IllegalArgumentException if {@code tokenEndpoint} is not an absolute https URI (plain http is accepted
+     *                                  on a loopback host only: localhost, 127.0.0.0/8, ::1)
      */
     public EnterpriseIdp {
         Objects.requireNonNull(tokenEndpoint, "tokenEndpoint");
@@ -35,6 +36,7 @@ public record EnterpriseIdp(URI tokenEndpoint, String clientId, ClientAuthentica
         if (!tokenEndpoint.isAbsolute() || !("https".equalsIgnoreCase(scheme) || "http".equalsIgnoreCase(scheme))) {
             throw new IllegalArgumentException("the IdP token endpoint must be an absolute http(s) URI");
         }
+        dev.loommcp.auth.internal.Urls.requireSecure(tokenEndpoint, "the IdP token endpoint");
     }
 
     @Override

@@ -7,10 +7,15 @@ import java.util.function.Consumer;
 
 /**
  * An {@link AuthorizationCodeHandler} for desktop and CLI use (RFC 8252 section 7.3): listens on
- * {@code http://127.0.0.1:<random port>/callback}, hands the authorization URL to a callback (which opens a browser
- * or prints it), and takes the first redirect that carries the expected {@code state} (others get a 400 page and are
- * ignored); one authorization at a time. The HTTP server runs for the receiver's life on daemon threads; {@link #close()}
- * stops it.
+ * {@code http://127.0.0.1:<random port>/callback}, bound to the IPv4 literal {@code 127.0.0.1} it advertises (also in
+ * a JVM that prefers IPv6, whose loopback address would be {@code ::1}), hands the authorization URL to a callback
+ * (which opens a browser or prints it), and takes the first redirect that carries the expected {@code state} (others
+ * get a 400 page and are ignored); one authorization at a time. The HTTP server runs for the receiver's life on
+ * daemon threads; {@link #close()} stops it.
+ *
+ * <p>Connections are served concurrently (at most 8 at once; with all taken a new one replaces the oldest), and each
+ * must send its request head within 10 seconds or is closed: a local program that connects and sends half a request
+ * cannot keep the browser's redirect from being handled.
  *
  * <p>Thread-safe.
  */

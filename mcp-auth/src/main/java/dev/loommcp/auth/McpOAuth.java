@@ -9,6 +9,7 @@ import java.net.http.HttpHeaders;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Predicate;
 
 /**
  * The OAuth 2.1 client of MCP "Authorization" (2025-06-18 .. 2026-07-28, plus the 2025-03-26 fallbacks), as the
@@ -46,6 +47,13 @@ import java.util.Objects;
  *   <li>Concurrency: when many calls find the token expired or refused at once, one refresh or authorization runs and
  *       they all use its result (single flight per resource).</li>
  * </ol>
+ *
+ * <p>Every URL the provider sends to or hands to the user must be {@code https} (plain {@code http} only on a
+ * loopback host: {@code localhost}, {@code 127.0.0.0/8}, {@code ::1}; OAuth 2.1 section 1.5): the MCP server itself
+ * (no token is ever sent to a plain-http server elsewhere), its metadata URLs, the authorization server's issuer and
+ * endpoints (authorization, token, registration), the enterprise IdP's token endpoint. A URL breaking the rule fails
+ * the authorization with a {@link McpAuthorizationException} naming it and the rule.
+ * {@link Builder#allowedDestinations} restricts the destinations further.
  *
  * <p>Secrets (tokens, client secrets, keys, codes, assertions) never appear in logs, exception messages,
  * {@code toString()} or URLs. Thread-safe; one instance may serve many transports and servers (tokens are kept per
@@ -151,6 +159,7 @@ public final class McpOAuth implements AuthorizationProvider, AutoCloseable {
         Duration requestTimeout = Duration.ofSeconds(30);
         Duration authorizationTimeout = Duration.ofMinutes(5);
         int maxAuthorizations = 3;
+        Predicate<URI> allowedDestinations;
 
         private Builder() {
         }
@@ -345,15 +354,28 @@ public final class McpOAuth implements AuthorizationProvider, AutoCloseable {
         }
 
         /**
-         * The HTTP client for discovery, registration and token requests (it must not follow redirects); the caller
-         * closes it. Default: the provider creates one ({@code Redirect.NEVER}) and closes it in {@link #close()}.
+         * The HTTP client for discovery, registration and token requests; the caller closes it. Default: the provider
+         * creates one ({@code Redirect.NEVER}) and closes it in {@link #close()}.
+         *
+         * <p>It must not follow redirects ({@link HttpClient#followRedirects()} {@code NEVER}): a client that did
+         * would send a token request's form body ({@code client_secret}, codes, refresh tokens) again to wherever a
+         * 307 or 308 points, and fetch metadata from wherever a redirect leads, past
+         * {@link #allowedDestinations}. The provider never follows a redirect of these requests (discovery treats one
+         * as "no document here").
          *
          * @param client the client
          * @return this builder
-         * @throws NullPointerException if {@code client} is {@code null}
+         * @throws NullPointerException     if {@code client} is {@code null}
+         * @throws IllegalArgumentException if the client follows redirects
          */
         public Builder httpClient(HttpClient client) {
-            this.httpClient = Objects.requireNonNull(client, "client");
+            Objects.requireNonNull(client, "client");
+            if (client.followRedirects() != HttpClient.Redirect.NEVER) {
+                throw new IllegalArgumentException("the HTTP client follows redirects (followRedirects() is "
+                        + client.followRedirects() + "); it must be NEVER, or a token request's form body, "
+                        + "client_secret included, is sent again to wherever a redirect points");
+            }
+            this.httpClient = client;
             return this;
         }
 
@@ -399,6 +421,58 @@ public final class McpOAuth implements AuthorizationProvider, AutoCloseable {
         }
 
         /**
+         * Restricts where the provider's requests may go: every request it makes or hands out is first given to
+         * {@code allowed}, and one it refuses fails the authorization with a {@link McpAuthorizationException} naming
+         * the URL (origin and path); nothing is sent there. That is each protected-resource metadata and
+         * authorization-server metadata GET (the URLs come from the server: its challenge's
+         * {@code resource_metadata}, its metadata's {@code authorization_servers}), dynamic registration, every token
+         * request (the enterprise IdP's too), and the authorization URL before it is handed to the
+         * {@link AuthorizationCodeHandler} (a browser, or {@link AuthorizationCodeHandler#nonInteractive}, which
+         * fetches it). Redirects are never followed, so no request reaches a destination this check did not see.
+         * Default: every destination that passes the https rule (https, or plain http on a loopback host: that rule
+         * always applies, before this one).
+         *
+         * <p>Use it where the servers are not yours to choose, such as an agent that connects to servers its users
+         * name: without it, a server's metadata can point the provider at internal addresses (link-local cloud
+         * metadata services, private ranges, the host itself). A predicate that refuses hosts resolving to such
+         * addresses:
+         *
+         * <pre>{@code
+         * McpOAuth.newBuilder().authorizationCode(handler).allowedDestinations(uri -> {
+         *     try {
+         *         for (InetAddress a : InetAddress.getAllByName(uri.getHost())) {
+         *             if (a.isLoopbackAddress() || a.isLinkLocalAddress() || a.isSiteLocalAddress()
+         *                     || a.isAnyLocalAddress() || a.isMulticastAddress()
+         *                     || (a instanceof Inet6Address && (a.getAddress()[0] & 0xfe) == 0xfc)) { // fc00::/7
+         *                 return false;
+         *             }
+         *         }
+         *         return true;
+         *     } catch (UnknownHostException e) {
+         *         return false;
+         *     }
+         * }).build();
+         * }</pre>
+         *
+         * <p>The predicate resolves the name when it is called and the HTTP client resolves it again when it
+         * connects: a name server that answers differently the second time (DNS rebinding) is not stopped by it. For
+         * a guarantee, enforce the same rule where the connection is made as well (an egress proxy, through an
+         * {@link #httpClient} with a {@code ProxySelector}, or a firewall).
+         *
+         * <p>The predicate runs on the thread of the MCP request that needs the authorization, while that resource's
+         * authorization is in progress (other requests to the same server wait for it): it may block (a DNS lookup),
+         * briefly. An exception it throws fails the authorization like a refusal (as the cause).
+         *
+         * @param allowed whether a request may go to a URI; thread-safe
+         * @return this builder
+         * @throws NullPointerException if {@code allowed} is {@code null}
+         */
+        public Builder allowedDestinations(Predicate<URI> allowed) {
+            this.allowedDestinations = Objects.requireNonNull(allowed, "allowed");
+            return this;
+        }
+
+        /**
          * Builds the provider.
          *
          * @return the provider
@@ -425,7 +499,7 @@ public final class McpOAuth implements AuthorizationProvider, AutoCloseable {
                     codeHandler, assertion, idp, clientId,
                     clientAuthentication, clientMetadataDocument, clientName, applicationType, scope, offlineAccess,
                     dpopKey, tokenStore != null ? tokenStore : new InMemoryTokenStore(),
-                    httpClient, requestTimeout, authorizationTimeout, maxAuthorizations);
+                    httpClient, requestTimeout, authorizationTimeout, maxAuthorizations, allowedDestinations);
         }
 
         /** The primary grant: the exclusive one, else the authorization code when configured, else client credentials. */

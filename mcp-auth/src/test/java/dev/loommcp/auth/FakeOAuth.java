@@ -52,6 +52,8 @@ final class FakeOAuth implements AutoCloseable {
     volatile String prmResource; // null: base + /mcp (or base for the root path)
     volatile String prmAuthServer; // null: the issuer
     volatile boolean prmInHeader = true;
+    volatile String prmUrl; // the challenge's resource_metadata; null: base + prmPath
+    volatile String tokenEndpoint; // the metadata's token_endpoint; null: the issuer's /token
     volatile List<String> prmScopes;
     volatile List<String> asScopes;
     volatile boolean registration = true;
@@ -99,7 +101,7 @@ final class FakeOAuth implements AutoCloseable {
     private final AtomicInteger serial = new AtomicInteger();
 
     FakeOAuth() throws IOException {
-        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 1024);
+        server = HttpServer.create(new InetSocketAddress(InetAddress.getByAddress(new byte[] {127, 0, 0, 1}), 0), 1024);
         server.createContext("/", this::handle);
         server.setExecutor(executor);
         server.start();
@@ -179,7 +181,7 @@ final class FakeOAuth implements AutoCloseable {
         ObjectNode o = JSON.createObjectNode();
         o.put("issuer", metadataIssuer != null ? metadataIssuer : a);
         o.put("authorization_endpoint", a + "/authorize");
-        o.put("token_endpoint", a + "/token");
+        o.put("token_endpoint", tokenEndpoint != null ? tokenEndpoint : a + "/token");
         if (registration) {
             o.put("registration_endpoint", a + "/register");
         }
@@ -367,7 +369,7 @@ final class FakeOAuth implements AutoCloseable {
             h.append(", scope=\"").append(scope).append('"');
         }
         if (prmInHeader && prmPath != null) {
-            h.append(", resource_metadata=\"").append(base).append(prmPath).append('"');
+            h.append(", resource_metadata=\"").append(prmUrl != null ? prmUrl : base + prmPath).append('"');
         }
         ex.getResponseHeaders().set("WWW-Authenticate", h.toString());
         send(ex, status, "{\"error\":\"" + error + "\"}");

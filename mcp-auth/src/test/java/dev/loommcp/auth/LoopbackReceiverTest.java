@@ -7,11 +7,17 @@ import static org.awaitility.Awaitility.await;
 import dev.loommcp.spi.Deadline;
 import dev.loommcp.testing.LeakCheck;
 import java.io.IOException;
+import java.io.OutputStream;
+import java.net.Socket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutorService;
@@ -22,6 +28,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 
 /** The loopback redirect receiver: 127.0.0.1, random port, /callback, state-checked, one-shot, bounded, closable. */
 @ExtendWith(LeakCheck.class)
@@ -71,6 +78,51 @@ class LoopbackReceiverTest {
                     + "?code=the-code&state=s1&iss=https%3A%2F%2Fas"));
             // one-shot: a replay is refused
             assertThat(get(URI.create(cb + "?code=the-code&state=s1")).statusCode()).isEqualTo(400);
+        }
+    }
+
+    /**
+     * RFC 8252 section 7.3: the receiver listens on the IPv4 literal it advertises, also in a JVM that prefers IPv6
+     * (where the JDK's loopback address is {@code ::1} and a redirect to 127.0.0.1 found nothing of ours).
+     */
+    @Test
+    void aJvmPreferringIpv6ReceivesTheRedirectOnTheAdvertisedAddress(@TempDir Path dir) throws Exception {
+        Path out = dir.resolve("child.out");
+        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Djava.net.preferIPv6Addresses=true", "-Xmx64m", "-XX:TieredStopAtLevel=1", "-cp",
+                ChildJvm.classPath(),
+                LoopbackChild.class.getName()));
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile()).start();
+        try {
+            assertThat(p.waitFor(90, TimeUnit.SECONDS)).as("the child ended").isTrue();
+            String text = Files.readString(out);
+            assertThat(p.exitValue()).as(text).isZero();
+            assertThat(text).contains("ADVERTISED http://127.0.0.1:").contains("RECEIVED code=c&state=s1");
+        } finally {
+            p.destroyForcibly();
+            p.waitFor(30, TimeUnit.SECONDS);
+        }
+    }
+
+    /** A local connection that sends half a request does not keep the browser's redirect from being handled. */
+    @Test
+    void aStalledConnectionDoesNotBlockTheRedirect() throws Exception {
+        try (LoopbackReceiver r = LoopbackReceiver.open(shown::add);
+             Socket stalled = new Socket("127.0.0.1", r.redirectUri().getPort());
+             ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
+            Future<URI> result = pool.submit(() -> r.authorize(URI.create("https://as.example.com/a"), "s1",
+                    Deadline.after(Duration.ofSeconds(60))));
+            await().atMost(Duration.ofSeconds(30)).until(() -> shown.size() == 1);
+            OutputStream out = stalled.getOutputStream();
+            out.write("GET /callback?code=evil&state=s1 HTTP/1.1\r\nHost: 127.0.0.1\r\n".getBytes(
+                    StandardCharsets.US_ASCII)); // no blank line: the head never ends
+            out.flush();
+            // the real redirect, bounded well below the stalled connection's read timeout
+            HttpResponse<String> ok = http.send(HttpRequest.newBuilder(URI.create(r.redirectUri()
+                    + "?code=real&state=s1")).timeout(Duration.ofSeconds(5)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(ok.statusCode()).isEqualTo(200);
+            assertThat(result.get(30, TimeUnit.SECONDS).getQuery()).isEqualTo("code=real&state=s1");
         }
     }
 

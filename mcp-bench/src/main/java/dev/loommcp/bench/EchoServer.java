@@ -167,7 +167,9 @@ public final class EchoServer {
         // the JDK server closes idle connections beyond 200 by default: a client that kept 512 in flight would then
         // reuse closed ones, and a POST on a closed connection fails without a retry
         System.setProperty("sun.net.httpserver.maxIdleConnections", "4096");
-        HttpServer http = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 4096);
+        // the IPv4 literal the clients are given, not getLoopbackAddress() (::1 in a JVM that prefers IPv6)
+        HttpServer http = HttpServer.create(new InetSocketAddress(InetAddress.getByAddress(new byte[] {127, 0, 0, 1}),
+                0), 4096);
         ExecutorService handlers = Executors.newVirtualThreadPerTaskExecutor();
         http.setExecutor(handlers);
         http.createContext("/mcp", this::exchange);

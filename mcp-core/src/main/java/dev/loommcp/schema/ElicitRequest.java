@@ -19,7 +19,8 @@ import java.util.Map;
  * @param requestedSchema form mode: a flat JSON Schema object whose {@code properties} are primitive schemas
  *                        (string, number, integer, boolean, enum), as plain JSON; otherwise {@code null}
  * @param url             URL mode: the URL the user should open (show it in full, never open it automatically);
- *                        otherwise {@code null}
+ *                        a handler only ever gets an https URL (http only on a loopback host); otherwise
+ *                        {@code null}
  * @param elicitationId   URL mode: the server's opaque id of this elicitation; otherwise {@code null}
  * @param meta            the {@code _meta} object, or {@code null}
  */

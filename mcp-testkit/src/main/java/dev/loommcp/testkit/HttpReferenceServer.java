@@ -15,6 +15,9 @@ import java.util.concurrent.TimeUnit;
  */
 public final class HttpReferenceServer implements AutoCloseable {
 
+    /** 127.0.0.1, as {@link #endpoint()} names it (getLoopbackAddress() is ::1 when IPv6 is preferred). */
+    private static final InetAddress IPV4_LOOPBACK = ipv4Loopback();
+
     private final Process process;
     private final int port;
     private final Path stderr;
@@ -86,15 +89,23 @@ public final class HttpReferenceServer implements AutoCloseable {
         return URI.create("http://127.0.0.1:" + port + "/mcp");
     }
 
+    private static InetAddress ipv4Loopback() {
+        try {
+            return InetAddress.getByAddress("127.0.0.1", new byte[] {127, 0, 0, 1});
+        } catch (java.net.UnknownHostException e) {
+            throw new IllegalStateException(e); // four bytes are always an address
+        }
+    }
+
     private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+        try (ServerSocket s = new ServerSocket(0, 1, IPV4_LOOPBACK)) {
             return s.getLocalPort();
         }
     }
 
     private static boolean accepts(int port) {
         try (Socket s = new Socket()) {
-            s.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 200);
+            s.connect(new InetSocketAddress(IPV4_LOOPBACK, port), 200);
             return true;
         } catch (IOException e) {
             return false;

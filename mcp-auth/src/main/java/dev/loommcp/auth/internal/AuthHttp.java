@@ -1,5 +1,6 @@
 package dev.loommcp.auth.internal;
 
+import dev.loommcp.auth.McpAuthorizationException;
 import dev.loommcp.spi.Deadline;
 import java.io.IOException;
 import java.io.InputStream;
@@ -14,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Predicate;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectMapper;
 import tools.jackson.databind.json.JsonMapper;
@@ -21,8 +23,9 @@ import tools.jackson.databind.json.JsonMapper;
 /**
  * The HTTP requests of the OAuth client (metadata GETs, registration and token POSTs) on {@code java.net.http}: no
  * redirects followed (a 3xx is returned as it is), each bounded by the configured request timeout and the caller's
- * deadline, bodies read up to {@value #MAX_BODY_BYTES} bytes. Never logs a body, a header value or a query.
- * Thread-safe.
+ * deadline, bodies read up to {@value #MAX_BODY_BYTES} bytes. Every destination is {@linkplain #checkDestination
+ * checked} first: https (plain http only on a loopback host) and the user's {@code allowedDestinations}. Never logs a
+ * body, a header value or a query. Thread-safe.
  */
 public final class AuthHttp implements AutoCloseable {
 
@@ -33,16 +36,58 @@ public final class AuthHttp implements AutoCloseable {
     private final HttpClient client;
     private final boolean owned;
     private final Duration timeout;
+    private final Predicate<URI> allowed;
 
     /**
      * @param client  the HTTP client, or {@code null} to create one (closed by {@link #close()})
      * @param timeout each request's timeout
      */
     public AuthHttp(HttpClient client, Duration timeout) {
+        this(client, timeout, null);
+    }
+
+    /**
+     * @param client  the HTTP client, or {@code null} to create one (closed by {@link #close()})
+     * @param timeout each request's timeout
+     * @param allowed where requests may go, or {@code null} for anywhere (after the https rule)
+     */
+    public AuthHttp(HttpClient client, Duration timeout, Predicate<URI> allowed) {
         this.owned = client == null;
         this.client = client != null ? client : HttpClient.newBuilder().followRedirects(HttpClient.Redirect.NEVER)
                 .connectTimeout(timeout).build();
         this.timeout = Objects.requireNonNull(timeout, "timeout");
+        this.allowed = allowed;
+    }
+
+    /**
+     * Checks a destination before anything is sent there (or handed to the user's browser): it must be https, or
+     * http on a loopback host, and the {@code allowedDestinations} predicate, if any, must accept it.
+     *
+     * @param uri  the destination
+     * @param what what goes there, for the message (such as "the request")
+     * @throws McpAuthorizationException if refused; the message names the URI (origin and path) and the rule, and
+     *                                   carries the predicate's exception as the cause when it threw one
+     */
+    public void checkDestination(URI uri, String what) {
+        try {
+            Urls.requireSecure(uri, what + " to");
+        } catch (IllegalArgumentException e) {
+            throw new McpAuthorizationException(e.getMessage());
+        }
+        if (allowed == null) {
+            return;
+        }
+        boolean ok;
+        try {
+            ok = allowed.test(uri);
+        } catch (RuntimeException e) {
+            throw new McpAuthorizationException(what + " to " + describe(uri) + " is refused: allowedDestinations "
+                    + "failed (" + e.getClass().getSimpleName() + ")", e);
+        }
+        if (!ok) {
+            throw new McpAuthorizationException(what + " to " + describe(uri) + " is refused by "
+                    + "allowedDestinations");
+        }
     }
 
     /** An HTTP answer: status, headers and the body (at most {@value #MAX_BODY_BYTES} bytes). */
@@ -136,6 +181,7 @@ public final class AuthHttp implements AutoCloseable {
 
     private Response send(HttpRequest.Builder b, URI uri, Deadline deadline)
             throws IOException, InterruptedException {
+        checkDestination(uri, "the request");
         Duration t = timeout;
         if (!deadline.isNone()) {
             Duration left = deadline.remaining();

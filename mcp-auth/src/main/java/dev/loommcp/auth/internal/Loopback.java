@@ -1,20 +1,27 @@
 package dev.loommcp.auth.internal;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import dev.loommcp.auth.McpAuthorizationException;
 import dev.loommcp.spi.Deadline;
+import java.io.BufferedInputStream;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
+import java.util.Deque;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -22,33 +29,55 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
 /**
- * The loopback redirect receiver behind {@code LoopbackReceiver} (RFC 8252 section 7.3): a JDK HTTP server on
- * {@code 127.0.0.1:<random port>} answering {@code GET /callback}. While an authorization runs, the first callback
- * carrying its {@code state} completes it (a small HTML page tells the user they may close the window); any other
- * request gets a 400 page (404 off {@code /callback}) and changes nothing. One authorization at a time; the wait is
- * bounded by the caller's deadline; {@link #close()} stops the server and fails a running authorization. The server
- * runs on daemon platform threads named {@code mcp-auth-loopback}. Thread-safe.
+ * The loopback redirect receiver behind {@code LoopbackReceiver} (RFC 8252 section 7.3): a minimal HTTP/1.1 server
+ * bound to the IPv4 literal {@code 127.0.0.1} (exactly the host of the redirect URI it advertises, whatever the JVM's
+ * address preference) on a random port, answering {@code GET /callback}. While an authorization runs, the first
+ * callback carrying its {@code state} completes it (a small HTML page tells the user they may close the window); any
+ * other request gets a 400 page (404 off {@code /callback}) and changes nothing. One authorization at a time; the
+ * wait is bounded by the caller's deadline; {@link #close()} stops the server and fails a running authorization.
+ *
+ * <p>Connections are served concurrently, each on its own daemon platform thread
+ * ({@code mcp-auth-loopback-connection}), at most {@value #MAX_CONNECTIONS} at once (with every slot taken, a new
+ * connection replaces the oldest); each must send its request head within {@value #HEAD_TIMEOUT_MS} ms (and at most
+ * {@value #MAX_HEAD_BYTES} bytes) or is closed, so a local program that connects and stalls cannot keep the browser's
+ * redirect from being handled. Every answer closes
+ * its connection. The accepting thread is a daemon platform thread named {@code mcp-auth-loopback}. Thread-safe.
  */
 public final class Loopback {
 
+    /** The most connections served at once: {@value}. */
+    static final int MAX_CONNECTIONS = 8;
+    /** How long a connection may take to send its request line and headers, in milliseconds: {@value}. */
+    static final int HEAD_TIMEOUT_MS = 10_000;
+    /** The largest request head read: {@value} bytes. */
+    static final int MAX_HEAD_BYTES = 16 * 1024;
     private static final String PATH = "/callback";
+    /** The address bound and advertised (RFC 8252 section 7.3: the IPv4 loopback literal, not a name). */
+    private static final String HOST = "127.0.0.1";
 
-    private final HttpServer server;
-    private final ExecutorService executor;
+    private final ServerSocket server;
     private final Consumer<URI> openUrl;
     private final URI redirectUri;
     private final AtomicReference<Pending> pending = new AtomicReference<>();
     private final AtomicBoolean closed = new AtomicBoolean();
+    private final Semaphore slots = new Semaphore(MAX_CONNECTIONS);
+    /** The connections being served, oldest first. */
+    private final Deque<Socket> connections = new ConcurrentLinkedDeque<>();
+    private final int headTimeoutMs;
 
     /** A running authorization: the state it waits for and where the redirect goes. */
     private record Pending(String state, CompletableFuture<URI> result) {
     }
 
-    private Loopback(HttpServer server, ExecutorService executor, Consumer<URI> openUrl) {
+    /** An HTTP answer to send: status, title and text of the page. */
+    private record Answer(int status, String reason, String title, String text) {
+    }
+
+    private Loopback(ServerSocket server, Consumer<URI> openUrl, int headTimeoutMs) {
         this.server = server;
-        this.executor = executor;
+        this.headTimeoutMs = headTimeoutMs;
         this.openUrl = openUrl;
-        this.redirectUri = URI.create("http://127.0.0.1:" + server.getAddress().getPort() + PATH);
+        this.redirectUri = URI.create("http://" + HOST + ":" + server.getLocalPort() + PATH);
     }
 
     /**
@@ -60,39 +89,41 @@ public final class Loopback {
      * @throws NullPointerException if {@code openUrl} is {@code null}
      */
     public static Loopback open(Consumer<URI> openUrl) throws IOException {
+        return open(openUrl, HEAD_TIMEOUT_MS);
+    }
+
+    /** {@link #open(Consumer)} with another bound on reading a request head (tests). */
+    static Loopback open(Consumer<URI> openUrl, int headTimeoutMs) throws IOException {
         Objects.requireNonNull(openUrl, "openUrl");
-        HttpServer server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 8);
-        ExecutorService executor = Executors.newSingleThreadExecutor(
-                Thread.ofPlatform().daemon().name("mcp-auth-loopback").factory());
-        Loopback lb = new Loopback(server, executor, openUrl);
-        server.createContext("/", lb::handle);
-        server.setExecutor(executor);
-        // the server's dispatcher thread inherits the daemon flag of the thread that starts it
-        IOException[] failure = new IOException[1];
-        Thread starter = Thread.ofPlatform().daemon().name("mcp-auth-loopback-start").start(() -> {
-            try {
-                server.start();
-            } catch (RuntimeException e) {
-                failure[0] = new IOException("the loopback receiver could not start", e);
-            }
-        });
+        ServerSocket socket = new ServerSocket();
         try {
-            starter.join();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            lb.close();
-            throw new IOException("interrupted while starting the loopback receiver");
+            socket.bind(new InetSocketAddress(ipv4Loopback(), 0), 16);
+        } catch (IOException e) {
+            socket.close();
+            throw new IOException("cannot listen on " + HOST + " (" + e.getMessage() + ")", e);
         }
-        if (failure[0] != null) {
-            lb.close();
-            throw failure[0];
-        }
+        Loopback lb = new Loopback(socket, openUrl, headTimeoutMs);
+        Thread.ofPlatform().daemon().name("mcp-auth-loopback").start(lb::acceptLoop);
         return lb;
+    }
+
+    /** The IPv4 literal 127.0.0.1 (no name service lookup). */
+    private static InetAddress ipv4Loopback() {
+        try {
+            return InetAddress.getByAddress(HOST, new byte[] {127, 0, 0, 1});
+        } catch (UnknownHostException e) {
+            throw new IllegalStateException(e); // a 4-byte address is always accepted
+        }
     }
 
     /** @return {@code http://127.0.0.1:<port>/callback} */
     public URI redirectUri() {
         return redirectUri;
+    }
+
+    /** @return the address and port the server socket is bound to (the redirect URI's host and port) */
+    InetSocketAddress boundAddress() {
+        return (InetSocketAddress) server.getLocalSocketAddress();
     }
 
     /**
@@ -151,41 +182,167 @@ public final class Loopback {
         }
     }
 
-    private void handle(HttpExchange ex) throws IOException {
-        try (ex) {
-            URI uri = ex.getRequestURI();
-            if (!"GET".equals(ex.getRequestMethod()) || !PATH.equals(uri.getRawPath())) {
-                answer(ex, 404, "Not found", "This address only receives authorization redirects.");
+    private void acceptLoop() {
+        while (!closed.get()) {
+            Socket c;
+            try {
+                c = server.accept();
+            } catch (IOException e) {
+                if (!closed.get()) {
+                    System.getLogger("dev.loommcp.auth").log(System.Logger.Level.WARNING,
+                            () -> "the loopback receiver " + redirectUri + " stopped accepting: " + e.getMessage());
+                }
                 return;
             }
-            Pending p = pending.get();
-            String state = Urls.queryParameters(uri).get("state");
-            if (p == null || state == null || !p.state().equals(state) || p.result().isDone()) {
-                answer(ex, 400, "Unexpected authorization response",
-                        "No authorization is waiting for this response. You can close this window.");
-                return;
+            if (!slots.tryAcquire() && !evictOldest()) {
+                closeQuietly(c);
+                continue;
             }
-            String query = uri.getRawQuery();
-            URI full = URI.create(redirectUri + (query == null ? "" : "?" + query));
-            p.result().complete(full);
-            answer(ex, 200, "Authorization received",
-                    "You can close this window and return to the application.");
+            connections.add(c);
+            if (closed.get()) {
+                release(c); // close() may have missed it
+                continue;
+            }
+            try {
+                Thread.ofPlatform().daemon().name("mcp-auth-loopback-connection").start(() -> serve(c));
+            } catch (RuntimeException | OutOfMemoryError e) {
+                release(c);
+            }
         }
     }
 
-    private static void answer(HttpExchange ex, int status, String title, String text) throws IOException {
-        byte[] body = ("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>" + title + "</title></head><body><h1>"
-                + title + "</h1><p>" + text + "</p></body></html>").getBytes(StandardCharsets.UTF_8);
-        ex.getResponseHeaders().set("Content-Type", "text/html; charset=utf-8");
-        ex.getResponseHeaders().set("Cache-Control", "no-store");
-        ex.getResponseHeaders().set("Referrer-Policy", "no-referrer");
-        ex.sendResponseHeaders(status, body.length);
-        try (OutputStream out = ex.getResponseBody()) {
-            out.write(body);
+    /**
+     * With every slot taken, drops the connection waiting longest (a new connection is far more likely to be the
+     * browser than one that has sent no complete request yet) and takes its slot once its thread let it go.
+     */
+    private boolean evictOldest() {
+        Socket oldest = connections.peekFirst();
+        if (oldest != null) {
+            closeQuietly(oldest);
+        }
+        try {
+            return slots.tryAcquire(1, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
         }
     }
 
-    /** Stops the server and fails a running authorization. Idempotent. */
+    private void serve(Socket c) {
+        try {
+            if (closed.get()) {
+                return;
+            }
+            String target = readTarget(c);
+            if (target != null) {
+                write(c, answer(target));
+            }
+        } catch (IOException e) {
+            // a client that went away, stalled past the timeout, or sent garbage: nothing to answer
+        } finally {
+            release(c);
+        }
+    }
+
+    private void release(Socket c) {
+        connections.remove(c);
+        closeQuietly(c);
+        slots.release();
+    }
+
+    /**
+     * Reads the request head within the head timeout and returns the target of a {@code GET}, or
+     * {@code null} after answering anything else.
+     */
+    private String readTarget(Socket c) throws IOException {
+        long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(headTimeoutMs);
+        InputStream in = new BufferedInputStream(c.getInputStream());
+        ByteArrayOutputStream head = new ByteArrayOutputStream();
+        int matched = 0; // how much of "\r\n\r\n" was just read
+        while (matched < 4) {
+            long left = TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime());
+            if (left <= 0) {
+                throw new SocketTimeoutException("no request head in time");
+            }
+            c.setSoTimeout((int) Math.max(1, left));
+            int b = in.read();
+            if (b < 0) {
+                throw new IOException("closed before the request head ended");
+            }
+            head.write(b);
+            if (head.size() > MAX_HEAD_BYTES) {
+                write(c, new Answer(431, "Request Header Fields Too Large", "Request too large",
+                        "This address only receives authorization redirects."));
+                return null;
+            }
+            matched = (b == '\r' && (matched == 0 || matched == 2)) || (b == '\n' && (matched == 1 || matched == 3))
+                    ? matched + 1 : (b == '\r' ? 1 : 0);
+        }
+        String text = head.toString(StandardCharsets.ISO_8859_1);
+        String line = text.substring(0, text.indexOf("\r\n"));
+        String[] parts = line.split(" ", -1);
+        if (parts.length != 3 || !parts[2].startsWith("HTTP/1.") || !parts[1].startsWith("/")) {
+            write(c, new Answer(400, "Bad Request", "Bad request", "This address only receives authorization "
+                    + "redirects."));
+            return null;
+        }
+        if (!"GET".equals(parts[0])) {
+            write(c, new Answer(404, "Not Found", "Not found", "This address only receives authorization redirects."));
+            return null;
+        }
+        return parts[1];
+    }
+
+    /** What a GET of {@code target} gets; completes the running authorization when it carries its state. */
+    private Answer answer(String target) {
+        URI uri;
+        try {
+            uri = new URI("http://" + HOST + ":" + server.getLocalPort() + target);
+        } catch (URISyntaxException e) {
+            return new Answer(400, "Bad Request", "Bad request", "This address only receives authorization "
+                    + "redirects.");
+        }
+        if (!PATH.equals(uri.getRawPath())) {
+            return new Answer(404, "Not Found", "Not found", "This address only receives authorization redirects.");
+        }
+        Pending p = pending.get();
+        String state = Urls.queryParameters(uri).get("state");
+        String query = uri.getRawQuery();
+        if (p == null || state == null || !p.state().equals(state)
+                || !p.result().complete(URI.create(redirectUri + (query == null ? "" : "?" + query)))) {
+            return new Answer(400, "Bad Request", "Unexpected authorization response",
+                    "No authorization is waiting for this response. You can close this window.");
+        }
+        return new Answer(200, "OK", "Authorization received",
+                "You can close this window and return to the application.");
+    }
+
+    private static void write(Socket c, Answer a) throws IOException {
+        byte[] body = ("<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>" + a.title()
+                + "</title></head><body><h1>" + a.title() + "</h1><p>" + a.text() + "</p></body></html>")
+                .getBytes(StandardCharsets.UTF_8);
+        String head = "HTTP/1.1 " + a.status() + " " + a.reason() + "\r\n"
+                + "Content-Type: text/html; charset=utf-8\r\n"
+                + "Cache-Control: no-store\r\n"
+                + "Referrer-Policy: no-referrer\r\n"
+                + "Content-Length: " + body.length + "\r\n"
+                + "Connection: close\r\n\r\n";
+        OutputStream out = c.getOutputStream();
+        out.write(head.getBytes(StandardCharsets.ISO_8859_1));
+        out.write(body);
+        out.flush();
+        c.shutdownOutput();
+    }
+
+    private static void closeQuietly(Socket c) {
+        try {
+            c.close();
+        } catch (IOException ignored) {
+            // nothing to do
+        }
+    }
+
+    /** Stops the server, drops open connections and fails a running authorization. Idempotent. */
     public void close() {
         if (!closed.compareAndSet(false, true)) {
             return;
@@ -194,7 +351,13 @@ public final class Loopback {
         if (p != null) {
             p.result().completeExceptionally(new IOException("the loopback receiver was closed"));
         }
-        server.stop(0);
-        executor.shutdownNow();
+        try {
+            server.close();
+        } catch (IOException ignored) {
+            // closing a listening socket: nothing to recover
+        }
+        for (Socket c : connections) {
+            closeQuietly(c);
+        }
     }
 }

@@ -9,6 +9,7 @@ import dev.loommcp.auth.TokenStore;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.time.Duration;
+import java.util.function.Predicate;
 
 /**
  * The settings of one {@code McpOAuth}, as its builder left them. Immutable.
@@ -34,12 +35,15 @@ import java.time.Duration;
  * @param requestTimeout         per AS request
  * @param authorizationTimeout   per interactive authorization
  * @param maxAuthorizations      per MCP request
+ * @param allowedDestinations    where authorization requests may go, or {@code null} for anywhere (after the https
+ *                               rule)
  */
 public record OAuthConfig(String grant, boolean clientCredentials, AuthorizationCodeHandler codeHandler, AssertionSource assertion,
                           EnterpriseIdp idp, String clientId, ClientAuthentication clientAuthentication,
                           URI clientMetadataDocument, String clientName, String applicationType, String scope,
                           boolean offlineAccess, DpopKey dpopKey, TokenStore tokenStore, HttpClient httpClient,
-                          Duration requestTimeout, Duration authorizationTimeout, int maxAuthorizations) {
+                          Duration requestTimeout, Duration authorizationTimeout, int maxAuthorizations,
+                          Predicate<URI> allowedDestinations) {
 
     /**
      * The grant to run at an authorization server: with both the authorization code and client credentials

@@ -3,6 +3,7 @@ package dev.loommcp.auth.internal;
 import dev.loommcp.auth.McpAuthorizationException;
 import dev.loommcp.auth.TokenSet;
 import dev.loommcp.auth.TokenStore;
+import dev.loommcp.internal.net.Hosts;
 import dev.loommcp.spi.Deadline;
 import dev.loommcp.transport.http.AuthChallenge;
 import dev.loommcp.transport.http.AuthorizationFailure;
@@ -53,7 +54,7 @@ public final class OAuthEngine {
     public OAuthEngine(OAuthConfig config) {
         this.config = config;
         this.store = config.tokenStore();
-        this.http = new AuthHttp(config.httpClient(), config.requestTimeout());
+        this.http = new AuthHttp(config.httpClient(), config.requestTimeout(), config.allowedDestinations());
         this.dpop = config.dpopKey() == null ? null : new DpopProofs(config.dpopKey());
         this.tokenEndpoint = new TokenEndpoint(http, dpop);
         this.discovery = new Discovery(http);
@@ -107,6 +108,9 @@ public final class OAuthEngine {
     public Map<String, String> credentials(AuthorizationRequest request) throws InterruptedException {
         ensureOpen();
         ResourceState s = state(request.endpoint());
+        if (!Hosts.isHttpsOrLoopbackHttp(s.endpoint)) {
+            return Map.of(); // tokens never travel in clear text; a 401 gets the reason from onChallenge
+        }
         TokenSet t = current(s);
         if (t != null && t.refreshToken() != null && t.expiresWithin(Instant.now(), refreshAhead(s, t))) {
             t = refreshAhead(s, t, request.deadline());
@@ -182,6 +186,12 @@ public final class OAuthEngine {
         Object usedMemo = sent.remove(new RequestKey(request));
         TokenSet used = usedMemo instanceof TokenSet ts ? ts : null;
         ResourceState s = state(request.endpoint());
+        try {
+            // the server would get the token in clear text, and its metadata URLs are plain http too
+            Urls.requireSecure(s.endpoint, "authorizing the MCP server");
+        } catch (IllegalArgumentException e) {
+            throw new McpAuthorizationException(e.getMessage());
+        }
         AuthChallenge dpopChallenge = failure.challenge("DPoP");
         if (failure.status() == 401 && dpop != null && dpopChallenge != null
                 && "use_dpop_nonce".equals(dpopChallenge.parameter("error"))) {
@@ -368,6 +378,7 @@ public final class OAuthEngine {
         String state = CodeFlow.newState();
         URI url = CodeFlow.authorizationUrl(as, client.clientId(), redirectUri, state, pkce, s.resourceParam,
                 scope);
+        http.checkDestination(url, "the authorization request"); // before the handler or a browser goes there
         Deadline authDeadline = Deadline.after(config.authorizationTimeout()).earliest(deadline);
         URI redirect = config.codeHandler().authorize(url, state, authDeadline);
         if (redirect == null) {

@@ -1,5 +1,6 @@
 package dev.loommcp.auth.internal;
 
+import dev.loommcp.internal.net.Hosts;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.ArrayList;
@@ -39,11 +40,10 @@ public final class Urls {
      */
     public static URI checkMetadataDocumentUrl(URI url) {
         Objects.requireNonNull(url, "url");
-        String scheme = url.getScheme() == null ? "" : url.getScheme().toLowerCase(Locale.ROOT);
         if (!url.isAbsolute() || url.getHost() == null) {
             throw new IllegalArgumentException("the client metadata document URL must be absolute with a host");
         }
-        if (!"https".equals(scheme) && !("http".equals(scheme) && isLoopback(url.getHost()))) {
+        if (!Hosts.isHttpsOrLoopbackHttp(url)) {
             throw new IllegalArgumentException("the client metadata document URL must use https (http only for "
                     + "loopback hosts)");
         }
@@ -56,10 +56,23 @@ public final class Urls {
         return url;
     }
 
-    /** Whether a host is a loopback name or address. */
-    static boolean isLoopback(String host) {
-        String h = host.toLowerCase(Locale.ROOT);
-        return "localhost".equals(h) || h.startsWith("127.") || "[::1]".equals(h) || "::1".equals(h);
+    /**
+     * Checks that a URL the OAuth client sends to, or hands to the user, is {@code https}, or {@code http} on a
+     * loopback host (OAuth 2.1 section 1.5; MCP "Communication Security"): secrets, codes and tokens never travel in
+     * clear text.
+     *
+     * @param url  the URL
+     * @param what what it is, for the message (such as "the token endpoint")
+     * @return {@code url}
+     * @throws IllegalArgumentException if it does not qualify; the message names {@code what}, the URL (origin and
+     *                                  path) and the rule
+     */
+    public static URI requireSecure(URI url, String what) {
+        if (!Hosts.isHttpsOrLoopbackHttp(url)) {
+            throw new IllegalArgumentException(what + " " + AuthHttp.describe(url) + " is refused: "
+                    + Hosts.HTTPS_RULE);
+        }
+        return url;
     }
 
     /**
@@ -241,12 +254,14 @@ public final class Urls {
     }
 
     /**
-     * Resolves a URL a server sent (metadata or a challenge) and checks it is absolute http(s).
+     * Resolves a URL a server sent (metadata or a challenge) and checks it is absolute http(s) and
+     * {@linkplain #requireSecure secure}.
      *
      * @param value the value
      * @param what  what it is, for the message
      * @return the URI
-     * @throws IllegalArgumentException if it is not an absolute http(s) URI (the message names {@code what})
+     * @throws IllegalArgumentException if it is not an absolute http(s) URI, or plain http on a host that is not
+     *                                  loopback (the message names {@code what} and the rule)
      */
     static URI httpUrl(String value, String what) {
         URI u;
@@ -259,7 +274,7 @@ public final class Urls {
         if (!u.isAbsolute() || u.getHost() == null || !("http".equals(scheme) || "https".equals(scheme))) {
             throw new IllegalArgumentException(what + " is not an absolute http(s) URI");
         }
-        return u;
+        return requireSecure(u, what);
     }
 
     private static void addOnce(List<URI> list, URI u) {

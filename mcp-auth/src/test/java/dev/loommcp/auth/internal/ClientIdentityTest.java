@@ -25,7 +25,7 @@ class ClientIdentityTest {
         return new OAuthConfig(grant, "client_credentials".equals(grant), AuthorizationCodeHandler.nonInteractive(URI.create("http://127.0.0.1:1/cb")),
                 null, null, clientId, clientId == null ? null : ClientAuthentication.none(), cimd, "loom-test",
                 "native", null, offline, null, new InMemoryTokenStore(), null, Duration.ofSeconds(5),
-                Duration.ofSeconds(5), 3);
+                Duration.ofSeconds(5), 3, null);
     }
 
     static AuthServerMetadata as(String grants, String methods, boolean cimd, boolean registration) {

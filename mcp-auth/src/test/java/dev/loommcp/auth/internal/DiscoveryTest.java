@@ -18,10 +18,10 @@ class DiscoveryTest {
     @Test
     void protectedResourceKeepsTheResourceStringAsSent() {
         Discovery.ProtectedResource p = Discovery.parseProtectedResource(AuthHttp.JSON.readTree("""
-                {"resource":"http://localhost:3000","authorization_servers":["http://as/t1","http://as2"],
+                {"resource":"http://localhost:3000","authorization_servers":["https://as/t1","https://as2"],
                  "scopes_supported":["a","b",3]}"""), AT, ENDPOINT);
         assertThat(p.resource()).isEqualTo("http://localhost:3000");
-        assertThat(p.authorizationServers()).containsExactly("http://as/t1", "http://as2");
+        assertThat(p.authorizationServers()).containsExactly("https://as/t1", "https://as2");
         assertThat(p.scopesSupported()).containsExactly("a", "b");
     }
 
@@ -29,9 +29,9 @@ class DiscoveryTest {
     @CsvSource(delimiter = '|', textBlock = """
             []                                                                         | not a JSON object
             {}                                                                         | has no resource
-            {"resource":7,"authorization_servers":["http://as"]}                       | has no resource
-            {"resource":"https://evil.example.com/mcp","authorization_servers":["http://as"]} | "https://evil.example.com/mcp", not for the server
-            {"resource":"http://localhost:3000/other","authorization_servers":["http://as"]}  | not for the server
+            {"resource":7,"authorization_servers":["https://as"]}                       | has no resource
+            {"resource":"https://evil.example.com/mcp","authorization_servers":["https://as"]} | "https://evil.example.com/mcp", not for the server
+            {"resource":"http://localhost:3000/other","authorization_servers":["https://as"]}  | not for the server
             {"resource":"http://localhost:3000/mcp"}                                   | names no authorization server
             {"resource":"http://localhost:3000/mcp","authorization_servers":[]}        | names no authorization server
             """)
@@ -44,15 +44,15 @@ class DiscoveryTest {
     @Test
     void authServerMetadataFields() {
         AuthServerMetadata m = Discovery.parseAuthServer(AuthHttp.JSON.readTree("""
-                {"issuer":"http://as/t1","authorization_endpoint":"http://as/t1/authorize",
-                 "token_endpoint":"http://as/t1/token","grant_types_supported":["authorization_code"],
+                {"issuer":"https://as/t1","authorization_endpoint":"https://as/t1/authorize",
+                 "token_endpoint":"https://as/t1/token","grant_types_supported":["authorization_code"],
                  "token_endpoint_auth_methods_supported":["none"],"scopes_supported":["offline_access"],
                  "code_challenge_methods_supported":["S256"],"client_id_metadata_document_supported":true,
                  "authorization_response_iss_parameter_supported":true,
-                 "dpop_signing_alg_values_supported":["ES256"]}"""), URI.create("http://as/x"), "http://as/t1");
-        assertThat(m.issuer()).isEqualTo("http://as/t1");
+                 "dpop_signing_alg_values_supported":["ES256"]}"""), URI.create("https://as/x"), "https://as/t1");
+        assertThat(m.issuer()).isEqualTo("https://as/t1");
         assertThat(m.registrationEndpoint()).isNull();
-        assertThat(m.tokenEndpoint()).hasToString("http://as/t1/token");
+        assertThat(m.tokenEndpoint()).hasToString("https://as/t1/token");
         assertThat(m.clientIdMetadataDocumentSupported()).isTrue();
         assertThat(m.issParameterSupported()).isTrue();
         assertThat(m.scopesSupported()).containsExactly("offline_access");
@@ -61,18 +61,22 @@ class DiscoveryTest {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', textBlock = """
-            {"issuer":"https://attacker.example.com","token_endpoint":"http://as/token"} | names the issuer "https://attacker.example.com", not "http://as"
-            {"issuer":"http://as/","token_endpoint":"http://as/token"}                  | names the issuer "http://as/", not "http://as"
-            {"issuer":"HTTP://AS","token_endpoint":"http://as/token"}                   | names the issuer
-            {"token_endpoint":"http://as/token"}                                        | names the issuer (none)
-            {"issuer":"http://as"}                                                      | has no token_endpoint
-            {"issuer":"http://as","token_endpoint":5}                                   | not a string
-            {"issuer":"http://as","token_endpoint":"/token"}                            | not an absolute http(s) URI
+            {"issuer":"https://attacker.example.com","token_endpoint":"https://as/token"} | names the issuer "https://attacker.example.com", not "https://as"
+            {"issuer":"https://as/","token_endpoint":"https://as/token"}                  | names the issuer "https://as/", not "https://as"
+            {"issuer":"HTTPS://AS","token_endpoint":"https://as/token"}                   | names the issuer
+            {"token_endpoint":"https://as/token"}                                        | names the issuer (none)
+            {"issuer":"https://as"}                                                      | has no token_endpoint
+            {"issuer":"https://as","token_endpoint":5}                                   | not a string
+            {"issuer":"https://as","token_endpoint":"/token"}                            | not an absolute http(s) URI
+            {"issuer":"https://as","token_endpoint":"http://as/token"}                   | its token_endpoint http://as/token is refused: https is required
+            {"issuer":"https://as","token_endpoint":"https://as/t","authorization_endpoint":"http://as/a"} | its authorization_endpoint http://as/a is refused: https is required
+            {"issuer":"https://as","token_endpoint":"https://as/t","registration_endpoint":"http://10.0.0.1/r"} | its registration_endpoint http://10.0.0.1/r is refused: https is required
+            {"issuer":"https://as","token_endpoint":"http://127.evil.example/t"}          | http://127.evil.example/t is refused
             "text"                                                                      | not a JSON object
             """)
     void authServerRefusals(String json, String message) {
         assertThatThrownBy(() -> Discovery.parseAuthServer(AuthHttp.JSON.readTree(json),
-                URI.create("http://as/.well-known/oauth-authorization-server"), "http://as"))
+                URI.create("https://as/.well-known/oauth-authorization-server"), "https://as"))
                 .isInstanceOf(McpAuthorizationException.class).hasMessageContaining(message);
     }
 

@@ -1,5 +1,6 @@
 package dev.loommcp.auth.internal;
 
+import dev.loommcp.auth.ChildJvm;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -57,7 +58,7 @@ class FileStoreCrossProcessTest {
 
     private Process child(Path out, ProcessBuilder.Redirect in, String... args) throws IOException {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx64m", "-XX:TieredStopAtLevel=1", "-cp", classPath(), StoreChild.class.getName()));
+                "-Xmx64m", "-XX:TieredStopAtLevel=1", "-cp", ChildJvm.classPath(), StoreChild.class.getName()));
         cmd.addAll(List.of(args));
         Process p = new ProcessBuilder(cmd)
                 .redirectInput(in)
@@ -66,18 +67,6 @@ class FileStoreCrossProcessTest {
                 .start();
         children.add(p);
         return p;
-    }
-
-    /** Everything this JVM has, module path and class path, as a class path. */
-    private static String classPath() {
-        List<String> cp = new ArrayList<>();
-        for (String prop : List.of("jdk.module.path", "java.class.path")) {
-            String v = System.getProperty(prop);
-            if (v != null && !v.isBlank()) {
-                cp.add(v);
-            }
-        }
-        return String.join(File.pathSeparator, cp);
     }
 
     private static void awaitSuccess(Process p, Path out) throws Exception {

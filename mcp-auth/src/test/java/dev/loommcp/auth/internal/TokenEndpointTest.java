@@ -429,9 +429,12 @@ class TokenEndpointTest {
             assertThatThrownBy(() -> endpoint().clientCredentials(m, "c", ClientAuthentication.none(), null, RESOURCE,
                     deadline())).as(bad).isInstanceOf(IOException.class).hasMessageContaining("not an absolute http(s)");
         }
-        assertThatThrownBy(() -> endpoint().enterpriseManaged(as(), "c", ClientAuthentication.none(),
-                new EnterpriseIdp(URI.create("http:///token"), "i", ClientAuthentication.none(), AssertionSource.of(ID_TOKEN)),
-                null, RESOURCE, deadline())).isInstanceOf(IOException.class).hasMessageContaining("identity provider");
+        // an IdP token endpoint without a host, or on plain http elsewhere than loopback, is refused when described
+        for (String bad : List.of("http:///token", "http://idp.example.com/token")) {
+            assertThatThrownBy(() -> new EnterpriseIdp(URI.create(bad), "i", ClientAuthentication.none(),
+                    AssertionSource.of(ID_TOKEN))).as(bad).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("the IdP token endpoint").hasMessageContaining("https is required");
+        }
     }
 
     // ---- grants ----

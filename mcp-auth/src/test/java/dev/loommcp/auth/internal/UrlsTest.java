@@ -104,6 +104,7 @@ class UrlsTest {
             http://localhost:8080/client.json   | true
             http://127.0.0.1/c                  | true
             http://app.example.com/client.json  | false
+            http://127.evil.example/client.json | false
             https://app.example.com             | false
             https://app.example.com/            | false
             https://app.example.com/c#f         | false
@@ -115,6 +116,28 @@ class UrlsTest {
         } else {
             assertThatThrownBy(() -> Urls.checkMetadataDocumentUrl(URI.create(url)))
                     .isInstanceOf(IllegalArgumentException.class);
+        }
+    }
+
+    /** Server-sent URLs: https, or plain http only on a loopback host (OAuth 2.1 section 1.5), named when refused. */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', textBlock = """
+            https://as.example.com/t         | true
+            http://127.0.0.1:9/t             | true
+            http://localhost/t               | true
+            http://[::1]:9/t                 | true
+            http://as.example.com/t          | false
+            http://127.evil.example/t        | false
+            http://169.254.169.254/latest    | false
+            """)
+    void serverUrlsMustBeHttpsExceptOnLoopback(String url, boolean ok) {
+        if (ok) {
+            assertThat(Urls.httpUrl(url, "its token_endpoint")).hasToString(url);
+        } else {
+            assertThatThrownBy(() -> Urls.httpUrl(url, "its token_endpoint"))
+                    .isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("its token_endpoint " + url + " is refused")
+                    .hasMessageContaining("https is required (plain http only on a loopback host");
         }
     }
 }

@@ -5,6 +5,7 @@ import dev.loommcp.McpProtocolException;
 import dev.loommcp.RootsHandler;
 import dev.loommcp.SamplingHandler;
 import dev.loommcp.internal.json.Json;
+import dev.loommcp.internal.net.Hosts;
 import dev.loommcp.schema.CreateMessageRequest;
 import dev.loommcp.schema.CreateMessageResult;
 import dev.loommcp.schema.ElicitRequest;
@@ -15,6 +16,7 @@ import java.net.URISyntaxException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -25,8 +27,8 @@ import java.util.Set;
  * eras: the 2025 server-to-client requests ({@link InboundDispatcher}, which keeps the threads, the bound, the
  * cancellation and the JSON-RPC answer) and the 2026 multi round-trip requests ({@link InputRounds}). Both get the
  * same checks: params parsed into the schema records, URL-mode elicitation only when declared and only with an
- * absolute URL, elicitation defaults filled in when configured, and the handler's answer validated before it goes on
- * the wire.
+ * absolute https URL (http only on a loopback host), elicitation defaults filled in when configured, and the
+ * handler's answer validated before it goes on the wire.
  *
  * <p>Each request is {@link #prepare prepared} (parsed and checked, without calling the handler) and then
  * {@link Prepared#answer answered} (the handler runs on the calling thread). Thread-safe: it keeps no state of its
@@ -178,17 +180,40 @@ final class ClientHandlers {
         return () -> elicitAnswer(request, elicitation.elicit(request));
     }
 
-    /** A URL-mode request must carry an absolute URL, which the handler shows in full (and never opens by itself). */
+    /**
+     * A URL-mode request must carry an absolute {@code https} URL (plain {@code http} only on a loopback host), with
+     * a host and without user info, which the handler shows in full (and never opens by itself). Anything else
+     * ({@code javascript:}, {@code file:}, {@code data:}, http to another host, {@code https://trusted@evil}) is
+     * refused before the handler sees it: the server gets an invalid-params error naming the reason.
+     */
     private static void checkUrl(String url) {
         if (url == null || url.isBlank()) {
             throw new McpProtocolException("URL-mode " + ELICIT + " without a url");
         }
+        URI u;
         try {
-            if (!new URI(url).isAbsolute()) {
-                throw new McpProtocolException("URL-mode " + ELICIT + " with a url that is not absolute");
-            }
+            u = new URI(url);
         } catch (URISyntaxException e) {
             throw new McpProtocolException("URL-mode " + ELICIT + " with a url that is not a valid URI");
+        }
+        if (!u.isAbsolute()) {
+            throw new McpProtocolException("URL-mode " + ELICIT + " with a url that is not absolute");
+        }
+        String scheme = u.getScheme().toLowerCase(Locale.ROOT);
+        if (!"https".equals(scheme) && !"http".equals(scheme)) {
+            throw new McpProtocolException("URL-mode " + ELICIT + " with a url of the scheme " + scheme
+                    + ": refused, only https URLs are shown to the user (http only on a loopback host)");
+        }
+        if (u.getHost() == null) {
+            throw new McpProtocolException("URL-mode " + ELICIT + " with a url without a host: refused");
+        }
+        if (u.getRawUserInfo() != null) {
+            throw new McpProtocolException("URL-mode " + ELICIT + " with a url that carries user info (which "
+                    + "disguises its host): refused");
+        }
+        if (!Hosts.isHttpsOrLoopbackHttp(u)) {
+            throw new McpProtocolException("URL-mode " + ELICIT + " with a plain http url on the host "
+                    + u.getHost() + ", which is not loopback: refused, " + Hosts.HTTPS_RULE);
         }
     }
 

@@ -30,7 +30,9 @@ import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * One handler API, two wire shapes (MODERN-ERA.md C.3 item 10): the same handlers give the same answer to a 2025
@@ -190,5 +192,52 @@ class ClientHandlersParityTest {
         assertThat(((JsonRpcMessage.ErrorResponse) legacy).error().code()).isEqualTo(JsonRpcError.INVALID_PARAMS);
         assertThatThrownBy(() -> modernAnswer(c)).isInstanceOf(McpProtocolException.class)
                 .hasMessageContaining("'k'");
+    }
+    /**
+     * A URL-mode elicitation reaches the handler (and so the user or a browser) only with an https URL, or http on a
+     * loopback host; anything else is refused in both eras with the reason, and the handler never sees it.
+     */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', textBlock = """
+            javascript:alert(document.cookie)          | scheme javascript
+            JavaScript:alert(1)                        | scheme javascript
+            file:///etc/passwd                         | scheme file
+            data:text/html;base64,PHNjcmlwdD4=         | scheme data
+            vbscript:msgbox                            | scheme vbscript
+            http://example.com/auth                    | plain http url on the host example.com
+            http://127.evil.example/auth               | plain http url on the host 127.evil.example
+            http://10.0.0.1/auth                       | plain http url on the host 10.0.0.1
+            https://bank.example@evil.example/x        | user info
+            https:opaque                               | without a host
+            """)
+    void aUrlElicitationWithAnUnsafeUrlIsRefusedInBothErasBeforeTheHandler(String url, String reason)
+            throws Exception {
+        AtomicInteger calls = new AtomicInteger();
+        Case c = new Case(url, Setup.elicit(r -> {
+            calls.incrementAndGet();
+            return ElicitResult.accept(null);
+        }), "elicitation/create", Map.of("mode", "url", "message", "Sign in", "url", url, "elicitationId", "e1"));
+        JsonRpcMessage legacy = legacyAnswer(c);
+        assertThat(legacy).isInstanceOf(JsonRpcMessage.ErrorResponse.class);
+        JsonRpcError error = ((JsonRpcMessage.ErrorResponse) legacy).error();
+        assertThat(error.code()).isEqualTo(JsonRpcError.INVALID_PARAMS);
+        assertThat(error.message()).contains("refused").contains(reason);
+        assertThatThrownBy(() -> modernAnswer(c)).isInstanceOf(McpProtocolException.class)
+                .hasMessageContaining("refused").hasMessageContaining(reason);
+        assertThat(calls).hasValue(0);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"https://example.com/auth?x=1", "HTTPS://Example.com/a", "http://127.0.0.1:8080/cb",
+            "http://127.1.2.3/cb", "http://localhost/cb", "http://[::1]:9/cb"})
+    void aUrlElicitationWithAnHttpsOrLoopbackUrlReachesTheHandler(String url) throws Exception {
+        List<String> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Case c = new Case(url, Setup.elicit(r -> {
+            seen.add(r.url());
+            return ElicitResult.decline();
+        }), "elicitation/create", Map.of("mode", "url", "message", "Sign in", "url", url, "elicitationId", "e1"));
+        assertThat(legacyAnswer(c)).isInstanceOf(JsonRpcMessage.Response.class);
+        assertThat(modernAnswer(c)).isEqualTo(Map.of("action", "decline"));
+        assertThat(seen).containsExactly(url, url);
     }
 }

@@ -22,7 +22,10 @@ import java.util.concurrent.Executor;
  * {@linkplain Route#requestUri() request URI} or a same-origin redirect of it, a method, headers, an optional byte
  * body and an optional {@linkplain java.net.http.HttpRequest#timeout() timeout} for the response headers; the body
  * handler's subscriber gets the response body with back-pressure, and cancelling the returned future aborts the
- * exchange), {@link HttpClient#shutdownNow()} and {@link HttpClient#awaitTermination(Duration)}. A failure to
+ * exchange), {@link HttpClient#shutdownNow()} and {@link HttpClient#awaitTermination(Duration)}. It must not follow
+ * redirects ({@link HttpClient#followRedirects()} {@code NEVER}): the transport follows same-origin 307/308 itself, and
+ * a client that followed redirects would resend request bodies and credentials wherever a server points; the
+ * transport refuses another client when it opens (a {@link dev.loommcp.McpTransportException}). A failure to
  * connect should complete the future with a {@link java.net.ConnectException} whose message names the target and
  * the reason (it is shown to the user: never a secret), or with a {@link dev.loommcp.McpTransportException}.
  *

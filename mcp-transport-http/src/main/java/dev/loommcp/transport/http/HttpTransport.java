@@ -241,6 +241,8 @@ public final class HttpTransport implements McpTransport {
      *
      * @throws McpClosedException    if {@link #close()} was called before or while opening (nothing is left open)
      * @throws IllegalStateException if called twice
+     * @throws McpTransportException if the HTTP client cannot be started, or a {@link HttpConnector}'s client follows
+     *                               redirects (nothing is left open)
      */
     @Override
     public void open(TransportContext context) {
@@ -267,6 +269,16 @@ public final class HttpTransport implements McpTransport {
             ex.shutdownNow();
             throw e instanceof McpException m ? m : new McpTransportException("cannot start the HTTP client for "
                     + origin + " (" + e.getClass().getSimpleName() + ")", e);
+        }
+        if (client.followRedirects() != HttpClient.Redirect.NEVER) {
+            // the transport follows same-origin 307/308 itself; a client that follows redirects would resend
+            // bodies and credentials to wherever a server points
+            HttpClient.Redirect follows = client.followRedirects();
+            client.shutdownNow();
+            ex.shutdownNow();
+            throw new McpTransportException("the HttpConnector for " + settings.connector.scheme()
+                    + ": endpoints returned an HttpClient whose followRedirects() is " + follows
+                    + "; it must be NEVER (the transport follows same-origin redirects itself)");
         }
         exchange.attach(client);
         if (closed.get()) {

@@ -15,6 +15,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -59,6 +60,7 @@ class HttpConnectorTest {
     /** A connector of the scheme {@code test:} whose requests go to the test server, on the JDK's client. */
     private class Loopback implements HttpConnector {
         final List<HttpClient> clients = new CopyOnWriteArrayList<>();
+        volatile HttpClient.Redirect redirect = HttpClient.Redirect.NEVER;
 
         @Override
         public String scheme() {
@@ -73,7 +75,7 @@ class HttpConnectorTest {
         @Override
         public HttpClient newClient(URI endpoint, Options options) {
             HttpClient c = HttpClient.newBuilder().executor(options.executor())
-                    .version(HttpClient.Version.HTTP_1_1).build();
+                    .version(HttpClient.Version.HTTP_1_1).followRedirects(redirect).build();
             clients.add(c);
             return c;
         }
@@ -98,6 +100,21 @@ class HttpConnectorTest {
         assertThat(connector.clients.get(0).isTerminated()).isTrue();
         assertThatThrownBy(() -> HttpTransport.newBuilder(URI.create("other:/mcp"), connector))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not test:");
+    }
+
+    /** A client that follows redirects would resend bodies and credentials wherever a server points: refused. */
+    @Test
+    void aConnectorsClientThatFollowsRedirectsIsRefused() throws InterruptedException {
+        Loopback following = new Loopback();
+        following.redirect = HttpClient.Redirect.NORMAL;
+        try (HttpTransport t = HttpTransport.newBuilder(URI.create("test:/mcp"), following).build()) {
+            assertThatThrownBy(() -> t.open(TransportContext.of(new RecordingSink(), Deadline.NONE)))
+                    .isInstanceOf(McpTransportException.class)
+                    .hasMessageContaining("followRedirects() is NORMAL").hasMessageContaining("must be NEVER");
+        }
+        assertThat(following.clients).hasSize(1);
+        assertThat(following.clients.getFirst().awaitTermination(Duration.ofSeconds(30))).isTrue();
+        assertThat(server.requests("POST")).isEmpty();
     }
 
     @Test
