@@ -3,12 +3,14 @@ package dev.loommcp.cli;
 import dev.loommcp.spi.McpTransport;
 import dev.loommcp.transport.http.AuthorizationProvider;
 import dev.loommcp.transport.http.HttpTransport;
+import dev.loommcp.transport.http.SseTransport;
 import dev.loommcp.transport.stdio.StdioTransport;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 
 /**
@@ -68,14 +70,7 @@ final class Transports {
     static McpTransport http(URI endpoint, List<Map.Entry<String, String>> headers, Integer maxMessage,
                              AuthorizationProvider authorization) {
         HttpTransport.Builder b = HttpTransport.newBuilder(endpoint);
-        for (int i = 0; i < headers.size(); i++) {
-            Map.Entry<String, String> h = headers.get(i);
-            try {
-                b.header(h.getKey(), h.getValue());
-            } catch (IllegalArgumentException e) {
-                throw new HeaderRefused(i, e.getMessage());
-            }
-        }
+        addHeaders(headers, b::header);
         if (maxMessage != null) {
             b.maxMessageSize(maxMessage);
         }
@@ -83,6 +78,39 @@ final class Transports {
             b.authorization(authorization);
         }
         return b.build();
+    }
+
+    /**
+     * Builds an HTTP+SSE transport (protocol 2024-11-05); the arguments as for
+     * {@link #http(URI, List, Integer, AuthorizationProvider)}, {@code sseUrl} being the server's SSE URL.
+     *
+     * @return the transport, not started
+     * @throws HeaderRefused            when the transport refuses a header
+     * @throws IllegalArgumentException when the transport refuses the URL
+     */
+    static McpTransport sse(URI sseUrl, List<Map.Entry<String, String>> headers, Integer maxMessage,
+                            AuthorizationProvider authorization) {
+        SseTransport.Builder b = SseTransport.newBuilder(sseUrl);
+        addHeaders(headers, b::header);
+        if (maxMessage != null) {
+            b.maxMessageSize(maxMessage);
+        }
+        if (authorization != null) {
+            b.authorization(authorization);
+        }
+        return b.build();
+    }
+
+    /** Hands each header to a builder, naming a refused one by its position. */
+    private static void addHeaders(List<Map.Entry<String, String>> headers, BiConsumer<String, String> add) {
+        for (int i = 0; i < headers.size(); i++) {
+            Map.Entry<String, String> h = headers.get(i);
+            try {
+                add.accept(h.getKey(), h.getValue());
+            } catch (IllegalArgumentException e) {
+                throw new HeaderRefused(i, e.getMessage());
+            }
+        }
     }
 
     /** A header the HTTP transport refused: which one (its position in the list given) and why, never its value. */

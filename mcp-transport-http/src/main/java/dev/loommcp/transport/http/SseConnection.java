@@ -342,6 +342,10 @@ final class SseConnection {
             lock.unlock();
         }
         String why = cause == null ? "the server ended it" : cause.getMessage();
+        String prefix = "SSE stream of " + origin + ": ";
+        if (why.startsWith(prefix)) {
+            why = why.substring(prefix.length()); // readSse names the stream; the message below does already
+        }
         McpException failure;
         if (closed.get()) {
             failure = exchange.closedNow("the SSE stream was closed");
