@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
+import java.util.function.IntConsumer;
 
 /**
  * Builds the transport the command line asks for: {@code --stdio} (a child process) or {@code --http} (Streamable
@@ -70,13 +71,7 @@ final class Transports {
     static McpTransport http(URI endpoint, List<Map.Entry<String, String>> headers, Integer maxMessage,
                              AuthorizationProvider authorization) {
         HttpTransport.Builder b = HttpTransport.newBuilder(endpoint);
-        addHeaders(headers, b::header);
-        if (maxMessage != null) {
-            b.maxMessageSize(maxMessage);
-        }
-        if (authorization != null) {
-            b.authorization(authorization);
-        }
+        configure(headers, maxMessage, authorization, b::header, b::maxMessageSize, b::authorization);
         return b.build();
     }
 
@@ -91,18 +86,23 @@ final class Transports {
     static McpTransport sse(URI sseUrl, List<Map.Entry<String, String>> headers, Integer maxMessage,
                             AuthorizationProvider authorization) {
         SseTransport.Builder b = SseTransport.newBuilder(sseUrl);
-        addHeaders(headers, b::header);
-        if (maxMessage != null) {
-            b.maxMessageSize(maxMessage);
-        }
-        if (authorization != null) {
-            b.authorization(authorization);
-        }
+        configure(headers, maxMessage, authorization, b::header, b::maxMessageSize, b::authorization);
         return b.build();
     }
 
-    /** Hands each header to a builder, naming a refused one by its position. */
-    private static void addHeaders(List<Map.Entry<String, String>> headers, BiConsumer<String, String> add) {
+    /**
+     * Hands the HTTP options to a builder's setters: each header (a refused one named by its position), the message
+     * limit and the authorization provider when given.
+     */
+    private static void configure(List<Map.Entry<String, String>> headers, Integer maxMessage,
+                                  AuthorizationProvider authorization, BiConsumer<String, String> add,
+                                  IntConsumer maxMessageSize, Consumer<AuthorizationProvider> auth) {
+        if (maxMessage != null) {
+            maxMessageSize.accept(maxMessage);
+        }
+        if (authorization != null) {
+            auth.accept(authorization);
+        }
         for (int i = 0; i < headers.size(); i++) {
             Map.Entry<String, String> h = headers.get(i);
             try {

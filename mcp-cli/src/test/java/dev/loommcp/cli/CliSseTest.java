@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.loommcp.testing.LeakCheck;
 import dev.loommcp.testkit.HttpReferenceServer;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -17,9 +15,6 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(LeakCheck.class)
 class CliSseTest {
-
-    record Run(int code, String out, String err) {
-    }
 
     private static HttpReferenceServer server;
     private static String sseUrl;
@@ -37,42 +32,40 @@ class CliSseTest {
         }
     }
 
-    private static Run mcp(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int code = Main.run(new PrintWriter(out), new PrintWriter(err), name -> null, args);
-        return new Run(code, out.toString(), err.toString());
+    private static InProcessCli.Run mcp(String... args) {
+        return InProcessCli.run(name -> null, args);
     }
 
     @Test
     void sseOptionListsAndCalls() {
-        Run tools = mcp("--sse", sseUrl, "tools");
+        InProcessCli.Run tools = mcp("--sse", sseUrl, "tools");
         assertThat(tools.code()).as(tools.err()).isZero();
         assertThat(tools.out()).contains("echo ");
 
-        Run call = mcp("--sse", sseUrl, "--header", "X-Loom-Test: yes", "call", "echo", "{\"message\":\"hi\"}");
+        InProcessCli.Run call = mcp("--sse", sseUrl, "--header", "X-Loom-Test: yes", "call", "echo",
+                "{\"message\":\"hi\"}");
         assertThat(call.code()).as(call.err()).isZero();
         assertThat(call.out()).isEqualTo("Echo: hi\n");
 
-        Run info = mcp("--sse", sseUrl, "--protocol", "2024-11-05", "--json", "info");
+        InProcessCli.Run info = mcp("--sse", sseUrl, "--protocol", "2024-11-05", "--json", "info");
         assertThat(info.code()).as(info.err()).isZero();
         assertThat(info.out()).contains("2024-11-05");
     }
 
     @Test
     void aPlainHttpUrlFallsBackToSseByItself() {
-        Run call = mcp("--http", sseUrl, "call", "echo", "{\"message\":\"fallback\"}");
+        InProcessCli.Run call = mcp("--http", sseUrl, "call", "echo", "{\"message\":\"fallback\"}");
         assertThat(call.code()).as(call.err()).isZero();
         assertThat(call.out()).isEqualTo("Echo: fallback\n");
     }
 
     @Test
     void sseAndHttpTogetherOrABadUrlAreUsageErrors() {
-        Run both = mcp("--sse", sseUrl, "--http", sseUrl, "tools");
+        InProcessCli.Run both = mcp("--sse", sseUrl, "--http", sseUrl, "tools");
         assertThat(both.code()).isEqualTo(2);
         assertThat(both.err()).contains("give either --http or --sse, not both");
 
-        Run bad = mcp("--sse", "ftp://127.0.0.1/sse", "tools");
+        InProcessCli.Run bad = mcp("--sse", "ftp://127.0.0.1/sse", "tools");
         assertThat(bad.code()).isEqualTo(2);
         assertThat(bad.err()).contains("--sse: expected an http:// or https:// URL");
     }
