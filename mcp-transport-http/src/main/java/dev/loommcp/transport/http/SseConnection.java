@@ -47,7 +47,6 @@ final class SseConnection {
         private volatile URI endpoint;
         private volatile McpException lossFailure;
         private volatile boolean lost;
-        Thread reader;
 
         Stream(Call call) {
             this.call = call;
@@ -212,7 +211,6 @@ final class SseConnection {
         Stream s = new Stream(new Call(null, "GET " + path(), true, false));
         current = s;
         Thread t = settings.threads.newThread("http-sse", () -> read(s));
-        s.reader = t;
         readers.add(t);
         t.start();
         return s;
@@ -277,6 +275,11 @@ final class SseConnection {
         return (type, data, id) -> {
             if ("endpoint".equals(type)) {
                 announced(s, data);
+            } else if (!s.ready.isDone()) {
+                // 2024-11-05: the server MUST send the endpoint first; a stream that starts otherwise is not one of
+                // this transport (a Streamable HTTP server's GET stream, say): say so now, not at the deadline
+                throw new McpProtocolException("the first event of the SSE stream is not an endpoint event: not "
+                        + "the HTTP+SSE transport of 2024-11-05");
             } else {
                 messages.onEvent(type, data, id);
             }

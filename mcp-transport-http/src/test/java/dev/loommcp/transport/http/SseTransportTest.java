@@ -286,6 +286,26 @@ class SseTransportTest {
         assertThat(server.requests("GET")).hasSize(1); // one try, no loop
     }
 
+    @Test
+    void aGetStreamThatDoesNotStartWithAnEndpointEndsTheFallbackAtOnce() {
+        // a Streamable HTTP server that refuses initialize but whose GET opens a stream of its own
+        server.handler((req, ex) -> {
+            if (req.method().equals("GET")) {
+                OutputStream out = TestServer.sse(ex);
+                TestServer.write(out, "event: message\ndata: {\"jsonrpc\":\"2.0\",\"method\":\"x\"}\n\n");
+                Thread.sleep(30_000); // the stream stays open: only the first event can tell
+                return;
+            }
+            TestServer.status(ex, 400);
+        });
+        // the message shows the first event decided it (waiting out the deadline would say "sent no endpoint event")
+        try (McpClient client = client(HttpTransport.newBuilder(server.uri("/mcp")).build()).build()) {
+            assertThatThrownBy(client::connect).isInstanceOf(McpHttpStatusException.class)
+                    .satisfies(e -> assertThat(e.getSuppressed()).anySatisfy(s -> assertThat(s)
+                            .hasMessageContaining("not an endpoint event")));
+        }
+    }
+
     private TestServer.Req awaitPost(String method) throws InterruptedException {
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (System.nanoTime() < end) {
