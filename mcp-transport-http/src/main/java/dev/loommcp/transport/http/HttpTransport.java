@@ -69,6 +69,10 @@ import javax.net.ssl.SSLContext;
  *       to the client as the request's answer, which raises {@code McpRpcException}.</li>
  *   <li>{@link #close()} aborts every exchange, stops the GET stream, sends {@code DELETE} with the session (405 is
  *       fine) bounded by {@link #CLOSE_TIMEOUT} (3 s), and shuts the HTTP client down.</li>
+ *   <li>A server that offers only the HTTP+SSE transport of 2024-11-05: when the client's {@code initialize} is
+ *       refused with 400, 404 or 405, a {@code GET} on the same URL that announces an {@code endpoint} makes the
+ *       transport carry the session that way ({@link SseTransport}); see
+ *       {@link Builder#legacySseFallback(boolean)}.</li>
  * </ul>
  *
  * <p>The modern era (MCP 2026-07-28), for every message whose {@link SendContext#routing() routing} is present
