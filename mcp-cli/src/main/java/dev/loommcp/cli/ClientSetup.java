@@ -152,6 +152,9 @@ final class ClientSetup {
         }
         if (options.protocol() != null) {
             builder.protocolMode(options.protocol());
+        } else if (options.sse() != null) {
+            // the HTTP+SSE transport carries the legacy era only (initialize): no server/discover probe over it
+            builder.protocolMode(ProtocolMode.LEGACY);
         }
         if (options.probeTimeout() != null) {
             builder.probeTimeout(options.probeTimeout());
@@ -251,7 +254,7 @@ final class ClientSetup {
             throw usage("give either --stdio or " + flag + ", not both");
         }
         if (stdio == null && http == null) {
-            throw usage("say which server to talk to: --stdio 'COMMAND LINE' or --http URL (or --sse URL)");
+            throw usage("say which server to talk to: --stdio 'COMMAND LINE' or --http URL");
         }
         if (stdio != null) {
             if (!headers.isEmpty()) {
@@ -323,8 +326,11 @@ final class ClientSetup {
      * {@code headers}).
      */
     private McpTransport configuredTransport(StderrTail tail, Duration startup) {
-        if (options.stdio() != null || options.http() != null || options.sse() != null) {
-            throw usage("give either --config or --stdio/--http/--sse, not both");
+        if (options.sse() != null) {
+            throw usage("give either --config or --sse, not both");
+        }
+        if (options.stdio() != null || options.http() != null) {
+            throw usage("give either --config or --stdio/--http, not both");
         }
         if (!options.headers().isEmpty() || !options.env().isEmpty() || options.inheritEnv()
                 || options.cwd() != null) {
