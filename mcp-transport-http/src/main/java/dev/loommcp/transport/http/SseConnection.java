@@ -47,6 +47,8 @@ final class SseConnection {
         private volatile URI endpoint;
         private volatile McpException lossFailure;
         private volatile boolean lost;
+        /** Why the transport ended the stream itself, or {@code null}. */
+        private volatile McpException dropReason;
 
         Stream(Call call) {
             this.call = call;
@@ -332,7 +334,8 @@ final class SseConnection {
      * A stream ended: it is no longer current, whoever waits for its endpoint learns why, and the requests POSTed
      * for it fail (their answers can no longer come: the protocol cannot resume a stream).
      */
-    private void lost(Stream s, McpException cause) {
+    private void lost(Stream s, McpException readFailure) {
+        McpException cause = s.dropReason != null ? s.dropReason : readFailure;
         boolean announced = s.ready.isDone() && !s.ready.isCompletedExceptionally();
         boolean inSession;
         lock.lock();
@@ -379,7 +382,7 @@ final class SseConnection {
         }
         LOG.log(Level.WARNING, "SSE stream of {0} lost ({1}); {2} call(s) in flight failed{3}", origin, why, failed,
                 inSession ? "; the next call starts a new session" : "");
-        if (inSession && failed == 0) {
+        if (inSession && failed == 0 && s.dropReason == null) { // a dropped stream's request said so already
             lock.lock();
             try {
                 if (current == null) {
@@ -389,6 +392,26 @@ final class SseConnection {
                 lock.unlock();
             }
         }
+    }
+
+    /**
+     * The server refused a POST with 404: it no longer knows the session the stream's endpoint names (it restarted,
+     * or dropped the session), so the stream is ended as lost (the next request opens a new one) and the request
+     * fails as the stream's requests in flight do.
+     */
+    void sessionUnknown(RequestId id, Pending p, Stream s, McpHttpStatusException refused) {
+        s.dropReason = new McpTransportException("the server answered a POST with HTTP 404: it no longer knows the "
+                + "session", refused);
+        s.call.abort();
+        boolean inSession;
+        lock.lock();
+        try {
+            inSession = sessionStarted;
+        } finally {
+            lock.unlock();
+        }
+        fail(id, p, inSession ? new McpSessionExpiredException(refused.getMessage() + ": the server no longer "
+                + "knows the session of " + origin + " (the client starts a new one)") : refused);
     }
 
     /** Registers a request in flight, before its stream is known. */

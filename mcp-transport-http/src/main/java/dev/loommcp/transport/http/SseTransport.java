@@ -61,7 +61,9 @@ import javax.net.ssl.SSLContext;
  *       sends again only the requests that are safe to repeat, exactly as after an expired Streamable HTTP
  *       session. When no call was in flight, the next call fails that way and starts the new session. Nothing
  *       reconnects in the background: server notifications are not received while no stream is open. A stream
- *       lost before the first handshake fails the calls in flight with {@link McpTransportException}.</li>
+ *       lost before the first handshake fails the calls in flight with {@link McpTransportException}. A request's
+ *       POST answered 404 (the server no longer knows the session, as after its restart) ends the stream the same
+ *       way.</li>
  *   <li>The GET stream has no idle timeout (the protocol has no keep-alive, and a reconnection would be a new
  *       session); the connect timeout bounds connecting, and {@link #open} waits for the {@code endpoint} event at
  *       most until its deadline or, without one, the connect timeout plus the idle timeout.</li>
@@ -243,11 +245,18 @@ public final class SseTransport implements McpTransport {
         ctx.onCancel(() -> connection.forget(r.id(), pending));
         Thread[] self = new Thread[1];
         Thread t = settings.threads.newThread("http-send", () -> {
+            SseConnection.Stream stream = null;
             try {
-                SseConnection.Stream stream = connection.forRequest(what, ctx.deadline());
+                stream = connection.forRequest(what, ctx.deadline());
                 pending.sentOn(stream);
                 post(body, ctx, what, stream);
                 connection.checkStillOpen(r.id(), pending, stream);
+            } catch (McpHttpStatusException e) {
+                if (e.statusCode() == 404 && stream != null && !closed.get()) {
+                    connection.sessionUnknown(r.id(), pending, stream, e);
+                } else if (!ctx.isCancelled()) {
+                    connection.fail(r.id(), pending, e);
+                }
             } catch (McpException e) {
                 if (!ctx.isCancelled()) {
                     connection.fail(r.id(), pending, exchange.closedOr(e));

@@ -207,6 +207,28 @@ class SseTransportTest {
     }
 
     @Test
+    void aPostAnswered404EndsTheSessionAndASafeCallGoesThroughInANewOne() throws Exception {
+        try (McpClient client = client(SseTransport.newBuilder(server.uri("/sse")).build()).build()) {
+            client.connect();
+            // the server forgets session s1 (a restart) while its stream stays open
+            server.handler((req, ex) -> {
+                if (req.method().equals("POST") && "sessionId=s1".equals(req.uri().getRawQuery())) {
+                    TestServer.status(ex, 404);
+                } else {
+                    handle(req, ex);
+                }
+            });
+            client.ping(); // refused with 404, then sent again in the new session (ping is safe to repeat)
+            assertThat(streams.get()).isEqualTo(2);
+            assertThat(posts("ping")).extracting(r -> r.uri().getRawQuery())
+                    .containsExactly("sessionId=s1", "sessionId=s2");
+            assertThatThrownBy(() -> client.callTool("hang", Map.of(),
+                    RequestOptions.newBuilder().timeout(Duration.ofMillis(200)).build()))
+                    .isInstanceOf(McpTimeoutException.class); // the new session works as any other
+        }
+    }
+
+    @Test
     void anEventOverTheSizeLimitFailsTheCallWithTheLimitNamed() throws Exception {
         answers = m -> m.get("method").equals("tools/call")
                 ? TestServer.result(m.get("id"), "{\"content\":[{\"type\":\"text\",\"text\":\"" + "x".repeat(20_000)
