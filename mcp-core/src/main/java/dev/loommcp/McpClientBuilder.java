@@ -322,6 +322,23 @@ public final class McpClientBuilder {
     }
 
     /**
+     * Sets the bounds of the cache of the modern era's cacheable results (MCP 2026-07-28 "Caching": complete
+     * listings and {@code resources/read} results with {@code ttlMs > 0}). Beyond either bound the oldest stored
+     * results are dropped first; a result alone larger than {@code bytes} is not kept. Sizes are estimated as JSON
+     * text (as for {@link #notificationQueueBytes(long)}). Expired results are swept while new ones are stored.
+     * Defaults 1024 results and 32 MiB.
+     *
+     * @param entries the most results held, at least 1
+     * @param bytes   the most bytes held, at least 1
+     * @return this builder
+     * @throws IllegalArgumentException if either is less than 1
+     */
+    public McpClientBuilder resultCacheLimits(int entries, long bytes) {
+        config.resultCacheLimits(entries, bytes);
+        return this;
+    }
+
+    /**
      * Installs a task driver (the {@code mcp-tasks} module's {@code McpTasks.support()}). With one, the client
      * declares the tasks extension {@code io.modelcontextprotocol/tasks} on every modern request, augments a
      * legacy {@code tools/call} of a tool that requires a task, and drives a task that {@code callTool}

@@ -140,7 +140,8 @@ public final class Session {
         this.observed = new Events(config.eventListener());
         this.answers = new Answers(pending, ids, transport::describe);
         this.envelope = new Envelope(config, tools, transport.exchangePerRequest());
-        this.cache = new ResultCache(() -> era == Era.MODERN);
+        this.cache = new ResultCache(() -> era == Era.MODERN, config.resultCacheEntries(),
+                config.resultCacheBytes());
         this.inputRounds = new InputRounds(new ClientHandlers(config), config.maxInputRounds(), transport::describe);
         this.modern = new ModernRequests(envelope, cache, inputRounds, new SessionHosts.ModernHost(this));
         this.headerRouting = new HeaderRoutedCalls(tools, config.maxListPages(), this::request,
