@@ -417,15 +417,30 @@ public final class HttpTransport implements McpTransport {
     }
 
     /**
-     * Returns the endpoint's origin and path ({@code scheme://host:port/path}, scheme and host in lower case), the
-     * key of the core's era verdicts: never the query, never credentials (an endpoint cannot carry user info).
+     * Returns the endpoint's full identity, the key of the core's era verdicts and cached {@code server/discover}
+     * results (and of task stores): {@code scheme://host:port/path} (scheme and host in lower case), then, when the
+     * endpoint has a query, {@code ?sha256:} and the hex SHA-256 of the raw query, so that two endpoints that differ
+     * only in their query ({@code ?tenant=a}, {@code ?tenant=b}) are two servers while a secret in the query never
+     * appears in clear (the key may be stored on disk by a task store). The fragment is not sent and not part of
+     * it; an endpoint cannot carry user info.
      *
      * @return the key
      */
     @Override
     public String serverKey() {
         String path = settings.target.getRawPath();
-        return origin.toLowerCase(java.util.Locale.ROOT) + (path == null ? "" : path);
+        String query = settings.target.getRawQuery();
+        return origin.toLowerCase(java.util.Locale.ROOT) + (path == null ? "" : path)
+                + (query == null ? "" : "?sha256:" + sha256(query));
+    }
+
+    private static String sha256(String text) {
+        try {
+            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(text.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is missing from the JDK", e);
+        }
     }
 
     /**
