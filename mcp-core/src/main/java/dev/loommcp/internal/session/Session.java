@@ -608,6 +608,13 @@ public final class Session {
                 response = p.await(deadline, hardDeadline, progressTimeout, options.resetTimeoutOnProgress());
             } catch (McpTimeoutException e) {
                 cancelReason = "timeout";
+                String waiting = context.waitingFor();
+                if (waiting != null) { // the transport was waiting for something of its own: say what
+                    McpTimeoutException said = new McpTimeoutException(e.getMessage() + " (the transport was "
+                            + waiting + ")");
+                    said.setStackTrace(e.getStackTrace());
+                    throw said;
+                }
                 throw e;
             } catch (McpCancelledException e) {
                 cancelReason = token != null && token.reason() != null ? token.reason() : "cancelled";

@@ -18,6 +18,8 @@ final class HttpSettings {
     static final int MAX_REDIRECTS = 5;
     static final int MAX_STREAM_ATTEMPTS = 5;
     static final long MIN_RECONNECT_MILLIS = 100;
+    /** The longest reconnection wait a server's SSE {@code retry} can ask for. */
+    static final long MAX_SERVER_RETRY_MILLIS = 30_000;
     static final long CLOSE_TIMEOUT_MILLIS = 3_000;
     /** How long close() lets queued notifications and responses (a notifications/cancelled) go out. */
     static final long ONE_WAY_FLUSH_MILLIS = 2_000;
@@ -123,14 +125,15 @@ final class HttpSettings {
 
     /**
      * The wait before reconnection attempt {@code attempt} (1-based): the server's {@code retry} when it sent one
-     * ({@code retryMillis >= 0}), else the configured delay doubling per attempt up to {@link #MAX_BACKOFF_MILLIS};
+     * ({@code retryMillis >= 0}, at most {@link #MAX_SERVER_RETRY_MILLIS}), else the configured delay doubling per
+     * attempt up to {@link #MAX_BACKOFF_MILLIS};
      * never less than {@link #MIN_RECONNECT_MILLIS} (a server's {@code retry: 0} or a sub-millisecond delay must not
      * make a reconnect loop spin).
      */
     long reconnectMillis(long retryMillis, int attempt) {
         long d;
         if (retryMillis >= 0) {
-            d = retryMillis;
+            d = retryMillis; // at most MAX_SERVER_RETRY_MILLIS (SseParser)
         } else {
             d = reconnectDelayMillis << Math.min(Math.max(attempt - 1, 0), 10);
             d = Math.min(d, Math.max(MAX_BACKOFF_MILLIS, reconnectDelayMillis));

@@ -99,7 +99,9 @@ import javax.net.ssl.SSLContext;
  * its deadline either: when the deadline passes while the transport waits (for response headers, the next byte, a
  * reconnection delay) the send fails with {@link McpTimeoutException}, never with a transport failure, so a call
  * always times out as a timeout whichever timer notices first. Every reconnection (resumption, GET stream) waits at
- * least {@link #MIN_RECONNECT} (100 ms), whatever the server's {@code retry}.
+ * least {@link #MIN_RECONNECT} (100 ms), whatever the server's {@code retry}, and at most {@link #MAX_SERVER_RETRY}
+ * (30 s) for a server's {@code retry}; a call that times out while waiting to resume its response stream says so
+ * in its {@link McpTimeoutException}.
  *
  * <p>Thread-safety: an instance is used by one client; {@link #send} may be called from many threads at once.
  * Threads: HTTP client work runs on virtual threads named {@code mcp-http-<n>}, the GET stream on one named
@@ -128,6 +130,12 @@ public final class HttpTransport implements McpTransport {
      * the server's SSE {@code retry} or the configured reconnect delay: 100 ms.
      */
     public static final Duration MIN_RECONNECT = Duration.ofMillis(HttpSettings.MIN_RECONNECT_MILLIS);
+    /**
+     * The longest wait before a reconnection that a server's SSE {@code retry} can ask for: 30 s. A larger
+     * {@code retry} (a server once sent 999,999,999 ms) is cut to it; a call whose deadline passes while it waits
+     * to resume its response stream times out saying so.
+     */
+    public static final Duration MAX_SERVER_RETRY = Duration.ofMillis(HttpSettings.MAX_SERVER_RETRY_MILLIS);
     /** The bound of the {@code DELETE} sent by {@link #close()} and of each of close's other waits: 3 s. */
     public static final Duration CLOSE_TIMEOUT = Duration.ofMillis(HttpSettings.CLOSE_TIMEOUT_MILLIS);
 

@@ -98,13 +98,18 @@ final class ResponseStream {
             }
             long delay = settings.reconnectMillis(retry, attempts);
             LOG.log(Level.DEBUG, () -> call.what + ": response stream ended early; resuming in " + delay + " ms");
+            String waiting = "waiting " + delay + " ms to resume the response stream" + (retry >= 0
+                    ? " (the server's SSE retry, which is capped at " + HttpSettings.MAX_SERVER_RETRY_MILLIS + " ms)"
+                    : "");
+            ctx.waitingFor(waiting); // stays set when the call ends meanwhile: its timeout then says so
             if (!call.sleep(delay, ctx.deadline().nanoTime())) {
                 throw exchange.aborted(call);
             }
             if (call.completed()) {
                 return;
             }
-            throwIfPast(call, ctx.deadline().nanoTime(), "waiting to resume the response stream");
+            throwIfPast(call, ctx.deadline().nanoTime(), waiting);
+            ctx.waitingFor(null);
             String what = call.what + " resumption";
             HttpResponse<StreamBody> resp = exchange.send(call, "GET", EMPTY, session.get().streamHeaders(lastId),
                     ctx.deadline().nanoTime());
