@@ -49,11 +49,15 @@ import javax.net.ssl.SSLContext;
  *       and responses are accepted with 202 (a 200 with a body is tolerated).</li>
  *   <li>The {@code Mcp-Session-Id} the server returns to a request sent without a session (the client's
  *       {@code initialize}) is sent on every later request, and so is {@code MCP-Protocol-Version} once the client
- *       {@linkplain #handshakeCompleted tells} the version. A 404 for a request that carried the session drops the
- *       session and fails that send with {@link dev.loommcp.McpSessionExpiredException}; the client then starts a
- *       new session itself (and may send the request again). The transport knows no MCP method.</li>
- *   <li>After the handshake it opens the optional GET stream for messages the server starts on its own (405, 404 or
- *       400 mean none is offered) and reconnects it with backoff, at most {@value #MAX_STREAM_ATTEMPTS} times in a
+ *       {@linkplain #handshakeCompleted tells} the version. A 404 for any request that carried the session (a POST,
+ *       the GET that resumes a response stream, the GET stream) marks the session expired and fails that send with
+ *       {@link dev.loommcp.McpSessionExpiredException}; the client then starts a new session itself (and may send
+ *       the request again). Until the answer to the next {@code initialize} (the one MCP method the transport
+ *       knows) no other message goes out: each is refused unsent
+ *       ({@link dev.loommcp.McpSessionExpiredException#wasSent()} {@code false}), never sent without the session.
+ *       The {@code DELETE} of {@link #close()} ignores a 404 (the session is gone already).</li>
+ *   <li>After the handshake it opens the optional GET stream for messages the server starts on its own (405, or
+ *       404 and 400 without a session, mean none is offered) and reconnects it with backoff, at most {@value #MAX_STREAM_ATTEMPTS} times in a
  *       row without receiving anything.</li>
  *   <li>A response stream that ends before its response is resumed with {@code GET} and {@code Last-Event-ID} after
  *       the server's {@code retry} delay (the {@linkplain Builder#reconnectDelay reconnect delay}, doubling, when it
@@ -116,7 +120,7 @@ public final class HttpTransport implements McpTransport {
     // The parts (none refers back to this class): Exchange (one HTTP exchange: request, signer, redirects, abort,
     // failure mapping), ResponseStream (JSON and SSE bodies, resumption), Inbound (delivery to the sink, dedupe,
     // the calls awaiting a response), GetStream (the GET stream's supervisor), Sender (POSTing the client's
-    // messages; a 404 drops the session and reports McpSessionExpiredException, the client starts the new one),
+    // messages; a 404 expires the session and reports McpSessionExpiredException, the client starts the new one),
     // HttpSession
     // (id and version, one immutable value in one AtomicReference), SessionDelete (the bounded DELETE of close),
     // HttpSettings and HeaderRules.
@@ -310,8 +314,9 @@ public final class HttpTransport implements McpTransport {
      * {@link #close()} end it as promptly, and an interrupt ends it and returns with the interrupt flag set. Its
      * failure reaches the sink's
      * {@link dev.loommcp.spi.TransportSink#onSendFailed onSendFailed}: {@link dev.loommcp.McpSessionExpiredException}
-     * on HTTP 404 for a request sent in a session (the session is dropped; the next request goes without one and
-     * takes the session id its answer returns), {@link McpHttpStatusException} on an unaccepted status or redirect,
+     * on HTTP 404 for a request sent in a session, or for any request while the session is expired (refused
+     * unsent; only {@code initialize} goes out then, without a session, and takes the session id its answer
+     * returns), {@link McpHttpStatusException} on an unaccepted status or redirect,
      * {@link McpTransportException} on I/O failure, idle timeout or a stream that cannot be resumed,
      * {@link McpProtocolException} when the answer is malformed or lacks the response, {@link McpTimeoutException}
      * when the deadline passes during the exchange (in the modern era, see the class description: no session, no
