@@ -257,9 +257,10 @@ public final class McpClientBuilder {
      * {@code elicitation/create}; also unknown methods, which a handler thread answers "method not found"; not
      * {@code ping}) may run their handler at the same time, each on its own virtual thread. A request beyond the
      * bound is answered at once with a JSON-RPC error {@code -32603} ("client busy") and no thread is started for
-     * it; the refusals are logged at {@code WARNING} (the first and every 1000th). The same bound limits how many
-     * answers a transport that sends off the caller's thread (Streamable HTTP) sends at once from the reader side
-     * (pings and refusals); an answer beyond that is dropped and logged the same way. {@link McpClient#close()}
+     * it; the refusals are logged at {@code WARNING} (the first at once, the rest of a burst when a handler ends or
+     * at the latest every 10 s; the warnings together count every refusal). A transport that sends off the caller's
+     * thread (Streamable HTTP) bounds the answers it sends at once from the reader side (pings and refusals) too; an
+     * answer beyond its bound is dropped and logged the same way. {@link McpClient#close()}
      * interrupts running handlers and waits for them within its bound. Default
      * {@value McpClient#DEFAULT_MAX_CONCURRENT_SERVER_REQUESTS}.
      *

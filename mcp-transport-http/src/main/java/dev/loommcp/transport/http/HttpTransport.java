@@ -493,6 +493,7 @@ public final class HttpTransport implements McpTransport {
             // a notifications/cancelled (or an answer) already queued goes out before the exchanges are aborted
             interrupted |= sender.awaitOneWay(Deadline.after(Duration.ofMillis(HttpSettings.ONE_WAY_FLUSH_MILLIS)));
             interrupted |= sender.abortAndJoin(Deadline.after(CLOSE_TIMEOUT));
+            sender.reportDrops(); // the drops of a burst that no ended POST reported
             HttpSession last = session.get();
             if (last.id() != null && !interrupted) {
                 interrupted |= SessionDelete.sendBounded(settings, exchange, last);

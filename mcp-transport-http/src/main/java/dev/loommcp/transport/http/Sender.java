@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -54,6 +55,14 @@ final class Sender {
     private final AtomicInteger oneWayInFlight = new AtomicInteger();
     private volatile int maxOneWayInFlight = MAX_ONE_WAY_IN_FLIGHT;
     private final AtomicLong droppedOneWay = new AtomicLong();
+    /** Of {@link #droppedOneWay}: the {@code notifications/cancelled}. */
+    private final AtomicLong droppedCancels = new AtomicLong();
+    /** How many of {@link #droppedOneWay} a WARNING reported already. */
+    private final AtomicLong reportedDrops = new AtomicLong();
+    /** How many of {@link #droppedCancels} a WARNING reported already. */
+    private final AtomicLong reportedCancelDrops = new AtomicLong();
+    /** When the latest drop WARNING was logged ({@link System#nanoTime()}). */
+    private volatile long lastDropReportNanos;
 
     Sender(Exchange exchange, ResponseStream responses, Inbound inbound, AtomicReference<HttpSession> session,
            AtomicBoolean closed, HttpSettings settings) {
@@ -143,7 +152,10 @@ final class Sender {
     /**
      * Sends a notification or a response: with {@link SendContext#awaitDelivery()} on this thread (returning once
      * its 2xx arrived, throwing what went wrong); otherwise on its own thread, a failure logged at DEBUG and dropped
-     * (nobody waits for it), and beyond {@value #MAX_ONE_WAY_IN_FLIGHT} in flight dropped with a WARNING.
+     * (nobody waits for it), and beyond {@value #MAX_ONE_WAY_IN_FLIGHT} in flight dropped and counted. The drops are
+     * reported by WARNINGs that together count every one: the first drop at once, then what was dropped since the
+     * last report when a POST in flight ends (the burst is over) or {@link #DROP_REPORT_INTERVAL_NANOS} after the
+     * last report, and at close.
      */
     void startOneWay(byte[] body, SendContext ctx, String what, List<String[]> modern) throws InterruptedException {
         if (ctx.awaitDelivery()) {
@@ -156,10 +168,12 @@ final class Sender {
         int limit = maxOneWayInFlight;
         if (oneWayInFlight.incrementAndGet() > limit) {
             oneWayInFlight.decrementAndGet();
+            if (what.equals(CANCELLED_WHAT)) {
+                droppedCancels.incrementAndGet(); // before the total: a report never counts more cancels than drops
+            }
             long n = droppedOneWay.incrementAndGet();
-            if (n == 1 || n % 1000 == 0) {
-                LOG.log(Level.WARNING, "server at {0} accepts no messages: {1} POSTs are still in flight; {2} "
-                        + "notifications or responses dropped so far", exchange.origin(), limit, n);
+            if (n == 1 || System.nanoTime() - lastDropReportNanos > DROP_REPORT_INTERVAL_NANOS) {
+                reportDrops();
             }
             return;
         }
@@ -176,11 +190,39 @@ final class Sender {
             } finally {
                 oneWayThreads.remove(self[0]);
                 oneWayInFlight.decrementAndGet();
+                if (droppedOneWay.get() != reportedDrops.get()) {
+                    reportDrops(); // a POST ended: the burst of drops (if any) is over, say how many
+                }
             }
         });
         self[0] = t;
         oneWayThreads.add(t); // before start: close() must see it to let it finish
         t.start();
+    }
+
+    /** What a dropped {@code notifications/cancelled} POST is called ({@code HttpTransport.oneWayWhat}). */
+    static final String CANCELLED_WHAT = "POST notifications/cancelled";
+    /** The longest a burst of drops goes unreported while POSTs stay stuck: 10 s. */
+    static final long DROP_REPORT_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(10);
+
+    /**
+     * Logs the drops no WARNING reported yet, if any, exactly once each (several threads may report at once: each
+     * takes its own share of the counter).
+     */
+    void reportDrops() {
+        long total = droppedOneWay.get();
+        long cancels = droppedCancels.get();
+        long before = reportedDrops.getAndAccumulate(total, Math::max);
+        long cancelsBefore = reportedCancelDrops.getAndAccumulate(cancels, Math::max);
+        if (total <= before) {
+            return;
+        }
+        lastDropReportNanos = System.nanoTime();
+        long newCancels = Math.max(0, cancels - cancelsBefore);
+        LOG.log(Level.WARNING, "server at {0} accepts messages too slowly: {1} POSTs were in flight; dropped {2} "
+                + "notification(s) or response(s) ({3} of them notifications/cancelled: those requests were not "
+                + "cancelled on the server), {4} in all", exchange.origin(), maxOneWayInFlight, total - before,
+                newCancels, total);
     }
 
     /** For tests: sets how many notifications and responses may be POSTed at once. */
@@ -191,6 +233,11 @@ final class Sender {
     /** How many notifications and responses were dropped because too many were in flight. */
     long droppedOneWayCount() {
         return droppedOneWay.get();
+    }
+
+    /** How many of {@link #droppedOneWayCount()} were {@code notifications/cancelled}. */
+    long droppedCancelCount() {
+        return droppedCancels.get();
     }
 
     /**
