@@ -100,7 +100,8 @@ class McpClientServerRequestBoundTest {
             release.countDown();
             assertThat(s.server().awaitAnswerTo(RequestId.of(0))).isInstanceOf(JsonRpcMessage.Response.class);
             assertThat(s.server().awaitAnswerTo(RequestId.of(1))).isInstanceOf(JsonRpcMessage.Response.class);
-            java.util.regex.Pattern p = java.util.regex.Pattern.compile("refused (\\d+) with an error \\((\\d+) in all\\)");
+            java.util.regex.Pattern p = java.util.regex.Pattern.compile(
+                    "refused (\\d+) with an error \\((\\d+) in all\\)");
             Await.until("every refusal reported", () -> log.warnings().stream()
                     .map(e -> p.matcher(e.message())).filter(java.util.regex.Matcher::find)
                     .mapToLong(m -> Long.parseLong(m.group(1))).sum() == refused);

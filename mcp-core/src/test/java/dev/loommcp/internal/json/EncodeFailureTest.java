@@ -37,9 +37,9 @@ class EncodeFailureTest {
     }
 
     private static String refusalOf(Object arguments) {
-        IllegalArgumentException e = org.assertj.core.api.Assertions.catchThrowableOfType(IllegalArgumentException.class,
-                () -> JsonRpcCodec.encode(new JsonRpcMessage.Request(RequestId.of(4), "tools/call",
-                        Map.of("name", "t", "arguments", arguments))));
+        IllegalArgumentException e = org.assertj.core.api.Assertions.catchThrowableOfType(
+                IllegalArgumentException.class, () -> JsonRpcCodec.encode(new JsonRpcMessage.Request(
+                        RequestId.of(4), "tools/call", Map.of("name", "t", "arguments", arguments))));
         assertThat(e).as("refused").isNotNull().hasNoCause();
         return e.getMessage();
     }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.loommcp.jsonrpc.JsonRpcMessage;
+import dev.loommcp.testing.ScriptedTransport;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -90,9 +91,10 @@ class ResultCacheTest {
 
     @Test
     void boundsBelowOneAreRefused() {
-        assertThatThrownBy(() -> new SessionConfig.Builder(dev.loommcp.testing.ScriptedTransport.create(dev.loommcp.testing.ScriptedTransport.Mode.INLINE))
-                .resultCacheLimits(0, 1)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("entries");
-        assertThatThrownBy(() -> new SessionConfig.Builder(dev.loommcp.testing.ScriptedTransport.create(dev.loommcp.testing.ScriptedTransport.Mode.INLINE))
-                .resultCacheLimits(1, 0)).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("bytes");
+        SessionConfig.Builder b = new SessionConfig.Builder(ScriptedTransport.create(ScriptedTransport.Mode.INLINE));
+        assertThatThrownBy(() -> b.resultCacheLimits(0, 1)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("entries");
+        assertThatThrownBy(() -> b.resultCacheLimits(1, 0)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("bytes");
     }
 }

@@ -56,9 +56,9 @@ import javax.net.ssl.SSLContext;
  *       knows) no other message goes out: each is refused unsent
  *       ({@link dev.loommcp.McpSessionExpiredException#wasSent()} {@code false}), never sent without the session.
  *       The {@code DELETE} of {@link #close()} ignores a 404 (the session is gone already).</li>
- *   <li>After the handshake it opens the optional GET stream for messages the server starts on its own (405, or
- *       404 and 400 without a session, mean none is offered) and reconnects it with backoff, at most {@value #MAX_STREAM_ATTEMPTS} times in a
- *       row without receiving anything.</li>
+ *   <li>After the handshake it opens the optional GET stream for messages the server starts on its own (405, 400,
+ *       or 404 without a session, mean none is offered) and reconnects it with backoff, at most
+ *       {@value #MAX_STREAM_ATTEMPTS} times in a row without receiving anything.</li>
  *   <li>A response stream that ends before its response is resumed with {@code GET} and {@code Last-Event-ID} after
  *       the server's {@code retry} delay (the {@linkplain Builder#reconnectDelay reconnect delay}, doubling, when it
  *       sent none), at most {@value #MAX_STREAM_ATTEMPTS}

@@ -32,13 +32,17 @@ import java.util.concurrent.atomic.AtomicReference;
  * {@link McpSessionExpiredException} (the client starts the new session). Until then only {@code initialize} (the one
  * MCP method this class knows) goes out; any other message is refused unsent
  * ({@link McpSessionExpiredException#wasSent()} {@code false}), never sent without a session. A request sent without
- * a session takes the {@code Mcp-Session-Id} its answer returns. Every exchange in flight is registered so that closing can abort it.
- * Thread-safe: many threads send at once.
+ * a session takes the {@code Mcp-Session-Id} its answer returns. Every exchange in flight is registered so that
+ * closing can abort it. Thread-safe: many threads send at once.
  */
 final class Sender {
 
     /** How many notifications and responses may be POSTed at once before more are dropped. */
     static final int MAX_ONE_WAY_IN_FLIGHT = 256;
+    /** What a dropped {@code notifications/cancelled} POST is called ({@code HttpTransport.oneWayWhat}). */
+    static final String CANCELLED_WHAT = "POST notifications/cancelled";
+    /** The longest a burst of drops goes unreported while POSTs stay stuck: 10 s. */
+    static final long DROP_REPORT_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(10);
 
     private final Exchange exchange;
     private final ResponseStream responses;
@@ -199,11 +203,6 @@ final class Sender {
         oneWayThreads.add(t); // before start: close() must see it to let it finish
         t.start();
     }
-
-    /** What a dropped {@code notifications/cancelled} POST is called ({@code HttpTransport.oneWayWhat}). */
-    static final String CANCELLED_WHAT = "POST notifications/cancelled";
-    /** The longest a burst of drops goes unreported while POSTs stay stuck: 10 s. */
-    static final long DROP_REPORT_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(10);
 
     /**
      * Logs the drops no WARNING reported yet, if any, exactly once each (several threads may report at once: each
