@@ -435,7 +435,7 @@ public final class McpClient implements McpTools, McpResources, McpPrompts, McpU
      * @throws McpTransportException  if the transport fails
      * @throws IllegalStateException  if the client is not connected yet
      * @throws IllegalArgumentException if {@code params} holds something that is not plain JSON (a cycle, a {@code
-     *                                  null} key, an arbitrary object)
+     *                                  null} key, an array, any object but the SDK's own records), naming its path
      * @throws InterruptedException   if the calling thread is interrupted
      */
     public Map<String, Object> request(String method, Map<String, Object> params, RequestOptions options)

@@ -257,9 +257,10 @@ public final class McpClientBuilder {
      * {@code elicitation/create}; also unknown methods, which a handler thread answers "method not found"; not
      * {@code ping}) may run their handler at the same time, each on its own virtual thread. A request beyond the
      * bound is answered at once with a JSON-RPC error {@code -32603} ("client busy") and no thread is started for
-     * it; the refusals are logged at {@code WARNING} (the first and every 1000th). The same bound limits how many
-     * answers a transport that sends off the caller's thread (Streamable HTTP) sends at once from the reader side
-     * (pings and refusals); an answer beyond that is dropped and logged the same way. {@link McpClient#close()}
+     * it; the refusals are logged at {@code WARNING} (the first at once, the rest of a burst when a handler ends or
+     * at the latest every 10 s; the warnings together count every refusal). A transport that sends off the caller's
+     * thread (Streamable HTTP) bounds the answers it sends at once from the reader side (pings and refusals) too; an
+     * answer beyond its bound is dropped and logged the same way. {@link McpClient#close()}
      * interrupts running handlers and waits for them within its bound. Default
      * {@value McpClient#DEFAULT_MAX_CONCURRENT_SERVER_REQUESTS}.
      *
@@ -318,6 +319,23 @@ public final class McpClientBuilder {
      */
     public McpClientBuilder maxInputRounds(int rounds) {
         config.maxInputRounds(rounds);
+        return this;
+    }
+
+    /**
+     * Sets the bounds of the cache of the modern era's cacheable results (MCP 2026-07-28 "Caching": complete
+     * listings and {@code resources/read} results with {@code ttlMs > 0}). Beyond either bound the oldest stored
+     * results are dropped first; a result alone larger than {@code bytes} is not kept. Sizes are estimated as JSON
+     * text (as for {@link #notificationQueueBytes(long)}). Expired results are swept while new ones are stored.
+     * Defaults 1024 results and 32 MiB.
+     *
+     * @param entries the most results held, at least 1
+     * @param bytes   the most bytes held, at least 1
+     * @return this builder
+     * @throws IllegalArgumentException if either is less than 1
+     */
+    public McpClientBuilder resultCacheLimits(int entries, long bytes) {
+        config.resultCacheLimits(entries, bytes);
         return this;
     }
 

@@ -139,7 +139,12 @@ public interface McpTools {
      * @throws McpClosedException     if the client is or gets closed
      * @throws McpTransportException  if the transport fails (process exit, HTTP status)
      * @throws IllegalStateException  if the client is not connected yet
-     * @throws IllegalArgumentException if {@code arguments} hold something that is not plain JSON
+     * @throws IllegalArgumentException if {@code arguments} (or {@code options.meta()}) hold something that is not
+     *                                plain JSON ({@code Map} with {@code String} keys, {@code List}, {@code String},
+     *                                {@code Number}, {@code Boolean}, {@code null}, or the SDK's own records): an
+     *                                array, {@code byte[]}, a bean or any other object is never serialised; the
+     *                                message names its path, such as
+     *                                {@code arguments.items[2].when: java.lang.Thread is not a JSON value}
      * @throws InterruptedException   if the calling thread is interrupted ({@code notifications/cancelled} is sent)
      */
     CallToolResult callTool(String name, Map<String, Object> arguments, RequestOptions options)

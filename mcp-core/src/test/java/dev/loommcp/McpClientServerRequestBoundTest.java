@@ -79,6 +79,36 @@ class McpClientServerRequestBoundTest {
         assertThat(running).hasValue(bound + 1);
     }
 
+    /**
+     * A burst of refusals is reported so that every refusal is counted once (issue 26 item 26, the same kind:
+     * only the first and every 1000th was logged, "1 refused so far" for a burst of hundreds).
+     */
+    @Test
+    void theWarningsCountEveryRefusedRequest() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        try (dev.loommcp.testing.LogCapture log = dev.loommcp.testing.LogCapture.warnings("dev.loommcp.client")) {
+            Session s = sessions.connected(Mode.INLINE, t -> { }, b -> b.maxConcurrentServerRequests(2)
+                    .rootsHandler(() -> {
+                        release.await();
+                        return List.of();
+                    }));
+            int refused = 685;
+            for (int i = 0; i < 2 + refused; i++) {
+                s.server().deliver(new JsonRpcMessage.Request(RequestId.of(i), "roots/list", null));
+            }
+            s.server().awaitAnswerTo(RequestId.of(2 + refused - 1));
+            release.countDown();
+            assertThat(s.server().awaitAnswerTo(RequestId.of(0))).isInstanceOf(JsonRpcMessage.Response.class);
+            assertThat(s.server().awaitAnswerTo(RequestId.of(1))).isInstanceOf(JsonRpcMessage.Response.class);
+            java.util.regex.Pattern p = java.util.regex.Pattern.compile(
+                    "refused (\\d+) with an error \\((\\d+) in all\\)");
+            Await.until("every refusal reported", () -> log.warnings().stream()
+                    .map(e -> p.matcher(e.message())).filter(java.util.regex.Matcher::find)
+                    .mapToLong(m -> Long.parseLong(m.group(1))).sum() == refused);
+            assertThat(log.warnings()).anyMatch(e -> e.message().contains("(" + refused + " in all)"));
+        }
+    }
+
     @Test
     void theBoundIsABuilderOption() throws Exception {
         CountDownLatch release = new CountDownLatch(1);

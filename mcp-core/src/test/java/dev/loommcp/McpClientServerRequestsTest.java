@@ -320,6 +320,24 @@ class McpClientServerRequestsTest {
         assertThat(e.message()).contains("'address'").doesNotContain("secret");
     }
 
+    /** Issue 26 item 15: a handler's answer holding an object that is not JSON is refused, never bean-serialised. */
+    @Test
+    void aHandlerAnswerHoldingSomethingThatIsNotJsonIsNotSent() throws Exception {
+        Session s = connect(Mode.INLINE, b -> b
+                .elicitationHandler(r -> new ElicitResult(ElicitResult.ACCEPT, Map.of("n", 1),
+                        Map.of("trace", new Thread(() -> { }))))
+                .samplingHandler(r -> new CreateMessageResult("assistant", TextContent.of("hi"), "m", null,
+                        Map.of("raw", new byte[] {1}))));
+        JsonRpcError e = errorOf(ask(s, RequestId.of(27), "elicitation/create", Map.of("message", "m",
+                "requestedSchema", Map.of("type", "object"))));
+        assertThat(e.code()).isEqualTo(JsonRpcError.INTERNAL_ERROR);
+        assertThat(e.message()).contains("_meta.trace: java.lang.Thread is not a JSON value");
+        JsonRpcError sampled = errorOf(ask(s, RequestId.of(28), "sampling/createMessage", Map.of("messages",
+                List.of(), "maxTokens", 1)));
+        assertThat(sampled.code()).isEqualTo(JsonRpcError.INTERNAL_ERROR);
+        assertThat(sampled.message()).contains("_meta.raw: byte[] is not a JSON value");
+    }
+
     @Test
     void contentIsSentOnlyWithAnAcceptedForm() throws Exception {
         Session s = connect(Mode.INLINE, b -> b.elicitationHandler(r -> r.isUrlMode()

@@ -573,4 +573,21 @@ class McpClientToolsTest {
         s.client().listAllTools();
         assertThat(s.client().callTool("t", Map.of()).structuredContent()).isEqualTo(Map.of("n", "x"));
     }
+
+    /** Issue 26 item 15: a tool argument that is not a JSON value is refused with its path and nothing is sent. */
+    @ParameterizedTest
+    @EnumSource(Mode.class)
+    void anArgumentThatIsNotAJsonValueIsRefusedAndNotSent(Mode mode) throws Exception {
+        Session s = sessions.connected(mode, t -> t.on("tools/call", r -> Map.of("content", List.of())), b -> b);
+        Map<String, Object> item = new HashMap<>();
+        item.put("when", new Thread(() -> { }));
+        assertThatThrownBy(() -> s.client().callTool("t", Map.of("items", List.of("a", "b", item))))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("arguments.items[2].when: java.lang.Thread is not a JSON value");
+        assertThatThrownBy(() -> s.client().callTool("t", Map.of("blob", new byte[] {1})))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("arguments.blob: byte[] is not a JSON value");
+        assertThat(s.server().requests("tools/call")).isEmpty();
+        assertThat(s.client().callTool("t", Map.of("n", 1)).content()).isEmpty(); // the client stays usable
+    }
 }

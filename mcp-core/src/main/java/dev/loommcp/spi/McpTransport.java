@@ -80,8 +80,10 @@ public interface McpTransport extends AutoCloseable {
 
     /**
      * Returns a key naming the server for the core's cache of era verdicts: the same key for two transports means
-     * the same server (stdio: the command line, working directory and environment; HTTP: the endpoint's origin and
-     * path). It is kept in memory only and never logged. Default {@code null}: no caching.
+     * the same server, so it must name everything that tells two servers apart (stdio: the command line, working
+     * directory and environment; HTTP: the endpoint's scheme, host, port, path and query). It is never logged and
+     * should not carry secrets in clear (a task store may keep it on disk: digest what may be secret). Default
+     * {@code null}: no caching.
      *
      * @return the key, or {@code null}
      */

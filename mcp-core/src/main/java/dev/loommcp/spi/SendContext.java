@@ -87,6 +87,18 @@ public interface SendContext {
     }
 
     /**
+     * Says what the transport is waiting for on this request's behalf, for the timeout's message: when the call
+     * times out while a note is set, the core's {@link dev.loommcp.McpTimeoutException} says so (for example
+     * "waiting 30000 ms to resume the response stream, as the server's SSE retry asked"). The HTTP transport sets it
+     * while it waits to resume a response stream. Payload-free text only. Callable from any thread. Default:
+     * nothing.
+     *
+     * @param doing what the transport is waiting for, or {@code null} when it waits for nothing in particular
+     */
+    default void waitingFor(String doing) {
+    }
+
+    /**
      * Returns the modern-era routing facts of the message, which a transport with headers sends as headers.
      * Present for every message of the modern era (including the {@code server/discover} probe), absent in the
      * legacy era: a transport may key its era behaviour on it (HTTP: no session header, a JSON-RPC error in the body

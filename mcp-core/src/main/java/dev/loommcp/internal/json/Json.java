@@ -112,15 +112,20 @@ public final class Json {
     }
 
     /**
-     * Converts a record (or any value Jackson can write) into plain JSON values.
+     * Converts an SDK record (or a plain JSON value that may hold some) into plain JSON values. Only plain JSON
+     * values and the SDK's own records and enums are converted ({@link PlainJson}): anything else, also inside a
+     * record's free-form members, is refused, never bean-serialised.
      *
      * @param value the value
      * @return a {@code Map}, {@code List}, {@code String}, {@code Number}, {@code Boolean} or {@code null}
+     * @throws IllegalArgumentException when the value holds something that is not a JSON value, naming its path
+     *                                  (for example {@code content.when: java.lang.Thread is not a JSON value})
      */
     public static Object toPlain(Object value) {
         if (value == null || value instanceof String || value instanceof Number || value instanceof Boolean) {
             return value;
         }
+        PlainJson.check(value, JsonRpcCodec.MAX_WRITE_DEPTH);
         return mapper().convertValue(value, Object.class);
     }
 

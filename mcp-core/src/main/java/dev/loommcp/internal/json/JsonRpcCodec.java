@@ -637,8 +637,8 @@ public final class JsonRpcCodec {
 
     /**
      * Writes a plain JSON value as compact JSON text with the streaming generator, so that it never builds the
-     * data-binding mapper (which costs hundreds of milliseconds of a cold JVM: see {@link JsonStreams}). Records and
-     * other objects inside the value still go through data binding, as in a message.
+     * data-binding mapper (which costs hundreds of milliseconds of a cold JVM: see {@link JsonStreams}). The SDK's own
+     * records and enums inside the value go through data binding, as in a message; other objects are refused.
      *
      * @param value the value (plain JSON values: {@code Map} with {@code String} keys, {@code List}, {@code String},
      *              {@code Number}, {@code Boolean}, {@code null})
@@ -716,8 +716,9 @@ public final class JsonRpcCodec {
     static final int MAX_WRITE_DEPTH = 1000;
 
     /**
-     * Writes a plain JSON value straight to the generator (the hot path: no serializer look-up per value). Records
-     * and other objects fall back to Jackson's data binding.
+     * Writes a plain JSON value straight to the generator (the hot path: no serializer look-up per value). The SDK's
+     * own records and enums fall back to Jackson's data binding; any other object is refused ({@link PlainJson}),
+     * with its path.
      */
     private static void writePlain(JsonGenerator g, Object v, int depth) {
         if (depth > MAX_WRITE_DEPTH) {
@@ -732,19 +733,27 @@ public final class JsonRpcCodec {
                 g.writeStartObject();
                 for (Map.Entry<?, ?> e : m.entrySet()) {
                     if (!(e.getKey() instanceof String key)) {
-                        throw new IllegalArgumentException("a map key that is not a String ("
-                                + (e.getKey() == null ? "null" : e.getKey().getClass().getSimpleName())
-                                + "); use plain JSON values", null);
+                        throw PlainJson.keyRefusal(e.getKey());
                     }
                     g.writeName(key);
-                    writePlain(g, e.getValue(), depth + 1);
+                    try {
+                        writePlain(g, e.getValue(), depth + 1);
+                    } catch (PlainJson.NotJsonException x) {
+                        throw x.underKey(key);
+                    }
                 }
                 g.writeEndObject();
             }
             case List<?> l -> {
                 g.writeStartArray();
+                int i = 0;
                 for (Object o : l) {
-                    writePlain(g, o, depth + 1);
+                    try {
+                        writePlain(g, o, depth + 1);
+                    } catch (PlainJson.NotJsonException x) {
+                        throw x.underIndex(i);
+                    }
+                    i++;
                 }
                 g.writeEndArray();
             }
@@ -757,8 +766,24 @@ public final class JsonRpcCodec {
             case Short n -> g.writeNumber(n);
             case Byte n -> g.writeNumber(n);
             case Float f -> g.writeNumber((float) finite(f));
-            // records and other objects: through data binding (loads the mapper on first use)
-            default -> writePlain(g, Json.toPlain(v), depth + 1);
+            case Number n -> g.writeNumber(otherNumber(n));
+            // the SDK's own records and enums: through data binding (loads the mapper on first use); anything
+            // else is not a JSON value and is never bean-serialised
+            default -> {
+                if (!PlainJson.sdkType(v)) {
+                    throw PlainJson.refusal(v);
+                }
+                writePlain(g, Json.toPlain(v), depth + 1);
+            }
+        }
+    }
+
+    /** A {@code Number} of another class ({@code AtomicLong}, {@code LongAdder}...) as the decimal it prints. */
+    private static BigDecimal otherNumber(Number n) {
+        try {
+            return new BigDecimal(n.toString());
+        } catch (NumberFormatException e) {
+            throw new PlainJson.NotJsonException(n.getClass().getTypeName() + " is a Number JSON cannot hold");
         }
     }
 

@@ -26,6 +26,7 @@ final class CallContext implements SendContext {
     private volatile boolean completed;
     private volatile boolean callerWaits;
     private volatile boolean accepted;
+    private volatile String waitingFor;
 
     CallContext(Deadline deadline, RequestId id) {
         this(deadline, id, false, null);
@@ -64,6 +65,16 @@ final class CallContext implements SendContext {
     @Override
     public void markAccepted() {
         accepted = true;
+    }
+
+    @Override
+    public void waitingFor(String doing) {
+        waitingFor = doing;
+    }
+
+    /** What the transport said it waits for ({@link #waitingFor(String)}), or {@code null}. */
+    String waitingFor() {
+        return waitingFor;
     }
 
     /** Whether the transport said the server has the request ({@link #markAccepted()}). */

@@ -219,7 +219,7 @@ final class ClientHandlers {
 
     private Object elicitAnswer(ElicitRequest request, ElicitResult result) {
         if (result == null) {
-            return Json.toPlain(ElicitResult.decline()); // no answer from the handler is a decline
+            return plain("elicitation", ElicitResult.decline()); // no answer from the handler is a decline
         }
         if (!ACTIONS.contains(result.action())) {
             throw new InvalidAnswerException("the elicitation handler's action is not accept, decline or cancel");
@@ -231,7 +231,7 @@ final class ClientHandlers {
             checkContent(content);
         }
         // content goes out only with an accepted form: never data the user did not submit
-        return Json.toPlain(new ElicitResult(result.action(), content, result.meta()));
+        return plain("elicitation", new ElicitResult(result.action(), content, result.meta()));
     }
 
     /** Form content values are strings, numbers, booleans or lists of strings (ElicitResult in the schema). */
@@ -262,7 +262,7 @@ final class ClientHandlers {
             throw new InvalidAnswerException("the sampling handler's result has no " + (result.model() == null
                     ? "model" : "content"));
         }
-        return Json.toPlain(result);
+        return plain("sampling", result);
     }
 
     private static Object rootsAnswer(List<Root> list) {
@@ -271,7 +271,16 @@ final class ClientHandlers {
             throw new InvalidAnswerException("the roots handler's list contains null");
         }
         Map<String, Object> result = new LinkedHashMap<>();
-        result.put("roots", Json.toPlain(roots));
+        result.put("roots", plain("roots", roots));
         return result;
+    }
+
+    /** A handler's answer as plain JSON; one that holds something not JSON is an invalid answer, with its path. */
+    private static Object plain(String handler, Object answer) {
+        try {
+            return Json.toPlain(answer);
+        } catch (IllegalArgumentException e) {
+            throw new InvalidAnswerException("the " + handler + " handler's answer cannot be sent: " + e.getMessage());
+        }
     }
 }

@@ -62,7 +62,8 @@ final class InboundDispatcher {
     private final Subscriptions subscriptions;
     /** One per running server-request handler: a server cannot park more than the bound. */
     private final Semaphore handlerPermits;
-    private final AtomicLong refusedServerRequests = new AtomicLong();
+    /** The server requests refused at the bound of concurrent handlers, reported so that every one is counted. */
+    private final BurstCount refusedServerRequests;
     private final ConcurrentHashMap<RequestId, Thread> inboundHandlers = new ConcurrentHashMap<>();
     private final Set<RequestId> cancelledInbound = ConcurrentHashMap.newKeySet();
     private final AtomicLong droppedNotifications = new AtomicLong();
@@ -85,6 +86,11 @@ final class InboundDispatcher {
         this.handlerPermits = new Semaphore(config.maxConcurrentServerRequests());
         this.drainQueue = config.keepNotifications() ? new BoundedQueue<>(config.notificationQueueCapacity(),
                 config.notificationQueueBytes(), droppedNotifications) : null;
+        McpTransport server = transport;
+        int max = config.maxConcurrentServerRequests();
+        this.refusedServerRequests = new BurstCount((added, total) -> LOG.log(System.Logger.Level.WARNING,
+                () -> "server " + server.describe() + " had more than " + max + " requests to this client running "
+                        + "at once; refused " + added + " with an error (" + total + " in all)"));
     }
 
     List<JsonRpcMessage.Notification> drainNotifications() {
@@ -200,6 +206,7 @@ final class InboundDispatcher {
                     inboundHandlers.remove(r.id(), self[0]);
                     cancelledInbound.remove(r.id());
                     handlerPermits.release();
+                    refusedServerRequests.flush(); // a handler ended: a burst of refusals (if any) is over
                 }
             });
             self[0] = t;
@@ -216,13 +223,8 @@ final class InboundDispatcher {
 
     /** Answers at once a server request beyond the bound of concurrent handlers. */
     private void refuseServerRequest(JsonRpcMessage.Request r) {
-        long refused = refusedServerRequests.incrementAndGet();
+        refusedServerRequests.add();
         int max = config.maxConcurrentServerRequests();
-        if (refused == 1 || refused % 1000 == 0) {
-            LOG.log(System.Logger.Level.WARNING, () -> "server " + transport.describe() + " has more than "
-                    + max + " requests to this client running at once; " + refused
-                    + " refused with an error so far");
-        }
         respond(r.id(), null, JsonRpcError.of(JsonRpcError.INTERNAL_ERROR, "client busy: more than "
                 + max + " server requests are already running; " + r.method() + " refused"));
     }

@@ -1,13 +1,16 @@
 package dev.loommcp.internal.session;
 
 import dev.loommcp.internal.json.Json;
+import dev.loommcp.internal.json.JsonSize;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
 
 /**
@@ -18,27 +21,49 @@ import java.util.function.BooleanSupplier;
  * read URI) drops an entry; a listing or read that was in flight when any such notification came is not stored. It
  * is per client, so {@code cacheScope: "private"} (per authorization context) is honoured. Nothing is stored in the
  * legacy era, and {@code input_required} results and multi round-trip retries are never stored (the session does
- * not offer them). Thread-safe.
+ * not offer them).
+ *
+ * <p>Bounded: at most {@code maxEntries} entries and {@code maxBytes} bytes (each entry counted as its estimated
+ * size as JSON text, {@link JsonSize}); storing beyond either drops the oldest stored entries first, and a result
+ * alone larger than {@code maxBytes} is not stored. Expired entries are swept on insert, amortised (a full pass
+ * once per as many inserts as half the entries held, at least every 16th), so that nothing expired stays held
+ * beyond the next few stores; no thread of its own. Thread-safe: one {@link ReentrantLock} guards the map (held
+ * for map operations only, never around user code or I/O).
  */
 public final class ResultCache {
 
-    private record Entry(Object value, long freshUntil) {
-        boolean fresh() {
-            return System.nanoTime() - freshUntil < 0;
+    private record Entry(Object value, long freshUntil, long bytes) {
+        boolean fresh(long now) {
+            return now - freshUntil < 0;
         }
     }
 
     private static final String READ = "read:";
 
-    private final ConcurrentHashMap<String, Entry> entries = new ConcurrentHashMap<>();
+    private final ReentrantLock lock = new ReentrantLock();
+    /** In insertion order (a re-store moves the key to the end): the first is the oldest. Guarded by lock. */
+    private final LinkedHashMap<String, Entry> entries = new LinkedHashMap<>();
     private final AtomicLong generation = new AtomicLong();
     private final BooleanSupplier enabled;
+    private final int maxEntries;
+    private final long maxBytes;
+    /** The bytes of every entry held. Guarded by lock. */
+    private long bytes;
+    /** Stores since the last sweep of expired entries. Guarded by lock. */
+    private int storesSinceSweep;
 
     /**
-     * @param enabled whether results may be stored now (the modern era)
+     * @param enabled    whether results may be stored now (the modern era)
+     * @param maxEntries the most entries held, at least 1
+     * @param maxBytes   the most bytes held (estimated as JSON text), at least 1
      */
-    ResultCache(BooleanSupplier enabled) {
+    ResultCache(BooleanSupplier enabled, int maxEntries, long maxBytes) {
+        if (maxEntries < 1 || maxBytes < 1) {
+            throw new IllegalArgumentException("cache bounds must be at least 1: " + maxEntries + ", " + maxBytes);
+        }
         this.enabled = enabled;
+        this.maxEntries = maxEntries;
+        this.maxBytes = maxBytes;
     }
 
     /** The generation a listing or read records when it starts; {@link #putPages} and {@link #putRead} check it. */
@@ -105,35 +130,109 @@ public final class ResultCache {
     /** Drops everything. */
     void clear() {
         generation.incrementAndGet();
-        entries.clear();
+        lock.lock();
+        try {
+            entries.clear();
+            bytes = 0;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** How many entries are held, expired ones included (for tests). */
+    int size() {
+        lock.lock();
+        try {
+            return entries.size();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The estimated bytes of the entries held, expired ones included (for tests). */
+    long bytes() {
+        lock.lock();
+        try {
+            return bytes;
+        } finally {
+            lock.unlock();
+        }
     }
 
     private void invalidate(String key) {
         generation.incrementAndGet(); // before the removal: a store racing with it sees the new generation
-        entries.remove(key);
+        lock.lock();
+        try {
+            remove(key);
+        } finally {
+            lock.unlock();
+        }
     }
 
     private Entry fresh(String key) {
-        Entry e = entries.get(key);
-        if (e == null) {
-            return null;
+        lock.lock();
+        try {
+            Entry e = entries.get(key);
+            if (e != null && !e.fresh(System.nanoTime())) {
+                remove(key);
+                return null;
+            }
+            return e;
+        } finally {
+            lock.unlock();
         }
-        if (!e.fresh()) {
-            entries.remove(key, e);
-            return null;
-        }
-        return e;
     }
 
     private void store(String key, Object value, long ttlMs, long started) {
         if (ttlMs <= 0 || !enabled.getAsBoolean()) {
             return;
         }
-        Entry e = new Entry(value, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(Math.min(ttlMs,
-                TimeUnit.DAYS.toMillis(365))));
-        entries.put(key, e);
-        if (generation.get() != started) {
-            entries.remove(key, e); // a change notification came while it was in flight
+        long size = JsonSize.of(value) + key.length();
+        long now = System.nanoTime();
+        Entry e = new Entry(value, now + TimeUnit.MILLISECONDS.toNanos(Math.min(ttlMs,
+                TimeUnit.DAYS.toMillis(365))), size);
+        lock.lock();
+        try {
+            if (generation.get() != started) {
+                return; // a change notification came while it was in flight
+            }
+            remove(key); // a re-store goes to the end of the order, as the newest
+            if (size > maxBytes) {
+                return; // alone over the budget: not kept (nor the older result it replaces)
+            }
+            if (++storesSinceSweep >= Math.max(16, entries.size() / 2)) {
+                sweep(now);
+            }
+            Iterator<Entry> oldest = entries.values().iterator();
+            while (oldest.hasNext() && (entries.size() >= maxEntries || bytes + size > maxBytes)) {
+                bytes -= oldest.next().bytes();
+                oldest.remove();
+            }
+            entries.put(key, e);
+            bytes += size;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Drops every expired entry. Holds lock. */
+    private void sweep(long now) {
+        storesSinceSweep = 0;
+        Iterator<Entry> it = entries.values().iterator();
+        while (it.hasNext()) {
+            Entry e = it.next();
+            if (!e.fresh(now)) {
+                bytes -= e.bytes();
+                it.remove();
+            }
+        }
+    }
+
+    /** Removes one entry, keeping the byte count. Holds lock. */
+    private void remove(String key) {
+        Entry old = entries.remove(key);
+        if (old != null) {
+            bytes -= old.bytes();
         }
     }
 

@@ -140,7 +140,8 @@ public final class Session {
         this.observed = new Events(config.eventListener());
         this.answers = new Answers(pending, ids, transport::describe);
         this.envelope = new Envelope(config, tools, transport.exchangePerRequest());
-        this.cache = new ResultCache(() -> era == Era.MODERN);
+        this.cache = new ResultCache(() -> era == Era.MODERN, config.resultCacheEntries(),
+                config.resultCacheBytes());
         this.inputRounds = new InputRounds(new ClientHandlers(config), config.maxInputRounds(), transport::describe);
         this.modern = new ModernRequests(envelope, cache, inputRounds, new SessionHosts.ModernHost(this));
         this.headerRouting = new HeaderRoutedCalls(tools, config.maxListPages(), this::request,
@@ -607,6 +608,13 @@ public final class Session {
                 response = p.await(deadline, hardDeadline, progressTimeout, options.resetTimeoutOnProgress());
             } catch (McpTimeoutException e) {
                 cancelReason = "timeout";
+                String waiting = context.waitingFor();
+                if (waiting != null) { // the transport was waiting for something of its own: say what
+                    McpTimeoutException said = new McpTimeoutException(e.getMessage() + " (the transport was "
+                            + waiting + ")");
+                    said.setStackTrace(e.getStackTrace());
+                    throw said;
+                }
                 throw e;
             } catch (McpCancelledException e) {
                 cancelReason = token != null && token.reason() != null ? token.reason() : "cancelled";

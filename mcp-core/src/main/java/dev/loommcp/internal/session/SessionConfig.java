@@ -45,6 +45,8 @@ import java.util.Objects;
  * @param probeTimeout                how long the AUTO era probe waits for an answer
  * @param maxInputRounds              the most {@code input_required} rounds one multi round-trip request may take
  * @param taskSupport                 the installed task driver, or {@code null} (no tasks)
+ * @param resultCacheEntries          the most results the modern era's result cache holds
+ * @param resultCacheBytes            the most bytes (estimated as JSON text) the modern era's result cache holds
  */
 public record SessionConfig(
         McpTransport transport,
@@ -69,7 +71,9 @@ public record SessionConfig(
         ProtocolMode protocolMode,
         Duration probeTimeout,
         int maxInputRounds,
-        dev.loommcp.spi.TaskSupport taskSupport) {
+        dev.loommcp.spi.TaskSupport taskSupport,
+        int resultCacheEntries,
+        long resultCacheBytes) {
 
     /** The default of {@link #maxConcurrentServerRequests()}. */
     public static final int DEFAULT_MAX_CONCURRENT_SERVER_REQUESTS = 64;
@@ -77,6 +81,10 @@ public record SessionConfig(
     public static final Duration DEFAULT_PROBE_TIMEOUT = Duration.ofSeconds(3);
     /** The default of {@link #maxInputRounds()}. */
     public static final int DEFAULT_MAX_INPUT_ROUNDS = 10;
+    /** The default of {@link #resultCacheEntries()}. */
+    public static final int DEFAULT_RESULT_CACHE_ENTRIES = 1024;
+    /** The default of {@link #resultCacheBytes()}: 32 MiB. */
+    public static final long DEFAULT_RESULT_CACHE_BYTES = 32L << 20;
 
     /**
      * Returns the capabilities the client declares: {@code elicitation}, {@code sampling} and {@code roots} only when
@@ -120,6 +128,8 @@ public record SessionConfig(
         private Duration probeTimeout = DEFAULT_PROBE_TIMEOUT;
         private int maxInputRounds = DEFAULT_MAX_INPUT_ROUNDS;
         private dev.loommcp.spi.TaskSupport taskSupport;
+        private int resultCacheEntries = DEFAULT_RESULT_CACHE_ENTRIES;
+        private long resultCacheBytes = DEFAULT_RESULT_CACHE_BYTES;
 
         /**
          * Starts a configuration with the defaults.
@@ -323,6 +333,17 @@ public record SessionConfig(
         }
 
         /**
+         * Sets the bounds of the modern era's result cache; each at least 1.
+         *
+         * @param entries the most results held, as {@code McpClientBuilder} documents it
+         * @param bytes   the most bytes held, likewise
+         */
+        public void resultCacheLimits(int entries, long bytes) {
+            this.resultCacheEntries = (int) atLeastOne(entries, "resultCache entries");
+            this.resultCacheBytes = atLeastOne(bytes, "resultCache bytes");
+        }
+
+        /**
          * Returns the configuration.
          *
          * @return the immutable configuration
@@ -332,7 +353,8 @@ public record SessionConfig(
                     elicitationUrlMode, applyElicitationDefaults, samplingHandler, rootsHandler, listener,
                     eventListener, outputSchemaValidation, maxListPages, maxConcurrentServerRequests,
                     keepNotifications, notificationQueueCapacity, notificationQueueBytes, listenerQueueCapacity,
-                    listenerQueueBytes, protocolMode, probeTimeout, maxInputRounds, taskSupport);
+                    listenerQueueBytes, protocolMode, probeTimeout, maxInputRounds, taskSupport,
+                    resultCacheEntries, resultCacheBytes);
         }
 
         private static long atLeastOne(long value, String what) {

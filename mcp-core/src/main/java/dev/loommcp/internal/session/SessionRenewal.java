@@ -21,7 +21,12 @@ import java.util.function.Consumer;
  * <p>The replay policy: a request is sent once more in the new session only when repeating it cannot do harm: the
  * methods in {@link #IDEMPOTENT_METHODS} (reads, listings, and settings whose repetition has no further effect),
  * and {@code tools/call} of a tool whose last listing declared {@code annotations.idempotentHint: true}. Any other
- * request fails with the session-expired exception: it may have taken effect in the old session.
+ * request fails with the session-expired exception: it may have taken effect in the old session. A request the
+ * transport refused unsent ({@link McpSessionExpiredException#wasSent()} {@code false}: the session had expired
+ * already) is always sent in the new session.
+ *
+ * <p>While a renewal runs, new calls wait for it (within their deadline) before they send, so that none goes out
+ * in the gap between the old session and the new one.
  */
 final class SessionRenewal {
 
@@ -44,6 +49,8 @@ final class SessionRenewal {
     private final Consumer<InitializeResult> onRenewed;
     private final ReentrantLock lock = new ReentrantLock();
     private volatile long generation;
+    /** Whether a renewal is running: calls wait for it before they send. Written under {@link #lock}. */
+    private volatile boolean renewing;
 
     /**
      * @param handshake the session's handshake
@@ -66,11 +73,16 @@ final class SessionRenewal {
      */
     Object call(String method, Map<String, Object> params, RequestOptions options, Deadline deadline,
                 Attempt attempt) throws InterruptedException {
+        if (renewing) {
+            awaitRenewal(method, deadline);
+        }
         long seen = generation;
         try {
             return attempt.send(method, params, options, false);
         } catch (McpSessionExpiredException expired) {
-            boolean resend = options.resendOnSessionExpiry().orElseGet(() -> mayResend(method, params, tools));
+            // refused unsent (the session had expired already): it cannot have taken effect, it goes out once more
+            boolean resend = !expired.wasSent()
+                    || options.resendOnSessionExpiry().orElseGet(() -> mayResend(method, params, tools));
             RequestOptions.Builder b = RequestOptions.newBuilder();
             if (!deadline.isNone()) {
                 b.timeout(remainingOrTimeout(deadline, "initialize (new session)"));
@@ -90,6 +102,16 @@ final class SessionRenewal {
                     : options.toBuilder().timeout(remainingOrTimeout(deadline, method + " (sent again)")).build();
             return attempt.send(method, params, rest, false);
         }
+    }
+
+    /** Waits until the running renewal ended (it holds {@link #lock}), at most until {@code deadline}. */
+    private void awaitRenewal(String method, Deadline deadline) throws InterruptedException {
+        long wait = deadline.remainingNanos();
+        if (!(wait == Long.MAX_VALUE ? lockInterruptibly() : lock.tryLock(Math.max(wait, 0), TimeUnit.NANOSECONDS))) {
+            throw new McpTimeoutException(method + " not sent: the call's deadline passed while the client started a "
+                    + "new session (the server's session had expired)");
+        }
+        lock.unlock();
     }
 
     private static Duration remainingOrTimeout(Deadline deadline, String what) {
@@ -139,12 +161,15 @@ final class SessionRenewal {
                 return; // another call started the new session already
             }
             LOG.log(System.Logger.Level.INFO, "the server's session expired; starting a new one");
+            renewing = true;
             InitializeResult result = handshake.initialize(raw, options);
             handshake.confirm(result, deadline);
             generation = seen + 1;
+            renewing = false;
             onRenewed.accept(result);
             LOG.log(System.Logger.Level.INFO, "new session started");
         } finally {
+            renewing = false;
             lock.unlock();
         }
     }

@@ -43,6 +43,11 @@ final class Call {
      * cancelled on the wire by the core ({@link dev.loommcp.spi.SendContext#markAccepted()}).
      */
     volatile boolean serverHasRequest;
+    /**
+     * Whether the request is a legacy-era {@code initialize}: the one request that goes out while the session is
+     * {@linkplain HttpSession#expired() expired}, and starts the next one. Set before the exchange starts.
+     */
+    volatile boolean startsSession;
 
     Call(RequestId awaitedId, String what) {
         this(awaitedId, what, false, false);

@@ -118,9 +118,20 @@ final class GetStream {
         try {
             while (!closed.get() && !call.aborted()) {
                 try {
+                    HttpSession current = session.get();
+                    if (current.expired()) {
+                        return; // the session expired: the stream starts again in the next one (sessionRestarted)
+                    }
                     HttpResponse<StreamBody> resp = exchange.send(call, "GET", EMPTY,
-                            session.get().streamHeaders(lastId), Long.MAX_VALUE);
+                            current.streamHeaders(lastId), Long.MAX_VALUE);
                     int status = resp.statusCode();
+                    if (status == 404 && current.id() != null) {
+                        resp.body().close();
+                        // the server no longer knows the session: the next request starts a new one, without
+                        // first going out with no session; the stream starts again in it (sessionRestarted)
+                        Sender.sessionExpired(session, current, "GET stream", 404, origin);
+                        return;
+                    }
                     if (status == 405 || status == 404 || status == 400) {
                         resp.body().close();
                         LOG.log(Level.DEBUG, () -> "server at " + origin + " offers no GET stream (HTTP " + status

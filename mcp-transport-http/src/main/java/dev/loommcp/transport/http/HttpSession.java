@@ -18,18 +18,30 @@ import java.util.List;
  *
  * @param id              the session id, or {@code null} when the server assigned none (yet)
  * @param protocolVersion the negotiated version (validated as sendable), or {@code null} while not known
+ * @param expired         the server said it no longer knows the session (HTTP 404, or a 400 saying so, to a request
+ *                        that carried it) and no new session started yet: only {@code initialize} may go out; any
+ *                        other request is refused unsent ({@link dev.loommcp.McpSessionExpiredException} with
+ *                        {@code wasSent() == false}), never sent without a session
  */
-record HttpSession(String id, String protocolVersion) {
+record HttpSession(String id, String protocolVersion, boolean expired) {
 
     /** No session id and no version: before {@code initialize}, and what {@code initialize} itself is sent with. */
-    static final HttpSession NONE = new HttpSession(null, null);
+    static final HttpSession NONE = new HttpSession(null, null, false);
+    /** The session expired and no new one started yet. */
+    static final HttpSession EXPIRED = new HttpSession(null, null, true);
 
+    /** A session that has not expired. */
+    HttpSession(String id, String protocolVersion) {
+        this(id, protocolVersion, false);
+    }
+
+    /** The session the answer to {@code initialize} started: its id (or none), no longer expired. */
     HttpSession withId(String newId) {
-        return new HttpSession(newId, protocolVersion);
+        return new HttpSession(newId, protocolVersion, false);
     }
 
     HttpSession withProtocolVersion(String version) {
-        return new HttpSession(id, version);
+        return new HttpSession(id, version, expired);
     }
 
     /** The transport's headers of a POST in this session. */
@@ -71,6 +83,7 @@ record HttpSession(String id, String protocolVersion) {
     /** Names what is set, never the values (the session id is a credential of sorts). */
     @Override
     public String toString() {
-        return "HttpSession[id=" + (id == null ? "none" : "<set>") + ", protocolVersion=" + protocolVersion + "]";
+        return "HttpSession[id=" + (id == null ? "none" : "<set>") + ", protocolVersion=" + protocolVersion
+                + (expired ? ", expired" : "") + "]";
     }
 }

@@ -18,6 +18,8 @@ final class HttpSettings {
     static final int MAX_REDIRECTS = 5;
     static final int MAX_STREAM_ATTEMPTS = 5;
     static final long MIN_RECONNECT_MILLIS = 100;
+    /** The longest reconnection wait a server's SSE {@code retry} can ask for. */
+    static final long MAX_SERVER_RETRY_MILLIS = 30_000;
     static final long CLOSE_TIMEOUT_MILLIS = 3_000;
     /** How long close() lets queued notifications and responses (a notifications/cancelled) go out. */
     static final long ONE_WAY_FLUSH_MILLIS = 2_000;
@@ -83,12 +85,24 @@ final class HttpSettings {
     }
 
     /**
-     * The key of the core's era verdicts for this server: the origin and the request path (scheme and host in lower
-     * case), never the query, never credentials.
+     * The key of the core's era verdicts, cached results and task stores for this server: the origin, the request path
+     * (scheme and host in lower case) and, when there is one, the SHA-256 of the raw query (two endpoints that differ
+     * only by {@code ?tenant=} are two servers; the query itself may carry a secret and is never in the key).
      */
     String serverKey() {
         String path = target.getRawPath();
-        return origin.toLowerCase(Locale.ROOT) + (path == null ? "" : path);
+        String query = target.getRawQuery();
+        return origin.toLowerCase(Locale.ROOT) + (path == null ? "" : path)
+                + (query == null ? "" : "?sha256:" + sha256(query));
+    }
+
+    private static String sha256(String text) {
+        try {
+            return java.util.HexFormat.of().formatHex(java.security.MessageDigest.getInstance("SHA-256")
+                    .digest(text.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is missing from the JDK", e);
+        }
     }
 
     /**
@@ -160,14 +174,15 @@ final class HttpSettings {
 
     /**
      * The wait before reconnection attempt {@code attempt} (1-based): the server's {@code retry} when it sent one
-     * ({@code retryMillis >= 0}), else the configured delay doubling per attempt up to {@link #MAX_BACKOFF_MILLIS};
+     * ({@code retryMillis >= 0}, at most {@link #MAX_SERVER_RETRY_MILLIS}), else the configured delay doubling per
+     * attempt up to {@link #MAX_BACKOFF_MILLIS};
      * never less than {@link #MIN_RECONNECT_MILLIS} (a server's {@code retry: 0} or a sub-millisecond delay must not
      * make a reconnect loop spin).
      */
     long reconnectMillis(long retryMillis, int attempt) {
         long d;
         if (retryMillis >= 0) {
-            d = retryMillis;
+            d = retryMillis; // at most MAX_SERVER_RETRY_MILLIS (SseParser)
         } else {
             d = reconnectDelayMillis << Math.min(Math.max(attempt - 1, 0), 10);
             d = Math.min(d, Math.max(MAX_BACKOFF_MILLIS, reconnectDelayMillis));

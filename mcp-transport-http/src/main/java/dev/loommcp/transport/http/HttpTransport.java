@@ -49,12 +49,16 @@ import javax.net.ssl.SSLContext;
  *       and responses are accepted with 202 (a 200 with a body is tolerated).</li>
  *   <li>The {@code Mcp-Session-Id} the server returns to a request sent without a session (the client's
  *       {@code initialize}) is sent on every later request, and so is {@code MCP-Protocol-Version} once the client
- *       {@linkplain #handshakeCompleted tells} the version. A 404 for a request that carried the session drops the
- *       session and fails that send with {@link dev.loommcp.McpSessionExpiredException}; the client then starts a
- *       new session itself (and may send the request again). The transport knows no MCP method.</li>
- *   <li>After the handshake it opens the optional GET stream for messages the server starts on its own (405, 404 or
- *       400 mean none is offered) and reconnects it with backoff, at most {@value #MAX_STREAM_ATTEMPTS} times in a
- *       row without receiving anything.</li>
+ *       {@linkplain #handshakeCompleted tells} the version. A 404 for any request that carried the session (a POST,
+ *       the GET that resumes a response stream, the GET stream) marks the session expired and fails that send with
+ *       {@link dev.loommcp.McpSessionExpiredException}; the client then starts a new session itself (and may send
+ *       the request again). Until the answer to the next {@code initialize} (the one MCP method the transport
+ *       knows) no other message goes out: each is refused unsent
+ *       ({@link dev.loommcp.McpSessionExpiredException#wasSent()} {@code false}), never sent without the session.
+ *       The {@code DELETE} of {@link #close()} ignores a 404 (the session is gone already).</li>
+ *   <li>After the handshake it opens the optional GET stream for messages the server starts on its own (405, 400,
+ *       or 404 without a session, mean none is offered) and reconnects it with backoff, at most
+ *       {@value #MAX_STREAM_ATTEMPTS} times in a row without receiving anything.</li>
  *   <li>A response stream that ends before its response is resumed with {@code GET} and {@code Last-Event-ID} after
  *       the server's {@code retry} delay (the {@linkplain Builder#reconnectDelay reconnect delay}, doubling, when it
  *       sent none), at most {@value #MAX_STREAM_ATTEMPTS}
@@ -103,7 +107,9 @@ import javax.net.ssl.SSLContext;
  * its deadline either: when the deadline passes while the transport waits (for response headers, the next byte, a
  * reconnection delay) the send fails with {@link McpTimeoutException}, never with a transport failure, so a call
  * always times out as a timeout whichever timer notices first. Every reconnection (resumption, GET stream) waits at
- * least {@link #MIN_RECONNECT} (100 ms), whatever the server's {@code retry}.
+ * least {@link #MIN_RECONNECT} (100 ms), whatever the server's {@code retry}, and at most {@link #MAX_SERVER_RETRY}
+ * (30 s) for a server's {@code retry}; a call that times out while waiting to resume its response stream says so
+ * in its {@link McpTimeoutException}.
  *
  * <p>Thread-safety: an instance is used by one client; {@link #send} may be called from many threads at once.
  * Threads: HTTP client work runs on virtual threads named {@code mcp-http-<n>}, the GET stream on one named
@@ -118,7 +124,7 @@ public final class HttpTransport implements McpTransport {
     // The parts (none refers back to this class): Exchange (one HTTP exchange: request, signer, redirects, abort,
     // failure mapping), ResponseStream (JSON and SSE bodies, resumption), Inbound (delivery to the sink, dedupe,
     // the calls awaiting a response), GetStream (the GET stream's supervisor), Sender (POSTing the client's
-    // messages; a 404 drops the session and reports McpSessionExpiredException, the client starts the new one),
+    // messages; a 404 expires the session and reports McpSessionExpiredException, the client starts the new one),
     // HttpSession
     // (id and version, one immutable value in one AtomicReference), SessionDelete (the bounded DELETE of close),
     // HttpSettings and HeaderRules.
@@ -132,6 +138,12 @@ public final class HttpTransport implements McpTransport {
      * the server's SSE {@code retry} or the configured reconnect delay: 100 ms.
      */
     public static final Duration MIN_RECONNECT = Duration.ofMillis(HttpSettings.MIN_RECONNECT_MILLIS);
+    /**
+     * The longest wait before a reconnection that a server's SSE {@code retry} can ask for: 30 s. A larger
+     * {@code retry} (a server once sent 999,999,999 ms) is cut to it; a call whose deadline passes while it waits
+     * to resume its response stream times out saying so.
+     */
+    public static final Duration MAX_SERVER_RETRY = Duration.ofMillis(HttpSettings.MAX_SERVER_RETRY_MILLIS);
     /** The bound of the {@code DELETE} sent by {@link #close()} and of each of close's other waits: 3 s. */
     public static final Duration CLOSE_TIMEOUT = Duration.ofMillis(HttpSettings.CLOSE_TIMEOUT_MILLIS);
 
@@ -329,8 +341,9 @@ public final class HttpTransport implements McpTransport {
      * {@link #close()} end it as promptly, and an interrupt ends it and returns with the interrupt flag set. Its
      * failure reaches the sink's
      * {@link dev.loommcp.spi.TransportSink#onSendFailed onSendFailed}: {@link dev.loommcp.McpSessionExpiredException}
-     * on HTTP 404 for a request sent in a session (the session is dropped; the next request goes without one and
-     * takes the session id its answer returns), {@link McpHttpStatusException} on an unaccepted status or redirect,
+     * on HTTP 404 for a request sent in a session, or for any request while the session is expired (refused
+     * unsent; only {@code initialize} goes out then, without a session, and takes the session id its answer
+     * returns), {@link McpHttpStatusException} on an unaccepted status or redirect,
      * {@link McpTransportException} on I/O failure, idle timeout or a stream that cannot be resumed,
      * {@link McpProtocolException} when the answer is malformed or lacks the response, {@link McpTimeoutException}
      * when the deadline passes during the exchange (in the modern era, see the class description: no session, no
@@ -455,8 +468,12 @@ public final class HttpTransport implements McpTransport {
     }
 
     /**
-     * Returns the endpoint's origin and path ({@code scheme://host:port/path}, scheme and host in lower case), the
-     * key of the core's era verdicts: never the query, never credentials (an endpoint cannot carry user info).
+     * Returns the endpoint's full identity, the key of the core's era verdicts and cached {@code server/discover}
+     * results (and of task stores): {@code scheme://host:port/path} (scheme and host in lower case), then, when the
+     * endpoint has a query, {@code ?sha256:} and the hex SHA-256 of the raw query, so that two endpoints that differ
+     * only in their query ({@code ?tenant=a}, {@code ?tenant=b}) are two servers while a secret in the query never
+     * appears in clear (the key may be stored on disk by a task store). The fragment is not sent and not part of
+     * it; an endpoint cannot carry user info.
      *
      * @return the key
      */
@@ -505,6 +522,7 @@ public final class HttpTransport implements McpTransport {
             // a notifications/cancelled (or an answer) already queued goes out before the exchanges are aborted
             interrupted |= sender.awaitOneWay(Deadline.after(Duration.ofMillis(HttpSettings.ONE_WAY_FLUSH_MILLIS)));
             interrupted |= sender.abortAndJoin(Deadline.after(CLOSE_TIMEOUT));
+            sender.reportDrops(); // the drops of a burst that no ended POST reported
             HttpSession last = session.get();
             if (last.id() != null && !interrupted) {
                 interrupted |= SessionDelete.sendBounded(settings, exchange, last);

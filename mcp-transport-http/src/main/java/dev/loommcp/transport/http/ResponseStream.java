@@ -10,6 +10,7 @@ import static dev.loommcp.transport.http.HeaderRules.LAST_EVENT_ID_HEADER;
 import static dev.loommcp.transport.http.HttpSettings.MAX_STREAM_ATTEMPTS;
 
 import dev.loommcp.McpProtocolException;
+import dev.loommcp.McpSessionExpiredException;
 import dev.loommcp.McpTransportException;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.spi.SendContext;
@@ -51,8 +52,13 @@ final class ResponseStream {
         this.session = session;
     }
 
-    /** Reads a request's SSE answer until its response arrives, resuming the stream when it ends early. */
-    void readRequestStream(Call call, StreamBody body, SendContext ctx) throws InterruptedException {
+    /**
+     * Reads a request's SSE answer until its response arrives, resuming the stream when it ends early.
+     *
+     * @param postedIn the session the request was POSTed in: a resumption goes out in it only
+     */
+    void readRequestStream(Call call, StreamBody body, SendContext ctx, HttpSession postedIn)
+            throws InterruptedException {
         SseParser parser = new SseParser(settings.maxMessageBytes, null,
                 inbound.listener("response stream of " + call.what, false));
         Outcome outcome = readSse(call, body, parser, call::completed, "response stream of " + call.what, true,
@@ -60,7 +66,7 @@ final class ResponseStream {
         if (outcome == Outcome.DONE) {
             return;
         }
-        resume(call, parser.lastEventId(), parser.retryMillis(), ctx);
+        resume(call, parser.lastEventId(), parser.retryMillis(), ctx, postedIn);
     }
 
     /**
@@ -82,7 +88,7 @@ final class ResponseStream {
     }
 
     /** Resumes a request's response stream with GET + Last-Event-ID until the response arrives (SEP-1699). */
-    private void resume(Call call, String lastEventId, long retryMillis, SendContext ctx)
+    private void resume(Call call, String lastEventId, long retryMillis, SendContext ctx, HttpSession postedIn)
             throws InterruptedException {
         int attempts = 0;
         String lastId = lastEventId;
@@ -98,17 +104,33 @@ final class ResponseStream {
             }
             long delay = settings.reconnectMillis(retry, attempts);
             LOG.log(Level.DEBUG, () -> call.what + ": response stream ended early; resuming in " + delay + " ms");
+            String waiting = "waiting " + delay + " ms to resume the response stream" + (retry >= 0
+                    ? " (the server's SSE retry, which is capped at " + HttpSettings.MAX_SERVER_RETRY_MILLIS + " ms)"
+                    : "");
+            ctx.waitingFor(waiting); // stays set when the call ends meanwhile: its timeout then says so
             if (!call.sleep(delay, ctx.deadline().nanoTime())) {
                 throw exchange.aborted(call);
             }
             if (call.completed()) {
                 return;
             }
-            throwIfPast(call, ctx.deadline().nanoTime(), "waiting to resume the response stream");
+            throwIfPast(call, ctx.deadline().nanoTime(), waiting);
+            ctx.waitingFor(null);
             String what = call.what + " resumption";
-            HttpResponse<StreamBody> resp = exchange.send(call, "GET", EMPTY, session.get().streamHeaders(lastId),
+            HttpSession current = session.get();
+            if (current.expired() || postedIn.id() != null && !postedIn.id().equals(current.id())) {
+                // the request's session expired meanwhile (another request learned it): its stream is gone with it
+                throw new McpSessionExpiredException(what + " not sent: the session the request was sent in "
+                        + "expired");
+            }
+            HttpResponse<StreamBody> resp = exchange.send(call, "GET", EMPTY, current.streamHeaders(lastId),
                     ctx.deadline().nanoTime());
             int status = resp.statusCode();
+            if (status == 404 && current.id() != null) {
+                resp.body().close(); // a server restarted since: the session expired, as for a POST
+                throw Sender.sessionExpired(session, current, what + " (GET with Last-Event-ID)", 404,
+                        settings.origin);
+            }
             if (status < 200 || status >= 300) {
                 resp.body().close();
                 throw new McpHttpStatusException(status, what + " (GET with Last-Event-ID) failed with HTTP "

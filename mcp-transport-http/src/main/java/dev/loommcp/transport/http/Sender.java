@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -27,15 +28,21 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * Sends the client's messages: a request is POSTed in the current session and its answer (JSON, or SSE resumed
  * when it breaks) read until the response arrives; a notification or response is POSTed and its 2xx accepted. A 404
- * for a request that carried the session drops the session and fails with {@link McpSessionExpiredException} (the
- * client starts the new session; this class knows no MCP method). A request sent without a session takes the
- * {@code Mcp-Session-Id} its answer returns. Every exchange in flight is registered so that closing can abort it.
- * Thread-safe: many threads send at once.
+ * for a request that carried the session marks the session {@linkplain HttpSession#EXPIRED expired} and fails with
+ * {@link McpSessionExpiredException} (the client starts the new session). Until then only {@code initialize} (the one
+ * MCP method this class knows) goes out; any other message is refused unsent
+ * ({@link McpSessionExpiredException#wasSent()} {@code false}), never sent without a session. A request sent without
+ * a session takes the {@code Mcp-Session-Id} its answer returns. Every exchange in flight is registered so that
+ * closing can abort it. Thread-safe: many threads send at once.
  */
 final class Sender {
 
     /** How many notifications and responses may be POSTed at once before more are dropped. */
     static final int MAX_ONE_WAY_IN_FLIGHT = 256;
+    /** What a dropped {@code notifications/cancelled} POST is called ({@code HttpTransport.oneWayWhat}). */
+    static final String CANCELLED_WHAT = "POST notifications/cancelled";
+    /** The longest a burst of drops goes unreported while POSTs stay stuck: 10 s. */
+    static final long DROP_REPORT_INTERVAL_NANOS = TimeUnit.SECONDS.toNanos(10);
 
     private final Exchange exchange;
     private final ResponseStream responses;
@@ -52,6 +59,14 @@ final class Sender {
     private final AtomicInteger oneWayInFlight = new AtomicInteger();
     private volatile int maxOneWayInFlight = MAX_ONE_WAY_IN_FLIGHT;
     private final AtomicLong droppedOneWay = new AtomicLong();
+    /** Of {@link #droppedOneWay}: the {@code notifications/cancelled}. */
+    private final AtomicLong droppedCancels = new AtomicLong();
+    /** How many of {@link #droppedOneWay} a WARNING reported already. */
+    private final AtomicLong reportedDrops = new AtomicLong();
+    /** How many of {@link #droppedCancels} a WARNING reported already. */
+    private final AtomicLong reportedCancelDrops = new AtomicLong();
+    /** When the latest drop WARNING was logged ({@link System#nanoTime()}). */
+    private volatile long lastDropReportNanos;
 
     Sender(Exchange exchange, ResponseStream responses, Inbound inbound, AtomicReference<HttpSession> session,
            AtomicBoolean closed, HttpSettings settings) {
@@ -141,7 +156,10 @@ final class Sender {
     /**
      * Sends a notification or a response: with {@link SendContext#awaitDelivery()} on this thread (returning once
      * its 2xx arrived, throwing what went wrong); otherwise on its own thread, a failure logged at DEBUG and dropped
-     * (nobody waits for it), and beyond {@value #MAX_ONE_WAY_IN_FLIGHT} in flight dropped with a WARNING.
+     * (nobody waits for it), and beyond {@value #MAX_ONE_WAY_IN_FLIGHT} in flight dropped and counted. The drops are
+     * reported by WARNINGs that together count every one: the first drop at once, then what was dropped since the
+     * last report when a POST in flight ends (the burst is over) or {@link #DROP_REPORT_INTERVAL_NANOS} after the
+     * last report, and at close.
      */
     void startOneWay(byte[] body, SendContext ctx, String what, List<String[]> modern) throws InterruptedException {
         if (ctx.awaitDelivery()) {
@@ -154,10 +172,12 @@ final class Sender {
         int limit = maxOneWayInFlight;
         if (oneWayInFlight.incrementAndGet() > limit) {
             oneWayInFlight.decrementAndGet();
+            if (what.equals(CANCELLED_WHAT)) {
+                droppedCancels.incrementAndGet(); // before the total: a report never counts more cancels than drops
+            }
             long n = droppedOneWay.incrementAndGet();
-            if (n == 1 || n % 1000 == 0) {
-                LOG.log(Level.WARNING, "server at {0} accepts no messages: {1} POSTs are still in flight; {2} "
-                        + "notifications or responses dropped so far", exchange.origin(), limit, n);
+            if (n == 1 || System.nanoTime() - lastDropReportNanos > DROP_REPORT_INTERVAL_NANOS) {
+                reportDrops();
             }
             return;
         }
@@ -174,11 +194,34 @@ final class Sender {
             } finally {
                 oneWayThreads.remove(self[0]);
                 oneWayInFlight.decrementAndGet();
+                if (droppedOneWay.get() != reportedDrops.get()) {
+                    reportDrops(); // a POST ended: the burst of drops (if any) is over, say how many
+                }
             }
         });
         self[0] = t;
         oneWayThreads.add(t); // before start: close() must see it to let it finish
         t.start();
+    }
+
+    /**
+     * Logs the drops no WARNING reported yet, if any, exactly once each (several threads may report at once: each
+     * takes its own share of the counter).
+     */
+    void reportDrops() {
+        long total = droppedOneWay.get();
+        long cancels = droppedCancels.get();
+        long before = reportedDrops.getAndAccumulate(total, Math::max);
+        long cancelsBefore = reportedCancelDrops.getAndAccumulate(cancels, Math::max);
+        if (total <= before) {
+            return;
+        }
+        lastDropReportNanos = System.nanoTime();
+        long newCancels = Math.max(0, cancels - cancelsBefore);
+        LOG.log(Level.WARNING, "server at {0} accepts messages too slowly: {1} POSTs were in flight; dropped {2} "
+                + "notification(s) or response(s) ({3} of them notifications/cancelled: those requests were not "
+                + "cancelled on the server), {4} in all", exchange.origin(), maxOneWayInFlight, total - before,
+                newCancels, total);
     }
 
     /** For tests: sets how many notifications and responses may be POSTed at once. */
@@ -189,6 +232,11 @@ final class Sender {
     /** How many notifications and responses were dropped because too many were in flight. */
     long droppedOneWayCount() {
         return droppedOneWay.get();
+    }
+
+    /** How many of {@link #droppedOneWayCount()} were {@code notifications/cancelled}. */
+    long droppedCancelCount() {
+        return droppedCancels.get();
     }
 
     /**
@@ -248,6 +296,7 @@ final class Sender {
         String what = "POST " + r.method() + " (id " + r.id() + ")";
         // a modern request without a deadline (a subscriptions/listen stream) is bounded by no transport timer
         Call call = new Call(r.id(), what, modern != null && ctx.deadline().isNone(), onCallersThread);
+        call.startsSession = modern == null && r.method().equals("initialize");
         active.add(call);
         inbound.expect(r.id(), call);
         ctx.onCancel(call::abort);
@@ -279,12 +328,32 @@ final class Sender {
      * it) so that the client starts a new one, and returns the exception that tells the client so.
      */
     private McpSessionExpiredException sessionExpired(HttpSession current, Call call, int status) {
-        if (session.compareAndSet(current, HttpSession.NONE)) {
+        return sessionExpired(session, current, call.what, status, exchange.origin());
+    }
+
+    /**
+     * The server answered a request that carried the session {@code current} (a POST, a resumption GET, the GET
+     * stream) with HTTP {@code status} saying it no longer knows it: marks the session
+     * {@linkplain HttpSession#EXPIRED expired} (unless a newer one replaced it already), so that no request goes out
+     * without a session until the client started a new one, and returns the exception that tells the client so.
+     *
+     * @param what what failed, for the message
+     * @return the exception ({@code wasSent() == true})
+     */
+    static McpSessionExpiredException sessionExpired(AtomicReference<HttpSession> session, HttpSession current,
+                                                     String what, int status, String origin) {
+        if (session.compareAndSet(current, HttpSession.EXPIRED)) {
             // the core says at INFO that the session expired and a new one starts
-            LOG.log(Level.DEBUG, "session with {0} expired (HTTP {1}); dropped it", exchange.origin(), status);
+            LOG.log(Level.DEBUG, "session with {0} expired (HTTP {1}); dropped it", origin, status);
         }
-        return new McpSessionExpiredException(call.what + " failed with HTTP " + status + ": the server no longer "
+        return new McpSessionExpiredException(what + " failed with HTTP " + status + ": the server no longer "
                 + "knows the session (the client starts a new one)");
+    }
+
+    /** A request that may not go out now: the session expired and no new one started yet. */
+    private static McpSessionExpiredException notSentExpired(String what) {
+        return new McpSessionExpiredException(what + " not sent: the server no longer knows the session and no new "
+                + "one has started yet (the client starts it and may send the request then)", false);
     }
 
     /**
@@ -294,6 +363,9 @@ final class Sender {
     private void postRequest(Call call, byte[] body, SendContext ctx, List<String[]> modern)
             throws InterruptedException {
         HttpSession current = modern != null ? HttpSession.NONE : session.get();
+        if (current.expired() && !call.startsSession) {
+            throw notSentExpired(call.what); // never without a session: the server would refuse it as unknown
+        }
         String sid = current.id();
         HttpResponse<StreamBody> resp = exchange.send(call, "POST", body,
                 modern != null ? modern : current.postHeaders(), ctx.deadline().nanoTime());
@@ -314,6 +386,10 @@ final class Sender {
         }
         if (sid == null && modern == null) {
             captureSession(resp); // the request that starts a session (initialize) gets its id in the answer
+            if (call.startsSession) {
+                // a server that assigns no session id: the expiry (if any) ends with the new initialize all the same
+                session.updateAndGet(s -> s.expired() ? s.withId(null) : s);
+            }
         }
         String type = mediaType(resp);
         if (type.equals("text/event-stream")) {
@@ -322,7 +398,7 @@ final class Sender {
         if (type.equals("text/event-stream") && modern != null) {
             responses.readModernStream(call, resp.body(), ctx);
         } else if (type.equals("text/event-stream")) {
-            responses.readRequestStream(call, resp.body(), ctx);
+            responses.readRequestStream(call, resp.body(), ctx, current);
         } else if (isJson(type)) {
             responses.readJsonAnswer(call, resp.body(),
                     resp.headers().firstValueAsLong("Content-Length").orElse(-1), ctx.deadline().nanoTime());
@@ -353,11 +429,14 @@ final class Sender {
     private void postOneWay(byte[] body, SendContext ctx, String what, List<String[]> modern)
             throws InterruptedException {
         Call call = new Call(null, what);
+        HttpSession current = modern != null ? HttpSession.NONE : session.get();
+        if (current.expired()) {
+            throw notSentExpired(what); // a notification of the old session means nothing in the next one
+        }
         active.add(call);
         ctx.onCancel(call::abort);
         try {
-            exchange.postOneWay(call, body, modern != null ? HttpSession.NONE : session.get(), modern,
-                    ctx.deadline().nanoTime());
+            exchange.postOneWay(call, body, current, modern, ctx.deadline().nanoTime());
         } catch (McpException e) {
             throw exchange.closedOr(e);
         } finally {
@@ -375,7 +454,7 @@ final class Sender {
             throw new McpProtocolException("the server sent an invalid " + SESSION_HEADER
                     + " (it must be visible ASCII, 0x21-0x7E)");
         }
-        session.updateAndGet(s -> s.id() == null ? s.withId(sid) : s);
+        session.updateAndGet(s -> s.id() == null ? s.withId(sid) : s); // also ends an expiry: a new session
         inbound.clearServerRequests(); // a new session numbers its server requests anew
         LOG.log(Level.DEBUG, () -> "session started with " + exchange.origin());
     }

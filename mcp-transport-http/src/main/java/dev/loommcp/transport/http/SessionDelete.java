@@ -48,7 +48,8 @@ final class SessionDelete {
             int status = resp.statusCode();
             resp.body().close();
             LOG.log(Level.DEBUG, () -> "DELETE session answered HTTP " + status
-                    + (status == 405 ? " (the server does not end sessions on request)" : ""));
+                    + (status == 405 ? " (the server does not end sessions on request)"
+                    : status == 404 ? " (the server no longer knows the session: it expired already)" : ""));
         } catch (InterruptedException e) {
             // close() gave up waiting
         } catch (McpException e) {

@@ -229,9 +229,10 @@ final class SseParser {
                 }
             }
             case "retry" -> {
-                if (!value.isEmpty() && value.length() <= 12 && value.chars().allMatch(c -> c >= '0' && c <= '9')) {
-                    // a server may not park a reconnect for longer than the transport's own longest backoff
-                    retryMillis = Math.min(Long.parseLong(value), HttpSettings.MAX_BACKOFF_MILLIS);
+                if (!value.isEmpty() && value.chars().allMatch(c -> c >= '0' && c <= '9')) {
+                    // a server may not park a reconnect for longer than HttpTransport.MAX_SERVER_RETRY
+                    retryMillis = value.length() > 12 ? HttpSettings.MAX_SERVER_RETRY_MILLIS
+                            : Math.min(Long.parseLong(value), HttpSettings.MAX_SERVER_RETRY_MILLIS);
                 }
             }
             default -> {

@@ -196,20 +196,25 @@ class HttpSendContractTest {
      * threads without end, and the sending thread (the reader answering a ping) never waits. This bound moved here
      * from the core's former "respond" threads.
      */
-    @Test
-    void oneWaySendsBeyondTheBoundAreDroppedAndTheSenderNeverWaits() throws Exception {
-        CountDownLatch twoArrived = new CountDownLatch(2);
-        CountDownLatch answered = new CountDownLatch(2);
+    /** A server that holds each POST until {@link #release} (it takes no message in), then answers 202. */
+    private void holdPosts(CountDownLatch arrived, CountDownLatch answered) {
         server.handler((req, ex) -> {
             if (req.method().equals("POST")) {
-                twoArrived.countDown();
-                release.await(10, TimeUnit.SECONDS); // the server does not take the answers yet
+                arrived.countDown();
+                release.await(10, TimeUnit.SECONDS); // the server does not take the messages yet
                 TestServer.status(ex, 202);
                 answered.countDown();
             } else {
                 TestServer.status(ex, 405);
             }
         });
+    }
+
+    @Test
+    void oneWaySendsBeyondTheBoundAreDroppedAndTheSenderNeverWaits() throws Exception {
+        CountDownLatch twoArrived = new CountDownLatch(2);
+        CountDownLatch answered = new CountDownLatch(2);
+        holdPosts(twoArrived, answered);
         RecordingSink sink = new RecordingSink();
         HttpTransport t = open(sink);
         t.sender().limitOneWayInFlight(2);
@@ -222,5 +227,69 @@ class HttpSendContractTest {
         assertThat(answered.await(10, TimeUnit.SECONDS)).isTrue();
         t.close();
         assertThat(server.requests("POST")).hasSize(2);
+    }
+
+    /**
+     * Issue 26 item 26: 685 notifications/cancelled dropped at the in-flight bound were reported as "1 dropped"
+     * (only the first and every 1000th drop was logged): the WARNINGs together count every drop, and say how many
+     * were cancellations.
+     */
+    @Test
+    void everyDroppedCancellationIsCountedInTheWarnings() throws Exception {
+        CountDownLatch twoArrived = new CountDownLatch(2);
+        holdPosts(twoArrived, new CountDownLatch(2));
+        List<String> warnings = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.logging.Logger jul = java.util.logging.Logger.getLogger("dev.loommcp.transport.http");
+        java.util.logging.Handler capture = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord r) {
+                if (r.getLevel().intValue() >= java.util.logging.Level.WARNING.intValue()) {
+                    warnings.add(new java.util.logging.SimpleFormatter().formatMessage(r));
+                }
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        jul.addHandler(capture);
+        try {
+            HttpTransport t = open(new RecordingSink());
+            t.sender().limitOneWayInFlight(2);
+            for (int i = 0; i < 2; i++) {
+                t.send(new JsonRpcMessage.Response(RequestId.of(i), Map.of()), TestContext.none());
+            }
+            assertThat(twoArrived.await(10, TimeUnit.SECONDS)).isTrue();
+            int cancels = 685;
+            for (int i = 0; i < cancels; i++) {
+                t.send(new JsonRpcMessage.Notification("notifications/cancelled", Map.of("requestId", i)),
+                        TestContext.none());
+            }
+            t.send(new JsonRpcMessage.Response(RequestId.of(99), Map.of()), TestContext.none());
+            assertThat(t.sender().droppedOneWayCount()).isEqualTo(cancels + 1);
+            assertThat(t.sender().droppedCancelCount()).isEqualTo(cancels);
+            release.countDown();
+            t.close();
+            java.util.regex.Pattern dropped = java.util.regex.Pattern.compile(
+                    "dropped (\\d+) notification\\(s\\) or response\\(s\\) \\((\\d+) of them notifications/cancelled");
+            long total = 0;
+            long cancelled = 0;
+            for (String w : warnings) {
+                java.util.regex.Matcher m = dropped.matcher(w);
+                if (m.find()) {
+                    total += Long.parseLong(m.group(1));
+                    cancelled += Long.parseLong(m.group(2));
+                }
+            }
+            assertThat(total).as("every drop reported once: " + warnings).isEqualTo(cancels + 1);
+            assertThat(cancelled).as("every dropped cancellation reported once").isEqualTo(cancels);
+            assertThat(warnings).anyMatch(w -> w.contains(", " + (cancels + 1) + " in all"));
+        } finally {
+            jul.removeHandler(capture);
+        }
     }
 }

@@ -49,19 +49,40 @@ class HttpSessionExpiryTest {
     volatile boolean answer400;
     /** When set, a request in an expired session waits here before its 404. */
     volatile CountDownLatch expiredGate;
+    /** How long the server takes to answer initialize. */
+    volatile long initializeDelayMillis;
+    /** When set, the next tools/call is answered by an event stream that ends early, and the server restarts. */
+    final AtomicBoolean restartMidStream = new AtomicBoolean();
+    /** The sessions the server forgot (expired, or lost in a restart). */
+    final java.util.Set<String> forgotten = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    /** When set, the GET stream is offered: a short stream in a live session, 404 in an unknown one. */
+    volatile boolean getStream;
 
     @BeforeEach
     void start() throws Exception {
         server = new TestServer();
         server.handler((req, ex) -> {
+            String sid = req.header("Mcp-Session-Id");
+            if (req.method().equals("GET") && sid != null && forgotten.contains(sid)) {
+                TestServer.status(ex, 404); // a resumption or stream in a session the server forgot
+                return;
+            }
+            if (req.method().equals("GET") && getStream && sid != null) {
+                // one event, then the stream ends: the client reconnects in 100 ms
+                TestServer.write(TestServer.sse(ex), "retry: 100\ndata: {\"jsonrpc\":\"2.0\",\"method\":"
+                        + "\"notifications/test\"}\n\n");
+                return;
+            }
             if (!req.method().equals("POST")) {
                 TestServer.status(ex, 405);
                 return;
             }
             String m = req.rpcMethod();
-            String sid = req.header("Mcp-Session-Id");
             if ("initialize".equals(m)) {
                 assertThat(sid).as("initialize is sent without a session").isNull();
+                if (initializeDelayMillis > 0) {
+                    Thread.sleep(initializeDelayMillis);
+                }
                 String s = "s" + sessions.incrementAndGet();
                 ex.getResponseHeaders().set("Mcp-Session-Id", s);
                 json(ex, 200, initResult(req.rpcId(), version.get()));
@@ -93,6 +114,12 @@ class HttpSessionExpiryTest {
             if ("tools/call".equals(m) && req.body().contains("\"bad\"")) {
                 json(ex, 400, "{\"jsonrpc\":\"2.0\",\"id\":" + req.rpcId() + ",\"error\":{\"code\":-32602,"
                         + "\"message\":\"Invalid params\"}}");
+                return;
+            }
+            if ("tools/call".equals(m) && restartMidStream.compareAndSet(true, false)) {
+                forgotten.add(sid);
+                live.set("restarted"); // the server restarts while the answer is on its way: the stream ends early
+                TestServer.write(TestServer.sse(ex), "id: e1\nretry: 100\ndata:\n\n");
                 return;
             }
             if (req.rpcId() == null) {
@@ -135,6 +162,7 @@ class HttpSessionExpiryTest {
     }
 
     void expire() {
+        forgotten.add(live.get());
         live.set("expired-on-the-server");
     }
 
@@ -287,5 +315,105 @@ class HttpSessionExpiryTest {
         client.ping();
         assertThat(count("initialize")).isEqualTo(3);
         org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> restarts.get() == 1);
+    }
+
+    /** The POSTs other than initialize that reached the server without a session. */
+    List<String> sentWithoutSession() {
+        return server.requests("POST").stream().filter(r -> !"initialize".equals(r.rpcMethod()))
+                .filter(r -> r.header("Mcp-Session-Id") == null).map(TestServer.Req::rpcMethod).toList();
+    }
+
+    /**
+     * Issue 26 item 23: while an expired session is renewed (the server answers the next initialize after 300 ms),
+     * calls made meanwhile wait for the new session and go out in it; none goes out without a session (the
+     * server's 400 "no valid session ID" reached callers as an McpRpcException, as if the tool had refused).
+     */
+    @Test
+    void callsDuringARenewalWaitForTheNewSessionAndNeverGoOutWithout() throws Exception {
+        client.listAllTools(); // the catalog learns the tools' annotations
+        answer400 = true; // as servers on the TypeScript SDK answer an unknown (or missing) session
+        initializeDelayMillis = 300;
+        expire();
+        int perWave = 60;
+        List<Throwable> failures = new java.util.concurrent.CopyOnWriteArrayList<>();
+        AtomicInteger expiredPlain = new AtomicInteger();
+        List<Thread> threads = new java.util.ArrayList<>();
+        // the first wave meets the expired session; the second comes while the new one is being started
+        for (int wave = 0; wave < 2; wave++) {
+            boolean duringRenewal = wave == 1;
+            if (duringRenewal) {
+                org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(20))
+                        .until(() -> count("initialize") == 2);
+            }
+            for (int i = 0; i < perWave; i++) {
+                boolean idempotent = i % 2 == 0;
+                threads.add(Thread.ofVirtual().start(() -> {
+                    try {
+                        CallToolResult r = client.callTool(idempotent ? "idem" : "plain", Map.of(),
+                                dev.loommcp.RequestOptions.timeout(Duration.ofSeconds(20)));
+                        assertThat(((TextContent) r.content().get(0)).text()).isEqualTo("s2");
+                    } catch (McpSessionExpiredException e) {
+                        if (idempotent || duringRenewal) {
+                            failures.add(e); // never sent in the old session: it goes out in the new one
+                        } else {
+                            expiredPlain.incrementAndGet(); // sent in the old session: not resent, typed
+                        }
+                    } catch (Throwable e) {
+                        failures.add(e); // the bug: McpRpcException -32000 "No valid session ID provided"
+                    }
+                }));
+            }
+        }
+        for (Thread t : threads) {
+            assertThat(t.join(Duration.ofSeconds(60))).isTrue();
+        }
+        assertThat(failures).isEmpty();
+        assertThat(sentWithoutSession()).as("no request but initialize without a session").isEmpty();
+        assertThat(count("initialize")).as("connect, then one renewal for all").isEqualTo(2);
+    }
+
+    /**
+     * Issue 26 item 24: a resumption GET answered 404 after a server restart is the session's expiry, as for a
+     * POST: an idempotent call is sent again in a new session (it failed with McpHttpStatusException).
+     */
+    @Test
+    void aResumptionAnswered404IsTheSessionsExpiryAndAnIdempotentCallIsResent() throws Exception {
+        client.listAllTools(); // the catalog learns the tools' annotations
+        restartMidStream.set(true);
+        CallToolResult r = client.callTool("idem", Map.of(), dev.loommcp.RequestOptions.timeout(
+                Duration.ofSeconds(20)));
+        assertThat(((TextContent) r.content().get(0)).text()).isEqualTo("s2");
+        assertThat(server.requests("GET")).as("the resumption, in the session the server forgot")
+                .anyMatch(g -> "e1".equals(g.header("Last-Event-ID")) && "s1".equals(g.header("Mcp-Session-Id")));
+        assertThat(count("initialize")).isEqualTo(2);
+        assertThat(count("tools/call")).isEqualTo(2);
+    }
+
+    /**
+     * Issue 26 item 24: the GET stream answered 404 for the session is the session's expiry too: the next call,
+     * even one that may not be resent, goes out in a new session instead of failing in the forgotten one.
+     */
+    @Test
+    void aGetStreamAnswered404ExpiresTheSessionBeforeTheNextCall() throws Exception {
+        client.listAllTools();
+        getStream = true;
+        client.close();
+        transport = HttpTransport.newBuilder(server.uri("/mcp")).build();
+        client = McpClient.newBuilder(transport).protocolMode(ProtocolMode.LEGACY).build();
+        client.connect(); // s2, with its GET stream
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(20))
+                .until(() -> server.requests("GET").stream().anyMatch(g -> "s2".equals(g.header("Mcp-Session-Id"))));
+        client.listAllTools();
+        expire();
+        int gets = server.requests("GET").size();
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(20))
+                .until(() -> server.requests("GET").size() > gets); // the reconnect, answered 404
+        int calls = (int) count("tools/call");
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(20))
+                .until(() -> transport.sessionId() == null); // the transport took the 404 as the expiry
+        CallToolResult r = client.callTool("plain", Map.of());
+        assertThat(((TextContent) r.content().get(0)).text()).isEqualTo("s3");
+        assertThat(count("tools/call")).as("sent once, in the new session").isEqualTo(calls + 1);
+        assertThat(sentWithoutSession()).isEmpty();
     }
 }

@@ -361,6 +361,53 @@ class HttpTransportFaultsTest {
         assertThat(server.requests("GET")).as("no resumption after the deadline").isEmpty();
     }
 
+    /**
+     * Issue 26 item 17: a server's {@code retry} of 999,999,999 ms is cut to {@link HttpTransport#MAX_SERVER_RETRY}
+     * (30 s), and a call whose deadline passes while it waits to resume says so.
+     */
+    @Test
+    void aHugeServerRetryIsCutAndATimeoutWhileWaitingToResumeSaysSo() throws Exception {
+        server.handler((req, ex) -> {
+            OutputStream out = sse(ex);
+            if (req.method().equals("POST")) {
+                write(out, "id: a\nretry: 999999999\ndata:\n\n"); // then ends without the response
+            } else {
+                release.await(20, TimeUnit.SECONDS);
+            }
+        });
+        HttpTransport t = open();
+        TestContext ctx = new TestContext(RequestId.of(4), Duration.ofMillis(300));
+        assertThatThrownBy(() -> t.exchange(request(4, "tools/call"), ctx))
+                .isInstanceOf(McpTimeoutException.class)
+                .hasMessageContaining("tools/call (id 4) timed out: its deadline passed while waiting 30000 ms to "
+                        + "resume the response stream (the server's SSE retry, which is capped at 30000 ms)");
+        assertThat(HttpTransport.MAX_SERVER_RETRY).isEqualTo(Duration.ofSeconds(30));
+    }
+
+    /** Under the client, the call's own timeout says what the transport was waiting for (issue 26 item 17). */
+    @Test
+    void underTheClientATimeoutWhileWaitingToResumeSaysSo() throws Exception {
+        server.handler((req, ex) -> {
+            if (answeredPlumbing(req, ex, () -> "s1")) {
+                return;
+            }
+            if (req.rpcId() == null) {
+                TestServer.status(ex, 202);
+                return;
+            }
+            write(sse(ex), "id: a\nretry: 999999999\ndata:\n\n"); // then ends without the response
+        });
+        try (McpClient client = McpClient.newBuilder(HttpTransport.newBuilder(server.uri("/mcp")).build())
+                .protocolMode(ProtocolMode.LEGACY).build()) {
+            client.connect();
+            assertThatThrownBy(() -> client.callTool("slow", Map.of(), RequestOptions.timeout(Duration.ofMillis(300))))
+                    .isInstanceOf(McpTimeoutException.class)
+                    .hasMessageContaining("tools/call")
+                    .hasMessageContaining("(the transport was waiting 30000 ms to resume the response stream (the "
+                            + "server's SSE retry, which is capped at 30000 ms))");
+        }
+    }
+
     /** An SSE event that is not JSON-RPC is skipped with a WARNING that names the stream and the problem. */
     @Test
     void anSseEventThatIsNotJsonRpcIsSkippedWithAWarning() throws Exception {

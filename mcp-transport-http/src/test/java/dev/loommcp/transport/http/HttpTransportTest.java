@@ -265,7 +265,7 @@ class HttpTransportTest extends ServerTestBase {
 
     @Test
     void a404ForARequestInASessionDropsTheSessionAndReportsItExpired() throws Exception {
-        // the transport knows no MCP method: it drops the session and says so; the client starts the new one
+        // the transport drops the session and says so; the client starts the new one with initialize
         AtomicInteger sessions = new AtomicInteger();
         AtomicReference<String> live = new AtomicReference<>();
         server.handler((req, ex) -> {
@@ -300,8 +300,13 @@ class HttpTransportTest extends ServerTestBase {
             assertThat(t.sessionId()).as("the expired session is dropped").isNull();
             assertThat(sink.messages()).as("the 404's error body answers nobody").isEmpty();
 
-            // the next request goes without a session and takes the one its answer returns
-            t.exchange(request(3, "x/again"), TestContext.of(3));
+            // until a new session starts nothing but initialize goes out (never a request without the session,
+            // which the server would refuse as if it had answered it): refused unsent (issue 26 item 23)
+            assertThatThrownBy(() -> t.exchange(request(9, "x/again"), TestContext.of(9)))
+                    .isInstanceOfSatisfying(McpSessionExpiredException.class,
+                            e -> assertThat(e.wasSent()).isFalse());
+            // initialize goes without a session and takes the one its answer returns
+            t.exchange(request(3, "initialize"), TestContext.of(3));
             assertThat(t.sessionId()).isEqualTo("s2");
             t.exchange(request(4, "x/work"), TestContext.of(4));
             assertThat(sink.messages()).containsExactly(

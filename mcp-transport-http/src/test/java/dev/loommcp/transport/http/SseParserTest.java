@@ -74,7 +74,11 @@ class SseParserTest {
         Collect c = new Collect();
         byte[] b = "retry: 999999999999\n\n".getBytes(StandardCharsets.UTF_8);
         c.parser.feed(b, 0, b.length);
-        assertThat(c.parser.retryMillis()).isEqualTo(HttpSettings.MAX_BACKOFF_MILLIS);
+        assertThat(c.parser.retryMillis()).isEqualTo(HttpTransport.MAX_SERVER_RETRY.toMillis());
+        byte[] longer = "retry: 99999999999999999999999\n\n".getBytes(StandardCharsets.UTF_8);
+        c.parser.feed(longer, 0, longer.length);
+        assertThat(c.parser.retryMillis()).as("more digits than a long holds: capped too")
+                .isEqualTo(HttpTransport.MAX_SERVER_RETRY.toMillis());
     }
 
     @Test
