@@ -78,6 +78,48 @@ class McpServersFileTest {
                 .contains("server 's': env.A:").contains("not a variable reference");
     }
 
+    /**
+     * Issue 26 item 14: {@code ${A:-${B}}} ended at the first '}' and sent the literal {@code ${B}} (plus a stray
+     * '}') as the value. Nested references are refused, as is every other malformed reference, in every field,
+     * with the file, the server and the field named; a fallback is text ($$ still a literal $).
+     */
+    @Test
+    void malformedAndNestedReferencesAreRefusedWithFileServerAndFieldNamed() {
+        String nested = error("{\"mcpServers\": {\"gh\": {\"url\": \"https://x/mcp\", \"headers\": "
+                + "{\"Authorization\": \"Bearer ${NOPE:-${TOKEN}}\"}}}}");
+        assertThat(nested).startsWith("mcp.json: server 'gh': headers.Authorization: ").contains("not supported");
+        // refused even when the outer variable is set, so that whether it is set never decides
+        assertThat(error("{\"mcpServers\": {\"s\": {\"command\": \"x\", \"args\": [\"${TOKEN:-${B}}\"]}}}"))
+                .startsWith("mcp.json: server 's': args[0]: ").contains("not supported");
+        for (String bad : List.of("${}", "${env:}", "${:-x}", "${A B}", "${A:=x}", "${A-x}", "${A:?x}", "${A.B}",
+                "${TOKEN", "x${", "${A:-x", "${TOKEN:-${B", "${env:A:-${B}}")) {
+            for (String field : List.of("command", "args", "env", "cwd")) {
+                String value = "\"" + bad + "\"";
+                String json = switch (field) {
+                    case "args" -> "{\"command\": \"x\", \"args\": [" + value + "]}";
+                    case "env" -> "{\"command\": \"x\", \"env\": {\"K\": " + value + "}}";
+                    case "cwd" -> "{\"command\": \"x\", \"cwd\": " + value + "}";
+                    default -> "{\"command\": " + value + "}";
+                };
+                String where = switch (field) {
+                    case "args" -> "args[0]";
+                    case "env" -> "env.K";
+                    default -> field;
+                };
+                assertThat(error("{\"mcpServers\": {\"srv\": " + json + "}}")).as(bad + " in " + field)
+                        .startsWith("mcp.json: server 'srv': " + where + ": ");
+            }
+            assertThat(error("{\"mcpServers\": {\"h\": {\"url\": \"https://x/" + bad.replace(" ", "") + "\"}}}"))
+                    .as(bad + " in url").startsWith("mcp.json: server 'h': url: ");
+            assertThat(error("{\"mcpServers\": {\"h\": {\"url\": \"https://x/mcp\", \"headers\": {\"X\": \""
+                    + bad + "\"}}}}")).as(bad + " in headers").startsWith("mcp.json: server 'h': headers.X: ");
+        }
+        // a fallback is text: $$ is a literal $, a lone $ stays
+        StdioServerConfig s = (StdioServerConfig) parse("{\"mcpServers\": {\"s\": {\"command\": \"x\", "
+                + "\"args\": [\"${NOPE:-a$$b}\", \"${NOPE:-$c}\", \"${EMPTY:-d}\"]}}}").getFirst();
+        assertThat(s.args()).containsExactly("a$b", "$c", "d");
+    }
+
     @Test
     void badShapesAreNamedByServerAndField() {
         assertThat(error("[]")).contains("expected a JSON object");
