@@ -8,6 +8,7 @@ import dev.loommcp.RequestOptions;
 import dev.loommcp.SubscriptionFilter;
 import dev.loommcp.cli.conformance.ConformanceClient;
 import dev.loommcp.internal.json.Json;
+import dev.loommcp.internal.json.JsonSyntax;
 import dev.loommcp.schema.CallToolResult;
 import dev.loommcp.schema.DiscoverResult;
 import dev.loommcp.schema.Implementation;
@@ -746,9 +747,12 @@ final class McpCommand {
         }
         if (text.equals("-")) {
             try {
-                text = new String(System.in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+                // strictly: a malformed byte would otherwise become U+FFFD and be sent as if typed so
+                text = JsonSyntax.utf8(System.in.readAllBytes());
             } catch (java.io.IOException e) {
                 throw usage("cannot read " + what + " from stdin: " + e.getMessage());
+            } catch (IllegalArgumentException e) {
+                throw usage(what + " on stdin are " + e.getMessage());
             }
         }
         Object value;

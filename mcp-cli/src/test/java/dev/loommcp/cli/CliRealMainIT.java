@@ -118,4 +118,56 @@ class CliRealMainIT {
         assertThat(r.err()).startsWith("mcp: --env number 1: the variable's value has characters this JVM could not "
                 + "decode").doesNotContain(TEXT);
     }
+
+    // ------------------------------------------------------------------------------------------------ bad input
+
+    /**
+     * Issue 26 item 20: invalid UTF-8 on stdin was decoded to U+FFFD and sent; it is refused like an argument the JVM
+     * could not decode, saying where.
+     */
+    @Test
+    void invalidUtf8OnStdinIsRefusedNotSent(@TempDir Path dir) throws Exception {
+        byte[] start = "{\"message\":\"".getBytes(StandardCharsets.UTF_8);
+        byte[] bad = java.util.Arrays.copyOf(start, start.length + 3);
+        System.arraycopy(new byte[] {(byte) 0xff, '"', '}'}, 0, bad, start.length, 3);
+        Path input = Files.write(dir.resolve("args.json"), bad);
+        ProcessBuilder pb = new ProcessBuilder(CliProcess.javaJar("--stdio", "true", "call", "echo", "-"));
+        Run r = CliProcess.run(pb.redirectInput(input.toFile()).start(), pb.command());
+        assertThat(r.code()).as(r.err()).isEqualTo(2);
+        assertThat(r.err()).startsWith("mcp: the tool arguments on stdin are not valid UTF-8: byte 0xff at line 1, "
+                + "column 13 (byte offset 12)").doesNotContain("\uFFFD");
+        // the prompt arguments read stdin through the same path
+        ProcessBuilder prompt = new ProcessBuilder(CliProcess.javaJar("--stdio", "true", "prompt", "p", "-"));
+        Run p = CliProcess.run(prompt.redirectInput(input.toFile()).start(), prompt.command());
+        assertThat(p.code()).as(p.err()).isEqualTo(2);
+        assertThat(p.err()).startsWith("mcp: the prompt arguments on stdin are not valid UTF-8: byte 0xff");
+    }
+
+    /**
+     * Issue 26 item 21: a JSON error in the arguments (argv or stdin) or in an mcpServers file says where (line,
+     * column) and what in words, never the parser's internals ({@code StreamReadFeature...}).
+     */
+    @Test
+    void jsonErrorsInArgumentsAndConfigSayWhereInWords(@TempDir Path dir) throws Exception {
+        Run argv = run(new ProcessBuilder(CliProcess.javaJar("--stdio", "true", "call", "echo", "{\"message\":1,}")));
+        assertThat(argv.code()).isEqualTo(2);
+        assertThat(argv.err()).startsWith("mcp: the tool arguments are not valid JSON: line 1, column 14: expected a "
+                + "name in double quotes, found '}' (a ',' before a closing '}' is not allowed)\n");
+        Path input = Files.writeString(dir.resolve("args.json"), "{\n  \"message\": \"hi\"\n", StandardCharsets.UTF_8);
+        ProcessBuilder pb = new ProcessBuilder(CliProcess.javaJar("--stdio", "true", "call", "echo", "-"));
+        Run stdin = CliProcess.run(pb.redirectInput(input.toFile()).start(), pb.command());
+        assertThat(stdin.code()).isEqualTo(2);
+        assertThat(stdin.err()).startsWith("mcp: the tool arguments are not valid JSON: line 3, column 1: the text "
+                + "ends inside an object (a closing '}' is missing)\n");
+        Path config = Files.writeString(dir.resolve("mcp.json"), "{\"mcpServers\": {\n  \"s\": {\"command\": "
+                + "\"true\"}\n  \"t\": {\"command\": \"true\"}\n}}\n", StandardCharsets.UTF_8);
+        Run file = run(new ProcessBuilder(CliProcess.javaJar("--config", config.toString(), "servers")));
+        assertThat(file.code()).isEqualTo(2);
+        assertThat(file.err()).startsWith("mcp: --config mcp.json: not valid JSON: line 3, column 3: expected ',' or "
+                + "'}' after a value, found '\"'\n");
+        for (Run r : java.util.List.of(argv, stdin, file)) {
+            assertThat(r.err()).doesNotContain("Feature").doesNotContain("`").doesNotContain("JsonToken")
+                    .doesNotContain("REDACTED");
+        }
+    }
 }

@@ -1,9 +1,9 @@
 package dev.loommcp.hosts;
 
+import dev.loommcp.internal.json.JsonSyntax;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -80,12 +80,19 @@ public final class McpServersFile {
      * @param environment returns a variable's value, or {@code null} when it is not set
      * @return the servers, in the file's order (disabled ones left out)
      * @throws IOException              if the file cannot be read
-     * @throws IllegalArgumentException if the file is not a valid {@code mcpServers} file (the message says where)
+     * @throws IllegalArgumentException if the file is not UTF-8 (RFC 8259 section 8.1; a leading byte order mark is
+     *                                  skipped) or not a valid {@code mcpServers} file (the message says where)
      */
     public static List<ServerConfig> read(Path file, Function<String, String> environment) throws IOException {
-        String text = Files.readString(file, StandardCharsets.UTF_8);
         Path fileName = file.getFileName();
-        return parse(text, fileName == null ? file.toString() : fileName.toString(), environment);
+        String source = fileName == null ? file.toString() : fileName.toString();
+        String text;
+        try {
+            text = JsonSyntax.utf8(Files.readAllBytes(file));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(source + ": " + e.getMessage(), e);
+        }
+        return parse(text, source, environment);
     }
 
     /**
@@ -105,7 +112,8 @@ public final class McpServersFile {
         try {
             root = MAPPER.readValue(json, Object.class);
         } catch (JacksonException e) {
-            throw new IllegalArgumentException(source + ": not valid JSON: " + e.getOriginalMessage(), e);
+            // where and what in words: the parser's own message names its internals (feature flags, token types)
+            throw new IllegalArgumentException(source + ": not valid JSON: " + JsonSyntax.describe(e), e);
         }
         if (!(root instanceof Map<?, ?> top)) {
             throw new IllegalArgumentException(source + ": expected a JSON object with an \"mcpServers\" object");
