@@ -70,6 +70,8 @@ import picocli.CommandLine.Spec;
             "6:protocol error: the server broke MCP",
             "70:internal error (a bug in mcp)",
             "130:interrupted by this command's Ctrl+C (SIGINT)",
+            "141:standard output (or error) is a pipe whose reader went away (mcp ... | head): ended quietly, as "
+                    + "SIGPIPE ends a Unix tool",
             "143:terminated (SIGTERM)",
         },
         footerHeading = "%nExamples:%n",

@@ -170,4 +170,48 @@ class CliRealMainIT {
                     .doesNotContain("REDACTED");
         }
     }
+
+    // ------------------------------------------------------------------------------------------------ closed pipe
+
+    /** Runs {@code bash -c SCRIPT} and returns what it printed (the script echoes mcp's status from PIPESTATUS). */
+    private static Run bash(String script) throws Exception {
+        return run(new ProcessBuilder("bash", "-c", script));
+    }
+
+    private static String jarCommand(String... args) {
+        return CliProcess.javaJar(args).stream().map(ShellWords::quote)
+                .collect(java.util.stream.Collectors.joining(" "));
+    }
+
+    /**
+     * Issue 26 item 19: a pipe whose reader went away ({@code | true} reads nothing and exits at once, so the write
+     * always finds it gone) ended the command with exit 3 and a message; it ends quietly with 141, as SIGPIPE ends a
+     * Unix tool, for a one-shot command and for stderr too.
+     */
+    @Test
+    void aClosedStdoutPipeEndsAOneShotCommandQuietlyWith141() throws Exception {
+        Run out = bash(jarCommand("--stdio", McpJarIT.server(), "tools") + " | true; echo \"mcp=${PIPESTATUS[0]}\"");
+        assertThat(out.out()).as(out.err()).isEqualTo("mcp=141\n");
+        assertThat(out.err()).isEmpty();
+        // stderr closed the same way (its only writing here is the error of a failed connection)
+        Run err = bash("{ " + jarCommand("--stdio", "sh -c 'exit 3'", "ping") + " 2>&1 1>/dev/null | true; } ; "
+                + "echo \"mcp=${PIPESTATUS[0]}\"");
+        assertThat(err.out()).as(err.err()).isEqualTo("mcp=141\n");
+    }
+
+    /**
+     * Issue 26 item 19, the streaming case: {@code listen | head -2} ends at the first note after head has gone
+     * (the command is stopped, its client closed and the server ended), quietly with 141.
+     */
+    @Test
+    void aClosedStdoutPipeEndsListenQuietlyWith141(@TempDir Path dir) throws Exception {
+        Path log = dir.resolve("log");
+        Run r = bash(jarCommand("--stdio", CliListenIT.notifier(log, null), "listen") + " | head -2; "
+                + "echo \"mcp=${PIPESTATUS[0]}\"");
+        assertThat(r.out()).as(r.err()).endsWith("mcp=141\n");
+        assertThat(r.out().lines().count()).isEqualTo(3);
+        // what it said before the pipe closed, nothing after
+        assertThat(r.err().lines()).allMatch(l -> l.startsWith("mcp: listening for")
+                || l.startsWith("mcp: the server refused"), r.err());
+    }
 }
