@@ -678,6 +678,7 @@ final class McpCommand {
         ClientSetup setup = new ClientSetup(options, spec.commandLine(), environment, io.err());
         McpClient client = setup.newClient(stderrTail, outputSchemaValidation, tasks);
         boolean connected = false;
+        boolean failed = false;
         Main.OPEN_CLIENTS.incrementAndGet();
         try {
             client.connect();
@@ -691,6 +692,7 @@ final class McpCommand {
             Failures.report(e, io.rawOut(), io.err(), json, stderrTail, null);
             throw e;
         } catch (RuntimeException e) {
+            failed = true;
             int code = Failures.report(connected ? e : setup.explain(e), io.rawOut(), io.err(), json, stderrTail,
                     connected
                     ? timeoutHint("--timeout", DEFAULT_REQUEST_TIMEOUT)
@@ -699,6 +701,11 @@ final class McpCommand {
             return code;
         } finally {
             try {
+                if (failed) {
+                    // a server that works on and ignores EOF must not hold the exit for the transport's full
+                    // graces (2 s after EOF, 2 s after SIGTERM): it is ended with short ones, in full all the same
+                    setup.abandonServer();
+                }
                 client.close();
             } finally {
                 setup.close();

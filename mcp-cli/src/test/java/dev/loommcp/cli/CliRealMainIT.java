@@ -214,4 +214,46 @@ class CliRealMainIT {
         assertThat(r.err().lines()).allMatch(l -> l.startsWith("mcp: listening for")
                 || l.startsWith("mcp: the server refused"), r.err());
     }
+
+    // ------------------------------------------------------------------------------------------------ timeout
+
+    /**
+     * Issue 26 item 22: after {@code --timeout 1s} the CLI waited out the stdio transport's graces (2 s after EOF,
+     * 2 s after SIGTERM) for a server that works on and ignores both, ending 4 s or more after the timeout. It now
+     * ends the server with short graces: the whole run after the call reached the server stays under 3.5 s, where
+     * the full graces alone take 4 s after the 1 s timeout (a bound that tells the two paths apart on a loaded
+     * machine, not a speed measurement). The server is still ended in full: it is gone when the CLI has exited.
+     */
+    @Test
+    void aTimedOutCallOverStdioEndsSoonAndItsServerIsEndedInFull(@TempDir Path dir) throws Exception {
+        Path script = Path.of(java.util.Objects.requireNonNull(CliRealMainIT.class.getResource("busy-server.js"))
+                .toURI());
+        Path pidFile = dir.resolve("pid");
+        String server = "node " + ShellWords.quote(script.toString()) + " " + ShellWords.quote(pidFile.toString());
+        ProcessBuilder pb = new ProcessBuilder(CliProcess.javaJar("--timeout", "1s", "--stdio", server, "call",
+                "work")).redirectInput(new java.io.File("/dev/null"));
+        Process p = pb.start();
+        try {
+            java.util.concurrent.CompletableFuture<Run> run = CliProcess.collect(p, pb.command());
+            long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+            while (!(Files.exists(pidFile) && Files.readString(pidFile).contains("call"))) {
+                assertThat(System.nanoTime() - deadline).as("the call reached the server").isNegative();
+                Thread.sleep(5);
+            }
+            long callArrived = System.nanoTime();
+            Run r = run.get(60, java.util.concurrent.TimeUnit.SECONDS);
+            long millis = java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - callArrived);
+            assertThat(r.code()).as(r.err()).isEqualTo(5);
+            assertThat(r.err()).contains("--timeout 1s");
+            assertThat(millis).as("ms from the call's arrival to the CLI's exit").isLessThan(3500);
+            long pid = Long.parseLong(Files.readAllLines(pidFile).getFirst().strip());
+            assertThat(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false)).as("server gone").isFalse();
+        } finally {
+            p.destroyForcibly().waitFor();
+            if (Files.exists(pidFile)) {
+                ProcessHandle.of(Long.parseLong(Files.readAllLines(pidFile).getFirst().strip()))
+                        .ifPresent(ProcessHandle::destroyForcibly);
+            }
+        }
+    }
 }

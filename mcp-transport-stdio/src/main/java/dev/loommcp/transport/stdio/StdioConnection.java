@@ -71,6 +71,8 @@ final class StdioConnection {
     private final CountDownLatch shutdownDone = new CountDownLatch(1);
 
     private volatile boolean userClosed;
+    /** The most the shutdown waits after closing stdin and after SIGTERM ({@link #close(Duration)}), in nanos. */
+    private volatile long graceCapNanos = Long.MAX_VALUE;
     /** The failure close() recorded, to tell it from a failure that came before the close. */
     private volatile McpTransportException closeMarker;
     private volatile boolean opened;
@@ -412,6 +414,17 @@ final class StdioConnection {
 
     // ------------------------------------------------------------------------------------------------ close
 
+    /**
+     * Closes with the stdin and terminate graces cut to at most {@code grace}: see
+     * {@link StdioTransport#close(Duration)}. A shutdown already under way (after a failure) shortens its current
+     * wait too.
+     */
+    void close(Duration grace) {
+        long nanos = Math.max(0, grace.toNanos());
+        graceCapNanos = Math.min(graceCapNanos, nanos);
+        close();
+    }
+
     /** Closes: see {@link StdioTransport#close()}. */
     void close() {
         userClosed = true;
@@ -463,18 +476,18 @@ final class StdioConnection {
             // 1. close stdin (the writer writes what is queued, then closes it; a writer stuck on a full pipe is
             //    released by the signals below)
             writer.closeStdin();
-            long stdinDeadline = System.nanoTime() + config.stdinCloseGrace().toNanos();
-            boolean exited = leaderDeadBefore || t.awaitExit(config.stdinCloseGrace().toNanos());
+            long stdinClosed = System.nanoTime();
+            boolean exited = leaderDeadBefore || awaitExitWithin(t, stdinClosed, config.stdinCloseGrace());
             if (!exited || !t.alive().isEmpty()) {
                 // 2. the child (or something it left) is still there: wait out the rest of the stdin grace for
                 //    the tree (unless the leader was dead before), then SIGTERM it
                 if (exited && !leaderDeadBefore) {
-                    t.awaitGone(stdinDeadline);
+                    awaitGoneWithin(t, stdinClosed, config.stdinCloseGrace());
                 }
                 if (!t.alive().isEmpty()) {
                     LOG.log(Level.DEBUG, () -> "terminating the process tree of " + config.programName());
                     t.signal(false);
-                    if (!t.awaitGone(System.nanoTime() + config.terminateGrace().toNanos())) {
+                    if (!awaitGoneWithin(t, System.nanoTime(), config.terminateGrace())) {
                         // 3. still there: SIGKILL
                         LOG.log(Level.DEBUG, () -> "killing the process tree of " + config.programName());
                         t.signal(true);
@@ -509,6 +522,40 @@ final class StdioConnection {
                 if (interrupted) {
                     Thread.currentThread().interrupt();
                 }
+            }
+        }
+    }
+
+    /** How long one wait of a graceful shutdown step lasts before it looks again at {@link #graceCapNanos}. */
+    private static final long GRACE_SLICE_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+
+    /** The end of a graceful step that started at {@code start}: its grace, cut by {@link #close(Duration)}. */
+    private long stepDeadline(long start, Duration grace) {
+        return start + Math.min(grace.toNanos(), graceCapNanos);
+    }
+
+    /** Waits for the child's exit until the step's deadline, which a later {@link #close(Duration)} may bring in. */
+    private boolean awaitExitWithin(ProcessTree t, long start, Duration grace) throws InterruptedException {
+        while (true) {
+            long left = stepDeadline(start, grace) - System.nanoTime();
+            if (t.awaitExit(Math.max(0, Math.min(left, GRACE_SLICE_NANOS)))) {
+                return true;
+            }
+            if (stepDeadline(start, grace) - System.nanoTime() <= 0) {
+                return false;
+            }
+        }
+    }
+
+    /** Waits for the whole tree to be gone until the step's deadline, which {@link #close(Duration)} may bring in. */
+    private boolean awaitGoneWithin(ProcessTree t, long start, Duration grace) throws InterruptedException {
+        while (true) {
+            long deadline = stepDeadline(start, grace);
+            if (t.awaitGone(Math.min(deadline, System.nanoTime() + GRACE_SLICE_NANOS))) {
+                return true;
+            }
+            if (stepDeadline(start, grace) - System.nanoTime() <= 0) {
+                return false;
             }
         }
     }

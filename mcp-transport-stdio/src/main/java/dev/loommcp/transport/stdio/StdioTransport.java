@@ -332,6 +332,35 @@ public final class StdioTransport implements McpTransport {
     @Override
     public void close() {
         connection.close();
+        unregisterCleaner();
+    }
+
+    /**
+     * Closes as {@link #close()} does, but waits at most {@code grace} after closing the child's stdin and at most
+     * {@code grace} after {@code SIGTERM} (the configured {@link #stdinCloseGrace()} and {@link #terminateGrace()}
+     * when they are shorter); the kill grace is unchanged, so the tree is still ended in full. For an owner that has
+     * given up on the server, such as a command-line tool whose call timed out or failed while the server works on
+     * and ignores the end of its input: it then returns within about {@code 2 * grace} plus the kill step instead of
+     * the sum of the configured graces. When a shutdown is already under way (the transport failed, or another
+     * thread closes it), its current wait is cut to {@code grace} too, and this call waits for it like a second
+     * {@link #close()}. Idempotent, thread-safe, never throws (other than for a {@code null} or negative grace);
+     * the interrupt behaviour is that of {@link #close()}.
+     *
+     * @param grace the most to wait for each of the two graceful steps; {@link Duration#ZERO} signals at once
+     * @throws NullPointerException     if {@code grace} is {@code null}
+     * @throws IllegalArgumentException if {@code grace} is negative
+     */
+    public void close(Duration grace) {
+        Objects.requireNonNull(grace, "grace");
+        if (grace.isNegative()) {
+            throw new IllegalArgumentException("grace must not be negative: " + grace);
+        }
+        connection.close(grace);
+        unregisterCleaner();
+    }
+
+    /** The process tree is ended: the cleaner's safety net has nothing left to do. */
+    private void unregisterCleaner() {
         Cleaner.Cleanable c = cleanable;
         if (c != null) {
             c.clean();

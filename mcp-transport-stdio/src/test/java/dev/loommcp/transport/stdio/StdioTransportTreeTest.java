@@ -223,6 +223,58 @@ class StdioTransportTreeTest {
         }
     }
 
+    /**
+     * Issue 26 item 22: {@code close(grace)} cuts the stdin and terminate graces (60 s each here) for an owner that
+     * gave up on a server that ignores EOF and SIGTERM, and cuts the wait of a {@code close()} already under way on
+     * another thread; the tree is still ended in full (SIGKILL).
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void closeWithAShortGraceEndsTheTreeWithoutWaitingOutTheConfiguredGraces(boolean fullCloseUnderWay)
+            throws Exception {
+        StderrLines lines = new StderrLines();
+        Duration grace = Duration.ofSeconds(60);
+        Duration kill = Duration.ofSeconds(2);
+        StdioTransport t = StdioTransport.newBuilder("sh", Children.script("ignore-term.sh").toString())
+                .stderrListener(lines)
+                .stdinCloseGrace(grace).terminateGrace(grace).killGrace(kill)
+                .build();
+        RecordingSink sink = new RecordingSink();
+        long grandchild = -1;
+        Thread fullClose = null;
+        try {
+            t.open(TransportContext.of(sink, Deadline.NONE));
+            grandchild = lines.awaitNumber("GRANDCHILD");
+            sink.next();
+            if (fullCloseUnderWay) {
+                fullClose = Thread.ofPlatform().name("test-full-closer").start(t::close);
+                Thread.sleep(300); // it waits in the stdin grace now
+            }
+            Thread closer = Thread.ofPlatform().name("test-closer").start(() -> t.close(Duration.ofMillis(200)));
+            boolean returned = closer.join(Duration.ofMillis(400).plus(kill).plusMillis(SLACK_MILLIS));
+            if (!returned) {
+                Children.killQuietly(t.pid().orElseThrow());
+                assertThat(closer.join(Duration.ofSeconds(20))).isTrue();
+            }
+            assertThat(returned).as("close(200 ms) returned without the 60 s graces").isTrue();
+            if (fullClose != null) {
+                assertThat(fullClose.join(Duration.ofMillis(SLACK_MILLIS))).as("the close under way returned")
+                        .isTrue();
+            }
+            assertThat(t.exitCode()).hasValue(137);
+            assertThat(Children.gone(t.pid().orElseThrow())).isTrue();
+            assertThat(Children.gone(grandchild)).as("grandchild ignoring SIGTERM gone").isTrue();
+        } finally {
+            t.close(Duration.ZERO);
+            if (grandchild > 0) {
+                Children.killQuietly(grandchild);
+            }
+            if (fullClose != null) {
+                fullClose.join(Duration.ofSeconds(30));
+            }
+        }
+    }
+
     @Test
     void aChildThatNeverReadsStdinNeverBlocksSendersAndCloseIsBounded() throws Exception {
         Duration stdin = Duration.ofMillis(300);
