@@ -20,7 +20,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * Issue 26 item 25: a stdio server dies with 2,000 calls in flight and the first caller to fail closes the client at
  * once (ordinary reconnect code). Every call must fail with the process's exit as the reason; a close racing the
  * failure made 536 to 1,021 of them fail with a bare "the client was closed" instead, because the pending calls were
- * woken before the session recorded why it closed. Real child process ({@code die-on-call.sh}), real client.
+ * woken before the session recorded why it closed. Real child process ({@code tiny-server.sh}), real client.
  */
 @ExtendWith(LeakCheck.class)
 @Timeout(180)
@@ -30,7 +30,7 @@ class StdioCloseRaceTest {
 
     @Test
     void everyCallInFlightLearnsTheExitWhenTheFirstFailingCallerClosesTheClient() throws Exception {
-        McpClient c = McpClient.newBuilder(StdioTransport.newBuilder("sh", Children.script("die-on-call.sh").toString())
+        McpClient c = McpClient.newBuilder(StdioTransport.newBuilder("sh", Children.script("tiny-server.sh").toString())
                         .build())
                 .requestTimeout(Duration.ofMinutes(5)) // far beyond the test's own timeout
                 .build();
@@ -42,7 +42,7 @@ class StdioCloseRaceTest {
             for (int i = 0; i < CALLS; i++) {
                 callers.add(Thread.ofVirtual().name("test-caller-" + i).start(() -> {
                     try {
-                        c.callTool("work", Map.of());
+                        c.callTool("hang", Map.of());
                         failures.add(new AssertionError("a call succeeded"));
                     } catch (Throwable e) {
                         failures.add(e);
