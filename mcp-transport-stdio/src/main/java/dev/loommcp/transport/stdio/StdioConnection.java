@@ -84,6 +84,13 @@ final class StdioConnection {
     /** The end of each pipe thread (platform threads are awaited through these, never joined). */
     private final Map<Thread, CountDownLatch> pipeThreadEnds = new ConcurrentHashMap<>();
     private volatile Thread writerThread;
+    private volatile Thread readerThread;
+    private volatile Thread stderrThread;
+    /** The names of the child's stdout and stderr pipes ({@link PipeWake#pipeOf}), or {@code null}. */
+    private volatile String stdoutPipe;
+    private volatile String stderrPipe;
+    /** Set when the shutdown gives up reading pipes that a process outside the tree holds open. */
+    private volatile boolean pipesAbandoned;
     private volatile Thread watcherThread;
     /** The client's threads and framing, from the context given to {@link #open}. */
     private volatile TransportThreads threadSource = TransportThreads.standard();
@@ -94,7 +101,7 @@ final class StdioConnection {
         this.ring = new StderrRing(config.stderrBufferBytes());
         this.writer = new StdinWriter(this, config);
         this.reader = new StdoutReader(this, config);
-        this.stderr = new StderrDrain(config, ring);
+        this.stderr = new StderrDrain(config, ring, this::pipesAbandoned);
     }
 
     /** The threads this connection was opened with (the core's until then). */
@@ -192,7 +199,7 @@ final class StdioConnection {
                         + config.executable() + "): " + e.getMessage(), e);
             }
             process = p;
-            tree = new ProcessTree(p, config.grouped(), config.killCommand());
+            tree = new ProcessTree(p, config.grouped(), config.ownSession(), config.killCommand());
             LOG.log(Level.DEBUG, () -> "started " + config.programName() + " (" + config.executable() + ", "
                     + config.args().size() + " arguments) as pid " + p.pid()
                     + (config.grouped() ? " in its own process group" : "") + "; environment names "
@@ -207,8 +214,13 @@ final class StdioConnection {
             }
             try {
                 // pipe I/O blocks in native code: platform threads, never carriers of the virtual-thread scheduler
-                threads.add(startPipeThread("stdio-reader", () -> reader.run(p.getInputStream())));
-                threads.add(startPipeThread("stdio-stderr", () -> stderr.run(p.getErrorStream())));
+                // named now, while the child surely holds them: a process that leaves the tree may keep them
+                stdoutPipe = PipeWake.pipeOf(p.pid(), 1);
+                stderrPipe = PipeWake.pipeOf(p.pid(), 2);
+                readerThread = startPipeThread("stdio-reader", () -> reader.run(p.getInputStream()));
+                threads.add(readerThread);
+                stderrThread = startPipeThread("stdio-stderr", () -> stderr.run(p.getErrorStream()));
+                threads.add(stderrThread);
                 writer.attach(p.getOutputStream());
                 writerThread = startPipeThread("stdio-writer", writer::run);
                 threads.add(writerThread);
@@ -560,7 +572,43 @@ final class StdioConnection {
         }
     }
 
+    /** Whether the shutdown gave up reading the pipes: the pipe threads stop at their next read. */
+    boolean pipesAbandoned() {
+        return pipesAbandoned;
+    }
+
+    /**
+     * The tree is gone: its pipes reach their end at once unless a process outside the tree (a daemon that left the
+     * session and group) still holds them. Then the pipe threads are not left blocked on them: they are told to stop
+     * and, on Linux, woken ({@link PipeWake}); what that process writes later is not read.
+     */
+    private void releasePipeThreads() throws InterruptedException {
+        long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(DRAIN_AFTER_EXIT_MILLIS);
+        boolean ended = true;
+        for (Thread th : new Thread[] {readerThread, stderrThread}) {
+            CountDownLatch latch = th == null ? null : pipeThreadEnds.get(th);
+            if (latch != null && !latch.await(Math.max(0, end - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+                ended = false;
+            }
+        }
+        if (ended) {
+            return;
+        }
+        pipesAbandoned = true;
+        boolean woken = PipeWake.wake(stdoutPipe) | PipeWake.wake(stderrPipe);
+        LOG.log(woken ? Level.DEBUG : Level.WARNING, () -> "a process outside the process tree of "
+                + config.programName() + " (a daemon that left its session and group) holds its stdout or stderr "
+                + "open; it is not ended, and what it writes is no longer read"
+                + (woken ? "" : "; the reading threads end when it closes them or exits"));
+    }
+
     private void joinThreads() {
+        try {
+            releasePipeThreads();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+        }
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(JOIN_MILLIS);
         for (Thread th : threads) {
             if (th == Thread.currentThread()) {
