@@ -50,6 +50,21 @@ public final class JsonSyntax {
                 + what;
     }
 
+    /**
+     * Says only where a parse failed, quoting nothing of the text: for files that may hold secrets or payload (a
+     * token store, a task store), whose content must not reach a message.
+     *
+     * @param e the parser's exception
+     * @return {@code "at line 3, column 14"}, or {@code "(no position known)"}
+     */
+    public static String where(JacksonException e) {
+        TokenStreamLocation loc = e.getLocation();
+        if (loc == null || loc.getLineNr() < 1) {
+            return "(no position known)";
+        }
+        return "at line " + loc.getLineNr() + (loc.getColumnNr() > 0 ? ", column " + loc.getColumnNr() : "");
+    }
+
     private static String what(JacksonException e) {
         String m = e.getOriginalMessage();
         if (m == null) {
