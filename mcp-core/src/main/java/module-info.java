@@ -13,7 +13,7 @@ module dev.loommcp.core {
     exports dev.loommcp.spi;
 
     // internal packages: only to the project's own modules that need them (the transports use the SPI alone)
-    exports dev.loommcp.internal.json to dev.loommcp.cli;
+    exports dev.loommcp.internal.json to dev.loommcp.cli, dev.loommcp.hosts, dev.loommcp.tasks, dev.loommcp.auth;
     // the https-or-loopback rule of URLs that carry secrets or reach a user, shared with the OAuth client
     exports dev.loommcp.internal.net to dev.loommcp.auth;
     // dev.loommcp.testing (the published test fixtures) reads McpThreads.live() for its leak check only; tasks and

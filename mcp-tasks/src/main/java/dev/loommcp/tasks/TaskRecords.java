@@ -1,6 +1,7 @@
 package dev.loommcp.tasks;
 
 import dev.loommcp.Era;
+import dev.loommcp.internal.json.JsonSyntax;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -75,7 +76,8 @@ final class TaskRecords {
         try {
             root = MAPPER.readValue(text, Object.class);
         } catch (JacksonException e) {
-            throw new IllegalArgumentException("not valid JSON: " + e.getOriginalMessage(), e);
+            // where, not the parser's message: that names its internals and may quote a stored result
+            throw new IllegalArgumentException("not valid JSON " + JsonSyntax.where(e), e);
         }
         if (!(root instanceof Map<?, ?> m)) {
             throw new IllegalArgumentException("the content is not a JSON object");

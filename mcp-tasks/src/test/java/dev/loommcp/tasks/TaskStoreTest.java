@@ -108,6 +108,18 @@ class TaskStoreTest {
         assertThat(Files.readString(file)).isEqualTo(content);
     }
 
+    /**
+     * Issue 26 item 21: a store file that does not parse is named by line and column; the parser's message named its
+     * internals ({@code StreamReadFeature...}), and content (a stored result) is never quoted.
+     */
+    @Test
+    void aSyntaxErrorInTheFileSaysWhereWithoutTheParsersInternalsOrTheContent() {
+        assertThatThrownBy(() -> TaskRecords.read("{\"version\":1,\n\"tasks\":[{\"taskId\":\"secret-result\""))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("not valid JSON at line 2, column ")
+                .message().doesNotContain("secret-result").doesNotContain("Feature").doesNotContain("`");
+    }
+
     @Test
     void aFileCorruptedLaterIsAClearErrorOnEveryUseAndIsNotOverwritten() throws Exception {
         Path file = dir.resolve("tasks.json");

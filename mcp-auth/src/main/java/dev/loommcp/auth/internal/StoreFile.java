@@ -2,6 +2,7 @@ package dev.loommcp.auth.internal;
 
 import dev.loommcp.auth.ClientRegistration;
 import dev.loommcp.auth.TokenSet;
+import dev.loommcp.internal.json.JsonSyntax;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -93,8 +94,8 @@ final class StoreFile {
         try {
             root = MAPPER.readValue(bytes, Object.class);
         } catch (JacksonException e) {
-            // the parser's message may quote the content: only its kind is reported
-            throw new IllegalArgumentException("it is not valid JSON");
+            // the parser's message may quote the content: only where it failed is reported
+            throw new IllegalArgumentException("it is not valid JSON " + JsonSyntax.where(e));
         }
         if (!(root instanceof Map<?, ?> m) || !FORMAT.equals(m.get("format"))) {
             throw new IllegalArgumentException("it is not a loom-mcp token store (no \"format\": \"" + FORMAT + "\")");

@@ -108,7 +108,7 @@ class FileStoreTest {
     private static List<String[]> badContents() {
         List<String[]> rows = new ArrayList<>();
         rows.add(new String[] {"{\"format\":\"loom-mcp-token-store\",\"version\":1,\"tokens\":[" + SECRET,
-                "not valid JSON"});
+                "not valid JSON at line 1, column "});
         rows.add(new String[] {SECRET, "not valid JSON"});
         rows.add(new String[] {"\u00ff\u00fe" + SECRET, "not valid JSON"});
         rows.add(new String[] {"{\"accessToken\":\"" + SECRET + "\"}", "not a loom-mcp token store"});
