@@ -242,7 +242,7 @@ public final class McpTasks {
                 h.get(RequestOptions.DEFAULT);
             } catch (McpTaskNotFoundException e) {
                 forget(h, Deadline.NONE);
-                LOG.log(System.Logger.Level.INFO, "task {0} is no longer known to the server: forgotten",
+                LOG.log(System.Logger.Level.DEBUG, "task {0} is no longer known to the server: forgotten",
                         r.taskId());
                 continue;
             }

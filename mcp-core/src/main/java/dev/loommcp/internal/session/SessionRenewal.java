@@ -160,14 +160,14 @@ final class SessionRenewal {
             if (generation != seen) {
                 return; // another call started the new session already
             }
-            LOG.log(System.Logger.Level.INFO, "the server's session expired; starting a new one");
+            LOG.log(System.Logger.Level.DEBUG, "the server's session expired; starting a new one");
             renewing = true;
             InitializeResult result = handshake.initialize(raw, options);
             handshake.confirm(result, deadline);
             generation = seen + 1;
             renewing = false;
             onRenewed.accept(result);
-            LOG.log(System.Logger.Level.INFO, "new session started");
+            LOG.log(System.Logger.Level.DEBUG, "new session started");
         } finally {
             renewing = false;
             lock.unlock();

@@ -126,7 +126,7 @@ final class LegacyFallback {
             } finally {
                 lock.unlock();
             }
-            LOG.log(Level.INFO, "server at {0} offers only the HTTP+SSE transport of protocol 2024-11-05; using it",
+            LOG.log(Level.DEBUG, "server at {0} offers only the HTTP+SSE transport of protocol 2024-11-05; using it",
                     settings.origin);
             t.send(r, ctx);
         } catch (McpException | InterruptedException e) {
