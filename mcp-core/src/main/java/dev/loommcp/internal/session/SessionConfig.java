@@ -45,6 +45,7 @@ import java.util.Objects;
  * @param probeTimeout                how long the AUTO era probe waits for an answer
  * @param maxInputRounds              the most {@code input_required} rounds one multi round-trip request may take
  * @param taskSupport                 the installed task driver, or {@code null} (no tasks)
+ * @param eraVerdictFile              where AUTO keeps its era verdicts across JVMs, or {@code null} (memory only)
  */
 public record SessionConfig(
         McpTransport transport,
@@ -69,7 +70,8 @@ public record SessionConfig(
         ProtocolMode protocolMode,
         Duration probeTimeout,
         int maxInputRounds,
-        dev.loommcp.spi.TaskSupport taskSupport) {
+        dev.loommcp.spi.TaskSupport taskSupport,
+        EraVerdictFile eraVerdictFile) {
 
     /** The default of {@link #maxConcurrentServerRequests()}. */
     public static final int DEFAULT_MAX_CONCURRENT_SERVER_REQUESTS = 64;
@@ -120,6 +122,7 @@ public record SessionConfig(
         private Duration probeTimeout = DEFAULT_PROBE_TIMEOUT;
         private int maxInputRounds = DEFAULT_MAX_INPUT_ROUNDS;
         private dev.loommcp.spi.TaskSupport taskSupport;
+        private EraVerdictFile eraVerdictFile;
 
         /**
          * Starts a configuration with the defaults.
@@ -323,6 +326,15 @@ public record SessionConfig(
         }
 
         /**
+         * Sets the file where AUTO keeps its era verdicts across JVMs.
+         *
+         * @param file the file, or {@code null} for memory only
+         */
+        public void eraVerdictFile(EraVerdictFile file) {
+            this.eraVerdictFile = file;
+        }
+
+        /**
          * Returns the configuration.
          *
          * @return the immutable configuration
@@ -332,7 +344,7 @@ public record SessionConfig(
                     elicitationUrlMode, applyElicitationDefaults, samplingHandler, rootsHandler, listener,
                     eventListener, outputSchemaValidation, maxListPages, maxConcurrentServerRequests,
                     keepNotifications, notificationQueueCapacity, notificationQueueBytes, listenerQueueCapacity,
-                    listenerQueueBytes, protocolMode, probeTimeout, maxInputRounds, taskSupport);
+                    listenerQueueBytes, protocolMode, probeTimeout, maxInputRounds, taskSupport, eraVerdictFile);
         }
 
         private static long atLeastOne(long value, String what) {

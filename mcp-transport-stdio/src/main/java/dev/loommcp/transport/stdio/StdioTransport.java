@@ -155,7 +155,7 @@ import java.util.function.Consumer;
  * environment variable names, never values), skipped lines at WARNING, failures at WARNING or DEBUG, stderr lines at
  * TRACE. Message bodies are logged only at TRACE, under {@code dev.loommcp.transport.stdio.wire}.
  *
- * <p>Instances are built by {@link Builder}, used by one client, opened once. All methods are thread-safe.
+ * <p>Instances are built by {@link Builder}, used by one client, opened once (a second child only through {@link #reopen}). All methods are thread-safe.
  */
 public final class StdioTransport implements McpTransport {
 
@@ -173,7 +173,16 @@ public final class StdioTransport implements McpTransport {
     public static final Duration DEFAULT_GRACE = Duration.ofSeconds(2);
 
     private final LaunchConfig config;
-    private final StdioConnection connection;
+    /** The running connection; replaced once by {@link #reopen} (under {@link #swap}). */
+    private volatile StdioConnection connection;
+    /** Orders {@link #reopen}'s swap of the connection with {@link #close()}. Never held while waiting. */
+    private final java.util.concurrent.locks.ReentrantLock swap = new java.util.concurrent.locks.ReentrantLock();
+    /** Set by {@link #close()} under {@link #swap}. */
+    private boolean closed;
+    /** How many processes this transport started before the current one (0, or 1 after a reopen). */
+    private volatile int earlierProcesses;
+    /** The labelled stderr tail of the process {@link #reopen} replaced, or {@code null}. */
+    private volatile String earlierTail;
     /** The era-verdict cache key: a digest of the command line, working directory and environment. */
     private final String serverKey;
     /** Keeps the sink reachable for as long as this transport is: the connection holds it only weakly. */
@@ -294,6 +303,89 @@ public final class StdioTransport implements McpTransport {
     }
 
     /**
+     * Returns {@code true}: {@link #reopen(TransportContext)} starts a fresh process of the same command line (SPI;
+     * the core's {@code ProtocolMode.AUTO} then probes on this transport's own process and starts a second one only
+     * when the probe ended the first).
+     *
+     * @return {@code true}
+     */
+    @Override
+    public boolean reopenable() {
+        return true;
+    }
+
+    /**
+     * Ends the running child with the shutdown sequence of {@link #close()} and waits until its process tree is
+     * gone (the waits park on {@link Process#onExit()}, never pinning a carrier), then launches a fresh child of
+     * the same launch configuration and opens it with {@code context} (SPI; called by the core when its era probe
+     * ended the first process, MCP 2026-07-28 "stdio: backward compatibility"). The two processes never run at the
+     * same time, so a server that allows one instance (a lock file, a fixed port) starts again. Afterwards
+     * {@link #pid()}, {@link #exitCode()} and {@link #skippedLines()} describe the new child, and
+     * {@link #stderrTail()} holds both tails, each under a label line naming its process. The stderr listener gets
+     * the lines of both, one process after the other. Nothing of the first child reaches the sink after this
+     * returns.
+     *
+     * @param context the sink and deadline for the new child
+     * @throws McpClosedException    if {@link #close()} was called before or while this ran (a child started
+     *                               meanwhile is ended by that close)
+     * @throws McpTransportException if the new child cannot be started
+     * @throws IllegalStateException if the transport was never opened
+     * @throws InterruptedException  if the calling thread was interrupted while the first child was ended (it is
+     *                               then killed at once and no new one is started)
+     */
+    @Override
+    public void reopen(TransportContext context) throws InterruptedException {
+        Objects.requireNonNull(context, "context");
+        TransportSink newSink = Objects.requireNonNull(context.sink(), "sink");
+        StdioConnection old;
+        swap.lock();
+        try {
+            if (closed) {
+                throw new McpClosedException("the stdio transport for " + config.programName() + " is closed",
+                        null);
+            }
+            old = connection;
+        } finally {
+            swap.unlock();
+        }
+        if (old.process() == null) {
+            throw new IllegalStateException("the stdio transport for " + config.programName()
+                    + " cannot reopen: it was never opened");
+        }
+        old.close(); // the bounded shutdown: returns once the tree is gone (or was killed and waited for)
+        if (Thread.interrupted()) {
+            throw new InterruptedException("interrupted while the first process of " + config.programName()
+                    + " was ended; no second one was started");
+        }
+        Cleaner.Cleanable previous = cleanable;
+        if (previous != null) {
+            previous.clean(); // the old connection is shut down: its cleaner action does nothing
+        }
+        StdioConnection fresh = new StdioConnection(config);
+        swap.lock();
+        try {
+            if (closed) {
+                throw new McpClosedException("the stdio transport for " + config.programName() + " is closed",
+                        null);
+            }
+            int n = earlierProcesses + 1;
+            String exit = old.exitCode().isPresent() ? " exit code " + old.exitCode().getAsInt() : "";
+            String label = "[process " + n + ", pid " + old.process().pid() + "]" + (exit.isEmpty() ? ""
+                    : " ended with" + exit);
+            String tail = old.stderrTail();
+            String before = earlierTail;
+            earlierTail = (before == null ? "" : before + "\n") + label + (tail.isEmpty() ? "" : "\n" + tail);
+            earlierProcesses = n;
+            connection = fresh;
+        } finally {
+            swap.unlock();
+        }
+        this.sink = newSink;
+        fresh.open(context); // a close() since the swap ends it (the open then throws McpClosedException)
+        cleanable = Reaper.watch(this, fresh);
+    }
+
+    /**
      * Returns the key under which the client caches this server's era verdict (SPI): a SHA-256 digest, in hex, of
      * the resolved program, the arguments, the working directory (the JVM's current directory when none was set)
      * and the child's whole environment (names and values). Two transports built from the same configuration have
@@ -331,7 +423,15 @@ public final class StdioTransport implements McpTransport {
      */
     @Override
     public void close() {
-        connection.close();
+        StdioConnection c0;
+        swap.lock();
+        try {
+            closed = true;
+            c0 = connection;
+        } finally {
+            swap.unlock();
+        }
+        c0.close();
         Cleaner.Cleanable c = cleanable;
         if (c != null) {
             c.clean();
@@ -456,12 +556,31 @@ public final class StdioTransport implements McpTransport {
 
     /**
      * Returns the last lines the child wrote to stderr, joined with {@code '\n'}: at most
-     * {@link #stderrBufferBytes()} bytes of the most recent lines.
+     * {@link #stderrBufferBytes()} bytes of the most recent lines. After {@link #reopen} (the era probe ended the
+     * first process) it holds the first process's tail too, each process's lines under a label line
+     * {@code [process N, pid P]} (the first one's label also names its exit code), the current process last.
      *
      * @return the tail, empty before the child wrote anything
      */
     public String stderrTail() {
-        return connection.stderrTail();
+        StdioConnection c;
+        String before;
+        int n;
+        swap.lock();
+        try {
+            c = connection;
+            before = earlierTail;
+            n = earlierProcesses + 1;
+        } finally {
+            swap.unlock();
+        }
+        String tail = c.stderrTail();
+        if (before == null) {
+            return tail;
+        }
+        Process p = c.process();
+        return before + "\n[process " + n + (p == null ? "" : ", pid " + p.pid()) + "]"
+                + (tail.isEmpty() ? "" : "\n" + tail);
     }
 
     /**
