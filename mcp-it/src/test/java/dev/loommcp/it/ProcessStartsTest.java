@@ -144,6 +144,34 @@ class ProcessStartsTest {
         return Stream.of(Server.LEGACY_REFERENCE, Server.EXITS_ON_PROBE);
     }
 
+    /**
+     * A server that answers the probe (an error, as legacy servers do) and exits right after it: the loss comes
+     * during the legacy handshake on the same process, so the session is not closed; the transport is reopened and
+     * the fresh process gets {@code initialize} only. The first start answers and exits (it leaves a marker file);
+     * later starts run the reference server.
+     */
+    @Test
+    void aServerThatAnswersTheProbeAndThenExitsIsStartedAgain() throws Exception {
+        Path log = dir.resolve("answer-exit.log");
+        List<String> argv = new ArrayList<>(List.of("sh", "-c",
+                "if [ ! -e \"$0\" ]; then : > \"$0\"; read -r line; "
+                        + "echo '{\"jsonrpc\":\"2.0\",\"id\":\"loom-era-probe\",\"error\":{\"code\":-32601,"
+                        + "\"message\":\"Method not found\"}}'; sleep 0.2; exit 3; fi; exec \"$@\"",
+                dir.resolve("marker").toString()));
+        argv.addAll(argv(Server.LEGACY_REFERENCE));
+        StdioTransport stdio = StdioTransport.newBuilder(counted(log, argv))
+                .putEnvironment("LOOM_TEST_CASE", "answer-exit-" + System.nanoTime()).build();
+        try (McpClient client = McpClient.newBuilder(stdio).probeTimeout(FixtureClients.PROBE_TIMEOUT)
+                .requestTimeout(Duration.ofSeconds(30)).build()) {
+            client.connect();
+            assertThat(client.era()).isEqualTo(Era.LEGACY);
+            assertThat(client.callTool("echo", Map.of("message", "z")).text()).isEqualTo("Echo: z");
+        }
+        List<String> events = lines(log);
+        assertThat(events).hasSize(4);
+        assertThat(events.get(1)).isEqualTo("end " + events.get(0).substring("start ".length()));
+    }
+
     @Test
     void aServerTheProbeKillsIsGoneBeforeTheSecondStarts() throws Exception {
         Path log = dir.resolve("order.log");
