@@ -113,7 +113,9 @@ public interface McpTransport extends AutoCloseable {
     /**
      * Returns a key naming the server for the core's cache of era verdicts: the same key for two transports means
      * the same server (stdio: the command line, working directory and environment; HTTP: the endpoint's origin and
-     * path). It is kept in memory only and never logged. Default {@code null}: no caching.
+     * path). It is kept in memory, and only as a SHA-256 digest in the file of
+     * {@code McpClientBuilder.eraVerdictCache} when the client has one; it is never logged. Default {@code null}: no
+     * caching.
      *
      * @return the key, or {@code null}
      */

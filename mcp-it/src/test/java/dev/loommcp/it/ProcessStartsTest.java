@@ -175,7 +175,9 @@ class ProcessStartsTest {
     @Test
     void aServerTheProbeKillsIsGoneBeforeTheSecondStarts() throws Exception {
         Path log = dir.resolve("order.log");
+        List<String> heard = new java.util.concurrent.CopyOnWriteArrayList<>();
         StdioTransport stdio = StdioTransport.newBuilder(counted(log, argv(Server.EXITS_ON_PROBE)))
+                .stderrListener(heard::add)
                 .putEnvironment("LOOM_TEST_CASE", "order-" + System.nanoTime()).build();
         try (McpClient client = McpClient.newBuilder(stdio).probeTimeout(FixtureClients.PROBE_TIMEOUT)
                 .requestTimeout(Duration.ofSeconds(30)).build()) {
@@ -191,6 +193,10 @@ class ProcessStartsTest {
             // the stderr tail says which process wrote what
             assertThat(stdio.stderrTail()).contains("[process 1, pid " + first + "]")
                     .contains("exiting").contains("RECEIVED initialize");
+            // a listener (the CLI's tail) gets a line between the two processes' lines
+            assertThat(heard).containsSubsequence("RECEIVED server/discover",
+                    "[process 1, pid " + first + "] ended with exit code 3; the lines of process 2 follow",
+                    "RECEIVED initialize");
         }
     }
 }

@@ -287,9 +287,10 @@ public final class StdioTransport implements McpTransport {
 
     /**
      * Returns a new, unopened transport with this one's launch configuration (the same resolved program, arguments,
-     * working directory, environment, limits, graces and stderr listener) for a throw-away era probe (SPI; MCP
-     * 2026-07-28 "stdio: backward compatibility": some 2025-era servers exit on any request before
-     * {@code initialize}, so the probe must not spend the process that carries the session). The copy launches its
+     * working directory, environment, limits, graces and stderr listener) for a throw-away era probe (SPI). The core
+     * does not use it for this transport, which is {@link #reopenable()}: it probes on this transport's own process
+     * and reopens it only when the probe ended it; the copy stays for decorators and callers that want a second,
+     * independent launch of the same server. The copy launches its
      * own child process, in its own process group, when it is opened; its {@link #close()} ends that child's whole
      * tree with the shutdown sequence described above, whether the probe succeeded, timed out or failed. It shares
      * nothing with this transport: opening, failing or closing one never affects the other. A copy that is never
@@ -322,7 +323,8 @@ public final class StdioTransport implements McpTransport {
      * same time, so a server that allows one instance (a lock file, a fixed port) starts again. Afterwards
      * {@link #pid()}, {@link #exitCode()} and {@link #skippedLines()} describe the new child, and
      * {@link #stderrTail()} holds both tails, each under a label line naming its process. The stderr listener gets
-     * the lines of both, one process after the other. Nothing of the first child reaches the sink after this
+     * the lines of both, one process after the other, with one line between them that names the first process
+     * ({@code [process 1, pid P] ended with exit code C; the lines of process 2 follow}). Nothing of the first child reaches the sink after this
      * returns.
      *
      * @param context the sink and deadline for the new child
@@ -362,6 +364,7 @@ public final class StdioTransport implements McpTransport {
             previous.clean(); // the old connection is shut down: its cleaner action does nothing
         }
         StdioConnection fresh = new StdioConnection(config);
+        String marker;
         swap.lock();
         try {
             if (closed) {
@@ -377,12 +380,28 @@ public final class StdioTransport implements McpTransport {
             earlierTail = (before == null ? "" : before + "\n") + label + (tail.isEmpty() ? "" : "\n" + tail);
             earlierProcesses = n;
             connection = fresh;
+            marker = label + "; the lines of process " + (n + 1) + " follow";
         } finally {
             swap.unlock();
         }
+        tellListener(marker); // the first process's drain is over: the marker sits between the two processes' lines
         this.sink = newSink;
         fresh.open(context); // a close() since the swap ends it (the open then throws McpClosedException)
         cleanable = Reaper.watch(this, fresh);
+    }
+
+    /** Hands one line to the stderr listener, containing whatever it throws (as the stderr drain does). */
+    private void tellListener(String line) {
+        Consumer<String> listener = config.stderrListener();
+        if (listener == null) {
+            return;
+        }
+        try {
+            listener.accept(line);
+        } catch (Throwable e) {
+            System.getLogger("dev.loommcp.transport.stdio").log(System.Logger.Level.WARNING, () -> "the stderr "
+                    + "listener of " + config.programName() + " threw " + e.getClass().getName());
+        }
     }
 
     /**
@@ -390,7 +409,8 @@ public final class StdioTransport implements McpTransport {
      * the resolved program, the arguments, the working directory (the JVM's current directory when none was set)
      * and the child's whole environment (names and values). Two transports built from the same configuration have
      * the same key; a different argument, directory or environment value gives a different key. The digest never
-     * reveals an environment value; the client keeps it in memory only and never logs it.
+     * reveals an environment value; the client keeps it in memory (and a digest of it in its era-verdict
+     * file, when it has one) and never logs it.
      *
      * @return the key, never {@code null}
      */
@@ -744,7 +764,9 @@ public final class StdioTransport implements McpTransport {
          * than 8 KiB are cut), on the transport's stderr thread (a platform thread with a 256 KiB stack). It must
          * return quickly: while it runs, stderr is not drained. Anything it throws, {@link Error}s included, is
          * logged at WARNING (the class only, never the line; the first 5 times, then at DEBUG) and ignored: draining
-         * goes on. Default: none.
+         * goes on. When {@link StdioTransport#reopen} starts a second process, the listener gets one line of the
+         * transport's own between the two processes' lines, naming the first (on the thread that reopens). Default:
+         * none.
          *
          * @param listener the listener, or {@code null} for none
          * @return this builder
