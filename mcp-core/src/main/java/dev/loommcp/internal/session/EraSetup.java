@@ -4,6 +4,7 @@ import dev.loommcp.Era;
 import dev.loommcp.McpException;
 import dev.loommcp.McpProtocolException;
 import dev.loommcp.McpRpcException;
+import dev.loommcp.McpTimeoutException;
 import dev.loommcp.McpTransportException;
 import dev.loommcp.ProtocolMode;
 import dev.loommcp.RequestOptions;
@@ -190,6 +191,12 @@ final class EraSetup {
                 // the server answered the probe and then went away: the probe ended it after all
             }
         }
+        if (deadline.isExpired()) {
+            // a server silent until the transport gave up on it (its startup timeout) lost the connection at the
+            // connect deadline: starting it again could only overrun that deadline
+            throw new McpTimeoutException("connect timed out: the era probe (server/discover) lost the connection to "
+                    + transport.describe() + " and no time is left to start it again");
+        }
         LOG.log(System.Logger.Level.DEBUG, () -> "era of " + transport.describe() + ": the probe ended the "
                 + "connection; opening a fresh one for initialize");
         host.reopen(deadline);
@@ -239,7 +246,9 @@ final class EraSetup {
                                      EraVerdicts.Verdict cached, String verdict) throws InterruptedException {
         try {
             initializeLegacy(options, deadline);
-            remember(key, Era.LEGACY);
+            if (cached == null) {
+                remember(key, Era.LEGACY);
+            } // a kept verdict that initialize confirmed keeps its age: its time to live counts from the probe
             return Era.LEGACY;
         } catch (McpRpcException e) {
             if (e.code() != Discovery.UNSUPPORTED_VERSION) {

@@ -14,8 +14,9 @@ import java.util.function.Consumer;
  * "stdio: backward compatibility"), in three stages:
  * <ol>
  *   <li>{@code PROBE}: the answer to the probe's {@code server/discover} (a response, an error, a malformed answer,
- *       a send failure, or the transport's loss) completes {@link #answer()}; anything else the server sends before
- *       it is dropped (DEBUG);</li>
+ *       a send failure, or the transport's loss) completes {@link #answer()}; anything else the server sends in
+ *       this stage (before {@code initialize}, or before the session takes over a modern connection) is dropped
+ *       (DEBUG);</li>
  *   <li>{@code GUARD} (the legacy handshake that follows on the same connection): everything goes to the session's
  *       sink, except the transport's loss, which fails the calls waiting on it ({@code failPending}) and is kept
  *       ({@link #lost()}) instead of closing the session, so that the era setup can reopen the transport;</li>
