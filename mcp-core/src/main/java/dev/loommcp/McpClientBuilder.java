@@ -5,6 +5,7 @@ import dev.loommcp.internal.session.SessionConfig;
 import dev.loommcp.schema.Implementation;
 import dev.loommcp.schema.LoggingLevel;
 import dev.loommcp.spi.McpTransport;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
@@ -276,12 +277,15 @@ public final class McpClientBuilder {
     /**
      * Sets how {@link McpClient#connect()} picks the protocol era: see {@link ProtocolMode} for what each mode
      * does. What {@link ProtocolMode#AUTO} costs: one {@code server/discover} before the first connect to a
-     * server; on stdio it runs in a throw-away process of the same command (one extra spawn; against a silent
-     * legacy server up to {@link #probeTimeout}, then the real process is started and initialized), on HTTP it is
-     * one extra POST on the connection (a legacy server's refusal, then {@code initialize}). The verdict is kept
-     * per server (stdio command line, HTTP endpoint) in memory for the life of the JVM, so later connects to the
-     * same server skip the probe; it is probed again when the kept verdict fails. {@link ProtocolMode#LEGACY}
-     * and {@link ProtocolMode#MODERN} never probe. Default {@link ProtocolMode#AUTO}.
+     * server, on the connection itself. On stdio that is the session's own process: a legacy server answers it
+     * with an error and then takes {@code initialize} on the same process (one process in all); only a server the
+     * probe ended (it exited on the unknown request) is started a second time, after the first process is gone
+     * (against a silent legacy server the probe waits up to {@link #probeTimeout}, then {@code initialize} follows
+     * on the same process). On HTTP it is one extra POST (a legacy server's refusal, then {@code initialize}). The
+     * verdict is kept per server (stdio command line, directory and environment; HTTP endpoint) in memory for the
+     * life of the JVM, and in a file with {@link #eraVerdictCache(Path, Duration)}, so later connects to the same
+     * server skip the probe; it is probed again when the kept verdict fails. {@link ProtocolMode#LEGACY} and
+     * {@link ProtocolMode#MODERN} never probe (one process per connect). Default {@link ProtocolMode#AUTO}.
      *
      * @param mode the mode
      * @return this builder
@@ -290,6 +294,39 @@ public final class McpClientBuilder {
     public McpClientBuilder protocolMode(ProtocolMode mode) {
         config.protocolMode(mode);
         return this;
+    }
+
+    /**
+     * Keeps the era verdicts of {@link ProtocolMode#AUTO} in {@code file} as well as in memory, so that a program
+     * that runs in a new JVM for each connect (a command-line tool) probes each server once per {@code ttl}, not on
+     * every run (MCP 2026-07-28 "Versioning": the verdict MAY be persisted). Only a digest (SHA-256) of the server's
+     * identity is written (stdio: command line, arguments, working directory and environment; HTTP: the endpoint),
+     * never the identity itself; the directory is created owner-only and the file written owner-only, replaced
+     * whole on each update. A file that is unreadable, too large or corrupt is ignored (logged at DEBUG) and
+     * rewritten; a failed write is logged at DEBUG and never fails a connect. A kept verdict that turns out wrong
+     * is dropped and the server probed again, as in memory. Not used in the forced modes. Default: memory only.
+     *
+     * @param file the file, for example {@link #defaultEraVerdictCacheFile()}
+     * @param ttl  how long a verdict is used (positive), for example 24 hours
+     * @return this builder
+     * @throws NullPointerException     if an argument is {@code null}
+     * @throws IllegalArgumentException if {@code ttl} is not positive
+     */
+    public McpClientBuilder eraVerdictCache(Path file, Duration ttl) {
+        config.eraVerdictFile(new dev.loommcp.internal.session.EraVerdictFile(file, ttl));
+        return this;
+    }
+
+    /**
+     * Returns the usual file for {@link #eraVerdictCache(Path, Duration)}:
+     * {@code $XDG_CACHE_HOME/loom-mcp/era-verdicts.json} when {@code XDG_CACHE_HOME} is set to an absolute path,
+     * else {@code ~/.cache/loom-mcp/era-verdicts.json} (the {@code user.home} system property). Nothing is created.
+     *
+     * @return the file
+     */
+    public static Path defaultEraVerdictCacheFile() {
+        return dev.loommcp.internal.session.EraVerdictFile.defaultFile(System.getenv(),
+                Path.of(System.getProperty("user.home")));
     }
 
     /**

@@ -15,10 +15,12 @@ import java.util.Optional;
  *       evidence (any
  *       other JSON-RPC error, an HTTP 4xx other than 401/403, on stdio also silence within the probe timeout or an
  *       exiting process) means the legacy era and an {@code initialize} handshake follows. On HTTP, 401/403, 5xx,
- *       network errors and timeouts are not era evidence: {@code connect()} fails. On stdio the probe runs in a
- *       throw-away process of the same command line, so a server that exits on an unknown first request is not
- *       spent. The verdict is cached per server (stdio command line, HTTP origin) for the life of the JVM and
- *       probed again when it fails.</li>
+ *       network errors and timeouts are not era evidence: {@code connect()} fails (a 5xx names {@link #LEGACY} as
+ *       the way out); on HTTP a 2xx without a JSON-RPC answer is legacy evidence. On stdio the probe goes to the
+ *       session's own process, which a legacy server goes on serving after its error; only when the probe ended the
+ *       process (it exited) is a fresh one started, after the first is gone, so one process runs at a time. The
+ *       verdict is cached per server (stdio command line, directory and environment; HTTP endpoint) for the life of
+ *       the JVM, across JVMs with {@link McpClientBuilder#eraVerdictCache}, and probed again when it fails.</li>
  *   <li>{@link #LEGACY}: {@code initialize} at once, offering the newest legacy version; never probes.</li>
  *   <li>{@link #MODERN}: {@code server/discover} on the connection itself; fails when the server does not speak a
  *       modern version; never falls back.</li>

@@ -357,6 +357,16 @@ final class TasksBench {
         }
 
         @Override
+        public boolean reopenable() {
+            return delegate.reopenable();
+        }
+
+        @Override
+        public void reopen(dev.loommcp.spi.TransportContext context) throws InterruptedException {
+            delegate.reopen(context);
+        }
+
+        @Override
         public String serverKey() {
             return delegate.serverKey();
         }

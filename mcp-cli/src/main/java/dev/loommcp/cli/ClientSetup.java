@@ -178,6 +178,11 @@ final class ClientSetup {
             // the HTTP+SSE transport carries the legacy era only (initialize): no server/discover probe over it
             builder.protocolMode(ProtocolMode.LEGACY);
         }
+        // each run is a new JVM: AUTO keeps its era verdicts in the user's cache directory (--protocol pins instead)
+        Path verdicts = eraVerdictFile(environment);
+        if (verdicts != null) {
+            builder.eraVerdictCache(verdicts, ERA_VERDICT_TTL);
+        }
         if (options.probeTimeout() != null) {
             builder.probeTimeout(options.probeTimeout());
         }
@@ -191,6 +196,32 @@ final class ClientSetup {
             }, false);
         }
         return builder.build();
+    }
+
+    /** How long the CLI trusts an era verdict it kept from an earlier run. */
+    static final Duration ERA_VERDICT_TTL = Duration.ofHours(24);
+
+    /**
+     * The era verdict file of the CLI: {@code $XDG_CACHE_HOME/loom-mcp/era-verdicts.json} when that variable is an
+     * absolute path, else {@code $HOME/.cache/loom-mcp/era-verdicts.json}; {@code null} (verdicts in memory only)
+     * when neither is set.
+     *
+     * @param environment how to read the environment
+     * @return the file, or {@code null}
+     */
+    static Path eraVerdictFile(Function<String, String> environment) {
+        for (String[] base : new String[][] {{"XDG_CACHE_HOME"}, {"HOME", ".cache"}}) {
+            String value = environment.apply(base[0]);
+            try {
+                if (value != null && !value.isBlank() && Path.of(value).isAbsolute()) {
+                    Path dir = base.length > 1 ? Path.of(value, base[1]) : Path.of(value);
+                    return dir.resolve("loom-mcp").resolve("era-verdicts.json");
+                }
+            } catch (java.nio.file.InvalidPathException e) {
+                // not a path: try the next one
+            }
+        }
+        return null;
     }
 
     /** The {@code --root} directories as roots: each must be an existing directory. */

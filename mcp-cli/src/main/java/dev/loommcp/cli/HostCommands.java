@@ -241,6 +241,10 @@ final class HostCommands {
         if (protocol != null) {
             builder.protocolMode(protocol);
         }
+        Path verdicts = ClientSetup.eraVerdictFile(environment); // as for one server: see there
+        if (verdicts != null) {
+            builder.eraVerdictCache(verdicts, ClientSetup.ERA_VERDICT_TTL);
+        }
     }
 
     private static String lower(String s) {

@@ -79,11 +79,10 @@ final class CliProcess {
 
     /** Runs to the end with stdin from {@code /dev/null}, bounded to 120 s. */
     static Run run(ProcessBuilder pb) throws IOException, InterruptedException {
-        if (pb.command().contains(launcher().toString())) {
-            // the launcher's class-data archive goes under target/, not the user's ~/.cache, unless a test says where
-            pb.environment().putIfAbsent("XDG_CACHE_HOME", Path.of("target", "launcher-cache").toAbsolutePath()
-                    .toString());
-        }
+        // the launcher's class-data archive and the CLI's era verdicts go under target/, not the user's ~/.cache,
+        // unless a test says where (an environment cleared by posixLocale lost the build's setting)
+        pb.environment().putIfAbsent("XDG_CACHE_HOME", Path.of("target", "launcher-cache").toAbsolutePath()
+                .toString());
         return run(pb.redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null"))).start(), pb.command());
     }
 

@@ -67,10 +67,11 @@ public interface McpTransport extends AutoCloseable {
 
     /**
      * Returns a new, unopened transport to the same server for one throw-away era probe ({@code ProtocolMode.AUTO}),
-     * or empty when the probe should run on this transport. The core opens it, sends one {@code server/discover},
-     * and closes it within the probe timeout; the probe's process or connection never carries the session. stdio
-     * returns one (MCP 2026-07-28 "stdio: backward compatibility": some legacy servers exit on a request before
-     * {@code initialize}, so the probe must not spend the caller's process); HTTP returns empty. Default empty.
+     * or empty when the probe should run on this transport. Consulted only when {@link #reopenable()} is
+     * {@code false}: the core then opens it, sends one {@code server/discover}, closes it and waits for that close
+     * to finish before it opens this transport, so the two never run at the same time (a server that allows one
+     * instance would refuse the second). The probe's process or connection never carries the session. Default
+     * empty.
      *
      * @return the probe transport, or empty
      */
@@ -79,11 +80,43 @@ public interface McpTransport extends AutoCloseable {
     }
 
     /**
+     * Returns whether {@link #reopen(TransportContext)} can replace this transport's connection with a fresh one
+     * (stdio: a new process of the same command line). The core's {@code ProtocolMode.AUTO} then sends its
+     * {@code server/discover} probe on the connection itself (MCP 2026-07-28 "stdio: backward compatibility": a
+     * legacy server answers it with an error and takes {@code initialize} on the same process) and reopens only
+     * when the probe ended the connection (the server exited, or its output became unusable). Default
+     * {@code false}.
+     *
+     * @return whether {@link #reopen(TransportContext)} is supported
+     */
+    default boolean reopenable() {
+        return false;
+    }
+
+    /**
+     * Ends this opened transport's connection, waits until it is gone (stdio: the process tree exited and was
+     * reaped, with the same bounded shutdown as {@link #close()}), then opens a fresh one with the same settings and
+     * {@code context}, as {@link #open(TransportContext)} does. Nothing of the old connection reaches the sink after
+     * this returns. Called by the core at most once per connect, only when {@link #reopenable()} is {@code true},
+     * on the connecting thread.
+     *
+     * @param context the sink and open deadline for the new connection
+     * @throws dev.loommcp.McpTransportException if the new connection cannot be opened
+     * @throws dev.loommcp.McpClosedException    if {@link #close()} was called before or while this ran
+     * @throws UnsupportedOperationException     if {@link #reopenable()} is {@code false} (the default)
+     * @throws InterruptedException              if the calling thread is interrupted while it waits
+     */
+    default void reopen(TransportContext context) throws InterruptedException {
+        throw new UnsupportedOperationException("this transport cannot reopen its connection");
+    }
+
+    /**
      * Returns a key naming the server for the core's cache of era verdicts: the same key for two transports means
      * the same server, so it must name everything that tells two servers apart (stdio: the command line, working
      * directory and environment; HTTP: the endpoint's scheme, host, port, path and query). It is never logged and
-     * should not carry secrets in clear (a task store may keep it on disk: digest what may be secret). Default
-     * {@code null}: no caching.
+     * should not carry secrets in clear (a task store may keep it on disk: digest what may be secret). It is kept in
+     * memory, and only as a SHA-256 digest in the file of {@code McpClientBuilder.eraVerdictCache} when the client has
+     * one. Default {@code null}: no caching.
      *
      * @return the key, or {@code null}
      */

@@ -103,6 +103,32 @@ class McpServersTest {
         assertThat(changes.statesOf("alpha")).endsWith(ServerState.CLOSED);
     }
 
+    /**
+     * Issue 27 item 1: a server that allows one instance (it takes a lock directory, or exits with "another
+     * instance is running") starts and serves in the default protocol mode: AUTO's probe runs on the server's own
+     * process, so no second process ever runs beside it (before, the throw-away probe process still held the lock
+     * when the real one started, and the server was marked failed). Each start appends a line to a file.
+     */
+    @Test
+    void aServerThatAllowsOneInstanceStartsInTheDefaultMode(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        java.nio.file.Path lock = dir.resolve("lock");
+        java.nio.file.Path starts = dir.resolve("starts.log");
+        List<String> argv = new ArrayList<>(List.of("sh", "-c",
+                "echo start >> \"$1\"; mkdir \"$0\" 2>/dev/null || { echo 'another instance is running' >&2; exit 1; }; "
+                        + "trap 'rmdir \"$0\"' EXIT; trap 'exit 143' TERM; shift; \"$@\"", lock.toString(),
+                starts.toString()));
+        argv.addAll(CrashFixture.stdioCommand(0));
+        Changes changes = new Changes();
+        try (McpServers servers = McpServers.newBuilder().add(StdioServerConfig.of("solo", argv))
+                .listener(changes).build()) {
+            assertThat(text(servers.callTool("solo__echo", Map.of("message", "one")))).isEqualTo("Echo: one");
+            assertThat(servers.server("solo").state()).isEqualTo(ServerState.READY);
+            assertThat(changes.statesOf("solo")).containsExactly(ServerState.CONNECTING, ServerState.READY);
+        }
+        assertThat(java.nio.file.Files.readAllLines(starts)).hasSize(1);
+    }
+
     @Test
     void unknownNamesFailClearlyBeforeAnythingIsSent() throws Exception {
         try (McpServers servers = McpServers.newBuilder().add(crashy("alpha", 0)).build()) {
@@ -206,7 +232,11 @@ class McpServersTest {
                 .listener(changes).build()) {
             // the good server is served while the hanging one is still connecting
             assertThat(text(servers.callTool("good__echo", Map.of("message", "x")))).isEqualTo("Echo: x");
-            List<ServerStatus> statuses = servers.startAll();
+            servers.startAll();
+            // the hanging server fails at its startup timeout; since AUTO probes on the server's own process (issue
+            // 27), its connect ends only once that process is stopped (the stdin grace), as in the LEGACY mode
+            changes.await("hangs", ServerState.FAILED);
+            List<ServerStatus> statuses = servers.statuses();
             assertThat(statuses).extracting(ServerStatus::state)
                     .containsExactly(ServerState.FAILED, ServerState.FAILED, ServerState.READY);
             assertThat(statuses.get(1).lastError()).contains("loom-mcp-no-such-program");

@@ -19,15 +19,21 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * AUTO against hostile 2025-era stdio servers (MCP 2026-07-28 "stdio: backward compatibility"; MODERN-ERA.md C.2
- * items 4-5): one that never answers the probe and one that exits on it. The probe runs in a throw-away process
- * ({@link StdioTransport#probeTransport()}), so the session's own process only ever sees {@code initialize}; the
- * client ends in the legacy era and works; nothing is left running. Each test sets an environment variable of its
- * own so the era-verdict cache (keyed by command line, directory and environment) never answers for it.
+ * items 4-5): one that never answers the probe and one that exits on it. The probe runs on the session's own process;
+ * a silent server then takes {@code initialize} on that same process, and only a server the probe ended is started
+ * again ({@link StdioTransport#reopen}), once the first process is gone. The client ends in the legacy era and works;
+ * nothing is left running. Each test sets an environment variable of its own so the era-verdict cache (keyed by
+ * command line, directory and environment) never answers for it.
  */
 @ExtendWith(LeakCheck.class)
 class AutoFallbackTest {
 
-    private static void fallsBackToLegacy(List<String> argv, Duration probeTimeout, TestInfo test) throws Exception {
+    private static boolean isRequest(JsonRpcMessage m, String method) {
+        return m instanceof JsonRpcMessage.Request r && r.method().equals(method);
+    }
+
+    private static void fallsBackToLegacy(List<String> argv, Duration probeTimeout, boolean probeEndsServer,
+                                          TestInfo test) throws Exception {
         StdioTransport stdio = StdioTransport.newBuilder(argv)
                 .putEnvironment("LOOM_TEST_CASE", test.getDisplayName() + System.nanoTime())
                 .build();
@@ -38,27 +44,34 @@ class AutoFallbackTest {
             assertThat(client.era()).isEqualTo(Era.LEGACY);
             assertThat(client.protocolVersion()).isEqualTo("2025-11-25");
             assertThat(client.callTool("echo", Map.of("message", "fallback")).text()).isEqualTo("Echo: fallback");
-            // the probe went to its own process...
-            assertThat(recording.probes()).hasSize(1);
-            assertThat(recording.probes().get(0).sent()).first()
-                    .matches(m -> m instanceof JsonRpcMessage.Request r && r.method().equals("server/discover"));
-            // ...and the session's process never saw it
-            assertThat(recording.sent()).first()
-                    .matches(m -> m instanceof JsonRpcMessage.Request r && r.method().equals("initialize"));
-            assertThat(stdio.stderrTail()).contains("RECEIVED initialize").doesNotContain("server/discover");
+            // the probe went over the session's own transport, then initialize
+            assertThat(recording.probes()).isEmpty();
+            assertThat(recording.sent()).first().matches(m -> isRequest(m, "server/discover"));
+            assertThat(recording.sent().get(1)).matches(m -> isRequest(m, "initialize"));
+            // a fresh process only when the probe ended the first one
+            assertThat(recording.reopens()).isEqualTo(probeEndsServer ? 1 : 0);
+            String tail = stdio.stderrTail();
+            assertThat(tail).contains("RECEIVED server/discover", "RECEIVED initialize");
+            if (probeEndsServer) {
+                // each process's lines under its own label: the probe's first, the session's after it
+                assertThat(tail).containsSubsequence("[process 1, pid ", "RECEIVED server/discover", "exiting",
+                        "[process 2, pid " + stdio.pid().orElseThrow() + "]", "RECEIVED initialize");
+            } else {
+                assertThat(tail).doesNotContain("[process ");
+            }
         }
     }
 
     @Test
     void aServerThatNeverAnswersTheProbeIsServedInTheLegacyEra(TestInfo test) throws Exception {
         // silence costs the probe timeout: keep it short
-        fallsBackToLegacy(ModernFixture.silentLegacyCommand(), Duration.ofSeconds(1), test);
+        fallsBackToLegacy(ModernFixture.silentLegacyCommand(), Duration.ofSeconds(1), false, test);
     }
 
     @Test
     void aServerThatExitsOnTheProbeIsServedInTheLegacyEra(TestInfo test) throws Exception {
         // a long timeout: the probe process's exit, not the timeout, must be what ends the probe
-        fallsBackToLegacy(ModernFixture.exitingLegacyCommand(), FixtureClients.PROBE_TIMEOUT, test);
+        fallsBackToLegacy(ModernFixture.exitingLegacyCommand(), FixtureClients.PROBE_TIMEOUT, true, test);
     }
 
     @Test
@@ -71,7 +84,11 @@ class AutoFallbackTest {
             try (McpClient client = McpClient.newBuilder(recording).probeTimeout(Duration.ofSeconds(1)).build()) {
                 client.connect();
                 assertThat(client.era()).isEqualTo(Era.LEGACY);
-                assertThat(recording.probes()).as("probes in round " + round).hasSize(round == 0 ? 1 : 0);
+                // round 1 knows the verdict: initialize first, on the one process
+                String first = round == 0 ? "server/discover" : "initialize";
+                assertThat(recording.sent()).first().as("first request in round " + round)
+                        .matches(m -> isRequest(m, first));
+                assertThat(recording.reopens()).as("reopens in round " + round).isEqualTo(round == 0 ? 1 : 0);
             }
         }
     }

@@ -12,7 +12,8 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * A transport decorator that records every message the client sends and receives, so a test against a real server
  * can check what went over the wire (for example that a timed-out call sent {@code notifications/cancelled}).
  * Everything else (open, close, the handshake callback, every event of the sink, and the era seams
- * {@link #probeTransport()}, {@link #serverKey()} and {@link #exchangePerRequest()}) is passed through unchanged,
+ * {@link #probeTransport()}, {@link #reopenable()}, {@link #reopen}, {@link #serverKey()} and
+ * {@link #exchangePerRequest()}) is passed through unchanged,
  * so a recorded transport behaves in both protocol eras exactly like the one it wraps. A probe transport the
  * wrapped transport hands out is itself wrapped in a recorder, kept in {@link #probes()}.
  *
@@ -24,6 +25,7 @@ public final class RecordingTransport implements McpTransport {
     private final List<JsonRpcMessage> sent = new CopyOnWriteArrayList<>();
     private final List<JsonRpcMessage> received = new CopyOnWriteArrayList<>();
     private final List<RecordingTransport> probes = new CopyOnWriteArrayList<>();
+    private final java.util.concurrent.atomic.AtomicInteger reopens = new java.util.concurrent.atomic.AtomicInteger();
 
     /**
      * Wraps a transport.
@@ -82,8 +84,45 @@ public final class RecordingTransport implements McpTransport {
      */
     @Override
     public void open(TransportContext context) throws InterruptedException {
+        delegate.open(recorded(context));
+    }
+
+    /**
+     * Passes {@link McpTransport#reopenable()} through.
+     *
+     * @return what the wrapped transport answers
+     */
+    @Override
+    public boolean reopenable() {
+        return delegate.reopenable();
+    }
+
+    /**
+     * Reopens the wrapped transport with the context's sink wrapped as {@link #open} wraps it; what the new
+     * connection receives is recorded in the same {@link #received()} list ({@link #reopens()} counts the calls).
+     *
+     * @param context the client's context; its sink is wrapped, the rest passed through
+     * @throws InterruptedException as the wrapped transport
+     */
+    @Override
+    public void reopen(TransportContext context) throws InterruptedException {
+        reopens.incrementAndGet();
+        delegate.reopen(recorded(context));
+    }
+
+    /**
+     * Returns how many times the client reopened the wrapped transport (stdio: the era probe ended the first
+     * process, so a second one was started).
+     *
+     * @return the count
+     */
+    public int reopens() {
+        return reopens.get();
+    }
+
+    private TransportContext recorded(TransportContext context) {
         TransportSink sink = context.sink();
-        delegate.open(context.withSink(new TransportSink() {
+        return context.withSink(new TransportSink() {
             @Override
             public void onMessage(JsonRpcMessage message) {
                 received.add(message);
@@ -109,7 +148,7 @@ public final class RecordingTransport implements McpTransport {
             public void onClosed(dev.loommcp.McpTransportException cause) {
                 sink.onClosed(cause);
             }
-        }));
+        });
     }
 
     /**

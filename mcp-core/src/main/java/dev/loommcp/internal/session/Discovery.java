@@ -22,7 +22,6 @@ import dev.loommcp.schema.ServerCapabilities;
 import dev.loommcp.spi.Deadline;
 import dev.loommcp.spi.McpTransport;
 import dev.loommcp.spi.TransportContext;
-import dev.loommcp.spi.TransportSink;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -34,7 +33,7 @@ import java.util.concurrent.TimeoutException;
  * The modern era's {@code server/discover} (MCP 2026-07-28 "server/discover"; "Versioning: backward compatibility
  * with initialization-based versions"): reading and validating a {@link DiscoverResult}, the version both sides
  * speak, which answers are era evidence for {@code ProtocolMode.AUTO}, and the throw-away probe of a transport that
- * offers one ({@link McpTransport#probeTransport()}). Stateless; thread-safe.
+ * offers one ({@link McpTransport#probeTransport()}) or on the session's own connection. Stateless; thread-safe.
  */
 final class Discovery {
 
@@ -174,11 +173,17 @@ final class Discovery {
      * Classifies the failure of {@code server/discover} on the session's own transport in {@code AUTO} mode (C.2
      * items 8 to 11): returns what makes it legacy evidence, or {@code null} when it is not (a recognized modern
      * error, an HTTP 401/403 or 5xx, a network failure, a timeout, a cancellation: {@code connect()} fails with it).
+     * An answer that is no valid modern answer at all ({@link McpProtocolException}: over HTTP a 2xx without a JSON
+     * answer, such as 204, 200 with an empty JSON body or 200 {@code text/plain}; a malformed answer) is legacy
+     * evidence as a 400/404 is: a modern server answers {@code server/discover} with a result.
      *
      * @param failure what the discover call threw
      * @return the evidence, or {@code null}
      */
     static String legacyEvidence(McpException failure) {
+        if (failure instanceof McpProtocolException) {
+            return "an answer that is not a server/discover result (" + failure.getMessage() + ")";
+        }
         if (failure instanceof McpUnsupportedVersionException u) {
             return mutualVersion(u.supportedVersions()) == null
                     ? "-32022 naming no modern version (" + u.supportedVersions() + ")" : null;
@@ -199,24 +204,59 @@ final class Discovery {
      * @param era      the era the evidence shows
      * @param discover the adopted result when the probe got a valid one, else {@code null}
      * @param evidence what the verdict rests on, for logs and messages
+     * @param lost     whether the probe ended the connection it ran on (the process exited, the output became
+     *                 unusable, the send failed): a legacy verdict then needs a fresh connection
      */
-    record Probe(Era era, DiscoverResult discover, String evidence) {
+    record Probe(Era era, DiscoverResult discover, String evidence, boolean lost) {
+    }
+
+    /** Opens the probe's transport with the probe's sink. */
+    @FunctionalInterface
+    interface Opener {
+        void open(ProbeSink sink) throws InterruptedException;
     }
 
     /**
      * Probes a throw-away transport (C.2 items 1 to 5): opens it, sends one {@code server/discover}, waits for the
-     * answer until {@code probeDeadline}, and always hands it to {@code closer} (which closes it, possibly on another
-     * thread: reaping a process may take the transport's shutdown grace, which connect need not wait for). A valid result sharing a modern version, a recognized
-     * modern error, or {@code -32022} naming a modern version means modern; any other error, a result that does not
-     * validate, silence until the probe deadline, the transport's loss (the process exited) or a failure to start it
-     * mean legacy.
+     * answer until {@code probeDeadline}, and always hands it to {@code closer} (which closes it and waits for its
+     * end, so that the session's own process never runs beside it). A failure to start it is a legacy verdict (the
+     * session's own open then reports it).
      *
-     * @param probe           the unopened probe transport
+     * @param probe  the unopened probe transport
+     * @param closer closes the probe transport once the probe is over
+     * @see #probe(ProbeSink, Opener, McpTransport, Envelope, Deadline, Deadline, CancellationToken,
+     *      java.util.function.UnaryOperator)
+     */
+    static Probe probeAside(McpTransport probe, Envelope envelope, Deadline probeDeadline, Deadline connectDeadline,
+                            CancellationToken token, java.util.function.Consumer<McpTransport> closer,
+                            java.util.function.UnaryOperator<Runnable> whenClosed) throws InterruptedException {
+        try {
+            return probe(new ProbeSink(null, lost -> { }), sink -> {
+                try {
+                    probe.open(TransportContext.of(sink, probeDeadline));
+                } catch (McpException e) {
+                    sink.answer().complete(e);
+                }
+            }, probe, envelope, probeDeadline, connectDeadline, token, whenClosed);
+        } finally {
+            closer.accept(probe);
+        }
+    }
+
+    /**
+     * Sends one {@code server/discover} (id {@link ProbeSink#PROBE_ID}) on {@code transport}, opened by
+     * {@code opener} with {@code sink}, and waits for the answer until {@code probeDeadline} (C.2 items 1 to 5). A
+     * valid result sharing a modern version, a recognized modern error, or {@code -32022} naming a modern version
+     * means modern; any other error, a result that does not validate, silence until the probe deadline, the
+     * transport's loss (the process exited) or a send failure mean legacy. The transport is left as it is (open).
+     *
+     * @param sink            the probe stage of the transport's sink
+     * @param opener          opens the transport with {@code sink}
+     * @param transport       the transport the probe goes over
      * @param envelope        builds the request's {@code _meta} and routing
      * @param probeDeadline   the earlier of the probe timeout and the connect deadline
      * @param connectDeadline the connect deadline (silence until it is a timeout of {@code connect()}, not evidence)
      * @param token           the connect's token, or {@code null}
-     * @param closer          closes the probe transport once the probe is over
      * @param whenClosed      registers an action to run when the client closes, returning what unregisters it
      * @return the verdict
      * @throws McpTimeoutException   if the connect deadline passed during the probe
@@ -224,49 +264,30 @@ final class Discovery {
      * @throws McpClosedException    if the client was closed during the probe
      * @throws InterruptedException  if the calling thread is interrupted
      */
-    static Probe probe(McpTransport probe, Envelope envelope, Deadline probeDeadline, Deadline connectDeadline,
-                       CancellationToken token, java.util.function.Consumer<McpTransport> closer,
-                       java.util.function.UnaryOperator<Runnable> whenClosed)
-            throws InterruptedException {
-        CompletableFuture<Object> answer = new CompletableFuture<>();
-        TransportSink sink = new TransportSink() {
-            @Override
-            public void onMessage(JsonRpcMessage message) {
-                if (message instanceof JsonRpcMessage.Response || message instanceof JsonRpcMessage.ErrorResponse) {
-                    answer.complete(message); // the probe sends one request: any answer is its answer
-                }
-            }
-
-            @Override
-            public void onMalformedResponse(RequestId id, String problem) {
-                answer.complete("a malformed answer");
-            }
-
-            @Override
-            public void onSendFailed(RequestId id, McpException cause) {
-                answer.complete(cause);
-            }
-
-            @Override
-            public void onClosed(McpTransportException cause) {
-                answer.complete(cause);
-            }
-        };
+    static Probe probe(ProbeSink sink, Opener opener, McpTransport transport, Envelope envelope,
+                       Deadline probeDeadline, Deadline connectDeadline, CancellationToken token,
+                       java.util.function.UnaryOperator<Runnable> whenClosed) throws InterruptedException {
+        CompletableFuture<Object> answer = sink.answer();
         String version = MODERN_VERSIONS.get(0);
-        RequestId id = RequestId.of(1);
+        RequestId id = ProbeSink.PROBE_ID;
         CallContext context = new CallContext(probeDeadline, id, false,
                 envelope.routing("server/discover", null, version));
         CancellationToken.Registration registration = token == null ? null
                 : token.onCancel(() -> answer.completeExceptionally(new PendingCall.CancelSignal(token.reason())));
-        // the probe's transport is not the session's: a close of the client reaches this wait only through this
+        // the probe's wait is not a call of the session: a close of the client reaches it only through this
         Runnable unregister = whenClosed.apply(() -> answer.completeExceptionally(new McpClosedException(
                 "connect failed: the client was closed during the era probe (server/discover)", null)));
         try {
-            try {
-                probe.open(TransportContext.of(sink, probeDeadline));
-                probe.send(new JsonRpcMessage.Request(id, "server/discover", envelope.wrap(null, version)), context);
-            } catch (McpException e) {
-                answer.complete(e);
+            opener.open(sink);
+            if (!answer.isDone()) {
+                try {
+                    transport.send(new JsonRpcMessage.Request(id, "server/discover", envelope.wrap(null, version)),
+                            context);
+                } catch (McpClosedException e) {
+                    throw e;
+                } catch (McpException e) {
+                    answer.complete(e);
+                }
             }
             Object a;
             try {
@@ -285,7 +306,7 @@ final class Discovery {
                 if (connectDeadline.isExpired()) {
                     throw new McpTimeoutException("connect timed out during the era probe (server/discover)");
                 }
-                return new Probe(Era.LEGACY, null, "no answer to server/discover within the probe timeout");
+                return new Probe(Era.LEGACY, null, "no answer to server/discover within the probe timeout", false);
             }
             return verdict(a);
         } finally {
@@ -294,7 +315,6 @@ final class Discovery {
             }
             unregister.run();
             context.cancel();
-            closer.accept(probe);
         }
     }
 
@@ -306,23 +326,24 @@ final class Discovery {
                 try {
                     result = JsonRpcCodec.plainResult(r.result()); // kept as bytes by the reader: decoded here
                 } catch (McpProtocolException e) {
-                    yield new Probe(Era.LEGACY, null, "a malformed answer");
+                    yield new Probe(Era.LEGACY, null, "a malformed answer", false);
                 }
                 DiscoverResult d = result instanceof Map<?, ?> m ? parse((Map<String, Object>) m) : null;
                 if (d == null) {
-                    yield new Probe(Era.LEGACY, null, "a server/discover result that is not a DiscoverResult");
+                    yield new Probe(Era.LEGACY, null, "a server/discover result that is not a DiscoverResult",
+                            false);
                 }
                 yield mutualVersion(d.supportedVersions()) == null
                         ? new Probe(Era.LEGACY, null, "supportedVersions " + d.supportedVersions()
-                                + " share no version with this client")
-                        : new Probe(Era.MODERN, d, "a DiscoverResult");
+                                + " share no version with this client", false)
+                        : new Probe(Era.MODERN, d, "a DiscoverResult", false);
             }
             case JsonRpcMessage.ErrorResponse e -> isModernError(e.error())
-                    ? new Probe(Era.MODERN, null, "JSON-RPC error " + e.error().code())
-                    : new Probe(Era.LEGACY, null, "JSON-RPC error " + e.error().code());
+                    ? new Probe(Era.MODERN, null, "JSON-RPC error " + e.error().code(), false)
+                    : new Probe(Era.LEGACY, null, "JSON-RPC error " + e.error().code(), false);
             case McpException e -> new Probe(Era.LEGACY, null, "the probe ended without an answer ("
-                    + e.getClass().getSimpleName() + ")");
-            default -> new Probe(Era.LEGACY, null, String.valueOf(answer));
+                    + e.getClass().getSimpleName() + ")", true);
+            default -> new Probe(Era.LEGACY, null, String.valueOf(answer), false);
         };
     }
 }

@@ -1,8 +1,10 @@
 package dev.loommcp.internal.session;
 
 import dev.loommcp.Era;
+import dev.loommcp.McpException;
 import dev.loommcp.McpProtocolException;
 import dev.loommcp.McpRpcException;
+import dev.loommcp.McpTimeoutException;
 import dev.loommcp.McpTransportException;
 import dev.loommcp.ProtocolMode;
 import dev.loommcp.RequestOptions;
@@ -49,8 +51,14 @@ final class EraSetup {
         /** A cached verdict was adopted without asking the server: the first answer checks it. */
         void unverified(String key, EraVerdicts.Verdict verdict);
 
-        /** Closes a probe transport without making the connect wait for it. */
-        void closeProbe(McpTransport probe);
+        /** Opens the session's transport with {@code sink} (the probe's) instead of the session's sink. */
+        void open(Deadline deadline, ProbeSink sink) throws InterruptedException;
+
+        /** A probe sink in front of the session's sink (its {@code GUARD} stage fails the pending calls). */
+        ProbeSink probeSink();
+
+        /** Replaces the session's transport connection with a fresh one (the old one gone first). */
+        void reopen(Deadline deadline) throws InterruptedException;
 
         /**
          * Runs {@code action} when the client closes (at once if it is closed already): how a close ends the wait
@@ -99,49 +107,133 @@ final class EraSetup {
         return auto(options, deadline);
     }
 
-    /** {@code ProtocolMode.AUTO}: the cached verdict, else the probe (C.2). */
+    /**
+     * {@code ProtocolMode.AUTO}: the cached verdict (memory, then the verdict file), else the probe (C.2): on the
+     * session's own connection when the transport can reopen it (stdio), on a throw-away transport when it offers
+     * one, else {@code server/discover} on the connection (HTTP).
+     */
     private Era auto(RequestOptions options, Deadline deadline) throws InterruptedException {
         String key = transport.serverKey();
         EraVerdicts.Verdict cached = EraVerdicts.get(key);
-        if (cached != null && cached.era() == Era.MODERN) {
+        if (cached == null && config.eraVerdictFile() != null) {
+            Era kept = config.eraVerdictFile().get(key);
+            cached = kept == null ? null : EraVerdicts.put(key, kept, null);
+        }
+        if (cached != null && cached.era() == Era.MODERN && cached.fresh()) {
             host.open(deadline);
-            if (cached.fresh()) {
-                adopt(cached.discover(), Discovery.mutualVersion(cached.discover().supportedVersions()));
-                host.unverified(key, cached); // the first request checks the verdict
-                LOG.log(System.Logger.Level.DEBUG, () -> "era of " + transport.describe()
-                        + ": modern (cached server/discover result)");
-                return Era.MODERN;
-            }
-            // the discover on the session's own transport checks the verdict; legacy evidence drops it
-            return discoverOrInitialize(options, deadline, key, cached);
+            adopt(cached.discover(), Discovery.mutualVersion(cached.discover().supportedVersions()));
+            host.unverified(key, cached); // the first request checks the verdict
+            LOG.log(System.Logger.Level.DEBUG, () -> "era of " + transport.describe()
+                    + ": modern (cached server/discover result)");
+            return Era.MODERN;
+        }
+        if (cached != null && cached.era() == Era.LEGACY) {
+            host.open(deadline);
+            return initializeOrDiscover(options, deadline, key, cached, "cached legacy verdict");
+        }
+        if (transport.reopenable()) {
+            // a cached modern verdict is checked by the same discover: the probe's
+            return probeInPlace(options, deadline, key, cached);
         }
         if (cached != null) {
             host.open(deadline);
-            return initializeOrDiscover(options, deadline, key, cached, "cached legacy verdict");
+            // the discover on the session's own transport checks the verdict; legacy evidence drops it
+            return discoverOrInitialize(options, deadline, key, cached);
         }
         Optional<McpTransport> probeTransport = transport.probeTransport();
         if (probeTransport.isPresent()) {
             Deadline probeDeadline = Deadline.after(config.probeTimeout()).earliest(deadline);
-            Discovery.Probe probe = Discovery.probe(probeTransport.get(), envelope, probeDeadline, deadline,
-                    options.token().orElse(null), host::closeProbe, host::whenClosed);
-            LOG.log(System.Logger.Level.DEBUG, () -> "era of " + transport.describe() + ": "
-                    + probe.era().name().toLowerCase(Locale.ROOT) + " (probe: " + probe.evidence() + ")");
+            // the probe's transport is closed (and its process gone) before the session's opens: never two at once
+            Discovery.Probe probe = Discovery.probeAside(probeTransport.get(), envelope, probeDeadline, deadline,
+                    options.token().orElse(null), McpTransport::close, host::whenClosed);
+            logVerdict(probe);
             host.open(deadline);
             if (probe.era() == Era.MODERN) {
-                if (probe.discover() != null) {
-                    adopt(probe.discover(), Discovery.mutualVersion(probe.discover().supportedVersions()));
-                } else {
-                    // a recognized modern error: ask again, surface the error
-                    discover(options, deadline, false, "the probe found a modern server");
-                }
-                EraVerdicts.put(key, Era.MODERN, adopted);
-                return Era.MODERN;
+                return modern(options, deadline, key, probe);
             }
             return initializeOrDiscover(options, deadline, key, null, "legacy verdict of the probe ("
                     + probe.evidence() + ")");
         }
         host.open(deadline);
         return discoverOrInitialize(options, deadline, key, null);
+    }
+
+    /**
+     * The probe on the session's own connection (MCP 2026-07-28 "stdio: backward compatibility"; the reference
+     * server answers {@code server/discover} with {@code -32601} and takes {@code initialize} on the same process):
+     * a modern verdict keeps the connection; a legacy one runs {@code initialize} on it too, unless the probe (or
+     * the handshake right after it) lost the connection: then the transport is reopened (the first process gone
+     * before the second starts) and the fresh one gets {@code initialize} only.
+     */
+    private Era probeInPlace(RequestOptions options, Deadline deadline, String key, EraVerdicts.Verdict cached)
+            throws InterruptedException {
+        ProbeSink sink = host.probeSink();
+        Deadline probeDeadline = Deadline.after(config.probeTimeout()).earliest(deadline);
+        Discovery.Probe probe = Discovery.probe(sink, s -> host.open(deadline, s), transport, envelope,
+                probeDeadline, deadline, options.token().orElse(null), host::whenClosed);
+        logVerdict(probe);
+        if (probe.era() == Era.MODERN) {
+            sink.handOver();
+            return modern(options, deadline, key, probe);
+        }
+        forget(key, cached);
+        String verdict = "legacy verdict of the probe (" + probe.evidence() + ")";
+        if (!probe.lost()) {
+            sink.guard();
+            try {
+                Era era = initializeOrDiscover(options, deadline, key, null, verdict);
+                sink.handOver();
+                return era;
+            } catch (McpException e) {
+                if (sink.lost() == null) {
+                    throw e;
+                }
+                // the server answered the probe and then went away: the probe ended it after all
+            }
+        }
+        if (deadline.isExpired()) {
+            // a server silent until the transport gave up on it (its startup timeout) lost the connection at the
+            // connect deadline: starting it again could only overrun that deadline
+            throw new McpTimeoutException("connect timed out: the era probe (server/discover) lost the connection to "
+                    + transport.describe() + " and no time is left to start it again");
+        }
+        LOG.log(System.Logger.Level.DEBUG, () -> "era of " + transport.describe() + ": the probe ended the "
+                + "connection; opening a fresh one for initialize");
+        host.reopen(deadline);
+        return initializeOrDiscover(options, deadline, key, null, verdict);
+    }
+
+    private void logVerdict(Discovery.Probe probe) {
+        LOG.log(System.Logger.Level.DEBUG, () -> "era of " + transport.describe() + ": "
+                + probe.era().name().toLowerCase(Locale.ROOT) + " (probe: " + probe.evidence() + ")");
+    }
+
+    /** A modern verdict of a probe: its result adopted, or (a recognized modern error) a discover that asks again. */
+    private Era modern(RequestOptions options, Deadline deadline, String key, Discovery.Probe probe)
+            throws InterruptedException {
+        if (probe.discover() != null) {
+            adopt(probe.discover(), Discovery.mutualVersion(probe.discover().supportedVersions()));
+        } else {
+            discover(options, deadline, false, "the probe found a modern server");
+        }
+        remember(key, Era.MODERN);
+        return Era.MODERN;
+    }
+
+    /** Keeps a verdict in memory and, when configured, in the verdict file. */
+    private void remember(String key, Era era) {
+        EraVerdicts.put(key, era, era == Era.MODERN ? adopted : null);
+        if (config.eraVerdictFile() != null) {
+            config.eraVerdictFile().put(key, era);
+        }
+    }
+
+    /** Drops a verdict that failed, in memory and in the verdict file. */
+    private void forget(String key, EraVerdicts.Verdict cached) {
+        EraVerdicts.drop(key, cached);
+        if (cached != null && config.eraVerdictFile() != null) {
+            config.eraVerdictFile().drop(key);
+        }
     }
 
     /**
@@ -154,17 +246,19 @@ final class EraSetup {
                                      EraVerdicts.Verdict cached, String verdict) throws InterruptedException {
         try {
             initializeLegacy(options, deadline);
-            EraVerdicts.put(key, Era.LEGACY, null);
+            if (cached == null) {
+                remember(key, Era.LEGACY);
+            } // a kept verdict that initialize confirmed keeps its age: its time to live counts from the probe
             return Era.LEGACY;
         } catch (McpRpcException e) {
             if (e.code() != Discovery.UNSUPPORTED_VERSION) {
                 throw e;
             }
-            EraVerdicts.drop(key, cached);
+            forget(key, cached);
             LOG.log(System.Logger.Level.DEBUG, () -> "era of " + transport.describe() + ": " + verdict
                     + " refused by initialize with -32022; asking server/discover");
             discover(options, deadline, false, "it refused initialize with -32022 (an unsupported protocol version)");
-            EraVerdicts.put(key, Era.MODERN, adopted);
+            remember(key, Era.MODERN);
             return Era.MODERN;
         }
     }
@@ -177,13 +271,13 @@ final class EraSetup {
                                      EraVerdicts.Verdict cached) throws InterruptedException {
         String evidence = discover(options, deadline, true, null);
         if (evidence == null) {
-            EraVerdicts.put(key, Era.MODERN, adopted);
+            remember(key, Era.MODERN);
             return Era.MODERN;
         }
-        EraVerdicts.drop(key, cached);
+        forget(key, cached);
         LOG.log(System.Logger.Level.DEBUG, () -> "era of " + transport.describe() + ": legacy (" + evidence + ")");
         initializeLegacy(options, deadline);
-        EraVerdicts.put(key, Era.LEGACY, null);
+        remember(key, Era.LEGACY);
         return Era.LEGACY;
     }
 
@@ -215,9 +309,12 @@ final class EraSetup {
         Map<String, Object> raw;
         try {
             raw = host.discover(Session.within(options, deadline, "server/discover"), deadline);
-        } catch (McpRpcException | McpTransportException e) {
+        } catch (McpRpcException | McpTransportException | McpProtocolException e) {
             String evidence = Discovery.legacyEvidence(e);
             if (evidence == null) {
+                if (auto && e instanceof McpTransportException t && t.httpStatus().orElse(0) >= 500) {
+                    throw new ProbeFailure(t); // an outage, or a legacy server that fails on the unknown method
+                }
                 throw e; // a recognized modern error, an outage, an authorization failure: not era evidence
             }
             if (auto) {
@@ -257,5 +354,26 @@ final class EraSetup {
     private void adopt(DiscoverResult result, String version) {
         adopted = result;
         host.adopt(result, version);
+    }
+
+    /**
+     * The failure of {@code ProtocolMode.AUTO}'s {@code server/discover} with an HTTP 5xx: not era evidence (it may
+     * be an outage), so {@code connect()} fails, naming the way out for a 2025-era server that answers an unknown
+     * method with a server error. Carries the status and the original failure as its cause.
+     */
+    static final class ProbeFailure extends McpTransportException {
+        private final McpTransportException failure;
+
+        ProbeFailure(McpTransportException failure) {
+            super("the era probe (server/discover) failed: " + failure.getMessage() + "; if this is a 2025-era "
+                    + "server that fails on requests it does not know, connect in the legacy era "
+                    + "(ProtocolMode.LEGACY; CLI: --protocol legacy)", failure);
+            this.failure = failure;
+        }
+
+        @Override
+        public java.util.OptionalInt httpStatus() {
+            return failure.httpStatus();
+        }
     }
 }

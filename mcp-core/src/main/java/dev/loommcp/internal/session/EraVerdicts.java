@@ -41,18 +41,20 @@ final class EraVerdicts {
         return key == null ? null : VERDICTS.get(key);
     }
 
-    /** Records a verdict; nothing for a {@code null} key. */
-    static void put(String key, Era era, DiscoverResult discover) {
+    /** Records a verdict and returns it; nothing (and {@code null}) for a {@code null} key. */
+    static Verdict put(String key, Era era, DiscoverResult discover) {
         if (key == null) {
-            return;
+            return null;
         }
         boolean shareable = discover != null && "public".equals(discover.cacheScope()) && discover.ttlMs() > 0;
         long now = System.nanoTime();
         if (VERDICTS.size() >= MAX_ENTRIES && !VERDICTS.containsKey(key)) {
             VERDICTS.clear();
         }
-        VERDICTS.put(key, shareable ? new Verdict(era, discover, now + TimeUnit.MILLISECONDS.toNanos(
-                discover.ttlMs())) : new Verdict(era, null, now));
+        Verdict v = shareable ? new Verdict(era, discover, now + TimeUnit.MILLISECONDS.toNanos(discover.ttlMs()))
+                : new Verdict(era, null, now);
+        VERDICTS.put(key, v);
+        return v;
     }
 
     /** Drops the verdict {@code seen} for {@code key} (it failed), unless another connect replaced it already. */

@@ -226,23 +226,6 @@ public final class Session {
         return eraSetup.establish(options, deadline);
     }
 
-    /**
-     * Closes a probe transport on a tracked background thread (joined by {@link #close()}), so that connect does not
-     * wait for the probe process to be reaped; on the calling thread when the client is closed already.
-     */
-    void closeProbe(McpTransport probe) {
-        if (state == State.CLOSED) {
-            probe.close();
-            return;
-        }
-        try {
-            startBackground("closer", probe::close); // "closer" starts even if the client closes meanwhile
-        } catch (RuntimeException | Error e) {
-            probe.close(); // no thread: close it here
-            throw e;
-        }
-    }
-
     /** The options of one step of connect: the token, and what is left of the connect deadline. */
     static RequestOptions within(RequestOptions options, Deadline deadline, String step) {
         if (deadline.isNone()) {

@@ -47,6 +47,7 @@ import java.util.Objects;
  * @param taskSupport                 the installed task driver, or {@code null} (no tasks)
  * @param resultCacheEntries          the most results the modern era's result cache holds
  * @param resultCacheBytes            the most bytes (estimated as JSON text) the modern era's result cache holds
+ * @param eraVerdictFile              where AUTO keeps its era verdicts across JVMs, or {@code null} (memory only)
  */
 public record SessionConfig(
         McpTransport transport,
@@ -73,7 +74,8 @@ public record SessionConfig(
         int maxInputRounds,
         dev.loommcp.spi.TaskSupport taskSupport,
         int resultCacheEntries,
-        long resultCacheBytes) {
+        long resultCacheBytes,
+        EraVerdictFile eraVerdictFile) {
 
     /** The default of {@link #maxConcurrentServerRequests()}. */
     public static final int DEFAULT_MAX_CONCURRENT_SERVER_REQUESTS = 64;
@@ -130,6 +132,7 @@ public record SessionConfig(
         private dev.loommcp.spi.TaskSupport taskSupport;
         private int resultCacheEntries = DEFAULT_RESULT_CACHE_ENTRIES;
         private long resultCacheBytes = DEFAULT_RESULT_CACHE_BYTES;
+        private EraVerdictFile eraVerdictFile;
 
         /**
          * Starts a configuration with the defaults.
@@ -344,6 +347,15 @@ public record SessionConfig(
         }
 
         /**
+         * Sets the file where AUTO keeps its era verdicts across JVMs.
+         *
+         * @param file the file, or {@code null} for memory only
+         */
+        public void eraVerdictFile(EraVerdictFile file) {
+            this.eraVerdictFile = file;
+        }
+
+        /**
          * Returns the configuration.
          *
          * @return the immutable configuration
@@ -354,7 +366,7 @@ public record SessionConfig(
                     eventListener, outputSchemaValidation, maxListPages, maxConcurrentServerRequests,
                     keepNotifications, notificationQueueCapacity, notificationQueueBytes, listenerQueueCapacity,
                     listenerQueueBytes, protocolMode, probeTimeout, maxInputRounds, taskSupport,
-                    resultCacheEntries, resultCacheBytes);
+                    resultCacheEntries, resultCacheBytes, eraVerdictFile);
         }
 
         private static long atLeastOne(long value, String what) {

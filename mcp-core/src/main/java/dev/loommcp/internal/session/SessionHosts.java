@@ -12,7 +12,6 @@ import dev.loommcp.schema.InitializeResult;
 import dev.loommcp.schema.ProgressNotification;
 import dev.loommcp.schema.ServerCapabilities;
 import dev.loommcp.spi.Deadline;
-import dev.loommcp.spi.McpTransport;
 import dev.loommcp.spi.RequestRouting;
 import dev.loommcp.spi.TransportContext;
 import java.time.Duration;
@@ -105,8 +104,22 @@ final class SessionHosts {
         }
 
         @Override
-        public void closeProbe(McpTransport probe) {
-            session.closeProbe(probe);
+        public void open(Deadline deadline, ProbeSink sink) throws InterruptedException {
+            session.transport.open(TransportContext.of(sink, deadline));
+        }
+
+        @Override
+        public ProbeSink probeSink() {
+            return new ProbeSink(session.sink, cause -> {
+                for (PendingCall p : session.pending.values()) {
+                    p.future.completeExceptionally(cause);
+                }
+            });
+        }
+
+        @Override
+        public void reopen(Deadline deadline) throws InterruptedException {
+            session.transport.reopen(TransportContext.of(session.sink, deadline));
         }
 
         @Override

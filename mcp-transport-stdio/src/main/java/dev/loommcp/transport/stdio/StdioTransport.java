@@ -165,7 +165,7 @@ import java.util.function.Consumer;
  * environment variable names, never values), skipped lines at WARNING, failures at WARNING or DEBUG, stderr lines at
  * TRACE. Message bodies are logged only at TRACE, under {@code dev.loommcp.transport.stdio.wire}.
  *
- * <p>Instances are built by {@link Builder}, used by one client, opened once. All methods are thread-safe.
+ * <p>Instances are built by {@link Builder}, used by one client, opened once (a second child only through {@link #reopen}). All methods are thread-safe.
  */
 public final class StdioTransport implements McpTransport {
 
@@ -183,7 +183,16 @@ public final class StdioTransport implements McpTransport {
     public static final Duration DEFAULT_GRACE = Duration.ofSeconds(2);
 
     private final LaunchConfig config;
-    private final StdioConnection connection;
+    /** The running connection; replaced once by {@link #reopen} (under {@link #swap}). */
+    private volatile StdioConnection connection;
+    /** Orders {@link #reopen}'s swap of the connection with {@link #close()}. Never held while waiting. */
+    private final java.util.concurrent.locks.ReentrantLock swap = new java.util.concurrent.locks.ReentrantLock();
+    /** Set by {@link #close()} under {@link #swap}. */
+    private boolean closed;
+    /** How many processes this transport started before the current one (0, or 1 after a reopen). */
+    private volatile int earlierProcesses;
+    /** The labelled stderr tail of the process {@link #reopen} replaced, or {@code null}. */
+    private volatile String earlierTail;
     /** The era-verdict cache key: a digest of the command line, working directory and environment. */
     private final String serverKey;
     /** Keeps the sink reachable for as long as this transport is: the connection holds it only weakly. */
@@ -288,9 +297,10 @@ public final class StdioTransport implements McpTransport {
 
     /**
      * Returns a new, unopened transport with this one's launch configuration (the same resolved program, arguments,
-     * working directory, environment, limits, graces and stderr listener) for a throw-away era probe (SPI; MCP
-     * 2026-07-28 "stdio: backward compatibility": some 2025-era servers exit on any request before
-     * {@code initialize}, so the probe must not spend the process that carries the session). The copy launches its
+     * working directory, environment, limits, graces and stderr listener) for a throw-away era probe (SPI). The core
+     * does not use it for this transport, which is {@link #reopenable()}: it probes on this transport's own process
+     * and reopens it only when the probe ended it; the copy stays for decorators and callers that want a second,
+     * independent launch of the same server. The copy launches its
      * own child process, in its own process group, when it is opened; its {@link #close()} ends that child's whole
      * tree with the shutdown sequence described above, whether the probe succeeded, timed out or failed. It shares
      * nothing with this transport: opening, failing or closing one never affects the other. A copy that is never
@@ -304,11 +314,113 @@ public final class StdioTransport implements McpTransport {
     }
 
     /**
+     * Returns {@code true}: {@link #reopen(TransportContext)} starts a fresh process of the same command line (SPI;
+     * the core's {@code ProtocolMode.AUTO} then probes on this transport's own process and starts a second one only
+     * when the probe ended the first).
+     *
+     * @return {@code true}
+     */
+    @Override
+    public boolean reopenable() {
+        return true;
+    }
+
+    /**
+     * Ends the running child with the shutdown sequence of {@link #close()} and waits until its process tree is
+     * gone (the waits park on {@link Process#onExit()}, never pinning a carrier), then launches a fresh child of
+     * the same launch configuration and opens it with {@code context} (SPI; called by the core when its era probe
+     * ended the first process, MCP 2026-07-28 "stdio: backward compatibility"). The two processes never run at the
+     * same time, so a server that allows one instance (a lock file, a fixed port) starts again. Afterwards
+     * {@link #pid()}, {@link #exitCode()} and {@link #skippedLines()} describe the new child, and
+     * {@link #stderrTail()} holds both tails, each under a label line naming its process. The stderr listener gets
+     * the lines of both, one process after the other, with one line between them that names the first process
+     * ({@code [process 1, pid P] ended with exit code C; the lines of process 2 follow}). Nothing of the first child reaches the sink after this
+     * returns.
+     *
+     * @param context the sink and deadline for the new child
+     * @throws McpClosedException    if {@link #close()} was called before or while this ran (a child started
+     *                               meanwhile is ended by that close)
+     * @throws McpTransportException if the new child cannot be started
+     * @throws IllegalStateException if the transport was never opened
+     * @throws InterruptedException  if the calling thread was interrupted while the first child was ended (it is
+     *                               then killed at once and no new one is started)
+     */
+    @Override
+    public void reopen(TransportContext context) throws InterruptedException {
+        Objects.requireNonNull(context, "context");
+        TransportSink newSink = Objects.requireNonNull(context.sink(), "sink");
+        StdioConnection old;
+        swap.lock();
+        try {
+            if (closed) {
+                throw new McpClosedException("the stdio transport for " + config.programName() + " is closed",
+                        null);
+            }
+            old = connection;
+        } finally {
+            swap.unlock();
+        }
+        if (old.process() == null) {
+            throw new IllegalStateException("the stdio transport for " + config.programName()
+                    + " cannot reopen: it was never opened");
+        }
+        old.close(); // the bounded shutdown: returns once the tree is gone (or was killed and waited for)
+        if (Thread.interrupted()) {
+            throw new InterruptedException("interrupted while the first process of " + config.programName()
+                    + " was ended; no second one was started");
+        }
+        Cleaner.Cleanable previous = cleanable;
+        if (previous != null) {
+            previous.clean(); // the old connection is shut down: its cleaner action does nothing
+        }
+        StdioConnection fresh = new StdioConnection(config);
+        String marker;
+        swap.lock();
+        try {
+            if (closed) {
+                throw new McpClosedException("the stdio transport for " + config.programName() + " is closed",
+                        null);
+            }
+            int n = earlierProcesses + 1;
+            String exit = old.exitCode().isPresent() ? " exit code " + old.exitCode().getAsInt() : "";
+            String label = "[process " + n + ", pid " + old.process().pid() + "]" + (exit.isEmpty() ? ""
+                    : " ended with" + exit);
+            String tail = old.stderrTail();
+            String before = earlierTail;
+            earlierTail = (before == null ? "" : before + "\n") + label + (tail.isEmpty() ? "" : "\n" + tail);
+            earlierProcesses = n;
+            connection = fresh;
+            marker = label + "; the lines of process " + (n + 1) + " follow";
+        } finally {
+            swap.unlock();
+        }
+        tellListener(marker); // the first process's drain is over: the marker sits between the two processes' lines
+        this.sink = newSink;
+        fresh.open(context); // a close() since the swap ends it (the open then throws McpClosedException)
+        cleanable = Reaper.watch(this, fresh);
+    }
+
+    /** Hands one line to the stderr listener, containing whatever it throws (as the stderr drain does). */
+    private void tellListener(String line) {
+        Consumer<String> listener = config.stderrListener();
+        if (listener == null) {
+            return;
+        }
+        try {
+            listener.accept(line);
+        } catch (Throwable e) {
+            System.getLogger("dev.loommcp.transport.stdio").log(System.Logger.Level.WARNING, () -> "the stderr "
+                    + "listener of " + config.programName() + " threw " + e.getClass().getName());
+        }
+    }
+
+    /**
      * Returns the key under which the client caches this server's era verdict (SPI): a SHA-256 digest, in hex, of
      * the resolved program, the arguments, the working directory (the JVM's current directory when none was set)
      * and the child's whole environment (names and values). Two transports built from the same configuration have
      * the same key; a different argument, directory or environment value gives a different key. The digest never
-     * reveals an environment value; the client keeps it in memory only and never logs it.
+     * reveals an environment value; the client keeps it in memory (and a digest of it in its era-verdict
+     * file, when it has one) and never logs it.
      *
      * @return the key, never {@code null}
      */
@@ -341,8 +453,7 @@ public final class StdioTransport implements McpTransport {
      */
     @Override
     public void close() {
-        connection.close();
-        unregisterCleaner();
+        closeConnection(null);
     }
 
     /**
@@ -365,12 +476,28 @@ public final class StdioTransport implements McpTransport {
         if (grace.isNegative()) {
             throw new IllegalArgumentException("grace must not be negative: " + grace);
         }
-        connection.close(grace);
-        unregisterCleaner();
+        closeConnection(grace);
     }
 
-    /** The process tree is ended: the cleaner's safety net has nothing left to do. */
-    private void unregisterCleaner() {
+    /**
+     * Marks the transport closed (a {@code reopen} after this fails), closes the current connection with the
+     * configured graces ({@code grace == null}) or the shorter ones, then drops the cleaner's safety net: the process
+     * tree is ended.
+     */
+    private void closeConnection(Duration grace) {
+        StdioConnection c0;
+        swap.lock();
+        try {
+            closed = true;
+            c0 = connection;
+        } finally {
+            swap.unlock();
+        }
+        if (grace == null) {
+            c0.close();
+        } else {
+            c0.close(grace);
+        }
         Cleaner.Cleanable c = cleanable;
         if (c != null) {
             c.clean();
@@ -495,12 +622,31 @@ public final class StdioTransport implements McpTransport {
 
     /**
      * Returns the last lines the child wrote to stderr, joined with {@code '\n'}: at most
-     * {@link #stderrBufferBytes()} bytes of the most recent lines.
+     * {@link #stderrBufferBytes()} bytes of the most recent lines. After {@link #reopen} (the era probe ended the
+     * first process) it holds the first process's tail too, each process's lines under a label line
+     * {@code [process N, pid P]} (the first one's label also names its exit code), the current process last.
      *
      * @return the tail, empty before the child wrote anything
      */
     public String stderrTail() {
-        return connection.stderrTail();
+        StdioConnection c;
+        String before;
+        int n;
+        swap.lock();
+        try {
+            c = connection;
+            before = earlierTail;
+            n = earlierProcesses + 1;
+        } finally {
+            swap.unlock();
+        }
+        String tail = c.stderrTail();
+        if (before == null) {
+            return tail;
+        }
+        Process p = c.process();
+        return before + "\n[process " + n + (p == null ? "" : ", pid " + p.pid()) + "]"
+                + (tail.isEmpty() ? "" : "\n" + tail);
     }
 
     /**
@@ -664,7 +810,9 @@ public final class StdioTransport implements McpTransport {
          * than 8 KiB are cut), on the transport's stderr thread (a platform thread with a 256 KiB stack). It must
          * return quickly: while it runs, stderr is not drained. Anything it throws, {@link Error}s included, is
          * logged at WARNING (the class only, never the line; the first 5 times, then at DEBUG) and ignored: draining
-         * goes on. Default: none.
+         * goes on. When {@link StdioTransport#reopen} starts a second process, the listener gets one line of the
+         * transport's own between the two processes' lines, naming the first (on the thread that reopens). Default:
+         * none.
          *
          * @param listener the listener, or {@code null} for none
          * @return this builder
