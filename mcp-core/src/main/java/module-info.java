@@ -13,7 +13,7 @@ module dev.loommcp.core {
     exports dev.loommcp.spi;
 
     // internal packages: only to the project's own modules that need them (the transports use the SPI alone)
-    exports dev.loommcp.internal.json to dev.loommcp.cli;
+    exports dev.loommcp.internal.json to dev.loommcp.cli, dev.loommcp.hosts;
     // dev.loommcp.testing (the published test fixtures) reads McpThreads.live() for its leak check only; tasks and
     // hosts tell their listeners and stores through SerialDelivery (in order, under no lock)
     exports dev.loommcp.internal.concurrent to dev.loommcp.testing, dev.loommcp.tasks, dev.loommcp.hosts;

@@ -15,6 +15,7 @@ import dev.loommcp.hosts.StdioServerConfig;
 import dev.loommcp.spi.McpTransport;
 import dev.loommcp.tasks.McpTasks;
 import dev.loommcp.transport.http.HeaderRules;
+import dev.loommcp.transport.stdio.StdioTransport;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -78,6 +79,8 @@ final class ClientSetup {
     private final PrintWriter err;
     /** The OAuth provider of {@code --http} with an authorization option, or {@code null}. */
     private CliAuth auth;
+    /** The client's transport, once built. */
+    private McpTransport transport;
 
     /**
      * Creates the setup of one command.
@@ -123,6 +126,25 @@ final class ClientSetup {
     }
 
     /**
+     * How long a stdio server that the command gave up on (its call failed or timed out) gets after the end of its
+     * input and again after SIGTERM, before it is killed: the command then ends within about a second of the failure
+     * instead of waiting out the transport's graces (2 s each) for a server that works on and ignores EOF.
+     */
+    static final Duration ABANDON_GRACE = Duration.ofMillis(250);
+
+    /**
+     * Ends a stdio server the command gave up on (its call failed or timed out) with the short graces of
+     * {@link #ABANDON_GRACE}: stdin closed, SIGTERM, SIGKILL, the whole tree gone on return. Call before closing the
+     * client (whose close of the transport then finds it closed). Nothing for an HTTP server or before a transport
+     * was built.
+     */
+    void abandonServer() {
+        if (transport instanceof StdioTransport stdio) {
+            stdio.close(ABANDON_GRACE);
+        }
+    }
+
+    /**
      * Releases what the client's transport uses besides the client: the OAuth provider and its loopback receiver.
      * Call after closing the client. Idempotent.
      */
@@ -140,8 +162,8 @@ final class ClientSetup {
         List<Root> rootList = rootList();
         ElicitResult elicitAnswer = elicitAnswer();
         // Ctrl+C, SIGTERM or --timeout: the client cancels the call on the wire, and close() lets that go out first
-        McpClientBuilder builder = McpClient.newBuilder(transport(stderrTail,
-                        connect.plus(McpCommand.STARTUP_MARGIN)))
+        transport = transport(stderrTail, connect.plus(McpCommand.STARTUP_MARGIN));
+        McpClientBuilder builder = McpClient.newBuilder(transport)
                 .clientInfo(Implementation.of(McpCommand.CLIENT_NAME, CliVersion.version()))
                 .outputSchemaValidation(outputSchemaValidation)
                 .taskSupport(tasks.support())

@@ -29,6 +29,8 @@ final class ExitCodes {
     static final int INTERNAL = 70;
     /** Interrupted (Ctrl+C). */
     static final int INTERRUPTED = 130;
+    /** Standard output or error is a pipe whose reader went away: ended quietly ({@link StandardStreams}). */
+    static final int PIPE_CLOSED = 141;
 
     private ExitCodes() {
     }

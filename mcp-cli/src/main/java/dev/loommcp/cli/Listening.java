@@ -69,7 +69,8 @@ final class Listening {
      *
      * @param client the connected client
      * @param filter what to listen for
-     * @return {@link ExitCodes#OK} when the server ended the subscription
+     * @return {@link ExitCodes#OK} when the server ended the subscription; {@link ExitCodes#PIPE_CLOSED} when standard
+     *         output turned out to be a pipe whose reader went away ({@link StandardStreams})
      * @throws McpException         when opening it failed, or it ended with a failure (the client gave up
      *                              re-establishing it, the connection was lost)
      * @throws InterruptedException when the command is interrupted (Ctrl+C); the subscription is closed first
@@ -97,7 +98,13 @@ final class Listening {
                     continue;
                 }
                 switch (event) {
-                    case Arrived a -> print(a.notification());
+                    case Arrived a -> {
+                        print(a.notification());
+                        if (StandardStreams.pipeClosed()) {
+                            // the reader of our output went away (listen | head): end as SIGPIPE would, quietly
+                            return ExitCodes.PIPE_CLOSED;
+                        }
+                    }
                     case Interrupted i -> {
                         io.err().println("mcp: the subscription's stream broke ("
                                 + TerminalText.cap(String.valueOf(i.cause() == null ? null : i.cause().getMessage()))

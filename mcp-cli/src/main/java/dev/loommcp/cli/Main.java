@@ -39,11 +39,16 @@ public final class Main {
      * Runs the command line and exits the JVM with its exit code. Standard output and error are flushed on every
      * way out: a normal exit, an error, and a shutdown started by a signal (which first interrupts the running
      * command so that it cancels its request and closes its client, bounded by {@link #SIGNAL_CLOSE_BOUND}; the
-     * JVM then exits with the signal's status, 130 for SIGINT).
+     * JVM then exits with the signal's status, 130 for SIGINT). A write to a standard stream whose pipe has no reader
+     * any more ends the command quietly with 141 ({@link StandardStreams}), as SIGPIPE ends a Unix tool.
      *
      * @param args the command-line arguments
      */
     public static void main(String[] args) {
+        Thread command = Thread.currentThread();
+        // before anything captures System.err (the logger's console handler): a closed pipe on either stream ends
+        // the command quietly with 141, as SIGPIPE ends a Unix tool
+        StandardStreams.install(command, Charset.defaultCharset());
         // the SDK logs through System.Logger (java.util.logging here): its occasional warnings, which may quote what
         // the server sent, go out as one escaped line each
         for (Handler h : Logger.getLogger("").getHandlers()) {
@@ -61,7 +66,6 @@ public final class Main {
         // picocli's own choice of charset (the JVM's default, UTF-8 on JDK 18+), but writers we flush ourselves
         PrintWriter out = new PrintWriter(new OutputStreamWriter(System.out, Charset.defaultCharset()), true);
         PrintWriter err = new PrintWriter(new OutputStreamWriter(System.err, Charset.defaultCharset()), true);
-        Thread command = Thread.currentThread();
         CountDownLatch finished = new CountDownLatch(1);
         // SIGINT and SIGTERM: the command is stopped first (its call cancelled, its client closed), then the JVM
         // exits, so that the transports' own shutdown safety nets find nothing left to kill mid-conversation
@@ -83,7 +87,10 @@ public final class Main {
             flushAll(out, err);
             finished.countDown();
         }
-        if ((code == ExitCodes.OK || code == ExitCodes.TOOL_ERROR) && System.out.checkError()) {
+        if (StandardStreams.pipeClosed()) {
+            // the reader of stdout (or stderr) went away, as with `mcp tools | head -2`: quietly, as SIGPIPE would
+            code = StandardStreams.EXIT_STATUS;
+        } else if ((code == ExitCodes.OK || code == ExitCodes.TOOL_ERROR) && System.out.checkError()) {
             // System.out (under out) drops a failed write and only sets its error flag: a script must not take lost
             // output for success
             err.println("mcp: the output could not be written (standard output is closed, full or a closed pipe)");

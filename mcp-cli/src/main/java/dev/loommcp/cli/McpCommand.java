@@ -8,6 +8,7 @@ import dev.loommcp.RequestOptions;
 import dev.loommcp.SubscriptionFilter;
 import dev.loommcp.cli.conformance.ConformanceClient;
 import dev.loommcp.internal.json.Json;
+import dev.loommcp.internal.json.JsonSyntax;
 import dev.loommcp.schema.CallToolResult;
 import dev.loommcp.schema.DiscoverResult;
 import dev.loommcp.schema.Implementation;
@@ -69,6 +70,8 @@ import picocli.CommandLine.Spec;
             "6:protocol error: the server broke MCP",
             "70:internal error (a bug in mcp)",
             "130:interrupted by this command's Ctrl+C (SIGINT)",
+            "141:standard output (or error) is a pipe whose reader went away (mcp ... | head): ended quietly, as "
+                    + "SIGPIPE ends a Unix tool",
             "143:terminated (SIGTERM)",
         },
         footerHeading = "%nExamples:%n",
@@ -675,6 +678,7 @@ final class McpCommand {
         ClientSetup setup = new ClientSetup(options, spec.commandLine(), environment, io.err());
         McpClient client = setup.newClient(stderrTail, outputSchemaValidation, tasks);
         boolean connected = false;
+        boolean failed = false;
         Main.OPEN_CLIENTS.incrementAndGet();
         try {
             client.connect();
@@ -688,6 +692,7 @@ final class McpCommand {
             Failures.report(e, io.rawOut(), io.err(), json, stderrTail, null);
             throw e;
         } catch (RuntimeException e) {
+            failed = true;
             int code = Failures.report(connected ? e : setup.explain(e), io.rawOut(), io.err(), json, stderrTail,
                     connected
                     ? timeoutHint("--timeout", DEFAULT_REQUEST_TIMEOUT)
@@ -696,6 +701,11 @@ final class McpCommand {
             return code;
         } finally {
             try {
+                if (failed) {
+                    // a server that works on and ignores EOF must not hold the exit for the transport's full
+                    // graces (2 s after EOF, 2 s after SIGTERM): it is ended with short ones, in full all the same
+                    setup.abandonServer();
+                }
                 client.close();
             } finally {
                 setup.close();
@@ -746,9 +756,12 @@ final class McpCommand {
         }
         if (text.equals("-")) {
             try {
-                text = new String(System.in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+                // strictly: a malformed byte would otherwise become U+FFFD and be sent as if typed so
+                text = JsonSyntax.utf8(System.in.readAllBytes());
             } catch (java.io.IOException e) {
                 throw usage("cannot read " + what + " from stdin: " + e.getMessage());
+            } catch (IllegalArgumentException e) {
+                throw usage(what + " on stdin are " + e.getMessage());
             }
         }
         Object value;

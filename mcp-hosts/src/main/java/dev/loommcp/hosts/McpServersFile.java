@@ -1,9 +1,9 @@
 package dev.loommcp.hosts;
 
+import dev.loommcp.internal.json.JsonSyntax;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URISyntaxException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -39,9 +39,13 @@ import tools.jackson.databind.json.JsonMapper;
  *
  * <p>In {@code command}, {@code args}, {@code env} values, {@code cwd}, {@code url} and {@code headers} values,
  * {@code ${NAME}} (or {@code ${env:NAME}}) is replaced by the environment variable {@code NAME}, and
- * {@code ${NAME:-fallback}} by its value or, when unset or empty, the fallback; {@code $$} is a literal {@code $}. A
- * variable that is not set (and has no fallback) is an error naming the server, the field and the variable, never a
- * value. Resolved values are never logged or put into messages.
+ * {@code ${NAME:-fallback}} by its value or, when unset or empty, the fallback; {@code $$} is a literal {@code $}
+ * (in a fallback too), and a {@code $} followed by anything else is kept as it is. {@code NAME} is letters, digits
+ * and {@code _}. A fallback is text: a reference inside it ({@code ${A:-${B}}}) is not supported and refused, as is
+ * every other malformed reference (an empty name, a reference without its closing brace, other characters or shell
+ * operators such as {@code ${A:=x}}), so that no reference ever reaches a server unresolved. A variable
+ * that is not set (and has no fallback) is an error naming the server, the field and the variable, never a value.
+ * Resolved values are never logged or put into messages.
  *
  * <p>Every problem is an {@link IllegalArgumentException} whose message starts with the file's name and names the
  * server and the field, for example {@code mcp.json: server 'github': headers.Authorization: ${GITHUB_TOKEN} is not
@@ -76,12 +80,19 @@ public final class McpServersFile {
      * @param environment returns a variable's value, or {@code null} when it is not set
      * @return the servers, in the file's order (disabled ones left out)
      * @throws IOException              if the file cannot be read
-     * @throws IllegalArgumentException if the file is not a valid {@code mcpServers} file (the message says where)
+     * @throws IllegalArgumentException if the file is not UTF-8 (RFC 8259 section 8.1; a leading byte order mark is
+     *                                  skipped) or not a valid {@code mcpServers} file (the message says where)
      */
     public static List<ServerConfig> read(Path file, Function<String, String> environment) throws IOException {
-        String text = Files.readString(file, StandardCharsets.UTF_8);
         Path fileName = file.getFileName();
-        return parse(text, fileName == null ? file.toString() : fileName.toString(), environment);
+        String source = fileName == null ? file.toString() : fileName.toString();
+        String text;
+        try {
+            text = JsonSyntax.utf8(Files.readAllBytes(file));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(source + ": " + e.getMessage(), e);
+        }
+        return parse(text, source, environment);
     }
 
     /**
@@ -101,7 +112,8 @@ public final class McpServersFile {
         try {
             root = MAPPER.readValue(json, Object.class);
         } catch (JacksonException e) {
-            throw new IllegalArgumentException(source + ": not valid JSON: " + e.getOriginalMessage(), e);
+            // where and what in words: the parser's own message names its internals (feature flags, token types)
+            throw new IllegalArgumentException(source + ": not valid JSON: " + JsonSyntax.describe(e), e);
         }
         if (!(root instanceof Map<?, ?> top)) {
             throw new IllegalArgumentException(source + ": expected a JSON object with an \"mcpServers\" object");
@@ -254,6 +266,14 @@ public final class McpServersFile {
         }
 
         String resolve(String text, String field) {
+            return expand(text, field, false);
+        }
+
+        /**
+         * Replaces the references in {@code text}; {@code inFallback} when {@code text} is the fallback of a
+         * reference, where a further reference is refused (nested references are not supported).
+         */
+        private String expand(String text, String field, boolean inFallback) {
             StringBuilder sb = new StringBuilder();
             int i = 0;
             while (i < text.length()) {
@@ -262,6 +282,11 @@ public final class McpServersFile {
                     sb.append('$');
                     i += 2;
                 } else if (c == '$' && i + 1 < text.length() && text.charAt(i + 1) == '{') {
+                    if (inFallback) {
+                        throw new IllegalArgumentException(where + field + ": a reference inside the fallback of "
+                                + "another (${NAME:-${OTHER}}) is not supported; give the fallback as text (write "
+                                + "$$ for a literal $)");
+                    }
                     int end = text.indexOf('}', i + 2);
                     if (end < 0) {
                         throw new IllegalArgumentException(where + field + ": '${' without a closing '}'");
@@ -285,13 +310,19 @@ public final class McpServersFile {
                 name = name.substring(0, dash);
             }
             if (name.isEmpty() || !name.chars().allMatch(ch -> ch == '_' || Character.isLetterOrDigit(ch))) {
-                throw new IllegalArgumentException(where + field + ": '${" + printable(name)
-                        + "}' is not a variable reference (expected ${NAME} with letters, digits and '_')");
+                throw new IllegalArgumentException(where + field + ": '${" + printable(reference)
+                        + "}' is not a variable reference (expected ${NAME}, ${env:NAME} or ${NAME:-fallback}, "
+                        + "NAME of letters, digits and '_')");
+            }
+            if (fallback != null && fallback.contains("${")) {
+                // the reference ended at the first '}', inside the nested one: refuse rather than send a piece
+                // of it as the value
+                expand(fallback, field, true);
             }
             String value = environment.apply(name);
             if (value == null || (value.isEmpty() && fallback != null)) {
                 if (fallback != null) {
-                    return fallback;
+                    return expand(fallback, field, true);
                 }
                 throw new IllegalArgumentException(where + field + ": ${" + name
                         + "} is not set in the environment");

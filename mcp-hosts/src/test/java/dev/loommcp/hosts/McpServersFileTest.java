@@ -78,6 +78,48 @@ class McpServersFileTest {
                 .contains("server 's': env.A:").contains("not a variable reference");
     }
 
+    /**
+     * Issue 26 item 14: {@code ${A:-${B}}} ended at the first '}' and sent the literal {@code ${B}} (plus a stray
+     * '}') as the value. Nested references are refused, as is every other malformed reference, in every field,
+     * with the file, the server and the field named; a fallback is text ($$ still a literal $).
+     */
+    @Test
+    void malformedAndNestedReferencesAreRefusedWithFileServerAndFieldNamed() {
+        String nested = error("{\"mcpServers\": {\"gh\": {\"url\": \"https://x/mcp\", \"headers\": "
+                + "{\"Authorization\": \"Bearer ${NOPE:-${TOKEN}}\"}}}}");
+        assertThat(nested).startsWith("mcp.json: server 'gh': headers.Authorization: ").contains("not supported");
+        // refused even when the outer variable is set, so that whether it is set never decides
+        assertThat(error("{\"mcpServers\": {\"s\": {\"command\": \"x\", \"args\": [\"${TOKEN:-${B}}\"]}}}"))
+                .startsWith("mcp.json: server 's': args[0]: ").contains("not supported");
+        for (String bad : List.of("${}", "${env:}", "${:-x}", "${A B}", "${A:=x}", "${A-x}", "${A:?x}", "${A.B}",
+                "${TOKEN", "x${", "${A:-x", "${TOKEN:-${B", "${env:A:-${B}}")) {
+            for (String field : List.of("command", "args", "env", "cwd")) {
+                String value = "\"" + bad + "\"";
+                String json = switch (field) {
+                    case "args" -> "{\"command\": \"x\", \"args\": [" + value + "]}";
+                    case "env" -> "{\"command\": \"x\", \"env\": {\"K\": " + value + "}}";
+                    case "cwd" -> "{\"command\": \"x\", \"cwd\": " + value + "}";
+                    default -> "{\"command\": " + value + "}";
+                };
+                String where = switch (field) {
+                    case "args" -> "args[0]";
+                    case "env" -> "env.K";
+                    default -> field;
+                };
+                assertThat(error("{\"mcpServers\": {\"srv\": " + json + "}}")).as(bad + " in " + field)
+                        .startsWith("mcp.json: server 'srv': " + where + ": ");
+            }
+            assertThat(error("{\"mcpServers\": {\"h\": {\"url\": \"https://x/" + bad.replace(" ", "") + "\"}}}"))
+                    .as(bad + " in url").startsWith("mcp.json: server 'h': url: ");
+            assertThat(error("{\"mcpServers\": {\"h\": {\"url\": \"https://x/mcp\", \"headers\": {\"X\": \""
+                    + bad + "\"}}}}")).as(bad + " in headers").startsWith("mcp.json: server 'h': headers.X: ");
+        }
+        // a fallback is text: $$ is a literal $, a lone $ stays
+        StdioServerConfig s = (StdioServerConfig) parse("{\"mcpServers\": {\"s\": {\"command\": \"x\", "
+                + "\"args\": [\"${NOPE:-a$$b}\", \"${NOPE:-$c}\", \"${EMPTY:-d}\"]}}}").getFirst();
+        assertThat(s.args()).containsExactly("a$b", "$c", "d");
+    }
+
     @Test
     void badShapesAreNamedByServerAndField() {
         assertThat(error("[]")).contains("expected a JSON object");
@@ -108,7 +150,7 @@ class McpServersFileTest {
                 .contains("server 's': type is http but there is no \"url\"");
         assertThat(error("{\"mcpServers\": {\"a b\": {\"command\": \"x\"}}}")).contains("server name 'a b'");
         assertThat(error("{\"mcpServers\": {\"s\": {\"command\": \"x\"}, \"s\": {\"command\": \"y\"}}}"))
-                .contains("not valid JSON").contains("Duplicate Object property \"s\"");
+                .isEqualTo("mcp.json: not valid JSON: line 1, column 43: the name \"s\" is given twice in one object");
         assertThat(error("{\"mcpServers\": {\"s\": {\"command\": \"   \"}}}")).contains("server 's': command: is empty");
         assertThat(error("{\"mcpServers\": {\"s\": {\"command\": \"x\", \"env\": {\"A=${TOKEN}\": \"1\"}}}}"))
                 .isEqualTo("mcp.json: server 's': env: a variable name is empty or holds '=' or a NUL character");
@@ -136,6 +178,37 @@ class McpServersFileTest {
                 .hasMessage("claude.json: server 's': args[0]: ${NOT_SET_ANYWHERE_X} is not set in the environment");
         Files.writeString(file, "{\"mcpServers\": {\"s\": {\"command\": \"x\"}}}");
         assertThat(McpServersFile.read(file)).singleElement().extracting(ServerConfig::name).isEqualTo("s");
+    }
+
+    /**
+     * Issue 26 items 20 and 21: a syntax error is named by line and column in words (the parser's message named
+     * {@code StreamReadFeature} and gave no line); bytes that are not UTF-8 are refused with where, not decoded to
+     * U+FFFD and used; a byte order mark is skipped.
+     */
+    @Test
+    void syntaxErrorsAndBadUtf8AreNamedByLineAndColumn(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("mcp.json");
+        Files.writeString(file, "{\"mcpServers\": {\n  \"s\": {\"command\": \"x\"},\n}}\n");
+        assertThatThrownBy(() -> McpServersFile.read(file, name -> null))
+                .hasMessage("mcp.json: not valid JSON: line 3, column 1: expected a name in double quotes, found '}' "
+                        + "(a ',' before a closing '}' is not allowed)");
+        Files.writeString(file, "{\"mcpServers\": {\"s\": {\"command\": \"x\"}}");
+        assertThatThrownBy(() -> McpServersFile.read(file, name -> null)).hasMessageStartingWith(
+                "mcp.json: not valid JSON: line 1, column 39: the text ends inside an object (a closing '}' is missing)")
+                .message().doesNotContain("Feature").doesNotContain("`");
+        byte[] start = "{\"mcpServers\": {\"s\": {\"command\": \"x\", \"args\": [\"".getBytes(
+                java.nio.charset.StandardCharsets.UTF_8);
+        byte[] bad = java.util.Arrays.copyOf(start, start.length + 6);
+        System.arraycopy(new byte[] {(byte) 0xe9, '"', ']', '}', '}', '}'}, 0, bad, start.length, 6);
+        Files.write(file, bad);
+        assertThatThrownBy(() -> McpServersFile.read(file, name -> null)).hasMessage("mcp.json: not valid UTF-8: "
+                + "byte 0xe9 at line 1, column " + (start.length + 1) + " (byte offset " + start.length + "); JSON text "
+                + "must be UTF-8");
+        byte[] bom = "\uFEFF{\"mcpServers\": {\"s\": {\"command\": \"x\"}}}".getBytes(
+                java.nio.charset.StandardCharsets.UTF_8);
+        Files.write(file, bom);
+        assertThat(McpServersFile.read(file, name -> null)).singleElement().extracting(ServerConfig::name)
+                .isEqualTo("s");
     }
 
     @Test

@@ -189,13 +189,14 @@ public final class Json {
      *
      * @param text the text
      * @return the value
-     * @throws IllegalArgumentException when the text is not valid JSON, with the parser's message
+     * @throws IllegalArgumentException when the text is not valid JSON, saying where and what in words
+     *                                  ({@link JsonSyntax#describe})
      */
     public static Object read(String text) {
         try {
             return mapper().readValue(text, Object.class);
         } catch (JacksonException e) {
-            throw new IllegalArgumentException("not valid JSON: " + shortMessage(e), e);
+            throw new IllegalArgumentException("not valid JSON: " + JsonSyntax.describe(e), e);
         }
     }
 
@@ -207,15 +208,16 @@ public final class Json {
      *
      * @param text the text
      * @return the value
-     * @throws IllegalArgumentException when the text is not valid JSON or repeats a name in an object, with the
-     *                                  parser's message (which names the repeated name)
+     * @throws IllegalArgumentException when the text is not valid JSON or repeats a name in an object, saying
+     *                                  where (line, column) and what in words ({@link JsonSyntax#describe}; the
+     *                                  repeated name is named)
      */
     public static Object readExact(String text) {
         try {
             return mapper().readerFor(Object.class).with(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
                     .with(StreamReadFeature.STRICT_DUPLICATE_DETECTION).readValue(text);
         } catch (JacksonException e) {
-            throw new IllegalArgumentException("not valid JSON: " + shortMessage(e), e);
+            throw new IllegalArgumentException("not valid JSON: " + JsonSyntax.describe(e), e);
         }
     }
 

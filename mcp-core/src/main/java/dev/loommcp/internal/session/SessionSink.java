@@ -63,10 +63,14 @@ final class SessionSink implements TransportSink {
 
     @Override
     public void onClosed(McpTransportException cause) {
+        // the cause is recorded before any waiting caller is woken: a caller that closes the client on its first
+        // failure (reconnect code) must find it closed by the transport's failure, so that every call still pending
+        // (and every later one, and close() itself) reports that failure rather than a bare "the client was closed"
+        boolean first = session.markClosed(cause);
         for (PendingCall p : session.pending.values()) {
             p.future.completeExceptionally(cause);
         }
-        if (session.markClosed(cause)) {
+        if (first) {
             // closing the transport and joining threads must not run on the transport's own thread
             session.startBackground("closer", session::release);
         }

@@ -81,6 +81,14 @@ record LaunchConfig(String programName, Path executable, List<String> args, List
         return !launcher.isEmpty();
     }
 
+    /**
+     * Returns whether the child is started as the leader of its own session too ({@code setsid}, on Linux), so that
+     * every process of that session belongs to its tree (the perl launcher makes a new group in the JVM's session).
+     */
+    boolean ownSession() {
+        return launcher.size() == 1 && Path.of(launcher.getFirst()).getFileName().toString().equals("setsid");
+    }
+
     @Override
     public String toString() {
         return "LaunchConfig[" + programName + ", " + args.size() + " arguments, " + environment.size()

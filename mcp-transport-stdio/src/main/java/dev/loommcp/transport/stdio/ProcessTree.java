@@ -18,8 +18,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * The process tree a transport owns: the child, its process group (when it was launched into one) and every
- * descendant seen. Signals go to the whole group at once ({@code kill -SIG -- -pgid}, atomic against a process
+ * The process tree a transport owns: the child, its process group (when it was launched into one), its session (when
+ * it was launched as a session leader, on Linux: members that moved to a group of their own) and every descendant
+ * seen. Signals go to the whole group at once ({@code kill -SIG -- -pgid}, atomic against a process
  * forking meanwhile) and to every member still visible one by one ({@link ProcessHandle#destroy()}), so processes
  * that left the group but are still descendants are reached too.
  *
@@ -40,6 +41,7 @@ final class ProcessTree {
     private final Process process;
     private final long pid;
     private final boolean grouped;
+    private final boolean session;
     private final Path killCommand;
     private final Set<ProcessHandle> seen = ConcurrentHashMap.newKeySet();
     private final CompletableFuture<Process> exit;
@@ -47,12 +49,15 @@ final class ProcessTree {
     /**
      * @param process     the child
      * @param grouped     whether the child was launched as the leader of its own process group (pgid == pid)
+     * @param session     whether it was launched as the leader of its own session too (sid == pid): members of
+     *                    the session that moved to a group of their own still belong to the tree
      * @param killCommand the {@code kill} program used to signal the group, or {@code null}
      */
-    ProcessTree(Process process, boolean grouped, Path killCommand) {
+    ProcessTree(Process process, boolean grouped, boolean session, Path killCommand) {
         this.process = process;
         this.pid = process.pid();
         this.grouped = grouped;
+        this.session = session;
         this.killCommand = killCommand;
         this.exit = process.onExit();
     }
@@ -127,7 +132,8 @@ final class ProcessTree {
 
     /**
      * Returns every member of the tree still alive: the child, its descendants, the descendants seen earlier, and
-     * on Linux every process whose process group is the child's (found through {@code /proc}).
+     * on Linux every process whose process group (or session, when the child leads one) is the child's (found through
+     * {@code /proc}).
      *
      * @return the live members (the child first when alive), never the JVM itself
      */
@@ -149,7 +155,7 @@ final class ProcessTree {
             out.putIfAbsent(h.pid(), h);
         }
         if (grouped && Launch.OS == Launch.Os.LINUX) {
-            for (long member : groupMembersLinux(pid)) {
+            for (long member : membersLinux(pid, session)) {
                 if (!out.containsKey(member)) {
                     ProcessHandle.of(member).ifPresent(h -> out.put(member, h));
                 }
@@ -286,8 +292,20 @@ final class ProcessTree {
      * @return their pids
      */
     static List<Long> groupMembersLinux(long pgid) {
+        return membersLinux(pgid, false);
+    }
+
+    /**
+     * Returns the live (not zombie) processes whose process group is {@code id} or, with {@code session}, whose
+     * session is {@code id}, from {@code /proc}.
+     *
+     * @param id      the process group id (and session id)
+     * @param session whether members of the session count too
+     * @return their pids
+     */
+    static List<Long> membersLinux(long id, boolean session) {
         List<Long> out = new ArrayList<>();
-        String want = Long.toString(pgid);
+        String want = Long.toString(id);
         try (DirectoryStream<Path> ds = Files.newDirectoryStream(PROC)) {
             for (Path p : ds) {
                 String name = p.getFileName().toString();
@@ -301,7 +319,8 @@ final class ProcessTree {
                     continue;
                 }
                 String[] st = statLinux(member);
-                if (st != null && st.length > 2 && st[2].equals(want) && !st[0].equals("Z") && !st[0].equals("X")) {
+                if (st != null && st.length > 3 && (st[2].equals(want) || (session && st[3].equals(want)))
+                        && !st[0].equals("Z") && !st[0].equals("X")) {
                     out.add(member);
                 }
             }

@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.BooleanSupplier;
 
 /**
  * The stderr side of a {@link StdioConnection}: drains the child's stderr on the {@code stdio-stderr} pipe thread
@@ -26,10 +27,13 @@ final class StderrDrain {
 
     private final LaunchConfig config;
     private final StderrRing ring;
+    /** Whether the connection gave up reading the pipes (a process outside the tree holds them). */
+    private final BooleanSupplier abandoned;
     private final CountDownLatch stderrEof = new CountDownLatch(1);
     private final AtomicLong listenerFailures = new AtomicLong();
 
-    StderrDrain(LaunchConfig config, StderrRing ring) {
+    StderrDrain(LaunchConfig config, StderrRing ring, BooleanSupplier abandoned) {
+        this.abandoned = abandoned;
         this.config = config;
         this.ring = ring;
     }
@@ -55,6 +59,9 @@ final class StderrDrain {
         try {
             int n;
             while ((n = err.read(buf)) >= 0) {
+                if (abandoned.getAsBoolean()) {
+                    return; // woken by PipeWake: a process outside the tree holds the pipe
+                }
                 int from = 0;
                 for (int i = 0; i < n; i++) {
                     if (buf[i] == '\n') {

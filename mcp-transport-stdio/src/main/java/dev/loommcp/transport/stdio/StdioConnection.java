@@ -71,6 +71,8 @@ final class StdioConnection {
     private final CountDownLatch shutdownDone = new CountDownLatch(1);
 
     private volatile boolean userClosed;
+    /** The most the shutdown waits after closing stdin and after SIGTERM ({@link #close(Duration)}), in nanos. */
+    private volatile long graceCapNanos = Long.MAX_VALUE;
     /** The failure close() recorded, to tell it from a failure that came before the close. */
     private volatile McpTransportException closeMarker;
     private volatile boolean opened;
@@ -82,6 +84,13 @@ final class StdioConnection {
     /** The end of each pipe thread (platform threads are awaited through these, never joined). */
     private final Map<Thread, CountDownLatch> pipeThreadEnds = new ConcurrentHashMap<>();
     private volatile Thread writerThread;
+    private volatile Thread readerThread;
+    private volatile Thread stderrThread;
+    /** The names of the child's stdout and stderr pipes ({@link PipeWake#pipeOf}), or {@code null}. */
+    private volatile String stdoutPipe;
+    private volatile String stderrPipe;
+    /** Set when the shutdown gives up reading pipes that a process outside the tree holds open. */
+    private volatile boolean pipesAbandoned;
     private volatile Thread watcherThread;
     /** The client's threads and framing, from the context given to {@link #open}. */
     private volatile TransportThreads threadSource = TransportThreads.standard();
@@ -92,7 +101,7 @@ final class StdioConnection {
         this.ring = new StderrRing(config.stderrBufferBytes());
         this.writer = new StdinWriter(this, config);
         this.reader = new StdoutReader(this, config);
-        this.stderr = new StderrDrain(config, ring);
+        this.stderr = new StderrDrain(config, ring, this::pipesAbandoned);
     }
 
     /** The threads this connection was opened with (the core's until then). */
@@ -190,7 +199,7 @@ final class StdioConnection {
                         + config.executable() + "): " + e.getMessage(), e);
             }
             process = p;
-            tree = new ProcessTree(p, config.grouped(), config.killCommand());
+            tree = new ProcessTree(p, config.grouped(), config.ownSession(), config.killCommand());
             LOG.log(Level.DEBUG, () -> "started " + config.programName() + " (" + config.executable() + ", "
                     + config.args().size() + " arguments) as pid " + p.pid()
                     + (config.grouped() ? " in its own process group" : "") + "; environment names "
@@ -205,8 +214,13 @@ final class StdioConnection {
             }
             try {
                 // pipe I/O blocks in native code: platform threads, never carriers of the virtual-thread scheduler
-                threads.add(startPipeThread("stdio-reader", () -> reader.run(p.getInputStream())));
-                threads.add(startPipeThread("stdio-stderr", () -> stderr.run(p.getErrorStream())));
+                // named now, while the child surely holds them: a process that leaves the tree may keep them
+                stdoutPipe = PipeWake.pipeOf(p.pid(), 1);
+                stderrPipe = PipeWake.pipeOf(p.pid(), 2);
+                readerThread = startPipeThread("stdio-reader", () -> reader.run(p.getInputStream()));
+                threads.add(readerThread);
+                stderrThread = startPipeThread("stdio-stderr", () -> stderr.run(p.getErrorStream()));
+                threads.add(stderrThread);
                 writer.attach(p.getOutputStream());
                 writerThread = startPipeThread("stdio-writer", writer::run);
                 threads.add(writerThread);
@@ -412,6 +426,17 @@ final class StdioConnection {
 
     // ------------------------------------------------------------------------------------------------ close
 
+    /**
+     * Closes with the stdin and terminate graces cut to at most {@code grace}: see
+     * {@link StdioTransport#close(Duration)}. A shutdown already under way (after a failure) shortens its current
+     * wait too.
+     */
+    void close(Duration grace) {
+        long nanos = Math.max(0, grace.toNanos());
+        graceCapNanos = Math.min(graceCapNanos, nanos);
+        close();
+    }
+
     /** Closes: see {@link StdioTransport#close()}. */
     void close() {
         userClosed = true;
@@ -463,18 +488,18 @@ final class StdioConnection {
             // 1. close stdin (the writer writes what is queued, then closes it; a writer stuck on a full pipe is
             //    released by the signals below)
             writer.closeStdin();
-            long stdinDeadline = System.nanoTime() + config.stdinCloseGrace().toNanos();
-            boolean exited = leaderDeadBefore || t.awaitExit(config.stdinCloseGrace().toNanos());
+            long stdinClosed = System.nanoTime();
+            boolean exited = leaderDeadBefore || awaitExitWithin(t, stdinClosed, config.stdinCloseGrace());
             if (!exited || !t.alive().isEmpty()) {
                 // 2. the child (or something it left) is still there: wait out the rest of the stdin grace for
                 //    the tree (unless the leader was dead before), then SIGTERM it
                 if (exited && !leaderDeadBefore) {
-                    t.awaitGone(stdinDeadline);
+                    awaitGoneWithin(t, stdinClosed, config.stdinCloseGrace());
                 }
                 if (!t.alive().isEmpty()) {
                     LOG.log(Level.DEBUG, () -> "terminating the process tree of " + config.programName());
                     t.signal(false);
-                    if (!t.awaitGone(System.nanoTime() + config.terminateGrace().toNanos())) {
+                    if (!awaitGoneWithin(t, System.nanoTime(), config.terminateGrace())) {
                         // 3. still there: SIGKILL
                         LOG.log(Level.DEBUG, () -> "killing the process tree of " + config.programName());
                         t.signal(true);
@@ -513,7 +538,77 @@ final class StdioConnection {
         }
     }
 
+    /** How long one wait of a graceful shutdown step lasts before it looks again at {@link #graceCapNanos}. */
+    private static final long GRACE_SLICE_NANOS = TimeUnit.MILLISECONDS.toNanos(50);
+
+    /** The end of a graceful step that started at {@code start}: its grace, cut by {@link #close(Duration)}. */
+    private long stepDeadline(long start, Duration grace) {
+        return start + Math.min(grace.toNanos(), graceCapNanos);
+    }
+
+    /** Waits for the child's exit until the step's deadline, which a later {@link #close(Duration)} may bring in. */
+    private boolean awaitExitWithin(ProcessTree t, long start, Duration grace) throws InterruptedException {
+        while (true) {
+            long left = stepDeadline(start, grace) - System.nanoTime();
+            if (t.awaitExit(Math.max(0, Math.min(left, GRACE_SLICE_NANOS)))) {
+                return true;
+            }
+            if (stepDeadline(start, grace) - System.nanoTime() <= 0) {
+                return false;
+            }
+        }
+    }
+
+    /** Waits for the whole tree to be gone until the step's deadline, which {@link #close(Duration)} may bring in. */
+    private boolean awaitGoneWithin(ProcessTree t, long start, Duration grace) throws InterruptedException {
+        while (true) {
+            long deadline = stepDeadline(start, grace);
+            if (t.awaitGone(Math.min(deadline, System.nanoTime() + GRACE_SLICE_NANOS))) {
+                return true;
+            }
+            if (stepDeadline(start, grace) - System.nanoTime() <= 0) {
+                return false;
+            }
+        }
+    }
+
+    /** Whether the shutdown gave up reading the pipes: the pipe threads stop at their next read. */
+    boolean pipesAbandoned() {
+        return pipesAbandoned;
+    }
+
+    /**
+     * The tree is gone: its pipes reach their end at once unless a process outside the tree (a daemon that left the
+     * session and group) still holds them. Then the pipe threads are not left blocked on them: they are told to stop
+     * and, on Linux, woken ({@link PipeWake}); what that process writes later is not read.
+     */
+    private void releasePipeThreads() throws InterruptedException {
+        long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(DRAIN_AFTER_EXIT_MILLIS);
+        boolean ended = true;
+        for (Thread th : new Thread[] {readerThread, stderrThread}) {
+            CountDownLatch latch = th == null ? null : pipeThreadEnds.get(th);
+            if (latch != null && !latch.await(Math.max(0, end - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+                ended = false;
+            }
+        }
+        if (ended) {
+            return;
+        }
+        pipesAbandoned = true;
+        boolean woken = PipeWake.wake(stdoutPipe) | PipeWake.wake(stderrPipe);
+        LOG.log(woken ? Level.DEBUG : Level.WARNING, () -> "a process outside the process tree of "
+                + config.programName() + " (a daemon that left its session and group) holds its stdout or stderr "
+                + "open; it is not ended, and what it writes is no longer read"
+                + (woken ? "" : "; the reading threads end when it closes them or exits"));
+    }
+
     private void joinThreads() {
+        try {
+            releasePipeThreads();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return;
+        }
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(JOIN_MILLIS);
         for (Thread th : threads) {
             if (th == Thread.currentThread()) {

@@ -126,8 +126,17 @@ import java.util.function.Consumer;
  *       are the same). A grandchild whose parent exited before it was seen is not reached (a Job Object would be
  *       needed, which the JDK does not offer).</li>
  * </ul>
- * A process that deliberately leaves the group (a daemon calling {@code setsid} itself) is reached only while it is
- * still a visible descendant.
+ * On Linux the child also leads its own session ({@code setsid}), and every process of that session is a member
+ * of the tree too, so one that moved to a process group of its own is still reached.
+ *
+ * <p><b>Where the guarantee ends.</b> A process that deliberately leaves both the session and the group (a daemon
+ * that double-forks and calls {@code setsid} itself) is reached only while it is still a visible descendant: once
+ * its parent has exited it is out of the client's sight and outlives {@link #close()}. When such a process keeps the
+ * server's stdout or stderr open, no end of stream comes; the shutdown then stops reading those pipes (what it writes
+ * later is not read) and, on Linux, wakes the two reading threads through {@code /proc/self/fd} so that they end
+ * within the close's bound and no thread of the transport is left behind (logged at DEBUG). On other platforms
+ * those two threads end only when that process closes the pipes or exits (logged at WARNING). A stdin writer blocked
+ * on a full pipe that such a process holds but does not read is likewise released only when it reads or exits.
  *
  * <p>The tree is also ended when the JVM exits normally or on a signal that runs shutdown hooks (one hook shared by
  * all transports: {@code SIGTERM} to every tree, at most 2 s, then {@code SIGKILL}), and when a transport that was
@@ -138,7 +147,8 @@ import java.util.function.Consumer;
  * An open transport runs three platform daemon threads with a 256 KiB stack, because they block in native pipe I/O
  * ({@code mcp-stdio-reader-N} for stdout, {@code mcp-stdio-stderr-N}, {@code mcp-stdio-writer-N} for stdin), and one
  * virtual thread, {@code mcp-stdio-exit-N} (exit and startup watcher); a failure starts the virtual thread
- * {@code mcp-stdio-reaper-N} for the background shutdown. All end when the transport closes. A blocked pipe read or
+ * {@code mcp-stdio-reaper-N} for the background shutdown. All end when the transport closes (with the exception
+ * named under "Where the guarantee ends" above). A blocked pipe read or
  * write on a virtual thread would hold a carrier thread of the virtual-thread scheduler for as long as the server
  * lives, and some 100 open servers would leave no carrier for any virtual thread in the JVM; so these never run on
  * virtual threads, and the waits for the process's exit go through {@link Process#onExit()} (they park; they never
@@ -332,6 +342,35 @@ public final class StdioTransport implements McpTransport {
     @Override
     public void close() {
         connection.close();
+        unregisterCleaner();
+    }
+
+    /**
+     * Closes as {@link #close()} does, but waits at most {@code grace} after closing the child's stdin and at most
+     * {@code grace} after {@code SIGTERM} (the configured {@link #stdinCloseGrace()} and {@link #terminateGrace()}
+     * when they are shorter); the kill grace is unchanged, so the tree is still ended in full. For an owner that has
+     * given up on the server, such as a command-line tool whose call timed out or failed while the server works on
+     * and ignores the end of its input: it then returns within about {@code 2 * grace} plus the kill step instead of
+     * the sum of the configured graces. When a shutdown is already under way (the transport failed, or another
+     * thread closes it), its current wait is cut to {@code grace} too, and this call waits for it like a second
+     * {@link #close()}. Idempotent, thread-safe, never throws (other than for a {@code null} or negative grace);
+     * the interrupt behaviour is that of {@link #close()}.
+     *
+     * @param grace the most to wait for each of the two graceful steps; {@link Duration#ZERO} signals at once
+     * @throws NullPointerException     if {@code grace} is {@code null}
+     * @throws IllegalArgumentException if {@code grace} is negative
+     */
+    public void close(Duration grace) {
+        Objects.requireNonNull(grace, "grace");
+        if (grace.isNegative()) {
+            throw new IllegalArgumentException("grace must not be negative: " + grace);
+        }
+        connection.close(grace);
+        unregisterCleaner();
+    }
+
+    /** The process tree is ended: the cleaner's safety net has nothing left to do. */
+    private void unregisterCleaner() {
         Cleaner.Cleanable c = cleanable;
         if (c != null) {
             c.clean();

@@ -99,6 +99,9 @@ final class StdoutReader {
                     eof = true;
                     break;
                 }
+                if (conn.pipesAbandoned()) {
+                    return; // woken by PipeWake: a process outside the tree holds the pipe
+                }
                 int i = end;
                 end += n;
                 for (i = newline(buf, i, end); i < end; i = newline(buf, i + 1, end)) {

@@ -223,6 +223,135 @@ class StdioTransportTreeTest {
         }
     }
 
+    /**
+     * Issue 26 item 22: {@code close(grace)} cuts the stdin and terminate graces (60 s each here) for an owner that
+     * gave up on a server that ignores EOF and SIGTERM, and cuts the wait of a {@code close()} already under way on
+     * another thread; the tree is still ended in full (SIGKILL).
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void closeWithAShortGraceEndsTheTreeWithoutWaitingOutTheConfiguredGraces(boolean fullCloseUnderWay)
+            throws Exception {
+        StderrLines lines = new StderrLines();
+        Duration grace = Duration.ofSeconds(60);
+        Duration kill = Duration.ofSeconds(2);
+        StdioTransport t = StdioTransport.newBuilder("sh", Children.script("ignore-term.sh").toString())
+                .stderrListener(lines)
+                .stdinCloseGrace(grace).terminateGrace(grace).killGrace(kill)
+                .build();
+        RecordingSink sink = new RecordingSink();
+        long grandchild = -1;
+        Thread fullClose = null;
+        try {
+            t.open(TransportContext.of(sink, Deadline.NONE));
+            grandchild = lines.awaitNumber("GRANDCHILD");
+            sink.next();
+            if (fullCloseUnderWay) {
+                fullClose = Thread.ofPlatform().name("test-full-closer").start(t::close);
+                Thread.sleep(300); // it waits in the stdin grace now
+            }
+            Thread closer = Thread.ofPlatform().name("test-closer").start(() -> t.close(Duration.ofMillis(200)));
+            boolean returned = closer.join(Duration.ofMillis(400).plus(kill).plusMillis(SLACK_MILLIS));
+            if (!returned) {
+                Children.killQuietly(t.pid().orElseThrow());
+                assertThat(closer.join(Duration.ofSeconds(20))).isTrue();
+            }
+            assertThat(returned).as("close(200 ms) returned without the 60 s graces").isTrue();
+            if (fullClose != null) {
+                assertThat(fullClose.join(Duration.ofMillis(SLACK_MILLIS))).as("the close under way returned")
+                        .isTrue();
+            }
+            assertThat(t.exitCode()).hasValue(137);
+            assertThat(Children.gone(t.pid().orElseThrow())).isTrue();
+            assertThat(Children.gone(grandchild)).as("grandchild ignoring SIGTERM gone").isTrue();
+        } finally {
+            t.close(Duration.ZERO);
+            if (grandchild > 0) {
+                Children.killQuietly(grandchild);
+            }
+            if (fullClose != null) {
+                fullClose.join(Duration.ofSeconds(30));
+            }
+        }
+    }
+
+    /**
+     * Issue 26 item 18: a server double-forks a daemon that calls {@code setsid} (leaving the session and the process
+     * group) and keeps the server's stdout and stderr. Nothing the client can see reaches it (it is no descendant and
+     * in neither the group nor the session), so it outlives close, as the documentation says; but the reader and
+     * stderr threads, blocked on pipes it holds open, used to stay behind until it died. close() now returns within
+     * its bounds and no thread of the transport is left.
+     */
+    @Test
+    void aDaemonThatLeftTheSessionHoldingThePipesLeavesNoThreadBehind() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Launch.OS == Launch.Os.LINUX, "the pipe wake-up needs /proc");
+        StderrLines lines = new StderrLines();
+        Duration stdin = Duration.ofMillis(300);
+        StdioTransport t = StdioTransport.newBuilder("sh", Children.script("daemon.sh").toString())
+                .stderrListener(lines)
+                .stdinCloseGrace(stdin)
+                .build();
+        RecordingSink sink = new RecordingSink();
+        long daemon = -1;
+        try {
+            t.open(TransportContext.of(sink, Deadline.NONE));
+            daemon = lines.awaitNumber("DAEMON");
+            sink.next();
+            assertThat(ProcessHandle.current().descendants().map(ProcessHandle::pid)).doesNotContain(daemon);
+            Thread closer = Thread.ofPlatform().name("test-closer").start(t::close);
+            assertThat(closer.join(stdin.plus(t.terminateGrace()).plus(t.killGrace()).plusMillis(SLACK_MILLIS)))
+                    .as("close returned within its bounds").isTrue();
+            assertThat(Children.gone(t.pid().orElseThrow())).isTrue();
+            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (!LeakCheck.mcpThreads().stream().filter(th -> th.getName().startsWith("mcp-stdio-")).toList()
+                    .isEmpty()) {
+                assertThat(System.nanoTime() - deadline).as("threads left: " + LeakCheck.mcpThreads()).isNegative();
+                Thread.sleep(20);
+            }
+            // the documented limit: what left both the session and the group, out of sight, is not ended
+            assertThat(Children.gone(daemon)).as("the daemon is out of the client's reach").isFalse();
+        } finally {
+            t.close();
+            if (daemon > 0) {
+                Children.killQuietly(daemon);
+            }
+        }
+    }
+
+    /**
+     * Issue 26 item 18: the child leads its own session (setsid on Linux), so a process that moved to a group of its
+     * own but stayed in the session is ended on close although it is neither a descendant nor in the group.
+     */
+    @Test
+    void aProcessThatLeftTheGroupButNotTheSessionIsEnded() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(Launch.OS == Launch.Os.LINUX
+                && Launch.findHelper("setsid") != null && Launch.findHelper("perl") != null,
+                "needs setsid (the session) and perl (the test's setpgrp)");
+        StderrLines lines = new StderrLines();
+        StdioTransport watched = StdioTransport.newBuilder("sh", Children.script("session-member.sh").toString())
+                .stderrListener(lines)
+                .stdinCloseGrace(Duration.ofMillis(300))
+                .build();
+        RecordingSink sink = new RecordingSink();
+        long member = -1;
+        try {
+            watched.open(TransportContext.of(sink, Deadline.NONE));
+            member = lines.awaitNumber("MEMBER");
+            sink.next();
+            String[] stat = ProcessTree.statLinux(member);
+            assertThat(stat).isNotNull();
+            assertThat(stat[2]).as("own group").isNotEqualTo(Long.toString(watched.pid().orElseThrow()));
+            assertThat(stat[3]).as("the child's session").isEqualTo(Long.toString(watched.pid().orElseThrow()));
+            watched.close();
+            assertThat(Children.gone(member)).as("the session member is ended").isTrue();
+        } finally {
+            watched.close();
+            if (member > 0) {
+                Children.killQuietly(member);
+            }
+        }
+    }
+
     @Test
     void aChildThatNeverReadsStdinNeverBlocksSendersAndCloseIsBounded() throws Exception {
         Duration stdin = Duration.ofMillis(300);
