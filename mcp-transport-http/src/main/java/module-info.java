@@ -1,6 +1,6 @@
 /**
- * loom-mcp's Streamable HTTP transport (MCP 2025-03-26 .. 2025-11-25, and the stateless 2026-07-28) on
- * {@code java.net.http.HttpClient}.
+ * loom-mcp's Streamable HTTP transport (MCP 2025-03-26 .. 2025-11-25, and the stateless 2026-07-28) and the HTTP+SSE
+ * transport of 2024-11-05 ({@code SseTransport}) on {@code java.net.http.HttpClient}.
  */
 module dev.loommcp.transport.http {
     requires transitive dev.loommcp.core;

@@ -66,11 +66,12 @@ final class ClientSetup {
      * @param auth           the authorization options ({@code --oauth}, {@code --client-credentials}, ...)
      * @param config         {@code --config}, or {@code null}
      * @param server         {@code --server}, or {@code null}
+     * @param sse            {@code --sse}, or {@code null}
      */
     record Options(String stdio, String http, List<String> headers, List<String> env, boolean inheritEnv, Path cwd,
                    boolean echoStderr, Duration timeout, Duration connectTimeout, Integer maxMessageSize,
                    List<Path> roots, String elicit, ProtocolMode protocol, Duration probeTimeout,
-                   AuthOptions auth, Path config, String server) {
+                   AuthOptions auth, Path config, String server, String sse) {
     }
 
     private final Options options;
@@ -253,7 +254,11 @@ final class ClientSetup {
      */
     private McpTransport transport(StderrTail tail, Duration startup) {
         String stdio = options.stdio();
-        String http = options.http();
+        if (options.http() != null && options.sse() != null) {
+            throw usage("give either --http or --sse, not both");
+        }
+        String http = options.http() != null ? options.http() : options.sse();
+        String flag = options.sse() != null ? "--sse" : "--http";
         List<String> headers = options.headers();
         Integer maxMessageSize = options.maxMessageSize();
         Path cwd = options.cwd();
@@ -265,10 +270,10 @@ final class ClientSetup {
             return configuredTransport(tail, startup);
         }
         if (stdio != null && http != null) {
-            throw usage("give either --stdio or --http, not both");
+            throw usage("give either --stdio or " + flag + ", not both");
         }
         if (stdio == null && http == null) {
-            throw usage("say which server to talk to: --stdio 'COMMAND LINE' or --http URL");
+            throw usage("say which server to talk to: --stdio 'COMMAND LINE' or --http URL (or --sse URL)");
         }
         if (stdio != null) {
             if (!headers.isEmpty()) {
@@ -300,13 +305,14 @@ final class ClientSetup {
         try {
             uri = new URI(http);
         } catch (URISyntaxException e) {
-            throw usage("--http: not a valid URL: " + e.getReason());
+            throw usage(flag + ": not a valid URL: " + e.getReason());
         }
         // unix:/path/to.sock[:/http-path]: Streamable HTTP on a unix socket (module mcp-transport-unix), checked by it
         boolean unix = "unix".equalsIgnoreCase(uri.getScheme());
         if (!unix && (uri.getScheme() == null || !(uri.getScheme().equalsIgnoreCase("http")
                 || uri.getScheme().equalsIgnoreCase("https")) || uri.getHost() == null)) {
-            throw usage("--http: expected an http:// or https:// URL with a host, or unix:/path/to.sock[:/http-path]");
+            throw usage(flag + ": expected an http:// or https:// URL with a host, or "
+                    + "unix:/path/to.sock[:/http-path]");
         }
         List<Map.Entry<String, String>> parsed = new ArrayList<>();
         for (int i = 0; i < headers.size(); i++) {
@@ -323,11 +329,13 @@ final class ClientSetup {
         }
         auth = CliAuth.open(options.auth(), commandLine, err);
         try {
-            return Transports.http(uri, parsed, maxMessageSize, auth == null ? null : auth.provider());
+            return options.sse() != null
+                    ? Transports.sse(uri, parsed, maxMessageSize, auth == null ? null : auth.provider())
+                    : Transports.http(uri, parsed, maxMessageSize, auth == null ? null : auth.provider());
         } catch (Transports.HeaderRefused e) {
             throw usage("--header number " + (e.index + 1) + ": " + e.getMessage());
         } catch (IllegalArgumentException e) {
-            throw usage("--http: " + e.getMessage());
+            throw usage(flag + ": " + e.getMessage());
         }
     }
 
@@ -337,8 +345,8 @@ final class ClientSetup {
      * {@code headers}).
      */
     private McpTransport configuredTransport(StderrTail tail, Duration startup) {
-        if (options.stdio() != null || options.http() != null) {
-            throw usage("give either --config or --stdio/--http, not both");
+        if (options.stdio() != null || options.http() != null || options.sse() != null) {
+            throw usage("give either --config or --stdio/--http/--sse, not both");
         }
         if (!options.headers().isEmpty() || !options.env().isEmpty() || options.inheritEnv()
                 || options.cwd() != null) {

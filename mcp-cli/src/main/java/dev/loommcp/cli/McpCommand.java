@@ -120,6 +120,7 @@ final class McpCommand {
        ones (--header, --env) append. */
     private String stdio;
     private String http;
+    private String sse;
     @Mixin
     private AuthOptions auth; // read by LogoutCommand through the mixin's name
     private final List<String> headers = new ArrayList<>();
@@ -140,6 +141,14 @@ final class McpCommand {
                     + "unix:/path/to.sock[:/http-path] for a server on a unix domain socket.")
     private void http(String url) {
         http = once("--http", http, url);
+    }
+
+    @Option(names = "--sse", paramLabel = "URL", scope = ScopeType.INHERIT, order = 2,
+            description = "Talk to a server that offers only the HTTP+SSE transport of protocol 2024-11-05 at this "
+                    + "SSE URL (often .../sse). --http falls back to it by itself when the server refuses "
+                    + "Streamable HTTP; --sse skips that attempt.")
+    private void sse(String url) {
+        sse = once("--sse", sse, url);
     }
 
     @Option(names = "--header", paramLabel = "'NAME: VALUE'", scope = ScopeType.INHERIT, order = 3,
@@ -308,7 +317,7 @@ final class McpCommand {
             description = {"List the server's tools: name, title and description. With --config and no --server: "
                     + "the tools of every server of the file, named SERVER__TOOL."})
     int tools() throws InterruptedException {
-        if (config != null && server == null && stdio == null && http == null) {
+        if (config != null && server == null && stdio == null && http == null && sse == null) {
             return hostCommands().tools();
         }
         return withClient(client -> {
@@ -414,8 +423,9 @@ final class McpCommand {
         if (config == null) {
             throw usage("servers lists the servers of an mcpServers file: give --config FILE");
         }
-        if (server != null || stdio != null || http != null) {
-            throw usage("servers covers every server of --config; --server, --stdio and --http do not apply");
+        if (server != null || stdio != null || http != null || sse != null) {
+            throw usage("servers covers every server of --config; --server, --stdio, --http and --sse do not "
+                    + "apply");
         }
         return hostCommands().servers();
     }
@@ -673,7 +683,7 @@ final class McpCommand {
         stderrTail = new StderrTail(echoStderr ? io.err() : null);
         ClientSetup.Options options = new ClientSetup.Options(stdio, http, List.copyOf(headers), List.copyOf(env),
                 inheritEnv, cwd, echoStderr, timeout, connectTimeout, maxMessageSize, List.copyOf(roots), elicit,
-                protocol, probeTimeout, auth, config, server);
+                protocol, probeTimeout, auth, config, server, sse);
         McpTasks tasks = McpTasks.create();
         ClientSetup setup = new ClientSetup(options, spec.commandLine(), environment, io.err());
         McpClient client = setup.newClient(stderrTail, outputSchemaValidation, tasks);

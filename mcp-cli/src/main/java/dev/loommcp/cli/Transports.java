@@ -3,13 +3,16 @@ package dev.loommcp.cli;
 import dev.loommcp.spi.McpTransport;
 import dev.loommcp.transport.http.AuthorizationProvider;
 import dev.loommcp.transport.http.HttpTransport;
+import dev.loommcp.transport.http.SseTransport;
 import dev.loommcp.transport.stdio.StdioTransport;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
+import java.util.function.IntConsumer;
 
 /**
  * Builds the transport the command line asks for: {@code --stdio} (a child process) or {@code --http} (Streamable
@@ -68,21 +71,46 @@ final class Transports {
     static McpTransport http(URI endpoint, List<Map.Entry<String, String>> headers, Integer maxMessage,
                              AuthorizationProvider authorization) {
         HttpTransport.Builder b = HttpTransport.newBuilder(endpoint);
+        configure(headers, maxMessage, authorization, b::header, b::maxMessageSize, b::authorization);
+        return b.build();
+    }
+
+    /**
+     * Builds an HTTP+SSE transport (protocol 2024-11-05); the arguments as for
+     * {@link #http(URI, List, Integer, AuthorizationProvider)}, {@code sseUrl} being the server's SSE URL.
+     *
+     * @return the transport, not started
+     * @throws HeaderRefused            when the transport refuses a header
+     * @throws IllegalArgumentException when the transport refuses the URL
+     */
+    static McpTransport sse(URI sseUrl, List<Map.Entry<String, String>> headers, Integer maxMessage,
+                            AuthorizationProvider authorization) {
+        SseTransport.Builder b = SseTransport.newBuilder(sseUrl);
+        configure(headers, maxMessage, authorization, b::header, b::maxMessageSize, b::authorization);
+        return b.build();
+    }
+
+    /**
+     * Hands the HTTP options to a builder's setters: each header (a refused one named by its position), the message
+     * limit and the authorization provider when given.
+     */
+    private static void configure(List<Map.Entry<String, String>> headers, Integer maxMessage,
+                                  AuthorizationProvider authorization, BiConsumer<String, String> add,
+                                  IntConsumer maxMessageSize, Consumer<AuthorizationProvider> auth) {
+        if (maxMessage != null) {
+            maxMessageSize.accept(maxMessage);
+        }
+        if (authorization != null) {
+            auth.accept(authorization);
+        }
         for (int i = 0; i < headers.size(); i++) {
             Map.Entry<String, String> h = headers.get(i);
             try {
-                b.header(h.getKey(), h.getValue());
+                add.accept(h.getKey(), h.getValue());
             } catch (IllegalArgumentException e) {
                 throw new HeaderRefused(i, e.getMessage());
             }
         }
-        if (maxMessage != null) {
-            b.maxMessageSize(maxMessage);
-        }
-        if (authorization != null) {
-            b.authorization(authorization);
-        }
-        return b.build();
     }
 
     /** A header the HTTP transport refused: which one (its position in the list given) and why, never its value. */

@@ -27,22 +27,39 @@ public final class HttpReferenceServer implements AutoCloseable {
      * @throws InterruptedException  if interrupted while waiting
      */
     public HttpReferenceServer() throws IOException, InterruptedException {
-        Launched launched = launch();
+        this("streamableHttp");
+    }
+
+    private HttpReferenceServer(String mode) throws IOException, InterruptedException {
+        Launched launched = launch(mode);
         process = launched.process();
         port = launched.port();
         stderr = launched.stderr();
     }
 
+    /**
+     * Starts server-everything in its {@code sse} mode: the HTTP+SSE transport of protocol 2024-11-05
+     * ({@code GET /sse}, {@code POST /message?sessionId=...}); see {@link #sseUrl()}.
+     *
+     * @return the started server
+     * @throws IOException           if it cannot be started
+     * @throws IllegalStateException if it exits or does not listen in time
+     * @throws InterruptedException  if interrupted while waiting
+     */
+    public static HttpReferenceServer sse() throws IOException, InterruptedException {
+        return new HttpReferenceServer("sse");
+    }
+
     private record Launched(Process process, int port, Path stderr) {
     }
 
-    private static Launched launch() throws IOException, InterruptedException {
+    private static Launched launch(String mode) throws IOException, InterruptedException {
         // the port is chosen here and bound by the server a moment later: another process may take it in between
         // (EADDRINUSE), so a launch that lost that race is retried on a new port
         for (int attempt = 1; ; attempt++) {
             int candidate = freePort();
             Path log = Processes.stderrLog("server-everything");
-            ProcessBuilder pb = new ProcessBuilder(ReferenceServer.httpCommand())
+            ProcessBuilder pb = new ProcessBuilder(ReferenceServer.httpCommand(mode))
                     .directory(ReferenceServer.nodeDir().toFile())
                     .redirectOutput(ProcessBuilder.Redirect.DISCARD)
                     .redirectError(log.toFile());
@@ -84,6 +101,15 @@ public final class HttpReferenceServer implements AutoCloseable {
      */
     public URI endpoint() {
         return URI.create("http://127.0.0.1:" + port + "/mcp");
+    }
+
+    /**
+     * Returns the SSE URL of a server started with {@link #sse()}.
+     *
+     * @return {@code http://127.0.0.1:<port>/sse}
+     */
+    public URI sseUrl() {
+        return URI.create("http://127.0.0.1:" + port + "/sse");
     }
 
     private static int freePort() throws IOException {

@@ -72,7 +72,17 @@ public final class ReferenceServer {
      * @return argv
      */
     public static List<String> httpCommand() {
-        return List.of("node", "-r", nodeDir().resolve("loopback-only.cjs").toString(), entry().toString(),
-                "streamableHttp");
+        return httpCommand("streamableHttp");
+    }
+
+    /**
+     * Returns the command line that runs server-everything in one of its HTTP modes (pass {@code PORT} in the
+     * environment); it binds 127.0.0.1 only.
+     *
+     * @param mode {@code streamableHttp}, or {@code sse} (the HTTP+SSE transport of 2024-11-05)
+     * @return the command
+     */
+    public static List<String> httpCommand(String mode) {
+        return List.of("node", "-r", nodeDir().resolve("loopback-only.cjs").toString(), entry().toString(), mode);
     }
 }

@@ -83,6 +83,43 @@ final class HttpSettings {
     }
 
     /**
+     * The key of the core's era verdicts for this server: the origin and the request path (scheme and host in lower
+     * case), never the query, never credentials.
+     */
+    String serverKey() {
+        String path = target.getRawPath();
+        return origin.toLowerCase(Locale.ROOT) + (path == null ? "" : path);
+    }
+
+    /**
+     * These settings with another request URI: the legacy HTTP+SSE transport POSTs to the endpoint its SSE stream
+     * announced (same origin, checked by the caller). Framing and threads are the ones set so far.
+     */
+    HttpSettings withTarget(URI newTarget) {
+        HttpSettings s = new HttpSettings(this, newTarget);
+        s.framing = framing;
+        s.threads = threads;
+        return s;
+    }
+
+    /** A copy of {@code base} whose requests go to {@code target}; the origin (for logs) stays the base's. */
+    private HttpSettings(HttpSettings base, URI target) {
+        this.endpoint = base.endpoint;
+        this.connector = base.connector;
+        this.target = target;
+        this.origin = base.origin;
+        this.headers = base.headers;
+        this.connectTimeout = base.connectTimeout;
+        this.idleTimeout = base.idleTimeout;
+        this.signer = base.signer;
+        this.authorization = base.authorization;
+        this.sslContext = base.sslContext;
+        this.maxMessageBytes = base.maxMessageBytes;
+        this.reconnectDelayMillis = base.reconnectDelayMillis;
+        this.tlsDescription = base.tlsDescription;
+    }
+
+    /**
      * The wait for the next byte of a call's response: none for an {@linkplain Call#unbounded unbounded} call, else
      * {@link #waitNanos(long)}.
      */

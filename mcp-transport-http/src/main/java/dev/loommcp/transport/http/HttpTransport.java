@@ -69,6 +69,10 @@ import javax.net.ssl.SSLContext;
  *       to the client as the request's answer, which raises {@code McpRpcException}.</li>
  *   <li>{@link #close()} aborts every exchange, stops the GET stream, sends {@code DELETE} with the session (405 is
  *       fine) bounded by {@link #CLOSE_TIMEOUT} (3 s), and shuts the HTTP client down.</li>
+ *   <li>A server that offers only the HTTP+SSE transport of 2024-11-05: when the client's {@code initialize} is
+ *       refused with 400, 404 or 405, a {@code GET} on the same URL that announces an {@code endpoint} makes the
+ *       transport carry the session that way ({@link SseTransport}); see
+ *       {@link Builder#legacySseFallback(boolean)}.</li>
  * </ul>
  *
  * <p>The modern era (MCP 2026-07-28), for every message whose {@link SendContext#routing() routing} is present
@@ -146,16 +150,18 @@ public final class HttpTransport implements McpTransport {
     private final Inbound inbound;
     private final GetStream getStream;
     private final Sender sender;
+    /** The fallback to the HTTP+SSE transport of 2024-11-05, or {@code null} when turned off. */
+    private final LegacyFallback fallback;
 
-    private HttpTransport(Builder b, SSLContext ssl) {
-        this.settings = new HttpSettings(b.endpoint, b.connector, b.route, b.headers, b.connectTimeout,
-                b.idleTimeout, b.signer, b.authorization, ssl, b.maxMessageBytes, b.reconnectDelay, b.tlsDescription());
+    private HttpTransport(Builder b, HttpSettings settings) {
+        this.settings = settings;
         this.origin = settings.origin;
         this.exchange = new Exchange(settings, closed);
         this.inbound = new Inbound(closed);
         ResponseStream responses = new ResponseStream(settings, exchange, inbound, session);
         this.getStream = new GetStream(settings, exchange, responses, inbound, session, opened, closed);
         this.sender = new Sender(exchange, responses, inbound, session, closed, settings);
+        this.fallback = b.legacySseFallback ? new LegacyFallback(settings, exchange) : null;
     }
 
     /**
@@ -254,20 +260,10 @@ public final class HttpTransport implements McpTransport {
         }
         settings.framing = context.framing();
         settings.threads = context.threads();
-        inbound.attach(context);
+        inbound.attach(fallback == null ? context : fallback.attach(context));
         ExecutorService ex = Executors.newThreadPerTaskExecutor(settings.threads.factory("http"));
         this.executor = ex;
-        HttpClient client;
-        try {
-            client = settings.connector != null
-                    ? settings.connector.newClient(settings.endpoint, new HttpConnector.Options(
-                    settings.connectTimeout, ex, "mcp-" + settings.connector.scheme()))
-                    : jdkClient(ex);
-        } catch (RuntimeException e) {
-            ex.shutdownNow();
-            throw e instanceof McpException m ? m : new McpTransportException("cannot start the HTTP client for "
-                    + origin + " (" + e.getClass().getSimpleName() + ")", e);
-        }
+        HttpClient client = newClient(settings, ex);
         exchange.attach(client);
         if (closed.get()) {
             // close() ran while we were building the client and found nothing to shut down: do it here
@@ -278,8 +274,25 @@ public final class HttpTransport implements McpTransport {
         LOG.log(Level.DEBUG, () -> "HTTP transport opened for " + origin);
     }
 
+    /**
+     * The HTTP client of a transport with {@code settings}: the connector's, or the JDK's for http and https; on
+     * failure {@code ex} is shut down.
+     */
+    static HttpClient newClient(HttpSettings settings, ExecutorService ex) {
+        try {
+            return settings.connector != null
+                    ? settings.connector.newClient(settings.endpoint, new HttpConnector.Options(
+                    settings.connectTimeout, ex, "mcp-" + settings.connector.scheme()))
+                    : jdkClient(settings, ex);
+        } catch (RuntimeException e) {
+            ex.shutdownNow();
+            throw e instanceof McpException m ? m : new McpTransportException("cannot start the HTTP client for "
+                    + settings.origin + " (" + e.getClass().getSimpleName() + ")", e);
+        }
+    }
+
     /** The JDK's HTTP client, for http and https endpoints. */
-    private HttpClient jdkClient(ExecutorService ex) {
+    private static HttpClient jdkClient(HttpSettings settings, ExecutorService ex) {
         HttpClient.Builder b = HttpClient.newBuilder()
                 .followRedirects(HttpClient.Redirect.NEVER)
                 .connectTimeout(settings.connectTimeout)
@@ -321,8 +334,15 @@ public final class HttpTransport implements McpTransport {
      */
     @Override
     public void send(JsonRpcMessage message, SendContext context) throws InterruptedException {
+        if (fallback != null && fallback.active() != null) {
+            fallback.active().send(message, context);
+            return;
+        }
         byte[] body = encode(message, context);
         List<String[]> modern = modernHeaders(context);
+        if (fallback != null && modern == null && !handshakeSeen.get() && session.get().id() == null) {
+            fallback.candidate(message, context);
+        }
         if (message instanceof JsonRpcMessage.Request r) {
             sender.startRequest(r, body, context, modern);
         } else {
@@ -384,6 +404,10 @@ public final class HttpTransport implements McpTransport {
      */
     @Override
     public void handshakeCompleted(String protocolVersion) {
+        if (fallback != null && fallback.active() != null) {
+            fallback.active().handshakeCompleted(protocolVersion);
+            return;
+        }
         if (protocolVersion != null && HeaderRules.isVisibleAscii(protocolVersion)) {
             session.updateAndGet(s -> s.withProtocolVersion(protocolVersion));
         } else if (protocolVersion != null) {
@@ -424,8 +448,7 @@ public final class HttpTransport implements McpTransport {
      */
     @Override
     public String serverKey() {
-        String path = settings.target.getRawPath();
-        return origin.toLowerCase(java.util.Locale.ROOT) + (path == null ? "" : path);
+        return settings.serverKey();
     }
 
     /**
@@ -457,6 +480,9 @@ public final class HttpTransport implements McpTransport {
         // an interrupted closer still waits (bounded) for what it stops; the interrupt is restored at the end
         boolean interrupted = Thread.interrupted();
         try {
+            if (fallback != null) {
+                interrupted |= fallback.close();
+            }
             interrupted |= getStream.stop();
             HttpClient c = exchange.client();
             if (c == null) {
@@ -515,6 +541,7 @@ public final class HttpTransport implements McpTransport {
         private SSLContext sslContext;
         private int maxMessageBytes = HttpSettings.DEFAULT_MAX_MESSAGE_BYTES;
         private Duration reconnectDelay = Duration.ofMillis(HttpSettings.DEFAULT_RETRY_MILLIS);
+        private boolean legacySseFallback = true;
 
         private final HttpConnector connector;
         private final HttpConnector.Route route;
@@ -715,6 +742,25 @@ public final class HttpTransport implements McpTransport {
         }
 
         /**
+         * Sets whether the transport falls back to the HTTP+SSE transport of protocol 2024-11-05
+         * ({@link SseTransport}) for a server that offers only that one, as the spec's "Backwards compatibility"
+         * (2025-03-26 and later, "Transports") describes: when the first request of the legacy era, sent before any
+         * handshake and without a session (the client's {@code initialize}), is refused with HTTP 400, 404 or 405, a
+         * {@code GET} with {@code Accept: text/event-stream} goes to the same endpoint; when it opens an SSE stream
+         * that announces an {@code endpoint}, that request is sent again over it and the transport carries the whole
+         * session that way from then on (the server's protocol version, typically 2024-11-05, is negotiated as
+         * usual). When the GET gives no such stream, the request fails with the original HTTP status, the GET's
+         * failure added as suppressed. Modern-era requests (MCP 2026-07-28) never fall back. Default {@code true}.
+         *
+         * @param enabled whether to fall back
+         * @return this builder
+         */
+        public Builder legacySseFallback(boolean enabled) {
+            this.legacySseFallback = enabled;
+            return this;
+        }
+
+        /**
          * Builds the transport. TLS material given as files is read now.
          *
          * @return a new transport, not yet opened
@@ -724,6 +770,14 @@ public final class HttpTransport implements McpTransport {
          *                               file and the problem, never key material)
          */
         public HttpTransport build() {
+            return new HttpTransport(this, settings());
+        }
+
+        /**
+         * The settings of a transport built now (TLS material given as files is read now): for
+         * {@link #build()} and for {@link SseTransport.Builder}, which keeps its settings in one of these builders.
+         */
+        HttpSettings settings() {
             boolean fileTls = certChain != null || pkcs12 != null || trustedCertificates != null;
             if (sslContext != null && fileTls) {
                 throw new IllegalStateException("sslContext cannot be combined with clientIdentityPem, "
@@ -737,7 +791,8 @@ public final class HttpTransport implements McpTransport {
             if (fileTls) {
                 ssl = TlsMaterial.build(certChain, privateKey, pkcs12, pkcs12Password, trustedCertificates);
             }
-            return new HttpTransport(this, ssl);
+            return new HttpSettings(endpoint, connector, route, headers, connectTimeout, idleTimeout, signer,
+                    authorization, ssl, maxMessageBytes, reconnectDelay, tlsDescription());
         }
 
         String tlsDescription() {
