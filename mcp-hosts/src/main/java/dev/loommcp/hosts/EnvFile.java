@@ -24,21 +24,23 @@ final class EnvFile {
      * Reads the file.
      *
      * @param file  the file
+     * @param shown the path as the mcpServers file wrote it (references unresolved), for messages
      * @param where what starts every message (the file, the server and the field)
      * @return the variables, in the file's order
      * @throws IllegalArgumentException if it does not exist, is not UTF-8 or a line is not {@code NAME=VALUE}
      * @throws UncheckedIOException     if it cannot be read for another reason
      */
-    static Map<String, String> read(Path file, String where) {
+    static Map<String, String> read(Path file, String shown, String where) {
         String text;
         try {
             text = JsonSyntax.utf8(Files.readAllBytes(file));
         } catch (NoSuchFileException e) {
-            throw new IllegalArgumentException(where + "there is no file " + file);
+            // the text as written: a resolved value is never shown
+            throw new IllegalArgumentException(where + "there is no file '" + shown + "'");
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException(where + e.getMessage(), e);
+            throw new IllegalArgumentException(where + e.getMessage().replace("; JSON text must be UTF-8", ""), e);
         }
         Map<String, String> out = new LinkedHashMap<>();
         String[] lines = text.split("\r?\n", -1);
@@ -55,10 +57,9 @@ final class EnvFile {
             if (name.isEmpty() || !name.chars().allMatch(c -> c == '_' || c == '.' || c == '-'
                     || Character.isLetterOrDigit(c))) {
                 // the line is not shown: it may be a value
-                throw new IllegalArgumentException(where + file.getFileName() + " line " + (n + 1)
-                        + ": expected NAME=VALUE");
+                throw new IllegalArgumentException(where + "line " + (n + 1) + ": expected NAME=VALUE");
             }
-            out.put(name, value(line.substring(eq + 1).strip(), where + file.getFileName() + " line " + (n + 1)));
+            out.put(name, value(line.substring(eq + 1).strip(), where + "line " + (n + 1)));
         }
         return out;
     }

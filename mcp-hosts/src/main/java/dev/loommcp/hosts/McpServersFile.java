@@ -445,7 +445,8 @@ public final class McpServersFile {
         }
         Map<String, String> env = new LinkedHashMap<>();
         if (entry.get("envFile") != null) {
-            env.putAll(EnvFile.read(r.path(entry.get("envFile"), "envFile"), where + "envFile: "));
+            env.putAll(EnvFile.read(r.path(entry.get("envFile"), "envFile"), printable((String) entry.get("envFile")),
+                    where + "envFile: "));
         }
         env.putAll(r.stringMap(entry.get("env"), "env"));
         Path cwd = null;

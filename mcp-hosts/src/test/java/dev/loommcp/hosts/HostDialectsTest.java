@@ -260,6 +260,21 @@ class HostDialectsTest {
                 .hasMessageContaining("must not carry user info");
     }
 
+    @Test
+    void envFileProblemsAreNamedByLineWithoutTheirText() throws Exception {
+        Files.writeString(workspace.resolve("bad.env"), "OK=1\nthis is a secret value\n");
+        McpServersFile.Options options = McpServersFile.Options.defaults().withWorkspaceFolder(workspace);
+        assertThatThrownBy(() -> McpServersFile.parse("{\"servers\": {\"s\": {\"command\": \"x\", \"envFile\": "
+                + "\"${workspaceFolder}/bad.env\"}}}", "mcp.json", options))
+                .hasMessage("mcp.json: server 's': envFile: line 2: expected NAME=VALUE");
+        assertThatThrownBy(() -> McpServersFile.parse("{\"servers\": {\"s\": {\"command\": \"x\", \"envFile\": "
+                + "\"${workspaceFolder}/none.env\"}}}", "mcp.json", options))
+                .hasMessage("mcp.json: server 's': envFile: there is no file '${workspaceFolder}/none.env'");
+        assertThatThrownBy(() -> McpServersFile.parse("{\"servers\": {\"s\": {\"url\": \"http://h/\", \"envFile\": "
+                + "\"x\"}}}", "mcp.json", options)).hasMessage("mcp.json: server 's': envFile applies to stdio servers "
+                + "(command) only");
+    }
+
     private static String text(CallToolResult r) {
         return ((TextContent) r.content().getFirst()).text();
     }
