@@ -11,6 +11,7 @@ import dev.loommcp.schema.Implementation;
 import dev.loommcp.schema.Root;
 import dev.loommcp.hosts.HttpServerConfig;
 import dev.loommcp.hosts.ServerConfig;
+import dev.loommcp.hosts.SseServerConfig;
 import dev.loommcp.hosts.StdioServerConfig;
 import dev.loommcp.spi.McpTransport;
 import dev.loommcp.tasks.McpTasks;
@@ -398,14 +399,21 @@ final class ClientSetup {
                 }
                 return Transports.stdio(s.argv(), s.env(), false, s.cwd(), startup, tail, options.maxMessageSize());
             }
-            if (server instanceof HttpServerConfig h) {
+            java.net.URI url = server instanceof HttpServerConfig h ? h.url()
+                    : server instanceof SseServerConfig e ? e.url() : null;
+            if (url != null) {
                 if (options.echoStderr()) {
-                    throw usage("--stderr applies to stdio servers only; server '" + h.name() + "' is an HTTP one");
+                    throw usage("--stderr applies to stdio servers only; server '" + server.name() + "' is an "
+                            + (server instanceof SseServerConfig ? "HTTP+SSE" : "HTTP") + " one");
                 }
-                List<Map.Entry<String, String>> headerList = new ArrayList<>(h.headers().entrySet());
+                Map<String, String> headers = server instanceof HttpServerConfig h ? h.headers()
+                        : ((SseServerConfig) server).headers();
+                List<Map.Entry<String, String>> headerList = new ArrayList<>(headers.entrySet());
                 auth = CliAuth.open(options.auth(), commandLine, err);
-                return Transports.http(h.url(), headerList, options.maxMessageSize(),
-                        auth == null ? null : auth.provider());
+                return server instanceof SseServerConfig
+                        ? Transports.sse(url, headerList, options.maxMessageSize(), auth == null ? null : auth.provider())
+                        : Transports.http(url, headerList, options.maxMessageSize(),
+                                auth == null ? null : auth.provider());
             }
         } catch (IllegalArgumentException e) {
             throw usage("server '" + server.name() + "': " + e.getMessage());

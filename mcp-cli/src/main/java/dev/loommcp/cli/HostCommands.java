@@ -25,7 +25,8 @@ import picocli.CommandLine.ParameterException;
 
 /**
  * The commands over an {@code mcpServers} file ({@code --config}): {@code servers} (each server's name, transport,
- * state, tool count and era) and the aggregated {@code tools} (every server's tools under {@code server__tool}),
+ * state, tool count and era) and the aggregated {@code tools} (every server's tools under {@code server__tool}, made
+ * to fit a model's name rules by the registry),
  * both through the host registry of {@code mcp-hosts}; and the choice of one server of the file ({@code --server})
  * for every other command. Not thread-safe: made and used by one command.
  */
@@ -72,22 +73,58 @@ final class HostCommands {
 
     /**
      * Reads the {@code --config} file; every problem is a usage error naming the file, the server and the field.
+     * {@code ${workspaceFolder}} is the current directory; {@code ${input:id}} is asked on the terminal
+     * ({@link #askOnTerminal}), and refused when there is none.
      *
      * @param file        the file
      * @param environment how to read environment variables
      * @param commandLine for the usage error
      * @return the servers, in the file's order
-     * @throws ParameterException if the file cannot be read or is not valid
+     * @throws ParameterException if the file cannot be read or is not valid, or an input has no answer
      */
     static List<ServerConfig> read(Path file, Function<String, String> environment, CommandLine commandLine) {
         try {
-            return McpServersFile.read(file, environment);
+            return McpServersFile.read(file, McpServersFile.Options.defaults().withEnvironment(environment)
+                    .withInputs(HostCommands::askOnTerminal).withWorkspaceFolder(Path.of("").toAbsolutePath()));
         } catch (IOException e) {
             throw new ParameterException(commandLine, "--config " + file + ": cannot read it ("
                     + e.getClass().getSimpleName() + ")");
         } catch (IllegalArgumentException e) {
             throw new ParameterException(commandLine, "--config " + e.getMessage());
         }
+    }
+
+    /**
+     * Asks for an input of the file on the terminal: its description as the prompt, a password without echo; an
+     * empty answer takes the input's default when it has one.
+     *
+     * @param input the input
+     * @return the answer
+     * @throws IllegalArgumentException when there is no terminal to ask on (a usage error naming the input)
+     */
+    static String askOnTerminal(McpServersFile.Input input) {
+        java.io.Console console = Output.Terminal.isInteractive() ? System.console() : null;
+        if (console == null) {
+            throw new IllegalArgumentException("there is no terminal to ask for it on (run mcp in a terminal, or "
+                    + "put the value in the file or an environment variable: ${env:NAME})");
+        }
+        String prompt = TerminalText.escape(input.description())
+                + (input.defaultValue() == null || input.password() ? "" : " [" + TerminalText.escape(
+                        input.defaultValue()) + "]") + ": ";
+        String answer;
+        if (input.password()) {
+            char[] secret = console.readPassword("%s", prompt);
+            answer = secret == null ? null : new String(secret);
+            if (secret != null) {
+                java.util.Arrays.fill(secret, '\0');
+            }
+        } else {
+            answer = console.readLine("%s", prompt);
+        }
+        if (answer == null) {
+            throw new IllegalArgumentException("no answer (the terminal's input ended)");
+        }
+        return answer.isEmpty() && input.defaultValue() != null ? input.defaultValue() : answer;
     }
 
     /**
@@ -173,6 +210,7 @@ final class HostCommands {
                     m.put("name", t.name());
                     m.put("server", t.server());
                     m.put("tool", Json.toPlain(t.tool()));
+                    m.put("fullName", t.fullName());
                     list.add(m);
                 }
                 io.printJson(Map.of("tools", list));

@@ -255,9 +255,10 @@ final class McpCommand {
     private String server;
 
     @Option(names = "--config", paramLabel = "FILE", scope = ScopeType.INHERIT, order = 16,
-            description = {"An mcpServers JSON file (the Claude Desktop / Cursor / VS Code format; $${NAME} is read "
-                    + "from the environment): 'servers' and 'tools' cover every server in it, other commands the one "
-                    + "--server names (or its only one). Replaces --stdio and --http."})
+            description = {"An mcpServers JSON file (Claude Desktop's, Cursor's or VS Code's, comments allowed; "
+                    + "$${NAME} is read from the environment, $${workspaceFolder} is the current directory, "
+                    + "$${input:ID} is asked on the terminal): 'servers' and 'tools' cover every server in it, other "
+                    + "commands the one --server names (or its only one). Replaces --stdio and --http."})
     private void config(Path file) {
         config = once("--config", config, file);
     }
@@ -315,7 +316,8 @@ final class McpCommand {
 
     @Command(name = "tools", mixinStandardHelpOptions = true,
             description = {"List the server's tools: name, title and description. With --config and no --server: "
-                    + "the tools of every server of the file, named SERVER__TOOL."})
+                    + "the tools of every server of the file, named SERVER__TOOL (made to fit ^[a-zA-Z0-9_-]{1,64}$$ "
+                    + "when it does not)."})
     int tools() throws InterruptedException {
         if (config != null && server == null && stdio == null && http == null && sse == null) {
             return hostCommands().tools();

@@ -170,7 +170,7 @@ class CliConfigIT {
         assertThat(noConfig.err()).startsWith("mcp: --server names a server of an mcpServers file: give --config");
         Run both = mcp("--config", file.toString(), "--stdio", "true", "--server", "fixture", "ping");
         assertThat(both.code()).isEqualTo(2);
-        assertThat(both.err()).startsWith("mcp: give either --config or --stdio/--http, not both");
+        assertThat(both.err()).startsWith("mcp: give either --config or --stdio/--http/--sse, not both");
         Run serversNoConfig = mcp("servers");
         assertThat(serversNoConfig.code()).isEqualTo(2);
         assertThat(serversNoConfig.err()).startsWith("mcp: servers lists the servers of an mcpServers file");

@@ -110,7 +110,8 @@ class CliUsabilityTest {
                 + "list, result");
         assertUsageError(mcp("--stdio", "true", "tasks", "get"), "get: Missing required parameter: 'TASK-ID'");
         assertUsageError(mcp("--timeout"), "Missing required parameter for option '--timeout' (DURATION)");
-        assertUsageError(mcp("tools"), "say which server to talk to: --stdio 'COMMAND LINE' or --http URL");
+        assertUsageError(mcp("tools"), "say which server to talk to: --stdio 'COMMAND LINE' or --http URL "
+                + "(or --sse URL)");
         assertUsageError(mcp("--stdio", "x", "--http", "http://127.0.0.1:1/mcp", "tools"),
                 "give either --stdio or --http, not both");
         assertUsageError(mcp("--stdio", "true", "call", "echo", "[1,2]"),

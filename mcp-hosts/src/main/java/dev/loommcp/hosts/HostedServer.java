@@ -82,6 +82,11 @@ public final class HostedServer implements McpToolCaller, McpSkillServer {
     /** Numbers the tool listings of refreshes, so that an older listing never replaces a newer one. */
     private long listings;
     private long toolsListing;
+    /** The worker waiting out a backoff before the next start, or {@code null}: a manual restart wakes it. */
+    private Thread backoffWorker;
+    /** The failure the client of generation {@link #transportCauseGeneration} reported when its transport closed. */
+    private Throwable transportCause;
+    private int transportCauseGeneration = -1;
 
     HostedServer(ServerConfig config, HostSettings settings) {
         this.config = config;
@@ -131,7 +136,7 @@ public final class HostedServer implements McpToolCaller, McpSkillServer {
     /** Under the lock: publishes the status as it is now. */
     private void publish() {
         published = new ServerStatus(config.name(), config.transport(), state, tools == null ? -1 : tools.size(), era,
-                restarts, lastError == null ? null : describe(lastError));
+                restarts, lastError == null ? null : describe(lastError), ProcessExit.of(lastError));
     }
 
     /**
@@ -237,11 +242,49 @@ public final class HostedServer implements McpToolCaller, McpSkillServer {
             }
             int gen = ++generation;
             transition(ServerState.CONNECTING, null);
-            spawn("hosts-start", () -> connect(gen, false));
+            spawn("hosts-start", () -> connect(gen));
         } finally {
             lock.unlock();
         }
         deliverChanges();
+    }
+
+    /**
+     * Starts the server again now, whatever its state: a {@link ServerState#FAILED} or idle server starts, a ready
+     * one has its client closed (its process tree ended, its HTTP session deleted) and a new one started, one waiting
+     * out a restart backoff starts at once, one that is connecting starts over. The count of consecutive restarts is
+     * reset (the restart policy applies afresh). Returns at once; the server goes to
+     * {@link ServerState#RESTARTING} (or {@link ServerState#CONNECTING} from idle) and the listener hears each change.
+     * Calls wait for it as for any start.
+     *
+     * @throws McpClosedException if the registry is closed
+     */
+    public void restart() {
+        McpClient old;
+        Thread sleeping;
+        lock.lock();
+        try {
+            if (state == ServerState.CLOSED) {
+                throw new McpClosedException("the server registry is closed (server '" + config.name() + "')", null);
+            }
+            int gen = ++generation;
+            consecutiveRestarts = 0;
+            old = client;
+            client = null;
+            sleeping = backoffWorker;
+            backoffWorker = null;
+            transition(state == ServerState.IDLE ? ServerState.CONNECTING : ServerState.RESTARTING, null);
+            spawn("hosts-restart", () -> connect(gen));
+        } finally {
+            lock.unlock();
+        }
+        deliverChanges();
+        if (sleeping != null) {
+            sleeping.interrupt(); // its generation is stale: it ends without starting anything
+        }
+        if (old != null) {
+            old.close();
+        }
     }
 
     /**
@@ -303,11 +346,23 @@ public final class HostedServer implements McpToolCaller, McpSkillServer {
         }
     }
 
-    /** One start: build a client, connect, list tools; READY, or on failure FAILED or the next restart. */
-    private void connect(int gen, boolean restart) {
+    /**
+     * One start: build a client, connect, list tools; READY, or on failure the next restart after the policy's
+     * backoff, or FAILED when the policy gives up (or the transport refuses the configuration).
+     */
+    private void connect(int gen) {
         McpClient c = null;
         boolean relist = false;
+        boolean closedWhileStarting = false;
         try {
+            lock.lock();
+            try {
+                if (gen != generation) {
+                    return; // a newer start or a close came first
+                }
+            } finally {
+                lock.unlock();
+            }
             c = newClient(gen);
             lock.lock();
             try {
@@ -328,22 +383,25 @@ public final class HostedServer implements McpToolCaller, McpSkillServer {
                 if (gen != generation) {
                     return;
                 }
-                if (c.isClosed()) {
-                    // it failed after its tool listing: its transport-closed event found it not ready yet and was
-                    // dropped, so the failure is handled here (the client is marked closed before that event)
-                    throw new McpClosedException("MCP server '" + config.name() + "' closed its connection while "
-                            + "starting", null);
+                closedWhileStarting = c.isClosed();
+                if (!closedWhileStarting) {
+                    tools = List.copyOf(listed);
+                    toolsListing = ++listings;
+                    era = c.era();
+                    readySinceNanos = System.nanoTime();
+                    c = null; // kept: it is the server's client now
+                    transition(ServerState.READY, null);
+                    relist = relistWhenReady == gen;
+                    relistWhenReady = -1;
                 }
-                tools = List.copyOf(listed);
-                toolsListing = ++listings;
-                era = c.era();
-                readySinceNanos = System.nanoTime();
-                c = null; // kept: it is the server's client now
-                transition(ServerState.READY, null);
-                relist = relistWhenReady == gen;
-                relistWhenReady = -1;
             } finally {
                 lock.unlock();
+            }
+            if (closedWhileStarting) {
+                // it failed after its tool listing: its transport-closed event found it not ready yet, so the
+                // failure is handled here, with the cause that event carries (the process's exit, say)
+                failed(gen, transportCause(gen, "closed its connection while starting"));
+                return;
             }
             deliverChanges();
             if (relist) {
@@ -351,9 +409,9 @@ public final class HostedServer implements McpToolCaller, McpSkillServer {
                 refreshToolsAsync(gen);
             }
         } catch (InterruptedException e) {
-            failed(gen, restart, e); // closing: stale, nothing happens
+            failed(gen, e); // closing or restarted: stale, nothing happens
         } catch (RuntimeException e) {
-            failed(gen, restart, e);
+            failed(gen, e);
         } finally {
             if (c != null) {
                 lock.lock();
@@ -369,18 +427,27 @@ public final class HostedServer implements McpToolCaller, McpSkillServer {
         }
     }
 
-    private void failed(int gen, boolean restart, Throwable cause) {
+    /**
+     * A start of generation {@code gen} failed. A restart after a crash (RESTARTING) goes on to the next restart, or
+     * FAILED when the policy gives up. A first start (CONNECTING) or a retry of a failed server (FAILED) leaves the
+     * server FAILED, so that calls fail at once, and tries again in the background after the policy's backoff
+     * (a server that was down may come back; see {@link #retryFailed}). A configuration the transport refused
+     * ({@link IllegalArgumentException}) is FAILED for good: a retry would fail the same way.
+     */
+    private void failed(int gen, Throwable cause) {
         lock.lock();
         try {
             if (gen != generation) {
-                return; // closed meanwhile
+                return; // closed or restarted meanwhile
             }
             lastError = cause;
-            if (restart) {
-                scheduleRestart(cause);
-            } else {
+            if (cause instanceof IllegalArgumentException) {
                 generation++;
                 transition(ServerState.FAILED, cause);
+            } else if (state == ServerState.RESTARTING) {
+                scheduleRestart(cause);
+            } else {
+                retryFailed(cause);
             }
             LOG.log(System.Logger.Level.WARNING, "MCP server ''{0}'' could not be started: {1}", config.name(),
                     describe(cause));
@@ -412,6 +479,24 @@ public final class HostedServer implements McpToolCaller, McpSkillServer {
         deliverChanges();
     }
 
+    /**
+     * Under the lock: FAILED, and unless the policy's consecutive restarts are used up, a worker that waits out the
+     * backoff and starts the server again while it stays FAILED (calls keep failing at once; the listener hears of
+     * the retry only when it succeeds: FAILED to READY).
+     */
+    private void retryFailed(Throwable cause) {
+        RestartPolicy policy = settings.restartPolicy();
+        int gen = ++generation;
+        transition(ServerState.FAILED, cause);
+        if (consecutiveRestarts >= policy.maxRestarts()) {
+            return;
+        }
+        consecutiveRestarts++;
+        restarts++;
+        publish();
+        backoffWorker = waitThenConnect(policy.backoff(consecutiveRestarts), gen);
+    }
+
     /** Under the lock: RESTARTING and a worker that waits out the backoff and starts again, or FAILED. */
     private void scheduleRestart(Throwable cause) {
         RestartPolicy policy = settings.restartPolicy();
@@ -424,13 +509,26 @@ public final class HostedServer implements McpToolCaller, McpSkillServer {
         restarts++;
         Duration wait = policy.backoff(consecutiveRestarts);
         transition(ServerState.RESTARTING, cause);
-        spawn("hosts-restart", () -> {
+        backoffWorker = waitThenConnect(wait, gen);
+    }
+
+    /** Under the lock: a worker that sleeps {@code wait}, then starts generation {@code gen} (if still current). */
+    private Thread waitThenConnect(Duration wait, int gen) {
+        return spawn("hosts-restart", () -> {
             try {
                 Thread.sleep(wait);
             } catch (InterruptedException e) {
-                return; // the registry is closing
+                return; // the registry is closing, or restart() started the server already
             }
-            connect(gen, true);
+            lock.lock();
+            try {
+                if (backoffWorker == Thread.currentThread()) {
+                    backoffWorker = null;
+                }
+            } finally {
+                lock.unlock();
+            }
+            connect(gen);
         });
     }
 
@@ -455,6 +553,14 @@ public final class HostedServer implements McpToolCaller, McpSkillServer {
             @Override
             public void transportClosed(Throwable cause) {
                 if (cause != null) {
+                    lock.lock();
+                    try {
+                        transportCause = cause;
+                        transportCauseGeneration = gen;
+                        changed.signalAll();
+                    } finally {
+                        lock.unlock();
+                    }
                     crashed(gen, cause);
                 }
             }
@@ -543,10 +649,9 @@ public final class HostedServer implements McpToolCaller, McpSkillServer {
                 }
                 if (crashedGeneration > 0) {
                     // the client closed before its transport-closed event reached this server: the crash is seen
-                    // here first (and handled outside the lock, so that the listener hears of it), and the call
-                    // waits for the restart like any later one
-                    crashed(crashedGeneration, new McpTransportException("MCP server '" + config.name()
-                            + "' closed its connection"));
+                    // here first (and handled outside the lock, so that the listener hears of it), with the cause
+                    // that event carries, and the call waits for the restart like any later one
+                    crashed(crashedGeneration, transportCause(crashedGeneration, "closed its connection"));
                 }
             }
         } finally {
@@ -593,6 +698,27 @@ public final class HostedServer implements McpToolCaller, McpSkillServer {
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * The failure the client of generation {@code gen} reported when its transport closed (the process's exit, say):
+     * its transport-closed event follows the client's closing, so it is waited for, up to 2 s; after that (or for a
+     * client closed without a failure) a transport exception saying {@code what}.
+     */
+    private Throwable transportCause(int gen, String what) throws InterruptedException {
+        Deadline bound = Deadline.after(Duration.ofSeconds(2));
+        lock.lock();
+        try {
+            while (transportCauseGeneration != gen && bound.remainingNanos() > 0 && gen == generation) {
+                changed.awaitNanos(bound.remainingNanos());
+            }
+            if (transportCauseGeneration == gen) {
+                return transportCause;
+            }
+        } finally {
+            lock.unlock();
+        }
+        return new McpTransportException("MCP server '" + config.name() + "' " + what);
     }
 
     /** The deadline of a wait for the server: the call's own, or the ready timeout. */
@@ -657,7 +783,7 @@ public final class HostedServer implements McpToolCaller, McpSkillServer {
         });
     }
 
-    private void spawn(String purpose, Runnable task) {
+    private Thread spawn(String purpose, Runnable task) {
         Thread[] self = new Thread[1];
         Thread t = settings.threads().newThread(purpose, () -> {
             try {
@@ -669,10 +795,16 @@ public final class HostedServer implements McpToolCaller, McpSkillServer {
         self[0] = t;
         workers.add(t);
         t.start();
+        return t;
     }
 
-    /** A failure as it may be shown: class and message (the SDK's messages never hold payloads or secrets). */
-    static String describe(Throwable t) {
+    /**
+     * A failure as it may be shown: class and message (the SDK's messages never hold payloads or secrets); a failure
+     * caused by a stdio process's exit is shown as that exit (exit code or signal, stderr tail).
+     */
+    static String describe(Throwable failure) {
+        Throwable exited = ProcessExit.find(failure);
+        Throwable t = exited != null ? exited : failure;
         String m = t.getMessage();
         return t.getClass().getSimpleName() + (m == null ? "" : ": " + m);
     }

@@ -11,7 +11,7 @@ import java.util.Objects;
  * A server reached over Streamable HTTP: the {@code url}/{@code headers} entry of an {@code mcpServers} file.
  *
  * @param name    the server's name in the registry (see {@link ServerConfig#name()})
- * @param url     the MCP endpoint, an {@code http} or {@code https} URL with a host
+ * @param url     the MCP endpoint, an {@code http} or {@code https} URL with a host and without user info
  * @param headers headers sent on every request, in order (values are never printed)
  */
 public record HttpServerConfig(String name, URI url, Map<String, String> headers) implements ServerConfig {
@@ -19,27 +19,16 @@ public record HttpServerConfig(String name, URI url, Map<String, String> headers
     /**
      * Checks and copies the values.
      *
-     * @throws IllegalArgumentException if the name is not valid or the URL is neither {@code http(s)://host...} nor
+     * @throws IllegalArgumentException if the name is not valid, the URL is neither {@code http(s)://host...} nor
      *                                  {@code unix:...} (a unix-socket endpoint, which needs the module
-     *                                  {@code dev.loommcp.transport.unix} when the server starts)
+     *                                  {@code dev.loommcp.transport.unix} when the server starts), or it carries
+     *                                  user info ({@code user:password@}: credentials go in a header)
      * @throws NullPointerException     if a value, a header name or a header value is {@code null}
      */
     public HttpServerConfig {
         ServerConfig.checkName(Objects.requireNonNull(name, "name"));
-        Objects.requireNonNull(url, "url");
-        String scheme = url.getScheme();
-        boolean unix = "unix".equalsIgnoreCase(scheme);
-        if (scheme == null || !(unix || scheme.equalsIgnoreCase("http") || scheme.equalsIgnoreCase("https"))
-                || (!unix && url.getHost() == null)) {
-            throw new IllegalArgumentException("server '" + name + "': url must be an http:// or https:// URL with "
-                    + "a host, or a unix: socket endpoint");
-        }
-        headers = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(Objects.requireNonNull(headers,
-                "headers")));
-        headers.forEach((k, v) -> {
-            Objects.requireNonNull(k, "header name");
-            Objects.requireNonNull(v, "header value");
-        });
+        Endpoints.check(name, url);
+        headers = Endpoints.headers(headers);
     }
 
     /**
@@ -113,7 +102,6 @@ public record HttpServerConfig(String name, URI url, Map<String, String> headers
      * @return for example {@code https://example.com/mcp}
      */
     public String shownUrl() {
-        return url.getScheme() + "://" + url.getHost() + (url.getPort() >= 0 ? ":" + url.getPort() : "")
-                + (url.getRawPath() == null ? "" : url.getRawPath());
+        return Endpoints.shown(url);
     }
 }

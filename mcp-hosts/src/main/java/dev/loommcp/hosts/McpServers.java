@@ -39,11 +39,20 @@ import java.util.function.Consumer;
  * }</pre>
  *
  * <h2>Namespaced tools</h2>
- * {@link #tools()} lists the tools of every ready server under {@code server + separator + tool}
- * ({@linkplain Builder#separator the separator} is {@code __} by default); the lists are refreshed when a server sends
- * {@code notifications/tools/list_changed}. Names are collision-free: server names hold only letters, digits,
- * {@code -} and {@code _}, may not contain the separator nor end with its beginning, so the first separator in a
- * namespaced name always ends the server's name. {@link #callTool} routes a namespaced name to its server.
+ * {@link #tools()} lists the tools of every ready server under a name a model accepts
+ * ({@code ^[a-zA-Z0-9_-]{1,64}$}, what chat APIs take), derived from the full name {@code server + separator + tool}
+ * ({@linkplain Builder#separator the separator} is {@code __} by default): a full name that fits is kept; any other
+ * has each other character replaced by {@code _} and, when longer than 64 characters or when two tools would get the
+ * same name, is cut and ends in {@code _} and 8 hex digits of the SHA-256 of the full name (see docs/hosts.md for the
+ * exact rule). The names are collision-free and stable: the same servers and tools give the same names in every run.
+ * {@link #tool(String)} maps either name back to the server and tool, and {@link #callTool} routes by either. The
+ * lists are refreshed when a server sends {@code notifications/tools/list_changed}. Server names may not contain the
+ * separator nor end with its beginning, so the first separator in a full name always ends the server's name.
+ *
+ * <h2>Restarts and reloads</h2>
+ * {@link #restart(String)} starts a server again on demand; {@link #reload(List)} applies a new list of servers
+ * (an edited file): added ones are added, removed ones closed, changed ones replaced, and unchanged ones keep running
+ * (the same process or session).
  *
  * <h2>Threads and closing</h2>
  * Thread-safe: every method may be called from many (virtual) threads at once; state lives under
@@ -53,7 +62,12 @@ import java.util.function.Consumer;
  */
 public final class McpServers implements AutoCloseable {
 
-    private final Map<String, HostedServer> servers;
+    /** The servers, replaced as a whole (under {@link #reloading}) by a reload; read without a lock. */
+    private volatile Map<String, HostedServer> servers;
+    /** Serializes reloads, and a reload with close. Never held while a server closes or a listener runs. */
+    private final java.util.concurrent.locks.ReentrantLock reloading = new java.util.concurrent.locks.ReentrantLock();
+    /** The names of the tools as last computed, reused while no server's tool list changed. */
+    private volatile Naming naming = new Naming(List.of(), List.of(), Map.of());
     private final String separator;
     private final Duration closeTimeout;
     private final HostSettings settings;
@@ -81,7 +95,7 @@ public final class McpServers implements AutoCloseable {
     }
 
     /**
-     * Returns the names of the servers, in the order they were added.
+     * Returns the names of the servers, in the order they were added (after a reload, the file's order).
      *
      * @return an unmodifiable list
      */
@@ -113,6 +127,111 @@ public final class McpServers implements AutoCloseable {
      */
     public List<ServerStatus> statuses() {
         return servers.values().stream().map(HostedServer::status).toList();
+    }
+
+    /**
+     * Starts a server again now: a failed or idle one starts, a ready one has its client closed (its process tree
+     * ended, its HTTP session deleted) and a new one started, one waiting out a restart backoff starts at once. The
+     * restart policy's count of consecutive restarts starts afresh. Returns at once; the listener hears each change,
+     * and calls wait for the server as for any start. See {@link HostedServer#restart()}.
+     *
+     * @param name the server's name
+     * @throws IllegalArgumentException if there is no server of that name (the message lists the names)
+     * @throws McpClosedException       if the registry is closed
+     */
+    public void restart(String name) {
+        if (closed.get()) {
+            throw new McpClosedException("the server registry is closed", null);
+        }
+        server(name).restart();
+    }
+
+    /**
+     * Reads an {@code mcpServers} file again ({@link McpServersFile#read(Path)}) and applies it: see
+     * {@link #reload(List)}.
+     *
+     * @param mcpJson the file
+     * @return what changed
+     * @throws IOException              if it cannot be read
+     * @throws IllegalArgumentException if it is not valid (the message says where); nothing changes then
+     * @throws McpClosedException       if the registry is closed
+     */
+    public ReloadResult reload(Path mcpJson) throws IOException {
+        return reload(McpServersFile.read(mcpJson));
+    }
+
+    /**
+     * Reads an {@code mcpServers} file again with the given options ({@link McpServersFile#read(Path,
+     * McpServersFile.Options)}) and applies it: see {@link #reload(List)}.
+     *
+     * @param mcpJson the file
+     * @param options the environment, input prompt, workspace folder and home directory
+     * @return what changed
+     * @throws IOException              if it cannot be read
+     * @throws IllegalArgumentException if it is not valid (the message says where); nothing changes then
+     * @throws McpClosedException       if the registry is closed
+     */
+    public ReloadResult reload(Path mcpJson, McpServersFile.Options options) throws IOException {
+        return reload(McpServersFile.read(mcpJson, options));
+    }
+
+    /**
+     * Applies a new list of servers, as after the user edited the file: a server whose name is new is added (idle:
+     * it starts on first use or with {@link #startAll()}); one whose name is gone is closed (the listener sees it
+     * {@link ServerState#CLOSED}); one whose configuration changed ({@code equals}: command, arguments, variables,
+     * directory, URL, headers) is closed and replaced by a new one under the same name; one whose configuration is
+     * equal keeps running: the same {@link HostedServer}, process and session, its calls in flight untouched. The
+     * servers' order becomes the list's. A call that routes to a closed server meanwhile fails with
+     * {@link McpClosedException}. Returns once the closed servers are closed (bounded by the close timeout).
+     * Reloads run one at a time.
+     *
+     * @param configs the servers, names unique
+     * @return the names added, removed, changed and unchanged
+     * @throws IllegalArgumentException if a name repeats, contains the separator or ends with its beginning;
+     *                                  nothing changes then
+     * @throws McpClosedException       if the registry is closed
+     */
+    public ReloadResult reload(List<? extends ServerConfig> configs) {
+        Objects.requireNonNull(configs, "configs");
+        Builder.check(configs, separator);
+        List<HostedServer> retired = new ArrayList<>();
+        List<String> added = new ArrayList<>();
+        List<String> removed = new ArrayList<>();
+        List<String> changed = new ArrayList<>();
+        List<String> unchanged = new ArrayList<>();
+        reloading.lock();
+        try {
+            if (closed.get()) {
+                throw new McpClosedException("the server registry is closed", null);
+            }
+            Map<String, HostedServer> old = servers;
+            Map<String, HostedServer> next = new LinkedHashMap<>();
+            for (ServerConfig c : configs) {
+                HostedServer current = old.get(c.name());
+                if (current == null) {
+                    added.add(c.name());
+                    next.put(c.name(), new HostedServer(c, settings));
+                } else if (current.config().equals(c)) {
+                    unchanged.add(c.name());
+                    next.put(c.name(), current);
+                } else {
+                    changed.add(c.name());
+                    retired.add(current);
+                    next.put(c.name(), new HostedServer(c, settings));
+                }
+            }
+            for (Map.Entry<String, HostedServer> e : old.entrySet()) {
+                if (!next.containsKey(e.getKey())) {
+                    removed.add(e.getKey());
+                    retired.add(e.getValue());
+                }
+            }
+            servers = java.util.Collections.unmodifiableMap(next);
+        } finally {
+            reloading.unlock();
+        }
+        closeAll(retired, Deadline.after(closeTimeout));
+        return new ReloadResult(added, removed, changed, unchanged);
     }
 
     /**
@@ -163,28 +282,26 @@ public final class McpServers implements AutoCloseable {
      * @throws InterruptedException if the calling thread is interrupted
      */
     public List<HostedTool> tools(RequestOptions options) throws InterruptedException {
-        Deadline d = options.timeout().map(Deadline::after).orElse(Deadline.NONE);
-        if (options.deadline().isPresent()) {
-            d = d.earliest(Deadline.at(options.deadline().get()));
-        }
-        settleAll(d.isNone() ? Deadline.after(settings.readyTimeout()) : d);
-        List<HostedTool> out = new ArrayList<>();
-        for (HostedServer s : servers.values()) {
-            if (s.state() != ServerState.READY) {
-                continue;
-            }
-            for (Tool t : s.listedTools()) {
-                out.add(new HostedTool(s.serverName() + separator + t.name(), s.serverName(), t));
-            }
-        }
-        return List.copyOf(out);
+        settleAll(waitDeadline(options));
+        return naming().tools();
     }
 
     /**
-     * Calls a tool by its namespaced name with the default options; see
+     * Looks a tool up by the name {@link #tools()} gave it, or by its full name {@code server + separator + tool},
+     * among the tools of the servers that are ready now; starts nothing and never waits.
+     *
+     * @param name the name a model was given, or the full name
+     * @return the tool (its server and the server's own tool name), or empty
+     */
+    public java.util.Optional<HostedTool> tool(String name) {
+        return java.util.Optional.ofNullable(naming().byName().get(Objects.requireNonNull(name, "name")));
+    }
+
+    /**
+     * Calls a tool by the name {@link #tools()} gave it, or its full name, with the default options; see
      * {@link #callTool(String, Map, RequestOptions)}.
      *
-     * @param namespacedName {@code server + separator + tool}
+     * @param namespacedName the name from {@link #tools()}, or {@code server + separator + tool}
      * @param arguments      the arguments (a plain JSON object), or {@code null}
      * @return the result
      * @throws IllegalArgumentException if the name has no known server or the server has no such tool
@@ -197,16 +314,20 @@ public final class McpServers implements AutoCloseable {
     }
 
     /**
-     * Calls a tool by its namespaced name: the server is the part before the first separator, the tool the rest.
-     * The server is started or waited for as {@link HostedServer} describes, within the call's deadline; when it
-     * is ready and its tool list does not hold the tool, the call fails before anything is sent.
+     * Calls a tool by the name {@link #tools()} gave it or by its full name {@code server + separator + tool}. A
+     * name {@link #tool(String)} knows goes to its server; otherwise a full name's server is the part before the first
+     * separator and the tool the rest (the server is started or waited for as {@link HostedServer} describes, within
+     * the call's deadline; when it is ready and its tool list does not hold the tool, the call fails before anything
+     * is sent); any other name, which may be a name given to a tool of a server not ready yet, starts the idle
+     * servers and waits for them (within the call's deadline) before it is looked up again.
      *
-     * @param namespacedName {@code server + separator + tool}
+     * @param namespacedName the name from {@link #tools()}, or {@code server + separator + tool}
      * @param arguments      the arguments (a plain JSON object), or {@code null}
      * @param options        timeout, deadline, token, progress listener, extra {@code _meta}
      * @return the result; {@code isError: true} is a result, not an exception
-     * @throws IllegalArgumentException      if the name has no separator, names no server of the registry, or the
-     *                                       server does not list the tool (the message names what was missing)
+     * @throws IllegalArgumentException      if the name is no name {@link #tools()} gave and has no separator, names
+     *                                       no server of the registry, or the server does not list the tool (the
+     *                                       message names what was missing)
      * @throws McpServerUnavailableException if the server failed
      * @throws McpClosedException            if the registry is closed
      * @throws dev.loommcp.McpException       when the call fails (timeout, cancellation, JSON-RPC error, transport)
@@ -216,23 +337,39 @@ public final class McpServers implements AutoCloseable {
             throws InterruptedException {
         Objects.requireNonNull(namespacedName, "namespacedName");
         Objects.requireNonNull(options, "options");
-        int at = namespacedName.indexOf(separator);
-        if (at <= 0 || at + separator.length() >= namespacedName.length()) {
-            throw new IllegalArgumentException("unknown tool '" + printable(namespacedName) + "': expected SERVER"
-                    + separator + "TOOL (the servers are: " + String.join(", ", servers.keySet()) + ")");
-        }
-        String serverName = namespacedName.substring(0, at);
-        String toolName = namespacedName.substring(at + separator.length());
-        HostedServer s = servers.get(serverName);
-        if (s == null) {
-            throw new IllegalArgumentException("unknown tool '" + printable(namespacedName) + "': there is no "
-                    + "server '" + printable(serverName) + "' (the servers are: " + String.join(", ", servers.keySet())
-                    + ")");
-        }
         if (closed.get()) {
             throw new McpClosedException("the server registry is closed", null);
         }
         RequestOptions bounded = HostedServer.bounded(options); // one bound for the wait and the call
+        HostedTool known = naming().byName().get(namespacedName);
+        Map<String, HostedServer> current = servers;
+        int at = namespacedName.indexOf(separator);
+        boolean full = at > 0 && at + separator.length() < namespacedName.length()
+                && current.containsKey(namespacedName.substring(0, at));
+        if (known == null && !full) {
+            // perhaps the name of a tool of a server that is not ready yet
+            settleAll(waitDeadline(bounded));
+            known = naming().byName().get(namespacedName);
+        }
+        if (known != null) {
+            HostedServer s = servers.get(known.server());
+            if (s == null) {
+                throw new IllegalArgumentException("unknown tool '" + printable(namespacedName) + "': its server '"
+                        + printable(known.server()) + "' was removed");
+            }
+            return s.callTool(known.tool().name(), arguments, bounded);
+        }
+        if (at <= 0 || at + separator.length() >= namespacedName.length()) {
+            throw new IllegalArgumentException("unknown tool '" + printable(namespacedName) + "': expected SERVER"
+                    + separator + "TOOL (the servers are: " + names(current) + ")");
+        }
+        String serverName = namespacedName.substring(0, at);
+        String toolName = namespacedName.substring(at + separator.length());
+        HostedServer s = current.get(serverName);
+        if (s == null) {
+            throw new IllegalArgumentException("unknown tool '" + printable(namespacedName) + "': there is no "
+                    + "server '" + printable(serverName) + "' (the servers are: " + names(current) + ")");
+        }
         McpClient ready = s.client(bounded); // starts or waits
         if (ready != null && s.listedTools().stream().noneMatch(t -> toolName.equals(t.name()))) {
             throw new IllegalArgumentException("unknown tool '" + printable(namespacedName) + "': server '"
@@ -253,13 +390,20 @@ public final class McpServers implements AutoCloseable {
             return;
         }
         Deadline deadline = Deadline.after(closeTimeout);
+        reloading.lock(); // a reload under way has swapped its map when this returns; a later one sees closed
+        reloading.unlock();
+        closeAll(List.copyOf(servers.values()), deadline);
+    }
+
+    /** Closes servers at once, each on its own thread, and waits for them and their workers until the deadline. */
+    private void closeAll(List<HostedServer> list, Deadline deadline) {
         List<Thread> closers = new ArrayList<>();
-        for (HostedServer s : servers.values()) {
+        for (HostedServer s : list) {
             closers.add(settings.threads().start("hosts-close", s::close));
         }
         boolean interrupted = settings.threads().joinAll(closers, deadline);
         List<Thread> workers = new ArrayList<>();
-        servers.values().forEach(s -> workers.addAll(s.workers()));
+        list.forEach(s -> workers.addAll(s.workers()));
         interrupted |= settings.threads().joinAll(workers, deadline);
         if (interrupted) {
             Thread.currentThread().interrupt();
@@ -280,10 +424,80 @@ public final class McpServers implements AutoCloseable {
         if (closed.get()) {
             throw new McpClosedException("the server registry is closed", null);
         }
-        servers.values().forEach(HostedServer::startAsync);
-        for (HostedServer s : servers.values()) {
+        List<HostedServer> list = List.copyOf(servers.values());
+        list.forEach(HostedServer::startAsync);
+        for (HostedServer s : list) {
             s.awaitSettled(deadline);
         }
+    }
+
+    /** The deadline of a wait for servers: the options' own, or the ready timeout. */
+    private Deadline waitDeadline(RequestOptions options) {
+        Deadline d = options.timeout().map(Deadline::after).orElse(Deadline.NONE);
+        if (options.deadline().isPresent()) {
+            d = d.earliest(Deadline.at(options.deadline().get()));
+        }
+        return d.isNone() ? Deadline.after(settings.readyTimeout()) : d;
+    }
+
+    private static String names(Map<String, HostedServer> map) {
+        return map.keySet().stream().map(McpServers::printable).collect(java.util.stream.Collectors.joining(", "));
+    }
+
+    /**
+     * The names of the ready servers' tools: computed again only when a server's readiness or tool list changed
+     * since the last time (each list is an immutable object, replaced on a refresh).
+     */
+    private Naming naming() {
+        List<Object> key = new ArrayList<>();
+        for (HostedServer s : servers.values()) {
+            if (s.state() == ServerState.READY) {
+                key.add(s);
+                key.add(s.listedTools());
+            }
+        }
+        Naming last = naming;
+        if (last.key().size() == key.size()) {
+            boolean same = true;
+            for (int i = 0; i < key.size() && same; i++) {
+                same = last.key().get(i) == key.get(i);
+            }
+            if (same) {
+                return last;
+            }
+        }
+        List<String> fullNames = new ArrayList<>();
+        List<HostedTool> unnamed = new ArrayList<>();
+        for (int i = 0; i < key.size(); i += 2) {
+            HostedServer s = (HostedServer) key.get(i);
+            @SuppressWarnings("unchecked")
+            List<Tool> listed = (List<Tool>) key.get(i + 1);
+            for (Tool t : listed) {
+                String full = s.serverName() + separator + t.name();
+                if (!fullNames.contains(full)) { // a server listing one name twice: its first
+                    fullNames.add(full);
+                    unnamed.add(new HostedTool(full, s.serverName(), t, full));
+                }
+            }
+        }
+        Map<String, String> assigned = ToolNames.assign(fullNames);
+        List<HostedTool> tools = new ArrayList<>();
+        Map<String, HostedTool> byName = new java.util.HashMap<>();
+        for (HostedTool t : unnamed) {
+            HostedTool named = new HostedTool(assigned.get(t.fullName()), t.server(), t.tool(), t.fullName());
+            tools.add(named);
+            byName.put(named.fullName(), named);
+        }
+        for (HostedTool t : tools) {
+            byName.put(t.name(), t); // a name a model was given wins over a full name that equals it
+        }
+        Naming computed = new Naming(List.copyOf(key), List.copyOf(tools), Map.copyOf(byName));
+        naming = computed;
+        return computed;
+    }
+
+    /** The tools of the ready servers named for a model, and the lookup by either name. */
+    private record Naming(List<Object> key, List<HostedTool> tools, Map<String, HostedTool> byName) {
     }
 
     private static String printable(String s) {
@@ -348,6 +562,21 @@ public final class McpServers implements AutoCloseable {
          */
         public Builder config(Path mcpJson) throws IOException {
             return addAll(McpServersFile.read(mcpJson));
+        }
+
+        /**
+         * Adds the servers of an {@code mcpServers} file read with the given options ({@link McpServersFile#read(Path,
+         * McpServersFile.Options)}: environment, input prompt, workspace folder).
+         *
+         * @param mcpJson the file
+         * @param options how references resolve
+         * @return this builder
+         * @throws IOException              if it cannot be read
+         * @throws IllegalArgumentException if it is not valid, an input has no answer, or a name repeats (the
+         *                                  message says where)
+         */
+        public Builder config(Path mcpJson, McpServersFile.Options options) throws IOException {
+            return addAll(McpServersFile.read(mcpJson, options));
         }
 
         /**
@@ -470,6 +699,18 @@ public final class McpServers implements AutoCloseable {
          *                                  (namespaced names would be ambiguous); the message names the server
          */
         public McpServers build() {
+            check(configs, separator);
+            return new McpServers(this);
+        }
+
+        /** Refuses repeated names and names that would make full tool names ambiguous. */
+        static void check(List<? extends ServerConfig> configs, String separator) {
+            java.util.Set<String> seen = new java.util.HashSet<>();
+            for (ServerConfig c : configs) {
+                if (!seen.add(c.name())) {
+                    throw new IllegalArgumentException("server '" + c.name() + "' is given twice");
+                }
+            }
             for (ServerConfig c : configs) {
                 String n = c.name();
                 if (n.contains(separator)) {
@@ -485,7 +726,6 @@ public final class McpServers implements AutoCloseable {
                     }
                 }
             }
-            return new McpServers(this);
         }
 
         private static Duration positive(Duration d, String what) {

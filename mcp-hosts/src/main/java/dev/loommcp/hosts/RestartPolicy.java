@@ -8,8 +8,10 @@ import java.util.Objects;
  * connection the client gave up): after a backoff that doubles from {@code initialBackoff} up to {@code maxBackoff}
  * with each consecutive restart, at most {@code maxRestarts} consecutive restarts; then the server is
  * {@link ServerState#FAILED}. A server that stays {@link ServerState#READY} for {@code stableAfter} has its count of
- * consecutive restarts reset. A server that fails its first start is not restarted (the failure is most likely its
- * configuration): it is failed at once.
+ * consecutive restarts reset. A server that fails its first start is {@link ServerState#FAILED} at once (calls fail
+ * fast) and is started again in the background with the same backoff and count, going to {@link ServerState#READY}
+ * when a retry succeeds; {@link McpServers#restart(String)} starts it with a fresh count. {@link #NEVER} retries
+ * nothing.
  *
  * @param maxRestarts    the most consecutive restarts, 0 for none
  * @param initialBackoff the wait before the first restart
@@ -22,7 +24,7 @@ public record RestartPolicy(int maxRestarts, Duration initialBackoff, Duration m
     public static final RestartPolicy DEFAULT = new RestartPolicy(5, Duration.ofMillis(250), Duration.ofSeconds(30),
             Duration.ofSeconds(60));
 
-    /** No restarts: a server whose connection fails is failed. */
+    /** No restarts: a server whose connection or first start fails is failed, and stays so. */
     public static final RestartPolicy NEVER = new RestartPolicy(0, Duration.ZERO, Duration.ZERO, Duration.ZERO);
 
     /**

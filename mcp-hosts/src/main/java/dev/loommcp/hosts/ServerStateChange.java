@@ -9,8 +9,9 @@ import java.util.Objects;
  * @param previous the state before
  * @param state    the state now
  * @param restarts how many restarts the server has had so far (in the registry's life)
- * @param cause    why: the failure that led to {@link ServerState#RESTARTING} or {@link ServerState#FAILED};
- *                 {@code null} otherwise
+ * @param cause    why: the failure that led to {@link ServerState#RESTARTING} or {@link ServerState#FAILED}
+ *                 (for a stdio server whose process died, a {@code McpProcessExitedException} or a failure it
+ *                 caused: see {@link #exit()}); {@code null} otherwise
  */
 public record ServerStateChange(String server, ServerState previous, ServerState state, int restarts,
                                 Throwable cause) {
@@ -24,5 +25,14 @@ public record ServerStateChange(String server, ServerState previous, ServerState
         Objects.requireNonNull(server, "server");
         Objects.requireNonNull(previous, "previous");
         Objects.requireNonNull(state, "state");
+    }
+
+    /**
+     * Returns how the server's process ended, when the cause is (or was caused by) a stdio process's exit.
+     *
+     * @return the exit code, signal and stderr tail, or {@code null} when the cause is something else or absent
+     */
+    public ProcessExit exit() {
+        return ProcessExit.of(cause);
     }
 }

@@ -7,15 +7,18 @@ import java.util.Objects;
  * A snapshot of one server of a registry, for display ({@code mcp --config mcp.json servers}) and monitoring.
  *
  * @param name      the server's name
- * @param transport {@code "stdio"} or {@code "http"}
+ * @param transport {@code "stdio"}, {@code "http"} or {@code "sse"}
  * @param state     its state
  * @param toolCount how many tools it listed last, or -1 when its tools were never listed
  * @param era       the protocol era of its current or last connection, or {@code null} before it connected
  * @param restarts  how many restarts it has had
- * @param lastError the class and message of its last failure (never a payload), or {@code null}
+ * @param lastError the class and message of its last failure (never a payload), or {@code null}; for a process
+ *                  that died, how it ended (exit code or signal, and its stderr tail)
+ * @param lastExit  how its process ended when its last failure was a stdio process's exit (exit code, signal,
+ *                  stderr tail), else {@code null}
  */
 public record ServerStatus(String name, String transport, ServerState state, int toolCount, Era era, int restarts,
-                           String lastError) {
+                           String lastError, ProcessExit lastExit) {
 
     /**
      * Checks the values.
