@@ -13,7 +13,11 @@ import java.util.Objects;
  */
 public sealed interface ClientAuthentication {
 
-    /** The value of {@code token_endpoint_auth_method} this authentication uses ({@code null} for {@link Secret}). */
+    /**
+     * Returns the value of {@code token_endpoint_auth_method} this authentication uses.
+     *
+     * @return the method's name, or {@code null} for {@link Secret} (picked from the server's metadata)
+     */
     String method();
 
     /**
@@ -98,9 +102,17 @@ public sealed interface ClientAuthentication {
         }
     }
 
-    /** A client secret; the method is picked from the authorization server's metadata. */
+    /**
+     * A client secret; the method is picked from the authorization server's metadata.
+     *
+     * @param secret the client secret (never shown by {@link #toString()})
+     */
     record Secret(String secret) implements ClientAuthentication {
-        /** @throws NullPointerException if {@code secret} is {@code null} */
+        /**
+         * Checks the secret.
+         *
+         * @throws NullPointerException if {@code secret} is {@code null}
+         */
         public Secret {
             Objects.requireNonNull(secret, "secret");
         }
@@ -116,9 +128,17 @@ public sealed interface ClientAuthentication {
         }
     }
 
-    /** {@code client_secret_basic}. */
+    /**
+     * {@code client_secret_basic}.
+     *
+     * @param secret the client secret (never shown by {@link #toString()})
+     */
     record SecretBasic(String secret) implements ClientAuthentication {
-        /** @throws NullPointerException if {@code secret} is {@code null} */
+        /**
+         * Checks the secret.
+         *
+         * @throws NullPointerException if {@code secret} is {@code null}
+         */
         public SecretBasic {
             Objects.requireNonNull(secret, "secret");
         }
@@ -134,9 +154,17 @@ public sealed interface ClientAuthentication {
         }
     }
 
-    /** {@code client_secret_post}. */
+    /**
+     * {@code client_secret_post}.
+     *
+     * @param secret the client secret (never shown by {@link #toString()})
+     */
     record SecretPost(String secret) implements ClientAuthentication {
-        /** @throws NullPointerException if {@code secret} is {@code null} */
+        /**
+         * Checks the secret.
+         *
+         * @throws NullPointerException if {@code secret} is {@code null}
+         */
         public SecretPost {
             Objects.requireNonNull(secret, "secret");
         }
@@ -152,9 +180,17 @@ public sealed interface ClientAuthentication {
         }
     }
 
-    /** {@code private_key_jwt}. */
+    /**
+     * {@code private_key_jwt}: a JWT client assertion signed with the client's private key (RFC 7523).
+     *
+     * @param key       the signing key (never shown by {@link #toString()})
+     * @param algorithm the JWS algorithm, such as {@code RS256} or {@code ES256}; it must fit the key
+     * @param keyId     the {@code kid} header of the assertion, or {@code null} for none
+     */
     record PrivateKeyJwt(PrivateKey key, String algorithm, String keyId) implements ClientAuthentication {
         /**
+         * Checks the key and the algorithm.
+         *
          * @throws NullPointerException     if {@code key} or {@code algorithm} is {@code null}
          * @throws IllegalArgumentException if the algorithm is unknown or does not fit the key
          */

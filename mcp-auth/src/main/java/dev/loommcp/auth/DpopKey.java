@@ -42,12 +42,20 @@ public final class DpopKey {
         return new DpopKey(keyPair);
     }
 
-    /** @return the key pair */
+    /**
+     * Returns the key pair that signs the DPoP proofs.
+     *
+     * @return the key pair
+     */
     public KeyPair keyPair() {
         return keyPair;
     }
 
-    /** @return the RFC 7638 JWK SHA-256 thumbprint of the public key, base64url (the {@code jkt} of bound tokens) */
+    /**
+     * Returns the public key's thumbprint, the {@code jkt} that DPoP-bound tokens carry.
+     *
+     * @return the RFC 7638 JWK SHA-256 thumbprint of the public key, base64url
+     */
     public String thumbprint() {
         return thumbprint;
     }

@@ -113,7 +113,11 @@ public final class McpOAuth implements AuthorizationProvider, AutoCloseable {
         return engine.logout(Objects.requireNonNull(server, "server"));
     }
 
-    /** @return the token store in use */
+    /**
+     * Returns the token store this provider keeps tokens and registrations in.
+     *
+     * @return the token store in use
+     */
     public TokenStore tokenStore() {
         return engine.tokenStore();
     }

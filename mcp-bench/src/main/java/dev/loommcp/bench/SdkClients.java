@@ -18,6 +18,8 @@ import java.util.concurrent.CompletableFuture;
  * The comparison: the official MCP Java SDK 2.1.0 over its {@link StdioClientTransport}, sync and async, and its
  * async client over its Streamable HTTP client transport ({@link HttpClientStreamableHttpTransport}).
  */
+// the peer SDK deprecated the (name, arguments) constructor of CallToolRequest; it is the one its own docs show
+@SuppressWarnings("deprecation")
 final class SdkClients {
 
     private static final Duration TIMEOUT = Duration.ofSeconds(60);

@@ -229,6 +229,7 @@ final class TaskCommands {
      *         server or another client, or that waits for input this command cannot give; 5 when {@code --timeout}
      *         or the task's TTL passed
      */
+    @SuppressWarnings("try") // the listener's registration is held for the watch and closed after it
     private int watch(McpClient client, McpTask task, Duration wait, boolean own, boolean askFirst, String what)
             throws InterruptedException {
         StatusNotes notes = new StatusNotes(io.err(), own);

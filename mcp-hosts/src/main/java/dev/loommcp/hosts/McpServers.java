@@ -410,7 +410,11 @@ public final class McpServers implements AutoCloseable {
         }
     }
 
-    /** Whether {@link #close()} was called. @return whether it was */
+    /**
+     * Returns whether {@link #close()} was called.
+     *
+     * @return whether it was
+     */
     public boolean isClosed() {
         return closed.get();
     }

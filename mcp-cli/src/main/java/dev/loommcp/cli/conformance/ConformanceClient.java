@@ -226,6 +226,7 @@ public final class ConformanceClient {
         return c;
     }
 
+    @SuppressWarnings("try") // the connect is the scenario; the client is only closed
     private int initialize() throws InterruptedException {
         try (McpClient c = connect(builder())) {
             return EXIT_OK;

@@ -38,9 +38,7 @@ final class Envelope {
      */
     Envelope(SessionConfig config, ToolCatalog tools, boolean parameterHeaders) {
         this.capabilities = EncodedMap.of(capabilities(config));
-        @SuppressWarnings("unchecked")
-        Map<String, Object> info = (Map<String, Object>) FastResults.plain(config.clientInfo());
-        this.clientInfo = EncodedMap.of(info);
+        this.clientInfo = EncodedMap.of(FastResults.plain(config.clientInfo()));
         this.tools = tools;
         this.parameterHeaders = parameterHeaders;
     }

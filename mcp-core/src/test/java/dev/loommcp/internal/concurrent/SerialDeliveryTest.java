@@ -8,6 +8,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -53,14 +54,14 @@ class SerialDeliveryTest {
         AtomicInteger depth = new AtomicInteger();
         AtomicInteger maxDepth = new AtomicInteger();
         boolean[] selfWait = new boolean[1];
-        Consumer<Integer>[] consumer = new Consumer[1];
-        consumer[0] = i -> {
+        AtomicReference<Consumer<Integer>> consumer = new AtomicReference<>();
+        consumer.set(i -> {
             maxDepth.accumulateAndGet(depth.incrementAndGet(), Math::max);
             try {
                 heard.add(i);
                 if (i < 3) {
                     d.add(i + 1);
-                    d.deliver(consumer[0]);
+                    d.deliver(consumer.get());
                     selfWait[0] = d.awaitDelivered(TimeUnit.SECONDS.toNanos(10)); // its own thread: at once
                 }
             } catch (InterruptedException e) {
@@ -68,9 +69,9 @@ class SerialDeliveryTest {
             } finally {
                 depth.decrementAndGet();
             }
-        };
+        });
         d.add(1);
-        d.deliver(consumer[0]);
+        d.deliver(consumer.get());
         assertThat(heard).containsExactly(1, 2, 3);
         assertThat(maxDepth.get()).isEqualTo(1);
         assertThat(selfWait[0]).isTrue();

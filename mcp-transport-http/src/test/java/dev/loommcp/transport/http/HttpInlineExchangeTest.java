@@ -161,11 +161,12 @@ class HttpInlineExchangeTest extends ServerTestBase {
         });
         HttpTransport t = transport();
         t.send(request(1), TestContext.of(1).waiting());
-        // the first body ends 20 ms after its answer; the client then takes the connection back into its pool. A
+        // the first body ends 20 ms after its answer; the client then takes the connection back into its pool (on a
+        // loaded machine that can take seconds: a full build beside it failed the 5 s bound once). A
         // request sent before that gets a new connection, so send until one comes on the first connection: with a
         // cancelled body (the connection closed) none ever does
         java.util.concurrent.atomic.AtomicLong next = new java.util.concurrent.atomic.AtomicLong(2);
-        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(20))
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(20))
                 .until(() -> {
                     long id = next.getAndIncrement();
                     t.send(request(id), TestContext.of(id).waiting());

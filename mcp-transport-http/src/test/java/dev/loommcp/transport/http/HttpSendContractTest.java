@@ -190,7 +190,7 @@ class HttpSendContractTest {
         assertThat(server.requests("POST")).hasSize(1);
     }
 
-    /**
+    /*
      * Answers to server requests and other one-way messages are POSTed on the transport's threads, bounded: beyond
      * the bound they are dropped (counted, WARNING), so a server that accepts none cannot make the client start
      * threads without end, and the sending thread (the reader answering a ping) never waits. This bound moved here
