@@ -173,7 +173,7 @@ final class Discovery {
     /**
      * Classifies the failure of {@code server/discover} on the session's own transport in {@code AUTO} mode (C.2
      * items 8 to 11): returns what makes it legacy evidence, or {@code null} when it is not (a recognized modern
-     * error, an HTTP 401/403 or 5xx, a network failure, a timeout, a cancellation: {@code connect()} fails with it).
+     * error, an HTTP 401/403, 429 or 5xx, a network failure, a timeout, a cancellation: {@code connect()} fails with it).
      *
      * @param failure what the discover call threw
      * @return the evidence, or {@code null}
@@ -188,7 +188,9 @@ final class Discovery {
         }
         if (failure instanceof McpTransportException t && t.httpStatus().isPresent()) {
             int status = t.httpStatus().getAsInt();
-            return status >= 400 && status < 500 && status != 401 && status != 403 ? "HTTP " + status : null;
+            // 429 (Too Many Requests) says "later", not "unknown method": no era evidence either
+            return status >= 400 && status < 500 && status != 401 && status != 403 && status != 429
+                    ? "HTTP " + status : null;
         }
         return null;
     }
