@@ -14,8 +14,9 @@ module dev.loommcp.core {
 
     // internal packages: only to the project's own modules that need them (the transports use the SPI alone)
     exports dev.loommcp.internal.json to dev.loommcp.cli, dev.loommcp.hosts, dev.loommcp.tasks, dev.loommcp.auth;
-    // the https-or-loopback rule of URLs that carry secrets or reach a user, shared with the OAuth client
-    exports dev.loommcp.internal.net to dev.loommcp.auth;
+    // the https-or-loopback rule of URLs that carry secrets or reach a user, shared with the OAuth client; the
+    // content codings (gzip, deflate) of HTTP answers, shared by the HTTP transports and the OAuth client
+    exports dev.loommcp.internal.net to dev.loommcp.auth, dev.loommcp.transport.http;
     // dev.loommcp.testing (the published test fixtures) reads McpThreads.live() for its leak check only; tasks and
     // hosts tell their listeners and stores through SerialDelivery (in order, under no lock)
     exports dev.loommcp.internal.concurrent to dev.loommcp.testing, dev.loommcp.tasks, dev.loommcp.hosts;

@@ -165,7 +165,7 @@ class McpClientAutoEraTest {
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {401, 403, 500, 502, 503})
+    @ValueSource(ints = {401, 403, 429, 500, 502, 503})
     void authorizationFailuresAndServerErrorsAreNotEraEvidence(int status) {
         Session s = auto(Mode.BLOCKING, t -> t.on("server/discover", r -> {
             t.failSend(r.id(), new StatusException(status));

@@ -1,6 +1,7 @@
 package dev.loommcp.auth.internal;
 
 import dev.loommcp.auth.McpAuthorizationException;
+import dev.loommcp.internal.net.ContentCoding;
 import dev.loommcp.spi.Deadline;
 import java.io.IOException;
 import java.io.InputStream;
@@ -202,8 +203,19 @@ public final class AuthHttp implements AutoCloseable {
             throw new IOException("the request to " + describe(uri) + " failed (" + e.getClass().getSimpleName()
                     + ")", e);
         }
-        try (InputStream in = resp.body()) {
-            byte[] body = in.readNBytes(MAX_BODY_BYTES + 1);
+        // a compressed answer (a proxy may compress whatever was asked) is decoded; the bound is on the decoded bytes
+        String coding = ContentCoding.of(resp.headers().firstValue("Content-Encoding").orElse(null));
+        if (coding != null && ContentCoding.isUnsupported(coding)) {
+            resp.body().close();
+            throw new IOException("the answer of " + describe(uri) + ": " + ContentCoding.unsupported(coding));
+        }
+        try (InputStream in = coding == null ? resp.body() : ContentCoding.decode(resp.body(), coding)) {
+            byte[] body;
+            try {
+                body = in.readNBytes(MAX_BODY_BYTES + 1);
+            } catch (java.util.zip.ZipException | java.io.EOFException e) {
+                throw new IOException("the " + coding + "-encoded answer of " + describe(uri) + " is corrupt", e);
+            }
             if (body.length > MAX_BODY_BYTES) {
                 throw new IOException("the answer of " + describe(uri) + " is larger than " + MAX_BODY_BYTES
                         + " bytes");

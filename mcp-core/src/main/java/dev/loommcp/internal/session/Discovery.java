@@ -172,9 +172,9 @@ final class Discovery {
     /**
      * Classifies the failure of {@code server/discover} on the session's own transport in {@code AUTO} mode (C.2
      * items 8 to 11): returns what makes it legacy evidence, or {@code null} when it is not (a recognized modern
-     * error, an HTTP 401/403 or 5xx, a network failure, a timeout, a cancellation: {@code connect()} fails with it).
-     * An answer that is no valid modern answer at all ({@link McpProtocolException}: over HTTP a 2xx without a JSON
-     * answer, such as 204, 200 with an empty JSON body or 200 {@code text/plain}; a malformed answer) is legacy
+     * error, an HTTP 401/403, 429 or 5xx, a network failure, a timeout, a cancellation: {@code connect()} fails with
+     * it). An answer that is no valid modern answer at all ({@link McpProtocolException}: over HTTP a 2xx without a
+     * JSON answer, such as 204, 200 with an empty JSON body or 200 {@code text/plain}; a malformed answer) is legacy
      * evidence as a 400/404 is: a modern server answers {@code server/discover} with a result.
      *
      * @param failure what the discover call threw
@@ -193,7 +193,9 @@ final class Discovery {
         }
         if (failure instanceof McpTransportException t && t.httpStatus().isPresent()) {
             int status = t.httpStatus().getAsInt();
-            return status >= 400 && status < 500 && status != 401 && status != 403 ? "HTTP " + status : null;
+            // 429 (Too Many Requests) says "later", not "unknown method": no era evidence either
+            return status >= 400 && status < 500 && status != 401 && status != 403 && status != 429
+                    ? "HTTP " + status : null;
         }
         return null;
     }

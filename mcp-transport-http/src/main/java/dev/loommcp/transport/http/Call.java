@@ -48,6 +48,21 @@ final class Call {
      * {@linkplain HttpSession#expired() expired}, and starts the next one. Set before the exchange starts.
      */
     volatile boolean startsSession;
+    /**
+     * Why the latest answer, a refusal (429, or 503 with {@code Retry-After}), was not sent again, or {@code null}:
+     * set by {@link Exchange#send} on the thread that runs the call, read by its error handling on the same thread.
+     */
+    volatile RateLimit rateLimited;
+
+    /**
+     * A refusal that was not sent again.
+     *
+     * @param retryAfter the server's wait, or {@code null}
+     * @param sent       how many times the request was sent
+     * @param why        why it was not sent again, for the message
+     */
+    record RateLimit(java.time.Duration retryAfter, int sent, String why) {
+    }
 
     Call(RequestId awaitedId, String what) {
         this(awaitedId, what, false, false);

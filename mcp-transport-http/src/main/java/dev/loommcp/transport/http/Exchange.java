@@ -9,6 +9,7 @@ import dev.loommcp.McpException;
 import dev.loommcp.McpProtocolException;
 import dev.loommcp.McpTimeoutException;
 import dev.loommcp.McpTransportException;
+import dev.loommcp.internal.net.ContentCoding;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
 import dev.loommcp.spi.Deadline;
@@ -22,6 +23,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -89,7 +91,10 @@ final class Exchange {
         URI uri = settings.target;
         AuthorizationProvider auth = settings.authorization;
         int authAttempt = 0;
+        int sent = 0;
+        call.rateLimited = null;
         for (int hop = 0; ; hop++) {
+            sent++;
             AuthorizationRequest authRequest = auth == null ? null : new AuthorizationRequest(settings.target,
                     method, uri, authAttempt, call.unbounded || deadlineNanos == Long.MAX_VALUE ? Deadline.NONE
                     : Deadline.ofNanoTime(deadlineNanos));
@@ -125,6 +130,10 @@ final class Exchange {
                     continue;
                 }
             }
+            if ((status == 429 || status == 503) && retryRefused(call, resp, sent, deadlineNanos)) {
+                hop--; // the same hop again
+                continue;
+            }
             if (status < 300 || status >= 400) {
                 return resp;
             }
@@ -156,6 +165,80 @@ final class Exchange {
             uri = next;
         }
     }
+
+    /**
+     * A 429, or 503, answer ({@link RetryPolicy}): when it is a refusal to send again and the policy allows, closes it
+     * and waits (the call's abort or completion ends the wait at once, an interrupt throws) and returns {@code true};
+     * otherwise records on the call why it is not sent again ({@link Call#rateLimited}, for
+     * {@link #statusFailure}) and returns {@code false}: the answer goes to the caller's error handling as it is.
+     */
+    private boolean retryRefused(Call call, HttpResponse<StreamBody> resp, int sent, long deadlineNanos)
+            throws InterruptedException {
+        int status = resp.statusCode();
+        Duration retryAfter = RetryPolicy.retryAfter(resp.headers());
+        if (!RetryPolicy.isRefusal(status, retryAfter)) {
+            return false; // a 503 without Retry-After: an outage of unknown length, reported at once
+        }
+        long wait = RetryPolicy.waitMillis(retryAfter, sent);
+        String giveUp = RetryPolicy.giveUp(retryAfter, sent, wait, call.unbounded ? Long.MAX_VALUE : deadlineNanos);
+        if (giveUp != null) {
+            call.rateLimited = new Call.RateLimit(retryAfter, sent, giveUp);
+            return false;
+        }
+        resp.body().close();
+        LOG.log(Level.DEBUG, () -> call.what + ": " + origin + " answered HTTP " + status
+                + (retryAfter == null ? "" : " with Retry-After " + RetryPolicy.describe(retryAfter))
+                + "; sending it again in " + wait + " ms (" + sent + " of " + RetryPolicy.MAX_SENDS + ")");
+        if (!call.sleep(wait, Long.MAX_VALUE) || call.completed()) {
+            throw aborted(call); // cancelled, timed out (the core aborts a call at its deadline) or closed
+        }
+        return true;
+    }
+
+    /**
+     * The exception of an HTTP error answer: {@code message} with an excerpt of the body (from {@code read}, the
+     * bytes read already, or read here: at most {@link ErrorExcerpt#MAX_BYTES}, waiting at most 1 s and never past
+     * the deadline), and, when the answer was a refusal the transport did not send again ({@link Call#rateLimited}),
+     * an {@link McpRateLimitedException} that says why and carries the server's {@code Retry-After}. Closes the body.
+     *
+     * @param read the body's first bytes when the caller read them, else {@code null}
+     */
+    McpHttpStatusException statusFailure(Call call, HttpResponse<StreamBody> resp, byte[] read, String message,
+                                         long deadlineNanos) throws InterruptedException {
+        return statusFailure(call, resp, read, mediaType(resp), message, deadlineNanos);
+    }
+
+    /**
+     * {@link #statusFailure(Call, HttpResponse, byte[], String, long)} with the media type {@code read} is in (the
+     * text of a JSON-RPC error's message is shown as text, not as the JSON around it). A 401 or 403 answer shows no
+     * excerpt: an authorization failure's body may echo what the request carried, and its challenges say what is
+     * needed.
+     */
+    private McpHttpStatusException statusFailure(Call call, HttpResponse<StreamBody> resp, byte[] read,
+                                                 String readType, String message, long deadlineNanos)
+            throws InterruptedException {
+        int status = resp.statusCode();
+        byte[] bytes = read;
+        if (status == 401 || status == 403) {
+            bytes = null;
+        } else if (bytes == null) {
+            long wait = Math.min(ERROR_EXCERPT_WAIT_NANOS, settings.waitNanos(call, deadlineNanos));
+            bytes = resp.body().readPrefix(ErrorExcerpt.MAX_BYTES, wait);
+        }
+        resp.body().close();
+        String excerpt = ErrorExcerpt.of(bytes, readType);
+        String said = excerpt == null ? "" : "; the server said: " + excerpt;
+        Call.RateLimit r = call.rateLimited;
+        if (r != null && (status == 429 || status == 503)) {
+            return new McpRateLimitedException(status, message + (r.retryAfter() == null ? ""
+                    : " (Retry-After " + RetryPolicy.describe(r.retryAfter()) + ")") + "; not sent again: "
+                    + r.why() + said, r.retryAfter(), r.sent());
+        }
+        return new McpHttpStatusException(status, message + said, challenges(resp));
+    }
+
+    /** How long {@link #statusFailure} waits for an error body's first bytes. */
+    private static final long ERROR_EXCERPT_WAIT_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     /**
      * Hands a 401/403 to the authorization provider; whether to send the request again. The refused response's body
@@ -388,15 +471,21 @@ final class Exchange {
                             Consumer<JsonRpcMessage> deliver, Supplier<RuntimeException> expired, boolean modern,
                             long deadlineNanos) throws InterruptedException {
         int status = resp.statusCode();
-        List<AuthChallenge> challenges = challenges(resp);
         String rpcNote = "";
-        if (isJson(mediaType(resp))) {
+        byte[] read = null;
+        String readType = mediaType(resp);
+        // a refusal that was not sent again is never an answer: its error body says "later", not the outcome
+        if (isJson(mediaType(resp)) && call.rateLimited == null) {
             try {
                 byte[] bytes = resp.body().readAll(MAX_ERROR_BODY_BYTES, () -> settings.waitNanos(deadlineNanos));
+                read = bytes;
                 traceBody("received error", call.what, bytes);
                 List<JsonRpcMessage> ms = settings.framing.decode(bytes, 0, bytes.length);
                 if (ms.size() == 1 && ms.get(0) instanceof JsonRpcMessage.ErrorResponse e) {
                     rpcNote = " (JSON-RPC error " + e.error().code() + ")";
+                    String said = e.error().message();
+                    read = said == null ? EMPTY : said.getBytes(StandardCharsets.UTF_8);
+                    readType = "text/plain";
                     if (status == 400 && expired != null && e.error().message() != null
                             && e.error().message().toLowerCase(java.util.Locale.ROOT).contains("session")) {
                         resp.body().close();
@@ -413,8 +502,8 @@ final class Exchange {
                 throwIfPast(call, deadlineNanos, "reading an HTTP " + status + " error body");
             }
         }
-        resp.body().close();
-        throw new McpHttpStatusException(status, call.what + " failed with HTTP " + status + rpcNote, challenges);
+        throw statusFailure(call, resp, read, readType, call.what + " failed with HTTP " + status + rpcNote,
+                deadlineNanos);
     }
 
     /**
@@ -518,7 +607,9 @@ final class Exchange {
             if (problem != null) {
                 call.answerProblem(problem); // the exchange fails with it, whatever the client does next
             }
-            StreamBody body = new StreamBody(problem == null && readsWhole(info, wholeLimit));
+            // a compressed answer (whatever was asked for: proxies compress anyway) is decoded as it is read
+            StreamBody body = new StreamBody(problem == null && readsWhole(info, wholeLimit),
+                    ContentCoding.of(info.headers().firstValue("Content-Encoding").orElse(null)));
             call.attach(body);
             return body;
         };

@@ -759,7 +759,8 @@ public final class HttpTransport implements McpTransport {
         }
 
         /**
-         * Sets the largest accepted message: a JSON body or one SSE event (and one SSE line). Default 16 MiB.
+         * Sets the largest accepted message: a JSON body or one SSE event (and one SSE line). Default 16 MiB. For a
+         * compressed answer ({@code Content-Encoding} gzip or deflate) the limit applies to the decoded bytes.
          *
          * @param bytes a positive size in bytes
          * @return this builder

@@ -6,17 +6,25 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * An HTTP exchange of the Streamable HTTP transport ended with a status the transport does not accept: an error
+ * An HTTP exchange of the HTTP transports (Streamable HTTP, HTTP+SSE) ended with a status they do not accept: an error
  * status (4xx, 5xx), a redirect it does not follow (anything but 307 and 308, a 307/308 to another origin, or more
  * than five hops), or an unexpected success status. The message names the HTTP method, the JSON-RPC method and
- * request id where there is one, and the status; never a header value or a body.
+ * request id where there is one, and the status; never a header value (a {@code Retry-After} is shown as the wait
+ * it was parsed to) nor anything the client sent.
  *
  * <p>For 401 and 403 the parsed {@code WWW-Authenticate} challenges are kept ({@link #wwwAuthenticate()}), for the
  * authorization flow (MCP spec "Authorization", RFC 9728 {@code resource_metadata}).
  *
+ * <p>The message ends with a short excerpt of the answer's body when it had a readable one (at most 200 characters
+ * of text on one line, control characters escaped, an HTML page reduced to its {@code <title>} or its text): a
+ * proxy's error page says more than its status. The body is the server's text, never the client's.
+ *
+ * <p>A request the server refused with 429 (Too Many Requests) or 503 with {@code Retry-After} that the transport
+ * did not send again fails with the subclass {@link McpRateLimitedException}.
+ *
  * <p>Immutable and thread-safe.
  */
-public final class McpHttpStatusException extends McpTransportException {
+public sealed class McpHttpStatusException extends McpTransportException permits McpRateLimitedException {
 
     /** The HTTP status code of the response (part of the serialized form). */
     private final int statusCode;

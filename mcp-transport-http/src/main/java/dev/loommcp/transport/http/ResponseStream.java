@@ -2,7 +2,6 @@ package dev.loommcp.transport.http;
 
 import static dev.loommcp.transport.http.Exchange.EMPTY;
 import static dev.loommcp.transport.http.Exchange.LOG;
-import static dev.loommcp.transport.http.Exchange.challenges;
 import static dev.loommcp.transport.http.Exchange.mediaType;
 import static dev.loommcp.transport.http.Exchange.throwIfPast;
 import static dev.loommcp.transport.http.Exchange.traceBody;
@@ -132,9 +131,8 @@ final class ResponseStream {
                         settings.origin);
             }
             if (status < 200 || status >= 300) {
-                resp.body().close();
-                throw new McpHttpStatusException(status, what + " (GET with Last-Event-ID) failed with HTTP "
-                        + status, challenges(resp));
+                throw exchange.statusFailure(call, resp, null, what + " (GET with Last-Event-ID) failed with HTTP "
+                        + status, ctx.deadline().nanoTime());
             }
             if (!mediaType(resp).equals("text/event-stream")) {
                 resp.body().close();
@@ -164,7 +162,7 @@ final class ResponseStream {
      */
     void readJsonAnswer(Call call, StreamBody body, long declaredLength, long deadlineNanos)
             throws InterruptedException {
-        if (declaredLength > settings.maxMessageBytes) {
+        if (declaredLength > settings.maxMessageBytes && !body.encoded()) { // compressed: the decoded size counts
             body.close();
             throw tooLarge(call, settings.maxMessageBytes);
         }
@@ -202,6 +200,9 @@ final class ResponseStream {
             }
         } catch (McpProtocolException e) {
             throw new McpProtocolException(what + ": " + e.getMessage(), e); // an event over the size limit
+        } catch (StreamBody.CodingException e) {
+            // not a stream that broke: resuming or reopening it would be answered the same way
+            throw new McpTransportException(what + ": " + e.getMessage(), e);
         } catch (StreamBody.ClosedException e) {
             if (done.getAsBoolean()) {
                 return Outcome.DONE;
@@ -257,6 +258,8 @@ final class ResponseStream {
                     + " ms (idle timeout)");
         } catch (StreamBody.TooLargeException e) {
             throw tooLarge(call, max);
+        } catch (StreamBody.CodingException e) {
+            throw new McpTransportException(call.what + ": " + e.getMessage(), e);
         } catch (IOException e) {
             throw new McpTransportException(call.what + ": reading the answer failed (" + Exchange.reason(e) + ")", e);
         } finally {

@@ -2,7 +2,6 @@ package dev.loommcp.transport.http;
 
 import static dev.loommcp.transport.http.Exchange.EMPTY;
 import static dev.loommcp.transport.http.Exchange.LOG;
-import static dev.loommcp.transport.http.Exchange.challenges;
 import static dev.loommcp.transport.http.Exchange.mediaType;
 
 import dev.loommcp.McpException;
@@ -245,9 +244,8 @@ final class SseConnection {
             HttpResponse<StreamBody> resp = exchange.send(s.call, "GET", EMPTY, headers, headerDeadline);
             int status = resp.statusCode();
             if (status < 200 || status >= 300) {
-                resp.body().close();
-                throw new McpHttpStatusException(status, "GET " + path() + " (the SSE stream) failed with HTTP "
-                        + status, challenges(resp));
+                throw exchange.statusFailure(s.call, resp, null, "GET " + path() + " (the SSE stream) failed with "
+                        + "HTTP " + status, headerDeadline);
             }
             String type = mediaType(resp);
             if (!type.equals("text/event-stream")) {

@@ -1,6 +1,9 @@
 package dev.loommcp.transport.http;
 
+import dev.loommcp.internal.net.ContentCoding;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.InterruptedIOException;
 import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
 import java.util.List;
@@ -34,6 +37,16 @@ final class StreamBody implements HttpResponse.BodySubscriber<StreamBody> {
     static final class IdleTimeoutException extends IOException {
         IdleTimeoutException() {
             super("no data within the idle timeout");
+        }
+    }
+
+    /**
+     * Thrown when the body cannot be decoded: a {@code Content-Encoding} this client does not decode, or compressed
+     * data that is corrupt. Its message says which, for the caller's error.
+     */
+    static final class CodingException extends IOException {
+        CodingException(String message, Throwable cause) {
+            super(message, cause);
         }
     }
 
@@ -81,6 +94,19 @@ final class StreamBody implements HttpResponse.BodySubscriber<StreamBody> {
 
     /** When taken whole first: completed when the body ended, failed or was closed; else {@code null}. */
     private final CompletableFuture<StreamBody> whole;
+    /**
+     * The answer's content coding ({@link ContentCoding#of}), or {@code null} for none: then {@link #read} hands out
+     * the client's own buffers, untouched (the common path costs no copy).
+     */
+    private final String coding;
+    /** The decoding stream over {@link #readRaw}, made at the first {@link #read} of an encoded body. */
+    private InputStream decoded;
+    /** The raw chunk the decoder is taking bytes from. */
+    private ByteBuffer raw;
+    /** The idle bound of the {@link #read} in progress, for the raw reads the decoder makes. */
+    private long rawIdleNanos;
+    /** Whether the decoded bytes ended (the raw ones may have ended before: the decoder holds the rest). */
+    private boolean decodedEnded;
 
     /** A body read as it comes: {@link #getBody()} completes at once (at the response headers). */
     StreamBody() {
@@ -95,7 +121,22 @@ final class StreamBody implements HttpResponse.BodySubscriber<StreamBody> {
      * @param wholeFirst whether the body is taken in whole before the client's {@code send} returns
      */
     StreamBody(boolean wholeFirst) {
+        this(wholeFirst, null);
+    }
+
+    /**
+     * As {@link #StreamBody(boolean)}, for a body in a content coding: {@link #read} returns the decoded bytes.
+     *
+     * @param coding what {@link ContentCoding#of} made of the answer's {@code Content-Encoding}, or {@code null}
+     */
+    StreamBody(boolean wholeFirst, String coding) {
         this.whole = wholeFirst ? new CompletableFuture<>() : null;
+        this.coding = coding;
+    }
+
+    /** Whether the body is in a content coding: its {@code Content-Length} is not the size of what is read. */
+    boolean encoded() {
+        return coding != null;
     }
 
     @Override
@@ -160,6 +201,90 @@ final class StreamBody implements HttpResponse.BodySubscriber<StreamBody> {
      * @throws InterruptedException when the reader is interrupted
      */
     ByteBuffer read(long idleNanos) throws IOException, InterruptedException {
+        return coding == null ? readRaw(idleNanos) : readDecoded(idleNanos);
+    }
+
+    /** The most decoded bytes one {@link #read} returns: what a reader's size bound can overshoot by. */
+    static final int DECODED_CHUNK = 16 * 1024;
+
+    /**
+     * {@link #read} of an encoded body: inflates what arrived into a new buffer of at most {@value #DECODED_CHUNK}
+     * bytes, reading more raw bytes (each read bounded by {@code idleNanos}) only when the decoder needs them. The
+     * reader's size bound thus stops the inflating within one chunk of it: a small body that inflates without end
+     * (a "zip bomb") costs the bound, not memory.
+     *
+     * @throws CodingException for a coding this client does not decode, or corrupt compressed data
+     */
+    private ByteBuffer readDecoded(long idleNanos) throws IOException, InterruptedException {
+        if (ContentCoding.isUnsupported(coding)) {
+            throw new CodingException(ContentCoding.unsupported(coding), null);
+        }
+        if (decodedEnded) {
+            return null;
+        }
+        if (decoded == null) {
+            decoded = ContentCoding.decode(new RawBytes(), coding);
+        }
+        rawIdleNanos = idleNanos;
+        byte[] out = new byte[DECODED_CHUNK];
+        int n;
+        try {
+            n = decoded.read(out, 0, out.length);
+        } catch (InterruptedIOException e) {
+            if (Thread.interrupted()) {
+                throw new InterruptedException();
+            }
+            throw e;
+        } catch (java.util.zip.ZipException | java.io.EOFException e) {
+            throw new CodingException("the " + coding + "-encoded answer is corrupt or cut short ("
+                    + Exchange.reason(e) + ")", e);
+        }
+        if (n < 0) {
+            decodedEnded = true;
+            decoded.close(); // on the reader's thread: frees the inflater now (its cleaner would, later)
+            return null;
+        }
+        return ByteBuffer.wrap(out, 0, n);
+    }
+
+    /** The raw bytes of an encoded body, as the decoder reads them: blocking reads of {@link #readRaw}. */
+    private final class RawBytes extends InputStream {
+        @Override
+        public int read() throws IOException {
+            byte[] one = new byte[1];
+            return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            if (len == 0) {
+                return 0;
+            }
+            if (raw == null || !raw.hasRemaining()) {
+                try {
+                    raw = readRaw(rawIdleNanos);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt(); // readDecoded turns it back into InterruptedException
+                    throw new InterruptedIOException();
+                }
+                if (raw == null) {
+                    return -1;
+                }
+            }
+            int n = Math.min(len, raw.remaining());
+            raw.get(b, off, n);
+            return n;
+        }
+
+        @Override
+        public int available() {
+            ByteBuffer r = raw;
+            return r == null ? 0 : r.remaining();
+        }
+    }
+
+    /** {@link #read} of the bytes as they came. */
+    private ByteBuffer readRaw(long idleNanos) throws IOException, InterruptedException {
         while (true) {
             if (closed) {
                 throw new ClosedException();
@@ -230,6 +355,30 @@ final class StreamBody implements HttpResponse.BodySubscriber<StreamBody> {
         return out.toByteArray();
     }
 
+    /**
+     * Reads the first bytes of the body, for an error message: up to {@code maxBytes}, its end, or until
+     * {@code waitNanos} passed, whichever comes first. Never fails: what could not be read is left out.
+     *
+     * @return what was read (possibly nothing)
+     * @throws InterruptedException when interrupted
+     */
+    byte[] readPrefix(int maxBytes, long waitNanos) throws InterruptedException {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        long end = System.nanoTime() + waitNanos;
+        try {
+            ByteBuffer b;
+            while (out.size() < maxBytes && (b = read(Math.max(1, end - System.nanoTime()))) != null) {
+                int n = Math.min(b.remaining(), maxBytes - out.size());
+                byte[] chunk = new byte[n];
+                b.get(chunk);
+                out.write(chunk, 0, n);
+            }
+        } catch (IOException e) {
+            // an idle, closed, broken or undecodable body: the excerpt is what came before
+        }
+        return out.toByteArray();
+    }
+
     /** Thrown by {@link #readAll} when the body is too large. */
     static final class TooLargeException extends IOException {
         TooLargeException(int max) {
@@ -239,7 +388,7 @@ final class StreamBody implements HttpResponse.BodySubscriber<StreamBody> {
 
     /** Whether the body was read to its end. */
     boolean ended() {
-        return ended;
+        return coding == null ? ended : decodedEnded;
     }
 
     /**

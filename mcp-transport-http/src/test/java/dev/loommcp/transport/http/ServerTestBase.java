@@ -35,6 +35,31 @@ abstract class ServerTestBase {
         server.close();
     }
 
+    /** Answers one request of the test's own: {@link #serveRequests} handles the rest. */
+    @FunctionalInterface
+    interface RequestAnswer {
+        void answer(TestServer.Req req, com.sun.net.httpserver.HttpExchange ex) throws Exception;
+    }
+
+    /**
+     * Serves a legacy-era session: {@code initialize} (session {@code s1}), 202 for notifications and responses,
+     * {@code ping}, and every other request with {@code answer}.
+     */
+    void serveRequests(RequestAnswer answer) {
+        server.handler((req, ex) -> {
+            if (HttpTransportFaultsTest.answeredPlumbing(req, ex, () -> "s1")) {
+                return;
+            }
+            if (req.rpcId() == null) {
+                TestServer.status(ex, 202);
+            } else if ("ping".equals(req.rpcMethod())) {
+                TestServer.json(ex, 200, TestServer.result(req.rpcId(), "{}"));
+            } else {
+                answer.answer(req, ex);
+            }
+        });
+    }
+
     /** Builds and opens a transport, closed after the test. */
     HttpTransport open(HttpTransport.Builder b) {
         HttpTransport t = b.build();
