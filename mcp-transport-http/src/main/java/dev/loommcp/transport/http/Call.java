@@ -48,6 +48,11 @@ final class Call {
      * {@linkplain HttpSession#expired() expired}, and starts the next one. Set before the exchange starts.
      */
     volatile boolean startsSession;
+    /**
+     * How many times the authorization provider had the request sent again after a 401/403 (renewed credentials)
+     * before the response {@link Exchange#send} returned: an error message for a final 401/403 says so.
+     */
+    volatile int authRetries;
 
     Call(RequestId awaitedId, String what) {
         this(awaitedId, what, false, false);

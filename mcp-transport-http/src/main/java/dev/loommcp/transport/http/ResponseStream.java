@@ -133,8 +133,9 @@ final class ResponseStream {
             }
             if (status < 200 || status >= 300) {
                 resp.body().close();
+                List<AuthChallenge> challenges = challenges(resp);
                 throw new McpHttpStatusException(status, what + " (GET with Last-Event-ID) failed with HTTP "
-                        + status, challenges(resp));
+                        + status + Exchange.refusedAfterRenewal(call, status, challenges), challenges);
             }
             if (!mediaType(resp).equals("text/event-stream")) {
                 resp.body().close();

@@ -246,8 +246,9 @@ final class SseConnection {
             int status = resp.statusCode();
             if (status < 200 || status >= 300) {
                 resp.body().close();
+                List<AuthChallenge> challenges = challenges(resp);
                 throw new McpHttpStatusException(status, "GET " + path() + " (the SSE stream) failed with HTTP "
-                        + status, challenges(resp));
+                        + status + Exchange.refusedAfterRenewal(s.call, status, challenges), challenges);
             }
             String type = mediaType(resp);
             if (!type.equals("text/event-stream")) {
