@@ -176,6 +176,18 @@ class LoopbackReceiverTest {
         }
     }
 
+    /** Issue 26 (break test 4, of the same kind): a failing callback's reason is in the message, not only its class. */
+    @Test
+    void aFailingCallbackFailsTheAuthorizationWithItsReason() throws Exception {
+        try (LoopbackReceiver r = LoopbackReceiver.open(u -> {
+            throw new IllegalStateException("no browser");
+        })) {
+            assertThatThrownBy(() -> r.authorize(URI.create("https://as.example.com/a"), "s",
+                    Deadline.after(Duration.ofSeconds(5)))).isInstanceOf(IOException.class)
+                    .hasMessage("showing the authorization URL failed (IllegalStateException: no browser)");
+        }
+    }
+
     @Test
     void closeStopsTheServerAndFailsARunningAuthorization() throws Exception {
         LoopbackReceiver r = LoopbackReceiver.open(shown::add);

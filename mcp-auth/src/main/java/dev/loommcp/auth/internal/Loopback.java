@@ -158,8 +158,7 @@ public final class Loopback {
             try {
                 openUrl.accept(authorizationUrl);
             } catch (RuntimeException e) {
-                throw new IOException("showing the authorization URL failed (" + e.getClass().getSimpleName() + ")",
-                        e);
+                throw new IOException("showing the authorization URL failed (" + SafeText.reason(e) + ")", e);
             }
             if (deadline.isNone()) {
                 return result.get();

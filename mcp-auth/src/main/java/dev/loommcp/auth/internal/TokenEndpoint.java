@@ -292,7 +292,7 @@ public final class TokenEndpoint {
         } catch (IOException | InterruptedException e) {
             throw e;
         } catch (RuntimeException e) {
-            throw new IOException("the " + what + " source failed (" + e.getClass().getSimpleName() + ")", e);
+            throw new IOException("the " + what + " source failed (" + SafeText.reason(e) + ")", e);
         }
         if (s == null || s.isBlank()) {
             throw new IOException("the " + what + " source gave " + (s == null ? "null" : "a blank assertion"));
