@@ -10,8 +10,10 @@ import java.util.function.Consumer;
  * {@code http://127.0.0.1:<random port>/callback}, bound to the IPv4 literal {@code 127.0.0.1} it advertises (also in
  * a JVM that prefers IPv6, whose loopback address would be {@code ::1}), hands the authorization URL to a callback
  * (which opens a browser or prints it), and takes the first redirect that carries the expected {@code state} (others
- * get a 400 page and are ignored); one authorization at a time. The HTTP server runs for the receiver's life on
- * daemon threads; {@link #close()} stops it.
+ * get a 400 page and are ignored). Several authorizations may run at once, each with its own {@code state} (one
+ * {@link McpOAuth} authorizing two servers together: both URLs are handed to the callback, and each redirect
+ * completes its own authorization, in whatever order the user finishes them); each waits within its own deadline.
+ * The HTTP server runs for the receiver's life on daemon threads; {@link #close()} stops it.
  *
  * <p>Connections are served concurrently (at most 8 at once; with all taken a new one replaces the oldest), and each
  * must send its request head within 10 seconds or is closed: a local program that connects and sends half a request
@@ -30,7 +32,8 @@ public final class LoopbackReceiver implements AuthorizationCodeHandler, AutoClo
     /**
      * Opens a receiver on a random free port of 127.0.0.1.
      *
-     * @param openUrl called with each authorization URL (show it to the user, or open a browser); must not block long
+     * @param openUrl called with each authorization URL (show it to the user, or open a browser); must not block
+     *                long; may be called from several threads at once (one per authorization running)
      * @return the receiver, listening
      * @throws IOException          if no port could be bound
      * @throws NullPointerException if {@code openUrl} is {@code null}
@@ -48,7 +51,8 @@ public final class LoopbackReceiver implements AuthorizationCodeHandler, AutoClo
     /**
      * {@inheritDoc}
      *
-     * @throws IllegalStateException if the receiver is closed or another authorization is running on it
+     * @throws IllegalStateException if the receiver is closed, or an authorization with the same {@code state} is
+     *                               running on it (states are random: only a caller reusing one gets this)
      */
     @Override
     public URI authorize(URI authorizationUrl, String state, Deadline deadline)
@@ -56,7 +60,7 @@ public final class LoopbackReceiver implements AuthorizationCodeHandler, AutoClo
         return impl.authorize(authorizationUrl, state, deadline);
     }
 
-    /** Stops the HTTP server; a running {@link #authorize} fails. Idempotent. */
+    /** Stops the HTTP server; every running {@link #authorize} fails. Idempotent. */
     @Override
     public void close() {
         impl.close();

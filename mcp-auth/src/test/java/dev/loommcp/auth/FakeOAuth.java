@@ -73,6 +73,8 @@ final class FakeOAuth implements AutoCloseable {
     volatile String rsNonce;
     volatile boolean rsNonceHeader = true;
     volatile String htmlAt; // a path answering 200 with an HTML page
+    volatile String redirectAt; // a path answering 302 to /elsewhere
+    volatile String tokenBody; // a successful token request's answer (200, sent as JSON), instead of the tokens
     volatile CountDownLatch tokenGate; // token responses wait for it when set
     volatile Consumer<Map<String, String>> onRefresh; // called before a refresh is answered
     /** Client IDs the token endpoint no longer knows (answered {@code invalid_client}). */
@@ -142,6 +144,9 @@ final class FakeOAuth implements AutoCloseable {
                 ex.getResponseHeaders().set("Content-Type", "text/html");
                 ex.sendResponseHeaders(200, page.length);
                 ex.getResponseBody().write(page);
+            } else if (path.equals(redirectAt)) {
+                ex.getResponseHeaders().set("Location", base + "/elsewhere");
+                ex.sendResponseHeaders(302, -1);
             } else if (path.equals("/mcp")) {
                 mcp(ex);
             } else if (prmPath != null && path.equals(prmPath)) {
@@ -280,6 +285,10 @@ final class FakeOAuth implements AutoCloseable {
             }
             default -> scope = f.getOrDefault("scope", "");
         }
+        if (tokenBody != null) {
+            send(ex, 200, tokenBody);
+            return;
+        }
         int n = serial.incrementAndGet();
         String at = "at-" + n;
         access.put(at, scope);
@@ -368,7 +377,7 @@ final class FakeOAuth implements AutoCloseable {
         if (scope != null) {
             h.append(", scope=\"").append(scope).append('"');
         }
-        if (prmInHeader && prmPath != null) {
+        if (prmInHeader && (prmPath != null || prmUrl != null)) {
             h.append(", resource_metadata=\"").append(prmUrl != null ? prmUrl : base + prmPath).append('"');
         }
         ex.getResponseHeaders().set("WWW-Authenticate", h.toString());

@@ -144,18 +144,47 @@ class LoopbackReceiverTest {
         }
     }
 
+    /**
+     * Issue 26 (break test 4): one receiver serving two authorizations at once (one provider authorizing two
+     * servers): both URLs are shown, each redirect completes its own authorization whatever the order, a state
+     * nobody waits for changes nothing, and close fails every one still waiting.
+     */
     @Test
-    void oneAuthorizationAtATime() throws Exception {
+    void severalAuthorizationsRunAtOnceEachCompletedByItsOwnRedirect() throws Exception {
         try (LoopbackReceiver r = LoopbackReceiver.open(shown::add);
              ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor()) {
-            Future<URI> first = pool.submit(() -> r.authorize(URI.create("https://as.example.com/a"), "s",
+            Future<URI> first = pool.submit(() -> r.authorize(URI.create("https://as.example.com/a"), "s1",
                     Deadline.after(Duration.ofSeconds(60))));
-            await().atMost(Duration.ofSeconds(30)).until(() -> shown.size() == 1);
-            assertThatThrownBy(() -> r.authorize(URI.create("https://as.example.com/b"), "t",
+            Future<URI> second = pool.submit(() -> r.authorize(URI.create("https://as.example.com/b"), "s2",
+                    Deadline.after(Duration.ofSeconds(60))));
+            Future<URI> third = pool.submit(() -> r.authorize(URI.create("https://as.example.com/c"), "s3",
+                    Deadline.after(Duration.ofSeconds(60))));
+            await().atMost(Duration.ofSeconds(30)).until(() -> shown.size() == 3);
+            assertThatThrownBy(() -> r.authorize(URI.create("https://as.example.com/d"), "s1",
                     Deadline.after(Duration.ofSeconds(5)))).isInstanceOf(IllegalStateException.class)
-                    .hasMessageContaining("another authorization");
-            get(URI.create(r.redirectUri() + "?code=c&state=s"));
-            assertThat(first.get(30, TimeUnit.SECONDS)).isNotNull();
+                    .hasMessageContaining("same state");
+            assertThat(get(URI.create(r.redirectUri() + "?code=c9&state=other")).statusCode()).isEqualTo(400);
+            assertThat(get(URI.create(r.redirectUri() + "?code=c2&state=s2")).statusCode()).isEqualTo(200);
+            assertThat(second.get(30, TimeUnit.SECONDS).getQuery()).isEqualTo("code=c2&state=s2");
+            assertThat(first).isNotDone();
+            assertThat(get(URI.create(r.redirectUri() + "?code=c1&state=s1")).statusCode()).isEqualTo(200);
+            assertThat(first.get(30, TimeUnit.SECONDS).getQuery()).isEqualTo("code=c1&state=s1");
+            assertThat(get(URI.create(r.redirectUri() + "?code=c1&state=s1")).statusCode()).as("used").isEqualTo(400);
+            r.close();
+            assertThatThrownBy(() -> third.get(30, TimeUnit.SECONDS)).hasCauseInstanceOf(IOException.class)
+                    .hasMessageContaining("closed");
+        }
+    }
+
+    /** Issue 26 (break test 4, of the same kind): a failing callback's reason is in the message, not only its class. */
+    @Test
+    void aFailingCallbackFailsTheAuthorizationWithItsReason() throws Exception {
+        try (LoopbackReceiver r = LoopbackReceiver.open(u -> {
+            throw new IllegalStateException("no browser");
+        })) {
+            assertThatThrownBy(() -> r.authorize(URI.create("https://as.example.com/a"), "s",
+                    Deadline.after(Duration.ofSeconds(5)))).isInstanceOf(IOException.class)
+                    .hasMessage("showing the authorization URL failed (IllegalStateException: no browser)");
         }
     }
 

@@ -186,7 +186,7 @@ class McpOAuthDestinationsTest {
             throw boom;
         }));
         assertThatThrownBy(() -> driver.post(oauth, as.mcp())).isInstanceOf(McpAuthorizationException.class)
-                .hasMessageContaining("allowedDestinations failed (IllegalStateException)").hasCause(boom);
+                .hasMessageContaining("allowedDestinations failed (IllegalStateException: resolver down)").hasCause(boom);
     }
 
     /** The example of {@link McpOAuth.Builder#allowedDestinations}'s Javadoc, verbatim. */

@@ -155,6 +155,58 @@ class McpOAuthFlowTest {
         assertThat(as.authorizeRequests.get() + as.tokenRequests.get()).isZero();
     }
 
+    /**
+     * Issue 26 (break test 14): a protected-resource document whose {@code resource} adds a trailing slash is for
+     * another resource (RFC 9728 section 3.3: identical), and is refused like any other.
+     */
+    @Test
+    void protectedResourceMetadataWithATrailingSlashAddedIsRefused() {
+        as.prmResource = as.mcp() + "/";
+        McpOAuth oauth = open(code());
+        assertThatThrownBy(() -> driver.post(oauth, as.mcp())).isInstanceOf(McpAuthorizationException.class)
+                .hasMessageContaining("is for \"" + as.mcp() + "/\", not for the server").hasMessageContaining("refused");
+        assertThat(as.authorizeRequests.get() + as.tokenRequests.get()).isZero();
+    }
+
+    /**
+     * Issue 26 (break test 14): the challenge's resource_metadata URL answering a redirect is not followed (by
+     * design), and the error the authorization ends with says so, not only what a later fallback found.
+     */
+    @Test
+    void aRedirectingMetadataUrlIsNamedInTheErrorTheAuthorizationEndsWith() {
+        as.prmUrl = as.base + "/moved/prm";
+        as.redirectAt = "/moved/prm";
+        as.prmPath = null; // nothing at the well-known URLs either: the 2025-03-26 fallback runs
+        as.issuerPath = "/tenant1"; // and the origin's metadata names another issuer
+        as.metadataPath = "/.well-known/oauth-authorization-server";
+        McpOAuth oauth = open(code());
+        assertThatThrownBy(() -> driver.post(oauth, as.mcp())).isInstanceOf(McpAuthorizationException.class)
+                .hasMessageContaining("names the issuer")
+                .hasMessageEndingWith("; during discovery, " + as.base + "/moved/prm answered HTTP 302, a redirect, which is "
+                        + "not followed");
+    }
+
+    /**
+     * Issue 26 (break test 14): a token answer this client refuses is said to be refused by the client, with the
+     * reason, never "the authorization server refused the token request".
+     */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            {"access_token":"a1","token_type":"Bearer","expires_in":-100}   | has a negative expires_in
+            <html>maintenance</html>                                       | is not a JSON object
+            {"access_token":"a1","token_type":"mac"}                        | has token_type "mac"
+            {"access_token":"a1\\r\\nX-Injected: 1","token_type":"Bearer"}  | characters not allowed in an HTTP header
+            """)
+    void aTokenAnswerTheClientRefusesIsBlamedOnTheClient(String body, String reason) {
+        as.tokenBody = body;
+        McpOAuth oauth = open(code());
+        assertThatThrownBy(() -> driver.post(oauth, as.mcp())).isInstanceOf(McpAuthorizationException.class)
+                .hasMessageStartingWith("this client refused the answer to the token request at the authorization "
+                        + "server \"" + as.issuer() + "\": the token response of the authorization server at ")
+                .hasMessageContaining(reason)
+                .hasMessageNotContaining("refused the token request");
+    }
+
     @Test
     void legacyServerWithoutProtectedResourceMetadataUsesItsOriginMetadata() throws Exception {
         as.prmPath = null;

@@ -4,6 +4,7 @@ import dev.loommcp.McpClient;
 import dev.loommcp.McpClientBuilder;
 import dev.loommcp.spi.McpTransport;
 import dev.loommcp.spi.TransportThreads;
+import dev.loommcp.transport.http.HttpTransport;
 import java.time.Duration;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
@@ -18,11 +19,13 @@ import java.util.function.Function;
  * @param listener       state changes, never {@code null}
  * @param toolsChanged   told a server's name after its tool list was refreshed, never {@code null}
  * @param customizer     applied to each client builder, never {@code null}
+ * @param httpCustomizer applied to each HTTP server's transport builder, never {@code null}
  * @param threads        where the registry's threads come from
  * @param transports     builds a server's transport (the configuration's own by default; tests give scripted ones)
  */
 record HostSettings(Duration startupTimeout, Duration readyTimeout, RestartPolicy restartPolicy,
                     ServerStateListener listener, Consumer<String> toolsChanged,
-                    BiConsumer<ServerConfig, McpClientBuilder> customizer, TransportThreads threads,
+                    BiConsumer<ServerConfig, McpClientBuilder> customizer,
+                    BiConsumer<HttpServerConfig, HttpTransport.Builder> httpCustomizer, TransportThreads threads,
                     Function<ServerConfig, McpTransport> transports) {
 }

@@ -23,6 +23,7 @@ import dev.loommcp.schema.Resource;
 import dev.loommcp.schema.Tool;
 import dev.loommcp.spi.Deadline;
 import dev.loommcp.spi.McpTransport;
+import dev.loommcp.transport.http.HttpTransport;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -538,6 +539,10 @@ public final class HostedServer implements McpToolCaller, McpSkillServer {
             transport = settings.transports().apply(config);
         } else if (config instanceof StdioServerConfig stdio) {
             transport = stdio.newTransportBuilder().startupTimeout(settings.startupTimeout().plusSeconds(2)).build();
+        } else if (config instanceof HttpServerConfig http) {
+            HttpTransport.Builder tb = http.newTransportBuilder();
+            settings.httpCustomizer().accept(http, tb);
+            transport = tb.build();
         } else {
             transport = config.newTransport();
         }

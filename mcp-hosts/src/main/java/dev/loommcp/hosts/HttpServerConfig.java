@@ -75,13 +75,35 @@ public record HttpServerConfig(String name, URI url, Map<String, String> headers
      */
     @Override
     public McpTransport newTransport() {
+        HttpTransport.Builder b = newTransportBuilder();
+        try {
+            return b.build();
+        } catch (IllegalArgumentException e) {
+            throw named(e);
+        }
+    }
+
+    /**
+     * Returns a Streamable HTTP transport builder set up from this configuration (the endpoint and the headers),
+     * for a caller that sets more before building: an authorization provider, TLS, timeouts. The registry builds
+     * its transports so and hands each builder to {@link McpServers.Builder#httpCustomizer} first.
+     *
+     * @return a new builder
+     * @throws IllegalArgumentException if the transport refuses a header (by name, never its value), prefixed with
+     *                                  the server's name
+     */
+    public HttpTransport.Builder newTransportBuilder() {
         try {
             HttpTransport.Builder b = HttpTransport.newBuilder(url);
             headers.forEach(b::header);
-            return b.build();
+            return b;
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("server '" + name + "': " + e.getMessage(), e);
+            throw named(e);
         }
+    }
+
+    private IllegalArgumentException named(IllegalArgumentException e) {
+        return new IllegalArgumentException("server '" + name + "': " + e.getMessage(), e);
     }
 
     /**

@@ -8,6 +8,7 @@ import dev.loommcp.schema.CallToolResult;
 import dev.loommcp.schema.Tool;
 import dev.loommcp.spi.Deadline;
 import dev.loommcp.spi.TransportThreads;
+import dev.loommcp.transport.http.HttpTransport;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -77,7 +78,7 @@ public final class McpServers implements AutoCloseable {
         this.separator = b.separator;
         this.closeTimeout = b.closeTimeout;
         this.settings = new HostSettings(b.startupTimeout, b.readyTimeout, b.restartPolicy, b.listener,
-                b.toolsChanged, b.customizer, TransportThreads.standard(), b.transports);
+                b.toolsChanged, b.customizer, b.httpCustomizer, TransportThreads.standard(), b.transports);
         Map<String, HostedServer> map = new LinkedHashMap<>();
         for (ServerConfig c : b.configs) {
             map.put(c.name(), new HostedServer(c, settings));
@@ -522,6 +523,7 @@ public final class McpServers implements AutoCloseable {
         private ServerStateListener listener = change -> { };
         private Consumer<String> toolsChanged = server -> { };
         private BiConsumer<ServerConfig, McpClientBuilder> customizer = (config, builder) -> { };
+        private BiConsumer<HttpServerConfig, HttpTransport.Builder> httpCustomizer = (config, builder) -> { };
         private java.util.function.Function<ServerConfig, dev.loommcp.spi.McpTransport> transports = null;
 
         private Builder() {
@@ -685,6 +687,34 @@ public final class McpServers implements AutoCloseable {
          */
         public Builder clientCustomizer(BiConsumer<ServerConfig, McpClientBuilder> customizer) {
             this.customizer = Objects.requireNonNull(customizer, "customizer");
+            return this;
+        }
+
+        /**
+         * Sets what is applied to the transport builder of each HTTP server ({@link HttpServerConfig}, from code or
+         * an {@code mcpServers} file) before its transport is built, at every start and restart: an OAuth provider
+         * ({@code b.authorization(oauth)}, module {@code dev.loommcp.auth}), TLS material, timeouts, a request
+         * signer. The builder comes with the configuration's URL and headers set
+         * ({@link HttpServerConfig#newTransportBuilder()}). Called on the thread that starts the server; an exception
+         * fails that start like any other start failure (the server is restarted or FAILED by the restart policy).
+         * Stdio servers are not affected. Default none.
+         *
+         * <pre>{@code
+         * McpOAuth oauth = McpOAuth.newBuilder().authorizationCode(browser).build();
+         * McpServers servers = McpServers.newBuilder().config(Path.of("mcp.json"))
+         *         .httpCustomizer((config, b) -> {
+         *             if (config.name().equals("github")) {
+         *                 b.authorization(oauth);
+         *             }
+         *         })
+         *         .build();
+         * }</pre>
+         *
+         * @param customizer receives the server's configuration and its transport builder
+         * @return this builder
+         */
+        public Builder httpCustomizer(BiConsumer<HttpServerConfig, HttpTransport.Builder> customizer) {
+            this.httpCustomizer = Objects.requireNonNull(customizer, "customizer");
             return this;
         }
 

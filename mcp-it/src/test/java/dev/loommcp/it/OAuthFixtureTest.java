@@ -5,14 +5,23 @@ import static org.awaitility.Awaitility.await;
 
 import dev.loommcp.McpClient;
 import dev.loommcp.auth.AuthorizationCodeHandler;
+import dev.loommcp.auth.LoopbackReceiver;
 import dev.loommcp.auth.McpOAuth;
 import dev.loommcp.auth.TokenSet;
+import dev.loommcp.hosts.HttpServerConfig;
+import dev.loommcp.hosts.McpServers;
+import dev.loommcp.hosts.RestartPolicy;
+import dev.loommcp.hosts.ServerState;
+import dev.loommcp.hosts.ServerStatus;
 import dev.loommcp.schema.CallToolResult;
 import dev.loommcp.schema.TextContent;
 import dev.loommcp.testing.LeakCheck;
 import dev.loommcp.testkit.HttpOAuthFixture;
 import dev.loommcp.transport.http.HttpTransport;
 import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -22,6 +31,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -151,6 +161,69 @@ class OAuthFixtureTest {
             assertThat(echo(client, "two")).isEqualTo("two");
             assertThat(fixture.stat("authorizations")).isEqualTo(2);
             assertThat(fixture.stat("registrations")).isEqualTo(1);
+        }
+    }
+
+    /**
+     * Issue 26 (break test 3): an OAuth-protected server in the hosts registry, its transport given the provider by
+     * {@code McpServers.Builder.httpCustomizer}; another HTTP server of the same registry is left as it is.
+     */
+    @Test
+    void aHostedHttpServerIsAuthorizedThroughTheRegistrysHttpCustomizer() throws Exception {
+        try (HttpOAuthFixture fixture = new HttpOAuthFixture(); McpOAuth oauth = oauth();
+             McpServers servers = McpServers.newBuilder()
+                     .add(HttpServerConfig.of("prot", fixture.endpoint()))
+                     .add(HttpServerConfig.of("plain", fixture.endpoint()))
+                     .httpCustomizer((config, b) -> {
+                         if (config.name().equals("prot")) {
+                             b.authorization(oauth);
+                         }
+                     })
+                     .restartPolicy(RestartPolicy.NEVER)
+                     .startupTimeout(Duration.ofSeconds(30))
+                     .build()) {
+            List<ServerStatus> started = servers.startAll();
+            assertThat(started).filteredOn(st -> st.name().equals("prot")).extracting(ServerStatus::state)
+                    .containsExactly(ServerState.READY);
+            assertThat(started).filteredOn(st -> st.name().equals("plain")).extracting(ServerStatus::state)
+                    .containsExactly(ServerState.FAILED); // no provider: the fixture's 401 stands
+            CallToolResult r = servers.callTool("prot__echo", Map.of("message", "hosted hello"));
+            assertThat(((TextContent) r.content().getFirst()).text()).isEqualTo("hosted hello");
+            assertThat(fixture.stat("authorizations")).isEqualTo(1);
+        }
+    }
+
+    /**
+     * Issue 26 (break test 4): one provider with one loopback receiver authorizes two servers connecting at once
+     * (the "browser" takes a second for each): both authorizations run on the receiver together, each completed by
+     * its own redirect.
+     */
+    @Test
+    void oneProviderWithOneLoopbackReceiverAuthorizesTwoServersAtOnce() throws Exception {
+        try (HttpClient browser = HttpClient.newBuilder().followRedirects(HttpClient.Redirect.ALWAYS).build();
+             ExecutorService pool = Executors.newVirtualThreadPerTaskExecutor();
+             LoopbackReceiver receiver = LoopbackReceiver.open(url -> pool.submit(() -> {
+                 Thread.sleep(1000); // the user reads the page and approves
+                 return browser.send(HttpRequest.newBuilder(url).build(), HttpResponse.BodyHandlers.discarding())
+                         .statusCode();
+             }));
+             McpOAuth oauth = McpOAuth.newBuilder().authorizationCode(receiver).build();
+             HttpOAuthFixture a = new HttpOAuthFixture(); HttpOAuthFixture b = new HttpOAuthFixture()) {
+            CountDownLatch start = new CountDownLatch(1);
+            List<Future<String>> results = new ArrayList<>();
+            for (HttpOAuthFixture f : List.of(a, b)) {
+                results.add(pool.submit(() -> {
+                    start.await();
+                    try (McpClient client = connect(f, oauth)) {
+                        return echo(client, "to " + f.endpoint().getPort());
+                    }
+                }));
+            }
+            start.countDown();
+            assertThat(results.get(0).get(60, TimeUnit.SECONDS)).isEqualTo("to " + a.endpoint().getPort());
+            assertThat(results.get(1).get(60, TimeUnit.SECONDS)).isEqualTo("to " + b.endpoint().getPort());
+            assertThat(a.stat("authorizations")).isEqualTo(1);
+            assertThat(b.stat("authorizations")).isEqualTo(1);
         }
     }
 }

@@ -83,7 +83,7 @@ public final class AuthHttp implements AutoCloseable {
             ok = allowed.test(uri);
         } catch (RuntimeException e) {
             throw new McpAuthorizationException(what + " to " + describe(uri) + " is refused: allowedDestinations "
-                    + "failed (" + e.getClass().getSimpleName() + ")", e);
+                    + "failed (" + SafeText.reason(e) + ")", e);
         }
         if (!ok) {
             throw new McpAuthorizationException(what + " to " + describe(uri) + " is refused by "
@@ -200,8 +200,7 @@ public final class AuthHttp implements AutoCloseable {
         } catch (HttpTimeoutException e) {
             throw new HttpTimeoutException("no answer from " + describe(uri) + " within " + t.toMillis() + " ms");
         } catch (IOException e) {
-            throw new IOException("the request to " + describe(uri) + " failed (" + e.getClass().getSimpleName()
-                    + ")", e);
+            throw new IOException("the request to " + describe(uri) + " failed (" + SafeText.reason(e) + ")", e);
         }
         // a compressed answer (a proxy may compress whatever was asked) is decoded; the bound is on the decoded bytes
         String coding = ContentCoding.of(resp.headers().firstValue("Content-Encoding").orElse(null));

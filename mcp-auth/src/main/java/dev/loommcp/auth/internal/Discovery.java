@@ -44,16 +44,19 @@ final class Discovery {
      * @param endpoint         the MCP endpoint
      * @param resourceMetadata the challenge's {@code resource_metadata}, or {@code null}
      * @param deadline         the caller's deadline
+     * @param notes            receives a note for each URL that answered a redirect (not followed), for the error
+     *                         a failing authorization ends with
      * @return the metadata, or {@code null} when no URL had any (a 2025-03-26 server)
      * @throws McpAuthorizationException if a document was found but is unusable, or its {@code resource} is not this
      *                                   server
      * @throws IOException               on a network failure
      * @throws InterruptedException      if interrupted
      */
-    ProtectedResource protectedResource(URI endpoint, URI resourceMetadata, Deadline deadline)
+    ProtectedResource protectedResource(URI endpoint, URI resourceMetadata, Deadline deadline, List<String> notes)
             throws IOException, InterruptedException {
         for (URI url : Urls.protectedResourceMetadataUrls(endpoint, resourceMetadata)) {
             AuthHttp.Response r = http.get(url, Map.of(), deadline);
+            noteRedirect(r, url, notes);
             JsonNode doc = r.ok() ? r.json() : null;
             if (doc == null || !doc.isObject()) {
                 continue; // not there (or a page that is no metadata document)
@@ -97,13 +100,14 @@ final class Discovery {
      *
      * @param issuer   the issuer identifier, exactly as the protected resource named it
      * @param deadline the caller's deadline
+     * @param notes    receives a note for each URL that answered a redirect (not followed)
      * @return the metadata, or {@code null} when no URL had a document (2xx with a JSON object)
      * @throws McpAuthorizationException if a document was found but its {@code issuer} differs from {@code issuer}
      *                                   (compared exactly), or it is unusable
      * @throws IOException               on a network failure
      * @throws InterruptedException      if interrupted
      */
-    AuthServerMetadata authorizationServer(String issuer, Deadline deadline) throws IOException,
+    AuthServerMetadata authorizationServer(String issuer, Deadline deadline, List<String> notes) throws IOException,
             InterruptedException {
         URI issuerUri;
         try {
@@ -113,6 +117,7 @@ final class Discovery {
         }
         for (URI url : Urls.authorizationServerMetadataUrls(issuerUri)) {
             AuthHttp.Response r = http.get(url, Map.of(), deadline);
+            noteRedirect(r, url, notes);
             JsonNode doc = r.ok() ? r.json() : null;
             if (doc != null && doc.isObject()) {
                 return parseAuthServer(doc, url, issuer);
@@ -127,20 +132,34 @@ final class Discovery {
      *
      * @param endpoint the MCP endpoint
      * @param deadline the caller's deadline
+     * @param notes    receives a note when the metadata URL answered a redirect (not followed)
      * @return the metadata (never {@code null})
      * @throws McpAuthorizationException if a document was found but is unusable or names another issuer
      * @throws IOException               on a network failure
      * @throws InterruptedException      if interrupted
      */
-    AuthServerMetadata legacy(URI endpoint, Deadline deadline) throws IOException, InterruptedException {
+    AuthServerMetadata legacy(URI endpoint, Deadline deadline, List<String> notes)
+            throws IOException, InterruptedException {
         String origin = Urls.origin(endpoint);
         URI url = URI.create(origin + Urls.AS_WELL_KNOWN);
         AuthHttp.Response r = http.get(url, Map.of(), deadline);
+        noteRedirect(r, url, notes);
         JsonNode doc = r.ok() ? r.json() : null;
         if (doc != null && doc.isObject()) {
             return parseAuthServer(doc, url, origin);
         }
         return defaultEndpoints(origin);
+    }
+
+    /**
+     * Notes a metadata URL that answered a redirect: discovery never follows one (a 3xx is "no document here"), and
+     * when the authorization then fails, its error says so rather than leaving the user with a later fallback's
+     * complaint alone.
+     */
+    private static void noteRedirect(AuthHttp.Response r, URI url, List<String> notes) {
+        if (r.status() >= 300 && r.status() < 400) {
+            notes.add(AuthHttp.describe(url) + " answered HTTP " + r.status() + ", a redirect, which is not followed");
+        }
     }
 
     /** The 2025-03-26 default endpoints of an origin. */

@@ -19,22 +19,24 @@ import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 import java.util.Deque;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 
 /**
  * The loopback redirect receiver behind {@code LoopbackReceiver} (RFC 8252 section 7.3): a minimal HTTP/1.1 server
  * bound to the IPv4 literal {@code 127.0.0.1} (exactly the host of the redirect URI it advertises, whatever the JVM's
- * address preference) on a random port, answering {@code GET /callback}. While an authorization runs, the first
- * callback carrying its {@code state} completes it (a small HTML page tells the user they may close the window); any
- * other request gets a 400 page (404 off {@code /callback}) and changes nothing. One authorization at a time; the
- * wait is bounded by the caller's deadline; {@link #close()} stops the server and fails a running authorization.
+ * address preference) on a random port, answering {@code GET /callback}. Several authorizations may run at once (one
+ * provider authorizing two servers, each with its own {@code state}): the first callback carrying a waiting
+ * authorization's {@code state} completes that one (a small HTML page tells the user they may close the window), in
+ * whatever order the redirects arrive; any other request gets a 400 page (404 off {@code /callback}) and changes
+ * nothing. Each wait is bounded by its caller's deadline; {@link #close()} stops the server and fails every running
+ * authorization.
  *
  * <p>Connections are served concurrently, each on its own daemon platform thread
  * ({@code mcp-auth-loopback-connection}), at most {@value #MAX_CONNECTIONS} at once (with every slot taken, a new
@@ -58,16 +60,13 @@ public final class Loopback {
     private final ServerSocket server;
     private final Consumer<URI> openUrl;
     private final URI redirectUri;
-    private final AtomicReference<Pending> pending = new AtomicReference<>();
+    /** The running authorizations by their {@code state}. */
+    private final ConcurrentHashMap<String, CompletableFuture<URI>> pending = new ConcurrentHashMap<>();
     private final AtomicBoolean closed = new AtomicBoolean();
     private final Semaphore slots = new Semaphore(MAX_CONNECTIONS);
     /** The connections being served, oldest first. */
     private final Deque<Socket> connections = new ConcurrentLinkedDeque<>();
     private final int headTimeoutMs;
-
-    /** A running authorization: the state it waits for and where the redirect goes. */
-    private record Pending(String state, CompletableFuture<URI> result) {
-    }
 
     /** An HTTP answer to send: status, title and text of the page. */
     private record Answer(int status, String reason, String title, String text) {
@@ -128,12 +127,13 @@ public final class Loopback {
 
     /**
      * Runs one authorization: hands the URL to the callback and waits for the redirect carrying {@code state}.
+     * Other authorizations (with other states) may run at the same time; each completes with its own redirect.
      *
      * @param authorizationUrl the authorization URL
      * @param state            the expected state
      * @param deadline         the wait's bound ({@link Deadline#NONE}: until {@link #close()})
      * @return the redirect URI received (query included)
-     * @throws IllegalStateException     if closed, or another authorization is running
+     * @throws IllegalStateException     if closed, or another running authorization has the same state
      * @throws McpAuthorizationException if the deadline passed first
      * @throws IOException               if the receiver was closed while waiting, or the callback failed
      * @throws InterruptedException      if interrupted
@@ -146,9 +146,10 @@ public final class Loopback {
         if (closed.get()) {
             throw new IllegalStateException("the loopback receiver is closed");
         }
-        Pending p = new Pending(state, new CompletableFuture<>());
-        if (!pending.compareAndSet(null, p)) {
-            throw new IllegalStateException("another authorization is running on this loopback receiver");
+        CompletableFuture<URI> result = new CompletableFuture<>();
+        if (pending.putIfAbsent(state, result) != null) {
+            throw new IllegalStateException("an authorization with the same state is already running on this "
+                    + "loopback receiver");
         }
         try {
             if (closed.get()) {
@@ -157,17 +158,16 @@ public final class Loopback {
             try {
                 openUrl.accept(authorizationUrl);
             } catch (RuntimeException e) {
-                throw new IOException("showing the authorization URL failed (" + e.getClass().getSimpleName() + ")",
-                        e);
+                throw new IOException("showing the authorization URL failed (" + SafeText.reason(e) + ")", e);
             }
             if (deadline.isNone()) {
-                return p.result().get();
+                return result.get();
             }
             long left = deadline.remainingNanos();
             if (left <= 0) {
                 throw new TimeoutException();
             }
-            return p.result().get(left, TimeUnit.NANOSECONDS);
+            return result.get(left, TimeUnit.NANOSECONDS);
         } catch (TimeoutException e) {
             throw new McpAuthorizationException("the authorization was not completed in time (no redirect reached "
                     + redirectUri + ")");
@@ -178,7 +178,7 @@ public final class Loopback {
             }
             throw new IOException("the loopback receiver failed", c);
         } finally {
-            pending.compareAndSet(p, null);
+            pending.remove(state, result);
         }
     }
 
@@ -293,7 +293,7 @@ public final class Loopback {
         return parts[1];
     }
 
-    /** What a GET of {@code target} gets; completes the running authorization when it carries its state. */
+    /** What a GET of {@code target} gets; completes the running authorization whose state it carries. */
     private Answer answer(String target) {
         URI uri;
         try {
@@ -305,11 +305,10 @@ public final class Loopback {
         if (!PATH.equals(uri.getRawPath())) {
             return new Answer(404, "Not Found", "Not found", "This address only receives authorization redirects.");
         }
-        Pending p = pending.get();
         String state = Urls.queryParameters(uri).get("state");
+        CompletableFuture<URI> waiting = state == null ? null : pending.get(state);
         String query = uri.getRawQuery();
-        if (p == null || state == null || !p.state().equals(state)
-                || !p.result().complete(URI.create(redirectUri + (query == null ? "" : "?" + query)))) {
+        if (waiting == null || !waiting.complete(URI.create(redirectUri + (query == null ? "" : "?" + query)))) {
             return new Answer(400, "Bad Request", "Unexpected authorization response",
                     "No authorization is waiting for this response. You can close this window.");
         }
@@ -342,14 +341,13 @@ public final class Loopback {
         }
     }
 
-    /** Stops the server, drops open connections and fails a running authorization. Idempotent. */
+    /** Stops the server, drops open connections and fails every running authorization. Idempotent. */
     public void close() {
         if (!closed.compareAndSet(false, true)) {
             return;
         }
-        Pending p = pending.get();
-        if (p != null) {
-            p.result().completeExceptionally(new IOException("the loopback receiver was closed"));
+        for (CompletableFuture<URI> waiting : pending.values()) {
+            waiting.completeExceptionally(new IOException("the loopback receiver was closed"));
         }
         try {
             server.close();

@@ -70,8 +70,8 @@ public final class NonInteractiveHandler implements AuthorizationCodeHandler {
             throw new McpAuthorizationException("the authorization endpoint " + where + " did not answer within "
                     + timeout.toMillis() + " ms");
         } catch (IOException e) {
-            throw new IOException("the authorization request to " + where + " failed ("
-                    + e.getClass().getSimpleName() + ")", e);
+            throw new IOException("the authorization request to " + where + " failed (" + SafeText.reason(e)
+                    + ")", e);
         }
         int status = resp.statusCode();
         if (status != 302 && status != 303 && status != 301 && status != 307) {

@@ -13,6 +13,7 @@ import java.net.URI;
 import java.net.http.HttpHeaders;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -87,6 +88,8 @@ public final class OAuthEngine {
         AuthServerMetadata as;
         String resourceParam;
         String requestedScope;
+        /** What the last discovery noted (metadata URLs that answered a redirect), for a failing authorization. */
+        List<String> discoveryNotes = List.of();
 
         ResourceState(String key, URI endpoint) {
             this.key = key;
@@ -164,6 +167,7 @@ public final class OAuthEngine {
                 return current(s);
             }
         } finally {
+            s.discoveryNotes = List.of();
             s.lock.unlock();
         }
     }
@@ -241,10 +245,19 @@ public final class OAuthEngine {
             return true;
         } catch (IOException e) {
             throw new McpAuthorizationException("the authorization for " + describe(s) + " failed: "
-                    + e.getMessage(), e);
+                    + e.getMessage() + noted(s), e);
+        } catch (McpAuthorizationException e) {
+            String notes = noted(s);
+            throw notes.isEmpty() ? e : new McpAuthorizationException(e.getMessage() + notes, e);
         } finally {
+            s.discoveryNotes = List.of();
             s.lock.unlock();
         }
+    }
+
+    /** The last discovery's notes as a suffix of an error message ({@code ""} without any). */
+    private static String noted(ResourceState s) {
+        return s.discoveryNotes.isEmpty() ? "" : "; during discovery, " + String.join("; ", s.discoveryNotes);
     }
 
     /** The challenge to follow: a Bearer or DPoP one, else the first. */
@@ -296,10 +309,12 @@ public final class OAuthEngine {
     /** Discovers the resource's metadata and its authorization server (cached while the issuer stays). */
     private void discover(ResourceState s, URI resourceMetadata, Deadline deadline)
             throws IOException, InterruptedException {
-        Discovery.ProtectedResource prm = discovery.protectedResource(s.endpoint, resourceMetadata, deadline);
+        List<String> notes = new ArrayList<>();
+        s.discoveryNotes = notes;
+        Discovery.ProtectedResource prm = discovery.protectedResource(s.endpoint, resourceMetadata, deadline, notes);
         if (prm == null) {
             if (s.as == null || s.prm != null) {
-                s.as = discovery.legacy(s.endpoint, deadline);
+                s.as = discovery.legacy(s.endpoint, deadline, notes);
             }
             s.prm = null;
             s.resourceParam = s.key;
@@ -307,7 +322,7 @@ public final class OAuthEngine {
         }
         String issuer = prm.authorizationServers().getFirst();
         if (s.as == null || !s.as.issuer().equals(issuer) || s.prm == null) {
-            AuthServerMetadata as = discovery.authorizationServer(issuer, deadline);
+            AuthServerMetadata as = discovery.authorizationServer(issuer, deadline, notes);
             if (as == null) {
                 throw new McpAuthorizationException("found no metadata of the authorization server "
                         + SafeText.quote(issuer) + " (tried " + Urls.authorizationServerMetadataUrls(
@@ -361,8 +376,7 @@ public final class OAuthEngine {
             if (c != null && "invalid_client".equals(e.error())) {
                 identity.forget(c); // a registration the server forgot: the next authorization registers afresh
             }
-            throw new McpAuthorizationException("the authorization server " + SafeText.quote(as.issuer())
-                    + " refused the token request: " + e.getMessage(), e);
+            throw new McpAuthorizationException(e.describe(as.issuer(), "token request"), e);
         }
         keep(s, tokens);
         s.requestedScope = asked;
@@ -439,8 +453,7 @@ public final class OAuthEngine {
                 s.tokens = null;
                 return null;
             }
-            throw new McpAuthorizationException("the authorization server " + SafeText.quote(as.issuer())
-                    + " refused the refresh: " + e.getMessage(), e);
+            throw new McpAuthorizationException(e.describe(as.issuer(), "refresh"), e);
         }
         if (fresh.refreshToken() == null || fresh.scope() == null) {
             fresh = new TokenSet(fresh.issuer(), fresh.accessToken(), fresh.tokenType(),

@@ -24,6 +24,23 @@ final class SafeText {
         return '"' + clean(s) + '"';
     }
 
+    /**
+     * Names a failure for a message: the exception's class, and its message when that quotes nothing and holds only
+     * visible ASCII and spaces (an HTTP client's message may quote a header value it refused, which may be a
+     * secret), cut to {@value #MAX} characters.
+     *
+     * @param e the failure
+     * @return for example {@code "ConnectException: Connection refused"}, or the class name alone
+     */
+    static String reason(Throwable e) {
+        String name = e.getClass().getSimpleName();
+        String m = e.getMessage() == null ? "" : e.getMessage().strip();
+        if (m.isEmpty() || m.chars().anyMatch(c -> c < 0x20 || c > 0x7e || c == '"' || c == '\'')) {
+            return name;
+        }
+        return name + ": " + clean(m);
+    }
+
     /** @return {@code s} with characters outside %x20-7E replaced by {@code ?}, cut to {@value #MAX} characters */
     static String clean(String s) {
         int n = Math.min(s.length(), MAX);

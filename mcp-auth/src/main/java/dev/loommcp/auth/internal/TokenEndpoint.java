@@ -265,7 +265,7 @@ public final class TokenEndpoint {
         String idJag = accessToken(idpTarget, body);
         JsonNode issued = body.get("issued_token_type");
         if (issued != null && !issued.isNull() && !(issued.isString() && ID_JAG.equals(issued.stringValue()))) {
-            throw new TokenError(200, null, idpTarget.who() + " at " + AuthHttp.describe(idp.tokenEndpoint())
+            throw TokenError.answerRefused(200, idpTarget.who() + " at " + AuthHttp.describe(idp.tokenEndpoint())
                     + " issued " + (issued.isString() ? "a token of type " + SafeText.quote(issued.stringValue())
                     : "a malformed issued_token_type") + " instead of an ID-JAG (" + ID_JAG + ")");
         }
@@ -292,7 +292,7 @@ public final class TokenEndpoint {
         } catch (IOException | InterruptedException e) {
             throw e;
         } catch (RuntimeException e) {
-            throw new IOException("the " + what + " source failed (" + e.getClass().getSimpleName() + ")", e);
+            throw new IOException("the " + what + " source failed (" + SafeText.reason(e) + ")", e);
         }
         if (s == null || s.isBlank()) {
             throw new IOException("the " + what + " source gave " + (s == null ? "null" : "a blank assertion"));
@@ -542,7 +542,7 @@ public final class TokenEndpoint {
     }
 
     private static TokenError unusable(Target target, int status, String what) {
-        return new TokenError(status, null, "the token response of " + target.who() + " at "
+        return TokenError.answerRefused(status, "the token response of " + target.who() + " at "
                 + AuthHttp.describe(target.endpoint()) + " " + what);
     }
 

@@ -172,8 +172,12 @@ public final class Urls {
 
     /**
      * Whether the {@code resource} of protected-resource metadata names this server (RFC 9728 section 3.3, RFC 8707):
-     * the same origin (compared without case and default port) and a path that is the server's path or a
-     * segment-wise prefix of it (a resource identifier for the whole origin covers every endpoint on it).
+     * the same origin (compared without case and default port) and a path that is the server's path exactly or a
+     * segment-wise prefix of it (a resource identifier for the whole origin, or for a path above the endpoint,
+     * covers the endpoints below it: the document at the root well-known URL names the origin). A path the endpoint
+     * does not start with is refused, {@code /mcp/} for {@code /mcp} included: RFC 9728 section 3.3 requires the
+     * identifier the document was looked up for, and MCP's canonical server URI tells {@code /mcp} and {@code /mcp/}
+     * apart.
      *
      * @param resource the metadata's {@code resource}
      * @param endpoint the MCP endpoint
@@ -196,9 +200,9 @@ public final class Urls {
         if (!origin(r).equals(origin(endpoint))) {
             return false;
         }
-        String rp = trimmedPath(r);
-        String ep = trimmedPath(endpoint);
-        return rp.isEmpty() || ep.equals(rp) || ep.startsWith(rp + "/");
+        String rp = r.getRawPath() == null || r.getRawPath().isEmpty() ? "/" : r.getRawPath();
+        String ep = endpoint.getRawPath() == null || endpoint.getRawPath().isEmpty() ? "/" : endpoint.getRawPath();
+        return ep.equals(rp) || ep.startsWith(rp.endsWith("/") ? rp : rp + "/");
     }
 
     /**

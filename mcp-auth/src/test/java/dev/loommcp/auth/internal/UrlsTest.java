@@ -52,7 +52,12 @@ class UrlsTest {
             http://localhost:3000/              | http://localhost:3000/mcp     | true
             HTTP://LOCALHOST:3000/mcp           | http://localhost:3000/mcp     | true
             https://mcp.example.com:443/mcp     | https://mcp.example.com/mcp   | true
-            http://localhost:3000/mcp/          | http://localhost:3000/mcp     | true
+            http://localhost:3000/mcp/          | http://localhost:3000/mcp     | false
+            http://localhost:3000/mcp           | http://localhost:3000/mcp/    | true
+            http://localhost:3000/mcp/          | http://localhost:3000/mcp/    | true
+            http://localhost:3000/a/            | http://localhost:3000/a/mcp   | true
+            http://localhost:3000/a             | http://localhost:3000/a/mcp   | true
+            http://localhost:3000/mcp//         | http://localhost:3000/mcp     | false
             http://localhost:3000/mc            | http://localhost:3000/mcp     | false
             http://localhost:3000/mcp/sub       | http://localhost:3000/mcp     | false
             https://evil.example.com/mcp        | http://localhost:3000/mcp     | false

@@ -64,6 +64,12 @@ final class Call {
     record RateLimit(java.time.Duration retryAfter, int sent, String why) {
     }
 
+    /**
+     * How many times the authorization provider had the request sent again after a 401/403 (renewed credentials)
+     * before the response {@link Exchange#send} returned: an error message for a final 401/403 says so.
+     */
+    volatile int authRetries;
+
     Call(RequestId awaitedId, String what) {
         this(awaitedId, what, false, false);
     }

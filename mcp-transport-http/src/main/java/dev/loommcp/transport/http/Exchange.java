@@ -129,6 +129,7 @@ final class Exchange {
                     hop = -1;
                     continue;
                 }
+                call.authRetries = authAttempt;
             }
             if ((status == 429 || status == 503) && retryRefused(call, resp, sent, deadlineNanos)) {
                 hop--; // the same hop again
@@ -234,7 +235,9 @@ final class Exchange {
                     : " (Retry-After " + RetryPolicy.describe(r.retryAfter()) + ")") + "; not sent again: "
                     + r.why() + said, r.retryAfter(), r.sent());
         }
-        return new McpHttpStatusException(status, message + said, challenges(resp));
+        List<AuthChallenge> challenges = challenges(resp);
+        return new McpHttpStatusException(status, message + refusedAfterRenewal(call, status, challenges) + said,
+                challenges);
     }
 
     /** How long {@link #statusFailure} waits for an error body's first bytes. */
@@ -266,13 +269,43 @@ final class Exchange {
         return retry;
     }
 
-    /** An authorization provider's exception: an McpException as it is, anything else wrapped. */
+    /**
+     * An authorization provider's exception: an McpException as it is, anything else wrapped with its class and
+     * message ({@link #reason}: a message quoting anything, or with control characters, is left out).
+     */
     private static McpException providerFailed(Call call, RuntimeException e) {
         if (e instanceof McpException m) {
             return m;
         }
-        return new McpTransportException(call.what + ": the authorization provider failed ("
-                + e.getClass().getSimpleName() + ")", e);
+        return new McpTransportException(call.what + ": the authorization provider failed (" + reason(e) + ")", e);
+    }
+
+    /**
+     * What a final 401/403 adds to its error message when the authorization provider had the request sent again
+     * with renewed credentials before: that the server refused those too, and the {@code error} of its
+     * {@code WWW-Authenticate} challenge (RFC 6750 section 3.1) when it is a plain token.
+     *
+     * @param call       the exchange
+     * @param status     the final status
+     * @param challenges the final response's challenges
+     * @return for example {@code ": the server refused the credentials the authorization provider renewed (3 times;
+     *         WWW-Authenticate error invalid_token)"}, or {@code ""}
+     */
+    static String refusedAfterRenewal(Call call, int status, List<AuthChallenge> challenges) {
+        int n = call.authRetries;
+        if ((status != 401 && status != 403) || n == 0) {
+            return "";
+        }
+        String error = null;
+        for (AuthChallenge c : challenges) {
+            String e = c.parameter("error");
+            if (e != null) {
+                error = e.matches("[A-Za-z0-9_.-]{1,64}") ? e : "(not a plain token)";
+                break;
+            }
+        }
+        return ": the server refused the credentials the authorization provider renewed (" + n
+                + (n == 1 ? " time" : " times") + (error == null ? "" : "; WWW-Authenticate error " + error) + ")";
     }
 
     private HttpRequest buildRequest(Call call, String method, URI uri, byte[] body, List<String[]> transportHeaders,
@@ -342,8 +375,7 @@ final class Exchange {
             try {
                 added = signer.sign(method, uri, Collections.unmodifiableMap(view), body.clone());
             } catch (RuntimeException e) {
-                throw new McpTransportException(call.what + ": the request signer failed ("
-                        + e.getClass().getSimpleName() + ")", e);
+                throw new McpTransportException(call.what + ": the request signer failed (" + reason(e) + ")", e);
             }
             if (added == null) {
                 throw new McpTransportException(call.what + ": the request signer returned null");

@@ -288,7 +288,8 @@ class HttpAuthorizationTest extends ServerTestBase {
                 .isInstanceOfSatisfying(McpHttpStatusException.class, e -> {
                     assertThat(e.statusCode()).isEqualTo(401);
                     assertThat(e.authParameters()).containsEntry("error", "invalid_token");
-                });
+                })
+                .hasMessageEndingWith("failed with HTTP 401"); // nothing was renewed
         assertThat(server.requests).hasSize(1);
         assertThat(auth.challenged).hasSize(1);
     }
@@ -299,7 +300,10 @@ class HttpAuthorizationTest extends ServerTestBase {
         Recorder auth = new Recorder();
         HttpTransport t = open(HttpTransport.newBuilder(server.uri("/mcp")).authorization(auth));
         assertThatThrownBy(() -> t.exchange(request(1, "tools/list"), TestContext.of(1)))
-                .isInstanceOfSatisfying(McpHttpStatusException.class, e -> assertThat(e.statusCode()).isEqualTo(401));
+                .isInstanceOfSatisfying(McpHttpStatusException.class, e -> assertThat(e.statusCode()).isEqualTo(401))
+                // issue 26 (break test 14): the message says the renewed credentials were refused too, and why
+                .hasMessageEndingWith("failed with HTTP 401: the server refused the credentials the authorization "
+                        + "provider renewed (3 times; WWW-Authenticate error invalid_token)");
         assertThat(server.requests).hasSize(AuthorizationProvider.MAX_RETRIES + 1);
         assertThat(auth.challenged).extracting(AuthorizationRequest::attempt).containsExactly(0, 1, 2);
         assertThat(auth.askedMethods()).containsExactly("POST#0", "POST#1", "POST#2", "POST#3");
@@ -382,6 +386,7 @@ class HttpAuthorizationTest extends ServerTestBase {
     @Test
     void aProvidersRuntimeExceptionIsWrappedWithItAsTheCause() throws Exception {
         server.handler((req, ex) -> challenge(ex, 401));
+        // issue 26 (break test 4): the cause's message is shown (a quoting one is left out, see below)
         IllegalStateException boom = new IllegalStateException("token cache broken");
         List<Recorder> providers = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
@@ -400,11 +405,20 @@ class HttpAuthorizationTest extends ServerTestBase {
             long n = ++id;
             assertThatThrownBy(() -> t.exchange(request(n, "ping"), TestContext.of(n)))
                     .isExactlyInstanceOf(McpTransportException.class)
-                    .hasMessageContaining("authorization provider failed (IllegalStateException)")
-                    .hasMessageNotContaining("token cache broken")
+                    .hasMessageContaining("authorization provider failed (IllegalStateException: token cache broken)")
                     .cause().isSameAs(boom);
         }
         assertThat(server.requests).hasSize(2); // none for the failing credentials, one each for the others
+        for (String quoting : new String[] {"bad value \"Bearer abc\"", "two\nlines"}) {
+            Recorder p = new Recorder();
+            p.credentials = r -> {
+                throw new IllegalArgumentException(quoting);
+            };
+            HttpTransport t = open(HttpTransport.newBuilder(server.uri("/mcp")).authorization(p));
+            long n = ++id;
+            assertThatThrownBy(() -> t.exchange(request(n, "ping"), TestContext.of(n)))
+                    .hasMessageEndingWith("authorization provider failed (IllegalArgumentException)");
+        }
     }
 
     @Test

@@ -737,7 +737,7 @@ class HttpTransportTest extends ServerTestBase {
         }))) {
             assertThatThrownBy(() -> t.exchange(request(1, "ping"), TestContext.of(1)))
                     .isInstanceOf(McpTransportException.class)
-                    .hasMessageContaining("request signer failed")
+                    .hasMessageContaining("request signer failed (IllegalStateException: hsm offline)")
                     .hasRootCauseMessage("hsm offline");
         }
         assertThat(server.requests).isEmpty();
