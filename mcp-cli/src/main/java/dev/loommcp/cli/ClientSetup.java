@@ -308,7 +308,7 @@ final class ClientSetup {
             throw usage("give either --stdio or " + flag + ", not both");
         }
         if (stdio == null && http == null) {
-            throw usage("say which server to talk to: --stdio 'COMMAND LINE' or --http URL");
+            throw usage("say which server to talk to: --stdio 'COMMAND LINE' or --http URL (or --sse URL)");
         }
         if (stdio != null) {
             if (!headers.isEmpty()) {
