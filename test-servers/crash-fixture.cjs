@@ -9,6 +9,7 @@
 //   echo {message}  -> "Echo: <message>"
 //   calls {}        -> "calls: <k>", the number of tools/call this process has answered, this one included
 //   grow {}         -> adds the tool `extra` ({} -> "extra") and sends notifications/tools/list_changed
+//   die {stderr}    -> (not listed) writes <stderr> to stderr and exits with status 3 without answering
 // anything else -> -32601. Exits when stdin ends. Writes "PID <pid>" to stderr when it starts.
 'use strict';
 const readline = require('readline');
@@ -95,6 +96,10 @@ readline.createInterface({ input: process.stdin }).on('line', (line) => {
         case 'extra':
           reply(msg.id, text('extra'));
           break;
+        case 'die':
+          dying = true;
+          process.stderr.write(`${args.stderr || 'dying'}\n`, () => process.exit(3));
+          return;
         default:
           fail(msg.id, -32602, `Unknown tool: ${params.name}`);
       }

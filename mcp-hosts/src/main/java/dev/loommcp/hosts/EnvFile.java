@@ -33,7 +33,7 @@ final class EnvFile {
     static Map<String, String> read(Path file, String shown, String where) {
         String text;
         try {
-            text = JsonSyntax.utf8(Files.readAllBytes(file));
+            text = JsonSyntax.utf8(McpServersFile.readAtMost(file));
         } catch (NoSuchFileException e) {
             // the text as written: a resolved value is never shown
             throw new IllegalArgumentException(where + "there is no file '" + shown + "'");

@@ -22,10 +22,11 @@ import java.util.function.Function;
  * @param httpCustomizer applied to each HTTP server's transport builder, never {@code null}
  * @param threads        where the registry's threads come from
  * @param transports     builds a server's transport (the configuration's own by default; tests give scripted ones)
+ * @param stderrInStatus whether a failed server's stderr tail shows in statuses, changes, logs and exceptions
  */
 record HostSettings(Duration startupTimeout, Duration readyTimeout, RestartPolicy restartPolicy,
                     ServerStateListener listener, Consumer<String> toolsChanged,
                     BiConsumer<ServerConfig, McpClientBuilder> customizer,
                     BiConsumer<HttpServerConfig, HttpTransport.Builder> httpCustomizer, TransportThreads threads,
-                    Function<ServerConfig, McpTransport> transports) {
+                    Function<ServerConfig, McpTransport> transports, boolean stderrInStatus) {
 }

@@ -24,9 +24,11 @@ import dev.loommcp.schema.Tool;
 import dev.loommcp.spi.Deadline;
 import dev.loommcp.spi.McpTransport;
 import dev.loommcp.transport.http.HttpTransport;
+import dev.loommcp.transport.stdio.McpProcessExitedException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -56,6 +58,8 @@ import java.util.concurrent.locks.ReentrantLock;
 public final class HostedServer implements McpToolCaller, McpSkillServer {
 
     private static final System.Logger LOG = System.getLogger(HostedServer.class.getName());
+    /** The stderr tail shown when {@link HostSettings#stderrInStatus()} is off. */
+    static final String WITHHELD = "<withheld>";
 
     private final ServerConfig config;
     private final HostSettings settings;
@@ -83,6 +87,10 @@ public final class HostedServer implements McpToolCaller, McpSkillServer {
     /** Numbers the tool listings of refreshes, so that an older listing never replaces a newer one. */
     private long listings;
     private long toolsListing;
+    /** A re-list worker is running ({@link #refreshTools}); another notification only sets {@link #refreshPending}. */
+    private boolean refreshing;
+    /** A notification came while a re-list was running: the worker lists once more. */
+    private boolean refreshPending;
     /** The worker waiting out a backoff before the next start, or {@code null}: a manual restart wakes it. */
     private Thread backoffWorker;
     /** The failure the client of generation {@link #transportCauseGeneration} reported when its transport closed. */
@@ -136,8 +144,9 @@ public final class HostedServer implements McpToolCaller, McpSkillServer {
 
     /** Under the lock: publishes the status as it is now. */
     private void publish() {
-        published = new ServerStatus(config.name(), config.transport(), state, tools == null ? -1 : tools.size(), era,
-                restarts, lastError == null ? null : describe(lastError), ProcessExit.of(lastError));
+        published = new ServerStatus(config.name(), config.transport(), state,
+                state == ServerState.READY && tools != null ? tools.size() : -1, era, restarts,
+                lastError == null ? null : describe(lastError), ProcessExit.of(lastError));
     }
 
     /**
@@ -177,7 +186,51 @@ public final class HostedServer implements McpToolCaller, McpSkillServer {
             throws InterruptedException {
         Objects.requireNonNull(name, "name");
         RequestOptions bounded = bounded(options);
-        return client(bounded).callTool(name, arguments, bounded);
+        return onClient(bounded, c -> c.callTool(name, arguments, bounded));
+    }
+
+    /** One call on the server's client. */
+    @FunctionalInterface
+    private interface ClientCall<T> {
+        T on(McpClient client) throws InterruptedException;
+    }
+
+    /**
+     * Runs {@code call} on the ready client. When it fails because the client closed (the server died under it),
+     * the crash is handled before the caller hears of it, so that {@link #status()} no longer says READY by then
+     * (the transport's own closing event may still be on its way).
+     */
+    private <T> T onClient(RequestOptions options, ClientCall<T> call) throws InterruptedException {
+        McpClient c = client(options);
+        try {
+            return call.on(c);
+        } catch (RuntimeException e) {
+            if (c.isClosed()) {
+                int gen;
+                lock.lock();
+                try {
+                    gen = client == c && state == ServerState.READY ? generation : -1;
+                } finally {
+                    lock.unlock();
+                }
+                if (gen >= 0) {
+                    crashed(gen, transportCause(gen, "closed its connection"));
+                }
+            }
+            throw shown(e) instanceof RuntimeException r ? r : e;
+        }
+    }
+
+    /**
+     * A failure as the registry shows it: itself, or without the process's stderr tail when the registry's
+     * {@link McpServers.Builder#stderrInStatus(boolean)} is off.
+     */
+    private Throwable shown(Throwable failure) {
+        McpProcessExitedException exited = settings.stderrInStatus() ? null : ProcessExit.find(failure);
+        if (exited == null || exited.stderrTail().isEmpty()) {
+            return failure;
+        }
+        return new McpProcessExitedException(exited.command(), exited.exitCode(), exited.signal(), WITHHELD);
     }
 
     /**
@@ -205,26 +258,26 @@ public final class HostedServer implements McpToolCaller, McpSkillServer {
     @Override
     public List<Prompt> listAllPrompts(RequestOptions options) throws InterruptedException {
         RequestOptions bounded = bounded(options);
-        return client(bounded).listAllPrompts(bounded);
+        return onClient(bounded, c -> c.listAllPrompts(bounded));
     }
 
     @Override
     public GetPromptResult getPrompt(String name, Map<String, String> arguments, RequestOptions options)
             throws InterruptedException {
         RequestOptions bounded = bounded(options);
-        return client(bounded).getPrompt(name, arguments, bounded);
+        return onClient(bounded, c -> c.getPrompt(name, arguments, bounded));
     }
 
     @Override
     public List<Resource> listAllResources(RequestOptions options) throws InterruptedException {
         RequestOptions bounded = bounded(options);
-        return client(bounded).listAllResources(bounded);
+        return onClient(bounded, c -> c.listAllResources(bounded));
     }
 
     @Override
     public ReadResourceResult readResource(String uri, RequestOptions options) throws InterruptedException {
         RequestOptions bounded = bounded(options);
-        return client(bounded).readResource(uri, bounded);
+        return onClient(bounded, c -> c.readResource(uri, bounded));
     }
 
     @Override
@@ -376,8 +429,8 @@ public final class HostedServer implements McpToolCaller, McpSkillServer {
             }
             Deadline deadline = Deadline.after(settings.startupTimeout());
             c.connect(RequestOptions.timeout(settings.startupTimeout()));
-            List<Tool> listed = c.serverCapabilities() != null && c.serverCapabilities().tools() != null
-                    ? c.listAllTools(RequestOptions.timeout(remaining(deadline))) : List.of();
+            List<Tool> listed = checkedTools(c.serverCapabilities() != null && c.serverCapabilities().tools() != null
+                    ? c.listAllTools(RequestOptions.timeout(remaining(deadline))) : List.of());
             listenForToolChanges(c, deadline);
             lock.lock();
             try {
@@ -386,7 +439,7 @@ public final class HostedServer implements McpToolCaller, McpSkillServer {
                 }
                 closedWhileStarting = c.isClosed();
                 if (!closedWhileStarting) {
-                    tools = List.copyOf(listed);
+                    tools = listed;
                     toolsListing = ++listings;
                     era = c.era();
                     readySinceNanos = System.nanoTime();
@@ -435,7 +488,8 @@ public final class HostedServer implements McpToolCaller, McpSkillServer {
      * (a server that was down may come back; see {@link #retryFailed}). A configuration the transport refused
      * ({@link IllegalArgumentException}) is FAILED for good: a retry would fail the same way.
      */
-    private void failed(int gen, Throwable cause) {
+    private void failed(int gen, Throwable failure) {
+        Throwable cause = shown(failure);
         lock.lock();
         try {
             if (gen != generation) {
@@ -459,7 +513,8 @@ public final class HostedServer implements McpToolCaller, McpSkillServer {
     }
 
     /** The client of generation {@code gen} lost its transport: a crash, when it is still the current client. */
-    private void crashed(int gen, Throwable cause) {
+    private void crashed(int gen, Throwable failure) {
+        Throwable cause = shown(failure);
         lock.lock();
         try {
             if (gen != generation || state != ServerState.READY) {
@@ -593,9 +648,12 @@ public final class HostedServer implements McpToolCaller, McpSkillServer {
     }
 
     /**
-     * Re-lists the tools of generation {@code gen} on a worker (after {@code notifications/tools/list_changed}). Heard
-     * while that generation is still starting (its client may not be connected yet), the re-list is deferred until it
-     * is ready ({@link #connect}), so that no change is lost.
+     * Re-lists the tools after {@code notifications/tools/list_changed} of generation {@code gen}, coalesced: at most
+     * one re-list runs per server and at most one more is pending, however many notifications arrive (a server that
+     * floods them gets a few {@code tools/list} requests, not one each). The tools-changed listener is told once per
+     * completed re-list whose list differs from the one before. Heard while that generation is still starting (its
+     * client may not be connected yet), the re-list is deferred until it is ready ({@link #connect}), so that no
+     * change is lost.
      */
     private void refreshToolsAsync(int gen) {
         lock.lock();
@@ -607,33 +665,115 @@ public final class HostedServer implements McpToolCaller, McpSkillServer {
                 relistWhenReady = gen;
                 return;
             }
-            McpClient c = client;
-            long listing = ++listings;
-            spawn("hosts-refresh", () -> {
+            if (refreshing) {
+                refreshPending = true; // the running re-list lists again when it is done
+                return;
+            }
+            refreshing = true;
+            spawn("hosts-refresh", this::refreshTools);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The refresh worker: re-lists while a re-list is pending and the server stays ready. */
+    private void refreshTools() {
+        try {
+            while (true) {
+                McpClient c;
+                int gen;
+                long listing;
+                lock.lock();
                 try {
-                    List<Tool> listed = c.listAllTools(RequestOptions.timeout(settings.startupTimeout()));
+                    refreshPending = false;
+                    if (state != ServerState.READY) {
+                        return; // a start or a restart lists the tools anyway
+                    }
+                    c = client;
+                    gen = generation;
+                    listing = ++listings;
+                } finally {
+                    lock.unlock();
+                }
+                boolean changedTools = false;
+                try {
+                    List<Tool> checked = checkedTools(
+                            c.listAllTools(RequestOptions.timeout(settings.startupTimeout())));
                     lock.lock();
                     try {
-                        if (gen != generation || listing < toolsListing) {
-                            return; // a newer listing is in place already
+                        if (gen == generation && listing >= toolsListing) {
+                            changedTools = !checked.equals(tools);
+                            tools = checked;
+                            toolsListing = listing;
+                            publish();
                         }
-                        tools = List.copyOf(listed);
-                        toolsListing = listing;
-                        publish();
                     } finally {
                         lock.unlock();
                     }
-                    settings.toolsChanged().accept(config.name());
                 } catch (InterruptedException e) {
-                    // closing
+                    return; // closing
                 } catch (RuntimeException e) {
                     LOG.log(System.Logger.Level.WARNING, "MCP server ''{0}'': re-listing its tools failed: {1}",
                             config.name(), describe(e));
                 }
-            });
+                if (changedTools) {
+                    settings.toolsChanged().accept(config.name());
+                }
+                lock.lock();
+                try {
+                    if (!refreshPending) {
+                        refreshing = false;
+                        return;
+                    }
+                } finally {
+                    lock.unlock();
+                }
+            }
         } finally {
-            lock.unlock();
+            lock.lock();
+            try {
+                refreshing = false;
+            } finally {
+                lock.unlock();
+            }
         }
+    }
+
+    /**
+     * The tools a model may be offered, from a server's listing: a tool without a name, one whose name holds a
+     * control character (a line break, a NUL, ...), and every later tool of a name listed before are left out, with
+     * one WARNING naming the server and how many of each (never the names: they came from the server). Called
+     * without the lock.
+     */
+    private List<Tool> checkedTools(List<Tool> listed) {
+        List<Tool> kept = new ArrayList<>(listed.size());
+        Set<String> names = new HashSet<>();
+        int unnamed = 0;
+        int control = 0;
+        int duplicates = 0;
+        for (Tool t : listed) {
+            String name = t.name();
+            if (name == null || name.isEmpty()) {
+                unnamed++;
+            } else if (name.codePoints().anyMatch(HostedServer::isControl)) {
+                control++;
+            } else if (!names.add(name)) {
+                duplicates++;
+            } else {
+                kept.add(t);
+            }
+        }
+        if (kept.size() < listed.size()) {
+            LOG.log(System.Logger.Level.WARNING, "MCP server ''{0}'' listed tools the registry leaves out: {1} without "
+                    + "a name, {2} with a control character in the name, {3} listed again under a name given "
+                    + "before (the first is kept)", config.name(), unnamed, control, duplicates);
+        }
+        return List.copyOf(kept);
+    }
+
+    private static boolean isControl(int cp) {
+        int type = Character.getType(cp);
+        return Character.isISOControl(cp) || type == Character.LINE_SEPARATOR || type == Character.PARAGRAPH_SEPARATOR;
     }
 
     /** Waits for READY and returns the client, or throws for FAILED, CLOSED, the deadline and the token. */

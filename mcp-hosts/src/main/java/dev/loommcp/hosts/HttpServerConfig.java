@@ -12,9 +12,13 @@ import java.util.Objects;
  *
  * @param name    the server's name in the registry (see {@link ServerConfig#name()})
  * @param url     the MCP endpoint, an {@code http} or {@code https} URL with a host and without user info
- * @param headers headers sent on every request, in order (values are never printed)
+ * @param headers  headers sent on every request, in order (values are never printed)
+ * @param shownUrl the URL as it may be shown (in {@link #toString()}, statuses and messages): for a server of an
+ *                 {@code mcpServers} file the {@code url} as the file wrote it, its {@code ${...}} references
+ *                 unresolved (a secret that a reference put in the path never shows), else scheme, host, port and
+ *                 path of {@code url}; either way without query or fragment (which may hold secrets)
  */
-public record HttpServerConfig(String name, URI url, Map<String, String> headers) implements ServerConfig {
+public record HttpServerConfig(String name, URI url, Map<String, String> headers, String shownUrl) implements ServerConfig {
 
     /**
      * Checks and copies the values.
@@ -23,12 +27,32 @@ public record HttpServerConfig(String name, URI url, Map<String, String> headers
      *                                  {@code unix:...} (a unix-socket endpoint, which needs the module
      *                                  {@code dev.loommcp.transport.unix} when the server starts), or it carries
      *                                  user info ({@code user:password@}: credentials go in a header)
-     * @throws NullPointerException     if a value, a header name or a header value is {@code null}
+     * @throws IllegalArgumentException if a header is one the transport would refuse: its name is not an HTTP
+     *                                  token (RFC 9110 section 5.6.2), the transport sets it itself or the HTTP
+     *                                  client forbids it ({@code Host}, {@code Content-Length},
+     *                                  {@code Mcp-Session-Id}, {@code MCP-Protocol-Version}, ...), or its value
+     *                                  holds a control or non-ASCII character (the value is never shown)
+     * @throws NullPointerException     if the name, URL, headers, a header name or a header value is {@code null}
+     *                                  ({@code shownUrl} may be {@code null}: then it is derived from {@code url})
      */
     public HttpServerConfig {
         ServerConfig.checkName(Objects.requireNonNull(name, "name"));
         Endpoints.check(name, url);
-        headers = Endpoints.headers(headers);
+        headers = Endpoints.headers(name, headers);
+        shownUrl = shownUrl == null ? Endpoints.shown(url) : Endpoints.shown(shownUrl);
+    }
+
+    /**
+     * A server at {@code url}, shown as its scheme, host, port and path.
+     *
+     * @param name    the server's name
+     * @param url     the endpoint
+     * @param headers headers sent on every request
+     * @throws IllegalArgumentException as the canonical constructor
+     * @throws NullPointerException     as the canonical constructor
+     */
+    public HttpServerConfig(String name, URI url, Map<String, String> headers) {
+        this(name, url, headers, null);
     }
 
     /**
@@ -53,7 +77,7 @@ public record HttpServerConfig(String name, URI url, Map<String, String> headers
     public HttpServerConfig withHeader(String header, String value) {
         Map<String, String> more = new LinkedHashMap<>(headers);
         more.put(header, value);
-        return new HttpServerConfig(name, url, more);
+        return new HttpServerConfig(name, url, more, shownUrl);
     }
 
     /**
@@ -114,16 +138,6 @@ public record HttpServerConfig(String name, URI url, Map<String, String> headers
      */
     @Override
     public String toString() {
-        return "HttpServerConfig[name=" + name + ", url=" + shownUrl() + ", headers=" + headers.keySet() + "]";
-    }
-
-    /**
-     * Returns the URL as it may be shown: scheme, host, port and path, without user info, query or fragment (which
-     * may hold secrets).
-     *
-     * @return for example {@code https://example.com/mcp}
-     */
-    public String shownUrl() {
-        return Endpoints.shown(url);
+        return "HttpServerConfig[name=" + name + ", url=" + shownUrl + ", headers=" + headers.keySet() + "]";
     }
 }

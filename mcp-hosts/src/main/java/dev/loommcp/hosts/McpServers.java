@@ -78,7 +78,8 @@ public final class McpServers implements AutoCloseable {
         this.separator = b.separator;
         this.closeTimeout = b.closeTimeout;
         this.settings = new HostSettings(b.startupTimeout, b.readyTimeout, b.restartPolicy, b.listener,
-                b.toolsChanged, b.customizer, b.httpCustomizer, TransportThreads.standard(), b.transports);
+                b.toolsChanged, b.customizer, b.httpCustomizer, TransportThreads.standard(), b.transports,
+                b.stderrInStatus);
         Map<String, HostedServer> map = new LinkedHashMap<>();
         for (ServerConfig c : b.configs) {
             map.put(c.name(), new HostedServer(c, settings));
@@ -525,6 +526,7 @@ public final class McpServers implements AutoCloseable {
         private BiConsumer<ServerConfig, McpClientBuilder> customizer = (config, builder) -> { };
         private BiConsumer<HttpServerConfig, HttpTransport.Builder> httpCustomizer = (config, builder) -> { };
         private java.util.function.Function<ServerConfig, dev.loommcp.spi.McpTransport> transports = null;
+        private boolean stderrInStatus = true;
 
         private Builder() {
         }
@@ -665,9 +667,31 @@ public final class McpServers implements AutoCloseable {
         }
 
         /**
-         * Sets what is told a server's name after its tool list was refreshed (after its
-         * {@code notifications/tools/list_changed}), for a host that passes the tools on to a model. Called on a
-         * registry thread; must be quick. Default none.
+         * Sets whether the last lines a failed stdio server wrote to stderr appear in what the registry reports of
+         * the failure: its {@link ServerStatus#lastError()} and {@link ServerStatus#lastExit()}, the
+         * {@link ServerStateChange#cause()} and {@link ServerStateChange#exit()}, the WARNING it logs, the
+         * {@link McpServerUnavailableException} of later calls, and the exception of a call that the process's exit
+         * ended. Default {@code true}: the tail usually says why a server died ({@code database not up yet}). A
+         * server-side agent that passes failures on to its users or to a model turns it off, since a server may
+         * print secrets of its own: the tail then reads {@code <withheld>} and {@link ProcessExit#stderrTail()} is
+         * empty. (The stdio transport's {@code stderrListener}, set through a custom transport, still hears every
+         * line.)
+         *
+         * @param show whether to show the tail
+         * @return this builder
+         */
+        public Builder stderrInStatus(boolean show) {
+            this.stderrInStatus = show;
+            return this;
+        }
+
+        /**
+         * Sets what is told a server's name after a re-list of its tools (after its
+         * {@code notifications/tools/list_changed}) found the list changed, for a host that passes the tools on to a
+         * model. Re-lists are coalesced: at most one runs per server and one more waits, however many notifications
+         * arrive, so a server that sends a burst of them gets a few {@code tools/list} requests and the listener is
+         * told at most once per re-list (never for one that found the same tools). Called on a registry thread;
+         * must be quick. Default none.
          *
          * @param listener receives the server's name
          * @return this builder

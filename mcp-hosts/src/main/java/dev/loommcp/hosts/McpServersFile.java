@@ -3,6 +3,7 @@ package dev.loommcp.hosts;
 import dev.loommcp.internal.json.JsonSyntax;
 import java.io.File;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.URISyntaxException;
@@ -85,6 +86,9 @@ import tools.jackson.databind.json.JsonMapper;
  * set}. Stateless and thread-safe (the prompt is called on the reading thread).
  */
 public final class McpServersFile {
+
+    /** The largest file read ({@code mcpServers} file or {@code envFile}): 1 MiB. */
+    static final int MAX_FILE_BYTES = 1 << 20;
 
     private static final JsonMapper MAPPER = JsonMapper.builder()
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
@@ -258,7 +262,7 @@ public final class McpServersFile {
         String source = fileName == null ? file.toString() : fileName.toString();
         String text;
         try {
-            text = JsonSyntax.utf8(Files.readAllBytes(file));
+            text = JsonSyntax.utf8(readAtMost(file));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException(source + ": " + e.getMessage(), e);
         }
@@ -267,6 +271,26 @@ public final class McpServersFile {
         } catch (UncheckedIOException e) {
             throw e.getCause();
         }
+    }
+
+    /**
+     * Reads a file of this format (an {@code mcpServers} file, an {@code envFile}), refusing one larger than
+     * {@link #MAX_FILE_BYTES}: reads at most one byte more than that, so that a huge file or a device such as
+     * {@code /dev/zero} ends at once.
+     *
+     * @throws IllegalArgumentException if the file is larger (the message gives the limit; the caller adds which
+     *                                  file)
+     */
+    static byte[] readAtMost(Path file) throws IOException {
+        byte[] bytes;
+        try (InputStream in = Files.newInputStream(file)) {
+            bytes = in.readNBytes(MAX_FILE_BYTES + 1);
+        }
+        if (bytes.length > MAX_FILE_BYTES) {
+            throw new IllegalArgumentException("larger than " + MAX_FILE_BYTES + " bytes (1 MiB), the "
+                    + "limit of a configuration file");
+        }
+        return bytes;
     }
 
     /**
@@ -311,6 +335,10 @@ public final class McpServersFile {
         if (!(root instanceof Map<?, ?> top)) {
             throw new IllegalArgumentException(source + ": expected a JSON object with an \"mcpServers\" object");
         }
+        if (top.containsKey("mcpServers") && top.containsKey("servers")) {
+            throw new IllegalArgumentException(source + ": has both \"mcpServers\" and \"servers\"; give one (the "
+                    + "servers of the other would be left out)");
+        }
         Object servers = top.containsKey("mcpServers") ? top.get("mcpServers") : top.get("servers");
         if (!(servers instanceof Map<?, ?> entries)) {
             throw new IllegalArgumentException(source + ": expected an \"mcpServers\" object (name -> server)"
@@ -328,6 +356,11 @@ public final class McpServersFile {
             }
             if (!(e.getValue() instanceof Map<?, ?> entry)) {
                 throw new IllegalArgumentException(where + "expected an object, found " + kind(e.getValue()));
+            }
+            if (entry.containsKey("disabled") && !(entry.get("disabled") instanceof Boolean)) {
+                // "true" as a string would leave the server enabled
+                throw new IllegalArgumentException(where + "disabled: expected true or false, found "
+                        + kind(entry.get("disabled")));
             }
             if (Boolean.TRUE.equals(entry.get("disabled"))) {
                 continue;
@@ -353,6 +386,17 @@ public final class McpServersFile {
             }
             if (!(input.get("id") instanceof String id) || id.isEmpty()) {
                 throw new IllegalArgumentException(where + "id: expected a non-empty string");
+            }
+            for (String field : List.of("type", "description", "default")) {
+                if (input.containsKey(field) && !(input.get(field) instanceof String)) {
+                    throw new IllegalArgumentException(where + field + ": expected a string, found "
+                            + kind(input.get(field)));
+                }
+            }
+            if (input.containsKey("password") && !(input.get("password") instanceof Boolean)) {
+                // "true" as a string would show a secret as it is typed
+                throw new IllegalArgumentException(where + "password: expected true or false, found "
+                        + kind(input.get("password")));
             }
             if (out.put(id, input) != null) {
                 throw new IllegalArgumentException(where + "the id '" + printable(id) + "' is given twice");
@@ -411,8 +455,17 @@ public final class McpServersFile {
                         + "credentials in \"headers\" (Authorization) instead");
             }
             Map<String, String> headers = r.stringMap(entry.get("headers"), "headers");
+            headers.forEach((header, value) -> {
+                String problem = Endpoints.headerProblem(header, value);
+                if (problem != null) {
+                    throw new IllegalArgumentException(where + "headers." + printable(header) + ": " + problem);
+                }
+            });
             try {
-                return sse ? new SseServerConfig(name, uri, headers) : new HttpServerConfig(name, uri, headers);
+                // shown as written: a secret that a reference put in the path never shows
+                String written = (String) entry.get("url");
+                return sse ? new SseServerConfig(name, uri, headers, written)
+                        : new HttpServerConfig(name, uri, headers, written);
             } catch (IllegalArgumentException bad) {
                 throw new IllegalArgumentException(where + "url: expected an http:// or https:// URL with a host, "
                         + "or a unix: socket endpoint",

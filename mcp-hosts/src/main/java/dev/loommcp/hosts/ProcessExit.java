@@ -37,7 +37,8 @@ public record ProcessExit(OptionalInt exitCode, OptionalInt signal, String stder
      */
     static ProcessExit of(Throwable failure) {
         McpProcessExitedException exited = find(failure);
-        return exited == null ? null : new ProcessExit(exited.exitCode(), exited.signal(), exited.stderrTail());
+        return exited == null ? null : new ProcessExit(exited.exitCode(), exited.signal(),
+                HostedServer.WITHHELD.equals(exited.stderrTail()) ? "" : exited.stderrTail());
     }
 
     /** The process exit in a failure's cause chain (and suppressed causes of its links), or {@code null}. */

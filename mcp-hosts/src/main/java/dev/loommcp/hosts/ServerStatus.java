@@ -9,11 +9,13 @@ import java.util.Objects;
  * @param name      the server's name
  * @param transport {@code "stdio"}, {@code "http"} or {@code "sse"}
  * @param state     its state
- * @param toolCount how many tools it listed last, or -1 when its tools were never listed
+ * @param toolCount how many tools it offers now (its last listing), or -1 when it is not {@link ServerState#READY}
+ *                  (a failed, restarting or closed server offers none; its old count is not shown)
  * @param era       the protocol era of its current or last connection, or {@code null} before it connected
  * @param restarts  how many restarts it has had
  * @param lastError the class and message of its last failure (never a payload), or {@code null}; for a process
- *                  that died, how it ended (exit code or signal, and its stderr tail)
+ *                  that died, how it ended (exit code or signal, and its stderr tail, unless
+ *                  {@link McpServers.Builder#stderrInStatus(boolean)} is off)
  * @param lastExit  how its process ended when its last failure was a stdio process's exit (exit code, signal,
  *                  stderr tail), else {@code null}
  */

@@ -17,21 +17,45 @@ import java.util.Objects;
  * @param name    the server's name in the registry (see {@link ServerConfig#name()})
  * @param url     the SSE URL the server's documentation names (typically ending in {@code /sse}), {@code http} or
  *                {@code https} with a host and without user info, or {@code unix:}
- * @param headers headers sent on every request, in order (values are never printed)
+ * @param headers  headers sent on every request, in order (values are never printed)
+ * @param shownUrl the URL as it may be shown (in {@link #toString()}, statuses and messages): for a server of an
+ *                 {@code mcpServers} file the {@code url} as the file wrote it, its {@code ${...}} references
+ *                 unresolved (a secret that a reference put in the path never shows), else scheme, host, port and
+ *                 path of {@code url}; either way without query or fragment (which may hold secrets)
  */
-public record SseServerConfig(String name, URI url, Map<String, String> headers) implements ServerConfig {
+public record SseServerConfig(String name, URI url, Map<String, String> headers, String shownUrl) implements ServerConfig {
 
     /**
      * Checks and copies the values.
      *
      * @throws IllegalArgumentException if the name is not valid, the URL is neither {@code http(s)://host...} nor
      *                                  {@code unix:...}, or it carries user info ({@code user:password@})
-     * @throws NullPointerException     if a value, a header name or a header value is {@code null}
+     * @throws IllegalArgumentException if a header is one the transport would refuse: its name is not an HTTP
+     *                                  token (RFC 9110 section 5.6.2), the transport sets it itself or the HTTP
+     *                                  client forbids it ({@code Host}, {@code Content-Length},
+     *                                  {@code Mcp-Session-Id}, {@code MCP-Protocol-Version}, ...), or its value
+     *                                  holds a control or non-ASCII character (the value is never shown)
+     * @throws NullPointerException     if the name, URL, headers, a header name or a header value is {@code null}
+     *                                  ({@code shownUrl} may be {@code null}: then it is derived from {@code url})
      */
     public SseServerConfig {
         ServerConfig.checkName(Objects.requireNonNull(name, "name"));
         Endpoints.check(name, url);
-        headers = Endpoints.headers(headers);
+        headers = Endpoints.headers(name, headers);
+        shownUrl = shownUrl == null ? Endpoints.shown(url) : Endpoints.shown(shownUrl);
+    }
+
+    /**
+     * A server at {@code url}, shown as its scheme, host, port and path.
+     *
+     * @param name    the server's name
+     * @param url     the endpoint
+     * @param headers headers sent on every request
+     * @throws IllegalArgumentException as the canonical constructor
+     * @throws NullPointerException     as the canonical constructor
+     */
+    public SseServerConfig(String name, URI url, Map<String, String> headers) {
+        this(name, url, headers, null);
     }
 
     /**
@@ -56,7 +80,7 @@ public record SseServerConfig(String name, URI url, Map<String, String> headers)
     public SseServerConfig withHeader(String header, String value) {
         Map<String, String> more = new LinkedHashMap<>(headers);
         more.put(header, value);
-        return new SseServerConfig(name, url, more);
+        return new SseServerConfig(name, url, more, shownUrl);
     }
 
     /**
@@ -91,11 +115,10 @@ public record SseServerConfig(String name, URI url, Map<String, String> headers)
      * Describes the configuration without the headers' values.
      *
      * @return for example {@code SseServerConfig[name=api, url=https://example.com/sse, headers=[Authorization]]}
-     *         (the URL without user info, query or fragment)
+     *         (the URL as {@link #shownUrl()})
      */
     @Override
     public String toString() {
-        return "SseServerConfig[name=" + name + ", url=" + Endpoints.shown(url) + ", headers=" + headers.keySet()
-                + "]";
+        return "SseServerConfig[name=" + name + ", url=" + shownUrl + ", headers=" + headers.keySet() + "]";
     }
 }

@@ -226,4 +226,110 @@ class McpServersFileTest {
         assertThatThrownBy(() -> McpServers.newBuilder().separator("x")).hasMessageContaining("separator");
         McpServers.newBuilder().separator(".").add(StdioServerConfig.of("a_", "x")).build().close();
     }
+
+    @Test
+    void fieldsOfTheWrongJsonTypeAndBothServerKeysAreRefused() {
+        // a string "true" left the server enabled; a password flag as a string showed a secret as it was typed
+        assertThat(error("{\"mcpServers\": {\"a\": {\"command\": \"node\", \"disabled\": \"true\"}}}"))
+                .isEqualTo("mcp.json: server 'a': disabled: expected true or false, found a string");
+        assertThat(error("{\"mcpServers\": {\"a\": {\"command\": \"node\", \"disabled\": 1}}}"))
+                .isEqualTo("mcp.json: server 'a': disabled: expected true or false, found a number");
+        assertThat(error("{\"inputs\": [{\"id\": \"k\", \"password\": \"true\"}], \"servers\": {}}"))
+                .isEqualTo("mcp.json: inputs[0]: password: expected true or false, found a string");
+        assertThat(error("{\"inputs\": [{\"id\": \"k\", \"description\": 5}], \"servers\": {}}"))
+                .isEqualTo("mcp.json: inputs[0]: description: expected a string, found a number");
+        // one of the two used to be dropped silently
+        assertThat(error("{\"mcpServers\": {\"a\": {\"command\": \"node\"}}, \"servers\": {\"b\": "
+                + "{\"command\": \"x\"}}}")).startsWith("mcp.json: has both \"mcpServers\" and \"servers\"");
+    }
+
+    @Test
+    void headersTheTransportWouldRefuseAreRefusedWhenTheFileIsRead() {
+        Function<String, String> env = Map.of("CRLF", "a\r\nX-Evil: 1", "TOKEN", SECRET)::get;
+        Function<String, String> read = json -> {
+            try {
+                McpServersFile.parse(json, "mcp.json", env);
+            } catch (IllegalArgumentException e) {
+                assertThat(e.getMessage()).doesNotContain(SECRET).doesNotContain("X-Evil");
+                return e.getMessage();
+            }
+            throw new AssertionError("no error for " + json);
+        };
+        String head = "{\"mcpServers\": {\"api\": {\"url\": \"http://127.0.0.1:1/mcp\", \"headers\": {";
+        // a line break from the environment (after the reference is resolved)
+        assertThat(read.apply(head + "\"Authorization\": \"Bearer ${CRLF}\"}}}}"))
+                .startsWith("mcp.json: server 'api': headers.Authorization: the value holds a control character");
+        assertThat(read.apply(head + "\"X-Key\": \"${TOKEN}\\u0000\"}}}}"))
+                .startsWith("mcp.json: server 'api': headers.X-Key: the value holds a control character");
+        assertThat(read.apply(head + "\"Bad Name:\": \"v\"}}}}"))
+                .startsWith("mcp.json: server 'api': headers.Bad Name:: not a valid header name");
+        for (String owned : List.of("Host", "content-length", "Mcp-Session-Id", "MCP-Protocol-Version", "Accept",
+                "Mcp-Param-Region")) {
+            assertThat(read.apply(head + "\"" + owned + "\": \"v\"}}}}")).isEqualTo("mcp.json: server 'api': headers."
+                    + owned + ": a header the HTTP transport sets itself or the HTTP client does not allow");
+        }
+        // the SSE transport takes the same rule, and so do both records built in code
+        assertThat(read.apply("{\"mcpServers\": {\"old\": {\"type\": \"sse\", \"url\": \"http://127.0.0.1:1/sse\", "
+                + "\"headers\": {\"Host\": \"x\"}}}}")).startsWith("mcp.json: server 'old': headers.Host: ");
+        assertThatThrownBy(() -> HttpServerConfig.of("api", URI.create("http://127.0.0.1:1/mcp"))
+                .withHeader("X-Key", SECRET + "\n")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("server 'api': header X-Key: ").hasMessageNotContaining(SECRET);
+        assertThatThrownBy(() -> SseServerConfig.of("old", URI.create("http://127.0.0.1:1/sse"))
+                .withHeader("Mcp-Session-Id", "x")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageStartingWith("server 'old': header Mcp-Session-Id: ");
+        // Authorization is an ordinary header
+        assertThat(HttpServerConfig.of("api", URI.create("http://127.0.0.1:1/mcp"))
+                .withHeader("Authorization", "Bearer x").headers()).containsKey("Authorization");
+    }
+
+    @Test
+    void aFileOrEnvFileLargerThanOneMebibyteIsRefusedReadingNoMoreThanTheLimit(@TempDir Path dir)
+            throws Exception {
+        Path big = dir.resolve("mcp.json");
+        Files.write(big, new byte[McpServersFile.MAX_FILE_BYTES + 1]);
+        assertThatThrownBy(() -> McpServersFile.read(big)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("mcp.json: larger than 1048576 bytes (1 MiB), the limit of a configuration file");
+        Path zero = Path.of("/dev/zero");
+        if (Files.isReadable(zero)) {
+            // endless: it used to be read until the heap ran out
+            assertThatThrownBy(() -> McpServersFile.read(zero)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("zero: larger than 1048576 bytes (1 MiB), the limit of a configuration file");
+            assertThatThrownBy(() -> parse("{\"mcpServers\": {\"a\": {\"command\": \"node\", \"envFile\": "
+                    + "\"/dev/zero\"}}}")).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessage("mcp.json: server 'a': envFile: larger than 1048576 bytes (1 MiB), the limit of a "
+                            + "configuration file");
+        }
+        // a file of exactly the limit is read
+        Path fits = dir.resolve("fits.json");
+        byte[] padded = new byte[McpServersFile.MAX_FILE_BYTES];
+        java.util.Arrays.fill(padded, (byte) ' ');
+        byte[] json = "{\"mcpServers\": {}}".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        System.arraycopy(json, 0, padded, 0, json.length);
+        Files.write(fits, padded);
+        assertThat(McpServersFile.read(fits)).isEmpty();
+    }
+
+    @Test
+    void aSecretThatAReferencePutsInTheUrlPathIsShownNowhere() {
+        String json = """
+                {"mcpServers": {
+                  "api": {"url": "http://127.0.0.1:1/${TOKEN}/mcp?k=${TOKEN}#${TOKEN}"},
+                  "old": {"type": "sse", "url": "http://127.0.0.1:1/${TOKEN}/sse"}
+                }}""";
+        List<ServerConfig> servers = parse(json);
+        HttpServerConfig api = (HttpServerConfig) servers.get(0);
+        SseServerConfig old = (SseServerConfig) servers.get(1);
+        assertThat(api.url().getPath()).isEqualTo("/" + SECRET + "/mcp");
+        // as the file wrote it, without query and fragment
+        assertThat(api.shownUrl()).isEqualTo("http://127.0.0.1:1/${TOKEN}/mcp");
+        assertThat(old.shownUrl()).isEqualTo("http://127.0.0.1:1/${TOKEN}/sse");
+        assertThat(api.toString()).doesNotContain(SECRET).contains("http://127.0.0.1:1/${TOKEN}/mcp");
+        assertThat(old.toString()).doesNotContain(SECRET).contains("http://127.0.0.1:1/${TOKEN}/sse");
+        // the transports cannot tell a secret segment from a plain one: they show the origin only
+        assertThat(api.newTransport().toString()).doesNotContain(SECRET).contains("http://127.0.0.1:1/<path redacted>");
+        assertThat(old.newTransport().toString()).doesNotContain(SECRET);
+        // built in code: scheme, host, port and path
+        assertThat(HttpServerConfig.of("x", URI.create("https://example.com/mcp?k=v")).shownUrl())
+                .isEqualTo("https://example.com/mcp");
+    }
 }

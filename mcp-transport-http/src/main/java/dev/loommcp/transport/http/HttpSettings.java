@@ -225,16 +225,19 @@ final class HttpSettings {
 
     /**
      * @param origin the endpoint's origin (safe to log)
-     * @param target the URI whose path is shown (its query is redacted)
+     * @param target the URI requests go to (neither its path nor its query is shown, only whether it has them)
      */
     static String describeConfig(String origin, URI target, List<String[]> headers, boolean signer,
                                  boolean authorization, String tls) {
         StringBuilder sb = new StringBuilder("[endpoint=");
         sb.append(origin);
-        URI endpoint = target;
-        String path = endpoint.getRawPath();
-        sb.append(path == null ? "" : path);
-        if (endpoint.getRawQuery() != null) {
+        // the path is not shown either: some servers take a secret there (https://host/mcp/<token>/sse), and the
+        // transport cannot tell such a segment from a plain one
+        String path = target.getRawPath();
+        if (path != null && !path.isEmpty() && !path.equals("/")) {
+            sb.append("/<path redacted>");
+        }
+        if (target.getRawQuery() != null) {
             sb.append("?<redacted>");
         }
         sb.append(", headers=[");

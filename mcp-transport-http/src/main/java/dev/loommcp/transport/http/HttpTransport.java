@@ -543,8 +543,8 @@ public final class HttpTransport implements McpTransport {
     }
 
     /**
-     * Describes the transport: endpoint without query, header names with redacted values, whether a signer and an
-     * authorization provider are set, and TLS.
+     * Describes the transport: the endpoint's origin (its path and query redacted: either may hold a secret),
+     * header names with redacted values, whether a signer and an authorization provider are set, and TLS.
      */
     @Override
     public String toString() {
@@ -854,7 +854,7 @@ public final class HttpTransport implements McpTransport {
             return d;
         }
 
-        /** Describes the settings; header values and the endpoint's query are redacted. */
+        /** Describes the settings; header values and the endpoint's path and query are redacted. */
         @Override
         public String toString() {
             return "HttpTransport.Builder" + HttpSettings.describeConfig(

@@ -37,6 +37,12 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 final class SseConnection {
 
+    /**
+     * How messages name the stream's request: not by its path, which may hold a secret (some servers take a token
+     * there), and the origin is said by the rest of the message.
+     */
+    private static final String GET_STREAM = "GET of the SSE stream";
+
     /** One GET stream: its reader thread, and the endpoint it announced. */
     static final class Stream {
         final Call call;
@@ -145,7 +151,7 @@ final class SseConnection {
         }
         boolean ok = false;
         try {
-            await(s, deadline, "GET " + path());
+            await(s, deadline, GET_STREAM);
             ok = true;
         } finally {
             if (!ok) {
@@ -209,7 +215,7 @@ final class SseConnection {
         if (current != null) {
             return current;
         }
-        Stream s = new Stream(new Call(null, "GET " + path(), true, false));
+        Stream s = new Stream(new Call(null, GET_STREAM, true, false));
         current = s;
         Thread t = settings.threads.newThread("http-sse", () -> read(s));
         readers.add(t);
@@ -244,13 +250,13 @@ final class SseConnection {
             HttpResponse<StreamBody> resp = exchange.send(s.call, "GET", EMPTY, headers, headerDeadline);
             int status = resp.statusCode();
             if (status < 200 || status >= 300) {
-                throw exchange.statusFailure(s.call, resp, null, "GET " + path() + " (the SSE stream) failed with "
-                        + "HTTP " + status, headerDeadline);
+                throw exchange.statusFailure(s.call, resp, null, GET_STREAM + " failed with HTTP " + status,
+                        headerDeadline);
             }
             String type = mediaType(resp);
             if (!type.equals("text/event-stream")) {
                 resp.body().close();
-                throw new McpProtocolException("GET " + path() + " was answered with HTTP " + status
+                throw new McpProtocolException(GET_STREAM + " was answered with HTTP " + status
                         + " but not an SSE stream (Content-Type " + (type.isEmpty() ? "none" : type) + ")");
             }
             SseParser parser = new SseParser(settings.maxMessageBytes, null, listener(s)).ignoreIds();
@@ -473,8 +479,4 @@ final class SseConnection {
         return settings.threads.joinAll(threads, Deadline.after(Duration.ofMillis(HttpSettings.CLOSE_TIMEOUT_MILLIS)));
     }
 
-    private String path() {
-        String p = settings.target.getRawPath();
-        return p == null || p.isEmpty() ? "/" : p;
-    }
 }

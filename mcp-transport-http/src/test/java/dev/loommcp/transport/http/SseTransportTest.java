@@ -302,7 +302,7 @@ class SseTransportTest {
                     .satisfies(e -> {
                         assertThat(((McpHttpStatusException) e).statusCode()).isEqualTo(404);
                         assertThat(e.getSuppressed()).anySatisfy(s -> assertThat(s)
-                                .hasMessageContaining("(the SSE stream) failed with HTTP 404"));
+                                .hasMessageContaining("GET of the SSE stream failed with HTTP 404"));
                     });
         }
         assertThat(server.requests("GET")).hasSize(1); // one try, no loop
