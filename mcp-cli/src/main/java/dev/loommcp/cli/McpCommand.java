@@ -80,6 +80,9 @@ import picocli.CommandLine.Spec;
         footer = {
             "  mcp --stdio 'npx -y @modelcontextprotocol/server-everything stdio' tools",
             "  mcp --stdio 'node server.js' call echo '{\"message\":\"hi\"}'",
+            "  mcp --stdio 'node server.js' call add a=1 b=2 tags='[\"x\"]'",
+            "  mcp --stdio 'node server.js' complete prompt greet name Al",
+            "  mcp --stdio 'node server.js' request resources/templates/list",
             "  mcp --http http://127.0.0.1:3001/mcp \\",
             "      --header 'Authorization: Bearer TOKEN' tools",
             "  mcp --stdio 'uvx my-server' --env API_KEY --timeout 2m --json \\",
@@ -90,6 +93,7 @@ import picocli.CommandLine.Spec;
             "  mcp --config mcp.json servers",
             "  mcp --config mcp.json tools",
             "  mcp --config mcp.json --server files call read_file '{\"path\":\"a.txt\"}'",
+            "  mcp --config mcp.json call files__read_file path=a.txt",
             "",
             "Environment:",
             "  MCP_PROGRESS=always|never  progress bar even without a terminal, or never",
