@@ -221,8 +221,10 @@ final class HostCommands {
             try {
                 Map<String, Object> args = given;
                 if (args == null) {
-                    HostedTool listed = registry.tools().stream().filter(t -> t.name().equals(name)).findFirst()
-                            .orElse(null);
+                    // the name as listed, or SERVER__TOOL of the server's own tool name, where the list shows
+                    // another form of it (the registry routes either)
+                    HostedTool listed = registry.tools().stream().filter(t -> t.name().equals(name)
+                            || (t.server() + SEPARATOR + t.tool().name()).equals(name)).findFirst().orElse(null);
                     args = McpCommand.typedArguments(listed == null ? null : listed.tool(), name, form, commandLine);
                 }
                 CallToolResult result = registry.callTool(name, args,

@@ -72,6 +72,17 @@ class CliInspectorCommandsTest {
     }
 
     @Test
+    void callAsATaskTakesKeyValueArgumentsToo() {
+        String fixture = dev.loommcp.testkit.TasksFixture.stdioCommand().stream().map(ShellWords::quote)
+                .collect(Collectors.joining(" "));
+        Run r = mcp("--stdio", fixture, "call", "--task", "slow_compute", "seconds=0.2", "label=7");
+        assertThat(r.code()).as(r.err()).isZero();
+        assertThat(r.out()).isEqualTo("computed after 200 ms\n");
+        usage(mcp("--stdio", fixture, "call", "--task", "slow_compute", "seconds=soon"),
+                "argument 'seconds': expected a number, got 'soon'");
+    }
+
+    @Test
     void aKeyValueThatDoesNotFitIsAUsageErrorNamingKeyTypeAndValue() {
         usage(everything("call", "get-sum", "a=one", "b=2"), "mcp: argument 'a': expected a number, got 'one'");
         usage(everything("call", "get-annotated-message", "messageType=success", "includeImage=yes"),
