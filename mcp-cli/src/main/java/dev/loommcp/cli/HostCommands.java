@@ -2,6 +2,8 @@ package dev.loommcp.cli;
 
 import dev.loommcp.McpClient;
 import dev.loommcp.McpClientBuilder;
+import dev.loommcp.OutputSchemaValidation;
+import dev.loommcp.RequestOptions;
 import dev.loommcp.hosts.HostedTool;
 import dev.loommcp.hosts.McpServers;
 import dev.loommcp.hosts.McpServersFile;
@@ -9,6 +11,7 @@ import dev.loommcp.hosts.RestartPolicy;
 import dev.loommcp.hosts.ServerConfig;
 import dev.loommcp.hosts.ServerStatus;
 import dev.loommcp.internal.json.Json;
+import dev.loommcp.schema.CallToolResult;
 import dev.loommcp.schema.Implementation;
 import dev.loommcp.schema.Tool;
 import java.io.IOException;
@@ -38,6 +41,9 @@ final class HostCommands {
      */
     private static final java.util.logging.Logger HOSTS_LOG = java.util.logging.Logger.getLogger("dev.loommcp.hosts");
 
+    /** The registry's separator between a server's name and its tool's name (its default). */
+    static final String SEPARATOR = "__";
+
     private final Output io;
     private final boolean json;
     private final CommandLine commandLine;
@@ -46,6 +52,8 @@ final class HostCommands {
     private final Duration timeout;
     private final Duration connectTimeout;
     private final dev.loommcp.ProtocolMode protocol;
+    /** How each server's client checks {@code structuredContent} ({@code call --validate}). */
+    private OutputSchemaValidation validation = OutputSchemaValidation.OFF;
 
     /**
      * Creates the commands of one command line.
@@ -229,6 +237,55 @@ final class HostCommands {
         });
     }
 
+    /**
+     * {@code call SERVER__TOOL} without {@code --server}: the call goes through the registry's routing
+     * ({@link McpServers#callTool}), which starts the one server it names. {@code KEY=VALUE} arguments are typed by
+     * the tool's input schema, found in the aggregated tool list (which starts every server of the file); a name the
+     * list does not hold is refused by the registry, naming what is missing (exit 2).
+     *
+     * @param name       the namespaced name
+     * @param form       the arguments as given
+     * @param given      the JSON-object arguments, or {@code null} when {@code form} holds {@code KEY=VALUE} words
+     * @param validation how the result's {@code structuredContent} is checked ({@code --validate})
+     * @param timeoutHint the {@code --timeout} as typed or its default, to name in a timeout message
+     * @return the exit code: as {@code call}
+     * @throws InterruptedException if interrupted
+     */
+    int call(String name, KeyValues.Form form, Map<String, Object> given, OutputSchemaValidation validation,
+             String timeoutHint) throws InterruptedException {
+        this.validation = validation;
+        return withRegistry(registry -> {
+            ProgressBar bar = new ProgressBar(io.rawErr(), io.progressEnabled(), io.width() > 0 ? io.width() : 80);
+            try {
+                Map<String, Object> args = given;
+                if (args == null) {
+                    // the name as listed, or SERVER__TOOL of the server's own tool name, where the list shows
+                    // another form of it (the registry routes either)
+                    HostedTool listed = registry.tools().stream().filter(t -> t.name().equals(name)
+                            || (t.server() + SEPARATOR + t.tool().name()).equals(name)).findFirst().orElse(null);
+                    args = McpCommand.typedArguments(listed == null ? null : listed.tool(), name, form, commandLine);
+                }
+                CallToolResult result = registry.callTool(name, args,
+                        RequestOptions.newBuilder().progressListener(bar).build());
+                bar.finish();
+                if (json) {
+                    io.printJson(Json.toPlain(result));
+                    return result.error() ? ExitCodes.TOOL_ERROR : ExitCodes.OK;
+                }
+                return McpCommand.printToolResult(io, name, result);
+            } catch (ParameterException e) {
+                throw e;
+            } catch (IllegalArgumentException e) {
+                // the registry's routing: a name with no such server, or a tool the server does not list
+                throw new ParameterException(commandLine, e.getMessage());
+            } catch (RuntimeException e) {
+                return Failures.report(e, io.rawOut(), io.err(), json, null, timeoutHint);
+            } finally {
+                bar.finish();
+            }
+        });
+    }
+
     /** Notes every server that is not ready on stderr; exit 3 when there is one. */
     private int notReady(List<ServerStatus> statuses) {
         io.out().flush();
@@ -283,6 +340,7 @@ final class HostCommands {
         if (verdicts != null) {
             builder.eraVerdictCache(verdicts, ClientSetup.ERA_VERDICT_TTL);
         }
+        builder.outputSchemaValidation(validation);
     }
 
     private static String lower(String s) {

@@ -10,6 +10,8 @@ import dev.loommcp.cli.conformance.ConformanceClient;
 import dev.loommcp.internal.json.Json;
 import dev.loommcp.internal.json.JsonSyntax;
 import dev.loommcp.schema.CallToolResult;
+import dev.loommcp.schema.CompleteResult;
+import dev.loommcp.schema.Completion;
 import dev.loommcp.schema.DiscoverResult;
 import dev.loommcp.schema.Implementation;
 import dev.loommcp.schema.InitializeResult;
@@ -78,6 +80,9 @@ import picocli.CommandLine.Spec;
         footer = {
             "  mcp --stdio 'npx -y @modelcontextprotocol/server-everything stdio' tools",
             "  mcp --stdio 'node server.js' call echo '{\"message\":\"hi\"}'",
+            "  mcp --stdio 'node server.js' call add a=1 b=2 tags='[\"x\"]'",
+            "  mcp --stdio 'node server.js' complete prompt greet name Al",
+            "  mcp --stdio 'node server.js' request resources/templates/list",
             "  mcp --http http://127.0.0.1:3001/mcp \\",
             "      --header 'Authorization: Bearer TOKEN' tools",
             "  mcp --stdio 'uvx my-server' --env API_KEY --timeout 2m --json \\",
@@ -88,6 +93,7 @@ import picocli.CommandLine.Spec;
             "  mcp --config mcp.json servers",
             "  mcp --config mcp.json tools",
             "  mcp --config mcp.json --server files call read_file '{\"path\":\"a.txt\"}'",
+            "  mcp --config mcp.json call files__read_file path=a.txt",
             "",
             "Environment:",
             "  MCP_PROGRESS=always|never  progress bar even without a terminal, or never",
@@ -346,10 +352,13 @@ final class McpCommand {
     @Command(name = "call", mixinStandardHelpOptions = true,
             description = {"Call a tool and print its result block by block. Exit code 1 when the "
             + "result has isError: true. Progress is drawn on stderr when it is a terminal."})
-    int call(@Parameters(index = "0", paramLabel = "NAME", description = "the tool's name") String name,
-             @Parameters(index = "1", arity = "0..1", paramLabel = "JSON-OBJECT",
-                     description = "the arguments as a JSON object (default {}); - reads them from stdin")
-             String arguments,
+    int call(@Parameters(index = "0", paramLabel = "NAME", description = {"the tool's name; with --config and no "
+                     + "--server, a namespaced name SERVER__TOOL as 'tools' lists it"}) String name,
+             @Parameters(index = "1..*", arity = "0..*", paramLabel = "KEY=VALUE | JSON-OBJECT",
+                     description = {"the arguments: KEY=VALUE words, each value typed by the tool's input schema "
+                     + "(a=1 tags='[\"x\"]' message=hi), or one JSON object (default {}); - reads the JSON "
+                     + "object from stdin"})
+             List<String> arguments,
              @Option(names = "--validate", description = {"read the tool list first and check the result's "
                      + "structuredContent against the tool's outputSchema (JSON Schema); a mismatch exits 6"})
              boolean validate,
@@ -361,22 +370,32 @@ final class McpCommand {
                      + "(the server decides whether the call becomes a task); legacy era: a task-augmented call when "
                      + "the server and the tool allow it."})
              boolean task) throws InterruptedException {
-        Map<String, Object> args = jsonObjectArgument(arguments, "the tool arguments");
+        KeyValues.Form form = form(arguments, "the tool arguments");
+        Map<String, Object> given = form.isPairs() ? null : jsonObjectArgument(form.json(), "the tool arguments");
         if (validate && json) {
             throw usage("--validate checks the parsed result; it cannot be combined with --json, which prints the "
                     + "result exactly as received");
         }
         outputSchemaValidation = validate ? OutputSchemaValidation.FAIL : OutputSchemaValidation.OFF;
+        if (routesThroughRegistry(name)) {
+            if (task) {
+                throw usage("call --task needs one server: pick it with --server NAME and give the tool's own name");
+            }
+            return hostCommands().call(name, form, given, outputSchemaValidation,
+                    timeoutHint("--timeout", DEFAULT_REQUEST_TIMEOUT));
+        }
         if (task) {
             return withTasks((client, tasks) -> {
-                if (validate) {
+                Map<String, Object> args = given != null ? given : typedArguments(client, name, form, validate);
+                if (validate && !form.isPairs()) {
                     noteUnlistedTool(client, name);
                 }
                 return taskCommands().callAsTask(client, tasks, name, args, timeout);
             });
         }
         return withClient(client -> {
-            if (validate) {
+            Map<String, Object> args = given != null ? given : typedArguments(client, name, form, validate);
+            if (validate && !form.isPairs()) {
                 noteUnlistedTool(client, name);
             }
             ProgressBar bar = new ProgressBar(io.rawErr(), io.progressEnabled(), io.width() > 0 ? io.width() : 80);
@@ -393,17 +412,29 @@ final class McpCommand {
                 }
                 CallToolResult result = client.callTool(name, args, options);
                 bar.finish();
-                Render.toolResult(io.out(), result);
-                if (result.error()) {
-                    io.out().flush();
-                    io.err().println("mcp: tool '" + name + "' returned an error result (isError: true)");
-                    return ExitCodes.TOOL_ERROR;
-                }
-                return ExitCodes.OK;
+                return printToolResult(io, name, result);
             } finally {
                 bar.finish();
             }
         });
+    }
+
+    /**
+     * Prints a tool's result block by block, and for a result with {@code isError: true} a note on stderr.
+     *
+     * @param io     where to write
+     * @param name   the tool's name as the command was given it
+     * @param result the result
+     * @return {@link ExitCodes#TOOL_ERROR} for an error result, else {@link ExitCodes#OK}
+     */
+    static int printToolResult(Output io, String name, CallToolResult result) {
+        Render.toolResult(io.out(), result);
+        if (result.error()) {
+            io.out().flush();
+            io.err().println("mcp: tool '" + name + "' returned an error result (isError: true)");
+            return ExitCodes.TOOL_ERROR;
+        }
+        return ExitCodes.OK;
     }
 
     /**
@@ -412,9 +443,68 @@ final class McpCommand {
      */
     private void noteUnlistedTool(McpClient client, String name) throws InterruptedException {
         if (client.listAllTools().stream().noneMatch(t -> name.equals(t.name()))) {
-            io.err().println("mcp: tool '" + name + "' is not in the server's tool list; nothing to validate "
-                    + "against");
-            io.err().flush();
+            noteUnlisted(name, " nothing to validate against");
+        }
+    }
+
+    private void noteUnlisted(String name, String consequence) {
+        io.err().println("mcp: tool '" + TerminalText.escape(name) + "' is not in the server's tool list;"
+                + consequence);
+        io.err().flush();
+    }
+
+    /**
+     * Types {@code KEY=VALUE} tool arguments by the tool's input schema, read from the tool list (which also serves
+     * {@code --validate}). A tool that is not in the list is noted on stderr and its values are inferred.
+     *
+     * @throws ParameterException for a key the schema does not allow or a value that does not fit its type
+     */
+    private Map<String, Object> typedArguments(McpClient client, String name, KeyValues.Form form, boolean validate)
+            throws InterruptedException {
+        Tool tool = client.listAllTools().stream().filter(t -> name.equals(t.name())).findFirst().orElse(null);
+        if (tool == null) {
+            noteUnlisted(name, " its KEY=VALUE arguments are sent as JSON where they parse as JSON, else as strings"
+                    + (validate ? "; nothing to validate against" : ""));
+        }
+        return typedArguments(tool, name, form, spec.commandLine());
+    }
+
+    /**
+     * Types {@code KEY=VALUE} tool arguments by a tool's input schema ({@link KeyValues#typed}).
+     *
+     * @param tool        the tool as listed, or {@code null} when it is not known (every value is inferred)
+     * @param name        the name the command was given, for messages
+     * @param form        the arguments, in the {@code KEY=VALUE} form
+     * @param commandLine for the usage error
+     * @return the arguments object
+     * @throws ParameterException for a key the schema does not allow or a value that does not fit its type
+     */
+    static Map<String, Object> typedArguments(Tool tool, String name, KeyValues.Form form, CommandLine commandLine) {
+        try {
+            return KeyValues.typed(form.pairs(), tool == null ? null : tool.inputSchema(),
+                    "tool '" + TerminalText.escape(name) + "'");
+        } catch (IllegalArgumentException e) {
+            throw new ParameterException(commandLine, e.getMessage());
+        }
+    }
+
+    /**
+     * Whether {@code call NAME} goes through the registry of the {@code --config} file: with {@code --config} and no
+     * {@code --server} (nor {@code --stdio}, {@code --http}, {@code --sse}), when the name holds the registry's
+     * separator ({@code __}), as the names of the aggregated {@code tools} do. Any other name is a tool of the one
+     * server {@code --server} names (or the file's only one).
+     */
+    private boolean routesThroughRegistry(String name) {
+        return config != null && server == null && stdio == null && http == null && sse == null
+                && name.contains(HostCommands.SEPARATOR);
+    }
+
+    /** Tells the argument forms apart ({@link KeyValues#parse}); a problem is a usage error. */
+    private KeyValues.Form form(List<String> words, String what) {
+        try {
+            return KeyValues.parse(words, what);
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
         }
     }
 
@@ -528,12 +618,31 @@ final class McpCommand {
     @Command(name = "prompt", mixinStandardHelpOptions = true,
             description = "Get a prompt with arguments and print its messages.")
     int prompt(@Parameters(index = "0", paramLabel = "NAME", description = "the prompt's name") String name,
-               @Parameters(index = "1", arity = "0..1", paramLabel = "JSON-OBJECT",
-                       description = "the arguments as a JSON object of strings (numbers and booleans are turned "
-                               + "into strings); - reads them from stdin")
-               String arguments) throws InterruptedException {
+               @Parameters(index = "1..*", arity = "0..*", paramLabel = "KEY=VALUE | JSON-OBJECT",
+                       description = {"the arguments: KEY=VALUE words (values are strings as typed; each key must be "
+                               + "one of the prompt's arguments), or one JSON object of strings (numbers and "
+                               + "booleans are turned into strings); - reads the JSON object from stdin"})
+               List<String> arguments) throws InterruptedException {
+        KeyValues.Form form = form(arguments, "the prompt arguments");
+        Map<String, String> given = form.isPairs() ? null : promptStrings(form.json());
+        return withClient(client -> {
+            Map<String, String> args = given != null ? given : promptArguments(client, name, form);
+            if (json) {
+                Map<String, Object> params = new LinkedHashMap<>();
+                params.put("name", name);
+                params.put("arguments", args);
+                io.printJson(client.request("prompts/get", params, RequestOptions.DEFAULT));
+            } else {
+                Render.prompt(io.out(), client.getPrompt(name, args));
+            }
+            return ExitCodes.OK;
+        });
+    }
+
+    /** The JSON-object form of prompt arguments as strings (numbers and booleans as their JSON text). */
+    private Map<String, String> promptStrings(String text) {
         Map<String, String> args = new LinkedHashMap<>();
-        for (Map.Entry<String, Object> e : jsonObjectArgument(arguments, "the prompt arguments").entrySet()) {
+        for (Map.Entry<String, Object> e : jsonObjectArgument(text, "the prompt arguments").entrySet()) {
             Object v = e.getValue();
             if (v instanceof String s) {
                 args.put(e.getKey(), s);
@@ -543,14 +652,129 @@ final class McpCommand {
                 throw usage("prompt argument '" + e.getKey() + "' must be a string (prompt arguments are strings)");
             }
         }
+        return args;
+    }
+
+    /**
+     * Checks {@code KEY=VALUE} prompt arguments against the prompt's arguments in {@code prompts/list}; a prompt that
+     * is not listed is noted on stderr and its arguments are sent as given.
+     */
+    private Map<String, String> promptArguments(McpClient client, String name, KeyValues.Form form)
+            throws InterruptedException {
+        Prompt prompt = client.listAllPrompts().stream().filter(p -> name.equals(p.name())).findFirst().orElse(null);
+        if (prompt == null) {
+            io.err().println("mcp: prompt '" + TerminalText.escape(name) + "' is not in the server's prompt list; "
+                    + "its arguments are sent as given");
+            io.err().flush();
+        }
+        try {
+            return KeyValues.strings(form.pairs(), prompt == null ? null
+                    : prompt.arguments() == null ? List.of() : prompt.arguments(),
+                    "prompt '" + TerminalText.escape(name) + "'");
+        } catch (IllegalArgumentException e) {
+            throw usage(e.getMessage());
+        }
+    }
+
+    @Command(name = "request", mixinStandardHelpOptions = true,
+            description = {"Send any JSON-RPC request and print its result as JSON. A JSON-RPC error is printed as "
+                    + "for the other commands (exit 4; with --json the error object on stdout)."})
+    int request(@Parameters(index = "0", paramLabel = "METHOD", description = "the method, like tools/list")
+                String method,
+                @Parameters(index = "1..*", arity = "0..*", paramLabel = "KEY=VALUE | JSON-OBJECT",
+                        description = {"the params: one JSON object (- reads it from stdin), or KEY=VALUE words "
+                                + "(each value is JSON when it parses as JSON, else a string); none: no params"})
+                List<String> params) throws InterruptedException {
+        Map<String, Object> p = rawParams(method, params);
         return withClient(client -> {
+            io.printJson(client.request(method, p, RequestOptions.DEFAULT));
+            return ExitCodes.OK;
+        });
+    }
+
+    @Command(name = "notify", mixinStandardHelpOptions = true,
+            description = {"Send any JSON-RPC notification (after the handshake) and exit; nothing is printed."})
+    int notify(@Parameters(index = "0", paramLabel = "METHOD", description = "the method, like "
+                       + "notifications/roots/list_changed") String method,
+               @Parameters(index = "1..*", arity = "0..*", paramLabel = "KEY=VALUE | JSON-OBJECT",
+                       description = "the params, as for request") List<String> params)
+            throws InterruptedException {
+        Map<String, Object> p = rawParams(method, params);
+        return withClient(client -> {
+            client.notify(method, p, RequestOptions.DEFAULT);
+            return ExitCodes.OK;
+        });
+    }
+
+    /** The params of {@code request} and {@code notify}: {@code null} when none are given. */
+    private Map<String, Object> rawParams(String method, List<String> words) {
+        if (method.isBlank() || method.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
+            throw usage("METHOD must name a JSON-RPC method, like tools/list; '" + TerminalText.escape(method)
+                    + "' is not one");
+        }
+        KeyValues.Form form = form(words, "the params");
+        if (form.isPairs()) {
+            return KeyValues.inferred(form.pairs());
+        }
+        return form.json() == null ? null : jsonObjectArgument(form.json(), "the params");
+    }
+
+    @Command(name = "complete", mixinStandardHelpOptions = true,
+            description = {"Ask the server to complete an argument of a prompt or of a resource template "
+                    + "(completion/complete) and print the values, one per line. A note on stderr says when the "
+                    + "server has more."})
+    int complete(@Parameters(index = "0", paramLabel = "prompt|resource",
+                         description = "what the argument belongs to") String kind,
+                 @Parameters(index = "1", paramLabel = "NAME|URI-TEMPLATE",
+                         description = "the prompt's name, or the resource template's URI template") String ref,
+                 @Parameters(index = "2", paramLabel = "ARG", description = "the argument's name") String argument,
+                 @Parameters(index = "3", arity = "0..1", paramLabel = "VALUE",
+                         description = "what is typed so far (default: empty)") String value,
+                 @Option(names = "--context", paramLabel = "KEY=VALUE", description = {"an argument already "
+                         + "given (repeatable): its value is a string; sent as context.arguments"})
+                 List<String> context) throws InterruptedException {
+        Map<String, Object> reference = new LinkedHashMap<>();
+        switch (kind) {
+            case "prompt" -> {
+                reference.put("type", dev.loommcp.schema.PromptReference.TYPE);
+                reference.put("name", ref);
+            }
+            case "resource" -> {
+                reference.put("type", dev.loommcp.schema.ResourceTemplateReference.TYPE);
+                reference.put("uri", ref);
+            }
+            default -> throw usage("complete: expected 'prompt NAME' or 'resource URI-TEMPLATE', not '"
+                    + TerminalText.escape(kind) + "'");
+        }
+        Map<String, Object> params = new LinkedHashMap<>();
+        params.put("ref", reference);
+        params.put("argument", Map.of("name", argument, "value", value == null ? "" : value));
+        if (context != null && !context.isEmpty()) {
+            KeyValues.Form form = form(context, "--context");
+            if (!form.isPairs()) {
+                throw usage("--context: expected KEY=VALUE, not '" + TerminalText.escape(form.json()) + "'");
+            }
+            params.put("context", Map.of("arguments", KeyValues.strings(form.pairs(), null, "")));
+        }
+        return withClient(client -> {
+            Map<String, Object> raw = client.request("completion/complete", params, RequestOptions.DEFAULT);
             if (json) {
-                Map<String, Object> params = new LinkedHashMap<>();
-                params.put("name", name);
-                params.put("arguments", args);
-                io.printJson(client.request("prompts/get", params, RequestOptions.DEFAULT));
-            } else {
-                Render.prompt(io.out(), client.getPrompt(name, args));
+                io.printJson(raw);
+                return ExitCodes.OK;
+            }
+            Completion completion = Json.convert(raw, CompleteResult.class, "completion/complete result")
+                    .completion();
+            List<String> values = completion.values() == null ? List.of() : completion.values();
+            if (values.isEmpty()) {
+                io.out().println("(no values)");
+            }
+            values.forEach(io.out()::println);
+            io.out().flush();
+            if (Boolean.TRUE.equals(completion.hasMore())
+                    || (completion.total() != null && completion.total() > values.size())) {
+                io.err().println("mcp: the server has more values than these " + values.size()
+                        + (completion.total() != null ? " (" + completion.total() + " in all)" : ""));
+                io.err().flush();
             }
             return ExitCodes.OK;
         });

@@ -156,6 +156,24 @@ class CliConfigIT {
     }
 
     @Test
+    void aNamespacedCallWithKeyValueArgumentsAndTheInspectorCommandsRunThroughTheJar() throws Exception {
+        Path file = config("");
+        Run sum = mcp("--config", file.toString(), "call", "everything__get-sum", "a=1", "b=2");
+        assertThat(sum.code()).as(sum.err()).isZero();
+        assertThat(sum.out()).isEqualTo("The sum of 1 and 2 is 3.\n");
+        Run typo = mcp("--config", file.toString(), "call", "everything__get-sum", "a=1", "c=2");
+        assertThat(typo.code()).isEqualTo(2);
+        assertThat(typo.err()).startsWith("mcp: tool 'everything__get-sum' has no argument 'c' (its arguments are: a, b;");
+        Run complete = mcp("--config", file.toString(), "--server", "everything", "complete", "prompt",
+                "completable-prompt", "department", "S");
+        assertThat(complete.code()).as(complete.err()).isZero();
+        assertThat(complete.out()).isEqualTo("Sales\nSupport\n");
+        Run request = mcp("--config", file.toString(), "--server", "fixture", "request", "tools/list");
+        assertThat(request.code()).as(request.err()).isZero();
+        assertThat(request.out()).startsWith("{").contains("\"tools\"");
+    }
+
+    @Test
     void usageErrorsNameTheFileTheServerAndTheField() throws Exception {
         Path file = config("");
         Run several = mcp("--config", file.toString(), "ping");

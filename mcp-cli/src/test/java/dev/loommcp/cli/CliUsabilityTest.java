@@ -97,8 +97,8 @@ class CliUsabilityTest {
 
     @Test
     void usageErrorsAreOneLinePlusAPointerToHelp() {
-        String commands = "call, conformance, info, listen, logout, ping, prompt, prompts, read, resources, servers, "
-                + "tasks, tools";
+        String commands = "call, complete, conformance, info, listen, logout, notify, ping, prompt, prompts, read, "
+                + "request, resources, servers, tasks, tools";
         assertUsageError(mcp(), "no command given; the commands are: " + commands);
         assertUsageError(mcp("--stdio", "true"), "no command given; the commands are: " + commands);
         assertUsageError(mcp("--stdio", "true", "no-such-command"),
