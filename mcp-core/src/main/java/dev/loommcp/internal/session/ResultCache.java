@@ -25,9 +25,9 @@ import java.util.function.BooleanSupplier;
  *
  * <p>Bounded: at most {@code maxEntries} entries and {@code maxBytes} bytes (each entry counted as its estimated
  * size as JSON text, {@link JsonSize}); storing beyond either drops the oldest stored entries first, and a result
- * alone larger than {@code maxBytes} is not stored. Expired entries are swept on insert, amortised (a full pass
- * once per as many inserts as half the entries held, at least every 16th), so that nothing expired stays held
- * beyond the next few stores; no thread of its own. Thread-safe: one {@link ReentrantLock} guards the map (held
+ * alone larger than {@code maxBytes} is not stored. Expired entries are swept on insert: a full pass at most once
+ * per 16 inserts, and only once the earliest expiry held has passed, so that nothing expired stays held beyond the
+ * next 16 stores; no thread of its own. Thread-safe: one {@link ReentrantLock} guards the map (held
  * for map operations only, never around user code or I/O).
  */
 public final class ResultCache {
@@ -49,6 +49,13 @@ public final class ResultCache {
     private final long maxBytes;
     /** The bytes of every entry held. Guarded by lock. */
     private long bytes;
+    /**
+     * The earliest expiry of the entries held (may be earlier than any of them after a removal: then one sweep too
+     * many). Guarded by lock.
+     */
+    private long earliestExpiry;
+    /** Whether {@link #earliestExpiry} holds an expiry (some entry was stored since the last sweep emptied it). */
+    private boolean expiryKnown;
     /** Stores since the last sweep of expired entries. Guarded by lock. */
     private int storesSinceSweep;
 
@@ -200,7 +207,8 @@ public final class ResultCache {
             if (size > maxBytes) {
                 return; // alone over the budget: not kept (nor the older result it replaces)
             }
-            if (++storesSinceSweep >= Math.max(16, entries.size() / 2)) {
+            // every 16th store at most, and only once something has expired: O(entries) per 16 stores
+            if (++storesSinceSweep >= SWEEP_EVERY && expiryKnown && now - earliestExpiry >= 0) {
                 sweep(now);
             }
             Iterator<Entry> oldest = entries.values().iterator();
@@ -210,6 +218,10 @@ public final class ResultCache {
             }
             entries.put(key, e);
             bytes += size;
+            if (!expiryKnown || e.freshUntil() - earliestExpiry < 0) {
+                earliestExpiry = e.freshUntil();
+                expiryKnown = true;
+            }
         } finally {
             lock.unlock();
         }
@@ -218,15 +230,22 @@ public final class ResultCache {
     /** Drops every expired entry. Holds lock. */
     private void sweep(long now) {
         storesSinceSweep = 0;
+        expiryKnown = false;
         Iterator<Entry> it = entries.values().iterator();
         while (it.hasNext()) {
             Entry e = it.next();
             if (!e.fresh(now)) {
                 bytes -= e.bytes();
                 it.remove();
+            } else if (!expiryKnown || e.freshUntil() - earliestExpiry < 0) {
+                earliestExpiry = e.freshUntil();
+                expiryKnown = true;
             }
         }
     }
+
+    /** How many stores at least come between two sweeps. */
+    private static final int SWEEP_EVERY = 16;
 
     /** Removes one entry, keeping the byte count. Holds lock. */
     private void remove(String key) {
