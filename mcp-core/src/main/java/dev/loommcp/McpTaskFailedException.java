@@ -39,7 +39,7 @@ public final class McpTaskFailedException extends McpRpcException {
      */
     public McpTaskFailedException(String method, String toolName, String taskId, RequestId requestId,
                                   JsonRpcError error) {
-        super("task " + taskId + " (" + method + (toolName == null ? "" : " " + toolName)
+        super("task " + dev.loommcp.internal.json.Shown.id(taskId) + " (" + method + (toolName == null ? "" : " " + toolName)
                 + ") ended failed with JSON-RPC error " + error.code() + ": " + shortened(error.message()),
                 method, requestId, error);
         this.taskId = taskId;

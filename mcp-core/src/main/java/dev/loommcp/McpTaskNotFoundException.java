@@ -35,12 +35,13 @@ public final class McpTaskNotFoundException extends McpRpcException {
     }
 
     /**
-     * Returns the message of the JSON-RPC error, followed by the task's id.
+     * Returns the message of the JSON-RPC error, followed by the task's id (control characters escaped, at most 64
+     * characters shown).
      *
      * @return the message
      */
     @Override
     public String getMessage() {
-        return taskId == null ? super.getMessage() : super.getMessage() + " (task " + taskId + ")";
+        return taskId == null ? super.getMessage() : super.getMessage() + " (task " + dev.loommcp.internal.json.Shown.id(taskId) + ")";
     }
 }
