@@ -1,5 +1,6 @@
 package dev.loommcp;
 
+import dev.loommcp.internal.json.Shown;
 import dev.loommcp.jsonrpc.JsonRpcError;
 import dev.loommcp.jsonrpc.RequestId;
 
@@ -42,6 +43,6 @@ public final class McpTaskNotFoundException extends McpRpcException {
      */
     @Override
     public String getMessage() {
-        return taskId == null ? super.getMessage() : super.getMessage() + " (task " + dev.loommcp.internal.json.Shown.id(taskId) + ")";
+        return taskId == null ? super.getMessage() : super.getMessage() + " (task " + Shown.id(taskId) + ")";
     }
 }

@@ -280,8 +280,8 @@ public final class FileTaskStore implements TaskStore {
     }
 
     /**
-     * Reads, prunes ({@link TaskRecords#prunable}), changes and (when either changed something) rewrites the file, under both locks, waited for at most
-     * until the earlier of {@code deadline} and the lock timeout.
+     * Reads, prunes ({@link TaskRecords#prunable}), changes and (when either changed something) rewrites the file,
+     * under both locks, waited for at most until the earlier of {@code deadline} and the lock timeout.
      */
     private void change(java.util.function.Predicate<Map<String, TaskRecord>> change, Deadline deadline) {
         Objects.requireNonNull(deadline, "deadline");
@@ -303,7 +303,8 @@ public final class FileTaskStore implements TaskStore {
             lockFile(lockChannel, bound, why); // released when the channel closes
             Map<String, TaskRecord> m = read();
             java.time.Instant now = java.time.Instant.now();
-            boolean pruned = m.values().removeIf(r -> TaskRecords.prunable(r, now));
+            Map<String, Boolean> ownersAlive = new java.util.HashMap<>();
+            boolean pruned = m.values().removeIf(r -> TaskRecords.prunable(r, now, ownersAlive));
             if (change.test(m) | pruned) {
                 save(m);
             }

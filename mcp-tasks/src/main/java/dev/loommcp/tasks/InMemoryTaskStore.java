@@ -67,7 +67,8 @@ public final class InMemoryTaskStore implements TaskStore {
     /** Drops the records {@link TaskRecords#prunable} names; under the lock. */
     private void prune() {
         java.time.Instant now = java.time.Instant.now();
-        records.values().removeIf(r -> TaskRecords.prunable(r, now));
+        Map<String, Boolean> ownersAlive = new java.util.HashMap<>();
+        records.values().removeIf(r -> TaskRecords.prunable(r, now, ownersAlive));
     }
 
     @Override

@@ -57,6 +57,8 @@ final class TaskHandle implements McpTask {
 
     private final McpTasks owner;
     private final String id;
+    /** The id as messages and logs show it ({@link TaskWire#shown}). */
+    private final String shownId;
     private final String toolName;
     private final Era era;
     private final Instant clientCreatedAt;
@@ -124,6 +126,7 @@ final class TaskHandle implements McpTask {
         this.answeredAtOnce = answeredAtOnce;
         this.owner = owner;
         this.id = first.taskId();
+        this.shownId = TaskWire.shown(id);
         this.toolName = toolName;
         this.era = first.era();
         this.snapshot = first;
@@ -147,7 +150,7 @@ final class TaskHandle implements McpTask {
         try {
             apply(TaskWire.parse(params, era, id, "notifications/tasks"), Deadline.NONE);
         } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.DEBUG, "ignored a notifications/tasks for task {0}: {1}", TaskWire.shown(id),
+            LOG.log(System.Logger.Level.DEBUG, "ignored a notifications/tasks for task {0}: {1}", shownId,
                     e.getMessage());
         }
     }
@@ -292,7 +295,7 @@ final class TaskHandle implements McpTask {
             try {
                 apply(TaskWire.parse(raw, era, id, "tasks/cancel result"), deadlineOf(options));
             } catch (McpProtocolException e) {
-                LOG.log(System.Logger.Level.DEBUG, "tasks/cancel answer of task {0} not readable: {1}", TaskWire.shown(id),
+                LOG.log(System.Logger.Level.DEBUG, "tasks/cancel answer of task {0} not readable: {1}", shownId,
                         e.getMessage());
             }
         }
@@ -310,7 +313,7 @@ final class TaskHandle implements McpTask {
     @Override
     public CallToolResult await(RequestOptions options) throws InterruptedException {
         Map<String, Object> raw = awaitRaw(options);
-        return owner.channel().toolResult(toolName == null ? "(task " + TaskWire.shown(id) + ")" : toolName, raw);
+        return owner.channel().toolResult(toolName == null ? "(task " + shownId + ")" : toolName, raw);
     }
 
     @Override
@@ -359,7 +362,7 @@ final class TaskHandle implements McpTask {
                     && s.lastUpdatedAt().isBefore(before.lastUpdatedAt())) {
                 // an older word arriving late (a status notification overtaken by a poll answer, or the reverse)
                 LOG.log(System.Logger.Level.DEBUG, "ignored a stale status {0} of task {1} (last updated {2},"
-                        + " known {3})", s.status().wireName(), TaskWire.shown(id), s.lastUpdatedAt(), before.lastUpdatedAt());
+                        + " known {3})", s.status().wireName(), shownId, s.lastUpdatedAt(), before.lastUpdatedAt());
                 return before;
             }
             now = new TaskSnapshot(id, era, s.status(), s.statusMessage(),
@@ -543,7 +546,7 @@ final class TaskHandle implements McpTask {
         } catch (McpTaskNotFoundException | McpClosedException e) {
             fail(e);
         } catch (InterruptedException e) {
-            fail(new McpCancelledException("the poll of task " + TaskWire.shown(id) + " was interrupted"));
+            fail(new McpCancelledException("the poll of task " + shownId + " was interrupted"));
         } catch (RuntimeException e) {
             boolean rateLimited = isRateLimit(e);
             boolean give;
@@ -557,7 +560,7 @@ final class TaskHandle implements McpTask {
             } finally {
                 lock.unlock();
             }
-            LOG.log(System.Logger.Level.DEBUG, "poll of task {0} failed ({1}), backing off: {2}", TaskWire.shown(id),
+            LOG.log(System.Logger.Level.DEBUG, "poll of task {0} failed ({1}), backing off: {2}", shownId,
                     rateLimited ? "rate limited" : "attempt " + failedPolls, e.toString());
             if (give || owner.channel().isClosed()) {
                 fail(e);
@@ -623,7 +626,7 @@ final class TaskHandle implements McpTask {
             try {
                 l.onStatus(this, s);
             } catch (RuntimeException e) {
-                LOG.log(System.Logger.Level.WARNING, "a TaskListener of task " + TaskWire.shown(id) + " threw; ignored", e);
+                LOG.log(System.Logger.Level.WARNING, "a TaskListener of task " + shownId + " threw; ignored", e);
             }
         }
     }
@@ -767,18 +770,18 @@ final class TaskHandle implements McpTask {
         }
         if (token != null && token.isCancelled()) {
             cancelQuietly("the caller's token fired");
-            throw new McpCancelledException("waiting for task " + TaskWire.shown(id) + " was cancelled (" + token.reason()
+            throw new McpCancelledException("waiting for task " + shownId + " was cancelled (" + token.reason()
                     + "); tasks/cancel was sent");
         }
         if (deadline.isExpired()) {
             cancelQuietly("the caller's deadline passed");
-            throw new McpTimeoutException("task " + TaskWire.shown(id) + " did not end before the caller's deadline; tasks/cancel"
+            throw new McpTimeoutException("task " + shownId + " did not end before the caller's deadline; tasks/cancel"
                     + " was sent");
         }
         TaskSnapshot s = snapshot();
         if (ttlRemainingNanos(s) == 0) {
             owner.forget(this, deadline);
-            throw new McpTimeoutException("task " + TaskWire.shown(id) + " passed its TTL of " + s.ttl().toMillis()
+            throw new McpTimeoutException("task " + shownId + " passed its TTL of " + s.ttl().toMillis()
                     + " ms (counted from " + learnedAt() + ", when this client learned of it) with no terminal"
                     + " status");
         }
@@ -793,10 +796,10 @@ final class TaskHandle implements McpTask {
     McpClosedException closedWhileWaiting(McpClosedException seen) {
         Throwable cause = owner.channel().closeCause();
         if (cause != null) {
-            return new McpClosedException("the connection to the server was lost while waiting for task " + TaskWire.shown(id) + ": "
-                    + (cause.getMessage() == null ? cause.toString() : cause.getMessage()), cause);
+            return new McpClosedException("the connection to the server was lost while waiting for task " + shownId
+                    + ": " + (cause.getMessage() == null ? cause.toString() : cause.getMessage()), cause);
         }
-        return new McpClosedException("the client closed while waiting for task " + TaskWire.shown(id), seen);
+        return new McpClosedException("the client closed while waiting for task " + shownId, seen);
     }
 
     /**
@@ -827,7 +830,7 @@ final class TaskHandle implements McpTask {
         switch (s.status()) {
             case COMPLETED -> {
                 if (s.result() == null) {
-                    throw new McpProtocolException("task " + TaskWire.shown(id) + " is completed but its result is missing");
+                    throw new McpProtocolException("task " + shownId + " is completed but its result is missing");
                 }
                 return s.result();
             }
@@ -836,7 +839,7 @@ final class TaskHandle implements McpTask {
                     return s.result(); // legacy: a tool result with isError ends the task failed; still a result
                 }
                 JsonRpcError error = s.error() != null ? s.error()
-                        : new JsonRpcError(JsonRpcError.INTERNAL_ERROR, "task " + TaskWire.shown(id) + " failed"
+                        : new JsonRpcError(JsonRpcError.INTERNAL_ERROR, "task " + shownId + " failed"
                         + (s.statusMessage() == null ? "" : ": " + TaskWire.shownMessage(s.statusMessage())), null);
                 throw new McpTaskFailedException("tools/call", toolName, id, null, error);
             }
@@ -846,7 +849,7 @@ final class TaskHandle implements McpTask {
     }
 
     McpCancelledException cancelled(TaskSnapshot s) {
-        return new McpCancelledException("task " + TaskWire.shown(id) + " was cancelled"
+        return new McpCancelledException("task " + shownId + " was cancelled"
                 + (s.statusMessage() == null ? "" : ": " + TaskWire.shownMessage(s.statusMessage())));
     }
 
@@ -854,12 +857,12 @@ final class TaskHandle implements McpTask {
     void cancelQuietly(String why) {
         boolean interrupted = Thread.interrupted();
         try {
-            LOG.log(System.Logger.Level.DEBUG, "cancelling task {0}: {1}", TaskWire.shown(id), why);
+            LOG.log(System.Logger.Level.DEBUG, "cancelling task {0}: {1}", shownId, why);
             Deadline bound = Deadline.after(CANCEL_BOUND); // the cancel and the store's removal together
             cancel(RequestOptions.timeout(CANCEL_BOUND));
             owner.forget(this, bound);
         } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.DEBUG, "tasks/cancel of task {0} failed: {1}", TaskWire.shown(id), e.toString());
+            LOG.log(System.Logger.Level.DEBUG, "tasks/cancel of task {0} failed: {1}", shownId, e.toString());
         } catch (InterruptedException e) {
             interrupted = true;
         } finally {
@@ -900,7 +903,7 @@ final class TaskHandle implements McpTask {
 
     @Override
     public String toString() {
-        return "McpTask[" + TaskWire.shown(id) + ", " + era + ", " + snapshot().status().wireName() + "]";
+        return "McpTask[" + shownId + ", " + era + ", " + snapshot().status().wireName() + "]";
     }
 
 }

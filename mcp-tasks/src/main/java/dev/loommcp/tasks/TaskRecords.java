@@ -160,9 +160,9 @@ final class TaskRecords {
      * from {@link TaskRecord#learnedAt()} on this machine's clock (the server has forgotten it); or it is a stdio
      * server's task ({@code "stdio:"} key) whose known owner is gone (the server process ended with its client).
      * A record of a live owner is kept unless its TTL passed; a record with no owner or local time (an older
-     * version's) is kept.
+     * version's) is kept. {@code ownersAlive} remembers the owners looked up in one pass (one process lookup each).
      */
-    static boolean prunable(TaskRecord r, Instant now) {
+    static boolean prunable(TaskRecord r, Instant now, Map<String, Boolean> ownersAlive) {
         if (r.ttl() != null && r.learnedAt() != null) {
             try {
                 if (r.learnedAt().plus(r.ttl()).plus(PRUNE_GRACE).isBefore(now)) {
@@ -172,7 +172,8 @@ final class TaskRecords {
                 // a TTL beyond the calendar: never expires
             }
         }
-        return r.serverKey().startsWith("stdio:") && r.owner() != null && !TaskOwner.alive(r.owner());
+        return r.serverKey().startsWith("stdio:") && r.owner() != null
+                && !ownersAlive.computeIfAbsent(r.owner(), TaskOwner::alive);
     }
 
     /** The file was written by a newer version of the format than this one reads. */

@@ -2,8 +2,8 @@ package dev.loommcp.tasks;
 
 /**
  * A task's status (MCP tasks extension §Task Status; MCP 2025-11-25 tasks §Task Status). {@code working →
- * input_required ⇄ working → completed | failed | cancelled}; a terminal status never changes. {@link #UNKNOWN} is the
- * client's own: a handle made from an id before the server has described the task.
+ * input_required ⇄ working → completed | failed | cancelled}; a terminal status never changes.
+ * {@link #UNKNOWN} is the client's own: a handle made from an id before the server has described the task.
  *
  * <p>The eras differ in one point: a tool result with {@code isError: true} ends a task {@code completed} in the
  * extension and {@code failed} in 2025-11-25.
