@@ -43,13 +43,18 @@ public sealed class McpRpcException extends McpException
         this.requestId = requestId;
     }
 
-    /** The most characters of the server's message the exception message repeats; {@link #errorMessage()} has all. */
+    /**
+     * The most characters of the server's message the exception message repeats, with its control characters
+     * escaped; {@link #errorMessage()} has all, as sent.
+     */
     static final int MAX_MESSAGE_CHARS = 2_000;
 
     static String shortened(String message) {
-        return message.length() <= MAX_MESSAGE_CHARS ? message
-                : message.substring(0, MAX_MESSAGE_CHARS) + "... (" + (message.length() - MAX_MESSAGE_CHARS)
-                + " more characters)";
+        // the server's text: control characters escaped (a line break or NUL never reaches a log line as such)
+        String shown = dev.loommcp.internal.json.Shown.text(message.substring(0, Math.min(message.length(),
+                MAX_MESSAGE_CHARS)), MAX_MESSAGE_CHARS);
+        return message.length() <= MAX_MESSAGE_CHARS ? shown
+                : shown + "... (" + (message.length() - MAX_MESSAGE_CHARS) + " more characters)";
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.loommcp;
 
+import dev.loommcp.internal.json.Shown;
 import dev.loommcp.jsonrpc.JsonRpcError;
 import dev.loommcp.jsonrpc.RequestId;
 
@@ -39,7 +40,7 @@ public final class McpTaskFailedException extends McpRpcException {
      */
     public McpTaskFailedException(String method, String toolName, String taskId, RequestId requestId,
                                   JsonRpcError error) {
-        super("task " + taskId + " (" + method + (toolName == null ? "" : " " + toolName)
+        super("task " + Shown.id(taskId) + " (" + method + (toolName == null ? "" : " " + toolName)
                 + ") ended failed with JSON-RPC error " + error.code() + ": " + shortened(error.message()),
                 method, requestId, error);
         this.taskId = taskId;

@@ -1,5 +1,6 @@
 package dev.loommcp;
 
+import dev.loommcp.internal.json.Shown;
 import dev.loommcp.jsonrpc.JsonRpcError;
 import dev.loommcp.jsonrpc.RequestId;
 
@@ -35,12 +36,13 @@ public final class McpTaskNotFoundException extends McpRpcException {
     }
 
     /**
-     * Returns the message of the JSON-RPC error, followed by the task's id.
+     * Returns the message of the JSON-RPC error, followed by the task's id (control characters escaped, at most 64
+     * characters shown).
      *
      * @return the message
      */
     @Override
     public String getMessage() {
-        return taskId == null ? super.getMessage() : super.getMessage() + " (task " + taskId + ")";
+        return taskId == null ? super.getMessage() : super.getMessage() + " (task " + Shown.id(taskId) + ")";
     }
 }

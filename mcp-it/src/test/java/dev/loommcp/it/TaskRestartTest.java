@@ -38,29 +38,79 @@ import org.junit.jupiter.api.io.TempDir;
 @ExtendWith(LeakCheck.class)
 class TaskRestartTest {
 
+    private static McpClient client(McpTransport transport, McpTasks tasks) {
+        return McpClient.newBuilder(transport).protocolMode(ProtocolMode.MODERN).requestTimeout(Duration.ofSeconds(30))
+                .taskSupport(tasks.support()).build();
+    }
+
+    /** Starts {@link TaskRestartChild}; returns it once it printed its task's id (in {@code taskId[0]}). */
+    private static Process startChild(Path dir, HttpTasksFixture server, Path storeFile, String seconds,
+                                      String[] taskId) throws Exception {
+        List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-cp", System.getProperty("java.class.path"), TaskRestartChild.class.getName(),
+                server.endpoint().toString(), storeFile.toString(), seconds);
+        Process child = new ProcessBuilder(command).redirectInput(new File("/dev/null"))
+                .redirectError(dir.resolve("child.err").toFile()).start();
+        try {
+            BufferedReader r = new BufferedReader(new InputStreamReader(child.getInputStream(),
+                    StandardCharsets.UTF_8));
+            CompletableFuture<String> started = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return r.readLine();
+                } catch (java.io.IOException e) {
+                    throw new java.io.UncheckedIOException(e);
+                }
+            });
+            String line = started.get(120, TimeUnit.SECONDS);
+            assertThat(line).as("child stderr: %s", Files.readString(dir.resolve("child.err")))
+                    .startsWith("started ");
+            taskId[0] = line.substring("started ".length()).strip();
+            return child;
+        } catch (Exception | AssertionError e) {
+            child.destroyForcibly();
+            child.waitFor(60, TimeUnit.SECONDS);
+            throw e;
+        }
+    }
+
+    /**
+     * Break test item 1: a second process sharing the store leaves the tasks a live process still awaits (it used to
+     * take them over and its short deadline cancelled them), and takes them over once that process is gone.
+     */
+    @Test
+    void aLiveProcessKeepsItsTasksAndAKilledOnesAreTakenOver(@TempDir Path dir) throws Exception {
+        Path storeFile = dir.resolve("tasks.json");
+        try (HttpTasksFixture server = new HttpTasksFixture()) {
+            String[] taskId = new String[1];
+            Process child = startChild(dir, server, storeFile, "5", taskId);
+            McpTransport transport = HttpTransport.newBuilder(server.endpoint()).build();
+            McpTasks tasks = McpTasks.newBuilder().store(new FileTaskStore(storeFile)).build();
+            try (McpClient client = client(transport, tasks)) {
+                client.connect();
+                try {
+                    assertThat(tasks.resumeTasks()).as("the child still awaits its task").isEmpty();
+                    assertThat(child.isAlive()).isTrue();
+                } finally {
+                    child.destroyForcibly(); // SIGKILL
+                    assertThat(child.waitFor(60, TimeUnit.SECONDS)).isTrue();
+                }
+                List<McpTask> resumed = tasks.resumeTasks();
+                assertThat(resumed).extracting(McpTask::id).containsExactly(taskId[0]);
+                CallToolResult r = resumed.getFirst().await(Deadline.after(Duration.ofSeconds(120)));
+                assertThat(TasksExtensionContract.text(r)).as("the task was not cancelled by the first resume")
+                        .contains("computed after 5000 ms");
+            }
+        }
+    }
+
     @Test
     void aTaskStartedBeforeTheClientJvmWasKilledCompletesThroughResumeTasks(@TempDir Path dir) throws Exception {
         Path storeFile = dir.resolve("tasks.json");
         try (HttpTasksFixture server = new HttpTasksFixture()) {
-            String taskId;
-            List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                    "-cp", System.getProperty("java.class.path"), TaskRestartChild.class.getName(),
-                    server.endpoint().toString(), storeFile.toString(), "6");
-            Process child = new ProcessBuilder(command).redirectInput(new File("/dev/null"))
-                    .redirectError(dir.resolve("child.err").toFile()).start();
+            String[] started = new String[1];
+            Process child = startChild(dir, server, storeFile, "6", started);
+            String taskId = started[0];
             try {
-                CompletableFuture<String> started = CompletableFuture.supplyAsync(() -> {
-                    try (BufferedReader r = new BufferedReader(new InputStreamReader(child.getInputStream(),
-                            StandardCharsets.UTF_8))) {
-                        return r.readLine();
-                    } catch (java.io.IOException e) {
-                        throw new java.io.UncheckedIOException(e);
-                    }
-                });
-                String line = started.get(120, TimeUnit.SECONDS);
-                assertThat(line).as("child stderr: %s", Files.readString(dir.resolve("child.err")))
-                        .startsWith("started ");
-                taskId = line.substring("started ".length()).strip();
                 assertThat(Files.exists(storeFile)).as("the store was written before the task id was printed")
                         .isTrue();
             } finally {
@@ -74,11 +124,7 @@ class TaskRestartTest {
             McpTransport transport = HttpTransport.newBuilder(server.endpoint()).build();
             String serverKey = transport.serverKey();
             assertThat(store.list(serverKey)).extracting(TaskRecord::taskId).containsExactly(taskId);
-            try (McpClient client = McpClient.newBuilder(transport)
-                    .protocolMode(ProtocolMode.MODERN)
-                    .requestTimeout(Duration.ofSeconds(30))
-                    .taskSupport(tasks.support())
-                    .build()) {
+            try (McpClient client = client(transport, tasks)) {
                 client.connect();
                 List<McpTask> resumed = tasks.resumeTasks();
                 assertThat(resumed).extracting(McpTask::id).containsExactly(taskId);

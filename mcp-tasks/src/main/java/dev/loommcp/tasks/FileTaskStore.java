@@ -60,6 +60,15 @@ import java.util.concurrent.locks.ReentrantLock;
  * so a store file an older version left readable to others becomes owner-only at the first change. On file systems
  * with neither, the platform's defaults apply: choose a directory only you can read.
  *
+ * <p>Links: the temporary file {@code <file>.tmp} is created exclusively ({@code CREATE_NEW}) after removing one
+ * left behind by a crash (a symbolic link planted there is removed, never written through), and the lock file is
+ * opened without following links (one planted there is refused, naming it). A store path given as a symbolic link is
+ * followed once, in the constructor: the files then live beside its target.
+ *
+ * <p>Pruning: each change also drops the records {@code resumeTasks()} could no longer use: past their TTL (plus a
+ * minute) counted on this machine's clock from {@link TaskRecord#learnedAt()}, and stdio servers' tasks whose owner
+ * ({@link TaskRecord#owner()}) has ended. A file of a newer format version is refused (saying so) and left as is.
+ *
  * <p>The temporary file is {@code <file>.tmp}; one left behind by a crash is deleted and recreated by the next
  * write. File I/O runs on the calling thread (a carrier-pinning native call on a virtual thread, short).
  */
@@ -116,7 +125,7 @@ public final class FileTaskStore implements TaskStore {
             throw new IllegalArgumentException("lockTimeout must be positive, not " + lockTimeout);
         }
         this.lockTimeout = lockTimeout;
-        Path abs = Objects.requireNonNull(file, "file").toAbsolutePath().normalize();
+        Path abs = followGivenLink(Objects.requireNonNull(file, "file").toAbsolutePath().normalize());
         Path dir = abs.getParent();
         if (dir == null || !Files.isDirectory(dir)) {
             throw new UncheckedIOException("cannot use the task store " + abs + ": its directory " + dir
@@ -129,6 +138,29 @@ public final class FileTaskStore implements TaskStore {
         this.lock = PATH_LOCKS.computeIfAbsent(canonical(abs), k -> new ReentrantLock());
         this.posix = supportsPosix(dir);
         read(); // fail now, not at the first resumeTasks(), when the file is unreadable or corrupt
+    }
+
+    /**
+     * The path the caller gave, with its symbolic links followed (they are the caller's to point anywhere; the target
+     * need not exist yet): the store, its temporary file and its lock file then live beside the target. Links found
+     * later, planted at the temporary or lock file, are never followed ({@link #openOwnerOnly}).
+     */
+    private static Path followGivenLink(Path abs) {
+        Path p = abs;
+        for (int hops = 0; Files.isSymbolicLink(p); hops++) {
+            if (hops == 40) {
+                throw new UncheckedIOException("cannot use the task store " + abs + ": too many symbolic links",
+                        new java.nio.file.FileSystemException(abs.toString()));
+            }
+            try {
+                Path parent = p.getParent();
+                p = (parent == null ? p : parent).resolve(Files.readSymbolicLink(p)).toAbsolutePath().normalize();
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot use the task store " + abs + ": cannot read its symbolic link ("
+                        + e.getMessage() + ")", e);
+            }
+        }
+        return p;
     }
 
     /** The key of the per-path lock: the real directory and the file name (two spellings of one file share it). */
@@ -228,8 +260,28 @@ public final class FileTaskStore implements TaskStore {
     }
 
     /**
-     * Reads, changes and (when {@code change} says it changed) rewrites the file, under both locks, waited for at most
-     * until the earlier of {@code deadline} and the lock timeout.
+     * {@inheritDoc}
+     *
+     * <p>In one change of the file, under its locks: no other store or process changes the records between the
+     * check and the take-over. Waits for the locks at most until the earlier of {@code deadline} and the lock
+     * timeout.
+     *
+     * @throws TaskStoreBusyException if the locks stay held until then; the file is then unchanged
+     * @throws UncheckedIOException   naming the file, if it cannot be locked, read (or is corrupt) or written
+     */
+    @Override
+    public List<TaskRecord> claim(String serverKey, java.util.function.UnaryOperator<TaskRecord> claim,
+                                  Deadline deadline) {
+        Objects.requireNonNull(serverKey, "serverKey");
+        Objects.requireNonNull(claim, "claim");
+        List<TaskRecord> taken = new java.util.ArrayList<>();
+        change(m -> TaskRecords.claim(m, serverKey, claim, taken), deadline);
+        return taken;
+    }
+
+    /**
+     * Reads, prunes ({@link TaskRecords#prunable}), changes and (when either changed something) rewrites the file,
+     * under both locks, waited for at most until the earlier of {@code deadline} and the lock timeout.
      */
     private void change(java.util.function.Predicate<Map<String, TaskRecord>> change, Deadline deadline) {
         Objects.requireNonNull(deadline, "deadline");
@@ -250,7 +302,10 @@ public final class FileTaskStore implements TaskStore {
                 StandardOpenOption.WRITE)) {
             lockFile(lockChannel, bound, why); // released when the channel closes
             Map<String, TaskRecord> m = read();
-            if (change.test(m)) {
+            java.time.Instant now = java.time.Instant.now();
+            Map<String, Boolean> ownersAlive = new java.util.HashMap<>();
+            boolean pruned = m.values().removeIf(r -> TaskRecords.prunable(r, now, ownersAlive));
+            if (change.test(m) | pruned) {
                 save(m);
             }
         } catch (IOException e) {
@@ -307,6 +362,9 @@ public final class FileTaskStore implements TaskStore {
             for (TaskRecord r : TaskRecords.read(text)) {
                 m.put(TaskRecords.key(r.serverKey(), r.taskId()), r);
             }
+        } catch (TaskRecords.NewerVersion e) {
+            throw new UncheckedIOException("the task store " + file + " " + e.getMessage() + "; it is left as is:"
+                    + " use that version, or move the file away", new IOException(e.getMessage(), e));
         } catch (IllegalArgumentException e) {
             throw corrupt(e.getMessage(), e);
         }
@@ -344,11 +402,24 @@ public final class FileTaskStore implements TaskStore {
 
     /** Opens a file, creating it owner-only ({@code rw-------}, or an owner-only ACL) when it is missing. */
     private FileChannel openOwnerOnly(Path p, StandardOpenOption... options) throws IOException {
-        Set<StandardOpenOption> opts = Set.of(options);
-        if (posix) {
-            return FileChannel.open(p, opts, PosixFilePermissions.asFileAttribute(OWNER_ONLY));
+        Set<java.nio.file.OpenOption> opts = new java.util.HashSet<>(List.of(options));
+        opts.add(LinkOption.NOFOLLOW_LINKS); // a link planted in a shared directory is never written through
+        if (Files.isSymbolicLink(p)) {
+            throw new IOException(p + " is a symbolic link; the task store never follows one there (it may have"
+                    + " been planted to make the store write elsewhere): remove it");
         }
-        boolean existed = Files.exists(p);
+        if (posix) {
+            try {
+                return FileChannel.open(p, opts, PosixFilePermissions.asFileAttribute(OWNER_ONLY));
+            } catch (java.nio.file.FileSystemException e) {
+                if (Files.isSymbolicLink(p)) { // planted between the check and the open
+                    throw new IOException(p + " is a symbolic link; the task store never follows one there: remove"
+                            + " it", e);
+                }
+                throw e;
+            }
+        }
+        boolean existed = Files.exists(p, LinkOption.NOFOLLOW_LINKS);
         FileChannel ch = FileChannel.open(p, opts);
         if (!existed) {
             try {

@@ -8,7 +8,8 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * A {@link TaskStore} in memory: tasks survive a reconnect of the same client, not a restart of the JVM. The default
- * of {@link McpTasks}. Thread-safe.
+ * of {@link McpTasks}. Each change drops the records past their TTL and those of ended stdio clients, as
+ * {@link FileTaskStore} does. Thread-safe.
  */
 public final class InMemoryTaskStore implements TaskStore {
 
@@ -25,6 +26,7 @@ public final class InMemoryTaskStore implements TaskStore {
         lock.lock();
         try {
             records.put(TaskRecords.key(record.serverKey(), record.taskId()), record);
+            prune();
         } finally {
             lock.unlock();
         }
@@ -35,9 +37,38 @@ public final class InMemoryTaskStore implements TaskStore {
         lock.lock();
         try {
             records.remove(TaskRecords.key(serverKey, taskId));
+            prune();
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Under the store's lock, in one step.
+     */
+    @Override
+    public List<TaskRecord> claim(String serverKey, java.util.function.UnaryOperator<TaskRecord> claim,
+                                  dev.loommcp.spi.Deadline deadline) {
+        Objects.requireNonNull(serverKey, "serverKey");
+        Objects.requireNonNull(claim, "claim");
+        List<TaskRecord> taken = new java.util.ArrayList<>();
+        lock.lock();
+        try {
+            prune();
+            TaskRecords.claim(records, serverKey, claim, taken);
+        } finally {
+            lock.unlock();
+        }
+        return taken;
+    }
+
+    /** Drops the records {@link TaskRecords#prunable} names; under the lock. */
+    private void prune() {
+        java.time.Instant now = java.time.Instant.now();
+        Map<String, Boolean> ownersAlive = new java.util.HashMap<>();
+        records.values().removeIf(r -> TaskRecords.prunable(r, now, ownersAlive));
     }
 
     @Override

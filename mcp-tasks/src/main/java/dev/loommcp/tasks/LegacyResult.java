@@ -33,6 +33,7 @@ final class LegacyResult {
     static Map<String, Object> await(TaskHandle h, Deadline deadline, CancellationToken token)
             throws InterruptedException {
         String id = h.id();
+        String shown = TaskWire.shown(id);
         TaskSnapshot s = h.snapshot();
         Deadline ttlEnd = s.ttl() == null ? Deadline.NONE
                 : Deadline.after(Duration.ofNanos(Math.min(h.ttlRemainingNanos(s), Long.MAX_VALUE / 2)));
@@ -51,18 +52,18 @@ final class LegacyResult {
         } catch (McpTimeoutException e) {
             if (deadline.isExpired()) {
                 h.cancelQuietly("the caller's deadline passed");
-                throw new McpTimeoutException("task " + id + " did not end before the caller's deadline;"
+                throw new McpTimeoutException("task " + shown + " did not end before the caller's deadline;"
                         + " tasks/cancel was sent");
             }
             h.owner().forget(h, deadline);
             TaskSnapshot last = h.snapshot();
-            throw new McpTimeoutException("task " + id + " passed its TTL of "
+            throw new McpTimeoutException("task " + shown + " passed its TTL of "
                     + (last.ttl() == null ? "?" : last.ttl().toMillis()) + " ms (counted from " + h.learnedAt()
                     + ", when this client learned of it) with no result from tasks/result");
         } catch (McpCancelledException e) {
             if (token != null && token.isCancelled()) {
                 h.cancelQuietly("the caller's token fired");
-                throw new McpCancelledException("waiting for task " + id + " was cancelled (" + token.reason()
+                throw new McpCancelledException("waiting for task " + shown + " was cancelled (" + token.reason()
                         + "); tasks/cancel was sent");
             }
             throw e;
@@ -81,7 +82,7 @@ final class LegacyResult {
             throw new McpTaskFailedException("tools/call", h.toolName(), id, e.requestId(), e.error());
         }
         if (raw == null) {
-            throw new McpProtocolException("tasks/result of task " + id + " returned no result");
+            throw new McpProtocolException("tasks/result of task " + shown + " returned no result");
         }
         boolean isError = Boolean.TRUE.equals(raw.get("isError"));
         TaskSnapshot done = new TaskSnapshot(id, Era.LEGACY, isError ? TaskStatus.FAILED : TaskStatus.COMPLETED,

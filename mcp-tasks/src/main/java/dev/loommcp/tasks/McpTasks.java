@@ -51,7 +51,13 @@ public final class McpTasks {
     private final Duration minPollInterval;
     private final Duration maxPollInterval;
     private final boolean push;
+    private final java.util.function.BiConsumer<McpTask, RuntimeException> storeFailureListener;
     private final Driver driver = new Driver();
+    /** This instance in the store's records ({@link TaskRecord#owner()}): a random id, the pid, the start time. */
+    private final String instanceId = UUID.randomUUID().toString();
+    private final String ownerId = TaskOwner.of(instanceId);
+    /** The longest task id {@link #task(String)} takes, in chars. */
+    static final int MAX_TASK_ID_LENGTH = 1024;
     /**
      * At most this many task listens are open at once per client (each is a stream: an HTTP response held open);
      * tasks beyond it are polled only.
@@ -71,6 +77,7 @@ public final class McpTasks {
         this.minPollInterval = builder.minPollInterval;
         this.maxPollInterval = builder.maxPollInterval;
         this.push = builder.push;
+        this.storeFailureListener = builder.storeFailureListener;
     }
 
     /**
@@ -93,7 +100,10 @@ public final class McpTasks {
 
     /**
      * Returns the driver to install with {@code McpClientBuilder.taskSupport}. The same object every time; it
-     * binds to exactly one client.
+     * binds to one live client at a time: building a second client with it while the first is open throws
+     * {@link IllegalStateException}; once that client has closed (by {@code close()} or because its connection
+     * failed, as when a hosted server restarts) a new client may be built with it, and its tasks and store go on
+     * from there. Tasks of several servers at once need one {@code McpTasks} per server.
      *
      * @return the driver
      */
@@ -140,22 +150,29 @@ public final class McpTasks {
 
     /**
      * Returns a handle to a task known by id (for example one printed by another process); nothing is sent. Its
-     * snapshot is {@code working} until it is polled, unless the store knows better. Once someone awaits or listens,
-     * its first poll goes out at once (then at the server's interval).
+     * status is {@link TaskStatus#UNKNOWN} until the server is asked ({@link McpTask#get}, or the first poll of an
+     * {@code await} or listener), unless the store recorded one. Once someone awaits or listens, its first poll goes
+     * out at once (then at the server's interval); when the server refuses that first poll (it does not know the
+     * task, or cannot take the id), the wait fails at once with that error, as {@code get} would.
      *
-     * @param taskId the id
+     * @param taskId the id, 1 to {@value #MAX_TASK_ID_LENGTH} characters
      * @return the handle
-     * @throws IllegalStateException if {@link #support()} is not installed on a connected client
+     * @throws IllegalArgumentException if the id is empty or longer than {@value #MAX_TASK_ID_LENGTH} characters
+     * @throws IllegalStateException    if {@link #support()} is not installed on a connected client
      */
     public McpTask task(String taskId) {
         Objects.requireNonNull(taskId, "taskId");
+        if (taskId.isEmpty() || taskId.length() > MAX_TASK_ID_LENGTH) {
+            throw new IllegalArgumentException("a task id is 1 to " + MAX_TASK_ID_LENGTH + " characters, not "
+                    + taskId.length() + (taskId.isEmpty() ? "" : ": " + TaskWire.shown(taskId)));
+        }
         TaskChannel ch = connected();
         TaskHandle known = open.get(taskId);
         if (known != null) {
             return known;
         }
         Era era = ch.era();
-        TaskStatus status = TaskStatus.WORKING;
+        TaskStatus status = TaskStatus.UNKNOWN;
         String tool = null;
         Instant createdAt = null;
         Duration ttl = null;
@@ -169,7 +186,7 @@ public final class McpTasks {
             }
         }
         TaskHandle h = TaskHandle.ofId(this, new TaskSnapshot(taskId, era, status, null, createdAt, null, ttl, null,
-                null, null, null), tool);
+                null, null, null), tool, null);
         return register(h);
     }
 
@@ -220,6 +237,12 @@ public final class McpTasks {
      * JVM): each is polled once ({@code tasks/get}); those the server no longer knows, or that ended, are removed
      * from the store (an ended task's handle is still returned, with its final snapshot).
      *
+     * <p>Only tasks nobody else drives are taken: a record whose owner ({@link TaskRecord#owner()}) is another
+     * live process, or another {@code McpTasks} of this JVM whose client is open, is left to it (logged at INFO
+     * as owned elsewhere) and not returned; a record whose owner has ended (or closed its client), or that has no
+     * owner (written by an older version), is taken over: its owner becomes this instance, in the same change of
+     * the store, so two clients resuming at once never both take it.
+     *
      * @return the handles, in creation order
      * @throws InterruptedException  if the calling thread is interrupted
      * @throws IllegalStateException if {@link #support()} is not installed on a connected client
@@ -227,23 +250,32 @@ public final class McpTasks {
     public List<McpTask> resumeTasks() throws InterruptedException {
         TaskChannel ch = connected();
         List<McpTask> handles = new ArrayList<>();
-        for (TaskRecord r : store.list(ch.serverKey())) {
+        List<TaskRecord> taken = store.claim(ch.serverKey(), r -> {
             if (r.era() != ch.era()) {
                 LOG.log(System.Logger.Level.INFO, "task {0} was created in the {1} era; the client speaks {2} now:"
-                        + " not resumed", r.taskId(), r.era(), ch.era());
-                continue;
+                        + " not resumed", TaskWire.shown(r.taskId()), r.era(), ch.era());
+                return null;
             }
+            if (r.owner() != null && !r.owner().equals(ownerId) && TaskOwner.alive(r.owner())) {
+                LOG.log(System.Logger.Level.INFO, "task {0} is owned elsewhere (driven by {1}, which is alive):"
+                        + " not resumed", TaskWire.shown(r.taskId()), r.owner());
+                return null;
+            }
+            return new TaskRecord(r.taskId(), r.serverKey(), r.era(), r.toolName(), r.createdAt(), r.ttl(),
+                    r.lastStatus(), ownerId, r.learnedAt());
+        }, Deadline.NONE);
+        for (TaskRecord r : taken) {
             TaskHandle h = open.get(r.taskId());
             if (h == null) {
                 h = register(TaskHandle.ofId(this, new TaskSnapshot(r.taskId(), r.era(), r.lastStatus(), null,
-                        r.createdAt(), null, r.ttl(), null, null, null, null), r.toolName()));
+                        r.createdAt(), null, r.ttl(), null, null, null, null), r.toolName(), r.learnedAt()));
             }
             try {
                 h.get(RequestOptions.DEFAULT);
             } catch (McpTaskNotFoundException e) {
                 forget(h, Deadline.NONE);
                 LOG.log(System.Logger.Level.DEBUG, "task {0} is no longer known to the server: forgotten",
-                        r.taskId());
+                        TaskWire.shown(r.taskId()));
                 continue;
             }
             handles.add(h);
@@ -365,7 +397,9 @@ public final class McpTasks {
             try {
                 store.remove(ch.serverKey(), h.id(), deadline);
             } catch (RuntimeException e) {
-                LOG.log(System.Logger.Level.WARNING, "could not remove task " + h.id() + " from the task store", e);
+                LOG.log(System.Logger.Level.WARNING, "could not remove task " + TaskWire.shown(h.id())
+                        + " from the task store", e);
+                storeFailed(h, e);
             }
             return;
         }
@@ -374,9 +408,23 @@ public final class McpTasks {
         }
         try {
             store.put(new TaskRecord(h.id(), ch.serverKey(), h.era(), h.toolName(), h.createdAt(), s.ttl(),
-                    s.status()), deadline);
+                    s.status(), ownerId, h.recordLearnedAt()), deadline);
         } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "could not record task " + h.id() + " in the task store", e);
+            LOG.log(System.Logger.Level.WARNING, "could not record task " + TaskWire.shown(h.id())
+                    + " in the task store", e);
+            storeFailed(h, e);
+        }
+    }
+
+    /** Tells the builder's store failure listener, if any (no lock is held here); a listener that throws is logged. */
+    private void storeFailed(TaskHandle h, RuntimeException e) {
+        if (storeFailureListener == null) {
+            return;
+        }
+        try {
+            storeFailureListener.accept(h, e);
+        } catch (RuntimeException thrown) {
+            LOG.log(System.Logger.Level.WARNING, "the store failure listener threw; ignored", thrown);
         }
     }
 
@@ -413,7 +461,8 @@ public final class McpTasks {
         try {
             h.apply(TaskWire.parse(params, Era.LEGACY, h.id(), STATUS_NOTIFICATION), Deadline.NONE);
         } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.DEBUG, "ignored a {0} for task {1}: {2}", STATUS_NOTIFICATION, h.id(),
+            LOG.log(System.Logger.Level.DEBUG, "ignored a {0} for task {1}: {2}", STATUS_NOTIFICATION,
+                    TaskWire.shown(h.id()),
                     e.getMessage());
         }
     }
@@ -424,16 +473,24 @@ public final class McpTasks {
         @Override
         public void bind(TaskChannel ch) {
             Objects.requireNonNull(ch, "channel");
+            Runnable releasePrevious;
             bindLock.lock();
             try {
-                if (channel != null) {
-                    throw new IllegalStateException("this McpTasks is already installed on a client");
+                TaskChannel previous = channel;
+                if (previous != null && !previous.isClosed()) {
+                    throw new IllegalStateException("this McpTasks is installed on a client that is still open: one"
+                            + " McpTasks serves one live client at a time; close that client first, or build one"
+                            + " McpTasks per client (per server)");
                 }
+                // the previous client closed: what its close has not released yet goes now
+                releasePrevious = previous == null ? () -> { } : detach();
                 timer = new PollTimer(ch.threads(), TaskHandle::pollOnce);
                 channel = ch;
+                TaskOwner.live(instanceId);
             } finally {
                 bindLock.unlock();
             }
+            releasePrevious.run();
         }
 
         @Override
@@ -453,28 +510,47 @@ public final class McpTasks {
 
         @Override
         public void clientClosed() {
-            AutoCloseable reg;
+            Runnable release;
             bindLock.lock();
             try {
-                reg = statusRegistration;
-                statusRegistration = null;
+                TaskChannel ch = channel;
+                if (ch != null && !ch.isClosed()) {
+                    return; // a late close of an earlier client: bind() released it when the new one came
+                }
+                release = detach();
             } finally {
                 bindLock.unlock();
             }
-            if (reg != null) {
-                try {
-                    reg.close();
-                } catch (Exception e) {
-                    LOG.log(System.Logger.Level.DEBUG, "closing the status listener failed: {0}", e.toString());
-                }
-            }
+            release.run();
+        }
+
+        /**
+         * Under bindLock: takes the bound client's share (the status listener, the poll timer, the open handles)
+         * and returns what releases it, to run after the lock: the listener closed, the timer stopped, the handles
+         * failed as closed. This instance's records may be taken over from now on.
+         */
+        private Runnable detach() {
+            TaskOwner.gone(instanceId);
+            AutoCloseable reg = statusRegistration;
+            statusRegistration = null;
             PollTimer t = timer;
-            if (t != null) {
-                t.close();
-            }
-            for (TaskHandle h : open.values()) {
-                h.fail(new McpClosedException("the client closed", null));
-            }
+            List<TaskHandle> handles = new ArrayList<>(open.values());
+            open.clear();
+            return () -> {
+                if (reg != null) {
+                    try {
+                        reg.close();
+                    } catch (Exception e) {
+                        LOG.log(System.Logger.Level.DEBUG, "closing the status listener failed: {0}", e.toString());
+                    }
+                }
+                if (t != null) {
+                    t.close();
+                }
+                for (TaskHandle h : handles) {
+                    h.fail(new McpClosedException("the client closed", null));
+                }
+            };
         }
 
         @Override
@@ -492,17 +568,34 @@ public final class McpTasks {
         private Duration minPollInterval = Duration.ofMillis(100);
         private Duration maxPollInterval = Duration.ofSeconds(30);
         private boolean push = true;
+        private java.util.function.BiConsumer<McpTask, RuntimeException> storeFailureListener;
 
         private Builder() {
+        }
+
+        /**
+         * Sets who hears that the store failed to record or remove a task (a full disk, a store busy past the call's
+         * deadline: {@link TaskStoreBusyException}): the task goes on and its handle works, but a
+         * {@link McpTasks#resumeTasks()} after a restart may miss it or see a stale status. Called with the task's
+         * handle and the store's exception, after the WARNING is logged, on the thread that told the store (the
+         * creating {@code callToolAsTask}'s, a {@code get}'s or a poll's), with no lock held; it should return
+         * quickly; what it throws is logged and ignored. Default: none (the WARNING only).
+         *
+         * @param listener the listener, or {@code null} for none
+         * @return this builder
+         */
+        public Builder storeFailureListener(java.util.function.BiConsumer<McpTask, RuntimeException> listener) {
+            this.storeFailureListener = listener;
+            return this;
         }
 
         /**
          * Sets where open tasks are remembered. Default: a new {@link InMemoryTaskStore}. A {@link FileTaskStore}
          * checks its file when it is made (a missing directory or a corrupt file fails there); several
          * {@code McpTasks} (one per server) and several processes may share one file. A store that fails to write
-         * while tasks run (a full disk) does not fail the task: the failure is logged as a WARNING and the task's
-         * handle and result are unaffected; only {@link McpTasks#resumeTasks()} after a restart may then miss the
-         * task or see a stale status.
+         * while tasks run (a full disk) does not fail the task: the failure is logged as a WARNING (and told to the
+         * {@link #storeFailureListener}) and the task's handle and result are unaffected; only
+         * {@link McpTasks#resumeTasks()} after a restart may then miss the task or see a stale status.
          *
          * @param store the store
          * @return this builder

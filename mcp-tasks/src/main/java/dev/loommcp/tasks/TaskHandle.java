@@ -57,12 +57,16 @@ final class TaskHandle implements McpTask {
 
     private final McpTasks owner;
     private final String id;
+    /** The id as messages and logs show it ({@link TaskWire#shown}). */
+    private final String shownId;
     private final String toolName;
     private final Era era;
     private final Instant clientCreatedAt;
     /** {@link System#nanoTime()} when this client learned of the task: the TTL backstop counts from here. */
     private final long learnedNanos;
     private final boolean answeredAtOnce;
+    /** When the task's first owner learned of it, from the store's record (a resumed task), or {@code null}. */
+    private final Instant recordedLearnedAt;
 
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition changed = lock.newCondition();
@@ -84,6 +88,8 @@ final class TaskHandle implements McpTask {
     private long polls;
     /** The status is not yet known from the server (a handle made from an id): the first poll goes out at once. */
     private boolean statusUnknown;
+    /** Made from an id and the server has not answered a poll of it yet: a refused first poll fails the waiters. */
+    private boolean neverHeard;
     /** The store is to hear no more of the task: its end or its removal is queued (or told) already. */
     private boolean recordFinal;
 
@@ -102,17 +108,25 @@ final class TaskHandle implements McpTask {
      * A handle to a task the server has not described to this client yet (made from its id, perhaps with a stored
      * status): the first poll goes out at once, not after an interval.
      */
-    static TaskHandle ofId(McpTasks owner, TaskSnapshot assumed, String toolName) {
-        TaskHandle h = new TaskHandle(owner, assumed, toolName, false);
+    static TaskHandle ofId(McpTasks owner, TaskSnapshot assumed, String toolName, Instant recordedLearnedAt) {
+        TaskHandle h = new TaskHandle(owner, assumed, toolName, false, recordedLearnedAt);
         h.statusUnknown = true;
+        h.neverHeard = true;
         return h;
     }
 
     /** @param answeredAtOnce whether the handle stands for a plain result (no task on the server) */
     TaskHandle(McpTasks owner, TaskSnapshot first, String toolName, boolean answeredAtOnce) {
+        this(owner, first, toolName, answeredAtOnce, null);
+    }
+
+    private TaskHandle(McpTasks owner, TaskSnapshot first, String toolName, boolean answeredAtOnce,
+                       Instant recordedLearnedAt) {
+        this.recordedLearnedAt = recordedLearnedAt;
         this.answeredAtOnce = answeredAtOnce;
         this.owner = owner;
         this.id = first.taskId();
+        this.shownId = TaskWire.shown(id);
         this.toolName = toolName;
         this.era = first.era();
         this.snapshot = first;
@@ -136,7 +150,7 @@ final class TaskHandle implements McpTask {
         try {
             apply(TaskWire.parse(params, era, id, "notifications/tasks"), Deadline.NONE);
         } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.DEBUG, "ignored a notifications/tasks for task {0}: {1}", id,
+            LOG.log(System.Logger.Level.DEBUG, "ignored a notifications/tasks for task {0}: {1}", shownId,
                     e.getMessage());
         }
     }
@@ -210,6 +224,16 @@ final class TaskHandle implements McpTask {
         return clientCreatedAt;
     }
 
+    /**
+     * Returns when the task was first learned of, for the store's record: the record's own time for a resumed task
+     * (so that a store prunes it when its TTL has passed since then), else {@link #learnedAt()}.
+     *
+     * @return the instant
+     */
+    Instant recordLearnedAt() {
+        return recordedLearnedAt != null ? recordedLearnedAt : clientCreatedAt;
+    }
+
     @Override
     public TaskSnapshot get(RequestOptions options) throws InterruptedException {
         Map<String, Object> raw;
@@ -271,7 +295,7 @@ final class TaskHandle implements McpTask {
             try {
                 apply(TaskWire.parse(raw, era, id, "tasks/cancel result"), deadlineOf(options));
             } catch (McpProtocolException e) {
-                LOG.log(System.Logger.Level.DEBUG, "tasks/cancel answer of task {0} not readable: {1}", id,
+                LOG.log(System.Logger.Level.DEBUG, "tasks/cancel answer of task {0} not readable: {1}", shownId,
                         e.getMessage());
             }
         }
@@ -289,7 +313,7 @@ final class TaskHandle implements McpTask {
     @Override
     public CallToolResult await(RequestOptions options) throws InterruptedException {
         Map<String, Object> raw = awaitRaw(options);
-        return owner.channel().toolResult(toolName == null ? "(task " + id + ")" : toolName, raw);
+        return owner.channel().toolResult(toolName == null ? "(task " + shownId + ")" : toolName, raw);
     }
 
     @Override
@@ -333,11 +357,12 @@ final class TaskHandle implements McpTask {
                 return before;
             }
             statusUnknown = false;
+            neverHeard = false;
             if (!s.status().isTerminal() && s.lastUpdatedAt() != null && before.lastUpdatedAt() != null
                     && s.lastUpdatedAt().isBefore(before.lastUpdatedAt())) {
                 // an older word arriving late (a status notification overtaken by a poll answer, or the reverse)
                 LOG.log(System.Logger.Level.DEBUG, "ignored a stale status {0} of task {1} (last updated {2},"
-                        + " known {3})", s.status().wireName(), id, s.lastUpdatedAt(), before.lastUpdatedAt());
+                        + " known {3})", s.status().wireName(), shownId, s.lastUpdatedAt(), before.lastUpdatedAt());
                 return before;
             }
             now = new TaskSnapshot(id, era, s.status(), s.statusMessage(),
@@ -521,18 +546,21 @@ final class TaskHandle implements McpTask {
         } catch (McpTaskNotFoundException | McpClosedException e) {
             fail(e);
         } catch (InterruptedException e) {
-            fail(new McpCancelledException("the poll of task " + id + " was interrupted"));
+            fail(new McpCancelledException("the poll of task " + shownId + " was interrupted"));
         } catch (RuntimeException e) {
             boolean rateLimited = isRateLimit(e);
             boolean give;
             lock.lock();
             try {
                 backoffShift = Math.min(backoffShift + 1, 16);
-                give = isPermanent(e) || (!rateLimited && ++failedPolls >= MAX_POLL_FAILURES);
+                // a handle made from an id that the server never answered for: its refusal of the first poll is
+                // the caller's answer, as get() gives it (an id it cannot take is not worth polling again)
+                give = isPermanent(e) || (!rateLimited && neverHeard)
+                        || (!rateLimited && ++failedPolls >= MAX_POLL_FAILURES);
             } finally {
                 lock.unlock();
             }
-            LOG.log(System.Logger.Level.DEBUG, "poll of task {0} failed ({1}), backing off: {2}", id,
+            LOG.log(System.Logger.Level.DEBUG, "poll of task {0} failed ({1}), backing off: {2}", shownId,
                     rateLimited ? "rate limited" : "attempt " + failedPolls, e.toString());
             if (give || owner.channel().isClosed()) {
                 fail(e);
@@ -598,7 +626,7 @@ final class TaskHandle implements McpTask {
             try {
                 l.onStatus(this, s);
             } catch (RuntimeException e) {
-                LOG.log(System.Logger.Level.WARNING, "a TaskListener of task " + id + " threw; ignored", e);
+                LOG.log(System.Logger.Level.WARNING, "a TaskListener of task " + shownId + " threw; ignored", e);
             }
         }
     }
@@ -742,18 +770,18 @@ final class TaskHandle implements McpTask {
         }
         if (token != null && token.isCancelled()) {
             cancelQuietly("the caller's token fired");
-            throw new McpCancelledException("waiting for task " + id + " was cancelled (" + token.reason()
+            throw new McpCancelledException("waiting for task " + shownId + " was cancelled (" + token.reason()
                     + "); tasks/cancel was sent");
         }
         if (deadline.isExpired()) {
             cancelQuietly("the caller's deadline passed");
-            throw new McpTimeoutException("task " + id + " did not end before the caller's deadline; tasks/cancel"
+            throw new McpTimeoutException("task " + shownId + " did not end before the caller's deadline; tasks/cancel"
                     + " was sent");
         }
         TaskSnapshot s = snapshot();
         if (ttlRemainingNanos(s) == 0) {
             owner.forget(this, deadline);
-            throw new McpTimeoutException("task " + id + " passed its TTL of " + s.ttl().toMillis()
+            throw new McpTimeoutException("task " + shownId + " passed its TTL of " + s.ttl().toMillis()
                     + " ms (counted from " + learnedAt() + ", when this client learned of it) with no terminal"
                     + " status");
         }
@@ -768,10 +796,10 @@ final class TaskHandle implements McpTask {
     McpClosedException closedWhileWaiting(McpClosedException seen) {
         Throwable cause = owner.channel().closeCause();
         if (cause != null) {
-            return new McpClosedException("the connection to the server was lost while waiting for task " + id + ": "
-                    + (cause.getMessage() == null ? cause.toString() : cause.getMessage()), cause);
+            return new McpClosedException("the connection to the server was lost while waiting for task " + shownId
+                    + ": " + (cause.getMessage() == null ? cause.toString() : cause.getMessage()), cause);
         }
-        return new McpClosedException("the client closed while waiting for task " + id, seen);
+        return new McpClosedException("the client closed while waiting for task " + shownId, seen);
     }
 
     /**
@@ -802,7 +830,7 @@ final class TaskHandle implements McpTask {
         switch (s.status()) {
             case COMPLETED -> {
                 if (s.result() == null) {
-                    throw new McpProtocolException("task " + id + " is completed but its result is missing");
+                    throw new McpProtocolException("task " + shownId + " is completed but its result is missing");
                 }
                 return s.result();
             }
@@ -811,8 +839,8 @@ final class TaskHandle implements McpTask {
                     return s.result(); // legacy: a tool result with isError ends the task failed; still a result
                 }
                 JsonRpcError error = s.error() != null ? s.error()
-                        : new JsonRpcError(JsonRpcError.INTERNAL_ERROR, "task " + id + " failed"
-                        + (s.statusMessage() == null ? "" : ": " + s.statusMessage()), null);
+                        : new JsonRpcError(JsonRpcError.INTERNAL_ERROR, "task " + shownId + " failed"
+                        + (s.statusMessage() == null ? "" : ": " + TaskWire.shownMessage(s.statusMessage())), null);
                 throw new McpTaskFailedException("tools/call", toolName, id, null, error);
             }
             case CANCELLED -> throw cancelled(s);
@@ -821,20 +849,20 @@ final class TaskHandle implements McpTask {
     }
 
     McpCancelledException cancelled(TaskSnapshot s) {
-        return new McpCancelledException("task " + id + " was cancelled"
-                + (s.statusMessage() == null ? "" : ": " + s.statusMessage()));
+        return new McpCancelledException("task " + shownId + " was cancelled"
+                + (s.statusMessage() == null ? "" : ": " + TaskWire.shownMessage(s.statusMessage())));
     }
 
     /** Sends a bounded, best-effort {@code tasks/cancel} (never on an interrupted thread: the flag is kept). */
     void cancelQuietly(String why) {
         boolean interrupted = Thread.interrupted();
         try {
-            LOG.log(System.Logger.Level.DEBUG, "cancelling task {0}: {1}", id, why);
+            LOG.log(System.Logger.Level.DEBUG, "cancelling task {0}: {1}", shownId, why);
             Deadline bound = Deadline.after(CANCEL_BOUND); // the cancel and the store's removal together
             cancel(RequestOptions.timeout(CANCEL_BOUND));
             owner.forget(this, bound);
         } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.DEBUG, "tasks/cancel of task {0} failed: {1}", id, e.toString());
+            LOG.log(System.Logger.Level.DEBUG, "tasks/cancel of task {0} failed: {1}", shownId, e.toString());
         } catch (InterruptedException e) {
             interrupted = true;
         } finally {
@@ -875,7 +903,7 @@ final class TaskHandle implements McpTask {
 
     @Override
     public String toString() {
-        return "McpTask[" + id + ", " + era + ", " + snapshot().status().wireName() + "]";
+        return "McpTask[" + shownId + ", " + era + ", " + snapshot().status().wireName() + "]";
     }
 
 }

@@ -15,7 +15,9 @@ import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The file format of {@link FileTaskStore}: {@code {"version":1,"tasks":[{taskId, serverKey, era, toolName,
- * createdAt, ttlMs, lastStatus}, ...]}}, written and read with Jackson (strict: duplicate keys, trailing content and
+ * createdAt, ttlMs, lastStatus[, owner][, learnedAt]}, ...]}}
+ * ({@code owner} and {@code learnedAt} were added within version 1: a file without them is read as records with no
+ * owner; an older reader ignores them), written and read with Jackson (strict: duplicate keys, trailing content and
  * non-integer numbers are refused). Stateless.
  */
 final class TaskRecords {
@@ -56,6 +58,12 @@ final class TaskRecords {
             e.put("createdAt", r.createdAt().toString());
             e.put("ttlMs", r.ttl() == null ? null : r.ttl().toMillis());
             e.put("lastStatus", r.lastStatus().wireName());
+            if (r.owner() != null) {
+                e.put("owner", r.owner());
+            }
+            if (r.learnedAt() != null) {
+                e.put("learnedAt", r.learnedAt().toString());
+            }
             tasks.add(e);
         }
         Map<String, Object> root = new LinkedHashMap<>();
@@ -83,8 +91,11 @@ final class TaskRecords {
             throw new IllegalArgumentException("the content is not a JSON object");
         }
         if (!(m.get("version") instanceof Number v) || !(v instanceof Integer || v instanceof Long)
-                || v.longValue() != VERSION) {
+                || v.longValue() < VERSION) {
             throw new IllegalArgumentException("unknown version " + m.get("version") + " (expected " + VERSION + ")");
+        }
+        if (v.longValue() > VERSION) {
+            throw new NewerVersion(v.longValue());
         }
         if (!(m.get("tasks") instanceof List<?> tasks)) {
             throw new IllegalArgumentException("\"tasks\" is missing or not an array");
@@ -99,7 +110,9 @@ final class TaskRecords {
                 Object ttl = e.get("ttlMs");
                 out.add(new TaskRecord(str(e, "taskId"), str(e, "serverKey"), Era.valueOf(str(e, "era")),
                         str(e, "toolName"), Instant.parse(str(e, "createdAt")),
-                        ttl == null ? null : Duration.ofMillis(millis(ttl)), TaskStatus.parse(str(e, "lastStatus"))));
+                        ttl == null ? null : Duration.ofMillis(millis(ttl)), TaskStatus.parse(str(e, "lastStatus")),
+                        optionalStr(e, "owner"), e.get("learnedAt") == null ? null
+                        : Instant.parse(str(e, "learnedAt"))));
             } catch (RuntimeException ex) {
                 throw new IllegalArgumentException("tasks[" + i + "] is not a valid record: " + ex.getMessage(), ex);
             }
@@ -113,6 +126,66 @@ final class TaskRecords {
             return ((Number) ttl).longValue();
         }
         throw new IllegalArgumentException("\"ttlMs\" is not an integer or null");
+    }
+
+    /**
+     * Applies {@code claim} to each record of {@code serverKey} in {@code m}: a non-null answer replaces the record and
+     * is added to {@code taken}. Returns whether {@code m} changed.
+     */
+    static boolean claim(Map<String, TaskRecord> m, String serverKey,
+                         java.util.function.UnaryOperator<TaskRecord> claim, List<TaskRecord> taken) {
+        boolean changed = false;
+        for (Map.Entry<String, TaskRecord> e : m.entrySet()) {
+            if (e.getValue().serverKey().equals(serverKey)) {
+                TaskRecord n = claim.apply(e.getValue());
+                if (n != null) {
+                    changed |= !n.equals(e.getValue());
+                    e.setValue(n);
+                    taken.add(n);
+                }
+            }
+        }
+        return changed;
+    }
+
+    private static String optionalStr(Map<?, ?> m, String key) {
+        return m.get(key) == null ? null : str(m, key);
+    }
+
+    /** How long past its TTL a record is kept before it is pruned (the owner's backstop adds one poll interval). */
+    static final java.time.Duration PRUNE_GRACE = java.time.Duration.ofMinutes(1);
+
+    /**
+     * Whether a store may drop a record on its next write: its TTL (with {@link #PRUNE_GRACE}) has passed, counted
+     * from {@link TaskRecord#learnedAt()} on this machine's clock (the server has forgotten it); or it is a stdio
+     * server's task ({@code "stdio:"} key) whose known owner is gone (the server process ended with its client).
+     * A record of a live owner is kept unless its TTL passed; a record with no owner or local time (an older
+     * version's) is kept. {@code ownersAlive} remembers the owners looked up in one pass (one process lookup each).
+     */
+    static boolean prunable(TaskRecord r, Instant now, Map<String, Boolean> ownersAlive) {
+        if (r.ttl() != null && r.learnedAt() != null) {
+            try {
+                if (r.learnedAt().plus(r.ttl()).plus(PRUNE_GRACE).isBefore(now)) {
+                    return true;
+                }
+            } catch (java.time.DateTimeException | ArithmeticException e) {
+                // a TTL beyond the calendar: never expires
+            }
+        }
+        return r.serverKey().startsWith("stdio:") && r.owner() != null
+                && !ownersAlive.computeIfAbsent(r.owner(), TaskOwner::alive);
+    }
+
+    /** The file was written by a newer version of the format than this one reads. */
+    static final class NewerVersion extends IllegalArgumentException {
+        private static final long serialVersionUID = 1L;
+        final long version;
+
+        NewerVersion(long version) {
+            super("it was written by a newer loom-mcp (format version " + version + "; this one reads version "
+                    + VERSION + ")");
+            this.version = version;
+        }
     }
 
     private static String str(Map<?, ?> m, String key) {

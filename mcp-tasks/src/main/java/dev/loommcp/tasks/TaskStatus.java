@@ -3,6 +3,7 @@ package dev.loommcp.tasks;
 /**
  * A task's status (MCP tasks extension §Task Status; MCP 2025-11-25 tasks §Task Status). {@code working →
  * input_required ⇄ working → completed | failed | cancelled}; a terminal status never changes.
+ * {@link #UNKNOWN} is the client's own: a handle made from an id before the server has described the task.
  *
  * <p>The eras differ in one point: a tool result with {@code isError: true} ends a task {@code completed} in the
  * extension and {@code failed} in 2025-11-25.
@@ -17,7 +18,13 @@ public enum TaskStatus {
     /** Done with an error. */
     FAILED("failed"),
     /** Cancelled (by the client or the server). */
-    CANCELLED("cancelled");
+    CANCELLED("cancelled"),
+    /**
+     * Not known yet: the client has not heard from the server about this task (a handle made by
+     * {@link McpTasks#task(String)} with no stored record, until its first {@code get} or poll). Never sent by a
+     * server ({@link #parse} refuses it) and never stored; not terminal.
+     */
+    UNKNOWN("unknown");
 
     private final String wireName;
 
@@ -26,7 +33,8 @@ public enum TaskStatus {
     }
 
     /**
-     * Returns the status as the protocol spells it.
+     * Returns the status as the protocol spells it ({@code "unknown"} for {@link #UNKNOWN}, which the protocol does
+     * not have).
      *
      * @return for example {@code "input_required"}
      */
@@ -48,11 +56,12 @@ public enum TaskStatus {
      *
      * @param wireName the status as sent
      * @return the status
-     * @throws IllegalArgumentException if it is not one of the five (the message names it)
+     * @throws IllegalArgumentException if it is not one of the protocol's five (the message names it;
+     *                                  {@code "unknown"} is refused too)
      */
     public static TaskStatus parse(String wireName) {
         for (TaskStatus s : values()) {
-            if (s.wireName.equals(wireName)) {
+            if (s != UNKNOWN && s.wireName.equals(wireName)) {
                 return s;
             }
         }

@@ -66,6 +66,36 @@ public interface TaskStore {
     }
 
     /**
+     * Takes over records of one server for {@link McpTasks#resumeTasks()}: calls {@code claim} with each record of
+     * {@code serverKey}; a non-null answer replaces the record and is returned (a {@code null} answer leaves it
+     * as it is: another live client drives that task). {@link FileTaskStore} and {@link InMemoryTaskStore} do this
+     * in one change under their lock, so two clients resuming at once never both take one record; this default
+     * lists and then puts each answer, which a store shared between processes should override.
+     *
+     * @param serverKey the server's identity
+     * @param claim     the take-over: the record to write instead, or {@code null} to leave it
+     * @param deadline  the latest time to wait for the store until, or {@link Deadline#NONE}
+     * @return the records written, in creation order
+     * @throws TaskStoreBusyException if the store stays busy until the deadline (nothing is changed)
+     * @throws UncheckedIOException   if a store on disk cannot read or write
+     */
+    default List<TaskRecord> claim(String serverKey, java.util.function.UnaryOperator<TaskRecord> claim,
+                                   Deadline deadline) {
+        java.util.Objects.requireNonNull(claim, "claim");
+        List<TaskRecord> taken = new java.util.ArrayList<>();
+        for (TaskRecord r : list(serverKey)) {
+            TaskRecord n = claim.apply(r);
+            if (n != null) {
+                if (!n.equals(r)) {
+                    put(n, deadline);
+                }
+                taken.add(n);
+            }
+        }
+        return taken;
+    }
+
+    /**
      * Lists the recorded tasks of one server.
      *
      * @param serverKey the server's identity

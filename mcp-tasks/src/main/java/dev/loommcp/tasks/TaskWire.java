@@ -2,6 +2,7 @@ package dev.loommcp.tasks;
 
 import dev.loommcp.Era;
 import dev.loommcp.McpProtocolException;
+import dev.loommcp.internal.json.Shown;
 import dev.loommcp.jsonrpc.JsonRpcError;
 import java.time.Duration;
 import java.time.Instant;
@@ -58,18 +59,19 @@ final class TaskWire {
                     + describe(idValue));
         }
         if (expectedId != null && !expectedId.equals(id)) {
-            throw new McpProtocolException(what + ": answered for task " + id + " instead of " + expectedId);
+            throw new McpProtocolException(what + ": answered for task " + shown(id) + " instead of "
+                    + shown(expectedId));
         }
         TaskStatus status;
         Object statusValue = t.get("status");
         if (!(statusValue instanceof String s)) {
-            throw new McpProtocolException(what + " for task " + id + ": status is missing or not a string: "
+            throw new McpProtocolException(what + " for task " + shown(id) + ": status is missing or not a string: "
                     + describe(statusValue));
         }
         try {
             status = TaskStatus.parse(s);
         } catch (IllegalArgumentException e) {
-            throw new McpProtocolException(what + " for task " + id + ": " + e.getMessage(), e);
+            throw new McpProtocolException(what + " for task " + shown(id) + ": " + e.getMessage(), e);
         }
         Duration ttl = millis(t, era == Era.MODERN ? "ttlMs" : "ttl", era == Era.MODERN ? "ttl" : "ttlMs");
         Duration poll = millis(t, era == Era.MODERN ? "pollIntervalMs" : "pollInterval",
@@ -140,11 +142,21 @@ final class TaskWire {
         return m;
     }
 
+    /** A task id as messages, logs and {@code toString()} show it: control characters escaped, capped at 64. */
+    static String shown(String id) {
+        return Shown.id(id);
+    }
+
+    /** A server's status message as exception messages show it: control characters escaped, capped at 500. */
+    static String shownMessage(String message) {
+        return Shown.text(message, 500);
+    }
+
     private static String describe(Object v) {
         if (v == null) {
             return "absent";
         }
         String s = String.valueOf(v);
-        return (s.length() > 80 ? s.substring(0, 80) + "..." : s) + " (" + v.getClass().getSimpleName() + ")";
+        return Shown.text(s, 80) + " (" + v.getClass().getSimpleName() + ")";
     }
 }

@@ -7,17 +7,25 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.loommcp.Era;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.testing.LeakCheck;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
-/** {@link McpTasks#resumeTasks()}: a second client (a restarted JVM, simulated) re-attaches through the store. */
+/**
+ * {@link McpTasks#resumeTasks()}: a second client (a restarted JVM, simulated) re-attaches through the store; it leaves
+ * the tasks of a live owner (another {@code McpTasks} of this JVM with an open client, another live process) and takes
+ * over those whose owner is gone, or that have no owner (an older version's file), rewriting the owner (break test
+ * item 1).
+ */
 @ExtendWith(LeakCheck.class)
 class ResumeTasksTest {
 
@@ -60,6 +68,8 @@ class ResumeTasksTest {
         new FileTaskStore(file).put(new TaskRecord(otherServer.id(), "another-server", Era.MODERN, "x",
                 otherServer.snapshot().createdAt(), null, TaskStatus.WORKING));
         // the first JVM dies here (nothing more is written); the server goes on
+        serverSeenByFirst.close();
+        first.support().clientClosed(); // (in one JVM: its owner is gone, so its tasks may be taken over)
         FakeTaskChannel sameServer = new FakeTaskChannel(Era.MODERN);
         sameServer.pollIntervalMs = 20;
         sameServer.script(running.id(), task("working"), completed("finished after the restart"));
@@ -103,7 +113,86 @@ class ResumeTasksTest {
         assertThat(t.status()).isEqualTo(TaskStatus.INPUT_REQUIRED);
         assertThat(tasks.task(id)).as("one handle per open task").isSameAs(t);
         McpTask unknown = tasks.task("printed-by-another-process");
-        assertThat(unknown.status()).isEqualTo(TaskStatus.WORKING);
+        assertThat(unknown.status()).as("nothing is known of it yet").isEqualTo(TaskStatus.UNKNOWN);
         assertThat(unknown.toolName()).isNull();
+    }
+
+    // -------------------------------------------------- who owns a record (break test item 1)
+
+    private static FakeTaskChannel server() {
+        FakeTaskChannel s = new FakeTaskChannel(Era.MODERN);
+        s.pollIntervalMs = 20;
+        return s;
+    }
+
+    @Test
+    void aSecondMcpTasksOfThisJvmLeavesTheFirstOnesLiveTasksAndTakesThemOnceItsClientClosed() throws Exception {
+        Path file = dir.resolve("tasks.json");
+        FakeTaskChannel firstServer = server();
+        McpTasks first = client(firstServer, new FileTaskStore(file));
+        McpTask mine = first.callToolAsTask("slow_compute", Map.of("script", List.of(task("working"))),
+                RequestOptions.DEFAULT);
+        String owner = new FileTaskStore(file).list(firstServer.serverKey).getFirst().owner();
+        assertThat(owner).isNotNull();
+
+        FakeTaskChannel secondServer = server();
+        secondServer.script(mine.id(), task("working"), completed("taken over"));
+        McpTasks second = client(secondServer, new FileTaskStore(file));
+        assertThat(second.resumeTasks()).as("the first McpTasks still drives it").isEmpty();
+        assertThat(secondServer.sent("tasks/get")).as("nothing is sent for a task owned elsewhere").isEmpty();
+        assertThat(new FileTaskStore(file).list(secondServer.serverKey)).extracting(TaskRecord::owner)
+                .containsExactly(owner);
+
+        firstServer.close();
+        first.support().clientClosed(); // the first client is gone: its tasks may be taken over
+        List<McpTask> taken = second.resumeTasks();
+        assertThat(taken).extracting(McpTask::id).containsExactly(mine.id());
+        assertThat(new FileTaskStore(file).list(secondServer.serverKey)).extracting(TaskRecord::owner)
+                .doesNotContain(owner).doesNotContainNull();
+        assertThat(taken.getFirst().await(TEN_S).text()).isEqualTo("taken over");
+    }
+
+    @Test
+    void aTaskOfAnotherLiveProcessIsLeftAndOneOfAnEndedProcessIsTakenOver() throws Exception {
+        Process live = new ProcessBuilder("sleep", "60").start();
+        Process ended = new ProcessBuilder("true").start();
+        try {
+            assertThat(ended.waitFor(30, TimeUnit.SECONDS)).isTrue();
+            FakeTaskChannel server = server();
+            String liveTask = server.newTask(task("working"));
+            String orphan = server.newTask(task("working"));
+            String old = server.newTask(task("working"));
+            FileTaskStore store = new FileTaskStore(dir.resolve("tasks.json"));
+            store.put(record(liveTask, server.serverKey, "other@" + live.pid() + "@"
+                    + live.info().startInstant().map(Instant::toEpochMilli).map(String::valueOf).orElse("-")));
+            store.put(record(orphan, server.serverKey, "other@" + ended.pid() + "@-"));
+            store.put(new TaskRecord(old, server.serverKey, Era.MODERN, "slow_compute", Instant.now(), null,
+                    TaskStatus.WORKING)); // no owner: written by an older version
+            McpTasks tasks = client(server, store);
+            assertThat(tasks.resumeTasks()).extracting(McpTask::id).containsExactly(orphan, old);
+            assertThat(store.list(server.serverKey)).filteredOn(r -> r.taskId().equals(liveTask))
+                    .extracting(TaskRecord::owner).first().asString().startsWith("other@" + live.pid());
+        } finally {
+            live.destroyForcibly();
+            assertThat(live.waitFor(30, TimeUnit.SECONDS)).isTrue();
+        }
+    }
+
+    @Test
+    void aFileWithoutOwnersIsReadAndResumedAsBefore() throws Exception {
+        Path file = dir.resolve("tasks.json");
+        FakeTaskChannel server = server();
+        String id = server.newTask(task("working"), completed("done"));
+        Files.writeString(file, "{\"version\":1,\"tasks\":[{\"taskId\":\"" + id + "\",\"serverKey\":\""
+                + server.serverKey + "\",\"era\":\"MODERN\",\"toolName\":\"t\",\"createdAt\":\"2026-12-01T03:00:00Z\","
+                + "\"ttlMs\":null,\"lastStatus\":\"working\"}]}\n");
+        McpTasks tasks = client(server, new FileTaskStore(file));
+        assertThat(tasks.resumeTasks()).extracting(McpTask::id).containsExactly(id);
+        assertThat(Files.readString(file)).contains("\"owner\"");
+    }
+
+    private static TaskRecord record(String id, String serverKey, String owner) {
+        return new TaskRecord(id, serverKey, Era.MODERN, "slow_compute", Instant.now(), null, TaskStatus.WORKING,
+                owner, Instant.now());
     }
 }

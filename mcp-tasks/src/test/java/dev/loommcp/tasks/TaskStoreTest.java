@@ -96,7 +96,7 @@ class TaskStoreTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"{\"version\":1,\"tasks\":[{\"taskId\":\"1\"", "not json", "{\"version\":2,\"tasks\":[]}",
+    @ValueSource(strings = {"{\"version\":1,\"tasks\":[{\"taskId\":\"1\"", "not json", "{\"version\":0,\"tasks\":[]}",
             "{\"version\":1,\"tasks\":[{\"taskId\":\"1\",\"serverKey\":\"s\",\"era\":\"MODERN\",\"toolName\":\"t\","
                     + "\"createdAt\":\"yesterday\",\"ttlMs\":null,\"lastStatus\":\"working\"}]}",
             "{\"version\":1,\"tasks\":{}}", " "})

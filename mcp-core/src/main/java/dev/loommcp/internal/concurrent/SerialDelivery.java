@@ -54,28 +54,35 @@ public final class SerialDelivery<T> {
      * @param consumer receives each item, with no lock of this class held
      */
     public void deliver(Consumer<? super T> consumer) {
-        while (true) {
-            T next;
-            lock.lock();
-            try {
-                if (deliverer != null) {
-                    return;
-                }
-                next = queue.poll();
-                if (next == null) {
-                    return;
-                }
-                deliverer = Thread.currentThread();
-            } finally {
-                lock.unlock();
+        T next;
+        lock.lock();
+        try {
+            if (deliverer != null) {
+                return;
             }
+            next = queue.poll();
+            if (next == null) {
+                return;
+            }
+            deliverer = Thread.currentThread();
+        } finally {
+            lock.unlock();
+        }
+        while (next != null) {
+            boolean delivered = false;
             try {
                 consumer.accept(next);
+                delivered = true;
             } finally {
                 lock.lock();
                 try {
-                    deliverer = null;
-                    idle.signalAll();
+                    // stay the deliverer while items are queued: a waiter woken between two items would see
+                    // items queued and nobody delivering them
+                    next = delivered ? queue.poll() : null;
+                    if (next == null) {
+                        deliverer = null;
+                        idle.signalAll();
+                    }
                 } finally {
                     lock.unlock();
                 }
