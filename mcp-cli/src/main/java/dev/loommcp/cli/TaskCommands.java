@@ -234,12 +234,12 @@ final class TaskCommands {
             throws InterruptedException {
         StatusNotes notes = new StatusNotes(io.err(), own);
         if (!askFirst) {
-            notes.note(task.snapshot(), true);
+            notes.note(task.snapshot());
         }
         java.util.concurrent.CompletableFuture<CallToolResult> done = new java.util.concurrent.CompletableFuture<>();
         java.util.concurrent.CountDownLatch stop = new java.util.concurrent.CountDownLatch(1);
         Thread driver;
-        try (AutoCloseable ignored = task.addListener((t, s) -> notes.note(s, false))) {
+        try (AutoCloseable ignored = task.addListener((t, s) -> notes.note(s))) {
             driver = Thread.ofPlatform().daemon().name("mcp-task-" + task.id()).start(() -> {
                 try {
                     done.complete(drive(task, askFirst, notes));
@@ -263,7 +263,7 @@ final class TaskCommands {
             } catch (ExecutionException e) {
                 return ended(task, e.getCause());
             }
-            notes.note(task.snapshot(), false);
+            notes.note(task.snapshot());
             return printResult(what, result);
         } catch (InterruptedException | RuntimeException e) {
             throw e;
@@ -282,7 +282,7 @@ final class TaskCommands {
      */
     private CallToolResult drive(McpTask task, boolean askFirst, StatusNotes notes) throws InterruptedException {
         if (askFirst && task.era() == Era.MODERN) {
-            notes.note(task.get(RequestOptions.DEFAULT), true);
+            notes.note(task.get(RequestOptions.DEFAULT));
         }
         try {
             return task.await(RequestOptions.DEFAULT);
@@ -480,20 +480,23 @@ final class TaskCommands {
 
     /**
      * Notes a task's status on stderr when it changes: {@code mcp: task ID: STATUS (MESSAGE)}. Written from the
-     * command's thread and the task driver's; each note is one line, and a repeat of the last is dropped.
+     * command's thread and the task driver's; each note is one line, and a repeat of the last is dropped. The first
+     * note of an open task says what Ctrl+C does, whichever thread writes it (a handle made from an id hears its
+     * first status as a change, from {@code UNKNOWN}, before the command's own note of it).
      */
     static final class StatusNotes {
         private final PrintWriter err;
         private final boolean own;
         private final ReentrantLock lock = new ReentrantLock();
         private String last;
+        private boolean hinted;
 
         StatusNotes(PrintWriter err, boolean own) {
             this.err = err;
             this.own = own;
         }
 
-        void note(TaskSnapshot s, boolean created) {
+        void note(TaskSnapshot s) {
             String line = "task " + s.taskId() + ": " + s.status().wireName()
                     + (s.statusMessage() == null ? "" : " (" + Render.oneLine(s.statusMessage()) + ")");
             lock.lock();
@@ -502,7 +505,9 @@ final class TaskCommands {
                     return;
                 }
                 last = line;
-                err.println("mcp: " + line + (created && !s.status().isTerminal()
+                boolean hint = !hinted && !s.status().isTerminal();
+                hinted |= hint;
+                err.println("mcp: " + line + (hint
                         ? (own ? "; Ctrl+C cancels it" : "; Ctrl+C stops watching (the task goes on)") : ""));
                 err.flush();
             } catch (RuntimeException | Error ignored) {
