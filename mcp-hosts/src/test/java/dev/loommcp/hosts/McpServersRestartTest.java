@@ -15,10 +15,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -45,33 +41,6 @@ class McpServersRestartTest {
 
     @TempDir
     Path dir;
-
-    /** Records every state change. */
-    private static final class Changes implements ServerStateListener {
-        final List<ServerStateChange> all = new CopyOnWriteArrayList<>();
-        final BlockingQueue<ServerStateChange> queue = new LinkedBlockingQueue<>();
-
-        @Override
-        public void stateChanged(ServerStateChange change) {
-            all.add(change);
-            queue.add(change);
-        }
-
-        ServerStateChange await(String server, ServerState state) throws InterruptedException {
-            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-            while (System.nanoTime() < end) {
-                ServerStateChange c = queue.poll(1, TimeUnit.SECONDS);
-                if (c != null && c.server().equals(server) && c.state() == state) {
-                    return c;
-                }
-            }
-            throw new AssertionError("no change of " + server + " to " + state + "; seen " + all);
-        }
-
-        List<ServerState> statesOf(String server) {
-            return all.stream().filter(c -> c.server().equals(server)).map(ServerStateChange::state).toList();
-        }
-    }
 
     /** The crash fixture behind a script that fails its first {@code failures} starts (exit 3, a stderr line). */
     private StdioServerConfig failsFirst(String name, int failures, String... extra) {
