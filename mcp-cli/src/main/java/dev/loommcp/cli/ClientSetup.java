@@ -380,11 +380,8 @@ final class ClientSetup {
      * {@code headers}).
      */
     private McpTransport configuredTransport(StderrTail tail, Duration startup) {
-        if (options.sse() != null) {
-            throw usage("give either --config or --sse, not both");
-        }
-        if (options.stdio() != null || options.http() != null) {
-            throw usage("give either --config or --stdio/--http, not both");
+        if (options.stdio() != null || options.http() != null || options.sse() != null) {
+            throw usage("give either --config or --stdio/--http/--sse, not both");
         }
         if (!options.headers().isEmpty() || !options.env().isEmpty() || options.inheritEnv()
                 || options.cwd() != null) {
