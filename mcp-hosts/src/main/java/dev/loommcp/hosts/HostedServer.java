@@ -695,14 +695,14 @@ public final class HostedServer implements McpToolCaller, McpSkillServer {
                 } finally {
                     lock.unlock();
                 }
-                boolean changedTools = false;
+                boolean relisted = false;
                 try {
                     List<Tool> checked = checkedTools(
                             c.listAllTools(RequestOptions.timeout(settings.startupTimeout())));
                     lock.lock();
                     try {
                         if (gen == generation && listing >= toolsListing) {
-                            changedTools = !checked.equals(tools);
+                            relisted = true;
                             tools = checked;
                             toolsListing = listing;
                             publish();
@@ -716,7 +716,7 @@ public final class HostedServer implements McpToolCaller, McpSkillServer {
                     LOG.log(System.Logger.Level.WARNING, "MCP server ''{0}'': re-listing its tools failed: {1}",
                             config.name(), describe(e));
                 }
-                if (changedTools) {
+                if (relisted) {
                     settings.toolsChanged().accept(config.name());
                 }
                 lock.lock();

@@ -687,10 +687,10 @@ public final class McpServers implements AutoCloseable {
 
         /**
          * Sets what is told a server's name after a re-list of its tools (after its
-         * {@code notifications/tools/list_changed}) found the list changed, for a host that passes the tools on to a
-         * model. Re-lists are coalesced: at most one runs per server and one more waits, however many notifications
-         * arrive, so a server that sends a burst of them gets a few {@code tools/list} requests and the listener is
-         * told at most once per re-list (never for one that found the same tools). Called on a registry thread;
+         * {@code notifications/tools/list_changed}) completed, for a host that passes the tools on to a model.
+         * Re-lists are coalesced: at most one runs per server and one more waits, however many notifications arrive,
+         * so a server that sends a burst of them gets a few {@code tools/list} requests and the listener is told once
+         * per completed re-list (the list may be the same: the server said it changed). Called on a registry thread;
          * must be quick. Default none.
          *
          * @param listener receives the server's name
