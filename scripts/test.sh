@@ -50,11 +50,16 @@ find . -path ./test-servers -prune -o -path '*/target/*-reports/TEST-*.xml' -pri
          /^testcase / { name = ""; cls = "";
                         if (match($0, / name="[^"]*"/)) name = substr($0, RSTART + 7, RLENGTH - 8);
                         if (match($0, /classname="[^"]*"/)) cls = substr($0, RSTART + 11, RLENGTH - 12) }
-         /^skipped/   { why = "no reason given";
-                        if (match($0, /message="[^"]*"/)) why = substr($0, RSTART + 9, RLENGTH - 10);
-                        gsub(/&quot;/, "\"", why); gsub(/&apos;/, "\047", why); gsub(/&lt;/, "<", why);
-                        gsub(/&gt;/, ">", why); gsub(/&amp;/, "\\&", why);
-                        sub(/.*\./, "", cls); print "skipped: " cls "." name ": " why }' \
+         function show(why) { gsub(/&quot;/, "\"", why); gsub(/&apos;/, "\047", why); gsub(/&lt;/, "<", why);
+                               gsub(/&gt;/, ">", why); gsub(/&amp;/, "\\&", why);
+                               c = cls; sub(/.*\./, "", c); print "skipped: " c "." name ": " why; pending = 0 }
+         pending && /^!\[CDATA\[/ { why = substr($0, 9); sub(/\n.*/, "", why); sub(/^[A-Za-z0-9_.$]*: /, "", why);
+                                    sub(/^Assumption failed: /, "", why); show(why == "" ? "no reason given" : why);
+                                    next }
+         pending      { show("no reason given") }
+         /^skipped/   { if (match($0, /message="[^"]*"/)) show(substr($0, RSTART + 9, RLENGTH - 10));
+                        else if ($0 ~ /\/>/) show("no reason given");
+                        else pending = 1 }' \
   | sort -u
 echo "all tests: $((tests - failures - skipped + conf_passed + consumer_passed)) passed, $((failures + conf_failed + consumer_failed)) failed, $skipped skipped"
 exit "$status"
