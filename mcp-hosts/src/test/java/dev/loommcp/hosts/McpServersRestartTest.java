@@ -83,6 +83,7 @@ class McpServersRestartTest {
             assertThat(status.lastError()).contains("exited with code 3").contains("database not up yet");
             assertThat(status.lastExit().exitCode()).hasValue(3);
         }
+        changes.await("db", ServerState.CLOSED);
         assertThat(changes.statesOf("db")).containsExactly(ServerState.CONNECTING, ServerState.FAILED,
                 ServerState.READY, ServerState.CLOSED);
     }
@@ -177,6 +178,7 @@ class McpServersRestartTest {
             assertThat(text(servers.callTool("keep__calls", Map.of()))).isEqualTo("calls: 2");
             // changed: a new process; removed: closed and gone
             assertThat(text(servers.callTool("change__calls", Map.of()))).isEqualTo("calls: 1");
+            changes.await("drop", ServerState.CLOSED); // heard after the server's lock is released
             assertThat(changes.statesOf("drop")).endsWith(ServerState.CLOSED);
             assertThatThrownBy(() -> servers.callTool("drop__calls", Map.of()))
                     .hasMessageContaining("there is no server 'drop'");

@@ -65,12 +65,14 @@ class McpServersTest {
             assertThat(alpha.transport()).isEqualTo("stdio");
             assertThat(alpha.toolCount()).isEqualTo(3);
             assertThat(alpha.era()).isNotNull();
+            changes.await("beta", ServerState.READY); // heard after the server's lock is released
             assertThat(changes.statesOf("beta")).containsExactly(ServerState.CONNECTING, ServerState.READY);
 
             McpToolCaller beta = servers.server("beta");
             assertThat(beta.serverName()).isEqualTo("beta");
             assertThat(text(beta.callTool("echo", Map.of("message", "direct")))).isEqualTo("Echo: direct");
         }
+        changes.await("alpha", ServerState.CLOSED);
         assertThat(changes.statesOf("alpha")).endsWith(ServerState.CLOSED);
     }
 
@@ -95,6 +97,8 @@ class McpServersTest {
                 .listener(changes).build()) {
             assertThat(text(servers.callTool("solo__echo", Map.of("message", "one")))).isEqualTo("Echo: one");
             assertThat(servers.server("solo").state()).isEqualTo(ServerState.READY);
+            // the listener hears READY after the server's lock is released, maybe after the call returned: wait for it
+            changes.await("solo", ServerState.READY);
             assertThat(changes.statesOf("solo")).containsExactly(ServerState.CONNECTING, ServerState.READY);
         }
         assertThat(java.nio.file.Files.readAllLines(starts)).hasSize(1);
@@ -131,6 +135,7 @@ class McpServersTest {
             assertThat(servers.server("crashy").status().restarts()).isEqualTo(1);
             assertThat(servers.server("crashy").status().lastError()).isNotNull();
         }
+        changes.await("crashy", ServerState.CLOSED);
         assertThat(changes.statesOf("crashy")).containsExactly(ServerState.CONNECTING, ServerState.READY,
                 ServerState.RESTARTING, ServerState.READY, ServerState.CLOSED);
     }
@@ -263,6 +268,7 @@ class McpServersTest {
         assertThatThrownBy(() -> servers.server("b").callTool("echo", Map.of()))
                 .isInstanceOf(McpClosedException.class);
         assertThatThrownBy(servers::tools).isInstanceOf(McpClosedException.class);
+        changes.await("a", ServerState.CLOSED);
         assertThat(changes.statesOf("a")).endsWith(ServerState.READY, ServerState.CLOSED);
         // LeakCheck: no process, no mcp- thread left
     }
