@@ -29,4 +29,24 @@ record HostSettings(Duration startupTimeout, Duration readyTimeout, RestartPolic
                     BiConsumer<ServerConfig, McpClientBuilder> customizer,
                     BiConsumer<HttpServerConfig, HttpTransport.Builder> httpCustomizer, TransportThreads threads,
                     Function<ServerConfig, McpTransport> transports, boolean stderrInStatus) {
+
+    /**
+     * Builds a server's transport for one start: the test factory's when there is one; a stdio server's with a
+     * startup timeout 2 s past the registry's (so that the registry's own deadline speaks first); an HTTP server's
+     * after {@link #httpCustomizer()} saw its builder; any other configuration's own.
+     */
+    McpTransport newTransport(ServerConfig config) {
+        if (transports() != null) {
+            return transports().apply(config);
+        }
+        if (config instanceof StdioServerConfig stdio) {
+            return stdio.newTransportBuilder().startupTimeout(startupTimeout().plusSeconds(2)).build();
+        }
+        if (config instanceof HttpServerConfig http) {
+            HttpTransport.Builder b = http.newTransportBuilder();
+            httpCustomizer().accept(http, b);
+            return b.build();
+        }
+        return config.newTransport();
+    }
 }

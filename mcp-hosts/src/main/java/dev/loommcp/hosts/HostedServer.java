@@ -22,13 +22,10 @@ import dev.loommcp.schema.ReadResourceResult;
 import dev.loommcp.schema.Resource;
 import dev.loommcp.schema.Tool;
 import dev.loommcp.spi.Deadline;
-import dev.loommcp.spi.McpTransport;
-import dev.loommcp.transport.http.HttpTransport;
 import dev.loommcp.transport.stdio.McpProcessExitedException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -429,7 +426,7 @@ public final class HostedServer implements McpToolCaller, McpSkillServer {
             }
             Deadline deadline = Deadline.after(settings.startupTimeout());
             c.connect(RequestOptions.timeout(settings.startupTimeout()));
-            List<Tool> listed = checkedTools(c.serverCapabilities() != null && c.serverCapabilities().tools() != null
+            List<Tool> listed = ToolNames.offerable(config.name(), c.serverCapabilities() != null && c.serverCapabilities().tools() != null
                     ? c.listAllTools(RequestOptions.timeout(remaining(deadline))) : List.of());
             listenForToolChanges(c, deadline);
             lock.lock();
@@ -589,19 +586,7 @@ public final class HostedServer implements McpToolCaller, McpSkillServer {
     }
 
     private McpClient newClient(int gen) {
-        McpTransport transport;
-        if (settings.transports() != null) {
-            transport = settings.transports().apply(config);
-        } else if (config instanceof StdioServerConfig stdio) {
-            transport = stdio.newTransportBuilder().startupTimeout(settings.startupTimeout().plusSeconds(2)).build();
-        } else if (config instanceof HttpServerConfig http) {
-            HttpTransport.Builder tb = http.newTransportBuilder();
-            settings.httpCustomizer().accept(http, tb);
-            transport = tb.build();
-        } else {
-            transport = config.newTransport();
-        }
-        McpClientBuilder b = McpClient.newBuilder(transport).serverName(config.name());
+        McpClientBuilder b = McpClient.newBuilder(settings.newTransport(config)).serverName(config.name());
         settings.customizer().accept(config, b);
         b.listener(new McpClientListener() {
             @Override
@@ -697,7 +682,7 @@ public final class HostedServer implements McpToolCaller, McpSkillServer {
                 }
                 boolean relisted = false;
                 try {
-                    List<Tool> checked = checkedTools(
+                    List<Tool> checked = ToolNames.offerable(config.name(), 
                             c.listAllTools(RequestOptions.timeout(settings.startupTimeout())));
                     lock.lock();
                     try {
@@ -737,43 +722,6 @@ public final class HostedServer implements McpToolCaller, McpSkillServer {
                 lock.unlock();
             }
         }
-    }
-
-    /**
-     * The tools a model may be offered, from a server's listing: a tool without a name, one whose name holds a
-     * control character (a line break, a NUL, ...), and every later tool of a name listed before are left out, with
-     * one WARNING naming the server and how many of each (never the names: they came from the server). Called
-     * without the lock.
-     */
-    private List<Tool> checkedTools(List<Tool> listed) {
-        List<Tool> kept = new ArrayList<>(listed.size());
-        Set<String> names = new HashSet<>();
-        int unnamed = 0;
-        int control = 0;
-        int duplicates = 0;
-        for (Tool t : listed) {
-            String name = t.name();
-            if (name == null || name.isEmpty()) {
-                unnamed++;
-            } else if (name.codePoints().anyMatch(HostedServer::isControl)) {
-                control++;
-            } else if (!names.add(name)) {
-                duplicates++;
-            } else {
-                kept.add(t);
-            }
-        }
-        if (kept.size() < listed.size()) {
-            LOG.log(System.Logger.Level.WARNING, "MCP server ''{0}'' listed tools the registry leaves out: {1} without "
-                    + "a name, {2} with a control character in the name, {3} listed again under a name given "
-                    + "before (the first is kept)", config.name(), unnamed, control, duplicates);
-        }
-        return List.copyOf(kept);
-    }
-
-    private static boolean isControl(int cp) {
-        int type = Character.getType(cp);
-        return Character.isISOControl(cp) || type == Character.LINE_SEPARATOR || type == Character.PARAGRAPH_SEPARATOR;
     }
 
     /** Waits for READY and returns the client, or throws for FAILED, CLOSED, the deadline and the token. */

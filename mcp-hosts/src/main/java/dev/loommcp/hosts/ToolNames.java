@@ -1,14 +1,17 @@
 package dev.loommcp.hosts;
 
+import dev.loommcp.schema.Tool;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Names a model accepts for namespaced tools. Chat APIs take tool names matching {@code ^[a-zA-Z0-9_-]{1,64}$}; a
@@ -28,6 +31,9 @@ final class ToolNames {
     /** The longest name a model accepts. */
     static final int MAX = 64;
     private static final int HASH_CHARS = 8;
+
+    /** The registry's logger (its WARNINGs keep the name they had in {@code HostedServer}). */
+    private static final System.Logger HOSTS_LOG = System.getLogger(HostedServer.class.getName());
 
     private ToolNames() {
     }
@@ -102,5 +108,46 @@ final class ToolNames {
             throw new IllegalStateException("SHA-256 is missing", e);
         }
         return prefix + "_" + HexFormat.of().formatHex(digest).substring(0, HASH_CHARS);
+    }
+
+    /**
+     * The tools a model may be offered, from a server's listing: a tool without a name, one whose name holds a
+     * control character (a line break, a NUL, ...), and every later tool of a name listed before are left out, with
+     * one WARNING naming the server and how many of each (never the names: they came from the server), on the
+     * registry's logger. Stateless and thread-safe.
+     *
+     * @param server the server's name, for the WARNING
+     * @param listed the server's tools as listed
+     * @return the tools to keep, in their order (unmodifiable)
+     */
+    static List<Tool> offerable(String server, List<Tool> listed) {
+        List<Tool> kept = new ArrayList<>(listed.size());
+        Set<String> names = new HashSet<>();
+        int unnamed = 0;
+        int control = 0;
+        int duplicates = 0;
+        for (Tool t : listed) {
+            String name = t.name();
+            if (name == null || name.isEmpty()) {
+                unnamed++;
+            } else if (name.codePoints().anyMatch(ToolNames::isControl)) {
+                control++;
+            } else if (!names.add(name)) {
+                duplicates++;
+            } else {
+                kept.add(t);
+            }
+        }
+        if (kept.size() < listed.size()) {
+            HOSTS_LOG.log(System.Logger.Level.WARNING, "MCP server ''{0}'' listed tools the registry leaves out: {1} without "
+                    + "a name, {2} with a control character in the name, {3} listed again under a name given "
+                    + "before (the first is kept)", server, unnamed, control, duplicates);
+        }
+        return List.copyOf(kept);
+    }
+
+    private static boolean isControl(int cp) {
+        int type = Character.getType(cp);
+        return Character.isISOControl(cp) || type == Character.LINE_SEPARATOR || type == Character.PARAGRAPH_SEPARATOR;
     }
 }
