@@ -111,6 +111,29 @@ public interface SendContext {
     }
 
     /**
+     * Starts a virtual thread named {@code mcp-<purpose>-<n>} for work of this send (an HTTP exchange queued
+     * instead of run inline, the resumption of its response stream, a one-way send), owned by the request's scope
+     * in the client's scope tree: when the request ends (answer, deadline, cancellation, interrupt of the caller, the
+     * client's close) the thread is interrupted, after the {@link #onCancel} actions ran, and the request's end
+     * returns only once the thread has ended. The thread must therefore end promptly on an interrupt or a cancel
+     * action; it must not outlive the work of this one send (a connection-wide thread comes from
+     * {@link TransportContext#threads()}). The client's leak checks and the JDK's thread dumps see it under the
+     * request. Callable from any thread, also from a thread started this way.
+     *
+     * <p>The default (a context the core did not make, as in a transport's own tests) starts a plain thread from
+     * {@link TransportThreads#standard()} that no scope owns.
+     *
+     * @param purpose what the thread does, for its name
+     * @param task    the work
+     * @return the started thread
+     * @throws IllegalStateException if the request has already ended (its scope is closed): nothing is started
+     * @throws NullPointerException  if an argument is {@code null}
+     */
+    default Thread fork(String purpose, Runnable task) {
+        return TransportThreads.standard().start(purpose, task);
+    }
+
+    /**
      * A context for messages that belong to no request (for example {@code notifications/initialized}).
      *
      * @param deadline the deadline of the send
