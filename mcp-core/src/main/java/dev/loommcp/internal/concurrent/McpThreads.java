@@ -92,9 +92,24 @@ public final class McpThreads {
      * @return the started thread
      */
     public static Thread startPlatform(String purpose, long stackSizeBytes, Runnable task) {
+        Thread t = newPlatform(purpose, stackSizeBytes, task);
+        t.start();
+        return t;
+    }
+
+    /**
+     * Creates (without starting) a platform daemon thread named {@code mcp-<purpose>-<n>}: see
+     * {@link #startPlatform}.
+     *
+     * @param purpose        what the thread does, for its name
+     * @param stackSizeBytes the requested stack size in bytes
+     * @param task           the work
+     * @return the unstarted thread
+     */
+    public static Thread newPlatform(String purpose, long stackSizeBytes, Runnable task) {
         Objects.requireNonNull(purpose, "purpose");
         Objects.requireNonNull(task, "task");
         return Thread.ofPlatform().daemon().stackSize(stackSizeBytes)
-                .name("mcp-" + purpose + "-" + COUNTER.incrementAndGet()).start(task);
+                .name("mcp-" + purpose + "-" + COUNTER.incrementAndGet()).unstarted(task);
     }
 }

@@ -1,0 +1,863 @@
+package dev.loommcp.internal.scope;
+
+import dev.loommcp.internal.concurrent.McpThreads;
+import dev.loommcp.spi.Deadline;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
+
+/**
+ * A scope of concurrent work with the contract of the JDK's {@code StructuredTaskScope} (a preview API in Java 21
+ * to 25, so not used here) and the shape of its current API, on stable Java 21 APIs: {@linkplain #open opened} with a
+ * {@link Joiner}, {@link #fork} returns a {@link Subtask}, {@link #join} waits within the scope's {@link Deadline},
+ * {@link #cancel} interrupts every fork, and {@link #close} returns only when every fork has ended.
+ *
+ * <p><b>The tree.</b> A scope is opened as a child of the scope the opening thread is in ({@link #current()}: the
+ * scope whose owner it is, or that forked it), else as a child of the parent given to {@link #open}. Cancelling a
+ * scope cancels its children; a child's deadline is never later than its parent's. loom-mcp builds one tree: the
+ * client's scope owns the session's long-lived threads; a request's scope owns every thread started for that
+ * request; a call made from inside a request's scope (a handler, a listener of that request) opens its scope under
+ * it, so it inherits the deadline and ends with it.
+ *
+ * <p><b>Threads.</b> Forks run on virtual threads, or on platform daemon threads where work blocks in native code
+ * ({@link #forkPlatform}), each from a {@link Executors#newThreadPerTaskExecutor thread-per-task executor} made on
+ * the first fork, so the JDK's JSON thread dump ({@code jcmd <pid> Thread.dump_to_file -format=json}) lists a scope's
+ * threads together, under a container named by {@link #containerNames()}. Threads are named
+ * {@code mcp-<purpose>-<n>} and tracked by {@link McpThreads#live()}. A scope that never forks makes no executor.
+ *
+ * <p><b>Confinement.</b> A {@linkplain #open confined} scope (a request's, a user's fan-out) accepts forks only from
+ * its owner (the thread that opened it) and from its own forks, and only its owner may join and close it; opening one
+ * makes it the owner's {@link #current()} scope until it closes, and scopes must close in the reverse order of
+ * opening ({@link IllegalStateException} otherwise, after the scope was closed). An unconfined scope (the client's,
+ * which owns threads started from any thread that uses the client) accepts forks from any thread and is not the
+ * current scope of the thread that opened it.
+ *
+ * <p>Thread-safe. Cancel actions ({@link #onCancel}) and joiner methods must not block.
+ *
+ * @param <T> the result type of the forks
+ * @param <R> the result type of {@link #join}
+ */
+public final class Scope<T, R> implements AutoCloseable {
+
+    private static final ThreadLocal<Scope<?, ?>> CURRENT = new ThreadLocal<>();
+
+    private enum State { OPEN, CANCELLED, CLOSED }
+
+    private final String name;
+    private final Joiner<? super T, ? extends R> joiner;
+    private final Scope<?, ?> parent;
+    private final Deadline deadline;
+    private final Thread owner;
+    private final Scope<?, ?> previous;
+    private final Object attachment;
+
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Condition changed = lock.newCondition();
+    private final AtomicInteger running = new AtomicInteger();
+    private final ConcurrentLinkedQueue<Runnable> cancelActions = new ConcurrentLinkedQueue<>();
+    private final Set<Scope<?, ?>> children = ConcurrentHashMap.newKeySet();
+    private volatile ExecutorService virtualThreads;
+    private volatile ExecutorService platformThreads;
+    private volatile State state = State.OPEN;
+    private volatile boolean joined;
+
+    private Scope(String name, Joiner<? super T, ? extends R> joiner, Scope<?, ?> parent, Deadline deadline,
+                  boolean confined, Object attachment) {
+        this.name = name;
+        this.joiner = joiner;
+        this.parent = parent;
+        this.deadline = parent == null ? deadline : deadline.earliest(parent.deadline);
+        this.owner = confined ? Thread.currentThread() : null;
+        this.previous = confined ? CURRENT.get() : null;
+        this.attachment = attachment;
+    }
+
+    /**
+     * Opens a confined scope owned by the calling thread, as a child of {@link #current()} (else of
+     * {@code fallbackParent}), and makes it the calling thread's current scope until {@link #close()}.
+     *
+     * @param name           what the scope is for (thread dumps, messages)
+     * @param joiner         decides {@link #join}'s outcome and when it stops waiting
+     * @param deadline       when the scope's work must be done; {@link Deadline#NONE} for none; the parent's deadline
+     *                       applies when earlier
+     * @param fallbackParent the parent when the calling thread is in no scope, or {@code null}
+     * @param attachment     what the scope stands for (a request's context), read with {@link #attachment()}; or
+     *                       {@code null}
+     * @param <T>            the result type of the forks
+     * @param <R>            the result type of {@link #join}
+     * @return the open scope
+     * @throws IllegalStateException if the parent is already cancelled or closed (nothing is opened)
+     * @throws NullPointerException  if {@code name}, {@code joiner} or {@code deadline} is {@code null}
+     */
+    public static <T, R> Scope<T, R> open(String name, Joiner<? super T, ? extends R> joiner, Deadline deadline,
+                                          Scope<?, ?> fallbackParent, Object attachment) {
+        Scope<?, ?> current = CURRENT.get();
+        Scope<T, R> s = new Scope<>(Objects.requireNonNull(name, "name"), Objects.requireNonNull(joiner, "joiner"),
+                current != null ? current : fallbackParent, Objects.requireNonNull(deadline, "deadline"), true,
+                attachment);
+        s.attach();
+        CURRENT.set(s);
+        return s;
+    }
+
+    /**
+     * Opens a confined scope owned by the calling thread, as a child of {@link #current()}; see
+     * {@link #open(String, Joiner, Deadline, Scope, Object)}.
+     *
+     * @param name     what the scope is for
+     * @param joiner   decides {@link #join}'s outcome
+     * @param deadline when the scope's work must be done, or {@link Deadline#NONE}
+     * @param <T>      the result type of the forks
+     * @param <R>      the result type of {@link #join}
+     * @return the open scope
+     */
+    public static <T, R> Scope<T, R> open(String name, Joiner<? super T, ? extends R> joiner, Deadline deadline) {
+        return open(name, joiner, deadline, null, null);
+    }
+
+    /**
+     * Opens an unconfined scope (forks from any thread; no owner; not made current): a container of long-lived
+     * threads such as the client's. It has no parent.
+     *
+     * @param name what the scope is for
+     * @return the open scope
+     */
+    public static Scope<Object, Void> openUnconfined(String name) {
+        return new Scope<>(Objects.requireNonNull(name, "name"), Joiner.awaitAll(), null, Deadline.NONE, false,
+                null);
+    }
+
+    /**
+     * Returns the innermost scope the calling thread is in: the last confined scope it opened and has not closed,
+     * else the scope that forked it; {@code null} when none.
+     *
+     * @return the scope, or {@code null}
+     */
+    public static Scope<?, ?> current() {
+        return CURRENT.get();
+    }
+
+    private void attach() {
+        if (parent != null) {
+            parent.children.add(this);
+            if (parent.state != State.OPEN) {
+                parent.children.remove(this);
+                CURRENT.set(previous);
+                throw new IllegalStateException(parent.name + " has ended: " + name + " was not opened");
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------------ forks
+
+    /**
+     * Starts {@code task} on a new virtual thread named {@code mcp-<purpose>-<n>} in this scope. After the scope
+     * was cancelled nothing is started and the subtask stays {@link Subtask.State#UNAVAILABLE}.
+     *
+     * @param purpose what the thread does, for its name
+     * @param task    the work
+     * @param <U>     the task's result type
+     * @return the subtask
+     * @throws IllegalStateException if the scope is closed, or a confined scope is forked from a thread that is
+     *                               neither its owner nor one of its forks
+     */
+    public <U extends T> Subtask<U> fork(String purpose, Callable<? extends U> task) {
+        return fork(purpose, task, false);
+    }
+
+    /**
+     * Starts {@code task} on a new platform daemon thread (small stack) in this scope, for work that blocks in native
+     * code for long (a pipe read or write); see {@link #fork}.
+     *
+     * @param purpose what the thread does, for its name
+     * @param task    the work
+     * @param <U>     the task's result type
+     * @return the subtask
+     */
+    public <U extends T> Subtask<U> forkPlatform(String purpose, Callable<? extends U> task) {
+        return fork(purpose, task, true);
+    }
+
+    /**
+     * Starts {@code task} like {@link #fork} but from any thread (a transport's thread working for a request), and
+     * returns the thread.
+     *
+     * @param purpose what the thread does
+     * @param task    the work
+     * @param platform whether it needs a platform thread
+     * @return the started thread, or {@code null} when the scope was cancelled (nothing started)
+     * @throws IllegalStateException if the scope is closed
+     */
+    public Thread start(String purpose, Runnable task, boolean platform) {
+        Objects.requireNonNull(task, "task");
+        Forked<T> f = new Forked<>(this, () -> {
+            task.run();
+            return null;
+        });
+        return launch(purpose, f, platform);
+    }
+
+    private <U extends T> Subtask<U> fork(String purpose, Callable<? extends U> task, boolean platform) {
+        Objects.requireNonNull(purpose, "purpose");
+        Objects.requireNonNull(task, "task");
+        if (owner != null && Thread.currentThread() != owner && CURRENT.get() != this) {
+            throw new IllegalStateException(Thread.currentThread().getName() + " may not fork in " + name
+                    + ": only its owner and its forks may");
+        }
+        Forked<U> f = new Forked<>(this, task);
+        if (joiner.onFork(f)) {
+            cancel();
+        }
+        launch(purpose, f, platform);
+        return f;
+    }
+
+    private Thread launch(String purpose, Forked<?> f, boolean platform) {
+        if (state == State.CLOSED) {
+            throw new IllegalStateException(name + " is closed: " + purpose + " not started");
+        }
+        ExecutorService executor = executor(platform);
+        if (executor == null) {
+            return null; // cancelled: nothing starts, the subtask stays unavailable
+        }
+        running.incrementAndGet();
+        Launch launch = new Launch(purpose);
+        LAUNCH.set(launch);
+        try {
+            executor.execute(f); // the executor asks its factory for the thread on this thread: see below
+            return launch.thread;
+        } catch (RejectedExecutionException e) { // cancelled meanwhile: nothing runs
+            finished();
+            return null;
+        } finally {
+            LAUNCH.remove();
+        }
+    }
+
+    /** The fork being started on this thread: its purpose for the factory, and the thread the factory made. */
+    private static final class Launch {
+        final String purpose;
+        Thread thread;
+
+        Launch(String purpose) {
+            this.purpose = purpose;
+        }
+    }
+
+    private static final ThreadLocal<Launch> LAUNCH = new ThreadLocal<>();
+
+    private static Thread made(Runnable r, boolean platform) {
+        Launch l = LAUNCH.get();
+        String purpose = l == null ? "fork" : l.purpose;
+        Thread t = platform ? McpThreads.newPlatform(purpose, PLATFORM_STACK_BYTES, r) : McpThreads.newThread(purpose, r);
+        if (l != null) {
+            l.thread = t;
+        }
+        return t;
+    }
+
+    private ExecutorService executor(boolean platform) {
+        ExecutorService e = platform ? platformThreads : virtualThreads;
+        if (e != null) {
+            return state == State.OPEN ? e : null;
+        }
+        lock.lock();
+        try {
+            if (state != State.OPEN) {
+                return null;
+            }
+            if (platform) {
+                if (platformThreads == null) {
+                    platformThreads = Executors.newThreadPerTaskExecutor(r -> made(r, true));
+                }
+                return platformThreads;
+            }
+            if (virtualThreads == null) {
+                virtualThreads = Executors.newThreadPerTaskExecutor(r -> made(r, false));
+            }
+            return virtualThreads;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** The stack of a platform fork: the pipe threads' size (a hint to the JVM). */
+    static final long PLATFORM_STACK_BYTES = 256 * 1024;
+
+    private void finished() {
+        if (running.decrementAndGet() == 0) {
+            lock.lock();
+            try {
+                changed.signalAll();
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------------ join
+
+    /**
+     * Waits until every fork has ended, or the joiner stops the wait (cancelling the rest), or the deadline passes
+     * (then the scope is cancelled and {@link TimeoutException} thrown), and returns the joiner's result. Only the
+     * owner may join, once.
+     *
+     * @return the joiner's result
+     * @throws InterruptedException if the owner is interrupted while waiting (the scope is cancelled)
+     * @throws TimeoutException     if the deadline passed first
+     * @throws FailedException      if the joiner's outcome is a failure (its cause is the failed fork's)
+     * @throws IllegalStateException if called by a thread other than the owner, twice, or after close
+     */
+    public R join() throws InterruptedException {
+        if (owner == null || Thread.currentThread() != owner) {
+            throw new IllegalStateException("only the owner of " + name + " may join it");
+        }
+        if (joined || state == State.CLOSED) {
+            throw new IllegalStateException(name + " was already joined or closed");
+        }
+        joined = true;
+        lock.lock();
+        try {
+            while (running.get() > 0 && state == State.OPEN) {
+                if (deadline.isNone()) {
+                    changed.await();
+                } else {
+                    long left = deadline.remainingNanos();
+                    if (left <= 0) {
+                        lock.unlock();
+                        try {
+                            cancel();
+                        } finally {
+                            lock.lock();
+                        }
+                        throw new TimeoutException(name + " did not finish within its deadline");
+                    }
+                    changed.awaitNanos(left);
+                }
+            }
+        } catch (InterruptedException e) {
+            lock.unlock();
+            try {
+                cancel();
+            } finally {
+                lock.lock();
+            }
+            throw e;
+        } finally {
+            lock.unlock();
+        }
+        cancel(); // a joiner that stopped the wait: the forks still running are cancelled (a no-op when none runs)
+        try {
+            return joiner.result();
+        } catch (RuntimeException | Error e) {
+            throw e;
+        } catch (Throwable e) {
+            throw new FailedException(e);
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------------ cancel
+
+    /**
+     * Registers an action to run once when the scope is cancelled (by {@link #cancel}, a joiner, its parent's cancel,
+     * or {@link #close()}); it runs at once when that happened already. The action must not block.
+     *
+     * @param action the action
+     */
+    public void onCancel(Runnable action) {
+        Objects.requireNonNull(action, "action");
+        cancelActions.add(action);
+        if (state != State.OPEN && cancelActions.remove(action)) {
+            runQuietly(action);
+        }
+    }
+
+    /**
+     * Cancels the scope: no new fork starts, the cancel actions run, every child scope is cancelled, then every fork
+     * is interrupted. Idempotent; callable from any thread; does not wait.
+     */
+    public void cancel() {
+        lock.lock();
+        try {
+            if (state != State.OPEN) {
+                return;
+            }
+            state = State.CANCELLED;
+            changed.signalAll();
+        } finally {
+            lock.unlock();
+        }
+        Runnable r;
+        while ((r = cancelActions.poll()) != null) {
+            runQuietly(r);
+        }
+        for (Scope<?, ?> child : children) {
+            child.cancel();
+        }
+        ExecutorService v = virtualThreads;
+        ExecutorService p = platformThreads;
+        if (v != null) {
+            v.shutdownNow();
+        }
+        if (p != null) {
+            p.shutdownNow();
+        }
+    }
+
+    /**
+     * Returns whether the scope was cancelled or closed.
+     *
+     * @return {@code true} once cancelled
+     */
+    public boolean isCancelled() {
+        return state != State.OPEN;
+    }
+
+    private static void runQuietly(Runnable r) {
+        try {
+            r.run();
+        } catch (RuntimeException e) {
+            System.getLogger("dev.loommcp.client").log(System.Logger.Level.WARNING,
+                    "a cancel action failed: " + e);
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------------ close
+
+    /**
+     * Closes the scope: cancels it when it is still open, then waits, without bound and ignoring interrupts (re-set
+     * on return), until every fork has ended; then detaches it from its parent and, for a confined scope, makes the
+     * scope that was current before it current again. Idempotent.
+     *
+     * @throws IllegalStateException if a confined scope is closed by another thread than its owner, or when it was
+     *                               not the owner's current scope (scopes closed out of order); in the latter case it
+     *                               was closed all the same
+     */
+    @Override
+    public void close() {
+        closeWithin(Deadline.NONE);
+    }
+
+    /**
+     * Closes the scope like {@link #close()} but waits for the forks only until {@code deadline}.
+     *
+     * @param deadline when to stop waiting for forks; {@link Deadline#NONE} waits without bound
+     * @return whether every fork had ended
+     */
+    public boolean closeWithin(Deadline deadline) {
+        if (owner != null && Thread.currentThread() != owner) {
+            throw new IllegalStateException("only the owner of " + name + " may close it");
+        }
+        if (state == State.CLOSED) {
+            return running.get() == 0;
+        }
+        cancel();
+        boolean ended = awaitForks(deadline);
+        state = State.CLOSED;
+        if (parent != null) {
+            parent.children.remove(this);
+        }
+        if (owner != null) {
+            boolean inOrder = CURRENT.get() == this;
+            CURRENT.set(previous);
+            if (!inOrder) {
+                throw new IllegalStateException(name + " was closed while a scope opened after it was still open");
+            }
+        }
+        return ended;
+    }
+
+    private boolean awaitForks(Deadline until) {
+        boolean interrupted = false;
+        lock.lock();
+        try {
+            while (running.get() > 0) {
+                try {
+                    if (until.isNone()) {
+                        changed.await();
+                    } else {
+                        long left = until.remainingNanos();
+                        if (left <= 0) {
+                            return false;
+                        }
+                        changed.awaitNanos(left);
+                    }
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+            return true;
+        } finally {
+            lock.unlock();
+            closeExecutors(interrupted);
+        }
+    }
+
+    private void closeExecutors(boolean interrupted) {
+        // the executors end with their threads (all of which have ended or are past their last statement here)
+        for (ExecutorService e : new ExecutorService[] {virtualThreads, platformThreads}) {
+            if (e != null && running.get() == 0) {
+                try {
+                    e.awaitTermination(1, TimeUnit.SECONDS);
+                } catch (InterruptedException ie) {
+                    interrupted = true;
+                }
+            }
+        }
+        if (interrupted) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------------ facts
+
+    /**
+     * Returns the scope's deadline (never later than its parent's).
+     *
+     * @return the deadline, or {@link Deadline#NONE}
+     */
+    public Deadline deadline() {
+        return deadline;
+    }
+
+    /**
+     * Returns what the scope stands for, as given to {@link #open}; or {@code null}.
+     *
+     * @return the attachment
+     */
+    public Object attachment() {
+        return attachment;
+    }
+
+    /**
+     * Returns the parent scope, or {@code null} for a root.
+     *
+     * @return the parent
+     */
+    public Scope<?, ?> parent() {
+        return parent;
+    }
+
+    /**
+     * Returns the scope's name.
+     *
+     * @return the name given to {@link #open}
+     */
+    public String name() {
+        return name;
+    }
+
+    /**
+     * Returns how many forks have not ended.
+     *
+     * @return the count
+     */
+    public int runningForks() {
+        return running.get();
+    }
+
+    /**
+     * Returns the names under which the JDK's JSON thread dump lists this scope's threads: the identity of each
+     * thread container (executor) the scope made; empty when it never forked.
+     *
+     * @return the container names
+     */
+    public List<String> containerNames() {
+        List<String> names = new ArrayList<>(2);
+        for (ExecutorService e : new ExecutorService[] {virtualThreads, platformThreads}) {
+            if (e != null) {
+                names.add(Objects.toIdentityString(e));
+            }
+        }
+        return names;
+    }
+
+    @Override
+    public String toString() {
+        return name + " (" + state.name().toLowerCase(java.util.Locale.ROOT) + ", " + running.get() + " running)";
+    }
+
+    // ------------------------------------------------------------------------------------------------ subtasks
+
+    /** A forked task's handle: its state, then its result or exception. */
+    public interface Subtask<T> extends Supplier<T> {
+
+        /** The state of a subtask. */
+        enum State {
+            /** Not completed, or never started because the scope was cancelled first. */
+            UNAVAILABLE,
+            /** Completed with a result. */
+            SUCCESS,
+            /** Completed with an exception. */
+            FAILED
+        }
+
+        /**
+         * Returns the state.
+         *
+         * @return the state
+         */
+        State state();
+
+        /**
+         * Returns the result of a subtask that succeeded.
+         *
+         * @return the result
+         * @throws IllegalStateException if the subtask did not succeed
+         */
+        @Override
+        T get();
+
+        /**
+         * Returns the exception of a subtask that failed.
+         *
+         * @return the exception
+         * @throws IllegalStateException if the subtask did not fail
+         */
+        Throwable exception();
+    }
+
+    private static final class Forked<U> implements Subtask<U>, Runnable {
+        private final Scope<?, ?> scope;
+        private final Callable<? extends U> task;
+        private volatile Subtask.State state = Subtask.State.UNAVAILABLE;
+        private volatile U result;
+        private volatile Throwable failure;
+
+        Forked(Scope<?, ?> scope, Callable<? extends U> task) {
+            this.scope = scope;
+            this.task = task;
+        }
+
+        @Override
+        public void run() {
+            CURRENT.set(scope);
+            try {
+                U r = task.call();
+                result = r;
+                state = Subtask.State.SUCCESS;
+            } catch (Throwable t) {
+                failure = t;
+                state = Subtask.State.FAILED;
+            } finally {
+                CURRENT.remove();
+                try {
+                    if (scope.state == Scope.State.OPEN && scope.onComplete(this)) {
+                        scope.cancel();
+                    }
+                } finally {
+                    scope.finished();
+                }
+            }
+        }
+
+        @Override
+        public Subtask.State state() {
+            return state;
+        }
+
+        @Override
+        public U get() {
+            if (state != Subtask.State.SUCCESS) {
+                throw new IllegalStateException("the subtask has no result (" + state + ")");
+            }
+            return result;
+        }
+
+        @Override
+        public Throwable exception() {
+            if (state != Subtask.State.FAILED) {
+                throw new IllegalStateException("the subtask did not fail (" + state + ")");
+            }
+            return failure;
+        }
+
+        @Override
+        public String toString() {
+            return "subtask (" + state + ")";
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private boolean onComplete(Subtask<?> s) {
+        return ((Joiner<Object, ?>) joiner).onComplete((Subtask<Object>) s);
+    }
+
+    // ------------------------------------------------------------------------------------------------ joiners
+
+    /**
+     * Decides the outcome of {@link #join} and when it stops waiting, like {@code StructuredTaskScope.Joiner}.
+     * {@link #onFork} is called on the forking thread, {@link #onComplete} on the fork's thread as it ends; both
+     * must be fast and thread-safe; returning {@code true} cancels the scope.
+     *
+     * @param <T> the forks' result type
+     * @param <R> the join result type
+     */
+    public interface Joiner<T, R> {
+
+        /**
+         * Called when a subtask is forked.
+         *
+         * @param subtask the new subtask
+         * @return {@code true} to cancel the scope
+         */
+        default boolean onFork(Subtask<? extends T> subtask) {
+            return false;
+        }
+
+        /**
+         * Called when a subtask completed.
+         *
+         * @param subtask the completed subtask
+         * @return {@code true} to cancel the scope (the join then stops waiting)
+         */
+        default boolean onComplete(Subtask<? extends T> subtask) {
+            return false;
+        }
+
+        /**
+         * Returns the outcome once the join stopped waiting.
+         *
+         * @return the result
+         * @throws Throwable the failure to report (wrapped in {@link FailedException} unless unchecked)
+         */
+        R result() throws Throwable;
+
+        /**
+         * Waits for all subtasks, whatever their outcome; the result is {@code null}.
+         *
+         * @param <T> the forks' result type
+         * @return the joiner
+         */
+        static <T> Joiner<T, Void> awaitAll() {
+            return () -> null;
+        }
+
+        /**
+         * Waits for all subtasks to succeed; the first failure cancels the scope and is thrown by {@link #join} in a
+         * {@link FailedException}. The result is the subtasks, in fork order.
+         *
+         * @param <T> the forks' result type
+         * @return the joiner (one per scope)
+         */
+        static <T> Joiner<T, List<Subtask<T>>> allSuccessfulOrThrow() {
+            return new AllSuccessful<>();
+        }
+
+        /**
+         * Waits for the first subtask to succeed, then cancels the rest; {@link #join} returns its result, or throws
+         * a {@link FailedException} with the first failure when none succeeded ({@link NoSuchElementException} when
+         * nothing was forked).
+         *
+         * @param <T> the forks' result type
+         * @return the joiner (one per scope)
+         */
+        static <T> Joiner<T, T> anySuccessfulResultOrThrow() {
+            return new AnySuccessful<>();
+        }
+    }
+
+    private static final class AllSuccessful<T> implements Joiner<T, List<Subtask<T>>> {
+        private final ConcurrentLinkedQueue<Subtask<T>> forked = new ConcurrentLinkedQueue<>();
+        private volatile Throwable firstFailure;
+
+        @SuppressWarnings("unchecked")
+        @Override
+        public boolean onFork(Subtask<? extends T> subtask) {
+            forked.add((Subtask<T>) subtask);
+            return false;
+        }
+
+        @Override
+        public boolean onComplete(Subtask<? extends T> subtask) {
+            if (subtask.state() == Subtask.State.FAILED) {
+                synchronizedFirst(subtask.exception());
+                return true;
+            }
+            return false;
+        }
+
+        private void synchronizedFirst(Throwable t) {
+            if (firstFailure == null) {
+                firstFailure = t;
+            }
+        }
+
+        @Override
+        public List<Subtask<T>> result() throws Throwable {
+            Throwable f = firstFailure;
+            if (f != null) {
+                throw new FailedException(f);
+            }
+            return List.copyOf(forked);
+        }
+    }
+
+    private static final class AnySuccessful<T> implements Joiner<T, T> {
+        private final java.util.concurrent.atomic.AtomicReference<Subtask<? extends T>> success =
+                new java.util.concurrent.atomic.AtomicReference<>();
+        private volatile Throwable firstFailure;
+        private volatile boolean anyForked;
+
+        @Override
+        public boolean onFork(Subtask<? extends T> subtask) {
+            anyForked = true;
+            return false;
+        }
+
+        @Override
+        public boolean onComplete(Subtask<? extends T> subtask) {
+            if (subtask.state() == Subtask.State.SUCCESS) {
+                return success.compareAndSet(null, subtask) || true;
+            }
+            if (firstFailure == null) {
+                firstFailure = subtask.exception();
+            }
+            return false;
+        }
+
+        @Override
+        public T result() {
+            Subtask<? extends T> s = success.get();
+            if (s != null) {
+                return s.get();
+            }
+            if (!anyForked) {
+                throw new NoSuchElementException("no subtask was forked");
+            }
+            throw new FailedException(firstFailure);
+        }
+    }
+
+    /** {@link #join}'s failure: the cause is the failed subtask's exception (or the joiner's). */
+    public static final class FailedException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        FailedException(Throwable cause) {
+            super(cause == null ? "no subtask succeeded" : cause.toString(), cause);
+        }
+    }
+
+    /** {@link #join} waited past the scope's deadline; the scope was cancelled. */
+    public static final class TimeoutException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        TimeoutException(String message) {
+            super(message);
+        }
+    }
+}
