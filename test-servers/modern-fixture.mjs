@@ -155,6 +155,25 @@ function factory(ctx) {
     return { content: [text(`Deploy to ${env} declined`)], isError: true };
   });
 
+  server.registerTool('summarize', {
+    description: 'Summarizes a topic with the client\'s model (multi round-trip: a sampling request)',
+    inputSchema: z.object({ topic: z.string() }),
+  }, async ({ topic }, c) => {
+    const answer = inputResponse(c.mcpReq.inputResponses, 'draft');
+    if (answer.kind === 'missing') {
+      return inputRequired({
+        inputRequests: {
+          draft: inputRequired.createMessage({
+            messages: [{ role: 'user', content: text(`Summarize ${topic}`) }],
+            maxTokens: 100,
+          }),
+        },
+      });
+    }
+    const content = answer.result?.content ?? answer.content;
+    return { content: [text(`summary: ${content?.text ?? JSON.stringify(answer)}`)] };
+  });
+
   server.registerTool('add-note', {
     description: `Appends a note to ${NOTES_URI} and announces the change`,
     inputSchema: z.object({ text: z.string() }),

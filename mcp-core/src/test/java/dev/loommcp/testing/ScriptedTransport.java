@@ -457,7 +457,8 @@ public final class ScriptedTransport implements McpTransport {
         exchanges.put(id, ex);
         record(wire, context);
         // the exchange runs on its own thread, as an HTTP transport's does; send returns at once
-        Thread t = threads.start("scripted-exchange", () -> exchange(request, ex));
+        // ... as a fork of the request's scope, as the SPI asks (SendContext.fork)
+        Thread t = context.fork("scripted-exchange", () -> exchange(request, ex));
         context.onCancel(() -> {
             cancelHooksRun.add(id);
             ex.stream.add(ABORT);

@@ -54,6 +54,8 @@ import java.util.function.Supplier;
 public final class Scope<T, R> implements AutoCloseable {
 
     private static final ThreadLocal<Scope<?, ?>> CURRENT = new ThreadLocal<>();
+    /** The scope that started the calling thread (fixed for the thread's life, unlike {@link #CURRENT}). */
+    private static final ThreadLocal<Scope<?, ?>> FORK_OF = new ThreadLocal<>();
 
     private enum State { OPEN, CANCELLED, CLOSED }
 
@@ -137,8 +139,45 @@ public final class Scope<T, R> implements AutoCloseable {
      * @return the open scope
      */
     public static Scope<Object, Void> openUnconfined(String name) {
-        return new Scope<>(Objects.requireNonNull(name, "name"), Joiner.awaitAll(), null, Deadline.NONE, false,
-                null);
+        return openUnconfined(name, null);
+    }
+
+    /**
+     * Opens an unconfined scope as a child of {@code parent} (cancelled with it; its forks awaited by the parent's
+     * close); see {@link #openUnconfined(String)}.
+     *
+     * @param name   what the scope is for
+     * @param parent the parent, or {@code null} for a root
+     * @return the open scope
+     * @throws IllegalStateException if the parent has ended
+     */
+    public static Scope<Object, Void> openUnconfined(String name, Scope<?, ?> parent) {
+        Scope<Object, Void> s = new Scope<>(Objects.requireNonNull(name, "name"), Joiner.awaitAll(), parent,
+                Deadline.NONE, false, null);
+        if (parent != null) {
+            parent.children.add(s);
+            if (parent.state != State.OPEN) {
+                parent.children.remove(s);
+                throw new IllegalStateException(parent.name + " has ended: " + name + " was not opened");
+            }
+        }
+        return s;
+    }
+
+    /**
+     * Returns whether the calling thread was started by {@code root} or by a scope under it (a fork anywhere in
+     * its tree).
+     *
+     * @param root the scope
+     * @return {@code true} for a thread of the tree
+     */
+    public static boolean inTree(Scope<?, ?> root) {
+        for (Scope<?, ?> s = FORK_OF.get(); s != null; s = s.parent) {
+            if (s == root) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /**
@@ -299,7 +338,7 @@ public final class Scope<T, R> implements AutoCloseable {
     static final long PLATFORM_STACK_BYTES = 256 * 1024;
 
     private void finished() {
-        if (running.decrementAndGet() == 0) {
+        if (running.decrementAndGet() <= 1) { // 1: a fork closing its own scope waits for the others only
             lock.lock();
             try {
                 changed.signalAll();
@@ -377,13 +416,23 @@ public final class Scope<T, R> implements AutoCloseable {
      * or {@link #close()}); it runs at once when that happened already. The action must not block.
      *
      * @param action the action
+     * @return a registration whose {@code close()} removes the action (a no-op once it ran)
      */
-    public void onCancel(Runnable action) {
+    public Registration onCancel(Runnable action) {
         Objects.requireNonNull(action, "action");
         cancelActions.add(action);
         if (state != State.OPEN && cancelActions.remove(action)) {
             runQuietly(action);
         }
+        return () -> cancelActions.remove(action);
+    }
+
+    /** A cancel action's registration: {@link #close()} removes the action. */
+    @FunctionalInterface
+    public interface Registration extends AutoCloseable {
+        /** Removes the action; idempotent. */
+        @Override
+        void close();
     }
 
     /**
@@ -427,6 +476,20 @@ public final class Scope<T, R> implements AutoCloseable {
         return state != State.OPEN;
     }
 
+    /**
+     * Says what ended a cancelled scope, for messages: the outermost cancelled scope above it (a cancel runs down the
+     * tree), for example {@code "the enclosing tools/call ended"}, or its own name.
+     *
+     * @return the description
+     */
+    public String endedBy() {
+        Scope<?, ?> top = this;
+        while (top.parent != null && top.parent.isCancelled()) {
+            top = top.parent;
+        }
+        return top == this ? name + " ended" : "the enclosing " + top.name + " ended";
+    }
+
     private static void runQuietly(Runnable r) {
         try {
             r.run();
@@ -466,7 +529,7 @@ public final class Scope<T, R> implements AutoCloseable {
             return running.get() == 0;
         }
         cancel();
-        boolean ended = awaitForks(deadline);
+        boolean ended = awaitTree(deadline);
         state = State.CLOSED;
         if (parent != null) {
             parent.children.remove(this);
@@ -481,11 +544,24 @@ public final class Scope<T, R> implements AutoCloseable {
         return ended;
     }
 
+    /**
+     * Waits until this scope's forks and those of every scope under it have ended (the calling thread, when it is
+     * one of them, excepted), or {@code until}.
+     */
+    private boolean awaitTree(Deadline until) {
+        boolean ended = awaitForks(until);
+        for (Scope<?, ?> child : List.copyOf(children)) {
+            ended &= child.awaitTree(until);
+        }
+        return ended;
+    }
+
     private boolean awaitForks(Deadline until) {
         boolean interrupted = false;
+        int self = FORK_OF.get() == this ? 1 : 0; // a fork closing its own scope does not wait for itself
         lock.lock();
         try {
-            while (running.get() > 0) {
+            while (running.get() > self) {
                 try {
                     if (until.isNone()) {
                         changed.await();
@@ -510,7 +586,7 @@ public final class Scope<T, R> implements AutoCloseable {
     private void closeExecutors(boolean interrupted) {
         // the executors end with their threads (all of which have ended or are past their last statement here)
         for (ExecutorService e : new ExecutorService[] {virtualThreads, platformThreads}) {
-            if (e != null && running.get() == 0) {
+            if (e != null && running.get() == 0 && FORK_OF.get() != this) {
                 try {
                     e.awaitTermination(1, TimeUnit.SECONDS);
                 } catch (InterruptedException ie) {
@@ -646,6 +722,7 @@ public final class Scope<T, R> implements AutoCloseable {
         @Override
         public void run() {
             CURRENT.set(scope);
+            FORK_OF.set(scope);
             try {
                 U r = task.call();
                 result = r;
@@ -655,6 +732,7 @@ public final class Scope<T, R> implements AutoCloseable {
                 state = Subtask.State.FAILED;
             } finally {
                 CURRENT.remove();
+                FORK_OF.remove();
                 try {
                     if (scope.state == Scope.State.OPEN && scope.onComplete(this)) {
                         scope.cancel();

@@ -1,5 +1,7 @@
 package dev.loommcp.internal.session;
 
+import dev.loommcp.internal.scope.Scope;
+
 import dev.loommcp.internal.concurrent.UserCode;
 import dev.loommcp.jsonrpc.RequestId;
 import dev.loommcp.spi.Deadline;
@@ -23,6 +25,7 @@ final class CallContext implements SendContext {
     private final AtomicBoolean cancelled = new AtomicBoolean();
     private final boolean awaitDelivery;
     private final RequestRouting routing;
+    private final Scope<?, ?> forks;
     private volatile boolean completed;
     private volatile boolean callerWaits;
     private volatile boolean accepted;
@@ -40,6 +43,16 @@ final class CallContext implements SendContext {
      * @param routing the modern-era routing of the message, or {@code null} in the legacy era
      */
     CallContext(Deadline deadline, RequestId id, boolean awaitDelivery, RequestRouting routing) {
+        this(deadline, id, awaitDelivery, routing, null);
+    }
+
+    /**
+     * @param routing the modern-era routing of the message, or {@code null} in the legacy era
+     * @param forks   the scope whose forks {@link #fork} starts (the request's; the client's for a message of no
+     *                request), or {@code null} for plain threads
+     */
+    CallContext(Deadline deadline, RequestId id, boolean awaitDelivery, RequestRouting routing, Scope<?, ?> forks) {
+        this.forks = forks;
         this.deadline = deadline;
         this.id = id;
         this.awaitDelivery = awaitDelivery;
@@ -103,6 +116,18 @@ final class CallContext implements SendContext {
         if (cancelled.get() && hooks.remove(action)) {
             UserCode.run(LOG, "a cancel action of the transport", action);
         }
+    }
+
+    @Override
+    public Thread fork(String purpose, Runnable task) {
+        if (forks == null) {
+            return SendContext.super.fork(purpose, task);
+        }
+        Thread t = forks.start(purpose, task, false); // throws once the scope is closed
+        if (t == null) {
+            throw new IllegalStateException("the request has ended: " + purpose + " not started");
+        }
+        return t;
     }
 
     @Override

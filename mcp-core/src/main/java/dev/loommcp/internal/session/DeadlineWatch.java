@@ -69,9 +69,7 @@ final class DeadlineWatch {
         startLock.lock();
         try {
             if (watcher == null && !session.isClosed()) {
-                Thread t = session.trackedThread("deadlines", this::run);
-                watcher = t;
-                t.start();
+                watcher = session.startBackground("deadlines", this::run);
             }
             return watcher;
         } finally {

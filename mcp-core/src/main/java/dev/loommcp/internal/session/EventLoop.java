@@ -1,7 +1,6 @@
 package dev.loommcp.internal.session;
 
 import dev.loommcp.internal.concurrent.BoundedQueue;
-import dev.loommcp.internal.concurrent.McpThreads;
 import dev.loommcp.internal.concurrent.UserCode;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
@@ -53,8 +52,9 @@ final class EventLoop {
         }
     }
 
-    void start() {
-        thread = McpThreads.start("events", () -> {
+    /** Starts the loop's thread through {@code starter} (the client's: a fork of its scope). */
+    void start(java.util.function.BiFunction<String, Runnable, Thread> starter) {
+        thread = starter.apply("events", () -> {
             while (!closed.getAsBoolean()) {
                 Runnable r;
                 try {

@@ -43,8 +43,12 @@ final class InboundDispatcher {
         /** Queues a listener call for the event loop, counting {@code bytes} against its budget. */
         void dispatch(Runnable listenerCall, long bytes);
 
-        /** Runs a task on a tracked background thread (joined on close). */
-        void startBackground(String purpose, Runnable task);
+        /**
+         * Starts a server request's handler: in the scope of the client's request it belongs to when the delivering
+         * thread works for one (a 2025 server request on the request's own POST stream), else in the client's own
+         * scope; {@code null} when the client has closed (nothing runs).
+         */
+        Thread fork(String purpose, Runnable task);
 
         /** Routes {@code notifications/progress} to the call it belongs to. */
         void onProgress(JsonRpcMessage.Notification progress);
@@ -64,7 +68,8 @@ final class InboundDispatcher {
     private final Semaphore handlerPermits;
     /** The server requests refused at the bound of concurrent handlers, reported so that every one is counted. */
     private final BurstCount refusedServerRequests;
-    private final ConcurrentHashMap<RequestId, Thread> inboundHandlers = new ConcurrentHashMap<>();
+    /** The running handlers by request id, for the server's {@code notifications/cancelled}: an index, not owner. */
+    private final ConcurrentHashMap<RequestId, Running> inboundHandlers = new ConcurrentHashMap<>();
     private final Set<RequestId> cancelledInbound = ConcurrentHashMap.newKeySet();
     private final AtomicLong droppedNotifications = new AtomicLong();
     /** {@code null} unless the application asked to keep notifications for draining. */
@@ -101,17 +106,27 @@ final class InboundDispatcher {
         return droppedNotifications.get();
     }
 
-    /** The handler threads running now. */
-    List<Thread> handlerThreads() {
-        return new ArrayList<>(inboundHandlers.values());
-    }
+    /**
+     * One running handler: the thread once it runs, and whether the server cancelled it meanwhile (a cancel that
+     * comes before the thread runs is seen by the thread as it starts: each side writes its field, then reads the
+     * other's).
+     */
+    private static final class Running {
+        volatile Thread thread;
+        volatile boolean cancelled;
 
-    /** Interrupts every running handler but the calling thread (close). */
-    void interruptHandlers() {
-        Thread self = Thread.currentThread();
-        for (Thread t : inboundHandlers.values()) {
-            if (t != self) {
+        void cancel() {
+            cancelled = true;
+            Thread t = thread;
+            if (t != null) {
                 t.interrupt();
+            }
+        }
+
+        void started() {
+            thread = Thread.currentThread();
+            if (cancelled) {
+                thread.interrupt();
             }
         }
     }
@@ -139,9 +154,9 @@ final class InboundDispatcher {
                 RequestId id = Ids.exactId(rid);
                 if (id != null) {
                     cancelledInbound.add(id);
-                    Thread handler = inboundHandlers.get(id);
+                    Running handler = inboundHandlers.get(id);
                     if (handler != null) {
-                        handler.interrupt();
+                        handler.cancel();
                     } else {
                         cancelledInbound.remove(id);
                     }
@@ -197,27 +212,26 @@ final class InboundDispatcher {
             refuseServerRequest(r);
             return;
         }
-        Thread[] self = new Thread[1];
+        Running running = new Running();
+        inboundHandlers.put(r.id(), running);
+        Thread t = null;
         try {
-            Thread t = McpThreads.newThread("handler", () -> {
+            t = host.fork("handler", () -> {
+                running.started();
                 try {
                     runHandler(r);
                 } finally {
-                    inboundHandlers.remove(r.id(), self[0]);
+                    inboundHandlers.remove(r.id(), running);
                     cancelledInbound.remove(r.id());
                     handlerPermits.release();
                     refusedServerRequests.flush(); // a handler ended: a burst of refusals (if any) is over
                 }
             });
-            self[0] = t;
-            inboundHandlers.put(r.id(), t);
-            t.start(); // a client closing meanwhile interrupts it through inboundHandlers or it answers nothing
-        } catch (RuntimeException | Error e) {
-            if (self[0] != null) {
-                inboundHandlers.remove(r.id(), self[0]);
+        } finally {
+            if (t == null) { // the client closed, or the start failed: the handler never runs
+                inboundHandlers.remove(r.id(), running);
+                handlerPermits.release();
             }
-            handlerPermits.release(); // the thread never ran: its permit is back
-            throw e;
         }
     }
 
@@ -270,7 +284,8 @@ final class InboundDispatcher {
                 : new JsonRpcMessage.ErrorResponse(id, error);
         try {
             // queued (a transport with a blocking exchange runs it on its own thread): the reader never waits here
-            transport.send(m, new CallContext(host.defaultDeadline(), id));
+            transport.send(m, new CallContext(host.defaultDeadline(), id, false, null,
+                    dev.loommcp.internal.scope.Scope.current())); // the handler's scope owns the answer's send
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (RuntimeException e) {

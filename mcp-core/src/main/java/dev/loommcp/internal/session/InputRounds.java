@@ -366,22 +366,33 @@ final class InputRounds {
         private Fired fired;
         private boolean wasInterrupted;
         private CancellationToken.Registration registration;
+        private dev.loommcp.internal.scope.Scope.Registration scopeRegistration;
 
         static Watch start(Deadline deadline, CancellationToken token) {
             Watch w = new Watch();
             if (token != null) {
                 w.registration = token.onCancel(() -> w.fire(Fired.CANCELLED));
             }
+            // the request's scope: its end (the outer request this call was made in ended) interrupts the handler
+            // too, and the deadline thread is one of its forks
+            dev.loommcp.internal.scope.Scope<?, ?> scope = dev.loommcp.internal.scope.RequestScope.current();
+            if (scope != null) {
+                w.scopeRegistration = scope.onCancel(() -> w.fire(Fired.CANCELLED));
+            }
             if (!deadline.isNone()) {
-                McpThreads.start("input-deadline", () -> {
+                Runnable watch = () -> {
                     try {
                         if (!w.closed.await(deadline.remainingNanos(), TimeUnit.NANOSECONDS)) {
                             w.fire(Fired.DEADLINE);
                         }
                     } catch (InterruptedException e) {
-                        // nobody interrupts this thread; if someone does, the watch simply stops
+                        // the request's scope ended (it then fired the watch itself), or the client closed
                     }
-                });
+                };
+                Thread t = scope == null ? null : scope.start("input-deadline", watch, false);
+                if (t == null) {
+                    McpThreads.start("input-deadline", watch);
+                }
             }
             return w;
         }
@@ -413,6 +424,9 @@ final class InputRounds {
             closed.countDown();
             if (registration != null) {
                 registration.close();
+            }
+            if (scopeRegistration != null) {
+                scopeRegistration.close();
             }
             return fired;
         }

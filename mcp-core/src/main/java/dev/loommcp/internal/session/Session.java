@@ -18,6 +18,10 @@ import dev.loommcp.Subscription;
 import dev.loommcp.SubscriptionFilter;
 import dev.loommcp.SubscriptionListener;
 import dev.loommcp.internal.concurrent.McpThreads;
+import dev.loommcp.internal.scope.RequestScope;
+import dev.loommcp.internal.scope.Scope;
+import dev.loommcp.spi.TransportContext;
+import dev.loommcp.spi.TransportSink;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
 import dev.loommcp.schema.CallToolResult;
@@ -95,7 +99,17 @@ public final class Session {
     final ConcurrentHashMap<Long, PendingCall> pending = new ConcurrentHashMap<>();
     /** Fails the plain calls of {@link #pending} at their deadline, one thread for all of them. */
     final DeadlineWatch deadlines = new DeadlineWatch(pending, this);
-    final Set<Thread> background = ConcurrentHashMap.newKeySet();
+    /**
+     * The root of the client's scope tree: {@link #transportThreads} (the transport's connection-wide threads) and
+     * {@link #work} (event loop, deadline watch, server-request handlers outside a request, subscriptions, async
+     * calls) under it, and every request's scope under {@link #work} unless the calling thread is in a scope already
+     * (a handler or listener of another request, a user's fan-out scope), whose child it then is.
+     */
+    private final Scope<Object, Void> clientScope;
+    /** The scope of the transport's connection-wide threads: cancelled after the transport closed. */
+    private final Scope<Object, Void> transportScope;
+    /** The scope of the client's own threads: cancelled first at release. */
+    final Scope<Object, Void> work;
     /** The release's coordination: close actions, and a second close waiting for the first. */
     private final CloseGate closeGate = new CloseGate();
     private final AtomicLong droppedEvents = new AtomicLong();
@@ -124,6 +138,9 @@ public final class Session {
     public Session(SessionConfig config) {
         this.config = config;
         this.transport = config.transport();
+        this.clientScope = Scope.openUnconfined("mcp client of " + transport.describe());
+        this.transportScope = Scope.openUnconfined("transport", clientScope);
+        this.work = Scope.openUnconfined("client threads", clientScope);
         this.requestTimeout = config.requestTimeout();
         this.connectTimeout = config.connectTimeout();
         this.listenerQueueCapacity = config.listenerQueueCapacity();
@@ -178,7 +195,7 @@ public final class Session {
                 ? options.toBuilder().timeout(connectTimeout).build() : options;
         try {
             Deadline deadline = deadlineOf(handshakeOptions, Deadline.ofNanoTime(System.nanoTime()));
-            events.start();
+            events.start(this::startBackground);
             if (handshakeOptions.token().map(CancellationToken::isCancelled).orElse(false)) {
                 throw new McpCancelledException("initialize cancelled before it was sent");
             }
@@ -441,7 +458,7 @@ public final class Session {
         }
         // the caller learns a refused delivery (an HTTP error status), as it always did
         CallContext context = new CallContext(deadline, null, true, era == Era.MODERN
-                ? Envelope.notificationRouting(method, modern.version()) : null);
+                ? Envelope.notificationRouting(method, modern.version()) : null, work);
         CancellationToken.Registration registration = token == null ? null : token.onCancel(context::cancel);
         try {
             transport.send(new JsonRpcMessage.Notification(method, params), context);
@@ -508,11 +525,42 @@ public final class Session {
                              Consumer<RequestId> onSent) throws InterruptedException {
         Objects.requireNonNull(method, "method");
         Objects.requireNonNull(options, "options (use RequestOptions.DEFAULT)");
-        if (era != Era.MODERN) {
-            return renewal.call(method, params, options, deadlineOf(options, Deadline.ofNanoTime(System.nanoTime())),
-                    (m, p, o, h) -> callOnce(m, p, o, h, null, h ? null : onSent));
+        Deadline start = Deadline.ofNanoTime(System.nanoTime());
+        try (Scope<Object, Void> scope = openRequestScope(method, options.resetTimeoutOnProgress()
+                ? Deadlines.hardLimit(options, start) : deadlineOf(options, start))) {
+            if (era != Era.MODERN) {
+                return renewal.call(method, params, options, deadlineOf(options, start).earliest(scope.deadline()),
+                        (m, p, o, h) -> callOnce(m, p, o, h, null, h ? null : onSent));
+            }
+            return modern.call(method, params, options, onSent);
         }
-        return modern.call(method, params, options, onSent);
+    }
+
+    /**
+     * Opens the scope of one request (all its rounds and retries): under the scope the calling thread is in (a
+     * handler or listener of another request, on this client or another, or a user's fan-out scope), so that the
+     * request inherits its deadline and ends with it; else under the client's own scope. Code running inside it
+     * reads it as {@code McpContext.current()}.
+     *
+     * @throws McpClosedException    if the client has closed
+     * @throws McpCancelledException if the scope the calling thread is in has ended (the outer request was
+     *                               cancelled or timed out): nothing is sent
+     */
+    private Scope<Object, Void> openRequestScope(String method, Deadline deadline) {
+        Scope<?, ?> outer = Scope.current();
+        if (outer != null && outer.isCancelled()) {
+            throw new McpCancelledException(method + " not sent: " + outer.name()
+                    + " it was called in has ended");
+        }
+        try {
+            return Scope.open(method, Scope.Joiner.awaitAll(), deadline, work,
+                    new RequestScope(this, method, transport.describe()));
+        } catch (IllegalStateException ended) {
+            if (state == State.CLOSED) {
+                throw closedException(method);
+            }
+            throw new McpCancelledException(method + " not sent: the scope it was called in has ended");
+        }
     }
 
     /**
@@ -543,6 +591,16 @@ public final class Session {
             progressTimeout = deadline.isNone() ? null : Duration.ofNanos(deadline.nanoTime() - start);
             hardDeadline = Deadlines.hardLimit(options, startAt);
         }
+        // the scope the call runs in: its request's (opened by modernCall), or, for the handshake, whatever scope
+        // the connecting thread is in; its deadline bounds the call, its end cancels it
+        Scope<?, ?> scope = Scope.current();
+        RequestScope ours = scope != null && scope.attachment() instanceof RequestScope r && r.isOf(this) ? r : null;
+        if (scope != null && !scope.deadline().isNone()) {
+            hardDeadline = hardDeadline.earliest(scope.deadline());
+            if (!options.resetTimeoutOnProgress()) {
+                deadline = hardDeadline;
+            }
+        }
         if (deadline.isExpired()) {
             // a deadline already in the past (a tiny timeout, an Instant before now): nothing goes on the wire
             throw new McpTimeoutException(method + " not sent: its deadline had passed");
@@ -560,7 +618,10 @@ public final class Session {
         }
         JsonRpcMessage.Request request = new JsonRpcMessage.Request(requestId, method, params);
         CallContext context = new CallContext(options.resetTimeoutOnProgress() ? hardDeadline : deadline, requestId,
-                false, routing);
+                false, routing, ours != null ? scope : work);
+        if (ours != null) {
+            ours.sent(requestId);
+        }
         if (p.relay == null && !options.resetTimeoutOnProgress()) {
             p.waitsInline(context); // this thread only blocks for the answer after send: the exchange may run on it
         }
@@ -574,6 +635,9 @@ public final class Session {
         }
         CancellationToken.Registration registration = token == null ? null
                 : token.onCancel(() -> p.future.completeExceptionally(new PendingCall.CancelSignal(token.reason())));
+        // the end of the scope it runs in (the outer request, a fan-out scope, the client) cancels it on the wire
+        Scope.Registration scopeEnd = scope == null ? null : scope.onCancel(() -> p.future.completeExceptionally(
+                new PendingCall.CancelSignal(scope.endedBy())));
         String cancelReason = null;
         observed.requestStart(method, requestId);
         try {
@@ -584,7 +648,17 @@ public final class Session {
                 // queues and returns; a failure of the exchange comes back through the sink's onSendFailed
                 transport.send(request, context);
             } catch (RuntimeException e) {
-                throw closedByOwner() ? closedInstead(method, e) : e;
+                if (closedByOwner()) {
+                    throw closedInstead(method, e);
+                }
+                if (scope != null && scope.isCancelled()) { // the scope ended while the request was being sent
+                    cancelReason = scope.endedBy();
+                    McpCancelledException c = new McpCancelledException(method + " cancelled while sending: "
+                            + cancelReason);
+                    c.addSuppressed(e);
+                    throw c;
+                }
+                throw e;
             }
             JsonRpcMessage response;
             try {
@@ -600,7 +674,8 @@ public final class Session {
                 }
                 throw e;
             } catch (McpCancelledException e) {
-                cancelReason = token != null && token.reason() != null ? token.reason() : "cancelled";
+                cancelReason = token != null && token.reason() != null ? token.reason()
+                        : scope != null && scope.isCancelled() ? scope.endedBy() : "cancelled";
                 throw e;
             } catch (InterruptedException e) {
                 cancelReason = "interrupted";
@@ -637,6 +712,9 @@ public final class Session {
             if (registration != null) {
                 registration.close();
             }
+            if (scopeEnd != null) {
+                scopeEnd.close();
+            }
             context.cancel(); // aborts the exchange of a call that ended without its response (no-op after it)
             // modern HTTP-like transports cancel by aborting the exchange (context.cancel() above), never in-band
             if (cancelReason != null && !handshake && state == State.CONNECTED
@@ -653,9 +731,11 @@ public final class Session {
         JsonRpcMessage.Notification n = new JsonRpcMessage.Notification("notifications/cancelled", params);
         try {
             // queued; the transport's close() lets it go out (bounded) before it aborts what is in flight
+            // the client's scope owns the send: the request's scope ends right after this, and its end would
+            // interrupt the send it owned
             transport.send(n, new CallContext(Deadline.after(Duration.ofSeconds(5)), id, false,
                     requestRouting == null ? null : Envelope.notificationRouting(n.method(),
-                            requestRouting.protocolVersion())));
+                            requestRouting.protocolVersion()), work));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (RuntimeException e) {
@@ -711,26 +791,64 @@ public final class Session {
                 + (cause == null ? "" : " (" + cause.getMessage() + ")"), cause);
     }
 
-    void startBackground(String purpose, Runnable task) {
-        if (state == State.CLOSED && !purpose.equals("closer")) {
-            return;
+    /**
+     * Runs a task on a client thread (a fork of {@link #work}: cancelled and awaited by the release), unless the
+     * client has closed; the {@code closer} (the release after a transport failure) runs on a plain thread, outside
+     * the tree it closes.
+     *
+     * @return the started thread, or {@code null} when the client had closed (nothing runs)
+     */
+    Thread startBackground(String purpose, Runnable task) {
+        if (purpose.equals("closer")) {
+            return McpThreads.start(purpose, task);
         }
-        trackedThread(purpose, task).start(); // even if the client closed meanwhile: the task then fails fast
+        if (state == State.CLOSED) {
+            return null;
+        }
+        try {
+            return work.start(purpose, task, false);
+        } catch (IllegalStateException closed) {
+            return null; // released meanwhile
+        }
     }
 
-    /** An unstarted client thread, tracked until it ends and joined by {@link #close()}. */
-    Thread trackedThread(String purpose, Runnable task) {
-        Thread[] self = new Thread[1];
-        Thread t = McpThreads.newThread(purpose, () -> {
+    /**
+     * Starts a server request's handler in the scope of this client's request the calling (delivering) thread works
+     * for, if any and still running, else as a client thread: {@link InboundDispatcher.Host#fork}.
+     */
+    Thread forkForServerRequest(String purpose, Runnable task) {
+        Scope<?, ?> request = RequestScope.currentOf(this);
+        if (request != null && !request.isCancelled()) {
             try {
-                task.run();
-            } finally {
-                background.remove(self[0]);
+                Thread t = request.start(purpose, task, false);
+                if (t != null) {
+                    return t;
+                }
+            } catch (IllegalStateException ended) {
+                // the request ended meanwhile: the handler runs as the client's
             }
-        });
-        self[0] = t;
-        background.add(t);
-        return t;
+        }
+        return startBackground(purpose, task);
+    }
+
+    /** The context the transport is opened with: the sink, the deadline, and the client's transport threads. */
+    TransportContext transportContext(TransportSink sink, Deadline deadline) {
+        return new ScopedThreads.Context(sink, deadline, new ScopedThreads(transportScope));
+    }
+
+    /** Cancels the client's own threads and requests, first step of the release: {@link SessionRelease}. */
+    void cancelWork() {
+        work.cancel();
+    }
+
+    /**
+     * Cancels what is left of the client's tree (the transport's threads, after the transport closed) and waits for
+     * every thread under it, the calling thread excepted, until {@code deadline}.
+     *
+     * @return whether every thread ended in time
+     */
+    boolean closeScopes(Deadline deadline) {
+        return clientScope.closeWithin(deadline);
     }
 
     /** Queues a listener call on the client's event loop. */
@@ -743,17 +861,17 @@ public final class Session {
     private void shutdown(Throwable cause) {
         if (markClosed(cause)) {
             release();
-        } else if (!closeGate.isReleasing(Thread.currentThread()) && !isOwnThread(Thread.currentThread())) {
+        } else if (!closeGate.isReleasing(Thread.currentThread()) && !isOwnThread()) {
             closeGate.awaitReleased(); // every close returns with the client released, not only the first
         }
     }
 
     /**
-     * Whether {@code t} is one of the client's own threads (event loop, server-request handlers, background), which
-     * the release joins: such a thread must not wait for the release, which waits for it.
+     * Whether the calling thread is one of the client's own threads (event loop, server-request handlers, background,
+     * forks of its requests), which the release waits for: such a thread must not wait for the release.
      */
-    private boolean isOwnThread(Thread t) {
-        return t == events.thread() || background.contains(t) || inbound.handlerThreads().contains(t);
+    private boolean isOwnThread() {
+        return Scope.inTree(clientScope);
     }
 
     /** Moves the client to CLOSED; returns whether this call did it (exactly one caller gets {@code true}). */

@@ -68,7 +68,7 @@ final class SessionHosts {
 
         @Override
         public void open(Deadline deadline) throws InterruptedException {
-            session.transport.open(TransportContext.of(session.sink, deadline));
+            session.transport.open(session.transportContext(session.sink, deadline));
         }
 
         @Override
@@ -105,7 +105,7 @@ final class SessionHosts {
 
         @Override
         public void open(Deadline deadline, ProbeSink sink) throws InterruptedException {
-            session.transport.open(TransportContext.of(sink, deadline));
+            session.transport.open(session.transportContext(sink, deadline));
         }
 
         @Override
@@ -119,7 +119,7 @@ final class SessionHosts {
 
         @Override
         public void reopen(Deadline deadline) throws InterruptedException {
-            session.transport.reopen(TransportContext.of(session.sink, deadline));
+            session.transport.reopen(session.transportContext(session.sink, deadline));
         }
 
         @Override
@@ -147,8 +147,8 @@ final class SessionHosts {
         }
 
         @Override
-        public void startBackground(String purpose, Runnable task) {
-            session.startBackground(purpose, task);
+        public Thread fork(String purpose, Runnable task) {
+            return session.forkForServerRequest(purpose, task);
         }
 
         @Override

@@ -1,10 +1,10 @@
 package dev.loommcp.internal.session;
 
 import dev.loommcp.McpClosedException;
-import dev.loommcp.internal.concurrent.Joins;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
+import java.time.Duration;
+import dev.loommcp.spi.Deadline;
 
 /**
  * The release of a {@link Session} just marked closed: fails the pending calls, stops the task driver and the
@@ -32,9 +32,10 @@ final class SessionRelease {
         for (PendingCall p : session.pending.values()) {
             p.future.completeExceptionally(closed);
         }
-        Thread self = Thread.currentThread();
         session.tasks.clientClosed(); // the close token fires, the task driver stops its polls
-        session.inbound.interruptHandlers();
+        // the client's own threads and every request under it: handlers and the event loop interrupted, the
+        // requests' cancel actions run (their exchanges aborted), before the transport closes
+        session.cancelWork();
         // a notifications/cancelled already queued goes out before the transport closes: the transport's close()
         // lets its one-way sends finish, bounded
         try {
@@ -43,23 +44,13 @@ final class SessionRelease {
             LOG.log(System.Logger.Level.WARNING, "closing the transport failed", e);
         }
         session.observed.transportClosed(cause);
-        Thread eventThread = session.events.thread();
-        if (eventThread != null && eventThread != self) {
-            eventThread.interrupt();
+        // then the transport's threads are cancelled too, and every thread of the tree is awaited (the closing
+        // thread excepted, when it is one of them: a listener or handler that closed the client)
+        if (!session.closeScopes(Deadline.after(Duration.ofSeconds(5)))) {
+            LOG.log(System.Logger.Level.DEBUG, () -> "threads of the client for " + session.transport.describe()
+                    + " still ran 5 s after its close");
         }
-        List<Thread> toJoin = new ArrayList<>();
-        if (eventThread != null) {
-            toJoin.add(eventThread);
-        }
-        toJoin.addAll(session.inbound.handlerThreads());
-        toJoin.addAll(session.background);
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-        for (Thread t : toJoin) {
-            if (t != self) {
-                t.interrupt();
-            }
-        }
-        interrupted |= Joins.joinAll(toJoin, end);
+        interrupted |= Thread.interrupted(); // the scope's wait re-sets an interrupt it received
         session.subscriptions.clientClosed(cause); // onEnded once each, after every other client thread ended
         if (interrupted) {
             Thread.currentThread().interrupt();

@@ -60,21 +60,13 @@ final class TaskBridge implements TaskChannel {
     private final CancellationToken closeToken = CancellationToken.create();
     private final ConcurrentHashMap<String, List<Consumer<Map<String, Object>>>> listeners =
             new ConcurrentHashMap<>();
-    private final TransportThreads threads = new TransportThreads() {
-        @Override
-        public Thread newThread(String purpose, Runnable task) {
-            return session.trackedThread(purpose, task);
-        }
-
-        @Override
-        public Thread startPlatform(String purpose, long stackSizeBytes, Runnable task) {
-            return McpThreads.startPlatform(purpose, stackSizeBytes, task);
-        }
-    };
+    /** The task driver's threads: forks of the client's own scope (cancelled and awaited at close). */
+    private final TransportThreads threads;
 
     TaskBridge(Session session, SessionConfig config, ToolCatalog tools, InputRounds inputRounds,
                HeaderRoutedCalls headerRouting) {
         this.session = session;
+        this.threads = new ScopedThreads(session.work);
         this.config = config;
         this.tools = tools;
         this.inputRounds = inputRounds;
