@@ -80,7 +80,7 @@ class ArchitectureTest {
                 via.computeIfAbsent(from + " -> " + to, k -> new TreeSet<>()).add(d[0] + " -> " + d[1]);
             }
         }
-        if (!known.contains("dev.loommcp.McpClient") || !known.contains(SESSION)) {
+        if (!known.contains("dev.loommcp.McpClient")) {
             throw new AssertionError("jdeps did not report mcp-core's classes (" + known.size() + " found in "
                     + classFiles.size() + " class files)");
         }
@@ -100,12 +100,11 @@ class ArchitectureTest {
     void noPackageCycleBeyondTheBaseline() {
         Map<String, Set<String>> edges = packageCycleEdges();
         List<String> problems = new ArrayList<>();
-        for (var e : edges.entrySet()) {
-            if (!baseline.packageEdges().contains(e.getKey())) {
-                problems.add("new dependency inside a package cycle: " + e.getKey() + ", by "
-                        + examples(e.getValue()));
-            }
-        }
+        // the dependencies with the fewest class references first: the one that closed a cycle is usually among them
+        edges.entrySet().stream().filter(e -> !baseline.packageEdges().contains(e.getKey()))
+                .sorted(Comparator.comparingInt(e -> e.getValue().size()))
+                .forEach(e -> problems.add("new dependency inside a package cycle: " + e.getKey() + ", by "
+                        + examples(e.getValue())));
         for (String gone : baseline.packageEdges()) {
             if (!edges.containsKey(gone)) {
                 problems.add("the baseline's package dependency '" + gone
@@ -129,8 +128,8 @@ class ArchitectureTest {
         }
         for (Set<String> gone : baseline.classCycles()) {
             if (!cycles.contains(gone)) {
-                problems.add("the baseline's class cycle " + gone + " no longer exists (the classes above may"
-                        + " show what it became): delete or replace its line");
+                problems.add("the baseline's class cycle " + gone + " no longer exists: delete its line (or"
+                        + " replace it, when a cycle above is what it became)");
             }
         }
         if (!problems.isEmpty()) {
@@ -141,6 +140,10 @@ class ArchitectureTest {
 
     @Test
     void onlyTheFacadePathRefersToSession() {
+        if (!classes.containsKey(SESSION)) {
+            throw new AssertionError(SESSION + " is not among mcp-core's classes: if it moved or was renamed, update"
+                    + " ArchitectureTest.SESSION and the baseline's session-referrer lines");
+        }
         Set<String> referrers = sessionReferrers();
         List<String> problems = new ArrayList<>();
         for (String r : referrers) {
