@@ -1,5 +1,6 @@
 package dev.loommcp.jsonrpc;
 
+import dev.loommcp.internal.json.plain.JsonNumbers;
 import java.util.Objects;
 
 /**
@@ -51,7 +52,7 @@ public sealed interface RequestId permits RequestId.StringId, RequestId.NumberId
         if (equals(sent)) {
             return true;
         }
-        Long loose = dev.loommcp.internal.json.Ids.looseInteger(this);
+        Long loose = this instanceof StringId s ? JsonNumbers.looseInteger(s.value()) : null;
         return loose != null && sent instanceof NumberId n && n.number() == loose;
     }
 

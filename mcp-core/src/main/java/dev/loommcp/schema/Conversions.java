@@ -1,7 +1,7 @@
 package dev.loommcp.schema;
 
 import dev.loommcp.McpProtocolException;
-import dev.loommcp.internal.json.Json;
+import dev.loommcp.internal.json.plain.Binding;
 
 /**
  * Converts plain JSON values into typed values with the shared mapper, failing with a message that names what was
@@ -20,6 +20,10 @@ final class Conversions {
      *                              (the cause's message would hold it)
      */
     static <T> T convert(Object value, Class<T> type, String what) {
-        return Json.convert(value, type, what);
+        try {
+            return Binding.convert(value, type, what);
+        } catch (Binding.Mismatch e) {
+            throw new McpProtocolException(e.getMessage()); // no cause: the message is all there is, payload-free
+        }
     }
 }

@@ -1,6 +1,6 @@
 package dev.loommcp.schema;
 
-import dev.loommcp.internal.json.FrozenJsonObject;
+import dev.loommcp.internal.json.plain.FrozenJsonObject;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;

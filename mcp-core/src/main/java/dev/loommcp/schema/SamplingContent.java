@@ -1,7 +1,7 @@
 package dev.loommcp.schema;
 
 import dev.loommcp.McpProtocolException;
-import dev.loommcp.internal.json.Json;
+import dev.loommcp.internal.json.plain.Binding;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -20,7 +20,7 @@ final class SamplingContent {
     @SuppressWarnings("unchecked")
     static Object plain(Object content) {
         if (content instanceof ContentBlock block) {
-            return Json.toPlain(block);
+            return Binding.toPlain(block);
         }
         if (content instanceof Map<?, ?> map) {
             return Copies.map((Map<String, Object>) map);
@@ -28,7 +28,7 @@ final class SamplingContent {
         if (content instanceof List<?> list) {
             List<Object> out = new ArrayList<>(list.size());
             for (Object o : list) {
-                out.add(o instanceof ContentBlock block ? Json.toPlain(block) : o);
+                out.add(o instanceof ContentBlock block ? Binding.toPlain(block) : o);
             }
             return Collections.unmodifiableList(out);
         }

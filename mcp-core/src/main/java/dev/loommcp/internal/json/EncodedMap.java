@@ -15,7 +15,7 @@ import tools.jackson.core.io.SerializedString;
  * {@code _meta} envelope: client capabilities, client info). To everything else it is an ordinary map (equality,
  * iteration, look-ups). Immutable; thread-safe.
  */
-public final class EncodedMap extends AbstractMap<String, Object> {
+public final class EncodedMap extends AbstractMap<String, Object> implements PreEncodedJson {
 
     private final Map<String, Object> map;
     /** The JSON text; its UTF-8 bytes are computed once and written as they are (no per-character encoding). */
@@ -41,7 +41,8 @@ public final class EncodedMap extends AbstractMap<String, Object> {
     }
 
     /** The JSON text of the object, with its UTF-8 bytes cached. */
-    SerializableString json() {
+    @Override
+    public SerializableString json() {
         return json;
     }
 

@@ -1,8 +1,7 @@
 package dev.loommcp.internal.json;
 
+import dev.loommcp.internal.json.plain.JsonNumbers;
 import dev.loommcp.jsonrpc.RequestId;
-import java.math.BigDecimal;
-import java.util.regex.Pattern;
 
 /**
  * How the client compares JSON-RPC ids and progress tokens it receives with the ones it sent (all of which are
@@ -11,11 +10,6 @@ import java.util.regex.Pattern;
  * <p>Stateless and thread-safe.
  */
 public final class Ids {
-
-    /** A JSON number: what a string id must look like to stand for a number. */
-    private static final Pattern JSON_NUMBER = Pattern.compile("-?(?:0|[1-9][0-9]*)(?:\\.[0-9]+)?(?:[eE][+-]?[0-9]+)?");
-    /** Longer texts are never one of our ids (a long has at most 20 characters; leave room for "7.000"). */
-    private static final int MAX_NUMBER_TEXT = 64;
 
     private Ids() {
     }
@@ -57,24 +51,14 @@ public final class Ids {
      * The lenient reading of a response id that matched no pending request exactly: a string id holding a JSON
      * number ({@code "7"}, {@code "7.0"}) or a numeric id that was not an integer on the wire ({@code 7.0}, which the
      * codec hands over as its text, see {@link JsonRpcCodec#decode(byte[], int, int)}) stands for the integer it
-     * equals exactly.
+     * equals exactly. The rule is {@link JsonNumbers#looseInteger}'s, the one {@link RequestId#looselyMatches}
+     * applies too.
      *
      * @param id a response id
      * @return the integer it equals, or {@code null} when it equals none ({@code "7.5"}, {@code "abc"}, a number
      *         beyond the {@code long} range, an integer id)
      */
     public static Long looseInteger(RequestId id) {
-        if (!(id instanceof RequestId.StringId s)) {
-            return null;
-        }
-        String text = s.value();
-        if (text.isEmpty() || text.length() > MAX_NUMBER_TEXT || !JSON_NUMBER.matcher(text).matches()) {
-            return null;
-        }
-        try {
-            return new BigDecimal(text).longValueExact();
-        } catch (ArithmeticException | NumberFormatException e) {
-            return null; // a fraction, or outside the long range
-        }
+        return id instanceof RequestId.StringId s ? JsonNumbers.looseInteger(s.value()) : null;
     }
 }

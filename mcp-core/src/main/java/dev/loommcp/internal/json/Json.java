@@ -1,49 +1,38 @@
 package dev.loommcp.internal.json;
 
 import dev.loommcp.McpProtocolException;
+import dev.loommcp.internal.json.plain.Binding;
+import dev.loommcp.internal.json.plain.PlainJson;
 import java.util.List;
 import java.util.Map;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.StreamReadFeature;
 import tools.jackson.databind.DeserializationFeature;
-import tools.jackson.databind.MapperFeature;
-import tools.jackson.databind.SerializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 
 /**
  * The one Jackson mapper of loom-mcp and conversions between plain JSON values ({@code Map}, {@code List},
- * {@code String}, {@code Number}, {@code Boolean}, {@code null}) and the protocol records. Internal: Jackson never
- * appears in the public API.
+ * {@code String}, {@code Number}, {@code Boolean}, {@code null}) and the protocol records, for the rest of the SDK: the
+ * mapper and the record conversions are {@link Binding}'s (below the records, which use it too), reading and writing
+ * text are this class's. Internal: Jackson never appears in the public API.
  */
 public final class Json {
 
     /**
-     * The shared mapper: thread-safe, unknown properties ignored, record component order kept. Built at its first use,
-     * not when this class loads: building it costs 300 to 400 ms of a cold JVM, and the connect, {@code tools/call}
-     * and the common listings never need it (they use {@link JsonStreams} and {@link FastResults}), while this class's
-     * plain-value helpers are used on those paths.
+     * The shared mapper ({@link Binding#mapper()}): thread-safe, unknown properties ignored, record component order
+     * kept, built at its first use.
      *
      * @return the mapper
      */
     public static JsonMapper mapper() {
-        return Holder.MAPPER;
-    }
-
-    private static final class Holder {
-        static final JsonMapper MAPPER = JsonMapper.builder()
-                .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-                .disable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
-                .disable(MapperFeature.SORT_PROPERTIES_ALPHABETICALLY)
-                .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
-                .disable(tools.jackson.core.StreamWriteFeature.AUTO_CLOSE_TARGET)
-                .build();
+        return Binding.mapper();
     }
 
     private Json() {
     }
 
     /**
-     * Converts a plain JSON value (as read from the wire) into a record.
+     * Converts a plain JSON value (as read from the wire) into a record ({@link Binding#convert}).
      *
      * @param value the plain value
      * @param type  the record type
@@ -54,29 +43,10 @@ public final class Json {
      *                              names the JSON path, and a missing required member by its name)
      */
     public static <T> T convert(Object value, Class<T> type, String what) {
-        if (value == null) {
-            throw new McpProtocolException("malformed " + what + ": null instead of " + type.getSimpleName());
-        }
         try {
-            return mapper().convertValue(value, type);
-        } catch (JacksonException e) {
-            // Jackson's own message quotes the offending value: name the type and the JSON path instead
-            String expected = "";
-            if (e instanceof tools.jackson.databind.exc.InvalidTypeIdException t && t.getBaseType() != null) {
-                expected = ", no known kind of " + t.getBaseType().getRawClass().getSimpleName();
-            } else if (e instanceof tools.jackson.databind.exc.MismatchedInputException m
-                    && m.getTargetType() != null && m.getTargetType() != type) {
-                expected = ", expected " + m.getTargetType().getSimpleName();
-            } else if (e instanceof tools.jackson.databind.exc.ValueInstantiationException
-                    && e.getCause() instanceof NullPointerException npe && npe.getMessage() != null
-                    && npe.getMessage().matches("[A-Za-z_][A-Za-z0-9_]*")) {
-                expected = ": '" + npe.getMessage() + "' is missing"; // a record's Objects.requireNonNull(x, "x")
-            }
-            throw new McpProtocolException("malformed " + what + ": does not fit " + type.getName()
-                    + pathOf(e) + " (" + e.getClass().getSimpleName() + expected + ")");
-        } catch (IllegalArgumentException e) {
-            throw new McpProtocolException("malformed " + what + ": does not fit " + type.getName()
-                    + " (" + e.getClass().getSimpleName() + ")");
+            return Binding.convert(value, type, what);
+        } catch (Binding.Mismatch e) {
+            throw new McpProtocolException(e.getMessage()); // no cause: the message is all there is, payload-free
         }
     }
 
@@ -87,15 +57,7 @@ public final class Json {
      * @return the path description
      */
     public static String pathOf(JacksonException e) {
-        StringBuilder path = new StringBuilder();
-        for (JacksonException.Reference ref : e.getPath()) {
-            if (ref.getPropertyName() != null) {
-                path.append('/').append(ref.getPropertyName());
-            } else if (ref.getIndex() >= 0) {
-                path.append('/').append(ref.getIndex());
-            }
-        }
-        return path.isEmpty() ? "" : " at " + path;
+        return Binding.pathOf(e);
     }
 
     /**
@@ -112,9 +74,9 @@ public final class Json {
     }
 
     /**
-     * Converts an SDK record (or a plain JSON value that may hold some) into plain JSON values. Only plain JSON
-     * values and the SDK's own records and enums are converted ({@link PlainJson}): anything else, also inside a
-     * record's free-form members, is refused, never bean-serialised.
+     * Converts an SDK record (or a plain JSON value that may hold some) into plain JSON values
+     * ({@link Binding#toPlain}). Only plain JSON values and the SDK's own records and enums are converted
+     * ({@link PlainJson}): anything else, also inside a record's free-form members, is refused, never bean-serialised.
      *
      * @param value the value
      * @return a {@code Map}, {@code List}, {@code String}, {@code Number}, {@code Boolean} or {@code null}
@@ -122,11 +84,7 @@ public final class Json {
      *                                  (for example {@code content.when: java.lang.Thread is not a JSON value})
      */
     public static Object toPlain(Object value) {
-        if (value == null || value instanceof String || value instanceof Number || value instanceof Boolean) {
-            return value;
-        }
-        PlainJson.check(value, JsonRpcCodec.MAX_WRITE_DEPTH);
-        return mapper().convertValue(value, Object.class);
+        return Binding.toPlain(value);
     }
 
     /**

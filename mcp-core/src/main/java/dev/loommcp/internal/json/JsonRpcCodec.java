@@ -1,6 +1,8 @@
 package dev.loommcp.internal.json;
 
 import dev.loommcp.McpProtocolException;
+import dev.loommcp.internal.json.plain.FrozenJsonObject;
+import dev.loommcp.internal.json.plain.PlainJson;
 import dev.loommcp.jsonrpc.JsonRpcError;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
@@ -273,7 +275,7 @@ public final class JsonRpcCodec {
             if (to != end - 1 || b[to] != '}') {
                 return null; // not followed by exactly the envelope's closing brace
             }
-            return new JsonRpcMessage.Response(RequestId.of(id), new LazyJsonObject(Arrays.copyOfRange(b, from, to)));
+            return new JsonRpcMessage.Response(RequestId.of(id), new LazyResult(Arrays.copyOfRange(b, from, to)));
         }
 
         /**
@@ -308,6 +310,18 @@ public final class JsonRpcCodec {
                 }
             }
             return -1;
+        }
+    }
+
+    /** A result object kept as bytes by {@link PlainResponse}, decoded by {@link #decodeObject(byte[])}. */
+    private static final class LazyResult extends LazyJsonObject {
+        LazyResult(byte[] json) {
+            super(json);
+        }
+
+        @Override
+        Map<String, Object> decode(byte[] json) {
+            return decodeObject(json);
         }
     }
 
@@ -713,7 +727,7 @@ public final class JsonRpcCodec {
     }
 
     /** The deepest nesting {@link #writePlain} writes; deeper (or cyclic) values are refused. */
-    static final int MAX_WRITE_DEPTH = 1000;
+    static final int MAX_WRITE_DEPTH = PlainJson.MAX_DEPTH;
 
     /**
      * Writes a plain JSON value straight to the generator (the hot path: no serializer look-up per value). The SDK's
@@ -728,7 +742,7 @@ public final class JsonRpcCodec {
         switch (v) {
             case null -> g.writeNull();
             case String s -> g.writeString(s);
-            case EncodedMap m -> g.writeRawValue(m.json()); // encoded once, sent on every request
+            case PreEncodedJson m -> g.writeRawValue(m.json()); // an EncodedMap: encoded once, sent on every request
             case Map<?, ?> m -> {
                 g.writeStartObject();
                 for (Map.Entry<?, ?> e : m.entrySet()) {

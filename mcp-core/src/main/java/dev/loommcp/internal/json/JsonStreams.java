@@ -1,5 +1,6 @@
 package dev.loommcp.internal.json;
 
+import dev.loommcp.internal.json.plain.PlainJson;
 import tools.jackson.core.ObjectReadContext;
 import tools.jackson.core.ObjectWriteContext;
 import tools.jackson.core.StreamWriteConstraints;
@@ -15,12 +16,12 @@ final class JsonStreams {
 
     /**
      * Thread-safe; generators never close the caller's stream. Their nesting limit lies above the codec's own
-     * ({@link JsonRpcCodec#MAX_WRITE_DEPTH} plus the message's envelope), so that a value nested too deep, or a cycle,
+     * ({@link PlainJson#MAX_DEPTH} plus the message's envelope), so that a value nested too deep, or a cycle,
      * is refused with the codec's message, which says so, rather than the generator's.
      */
     static final JsonFactory FACTORY = JsonFactory.builder().disable(StreamWriteFeature.AUTO_CLOSE_TARGET)
             .streamWriteConstraints(StreamWriteConstraints.builder()
-                    .maxNestingDepth(JsonRpcCodec.MAX_WRITE_DEPTH + 16).build())
+                    .maxNestingDepth(PlainJson.MAX_DEPTH + 16).build())
             .build();
 
     static final ObjectReadContext READ = ObjectReadContext.empty();

@@ -7,7 +7,8 @@ import java.util.Set;
 
 /**
  * A response's result object kept as its UTF-8 text until someone reads it: what the fast path of
- * {@link JsonRpcCodec#decode(byte[], int, int)} hands over for a plain response. The transport's reader thread,
+ * {@link JsonRpcCodec#decode(byte[], int, int)} hands over for a plain response, as a subclass that decodes with the
+ * codec's strict reader (so that this class does not depend on the codec). The transport's reader thread,
  * through which every message passes, only matched its brackets; the thread that takes the result parses it, strictly
  * and once, into a {@code LinkedHashMap} of plain JSON values ({@link JsonRpcCodec#plainResult(Object)} returns that
  * map, or throws {@link McpProtocolException} when the text is not valid JSON). Every {@link Map} method works on the
@@ -18,7 +19,7 @@ import java.util.Set;
  * reading it first at once may each decode it; one map wins). Like every message's values it is treated as read-only
  * once handed over.
  */
-final class LazyJsonObject implements Map<String, Object> {
+abstract class LazyJsonObject implements Map<String, Object> {
 
     private final byte[] json;
     private volatile Map<String, Object> decoded;
@@ -31,6 +32,15 @@ final class LazyJsonObject implements Map<String, Object> {
     }
 
     /**
+     * Decodes the object's text, strictly.
+     *
+     * @param json the text this object holds
+     * @return the object as plain JSON values
+     * @throws McpProtocolException when the text is not a valid JSON object
+     */
+    abstract Map<String, Object> decode(byte[] json);
+
+    /**
      * The decoded object, decoding it on first use.
      *
      * @throws McpProtocolException when the text is not a valid JSON object
@@ -38,7 +48,7 @@ final class LazyJsonObject implements Map<String, Object> {
     Map<String, Object> decoded() {
         Map<String, Object> m = decoded;
         if (m == null) {
-            m = JsonRpcCodec.decodeObject(json);
+            m = decode(json);
             decoded = m;
         }
         return m;

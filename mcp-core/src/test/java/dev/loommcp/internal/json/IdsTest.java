@@ -49,6 +49,16 @@ class IdsTest {
     }
 
     @Test
+    void aResponseIdLooselyMatchesByTheSameRule() {
+        for (String id : List.of("7", "7.0", "7e0", "7.5", "07", " 7", "abc", "1" + "0".repeat(70))) {
+            Long loose = Ids.looseInteger(RequestId.of(id));
+            assertThat(RequestId.of(id).looselyMatches(RequestId.of(7))).as(id).isEqualTo(loose != null && loose == 7);
+        }
+        assertThat(RequestId.of(7).looselyMatches(RequestId.of(7))).isTrue();
+        assertThat(RequestId.of("7").looselyMatches(RequestId.of("7.0"))).isFalse();
+    }
+
+    @Test
     void sizesAreEstimatedAsJsonText() {
         assertThat(JsonSize.of("abc")).isEqualTo(5);
         assertThat(JsonSize.of(Map.of("k", List.of(1, "ab", true)))).isEqualTo(2 + (1 + 4) + (2 + 9 + 5 + 6));

@@ -1,4 +1,4 @@
-package dev.loommcp.internal.json;
+package dev.loommcp.internal.json.plain;
 
 import java.util.AbstractMap;
 import java.util.Collections;
@@ -8,7 +8,7 @@ import java.util.Set;
 
 /**
  * A JSON object that nothing can change, down to its last nested value: every nested object and array is
- * unmodifiable too. The codec keeps a repeated result {@code _meta} as one ({@link JsonRpcCodec}), so the records
+ * unmodifiable too. The codec keeps a repeated result {@code _meta} as one ({@code JsonRpcCodec}), so the records
  * built from a result can share it instead of copying it ({@code Copies.map} in {@code dev.loommcp.schema}). To
  * every reader an ordinary map (key order kept, {@code null} values kept, equality with any map of the same members);
  * every change throws {@link UnsupportedOperationException}. Immutable; thread-safe.
@@ -18,9 +18,11 @@ public final class FrozenJsonObject extends AbstractMap<String, Object> {
     private final Map<String, Object> members;
 
     /**
-     * @param members the members, whose values are already frozen; copied
+     * Creates the object.
+     *
+     * @param members the members, whose values are already frozen (nested objects and arrays unmodifiable); copied
      */
-    FrozenJsonObject(Map<String, Object> members) {
+    public FrozenJsonObject(Map<String, Object> members) {
         this.members = Collections.unmodifiableMap(new LinkedHashMap<>(members));
     }
 

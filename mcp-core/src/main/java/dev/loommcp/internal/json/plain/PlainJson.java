@@ -1,4 +1,4 @@
-package dev.loommcp.internal.json;
+package dev.loommcp.internal.json.plain;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.lang.reflect.InvocationTargetException;
@@ -20,6 +20,9 @@ import java.util.Map;
  */
 public final class PlainJson {
 
+    /** The deepest nesting the writers write and {@link #check} checks; deeper (or cyclic) values are refused. */
+    public static final int MAX_DEPTH = 1000;
+
     /** The most characters of one map key shown in a path. */
     private static final int KEY_SHOWN = 64;
 
@@ -36,7 +39,12 @@ public final class PlainJson {
         private final transient ArrayDeque<String> path = new ArrayDeque<>();
         private final String problem;
 
-        NotJsonException(String problem) {
+        /**
+         * Creates the refusal of a value at the root; the writers add the path as they unwind.
+         *
+         * @param problem what is wrong with the value, without its path
+         */
+        public NotJsonException(String problem) {
             super(problem, null);
             this.problem = problem;
         }
@@ -47,7 +55,7 @@ public final class PlainJson {
          * @param key the map key or record member
          * @return this exception
          */
-        NotJsonException underKey(String key) {
+        public NotJsonException underKey(String key) {
             path.addFirst(key.length() > KEY_SHOWN ? key.substring(0, KEY_SHOWN) + "..." : key);
             return this;
         }
@@ -58,7 +66,7 @@ public final class PlainJson {
          * @param index the index
          * @return this exception
          */
-        NotJsonException underIndex(int index) {
+        public NotJsonException underIndex(int index) {
             path.addFirst("[" + index + "]");
             return this;
         }
@@ -86,7 +94,7 @@ public final class PlainJson {
      * @param value the value, not {@code null}
      * @return the exception, without path yet
      */
-    static NotJsonException refusal(Object value) {
+    public static NotJsonException refusal(Object value) {
         String type = value.getClass().getTypeName();
         String hint;
         if (value instanceof byte[]) {
@@ -110,7 +118,7 @@ public final class PlainJson {
      * @param key the key
      * @return the exception, without path yet
      */
-    static NotJsonException keyRefusal(Object key) {
+    public static NotJsonException keyRefusal(Object key) {
         return new NotJsonException("a map key that is not a String (" + (key == null ? "null"
                 : key.getClass().getTypeName()) + "); use plain JSON values");
     }
@@ -122,7 +130,7 @@ public final class PlainJson {
      * @param value the value, not {@code null}
      * @return whether it is an SDK type
      */
-    static boolean sdkType(Object value) {
+    public static boolean sdkType(Object value) {
         Class<?> c = value.getClass();
         return (c.isRecord() || c.isEnum()) && c.getName().startsWith("dev.loommcp.");
     }
@@ -135,7 +143,7 @@ public final class PlainJson {
      * @param maxDepth the deepest nesting checked
      * @throws NotJsonException naming the path of the first value that is not JSON
      */
-    static void check(Object value, int maxDepth) {
+    public static void check(Object value, int maxDepth) {
         check(value, 0, maxDepth);
     }
 
