@@ -263,7 +263,8 @@ final class HostCommands {
                     // another form of it (the registry routes either)
                     HostedTool listed = registry.tools().stream().filter(t -> t.name().equals(name)
                             || (t.server() + SEPARATOR + t.tool().name()).equals(name)).findFirst().orElse(null);
-                    args = McpCommand.typedArguments(listed == null ? null : listed.tool(), name, form, commandLine);
+                    args = CommandArguments.typedArguments(listed == null ? null : listed.tool(), name, form,
+                            commandLine);
                 }
                 CallToolResult result = registry.callTool(name, args,
                         RequestOptions.newBuilder().progressListener(bar).build());
@@ -272,7 +273,7 @@ final class HostCommands {
                     io.printJson(Json.toPlain(result));
                     return result.error() ? ExitCodes.TOOL_ERROR : ExitCodes.OK;
                 }
-                return McpCommand.printToolResult(io, name, result);
+                return CallCommand.printToolResult(io, name, result);
             } catch (ParameterException e) {
                 throw e;
             } catch (IllegalArgumentException e) {

@@ -244,9 +244,14 @@ public final class Main {
      */
     static CommandLine commandLine(Function<String, String> environment) {
         CommandLine cl = new CommandLine(new McpCommand(environment));
-        // after the commands that are methods, so that the help lists it last
+        // the commands that are classes; the help lists every command by name (commandList), tasks and logout last
+        cl.addSubcommand("call", new CallCommand());
+        cl.addSubcommand("request", new RequestCommand());
+        cl.addSubcommand("notify", new NotifyCommand());
+        cl.addSubcommand("complete", new CompleteCommand());
         cl.addSubcommand("tasks", new TasksCommand());
         cl.addSubcommand("logout", new LogoutCommand());
+        cl.getHelpSectionMap().put(CommandLine.Model.UsageMessageSpec.SECTION_KEY_COMMAND_LIST, Main::commandList);
         cl.setExpandAtFiles(false);
         // every option goes through a setter that appends (--env, --header) or refuses a second occurrence
         cl.setOverwrittenOptionsAllowed(true);
@@ -263,6 +268,30 @@ public final class Main {
                     null);
         });
         return cl;
+    }
+
+    /** The commands the help lists last, after the others. */
+    private static final List<String> LISTED_LAST = List.of("tasks", "logout");
+
+    /**
+     * Renders the help's list of commands: by name (as picocli orders the commands that are methods), then those of
+     * {@link #LISTED_LAST}, so that where a command is declared (a method of {@link McpCommand} or a class of its
+     * own) does not show.
+     *
+     * @param help the root command's help
+     * @return the list
+     */
+    private static String commandList(CommandLine.Help help) {
+        java.util.Map<String, CommandLine.Help> ordered = new java.util.LinkedHashMap<>();
+        new java.util.TreeMap<>(help.subcommands()).forEach((name, sub) -> {
+            if (!LISTED_LAST.contains(name)) {
+                ordered.put(name, sub);
+            }
+        });
+        for (String name : LISTED_LAST) {
+            ordered.put(name, help.subcommands().get(name));
+        }
+        return help.commandList(ordered);
     }
 
     /**

@@ -8,10 +8,7 @@ import dev.loommcp.RequestOptions;
 import dev.loommcp.SubscriptionFilter;
 import dev.loommcp.cli.conformance.ConformanceClient;
 import dev.loommcp.internal.json.Json;
-import dev.loommcp.internal.json.JsonSyntax;
 import dev.loommcp.schema.CallToolResult;
-import dev.loommcp.schema.CompleteResult;
-import dev.loommcp.schema.Completion;
 import dev.loommcp.schema.DiscoverResult;
 import dev.loommcp.schema.Implementation;
 import dev.loommcp.schema.InitializeResult;
@@ -41,8 +38,10 @@ import picocli.CommandLine.Spec;
 
 /**
  * The {@code mcp} command: connects to one MCP server (a child process over stdio, or Streamable HTTP) and runs one
- * command against it. Each subcommand is a method; the connection options are on this class and may be given before
- * or after the subcommand name. {@link ClientSetup} turns the connection options into a transport and a client,
+ * command against it. Most subcommands are methods; {@link CallCommand}, {@link RequestCommand},
+ * {@link NotifyCommand}, {@link CompleteCommand}, {@link TasksCommand} and {@link LogoutCommand} are classes. The connection options are on
+ * this class and may be given before or after the subcommand name. {@link ClientSetup} turns the connection options
+ * into a transport and a client, {@link CommandArguments} a command's argument words into what it sends,
  * {@link Output} holds the streams the commands write to, {@link Render} formats human output and {@link Failures}
  * turns an exception into its message and exit code.
  *
@@ -349,163 +348,15 @@ final class McpCommand {
         });
     }
 
-    @Command(name = "call", mixinStandardHelpOptions = true,
-            description = {"Call a tool and print its result block by block. Exit code 1 when the "
-            + "result has isError: true. Progress is drawn on stderr when it is a terminal."})
-    int call(@Parameters(index = "0", paramLabel = "NAME", description = {"the tool's name; with --config and no "
-                     + "--server, a namespaced name SERVER__TOOL as 'tools' lists it"}) String name,
-             @Parameters(index = "1..*", arity = "0..*", paramLabel = "KEY=VALUE | JSON-OBJECT",
-                     description = {"the arguments: KEY=VALUE words, each value typed by the tool's input schema "
-                     + "(a=1 tags='[\"x\"]' message=hi), or one JSON object (default {}); - reads the JSON "
-                     + "object from stdin"})
-             List<String> arguments,
-             @Option(names = "--validate", description = {"read the tool list first and check the result's "
-                     + "structuredContent against the tool's outputSchema (JSON Schema); a mismatch exits 6"})
-             boolean validate,
-             @Option(names = "--task", description = {"Call the tool as a task: its id and each status change "
-                     + "are noted on stderr, then the final result is printed. Ctrl+C cancels the task "
-                     + "(tasks/cancel) and exits 130; --timeout, when given, bounds the wait too (then the task is "
-                     + "cancelled; no default). Input the task asks for is answered from --elicit and --root; input "
-                     + "mcp cannot give is named, the task is left as it is, exit 4. Modern era: the tasks extension "
-                     + "(the server decides whether the call becomes a task); legacy era: a task-augmented call when "
-                     + "the server and the tool allow it."})
-             boolean task) throws InterruptedException {
-        KeyValues.Form form = form(arguments, "the tool arguments");
-        Map<String, Object> given = form.isPairs() ? null : jsonObjectArgument(form.json(), "the tool arguments");
-        if (validate && json) {
-            throw usage("--validate checks the parsed result; it cannot be combined with --json, which prints the "
-                    + "result exactly as received");
-        }
-        outputSchemaValidation = validate ? OutputSchemaValidation.FAIL : OutputSchemaValidation.OFF;
-        if (routesThroughRegistry(name)) {
-            if (task) {
-                throw usage("call --task needs one server: pick it with --server NAME and give the tool's own name");
-            }
-            return hostCommands().call(name, form, given, outputSchemaValidation,
-                    timeoutHint("--timeout", DEFAULT_REQUEST_TIMEOUT));
-        }
-        if (task) {
-            return withTasks((client, tasks) -> {
-                Map<String, Object> args = given != null ? given : typedArguments(client, name, form, validate);
-                if (validate && !form.isPairs()) {
-                    noteUnlistedTool(client, name);
-                }
-                return taskCommands().callAsTask(client, tasks, name, args, timeout);
-            });
-        }
-        return withClient(client -> {
-            Map<String, Object> args = given != null ? given : typedArguments(client, name, form, validate);
-            if (validate && !form.isPairs()) {
-                noteUnlistedTool(client, name);
-            }
-            ProgressBar bar = new ProgressBar(io.rawErr(), io.progressEnabled(), io.width() > 0 ? io.width() : 80);
-            RequestOptions options = RequestOptions.newBuilder().progressListener(bar).build();
-            try {
-                if (json) {
-                    Map<String, Object> params = new LinkedHashMap<>();
-                    params.put("name", name);
-                    params.put("arguments", args);
-                    Map<String, Object> result = client.request("tools/call", params, options);
-                    bar.finish();
-                    io.printJson(result);
-                    return Boolean.TRUE.equals(result.get("isError")) ? ExitCodes.TOOL_ERROR : ExitCodes.OK;
-                }
-                CallToolResult result = client.callTool(name, args, options);
-                bar.finish();
-                return printToolResult(io, name, result);
-            } finally {
-                bar.finish();
-            }
-        });
-    }
-
-    /**
-     * Prints a tool's result block by block, and for a result with {@code isError: true} a note on stderr.
-     *
-     * @param io     where to write
-     * @param name   the tool's name as the command was given it
-     * @param result the result
-     * @return {@link ExitCodes#TOOL_ERROR} for an error result, else {@link ExitCodes#OK}
-     */
-    static int printToolResult(Output io, String name, CallToolResult result) {
-        Render.toolResult(io.out(), result);
-        if (result.error()) {
-            io.out().flush();
-            io.err().println("mcp: tool '" + name + "' returned an error result (isError: true)");
-            return ExitCodes.TOOL_ERROR;
-        }
-        return ExitCodes.OK;
-    }
-
-    /**
-     * For {@code call --validate}: reads the tool list (which the client validates against) and notes on stderr when
-     * the tool is not in it, since there is then nothing to check.
-     */
-    private void noteUnlistedTool(McpClient client, String name) throws InterruptedException {
-        if (client.listAllTools().stream().noneMatch(t -> name.equals(t.name()))) {
-            noteUnlisted(name, " nothing to validate against");
-        }
-    }
-
-    private void noteUnlisted(String name, String consequence) {
-        io.err().println("mcp: tool '" + TerminalText.escape(name) + "' is not in the server's tool list;"
-                + consequence);
-        io.err().flush();
-    }
-
-    /**
-     * Types {@code KEY=VALUE} tool arguments by the tool's input schema, read from the tool list (which also serves
-     * {@code --validate}). A tool that is not in the list is noted on stderr and its values are inferred.
-     *
-     * @throws ParameterException for a key the schema does not allow or a value that does not fit its type
-     */
-    private Map<String, Object> typedArguments(McpClient client, String name, KeyValues.Form form, boolean validate)
-            throws InterruptedException {
-        Tool tool = client.listAllTools().stream().filter(t -> name.equals(t.name())).findFirst().orElse(null);
-        if (tool == null) {
-            noteUnlisted(name, " its KEY=VALUE arguments are sent as JSON where they parse as JSON, else as strings"
-                    + (validate ? "; nothing to validate against" : ""));
-        }
-        return typedArguments(tool, name, form, spec.commandLine());
-    }
-
-    /**
-     * Types {@code KEY=VALUE} tool arguments by a tool's input schema ({@link KeyValues#typed}).
-     *
-     * @param tool        the tool as listed, or {@code null} when it is not known (every value is inferred)
-     * @param name        the name the command was given, for messages
-     * @param form        the arguments, in the {@code KEY=VALUE} form
-     * @param commandLine for the usage error
-     * @return the arguments object
-     * @throws ParameterException for a key the schema does not allow or a value that does not fit its type
-     */
-    static Map<String, Object> typedArguments(Tool tool, String name, KeyValues.Form form, CommandLine commandLine) {
-        try {
-            return KeyValues.typed(form.pairs(), tool == null ? null : tool.inputSchema(),
-                    "tool '" + TerminalText.escape(name) + "'");
-        } catch (IllegalArgumentException e) {
-            throw new ParameterException(commandLine, e.getMessage());
-        }
-    }
-
     /**
      * Whether {@code call NAME} goes through the registry of the {@code --config} file: with {@code --config} and no
      * {@code --server} (nor {@code --stdio}, {@code --http}, {@code --sse}), when the name holds the registry's
      * separator ({@code __}), as the names of the aggregated {@code tools} do. Any other name is a tool of the one
      * server {@code --server} names (or the file's only one).
      */
-    private boolean routesThroughRegistry(String name) {
+    boolean routesThroughRegistry(String name) {
         return config != null && server == null && stdio == null && http == null && sse == null
                 && name.contains(HostCommands.SEPARATOR);
-    }
-
-    /** Tells the argument forms apart ({@link KeyValues#parse}); a problem is a usage error. */
-    private KeyValues.Form form(List<String> words, String what) {
-        try {
-            return KeyValues.parse(words, what);
-        } catch (IllegalArgumentException e) {
-            throw usage(e.getMessage());
-        }
     }
 
     @Command(name = "servers", mixinStandardHelpOptions = true,
@@ -523,7 +374,7 @@ final class McpCommand {
     }
 
     /** The commands over the {@code --config} file. */
-    private HostCommands hostCommands() {
+    HostCommands hostCommands() {
         if (!headers.isEmpty() || !env.isEmpty() || inheritEnv || cwd != null) {
             throw usage("--env, --inherit-env, --cwd and --header do not apply with --config: set them in the file");
         }
@@ -623,10 +474,11 @@ final class McpCommand {
                                + "one of the prompt's arguments), or one JSON object of strings (numbers and "
                                + "booleans are turned into strings); - reads the JSON object from stdin"})
                List<String> arguments) throws InterruptedException {
-        KeyValues.Form form = form(arguments, "the prompt arguments");
-        Map<String, String> given = form.isPairs() ? null : promptStrings(form.json());
+        CommandArguments words = arguments();
+        KeyValues.Form form = words.form(arguments, "the prompt arguments");
+        Map<String, String> given = form.isPairs() ? null : words.promptStrings(form.json());
         return withClient(client -> {
-            Map<String, String> args = given != null ? given : promptArguments(client, name, form);
+            Map<String, String> args = given != null ? given : words.promptArguments(client, name, form);
             if (json) {
                 Map<String, Object> params = new LinkedHashMap<>();
                 params.put("name", name);
@@ -634,147 +486,6 @@ final class McpCommand {
                 io.printJson(client.request("prompts/get", params, RequestOptions.DEFAULT));
             } else {
                 Render.prompt(io.out(), client.getPrompt(name, args));
-            }
-            return ExitCodes.OK;
-        });
-    }
-
-    /** The JSON-object form of prompt arguments as strings (numbers and booleans as their JSON text). */
-    private Map<String, String> promptStrings(String text) {
-        Map<String, String> args = new LinkedHashMap<>();
-        for (Map.Entry<String, Object> e : jsonObjectArgument(text, "the prompt arguments").entrySet()) {
-            Object v = e.getValue();
-            if (v instanceof String s) {
-                args.put(e.getKey(), s);
-            } else if (v instanceof Number || v instanceof Boolean) {
-                args.put(e.getKey(), Json.write(v));
-            } else {
-                throw usage("prompt argument '" + e.getKey() + "' must be a string (prompt arguments are strings)");
-            }
-        }
-        return args;
-    }
-
-    /**
-     * Checks {@code KEY=VALUE} prompt arguments against the prompt's arguments in {@code prompts/list}; a prompt that
-     * is not listed is noted on stderr and its arguments are sent as given.
-     */
-    private Map<String, String> promptArguments(McpClient client, String name, KeyValues.Form form)
-            throws InterruptedException {
-        Prompt prompt = client.listAllPrompts().stream().filter(p -> name.equals(p.name())).findFirst().orElse(null);
-        if (prompt == null) {
-            io.err().println("mcp: prompt '" + TerminalText.escape(name) + "' is not in the server's prompt list; "
-                    + "its arguments are sent as given");
-            io.err().flush();
-        }
-        try {
-            return KeyValues.strings(form.pairs(), prompt == null ? null
-                    : prompt.arguments() == null ? List.of() : prompt.arguments(),
-                    "prompt '" + TerminalText.escape(name) + "'");
-        } catch (IllegalArgumentException e) {
-            throw usage(e.getMessage());
-        }
-    }
-
-    @Command(name = "request", mixinStandardHelpOptions = true,
-            description = {"Send any JSON-RPC request and print its result as JSON. A JSON-RPC error is printed as "
-                    + "for the other commands (exit 4; with --json the error object on stdout)."})
-    int request(@Parameters(index = "0", paramLabel = "METHOD", description = "the method, like tools/list")
-                String method,
-                @Parameters(index = "1..*", arity = "0..*", paramLabel = "KEY=VALUE | JSON-OBJECT",
-                        description = {"the params: one JSON object (- reads it from stdin), or KEY=VALUE words "
-                                + "(each value is JSON when it parses as JSON, else a string); none: no params"})
-                List<String> params) throws InterruptedException {
-        Map<String, Object> p = rawParams(method, params);
-        return withClient(client -> {
-            io.printJson(client.request(method, p, RequestOptions.DEFAULT));
-            return ExitCodes.OK;
-        });
-    }
-
-    @Command(name = "notify", mixinStandardHelpOptions = true,
-            description = {"Send any JSON-RPC notification (after the handshake) and exit; nothing is printed."})
-    int notify(@Parameters(index = "0", paramLabel = "METHOD", description = "the method, like "
-                       + "notifications/roots/list_changed") String method,
-               @Parameters(index = "1..*", arity = "0..*", paramLabel = "KEY=VALUE | JSON-OBJECT",
-                       description = "the params, as for request") List<String> params)
-            throws InterruptedException {
-        Map<String, Object> p = rawParams(method, params);
-        return withClient(client -> {
-            client.notify(method, p, RequestOptions.DEFAULT);
-            return ExitCodes.OK;
-        });
-    }
-
-    /** The params of {@code request} and {@code notify}: {@code null} when none are given. */
-    private Map<String, Object> rawParams(String method, List<String> words) {
-        if (method.isBlank() || method.chars().anyMatch(c -> c < 0x20 || c == 0x7f)) {
-            throw usage("METHOD must name a JSON-RPC method, like tools/list; '" + TerminalText.escape(method)
-                    + "' is not one");
-        }
-        KeyValues.Form form = form(words, "the params");
-        if (form.isPairs()) {
-            return KeyValues.inferred(form.pairs());
-        }
-        return form.json() == null ? null : jsonObjectArgument(form.json(), "the params");
-    }
-
-    @Command(name = "complete", mixinStandardHelpOptions = true,
-            description = {"Ask the server to complete an argument of a prompt or of a resource template "
-                    + "(completion/complete) and print the values, one per line. A note on stderr says when the "
-                    + "server has more."})
-    int complete(@Parameters(index = "0", paramLabel = "prompt|resource",
-                         description = "what the argument belongs to") String kind,
-                 @Parameters(index = "1", paramLabel = "NAME|URI-TEMPLATE",
-                         description = "the prompt's name, or the resource template's URI template") String ref,
-                 @Parameters(index = "2", paramLabel = "ARG", description = "the argument's name") String argument,
-                 @Parameters(index = "3", arity = "0..1", paramLabel = "VALUE",
-                         description = "what is typed so far (default: empty)") String value,
-                 @Option(names = "--context", paramLabel = "KEY=VALUE", description = {"an argument already "
-                         + "given (repeatable): its value is a string; sent as context.arguments"})
-                 List<String> context) throws InterruptedException {
-        Map<String, Object> reference = new LinkedHashMap<>();
-        switch (kind) {
-            case "prompt" -> {
-                reference.put("type", dev.loommcp.schema.PromptReference.TYPE);
-                reference.put("name", ref);
-            }
-            case "resource" -> {
-                reference.put("type", dev.loommcp.schema.ResourceTemplateReference.TYPE);
-                reference.put("uri", ref);
-            }
-            default -> throw usage("complete: expected 'prompt NAME' or 'resource URI-TEMPLATE', not '"
-                    + TerminalText.escape(kind) + "'");
-        }
-        Map<String, Object> params = new LinkedHashMap<>();
-        params.put("ref", reference);
-        params.put("argument", Map.of("name", argument, "value", value == null ? "" : value));
-        if (context != null && !context.isEmpty()) {
-            KeyValues.Form form = form(context, "--context");
-            if (!form.isPairs()) {
-                throw usage("--context: expected KEY=VALUE, not '" + TerminalText.escape(form.json()) + "'");
-            }
-            params.put("context", Map.of("arguments", KeyValues.strings(form.pairs(), null, "")));
-        }
-        return withClient(client -> {
-            Map<String, Object> raw = client.request("completion/complete", params, RequestOptions.DEFAULT);
-            if (json) {
-                io.printJson(raw);
-                return ExitCodes.OK;
-            }
-            Completion completion = Json.convert(raw, CompleteResult.class, "completion/complete result")
-                    .completion();
-            List<String> values = completion.values() == null ? List.of() : completion.values();
-            if (values.isEmpty()) {
-                io.out().println("(no values)");
-            }
-            values.forEach(io.out()::println);
-            io.out().flush();
-            if (Boolean.TRUE.equals(completion.hasMore())
-                    || (completion.total() != null && completion.total() > values.size())) {
-                io.err().println("mcp: the server has more values than these " + values.size()
-                        + (completion.total() != null ? " (" + completion.total() + " in all)" : ""));
-                io.err().flush();
             }
             return ExitCodes.OK;
         });
@@ -853,6 +564,26 @@ final class McpCommand {
     /** The task commands, writing where this command writes. */
     TaskCommands taskCommands() {
         return new TaskCommands(io, json, elicit != null, !roots.isEmpty(), optionText("--timeout"));
+    }
+
+    /** Sets how the client checks {@code structuredContent} ({@code call --validate}); before the client is made. */
+    void outputSchemaValidation(OutputSchemaValidation validation) {
+        outputSchemaValidation = validation;
+    }
+
+    /** Returns where the command writes. */
+    Output io() {
+        return io;
+    }
+
+    /** Returns whether {@code --json} was given. */
+    boolean json() {
+        return json;
+    }
+
+    /** Returns the reader of a command's argument words; its usage errors are this (the root) command line's. */
+    CommandArguments arguments() {
+        return new CommandArguments(spec.commandLine(), io);
     }
 
     /**
@@ -954,7 +685,7 @@ final class McpCommand {
      * Names the option that bounded what timed out, for the message: {@code --timeout 9s} as typed, or
      * {@code --timeout, default 60s} when it was not given.
      */
-    private String timeoutHint(String option, Duration defaultValue) {
+    String timeoutHint(String option, Duration defaultValue) {
         return timeoutHint(option, optionText(option), defaultValue);
     }
 
@@ -985,35 +716,6 @@ final class McpCommand {
 
     // ------------------------------------------------------------------------------------------------ helpers
 
-    /** Parses a JSON-object argument ({@code null}: empty; {@code -}: read stdin). */
-    private Map<String, Object> jsonObjectArgument(String text, String what) {
-        if (text == null) {
-            return new LinkedHashMap<>();
-        }
-        if (text.equals("-")) {
-            try {
-                // strictly: a malformed byte would otherwise become U+FFFD and be sent as if typed so
-                text = JsonSyntax.utf8(System.in.readAllBytes());
-            } catch (java.io.IOException e) {
-                throw usage("cannot read " + what + " from stdin: " + e.getMessage());
-            } catch (IllegalArgumentException e) {
-                throw usage(what + " on stdin are " + e.getMessage());
-            }
-        }
-        Object value;
-        try {
-            value = Json.readExact(text);
-        } catch (IllegalArgumentException e) {
-            throw usage(what + " are " + e.getMessage());
-        }
-        if (!(value instanceof Map<?, ?> map)) {
-            throw usage(what + " must be a JSON object, like '{\"name\": \"value\"}'");
-        }
-        @SuppressWarnings("unchecked")
-        Map<String, Object> m = (Map<String, Object>) map;
-        return m;
-    }
-
     /** Sets a single-value option, refusing a second occurrence (before or after the command name). */
     private <T> T once(String option, T current, T value) {
         if (current != null) {
@@ -1022,7 +724,8 @@ final class McpCommand {
         return value;
     }
 
-    private ParameterException usage(String message) {
+    /** A usage error (exit 2) on the root command line, whose message carries no command name. */
+    ParameterException usage(String message) {
         return new ParameterException(spec.commandLine(), message);
     }
 }

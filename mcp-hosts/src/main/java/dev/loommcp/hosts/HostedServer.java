@@ -12,8 +12,6 @@ import dev.loommcp.McpSkillServer;
 import dev.loommcp.McpTimeoutException;
 import dev.loommcp.McpToolCaller;
 import dev.loommcp.RequestOptions;
-import dev.loommcp.SubscriptionFilter;
-import dev.loommcp.SubscriptionListener;
 import dev.loommcp.internal.concurrent.SerialDelivery;
 import dev.loommcp.schema.CallToolResult;
 import dev.loommcp.schema.GetPromptResult;
@@ -49,7 +47,8 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Thread-safe: calls from many (virtual) threads run at once. State lives under a {@link ReentrantLock}; no lock
  * is held while a call waits for the server, nor while the registry's {@link ServerStateListener} or tools-changed
  * listener runs: state changes are queued under the lock in the order they happen and delivered after it is released,
- * by one thread at a time ({@link #deliverChanges()}). {@link #state()} and {@link #status()} read a snapshot
+ * by one thread at a time ({@link #deliverChanges()}). The tool list and its refresh on {@code list_changed} are a
+ * {@link ToolRefresh}, guarded by the same lock. {@link #state()} and {@link #status()} read a snapshot
  * published at each change, without a lock.
  */
 public final class HostedServer implements McpToolCaller, McpSkillServer {
@@ -73,30 +72,25 @@ public final class HostedServer implements McpToolCaller, McpSkillServer {
     private ServerState state = ServerState.IDLE;
     private McpClient client;
     private int generation;
-    private List<Tool> tools;
     private Era era;
     private int restarts;
     private int consecutiveRestarts;
     private long readySinceNanos;
     private Throwable lastError;
-    /** The generation that heard {@code tools/list_changed} before it was ready: it re-lists once ready, or -1. */
-    private int relistWhenReady = -1;
-    /** Numbers the tool listings of refreshes, so that an older listing never replaces a newer one. */
-    private long listings;
-    private long toolsListing;
-    /** A re-list worker is running ({@link #refreshTools}); another notification only sets {@link #refreshPending}. */
-    private boolean refreshing;
-    /** A notification came while a re-list was running: the worker lists once more. */
-    private boolean refreshPending;
     /** The worker waiting out a backoff before the next start, or {@code null}: a manual restart wakes it. */
     private Thread backoffWorker;
     /** The failure the client of generation {@link #transportCauseGeneration} reported when its transport closed. */
     private Throwable transportCause;
     private int transportCauseGeneration = -1;
 
+    /** The tools listed last and their refresh on {@code list_changed}; its state is guarded by {@link #lock}. */
+    private final ToolRefresh toolList;
+
     HostedServer(ServerConfig config, HostSettings settings) {
         this.config = config;
         this.settings = settings;
+        this.toolList = new ToolRefresh(lock, config.name(), settings, () -> generation, () -> state, () -> client,
+                this::publish, this::spawn);
         publish();
     }
 
@@ -141,6 +135,7 @@ public final class HostedServer implements McpToolCaller, McpSkillServer {
 
     /** Under the lock: publishes the status as it is now. */
     private void publish() {
+        List<Tool> tools = toolList.tools();
         published = new ServerStatus(config.name(), config.transport(), state,
                 state == ServerState.READY && tools != null ? tools.size() : -1, era, restarts,
                 lastError == null ? null : describe(lastError), ProcessExit.of(lastError));
@@ -154,6 +149,7 @@ public final class HostedServer implements McpToolCaller, McpSkillServer {
     public List<Tool> listedTools() {
         lock.lock();
         try {
+            List<Tool> tools = toolList.tools();
             return tools == null ? List.of() : tools;
         } finally {
             lock.unlock();
@@ -428,7 +424,7 @@ public final class HostedServer implements McpToolCaller, McpSkillServer {
             c.connect(RequestOptions.timeout(settings.startupTimeout()));
             List<Tool> listed = ToolNames.offerable(config.name(), c.serverCapabilities() != null && c.serverCapabilities().tools() != null
                     ? c.listAllTools(RequestOptions.timeout(remaining(deadline))) : List.of());
-            listenForToolChanges(c, deadline);
+            toolList.listen(c, deadline);
             lock.lock();
             try {
                 if (gen != generation) {
@@ -436,14 +432,11 @@ public final class HostedServer implements McpToolCaller, McpSkillServer {
                 }
                 closedWhileStarting = c.isClosed();
                 if (!closedWhileStarting) {
-                    tools = listed;
-                    toolsListing = ++listings;
+                    relist = toolList.started(gen, listed);
                     era = c.era();
                     readySinceNanos = System.nanoTime();
                     c = null; // kept: it is the server's client now
                     transition(ServerState.READY, null);
-                    relist = relistWhenReady == gen;
-                    relistWhenReady = -1;
                 }
             } finally {
                 lock.unlock();
@@ -457,7 +450,7 @@ public final class HostedServer implements McpToolCaller, McpSkillServer {
             deliverChanges();
             if (relist) {
                 // tools/list_changed came while it was starting: the listing above may predate the change
-                refreshToolsAsync(gen);
+                toolList.listChanged(gen);
             }
         } catch (InterruptedException e) {
             failed(gen, e); // closing or restarted: stale, nothing happens
@@ -591,7 +584,7 @@ public final class HostedServer implements McpToolCaller, McpSkillServer {
         b.listener(new McpClientListener() {
             @Override
             public void onToolsChanged() {
-                refreshToolsAsync(gen);
+                toolList.listChanged(gen);
             }
         });
         b.eventListener(new McpEventListener() {
@@ -611,117 +604,6 @@ public final class HostedServer implements McpToolCaller, McpSkillServer {
             }
         });
         return b.build();
-    }
-
-    /**
-     * In the modern era a server announces a changed tool list only on a {@code subscriptions/listen} stream: opens
-     * one for tool-list changes when the server declares {@code tools.listChanged} (its notifications then reach the
-     * client's listener like the legacy era's). A server that refuses it keeps the list it gave at start.
-     */
-    private void listenForToolChanges(McpClient c, Deadline deadline) throws InterruptedException {
-        if (c.era() != Era.MODERN || c.serverCapabilities() == null || c.serverCapabilities().tools() == null
-                || !Boolean.TRUE.equals(c.serverCapabilities().tools().listChanged())) {
-            return;
-        }
-        try {
-            c.listen(new SubscriptionFilter(true, false, false, List.of()), new SubscriptionListener() { },
-                    RequestOptions.timeout(remaining(deadline)));
-        } catch (dev.loommcp.McpRpcException | McpTimeoutException e) {
-            LOG.log(System.Logger.Level.DEBUG, "MCP server ''{0}'' refused to announce tool changes: {1}",
-                    config.name(), describe(e));
-        }
-    }
-
-    /**
-     * Re-lists the tools after {@code notifications/tools/list_changed} of generation {@code gen}, coalesced: at most
-     * one re-list runs per server and at most one more is pending, however many notifications arrive (a server that
-     * floods them gets a few {@code tools/list} requests, not one each). The tools-changed listener is told once per
-     * completed re-list whose list differs from the one before. Heard while that generation is still starting (its
-     * client may not be connected yet), the re-list is deferred until it is ready ({@link #connect}), so that no
-     * change is lost.
-     */
-    private void refreshToolsAsync(int gen) {
-        lock.lock();
-        try {
-            if (gen != generation || state == ServerState.CLOSED) {
-                return;
-            }
-            if (state != ServerState.READY) {
-                relistWhenReady = gen;
-                return;
-            }
-            if (refreshing) {
-                refreshPending = true; // the running re-list lists again when it is done
-                return;
-            }
-            refreshing = true;
-            spawn("hosts-refresh", this::refreshTools);
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    /** The refresh worker: re-lists while a re-list is pending and the server stays ready. */
-    private void refreshTools() {
-        try {
-            while (true) {
-                McpClient c;
-                int gen;
-                long listing;
-                lock.lock();
-                try {
-                    refreshPending = false;
-                    if (state != ServerState.READY) {
-                        return; // a start or a restart lists the tools anyway
-                    }
-                    c = client;
-                    gen = generation;
-                    listing = ++listings;
-                } finally {
-                    lock.unlock();
-                }
-                boolean relisted = false;
-                try {
-                    List<Tool> checked = ToolNames.offerable(config.name(), 
-                            c.listAllTools(RequestOptions.timeout(settings.startupTimeout())));
-                    lock.lock();
-                    try {
-                        if (gen == generation && listing >= toolsListing) {
-                            relisted = true;
-                            tools = checked;
-                            toolsListing = listing;
-                            publish();
-                        }
-                    } finally {
-                        lock.unlock();
-                    }
-                } catch (InterruptedException e) {
-                    return; // closing
-                } catch (RuntimeException e) {
-                    LOG.log(System.Logger.Level.WARNING, "MCP server ''{0}'': re-listing its tools failed: {1}",
-                            config.name(), describe(e));
-                }
-                if (relisted) {
-                    settings.toolsChanged().accept(config.name());
-                }
-                lock.lock();
-                try {
-                    if (!refreshPending) {
-                        refreshing = false;
-                        return;
-                    }
-                } finally {
-                    lock.unlock();
-                }
-            }
-        } finally {
-            lock.lock();
-            try {
-                refreshing = false;
-            } finally {
-                lock.unlock();
-            }
-        }
     }
 
     /** Waits for READY and returns the client, or throws for FAILED, CLOSED, the deadline and the token. */
@@ -837,7 +719,8 @@ public final class HostedServer implements McpToolCaller, McpSkillServer {
         return options.toBuilder().deadline(deadline).build();
     }
 
-    private static Duration remaining(Deadline deadline) {
+    /** What is left of {@code deadline}, at least one nanosecond (for a request's timeout). */
+    static Duration remaining(Deadline deadline) {
         long left = deadline.remainingNanos();
         return Duration.ofNanos(Math.max(1, left));
     }

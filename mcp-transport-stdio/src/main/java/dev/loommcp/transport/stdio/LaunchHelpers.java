@@ -5,9 +5,9 @@ import java.util.List;
 
 /**
  * The helper programs a stdio launch needs, found once per JVM: the process-group launcher ({@code setsid} on Linux,
- * else {@code perl}; none on Windows or when neither is found) and {@code kill}. Used by
- * {@link StdioTransport.Builder#build()}. Thread-safe: two threads racing the first lookup may both search, with the
- * same result.
+ * else {@code perl}; none on Windows or when neither is found) and {@code kill}. Used by {@link LaunchConfig#of}
+ * (for {@link StdioTransport.Builder#build()}). Thread-safe: two threads racing the first lookup may both search,
+ * with the same result.
  */
 final class LaunchHelpers {
     private static volatile LaunchHelpers instance;

@@ -6,9 +6,7 @@ import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.spi.McpTransport;
 import dev.loommcp.spi.SendContext;
 import dev.loommcp.spi.TransportContext;
-import dev.loommcp.spi.TransportSink;
 import java.lang.ref.Cleaner;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -16,7 +14,6 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
@@ -183,25 +180,14 @@ public final class StdioTransport implements McpTransport {
     public static final Duration DEFAULT_GRACE = Duration.ofSeconds(2);
 
     private final LaunchConfig config;
-    /** The running connection; replaced once by {@link #reopen} (under {@link #swap}). */
-    private volatile StdioConnection connection;
-    /** Orders {@link #reopen}'s swap of the connection with {@link #close()}. Never held while waiting. */
-    private final java.util.concurrent.locks.ReentrantLock swap = new java.util.concurrent.locks.ReentrantLock();
-    /** Set by {@link #close()} under {@link #swap}. */
-    private boolean closed;
-    /** How many processes this transport started before the current one (0, or 1 after a reopen). */
-    private volatile int earlierProcesses;
-    /** The labelled stderr tail of the process {@link #reopen} replaced, or {@code null}. */
-    private volatile String earlierTail;
+    /** The current process, its replacement by {@link #reopen} and close's coordination with it. */
+    private final ProcessSuccession processes;
     /** The era-verdict cache key: a digest of the command line, working directory and environment. */
     private final String serverKey;
-    /** Keeps the sink reachable for as long as this transport is: the connection holds it only weakly. */
-    private volatile TransportSink sink;
-    private volatile Cleaner.Cleanable cleanable;
 
     private StdioTransport(LaunchConfig config) {
         this.config = config;
-        this.connection = new StdioConnection(config);
+        this.processes = new ProcessSuccession(config);
         this.serverKey = config.serverKey();
     }
 
@@ -262,10 +248,7 @@ public final class StdioTransport implements McpTransport {
     @Override
     public void open(TransportContext context) {
         Objects.requireNonNull(context, "context");
-        TransportSink sink = Objects.requireNonNull(context.sink(), "sink");
-        this.sink = sink;
-        connection.open(context);
-        cleanable = Reaper.watch(this, connection);
+        processes.open(this, context);
     }
 
     /**
@@ -287,12 +270,12 @@ public final class StdioTransport implements McpTransport {
     @Override
     public void send(JsonRpcMessage message, SendContext context) {
         Objects.requireNonNull(message, "message");
-        connection.send(message);
+        processes.current().send(message);
     }
 
     /** Returns how many messages the sending threads wrote themselves (the direct path), for tests. */
     long directWrites() {
-        return connection.writer().directWrites();
+        return processes.current().writer().directWrites();
     }
 
     /**
@@ -348,70 +331,7 @@ public final class StdioTransport implements McpTransport {
     @Override
     public void reopen(TransportContext context) throws InterruptedException {
         Objects.requireNonNull(context, "context");
-        TransportSink newSink = Objects.requireNonNull(context.sink(), "sink");
-        StdioConnection old;
-        swap.lock();
-        try {
-            if (closed) {
-                throw new McpClosedException("the stdio transport for " + config.programName() + " is closed",
-                        null);
-            }
-            old = connection;
-        } finally {
-            swap.unlock();
-        }
-        if (old.process() == null) {
-            throw new IllegalStateException("the stdio transport for " + config.programName()
-                    + " cannot reopen: it was never opened");
-        }
-        old.close(); // the bounded shutdown: returns once the tree is gone (or was killed and waited for)
-        if (Thread.interrupted()) {
-            throw new InterruptedException("interrupted while the first process of " + config.programName()
-                    + " was ended; no second one was started");
-        }
-        Cleaner.Cleanable previous = cleanable;
-        if (previous != null) {
-            previous.clean(); // the old connection is shut down: its cleaner action does nothing
-        }
-        StdioConnection fresh = new StdioConnection(config);
-        String marker;
-        swap.lock();
-        try {
-            if (closed) {
-                throw new McpClosedException("the stdio transport for " + config.programName() + " is closed",
-                        null);
-            }
-            int n = earlierProcesses + 1;
-            String exit = old.exitCode().isPresent() ? " exit code " + old.exitCode().getAsInt() : "";
-            String label = "[process " + n + ", pid " + old.process().pid() + "]" + (exit.isEmpty() ? ""
-                    : " ended with" + exit);
-            String tail = old.stderrTail();
-            String before = earlierTail;
-            earlierTail = (before == null ? "" : before + "\n") + label + (tail.isEmpty() ? "" : "\n" + tail);
-            earlierProcesses = n;
-            connection = fresh;
-            marker = label + "; the lines of process " + (n + 1) + " follow";
-        } finally {
-            swap.unlock();
-        }
-        tellListener(marker); // the first process's drain is over: the marker sits between the two processes' lines
-        this.sink = newSink;
-        fresh.open(context); // a close() since the swap ends it (the open then throws McpClosedException)
-        cleanable = Reaper.watch(this, fresh);
-    }
-
-    /** Hands one line to the stderr listener, containing whatever it throws (as the stderr drain does). */
-    private void tellListener(String line) {
-        Consumer<String> listener = config.stderrListener();
-        if (listener == null) {
-            return;
-        }
-        try {
-            listener.accept(line);
-        } catch (Throwable e) {
-            System.getLogger("dev.loommcp.transport.stdio").log(System.Logger.Level.WARNING, () -> "the stderr "
-                    + "listener of " + config.programName() + " threw " + e.getClass().getName());
-        }
+        processes.reopen(this, context);
     }
 
     /**
@@ -453,7 +373,7 @@ public final class StdioTransport implements McpTransport {
      */
     @Override
     public void close() {
-        closeConnection(null);
+        processes.close(null);
     }
 
     /**
@@ -476,32 +396,7 @@ public final class StdioTransport implements McpTransport {
         if (grace.isNegative()) {
             throw new IllegalArgumentException("grace must not be negative: " + grace);
         }
-        closeConnection(grace);
-    }
-
-    /**
-     * Marks the transport closed (a {@code reopen} after this fails), closes the current connection with the
-     * configured graces ({@code grace == null}) or the shorter ones, then drops the cleaner's safety net: the process
-     * tree is ended.
-     */
-    private void closeConnection(Duration grace) {
-        StdioConnection c0;
-        swap.lock();
-        try {
-            closed = true;
-            c0 = connection;
-        } finally {
-            swap.unlock();
-        }
-        if (grace == null) {
-            c0.close();
-        } else {
-            c0.close(grace);
-        }
-        Cleaner.Cleanable c = cleanable;
-        if (c != null) {
-            c.clean();
-        }
+        processes.close(grace);
     }
 
     // ------------------------------------------------------------------------------------------------ accessors
@@ -629,24 +524,7 @@ public final class StdioTransport implements McpTransport {
      * @return the tail, empty before the child wrote anything
      */
     public String stderrTail() {
-        StdioConnection c;
-        String before;
-        int n;
-        swap.lock();
-        try {
-            c = connection;
-            before = earlierTail;
-            n = earlierProcesses + 1;
-        } finally {
-            swap.unlock();
-        }
-        String tail = c.stderrTail();
-        if (before == null) {
-            return tail;
-        }
-        Process p = c.process();
-        return before + "\n[process " + n + (p == null ? "" : ", pid " + p.pid()) + "]"
-                + (tail.isEmpty() ? "" : "\n" + tail);
+        return processes.stderrTail();
     }
 
     /**
@@ -655,7 +533,7 @@ public final class StdioTransport implements McpTransport {
      * @return the count
      */
     public long skippedLines() {
-        return connection.skippedLines();
+        return processes.current().skippedLines();
     }
 
     /**
@@ -664,7 +542,7 @@ public final class StdioTransport implements McpTransport {
      * @return the pid, empty before {@link #open} launched it
      */
     public OptionalLong pid() {
-        Process p = connection.process();
+        Process p = processes.current().process();
         return p == null ? OptionalLong.empty() : OptionalLong.of(p.pid());
     }
 
@@ -675,15 +553,15 @@ public final class StdioTransport implements McpTransport {
      * @return the exit code, empty while it runs or before it was launched
      */
     public OptionalInt exitCode() {
-        return connection.exitCode();
+        return processes.current().exitCode();
     }
 
     long stderrBufferedBytes() {
-        return connection.stderrBufferedBytes();
+        return processes.current().stderrBufferedBytes();
     }
 
     long stderrHeapBytes() {
-        return connection.stderrHeapBytes();
+        return processes.current().stderrHeapBytes();
     }
 
     @Override
@@ -832,7 +710,7 @@ public final class StdioTransport implements McpTransport {
          * @throws IllegalArgumentException if not positive or longer than {@link StdioTransport#MAX_DURATION}
          */
         public Builder startupTimeout(Duration timeout) {
-            this.startupTimeout = positive(timeout, "startupTimeout");
+            this.startupTimeout = LaunchConfig.positive(timeout, "startupTimeout");
             return this;
         }
 
@@ -845,7 +723,7 @@ public final class StdioTransport implements McpTransport {
          * @throws IllegalArgumentException if negative or longer than {@link StdioTransport#MAX_DURATION}
          */
         public Builder stdinCloseGrace(Duration grace) {
-            this.stdinCloseGrace = nonNegative(grace, "stdinCloseGrace");
+            this.stdinCloseGrace = LaunchConfig.nonNegative(grace, "stdinCloseGrace");
             return this;
         }
 
@@ -858,7 +736,7 @@ public final class StdioTransport implements McpTransport {
          * @throws IllegalArgumentException if negative or longer than {@link StdioTransport#MAX_DURATION}
          */
         public Builder terminateGrace(Duration grace) {
-            this.terminateGrace = nonNegative(grace, "terminateGrace");
+            this.terminateGrace = LaunchConfig.nonNegative(grace, "terminateGrace");
             return this;
         }
 
@@ -871,33 +749,8 @@ public final class StdioTransport implements McpTransport {
          * @throws IllegalArgumentException if negative or longer than {@link StdioTransport#MAX_DURATION}
          */
         public Builder killGrace(Duration grace) {
-            this.killGrace = nonNegative(grace, "killGrace");
+            this.killGrace = LaunchConfig.nonNegative(grace, "killGrace");
             return this;
-        }
-
-        private static Duration positive(Duration d, String name) {
-            Objects.requireNonNull(d, name);
-            if (d.isNegative() || d.isZero()) {
-                throw new IllegalArgumentException(name + " must be positive, got " + d);
-            }
-            return capped(d, name);
-        }
-
-        private static Duration nonNegative(Duration d, String name) {
-            Objects.requireNonNull(d, name);
-            if (d.isNegative()) {
-                throw new IllegalArgumentException(name + " must not be negative, got " + d);
-            }
-            return capped(d, name);
-        }
-
-        /** Refuses durations beyond {@link #MAX_DURATION}, which would overflow the nanosecond clock arithmetic. */
-        private static Duration capped(Duration d, String name) {
-            if (d.compareTo(MAX_DURATION) > 0) {
-                throw new IllegalArgumentException(name + " must be at most " + MAX_DURATION.toDays() + " days, got "
-                        + d);
-            }
-            return d;
         }
 
         /**
@@ -915,55 +768,9 @@ public final class StdioTransport implements McpTransport {
          * @throws NullPointerException     if an environment variable's name or value is {@code null}
          */
         public StdioTransport build() {
-            String program = argv.get(0);
-            if (program.isEmpty()) {
-                throw new IllegalArgumentException("the program (argv[0]) is empty");
-            }
-            for (int i = 0; i < argv.size(); i++) {
-                if (argv.get(i).indexOf('\0') >= 0) {
-                    throw new IllegalArgumentException(i == 0 ? "the program name contains a NUL character"
-                            : "argument " + i + " of " + program + " contains a NUL character");
-                }
-                int index = i;
-                Launch.checkEncodable(argv.get(i), () -> index == 0 ? "the program name"
-                        : "argument " + index + " of " + program);
-            }
-            Path dir = null;
-            if (workingDirectory != null) {
-                dir = workingDirectory.toAbsolutePath().normalize();
-                Launch.checkEncodable(dir.toString(), () -> "the working directory");
-                if (!Files.exists(dir)) {
-                    throw new IllegalArgumentException("working directory " + workingDirectory
-                            + " does not exist");
-                }
-                if (!Files.isDirectory(dir)) {
-                    throw new IllegalArgumentException("working directory " + workingDirectory
-                            + " is not a directory");
-                }
-            }
-            for (Map.Entry<String, String> e : environment.entrySet()) {
-                Launch.validateVariable(e.getKey(), e.getValue());
-            }
-            Map<String, String> env = Launch.childEnvironment(System.getenv(), inheritEnvironment, environment);
-            Path base = dir != null ? dir : Path.of("").toAbsolutePath();
-            Path executable = Launch.resolveProgram(program, lookup(env, "PATH"), lookup(env, "PATHEXT"), base);
-            LaunchHelpers helpers = LaunchHelpers.get();
-            LaunchConfig config = new LaunchConfig(program, executable, List.copyOf(argv.subList(1, argv.size())),
-                    helpers.launcher, helpers.kill, dir, Collections.unmodifiableMap(env), maxMessageBytes,
-                    stderrBufferBytes, stderrListener, startupTimeout, stdinCloseGrace, terminateGrace, killGrace);
-            return new StdioTransport(config);
-        }
-
-        private static String lookup(Map<String, String> env, String name) {
-            if (Launch.windows()) {
-                for (Map.Entry<String, String> e : env.entrySet()) {
-                    if (e.getKey().toUpperCase(Locale.ROOT).equals(name)) {
-                        return e.getValue();
-                    }
-                }
-                return null;
-            }
-            return env.get(name);
+            return new StdioTransport(LaunchConfig.of(argv, workingDirectory, environment, inheritEnvironment,
+                    maxMessageBytes, stderrBufferBytes, stderrListener, startupTimeout, stdinCloseGrace,
+                    terminateGrace, killGrace));
         }
     }
 }
