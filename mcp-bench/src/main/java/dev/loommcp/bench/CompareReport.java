@@ -14,7 +14,8 @@ import java.util.stream.Collectors;
  * and a verdict), the raw loops' own spread, and the thread check.
  *
  * <p>The change of a figure is the median over rounds of after / before within the round (the two runs were back to
- * back). The noise is the larger of the two sides' spread over rounds, (max - min) / median. The verdict: "within
+ * back). The noise is the largest spread over rounds, (max - min) / median, of the client on either side and of the
+ * raw loop it is compared with (whose code does not change: the machine's noise in this run). The verdict: "within
  * noise" when the change is within 1 ± noise, otherwise faster or slower (larger or smaller for allocation); with one
  * round there is no noise estimate and no verdict.
  */
@@ -134,7 +135,8 @@ final class CompareReport {
         }
         out.println();
         out.println("change = median over rounds of after / before within the round (the two runs were back to"
-                + " back); noise = the larger of the two sides' spread over rounds, (max - min) / median; a change"
+                + " back); noise = the largest spread over rounds, (max - min) / median, of the client on either side and of"
+                + " the raw loop of its transport (no code under test changes there: the machine's noise); a change"
                 + " beyond 1 ± noise gets a verdict. In parentheses after a value: the median of its per-round ratio"
                 + " to the raw loop of the same transport in the same round (the matrix's reference). Compare"
                 + " ratios and verdicts, not figures across runs: the machine's load moves the figures.");
@@ -201,7 +203,8 @@ final class CompareReport {
                 + " thread's own park is not a JFR event) indicate hand-offs: a hand-off to a thread on an idle"
                 + " carrier wakes the carrier, which parks again.%n%n", profile.threadCalls());
         out.println("| client | virtual started, before → after | platform started, before → after (MXBean)"
-                + " | platform parks, before → after | verdict | threads started by the calls, after (per call) |");
+                + " | platform parks, before → after | verdict | threads started by the calls, per call (names with digits as"
+                + " #) |");
         out.println("|---|---|---|---|---|---|");
         for (String c : loom) {
             out.printf("| %s | %s → %s | %s → %s (%s → %s) | %s → %s | %s | %s |%n", c,
@@ -214,7 +217,7 @@ final class CompareReport {
                     Bench.fmt("%.2f", before.median(c, "threads.platformParksPerCall")),
                     Bench.fmt("%.2f", after.median(c, "threads.platformParksPerCall")),
                     threadVerdict(threadsPerCall(before, c), threadsPerCall(after, c)),
-                    startedNames(after, c));
+                    "before: " + startedNames(before, c) + "; after: " + startedNames(after, c));
         }
     }
 
@@ -270,9 +273,17 @@ final class CompareReport {
         return Stats.median(v);
     }
 
-    /** The larger of the two sides' spread over rounds; NaN with fewer than two rounds. */
+    /**
+     * The noise of a figure: the largest spread over rounds among the client on each side and the raw loop it is
+     * compared with (the machine's own noise for that transport in this run); NaN with fewer than two rounds.
+     */
     double noise(String c, String path) {
-        return Math.max(spread(before, c, path), spread(after, c, path));
+        double n = Math.max(spread(before, c, path), spread(after, c, path));
+        String reference = Clients.reference(c);
+        if (clients.contains(reference)) {
+            n = Math.max(n, spread(after, reference, path));
+        }
+        return n;
     }
 
     /** (max - min) / median over the rounds of one side; NaN with fewer than two values. */

@@ -31,7 +31,7 @@ record Profile(String name, int rounds, long warmupMillis, long seqMillis, long 
      * only), and the thread check. About 13 to 15 minutes for loom-mcp's 7 matrix clients and 5 raw loops on an idle
      * 2-core machine.
      */
-    static final Profile COMPARE = new Profile("compare", 4, 2_000, 1_000, 600, 0, 1, false, 2_000, 2_000);
+    static final Profile COMPARE = new Profile("compare", 4, 2_000, 1_000, 600, 0, 1, false, 1_000, 1_000);
     /** The comparison's short profile ({@code --short}): 2 rounds of tiny phases, to see that it works. */
     static final Profile COMPARE_SHORT = new Profile("compare-short", 2, 300, 200, 150, 0, 1, false, 200, 300);
 
