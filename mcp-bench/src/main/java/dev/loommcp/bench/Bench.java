@@ -29,6 +29,8 @@ import tools.jackson.databind.json.JsonMapper;
  * <pre>
  * java -jar mcp-bench/target/mcp-bench.jar [--quick | --full | --check] [--clients raw,loom,...] [--rounds N]
  *      [--no-scale | --scale-only] [--jfr DIR] [--json FILE] [--server java|java-c2|node|dual] [--eras]
+ * java -jar mcp-bench/target/mcp-bench.jar --compare-with BEFORE_BUILD_DIR [--after-build DIR] [--short] [--rounds N]
+ *      [--before-label L] [--after-label L]
  * </pre>
  *
  * <p>By default ({@code --quick}, {@code --full}) it runs the matrix {@link Clients#MATRIX}: every client over stdio,
@@ -38,6 +40,11 @@ import tools.jackson.databind.json.JsonMapper;
  *
  * <p>{@code --eras} is the protocol-era comparison: the dual-era echo server ({@code --server dual}) and the clients
  * {@link Clients#ERAS} (the raw loop and loom-mcp pinned to each era, over stdio and HTTP), without the scale run.
+ *
+ * <p>{@code --compare-with DIR} is the before/after comparison ({@link Compare}): loom-mcp's matrix clients on the
+ * build in {@code DIR} (its {@code lib/}) and on this one, alternating, with the raw loops as the reference, profile
+ * {@link Profile#COMPARE} or, with {@code --short}, {@link Profile#COMPARE_SHORT}; {@code scripts/bench.sh --compare
+ * REF} builds and caches {@code DIR} for a git ref.
  *
  * <p>{@code --check} is the CI mode: one tiny round, exit status 1 when any client fails to complete or fails a call.
  * No mode ever fails on a speed.

@@ -59,7 +59,6 @@ final class ThreadStarts {
             rec.enable("jdk.VirtualThreadStart");
             rec.enable("jdk.ThreadStart");
             rec.enable("jdk.ThreadPark").withThreshold(Duration.ZERO).withoutStackTrace();
-            rec.disable("jdk.ThreadPark#stackTrace");
             var mx = ManagementFactory.getThreadMXBean();
             CountDownLatch running = new CountDownLatch(1);
             CountDownLatch recording = new CountDownLatch(1);
