@@ -9,6 +9,35 @@ ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 . "$ROOT/scripts/env.sh"
 loom_pick_jdk
 cd "$ROOT"
+# --compare REF [--short] [--rounds N]: loom-mcp's matrix rows on the build of REF (before) and on the working tree
+# (after), alternating, with a verdict per figure against the run's noise (docs/benchmarks.md, "Before and after").
+# REF's bench build is made once in a temporary git worktree and kept under ~/.cache/loom-mcp/bench/<commit>/.
+if [[ "${1:-}" == "--compare" ]]; then
+  [[ -n "${2:-}" && "${2:0:2}" != "--" ]] || { echo "bench.sh: --compare needs a git ref (a commit, branch or tag)" >&2; exit 2; }
+  ref="$2"; shift 2
+  sha=$(git rev-parse --verify --quiet "$ref^{commit}") || { echo "bench.sh: --compare: $ref is not a commit here" >&2; exit 2; }
+  cache="${LOOM_BENCH_CACHE:-$HOME/.cache/loom-mcp/bench}/$sha"
+  if [[ ! -f "$cache/complete" ]]; then
+    echo "bench.sh: building the bench of $ref (${sha:0:12}) in a temporary worktree, once (kept in $cache) ..." >&2
+    tmp=$(mktemp -d "${TMPDIR:-/tmp}/loom-mcp-bench-XXXXXX")
+    cleanup() { git worktree remove --force "$tmp/src" >/dev/null 2>&1 || true; rm -rf "$tmp"; }
+    trap cleanup EXIT
+    git worktree add --detach --quiet "$tmp/src" "$sha" >&2
+    (cd "$tmp/src" && ./mvnw -o -q -B -pl mcp-bench -am -DskipTests package) >&2 \
+      || { echo "bench.sh: building $ref's mcp-bench failed (offline: are its dependencies in ~/.m2?)" >&2; exit 1; }
+    rm -rf "$cache"; mkdir -p "$cache"
+    cp -r "$tmp/src/mcp-bench/target/lib" "$tmp/src/mcp-bench/target/mcp-bench.jar" "$cache/"
+    echo "$ref" > "$cache/complete"
+    cleanup; trap - EXIT
+  else
+    echo "bench.sh: the bench of $ref (${sha:0:12}) is cached in $cache" >&2
+  fi
+  ./mvnw -q -B -o -pl mcp-bench -am -DskipTests package >&2
+  after="working tree at $(git rev-parse --short HEAD)"
+  [[ -z "$(git status --porcelain --untracked-files=no)" ]] || after="$after + uncommitted changes"
+  exec "$JAVA_HOME/bin/java" -jar mcp-bench/target/mcp-bench.jar --compare-with "$cache" \
+    --before-label "$ref (${sha:0:12})" --after-label "$after" "$@"
+fi
 # the TypeScript SDK client's pinned packages (the harness names what is missing if this cannot install them)
 loom_node_packages "$ROOT" || echo "bench.sh: the TypeScript clients (ts, ts-http, ts-http-sse) cannot run" >&2
 ./mvnw -q -B -pl mcp-bench -am -DskipTests package >&2

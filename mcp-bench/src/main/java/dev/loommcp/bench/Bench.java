@@ -29,6 +29,8 @@ import tools.jackson.databind.json.JsonMapper;
  * <pre>
  * java -jar mcp-bench/target/mcp-bench.jar [--quick | --full | --check] [--clients raw,loom,...] [--rounds N]
  *      [--no-scale | --scale-only] [--jfr DIR] [--json FILE] [--server java|java-c2|node|dual] [--eras]
+ * java -jar mcp-bench/target/mcp-bench.jar --compare-with BEFORE_BUILD_DIR [--after-build DIR] [--short] [--rounds N]
+ *      [--before-label L] [--after-label L]
  * </pre>
  *
  * <p>By default ({@code --quick}, {@code --full}) it runs the matrix {@link Clients#MATRIX}: every client over stdio,
@@ -38,6 +40,11 @@ import tools.jackson.databind.json.JsonMapper;
  *
  * <p>{@code --eras} is the protocol-era comparison: the dual-era echo server ({@code --server dual}) and the clients
  * {@link Clients#ERAS} (the raw loop and loom-mcp pinned to each era, over stdio and HTTP), without the scale run.
+ *
+ * <p>{@code --compare-with DIR} is the before/after comparison ({@link Compare}): loom-mcp's matrix clients on the
+ * build in {@code DIR} (its {@code lib/}) and on this one, alternating, with the raw loops as the reference, profile
+ * {@link Profile#COMPARE} or, with {@code --short}, {@link Profile#COMPARE_SHORT}; {@code scripts/bench.sh --compare
+ * REF} builds and caches {@code DIR} for a git ref.
  *
  * <p>{@code --check} is the CI mode: one tiny round, exit status 1 when any client fails to complete or fails a call.
  * No mode ever fails on a speed.
@@ -52,17 +59,17 @@ public final class Bench {
     static final int SCALE_CALLS = 10_000;
     static final int SCALE_SLEEP_MS = 200;
 
-    private final Profile profile;
+    final Profile profile;
     private final List<String> clients;
-    private final int rounds;
+    final int rounds;
     private final boolean runRounds;
     private final boolean runScale;
     private final Path jfrDir;
     private final String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
     private final String classpath = absoluteClasspath();
     private final List<String> serverArgv;
-    private final List<String> problems = new ArrayList<>();
-    private final PrintStream out;
+    final List<String> problems = new ArrayList<>();
+    final PrintStream out;
     private boolean eras;
 
     private Bench(Profile profile, List<String> clients, int rounds, boolean runRounds, boolean runScale,
@@ -134,6 +141,11 @@ public final class Bench {
         Path jfr = null;
         Path json = null;
         String server = null;
+        Path compareWith = null;
+        Path afterBuild = null;
+        boolean shortCompare = false;
+        String beforeLabel = "before";
+        String afterLabel = "after";
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--quick" -> profile = Profile.QUICK;
@@ -149,6 +161,11 @@ public final class Bench {
                 case "--jfr" -> jfr = Path.of(value(args, i++)).toAbsolutePath();
                 case "--json" -> json = Path.of(value(args, i++));
                 case "--server" -> server = value(args, i++);
+                case "--compare-with" -> compareWith = Path.of(value(args, i++)).toAbsolutePath();
+                case "--after-build" -> afterBuild = Path.of(value(args, i++)).toAbsolutePath();
+                case "--short" -> shortCompare = true;
+                case "--before-label" -> beforeLabel = value(args, i++);
+                case "--after-label" -> afterLabel = value(args, i++);
                 case "--eras" -> {
                     server = "dual";
                     clients = Clients.ERAS;
@@ -164,12 +181,28 @@ public final class Bench {
                     out.println("usage: java -jar mcp-bench.jar [--quick | --full | --check] [--clients "
                             + String.join(",", Clients.MATRIX) + "] [--rounds N] [--no-scale | --scale-only]"
                             + " [--jfr DIR] [--json FILE] [--server java|java-c2|node|dual] [--eras]");
+                    out.println("       java -jar mcp-bench.jar --compare-with BEFORE_BUILD_DIR [--after-build DIR]"
+                            + " [--short] [--rounds N] [--before-label L] [--after-label L]");
                     out.println("       java -jar mcp-bench.jar --tasks [--count N] [--seconds S] [--poll-ms MS]"
                             + " [--push] [--transports stdio,http] [--fixture PATH]");
                     return 0;
                 }
                 default -> throw new IllegalArgumentException("unknown argument " + args[i] + " (try --help)");
             }
+        }
+        if (compareWith != null) {
+            if (clients != null || eras || json != null || jfr != null) {
+                throw new IllegalArgumentException("--compare-with runs loom-mcp's matrix clients and the raw loops;"
+                        + " it takes no --clients, --eras, --json or --jfr");
+            }
+            Profile p = shortCompare ? Profile.COMPARE_SHORT : Profile.COMPARE;
+            Bench bench = new Bench(p, Clients.COMPARE, rounds != null ? rounds : p.rounds(), true, false, null,
+                    "dual", out);
+            return new Compare(bench, Compare.Build.of(beforeLabel, compareWith),
+                    Compare.Build.of(afterLabel, afterBuild != null ? afterBuild : Compare.runningBuild())).run();
+        }
+        if (shortCompare || afterBuild != null) {
+            throw new IllegalArgumentException("--short and --after-build go with --compare-with DIR");
         }
         if (clients == null) {
             clients = profile == Profile.CHECK ? Clients.CHECK : Clients.MATRIX;
@@ -314,6 +347,17 @@ public final class Bench {
 
     private Map<String, Object> runChild(String client, List<String> what, String heap, String tag)
             throws IOException, InterruptedException {
+        return runChild(client, what, heap, tag, classpath);
+    }
+
+    /**
+     * Runs one client in its own process and returns its result (or a {@code crashed} entry, with the problem noted).
+     *
+     * @param cp the client JVM's class path (the comparison runs the same harness over two builds' libraries); the
+     *           server's is always this harness's own
+     */
+    Map<String, Object> runChild(String client, List<String> what, String heap, String tag, String cp)
+            throws IOException, InterruptedException {
         List<String> cmd;
         if (Clients.isNode(client)) {
             cmd = TsClient.command(client, profile, serverArgv);
@@ -323,7 +367,7 @@ public final class Bench {
                 cmd.add("-XX:StartFlightRecording=filename=" + jfrDir.resolve(client + "-" + tag + ".jfr")
                         + ",settings=profile,dumponexit=true");
             }
-            cmd.addAll(List.of("-cp", classpath, ClientRun.class.getName(), "--client", client));
+            cmd.addAll(List.of("-cp", cp, ClientRun.class.getName(), "--client", client));
             cmd.addAll(what);
             cmd.add("--");
             cmd.addAll(serverArgv);
@@ -361,7 +405,7 @@ public final class Bench {
         return m;
     }
 
-    private void conditions(String loadBefore, String loadAfter, double minutes) {
+    void conditions(String loadBefore, String loadAfter, double minutes) {
         out.println("## Conditions");
         out.println();
         out.printf("- %s; %s %s (%s); %s %s; %d cores; %.0f GiB RAM%n",
@@ -406,7 +450,7 @@ public final class Bench {
         }
     }
 
-    private static String loadAverage() {
+    static String loadAverage() {
         try {
             String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split(" ");
             return f[0] + ", " + f[1] + ", " + f[2];

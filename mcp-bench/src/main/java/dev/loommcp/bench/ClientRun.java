@@ -118,8 +118,20 @@ public final class ClientRun {
             r.put("seq", seq);
             r.put("echo64", echo64);
             r.put("echo512", echo512);
-            r.put("sleep64", inFlight(client, 64, p.sleepMillis(), true));
-            r.put("sleep512", inFlight(client, 512, p.sleepMillis(), true));
+            if (p.sleepMillis() > 0) {
+                r.put("sleep64", inFlight(client, 64, p.sleepMillis(), true));
+                r.put("sleep512", inFlight(client, 512, p.sleepMillis(), true));
+            }
+            if (p.threadCalls() > 0) {
+                // after the timed phases, so that the recording does not weigh on them
+                r.put("threads", ThreadStarts.measure(p.threadCalls(), () -> {
+                    String text = "t";
+                    if (!text.equals(client.echo(text))) {
+                        throw new IllegalStateException("echo answered a different text");
+                    }
+                    return null;
+                }));
+            }
             r.put("failedInWarmup", failedInWarmup);
         } finally {
             client.close();

@@ -38,6 +38,21 @@ final class Clients {
     static final List<String> CHECK = List.of("raw", "loom", "sdk-async", "sdk-sync", "ts", "raw-http",
             "loom-http-legacy", "sdk-http", "ts-http", "loom-http-modern-sse");
 
+    /**
+     * The before/after comparison's clients ({@code --compare-with}, {@link Compare}): loom-mcp's rows of the matrix
+     * (every transport and era it runs there), each run on both builds, and the matrix's raw loops, run once per
+     * round as the same-run reference. Grouped by transport like {@link #MATRIX}.
+     */
+    static final List<String> COMPARE = List.of(
+            "raw", "loom", "loom-legacy", "loom-modern", "raw-modern",
+            "raw-http", "loom-http-legacy", "loom-http-modern", "raw-http-modern",
+            "raw-http-sse", "loom-http-legacy-sse", "loom-http-modern-sse");
+
+    /** Whether the client is a raw loop (no loom-mcp code: the same on both sides of a comparison). */
+    static boolean isRaw(String name) {
+        return name.startsWith("raw");
+    }
+
     /** The transport groups of the matrix, in table order, each with its raw loop (the reference). */
     static final List<String> GROUPS = List.of("stdio", "HTTP, JSON answers", "HTTP, SSE answers");
 

@@ -36,6 +36,10 @@ class BenchArgsTest {
         "--server nosuch       | unknown server nosuch; known: java, java-c2",
         "--jfr                 | --jfr needs a value",
         "--bogus               | unknown argument --bogus (try --help)",
+        "--short               | --short and --after-build go with --compare-with DIR",
+        "--compare-with        | --compare-with needs a value",
+        "--compare-with /nonexistent-bench-build | /nonexistent-bench-build has no lib/ directory",
+        "--compare-with /tmp --clients raw | it takes no --clients, --eras, --json or --jfr",
     })
     void aBadCommandLineEndsWithOneClearLine(String argLine, String expected) throws Exception {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
