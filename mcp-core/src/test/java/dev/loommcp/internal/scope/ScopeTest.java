@@ -3,6 +3,8 @@ package dev.loommcp.internal.scope;
 import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static dev.loommcp.internal.scope.Forks.blockUntilInterrupted;
+import static dev.loommcp.internal.scope.Forks.sleepIgnoringInterrupts;
 
 import dev.loommcp.internal.concurrent.McpThreadLeakCheck;
 import dev.loommcp.spi.Deadline;
@@ -68,38 +70,6 @@ class ScopeTest {
 
     private static Scope<Object, Void> openAwaitAll() {
         return Scope.open("test", Scope.Joiner.awaitAll(), Deadline.NONE);
-    }
-
-    /** Sleeps for {@code d}, ignoring interrupts meanwhile (re-set at the end): a fork slow to react to a cancel. */
-    private static void sleepIgnoringInterrupts(Duration d) {
-        long end = System.nanoTime() + d.toNanos();
-        boolean interrupted = false;
-        long left;
-        while ((left = end - System.nanoTime()) > 0) {
-            try {
-                Thread.sleep(Duration.ofNanos(left));
-            } catch (InterruptedException e) {
-                interrupted = true;
-            }
-        }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
-    }
-
-    /** A task that blocks until interrupted, counting down {@code started} first and recording the interrupt. */
-    private static java.util.concurrent.Callable<Object> blockUntilInterrupted(CountDownLatch started,
-                                                                                 AtomicInteger interrupts) {
-        return () -> {
-            started.countDown();
-            try {
-                new CountDownLatch(1).await();
-            } catch (InterruptedException e) {
-                interrupts.incrementAndGet();
-                throw e;
-            }
-            return null;
-        };
     }
 
     private static <T> T callOn(Supplier<T> body) throws InterruptedException {
