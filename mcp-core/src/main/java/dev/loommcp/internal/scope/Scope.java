@@ -16,6 +16,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
@@ -54,10 +55,13 @@ import java.util.function.Supplier;
 public final class Scope<T, R> implements AutoCloseable {
 
     private static final ThreadLocal<Scope<?, ?>> CURRENT = new ThreadLocal<>();
-    /** The scope that started the calling thread (fixed for the thread's life, unlike {@link #CURRENT}). */
-    private static final ThreadLocal<Scope<?, ?>> FORK_OF = new ThreadLocal<>();
+
+    private static final System.Logger LOG = System.getLogger("dev.loommcp.client");
 
     private enum State { OPEN, CANCELLED, CLOSED }
+
+    /** Why a scope was cancelled: {@link #join} reports a result only after the joiner's own cancel. */
+    private enum Cause { JOINER, DEADLINE, INTERRUPT, OUTSIDE }
 
     private final String name;
     private final Joiner<? super T, ? extends R> joiner;
@@ -75,6 +79,7 @@ public final class Scope<T, R> implements AutoCloseable {
     private volatile ExecutorService virtualThreads;
     private volatile ExecutorService platformThreads;
     private volatile State state = State.OPEN;
+    private volatile Cause cause;
     private volatile boolean joined;
 
     private Scope(String name, Joiner<? super T, ? extends R> joiner, Scope<?, ?> parent, Deadline deadline,
@@ -126,14 +131,15 @@ public final class Scope<T, R> implements AutoCloseable {
      * @param <T>      the result type of the forks
      * @param <R>      the result type of {@link #join}
      * @return the open scope
+     * @throws IllegalStateException if the parent is already cancelled or closed (nothing is opened)
      */
     public static <T, R> Scope<T, R> open(String name, Joiner<? super T, ? extends R> joiner, Deadline deadline) {
         return open(name, joiner, deadline, null, null);
     }
 
     /**
-     * Opens an unconfined scope (forks from any thread; no owner; not made current): a container of long-lived
-     * threads such as the client's. It has no parent.
+     * Opens an unconfined scope (forks from any thread; no owner; not made current; closed by any thread): a
+     * container of long-lived threads such as the client's. It has no parent and no deadline, and cannot be joined.
      *
      * @param name what the scope is for
      * @return the open scope
@@ -149,7 +155,7 @@ public final class Scope<T, R> implements AutoCloseable {
      * @param name   what the scope is for
      * @param parent the parent, or {@code null} for a root
      * @return the open scope
-     * @throws IllegalStateException if the parent has ended
+     * @throws IllegalStateException if the parent has ended (nothing is opened)
      */
     public static Scope<Object, Void> openUnconfined(String name, Scope<?, ?> parent) {
         Scope<Object, Void> s = new Scope<>(Objects.requireNonNull(name, "name"), Joiner.awaitAll(), parent,
@@ -165,8 +171,8 @@ public final class Scope<T, R> implements AutoCloseable {
     }
 
     /**
-     * Returns whether the calling thread was started by {@code root} or by a scope under it (a fork anywhere in
-     * its tree).
+     * Returns whether the calling thread was started by {@code root} or by a scope under it (a fork anywhere in its
+     * tree).
      *
      * @param root the scope
      * @return {@code true} for a thread of the tree
@@ -192,27 +198,42 @@ public final class Scope<T, R> implements AutoCloseable {
 
     private void attach() {
         if (parent != null) {
-            parent.children.add(this);
+            parent.children.add(this); // before the check: a concurrent cancel of the parent then sees this child
             if (parent.state != State.OPEN) {
                 parent.children.remove(this);
-                CURRENT.set(previous);
                 throw new IllegalStateException(parent.name + " has ended: " + name + " was not opened");
             }
         }
+    }
+
+    /** Whether the calling thread is this scope's owner, one of its forks, or in a scope under it. */
+    private boolean containsCallingThread() {
+        if (Thread.currentThread() == owner) {
+            return true;
+        }
+        for (Scope<?, ?> s = CURRENT.get(); s != null; s = s.parent) {
+            if (s == this) {
+                return true;
+            }
+        }
+        return false;
     }
 
     // ------------------------------------------------------------------------------------------------ forks
 
     /**
      * Starts {@code task} on a new virtual thread named {@code mcp-<purpose>-<n>} in this scope. After the scope
-     * was cancelled nothing is started and the subtask stays {@link Subtask.State#UNAVAILABLE}.
+     * was cancelled nothing is started and the subtask stays {@link Subtask.State#UNAVAILABLE}. The joiner is told
+     * of the fork ({@link Joiner#onFork}) on the calling thread, and of its end ({@link Joiner#onComplete}) on the
+     * fork's thread unless the scope was cancelled by then.
      *
      * @param purpose what the thread does, for its name
      * @param task    the work
      * @param <U>     the task's result type
      * @return the subtask
-     * @throws IllegalStateException if the scope is closed, or a confined scope is forked from a thread that is
-     *                               neither its owner nor one of its forks
+     * @throws IllegalStateException if the scope is closed or was joined, or a confined scope is forked from a
+     *                               thread that is neither its owner nor one of its forks (nor in a scope opened
+     *                               under them)
      */
     public <U extends T> Subtask<U> fork(String purpose, Callable<? extends U> task) {
         return fork(purpose, task, false);
@@ -226,49 +247,61 @@ public final class Scope<T, R> implements AutoCloseable {
      * @param task    the work
      * @param <U>     the task's result type
      * @return the subtask
+     * @throws IllegalStateException as {@link #fork}
      */
     public <U extends T> Subtask<U> forkPlatform(String purpose, Callable<? extends U> task) {
         return fork(purpose, task, true);
     }
 
     /**
-     * Starts {@code task} like {@link #fork} but from any thread (a transport's thread working for a request), and
-     * returns the thread.
+     * Starts {@code task} in this scope like {@link #fork} but from any thread (a transport's thread working for a
+     * request), and returns the thread. The task is no subtask: the joiner is not told of it, and an exception it
+     * throws goes to the thread's uncaught-exception handler. {@link #close()} waits for it like for a fork.
      *
-     * @param purpose what the thread does
-     * @param task    the work
+     * @param purpose  what the thread does
+     * @param task     the work
      * @param platform whether it needs a platform thread
      * @return the started thread, or {@code null} when the scope was cancelled (nothing started)
      * @throws IllegalStateException if the scope is closed
      */
     public Thread start(String purpose, Runnable task, boolean platform) {
+        Objects.requireNonNull(purpose, "purpose");
         Objects.requireNonNull(task, "task");
-        Forked<T> f = new Forked<>(this, () -> {
+        if (state == State.CLOSED) {
+            throw closed(purpose);
+        }
+        return launch(purpose, new Forked<T>(this, () -> {
             task.run();
             return null;
-        });
-        return launch(purpose, f, platform);
+        }, false), platform);
     }
 
     private <U extends T> Subtask<U> fork(String purpose, Callable<? extends U> task, boolean platform) {
         Objects.requireNonNull(purpose, "purpose");
         Objects.requireNonNull(task, "task");
-        if (owner != null && Thread.currentThread() != owner && CURRENT.get() != this) {
+        if (owner != null && !containsCallingThread()) {
             throw new IllegalStateException(Thread.currentThread().getName() + " may not fork in " + name
                     + ": only its owner and its forks may");
         }
-        Forked<U> f = new Forked<>(this, task);
+        if (state == State.CLOSED) {
+            throw closed(purpose);
+        }
+        if (joined && Thread.currentThread() == owner) { // its forks may fork while the join waits for them
+            throw new IllegalStateException(name + " was already joined: " + purpose + " not started");
+        }
+        Forked<U> f = new Forked<>(this, task, true);
         if (joiner.onFork(f)) {
-            cancel();
+            cancel(Cause.JOINER);
         }
         launch(purpose, f, platform);
         return f;
     }
 
+    private IllegalStateException closed(String purpose) {
+        return new IllegalStateException(name + " is closed: " + purpose + " not started");
+    }
+
     private Thread launch(String purpose, Forked<?> f, boolean platform) {
-        if (state == State.CLOSED) {
-            throw new IllegalStateException(name + " is closed: " + purpose + " not started");
-        }
         ExecutorService executor = executor(platform);
         if (executor == null) {
             return null; // cancelled: nothing starts, the subtask stays unavailable
@@ -277,11 +310,14 @@ public final class Scope<T, R> implements AutoCloseable {
         Launch launch = new Launch(purpose);
         LAUNCH.set(launch);
         try {
-            executor.execute(f); // the executor asks its factory for the thread on this thread: see below
+            executor.execute(f); // the executor asks its factory for the thread on this thread: see made()
             return launch.thread;
         } catch (RejectedExecutionException e) { // cancelled meanwhile: nothing runs
             finished();
             return null;
+        } catch (RuntimeException | Error e) { // no thread could be made: nothing runs
+            finished();
+            throw e;
         } finally {
             LAUNCH.remove();
         }
@@ -338,7 +374,7 @@ public final class Scope<T, R> implements AutoCloseable {
     static final long PLATFORM_STACK_BYTES = 256 * 1024;
 
     private void finished() {
-        if (running.decrementAndGet() <= 1) { // 1: a fork closing its own scope waits for the others only
+        if (running.decrementAndGet() == 0) {
             lock.lock();
             try {
                 changed.signalAll();
@@ -351,14 +387,17 @@ public final class Scope<T, R> implements AutoCloseable {
     // ------------------------------------------------------------------------------------------------ join
 
     /**
-     * Waits until every fork has ended, or the joiner stops the wait (cancelling the rest), or the deadline passes
-     * (then the scope is cancelled and {@link TimeoutException} thrown), and returns the joiner's result. Only the
-     * owner may join, once.
+     * Waits until every fork has ended, or the joiner stops the wait (cancelling the rest), or the deadline passes,
+     * and returns the joiner's result. Only the owner may join, once; the owner may not fork after (tasks may be
+     * {@link #start started}, and scopes opened under it). When the wait ended early the scope is cancelled: forks
+     * still running are interrupted, and {@link #close()} waits for them.
      *
      * @return the joiner's result
-     * @throws InterruptedException if the owner is interrupted while waiting (the scope is cancelled)
-     * @throws TimeoutException     if the deadline passed first
-     * @throws FailedException      if the joiner's outcome is a failure (its cause is the failed fork's)
+     * @throws InterruptedException  if the owner is interrupted before or while waiting (the scope is cancelled)
+     * @throws TimeoutException      if the deadline passed first (the scope is cancelled)
+     * @throws CancelledException    if the scope was cancelled by something other than its joiner while waiting:
+     *                               {@link #cancel}, its parent, or a close out of order
+     * @throws FailedException       if the joiner's outcome is a failure (its cause is the failed fork's)
      * @throws IllegalStateException if called by a thread other than the owner, twice, or after close
      */
     public R join() throws InterruptedException {
@@ -369,37 +408,19 @@ public final class Scope<T, R> implements AutoCloseable {
             throw new IllegalStateException(name + " was already joined or closed");
         }
         joined = true;
-        lock.lock();
+        Cause stop;
         try {
-            while (running.get() > 0 && state == State.OPEN) {
-                if (deadline.isNone()) {
-                    changed.await();
-                } else {
-                    long left = deadline.remainingNanos();
-                    if (left <= 0) {
-                        lock.unlock();
-                        try {
-                            cancel();
-                        } finally {
-                            lock.lock();
-                        }
-                        throw new TimeoutException(name + " did not finish within its deadline");
-                    }
-                    changed.awaitNanos(left);
-                }
-            }
+            stop = awaitJoin();
         } catch (InterruptedException e) {
-            lock.unlock();
-            try {
-                cancel();
-            } finally {
-                lock.lock();
-            }
+            cancel(Cause.INTERRUPT);
             throw e;
-        } finally {
-            lock.unlock();
         }
-        cancel(); // a joiner that stopped the wait: the forks still running are cancelled (a no-op when none runs)
+        if (stop == Cause.DEADLINE) {
+            throw new TimeoutException(name + " did not finish within its deadline");
+        }
+        if (stop == Cause.OUTSIDE) {
+            throw new CancelledException(name + " was cancelled");
+        }
         try {
             return joiner.result();
         } catch (RuntimeException | Error e) {
@@ -409,11 +430,47 @@ public final class Scope<T, R> implements AutoCloseable {
         }
     }
 
+    /** Waits for the join's end; returns the cause of a cancel that ended it, {@code null} when every fork ended. */
+    private Cause awaitJoin() throws InterruptedException {
+        lock.lockInterruptibly();
+        try {
+            if (Thread.interrupted()) {
+                throw new InterruptedException();
+            }
+            while (running.get() > 0 && state == State.OPEN) {
+                if (deadline.isNone()) {
+                    changed.await();
+                } else {
+                    long left = deadline.remainingNanos();
+                    if (left <= 0) {
+                        break;
+                    }
+                    changed.awaitNanos(left);
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (state == State.OPEN) {
+            if (running.get() > 0) {
+                cancel(Cause.DEADLINE);
+            } else {
+                return null;
+            }
+        }
+        Cause c = cause;
+        if (c == Cause.OUTSIDE && !deadline.isNone() && deadline.remainingNanos() == 0) {
+            return Cause.DEADLINE; // the parent's deadline (inherited) ended it
+        }
+        return c;
+    }
+
     // ------------------------------------------------------------------------------------------------ cancel
 
     /**
      * Registers an action to run once when the scope is cancelled (by {@link #cancel}, a joiner, its parent's cancel,
-     * or {@link #close()}); it runs at once when that happened already. The action must not block.
+     * {@link #join}'s deadline or interrupt, or {@link #close()}); it runs at once, on the calling thread, when that
+     * happened already. The action must not block; an exception it throws is logged and ignored.
      *
      * @param action the action
      * @return a registration whose {@code close()} removes the action (a no-op once it ran)
@@ -436,26 +493,47 @@ public final class Scope<T, R> implements AutoCloseable {
     }
 
     /**
+     * Says what ended a cancelled scope, for messages: the outermost cancelled scope above it (a cancel runs down the
+     * tree), for example {@code "the enclosing tools/call ended"}, or its own name.
+     *
+     * @return the description
+     */
+    public String endedBy() {
+        Scope<?, ?> top = this;
+        while (top.parent != null && top.parent.isCancelled()) {
+            top = top.parent;
+        }
+        return top == this ? name + " ended" : "the enclosing " + top.name + " ended";
+    }
+
+    /**
      * Cancels the scope: no new fork starts, the cancel actions run, every child scope is cancelled, then every fork
-     * is interrupted. Idempotent; callable from any thread; does not wait.
+     * is interrupted. Idempotent; callable from any thread; does not wait. A {@link #join} waiting then throws
+     * {@link CancelledException}.
      */
     public void cancel() {
+        cancel(Cause.OUTSIDE);
+    }
+
+    private void cancel(Cause why) {
         lock.lock();
         try {
             if (state != State.OPEN) {
                 return;
             }
+            cause = why;
             state = State.CANCELLED;
             changed.signalAll();
         } finally {
             lock.unlock();
         }
+        // outside the lock: the actions and the children's actions are code of other layers
         Runnable r;
         while ((r = cancelActions.poll()) != null) {
             runQuietly(r);
         }
         for (Scope<?, ?> child : children) {
-            child.cancel();
+            child.cancel(Cause.OUTSIDE);
         }
         ExecutorService v = virtualThreads;
         ExecutorService p = platformThreads;
@@ -476,26 +554,13 @@ public final class Scope<T, R> implements AutoCloseable {
         return state != State.OPEN;
     }
 
-    /**
-     * Says what ended a cancelled scope, for messages: the outermost cancelled scope above it (a cancel runs down the
-     * tree), for example {@code "the enclosing tools/call ended"}, or its own name.
-     *
-     * @return the description
-     */
-    public String endedBy() {
-        Scope<?, ?> top = this;
-        while (top.parent != null && top.parent.isCancelled()) {
-            top = top.parent;
-        }
-        return top == this ? name + " ended" : "the enclosing " + top.name + " ended";
-    }
-
-    private static void runQuietly(Runnable r) {
+    private void runQuietly(Runnable r) {
         try {
             r.run();
         } catch (RuntimeException e) {
-            System.getLogger("dev.loommcp.client").log(System.Logger.Level.WARNING,
-                    "a cancel action failed: " + e);
+            // the class only: a message may carry what the action was handling
+            LOG.log(System.Logger.Level.WARNING, "a cancel action of " + name + " failed: " + e.getClass().getName());
+            LOG.log(System.Logger.Level.TRACE, "the cancel action's failure", e);
         }
     }
 
@@ -503,12 +568,17 @@ public final class Scope<T, R> implements AutoCloseable {
 
     /**
      * Closes the scope: cancels it when it is still open, then waits, without bound and ignoring interrupts (re-set
-     * on return), until every fork has ended; then detaches it from its parent and, for a confined scope, makes the
-     * scope that was current before it current again. Idempotent.
+     * on return), until every fork of it and of every scope under it has ended (a fork that closes its own
+     * unconfined scope does not wait for itself); then detaches it from its parent and, for a confined scope, makes
+     * the scope that was current before it current again. Idempotent: closing a closed scope waits for forks still
+     * running after a {@link #closeWithin} that gave up.
      *
-     * @throws IllegalStateException if a confined scope is closed by another thread than its owner, or when it was
-     *                               not the owner's current scope (scopes closed out of order); in the latter case it
-     *                               was closed all the same
+     * <p>Closing a confined scope while scopes its owner opened after it are still open (out of order) closes those
+     * first, innermost first, then this one, then throws; their own later {@code close()} does nothing.
+     *
+     * @throws IllegalStateException if a confined scope is closed by another thread than its owner (nothing is
+     *                               done), or when it was not the owner's current scope (scopes closed out of
+     *                               order; they were closed all the same)
      */
     @Override
     public void close() {
@@ -516,49 +586,95 @@ public final class Scope<T, R> implements AutoCloseable {
     }
 
     /**
-     * Closes the scope like {@link #close()} but waits for the forks only until {@code deadline}.
+     * Closes the scope like {@link #close()} but waits for the forks only until {@code deadline}. The scope is closed
+     * either way; forks still running were interrupted and end on their own.
      *
      * @param deadline when to stop waiting for forks; {@link Deadline#NONE} waits without bound
      * @return whether every fork had ended
+     * @throws IllegalStateException as {@link #close()}
      */
     public boolean closeWithin(Deadline deadline) {
+        Objects.requireNonNull(deadline, "deadline");
         if (owner != null && Thread.currentThread() != owner) {
             throw new IllegalStateException("only the owner of " + name + " may close it");
         }
         if (state == State.CLOSED) {
-            return running.get() == 0;
+            return awaitTree(deadline);
         }
-        cancel();
-        boolean ended = awaitTree(deadline);
-        state = State.CLOSED;
-        if (parent != null) {
-            parent.children.remove(this);
+        List<Scope<?, ?>> openedInside = owner == null ? List.of() : openedInside();
+        for (Scope<?, ?> inner : openedInside) {
+            inner.end(deadline);
         }
+        boolean ended = end(deadline);
         if (owner != null) {
-            boolean inOrder = CURRENT.get() == this;
-            CURRENT.set(previous);
-            if (!inOrder) {
-                throw new IllegalStateException(name + " was closed while a scope opened after it was still open");
+            if (openedInside != null) {
+                CURRENT.set(previous);
+            }
+            if (openedInside == null || !openedInside.isEmpty()) {
+                throw new IllegalStateException(name + " was closed while "
+                        + (openedInside == null ? "it was not the current scope of its owner"
+                        : "a scope opened after it was still open: " + openedInside.get(0).name));
             }
         }
         return ended;
     }
 
     /**
-     * Waits until this scope's forks and those of every scope under it have ended (the calling thread, when it is
-     * one of them, excepted), or {@code until}.
+     * The open scopes the owner opened after this one, innermost first; {@code null} when this one is not on the
+     * owner's chain of current scopes (a scope opened before it was closed out of order and took this one along).
      */
-    private boolean awaitTree(Deadline until) {
-        boolean ended = awaitForks(until);
-        for (Scope<?, ?> child : List.copyOf(children)) {
-            ended &= child.awaitTree(until);
+    private List<Scope<?, ?>> openedInside() {
+        List<Scope<?, ?>> inside = new ArrayList<>();
+        for (Scope<?, ?> s = CURRENT.get(); s != null; s = s.previous) {
+            if (s == this) {
+                return inside;
+            }
+            if (s.owner != owner) {
+                break; // past the scopes this thread opened: the scope that forked it
+            }
+            inside.add(s);
+        }
+        return null;
+    }
+
+    /** Cancels, waits for the forks under this scope until {@code until}, then marks it closed and detaches it. */
+    private boolean end(Deadline until) {
+        cancel(Cause.OUTSIDE);
+        boolean ended = awaitTree(until);
+        state = State.CLOSED;
+        if (parent != null) {
+            parent.children.remove(this);
         }
         return ended;
     }
 
-    private boolean awaitForks(Deadline until) {
-        boolean interrupted = false;
-        int self = FORK_OF.get() == this ? 1 : 0; // a fork closing its own scope does not wait for itself
+    /** Waits, ignoring interrupts (re-set after), for the forks of this scope and of the scopes under it. */
+    private boolean awaitTree(Deadline until) {
+        boolean[] interrupted = {false};
+        try {
+            return awaitTree(until, interrupted);
+        } finally {
+            if (interrupted[0]) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private boolean awaitTree(Deadline until, boolean[] interrupted) {
+        // a fork closing its own (unconfined) scope cannot wait for itself
+        int self = FORK_OF.get() == this ? 1 : 0;
+        if (!awaitForks(until, self, interrupted)) {
+            return false;
+        }
+        for (Scope<?, ?> child : children) { // cancelled: no child is added any more
+            if (!child.awaitTree(until, interrupted)) {
+                return false;
+            }
+        }
+        return self == 1 || awaitExecutors(until, interrupted);
+    }
+
+    private boolean awaitForks(Deadline until, int self, boolean[] interrupted) {
         lock.lock();
         try {
             while (running.get() > self) {
@@ -573,30 +689,31 @@ public final class Scope<T, R> implements AutoCloseable {
                         changed.awaitNanos(left);
                     }
                 } catch (InterruptedException e) {
-                    interrupted = true;
+                    interrupted[0] = true;
                 }
             }
             return true;
         } finally {
             lock.unlock();
-            closeExecutors(interrupted);
         }
     }
 
-    private void closeExecutors(boolean interrupted) {
-        // the executors end with their threads (all of which have ended or are past their last statement here)
+    /** Every fork has run its last statement: waits for the threads themselves to end (they are about to). */
+    private boolean awaitExecutors(Deadline until, boolean[] interrupted) {
         for (ExecutorService e : new ExecutorService[] {virtualThreads, platformThreads}) {
-            if (e != null && running.get() == 0 && FORK_OF.get() != this) {
+            while (e != null && !e.isTerminated()) {
                 try {
-                    e.awaitTermination(1, TimeUnit.SECONDS);
+                    long left = until.remainingNanos();
+                    if (left <= 0) {
+                        return false;
+                    }
+                    e.awaitTermination(Math.min(left, TimeUnit.SECONDS.toNanos(1)), TimeUnit.NANOSECONDS);
                 } catch (InterruptedException ie) {
-                    interrupted = true;
+                    interrupted[0] = true;
                 }
             }
         }
-        if (interrupted) {
-            Thread.currentThread().interrupt();
-        }
+        return true;
     }
 
     // ------------------------------------------------------------------------------------------------ facts
@@ -638,7 +755,7 @@ public final class Scope<T, R> implements AutoCloseable {
     }
 
     /**
-     * Returns how many forks have not ended.
+     * Returns how many forks (and {@link #start started} tasks) have not ended.
      *
      * @return the count
      */
@@ -669,7 +786,11 @@ public final class Scope<T, R> implements AutoCloseable {
 
     // ------------------------------------------------------------------------------------------------ subtasks
 
-    /** A forked task's handle: its state, then its result or exception. */
+    /**
+     * A forked task's handle: its state, then its result or exception. Readable from any thread.
+     *
+     * @param <T> the result type
+     */
     public interface Subtask<T> extends Supplier<T> {
 
         /** The state of a subtask. */
@@ -707,22 +828,28 @@ public final class Scope<T, R> implements AutoCloseable {
         Throwable exception();
     }
 
+    /** The scope whose fork the current thread is (not changed by scopes the fork opens). */
+    private static final ThreadLocal<Scope<?, ?>> FORK_OF = new ThreadLocal<>();
+
     private static final class Forked<U> implements Subtask<U>, Runnable {
         private final Scope<?, ?> scope;
         private final Callable<? extends U> task;
+        private final boolean subtask;
         private volatile Subtask.State state = Subtask.State.UNAVAILABLE;
         private volatile U result;
         private volatile Throwable failure;
 
-        Forked(Scope<?, ?> scope, Callable<? extends U> task) {
+        Forked(Scope<?, ?> scope, Callable<? extends U> task, boolean subtask) {
             this.scope = scope;
             this.task = task;
+            this.subtask = subtask;
         }
 
         @Override
         public void run() {
             CURRENT.set(scope);
             FORK_OF.set(scope);
+            Throwable uncaught = null;
             try {
                 U r = task.call();
                 result = r;
@@ -730,16 +857,23 @@ public final class Scope<T, R> implements AutoCloseable {
             } catch (Throwable t) {
                 failure = t;
                 state = Subtask.State.FAILED;
+                uncaught = subtask ? null : t;
             } finally {
                 CURRENT.remove();
                 FORK_OF.remove();
                 try {
-                    if (scope.state == Scope.State.OPEN && scope.onComplete(this)) {
-                        scope.cancel();
+                    if (subtask && scope.state == Scope.State.OPEN && scope.onComplete(this)) {
+                        scope.cancel(Cause.JOINER);
                     }
                 } finally {
                     scope.finished();
                 }
+            }
+            if (uncaught instanceof RuntimeException e) { // a started task's failure: the thread's handler reports it
+                throw e;
+            }
+            if (uncaught instanceof Error e) {
+                throw e;
             }
         }
 
@@ -779,8 +913,9 @@ public final class Scope<T, R> implements AutoCloseable {
 
     /**
      * Decides the outcome of {@link #join} and when it stops waiting, like {@code StructuredTaskScope.Joiner}.
-     * {@link #onFork} is called on the forking thread, {@link #onComplete} on the fork's thread as it ends; both
-     * must be fast and thread-safe; returning {@code true} cancels the scope.
+     * {@link #onFork} is called on the forking thread, {@link #onComplete} on the fork's thread as it ends (not once
+     * the scope was cancelled); both must be fast and thread-safe, and run under no lock; returning {@code true}
+     * cancels the scope. {@link #result} runs on the owner at the end of {@link #join}.
      *
      * @param <T> the forks' result type
      * @param <R> the join result type
@@ -827,7 +962,7 @@ public final class Scope<T, R> implements AutoCloseable {
 
         /**
          * Waits for all subtasks to succeed; the first failure cancels the scope and is thrown by {@link #join} in a
-         * {@link FailedException}. The result is the subtasks, in fork order.
+         * {@link FailedException}. The result is the subtasks, in fork order (empty when none was forked).
          *
          * @param <T> the forks' result type
          * @return the joiner (one per scope)
@@ -838,8 +973,8 @@ public final class Scope<T, R> implements AutoCloseable {
 
         /**
          * Waits for the first subtask to succeed, then cancels the rest; {@link #join} returns its result, or throws
-         * a {@link FailedException} with the first failure when none succeeded ({@link NoSuchElementException} when
-         * nothing was forked).
+         * a {@link FailedException} with a failed subtask's exception when none succeeded (with a
+         * {@link NoSuchElementException} when nothing was forked), as the JDK's joiner of that name.
          *
          * @param <T> the forks' result type
          * @return the joiner (one per scope)
@@ -851,7 +986,7 @@ public final class Scope<T, R> implements AutoCloseable {
 
     private static final class AllSuccessful<T> implements Joiner<T, List<Subtask<T>>> {
         private final ConcurrentLinkedQueue<Subtask<T>> forked = new ConcurrentLinkedQueue<>();
-        private volatile Throwable firstFailure;
+        private final AtomicReference<Throwable> firstFailure = new AtomicReference<>();
 
         @SuppressWarnings("unchecked")
         @Override
@@ -862,22 +997,12 @@ public final class Scope<T, R> implements AutoCloseable {
 
         @Override
         public boolean onComplete(Subtask<? extends T> subtask) {
-            if (subtask.state() == Subtask.State.FAILED) {
-                synchronizedFirst(subtask.exception());
-                return true;
-            }
-            return false;
-        }
-
-        private void synchronizedFirst(Throwable t) {
-            if (firstFailure == null) {
-                firstFailure = t;
-            }
+            return subtask.state() == Subtask.State.FAILED && firstFailure.compareAndSet(null, subtask.exception());
         }
 
         @Override
-        public List<Subtask<T>> result() throws Throwable {
-            Throwable f = firstFailure;
+        public List<Subtask<T>> result() {
+            Throwable f = firstFailure.get();
             if (f != null) {
                 throw new FailedException(f);
             }
@@ -886,9 +1011,8 @@ public final class Scope<T, R> implements AutoCloseable {
     }
 
     private static final class AnySuccessful<T> implements Joiner<T, T> {
-        private final java.util.concurrent.atomic.AtomicReference<Subtask<? extends T>> success =
-                new java.util.concurrent.atomic.AtomicReference<>();
-        private volatile Throwable firstFailure;
+        private final AtomicReference<Subtask<? extends T>> success = new AtomicReference<>();
+        private final AtomicReference<Throwable> firstFailure = new AtomicReference<>();
         private volatile boolean anyForked;
 
         @Override
@@ -900,11 +1024,9 @@ public final class Scope<T, R> implements AutoCloseable {
         @Override
         public boolean onComplete(Subtask<? extends T> subtask) {
             if (subtask.state() == Subtask.State.SUCCESS) {
-                return success.compareAndSet(null, subtask) || true;
+                return success.compareAndSet(null, subtask);
             }
-            if (firstFailure == null) {
-                firstFailure = subtask.exception();
-            }
+            firstFailure.compareAndSet(null, subtask.exception());
             return false;
         }
 
@@ -915,9 +1037,9 @@ public final class Scope<T, R> implements AutoCloseable {
                 return s.get();
             }
             if (!anyForked) {
-                throw new NoSuchElementException("no subtask was forked");
+                throw new FailedException(new NoSuchElementException("no subtask was forked"));
             }
-            throw new FailedException(firstFailure);
+            throw new FailedException(firstFailure.get());
         }
     }
 
@@ -926,7 +1048,7 @@ public final class Scope<T, R> implements AutoCloseable {
         private static final long serialVersionUID = 1L;
 
         FailedException(Throwable cause) {
-            super(cause == null ? "no subtask succeeded" : cause.toString(), cause);
+            super(cause == null ? "no subtask succeeded" : cause.getClass().getName(), cause);
         }
     }
 
@@ -935,6 +1057,18 @@ public final class Scope<T, R> implements AutoCloseable {
         private static final long serialVersionUID = 1L;
 
         TimeoutException(String message) {
+            super(message);
+        }
+    }
+
+    /**
+     * {@link #join} ended because the scope was cancelled by something other than its joiner ({@link #cancel}, its
+     * parent, a close out of order), before every fork had ended.
+     */
+    public static final class CancelledException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        CancelledException(String message) {
             super(message);
         }
     }
