@@ -31,7 +31,7 @@ import java.util.Optional;
  * };
  * }</pre>
  * The inheritance follows the thread: calls made on the thread the handler or listener runs on, or in forks of an
- * {@code McpScope} opened on it. Work handed to an executor of the application's own does not inherit it.
+ * {@link McpScope} opened on it. Work handed to an executor of the application's own does not inherit it.
  *
  * <p>Implements the request-scoped concurrency of loom-mcp's design (one scope per request; deadlines and
  * cancellation propagate). An instance is a view of one request: immutable but for {@link #requestId()} (a corrective

@@ -14,7 +14,6 @@ import dev.loommcp.testing.Sessions.Session;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -119,7 +118,6 @@ class McpScopeCallsTest {
      * here). Needs the engine's side of the scope tree (issue 28: a request's scope opened under the current scope);
      * enable it when that lands.
      */
-    @Disabled("needs the engine's request scopes under Scope.current() (issue 28, section 1, the lead's part)")
     @ParameterizedTest
     @EnumSource(Mode.class)
     void aCallInAForkInheritsTheScopesDeadline(Mode mode) throws Exception {

@@ -374,7 +374,7 @@ public final class Scope<T, R> implements AutoCloseable {
     static final long PLATFORM_STACK_BYTES = 256 * 1024;
 
     private void finished() {
-        if (running.decrementAndGet() == 0) {
+        if (running.decrementAndGet() <= 1) { // 1: a fork closing its own scope waits for the others only
             lock.lock();
             try {
                 changed.signalAll();
