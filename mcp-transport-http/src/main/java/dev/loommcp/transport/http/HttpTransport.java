@@ -18,9 +18,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -113,7 +111,9 @@ import javax.net.ssl.SSLContext;
  *
  * <p>Thread-safety: an instance is used by one client; {@link #send} may be called from many threads at once.
  * Threads: HTTP client work runs on virtual threads named {@code mcp-http-<n>}, the GET stream on one named
- * {@code mcp-http-get-<n>}; none outlives {@link #close()}.
+ * {@code mcp-http-get-<n>}; none outlives {@link #close()}. A message's exchange runs on the calling thread when
+ * the caller waits for the answer, else on a thread of the send ({@link SendContext#fork}, {@code mcp-http-send-<n>}),
+ * which the core's request scope owns: close aborts its exchange, so it ends promptly.
  *
  * <p>Secrets: caller header values, signer output, an authorization provider's credentials and key material are
  * never logged and never put in exception messages; {@link #toString()} redacts header values and the endpoint's
@@ -333,8 +333,9 @@ public final class HttpTransport implements McpTransport {
 
     /**
      * Queues one message and returns: a request's exchange (POST, then its JSON or SSE answer, resumed if it
-     * breaks, until the response was delivered to the sink) runs on its own {@code mcp-http-send} thread, aborted
-     * through the context's cancel. When the context says that the {@linkplain SendContext#callerWaits() caller
+     * breaks, until the response was delivered to the sink) runs on a thread of the send, {@code mcp-http-send-<n>}
+     * started by {@link SendContext#fork} (owned by the request's scope), aborted through the context's cancel;
+     * when the request has ended already nothing is sent. When the context says that the {@linkplain SendContext#callerWaits() caller
      * waits} for the answer anyway and neither an {@link AuthorizationProvider} nor a {@link RequestSigner} is set
      * (user code that may block past the deadline), the exchange runs on the calling thread instead, and this
      * method returns once the answer was delivered or its failure reported: the deadline, the context's cancel and
@@ -347,8 +348,8 @@ public final class HttpTransport implements McpTransport {
      * {@link McpTransportException} on I/O failure, idle timeout or a stream that cannot be resumed,
      * {@link McpProtocolException} when the answer is malformed or lacks the response, {@link McpTimeoutException}
      * when the deadline passes during the exchange (in the modern era, see the class description: no session, no
-     * resumption, the error mapping there). A notification or response is POSTed on its own thread and a
-     * failure is logged at DEBUG and dropped, unless the context asks to
+     * resumption, the error mapping there). A notification or response is POSTed on a thread of the send (also
+     * {@link SendContext#fork}; dropped when the request it belongs to has ended already) and a failure is logged at DEBUG and dropped, unless the context asks to
      * {@linkplain SendContext#awaitDelivery() await the delivery}: then it is POSTed on the calling thread, which
      * returns once the 202 arrived and throws what went wrong (the exceptions above). Messages are sent in the order
      * of the calls for one-way messages the core awaits; {@link #close()} lets queued notifications go out first.
@@ -366,14 +367,15 @@ public final class HttpTransport implements McpTransport {
             return;
         }
         byte[] body = encode(message, context);
-        List<String[]> modern = modernHeaders(context);
-        if (fallback != null && modern == null && !handshakeSeen.get() && session.get().id() == null) {
+        Dialect dialect = sender.dialect(context);
+        Headers fixed = dialect.fixedHeaders(context);
+        if (fallback != null && dialect.mayFallBack() && !handshakeSeen.get() && session.get().id() == null) {
             fallback.candidate(message, context);
         }
         if (message instanceof JsonRpcMessage.Request r) {
-            sender.startRequest(r, body, context, modern);
+            sender.startRequest(r, body, context, dialect, fixed);
         } else {
-            sender.startOneWay(body, context, oneWayWhat(message), modern);
+            sender.startOneWay(body, context, oneWayWhat(message), dialect, fixed);
         }
     }
 
@@ -384,17 +386,13 @@ public final class HttpTransport implements McpTransport {
      */
     void exchange(JsonRpcMessage message, SendContext context) throws InterruptedException {
         byte[] body = encode(message, context);
-        List<String[]> modern = modernHeaders(context);
+        Dialect dialect = sender.dialect(context);
+        Headers fixed = dialect.fixedHeaders(context);
         if (message instanceof JsonRpcMessage.Request r) {
-            sender.sendRequest(r, body, context, modern);
+            sender.exchange(r, body, context, dialect, fixed, false);
         } else {
-            sender.sendOneWay(body, context, oneWayWhat(message), modern);
+            sender.sendOneWay(body, context, oneWayWhat(message), dialect, fixed);
         }
-    }
-
-    /** The headers of a modern-era POST when the context carries routing facts, else {@code null} (legacy era). */
-    private static List<String[]> modernHeaders(SendContext context) {
-        return context.routing().map(RoutingHeaders::post).orElse(null);
     }
 
     /** What a notification or response POST is called in logs and messages. */
@@ -495,13 +493,13 @@ public final class HttpTransport implements McpTransport {
     /**
      * Closes the transport: stops the GET stream, lets the notifications and responses already queued (a
      * {@code notifications/cancelled} on its way) go out for up to 2 seconds, aborts every exchange still in flight
-     * and joins the sending threads, sends {@code DELETE} with the session id if there is one (any answer accepted,
+     * (the threads of the sends, which the core's request scopes own and wait for, then end promptly), sends {@code DELETE} with the session id if there is one (any answer accepted,
      * bounded by {@link #CLOSE_TIMEOUT}), and shuts the HTTP client and its threads down. Idempotent; safe
      * from any thread. If the calling thread is interrupted the DELETE is skipped, the other waits still run to their
      * bounds, and the interrupt status is restored before returning. The flush is bounded by 2 seconds and each of
-     * its five other waits (the GET stream's thread, the sending threads, the DELETE, including a
-     * {@link RequestSigner} that blocks, the HTTP client's and the executor's termination) by about 3 seconds, so
-     * {@code close()} returns within about 17 seconds at worst, and at once when nothing is in flight.
+     * its four other waits (the GET stream's thread, the DELETE, including a {@link RequestSigner} that blocks, the
+     * HTTP client's and the executor's termination) by about 3 seconds, so {@code close()} returns within about 14
+     * seconds at worst, and at once when nothing is in flight.
      */
     @Override
     public void close() {
@@ -521,7 +519,9 @@ public final class HttpTransport implements McpTransport {
             }
             // a notifications/cancelled (or an answer) already queued goes out before the exchanges are aborted
             interrupted |= sender.awaitOneWay(Deadline.after(Duration.ofMillis(HttpSettings.ONE_WAY_FLUSH_MILLIS)));
-            interrupted |= sender.abortAndJoin(Deadline.after(CLOSE_TIMEOUT));
+            // the threads of the sends are the core's request scopes' (SendContext.fork): aborting their exchanges
+            // ends them promptly, and each scope waits for its own
+            sender.abortAll();
             sender.reportDrops(); // the drops of a burst that no ended POST reported
             HttpSession last = session.get();
             if (last.id() != null && !interrupted) {
@@ -560,7 +560,7 @@ public final class HttpTransport implements McpTransport {
      */
     public static final class Builder {
         private final URI endpoint;
-        private final List<String[]> headers = new ArrayList<>();
+        private Headers headers = Headers.NONE;
         private Duration connectTimeout = HttpSettings.DEFAULT_CONNECT_TIMEOUT;
         private Duration idleTimeout = HttpSettings.DEFAULT_IDLE_TIMEOUT;
         private RequestSigner signer;
@@ -627,7 +627,7 @@ public final class HttpTransport implements McpTransport {
             if (problem != null) {
                 throw new IllegalArgumentException("cannot add " + problem);
             }
-            headers.add(new String[] {name, value});
+            headers = headers.plus(name, value);
             return this;
         }
 
