@@ -18,7 +18,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -194,12 +193,17 @@ public final class HttpTransport implements McpTransport {
      *                                  message names the module to add) or the connector refuses the endpoint
      */
     public static Builder newBuilder(URI endpoint) {
+        return new Builder(draft(endpoint));
+    }
+
+    /** The settings draft of {@link #newBuilder(URI)} (and of {@link SseTransport#newBuilder(URI)}). */
+    static SettingsDraft draft(URI endpoint) {
         Objects.requireNonNull(endpoint, "endpoint");
         String scheme = endpoint.getScheme();
         if (scheme == null || scheme.equalsIgnoreCase("http") || scheme.equalsIgnoreCase("https")) {
-            return new Builder(endpoint, null);
+            return new SettingsDraft(endpoint, null);
         }
-        return new Builder(endpoint, Connectors.find(scheme));
+        return new SettingsDraft(endpoint, Connectors.find(scheme));
     }
 
     /**
@@ -219,7 +223,7 @@ public final class HttpTransport implements McpTransport {
         if (endpoint.getScheme() == null || !endpoint.getScheme().equalsIgnoreCase(connector.scheme())) {
             throw new IllegalArgumentException("the endpoint's scheme is not " + connector.scheme() + ":");
         }
-        return new Builder(endpoint, connector);
+        return new Builder(new SettingsDraft(endpoint, connector));
     }
 
     /**
@@ -559,51 +563,11 @@ public final class HttpTransport implements McpTransport {
      * transport gets a snapshot of the settings.
      */
     public static final class Builder {
-        private final URI endpoint;
-        private Headers headers = Headers.NONE;
-        private Duration connectTimeout = HttpSettings.DEFAULT_CONNECT_TIMEOUT;
-        private Duration idleTimeout = HttpSettings.DEFAULT_IDLE_TIMEOUT;
-        private RequestSigner signer;
-        private AuthorizationProvider authorization;
-        private Path certChain;
-        private Path privateKey;
-        private Path pkcs12;
-        private char[] pkcs12Password;
-        private Path trustedCertificates;
-        private SSLContext sslContext;
-        private int maxMessageBytes = HttpSettings.DEFAULT_MAX_MESSAGE_BYTES;
-        private Duration reconnectDelay = Duration.ofMillis(HttpSettings.DEFAULT_RETRY_MILLIS);
+        private final SettingsDraft draft;
         private boolean legacySseFallback = true;
 
-        private final HttpConnector connector;
-        private final HttpConnector.Route route;
-
-        private Builder(URI endpoint, HttpConnector connector) {
-            Objects.requireNonNull(endpoint, "endpoint");
-            this.connector = connector;
-            if (connector != null) {
-                this.route = Objects.requireNonNull(connector.route(endpoint), "the connector's route");
-                this.endpoint = endpoint;
-                return;
-            }
-            this.route = null;
-            if (!endpoint.isAbsolute() || endpoint.getScheme() == null
-                    || !(endpoint.getScheme().equalsIgnoreCase("http")
-                    || endpoint.getScheme().equalsIgnoreCase("https"))) {
-                throw new IllegalArgumentException("the endpoint must be an absolute http or https URI");
-            }
-            if (endpoint.getHost() == null || endpoint.getHost().isEmpty()) {
-                throw new IllegalArgumentException("the endpoint has no host");
-            }
-            if (endpoint.getRawUserInfo() != null) {
-                throw new IllegalArgumentException("the endpoint must not carry user info (user:password@); send "
-                        + "credentials in an Authorization header instead");
-            }
-            if (endpoint.getPort() > 65535) {
-                throw new IllegalArgumentException("the endpoint's port " + endpoint.getPort()
-                        + " is out of range (1-65535)");
-            }
-            this.endpoint = endpoint;
+        private Builder(SettingsDraft draft) {
+            this.draft = draft;
         }
 
         /**
@@ -623,11 +587,7 @@ public final class HttpTransport implements McpTransport {
          *                                  invalid; the message names the header, never the value
          */
         public Builder header(String name, String value) {
-            String problem = HeaderRules.problem(name, value);
-            if (problem != null) {
-                throw new IllegalArgumentException("cannot add " + problem);
-            }
-            headers = headers.plus(name, value);
+            draft.header(name, value);
             return this;
         }
 
@@ -639,7 +599,7 @@ public final class HttpTransport implements McpTransport {
          * @throws IllegalArgumentException if not positive
          */
         public Builder connectTimeout(Duration timeout) {
-            this.connectTimeout = positive(timeout, "connectTimeout");
+            draft.connectTimeout(timeout);
             return this;
         }
 
@@ -655,7 +615,7 @@ public final class HttpTransport implements McpTransport {
          * @throws IllegalArgumentException if not positive
          */
         public Builder idleTimeout(Duration timeout) {
-            this.idleTimeout = positive(timeout, "idleTimeout");
+            draft.idleTimeout(timeout);
             return this;
         }
 
@@ -670,7 +630,7 @@ public final class HttpTransport implements McpTransport {
          * @throws IllegalArgumentException if not positive
          */
         public Builder reconnectDelay(Duration delay) {
-            this.reconnectDelay = positive(delay, "reconnectDelay");
+            draft.reconnectDelay(delay);
             return this;
         }
 
@@ -681,7 +641,7 @@ public final class HttpTransport implements McpTransport {
          * @return this builder
          */
         public Builder requestSigner(RequestSigner signer) {
-            this.signer = signer;
+            draft.requestSigner(signer);
             return this;
         }
 
@@ -695,7 +655,7 @@ public final class HttpTransport implements McpTransport {
          * @return this builder
          */
         public Builder authorization(AuthorizationProvider provider) {
-            this.authorization = provider;
+            draft.authorization(provider);
             return this;
         }
 
@@ -710,10 +670,7 @@ public final class HttpTransport implements McpTransport {
          * @return this builder
          */
         public Builder clientIdentityPem(Path certificateChain, Path pkcs8PrivateKey) {
-            this.certChain = Objects.requireNonNull(certificateChain, "certificateChain");
-            this.privateKey = Objects.requireNonNull(pkcs8PrivateKey, "pkcs8PrivateKey");
-            this.pkcs12 = null;
-            clearPassword();
+            draft.clientIdentityPem(certificateChain, pkcs8PrivateKey);
             return this;
         }
 
@@ -726,11 +683,7 @@ public final class HttpTransport implements McpTransport {
          * @return this builder
          */
         public Builder clientIdentityPkcs12(Path keyStore, char[] password) {
-            this.pkcs12 = Objects.requireNonNull(keyStore, "keyStore");
-            clearPassword();
-            this.pkcs12Password = Objects.requireNonNull(password, "password").clone();
-            this.certChain = null;
-            this.privateKey = null;
+            draft.clientIdentityPkcs12(keyStore, password);
             return this;
         }
 
@@ -742,7 +695,7 @@ public final class HttpTransport implements McpTransport {
          * @return this builder
          */
         public Builder trustedCertificatesPem(Path pemFile) {
-            this.trustedCertificates = Objects.requireNonNull(pemFile, "pemFile");
+            draft.trustedCertificatesPem(pemFile);
             return this;
         }
 
@@ -754,7 +707,7 @@ public final class HttpTransport implements McpTransport {
          * @return this builder
          */
         public Builder sslContext(SSLContext context) {
-            this.sslContext = context;
+            draft.sslContext(context);
             return this;
         }
 
@@ -767,10 +720,7 @@ public final class HttpTransport implements McpTransport {
          * @throws IllegalArgumentException if not positive
          */
         public Builder maxMessageSize(int bytes) {
-            if (bytes <= 0) {
-                throw new IllegalArgumentException("maxMessageSize must be positive");
-            }
-            this.maxMessageBytes = bytes;
+            draft.maxMessageSize(bytes);
             return this;
         }
 
@@ -803,64 +753,13 @@ public final class HttpTransport implements McpTransport {
          *                               file and the problem, never key material)
          */
         public HttpTransport build() {
-            return new HttpTransport(this, settings());
-        }
-
-        /**
-         * The settings of a transport built now (TLS material given as files is read now): for
-         * {@link #build()} and for {@link SseTransport.Builder}, which keeps its settings in one of these builders.
-         */
-        HttpSettings settings() {
-            boolean fileTls = certChain != null || pkcs12 != null || trustedCertificates != null;
-            if (sslContext != null && fileTls) {
-                throw new IllegalStateException("sslContext cannot be combined with clientIdentityPem, "
-                        + "clientIdentityPkcs12 or trustedCertificatesPem");
-            }
-            if (connector != null && (sslContext != null || fileTls)) {
-                throw new IllegalStateException("TLS settings apply to https endpoints only, not to "
-                        + connector.scheme() + ": endpoints");
-            }
-            SSLContext ssl = sslContext;
-            if (fileTls) {
-                ssl = TlsMaterial.build(certChain, privateKey, pkcs12, pkcs12Password, trustedCertificates);
-            }
-            return new HttpSettings(endpoint, connector, route, headers, connectTimeout, idleTimeout, signer,
-                    authorization, ssl, maxMessageBytes, reconnectDelay, tlsDescription());
-        }
-
-        String tlsDescription() {
-            if (sslContext != null) {
-                return "caller context";
-            }
-            String id = certChain != null ? "PEM identity" : pkcs12 != null ? "PKCS#12 identity" : "default";
-            return trustedCertificates != null ? id + " + trusted PEM" : id;
-        }
-
-        private void clearPassword() {
-            if (pkcs12Password != null) {
-                Arrays.fill(pkcs12Password, '\0');
-                pkcs12Password = null;
-            }
-        }
-
-        private static Duration positive(Duration d, String what) {
-            Objects.requireNonNull(d, what);
-            if (d.isNegative() || d.isZero()) {
-                throw new IllegalArgumentException(what + " must be positive");
-            }
-            if (d.compareTo(Duration.ofDays(365)) > 0) {
-                throw new IllegalArgumentException(what + " must be at most 365 days, got " + d);
-            }
-            return d;
+            return new HttpTransport(this, draft.settings());
         }
 
         /** Describes the settings; header values and the endpoint's path and query are redacted. */
         @Override
         public String toString() {
-            return "HttpTransport.Builder" + HttpSettings.describeConfig(
-                    route != null ? route.origin() : HttpSettings.originOf(endpoint),
-                    route != null ? route.requestUri() : endpoint, headers, signer != null,
-                    authorization != null, tlsDescription());
+            return "HttpTransport.Builder" + draft.describe();
         }
     }
 }

@@ -133,7 +133,7 @@ public final class SseTransport implements McpTransport {
      * @throws IllegalArgumentException as {@link HttpTransport#newBuilder(URI)}
      */
     public static Builder newBuilder(URI sseUrl) {
-        return new Builder(HttpTransport.newBuilder(sseUrl));
+        return new Builder(HttpTransport.draft(sseUrl));
     }
 
     /**
@@ -445,9 +445,9 @@ public final class SseTransport implements McpTransport {
      * thread-safe; {@link #build()} may be called more than once.
      */
     public static final class Builder {
-        private final HttpTransport.Builder http;
+        private final SettingsDraft http;
 
-        private Builder(HttpTransport.Builder http) {
+        private Builder(SettingsDraft http) {
             this.http = http;
         }
 
@@ -586,7 +586,7 @@ public final class SseTransport implements McpTransport {
         /** Describes the settings; header values and the URL's query are redacted. */
         @Override
         public String toString() {
-            return "SseTransport.Builder" + http.toString().substring("HttpTransport.Builder".length());
+            return "SseTransport.Builder" + http.describe();
         }
     }
 }
