@@ -30,7 +30,8 @@ final class Headers {
     }
 
     /**
-     * Returns the fields given as name, value, name, value...
+     * Returns the fields given as name, value, name, value... The array is taken as it is, not copied (a varargs
+     * call passes a fresh one; a caller passing its own must not change it afterwards).
      *
      * @throws IllegalArgumentException as {@link #plus}, or for an odd count
      */
@@ -41,7 +42,7 @@ final class Headers {
         for (int i = 0; i < nameValues.length; i += 2) {
             check(nameValues[i], nameValues[i + 1]);
         }
-        return new Headers(nameValues.clone());
+        return new Headers(nameValues);
     }
 
     /**

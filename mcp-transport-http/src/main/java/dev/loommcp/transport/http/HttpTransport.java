@@ -336,27 +336,27 @@ public final class HttpTransport implements McpTransport {
     }
 
     /**
-     * Queues one message and returns: a request's exchange (POST, then its JSON or SSE answer, resumed if it
-     * breaks, until the response was delivered to the sink) runs on a thread of the send, {@code mcp-http-send-<n>}
-     * started by {@link SendContext#fork} (owned by the request's scope), aborted through the context's cancel;
-     * when the request has ended already nothing is sent. When the context says that the {@linkplain SendContext#callerWaits() caller
-     * waits} for the answer anyway and neither an {@link AuthorizationProvider} nor a {@link RequestSigner} is set
-     * (user code that may block past the deadline), the exchange runs on the calling thread instead, and this
-     * method returns once the answer was delivered or its failure reported: the deadline, the context's cancel and
-     * {@link #close()} end it as promptly, and an interrupt ends it and returns with the interrupt flag set. Its
-     * failure reaches the sink's
+     * Queues one message and returns: a request's exchange (POST, then its JSON or SSE answer, resumed if it breaks,
+     * until the response was delivered to the sink) runs on a thread of the send, {@code mcp-http-send-<n>} started by
+     * {@link SendContext#fork} (owned by the request's scope), aborted through the context's cancel; when the request
+     * has ended already nothing is sent. When the context says that the
+     * {@linkplain SendContext#callerWaits() caller waits} for the answer anyway and neither an
+     * {@link AuthorizationProvider} nor a {@link RequestSigner} is set (user code that may block past the deadline),
+     * the exchange runs on the calling thread instead, and this method returns once the answer was delivered or its
+     * failure reported: the deadline, the context's cancel and {@link #close()} end it as promptly, and an interrupt
+     * ends it and returns with the interrupt flag set. Its failure reaches the sink's
      * {@link dev.loommcp.spi.TransportSink#onSendFailed onSendFailed}: {@link dev.loommcp.McpSessionExpiredException}
-     * on HTTP 404 for a request sent in a session, or for any request while the session is expired (refused
-     * unsent; only {@code initialize} goes out then, without a session, and takes the session id its answer
-     * returns), {@link McpHttpStatusException} on an unaccepted status or redirect,
-     * {@link McpTransportException} on I/O failure, idle timeout or a stream that cannot be resumed,
-     * {@link McpProtocolException} when the answer is malformed or lacks the response, {@link McpTimeoutException}
-     * when the deadline passes during the exchange (in the modern era, see the class description: no session, no
-     * resumption, the error mapping there). A notification or response is POSTed on a thread of the send (also
-     * {@link SendContext#fork}; dropped when the request it belongs to has ended already) and a failure is logged at DEBUG and dropped, unless the context asks to
+     * on HTTP 404 for a request sent in a session, or for any request while the session is expired (refused unsent;
+     * only {@code initialize} goes out then, without a session, and takes the session id its answer returns),
+     * {@link McpHttpStatusException} on an unaccepted status or redirect, {@link McpTransportException} on I/O failure,
+     * idle timeout or a stream that cannot be resumed, {@link McpProtocolException} when the answer is malformed or
+     * lacks the response, {@link McpTimeoutException} when the deadline passes during the exchange (in the modern era,
+     * see the class description: no session, no resumption, the error mapping there). A notification or response is
+     * POSTed on a thread of the send (also {@link SendContext#fork}; dropped when the request it belongs to has ended
+     * already) and a failure is logged at DEBUG and dropped, unless the context asks to
      * {@linkplain SendContext#awaitDelivery() await the delivery}: then it is POSTed on the calling thread, which
-     * returns once the 202 arrived and throws what went wrong (the exceptions above). Messages are sent in the order
-     * of the calls for one-way messages the core awaits; {@link #close()} lets queued notifications go out first.
+     * returns once the 202 arrived and throws what went wrong (the exceptions above). Messages are sent in the order of
+     * the calls for one-way messages the core awaits; {@link #close()} lets queued notifications go out first.
      *
      * @throws McpClosedException       when the transport is closed
      * @throws IllegalStateException    when the transport was never opened (and is not closed)
@@ -497,13 +497,14 @@ public final class HttpTransport implements McpTransport {
     /**
      * Closes the transport: stops the GET stream, lets the notifications and responses already queued (a
      * {@code notifications/cancelled} on its way) go out for up to 2 seconds, aborts every exchange still in flight
-     * (the threads of the sends, which the core's request scopes own and wait for, then end promptly), sends {@code DELETE} with the session id if there is one (any answer accepted,
-     * bounded by {@link #CLOSE_TIMEOUT}), and shuts the HTTP client and its threads down. Idempotent; safe
-     * from any thread. If the calling thread is interrupted the DELETE is skipped, the other waits still run to their
-     * bounds, and the interrupt status is restored before returning. The flush is bounded by 2 seconds and each of
-     * its four other waits (the GET stream's thread, the DELETE, including a {@link RequestSigner} that blocks, the
-     * HTTP client's and the executor's termination) by about 3 seconds, so {@code close()} returns within about 14
-     * seconds at worst, and at once when nothing is in flight.
+     * (the threads of the sends, which the core's request scopes own and wait for, then end promptly), sends
+     * {@code DELETE} with the session id if there is one (any answer accepted, bounded by {@link #CLOSE_TIMEOUT}), and
+     * shuts the HTTP client and its threads down. Idempotent; safe from any thread. If the calling thread is
+     * interrupted the DELETE is skipped, the other waits still run to their bounds, and the interrupt status is
+     * restored before returning. The flush is bounded by 2 seconds and each of its four other waits (the GET stream's
+     * thread, the DELETE, including a {@link RequestSigner} that blocks, the HTTP client's and the executor's
+     * termination) by about 3 seconds, so {@code close()} returns within about 14 seconds at worst, and at once when
+     * nothing is in flight.
      */
     @Override
     public void close() {

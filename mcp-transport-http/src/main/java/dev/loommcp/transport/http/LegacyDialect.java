@@ -53,8 +53,8 @@ final class LegacyDialect extends Dialect {
         }
         String sid = current.id();
         // the chain itself, not Exchange.send: one frame less on every request's path
-        HttpResponse<StreamBody> resp = exchange.steps.send(call.sending("POST", body, current.postHeaders(), ctx.deadline()),
-                settings.target, settings.headers);
+        HttpResponse<StreamBody> resp = exchange.steps.send(
+                call.sending("POST", body, current.postHeaders(), ctx.deadline()), settings.target, settings.headers);
         int status = resp.statusCode();
         if (status == 404 && sid != null) {
             resp.body().close();

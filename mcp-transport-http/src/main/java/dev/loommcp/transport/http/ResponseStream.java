@@ -132,8 +132,8 @@ final class ResponseStream {
                         settings.origin);
             }
             if (status < 200 || status >= 300) {
-                throw exchange.errors.statusFailure(call, resp, null, what + " (GET with Last-Event-ID) failed with HTTP "
-                        + status);
+                throw exchange.errors.statusFailure(call, resp, null,
+                        what + " (GET with Last-Event-ID) failed with HTTP " + status);
             }
             if (!mediaType(resp).equals("text/event-stream")) {
                 resp.body().close();

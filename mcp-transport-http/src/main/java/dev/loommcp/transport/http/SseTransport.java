@@ -45,9 +45,9 @@ import javax.net.ssl.SSLContext;
  *       origin (scheme, host or port) is refused with {@link McpTransportException} (the client's messages, with
  *       its caller headers, go only to the SSE URL's origin). The session is whatever the endpoint carries (its
  *       query, typically {@code ?sessionId=...}); the transport uses the endpoint exactly as resolved.</li>
- *   <li>Each message the client sends is POSTed to that endpoint on its own thread; the server accepts it with 202
- *       (any 2xx; its body is not read). Every message of the server, the responses included, arrives as a
- *       {@code message} event on the one GET stream.</li>
+ *   <li>Each message the client sends is POSTed to that endpoint on a thread of its send
+ *       ({@link SendContext#fork}); the server accepts it with 202 (any 2xx; its body is not read). Every message
+ *       of the server, the responses included, arrives as a {@code message} event on the one GET stream.</li>
  *   <li>Deadlines and cancellation are the client's: a call that times out or is cancelled fails at once and the
  *       client sends {@code notifications/cancelled}; a POST in flight is bounded by the call's deadline and
  *       aborted with it.</li>
@@ -384,10 +384,10 @@ public final class SseTransport implements McpTransport {
     }
 
     /**
-     * Closes the transport: ends the GET stream, lets notifications already queued go out for up to 2 seconds,
-     * aborts every POST still in flight (their threads are the sends', {@link SendContext#fork}: they then end
-     * promptly), and shuts the HTTP client and its threads down (3 seconds each at most). Idempotent; safe from any thread. An interrupt of the calling
-     * thread does not cut the waits short; its status is restored before returning.
+     * Closes the transport: ends the GET stream, lets notifications already queued go out for up to 2 seconds, aborts
+     * every POST still in flight (their threads are the sends', {@link SendContext#fork}: they then end promptly), and
+     * shuts the HTTP client and its threads down (3 seconds each at most). Idempotent; safe from any thread. An
+     * interrupt of the calling thread does not cut the waits short; its status is restored before returning.
      */
     @Override
     public void close() {
@@ -397,7 +397,8 @@ public final class SseTransport implements McpTransport {
         boolean interrupted = Thread.interrupted();
         try {
             interrupted |= connection.close();
-            interrupted |= oneWayInFlight.awaitIdle(Deadline.after(Duration.ofMillis(HttpSettings.ONE_WAY_FLUSH_MILLIS)));
+            interrupted |= oneWayInFlight.awaitIdle(
+                    Deadline.after(Duration.ofMillis(HttpSettings.ONE_WAY_FLUSH_MILLIS)));
             // the threads of the sends are the core's request scopes' (SendContext.fork): aborting their POSTs ends
             // them promptly, and each scope waits for its own
             aborting = true;

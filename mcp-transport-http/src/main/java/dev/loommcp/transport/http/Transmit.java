@@ -115,7 +115,8 @@ final class Transmit implements Step {
     private HttpRequest request(Call call, URI uri, Headers headers) {
         HttpRequest.Builder b = HttpRequest.newBuilder(uri)
                 .method(call.method, call.requestBody.length == 0 && !"POST".equals(call.method)
-                        ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofByteArray(call.requestBody));
+                        ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofByteArray(call.requestBody));
         if (!call.unbounded) {
             b.timeout(settings.headerTimeout(call.deadline));
         }
@@ -185,13 +186,13 @@ final class Transmit implements Step {
     }
 
     /**
-     * How large a JSON answer the blocking {@link #send} takes in whole, or -1 for none. Only a call whose deadline comes
-     * within one idle period: the client's request timer stops at the response headers, so a body that stalls
-     * inside {@code send} is bounded by nothing of the transport's own; the core cancels a request whose caller
-     * waits at its deadline ({@link dev.loommcp.spi.SendContext#callerWaits()}), which ends that {@code send}
-     * ({@link Call#abort()} interrupts it and closes the body), and a deadline within the idle period ends a stall
-     * no later than the idle timeout would have (the same timeout the streamed read reports when the deadline is
-     * the nearer bound).
+     * How large a JSON answer the blocking {@link #send} takes in whole, or -1 for none. Only a call whose deadline
+     * comes within one idle period: the client's request timer stops at the response headers, so a body that stalls
+     * inside {@code send} is bounded by nothing of the transport's own; the core cancels a request whose caller waits
+     * at its deadline ({@link dev.loommcp.spi.SendContext#callerWaits()}), which ends that {@code send}
+     * ({@link Call#abort()} interrupts it and closes the body), and a deadline within the idle period ends a stall no
+     * later than the idle timeout would have (the same timeout the streamed read reports when the deadline is the
+     * nearer bound).
      */
     private long wholeLimit(Call call) {
         if (call.unbounded || call.deadline.isNone() || call.deadline.remainingNanos() > settings.idleNanos()) {

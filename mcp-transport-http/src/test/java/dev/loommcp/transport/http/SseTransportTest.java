@@ -338,6 +338,22 @@ class SseTransportTest {
         }
     }
 
+    /** Issue 28: when the refused request has ended already, no fallback starts and its failure is the refusal. */
+    @Test
+    void aRefusedRequestThatHasEndedAlreadyDoesNotFallBack() throws Exception {
+        RecordingSink sink = new RecordingSink();
+        TestContext init = TestContext.of(1).waiting().end(); // the exchange runs inline: only the fallback forks
+        try (HttpTransport t = HttpTransport.newBuilder(server.uri("/mcp")).build()) {
+            t.open(TransportContext.of(sink, Deadline.NONE));
+            t.send(HttpTransportTest.initialize(1), init);
+            assertThat(sink.awaitSendFailure(RequestId.of(1), Duration.ofSeconds(20)))
+                    .isInstanceOfSatisfying(McpHttpStatusException.class, e -> assertThat(e.statusCode())
+                            .isEqualTo(405));
+        }
+        assertThat(init.forked()).isEmpty();
+        assertThat(server.requests("GET")).as("no fallback GET").isEmpty();
+    }
+
     @Test
     void withoutAnEventStreamTheFallbackGivesTheOriginalStatusWithTheGetsFailureSuppressed() {
         server.handler((req, ex) -> TestServer.status(ex, 404));
