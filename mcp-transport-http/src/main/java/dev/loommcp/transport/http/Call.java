@@ -50,7 +50,7 @@ final class Call {
     volatile boolean startsSession;
     /**
      * Why the latest answer, a refusal (429, or 503 with {@code Retry-After}), was not sent again, or {@code null}:
-     * set by {@link Exchange#send} on the thread that runs the call, read by its error handling on the same thread.
+     * set by {@link RefusalRetry} on the thread that runs the call, read by its error handling on the same thread.
      */
     volatile RateLimit rateLimited;
 
@@ -86,7 +86,7 @@ final class Call {
 
     /**
      * How many times the authorization provider had the request sent again after a 401/403 (renewed credentials)
-     * before the response {@link Exchange#send} returned: an error message for a final 401/403 says so.
+     * before the response came ({@link Authorization}): an error message for a final 401/403 says so.
      */
     volatile int authRetries;
 

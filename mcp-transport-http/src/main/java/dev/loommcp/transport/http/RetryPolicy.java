@@ -15,7 +15,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * When a request refused with 429 (Too Many Requests), or 503 (Service Unavailable) with {@code Retry-After}, is
- * sent again ({@link Exchange#send}): such a refusal means the server did not process it (RFC 6585 section 4, RFC
+ * sent again ({@link RefusalRetry}): such a refusal means the server did not process it (RFC 6585 section 4, RFC
  * 9110 section 15.6.4), so sending it again is safe whatever it is. At most {@value #MAX_SENDS} sends; each wait is
  * the server's {@code Retry-After} (RFC 9110 section 10.2.3: delta-seconds or an HTTP date) plus a jitter of up to a
  * tenth of it (at least 50 ms, at most 1 s), so that clients refused together do not come back together; without
