@@ -2,8 +2,9 @@ package dev.loommcp.transport.http;
 
 import static dev.loommcp.transport.http.HttpSettings.CLOSE_TIMEOUT_MILLIS;
 
+import dev.loommcp.spi.Deadline;
 import java.lang.System.Logger.Level;
-import java.util.concurrent.TimeUnit;
+import java.time.Duration;
 
 /** A bounded wait of closing the transport (a join, a termination). */
 interface BoundedWait {
@@ -26,7 +27,7 @@ interface BoundedWait {
      */
     static boolean run(BoundedWait wait, String what, String origin) {
         boolean interrupted = false;
-        long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(CLOSE_TIMEOUT_MILLIS);
+        Deadline end = Deadline.after(Duration.ofMillis(CLOSE_TIMEOUT_MILLIS));
         while (true) {
             try {
                 if (!wait.await()) {
@@ -35,7 +36,7 @@ interface BoundedWait {
                 return interrupted;
             } catch (InterruptedException e) {
                 interrupted = true;
-                if (System.nanoTime() - end >= 0) {
+                if (end.isExpired()) {
                     Exchange.LOG.log(Level.WARNING, "{0} of {1} did not stop in time", what, origin);
                     return true;
                 }

@@ -1,8 +1,8 @@
 package dev.loommcp.transport.http;
 
 import dev.loommcp.jsonrpc.RequestId;
+import dev.loommcp.spi.Deadline;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -50,7 +50,7 @@ final class Call {
     volatile boolean startsSession;
     /**
      * Why the latest answer, a refusal (429, or 503 with {@code Retry-After}), was not sent again, or {@code null}:
-     * set by {@link Exchange#send} on the thread that runs the call, read by its error handling on the same thread.
+     * set by {@link RefusalRetry} on the thread that runs the call, read by its error handling on the same thread.
      */
     volatile RateLimit rateLimited;
 
@@ -64,9 +64,29 @@ final class Call {
     record RateLimit(java.time.Duration retryAfter, int sent, String why) {
     }
 
+    // The request being sent ({@link #sending}), read by the steps of the exchange ({@link Step}). Set and read by
+    // the one thread that sends the call (the exchange's, the GET stream's...), so plain fields.
+
+    /** The HTTP method of the request being sent. */
+    String method;
+    /** Its body, {@link Exchange#EMPTY} for none. */
+    byte[] requestBody = Exchange.EMPTY;
+    /** The transport's own headers of it (session or routing, Accept...). */
+    Headers headers = Headers.NONE;
+    /** The deadline of the send: the wait for the headers ends there. */
+    Deadline deadline = Deadline.NONE;
+    /** Which redirect the request follows ({@link Redirects}), 0 for the first. */
+    int hop;
+    /** How many times the request was sent in this exchange, across redirects and retries ({@link RefusalRetry}). */
+    int sends;
+    /** Which 401/403 retry of the authorization provider this is, 0 for none ({@link Authorization}). */
+    int authAttempt;
+    /** What the provider was asked for the latest send's credentials ({@link Authorization.Credentials}). */
+    AuthorizationRequest authRequest;
+
     /**
      * How many times the authorization provider had the request sent again after a 401/403 (renewed credentials)
-     * before the response {@link Exchange#send} returned: an error message for a final 401/403 says so.
+     * before the response came ({@link Authorization}): an error message for a final 401/403 says so.
      */
     volatile int authRetries;
 
@@ -79,6 +99,31 @@ final class Call {
         this.what = what;
         this.unbounded = unbounded;
         this.onCallersThread = onCallersThread;
+    }
+
+    /**
+     * Sets the request to be sent next on this call and starts its count of sends, redirects and retries anew.
+     *
+     * @return this call
+     */
+    Call sending(String method, byte[] body, Headers headers, Deadline deadline) {
+        this.method = method;
+        this.requestBody = body;
+        this.headers = headers;
+        this.deadline = deadline;
+        this.hop = 0;
+        this.sends = 0;
+        this.authAttempt = 0;
+        this.rateLimited = null;
+        return this;
+    }
+
+    /**
+     * The deadline that bounds what the transport waits for on this call's behalf: {@link Deadline#NONE} for an
+     * {@link #unbounded} call, else the send's.
+     */
+    Deadline bound() {
+        return unbounded ? Deadline.NONE : deadline;
     }
 
     /**
@@ -258,19 +303,16 @@ final class Call {
     }
 
     /**
-     * Waits {@code millis}, or less when the call is aborted or completed or {@code deadlineNanos} comes first.
+     * Waits {@code millis}, or less when the call is aborted or completed or {@code deadline} comes first.
      *
      * @return {@code false} when aborted
      */
-    boolean sleep(long millis, long deadlineNanos) throws InterruptedException {
-        long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
-        if (deadlineNanos != Long.MAX_VALUE && deadlineNanos - end < 0) {
-            end = deadlineNanos;
-        }
+    boolean sleep(long millis, Deadline deadline) throws InterruptedException {
+        Deadline end = Deadline.after(java.time.Duration.ofMillis(millis)).earliest(deadline);
         lock.lockInterruptibly();
         try {
             while (!aborted && !completed) {
-                long left = end - System.nanoTime();
+                long left = end.remainingNanos();
                 if (left <= 0) {
                     break;
                 }
@@ -282,4 +324,3 @@ final class Call {
         }
     }
 }
-

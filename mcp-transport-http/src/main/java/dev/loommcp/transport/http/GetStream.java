@@ -7,6 +7,7 @@ import static dev.loommcp.transport.http.HttpSettings.CLOSE_TIMEOUT_MILLIS;
 import static dev.loommcp.transport.http.HttpSettings.MAX_STREAM_ATTEMPTS;
 
 import dev.loommcp.McpException;
+import dev.loommcp.spi.Deadline;
 import dev.loommcp.transport.http.ResponseStream.Outcome;
 import java.lang.System.Logger.Level;
 import java.net.http.HttpResponse;
@@ -123,13 +124,13 @@ final class GetStream {
                         return; // the session expired: the stream starts again in the next one (sessionRestarted)
                     }
                     HttpResponse<StreamBody> resp = exchange.send(call, "GET", EMPTY,
-                            current.streamHeaders(lastId), Long.MAX_VALUE);
+                            current.streamHeaders(lastId), Deadline.NONE);
                     int status = resp.statusCode();
                     if (status == 404 && current.id() != null) {
                         resp.body().close();
                         // the server no longer knows the session: the next request starts a new one, without
                         // first going out with no session; the stream starts again in it (sessionRestarted)
-                        Sender.sessionExpired(session, current, "GET stream", 404, origin);
+                        LegacyDialect.sessionExpired(session, current, "GET stream", 404, origin);
                         return;
                     }
                     if (status == 405 || status == 404 || status == 400) {
@@ -153,7 +154,7 @@ final class GetStream {
                         Outcome outcome = Outcome.ENDED;
                         try {
                             outcome = responses.readSse(call, resp.body(), parser, () -> false, "GET stream", false,
-                                    Long.MAX_VALUE);
+                                    Deadline.NONE);
                         } finally {
                             lastId = parser.lastEventId();
                             if (parser.retryMillis() >= 0) {
@@ -183,7 +184,7 @@ final class GetStream {
                     return;
                 }
                 long delay = settings.reconnectMillis(retry, Math.max(1, failures));
-                if (!call.sleep(delay, Long.MAX_VALUE)) {
+                if (!call.sleep(delay, Deadline.NONE)) {
                     return;
                 }
             }

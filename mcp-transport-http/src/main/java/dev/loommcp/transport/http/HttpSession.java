@@ -6,9 +6,6 @@ import static dev.loommcp.transport.http.HeaderRules.LAST_EVENT_ID_HEADER;
 import static dev.loommcp.transport.http.HeaderRules.SESSION_HEADER;
 import static dev.loommcp.transport.http.HeaderRules.VERSION_HEADER;
 
-import java.util.ArrayList;
-import java.util.List;
-
 /**
  * The HTTP session as one immutable value: the {@code Mcp-Session-Id} the server assigned and the negotiated
  * protocol version sent as {@code MCP-Protocol-Version}, either {@code null} while unknown. The transport holds it in
@@ -45,39 +42,35 @@ record HttpSession(String id, String protocolVersion, boolean expired) {
     }
 
     /** The transport's headers of a POST in this session. */
-    List<String[]> postHeaders() {
-        List<String[]> h = new ArrayList<>(4);
-        h.add(new String[] {"Accept", ACCEPT_POST});
-        h.add(new String[] {"Content-Type", "application/json"});
-        addSessionHeaders(h);
-        return h;
+    Headers postHeaders() {
+        if (id == null && protocolVersion == null) {
+            return Headers.of("Accept", ACCEPT_POST, "Content-Type", "application/json");
+        }
+        if (protocolVersion == null) {
+            return Headers.of("Accept", ACCEPT_POST, "Content-Type", "application/json", SESSION_HEADER, id);
+        }
+        if (id == null) {
+            return Headers.of("Accept", ACCEPT_POST, "Content-Type", "application/json",
+                    VERSION_HEADER, protocolVersion);
+        }
+        return Headers.of("Accept", ACCEPT_POST, "Content-Type", "application/json", SESSION_HEADER, id,
+                VERSION_HEADER, protocolVersion);
     }
 
     /** The transport's headers of the DELETE that ends this session (which has an id). */
-    List<String[]> deleteHeaders() {
-        List<String[]> h = new ArrayList<>(2);
-        addSessionHeaders(h);
-        return h;
+    Headers deleteHeaders() {
+        return sessionHeaders(Headers.NONE);
     }
 
     /** The transport's headers of a GET stream in this session, resumed after {@code lastEventId} when not null. */
-    List<String[]> streamHeaders(String lastEventId) {
-        List<String[]> h = new ArrayList<>(4);
-        h.add(new String[] {"Accept", ACCEPT_SSE});
-        addSessionHeaders(h);
-        if (lastEventId != null) {
-            h.add(new String[] {LAST_EVENT_ID_HEADER, lastEventId});
-        }
-        return h;
+    Headers streamHeaders(String lastEventId) {
+        Headers h = sessionHeaders(Headers.of("Accept", ACCEPT_SSE));
+        return lastEventId == null ? h : h.plus(LAST_EVENT_ID_HEADER, lastEventId);
     }
 
-    private void addSessionHeaders(List<String[]> h) {
-        if (id != null) {
-            h.add(new String[] {SESSION_HEADER, id});
-        }
-        if (protocolVersion != null) {
-            h.add(new String[] {VERSION_HEADER, protocolVersion});
-        }
+    private Headers sessionHeaders(Headers h) {
+        Headers s = id == null ? h : h.plus(SESSION_HEADER, id);
+        return protocolVersion == null ? s : s.plus(VERSION_HEADER, protocolVersion);
     }
 
     /** Names what is set, never the values (the session id is a credential of sorts). */

@@ -1,10 +1,10 @@
 package dev.loommcp.transport.http;
 
+import dev.loommcp.spi.Deadline;
 import dev.loommcp.spi.JsonRpcFraming;
 import dev.loommcp.spi.TransportThreads;
 import java.net.URI;
 import java.time.Duration;
-import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 import javax.net.ssl.SSLContext;
@@ -48,8 +48,8 @@ final class HttpSettings {
      * without path, query or credentials: safe to log.
      */
     final String origin;
-    /** The caller's headers, name and value, in order. */
-    final List<String[]> headers;
+    /** The caller's headers, in order. */
+    final Headers headers;
     final Duration connectTimeout;
     final Duration idleTimeout;
     /** The request signer, or {@code null}. */
@@ -66,14 +66,14 @@ final class HttpSettings {
     /** The client's threads, set once when the transport opens (the core's until then). */
     volatile TransportThreads threads = TransportThreads.standard();
 
-    HttpSettings(URI endpoint, HttpConnector connector, HttpConnector.Route route, List<String[]> headers,
+    HttpSettings(URI endpoint, HttpConnector connector, HttpConnector.Route route, Headers headers,
                  Duration connectTimeout, Duration idleTimeout, RequestSigner signer, AuthorizationProvider authorization, SSLContext sslContext,
                  int maxMessageBytes, Duration reconnectDelay, String tlsDescription) {
         this.endpoint = endpoint;
         this.connector = connector;
         this.target = route == null ? endpoint : route.requestUri();
         this.origin = route == null ? originOf(endpoint) : route.origin();
-        this.headers = List.copyOf(headers);
+        this.headers = headers;
         this.connectTimeout = connectTimeout;
         this.idleTimeout = idleTimeout;
         this.signer = signer;
@@ -135,30 +135,29 @@ final class HttpSettings {
 
     /**
      * The wait for the next byte of a call's response: none for an {@linkplain Call#unbounded unbounded} call, else
-     * {@link #waitNanos(long)}.
+     * {@link #waitNanos(Deadline)}.
      */
-    long waitNanos(Call call, long deadlineNanos) {
-        return call.unbounded ? Long.MAX_VALUE : waitNanos(deadlineNanos);
+    long waitNanos(Call call, Deadline deadline) {
+        return call.unbounded ? Long.MAX_VALUE : waitNanos(deadline);
     }
 
     /** The wait for the next byte of a response: the idle timeout, or less when the deadline comes first. */
-    long waitNanos(long deadlineNanos) {
+    long waitNanos(Deadline deadline) {
         long idle = idleNanos();
-        if (deadlineNanos == Long.MAX_VALUE) {
+        if (deadline.isNone()) {
             return idle;
         }
-        return Math.max(1, Math.min(idle, deadlineNanos - System.nanoTime()));
+        return Math.max(1, Math.min(idle, deadline.remainingNanos()));
     }
 
     /**
      * Bounds a request until its response headers: connecting (connect timeout) plus one idle period, and a little
      * past the deadline, so that the transport's own wait for the headers reports the deadline first.
      */
-    Duration headerTimeout(long deadlineNanos) {
+    Duration headerTimeout(Deadline deadline) {
         long idle = saturatedAdd(idleNanos(), connectTimeout.toNanos());
-        if (deadlineNanos != Long.MAX_VALUE) {
-            long remaining = deadlineNanos - System.nanoTime();
-            idle = Math.min(idle, Math.max(remaining, 0) + TIMER_SLACK_NANOS);
+        if (!deadline.isNone()) {
+            idle = Math.min(idle, saturatedAdd(deadline.remainingNanos(), TIMER_SLACK_NANOS));
         }
         return Duration.ofNanos(idle);
     }
@@ -227,7 +226,7 @@ final class HttpSettings {
      * @param origin the endpoint's origin (safe to log)
      * @param target the URI requests go to (neither its path nor its query is shown, only whether it has them)
      */
-    static String describeConfig(String origin, URI target, List<String[]> headers, boolean signer,
+    static String describeConfig(String origin, URI target, Headers headers, boolean signer,
                                  boolean authorization, String tls) {
         StringBuilder sb = new StringBuilder("[endpoint=");
         sb.append(origin);
@@ -240,14 +239,8 @@ final class HttpSettings {
         if (target.getRawQuery() != null) {
             sb.append("?<redacted>");
         }
-        sb.append(", headers=[");
-        for (int i = 0; i < headers.size(); i++) {
-            if (i > 0) {
-                sb.append(", ");
-            }
-            sb.append(headers.get(i)[0]).append(": <redacted>");
-        }
-        sb.append("], signer=").append(signer ? "set" : "none");
+        sb.append(", headers=").append(headers); // names only: every value is redacted
+        sb.append(", signer=").append(signer ? "set" : "none");
         sb.append(", authorization=").append(authorization ? "set" : "none");
         sb.append(", tls=").append(tls).append(']');
         return sb.toString();

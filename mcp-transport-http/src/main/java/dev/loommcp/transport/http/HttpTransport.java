@@ -18,9 +18,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -113,7 +110,9 @@ import javax.net.ssl.SSLContext;
  *
  * <p>Thread-safety: an instance is used by one client; {@link #send} may be called from many threads at once.
  * Threads: HTTP client work runs on virtual threads named {@code mcp-http-<n>}, the GET stream on one named
- * {@code mcp-http-get-<n>}; none outlives {@link #close()}.
+ * {@code mcp-http-get-<n>}; none outlives {@link #close()}. A message's exchange runs on the calling thread when
+ * the caller waits for the answer, else on a thread of the send ({@link SendContext#fork}, {@code mcp-http-send-<n>}),
+ * which the core's request scope owns: close aborts its exchange, so it ends promptly.
  *
  * <p>Secrets: caller header values, signer output, an authorization provider's credentials and key material are
  * never logged and never put in exception messages; {@link #toString()} redacts header values and the endpoint's
@@ -194,12 +193,17 @@ public final class HttpTransport implements McpTransport {
      *                                  message names the module to add) or the connector refuses the endpoint
      */
     public static Builder newBuilder(URI endpoint) {
+        return new Builder(draft(endpoint));
+    }
+
+    /** The settings draft of {@link #newBuilder(URI)} (and of {@link SseTransport#newBuilder(URI)}). */
+    static SettingsDraft draft(URI endpoint) {
         Objects.requireNonNull(endpoint, "endpoint");
         String scheme = endpoint.getScheme();
         if (scheme == null || scheme.equalsIgnoreCase("http") || scheme.equalsIgnoreCase("https")) {
-            return new Builder(endpoint, null);
+            return new SettingsDraft(endpoint, null);
         }
-        return new Builder(endpoint, Connectors.find(scheme));
+        return new SettingsDraft(endpoint, Connectors.find(scheme));
     }
 
     /**
@@ -219,7 +223,7 @@ public final class HttpTransport implements McpTransport {
         if (endpoint.getScheme() == null || !endpoint.getScheme().equalsIgnoreCase(connector.scheme())) {
             throw new IllegalArgumentException("the endpoint's scheme is not " + connector.scheme() + ":");
         }
-        return new Builder(endpoint, connector);
+        return new Builder(new SettingsDraft(endpoint, connector));
     }
 
     /**
@@ -332,26 +336,27 @@ public final class HttpTransport implements McpTransport {
     }
 
     /**
-     * Queues one message and returns: a request's exchange (POST, then its JSON or SSE answer, resumed if it
-     * breaks, until the response was delivered to the sink) runs on its own {@code mcp-http-send} thread, aborted
-     * through the context's cancel. When the context says that the {@linkplain SendContext#callerWaits() caller
-     * waits} for the answer anyway and neither an {@link AuthorizationProvider} nor a {@link RequestSigner} is set
-     * (user code that may block past the deadline), the exchange runs on the calling thread instead, and this
-     * method returns once the answer was delivered or its failure reported: the deadline, the context's cancel and
-     * {@link #close()} end it as promptly, and an interrupt ends it and returns with the interrupt flag set. Its
-     * failure reaches the sink's
+     * Queues one message and returns: a request's exchange (POST, then its JSON or SSE answer, resumed if it breaks,
+     * until the response was delivered to the sink) runs on a thread of the send, {@code mcp-http-send-<n>} started by
+     * {@link SendContext#fork} (owned by the request's scope), aborted through the context's cancel; when the request
+     * has ended already nothing is sent. When the context says that the
+     * {@linkplain SendContext#callerWaits() caller waits} for the answer anyway and neither an
+     * {@link AuthorizationProvider} nor a {@link RequestSigner} is set (user code that may block past the deadline),
+     * the exchange runs on the calling thread instead, and this method returns once the answer was delivered or its
+     * failure reported: the deadline, the context's cancel and {@link #close()} end it as promptly, and an interrupt
+     * ends it and returns with the interrupt flag set. Its failure reaches the sink's
      * {@link dev.loommcp.spi.TransportSink#onSendFailed onSendFailed}: {@link dev.loommcp.McpSessionExpiredException}
-     * on HTTP 404 for a request sent in a session, or for any request while the session is expired (refused
-     * unsent; only {@code initialize} goes out then, without a session, and takes the session id its answer
-     * returns), {@link McpHttpStatusException} on an unaccepted status or redirect,
-     * {@link McpTransportException} on I/O failure, idle timeout or a stream that cannot be resumed,
-     * {@link McpProtocolException} when the answer is malformed or lacks the response, {@link McpTimeoutException}
-     * when the deadline passes during the exchange (in the modern era, see the class description: no session, no
-     * resumption, the error mapping there). A notification or response is POSTed on its own thread and a
-     * failure is logged at DEBUG and dropped, unless the context asks to
+     * on HTTP 404 for a request sent in a session, or for any request while the session is expired (refused unsent;
+     * only {@code initialize} goes out then, without a session, and takes the session id its answer returns),
+     * {@link McpHttpStatusException} on an unaccepted status or redirect, {@link McpTransportException} on I/O failure,
+     * idle timeout or a stream that cannot be resumed, {@link McpProtocolException} when the answer is malformed or
+     * lacks the response, {@link McpTimeoutException} when the deadline passes during the exchange (in the modern era,
+     * see the class description: no session, no resumption, the error mapping there). A notification or response is
+     * POSTed on a thread of the send (also {@link SendContext#fork}; dropped when the request it belongs to has ended
+     * already) and a failure is logged at DEBUG and dropped, unless the context asks to
      * {@linkplain SendContext#awaitDelivery() await the delivery}: then it is POSTed on the calling thread, which
-     * returns once the 202 arrived and throws what went wrong (the exceptions above). Messages are sent in the order
-     * of the calls for one-way messages the core awaits; {@link #close()} lets queued notifications go out first.
+     * returns once the 202 arrived and throws what went wrong (the exceptions above). Messages are sent in the order of
+     * the calls for one-way messages the core awaits; {@link #close()} lets queued notifications go out first.
      *
      * @throws McpClosedException       when the transport is closed
      * @throws IllegalStateException    when the transport was never opened (and is not closed)
@@ -366,14 +371,15 @@ public final class HttpTransport implements McpTransport {
             return;
         }
         byte[] body = encode(message, context);
-        List<String[]> modern = modernHeaders(context);
-        if (fallback != null && modern == null && !handshakeSeen.get() && session.get().id() == null) {
+        Dialect dialect = sender.dialect(context);
+        Headers fixed = dialect.fixedHeaders(context);
+        if (fallback != null && dialect.mayFallBack() && !handshakeSeen.get() && session.get().id() == null) {
             fallback.candidate(message, context);
         }
         if (message instanceof JsonRpcMessage.Request r) {
-            sender.startRequest(r, body, context, modern);
+            sender.startRequest(r, body, context, dialect, fixed);
         } else {
-            sender.startOneWay(body, context, oneWayWhat(message), modern);
+            sender.startOneWay(body, context, oneWayWhat(message), dialect, fixed);
         }
     }
 
@@ -384,17 +390,13 @@ public final class HttpTransport implements McpTransport {
      */
     void exchange(JsonRpcMessage message, SendContext context) throws InterruptedException {
         byte[] body = encode(message, context);
-        List<String[]> modern = modernHeaders(context);
+        Dialect dialect = sender.dialect(context);
+        Headers fixed = dialect.fixedHeaders(context);
         if (message instanceof JsonRpcMessage.Request r) {
-            sender.sendRequest(r, body, context, modern);
+            sender.exchange(r, body, context, dialect, fixed, false);
         } else {
-            sender.sendOneWay(body, context, oneWayWhat(message), modern);
+            sender.sendOneWay(body, context, oneWayWhat(message), dialect, fixed);
         }
-    }
-
-    /** The headers of a modern-era POST when the context carries routing facts, else {@code null} (legacy era). */
-    private static List<String[]> modernHeaders(SendContext context) {
-        return context.routing().map(RoutingHeaders::post).orElse(null);
     }
 
     /** What a notification or response POST is called in logs and messages. */
@@ -495,13 +497,14 @@ public final class HttpTransport implements McpTransport {
     /**
      * Closes the transport: stops the GET stream, lets the notifications and responses already queued (a
      * {@code notifications/cancelled} on its way) go out for up to 2 seconds, aborts every exchange still in flight
-     * and joins the sending threads, sends {@code DELETE} with the session id if there is one (any answer accepted,
-     * bounded by {@link #CLOSE_TIMEOUT}), and shuts the HTTP client and its threads down. Idempotent; safe
-     * from any thread. If the calling thread is interrupted the DELETE is skipped, the other waits still run to their
-     * bounds, and the interrupt status is restored before returning. The flush is bounded by 2 seconds and each of
-     * its five other waits (the GET stream's thread, the sending threads, the DELETE, including a
-     * {@link RequestSigner} that blocks, the HTTP client's and the executor's termination) by about 3 seconds, so
-     * {@code close()} returns within about 17 seconds at worst, and at once when nothing is in flight.
+     * (the threads of the sends, which the core's request scopes own and wait for, then end promptly), sends
+     * {@code DELETE} with the session id if there is one (any answer accepted, bounded by {@link #CLOSE_TIMEOUT}), and
+     * shuts the HTTP client and its threads down. Idempotent; safe from any thread. If the calling thread is
+     * interrupted the DELETE is skipped, the other waits still run to their bounds, and the interrupt status is
+     * restored before returning. The flush is bounded by 2 seconds and each of its four other waits (the GET stream's
+     * thread, the DELETE, including a {@link RequestSigner} that blocks, the HTTP client's and the executor's
+     * termination) by about 3 seconds, so {@code close()} returns within about 14 seconds at worst, and at once when
+     * nothing is in flight.
      */
     @Override
     public void close() {
@@ -521,7 +524,9 @@ public final class HttpTransport implements McpTransport {
             }
             // a notifications/cancelled (or an answer) already queued goes out before the exchanges are aborted
             interrupted |= sender.awaitOneWay(Deadline.after(Duration.ofMillis(HttpSettings.ONE_WAY_FLUSH_MILLIS)));
-            interrupted |= sender.abortAndJoin(Deadline.after(CLOSE_TIMEOUT));
+            // the threads of the sends are the core's request scopes' (SendContext.fork): aborting their exchanges
+            // ends them promptly, and each scope waits for its own
+            sender.abortAll();
             sender.reportDrops(); // the drops of a burst that no ended POST reported
             HttpSession last = session.get();
             if (last.id() != null && !interrupted) {
@@ -559,51 +564,11 @@ public final class HttpTransport implements McpTransport {
      * transport gets a snapshot of the settings.
      */
     public static final class Builder {
-        private final URI endpoint;
-        private final List<String[]> headers = new ArrayList<>();
-        private Duration connectTimeout = HttpSettings.DEFAULT_CONNECT_TIMEOUT;
-        private Duration idleTimeout = HttpSettings.DEFAULT_IDLE_TIMEOUT;
-        private RequestSigner signer;
-        private AuthorizationProvider authorization;
-        private Path certChain;
-        private Path privateKey;
-        private Path pkcs12;
-        private char[] pkcs12Password;
-        private Path trustedCertificates;
-        private SSLContext sslContext;
-        private int maxMessageBytes = HttpSettings.DEFAULT_MAX_MESSAGE_BYTES;
-        private Duration reconnectDelay = Duration.ofMillis(HttpSettings.DEFAULT_RETRY_MILLIS);
+        private final SettingsDraft draft;
         private boolean legacySseFallback = true;
 
-        private final HttpConnector connector;
-        private final HttpConnector.Route route;
-
-        private Builder(URI endpoint, HttpConnector connector) {
-            Objects.requireNonNull(endpoint, "endpoint");
-            this.connector = connector;
-            if (connector != null) {
-                this.route = Objects.requireNonNull(connector.route(endpoint), "the connector's route");
-                this.endpoint = endpoint;
-                return;
-            }
-            this.route = null;
-            if (!endpoint.isAbsolute() || endpoint.getScheme() == null
-                    || !(endpoint.getScheme().equalsIgnoreCase("http")
-                    || endpoint.getScheme().equalsIgnoreCase("https"))) {
-                throw new IllegalArgumentException("the endpoint must be an absolute http or https URI");
-            }
-            if (endpoint.getHost() == null || endpoint.getHost().isEmpty()) {
-                throw new IllegalArgumentException("the endpoint has no host");
-            }
-            if (endpoint.getRawUserInfo() != null) {
-                throw new IllegalArgumentException("the endpoint must not carry user info (user:password@); send "
-                        + "credentials in an Authorization header instead");
-            }
-            if (endpoint.getPort() > 65535) {
-                throw new IllegalArgumentException("the endpoint's port " + endpoint.getPort()
-                        + " is out of range (1-65535)");
-            }
-            this.endpoint = endpoint;
+        private Builder(SettingsDraft draft) {
+            this.draft = draft;
         }
 
         /**
@@ -623,11 +588,7 @@ public final class HttpTransport implements McpTransport {
          *                                  invalid; the message names the header, never the value
          */
         public Builder header(String name, String value) {
-            String problem = HeaderRules.problem(name, value);
-            if (problem != null) {
-                throw new IllegalArgumentException("cannot add " + problem);
-            }
-            headers.add(new String[] {name, value});
+            draft.header(name, value);
             return this;
         }
 
@@ -639,7 +600,7 @@ public final class HttpTransport implements McpTransport {
          * @throws IllegalArgumentException if not positive
          */
         public Builder connectTimeout(Duration timeout) {
-            this.connectTimeout = positive(timeout, "connectTimeout");
+            draft.connectTimeout(timeout);
             return this;
         }
 
@@ -655,7 +616,7 @@ public final class HttpTransport implements McpTransport {
          * @throws IllegalArgumentException if not positive
          */
         public Builder idleTimeout(Duration timeout) {
-            this.idleTimeout = positive(timeout, "idleTimeout");
+            draft.idleTimeout(timeout);
             return this;
         }
 
@@ -670,7 +631,7 @@ public final class HttpTransport implements McpTransport {
          * @throws IllegalArgumentException if not positive
          */
         public Builder reconnectDelay(Duration delay) {
-            this.reconnectDelay = positive(delay, "reconnectDelay");
+            draft.reconnectDelay(delay);
             return this;
         }
 
@@ -681,7 +642,7 @@ public final class HttpTransport implements McpTransport {
          * @return this builder
          */
         public Builder requestSigner(RequestSigner signer) {
-            this.signer = signer;
+            draft.requestSigner(signer);
             return this;
         }
 
@@ -695,7 +656,7 @@ public final class HttpTransport implements McpTransport {
          * @return this builder
          */
         public Builder authorization(AuthorizationProvider provider) {
-            this.authorization = provider;
+            draft.authorization(provider);
             return this;
         }
 
@@ -710,10 +671,7 @@ public final class HttpTransport implements McpTransport {
          * @return this builder
          */
         public Builder clientIdentityPem(Path certificateChain, Path pkcs8PrivateKey) {
-            this.certChain = Objects.requireNonNull(certificateChain, "certificateChain");
-            this.privateKey = Objects.requireNonNull(pkcs8PrivateKey, "pkcs8PrivateKey");
-            this.pkcs12 = null;
-            clearPassword();
+            draft.clientIdentityPem(certificateChain, pkcs8PrivateKey);
             return this;
         }
 
@@ -726,11 +684,7 @@ public final class HttpTransport implements McpTransport {
          * @return this builder
          */
         public Builder clientIdentityPkcs12(Path keyStore, char[] password) {
-            this.pkcs12 = Objects.requireNonNull(keyStore, "keyStore");
-            clearPassword();
-            this.pkcs12Password = Objects.requireNonNull(password, "password").clone();
-            this.certChain = null;
-            this.privateKey = null;
+            draft.clientIdentityPkcs12(keyStore, password);
             return this;
         }
 
@@ -742,7 +696,7 @@ public final class HttpTransport implements McpTransport {
          * @return this builder
          */
         public Builder trustedCertificatesPem(Path pemFile) {
-            this.trustedCertificates = Objects.requireNonNull(pemFile, "pemFile");
+            draft.trustedCertificatesPem(pemFile);
             return this;
         }
 
@@ -754,7 +708,7 @@ public final class HttpTransport implements McpTransport {
          * @return this builder
          */
         public Builder sslContext(SSLContext context) {
-            this.sslContext = context;
+            draft.sslContext(context);
             return this;
         }
 
@@ -767,10 +721,7 @@ public final class HttpTransport implements McpTransport {
          * @throws IllegalArgumentException if not positive
          */
         public Builder maxMessageSize(int bytes) {
-            if (bytes <= 0) {
-                throw new IllegalArgumentException("maxMessageSize must be positive");
-            }
-            this.maxMessageBytes = bytes;
+            draft.maxMessageSize(bytes);
             return this;
         }
 
@@ -803,64 +754,13 @@ public final class HttpTransport implements McpTransport {
          *                               file and the problem, never key material)
          */
         public HttpTransport build() {
-            return new HttpTransport(this, settings());
-        }
-
-        /**
-         * The settings of a transport built now (TLS material given as files is read now): for
-         * {@link #build()} and for {@link SseTransport.Builder}, which keeps its settings in one of these builders.
-         */
-        HttpSettings settings() {
-            boolean fileTls = certChain != null || pkcs12 != null || trustedCertificates != null;
-            if (sslContext != null && fileTls) {
-                throw new IllegalStateException("sslContext cannot be combined with clientIdentityPem, "
-                        + "clientIdentityPkcs12 or trustedCertificatesPem");
-            }
-            if (connector != null && (sslContext != null || fileTls)) {
-                throw new IllegalStateException("TLS settings apply to https endpoints only, not to "
-                        + connector.scheme() + ": endpoints");
-            }
-            SSLContext ssl = sslContext;
-            if (fileTls) {
-                ssl = TlsMaterial.build(certChain, privateKey, pkcs12, pkcs12Password, trustedCertificates);
-            }
-            return new HttpSettings(endpoint, connector, route, headers, connectTimeout, idleTimeout, signer,
-                    authorization, ssl, maxMessageBytes, reconnectDelay, tlsDescription());
-        }
-
-        String tlsDescription() {
-            if (sslContext != null) {
-                return "caller context";
-            }
-            String id = certChain != null ? "PEM identity" : pkcs12 != null ? "PKCS#12 identity" : "default";
-            return trustedCertificates != null ? id + " + trusted PEM" : id;
-        }
-
-        private void clearPassword() {
-            if (pkcs12Password != null) {
-                Arrays.fill(pkcs12Password, '\0');
-                pkcs12Password = null;
-            }
-        }
-
-        private static Duration positive(Duration d, String what) {
-            Objects.requireNonNull(d, what);
-            if (d.isNegative() || d.isZero()) {
-                throw new IllegalArgumentException(what + " must be positive");
-            }
-            if (d.compareTo(Duration.ofDays(365)) > 0) {
-                throw new IllegalArgumentException(what + " must be at most 365 days, got " + d);
-            }
-            return d;
+            return new HttpTransport(this, draft.settings());
         }
 
         /** Describes the settings; header values and the endpoint's path and query are redacted. */
         @Override
         public String toString() {
-            return "HttpTransport.Builder" + HttpSettings.describeConfig(
-                    route != null ? route.origin() : HttpSettings.originOf(endpoint),
-                    route != null ? route.requestUri() : endpoint, headers, signer != null,
-                    authorization != null, tlsDescription());
+            return "HttpTransport.Builder" + draft.describe();
         }
     }
 }

@@ -96,7 +96,13 @@ final class LegacyFallback {
             candidate = null;
             candidateContext = null;
             trying = new SseTransport(settings, exchange.client());
-            thread = settings.threads.start("http-sse-fallback", () -> run(r, ctx, h));
+            try {
+                // the request's own thread: its scope owns it (and interrupts it when the request ends)
+                thread = ctx.fork("http-sse-fallback", () -> run(r, ctx, h));
+            } catch (IllegalStateException e) {
+                trying = null; // the request has ended already: nobody waits for it, its failure is no news
+                return false;
+            }
             ctx.onCancel(thread::interrupt);
         } finally {
             lock.unlock();

@@ -12,6 +12,7 @@ import dev.loommcp.McpProtocolException;
 import dev.loommcp.McpSessionExpiredException;
 import dev.loommcp.McpTransportException;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
+import dev.loommcp.spi.Deadline;
 import dev.loommcp.spi.SendContext;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
@@ -61,7 +62,7 @@ final class ResponseStream {
         SseParser parser = new SseParser(settings.maxMessageBytes, null,
                 inbound.listener("response stream of " + call.what, false));
         Outcome outcome = readSse(call, body, parser, call::completed, "response stream of " + call.what, true,
-                ctx.deadline().nanoTime());
+                ctx.deadline());
         if (outcome == Outcome.DONE) {
             return;
         }
@@ -76,10 +77,10 @@ final class ResponseStream {
      *
      * @throws McpTransportException when the stream ends or breaks before the response
      */
-    void readModernStream(Call call, StreamBody body, SendContext ctx) throws InterruptedException {
+    void readModernStream(Call call, StreamBody body) throws InterruptedException {
         String what = "response stream of " + call.what;
         SseParser parser = new SseParser(settings.maxMessageBytes, null, inbound.modernListener(what)).ignoreIds();
-        Outcome outcome = readSse(call, body, parser, call::completed, what, true, ctx.deadline().nanoTime());
+        Outcome outcome = readSse(call, body, parser, call::completed, what, true, call.deadline);
         if (outcome != Outcome.DONE) {
             throw new McpTransportException(call.what + ": the response stream ended before the response (streams "
                     + "cannot be resumed in protocol 2026-07-28; the request is lost)");
@@ -107,13 +108,13 @@ final class ResponseStream {
                     ? " (the server's SSE retry, which is capped at " + HttpSettings.MAX_SERVER_RETRY_MILLIS + " ms)"
                     : "");
             ctx.waitingFor(waiting); // stays set when the call ends meanwhile: its timeout then says so
-            if (!call.sleep(delay, ctx.deadline().nanoTime())) {
+            if (!call.sleep(delay, ctx.deadline())) {
                 throw exchange.aborted(call);
             }
             if (call.completed()) {
                 return;
             }
-            throwIfPast(call, ctx.deadline().nanoTime(), waiting);
+            throwIfPast(call, ctx.deadline(), waiting);
             ctx.waitingFor(null);
             String what = call.what + " resumption";
             HttpSession current = session.get();
@@ -123,16 +124,16 @@ final class ResponseStream {
                         + "expired");
             }
             HttpResponse<StreamBody> resp = exchange.send(call, "GET", EMPTY, current.streamHeaders(lastId),
-                    ctx.deadline().nanoTime());
+                    ctx.deadline());
             int status = resp.statusCode();
             if (status == 404 && current.id() != null) {
                 resp.body().close(); // a server restarted since: the session expired, as for a POST
-                throw Sender.sessionExpired(session, current, what + " (GET with Last-Event-ID)", 404,
+                throw LegacyDialect.sessionExpired(session, current, what + " (GET with Last-Event-ID)", 404,
                         settings.origin);
             }
             if (status < 200 || status >= 300) {
-                throw exchange.statusFailure(call, resp, null, what + " (GET with Last-Event-ID) failed with HTTP "
-                        + status, ctx.deadline().nanoTime());
+                throw exchange.errors.statusFailure(call, resp, null,
+                        what + " (GET with Last-Event-ID) failed with HTTP " + status);
             }
             if (!mediaType(resp).equals("text/event-stream")) {
                 resp.body().close();
@@ -140,7 +141,7 @@ final class ResponseStream {
             }
             SseParser parser = new SseParser(settings.maxMessageBytes, lastId,
                     inbound.listener("resumed stream of " + call.what, true));
-            Outcome outcome = readSse(call, resp.body(), parser, call::completed, what, true, ctx.deadline().nanoTime());
+            Outcome outcome = readSse(call, resp.body(), parser, call::completed, what, true, ctx.deadline());
             if (outcome == Outcome.DONE) {
                 return;
             }
@@ -160,13 +161,13 @@ final class ResponseStream {
      * @param declaredLength the answer's {@code Content-Length} (already checked to be valid), or -1 without one: a
      *                       length over the message limit fails at once, as the body would once read that far
      */
-    void readJsonAnswer(Call call, StreamBody body, long declaredLength, long deadlineNanos)
+    void readJsonAnswer(Call call, StreamBody body, long declaredLength, Deadline deadline)
             throws InterruptedException {
         if (declaredLength > settings.maxMessageBytes && !body.encoded()) { // compressed: the decoded size counts
             body.close();
             throw tooLarge(call, settings.maxMessageBytes);
         }
-        byte[] bytes = readAll(call, body, settings.maxMessageBytes, deadlineNanos);
+        byte[] bytes = readAll(call, body, settings.maxMessageBytes, deadline);
         traceBody("received", call.what, bytes);
         List<JsonRpcMessage> messages;
         try {
@@ -185,13 +186,13 @@ final class ResponseStream {
      * @param failOnIdle whether an idle timeout fails (request streams) or just ends the stream (GET stream)
      */
     Outcome readSse(Call call, StreamBody body, SseParser parser, BooleanSupplier done, String what,
-                    boolean failOnIdle, long deadlineNanos) throws InterruptedException {
+                    boolean failOnIdle, Deadline deadline) throws InterruptedException {
         try {
             while (true) {
                 if (done.getAsBoolean()) {
                     return Outcome.DONE;
                 }
-                ByteBuffer b = body.read(settings.waitNanos(call, deadlineNanos));
+                ByteBuffer b = body.read(settings.waitNanos(call, deadline));
                 if (b == null) {
                     LOG.log(Level.DEBUG, () -> what + " ended");
                     return done.getAsBoolean() ? Outcome.DONE : Outcome.ENDED;
@@ -212,7 +213,7 @@ final class ResponseStream {
             }
             throw exchange.aborted(call);
         } catch (StreamBody.IdleTimeoutException e) {
-            throwIfPast(call, deadlineNanos, "reading the " + what);
+            throwIfPast(call, deadline, "reading the " + what);
             if (failOnIdle) {
                 throw new McpTransportException(what + ": no data for " + settings.idleTimeout.toMillis()
                         + " ms (idle timeout)");
@@ -242,9 +243,9 @@ final class ResponseStream {
     }
 
     /** Reads a whole body of at most {@code max} bytes, mapping its failures to the client's exceptions. */
-    byte[] readAll(Call call, StreamBody body, int max, long deadlineNanos) throws InterruptedException {
+    byte[] readAll(Call call, StreamBody body, int max, Deadline deadline) throws InterruptedException {
         try {
-            byte[] all = body.readAll(max, () -> settings.waitNanos(call, deadlineNanos));
+            byte[] all = body.readAll(max, () -> settings.waitNanos(call, deadline));
             body.finish(); // read to its end: nothing to cancel, the connection stays
             return all;
         } catch (StreamBody.ClosedException e) {
@@ -253,7 +254,7 @@ final class ResponseStream {
             }
             throw exchange.aborted(call);
         } catch (StreamBody.IdleTimeoutException e) {
-            throwIfPast(call, deadlineNanos, "reading the answer");
+            throwIfPast(call, deadline, "reading the answer");
             throw new McpTransportException(call.what + ": no data for " + settings.idleTimeout.toMillis()
                     + " ms (idle timeout)");
         } catch (StreamBody.TooLargeException e) {

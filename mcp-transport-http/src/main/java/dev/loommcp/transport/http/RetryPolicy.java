@@ -1,5 +1,6 @@
 package dev.loommcp.transport.http;
 
+import dev.loommcp.spi.Deadline;
 import java.net.http.HttpHeaders;
 import java.time.Duration;
 import java.time.Instant;
@@ -14,7 +15,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * When a request refused with 429 (Too Many Requests), or 503 (Service Unavailable) with {@code Retry-After}, is
- * sent again ({@link Exchange#send}): such a refusal means the server did not process it (RFC 6585 section 4, RFC
+ * sent again ({@link RefusalRetry}): such a refusal means the server did not process it (RFC 6585 section 4, RFC
  * 9110 section 15.6.4), so sending it again is safe whatever it is. At most {@value #MAX_SENDS} sends; each wait is
  * the server's {@code Retry-After} (RFC 9110 section 10.2.3: delta-seconds or an HTTP date) plus a jitter of up to a
  * tenth of it (at least 50 ms, at most 1 s), so that clients refused together do not come back together; without
@@ -109,18 +110,17 @@ final class RetryPolicy {
      * @param retryAfter    the server's wait, or {@code null}
      * @param sent          how many times it was sent so far
      * @param waitMillis    the wait {@link #waitMillis} chose
-     * @param deadlineNanos the call's deadline ({@link System#nanoTime()}), {@code Long.MAX_VALUE} for none
+     * @param deadline      the call's deadline ({@link Deadline#NONE} for none)
      */
-    static String giveUp(Duration retryAfter, int sent, long waitMillis, long deadlineNanos) {
+    static String giveUp(Duration retryAfter, int sent, long waitMillis, Deadline deadline) {
         if (sent >= MAX_SENDS) {
             return "it was refused " + sent + " times";
         }
         if (retryAfter != null && retryAfter.compareTo(Duration.ofSeconds(MAX_RETRY_AFTER_SECONDS)) > 0) {
             return "the transport waits at most " + MAX_RETRY_AFTER_SECONDS + " s";
         }
-        if (deadlineNanos != Long.MAX_VALUE
-                && deadlineNanos - System.nanoTime() - TimeUnit.MILLISECONDS.toNanos(waitMillis) <= 0) {
-            long left = Math.max(0, TimeUnit.NANOSECONDS.toMillis(deadlineNanos - System.nanoTime()));
+        if (!deadline.isNone() && deadline.remainingNanos() - TimeUnit.MILLISECONDS.toNanos(waitMillis) <= 0) {
+            long left = TimeUnit.NANOSECONDS.toMillis(deadline.remainingNanos());
             return "the wait would pass the call's deadline (" + left + " ms left)";
         }
         return null;

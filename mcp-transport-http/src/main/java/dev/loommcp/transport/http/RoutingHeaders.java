@@ -38,12 +38,12 @@ final class RoutingHeaders {
      * The transport's headers of a modern POST.
      *
      * @param routing the message's routing facts
-     * @return the headers, name and value, in order
+     * @return the headers, in order
      * @throws IllegalArgumentException if the protocol version or the method cannot be sent as a header (not plain
      *                                  visible ASCII), or a parameter header name is not an HTTP token; the message
      *                                  names the header, never the value
      */
-    static List<String[]> post(RequestRouting routing) {
+    static Headers post(RequestRouting routing) {
         if (!HeaderRules.isVisibleAscii(routing.protocolVersion())) {
             throw new IllegalArgumentException("the protocol version cannot be sent as " + VERSION_HEADER
                     + " (it must be visible ASCII)");
@@ -52,13 +52,12 @@ final class RoutingHeaders {
             throw new IllegalArgumentException("the method cannot be sent as " + METHOD_HEADER
                     + " (it must be visible ASCII)");
         }
-        List<String[]> h = new ArrayList<>(6 + routing.parameterHeaders().size());
-        h.add(new String[] {"Accept", ACCEPT_POST});
-        h.add(new String[] {"Content-Type", "application/json"});
-        h.add(new String[] {VERSION_HEADER, routing.protocolVersion()});
-        h.add(new String[] {METHOD_HEADER, routing.method()});
+        List<String> h = new ArrayList<>(12 + 2 * routing.parameterHeaders().size());
+        h.addAll(List.of("Accept", ACCEPT_POST, "Content-Type", "application/json",
+                VERSION_HEADER, routing.protocolVersion(), METHOD_HEADER, routing.method()));
         if (routing.name() != null) {
-            h.add(new String[] {NAME_HEADER, encode(routing.name())});
+            h.add(NAME_HEADER);
+            h.add(encode(routing.name()));
         }
         for (Map.Entry<String, String> p : routing.parameterHeaders().entrySet()) {
             if (!HeaderRules.isToken(p.getKey())) {
@@ -67,9 +66,10 @@ final class RoutingHeaders {
             if (p.getValue() == null) {
                 continue;
             }
-            h.add(new String[] {PARAM_PREFIX + p.getKey(), encode(p.getValue())});
+            h.add(PARAM_PREFIX + p.getKey());
+            h.add(encode(p.getValue()));
         }
-        return h;
+        return Headers.of(h.toArray(new String[0]));
     }
 
     /**

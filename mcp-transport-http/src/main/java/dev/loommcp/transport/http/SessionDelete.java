@@ -44,7 +44,7 @@ final class SessionDelete {
     private static void send(HttpSettings settings, Exchange exchange, HttpSession last, Call call) {
         try {
             HttpResponse<StreamBody> resp = exchange.send(call, "DELETE", EMPTY, last.deleteHeaders(),
-                    System.nanoTime() + CLOSE_TIMEOUT.toNanos());
+                    Deadline.after(CLOSE_TIMEOUT));
             int status = resp.statusCode();
             resp.body().close();
             LOG.log(Level.DEBUG, () -> "DELETE session answered HTTP " + status

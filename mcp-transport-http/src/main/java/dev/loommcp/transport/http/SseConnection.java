@@ -42,6 +42,7 @@ final class SseConnection {
      * there), and the origin is said by the rest of the message.
      */
     private static final String GET_STREAM = "GET of the SSE stream";
+    private static final Headers SSE_GET_HEADERS = Headers.of("Accept", HeaderRules.ACCEPT_SSE);
 
     /** One GET stream: its reader thread, and the endpoint it announced. */
     static final class Stream {
@@ -243,15 +244,12 @@ final class SseConnection {
     private void read(Stream s) {
         McpException failure = null;
         try {
-            List<String[]> headers = List.<String[]>of(new String[] {"Accept", HeaderRules.ACCEPT_SSE});
             // the headers' wait is bounded like a POST's (connect plus idle timeout); the stream itself is not
-            long headerDeadline = System.nanoTime()
-                    + settings.connectTimeout.plus(settings.idleTimeout).toNanos();
-            HttpResponse<StreamBody> resp = exchange.send(s.call, "GET", EMPTY, headers, headerDeadline);
+            Deadline headerDeadline = Deadline.after(settings.connectTimeout.plus(settings.idleTimeout));
+            HttpResponse<StreamBody> resp = exchange.send(s.call, "GET", EMPTY, SSE_GET_HEADERS, headerDeadline);
             int status = resp.statusCode();
             if (status < 200 || status >= 300) {
-                throw exchange.statusFailure(s.call, resp, null, GET_STREAM + " failed with HTTP " + status,
-                        headerDeadline);
+                throw exchange.errors.statusFailure(s.call, resp, null, GET_STREAM + " failed with HTTP " + status);
             }
             String type = mediaType(resp);
             if (!type.equals("text/event-stream")) {
@@ -261,7 +259,7 @@ final class SseConnection {
             }
             SseParser parser = new SseParser(settings.maxMessageBytes, null, listener(s)).ignoreIds();
             responses.readSse(s.call, resp.body(), parser, () -> false, "SSE stream of " + origin, false,
-                    Long.MAX_VALUE);
+                    Deadline.NONE);
         } catch (McpException e) {
             failure = e;
         } catch (InterruptedException e) {

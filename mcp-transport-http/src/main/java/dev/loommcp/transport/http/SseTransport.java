@@ -17,8 +17,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -26,7 +24,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.net.ssl.SSLContext;
 
@@ -48,9 +45,9 @@ import javax.net.ssl.SSLContext;
  *       origin (scheme, host or port) is refused with {@link McpTransportException} (the client's messages, with
  *       its caller headers, go only to the SSE URL's origin). The session is whatever the endpoint carries (its
  *       query, typically {@code ?sessionId=...}); the transport uses the endpoint exactly as resolved.</li>
- *   <li>Each message the client sends is POSTed to that endpoint on its own thread; the server accepts it with 202
- *       (any 2xx; its body is not read). Every message of the server, the responses included, arrives as a
- *       {@code message} event on the one GET stream.</li>
+ *   <li>Each message the client sends is POSTed to that endpoint on a thread of its send
+ *       ({@link SendContext#fork}); the server accepts it with 202 (any 2xx; its body is not read). Every message
+ *       of the server, the responses included, arrives as a {@code message} event on the one GET stream.</li>
  *   <li>Deadlines and cancellation are the client's: a call that times out or is cancelled fails at once and the
  *       client sends {@code notifications/cancelled}; a POST in flight is bounded by the call's deadline and
  *       aborted with it.</li>
@@ -71,7 +68,8 @@ import javax.net.ssl.SSLContext;
  *       notifications and responses being POSTed at once are bounded ({@value #MAX_ONE_WAY_IN_FLIGHT}; beyond
  *       that they are dropped with a WARNING).</li>
  *   <li>{@link #close()} ends the GET stream (the server ends the session), lets notifications already queued go
- *       out for up to 2 s, aborts every POST, and ends every thread, each wait bounded.</li>
+ *       out for up to 2 s, aborts every POST (their threads, the sends' own, then end promptly), and ends its own
+ *       threads, each wait bounded.</li>
  * </ul>
  *
  * <p>The protocol version is the one the server answers {@code initialize} with (2024-11-05, typically); the
@@ -88,6 +86,9 @@ import javax.net.ssl.SSLContext;
  */
 public final class SseTransport implements McpTransport {
 
+    /** The transport's own headers of every POST: no session, no version (the endpoint URL carries the session). */
+    private static final Headers POST_HEADERS = HttpSession.NONE.postHeaders();
+
     /** How many notifications and responses may be POSTed at once before more are dropped. */
     public static final int MAX_ONE_WAY_IN_FLIGHT = Sender.MAX_ONE_WAY_IN_FLIGHT;
 
@@ -102,12 +103,12 @@ public final class SseTransport implements McpTransport {
     /** Set when the HTTP client belongs to another transport (the fallback of {@link HttpTransport}). */
     private final boolean sharedClient;
 
-    /** The threads POSTing requests; close interrupts and joins them. */
-    private final Set<Thread> requestThreads = ConcurrentHashMap.newKeySet();
-    /** The threads POSTing notifications and responses; close lets them finish, bounded. */
-    private final Set<Thread> oneWayThreads = ConcurrentHashMap.newKeySet();
+    /** The POSTs in flight: close aborts them (their threads are the sends', {@link SendContext#fork}). */
     private final Set<Call> active = ConcurrentHashMap.newKeySet();
-    private final AtomicInteger oneWayInFlight = new AtomicInteger();
+    /** Set once close aborts every POST: a POST registered after that is refused as closed. */
+    private volatile boolean aborting;
+    /** The notifications and responses POSTed on threads of their own, bounded; close lets them finish. */
+    private final InFlight oneWayInFlight = new InFlight();
     private final AtomicLong droppedOneWay = new AtomicLong();
 
     SseTransport(HttpSettings settings, HttpClient client) {
@@ -132,7 +133,7 @@ public final class SseTransport implements McpTransport {
      * @throws IllegalArgumentException as {@link HttpTransport#newBuilder(URI)}
      */
     public static Builder newBuilder(URI sseUrl) {
-        return new Builder(HttpTransport.newBuilder(sseUrl));
+        return new Builder(HttpTransport.draft(sseUrl));
     }
 
     /**
@@ -205,7 +206,8 @@ public final class SseTransport implements McpTransport {
     }
 
     /**
-     * Queues one message and returns: it is POSTed to the announced endpoint on its own thread; a request's answer
+     * Queues one message and returns: it is POSTed to the announced endpoint on a thread of the send
+     * ({@link SendContext#fork}; nothing is sent when its request has ended already); a request's answer
      * comes on the GET stream. A request's failure reaches the sink's
      * {@link dev.loommcp.spi.TransportSink#onSendFailed onSendFailed}: {@link McpHttpStatusException} when the POST
      * is refused, {@link McpTransportException} on I/O failure, {@link McpTimeoutException} when the deadline
@@ -243,45 +245,49 @@ public final class SseTransport implements McpTransport {
     private void startRequest(JsonRpcMessage.Request r, byte[] body, SendContext ctx, String what) {
         SseConnection.Pending pending = connection.expect(r.id());
         ctx.onCancel(() -> connection.forget(r.id(), pending));
-        Thread[] self = new Thread[1];
-        Thread t = settings.threads.newThread("http-send", () -> {
-            SseConnection.Stream stream = null;
-            try {
-                stream = connection.forRequest(what, ctx.deadline());
-                pending.sentOn(stream);
-                post(body, ctx, what, stream);
-                connection.checkStillOpen(r.id(), pending, stream);
-            } catch (McpHttpStatusException e) {
-                if (e.statusCode() == 404 && stream != null && !closed.get()) {
-                    connection.sessionUnknown(r.id(), pending, stream, e);
-                } else if (!ctx.isCancelled()) {
-                    connection.fail(r.id(), pending, e);
-                }
-            } catch (McpException e) {
-                if (!ctx.isCancelled()) {
-                    connection.fail(r.id(), pending, exchange.closedOr(e));
-                }
-            } catch (InterruptedException e) {
-                if (!ctx.isCancelled()) {
-                    connection.fail(r.id(), pending, exchange.closedOr(
-                            new McpTransportException(what + " interrupted")));
-                }
-            } catch (RuntimeException e) {
-                LOG.log(Level.WARNING, what + " to " + origin + " failed unexpectedly", e);
-                connection.fail(r.id(), pending, new McpTransportException(what + " failed: " + e, e));
-            } finally {
-                requestThreads.remove(self[0]);
+        Thread t;
+        try {
+            t = ctx.fork("http-send", () -> runRequest(r, body, ctx, what, pending));
+        } catch (IllegalStateException e) {
+            connection.forget(r.id(), pending); // the request has ended already: nobody waits for its answer
+            LOG.log(Level.DEBUG, () -> what + " not sent: its request has ended already");
+            return;
+        }
+        ctx.onCancel(t::interrupt); // the core's scope interrupts it too; a context of another kind may not
+    }
+
+    /** A request's POST on a thread of its own; its answer comes on the GET stream. */
+    private void runRequest(JsonRpcMessage.Request r, byte[] body, SendContext ctx, String what,
+                            SseConnection.Pending pending) {
+        SseConnection.Stream stream = null;
+        try {
+            stream = connection.forRequest(what, ctx.deadline());
+            pending.sentOn(stream);
+            post(body, ctx, what, stream);
+            connection.checkStillOpen(r.id(), pending, stream);
+        } catch (McpHttpStatusException e) {
+            if (e.statusCode() == 404 && stream != null && !closed.get()) {
+                connection.sessionUnknown(r.id(), pending, stream, e);
+            } else if (!ctx.isCancelled()) {
+                connection.fail(r.id(), pending, e);
             }
-        });
-        self[0] = t;
-        requestThreads.add(t); // before start: a close() right after this call must see it
-        t.start();
-        ctx.onCancel(t::interrupt);
+        } catch (McpException e) {
+            if (!ctx.isCancelled()) {
+                connection.fail(r.id(), pending, exchange.closedOr(e));
+            }
+        } catch (InterruptedException e) {
+            if (!ctx.isCancelled()) {
+                connection.fail(r.id(), pending, exchange.closedOr(
+                        new McpTransportException(what + " interrupted")));
+            }
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, what + " to " + origin + " failed unexpectedly", e);
+            connection.fail(r.id(), pending, new McpTransportException(what + " failed: " + e, e));
+        }
     }
 
     private void startOneWay(byte[] body, SendContext ctx, String what) {
-        if (oneWayInFlight.incrementAndGet() > MAX_ONE_WAY_IN_FLIGHT) {
-            oneWayInFlight.decrementAndGet();
+        if (!oneWayInFlight.tryEnter(MAX_ONE_WAY_IN_FLIGHT)) {
             long n = droppedOneWay.incrementAndGet();
             if (n == 1 || n % 1000 == 0) {
                 LOG.log(Level.WARNING, "server at {0} accepts no messages: {1} POSTs are still in flight; {2} "
@@ -289,30 +295,33 @@ public final class SseTransport implements McpTransport {
             }
             return;
         }
-        Thread[] self = new Thread[1];
-        Thread t = settings.threads.newThread("http-send", () -> {
-            try {
-                SseConnection.Stream stream = connection.currentOrNull();
-                if (stream == null) {
-                    // nothing to deliver it to: a notification for a session that is gone means nothing
-                    LOG.log(Level.DEBUG, () -> what + " not delivered: no SSE stream is open");
-                    return;
-                }
-                post(body, ctx, what, stream);
-            } catch (McpException e) {
-                LOG.log(Level.DEBUG, () -> what + " not delivered: " + e.getMessage());
-            } catch (InterruptedException e) {
-                LOG.log(Level.DEBUG, () -> what + " not delivered: interrupted");
-            } catch (RuntimeException e) {
-                LOG.log(Level.WARNING, what + " to " + origin + " failed unexpectedly", e);
-            } finally {
-                oneWayThreads.remove(self[0]);
-                oneWayInFlight.decrementAndGet();
+        try {
+            ctx.fork("http-send", () -> runOneWay(body, ctx, what));
+        } catch (IllegalStateException e) {
+            oneWayInFlight.exit();
+            LOG.log(Level.DEBUG, () -> what + " not sent: its request has ended already");
+        }
+    }
+
+    /** A notification or response POSTed on a thread of its own: a failure is logged and dropped. */
+    private void runOneWay(byte[] body, SendContext ctx, String what) {
+        try {
+            SseConnection.Stream stream = connection.currentOrNull();
+            if (stream == null) {
+                // nothing to deliver it to: a notification for a session that is gone means nothing
+                LOG.log(Level.DEBUG, () -> what + " not delivered: no SSE stream is open");
+                return;
             }
-        });
-        self[0] = t;
-        oneWayThreads.add(t);
-        t.start();
+            post(body, ctx, what, stream);
+        } catch (McpException e) {
+            LOG.log(Level.DEBUG, () -> what + " not delivered: " + e.getMessage());
+        } catch (InterruptedException e) {
+            LOG.log(Level.DEBUG, () -> what + " not delivered: interrupted");
+        } catch (RuntimeException e) {
+            LOG.log(Level.WARNING, what + " to " + origin + " failed unexpectedly", e);
+        } finally {
+            oneWayInFlight.exit();
+        }
     }
 
     /** POSTs one message to the stream's endpoint and accepts its 2xx, bounded by the context's deadline. */
@@ -322,7 +331,10 @@ public final class SseTransport implements McpTransport {
         active.add(call);
         ctx.onCancel(call::abort);
         try {
-            stream.post().postOneWay(call, body, HttpSession.NONE, null, ctx.deadline().nanoTime());
+            if (aborting) {
+                throw exchange.closedNow("cannot send");
+            }
+            stream.post().postOneWay(call, body, POST_HEADERS, false, ctx.deadline());
         } catch (McpException e) {
             throw exchange.closedOr(e);
         } finally {
@@ -372,10 +384,10 @@ public final class SseTransport implements McpTransport {
     }
 
     /**
-     * Closes the transport: ends the GET stream, lets notifications already queued go out for up to 2 seconds,
-     * aborts every POST still in flight and joins the sending threads (3 seconds at most), and shuts the HTTP client
-     * and its threads down (3 seconds each at most). Idempotent; safe from any thread. An interrupt of the calling
-     * thread does not cut the waits short; its status is restored before returning.
+     * Closes the transport: ends the GET stream, lets notifications already queued go out for up to 2 seconds, aborts
+     * every POST still in flight (their threads are the sends', {@link SendContext#fork}: they then end promptly), and
+     * shuts the HTTP client and its threads down (3 seconds each at most). Idempotent; safe from any thread. An
+     * interrupt of the calling thread does not cut the waits short; its status is restored before returning.
      */
     @Override
     public void close() {
@@ -385,15 +397,14 @@ public final class SseTransport implements McpTransport {
         boolean interrupted = Thread.interrupted();
         try {
             interrupted |= connection.close();
-            interrupted |= settings.threads.joinAll(List.copyOf(oneWayThreads),
+            interrupted |= oneWayInFlight.awaitIdle(
                     Deadline.after(Duration.ofMillis(HttpSettings.ONE_WAY_FLUSH_MILLIS)));
+            // the threads of the sends are the core's request scopes' (SendContext.fork): aborting their POSTs ends
+            // them promptly, and each scope waits for its own
+            aborting = true;
             for (Call c : active) {
                 c.abort();
             }
-            List<Thread> threads = new ArrayList<>(requestThreads);
-            threads.addAll(oneWayThreads);
-            threads.forEach(Thread::interrupt);
-            interrupted |= settings.threads.joinAll(threads, Deadline.after(HttpTransport.CLOSE_TIMEOUT));
             interrupted |= shutDownClient();
             LOG.log(Level.DEBUG, () -> "HTTP+SSE transport closed for " + origin);
         } finally {
@@ -435,9 +446,9 @@ public final class SseTransport implements McpTransport {
      * thread-safe; {@link #build()} may be called more than once.
      */
     public static final class Builder {
-        private final HttpTransport.Builder http;
+        private final SettingsDraft http;
 
-        private Builder(HttpTransport.Builder http) {
+        private Builder(SettingsDraft http) {
             this.http = http;
         }
 
@@ -576,7 +587,7 @@ public final class SseTransport implements McpTransport {
         /** Describes the settings; header values and the URL's query are redacted. */
         @Override
         public String toString() {
-            return "SseTransport.Builder" + http.toString().substring("HttpTransport.Builder".length());
+            return "SseTransport.Builder" + http.describe();
         }
     }
 }

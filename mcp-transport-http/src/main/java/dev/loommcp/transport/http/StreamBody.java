@@ -1,11 +1,13 @@
 package dev.loommcp.transport.http;
 
 import dev.loommcp.internal.net.ContentCoding;
+import dev.loommcp.spi.Deadline;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;
 import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -86,8 +88,8 @@ final class StreamBody implements HttpResponse.BodySubscriber<StreamBody> {
     private volatile boolean draining;
     /** Bytes dropped while draining; written only by the client's (serialized) onNext. */
     private long drained;
-    /** When the drain {@link #finish()} began must end ({@link System#nanoTime()}); written before it is queued. */
-    private long drainEnds;
+    /** When the drain {@link #finish()} began must end; written before it is queued. */
+    private Deadline drainEnds = Deadline.NONE;
     private boolean ended;
     private List<ByteBuffer> current;
     private int index;
@@ -364,10 +366,10 @@ final class StreamBody implements HttpResponse.BodySubscriber<StreamBody> {
      */
     byte[] readPrefix(int maxBytes, long waitNanos) throws InterruptedException {
         java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
-        long end = System.nanoTime() + waitNanos;
+        Deadline end = Deadline.after(Duration.ofNanos(waitNanos));
         try {
             ByteBuffer b;
-            while (out.size() < maxBytes && (b = read(Math.max(1, end - System.nanoTime()))) != null) {
+            while (out.size() < maxBytes && (b = read(Math.max(1, end.remainingNanos()))) != null) {
                 int n = Math.min(b.remaining(), maxBytes - out.size());
                 byte[] chunk = new byte[n];
                 b.get(chunk);
@@ -424,7 +426,7 @@ final class StreamBody implements HttpResponse.BodySubscriber<StreamBody> {
             if (s != null && s != NOOP) {
                 s.request(Long.MAX_VALUE);
                 if (!complete) {
-                    drainEnds = System.nanoTime() + DRAIN_NANOS;
+                    drainEnds = Deadline.after(Duration.ofNanos(DRAIN_NANOS));
                     DRAINS.add(this);
                     if (DRAIN_TIMER_SET.compareAndSet(false, true)) {
                         setDrainTimer(DRAIN_NANOS);
@@ -454,9 +456,8 @@ final class StreamBody implements HttpResponse.BodySubscriber<StreamBody> {
      * the oldest one left, if any. A drain queued meanwhile sets the timer itself when it finds none set.
      */
     private static void endDrains() {
-        long now = System.nanoTime();
         StreamBody b;
-        while ((b = DRAINS.peek()) != null && b.drainEnds - now <= 0) {
+        while ((b = DRAINS.peek()) != null && b.drainEnds.isExpired()) {
             DRAINS.poll();
             b.endDrain();
         }
@@ -464,7 +465,7 @@ final class StreamBody implements HttpResponse.BodySubscriber<StreamBody> {
         // a drain queued after this check finds the timer unset and sets it; one queued before is seen here
         StreamBody oldest = DRAINS.peek();
         if (oldest != null && DRAIN_TIMER_SET.compareAndSet(false, true)) {
-            setDrainTimer(oldest.drainEnds - System.nanoTime());
+            setDrainTimer(oldest.drainEnds.remainingNanos());
         }
     }
 

@@ -16,9 +16,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -58,26 +56,9 @@ class HttpConnectorTest {
     }
 
     /** A connector of the scheme {@code test:} whose requests go to the test server, on the JDK's client. */
-    private class Loopback implements HttpConnector {
-        final List<HttpClient> clients = new CopyOnWriteArrayList<>();
-        volatile HttpClient.Redirect redirect = HttpClient.Redirect.NEVER;
-
-        @Override
-        public String scheme() {
-            return "test";
-        }
-
-        @Override
-        public Route route(URI endpoint) {
-            return new Route(server.uri(endpoint.getRawSchemeSpecificPart()), "test:server");
-        }
-
-        @Override
-        public HttpClient newClient(URI endpoint, Options options) {
-            HttpClient c = HttpClient.newBuilder().executor(options.executor())
-                    .version(HttpClient.Version.HTTP_1_1).followRedirects(redirect).build();
-            clients.add(c);
-            return c;
+    private class Loopback extends LoopbackConnector {
+        Loopback() {
+            super(server, "test");
         }
     }
 
@@ -138,92 +119,6 @@ class HttpConnectorTest {
             assertThatThrownBy(() -> t.exchange(HttpTransportTest.initialize(1), TestContext.of(1)))
                     .isInstanceOf(McpTransportException.class)
                     .hasMessageContaining("cannot reach test:server: gone");
-        }
-    }
-
-    /** A client that hands everything to another; a test overrides what it wants to fake. */
-    private abstract static class DelegatingClient extends HttpClient {
-        private final HttpClient d;
-
-        DelegatingClient(HttpClient d) {
-            this.d = d;
-        }
-
-        @Override
-        public java.util.Optional<java.net.CookieHandler> cookieHandler() {
-            return d.cookieHandler();
-        }
-
-        @Override
-        public java.util.Optional<java.time.Duration> connectTimeout() {
-            return d.connectTimeout();
-        }
-
-        @Override
-        public Redirect followRedirects() {
-            return d.followRedirects();
-        }
-
-        @Override
-        public java.util.Optional<java.net.ProxySelector> proxy() {
-            return d.proxy();
-        }
-
-        @Override
-        public javax.net.ssl.SSLContext sslContext() {
-            return d.sslContext();
-        }
-
-        @Override
-        public javax.net.ssl.SSLParameters sslParameters() {
-            return d.sslParameters();
-        }
-
-        @Override
-        public java.util.Optional<java.net.Authenticator> authenticator() {
-            return d.authenticator();
-        }
-
-        @Override
-        public Version version() {
-            return d.version();
-        }
-
-        @Override
-        public java.util.Optional<java.util.concurrent.Executor> executor() {
-            return d.executor();
-        }
-
-        @Override
-        public <T> HttpResponse<T> send(HttpRequest r, HttpResponse.BodyHandler<T> h)
-                throws java.io.IOException, InterruptedException {
-            return d.send(r, h);
-        }
-
-        @Override
-        public <T> CompletableFuture<HttpResponse<T>> sendAsync(HttpRequest r, HttpResponse.BodyHandler<T> h) {
-            return d.sendAsync(r, h);
-        }
-
-        @Override
-        public <T> CompletableFuture<HttpResponse<T>> sendAsync(HttpRequest r, HttpResponse.BodyHandler<T> h,
-                                                                HttpResponse.PushPromiseHandler<T> p) {
-            return d.sendAsync(r, h, p);
-        }
-
-        @Override
-        public void shutdownNow() {
-            d.shutdownNow();
-        }
-
-        @Override
-        public boolean awaitTermination(java.time.Duration duration) throws InterruptedException {
-            return d.awaitTermination(duration);
-        }
-
-        @Override
-        public boolean isTerminated() {
-            return d.isTerminated();
         }
     }
 }

@@ -8,8 +8,12 @@ import org.junit.jupiter.api.Test;
 /** The session value: one id and version pair, changed one part at a time, and the headers each exchange sends. */
 class HttpSessionTest {
 
-    private static List<String> render(List<String[]> headers) {
-        return headers.stream().map(h -> h[0] + ": " + h[1]).toList();
+    static List<String> render(Headers headers) {
+        List<String> out = new java.util.ArrayList<>();
+        for (int i = 0; i < headers.size(); i++) {
+            out.add(headers.name(i) + ": " + headers.value(i));
+        }
+        return out;
     }
 
     @Test

@@ -12,9 +12,14 @@ import dev.loommcp.McpTimeoutException;
 import dev.loommcp.McpTransportException;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.internal.json.Json;
+import dev.loommcp.jsonrpc.JsonRpcMessage;
+import dev.loommcp.jsonrpc.RequestId;
 import dev.loommcp.schema.Implementation;
+import dev.loommcp.spi.Deadline;
 import dev.loommcp.spi.McpTransport;
+import dev.loommcp.spi.TransportContext;
 import dev.loommcp.testing.LeakCheck;
+import dev.loommcp.testing.RecordingSink;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.time.Duration;
@@ -292,6 +297,61 @@ class SseTransportTest {
                 .map(TestServer.Req::rpcMethod)).containsExactly("server/discover", "initialize");
         assertThat(posts("initialize").get(1).uri().getRawQuery()).isEqualTo("sessionId=s1");
         assertThat(server.requests("GET")).hasSize(1);
+    }
+
+    /** Issue 28: a request's POST and a notification's run on threads of their sends; none is left behind. */
+    @Test
+    void eachPostRunsOnAThreadOfItsSend() throws Exception {
+        RecordingSink sink = new RecordingSink();
+        TestContext request = TestContext.of(1);
+        TestContext notification = TestContext.none();
+        try (SseTransport t = SseTransport.newBuilder(server.uri("/sse")).build()) {
+            t.open(TransportContext.of(sink, Deadline.NONE));
+            t.send(new JsonRpcMessage.Request(RequestId.of(1), "ping", Map.of()), request);
+            assertThat(sink.next(Duration.ofSeconds(20))).isInstanceOf(JsonRpcMessage.Response.class);
+            t.send(new JsonRpcMessage.Notification("notifications/initialized", Map.of()), notification);
+            assertThat(request.forkedEnded(Duration.ofSeconds(20))).isTrue();
+            assertThat(notification.forkedEnded(Duration.ofSeconds(20))).isTrue();
+            // a send whose request has ended already starts nothing
+            TestContext ended = TestContext.of(2).end();
+            t.send(new JsonRpcMessage.Request(RequestId.of(2), "ping", Map.of()), ended);
+            assertThat(ended.forked()).isEmpty();
+        }
+        assertThat(request.forked()).singleElement()
+                .satisfies(th -> assertThat(th.getName()).isEqualTo("mcp-http-send-test"));
+        assertThat(notification.forked()).hasSize(1);
+        assertThat(posts("notifications/initialized")).hasSize(1);
+        assertThat(posts("ping")).hasSize(1);
+    }
+
+    /** Issue 28: the fallback for the refused {@code initialize} runs on a thread of that request's send. */
+    @Test
+    void theFallbackRunsOnAThreadOfTheRefusedRequestsSend() throws Exception {
+        RecordingSink sink = new RecordingSink();
+        TestContext init = TestContext.of(1).waiting();
+        try (HttpTransport t = HttpTransport.newBuilder(server.uri("/mcp")).build()) {
+            t.open(TransportContext.of(sink, Deadline.NONE));
+            t.send(HttpTransportTest.initialize(1), init);
+            assertThat(sink.next(Duration.ofSeconds(20))).isInstanceOf(JsonRpcMessage.Response.class);
+            assertThat(init.forked()).extracting(Thread::getName).contains("mcp-http-sse-fallback-test");
+            assertThat(init.forkedEnded(Duration.ofSeconds(20))).isTrue();
+        }
+    }
+
+    /** Issue 28: when the refused request has ended already, no fallback starts and its failure is the refusal. */
+    @Test
+    void aRefusedRequestThatHasEndedAlreadyDoesNotFallBack() throws Exception {
+        RecordingSink sink = new RecordingSink();
+        TestContext init = TestContext.of(1).waiting().end(); // the exchange runs inline: only the fallback forks
+        try (HttpTransport t = HttpTransport.newBuilder(server.uri("/mcp")).build()) {
+            t.open(TransportContext.of(sink, Deadline.NONE));
+            t.send(HttpTransportTest.initialize(1), init);
+            assertThat(sink.awaitSendFailure(RequestId.of(1), Duration.ofSeconds(20)))
+                    .isInstanceOfSatisfying(McpHttpStatusException.class, e -> assertThat(e.statusCode())
+                            .isEqualTo(405));
+        }
+        assertThat(init.forked()).isEmpty();
+        assertThat(server.requests("GET")).as("no fallback GET").isEmpty();
     }
 
     @Test

@@ -6,10 +6,15 @@ import dev.loommcp.spi.RequestRouting;
 import dev.loommcp.spi.SendContext;
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 
-/** A send context standing in for the core's request scope: a deadline and cancel hooks run by {@link #cancel}. */
+/**
+ * A send context standing in for the core's request scope: a deadline, cancel hooks run by {@link #cancel}, and the
+ * threads the transport starts for the send ({@link #fork}), tracked so that a test can check that none is left
+ * behind, interrupted on {@link #cancel} as the core's scope does, and refused once the request has {@link #end}ed.
+ */
 final class TestContext implements SendContext {
     private final Deadline deadline;
     private final RequestId id;
@@ -18,6 +23,8 @@ final class TestContext implements SendContext {
     private volatile Thread sender;
     private volatile RequestRouting routing;
     private volatile boolean callerWaits;
+    private volatile boolean ended;
+    private final List<Thread> forked = new CopyOnWriteArrayList<>();
 
     TestContext(RequestId id, Duration timeout) {
         this(id, Deadline.after(timeout));
@@ -96,5 +103,44 @@ final class TestContext implements SendContext {
         for (Runnable r : actions) {
             r.run();
         }
+        forked.forEach(Thread::interrupt); // after the cancel actions, as the core's request scope does
+    }
+
+    /** Starts a tracked virtual thread named {@code mcp-<purpose>-test}, unless the request has ended. */
+    @Override
+    public Thread fork(String purpose, Runnable task) {
+        Objects.requireNonNull(purpose, "purpose");
+        Objects.requireNonNull(task, "task");
+        if (ended) {
+            throw new IllegalStateException("the request has ended");
+        }
+        Thread t = Thread.ofVirtual().name("mcp-" + purpose + "-test").unstarted(task);
+        forked.add(t);
+        t.start();
+        return t;
+    }
+
+    /** Ends the request, as the core's scope does when it closes: {@link #fork} refuses from now on. */
+    TestContext end() {
+        this.ended = true;
+        return this;
+    }
+
+    /** The threads the transport started for this send. */
+    List<Thread> forked() {
+        return List.copyOf(forked);
+    }
+
+    /**
+     * Waits until every thread started for this send has ended, at most {@code timeout}.
+     *
+     * @return whether all ended
+     */
+    boolean forkedEnded(Duration timeout) throws InterruptedException {
+        long end = System.nanoTime() + timeout.toNanos();
+        for (Thread t : forked) {
+            t.join(Duration.ofNanos(Math.max(1, end - System.nanoTime())));
+        }
+        return forked.stream().noneMatch(Thread::isAlive);
     }
 }

@@ -1,0 +1,128 @@
+package dev.loommcp.transport.http;
+
+import static dev.loommcp.transport.http.TestServer.json;
+import static dev.loommcp.transport.http.TestServer.result;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.loommcp.McpClosedException;
+import dev.loommcp.jsonrpc.JsonRpcMessage;
+import dev.loommcp.jsonrpc.RequestId;
+import dev.loommcp.testing.LeakCheck;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Every thread the transport starts for one send comes from that send's {@link dev.loommcp.spi.SendContext#fork}
+ * (the core's request scope owns it): a queued exchange, a one-way POST; none is left after the exchange or after
+ * {@link HttpTransport#close()}, which aborts the exchanges so that those threads end; a send whose request has
+ * ended already starts nothing and sends nothing; a request whose caller waits starts no thread at all (issue 28).
+ */
+@ExtendWith(LeakCheck.class)
+class HttpSendThreadsTest extends ServerTestBase {
+
+    private static final Duration WAIT = Duration.ofSeconds(20);
+
+    private static JsonRpcMessage.Request request(long id) {
+        return new JsonRpcMessage.Request(RequestId.of(id), "tools/call", Map.of("name", "t"));
+    }
+
+    private HttpTransport transport() {
+        return open(HttpTransport.newBuilder(server.uri("/mcp")));
+    }
+
+    private void answerEverything() {
+        server.handler((req, ex) -> {
+            if (req.rpcId() == null) {
+                TestServer.status(ex, 202);
+            } else {
+                json(ex, 200, result(req.rpcId(), "{}"));
+            }
+        });
+    }
+
+    @Test
+    void aQueuedRequestRunsOnAThreadOfItsSendAndLeavesNoneBehind() throws Exception {
+        answerEverything();
+        HttpTransport t = transport();
+        TestContext ctx = TestContext.of(1);
+        t.send(request(1), ctx);
+        assertThat(sink.next(WAIT)).isInstanceOf(JsonRpcMessage.Response.class);
+        assertThat(ctx.forked()).singleElement()
+                .satisfies(th -> assertThat(th.getName()).isEqualTo("mcp-http-send-test"));
+        assertThat(ctx.forkedEnded(WAIT)).as("the send's thread ended after the exchange").isTrue();
+    }
+
+    @Test
+    void aModernQueuedRequestRunsOnAThreadOfItsSendToo() throws Exception {
+        answerEverything();
+        HttpTransport t = transport();
+        TestContext ctx = TestContext.of(1).routing(HttpModernTest.routing("tools/call", "t"));
+        t.send(request(1), ctx);
+        assertThat(sink.next(WAIT)).isInstanceOf(JsonRpcMessage.Response.class);
+        assertThat(ctx.forked()).hasSize(1);
+        assertThat(ctx.forkedEnded(WAIT)).isTrue();
+    }
+
+    @Test
+    void aNotificationIsPostedOnAThreadOfItsSend() throws Exception {
+        answerEverything();
+        HttpTransport t = transport();
+        TestContext ctx = TestContext.none();
+        t.send(new JsonRpcMessage.Notification("notifications/cancelled", Map.of("requestId", 7)), ctx);
+        assertThat(server.nextRequest()).satisfies(r -> assertThat(r.rpcMethod())
+                .isEqualTo("notifications/cancelled"));
+        assertThat(ctx.forked()).singleElement()
+                .satisfies(th -> assertThat(th.getName()).isEqualTo("mcp-http-send-test"));
+        assertThat(ctx.forkedEnded(WAIT)).isTrue();
+    }
+
+    @Test
+    void aRequestWhoseCallerWaitsStartsNoThread() throws Exception {
+        answerEverything();
+        HttpTransport t = transport();
+        TestContext ctx = TestContext.of(1).waiting();
+        t.send(request(1), ctx);
+        assertThat(sink.messages()).hasSize(1);
+        assertThat(ctx.forked()).as("the exchange ran on the caller's thread").isEmpty();
+    }
+
+    @Test
+    void closeAbortsAQueuedExchangeSoThatItsThreadEnds() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        server.handler((req, ex) -> {
+            release.await(30, TimeUnit.SECONDS);
+            json(ex, 200, result(req.rpcId(), "{}"));
+        });
+        HttpTransport t = transport();
+        TestContext ctx = TestContext.of(1);
+        t.send(request(1), ctx);
+        server.nextRequest(); // the server holds the POST
+        t.close();
+        assertThat(ctx.forkedEnded(WAIT)).as("the send's thread ended after close").isTrue();
+        assertThat(sink.awaitSendFailure(RequestId.of(1), WAIT)).isInstanceOf(McpClosedException.class);
+        assertThat(t.activeExchangeCount()).isZero();
+        release.countDown();
+    }
+
+    @Test
+    void aSendWhoseRequestHasEndedStartsNothingAndSendsNothing() throws Exception {
+        answerEverything();
+        HttpTransport t = transport();
+        TestContext ended = TestContext.of(1).end();
+        t.send(request(1), ended);
+        t.send(new JsonRpcMessage.Notification("notifications/cancelled", Map.of("requestId", 1)),
+                TestContext.none().end());
+        assertThat(ended.forked()).isEmpty();
+        assertThat(sink.sendFailures()).as("nobody waits for an ended request: no news").isEmpty();
+        assertThat(t.sender().oneWayInFlightCount()).as("the refused one-way POST is not counted in flight")
+                .isZero();
+        // a request sent afterwards goes out: nothing of the ended ones went before it
+        t.send(request(2), TestContext.of(2).waiting());
+        assertThat(server.requests("POST")).singleElement()
+                .satisfies(r -> assertThat(((Number) r.rpcId()).longValue()).isEqualTo(2));
+    }
+}
