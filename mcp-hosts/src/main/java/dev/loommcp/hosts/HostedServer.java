@@ -760,15 +760,13 @@ public final class HostedServer implements McpToolCaller, McpSkillServer {
     }
 
     private Thread spawn(String purpose, Runnable task) {
-        Thread[] self = new Thread[1];
         Thread t = settings.threads().newThread(purpose, () -> {
             try {
                 task.run();
             } finally {
-                workers.remove(self[0]);
+                workers.remove(Thread.currentThread()); // added before it started
             }
         });
-        self[0] = t;
         workers.add(t);
         t.start();
         return t;

@@ -48,15 +48,13 @@ public final class McpThreads {
     public static Thread newThread(String purpose, Runnable task) {
         Objects.requireNonNull(purpose, "purpose");
         Objects.requireNonNull(task, "task");
-        Thread[] self = new Thread[1];
         Thread t = Thread.ofVirtual().name("mcp-" + purpose + "-" + COUNTER.incrementAndGet()).unstarted(() -> {
             try {
                 task.run();
             } finally {
-                LIVE.remove(self[0]);
+                LIVE.remove(Thread.currentThread()); // added before it started
             }
         });
-        self[0] = t;
         LIVE.add(t);
         return t;
     }
