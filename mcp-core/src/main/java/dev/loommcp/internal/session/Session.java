@@ -458,7 +458,7 @@ public final class Session {
         }
         // the caller learns a refused delivery (an HTTP error status), as it always did
         CallContext context = new CallContext(deadline, null, true, era == Era.MODERN
-                ? Envelope.notificationRouting(method, modern.version()) : null, work);
+                ? Envelope.notificationRouting(method, modern.version()) : null, transportScope);
         CancellationToken.Registration registration = token == null ? null : token.onCancel(context::cancel);
         try {
             transport.send(new JsonRpcMessage.Notification(method, params), context);
@@ -731,11 +731,12 @@ public final class Session {
         JsonRpcMessage.Notification n = new JsonRpcMessage.Notification("notifications/cancelled", params);
         try {
             // queued; the transport's close() lets it go out (bounded) before it aborts what is in flight
-            // the client's scope owns the send: the request's scope ends right after this, and its end would
-            // interrupt the send it owned
+            // the transport's scope owns the send: the request's scope ends right after this, and the release
+            // cancels the client's own threads before it closes the transport, whose close lets queued one-way
+            // sends out (bounded); either would interrupt the send if it owned it
             transport.send(n, new CallContext(Deadline.after(Duration.ofSeconds(5)), id, false,
                     requestRouting == null ? null : Envelope.notificationRouting(n.method(),
-                            requestRouting.protocolVersion()), work));
+                            requestRouting.protocolVersion()), transportScope));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (RuntimeException e) {

@@ -45,7 +45,7 @@ class ScopeThreadDumpTest {
                 return null;
             });
             assertThat(started.await(30, SECONDS)).isTrue();
-            dumpThreadsAsJson(file);
+            dev.loommcp.testing.ThreadDumps.toJson(file);
             release.countDown();
             s.join();
 
@@ -62,20 +62,5 @@ class ScopeThreadDumpTest {
             assertThat(names).filteredOn(n -> n.matches("mcp-dump-probe-\\d+")).hasSize(2);
             assertThat(names).filteredOn(n -> n.matches("mcp-dump-pipe-\\d+")).hasSize(1);
         }
-    }
-
-    /**
-     * {@code HotSpotDiagnosticMXBean.dumpThreads(file, JSON)}, by reflection: the core module (into which the tests are
-     * patched) reads neither java.management nor jdk.management.
-     */
-    private static void dumpThreadsAsJson(Path file) throws Exception {
-        Class<?> type = Class.forName("com.sun.management.HotSpotDiagnosticMXBean");
-        Object bean = Class.forName("java.lang.management.ManagementFactory")
-                .getMethod("getPlatformMXBean", Class.class).invoke(null, type);
-        @SuppressWarnings({"unchecked", "rawtypes"})
-        Class<Enum> format = (Class<Enum>) Class.forName("com.sun.management.HotSpotDiagnosticMXBean$ThreadDumpFormat");
-        @SuppressWarnings("unchecked")
-        Object json = Enum.valueOf(format, "JSON");
-        type.getMethod("dumpThreads", String.class, format).invoke(bean, file.toAbsolutePath().toString(), json);
     }
 }
