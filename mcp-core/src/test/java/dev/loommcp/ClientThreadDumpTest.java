@@ -38,7 +38,8 @@ class ClientThreadDumpTest {
         Session s = sessions.connected(Mode.BLOCKING, t -> t.hold("tools/call"), b -> b);
         calls.add(s.client().callToolAsync("held", Map.of(), RequestOptions.DEFAULT));
         s.server().awaitRequest("tools/call");
-        return McpThreadLeakCheck.liveSince(before, "").stream().map(Thread::getName).collect(Collectors.toSet());
+        return dev.loommcp.internal.concurrent.McpThreads.live().stream().filter(t -> !before.contains(t.threadId()))
+                .map(Thread::getName).collect(Collectors.toSet());
     }
 
     @Test
