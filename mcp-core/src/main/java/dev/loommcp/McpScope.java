@@ -189,9 +189,17 @@ public final class McpScope<T, R> implements AutoCloseable {
      * the joiner's result. When the wait ends early the scope is cancelled: the forks still running are interrupted
      * and their MCP calls cancelled on the wire; {@link #close()} waits for them. Once only.
      *
+     * <p>Which exception a passed deadline gives depends on who sees it first: the MCP calls in the forks carry the
+     * scope's deadline themselves, so a fork whose call timed out before {@code join} noticed the deadline fails
+     * with {@link McpTimeoutException}, and a joiner that stops at the first failure then reports
+     * {@link FailedException} with that cause; {@code join} waiting at the deadline reports {@link TimeoutException}.
+     * Handle both when the deadline matters. Likewise the end of the request the owner runs in: a 2025 server
+     * request's handler (on its own thread) sees {@link McpCancelledException}; a 2026 input handler, which runs on
+     * the caller's thread, is interrupted and sees {@link InterruptedException}.
+     *
      * @return the joiner's result
      * @throws FailedException       if the joiner's outcome is a failure; the cause is the failed fork's exception
-     * @throws TimeoutException      if the scope's deadline passed first
+     * @throws TimeoutException      if the scope's deadline passed first (see above)
      * @throws McpCancelledException if the scope was cancelled from outside while waiting (the request the owner
      *                               runs in was cancelled or ended)
      * @throws InterruptedException  if the owner was interrupted before or while waiting (the scope is cancelled)
@@ -266,7 +274,10 @@ public final class McpScope<T, R> implements AutoCloseable {
 
         /** The state of a subtask. */
         enum State {
-            /** Not completed yet, or never started because the scope was cancelled first. */
+            /**
+             * Not completed yet, completed after the scope was cancelled (its outcome is not reported, as with the
+             * JDK's scope), or never started because the scope was cancelled first.
+             */
             UNAVAILABLE,
             /** Completed with a result. */
             SUCCESS,

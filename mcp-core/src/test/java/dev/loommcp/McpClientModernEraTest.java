@@ -284,6 +284,31 @@ class McpClientModernEraTest {
                 McpInputRequiredException.class);
     }
 
+    @Test
+    void closingTheClientWhileAnInputHandlerRunsFailsTheCallAsClosedNotWithANullPointer() throws Exception {
+        java.util.concurrent.CountDownLatch handling = new java.util.concurrent.CountDownLatch(1);
+        Session s = modernClient(Mode.INLINE, t -> t.on("tools/call", r -> Map.of("resultType", "input_required",
+                "inputRequests", Map.of("confirm", Map.of("method", "elicitation/create", "params",
+                        Map.of("message", "ok?", "requestedSchema", Map.of("type", "object", "properties",
+                                Map.of())))))), b -> b.elicitationHandler(r -> {
+                                    handling.countDown();
+                                    Thread.sleep(60_000);
+                                    return dev.loommcp.schema.ElicitResult.decline();
+                                }));
+        Thread closer = Thread.ofVirtual().start(() -> {
+            try {
+                handling.await();
+            } catch (InterruptedException e) {
+                return;
+            }
+            s.client().close();
+        });
+        // no token, no timeout: only the close ends the call (it threw a NullPointerException reading a token)
+        assertThatThrownBy(() -> s.client().callTool("deploy", Map.of()))
+                .isInstanceOf(McpClosedException.class).hasMessageContaining("closed");
+        closer.join();
+    }
+
     // ------------------------------------------------------------------------------------------------ removed
 
     @Test

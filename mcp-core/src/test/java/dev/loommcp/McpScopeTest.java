@@ -76,8 +76,8 @@ class McpScopeTest {
             assertThat(bad.state()).isEqualTo(McpScope.Subtask.State.FAILED);
             assertThat(bad.exception()).isSameAs(boom);
             scope.close();
-            assertThat(slow.state()).isEqualTo(McpScope.Subtask.State.FAILED);
-            assertThat(slow.exception()).isInstanceOf(InterruptedException.class);
+            // it ended after the cancel: its outcome is not reported, as with the JDK's scope
+            assertThat(slow.state()).isEqualTo(McpScope.Subtask.State.UNAVAILABLE);
         }
         assertThat(interrupts).hasValue(1);
     }

@@ -17,6 +17,8 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
@@ -71,16 +73,98 @@ public final class Scope<T, R> implements AutoCloseable {
     private final Scope<?, ?> previous;
     private final Object attachment;
 
-    private final ReentrantLock lock = new ReentrantLock();
-    private final Condition changed = lock.newCondition();
+    /*
+     * A request opens a scope per call: what most scopes never use (a lock for waiters, cancel actions, children) is
+     * made on first use, so a scope that runs no fork costs a few small objects.
+     */
+    private volatile Waits waits;
     private final AtomicInteger running = new AtomicInteger();
-    private final ConcurrentLinkedQueue<Runnable> cancelActions = new ConcurrentLinkedQueue<>();
-    private final Set<Scope<?, ?>> children = ConcurrentHashMap.newKeySet();
+    private volatile ConcurrentLinkedQueue<Runnable> cancelActions;
+    private volatile Set<Scope<?, ?>> children;
     private volatile ExecutorService virtualThreads;
     private volatile ExecutorService platformThreads;
     private volatile State state = State.OPEN;
     private volatile Cause cause;
     private volatile boolean joined;
+
+    /** The lock and condition of threads waiting for forks or for a cancel. */
+    private record Waits(ReentrantLock lock, Condition changed) {
+        static Waits create() {
+            ReentrantLock lock = new ReentrantLock();
+            return new Waits(lock, lock.newCondition());
+        }
+    }
+
+    private static final VarHandle WAITS;
+    private static final VarHandle ACTIONS;
+    private static final VarHandle CHILDREN;
+    private static final VarHandle STATE;
+
+    static {
+        try {
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            WAITS = l.findVarHandle(Scope.class, "waits", Waits.class);
+            ACTIONS = l.findVarHandle(Scope.class, "cancelActions", ConcurrentLinkedQueue.class);
+            CHILDREN = l.findVarHandle(Scope.class, "children", Set.class);
+            STATE = l.findVarHandle(Scope.class, "state", State.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private Waits waits() {
+        Waits w = waits;
+        if (w == null) {
+            Waits made = Waits.create();
+            w = WAITS.compareAndSet(this, null, made) ? made : waits;
+        }
+        return w;
+    }
+
+    /** Wakes the threads waiting for a change (none when no one ever waited: see {@link #waits()}). */
+    private void signal() {
+        Waits w = waits;
+        if (w != null) {
+            w.lock.lock();
+            try {
+                w.changed.signalAll();
+            } finally {
+                w.lock.unlock();
+            }
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private ConcurrentLinkedQueue<Runnable> actions() {
+        ConcurrentLinkedQueue<Runnable> q = cancelActions;
+        if (q == null) {
+            ConcurrentLinkedQueue<Runnable> made = new ConcurrentLinkedQueue<>();
+            q = ACTIONS.compareAndSet(this, null, made) ? made : cancelActions;
+        }
+        return q;
+    }
+
+    private Set<Scope<?, ?>> children() {
+        Set<Scope<?, ?>> c = children;
+        if (c == null) {
+            Set<Scope<?, ?>> made = ConcurrentHashMap.newKeySet();
+            c = CHILDREN.compareAndSet(this, null, made) ? made : children;
+        }
+        return c;
+    }
+
+    /** The children now (a snapshot view; empty when none was ever added). */
+    private Iterable<Scope<?, ?>> childrenNow() {
+        Set<Scope<?, ?>> c = children;
+        return c == null ? List.of() : c;
+    }
+
+    private void removeChild(Scope<?, ?> child) {
+        Set<Scope<?, ?>> c = children;
+        if (c != null) {
+            c.remove(child);
+        }
+    }
 
     private Scope(String name, Joiner<? super T, ? extends R> joiner, Scope<?, ?> parent, Deadline deadline,
                   boolean confined, Object attachment) {
@@ -161,9 +245,9 @@ public final class Scope<T, R> implements AutoCloseable {
         Scope<Object, Void> s = new Scope<>(Objects.requireNonNull(name, "name"), Joiner.awaitAll(), parent,
                 Deadline.NONE, false, null);
         if (parent != null) {
-            parent.children.add(s);
+            parent.children().add(s);
             if (parent.state != State.OPEN) {
-                parent.children.remove(s);
+                parent.removeChild(s);
                 throw new IllegalStateException(parent.name + " has ended: " + name + " was not opened");
             }
         }
@@ -198,9 +282,9 @@ public final class Scope<T, R> implements AutoCloseable {
 
     private void attach() {
         if (parent != null) {
-            parent.children.add(this); // before the check: a concurrent cancel of the parent then sees this child
+            parent.children().add(this); // before the check: a concurrent cancel of the parent then sees this child
             if (parent.state != State.OPEN) {
-                parent.children.remove(this);
+                parent.removeChild(this);
                 throw new IllegalStateException(parent.name + " has ended: " + name + " was not opened");
             }
         }
@@ -280,7 +364,7 @@ public final class Scope<T, R> implements AutoCloseable {
         Objects.requireNonNull(purpose, "purpose");
         Objects.requireNonNull(task, "task");
         if (owner != null && !containsCallingThread()) {
-            throw new IllegalStateException(Thread.currentThread().getName() + " may not fork in " + name
+            throw new IllegalStateException(threadName() + " may not fork in " + name
                     + ": only its owner and its forks may");
         }
         if (state == State.CLOSED) {
@@ -288,6 +372,9 @@ public final class Scope<T, R> implements AutoCloseable {
         }
         if (joined && Thread.currentThread() == owner) { // its forks may fork while the join waits for them
             throw new IllegalStateException(name + " was already joined: " + purpose + " not started");
+        }
+        if (deadline.isExpired()) {
+            cancel(Cause.DEADLINE); // a scope past its deadline starts nothing more (the JDK's timer would have)
         }
         Forked<U> f = new Forked<>(this, task, true);
         if (joiner.onFork(f)) {
@@ -298,7 +385,15 @@ public final class Scope<T, R> implements AutoCloseable {
     }
 
     private IllegalStateException closed(String purpose) {
-        return new IllegalStateException(name + " is closed: " + purpose + " not started");
+        return new IllegalStateException(name + " is closed: nothing more starts in it (" + purpose + ")");
+    }
+
+    /** The calling thread for a message: its name, or what it is when it has none. */
+    static String threadName() {
+        Thread t = Thread.currentThread();
+        String n = t.getName();
+        return n.isEmpty() ? "an unnamed " + (t.isVirtual() ? "virtual" : "platform") + " thread (id " + t.threadId()
+                + ")" : n;
     }
 
     private Thread launch(String purpose, Forked<?> f, boolean platform) {
@@ -350,6 +445,7 @@ public final class Scope<T, R> implements AutoCloseable {
         if (e != null) {
             return state == State.OPEN ? e : null;
         }
+        ReentrantLock lock = waits().lock;
         lock.lock();
         try {
             if (state != State.OPEN) {
@@ -375,12 +471,7 @@ public final class Scope<T, R> implements AutoCloseable {
 
     private void finished() {
         if (running.decrementAndGet() <= 1) { // 1: a fork closing its own scope waits for the others only
-            lock.lock();
-            try {
-                changed.signalAll();
-            } finally {
-                lock.unlock();
-            }
+            signal();
         }
     }
 
@@ -432,6 +523,9 @@ public final class Scope<T, R> implements AutoCloseable {
 
     /** Waits for the join's end; returns the cause of a cancel that ended it, {@code null} when every fork ended. */
     private Cause awaitJoin() throws InterruptedException {
+        Waits w = waits(); // before reading running and state: a fork or cancel after this signals it
+        ReentrantLock lock = w.lock;
+        Condition changed = w.changed;
         lock.lockInterruptibly();
         try {
             if (Thread.interrupted()) {
@@ -477,11 +571,12 @@ public final class Scope<T, R> implements AutoCloseable {
      */
     public Registration onCancel(Runnable action) {
         Objects.requireNonNull(action, "action");
-        cancelActions.add(action);
-        if (state != State.OPEN && cancelActions.remove(action)) {
+        ConcurrentLinkedQueue<Runnable> actions = actions();
+        actions.add(action);
+        if (state != State.OPEN && actions.remove(action)) {
             runQuietly(action);
         }
-        return () -> cancelActions.remove(action);
+        return () -> actions.remove(action);
     }
 
     /** A cancel action's registration: {@link #close()} removes the action. */
@@ -516,23 +611,21 @@ public final class Scope<T, R> implements AutoCloseable {
     }
 
     private void cancel(Cause why) {
-        lock.lock();
-        try {
-            if (state != State.OPEN) {
-                return;
-            }
-            cause = why;
-            state = State.CANCELLED;
-            changed.signalAll();
-        } finally {
-            lock.unlock();
+        if (state != State.OPEN) {
+            return;
         }
-        // outside the lock: the actions and the children's actions are code of other layers
+        cause = why; // before the state: whoever sees CANCELLED sees a cause (a racing cancel may overwrite it first)
+        if (!STATE.compareAndSet(this, State.OPEN, State.CANCELLED)) {
+            return;
+        }
+        signal();
+        // under no lock: the actions and the children's actions are code of other layers
+        ConcurrentLinkedQueue<Runnable> actions = cancelActions;
         Runnable r;
-        while ((r = cancelActions.poll()) != null) {
+        while (actions != null && (r = actions.poll()) != null) {
             runQuietly(r);
         }
-        for (Scope<?, ?> child : children) {
+        for (Scope<?, ?> child : childrenNow()) {
             child.cancel(Cause.OUTSIDE);
         }
         ExecutorService v = virtualThreads;
@@ -643,7 +736,7 @@ public final class Scope<T, R> implements AutoCloseable {
         boolean ended = awaitTree(until);
         state = State.CLOSED;
         if (parent != null) {
-            parent.children.remove(this);
+            parent.removeChild(this);
         }
         return ended;
     }
@@ -666,7 +759,7 @@ public final class Scope<T, R> implements AutoCloseable {
         if (!awaitForks(until, self, interrupted)) {
             return false;
         }
-        for (Scope<?, ?> child : children) { // cancelled: no child is added any more
+        for (Scope<?, ?> child : childrenNow()) { // cancelled: no child is added any more
             if (!child.awaitTree(until, interrupted)) {
                 return false;
             }
@@ -675,6 +768,12 @@ public final class Scope<T, R> implements AutoCloseable {
     }
 
     private boolean awaitForks(Deadline until, int self, boolean[] interrupted) {
+        if (running.get() <= self) {
+            return true;
+        }
+        Waits w = waits(); // before reading running again: a fork ending after this signals it
+        ReentrantLock lock = w.lock;
+        Condition changed = w.changed;
         lock.lock();
         try {
             while (running.get() > self) {
@@ -850,13 +949,22 @@ public final class Scope<T, R> implements AutoCloseable {
             CURRENT.set(scope);
             FORK_OF.set(scope);
             Throwable uncaught = null;
+            // a subtask that completes once its scope was cancelled stays UNAVAILABLE, as the JDK's does: the join
+            // reports the outcome the joiner saw, not a failure the cancel caused
+            boolean wasOpen = true;
             try {
                 U r = task.call();
+                wasOpen = !subtask || scope.state == Scope.State.OPEN;
                 result = r;
-                state = Subtask.State.SUCCESS;
+                if (wasOpen) {
+                    state = Subtask.State.SUCCESS;
+                }
             } catch (Throwable t) {
+                wasOpen = !subtask || scope.state == Scope.State.OPEN;
                 failure = t;
-                state = Subtask.State.FAILED;
+                if (wasOpen) {
+                    state = Subtask.State.FAILED;
+                }
                 uncaught = subtask ? null : t;
             } finally {
                 CURRENT.remove();

@@ -290,7 +290,7 @@ final class InputRounds {
         }
         String where = what + ": input '" + key + "' (" + input.method() + ", round " + round + ")";
         if (fired == Watch.Fired.CANCELLED) {
-            throw new McpCancelledException(where + " cancelled while its handler ran: " + token.reason());
+            throw new McpCancelledException(where + " cancelled while its handler ran: " + watch.reason());
         }
         if (fired == Watch.Fired.DEADLINE) {
             throw new McpTimeoutException(where + " timed out while its handler ran");
@@ -312,6 +312,10 @@ final class InputRounds {
     private static void live(String what, int round, Deadline deadline, CancellationToken token) {
         if (token != null && token.isCancelled()) {
             throw new McpCancelledException(what + " cancelled in input round " + round + ": " + token.reason());
+        }
+        dev.loommcp.internal.scope.Scope<?, ?> scope = dev.loommcp.internal.scope.RequestScope.current();
+        if (scope != null && scope.isCancelled()) { // the request it runs in, or one that encloses it, has ended
+            throw new McpCancelledException(what + " cancelled in input round " + round + ": " + scope.endedBy());
         }
         if (deadline.isExpired()) {
             throw new McpTimeoutException(what + " timed out in input round " + round);
@@ -364,6 +368,8 @@ final class InputRounds {
         private final CountDownLatch closed = new CountDownLatch(1);
         private boolean open = true;
         private Fired fired;
+        /** Why a {@link Fired#CANCELLED} watch fired: the token's reason, or what ended the request's scope. */
+        private volatile String reason;
         private boolean wasInterrupted;
         private CancellationToken.Registration registration;
         private dev.loommcp.internal.scope.Scope.Registration scopeRegistration;
@@ -371,19 +377,19 @@ final class InputRounds {
         static Watch start(Deadline deadline, CancellationToken token) {
             Watch w = new Watch();
             if (token != null) {
-                w.registration = token.onCancel(() -> w.fire(Fired.CANCELLED));
+                w.registration = token.onCancel(() -> w.fire(Fired.CANCELLED, token.reason()));
             }
             // the request's scope: its end (the outer request this call was made in ended) interrupts the handler
             // too, and the deadline thread is one of its forks
             dev.loommcp.internal.scope.Scope<?, ?> scope = dev.loommcp.internal.scope.RequestScope.current();
             if (scope != null) {
-                w.scopeRegistration = scope.onCancel(() -> w.fire(Fired.CANCELLED));
+                w.scopeRegistration = scope.onCancel(() -> w.fire(Fired.CANCELLED, scope.endedBy()));
             }
             if (!deadline.isNone()) {
                 Runnable watch = () -> {
                     try {
                         if (!w.closed.await(deadline.remainingNanos(), TimeUnit.NANOSECONDS)) {
-                            w.fire(Fired.DEADLINE);
+                            w.fire(Fired.DEADLINE, null);
                         }
                     } catch (InterruptedException e) {
                         // the request's scope ended (it then fired the watch itself), or the client closed
@@ -397,10 +403,16 @@ final class InputRounds {
             return w;
         }
 
-        private void fire(Fired why) {
+        /** Why it fired as cancelled (set before {@link #fired} is read by the caller). */
+        String reason() {
+            return reason;
+        }
+
+        private void fire(Fired why, String because) {
             lock.lock();
             try {
                 if (open && fired == null) {
+                    reason = because;
                     fired = why;
                     wasInterrupted = caller.isInterrupted();
                     caller.interrupt();

@@ -140,7 +140,7 @@ public final class Session {
         this.transport = config.transport();
         this.clientScope = Scope.openUnconfined("mcp client of " + transport.describe());
         this.transportScope = Scope.openUnconfined("transport", clientScope);
-        this.work = Scope.openUnconfined("client threads", clientScope);
+        this.work = Scope.openUnconfined("the client of " + transport.describe(), clientScope);
         this.requestTimeout = config.requestTimeout();
         this.connectTimeout = config.connectTimeout();
         this.listenerQueueCapacity = config.listenerQueueCapacity();
@@ -533,6 +533,9 @@ public final class Session {
                         (m, p, o, h) -> callOnce(m, p, o, h, null, h ? null : onSent));
             }
             return modern.call(method, params, options, onSent);
+        } catch (McpCancelledException e) {
+            // close() cancels the client's tree, an input handler's watch with it: the caller learns of the close
+            throw closedByOwner() ? closedInstead(method, e) : e;
         }
     }
 
@@ -549,8 +552,8 @@ public final class Session {
     private Scope<Object, Void> openRequestScope(String method, Deadline deadline) {
         Scope<?, ?> outer = Scope.current();
         if (outer != null && outer.isCancelled()) {
-            throw new McpCancelledException(method + " not sent: " + outer.name()
-                    + " it was called in has ended");
+            throw new McpCancelledException(method + " not sent: the scope it was called in has ended ("
+                    + outer.endedBy() + ")");
         }
         try {
             return Scope.open(method, Scope.Joiner.awaitAll(), deadline, work,
