@@ -1,5 +1,6 @@
 package dev.loommcp.internal.session;
 
+import dev.loommcp.McpTimeoutException;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.spi.Deadline;
 import java.time.Duration;
@@ -19,6 +20,24 @@ final class Deadlines {
             deadline = deadline.earliest(Deadline.at(options.deadline().get()));
         }
         return deadline;
+    }
+
+    /**
+     * The options of one step of a call or of connect: the token, and what is left of {@code deadline}.
+     *
+     * @throws McpTimeoutException if the deadline has passed: the step is not sent
+     */
+    static RequestOptions within(RequestOptions options, Deadline deadline, String step) {
+        if (deadline.isNone()) {
+            return options;
+        }
+        long left = deadline.remainingNanos();
+        if (left <= 0) {
+            throw new McpTimeoutException(step + " not sent: the deadline had passed");
+        }
+        RequestOptions.Builder b = RequestOptions.newBuilder().timeout(Duration.ofNanos(left));
+        options.token().ifPresent(b::token);
+        return b.build();
     }
 
     /**

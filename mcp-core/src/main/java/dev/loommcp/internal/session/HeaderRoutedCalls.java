@@ -43,7 +43,7 @@ final class HeaderRoutedCalls {
     Object callTool(String name, Map<String, Object> params, RequestOptions options, Deadline deadline)
             throws InterruptedException {
         if (!tools.hasRoute(name)) {
-            learnToolRoutes(Session.within(options, deadline, "tools/list"));
+            learnToolRoutes(Deadlines.within(options, deadline, "tools/list"));
         }
         try {
             return call.call("tools/call", params, ModernRequests.remaining(options, deadline, "tools/call"));
@@ -53,7 +53,7 @@ final class HeaderRoutedCalls {
             }
             LOG.log(System.Logger.Level.DEBUG, () -> "tools/call of '" + name + "' refused with -32020; listing "
                     + "the tools again and retrying once");
-            learnToolRoutes(Session.within(options, deadline, "tools/list"));
+            learnToolRoutes(Deadlines.within(options, deadline, "tools/list"));
             return call.call("tools/call", params, ModernRequests.remaining(options, deadline, "tools/call"));
         }
     }

@@ -89,7 +89,7 @@ final class PendingCall {
                 throw new InterruptedException(method + " (id " + id + ") interrupted while waiting for its response");
             } catch (ExecutionException e) {
                 Throwable cause = e.getCause();
-                if (cause instanceof DeadlineWatch.Expired) {
+                if (cause instanceof Expired) {
                     throw timedOut(); // the watcher fails a call only once its deadline passed
                 }
                 if (cause instanceof CancelSignal c) {
@@ -125,6 +125,15 @@ final class PendingCall {
         CancelSignal(String reason) {
             super(reason, null, false, false);
             this.reason = reason;
+        }
+    }
+
+    /** Fails a call whose deadline passed ({@link DeadlineWatch}); {@link #await} reports it as a timeout. */
+    static final class Expired extends RuntimeException {
+        static final Expired INSTANCE = new Expired();
+
+        private Expired() {
+            super("deadline passed", null, false, false);
         }
     }
 }

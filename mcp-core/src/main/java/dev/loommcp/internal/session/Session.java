@@ -17,11 +17,8 @@ import dev.loommcp.RequestOptions;
 import dev.loommcp.Subscription;
 import dev.loommcp.SubscriptionFilter;
 import dev.loommcp.SubscriptionListener;
-import dev.loommcp.internal.concurrent.McpThreads;
 import dev.loommcp.internal.scope.RequestScope;
 import dev.loommcp.internal.scope.Scope;
-import dev.loommcp.spi.TransportContext;
-import dev.loommcp.spi.TransportSink;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
 import dev.loommcp.schema.CallToolResult;
@@ -36,22 +33,20 @@ import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
 /**
- * The engine behind {@code McpClient}: the connection's state machine ({@code NEW → CONNECTING → CONNECTED →
- * CLOSED}), the pending requests, the life of a call (send, await with deadline and token, {@code
- * notifications/cancelled} on the wire), the response side of the transport's sink, the listener event loop, the
- * client's background threads and shutdown. The era choice at connect is {@link EraSetup}'s, the modern request path
+ * The engine behind {@code McpClient}, and the only class of the engine the facade names: it composes the parts and
+ * holds the pending requests and the life of a call (send, await with deadline and token, {@code
+ * notifications/cancelled} on the wire). The client's life (state machine {@code NEW → CONNECTING → CONNECTED →
+ * CLOSED}, close cause, close gate, scope tree, background threads) is {@link ClientLife}'s, and the parts that need
+ * it get it, never this class. The era choice at connect is {@link EraSetup}'s, the modern request path
  * is {@link ModernRequests}, tool calls with header routing are {@link HeaderRoutedCalls}, every tool call and the
  * channel of an installed task driver are {@link TaskBridge}'s. Inbound notifications and
  * server requests go to an {@link InboundDispatcher}; it gets what it needs from here, never the other way round.
@@ -63,73 +58,45 @@ public final class Session {
 
     private static final System.Logger LOG = System.getLogger("dev.loommcp.client");
 
-    private enum State { NEW, CONNECTING, CONNECTED, CLOSED }
-
-    /** A call run on its own virtual thread by {@link #async}. */
-    @FunctionalInterface
-    public interface AsyncCall<T> {
-        /**
-         * Runs the call.
-         *
-         * @param options the caller's options with the future's token in place of the caller's
-         * @return the result
-         * @throws Exception whatever the call throws; it fails the future
-         */
-        T run(RequestOptions options) throws Exception;
-    }
-
     private final SessionConfig config;
-    final McpTransport transport;
-    final Duration requestTimeout;
+    private final McpTransport transport;
+    private final Duration requestTimeout;
     private final Duration connectTimeout;
     private final int listenerQueueCapacity;
     private final long listenerQueueBytes;
     private final Handshake handshake;
     private final SessionRenewal renewal;
-    final InboundDispatcher inbound;
+    private final InboundDispatcher inbound;
     private final ToolCatalog tools;
-    final Subscriptions subscriptions;
+    private final Subscriptions subscriptions;
 
-    private final ReentrantLock stateLock = new ReentrantLock();
-    private volatile State state = State.NEW;
-    private volatile Throwable closeCause;
-    volatile InitializeResult initializeResult;
+    /** The client's state, close cause, close gate and scopes. */
+    private final ClientLife life;
+    private volatile InitializeResult initializeResult;
 
     private final AtomicLong ids = new AtomicLong();
-    final ConcurrentHashMap<Long, PendingCall> pending = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<Long, PendingCall> pending = new ConcurrentHashMap<>();
     /** Fails the plain calls of {@link #pending} at their deadline, one thread for all of them. */
-    final DeadlineWatch deadlines = new DeadlineWatch(pending, this);
-    /**
-     * The root of the client's scope tree: {@link #transportThreads} (the transport's connection-wide threads) and
-     * {@link #work} (event loop, deadline watch, server-request handlers outside a request, subscriptions, async
-     * calls) under it, and every request's scope under {@link #work} unless the calling thread is in a scope already
-     * (a handler or listener of another request, a user's fan-out scope), whose child it then is.
-     */
-    private final Scope<Object, Void> clientScope;
-    /** The scope of the transport's connection-wide threads: cancelled after the transport closed. */
-    private final Scope<Object, Void> transportScope;
-    /** The scope of the client's own threads: cancelled first at release. */
-    final Scope<Object, Void> work;
-    /** The release's coordination: close actions, and a second close waiting for the first. */
-    private final CloseGate closeGate = new CloseGate();
+    private final DeadlineWatch deadlines;
     private final AtomicLong droppedEvents = new AtomicLong();
-    final EventLoop events;
+    private final EventLoop events;
     private final AtomicReference<Map<String, Object>> toolMeta = new AtomicReference<>(Map.of());
-    final SessionSink sink = new SessionSink(this);
-    final Answers answers;
-    final Events observed;
+    private final SessionSink sink;
+    private final Answers answers;
+    private final Events observed;
     private final Envelope envelope;
-    final ResultCache cache;
+    private final ResultCache cache;
     private final InputRounds inputRounds;
     private final EraSetup eraSetup;
-    final ModernRequests modern;
+    private final ModernRequests modern;
     private final HeaderRoutedCalls headerRouting;
-    final TaskBridge tasks;
+    private final TaskBridge tasks;
+    private final SessionRelease release;
 
     /** The era of the connection, set once connect completed; {@code null} before. */
     private volatile Era era;
     /** The adopted {@code server/discover} result of a modern connection. */
-    volatile DiscoverResult discover;
+    private volatile DiscoverResult discover;
     /**
      * Creates an unconnected session; nothing starts before {@link #connect}.
      *
@@ -138,9 +105,8 @@ public final class Session {
     public Session(SessionConfig config) {
         this.config = config;
         this.transport = config.transport();
-        this.clientScope = Scope.openUnconfined("mcp client of " + transport.describe());
-        this.transportScope = Scope.openUnconfined("transport", clientScope);
-        this.work = Scope.openUnconfined("client threads", clientScope);
+        this.life = new ClientLife(transport.describe());
+        this.deadlines = new DeadlineWatch(pending, life);
         this.requestTimeout = config.requestTimeout();
         this.connectTimeout = config.connectTimeout();
         this.listenerQueueCapacity = config.listenerQueueCapacity();
@@ -152,19 +118,28 @@ public final class Session {
         ProtocolMode mode = config.protocolMode();
         this.handshake = new Handshake(transport, config.clientInfo(), config.clientCapabilities(),
                 mode.forcedEra().orElse(null) == Era.LEGACY ? mode.pinnedVersion().orElse(null) : null);
-        this.subscriptions = new Subscriptions(new SessionHosts.SubscriptionHost(this));
-        this.inbound = new InboundDispatcher(config, new SessionHosts.DispatcherHost(this), tools, subscriptions);
+        this.subscriptions = new Subscriptions(new SessionHosts.SubscriptionHost(life, events, transport,
+                requestTimeout, this::era, this::serverCapabilities, this::modernCall,
+                (m, p, o, onSent) -> request(m, p, o)));
+        this.inbound = new InboundDispatcher(config, new SessionHosts.DispatcherHost(life, events, pending,
+                requestTimeout), tools, subscriptions);
         this.observed = new Events(config.eventListener());
         this.answers = new Answers(pending, ids, transport::describe);
         this.envelope = new Envelope(config, tools, transport.exchangePerRequest());
         this.cache = new ResultCache(() -> era == Era.MODERN, config.resultCacheEntries(),
                 config.resultCacheBytes());
         this.inputRounds = new InputRounds(new ClientHandlers(config), config.maxInputRounds(), transport::describe);
-        this.modern = new ModernRequests(envelope, cache, inputRounds, new SessionHosts.ModernHost(this));
+        this.modern = new ModernRequests(envelope, cache, inputRounds, new SessionHosts.ModernHost(this::callOnce, life,
+                requestTimeout, transport));
         this.headerRouting = new HeaderRoutedCalls(tools, config.maxListPages(), this::request,
                 (m, p, o) -> call(m, p, o, false));
-        this.tasks = new TaskBridge(this, config, tools, inputRounds, headerRouting);
-        this.eraSetup = new EraSetup(config, handshake, envelope, new SessionHosts.EraHost(this));
+        this.tasks = new TaskBridge(new TaskHost(), life, events, subscriptions, config, tools, inputRounds,
+                headerRouting);
+        this.release = new SessionRelease(life, pending, tasks, transport, observed, subscriptions);
+        this.sink = new SessionSink(life, transport, pending, answers, cache, inbound, tasks, this::release);
+        this.eraSetup = new EraSetup(config, handshake, envelope, new SessionHosts.EraHost(life, transport, sink,
+                pending, (m, p, o) -> callOnce(m, p, o, true, null, null), modern, d -> discover = d,
+                r -> initializeResult = r));
         this.renewal = new SessionRenewal(handshake, tools, result -> {
             initializeResult = result;
             inbound.onSessionRestarted(); // marks the tool catalog stale and tells the listener
@@ -181,43 +156,25 @@ public final class Session {
      */
     public void connect(RequestOptions options) throws InterruptedException {
         Objects.requireNonNull(options, "options");
-        stateLock.lock();
-        try {
-            switch (state) {
-                case NEW -> state = State.CONNECTING;
-                case CLOSED -> throw closedException("connect");
-                default -> throw new IllegalStateException("connect() was already called (client is " + state + ")");
-            }
-        } finally {
-            stateLock.unlock();
-        }
+        life.beginConnect();
         RequestOptions handshakeOptions = options.timeout().isEmpty() && options.deadline().isEmpty()
                 ? options.toBuilder().timeout(connectTimeout).build() : options;
         try {
             Deadline deadline = deadlineOf(handshakeOptions, Deadline.ofNanoTime(System.nanoTime()));
-            events.start(this::startBackground);
+            events.start(life::startBackground);
             if (handshakeOptions.token().map(CancellationToken::isCancelled).orElse(false)) {
                 throw new McpCancelledException("initialize cancelled before it was sent");
             }
-            if (state != State.CONNECTING) {
-                throw closedException("connect"); // close() came first: do not open a transport it already closed
+            if (!life.isConnecting()) {
+                throw life.closedException("connect"); // close() came first: do not open a transport it closed
             }
             Era chosen = establish(handshakeOptions, deadline);
-            stateLock.lock();
-            try {
-                if (state != State.CONNECTING) {
-                    throw closedException("connect");
-                }
-                era = chosen;
-                state = State.CONNECTED;
-            } finally {
-                stateLock.unlock();
-            }
+            life.markConnected(() -> era = chosen);
         } catch (RuntimeException e) {
-            boolean closedByOwner = closedByOwner();
+            boolean closedByOwner = life.closedByOwner();
             shutdown(e instanceof McpClosedException ? e.getCause() : e);
             if (closedByOwner) {
-                throw closedInstead("connect", e);
+                throw ClientLife.closedInstead("connect", e);
             }
             if (e instanceof McpClosedException c && c.getCause() instanceof McpTransportException lost) {
                 // the transport was lost (the server exited) before a handshake step was sent: connect reports
@@ -233,28 +190,9 @@ public final class Session {
 
     // ------------------------------------------------------------------------------------------------ era
 
-    /** Runs {@code action} once when the client closes: {@link CloseGate#whenClosed}. */
-    Runnable whenClosed(Runnable action) {
-        return closeGate.whenClosed(action, this::isClosed);
-    }
-
     /** Opens the transport and picks the era: {@link EraSetup}. */
     private Era establish(RequestOptions options, Deadline deadline) throws InterruptedException {
         return eraSetup.establish(options, deadline);
-    }
-
-    /** The options of one step of connect: the token, and what is left of the connect deadline. */
-    static RequestOptions within(RequestOptions options, Deadline deadline, String step) {
-        if (deadline.isNone()) {
-            return options;
-        }
-        long left = deadline.remainingNanos();
-        if (left <= 0) {
-            throw new McpTimeoutException(step + " not sent: the deadline had passed");
-        }
-        RequestOptions.Builder b = RequestOptions.newBuilder().timeout(Duration.ofNanos(left));
-        options.token().ifPresent(b::token);
-        return b.build();
     }
 
     /** Closes the session: see {@code McpClient.close()}. Idempotent; safe from any thread. */
@@ -264,12 +202,12 @@ public final class Session {
 
     /** Returns whether the session is closed. */
     public boolean isClosed() {
-        return state == State.CLOSED;
+        return life.isClosed();
     }
 
     /** Returns whether the handshake completed and the session is not closed. */
     public boolean isConnected() {
-        return state == State.CONNECTED;
+        return life.isConnected();
     }
 
     /** Returns the {@code initialize} result. */
@@ -285,11 +223,6 @@ public final class Session {
     /** Returns the {@code server/discover} result of a modern connection, else {@code null}. */
     public DiscoverResult discoverResult() {
         return era == Era.MODERN ? discover : null;
-    }
-
-    /** Returns what ended the session (the transport's failure), or {@code null} while open or after close(). */
-    Throwable closeCause() {
-        return closeCause;
     }
 
     /** Returns the protocol version in use: negotiated (legacy) or of the requests (modern); null before connect. */
@@ -445,7 +378,7 @@ public final class Session {
     public void notify(String method, Map<String, Object> params, RequestOptions options)
             throws InterruptedException {
         Objects.requireNonNull(options, "options (use RequestOptions.DEFAULT)");
-        ensureConnected(method);
+        life.ensureConnected(method);
         ModernRequests.refuseRemoved(era, method);
         CancellationToken token = options.token().orElse(null);
         if (token != null && token.isCancelled()) {
@@ -458,13 +391,13 @@ public final class Session {
         }
         // the caller learns a refused delivery (an HTTP error status), as it always did
         CallContext context = new CallContext(deadline, null, true, era == Era.MODERN
-                ? Envelope.notificationRouting(method, modern.version()) : null, work);
+                ? Envelope.notificationRouting(method, modern.version()) : null, life.work());
         CancellationToken.Registration registration = token == null ? null : token.onCancel(context::cancel);
         try {
             transport.send(new JsonRpcMessage.Notification(method, params), context);
         } catch (RuntimeException e) {
-            if (closedByOwner()) {
-                throw closedInstead(method, e);
+            if (life.closedByOwner()) {
+                throw ClientLife.closedInstead(method, e);
             }
             if (context.isCancelled()) {
                 McpCancelledException c = new McpCancelledException(method + " cancelled while sending: "
@@ -553,11 +486,11 @@ public final class Session {
                     + " it was called in has ended");
         }
         try {
-            return Scope.open(method, Scope.Joiner.awaitAll(), deadline, work,
-                    new RequestScope(this, method, transport.describe()));
+            return Scope.open(method, Scope.Joiner.awaitAll(), deadline, life.work(),
+                    new RequestScope(life, method, transport.describe()));
         } catch (IllegalStateException ended) {
-            if (state == State.CLOSED) {
-                throw closedException(method);
+            if (life.isClosed()) {
+                throw life.closedException(method);
             }
             throw new McpCancelledException(method + " not sent: the scope it was called in has ended");
         }
@@ -570,9 +503,9 @@ public final class Session {
     Object callOnce(String method, Map<String, Object> params, RequestOptions options, boolean handshake,
                             RequestRouting routing, Consumer<RequestId> onSent) throws InterruptedException {
         if (!handshake) {
-            ensureConnected(method);
-        } else if (state != State.CONNECTING && state != State.CONNECTED) {
-            throw closedException(method);
+            life.ensureConnected(method);
+        } else if (!life.isOpen()) {
+            throw life.closedException(method);
         }
         if (Thread.interrupted()) {
             throw new InterruptedException(method + " not sent: the thread was interrupted");
@@ -594,7 +527,7 @@ public final class Session {
         // the scope the call runs in: its request's (opened by modernCall), or, for the handshake, whatever scope
         // the connecting thread is in; its deadline bounds the call, its end cancels it
         Scope<?, ?> scope = Scope.current();
-        RequestScope ours = scope != null && scope.attachment() instanceof RequestScope r && r.isOf(this) ? r : null;
+        RequestScope ours = scope != null && scope.attachment() instanceof RequestScope r && r.isOf(life) ? r : null;
         if (scope != null && !scope.deadline().isNone()) {
             hardDeadline = hardDeadline.earliest(scope.deadline());
             if (!options.resetTimeoutOnProgress()) {
@@ -618,7 +551,7 @@ public final class Session {
         }
         JsonRpcMessage.Request request = new JsonRpcMessage.Request(requestId, method, params);
         CallContext context = new CallContext(options.resetTimeoutOnProgress() ? hardDeadline : deadline, requestId,
-                false, routing, ours != null ? scope : work);
+                false, routing, ours != null ? scope : life.work());
         if (ours != null) {
             ours.sent(requestId);
         }
@@ -626,9 +559,9 @@ public final class Session {
             p.waitsInline(context); // this thread only blocks for the answer after send: the exchange may run on it
         }
         pending.put(id, p);
-        if (state == State.CLOSED) {
+        if (life.isClosed()) {
             pending.remove(id);
-            throw closedException(method);
+            throw life.closedException(method);
         }
         if (p.relay == null && !options.resetTimeoutOnProgress() && !deadline.isNone()) {
             deadlines.watch(p, deadline.nanoTime()); // the caller then waits without a timer of its own
@@ -648,8 +581,8 @@ public final class Session {
                 // queues and returns; a failure of the exchange comes back through the sink's onSendFailed
                 transport.send(request, context);
             } catch (RuntimeException e) {
-                if (closedByOwner()) {
-                    throw closedInstead(method, e);
+                if (life.closedByOwner()) {
+                    throw ClientLife.closedInstead(method, e);
                 }
                 if (scope != null && scope.isCancelled()) { // the scope ended while the request was being sent
                     cancelReason = scope.endedBy();
@@ -717,7 +650,7 @@ public final class Session {
             }
             context.cancel(); // aborts the exchange of a call that ended without its response (no-op after it)
             // modern HTTP-like transports cancel by aborting the exchange (context.cancel() above), never in-band
-            if (cancelReason != null && !handshake && state == State.CONNECTED
+            if (cancelReason != null && !handshake && life.isConnected()
                     && (routing == null || !transport.exchangePerRequest())) {
                 sendCancelled(requestId, method, cancelReason, routing);
             }
@@ -735,7 +668,7 @@ public final class Session {
             // interrupt the send it owned
             transport.send(n, new CallContext(Deadline.after(Duration.ofSeconds(5)), id, false,
                     requestRouting == null ? null : Envelope.notificationRouting(n.method(),
-                            requestRouting.protocolVersion()), work));
+                            requestRouting.protocolVersion()), life.work()));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (RuntimeException e) {
@@ -746,7 +679,7 @@ public final class Session {
 
     /** Runs a call on a new virtual thread with a cancellable future: {@link AsyncCalls#start}. */
     public <T> CompletableFuture<T> async(RequestOptions options, AsyncCall<T> call) {
-        return AsyncCalls.start(this, options, call);
+        return AsyncCalls.start(life, options, call);
     }
 
     // ------------------------------------------------------------------------------------------------ helpers
@@ -755,147 +688,59 @@ public final class Session {
         return Deadlines.of(options, start, requestTimeout);
     }
 
-    void ensureConnected(String method) {
-        State s = state;
-        if (s == State.CONNECTED) {
-            return;
-        }
-        if (s == State.CLOSED) {
-            throw closedException(method);
-        }
-        throw new IllegalStateException(method + ": the client is not connected; call connect() first");
-    }
-
-    /**
-     * Whether {@link #close()} closed the client (not a failed connect or the loss of the transport, whose own
-     * exception tells more). A transport closed under a running call or connect may throw anything; the caller then
-     * gets {@link McpClosedException}.
-     */
-    private boolean closedByOwner() {
-        return state == State.CLOSED && closeCause == null; // closeCause is final once the state is CLOSED
-    }
-
-    /** The exception for a call that failed because {@link #close()} closed the client under it. */
-    private McpClosedException closedInstead(String method, RuntimeException transportFailure) {
-        if (transportFailure instanceof McpClosedException c) {
-            return c;
-        }
-        McpClosedException e = new McpClosedException(method + " failed: the client was closed", null);
-        e.addSuppressed(transportFailure);
-        return e;
-    }
-
-    McpClosedException closedException(String method) {
-        Throwable cause = closeCause;
-        return new McpClosedException(method + " refused: the client is closed"
-                + (cause == null ? "" : " (" + cause.getMessage() + ")"), cause);
-    }
-
-    /**
-     * Runs a task on a client thread (a fork of {@link #work}: cancelled and awaited by the release), unless the
-     * client has closed; the {@code closer} (the release after a transport failure) runs on a plain thread, outside
-     * the tree it closes.
-     *
-     * @return the started thread, or {@code null} when the client had closed (nothing runs)
-     */
-    Thread startBackground(String purpose, Runnable task) {
-        if (purpose.equals("closer")) {
-            return McpThreads.start(purpose, task);
-        }
-        if (state == State.CLOSED) {
-            return null;
-        }
-        try {
-            return work.start(purpose, task, false);
-        } catch (IllegalStateException closed) {
-            return null; // released meanwhile
-        }
-    }
-
-    /**
-     * Starts a server request's handler in the scope of this client's request the calling (delivering) thread works
-     * for, if any and still running, else as a client thread: {@link InboundDispatcher.Host#fork}.
-     */
-    Thread forkForServerRequest(String purpose, Runnable task) {
-        Scope<?, ?> request = RequestScope.currentOf(this);
-        if (request != null && !request.isCancelled()) {
-            try {
-                Thread t = request.start(purpose, task, false);
-                if (t != null) {
-                    return t;
-                }
-            } catch (IllegalStateException ended) {
-                // the request ended meanwhile: the handler runs as the client's
-            }
-        }
-        return startBackground(purpose, task);
-    }
-
-    /** The context the transport is opened with: the sink, the deadline, and the client's transport threads. */
-    TransportContext transportContext(TransportSink sink, Deadline deadline) {
-        return new ScopedThreads.Context(sink, deadline, new ScopedThreads(transportScope));
-    }
-
-    /** Cancels the client's own threads and requests, first step of the release: {@link SessionRelease}. */
-    void cancelWork() {
-        work.cancel();
-    }
-
-    /**
-     * Cancels what is left of the client's tree (the transport's threads, after the transport closed) and waits for
-     * every thread under it, the calling thread excepted, until {@code deadline}.
-     *
-     * @return whether every thread ended in time
-     */
-    boolean closeScopes(Deadline deadline) {
-        return clientScope.closeWithin(deadline);
-    }
-
-    /** Queues a listener call on the client's event loop. */
-    void dispatchEvent(Runnable listenerCall, long bytes) {
-        events.dispatch(listenerCall, bytes);
-    }
-
     // ------------------------------------------------------------------------------------------------ shutdown
 
     private void shutdown(Throwable cause) {
-        if (markClosed(cause)) {
-            release();
-        } else if (!closeGate.isReleasing(Thread.currentThread()) && !isOwnThread()) {
-            closeGate.awaitReleased(); // every close returns with the client released, not only the first
+        life.close(cause, release);
+    }
+
+    /** Releases everything of a client just marked closed (by the transport's loss): {@link SessionRelease}. */
+    private void release() {
+        life.release(release);
+    }
+
+    /** How often the deadline watch looked at the pending calls (tests). */
+    long deadlineScans() {
+        return deadlines.scans();
+    }
+
+    /** What the task bridge may do with this session. */
+    private final class TaskHost implements TaskBridge.Host {
+        @Override
+        public Era era() {
+            return era;
         }
-    }
 
-    /**
-     * Whether the calling thread is one of the client's own threads (event loop, server-request handlers, background,
-     * forks of its requests), which the release waits for: such a thread must not wait for the release.
-     */
-    private boolean isOwnThread() {
-        return Scope.inTree(clientScope);
-    }
-
-    /** Moves the client to CLOSED; returns whether this call did it (exactly one caller gets {@code true}). */
-    boolean markClosed(Throwable cause) {
-        stateLock.lock();
-        try {
-            if (state == State.CLOSED) {
-                return false;
-            }
-            closeCause = cause; // before the state: closedByOwner() reads them without the lock
-            state = State.CLOSED;
-            return true;
-        } finally {
-            stateLock.unlock();
+        @Override
+        public ServerCapabilities serverCapabilities() {
+            return Session.this.serverCapabilities();
         }
-    }
 
-    /** Releases everything of a client just marked closed: {@link SessionRelease}. */
-    void release() {
-        closeGate.release(() -> SessionRelease.release(this));
+        @Override
+        public String protocolVersion() {
+            return Session.this.protocolVersion();
+        }
+
+        @Override
+        public Map<String, Object> toolMeta() {
+            return toolMeta.get();
+        }
+
+        @Override
+        public Object sendToolCall(String name, Map<String, Object> params, RequestOptions options,
+                                   Deadline deadline) throws InterruptedException {
+            return Session.this.sendToolCall(name, params, options, deadline);
+        }
+
+        @Override
+        public Map<String, Object> request(String method, Map<String, Object> params, RequestOptions options)
+                throws InterruptedException {
+            return Session.this.request(method, params, options);
+        }
     }
 
     @Override
     public String toString() {
-        return transport.describe() + ", " + state.name().toLowerCase(Locale.ROOT);
+        return transport.describe() + ", " + life;
     }
 }

@@ -343,7 +343,7 @@ final class Subscriptions {
                 + "resource subscriptions are re-established in the new one");
         List<Legacy> affected = new ArrayList<>(legacy);
         for (Legacy sub : affected) {
-            sub.dispatch(() -> sub.listener.onInterrupted(cause), InboundDispatcher.SMALL_EVENT_BYTES);
+            sub.dispatch(() -> sub.listener.onInterrupted(cause), EventLoop.SMALL_EVENT_BYTES);
         }
         host.startBackground("resubscribe", () -> {
             ServerCapabilities caps = host.serverCapabilities();
@@ -360,7 +360,7 @@ final class Subscriptions {
                 }
                 SubscriptionFilter ack = listChanges(sub.requested, caps, held);
                 sub.acknowledged = ack;
-                sub.dispatch(() -> sub.listener.onReestablished(ack), InboundDispatcher.SMALL_EVENT_BYTES);
+                sub.dispatch(() -> sub.listener.onReestablished(ack), EventLoop.SMALL_EVENT_BYTES);
             }
         });
     }
@@ -482,7 +482,7 @@ final class Subscriptions {
         /** Queues {@code onEnded} behind this subscription's other events; runs once. */
         void ended(McpException cause) {
             closing.set(true);
-            host.dispatch(() -> end(cause), InboundDispatcher.SMALL_EVENT_BYTES);
+            host.dispatch(() -> end(cause), EventLoop.SMALL_EVENT_BYTES);
         }
 
         /** Runs {@code onEnded} unless it already ran. */
@@ -548,7 +548,7 @@ final class Subscriptions {
                     }
                     if (a.acked) {
                         failedReopens = 0;
-                        dispatch(() -> listener.onInterrupted(failure), InboundDispatcher.SMALL_EVENT_BYTES);
+                        dispatch(() -> listener.onInterrupted(failure), EventLoop.SMALL_EVENT_BYTES);
                     } else if (++failedReopens >= backoff.attempts()) {
                         ended(failure);
                         return;
@@ -635,7 +635,7 @@ final class Subscriptions {
                 everAcked = true;
                 firstAck.complete(ack);
             } else {
-                dispatch(() -> listener.onReestablished(ack), InboundDispatcher.SMALL_EVENT_BYTES);
+                dispatch(() -> listener.onReestablished(ack), EventLoop.SMALL_EVENT_BYTES);
             }
         }
 

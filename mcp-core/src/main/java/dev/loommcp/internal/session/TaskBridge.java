@@ -51,7 +51,33 @@ final class TaskBridge implements TaskChannel {
     private static final int INVALID_PARAMS = -32602;
     private static final String TASK_NOTIFICATION = "notifications/tasks";
 
-    private final Session session;
+    /** What the bridge needs of the session: the connection's facts and its calls. */
+    interface Host {
+        /** The connection's era, {@code null} before connect. */
+        Era era();
+
+        /** The server's capabilities, {@code null} before connect. */
+        ServerCapabilities serverCapabilities();
+
+        /** The protocol version in use, {@code null} before connect. */
+        String protocolVersion();
+
+        /** The persistent tool {@code _meta}. */
+        Map<String, Object> toolMeta();
+
+        /** Sends a {@code tools/call} with its params as built, with header routing where it applies. */
+        Object sendToolCall(String name, Map<String, Object> params, RequestOptions options, Deadline deadline)
+                throws InterruptedException;
+
+        /** A request with the options' {@code _meta}; the {@code -32602} of a task lookup typed. */
+        Map<String, Object> request(String method, Map<String, Object> params, RequestOptions options)
+                throws InterruptedException;
+    }
+
+    private final Host session;
+    private final ClientLife life;
+    private final EventLoop events;
+    private final Subscriptions subscriptions;
     private final SessionConfig config;
     private final ToolCatalog tools;
     private final InputRounds inputRounds;
@@ -63,10 +89,13 @@ final class TaskBridge implements TaskChannel {
     /** The task driver's threads: forks of the client's own scope (cancelled and awaited at close). */
     private final TransportThreads threads;
 
-    TaskBridge(Session session, SessionConfig config, ToolCatalog tools, InputRounds inputRounds,
-               HeaderRoutedCalls headerRouting) {
+    TaskBridge(Host session, ClientLife life, EventLoop events, Subscriptions subscriptions, SessionConfig config,
+               ToolCatalog tools, InputRounds inputRounds, HeaderRoutedCalls headerRouting) {
         this.session = session;
-        this.threads = new ScopedThreads(session.work);
+        this.life = life;
+        this.events = events;
+        this.subscriptions = subscriptions;
+        this.threads = new ScopedThreads(life.work());
         this.config = config;
         this.tools = tools;
         this.inputRounds = inputRounds;
@@ -156,7 +185,7 @@ final class TaskBridge implements TaskChannel {
         }
         String mode = tools.taskSupport(name);
         if (mode == null) {
-            headerRouting.learnToolRoutes(Session.within(options, deadline, "tools/list"));
+            headerRouting.learnToolRoutes(Deadlines.within(options, deadline, "tools/list"));
             mode = tools.taskSupport(name);
             if (mode == null) {
                 tools.notListed(name); // listed once: not again for each call
@@ -239,7 +268,7 @@ final class TaskBridge implements TaskChannel {
     public Era era() {
         Era e = session.era(); // set once connect completed; kept after close
         if (e == null) {
-            throw new IllegalStateException(session.isClosed() ? "the client was closed before it connected"
+            throw new IllegalStateException(life.isClosed() ? "the client was closed before it connected"
                     : "the client is not connected; call connect() first");
         }
         return e;
@@ -296,7 +325,7 @@ final class TaskBridge implements TaskChannel {
     public Subscription listenTasks(List<String> taskIds, Consumer<Map<String, Object>> onTask,
                                     RequestOptions options) throws InterruptedException {
         Objects.requireNonNull(onTask, "onTask");
-        return session.subscriptions().openTasks(taskIds, new SubscriptionListener() {
+        return subscriptions.openTasks(taskIds, new SubscriptionListener() {
             @Override
             public void onNotification(JsonRpcMessage.Notification notification) {
                 if (notification.method().equals(TASK_NOTIFICATION) && notification.params() != null) {
@@ -333,7 +362,7 @@ final class TaskBridge implements TaskChannel {
         Map<String, Object> params = n.params() == null ? Map.of() : n.params();
         long bytes = JsonSize.ofMessage(n.method(), n.params());
         for (Consumer<Map<String, Object>> l : list) {
-            session.dispatchEvent(() -> UserCode.run(LOG, "a task notification listener", () -> l.accept(params)),
+            events.dispatch(() -> UserCode.run(LOG, "a task notification listener", () -> l.accept(params)),
                     bytes);
         }
     }
@@ -345,12 +374,12 @@ final class TaskBridge implements TaskChannel {
 
     @Override
     public boolean isClosed() {
-        return session.isClosed();
+        return life.isClosed();
     }
 
     @Override
     public Throwable closeCause() {
-        return session.closeCause();
+        return life.closeCause();
     }
 
     @Override
