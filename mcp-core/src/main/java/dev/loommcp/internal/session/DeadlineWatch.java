@@ -1,5 +1,6 @@
 package dev.loommcp.internal.session;
 
+import dev.loommcp.spi.Deadline;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
@@ -32,8 +33,8 @@ final class DeadlineWatch {
     private volatile Thread watcher;
     /** Whether the watcher sleeps until {@link #wakeAt} (then a later deadline needs no wake-up). */
     private volatile boolean armed;
-    /** The {@link System#nanoTime()} the watcher sleeps until; meaningful only while {@link #armed}. */
-    private volatile long wakeAt;
+    /** The deadline the watcher sleeps until; meaningful only while {@link #armed}. */
+    private volatile Deadline wakeAt = Deadline.NONE;
     /** How many times the watcher looked at the pending calls (for tests: calls must not wake it one by one). */
     private final AtomicLong scans = new AtomicLong();
 
@@ -43,12 +44,12 @@ final class DeadlineWatch {
     }
 
     /**
-     * Watches {@code p} (already in the pending map) until it leaves the map: fails it with {@link PendingCall.Expired} once
-     * {@code deadlineNanos} passes. When the session closed meanwhile, {@code p} stays unwatched and its caller waits
+     * Watches {@code p} (already in the pending map) until it leaves the map: fails it with
+     * {@link PendingCall.Expired} once {@code deadline} (not {@link Deadline#NONE}) passes. When the session closed meanwhile, {@code p} stays unwatched and its caller waits
      * with a timeout of its own ({@link PendingCall#watched} stays {@code false}).
      */
-    void watch(PendingCall p, long deadlineNanos) {
-        p.watchedDeadline = deadlineNanos;
+    void watch(PendingCall p, Deadline deadline) {
+        p.watchedDeadline = deadline;
         p.watched = true; // after the deadline: the watcher reads them in this order's reverse
         Thread w = watcher;
         if (w == null) {
@@ -60,7 +61,7 @@ final class DeadlineWatch {
         }
         // the watcher sets armed to false before it scans: either its scan sees this call, or it slept (or will)
         // until a wakeAt that this call's deadline is compared with here
-        if (!armed || deadlineNanos - wakeAt < 0) {
+        if (!armed || deadline.compareTo(wakeAt) < 0) {
             LockSupport.unpark(w);
         }
     }
@@ -81,25 +82,22 @@ final class DeadlineWatch {
         while (!Thread.currentThread().isInterrupted() && !life.isClosed()) {
             armed = false;
             scans.incrementAndGet();
-            long now = System.nanoTime();
-            long earliest = 0;
-            boolean any = false;
+            Deadline earliest = null;
             for (PendingCall p : pending.values()) {
                 if (!p.watched) {
                     continue;
                 }
-                long d = p.watchedDeadline;
-                if (d - now <= 0) {
+                Deadline d = p.watchedDeadline;
+                if (d.isExpired()) {
                     p.future.completeExceptionally(PendingCall.Expired.INSTANCE);
-                } else if (!any || d - earliest < 0) {
+                } else if (earliest == null || d.compareTo(earliest) < 0) {
                     earliest = d;
-                    any = true;
                 }
             }
-            if (any) {
+            if (earliest != null) {
                 wakeAt = earliest;
                 armed = true;
-                LockSupport.parkNanos(this, earliest - now);
+                LockSupport.parkNanos(this, earliest.remainingNanos());
             } else {
                 LockSupport.park(this);
             }

@@ -31,13 +31,38 @@ final class Deadlines {
         if (deadline.isNone()) {
             return options;
         }
-        long left = deadline.remainingNanos();
-        if (left <= 0) {
-            throw new McpTimeoutException(step + " not sent: the deadline had passed");
-        }
-        RequestOptions.Builder b = RequestOptions.newBuilder().timeout(Duration.ofNanos(left));
+        RequestOptions.Builder b = RequestOptions.newBuilder().timeout(left(deadline, step
+                + " not sent: the deadline had passed"));
         options.token().ifPresent(b::token);
         return b.build();
+    }
+
+    /**
+     * The options of a further request of the same call: what is left of its deadline, the same token and the rest
+     * of its options.
+     *
+     * @throws McpTimeoutException if the deadline has passed: the request is not sent
+     */
+    static RequestOptions remaining(RequestOptions options, Deadline deadline, String method) {
+        if (deadline.isNone()) {
+            return options;
+        }
+        return options.toBuilder().timeout(left(deadline, method + " not sent: the call's deadline had passed"))
+                .build();
+    }
+
+    /**
+     * What is left of {@code deadline} (not {@link Deadline#NONE}).
+     *
+     * @param notSent the message of the timeout when nothing is left
+     * @throws McpTimeoutException if the deadline has passed
+     */
+    static Duration left(Deadline deadline, String notSent) {
+        Duration left = deadline.remaining();
+        if (left.isZero()) {
+            throw new McpTimeoutException(notSent);
+        }
+        return left;
     }
 
     /**

@@ -24,8 +24,8 @@ final class PendingCall {
     volatile ProgressRelay relay;
     /** Answered with an id such as {@code "7"}: the transport did not recognize the answer as this request's. */
     volatile boolean looselyMatched;
-    /** The deadline {@link DeadlineWatch} enforces ({@link System#nanoTime()}); written before {@link #watched}. */
-    long watchedDeadline;
+    /** The deadline {@link DeadlineWatch} enforces; written before {@link #watched}. */
+    Deadline watchedDeadline;
     /** Whether {@link DeadlineWatch} ends this call at {@link #watchedDeadline}: then {@link #await} waits untimed. */
     volatile boolean watched;
 

@@ -12,7 +12,6 @@ import dev.loommcp.schema.InitializeResult;
 import dev.loommcp.schema.ProgressNotification;
 import dev.loommcp.schema.ServerCapabilities;
 import dev.loommcp.spi.Deadline;
-import dev.loommcp.spi.RequestRouting;
 import dev.loommcp.spi.McpTransport;
 import java.time.Duration;
 import java.util.Map;
@@ -20,21 +19,14 @@ import java.util.function.Consumer;
 import java.util.function.Supplier;
 
 /**
- * The adapters through which the parts split out of a {@link Session} ({@link ModernRequests}, {@link EraSetup},
- * {@link InboundDispatcher}, {@link Subscriptions}) reach the rest of the engine: each holds the few parts it forwards
+ * The adapters through which the parts split out of a {@link Session} ({@link EraSetup}, {@link InboundDispatcher},
+ * {@link Subscriptions}) reach the rest of the engine: each holds the few parts it forwards
  * to (the {@link ClientLife}, the transport, the pending calls, the event loop) and the session's functions it was
  * given, never the session itself. Thread-safe as those parts are.
  */
 final class SessionHosts {
 
     private SessionHosts() {
-    }
-
-    /** One request through the life of a call: {@code Session}'s, with the arguments of {@link ModernRequests.Host#send}. */
-    @FunctionalInterface
-    interface Send {
-        Object send(String method, Map<String, Object> params, RequestOptions options, boolean handshake,
-                    RequestRouting routing, Consumer<RequestId> onSent) throws InterruptedException;
     }
 
     /** A call of the session's that answers with a result object or a raw result. */
@@ -47,42 +39,6 @@ final class SessionHosts {
     /** The default deadline of a call with {@code options}, from now. */
     private static Deadline deadlineOf(RequestOptions options, Duration requestTimeout) {
         return Deadlines.of(options, Deadline.ofNanoTime(System.nanoTime()), requestTimeout);
-    }
-
-    /** What the modern request path may do with this session. */
-    static final class ModernHost implements ModernRequests.Host {
-        private final Send send;
-        private final ClientLife life;
-        private final Duration requestTimeout;
-        private final McpTransport transport;
-
-        ModernHost(Send send, ClientLife life, Duration requestTimeout, McpTransport transport) {
-            this.send = send;
-            this.life = life;
-            this.requestTimeout = requestTimeout;
-            this.transport = transport;
-        }
-
-        @Override
-        public Object send(String method, Map<String, Object> params, RequestOptions options, boolean handshake,
-                           RequestRouting routing, Consumer<RequestId> onSent) throws InterruptedException {
-            return send.send(method, params, options, handshake, routing, onSent);
-        }
-
-        @Override
-        public Deadline deadlineOf(RequestOptions options) {
-            return SessionHosts.deadlineOf(options, requestTimeout);
-        }
-
-        @Override
-        public void ensureConnected(String method) {
-            life.ensureConnected(method);
-        }
-
-        @Override
-        public String describe() {
-            return transport.describe();
-        }
     }
 
     /** What the era setup may do with the engine: open the transport, send the handshake, take what it learned. */
@@ -279,7 +235,7 @@ final class SessionHosts {
         }
 
         @Override
-        public Object modernCall(String method, Map<String, Object> params, RequestOptions options,
+        public Object call(String method, Map<String, Object> params, RequestOptions options,
                                  Consumer<RequestId> onSent) throws InterruptedException {
             return call.call(method, params, options, onSent);
         }

@@ -116,8 +116,8 @@ final class Subscriptions {
         /** The server's capabilities (either era), or {@code null} when unknown. */
         ServerCapabilities serverCapabilities();
 
-        /** One modern-era request ({@code Session.modernCall}); {@code onSent} is told its id before it is sent. */
-        Object modernCall(String method, Map<String, Object> params, RequestOptions options,
+        /** One request the way the era wants it ({@code Session.call}); {@code onSent} is told its id before it is sent. */
+        Object call(String method, Map<String, Object> params, RequestOptions options,
                           Consumer<RequestId> onSent) throws InterruptedException;
 
         /** One legacy request with {@code options.meta()} merged; returns the result object. */
@@ -586,7 +586,7 @@ final class Subscriptions {
             Map<String, Object> params = Params.withMeta(Map.of("notifications", notifications), meta);
             RequestOptions callOptions = RequestOptions.newBuilder().timeout(NO_TIMEOUT).token(token).build();
             try {
-                host.modernCall(LISTEN, params, callOptions, id -> {
+                host.call(LISTEN, params, callOptions, id -> {
                     RequestId before = a.id; // a corrective resend (-32022) goes out with a new id
                     a.id = id;
                     listens.put(id, a);
