@@ -18,9 +18,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * therefore cost no wake-up at all; the watcher wakes about once per timeout period while calls are in flight, and
  * never while none is.
  *
- * <p>A call whose deadline passes is failed with {@link PendingCall.Expired}, which {@link PendingCall#await} turns into the same
- * timeout exception as a timed wait would. The deadline is the same; how late the failure comes is the watcher's
- * wake-up latency (a timed park), as it was the caller's own before.
+ * <p>A call whose deadline passes is failed with {@link PendingCall.Expired}, which {@link PendingCall#await} turns
+ * into the same timeout exception as a timed wait would. The deadline is the same; how late the failure comes is the
+ * watcher's wake-up latency (a timed park), as it was the caller's own before.
  *
  * <p>Thread-safe. The watcher thread starts with the first watched call and ends when the session closes
  * ({@link ClientLife#startBackground}: interrupted and joined at release).
@@ -45,8 +45,9 @@ final class DeadlineWatch {
 
     /**
      * Watches {@code p} (already in the pending map) until it leaves the map: fails it with
-     * {@link PendingCall.Expired} once {@code deadline} (not {@link Deadline#NONE}) passes. When the session closed meanwhile, {@code p} stays unwatched and its caller waits
-     * with a timeout of its own ({@link PendingCall#watched} stays {@code false}).
+     * {@link PendingCall.Expired} once {@code deadline} (not {@link Deadline#NONE}) passes. When the client closed
+     * meanwhile, {@code p} stays unwatched and its caller waits with a timeout of its own ({@link PendingCall#watched}
+     * stays {@code false}).
      */
     void watch(PendingCall p, Deadline deadline) {
         p.watchedDeadline = deadline;

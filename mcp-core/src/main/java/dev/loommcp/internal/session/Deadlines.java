@@ -4,9 +4,13 @@ import dev.loommcp.McpTimeoutException;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.spi.Deadline;
 import java.time.Duration;
+import java.time.temporal.ChronoUnit;
 
 /** The deadline of a call from its options; the arithmetic itself is {@link Deadline}'s. */
 final class Deadlines {
+
+    /** The timeout of a call without one: none (a duration no deadline can hold). */
+    static final Duration NO_TIMEOUT = ChronoUnit.FOREVER.getDuration();
 
     private Deadlines() {
     }

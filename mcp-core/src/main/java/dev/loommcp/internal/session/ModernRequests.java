@@ -24,10 +24,10 @@ import java.util.Set;
 import java.util.function.Consumer;
 
 /**
- * The modern era's wire path (MCP 2026-07-28): the request's scope, the {@link Envelope} and routing of each request, the
- * {@code -32022} corrective retry, the typed {@code -32021}, the {@code resultType} check, multi round-trip requests
- * through {@link InputRounds}, the {@link ResultCache} for plain reads, the server's identity from result
- * {@code _meta}, the check of a cached era verdict by the first answer, and {@code tools/call} with
+ * The modern era's wire path (MCP 2026-07-28): the request's scope, the {@link Envelope} and routing of each
+ * request, the {@code -32022} corrective retry, the typed {@code -32021}, the {@code resultType} check, multi
+ * round-trip requests through {@link InputRounds}, the {@link ResultCache} for plain reads, the server's identity from
+ * result {@code _meta}, the check of a cached era verdict by the first answer, and {@code tools/call} with
  * {@code Mcp-Param-*} headers ({@link HeaderRoutedCalls}) on a transport with an exchange per request. It sends
  * through the {@link CallLife}. Thread-safe: its state is the version spoken and what the server last said of itself.
  */
@@ -160,8 +160,8 @@ final class ModernRequests implements WirePath {
             if ("input_required".equals(type) && INPUT_METHODS.contains(method)) {
                 CancellationToken token = options.token().orElse(null);
                 result = inputRounds.complete(method, params, result,
-                        p -> noteServerInfo(sendModern(method, p, Deadlines.remaining(options, deadline, method), false, null,
-                                deadline)), deadline, token, mayAnswerTask(method));
+                        p -> noteServerInfo(sendModern(method, p, Deadlines.remaining(options, deadline, method),
+                                false, null, deadline)), deadline, token, mayAnswerTask(method));
                 requireComplete(method, result);
                 return result; // never cached: it took input
             }
@@ -263,7 +263,8 @@ final class ModernRequests implements WirePath {
             LOG.log(System.Logger.Level.DEBUG, () -> method + " refused with -32022; retrying once with " + mutual);
             modernVersion = mutual;
             try {
-                return modernOnce(method, params, Deadlines.remaining(options, deadline, method), handshake, onSent, mutual);
+                return modernOnce(method, params, Deadlines.remaining(options, deadline, method), handshake, onSent,
+                        mutual);
             } catch (McpRpcException again) {
                 throw typed(method, again);
             }

@@ -7,9 +7,9 @@ import java.time.Duration;
 import dev.loommcp.spi.Deadline;
 
 /**
- * The release of a client just marked closed ({@link ClientLife#release}): fails the pending calls, stops the task driver and the
- * inbound handlers, closes the transport, then interrupts and joins (bounded: 5 seconds) the event loop, the handler
- * threads and the background threads, and ends the subscriptions last. Runs once per session.
+ * The release of a client just marked closed ({@link ClientLife#release}): fails the pending calls, stops the task
+ * driver and the inbound handlers, closes the transport, then interrupts and joins (bounded: 5 seconds) the event
+ * loop, the handler threads and the background threads, and ends the subscriptions last. Runs once per client.
  */
 final class SessionRelease implements Runnable {
 

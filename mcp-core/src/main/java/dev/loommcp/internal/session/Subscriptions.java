@@ -21,7 +21,6 @@ import dev.loommcp.jsonrpc.RequestId;
 import dev.loommcp.schema.ServerCapabilities;
 import dev.loommcp.spi.Deadline;
 import java.time.Duration;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -68,8 +67,6 @@ final class Subscriptions {
     static final String ACKNOWLEDGED = "notifications/subscriptions/acknowledged";
     /** How long closing waits for a subscription's thread, and the bound of the legacy unsubscribes. */
     static final Duration CLOSE_WAIT = Duration.ofSeconds(5);
-    /** The listen call's timeout: none (a duration no deadline can hold). */
-    static final Duration NO_TIMEOUT = ChronoUnit.FOREVER.getDuration();
 
     /**
      * How a broken modern subscription is re-opened: the first attempt after {@code initial}, each next one after
@@ -102,26 +99,22 @@ final class Subscriptions {
         }
     }
 
-    /** What the subscriptions need of the session that owns them. */
-    interface Host {
+    /** What the subscriptions need of the session that owns them (and what their {@link ResourceHolds} need). */
+    interface Host extends ResourceHolds.Host {
         /** The era of the connection, {@code null} before connect. */
         Era era();
 
         /** Throws {@link IllegalStateException} before connect, {@link McpClosedException} once closed. */
         void ensureConnected(String method);
 
-        /** Whether the session is closed. */
-        boolean isClosed();
-
         /** The server's capabilities (either era), or {@code null} when unknown. */
         ServerCapabilities serverCapabilities();
 
-        /** One request the way the era wants it ({@code Session.call}); {@code onSent} is told its id before it is sent. */
-        Object call(String method, Map<String, Object> params, RequestOptions options,
-                          Consumer<RequestId> onSent) throws InterruptedException;
-
-        /** One legacy request with {@code options.meta()} merged; returns the result object. */
-        Map<String, Object> request(String method, Map<String, Object> params, RequestOptions options)
+        /**
+         * One request the way the era wants it ({@code Session.call}); {@code onSent} is told its id before it is
+         * sent.
+         */
+        Object call(String method, Map<String, Object> params, RequestOptions options, Consumer<RequestId> onSent)
                 throws InterruptedException;
 
         /** Queues a listener call for the session's event loop. */
@@ -132,9 +125,6 @@ final class Subscriptions {
 
         /** The client's default request timeout. */
         Duration requestTimeout();
-
-        /** The server, for logs. */
-        String describe();
     }
 
     private final Host host;
@@ -150,7 +140,7 @@ final class Subscriptions {
 
     Subscriptions(Host host) {
         this.host = host;
-        this.holds = new ResourceHolds(host);
+        this.holds = new ResourceHolds(host, LISTEN, CLOSE_WAIT);
     }
 
     /** Replaces the re-open policy (tests). */
@@ -584,7 +574,7 @@ final class Subscriptions {
             Map<String, Object> notifications = SubscriptionWire.toWire(requested);
             notifications.putAll(extra);
             Map<String, Object> params = Params.withMeta(Map.of("notifications", notifications), meta);
-            RequestOptions callOptions = RequestOptions.newBuilder().timeout(NO_TIMEOUT).token(token).build();
+            RequestOptions callOptions = RequestOptions.newBuilder().timeout(Deadlines.NO_TIMEOUT).token(token).build();
             try {
                 host.call(LISTEN, params, callOptions, id -> {
                     RequestId before = a.id; // a corrective resend (-32022) goes out with a new id

@@ -15,7 +15,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** {@link Session#call(String, java.util.Map, RequestOptions, java.util.function.Consumer)}'s contract with the subscriptions code: the id of every request sent, in both eras. */
+/**
+ * {@link Session#call(String, java.util.Map, RequestOptions, java.util.function.Consumer)}'s contract with the
+ * subscriptions code: the id of every request sent, in both eras.
+ */
 class SessionCallTest {
 
     @RegisterExtension
