@@ -580,7 +580,7 @@ public final class McpClient implements McpTools, McpResources, McpPrompts, McpU
 
     @Override
     public CallToolResult callTool(String name, Map<String, Object> arguments) throws InterruptedException {
-        return callTool(name, arguments, RequestOptions.DEFAULT);
+        return session.callTool(name, arguments, RequestOptions.DEFAULT);
     }
 
     @Override

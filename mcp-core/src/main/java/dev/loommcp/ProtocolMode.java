@@ -1,5 +1,6 @@
 package dev.loommcp;
 
+import dev.loommcp.internal.session.Handshake;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
@@ -74,9 +75,9 @@ public final class ProtocolMode {
      */
     public static ProtocolMode pinned(String version) {
         Objects.requireNonNull(version, "version");
-        if (!version.equals(MODERN_PROTOCOL_VERSION) && !McpClient.SUPPORTED_PROTOCOL_VERSIONS.contains(version)) {
+        if (!version.equals(MODERN_PROTOCOL_VERSION) && !Handshake.SUPPORTED_PROTOCOL_VERSIONS.contains(version)) {
             throw new IllegalArgumentException("protocol version '" + version + "' is not supported; this client "
-                    + "speaks " + MODERN_PROTOCOL_VERSION + " and " + McpClient.SUPPORTED_PROTOCOL_VERSIONS);
+                    + "speaks " + MODERN_PROTOCOL_VERSION + " and " + Handshake.SUPPORTED_PROTOCOL_VERSIONS);
         }
         return new ProtocolMode(Kind.PINNED, version);
     }

@@ -116,6 +116,8 @@ public final class ScriptedTransport implements McpTransport {
     }
 
     private final Mode mode;
+    private volatile String stacksOf;
+    private final List<List<String>> sendStacks = new java.util.concurrent.CopyOnWriteArrayList<>();
     private volatile dev.loommcp.spi.TransportThreads threads = dev.loommcp.spi.TransportThreads.standard();
     private volatile boolean sessionExpired;
     private final java.util.concurrent.atomic.AtomicInteger expiredRequests =
@@ -416,8 +418,30 @@ public final class ScriptedTransport implements McpTransport {
         Thread.ofVirtual().name("scripted-reader").start(this::readLoop);
     }
 
+    /**
+     * Records, at each send of a request of {@code method}, the frames of the sending thread above this transport's
+     * {@code send} (innermost first, as {@code SimpleClassName.method}): how the core reached the transport.
+     *
+     * @param method the request method whose sends are recorded
+     * @return this transport
+     */
+    public ScriptedTransport recordStacksOf(String method) {
+        stacksOf = method;
+        return this;
+    }
+
+    /** The stacks recorded at the sends of {@link #recordStacksOf}'s method, in send order. */
+    public List<List<String>> sendStacks() {
+        return List.copyOf(sendStacks);
+    }
+
     @Override
     public void send(JsonRpcMessage message, SendContext context) throws InterruptedException {
+        if (message instanceof JsonRpcMessage.Request r && r.method().equals(stacksOf)) {
+            sendStacks.add(java.lang.StackWalker.getInstance().walk(frames -> frames.skip(1)
+                    .map(f -> f.getClassName().substring(f.getClassName().lastIndexOf('.') + 1) + "."
+                            + f.getMethodName()).toList()));
+        }
         JsonRpcMessage wire = wire(message);
         if (closed || lost != null) {
             lock.lock();

@@ -6,7 +6,7 @@ import dev.loommcp.RequestOptions;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 
-/** The asynchronous form of a {@link Session} call: the call on a client thread, behind a cancellable future. */
+/** The asynchronous form of a client's call: the call on a client thread, behind a cancellable future. */
 final class AsyncCalls {
 
     private AsyncCalls() {
@@ -17,13 +17,13 @@ final class AsyncCalls {
      * request is cancelled on the wire), and the caller's own token, if any, is linked to it for as long as the call
      * runs.
      *
-     * @param session the session
+     * @param life    the client's life: its threads, whether it closed
      * @param options the caller's options
      * @param call    the call
      * @param <T>     the result type
      * @return the future
      */
-    static <T> CompletableFuture<T> start(Session session, RequestOptions options, Session.AsyncCall<T> call) {
+    static <T> CompletableFuture<T> start(ClientLife life, RequestOptions options, AsyncCall<T> call) {
         Objects.requireNonNull(options, "options (use RequestOptions.DEFAULT)");
         CancellationToken token = CancellationToken.create();
         CancellationToken outer = options.token().orElse(null);
@@ -36,14 +36,14 @@ final class AsyncCalls {
         }
         try {
             RequestOptions withToken = options.toBuilder().token(token).build();
-            session.startBackground("async", () -> {
+            life.startBackground("async", () -> {
                 try {
                     future.complete(call.run(withToken));
                 } catch (InterruptedException e) {
                     // close() or a lost transport interrupts the async threads: the caller learns that, not an
                     // interrupt of a thread it never owned
-                    future.completeExceptionally(session.isClosed() ? new McpClosedException("the client was closed "
-                            + "during the call", session.closeCause()) : e);
+                    future.completeExceptionally(life.isClosed() ? new McpClosedException("the client was closed "
+                            + "during the call", life.closeCause()) : e);
                 } catch (Throwable e) {
                     future.completeExceptionally(e);
                 }
@@ -51,8 +51,8 @@ final class AsyncCalls {
         } catch (RuntimeException | Error e) {
             future.completeExceptionally(e); // the thread could not be started
         }
-        if (session.isClosed() && !future.isDone()) {
-            future.completeExceptionally(session.closedException("async call"));
+        if (life.isClosed() && !future.isDone()) {
+            future.completeExceptionally(life.closedException("async call"));
         }
         return future;
     }

@@ -1,5 +1,7 @@
 package dev.loommcp.internal.session;
 
+import dev.loommcp.spi.Deadline;
+import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -69,11 +71,11 @@ final class CloseGate {
      */
     void awaitReleased() {
         boolean interrupted = false;
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(RELEASE_WAIT_SECONDS);
+        Deadline end = Deadline.after(Duration.ofSeconds(RELEASE_WAIT_SECONDS));
         try {
             while (true) {
                 try {
-                    if (!released.await(Math.max(end - System.nanoTime(), 0), TimeUnit.NANOSECONDS)) {
+                    if (!released.await(end.remainingNanos(), TimeUnit.NANOSECONDS)) {
                         LOG.log(System.Logger.Level.WARNING, "close: the release that another thread began did not "
                                 + "finish within " + RELEASE_WAIT_SECONDS + " s; returning without it");
                     }

@@ -1,5 +1,6 @@
 package dev.loommcp.internal.session;
 
+import dev.loommcp.spi.Deadline;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
@@ -17,38 +18,39 @@ import java.util.concurrent.locks.ReentrantLock;
  * therefore cost no wake-up at all; the watcher wakes about once per timeout period while calls are in flight, and
  * never while none is.
  *
- * <p>A call whose deadline passes is failed with {@link Expired}, which {@link PendingCall#await} turns into the same
- * timeout exception as a timed wait would. The deadline is the same; how late the failure comes is the watcher's
- * wake-up latency (a timed park), as it was the caller's own before.
+ * <p>A call whose deadline passes is failed with {@link PendingCall.Expired}, which {@link PendingCall#await} turns
+ * into the same timeout exception as a timed wait would. The deadline is the same; how late the failure comes is the
+ * watcher's wake-up latency (a timed park), as it was the caller's own before.
  *
  * <p>Thread-safe. The watcher thread starts with the first watched call and ends when the session closes
- * ({@link Session#startBackground}: interrupted and joined at release).
+ * ({@link ClientLife#startBackground}: interrupted and joined at release).
  */
 final class DeadlineWatch {
 
     private final Map<Long, PendingCall> pending;
-    private final Session session;
+    private final ClientLife life;
     private final ReentrantLock startLock = new ReentrantLock();
     private volatile Thread watcher;
     /** Whether the watcher sleeps until {@link #wakeAt} (then a later deadline needs no wake-up). */
     private volatile boolean armed;
-    /** The {@link System#nanoTime()} the watcher sleeps until; meaningful only while {@link #armed}. */
-    private volatile long wakeAt;
+    /** The deadline the watcher sleeps until; meaningful only while {@link #armed}. */
+    private volatile Deadline wakeAt = Deadline.NONE;
     /** How many times the watcher looked at the pending calls (for tests: calls must not wake it one by one). */
     private final AtomicLong scans = new AtomicLong();
 
-    DeadlineWatch(Map<Long, PendingCall> pending, Session session) {
+    DeadlineWatch(Map<Long, PendingCall> pending, ClientLife life) {
         this.pending = pending;
-        this.session = session;
+        this.life = life;
     }
 
     /**
-     * Watches {@code p} (already in the pending map) until it leaves the map: fails it with {@link Expired} once
-     * {@code deadlineNanos} passes. When the session closed meanwhile, {@code p} stays unwatched and its caller waits
-     * with a timeout of its own ({@link PendingCall#watched} stays {@code false}).
+     * Watches {@code p} (already in the pending map) until it leaves the map: fails it with
+     * {@link PendingCall.Expired} once {@code deadline} (not {@link Deadline#NONE}) passes. When the client closed
+     * meanwhile, {@code p} stays unwatched and its caller waits with a timeout of its own ({@link PendingCall#watched}
+     * stays {@code false}).
      */
-    void watch(PendingCall p, long deadlineNanos) {
-        p.watchedDeadline = deadlineNanos;
+    void watch(PendingCall p, Deadline deadline) {
+        p.watchedDeadline = deadline;
         p.watched = true; // after the deadline: the watcher reads them in this order's reverse
         Thread w = watcher;
         if (w == null) {
@@ -60,7 +62,7 @@ final class DeadlineWatch {
         }
         // the watcher sets armed to false before it scans: either its scan sees this call, or it slept (or will)
         // until a wakeAt that this call's deadline is compared with here
-        if (!armed || deadlineNanos - wakeAt < 0) {
+        if (!armed || deadline.compareTo(wakeAt) < 0) {
             LockSupport.unpark(w);
         }
     }
@@ -68,8 +70,8 @@ final class DeadlineWatch {
     private Thread start() {
         startLock.lock();
         try {
-            if (watcher == null && !session.isClosed()) {
-                watcher = session.startBackground("deadlines", this::run);
+            if (watcher == null && !life.isClosed()) {
+                watcher = life.startBackground("deadlines", this::run);
             }
             return watcher;
         } finally {
@@ -78,28 +80,25 @@ final class DeadlineWatch {
     }
 
     private void run() {
-        while (!Thread.currentThread().isInterrupted() && !session.isClosed()) {
+        while (!Thread.currentThread().isInterrupted() && !life.isClosed()) {
             armed = false;
             scans.incrementAndGet();
-            long now = System.nanoTime();
-            long earliest = 0;
-            boolean any = false;
+            Deadline earliest = null;
             for (PendingCall p : pending.values()) {
                 if (!p.watched) {
                     continue;
                 }
-                long d = p.watchedDeadline;
-                if (d - now <= 0) {
-                    p.future.completeExceptionally(Expired.INSTANCE);
-                } else if (!any || d - earliest < 0) {
+                Deadline d = p.watchedDeadline;
+                if (d.isExpired()) {
+                    p.future.completeExceptionally(PendingCall.Expired.INSTANCE);
+                } else if (earliest == null || d.compareTo(earliest) < 0) {
                     earliest = d;
-                    any = true;
                 }
             }
-            if (any) {
+            if (earliest != null) {
                 wakeAt = earliest;
                 armed = true;
-                LockSupport.parkNanos(this, earliest - now);
+                LockSupport.parkNanos(this, earliest.remainingNanos());
             } else {
                 LockSupport.park(this);
             }
@@ -109,14 +108,5 @@ final class DeadlineWatch {
     /** How many times the watcher has looked at the pending calls so far. */
     long scans() {
         return scans.get();
-    }
-
-    /** Fails a call whose deadline passed; {@link PendingCall#await} reports it as a timeout. No stack trace. */
-    static final class Expired extends RuntimeException {
-        static final Expired INSTANCE = new Expired();
-
-        private Expired() {
-            super("deadline passed", null, false, false);
-        }
     }
 }

@@ -286,7 +286,7 @@ final class EraSetup {
         InitializeResult result;
         try {
             result = handshake.initialize(host::handshakeCall,
-                    Session.within(options, deadline, "initialize"));
+                    Deadlines.within(options, deadline, "initialize"));
         } catch (McpRpcException e) {
             throw ModernRequests.typed("initialize", e); // -32022: a modern-only server names its versions
         }
@@ -308,7 +308,7 @@ final class EraSetup {
             throws InterruptedException {
         Map<String, Object> raw;
         try {
-            raw = host.discover(Session.within(options, deadline, "server/discover"), deadline);
+            raw = host.discover(Deadlines.within(options, deadline, "server/discover"), deadline);
         } catch (McpRpcException | McpTransportException | McpProtocolException e) {
             String evidence = Discovery.legacyEvidence(e);
             if (evidence == null) {

@@ -13,6 +13,8 @@ import java.util.function.Supplier;
 final class EventLoop {
 
     private static final System.Logger LOG = System.getLogger("dev.loommcp.client");
+    /** What a listener event without a message (list changed, session restarted) counts in the byte budget. */
+    static final long SMALL_EVENT_BYTES = 64;
 
     private final BoundedQueue<Runnable> events;
     private final AtomicLong droppedEvents;

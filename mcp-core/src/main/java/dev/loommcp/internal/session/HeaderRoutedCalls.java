@@ -25,13 +25,12 @@ final class HeaderRoutedCalls {
     private final ToolCatalog tools;
     private final int maxListPages;
     private final Call<Map<String, Object>> list;
-    private final Call<Object> call;
 
-    HeaderRoutedCalls(ToolCatalog tools, int maxListPages, Call<Map<String, Object>> list, Call<Object> call) {
+    /** @param list one {@code tools/list} request, whatever the era */
+    HeaderRoutedCalls(ToolCatalog tools, int maxListPages, Call<Map<String, Object>> list) {
         this.tools = tools;
         this.maxListPages = maxListPages;
         this.list = list;
-        this.call = call;
     }
 
     /**
@@ -39,22 +38,24 @@ final class HeaderRoutedCalls {
      * "Streamable HTTP: custom headers from tool parameters"): a tool no listing described yet is looked up first
      * (its {@code x-mcp-header} annotations decide the headers), and a {@code -32020} header mismatch makes the
      * client list the tools again and retry once, as the spec recommends; all within the call's one deadline.
+     *
+     * @param path the modern wire path each {@code tools/call} goes through
      */
-    Object callTool(String name, Map<String, Object> params, RequestOptions options, Deadline deadline)
-            throws InterruptedException {
+    Object callTool(String name, Map<String, Object> params, RequestOptions options, Deadline deadline,
+                    WirePath path) throws InterruptedException {
         if (!tools.hasRoute(name)) {
-            learnToolRoutes(Session.within(options, deadline, "tools/list"));
+            learnToolRoutes(Deadlines.within(options, deadline, "tools/list"));
         }
         try {
-            return call.call("tools/call", params, ModernRequests.remaining(options, deadline, "tools/call"));
+            return path.call("tools/call", params, Deadlines.remaining(options, deadline, "tools/call"), null);
         } catch (McpRpcException e) {
             if (e.code() != HEADER_MISMATCH) {
                 throw e;
             }
             LOG.log(System.Logger.Level.DEBUG, () -> "tools/call of '" + name + "' refused with -32020; listing "
                     + "the tools again and retrying once");
-            learnToolRoutes(Session.within(options, deadline, "tools/list"));
-            return call.call("tools/call", params, ModernRequests.remaining(options, deadline, "tools/call"));
+            learnToolRoutes(Deadlines.within(options, deadline, "tools/list"));
+            return path.call("tools/call", params, Deadlines.remaining(options, deadline, "tools/call"), null);
         }
     }
 

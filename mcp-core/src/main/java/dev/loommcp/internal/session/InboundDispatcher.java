@@ -32,8 +32,6 @@ import java.util.concurrent.atomic.AtomicLong;
 final class InboundDispatcher {
 
     private static final System.Logger LOG = System.getLogger("dev.loommcp.client");
-    /** What a listener event without a message (list changed, session restarted) counts in the byte budget. */
-    static final long SMALL_EVENT_BYTES = 64;
 
     /** What the dispatcher needs of the session that owns it. */
     interface Host {
@@ -136,7 +134,7 @@ final class InboundDispatcher {
         subscriptions.sessionRestarted(); // its resource subscriptions are gone: subscribed again
         McpClientListener listener = config.listener();
         if (listener != null) {
-            host.dispatch(listener::onSessionRestarted, SMALL_EVENT_BYTES);
+            host.dispatch(listener::onSessionRestarted, EventLoop.SMALL_EVENT_BYTES);
         }
     }
 
@@ -167,7 +165,7 @@ final class InboundDispatcher {
                 tools.markStale();
                 McpClientListener listener = config.listener();
                 if (listener != null) {
-                    host.dispatch(listener::onToolsChanged, SMALL_EVENT_BYTES);
+                    host.dispatch(listener::onToolsChanged, EventLoop.SMALL_EVENT_BYTES);
                 }
             }
             case "notifications/message" -> {

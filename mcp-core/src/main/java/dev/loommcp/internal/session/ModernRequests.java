@@ -2,6 +2,7 @@ package dev.loommcp.internal.session;
 
 import dev.loommcp.McpClientBuilder;
 import dev.loommcp.CancellationToken;
+import dev.loommcp.McpCancelledException;
 import dev.loommcp.Era;
 import dev.loommcp.McpException;
 import dev.loommcp.McpMissingCapabilityException;
@@ -13,23 +14,25 @@ import dev.loommcp.McpUnsupportedInEraException;
 import dev.loommcp.McpUnsupportedVersionException;
 import dev.loommcp.ProtocolMode;
 import dev.loommcp.RequestOptions;
+import dev.loommcp.internal.scope.Scope;
 import dev.loommcp.jsonrpc.RequestId;
 import dev.loommcp.schema.Implementation;
 import dev.loommcp.spi.Deadline;
 import dev.loommcp.spi.RequestRouting;
-import java.time.Duration;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.function.Consumer;
 
 /**
- * The modern era's request path (MCP 2026-07-28): the {@link Envelope} and routing of each request, the
- * {@code -32022} corrective retry, the typed {@code -32021}, the {@code resultType} check, multi round-trip requests
- * through {@link InputRounds}, the {@link ResultCache} for plain reads, the server's identity from result
- * {@code _meta}, and the check of a cached era verdict by the first answer. It sends through the session's life of a
- * call ({@link Host#send}). Thread-safe: its state is the version spoken and what the server last said of itself.
+ * The modern era's wire path (MCP 2026-07-28): the request's scope, the {@link Envelope} and routing of each
+ * request, the {@code -32022} corrective retry, the typed {@code -32021}, the {@code resultType} check, multi
+ * round-trip requests through {@link InputRounds}, the {@link ResultCache} for plain reads, the server's identity from
+ * result {@code _meta}, the check of a cached era verdict by the first answer, and {@code tools/call} with
+ * {@code Mcp-Param-*} headers ({@link HeaderRoutedCalls}) on a transport with an exchange per request. It sends
+ * through the {@link CallLife}. Thread-safe: its state is the version spoken and what the server last said of itself.
  */
-final class ModernRequests {
+final class ModernRequests implements WirePath {
 
     private static final System.Logger LOG = System.getLogger("dev.loommcp.client");
 
@@ -51,26 +54,12 @@ final class ModernRequests {
             "initialize", "connect() learns a modern server with server/discover",
             "notifications/initialized", "connect() learns a modern server with server/discover");
 
-    /** What the modern path needs of the session. */
-    interface Host {
-        /** One request through the session's life of a call (deadline, token, pending entry, cancel). */
-        Object send(String method, Map<String, Object> params, RequestOptions options, boolean handshake,
-                    RequestRouting routing, Consumer<RequestId> onSent) throws InterruptedException;
-
-        /** The call's deadline from its options and the client's default. */
-        Deadline deadlineOf(RequestOptions options);
-
-        /** Throws unless the session is connected. */
-        void ensureConnected(String method);
-
-        /** The transport's description, for messages. */
-        String describe();
-    }
-
     private final Envelope envelope;
     private final ResultCache cache;
     private final InputRounds inputRounds;
-    private final Host host;
+    private final CallLife calls;
+    /** The tool calls with header routing, or {@code null} where the transport has no exchange per request. */
+    private final HeaderRoutedCalls headerRouting;
 
     /** The modern protocol version of the requests (a {@code -32022} corrective retry may change it). */
     private volatile String modernVersion = ProtocolMode.MODERN_PROTOCOL_VERSION;
@@ -84,11 +73,28 @@ final class ModernRequests {
     record Unverified(String key, EraVerdicts.Verdict verdict) {
     }
 
-    ModernRequests(Envelope envelope, ResultCache cache, InputRounds inputRounds, Host host) {
+    /**
+     * @param headerRouting the tool calls with header routing: used only where {@code exchangePerRequest}
+     * @param exchangePerRequest whether the transport has an exchange per request (where {@code Mcp-Param-*}
+     *                           headers apply)
+     */
+    ModernRequests(Envelope envelope, ResultCache cache, InputRounds inputRounds, CallLife calls,
+                   HeaderRoutedCalls headerRouting, boolean exchangePerRequest) {
         this.envelope = envelope;
         this.cache = cache;
         this.inputRounds = inputRounds;
-        this.host = host;
+        this.calls = calls;
+        this.headerRouting = exchangePerRequest ? headerRouting : null;
+    }
+
+    @Override
+    public Era era() {
+        return Era.MODERN;
+    }
+
+    @Override
+    public boolean routesToolHeaders() {
+        return headerRouting != null;
     }
 
     /** The modern version the requests carry now. */
@@ -113,47 +119,63 @@ final class ModernRequests {
     }
 
     /**
-     * One modern request, whole: see {@code Session.modernCall}.
+     * One modern request, whole (MODERN-ERA.md C.1), in its scope: the {@code _meta} envelope ({@link Envelope}:
+     * protocol version, exactly the client's capabilities, client info, merged into the caller's {@code _meta}), the
+     * {@link RequestRouting} on the send context, a new id; a {@code -32022} answer is retried once with the newest
+     * mutual version (even the same one), then fails with {@link McpUnsupportedVersionException}; {@code -32021}
+     * fails with {@link McpMissingCapabilityException}; the result's {@code resultType} is checked (absent or
+     * {@code complete}: done; {@code input_required} on {@code tools/call}, {@code prompts/get} or
+     * {@code resources/read}: completed through {@link InputRounds} within the same deadline and token; anything
+     * else: {@link McpProtocolException}). A method removed in the modern era fails with
+     * {@link McpUnsupportedInEraException} and nothing is sent.
      *
      * @return the result ({@code resultType} complete)
      * @throws InterruptedException if the calling thread is interrupted
      */
-    Object call(String method, Map<String, Object> params, RequestOptions options, Consumer<RequestId> onSent)
+    @Override
+    public Object call(String method, Map<String, Object> params, RequestOptions options, Consumer<RequestId> onSent)
             throws InterruptedException {
-        refuseRemoved(Era.MODERN, method);
-        host.ensureConnected(method);
-        String readUri = cacheableRead(method, params);
-        long generation = cache.generation();
-        if (readUri != null) {
-            Map<String, Object> cached = cache.read(readUri);
-            if (cached != null) {
-                return cached;
+        Objects.requireNonNull(method, "method");
+        Objects.requireNonNull(options, "options (use RequestOptions.DEFAULT)");
+        try (Scope<Object, Void> scope = calls.openScope(method, options, Deadline.ofNanoTime(System.nanoTime()))) {
+            refuseRemoved(method);
+            calls.ensureConnected(method);
+            String readUri = cacheableRead(method, params);
+            long generation = cache.generation();
+            if (readUri != null) {
+                Map<String, Object> cached = cache.read(readUri);
+                if (cached != null) {
+                    return cached;
+                }
             }
-        }
-        Deadline deadline = host.deadlineOf(options);
-        Map<String, Object> result;
-        try {
-            result = sendModern(method, params, options, false, onSent, deadline);
-        } catch (McpRpcException | McpTransportException e) {
-            checkVerdict(e);
-            throw e;
-        }
-        checkVerdict(null);
-        Object type = result.get("resultType");
-        if ("input_required".equals(type) && INPUT_METHODS.contains(method)) {
-            CancellationToken token = options.token().orElse(null);
-            result = inputRounds.complete(method, params, result,
-                    p -> noteServerInfo(sendModern(method, p, remaining(options, deadline, method), false, null,
-                            deadline)), deadline, token, mayAnswerTask(method));
+            Deadline deadline = calls.deadlineOf(options);
+            Map<String, Object> result;
+            try {
+                result = sendModern(method, params, options, false, onSent, deadline);
+            } catch (McpRpcException | McpTransportException e) {
+                checkVerdict(e);
+                throw e;
+            }
+            checkVerdict(null);
+            Object type = result.get("resultType");
+            if ("input_required".equals(type) && INPUT_METHODS.contains(method)) {
+                CancellationToken token = options.token().orElse(null);
+                result = inputRounds.complete(method, params, result,
+                        p -> noteServerInfo(sendModern(method, p, Deadlines.remaining(options, deadline, method),
+                                false, null, deadline)), deadline, token, mayAnswerTask(method));
+                requireComplete(method, result);
+                return result; // never cached: it took input
+            }
             requireComplete(method, result);
-            return result; // never cached: it took input
+            noteServerInfo(result);
+            if (readUri != null) {
+                cache.putRead(readUri, result, generation);
+            }
+            return result;
+        } catch (McpCancelledException e) {
+            // close() cancels the client's tree, an input handler's watch with it: the caller learns of the close
+            throw calls.closedInsteadOfCancelled(method, e);
         }
-        requireComplete(method, result);
-        noteServerInfo(result);
-        if (readUri != null) {
-            cache.putRead(readUri, result, generation);
-        }
-        return result;
     }
 
     /**
@@ -170,7 +192,7 @@ final class ModernRequests {
         String evidence = failure == null ? null : Discovery.legacyEvidence(failure);
         if (evidence != null) {
             EraVerdicts.drop(u.key(), u.verdict());
-            LOG.log(System.Logger.Level.INFO, () -> "server " + host.describe() + " answered " + evidence
+            LOG.log(System.Logger.Level.INFO, () -> "server " + calls.describe() + " answered " + evidence
                     + " although its cached server/discover result said modern; the next connect probes again");
         }
     }
@@ -195,7 +217,7 @@ final class ModernRequests {
         if (type == null || "complete".equals(type) || "task".equals(type) && mayAnswerTask(method)) {
             return;
         }
-        throw new McpProtocolException("server " + host.describe() + " answered " + method + " with resultType "
+        throw new McpProtocolException("server " + calls.describe() + " answered " + method + " with resultType "
                 + (type instanceof String t ? "'" + t + "'" : dev.loommcp.internal.json.JsonRpcCodec.kind(type)) + ", which "
                 + (type.equals("input_required") ? "only tools/call, prompts/get and resources/read may send"
                 : type.equals("task") ? (envelope.declaresTasks() ? "only tools/call and tasks/* may send"
@@ -245,7 +267,8 @@ final class ModernRequests {
             LOG.log(System.Logger.Level.DEBUG, () -> method + " refused with -32022; retrying once with " + mutual);
             modernVersion = mutual;
             try {
-                return modernOnce(method, params, remaining(options, deadline, method), handshake, onSent, mutual);
+                return modernOnce(method, params, Deadlines.remaining(options, deadline, method), handshake, onSent,
+                        mutual);
             } catch (McpRpcException again) {
                 throw typed(method, again);
             }
@@ -256,7 +279,8 @@ final class ModernRequests {
                                            boolean handshake, Consumer<RequestId> onSent, String version)
             throws InterruptedException {
         RequestRouting routing = envelope.routing(method, params, version);
-        return Params.asObject(host.send(method, envelope.wrap(params, version), options, handshake, routing, onSent), method);
+        return Params.asObject(calls.call(method, envelope.wrap(params, version), options, handshake, routing, onSent),
+                method);
     }
 
     static McpRpcException typed(String method, McpRpcException e) {
@@ -269,25 +293,27 @@ final class ModernRequests {
         };
     }
 
-    /** The options of a further request of the same call: what is left of its deadline, the same token. */
-    static RequestOptions remaining(RequestOptions options, Deadline deadline, String method) {
-        if (deadline.isNone()) {
-            return options;
-        }
-        long left = deadline.remainingNanos();
-        if (left <= 0) {
-            throw new McpTimeoutException(method + " not sent: the call's deadline had passed");
-        }
-        return options.toBuilder().timeout(Duration.ofNanos(left)).build();
+    @Override
+    public Object callTool(String name, Map<String, Object> params, RequestOptions options, Deadline deadline)
+            throws InterruptedException {
+        return headerRouting != null ? headerRouting.callTool(name, params, options, deadline, this)
+                : call("tools/call", params, options, null);
+    }
+
+    @Override
+    public void notify(String method, Map<String, Object> params, RequestOptions options)
+            throws InterruptedException {
+        refuseRemoved(method);
+        calls.notify(method, params, options, Envelope.notificationRouting(method, modernVersion));
     }
 
     /**
-     * Refuses a method the era removed, before anything is sent.
+     * Refuses a method the modern era removed, before anything is sent.
      *
-     * @throws McpUnsupportedInEraException in the modern era, for a method it removed
+     * @throws McpUnsupportedInEraException for a method the modern era removed
      */
-    static void refuseRemoved(Era era, String method) {
-        if (era == Era.MODERN && REMOVED_IN_MODERN.containsKey(method)) {
+    private static void refuseRemoved(String method) {
+        if (REMOVED_IN_MODERN.containsKey(method)) {
             throw new McpUnsupportedInEraException(method, Era.MODERN, REMOVED_IN_MODERN.get(method));
         }
     }

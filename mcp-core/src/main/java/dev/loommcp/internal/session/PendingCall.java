@@ -24,8 +24,8 @@ final class PendingCall {
     volatile ProgressRelay relay;
     /** Answered with an id such as {@code "7"}: the transport did not recognize the answer as this request's. */
     volatile boolean looselyMatched;
-    /** The deadline {@link DeadlineWatch} enforces ({@link System#nanoTime()}); written before {@link #watched}. */
-    long watchedDeadline;
+    /** The deadline {@link DeadlineWatch} enforces; written before {@link #watched}. */
+    Deadline watchedDeadline;
     /** Whether {@link DeadlineWatch} ends this call at {@link #watchedDeadline}: then {@link #await} waits untimed. */
     volatile boolean watched;
 
@@ -89,7 +89,7 @@ final class PendingCall {
                 throw new InterruptedException(method + " (id " + id + ") interrupted while waiting for its response");
             } catch (ExecutionException e) {
                 Throwable cause = e.getCause();
-                if (cause instanceof DeadlineWatch.Expired) {
+                if (cause instanceof Expired) {
                     throw timedOut(); // the watcher fails a call only once its deadline passed
                 }
                 if (cause instanceof CancelSignal c) {
@@ -125,6 +125,15 @@ final class PendingCall {
         CancelSignal(String reason) {
             super(reason, null, false, false);
             this.reason = reason;
+        }
+    }
+
+    /** Fails a call whose deadline passed ({@link DeadlineWatch}); {@link #await} reports it as a timeout. */
+    static final class Expired extends RuntimeException {
+        static final Expired INSTANCE = new Expired();
+
+        private Expired() {
+            super("deadline passed", null, false, false);
         }
     }
 }

@@ -22,12 +22,35 @@ final class ResourceHolds {
 
     private static final System.Logger LOG = System.getLogger("dev.loommcp.client");
 
-    private final Subscriptions.Host host;
+    /** What the holds need of the session: its legacy requests, whether it closed, the server's name. */
+    interface Host {
+        /** One legacy request with {@code options.meta()} merged; returns the result object. */
+        Map<String, Object> request(String method, Map<String, Object> params, RequestOptions options)
+                throws InterruptedException;
+
+        /** Whether the session is closed. */
+        boolean isClosed();
+
+        /** The server, for logs. */
+        String describe();
+    }
+
+    private final Host host;
+    /** The operation the holds serve, first in their messages ({@code subscriptions/listen}). */
+    private final String listen;
+    /** The bound of the unsubscribes at release. */
+    private final Duration closeWait;
     /** Legacy resource subscriptions on the server, by URI, counted. */
     private final ConcurrentHashMap<String, UriEntry> uris = new ConcurrentHashMap<>();
 
-    ResourceHolds(Subscriptions.Host host) {
+    /**
+     * @param listen    the operation the holds serve, first in their messages
+     * @param closeWait the bound of the unsubscribes at release
+     */
+    ResourceHolds(Host host, String listen, Duration closeWait) {
         this.host = host;
+        this.listen = listen;
+        this.closeWait = closeWait;
     }
 
     /** One URI subscribed on a legacy server, shared by the subscriptions that hold it. */
@@ -49,7 +72,7 @@ final class ResourceHolds {
             UriEntry e = uris.computeIfAbsent(uri, u -> new UriEntry());
             long left = deadline.remainingNanos();
             if (left <= 0 || !e.lock.tryLock(left, TimeUnit.NANOSECONDS)) {
-                throw new McpTimeoutException(Subscriptions.LISTEN
+                throw new McpTimeoutException(listen
                         + ": resources/subscribe for a resource did not complete in time");
             }
             try {
@@ -83,7 +106,7 @@ final class ResourceHolds {
         if (held.isEmpty()) {
             return;
         }
-        Deadline deadline = Deadline.after(Subscriptions.CLOSE_WAIT);
+        Deadline deadline = Deadline.after(closeWait);
         for (String uri : held) {
             UriEntry e = uris.get(uri);
             if (e == null) {
@@ -114,13 +137,13 @@ final class ResourceHolds {
         }
     }
 
-    private static RequestOptions within(RequestOptions options, Deadline deadline, CancellationToken token) {
+    private RequestOptions within(RequestOptions options, Deadline deadline, CancellationToken token) {
         Duration left = deadline.remaining();
         if (left.isZero()) {
-            throw new McpTimeoutException(Subscriptions.LISTEN + ": no time left to subscribe the resources");
+            throw new McpTimeoutException(listen + ": no time left to subscribe the resources");
         }
         RequestOptions.Builder b = RequestOptions.newBuilder()
-                .timeout(deadline.isNone() ? Subscriptions.NO_TIMEOUT : left).meta(options.meta());
+                .timeout(deadline.isNone() ? Deadlines.NO_TIMEOUT : left).meta(options.meta());
         return (token == null ? b : b.token(token)).build();
     }
 

@@ -4,24 +4,13 @@ import dev.loommcp.CancellationToken;
 import dev.loommcp.Era;
 import dev.loommcp.McpCancelledException;
 import dev.loommcp.McpClosedException;
-import dev.loommcp.McpMissingCapabilityException;
-import dev.loommcp.McpProtocolException;
 import dev.loommcp.McpRpcException;
-import dev.loommcp.McpSessionExpiredException;
-import dev.loommcp.McpTimeoutException;
 import dev.loommcp.McpTransportException;
-import dev.loommcp.McpUnsupportedInEraException;
-import dev.loommcp.McpUnsupportedVersionException;
 import dev.loommcp.ProtocolMode;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.Subscription;
 import dev.loommcp.SubscriptionFilter;
 import dev.loommcp.SubscriptionListener;
-import dev.loommcp.internal.concurrent.McpThreads;
-import dev.loommcp.internal.scope.RequestScope;
-import dev.loommcp.internal.scope.Scope;
-import dev.loommcp.spi.TransportContext;
-import dev.loommcp.spi.TransportSink;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
 import dev.loommcp.schema.CallToolResult;
@@ -31,105 +20,70 @@ import dev.loommcp.schema.InitializeResult;
 import dev.loommcp.schema.ServerCapabilities;
 import dev.loommcp.spi.Deadline;
 import dev.loommcp.spi.McpTransport;
-import dev.loommcp.spi.RequestRouting;
 import java.time.Duration;
-import java.util.Collections;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 
 /**
- * The engine behind {@code McpClient}: the connection's state machine ({@code NEW → CONNECTING → CONNECTED →
- * CLOSED}), the pending requests, the life of a call (send, await with deadline and token, {@code
- * notifications/cancelled} on the wire), the response side of the transport's sink, the listener event loop, the
- * client's background threads and shutdown. The era choice at connect is {@link EraSetup}'s, the modern request path
- * is {@link ModernRequests}, tool calls with header routing are {@link HeaderRoutedCalls}, every tool call and the
- * channel of an installed task driver are {@link TaskBridge}'s. Inbound notifications and
- * server requests go to an {@link InboundDispatcher}; it gets what it needs from here, never the other way round.
- * The transport's sink is {@link SessionSink}, the adapters the split-out parts call back through are
- * {@link SessionHosts}, the release at close is {@link SessionRelease}, the wait for a response is
+ * The engine behind {@code McpClient}, and the only class of the engine the facade names: it composes the parts,
+ * runs connect, and is entered once per call. The client's life (state machine {@code NEW → CONNECTING → CONNECTED
+ * → CLOSED}, close cause, close gate, scope tree, background threads) is {@link ClientLife}'s, and the parts that
+ * need it get it, never this class. The era choice at connect is {@link EraSetup}'s; it also picks the era's
+ * {@link WirePath} once ({@link LegacyWire} with session renewal, or {@link ModernRequests}), through which every
+ * request goes to the life of one request, {@link CallLife} (send, await with deadline and token, {@code
+ * notifications/cancelled} on the wire). Tool calls are composed by {@link ToolCalls} (header routing:
+ * {@link HeaderRoutedCalls}); the tasks seam and the channel of an installed task driver are {@link TaskBridge}'s.
+ * Inbound notifications and server requests go to an {@link InboundDispatcher}; it gets what it needs from here,
+ * never the other way round. The transport's sink is {@link SessionSink}, the adapters the split-out parts call back
+ * through are {@link SessionHosts}, the release at close is {@link SessionRelease}, the wait for a response is
  * {@link PendingCall#await}. Thread-safe.
  */
 public final class Session {
 
     private static final System.Logger LOG = System.getLogger("dev.loommcp.client");
 
-    private enum State { NEW, CONNECTING, CONNECTED, CLOSED }
-
-    /** A call run on its own virtual thread by {@link #async}. */
-    @FunctionalInterface
-    public interface AsyncCall<T> {
-        /**
-         * Runs the call.
-         *
-         * @param options the caller's options with the future's token in place of the caller's
-         * @return the result
-         * @throws Exception whatever the call throws; it fails the future
-         */
-        T run(RequestOptions options) throws Exception;
-    }
-
     private final SessionConfig config;
-    final McpTransport transport;
-    final Duration requestTimeout;
+    private final McpTransport transport;
+    private final Duration requestTimeout;
     private final Duration connectTimeout;
-    private final int listenerQueueCapacity;
-    private final long listenerQueueBytes;
     private final Handshake handshake;
-    private final SessionRenewal renewal;
-    final InboundDispatcher inbound;
+    private final InboundDispatcher inbound;
     private final ToolCatalog tools;
-    final Subscriptions subscriptions;
+    private final Subscriptions subscriptions;
 
-    private final ReentrantLock stateLock = new ReentrantLock();
-    private volatile State state = State.NEW;
-    private volatile Throwable closeCause;
-    volatile InitializeResult initializeResult;
+    /** The client's state, close cause, close gate and scopes. */
+    private final ClientLife life;
+    private volatile InitializeResult initializeResult;
 
-    private final AtomicLong ids = new AtomicLong();
-    final ConcurrentHashMap<Long, PendingCall> pending = new ConcurrentHashMap<>();
-    /** Fails the plain calls of {@link #pending} at their deadline, one thread for all of them. */
-    final DeadlineWatch deadlines = new DeadlineWatch(pending, this);
-    /**
-     * The root of the client's scope tree: {@link #transportThreads} (the transport's connection-wide threads) and
-     * {@link #work} (event loop, deadline watch, server-request handlers outside a request, subscriptions, async
-     * calls) under it, and every request's scope under {@link #work} unless the calling thread is in a scope already
-     * (a handler or listener of another request, a user's fan-out scope), whose child it then is.
-     */
-    private final Scope<Object, Void> clientScope;
-    /** The scope of the transport's connection-wide threads: cancelled after the transport closed. */
-    private final Scope<Object, Void> transportScope;
-    /** The scope of the client's own threads: cancelled first at release. */
-    final Scope<Object, Void> work;
-    /** The release's coordination: close actions, and a second close waiting for the first. */
-    private final CloseGate closeGate = new CloseGate();
+    /** The calls waiting for their answer, by id: the {@link CallLife}'s, completed by the {@link Answers}. */
+    private final ConcurrentHashMap<Long, PendingCall> pending = new ConcurrentHashMap<>();
     private final AtomicLong droppedEvents = new AtomicLong();
-    final EventLoop events;
-    private final AtomicReference<Map<String, Object>> toolMeta = new AtomicReference<>(Map.of());
-    final SessionSink sink = new SessionSink(this);
-    final Answers answers;
-    final Events observed;
+    private final EventLoop events;
+    private final CallLife calls;
+    private final SessionSink sink;
+    private final Answers answers;
+    private final Events observed;
     private final Envelope envelope;
-    final ResultCache cache;
+    private final ResultCache cache;
     private final InputRounds inputRounds;
     private final EraSetup eraSetup;
-    final ModernRequests modern;
-    private final HeaderRoutedCalls headerRouting;
-    final TaskBridge tasks;
+    private final LegacyWire legacy;
+    private final ModernRequests modern;
+    private final TaskBridge tasks;
+    private final ToolCalls toolCalls;
+    private final SessionRelease release;
 
     /** The era of the connection, set once connect completed; {@code null} before. */
     private volatile Era era;
+    /** The wire path of the connection's era, chosen at connect; the legacy one before (its calls fail there). */
+    private volatile WirePath path;
     /** The adopted {@code server/discover} result of a modern connection. */
-    volatile DiscoverResult discover;
+    private volatile DiscoverResult discover;
     /**
      * Creates an unconnected session; nothing starts before {@link #connect}.
      *
@@ -138,37 +92,46 @@ public final class Session {
     public Session(SessionConfig config) {
         this.config = config;
         this.transport = config.transport();
-        this.clientScope = Scope.openUnconfined("mcp client of " + transport.describe());
-        this.transportScope = Scope.openUnconfined("transport", clientScope);
-        this.work = Scope.openUnconfined("the client of " + transport.describe(), clientScope);
+        this.life = new ClientLife(transport.describe());
         this.requestTimeout = config.requestTimeout();
         this.connectTimeout = config.connectTimeout();
-        this.listenerQueueCapacity = config.listenerQueueCapacity();
-        this.listenerQueueBytes = config.listenerQueueBytes();
-        this.events = new EventLoop(listenerQueueCapacity, listenerQueueBytes, droppedEvents, transport::describe,
-                this::isClosed);
+        this.events = new EventLoop(config.listenerQueueCapacity(), config.listenerQueueBytes(), droppedEvents,
+                transport::describe, this::isClosed);
         this.tools = new ToolCatalog(config.outputSchemaValidation(),
-                () -> era() == Era.MODERN && transport.exchangePerRequest()); // x-mcp-header routing (issue 10)
+                () -> path.routesToolHeaders()); // x-mcp-header routing (issue 10)
         ProtocolMode mode = config.protocolMode();
         this.handshake = new Handshake(transport, config.clientInfo(), config.clientCapabilities(),
                 mode.forcedEra().orElse(null) == Era.LEGACY ? mode.pinnedVersion().orElse(null) : null);
-        this.subscriptions = new Subscriptions(new SessionHosts.SubscriptionHost(this));
-        this.inbound = new InboundDispatcher(config, new SessionHosts.DispatcherHost(this), tools, subscriptions);
+        this.subscriptions = new Subscriptions(new SessionHosts.SubscriptionHost(life, events, transport,
+                requestTimeout, this::era, this::serverCapabilities, this::call,
+                (m, p, o, onSent) -> request(m, p, o)));
+        this.inbound = new InboundDispatcher(config, new SessionHosts.DispatcherHost(life, events, pending,
+                requestTimeout), tools, subscriptions);
         this.observed = new Events(config.eventListener());
+        AtomicLong ids = new AtomicLong();
         this.answers = new Answers(pending, ids, transport::describe);
+        this.calls = new CallLife(life, transport, config, droppedEvents, observed, ids, pending);
         this.envelope = new Envelope(config, tools, transport.exchangePerRequest());
         this.cache = new ResultCache(() -> era == Era.MODERN, config.resultCacheEntries(),
                 config.resultCacheBytes());
         this.inputRounds = new InputRounds(new ClientHandlers(config), config.maxInputRounds(), transport::describe);
-        this.modern = new ModernRequests(envelope, cache, inputRounds, new SessionHosts.ModernHost(this));
-        this.headerRouting = new HeaderRoutedCalls(tools, config.maxListPages(), this::request,
-                (m, p, o) -> call(m, p, o, false));
-        this.tasks = new TaskBridge(this, config, tools, inputRounds, headerRouting);
-        this.eraSetup = new EraSetup(config, handshake, envelope, new SessionHosts.EraHost(this));
-        this.renewal = new SessionRenewal(handshake, tools, result -> {
+        HeaderRoutedCalls headerRouting = new HeaderRoutedCalls(tools, config.maxListPages(), this::request);
+        this.modern = new ModernRequests(envelope, cache, inputRounds, calls, headerRouting,
+                transport.exchangePerRequest());
+        this.legacy = new LegacyWire(calls, new SessionRenewal(handshake, calls, tools, result -> {
             initializeResult = result;
             inbound.onSessionRestarted(); // marks the tool catalog stale and tells the listener
-        });
+        }));
+        this.path = legacy;
+        this.tasks = new TaskBridge(new TaskHost(), life, events, subscriptions, config, tools, inputRounds,
+                headerRouting);
+        this.toolCalls = new ToolCalls(tools, tasks, () -> path, requestTimeout);
+        tasks.bind(toolCalls);
+        this.release = new SessionRelease(life, pending, tasks, transport, observed, subscriptions);
+        this.sink = new SessionSink(life, transport, pending, answers, cache, inbound, tasks, this::release);
+        this.eraSetup = new EraSetup(config, handshake, envelope, new SessionHosts.EraHost(life, transport, sink,
+                pending, (m, p, o) -> calls.call(m, p, o, true, null, null), modern, d -> discover = d,
+                r -> initializeResult = r));
     }
 
     // ------------------------------------------------------------------------------------------------ life cycle
@@ -181,43 +144,29 @@ public final class Session {
      */
     public void connect(RequestOptions options) throws InterruptedException {
         Objects.requireNonNull(options, "options");
-        stateLock.lock();
-        try {
-            switch (state) {
-                case NEW -> state = State.CONNECTING;
-                case CLOSED -> throw closedException("connect");
-                default -> throw new IllegalStateException("connect() was already called (client is " + state + ")");
-            }
-        } finally {
-            stateLock.unlock();
-        }
+        life.beginConnect();
         RequestOptions handshakeOptions = options.timeout().isEmpty() && options.deadline().isEmpty()
                 ? options.toBuilder().timeout(connectTimeout).build() : options;
         try {
-            Deadline deadline = deadlineOf(handshakeOptions, Deadline.ofNanoTime(System.nanoTime()));
-            events.start(this::startBackground);
+            Deadline deadline = calls.deadlineOf(handshakeOptions);
+            events.start(life::startBackground);
             if (handshakeOptions.token().map(CancellationToken::isCancelled).orElse(false)) {
                 throw new McpCancelledException("initialize cancelled before it was sent");
             }
-            if (state != State.CONNECTING) {
-                throw closedException("connect"); // close() came first: do not open a transport it already closed
+            if (!life.isConnecting()) {
+                throw life.closedException("connect"); // close() came first: do not open a transport it closed
             }
             Era chosen = establish(handshakeOptions, deadline);
-            stateLock.lock();
-            try {
-                if (state != State.CONNECTING) {
-                    throw closedException("connect");
-                }
+            WirePath chosenPath = chosen == Era.MODERN ? modern : legacy; // the one era test of the call path
+            life.markConnected(() -> {
                 era = chosen;
-                state = State.CONNECTED;
-            } finally {
-                stateLock.unlock();
-            }
+                path = chosenPath;
+            });
         } catch (RuntimeException e) {
-            boolean closedByOwner = closedByOwner();
+            boolean closedByOwner = life.closedByOwner();
             shutdown(e instanceof McpClosedException ? e.getCause() : e);
             if (closedByOwner) {
-                throw closedInstead("connect", e);
+                throw ClientLife.closedInstead("connect", e);
             }
             if (e instanceof McpClosedException c && c.getCause() instanceof McpTransportException lost) {
                 // the transport was lost (the server exited) before a handshake step was sent: connect reports
@@ -233,28 +182,9 @@ public final class Session {
 
     // ------------------------------------------------------------------------------------------------ era
 
-    /** Runs {@code action} once when the client closes: {@link CloseGate#whenClosed}. */
-    Runnable whenClosed(Runnable action) {
-        return closeGate.whenClosed(action, this::isClosed);
-    }
-
     /** Opens the transport and picks the era: {@link EraSetup}. */
     private Era establish(RequestOptions options, Deadline deadline) throws InterruptedException {
         return eraSetup.establish(options, deadline);
-    }
-
-    /** The options of one step of connect: the token, and what is left of the connect deadline. */
-    static RequestOptions within(RequestOptions options, Deadline deadline, String step) {
-        if (deadline.isNone()) {
-            return options;
-        }
-        long left = deadline.remainingNanos();
-        if (left <= 0) {
-            throw new McpTimeoutException(step + " not sent: the deadline had passed");
-        }
-        RequestOptions.Builder b = RequestOptions.newBuilder().timeout(Duration.ofNanos(left));
-        options.token().ifPresent(b::token);
-        return b.build();
     }
 
     /** Closes the session: see {@code McpClient.close()}. Idempotent; safe from any thread. */
@@ -264,12 +194,12 @@ public final class Session {
 
     /** Returns whether the session is closed. */
     public boolean isClosed() {
-        return state == State.CLOSED;
+        return life.isClosed();
     }
 
     /** Returns whether the handshake completed and the session is not closed. */
     public boolean isConnected() {
-        return state == State.CONNECTED;
+        return life.isConnected();
     }
 
     /** Returns the {@code initialize} result. */
@@ -285,11 +215,6 @@ public final class Session {
     /** Returns the {@code server/discover} result of a modern connection, else {@code null}. */
     public DiscoverResult discoverResult() {
         return era == Era.MODERN ? discover : null;
-    }
-
-    /** Returns what ended the session (the transport's failure), or {@code null} while open or after close(). */
-    Throwable closeCause() {
-        return closeCause;
     }
 
     /** Returns the protocol version in use: negotiated (legacy) or of the requests (modern); null before connect. */
@@ -377,18 +302,19 @@ public final class Session {
 
     /** Sets the persistent tool {@code _meta}. */
     public void setToolMeta(Map<String, Object> meta) {
-        toolMeta.set(meta == null ? Map.of() : Collections.unmodifiableMap(new LinkedHashMap<>(meta)));
+        toolCalls.setToolMeta(meta);
     }
 
     /** Returns the persistent tool {@code _meta}. */
     public Map<String, Object> toolMeta() {
-        return toolMeta.get();
+        return toolCalls.toolMeta();
     }
 
     // ------------------------------------------------------------------------------------------------ calls
 
     /**
-     * Calls a tool: stamps the tool {@code _meta}, sends {@code tools/call}, validates the result.
+     * Calls a tool: stamps the tool {@code _meta}, sends {@code tools/call}, validates the result ({@link ToolCalls};
+     * a task answer goes to the task support through the {@link TaskBridge}).
      *
      * @param name      the tool name
      * @param arguments the arguments, or {@code null}
@@ -398,15 +324,7 @@ public final class Session {
      */
     public CallToolResult callTool(String name, Map<String, Object> arguments, RequestOptions options)
             throws InterruptedException {
-        return tasks.callTool(name, arguments, options); // a task answer goes to the TaskSupport: TaskBridge
-    }
-
-    /** Sends a {@code tools/call} with its params as built: with header routing where it applies. */
-    Object sendToolCall(String name, Map<String, Object> params, RequestOptions options, Deadline deadline)
-            throws InterruptedException {
-        return era == Era.MODERN && transport.exchangePerRequest()
-                ? headerRouting.callTool(name, params, options, deadline)
-                : call("tools/call", params, options, false);
+        return toolCalls.call(name, arguments, options);
     }
 
     /** Returns the channel a {@code TaskSupport} is bound to. */
@@ -428,7 +346,7 @@ public final class Session {
         Objects.requireNonNull(method, "method");
         Objects.requireNonNull(options, "options (use RequestOptions.DEFAULT)");
         try {
-            return Params.asObject(call(method, Params.withMeta(params, options.meta()), options, false), method);
+            return Params.asObject(path.call(method, Params.withMeta(params, options.meta()), options, null), method);
         } catch (McpRpcException e) {
             throw TaskBridge.notFound(method, params, e); // -32602 of tasks/get|update|cancel|result: typed
         }
@@ -445,73 +363,23 @@ public final class Session {
     public void notify(String method, Map<String, Object> params, RequestOptions options)
             throws InterruptedException {
         Objects.requireNonNull(options, "options (use RequestOptions.DEFAULT)");
-        ensureConnected(method);
-        ModernRequests.refuseRemoved(era, method);
-        CancellationToken token = options.token().orElse(null);
-        if (token != null && token.isCancelled()) {
-            throw new McpCancelledException(method + " not sent: the token was already cancelled ("
-                    + token.reason() + ")");
-        }
-        Deadline deadline = deadlineOf(options, Deadline.ofNanoTime(System.nanoTime()));
-        if (deadline.isExpired()) {
-            throw new McpTimeoutException(method + " not sent: its deadline had passed");
-        }
-        // the caller learns a refused delivery (an HTTP error status), as it always did
-        CallContext context = new CallContext(deadline, null, true, era == Era.MODERN
-                ? Envelope.notificationRouting(method, modern.version()) : null, transportScope);
-        CancellationToken.Registration registration = token == null ? null : token.onCancel(context::cancel);
-        try {
-            transport.send(new JsonRpcMessage.Notification(method, params), context);
-        } catch (RuntimeException e) {
-            if (closedByOwner()) {
-                throw closedInstead(method, e);
-            }
-            if (context.isCancelled()) {
-                McpCancelledException c = new McpCancelledException(method + " cancelled while sending: "
-                        + token.reason());
-                c.addSuppressed(e);
-                throw c;
-            }
-            throw e;
-        } finally {
-            if (registration != null) {
-                registration.close();
-            }
-        }
+        life.ensureConnected(method);
+        path.notify(method, params, options); // a method the era removed is refused there
     }
 
     /**
-     * Sends a request and returns its raw result: no caller {@code _meta} added, no check of the result's Java type.
-     * In the modern era it takes the modern path ({@link #modernCall}: envelope, retry, {@code resultType}).
+     * Sends a request and returns its raw result: no caller {@code _meta} added, no check of the result's Java type;
+     * through the era's wire path ({@link WirePath#call}).
      */
     public Object call(String method, Map<String, Object> params, RequestOptions options)
             throws InterruptedException {
-        return call(method, params, options, false);
+        return path.call(method, params, options, null);
     }
 
     /**
-     * Sends one request and waits for its response: in the modern era through {@link #modernCall}; in the legacy
-     * era a session expiry is handled by {@link SessionRenewal#call}.
-     */
-    private Object call(String method, Map<String, Object> params, RequestOptions options, boolean handshake)
-            throws InterruptedException {
-        if (handshake) {
-            return callOnce(method, params, options, true, null, null);
-        }
-        return modernCall(method, params, options, null);
-    }
-
-    /**
-     * Sends one request the way the connection's era wants it. In the modern era (MODERN-ERA.md C.1): the
-     * {@code _meta} envelope ({@link Envelope}: protocol version, exactly the client's capabilities, client info,
-     * merged into the caller's {@code _meta}), the {@link RequestRouting} on the send context, a new id; a
-     * {@code -32022} answer is retried once with the newest mutual version (even the same one), then fails with
-     * {@link McpUnsupportedVersionException}; {@code -32021} fails with {@link McpMissingCapabilityException}; the
-     * result's {@code resultType} is checked (absent or {@code complete}: done; {@code input_required} on
-     * {@code tools/call}, {@code prompts/get} or {@code resources/read}: completed through {@link InputRounds}
-     * within the same deadline and token; anything else: {@link McpProtocolException}). A method removed in the
-     * modern era fails with {@link McpUnsupportedInEraException} and nothing is sent. In the legacy era: the
-     * existing path with session renewal. Nothing of {@code options.meta()} is added (put it into {@code params}).
+     * Sends one request the way the connection's era wants it, in its own scope: {@link LegacyWire} (session
+     * renewal) or {@link ModernRequests} (envelope, routing, corrective retry, {@code resultType}, input rounds).
+     * Nothing of {@code options.meta()} is added (put it into {@code params}).
      *
      * @param method  the method
      * @param params  the params (plain JSON), or {@code null}
@@ -521,385 +389,60 @@ public final class Session {
      * @return the result ({@code resultType} complete)
      * @throws InterruptedException if the calling thread is interrupted
      */
-    public Object modernCall(String method, Map<String, Object> params, RequestOptions options,
-                             Consumer<RequestId> onSent) throws InterruptedException {
-        Objects.requireNonNull(method, "method");
-        Objects.requireNonNull(options, "options (use RequestOptions.DEFAULT)");
-        Deadline start = Deadline.ofNanoTime(System.nanoTime());
-        try (Scope<Object, Void> scope = openRequestScope(method, options.resetTimeoutOnProgress()
-                ? Deadlines.hardLimit(options, start) : deadlineOf(options, start))) {
-            if (era != Era.MODERN) {
-                return renewal.call(method, params, options, deadlineOf(options, start).earliest(scope.deadline()),
-                        (m, p, o, h) -> callOnce(m, p, o, h, null, h ? null : onSent));
-            }
-            return modern.call(method, params, options, onSent);
-        } catch (McpCancelledException e) {
-            // close() cancels the client's tree, an input handler's watch with it: the caller learns of the close
-            throw closedByOwner() ? closedInstead(method, e) : e;
-        }
-    }
-
-    /**
-     * Opens the scope of one request (all its rounds and retries): under the scope the calling thread is in (a
-     * handler or listener of another request, on this client or another, or a user's fan-out scope), so that the
-     * request inherits its deadline and ends with it; else under the client's own scope. Code running inside it
-     * reads it as {@code McpContext.current()}.
-     *
-     * @throws McpClosedException    if the client has closed
-     * @throws McpCancelledException if the scope the calling thread is in has ended (the outer request was
-     *                               cancelled or timed out): nothing is sent
-     */
-    private Scope<Object, Void> openRequestScope(String method, Deadline deadline) {
-        Scope<?, ?> outer = Scope.current();
-        if (outer != null && outer.isCancelled()) {
-            throw new McpCancelledException(method + " not sent: the scope it was called in has ended ("
-                    + outer.endedBy() + ")");
-        }
-        try {
-            return Scope.open(method, Scope.Joiner.awaitAll(), deadline, work,
-                    new RequestScope(this, method, transport.describe()));
-        } catch (IllegalStateException ended) {
-            if (state == State.CLOSED) {
-                throw closedException(method);
-            }
-            throw new McpCancelledException(method + " not sent: the scope it was called in has ended");
-        }
-    }
-
-    /**
-     * Sends one request and waits for its response. The heart of the client: DESIGN.md section 3, "the life of a
-     * call".
-     */
-    Object callOnce(String method, Map<String, Object> params, RequestOptions options, boolean handshake,
-                            RequestRouting routing, Consumer<RequestId> onSent) throws InterruptedException {
-        if (!handshake) {
-            ensureConnected(method);
-        } else if (state != State.CONNECTING && state != State.CONNECTED) {
-            throw closedException(method);
-        }
-        if (Thread.interrupted()) {
-            throw new InterruptedException(method + " not sent: the thread was interrupted");
-        }
-        CancellationToken token = options.token().orElse(null);
-        if (token != null && token.isCancelled()) {
-            throw new McpCancelledException(method + " not sent: the token was already cancelled ("
-                    + token.reason() + ")");
-        }
-        long start = System.nanoTime();
-        Deadline startAt = Deadline.ofNanoTime(start);
-        Deadline deadline = deadlineOf(options, startAt);
-        Deadline hardDeadline = deadline;
-        Duration progressTimeout = null; // with resetTimeoutOnProgress: how long after the last progress
-        if (options.resetTimeoutOnProgress()) {
-            progressTimeout = deadline.isNone() ? null : Duration.ofNanos(deadline.nanoTime() - start);
-            hardDeadline = Deadlines.hardLimit(options, startAt);
-        }
-        // the scope the call runs in: its request's (opened by modernCall), or, for the handshake, whatever scope
-        // the connecting thread is in; its deadline bounds the call, its end cancels it
-        Scope<?, ?> scope = Scope.current();
-        RequestScope ours = scope != null && scope.attachment() instanceof RequestScope r && r.isOf(this) ? r : null;
-        if (scope != null && !scope.deadline().isNone()) {
-            hardDeadline = hardDeadline.earliest(scope.deadline());
-            if (!options.resetTimeoutOnProgress()) {
-                deadline = hardDeadline;
-            }
-        }
-        if (deadline.isExpired()) {
-            // a deadline already in the past (a tiny timeout, an Instant before now): nothing goes on the wire
-            throw new McpTimeoutException(method + " not sent: its deadline had passed");
-        }
-        long id = ids.incrementAndGet();
-        RequestId requestId = RequestId.of(id);
-        PendingCall p = new PendingCall(id, method, start);
-        if (options.progressListener().isPresent()) {
-            p.relay = new ProgressRelay(options.progressListener().get(), p.future, listenerQueueCapacity,
-                    listenerQueueBytes, droppedEvents);
-        }
-        if (p.relay != null || options.resetTimeoutOnProgress()) {
-            // a server sends progress only for a request with a token: resetting the timeout needs it too
-            params = Params.withMeta(params, Map.of("progressToken", id));
-        }
-        JsonRpcMessage.Request request = new JsonRpcMessage.Request(requestId, method, params);
-        CallContext context = new CallContext(options.resetTimeoutOnProgress() ? hardDeadline : deadline, requestId,
-                false, routing, ours != null ? scope : work);
-        if (ours != null) {
-            ours.sent(requestId);
-        }
-        if (p.relay == null && !options.resetTimeoutOnProgress()) {
-            p.waitsInline(context); // this thread only blocks for the answer after send: the exchange may run on it
-        }
-        pending.put(id, p);
-        if (state == State.CLOSED) {
-            pending.remove(id);
-            throw closedException(method);
-        }
-        if (p.relay == null && !options.resetTimeoutOnProgress() && !deadline.isNone()) {
-            deadlines.watch(p, deadline.nanoTime()); // the caller then waits without a timer of its own
-        }
-        CancellationToken.Registration registration = token == null ? null
-                : token.onCancel(() -> p.future.completeExceptionally(new PendingCall.CancelSignal(token.reason())));
-        // the end of the scope it runs in (the outer request, a fan-out scope, the client) cancels it on the wire
-        Scope.Registration scopeEnd = scope == null ? null : scope.onCancel(() -> p.future.completeExceptionally(
-                new PendingCall.CancelSignal(scope.endedBy())));
-        String cancelReason = null;
-        observed.requestStart(method, requestId);
-        try {
-            try {
-                if (onSent != null) {
-                    onSent.accept(requestId);
-                }
-                // queues and returns; a failure of the exchange comes back through the sink's onSendFailed
-                transport.send(request, context);
-            } catch (RuntimeException e) {
-                if (closedByOwner()) {
-                    throw closedInstead(method, e);
-                }
-                if (scope != null && scope.isCancelled()) { // the scope ended while the request was being sent
-                    cancelReason = scope.endedBy();
-                    McpCancelledException c = new McpCancelledException(method + " cancelled while sending: "
-                            + cancelReason);
-                    c.addSuppressed(e);
-                    throw c;
-                }
-                throw e;
-            }
-            JsonRpcMessage response;
-            try {
-                response = p.await(deadline, hardDeadline, progressTimeout, options.resetTimeoutOnProgress());
-            } catch (McpTimeoutException e) {
-                cancelReason = "timeout";
-                String waiting = context.waitingFor();
-                if (waiting != null) { // the transport was waiting for something of its own: say what
-                    McpTimeoutException said = new McpTimeoutException(e.getMessage() + " (the transport was "
-                            + waiting + ")");
-                    said.setStackTrace(e.getStackTrace());
-                    throw said;
-                }
-                throw e;
-            } catch (McpCancelledException e) {
-                cancelReason = token != null && token.reason() != null ? token.reason()
-                        : scope != null && scope.isCancelled() ? scope.endedBy() : "cancelled";
-                throw e;
-            } catch (InterruptedException e) {
-                cancelReason = "interrupted";
-                throw e;
-            } catch (McpTransportException e) {
-                if (context.accepted() && !(e instanceof McpSessionExpiredException)) {
-                    // the server has the request and may still be working on it: a transport failure is not a
-                    // cancel (Streamable HTTP), so say that the client stopped waiting
-                    cancelReason = "the client stopped waiting: the request's answer stream failed";
-                }
-                throw e;
-            }
-            if (p.looselyMatched) {
-                context.cancel(); // the transport still waits for the exact id it will never see: end it
-            } else {
-                context.markCompleted(); // the exchange ends on its own once the response was delivered
-            }
-            if (response instanceof JsonRpcMessage.Response) {
-                observed.requestEnd(method, requestId, start);
-            }
-            return switch (response) {
-                case JsonRpcMessage.Response r -> Answers.resultOf(r, p);
-                case JsonRpcMessage.ErrorResponse e -> throw new McpRpcException(method, requestId, e.error());
-                default -> throw new McpProtocolException("unexpected answer to " + method);
-            };
-        } catch (Throwable t) {
-            observed.requestFailed(method, requestId, start, t, cancelReason);
-            throw t;
-        } finally {
-            pending.remove(id);
-            if (p.relay != null) {
-                p.relay.close();
-            }
-            if (registration != null) {
-                registration.close();
-            }
-            if (scopeEnd != null) {
-                scopeEnd.close();
-            }
-            context.cancel(); // aborts the exchange of a call that ended without its response (no-op after it)
-            // modern HTTP-like transports cancel by aborting the exchange (context.cancel() above), never in-band
-            if (cancelReason != null && !handshake && state == State.CONNECTED
-                    && (routing == null || !transport.exchangePerRequest())) {
-                sendCancelled(requestId, method, cancelReason, routing);
-            }
-        }
-    }
-
-    private void sendCancelled(RequestId id, String method, String reason, RequestRouting requestRouting) {
-        Map<String, Object> params = new LinkedHashMap<>();
-        params.put("requestId", id.value());
-        params.put("reason", reason);
-        JsonRpcMessage.Notification n = new JsonRpcMessage.Notification("notifications/cancelled", params);
-        try {
-            // queued; the transport's close() lets it go out (bounded) before it aborts what is in flight
-            // the transport's scope owns the send: the request's scope ends right after this, and the release
-            // cancels the client's own threads before it closes the transport, whose close lets queued one-way
-            // sends out (bounded); either would interrupt the send if it owned it
-            transport.send(n, new CallContext(Deadline.after(Duration.ofSeconds(5)), id, false,
-                    requestRouting == null ? null : Envelope.notificationRouting(n.method(),
-                            requestRouting.protocolVersion()), transportScope));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.DEBUG, () -> "notifications/cancelled for " + method + " (id " + id
-                    + ") not sent: " + e.getMessage());
-        }
+    public Object call(String method, Map<String, Object> params, RequestOptions options,
+                       Consumer<RequestId> onSent) throws InterruptedException {
+        return path.call(method, params, options, onSent);
     }
 
     /** Runs a call on a new virtual thread with a cancellable future: {@link AsyncCalls#start}. */
     public <T> CompletableFuture<T> async(RequestOptions options, AsyncCall<T> call) {
-        return AsyncCalls.start(this, options, call);
+        return AsyncCalls.start(life, options, call);
     }
 
     // ------------------------------------------------------------------------------------------------ helpers
 
-    Deadline deadlineOf(RequestOptions options, Deadline start) {
-        return Deadlines.of(options, start, requestTimeout);
-    }
-
-    void ensureConnected(String method) {
-        State s = state;
-        if (s == State.CONNECTED) {
-            return;
-        }
-        if (s == State.CLOSED) {
-            throw closedException(method);
-        }
-        throw new IllegalStateException(method + ": the client is not connected; call connect() first");
-    }
-
-    /**
-     * Whether {@link #close()} closed the client (not a failed connect or the loss of the transport, whose own
-     * exception tells more). A transport closed under a running call or connect may throw anything; the caller then
-     * gets {@link McpClosedException}.
-     */
-    private boolean closedByOwner() {
-        return state == State.CLOSED && closeCause == null; // closeCause is final once the state is CLOSED
-    }
-
-    /** The exception for a call that failed because {@link #close()} closed the client under it. */
-    private McpClosedException closedInstead(String method, RuntimeException transportFailure) {
-        if (transportFailure instanceof McpClosedException c) {
-            return c;
-        }
-        McpClosedException e = new McpClosedException(method + " failed: the client was closed", null);
-        e.addSuppressed(transportFailure);
-        return e;
-    }
-
-    McpClosedException closedException(String method) {
-        Throwable cause = closeCause;
-        return new McpClosedException(method + " refused: the client is closed"
-                + (cause == null ? "" : " (" + cause.getMessage() + ")"), cause);
-    }
-
-    /**
-     * Runs a task on a client thread (a fork of {@link #work}: cancelled and awaited by the release), unless the
-     * client has closed; the {@code closer} (the release after a transport failure) runs on a plain thread, outside
-     * the tree it closes.
-     *
-     * @return the started thread, or {@code null} when the client had closed (nothing runs)
-     */
-    Thread startBackground(String purpose, Runnable task) {
-        if (purpose.equals("closer")) {
-            return McpThreads.start(purpose, task);
-        }
-        if (state == State.CLOSED) {
-            return null;
-        }
-        try {
-            return work.start(purpose, task, false);
-        } catch (IllegalStateException closed) {
-            return null; // released meanwhile
-        }
-    }
-
-    /**
-     * Starts a server request's handler in the scope of this client's request the calling (delivering) thread works
-     * for, if any and still running, else as a client thread: {@link InboundDispatcher.Host#fork}.
-     */
-    Thread forkForServerRequest(String purpose, Runnable task) {
-        Scope<?, ?> request = RequestScope.currentOf(this);
-        if (request != null && !request.isCancelled()) {
-            try {
-                Thread t = request.start(purpose, task, false);
-                if (t != null) {
-                    return t;
-                }
-            } catch (IllegalStateException ended) {
-                // the request ended meanwhile: the handler runs as the client's
-            }
-        }
-        return startBackground(purpose, task);
-    }
-
-    /** The context the transport is opened with: the sink, the deadline, and the client's transport threads. */
-    TransportContext transportContext(TransportSink sink, Deadline deadline) {
-        return new ScopedThreads.Context(sink, deadline, new ScopedThreads(transportScope));
-    }
-
-    /** Cancels the client's own threads and requests, first step of the release: {@link SessionRelease}. */
-    void cancelWork() {
-        work.cancel();
-    }
-
-    /**
-     * Cancels what is left of the client's tree (the transport's threads, after the transport closed) and waits for
-     * every thread under it, the calling thread excepted, until {@code deadline}.
-     *
-     * @return whether every thread ended in time
-     */
-    boolean closeScopes(Deadline deadline) {
-        return clientScope.closeWithin(deadline);
-    }
-
-    /** Queues a listener call on the client's event loop. */
-    void dispatchEvent(Runnable listenerCall, long bytes) {
-        events.dispatch(listenerCall, bytes);
-    }
-
     // ------------------------------------------------------------------------------------------------ shutdown
 
     private void shutdown(Throwable cause) {
-        if (markClosed(cause)) {
-            release();
-        } else if (!closeGate.isReleasing(Thread.currentThread()) && !isOwnThread()) {
-            closeGate.awaitReleased(); // every close returns with the client released, not only the first
+        life.close(cause, release);
+    }
+
+    /** Releases everything of a client just marked closed (by the transport's loss): {@link SessionRelease}. */
+    private void release() {
+        life.release(release);
+    }
+
+    /** How often the deadline watch looked at the pending calls (tests). */
+    long deadlineScans() {
+        return calls.deadlineScans();
+    }
+
+    /** What the task bridge may do with this session. */
+    private final class TaskHost implements TaskBridge.Host {
+        @Override
+        public Era era() {
+            return era;
         }
-    }
 
-    /**
-     * Whether the calling thread is one of the client's own threads (event loop, server-request handlers, background,
-     * forks of its requests), which the release waits for: such a thread must not wait for the release.
-     */
-    private boolean isOwnThread() {
-        return Scope.inTree(clientScope);
-    }
-
-    /** Moves the client to CLOSED; returns whether this call did it (exactly one caller gets {@code true}). */
-    boolean markClosed(Throwable cause) {
-        stateLock.lock();
-        try {
-            if (state == State.CLOSED) {
-                return false;
-            }
-            closeCause = cause; // before the state: closedByOwner() reads them without the lock
-            state = State.CLOSED;
-            return true;
-        } finally {
-            stateLock.unlock();
+        @Override
+        public ServerCapabilities serverCapabilities() {
+            return Session.this.serverCapabilities();
         }
-    }
 
-    /** Releases everything of a client just marked closed: {@link SessionRelease}. */
-    void release() {
-        closeGate.release(() -> SessionRelease.release(this));
+        @Override
+        public String protocolVersion() {
+            return Session.this.protocolVersion();
+        }
+
+        @Override
+        public Map<String, Object> request(String method, Map<String, Object> params, RequestOptions options)
+                throws InterruptedException {
+            return Session.this.request(method, params, options);
+        }
     }
 
     @Override
     public String toString() {
-        return transport.describe() + ", " + state.name().toLowerCase(Locale.ROOT);
+        return transport.describe() + ", " + life;
     }
 }

@@ -12,106 +12,110 @@ import dev.loommcp.schema.InitializeResult;
 import dev.loommcp.schema.ProgressNotification;
 import dev.loommcp.schema.ServerCapabilities;
 import dev.loommcp.spi.Deadline;
-import dev.loommcp.spi.RequestRouting;
-import dev.loommcp.spi.TransportContext;
+import dev.loommcp.spi.McpTransport;
 import java.time.Duration;
 import java.util.Map;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
- * The adapters through which the parts split out of a {@link Session} ({@link ModernRequests}, {@link EraSetup},
- * {@link InboundDispatcher}, {@link Subscriptions}) call back into it; each holds its session and forwards. Thread-safe
- * as the session is.
+ * The adapters through which the parts split out of a {@link Session} ({@link EraSetup}, {@link InboundDispatcher},
+ * {@link Subscriptions}) reach the rest of the engine: each holds the few parts it forwards
+ * to (the {@link ClientLife}, the transport, the pending calls, the event loop) and the session's functions it was
+ * given, never the session itself. Thread-safe as those parts are.
  */
 final class SessionHosts {
 
     private SessionHosts() {
     }
 
-    /** What the modern request path may do with this session. */
-    static final class ModernHost implements ModernRequests.Host {
-        private final Session session;
-
-        ModernHost(Session session) {
-            this.session = session;
-        }
-
-        @Override
-        public Object send(String method, Map<String, Object> params, RequestOptions options, boolean handshake,
-                           RequestRouting routing, Consumer<RequestId> onSent) throws InterruptedException {
-            return session.callOnce(method, params, options, handshake, routing, onSent);
-        }
-
-        @Override
-        public Deadline deadlineOf(RequestOptions options) {
-            return session.deadlineOf(options, Deadline.ofNanoTime(System.nanoTime()));
-        }
-
-        @Override
-        public void ensureConnected(String method) {
-            session.ensureConnected(method);
-        }
-
-        @Override
-        public String describe() {
-            return session.transport.describe();
-        }
+    /** A call of the session's that answers with a result object or a raw result. */
+    @FunctionalInterface
+    interface Call<T> {
+        T call(String method, Map<String, Object> params, RequestOptions options, Consumer<RequestId> onSent)
+                throws InterruptedException;
     }
 
-    /** What the era setup may do with this session. */
-    static final class EraHost implements EraSetup.Host {
-        private final Session session;
+    /** The default deadline of a call with {@code options}, from now. */
+    private static Deadline deadlineOf(RequestOptions options, Duration requestTimeout) {
+        return Deadlines.of(options, Deadline.ofNanoTime(System.nanoTime()), requestTimeout);
+    }
 
-        EraHost(Session session) {
-            this.session = session;
+    /** What the era setup may do with the engine: open the transport, send the handshake, take what it learned. */
+    static final class EraHost implements EraSetup.Host {
+        private final ClientLife life;
+        private final McpTransport transport;
+        private final SessionSink sink;
+        private final Map<Long, PendingCall> pending;
+        private final Handshake.RawCall handshakeCall;
+        private final ModernRequests modern;
+        private final Consumer<DiscoverResult> onDiscover;
+        private final Consumer<InitializeResult> onInitialized;
+
+        /**
+         * @param handshakeCall one request of the handshake through the life of a call
+         * @param onDiscover    takes an adopted {@code server/discover} result
+         * @param onInitialized takes the checked {@code initialize} result
+         */
+        EraHost(ClientLife life, McpTransport transport, SessionSink sink, Map<Long, PendingCall> pending,
+                Handshake.RawCall handshakeCall, ModernRequests modern, Consumer<DiscoverResult> onDiscover,
+                Consumer<InitializeResult> onInitialized) {
+            this.life = life;
+            this.transport = transport;
+            this.sink = sink;
+            this.pending = pending;
+            this.handshakeCall = handshakeCall;
+            this.modern = modern;
+            this.onDiscover = onDiscover;
+            this.onInitialized = onInitialized;
         }
 
         @Override
         public void open(Deadline deadline) throws InterruptedException {
-            session.transport.open(session.transportContext(session.sink, deadline));
+            transport.open(life.transportContext(sink, deadline));
         }
 
         @Override
         public Object handshakeCall(String method, Map<String, Object> params, RequestOptions options)
                 throws InterruptedException {
-            return session.callOnce(method, params, options, true, null, null);
+            return handshakeCall.call(method, params, options);
         }
 
         @Override
         public Map<String, Object> discover(RequestOptions options, Deadline deadline) throws InterruptedException {
-            return session.modern.sendModern("server/discover", null, options, true, null, deadline);
+            return modern.sendModern("server/discover", null, options, true, null, deadline);
         }
 
         @Override
         public String modernVersion() {
-            return session.modern.version();
+            return modern.version();
         }
 
         @Override
         public void adopt(DiscoverResult result, String version) {
-            session.discover = result;
-            session.modern.adopt(version, result.serverInfo());
+            onDiscover.accept(result);
+            modern.adopt(version, result.serverInfo());
         }
 
         @Override
         public void initialized(InitializeResult result) {
-            session.initializeResult = result;
+            onInitialized.accept(result);
         }
 
         @Override
         public void unverified(String key, EraVerdicts.Verdict verdict) {
-            session.modern.unverified(key, verdict);
+            modern.unverified(key, verdict);
         }
 
         @Override
         public void open(Deadline deadline, ProbeSink sink) throws InterruptedException {
-            session.transport.open(session.transportContext(sink, deadline));
+            transport.open(life.transportContext(sink, deadline));
         }
 
         @Override
         public ProbeSink probeSink() {
-            return new ProbeSink(session.sink, cause -> {
-                for (PendingCall p : session.pending.values()) {
+            return new ProbeSink(sink, cause -> {
+                for (PendingCall p : pending.values()) {
                     p.future.completeExceptionally(cause);
                 }
             });
@@ -119,43 +123,49 @@ final class SessionHosts {
 
         @Override
         public void reopen(Deadline deadline) throws InterruptedException {
-            session.transport.reopen(session.transportContext(session.sink, deadline));
+            transport.reopen(life.transportContext(sink, deadline));
         }
 
         @Override
         public Runnable whenClosed(Runnable action) {
-            return session.whenClosed(action);
+            return life.whenClosed(action);
         }
     }
 
-    /** What the inbound dispatcher may do with this session. */
+    /** What the inbound dispatcher may do with the engine: the client's life, its event loop, the pending calls. */
     static final class DispatcherHost implements InboundDispatcher.Host {
-        private final Session session;
+        private final ClientLife life;
+        private final EventLoop events;
+        private final Map<Long, PendingCall> pending;
+        private final Duration requestTimeout;
 
-        DispatcherHost(Session session) {
-            this.session = session;
+        DispatcherHost(ClientLife life, EventLoop events, Map<Long, PendingCall> pending, Duration requestTimeout) {
+            this.life = life;
+            this.events = events;
+            this.pending = pending;
+            this.requestTimeout = requestTimeout;
         }
 
         @Override
         public boolean isClosed() {
-            return session.isClosed();
+            return life.isClosed();
         }
 
         @Override
         public void dispatch(Runnable listenerCall, long bytes) {
-            session.events.dispatch(listenerCall, bytes);
+            events.dispatch(listenerCall, bytes);
         }
 
         @Override
         public Thread fork(String purpose, Runnable task) {
-            return session.forkForServerRequest(purpose, task);
+            return life.forkForServerRequest(purpose, task);
         }
 
         @Override
         public void onProgress(JsonRpcMessage.Notification n) {
             Object token = n.params() == null ? null : n.params().get("progressToken");
             Long exact = Ids.exactInteger(token);
-            PendingCall p = exact == null ? null : session.pending.get(exact);
+            PendingCall p = exact == null ? null : pending.get(exact);
             if (p == null) {
                 return;
             }
@@ -170,68 +180,90 @@ final class SessionHosts {
 
         @Override
         public Deadline defaultDeadline() {
-            return session.deadlineOf(RequestOptions.DEFAULT, Deadline.ofNanoTime(System.nanoTime()));
+            return SessionHosts.deadlineOf(RequestOptions.DEFAULT, requestTimeout);
         }
     }
 
-    /** What the subscriptions may do with this session. */
+    /** What the subscriptions may do with the engine: the client's life, its event loop, the session's calls. */
     static final class SubscriptionHost implements Subscriptions.Host {
-        private final Session session;
+        private final ClientLife life;
+        private final EventLoop events;
+        private final McpTransport transport;
+        private final Duration requestTimeout;
+        private final Supplier<Era> era;
+        private final Supplier<ServerCapabilities> capabilities;
+        private final Call<Object> call;
+        private final Call<Map<String, Object>> request;
 
-        SubscriptionHost(Session session) {
-            this.session = session;
+        /**
+         * @param era          the connection's era, {@code null} before connect
+         * @param capabilities the server's capabilities
+         * @param call         one request the way the era wants it, raw result
+         * @param request      one request with the options' {@code _meta}, result object
+         */
+        SubscriptionHost(ClientLife life, EventLoop events, McpTransport transport, Duration requestTimeout,
+                         Supplier<Era> era, Supplier<ServerCapabilities> capabilities, Call<Object> call,
+                         Call<Map<String, Object>> request) {
+            this.life = life;
+            this.events = events;
+            this.transport = transport;
+            this.requestTimeout = requestTimeout;
+            this.era = era;
+            this.capabilities = capabilities;
+            this.call = call;
+            this.request = request;
         }
 
         @Override
         public Era era() {
-            return session.era();
+            return era.get();
         }
 
         @Override
         public void ensureConnected(String method) {
-            session.ensureConnected(method);
+            life.ensureConnected(method);
         }
 
         @Override
         public boolean isClosed() {
-            return session.isClosed();
+            return life.isClosed();
         }
 
         @Override
         public ServerCapabilities serverCapabilities() {
-            return session.serverCapabilities();
+            return capabilities.get();
         }
 
         @Override
-        public Object modernCall(String method, Map<String, Object> params, RequestOptions options,
+        public Object call(String method, Map<String, Object> params, RequestOptions options,
                                  Consumer<RequestId> onSent) throws InterruptedException {
-            return session.modernCall(method, params, options, onSent);
+            return call.call(method, params, options, onSent);
         }
 
         @Override
         public Map<String, Object> request(String method, Map<String, Object> params, RequestOptions options)
                 throws InterruptedException {
-            return session.request(method, params, options);
+            return request.call(method, params, options, null);
         }
 
         @Override
         public void dispatch(Runnable listenerCall, long bytes) {
-            session.events.dispatch(listenerCall, bytes);
+            events.dispatch(listenerCall, bytes);
         }
 
         @Override
         public void startBackground(String purpose, Runnable task) {
-            session.startBackground(purpose, task);
+            life.startBackground(purpose, task);
         }
 
         @Override
         public Duration requestTimeout() {
-            return session.requestTimeout;
+            return requestTimeout;
         }
 
         @Override
         public String describe() {
-            return session.transport.describe();
+            return transport.describe();
         }
     }
 }

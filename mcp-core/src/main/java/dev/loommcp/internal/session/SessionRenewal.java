@@ -3,6 +3,7 @@ package dev.loommcp.internal.session;
 import dev.loommcp.McpSessionExpiredException;
 import dev.loommcp.McpTimeoutException;
 import dev.loommcp.RequestOptions;
+import dev.loommcp.jsonrpc.RequestId;
 import dev.loommcp.schema.InitializeResult;
 import dev.loommcp.spi.Deadline;
 import java.time.Duration;
@@ -37,14 +38,8 @@ final class SessionRenewal {
             "resources/templates/list", "prompts/list", "resources/read", "prompts/get", "completion/complete",
             "logging/setLevel", "resources/subscribe", "resources/unsubscribe");
 
-    /** One attempt of a call: the session's raw call. */
-    @FunctionalInterface
-    interface Attempt {
-        Object send(String method, Map<String, Object> params, RequestOptions options, boolean handshake)
-                throws InterruptedException;
-    }
-
     private final Handshake handshake;
+    private final CallLife calls;
     private final ToolCatalog tools;
     private final Consumer<InitializeResult> onRenewed;
     private final ReentrantLock lock = new ReentrantLock();
@@ -54,11 +49,13 @@ final class SessionRenewal {
 
     /**
      * @param handshake the session's handshake
+     * @param calls     the life of each request (attempts and the renewal's handshake)
      * @param tools     the catalog that knows each tool's {@code idempotentHint}
      * @param onRenewed told of each new session's {@code initialize} result, after {@code notifications/initialized}
      */
-    SessionRenewal(Handshake handshake, ToolCatalog tools, Consumer<InitializeResult> onRenewed) {
+    SessionRenewal(Handshake handshake, CallLife calls, ToolCatalog tools, Consumer<InitializeResult> onRenewed) {
         this.handshake = handshake;
+        this.calls = calls;
         this.tools = tools;
         this.onRenewed = onRenewed;
     }
@@ -69,16 +66,16 @@ final class SessionRenewal {
      * renewal fails the call with its own exception, the expiry added as suppressed.
      *
      * @param deadline the call's deadline, computed once at its start
-     * @param attempt  the session's raw call
+     * @param onSent   told each attempt's id just before it is sent, or {@code null}
      */
     Object call(String method, Map<String, Object> params, RequestOptions options, Deadline deadline,
-                Attempt attempt) throws InterruptedException {
+                Consumer<RequestId> onSent) throws InterruptedException {
         if (renewing) {
             awaitRenewal(method, deadline);
         }
         long seen = generation;
         try {
-            return attempt.send(method, params, options, false);
+            return calls.call(method, params, options, false, null, onSent);
         } catch (McpSessionExpiredException expired) {
             // refused unsent (the session had expired already): it cannot have taken effect, it goes out once more
             boolean resend = !expired.wasSent()
@@ -89,7 +86,7 @@ final class SessionRenewal {
             }
             options.token().ifPresent(b::token);
             try {
-                renew(seen, (m, p, o) -> attempt.send(m, p, o, true), b.build(), deadline);
+                renew(seen, (m, p, o) -> calls.call(m, p, o, true, null, null), b.build(), deadline);
             } catch (RuntimeException e) {
                 e.addSuppressed(expired);
                 throw e;
@@ -100,14 +97,13 @@ final class SessionRenewal {
             LOG.log(System.Logger.Level.DEBUG, () -> "sending " + method + " again in the new session");
             RequestOptions rest = deadline.isNone() ? options
                     : options.toBuilder().timeout(remainingOrTimeout(deadline, method + " (sent again)")).build();
-            return attempt.send(method, params, rest, false);
+            return calls.call(method, params, rest, false, null, onSent);
         }
     }
 
     /** Waits until the running renewal ended (it holds {@link #lock}), at most until {@code deadline}. */
     private void awaitRenewal(String method, Deadline deadline) throws InterruptedException {
-        long wait = deadline.remainingNanos();
-        if (!(wait == Long.MAX_VALUE ? lockInterruptibly() : lock.tryLock(Math.max(wait, 0), TimeUnit.NANOSECONDS))) {
+        if (!lockWithin(deadline)) {
             throw new McpTimeoutException(method + " not sent: the call's deadline passed while the client started a "
                     + "new session (the server's session had expired)");
         }
@@ -115,11 +111,7 @@ final class SessionRenewal {
     }
 
     private static Duration remainingOrTimeout(Deadline deadline, String what) {
-        long left = deadline.remainingNanos();
-        if (left <= 0) {
-            throw new McpTimeoutException(what + " not sent: the call's deadline had passed");
-        }
-        return Duration.ofNanos(left);
+        return Deadlines.left(deadline, what + " not sent: the call's deadline had passed");
     }
 
     /**
@@ -152,8 +144,7 @@ final class SessionRenewal {
      */
     void renew(long seen, Handshake.RawCall raw, RequestOptions options, Deadline deadline)
             throws InterruptedException {
-        long wait = deadline.remainingNanos();
-        if (!(wait == Long.MAX_VALUE ? lockInterruptibly() : lock.tryLock(wait, TimeUnit.NANOSECONDS))) {
+        if (!lockWithin(deadline)) {
             throw new McpTimeoutException("timed out waiting for a new session to start");
         }
         try {
@@ -174,8 +165,12 @@ final class SessionRenewal {
         }
     }
 
-    private boolean lockInterruptibly() throws InterruptedException {
-        lock.lockInterruptibly();
-        return true;
+    /** Takes {@link #lock} within {@code deadline}; returns whether it did. */
+    private boolean lockWithin(Deadline deadline) throws InterruptedException {
+        if (deadline.isNone()) {
+            lock.lockInterruptibly();
+            return true;
+        }
+        return lock.tryLock(deadline.remainingNanos(), TimeUnit.NANOSECONDS);
     }
 }

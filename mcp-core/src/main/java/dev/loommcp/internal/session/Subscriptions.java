@@ -21,7 +21,6 @@ import dev.loommcp.jsonrpc.RequestId;
 import dev.loommcp.schema.ServerCapabilities;
 import dev.loommcp.spi.Deadline;
 import java.time.Duration;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -68,8 +67,6 @@ final class Subscriptions {
     static final String ACKNOWLEDGED = "notifications/subscriptions/acknowledged";
     /** How long closing waits for a subscription's thread, and the bound of the legacy unsubscribes. */
     static final Duration CLOSE_WAIT = Duration.ofSeconds(5);
-    /** The listen call's timeout: none (a duration no deadline can hold). */
-    static final Duration NO_TIMEOUT = ChronoUnit.FOREVER.getDuration();
 
     /**
      * How a broken modern subscription is re-opened: the first attempt after {@code initial}, each next one after
@@ -102,26 +99,22 @@ final class Subscriptions {
         }
     }
 
-    /** What the subscriptions need of the session that owns them. */
-    interface Host {
+    /** What the subscriptions need of the session that owns them (and what their {@link ResourceHolds} need). */
+    interface Host extends ResourceHolds.Host {
         /** The era of the connection, {@code null} before connect. */
         Era era();
 
         /** Throws {@link IllegalStateException} before connect, {@link McpClosedException} once closed. */
         void ensureConnected(String method);
 
-        /** Whether the session is closed. */
-        boolean isClosed();
-
         /** The server's capabilities (either era), or {@code null} when unknown. */
         ServerCapabilities serverCapabilities();
 
-        /** One modern-era request ({@code Session.modernCall}); {@code onSent} is told its id before it is sent. */
-        Object modernCall(String method, Map<String, Object> params, RequestOptions options,
-                          Consumer<RequestId> onSent) throws InterruptedException;
-
-        /** One legacy request with {@code options.meta()} merged; returns the result object. */
-        Map<String, Object> request(String method, Map<String, Object> params, RequestOptions options)
+        /**
+         * One request the way the era wants it ({@code Session.call}); {@code onSent} is told its id before it is
+         * sent.
+         */
+        Object call(String method, Map<String, Object> params, RequestOptions options, Consumer<RequestId> onSent)
                 throws InterruptedException;
 
         /** Queues a listener call for the session's event loop. */
@@ -132,9 +125,6 @@ final class Subscriptions {
 
         /** The client's default request timeout. */
         Duration requestTimeout();
-
-        /** The server, for logs. */
-        String describe();
     }
 
     private final Host host;
@@ -150,7 +140,7 @@ final class Subscriptions {
 
     Subscriptions(Host host) {
         this.host = host;
-        this.holds = new ResourceHolds(host);
+        this.holds = new ResourceHolds(host, LISTEN, CLOSE_WAIT);
     }
 
     /** Replaces the re-open policy (tests). */
@@ -343,7 +333,7 @@ final class Subscriptions {
                 + "resource subscriptions are re-established in the new one");
         List<Legacy> affected = new ArrayList<>(legacy);
         for (Legacy sub : affected) {
-            sub.dispatch(() -> sub.listener.onInterrupted(cause), InboundDispatcher.SMALL_EVENT_BYTES);
+            sub.dispatch(() -> sub.listener.onInterrupted(cause), EventLoop.SMALL_EVENT_BYTES);
         }
         host.startBackground("resubscribe", () -> {
             ServerCapabilities caps = host.serverCapabilities();
@@ -360,7 +350,7 @@ final class Subscriptions {
                 }
                 SubscriptionFilter ack = listChanges(sub.requested, caps, held);
                 sub.acknowledged = ack;
-                sub.dispatch(() -> sub.listener.onReestablished(ack), InboundDispatcher.SMALL_EVENT_BYTES);
+                sub.dispatch(() -> sub.listener.onReestablished(ack), EventLoop.SMALL_EVENT_BYTES);
             }
         });
     }
@@ -482,7 +472,7 @@ final class Subscriptions {
         /** Queues {@code onEnded} behind this subscription's other events; runs once. */
         void ended(McpException cause) {
             closing.set(true);
-            host.dispatch(() -> end(cause), InboundDispatcher.SMALL_EVENT_BYTES);
+            host.dispatch(() -> end(cause), EventLoop.SMALL_EVENT_BYTES);
         }
 
         /** Runs {@code onEnded} unless it already ran. */
@@ -548,7 +538,7 @@ final class Subscriptions {
                     }
                     if (a.acked) {
                         failedReopens = 0;
-                        dispatch(() -> listener.onInterrupted(failure), InboundDispatcher.SMALL_EVENT_BYTES);
+                        dispatch(() -> listener.onInterrupted(failure), EventLoop.SMALL_EVENT_BYTES);
                     } else if (++failedReopens >= backoff.attempts()) {
                         ended(failure);
                         return;
@@ -584,9 +574,9 @@ final class Subscriptions {
             Map<String, Object> notifications = SubscriptionWire.toWire(requested);
             notifications.putAll(extra);
             Map<String, Object> params = Params.withMeta(Map.of("notifications", notifications), meta);
-            RequestOptions callOptions = RequestOptions.newBuilder().timeout(NO_TIMEOUT).token(token).build();
+            RequestOptions callOptions = RequestOptions.newBuilder().timeout(Deadlines.NO_TIMEOUT).token(token).build();
             try {
-                host.modernCall(LISTEN, params, callOptions, id -> {
+                host.call(LISTEN, params, callOptions, id -> {
                     RequestId before = a.id; // a corrective resend (-32022) goes out with a new id
                     a.id = id;
                     listens.put(id, a);
@@ -635,7 +625,7 @@ final class Subscriptions {
                 everAcked = true;
                 firstAck.complete(ack);
             } else {
-                dispatch(() -> listener.onReestablished(ack), InboundDispatcher.SMALL_EVENT_BYTES);
+                dispatch(() -> listener.onReestablished(ack), EventLoop.SMALL_EVENT_BYTES);
             }
         }
 

@@ -8,9 +8,7 @@ import dev.loommcp.McpTaskNotFoundException;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.Subscription;
 import dev.loommcp.SubscriptionListener;
-import dev.loommcp.internal.concurrent.McpThreads;
 import dev.loommcp.internal.concurrent.UserCode;
-import dev.loommcp.internal.json.FastResults;
 import dev.loommcp.internal.json.JsonRpcCodec;
 import dev.loommcp.internal.json.JsonSize;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
@@ -21,7 +19,6 @@ import dev.loommcp.spi.TaskChannel;
 import dev.loommcp.spi.TaskSupport;
 import dev.loommcp.spi.TransportThreads;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -31,8 +28,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 
 /**
- * The core's side of tasks (MODERN-ERA.md C.5 and C.6): the {@link TaskChannel} a {@link TaskSupport} is bound to,
- * and every {@code tools/call} of the client. A plain call of a legacy tool whose {@code execution.taskSupport} is
+ * The core's side of tasks (MODERN-ERA.md C.5 and C.6), the tasks seam: the {@link TaskChannel} a
+ * {@link TaskSupport} is bound to, and what tasks change in a {@code tools/call} that {@link ToolCalls} composes. A
+ * plain call of a legacy tool whose {@code execution.taskSupport} is
  * {@code required} on a server declaring {@code capabilities.tasks.requests.tools.call} is augmented with
  * {@code task: {ttl}}; a call answered with a task (modern {@code resultType: "task"}, legacy {@code {"task": ...}}
  * to an augmented call) is checked and handed to {@link TaskSupport#awaitToolResult} on the caller's thread, and its
@@ -51,22 +49,56 @@ final class TaskBridge implements TaskChannel {
     private static final int INVALID_PARAMS = -32602;
     private static final String TASK_NOTIFICATION = "notifications/tasks";
 
-    private final Session session;
+    /** The tool calls the channel makes for the task support: {@link ToolCalls}'. */
+    interface Tools {
+        /** {@link TaskChannel#callTool}. */
+        Map<String, Object> callTool(String name, Map<String, Object> arguments, Map<String, Object> legacyTask,
+                                     RequestOptions options) throws InterruptedException;
+
+        /** {@link TaskChannel#toolResult}. */
+        CallToolResult toolResult(String name, Map<String, Object> result);
+    }
+
+    /** What the bridge needs of the session: the connection's facts and its requests. */
+    interface Host {
+        /** The connection's era, {@code null} before connect. */
+        Era era();
+
+        /** The server's capabilities, {@code null} before connect. */
+        ServerCapabilities serverCapabilities();
+
+        /** The protocol version in use, {@code null} before connect. */
+        String protocolVersion();
+
+        /** A request with the options' {@code _meta}; the {@code -32602} of a task lookup typed. */
+        Map<String, Object> request(String method, Map<String, Object> params, RequestOptions options)
+                throws InterruptedException;
+    }
+
+    private final Host session;
+    private final ClientLife life;
+    private final EventLoop events;
+    private final Subscriptions subscriptions;
     private final SessionConfig config;
     private final ToolCatalog tools;
     private final InputRounds inputRounds;
     private final HeaderRoutedCalls headerRouting;
     private final TaskSupport support;
+    /** The tool calls of the channel, bound once after construction ({@link #bind}). */
+    private volatile Tools toolCalls;
     private final CancellationToken closeToken = CancellationToken.create();
     private final ConcurrentHashMap<String, List<Consumer<Map<String, Object>>>> listeners =
             new ConcurrentHashMap<>();
     /** The task driver's threads: forks of the client's own scope (cancelled and awaited at close). */
     private final TransportThreads threads;
 
-    TaskBridge(Session session, SessionConfig config, ToolCatalog tools, InputRounds inputRounds,
-               HeaderRoutedCalls headerRouting) {
+    TaskBridge(Host session, ClientLife life, EventLoop events, Subscriptions subscriptions, SessionConfig config,
+               ToolCatalog tools, InputRounds inputRounds, HeaderRoutedCalls headerRouting) {
         this.session = session;
-        this.threads = new ScopedThreads(session.work);
+        this.life = life;
+        this.events = events;
+        this.subscriptions = subscriptions;
+        this.threads = new ScopedThreads(life.work());
         this.config = config;
         this.tools = tools;
         this.inputRounds = inputRounds;
@@ -74,72 +106,47 @@ final class TaskBridge implements TaskChannel {
         this.support = config.taskSupport();
     }
 
+    /** Binds the tool calls the channel makes; once, right after construction. */
+    void bind(Tools tools) {
+        this.toolCalls = tools;
+    }
+
     // ------------------------------------------------------------------------------------------------ tools/call
 
     /**
-     * {@code McpClient.callTool}: stamps the tool {@code _meta}, augments a legacy call that must be a task, sends
-     * {@code tools/call}, drives a task answer to its final result through the installed {@link TaskSupport}, then
-     * decodes and validates the result.
-     *
-     * @throws McpProtocolException if the server answered with a malformed task, or the result is malformed
+     * The {@code task} a plain {@code tools/call} of {@code name} is augmented with (a legacy tool that must run as a
+     * task, with a task support installed), or {@code null}.
      */
-    CallToolResult callTool(String name, Map<String, Object> arguments, RequestOptions options)
+    Map<String, Object> requiredTask(String name, RequestOptions options, Deadline deadline)
             throws InterruptedException {
-        Objects.requireNonNull(name, "name");
-        Objects.requireNonNull(options, "options");
-        Deadline deadline = deadlineOf(options);
-        Map<String, Object> task = support != null && legacyAugment(name, true, options, deadline)
-                ? legacyTask(support.legacyTtl()) : null;
-        Map<String, Object> raw = send(name, arguments, task, options, deadline);
-        if (created(name, raw, task != null)) {
-            if (support == null) { // unreachable: ModernRequests refuses a task without the extension
-                throw new McpProtocolException("tools/call of tool '" + name + "' answered with a task, but this "
-                        + "client has no TaskSupport");
-            }
-            raw = support.awaitToolResult(name, raw, rest(options, deadline));
+        return support != null && legacyAugment(name, true, options, deadline) ? legacyTask(support.legacyTtl())
+                : null;
+    }
+
+    /**
+     * Drives a {@code tools/call} answered with a task to its final result through the installed task support, within
+     * what is left of the call's deadline.
+     *
+     * @throws McpProtocolException if no task support is installed
+     */
+    Map<String, Object> awaitToolResult(String name, Map<String, Object> raw, RequestOptions options,
+                                        Deadline deadline) throws InterruptedException {
+        if (support == null) { // unreachable: ModernRequests refuses a task without the extension
+            throw new McpProtocolException("tools/call of tool '" + name + "' answered with a task, but this "
+                    + "client has no TaskSupport");
         }
-        return toolResult(name, raw);
+        return support.awaitToolResult(name, raw, rest(options, deadline));
     }
 
     @Override
     public Map<String, Object> callTool(String name, Map<String, Object> arguments, Map<String, Object> legacyTask,
                                         RequestOptions options) throws InterruptedException {
-        Objects.requireNonNull(name, "name");
-        Objects.requireNonNull(options, "options");
-        Deadline deadline = deadlineOf(options);
-        Map<String, Object> task = legacyTask != null && legacyAugment(name, false, options, deadline)
-                ? new LinkedHashMap<>(legacyTask) : null;
-        Map<String, Object> raw = send(name, arguments, task, options, deadline);
-        created(name, raw, task != null); // checks a task's creation
-        return raw;
+        return toolCalls.callTool(name, arguments, legacyTask, options);
     }
 
     @Override
     public CallToolResult toolResult(String name, Map<String, Object> result) {
-        Objects.requireNonNull(name, "name");
-        if (result == null) {
-            throw new McpProtocolException("tools/call of tool '" + name + "' has no result");
-        }
-        CallToolResult r = FastResults.callToolResult(result, "tools/call result of tool '" + name + "'");
-        tools.validate(name, r);
-        return r;
-    }
-
-    private Map<String, Object> send(String name, Map<String, Object> arguments, Map<String, Object> task,
-                                     RequestOptions options, Deadline deadline) throws InterruptedException {
-        Map<String, Object> params = new LinkedHashMap<>();
-        params.put("name", name);
-        if (arguments != null) {
-            params.put("arguments", arguments);
-        }
-        if (task != null) {
-            params.put("task", task);
-        }
-        Map<String, Object> meta = Params.mergeMeta(session.toolMeta(), options.meta());
-        if (!meta.isEmpty()) {
-            params.put("_meta", meta);
-        }
-        return Params.asObject(session.sendToolCall(name, params, options, deadline), "tools/call");
+        return toolCalls.toolResult(name, result);
     }
 
     /**
@@ -148,7 +155,7 @@ final class TaskBridge implements TaskChannel {
      * {@code required} (or, unless {@code requiredOnly}, {@code optional}). A tool no listing described is looked up
      * with one listing first. Never in the modern era, where the server decides.
      */
-    private boolean legacyAugment(String name, boolean requiredOnly, RequestOptions options, Deadline deadline)
+    boolean legacyAugment(String name, boolean requiredOnly, RequestOptions options, Deadline deadline)
             throws InterruptedException {
         if (session.era() != Era.LEGACY || !legacyToolTasks(session.serverCapabilities())
                 || !speaksLegacyTasks(session.protocolVersion())) {
@@ -156,7 +163,7 @@ final class TaskBridge implements TaskChannel {
         }
         String mode = tools.taskSupport(name);
         if (mode == null) {
-            headerRouting.learnToolRoutes(Session.within(options, deadline, "tools/list"));
+            headerRouting.learnToolRoutes(Deadlines.within(options, deadline, "tools/list"));
             mode = tools.taskSupport(name);
             if (mode == null) {
                 tools.notListed(name); // listed once: not again for each call
@@ -192,7 +199,7 @@ final class TaskBridge implements TaskChannel {
      *
      * @throws McpProtocolException if the creation is malformed
      */
-    private boolean created(String name, Map<String, Object> raw, boolean augmented) {
+    boolean created(String name, Map<String, Object> raw, boolean augmented) {
         Object task;
         if ("task".equals(raw.get("resultType")) && session.era() == Era.MODERN) {
             task = raw;
@@ -224,7 +231,8 @@ final class TaskBridge implements TaskChannel {
     private static RequestOptions rest(RequestOptions options, Deadline deadline) {
         RequestOptions.Builder b = options.toBuilder().progressListener(null);
         if (!deadline.isNone()) {
-            b.timeout(Duration.ofNanos(Math.max(1, deadline.remainingNanos())));
+            Duration left = deadline.remaining(); // at least a nanosecond: an expired deadline cancels the task
+            b.timeout(left.isZero() ? Duration.ofNanos(1) : left);
         }
         return b.build();
     }
@@ -239,7 +247,7 @@ final class TaskBridge implements TaskChannel {
     public Era era() {
         Era e = session.era(); // set once connect completed; kept after close
         if (e == null) {
-            throw new IllegalStateException(session.isClosed() ? "the client was closed before it connected"
+            throw new IllegalStateException(life.isClosed() ? "the client was closed before it connected"
                     : "the client is not connected; call connect() first");
         }
         return e;
@@ -296,7 +304,7 @@ final class TaskBridge implements TaskChannel {
     public Subscription listenTasks(List<String> taskIds, Consumer<Map<String, Object>> onTask,
                                     RequestOptions options) throws InterruptedException {
         Objects.requireNonNull(onTask, "onTask");
-        return session.subscriptions().openTasks(taskIds, new SubscriptionListener() {
+        return subscriptions.openTasks(taskIds, new SubscriptionListener() {
             @Override
             public void onNotification(JsonRpcMessage.Notification notification) {
                 if (notification.method().equals(TASK_NOTIFICATION) && notification.params() != null) {
@@ -333,7 +341,7 @@ final class TaskBridge implements TaskChannel {
         Map<String, Object> params = n.params() == null ? Map.of() : n.params();
         long bytes = JsonSize.ofMessage(n.method(), n.params());
         for (Consumer<Map<String, Object>> l : list) {
-            session.dispatchEvent(() -> UserCode.run(LOG, "a task notification listener", () -> l.accept(params)),
+            events.dispatch(() -> UserCode.run(LOG, "a task notification listener", () -> l.accept(params)),
                     bytes);
         }
     }
@@ -345,12 +353,12 @@ final class TaskBridge implements TaskChannel {
 
     @Override
     public boolean isClosed() {
-        return session.isClosed();
+        return life.isClosed();
     }
 
     @Override
     public Throwable closeCause() {
-        return session.closeCause();
+        return life.closeCause();
     }
 
     @Override

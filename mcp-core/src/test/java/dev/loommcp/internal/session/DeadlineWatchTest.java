@@ -44,13 +44,13 @@ class DeadlineWatchTest {
     void sequentialCallsWithTheSameTimeoutDoNotWakeTheWatcher(ScriptedTransport.Mode mode) throws Exception {
         Session s = connect(ScriptedTransport.create(mode));
         s.call("tools/call", Map.of("name", "x"), RequestOptions.DEFAULT); // starts the watcher
-        long scans = s.deadlines.scans();
+        long scans = s.deadlineScans();
         for (int i = 0; i < 2_000; i++) {
             s.call("tools/call", Map.of("name", "x"), RequestOptions.DEFAULT);
         }
         // each later call's deadline is later than the one the watcher sleeps until: no wake-up at all (a slow
         // machine may see the first deadline pass during the loop: a few scans then, never one per call)
-        assertThat(s.deadlines.scans() - scans).isLessThan(10);
+        assertThat(s.deadlineScans() - scans).isLessThan(10);
         assertThat(s.pendingCount()).isZero();
     }
 
@@ -63,7 +63,7 @@ class DeadlineWatchTest {
         // the first watched call starts the watcher, whose first scan sees it: from then on the watcher sleeps until
         // the long call's deadline, and a shorter call arriving later must wake it
         Await.until("the watcher's first scan of the long call",
-                () -> s.pendingCount() == 1 && s.deadlines.scans() >= 1);
+                () -> s.pendingCount() == 1 && s.deadlineScans() >= 1);
         long shortStart = System.nanoTime();
         CompletableFuture<Long> shortOne = failsAfter(s, 300);
         long shortEnded = shortOne.get(30, TimeUnit.SECONDS);

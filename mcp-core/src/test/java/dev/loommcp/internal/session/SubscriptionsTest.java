@@ -119,7 +119,7 @@ class SubscriptionsTest {
         }
 
         @Override
-        public Object modernCall(String method, Map<String, Object> params, RequestOptions options,
+        public Object call(String method, Map<String, Object> params, RequestOptions options,
                                  Consumer<RequestId> onSent) throws InterruptedException {
             RequestId id = RequestId.of("L" + ids.incrementAndGet());
             CompletableFuture<Object> f = new CompletableFuture<>();

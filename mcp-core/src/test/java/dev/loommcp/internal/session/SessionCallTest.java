@@ -15,8 +15,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
-/** {@link Session#modernCall}'s contract with the subscriptions code: the id of every request sent, in both eras. */
-class ModernCallTest {
+/**
+ * {@link Session#call(String, java.util.Map, RequestOptions, java.util.function.Consumer)}'s contract with the
+ * subscriptions code: the id of every request sent, in both eras.
+ */
+class SessionCallTest {
 
     @RegisterExtension
     final SessionsUnderTest sessions = new SessionsUnderTest();
@@ -36,7 +39,7 @@ class ModernCallTest {
                 : Map.of("resultType", "complete"));
         Session s = connect(t, ProtocolMode.MODERN);
         List<RequestId> ids = new CopyOnWriteArrayList<>();
-        Object result = s.modernCall("subscriptions/listen", Map.of("notifications", Map.of()),
+        Object result = s.call("subscriptions/listen", Map.of("notifications", Map.of()),
                 RequestOptions.DEFAULT, ids::add);
         assertThat(result).isEqualTo(Map.of("resultType", "complete"));
         assertThat(ids).containsExactlyElementsOf(t.requests("subscriptions/listen").stream()
@@ -50,7 +53,7 @@ class ModernCallTest {
         t.on("resources/subscribe", r -> Map.of());
         Session s = connect(t, ProtocolMode.LEGACY);
         List<RequestId> ids = new CopyOnWriteArrayList<>();
-        s.modernCall("resources/subscribe", Map.of("uri", "a://b"), RequestOptions.DEFAULT, ids::add);
+        s.call("resources/subscribe", Map.of("uri", "a://b"), RequestOptions.DEFAULT, ids::add);
         assertThat(ids).containsExactly(t.awaitRequest("resources/subscribe").id());
         assertThat(t.recordOf(m -> m instanceof JsonRpcMessage.Request r
                 && r.method().equals("resources/subscribe")).routing()).isEmpty();
