@@ -37,6 +37,33 @@ class HttpCallPathTest extends ServerTestBase {
 
     /** The stacks the recording client saw, one per request it was handed. */
     private final List<List<String>> stacks = new CopyOnWriteArrayList<>();
+    /** The same stacks from {@code McpClient}'s outermost frame, for requests an McpClient made. */
+    private final List<List<String>> fromClient = new CopyOnWriteArrayList<>();
+
+    /**
+     * The frames of loom-mcp's main code on the current thread, from the outermost {@code McpClient} frame down to the
+     * client ({@code last}), as {@code Class.method} with the package after {@code dev.loommcp.}; empty when no
+     * McpClient frame is on the stack.
+     */
+    private static List<String> pathFromTheFacade(String last) {
+        List<String> frames = new ArrayList<>();
+        for (StackTraceElement e : Thread.currentThread().getStackTrace()) {
+            String c = e.getClassName();
+            if (!c.startsWith("dev.loommcp.") || TEST_CLASSES.contains(c.replaceAll(".*\\.", "")
+                    .replaceAll("\\$.*", "")) || c.contains("Test")) {
+                continue;
+            }
+            frames.add(c.substring("dev.loommcp.".length()) + "." + e.getMethodName());
+        }
+        List<String> top = new ArrayList<>(frames.reversed());
+        int facade = top.indexOf("McpClient.callTool");
+        if (facade < 0) {
+            return List.of();
+        }
+        List<String> path = new ArrayList<>(top.subList(facade, top.size()));
+        path.add(last);
+        return path;
+    }
 
     /** A connector of the scheme {@code frames:} whose client records the stack of each request it is handed. */
     private final class Recording extends LoopbackConnector {
@@ -51,6 +78,7 @@ class HttpCallPathTest extends ServerTestBase {
                 public <T> HttpResponse<T> send(HttpRequest r, HttpResponse.BodyHandler<T> h)
                         throws java.io.IOException, InterruptedException {
                     stacks.add(path("HttpClient.send"));
+                    fromClient.add(pathFromTheFacade("HttpClient.send"));
                     return super.send(r, h);
                 }
 
@@ -126,6 +154,38 @@ class HttpCallPathTest extends ServerTestBase {
         assertThat(frames).containsExactly("HttpTransport.send", "Sender.startRequest", "Sender.exchange",
                 "LegacyDialect.postRequest", "Redirects.send", "RefusalRetry.send", "Transmit.send",
                 "HttpClient.send");
+        assertStraight(frames);
+    }
+
+    /**
+     * The whole path of a legacy {@code tools/call} whose caller waits, from {@code McpClient.callTool} to the HTTP
+     * client's blocking {@code send}: at most 14 frames before it, each naming its step, none twice, entering the
+     * engine's {@code Session} once (issue 28, section 3).
+     */
+    @Test
+    void aLegacyToolCallReachesTheClientsSendInAtMost14FramesFromTheFacade() throws Exception {
+        server.handler((req, ex) -> {
+            switch (String.valueOf(req.rpcMethod())) {
+                case "initialize" -> TestServer.json(ex, 200, TestServer.result(req.rpcId(),
+                        "{\"protocolVersion\":\"2025-11-25\",\"capabilities\":{\"tools\":{}},"
+                                + "\"serverInfo\":{\"name\":\"frames\",\"version\":\"1\"}}"));
+                case "tools/call" -> TestServer.json(ex, 200, TestServer.result(req.rpcId(),
+                        "{\"content\":[{\"type\":\"text\",\"text\":\"ok\"}]}"));
+                default -> TestServer.status(ex, 202);
+            }
+        });
+        try (dev.loommcp.McpClient client = dev.loommcp.McpClient.newBuilder(recording().build())
+                .protocolMode(dev.loommcp.ProtocolMode.LEGACY).build()) {
+            client.connect();
+            fromClient.clear();
+            assertThat(client.callTool("echo", Map.of()).text()).isEqualTo("ok");
+        }
+        assertThat(fromClient).hasSize(1);
+        List<String> frames = fromClient.get(0);
+        record("legacy tools/call from McpClient.callTool", frames);
+        assertThat(frames.getLast()).isEqualTo("HttpClient.send");
+        assertThat(frames.size() - 1).as("frames before HttpClient.send: %s", frames).isLessThanOrEqualTo(14);
+        assertThat(frames).filteredOn(f -> f.startsWith("internal.session.Session.")).hasSize(1);
         assertStraight(frames);
     }
 
