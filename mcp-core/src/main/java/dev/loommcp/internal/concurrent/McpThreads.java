@@ -60,6 +60,19 @@ public final class McpThreads {
     }
 
     /**
+     * Stops tracking a thread that was created here but will never start (an executor that refused to start it
+     * after its factory made it), so that {@link #live()} does not report it as left behind. A thread that started
+     * is not affected: it stops being tracked when it ends.
+     *
+     * @param t the thread
+     */
+    public static void forgetUnstarted(Thread t) {
+        if (t != null && t.getState() == Thread.State.NEW) {
+            LIVE.remove(t);
+        }
+    }
+
+    /**
      * Returns a factory of tracked virtual threads named {@code mcp-<purpose>-<n>}.
      *
      * @param purpose what the threads do

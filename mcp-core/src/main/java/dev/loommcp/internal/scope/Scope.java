@@ -408,6 +408,8 @@ public final class Scope<T, R> implements AutoCloseable {
             executor.execute(f); // the executor asks its factory for the thread on this thread: see made()
             return launch.thread;
         } catch (RejectedExecutionException e) { // cancelled meanwhile: nothing runs
+            // the executor may have made the thread before it saw the cancel: it never starts, so it is not live
+            McpThreads.forgetUnstarted(launch.thread);
             finished();
             return null;
         } catch (RuntimeException | Error e) { // no thread could be made: nothing runs

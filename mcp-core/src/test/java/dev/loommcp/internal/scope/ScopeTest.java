@@ -753,4 +753,32 @@ class ScopeTest {
     private static final class CopyOnWriteList extends java.util.concurrent.CopyOnWriteArrayList<Thread> {
         private static final long serialVersionUID = 1L;
     }
+
+    /**
+     * A cancel racing a fork: the executor may make the thread and then refuse to start it. Such a thread never runs
+     * and must not count as left behind (the leak check of every test that closes a client under load saw one).
+     */
+    @Test
+    void aForkThatACancelRacedLeavesNoUnstartedThreadBehind() throws Exception {
+        for (int i = 0; i < 500; i++) {
+            try (Scope<Object, Void> s = Scope.openUnconfined("race")) {
+                CountDownLatch go = new CountDownLatch(1);
+                Thread canceller = Thread.ofVirtual().start(() -> {
+                    try {
+                        go.await();
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                    s.cancel();
+                });
+                go.countDown();
+                for (int f = 0; f < 20 && !s.isCancelled(); f++) {
+                    s.start("race", () -> { }, false);
+                }
+                canceller.join();
+            }
+        }
+        assertThat(dev.loommcp.internal.concurrent.McpThreads.live())
+                .filteredOn(t -> t.getState() == Thread.State.NEW).isEmpty();
+    }
 }
