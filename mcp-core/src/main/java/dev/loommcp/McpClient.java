@@ -1,7 +1,7 @@
 package dev.loommcp;
 
 import dev.loommcp.internal.json.Json;
-import dev.loommcp.internal.session.Handshake;
+import dev.loommcp.internal.session.era.Handshake;
 import dev.loommcp.internal.session.Paging;
 import dev.loommcp.internal.session.Session;
 import dev.loommcp.internal.session.SessionConfig;

@@ -313,7 +313,7 @@ public final class McpClientBuilder {
      * @throws IllegalArgumentException if {@code ttl} is not positive
      */
     public McpClientBuilder eraVerdictCache(Path file, Duration ttl) {
-        config.eraVerdictFile(new dev.loommcp.internal.session.EraVerdictFile(file, ttl));
+        config.eraVerdictFile(new dev.loommcp.internal.session.era.EraVerdictFile(file, ttl));
         return this;
     }
 
@@ -325,7 +325,7 @@ public final class McpClientBuilder {
      * @return the file
      */
     public static Path defaultEraVerdictCacheFile() {
-        return dev.loommcp.internal.session.EraVerdictFile.defaultFile(System.getenv(),
+        return dev.loommcp.internal.session.era.EraVerdictFile.defaultFile(System.getenv(),
                 Path.of(System.getProperty("user.home")));
     }
 

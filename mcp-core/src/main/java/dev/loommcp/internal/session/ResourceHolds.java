@@ -4,6 +4,7 @@ import dev.loommcp.CancellationToken;
 import dev.loommcp.McpRpcException;
 import dev.loommcp.McpTimeoutException;
 import dev.loommcp.RequestOptions;
+import dev.loommcp.internal.session.base.Deadlines;
 import dev.loommcp.spi.Deadline;
 import java.time.Duration;
 import java.util.List;

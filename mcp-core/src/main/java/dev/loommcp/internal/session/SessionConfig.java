@@ -8,6 +8,7 @@ import dev.loommcp.OutputSchemaValidation;
 import dev.loommcp.ProtocolMode;
 import dev.loommcp.RootsHandler;
 import dev.loommcp.SamplingHandler;
+import dev.loommcp.internal.session.era.EraVerdictFile;
 import dev.loommcp.schema.ClientCapabilities;
 import dev.loommcp.schema.ElicitationCapability;
 import dev.loommcp.schema.Implementation;

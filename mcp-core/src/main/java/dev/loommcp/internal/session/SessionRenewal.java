@@ -3,6 +3,8 @@ package dev.loommcp.internal.session;
 import dev.loommcp.McpSessionExpiredException;
 import dev.loommcp.McpTimeoutException;
 import dev.loommcp.RequestOptions;
+import dev.loommcp.internal.session.base.Deadlines;
+import dev.loommcp.internal.session.era.Handshake;
 import dev.loommcp.jsonrpc.RequestId;
 import dev.loommcp.schema.InitializeResult;
 import dev.loommcp.spi.Deadline;

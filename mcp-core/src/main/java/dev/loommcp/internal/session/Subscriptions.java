@@ -16,6 +16,7 @@ import dev.loommcp.SubscriptionListener;
 import dev.loommcp.internal.concurrent.UserCode;
 import dev.loommcp.internal.json.Ids;
 import dev.loommcp.internal.json.JsonSize;
+import dev.loommcp.internal.session.base.Deadlines;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
 import dev.loommcp.schema.ServerCapabilities;

@@ -11,6 +11,7 @@ import dev.loommcp.SubscriptionListener;
 import dev.loommcp.internal.concurrent.UserCode;
 import dev.loommcp.internal.json.JsonRpcCodec;
 import dev.loommcp.internal.json.JsonSize;
+import dev.loommcp.internal.session.base.Deadlines;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.schema.CallToolResult;
 import dev.loommcp.schema.ServerCapabilities;

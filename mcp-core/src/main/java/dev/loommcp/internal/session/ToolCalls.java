@@ -3,6 +3,7 @@ package dev.loommcp.internal.session;
 import dev.loommcp.McpProtocolException;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.internal.json.FastResults;
+import dev.loommcp.internal.session.base.Deadlines;
 import dev.loommcp.schema.CallToolResult;
 import dev.loommcp.spi.Deadline;
 import java.time.Duration;
