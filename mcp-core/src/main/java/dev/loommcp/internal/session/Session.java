@@ -13,6 +13,7 @@ import dev.loommcp.SubscriptionFilter;
 import dev.loommcp.SubscriptionListener;
 import dev.loommcp.internal.session.era.EraSetup;
 import dev.loommcp.internal.session.era.Handshake;
+import dev.loommcp.internal.session.tools.ToolCatalog;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
 import dev.loommcp.schema.CallToolResult;

@@ -5,6 +5,7 @@ import dev.loommcp.McpTimeoutException;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.internal.session.base.Deadlines;
 import dev.loommcp.internal.session.era.Handshake;
+import dev.loommcp.internal.session.tools.ToolCatalog;
 import dev.loommcp.jsonrpc.RequestId;
 import dev.loommcp.schema.InitializeResult;
 import dev.loommcp.spi.Deadline;

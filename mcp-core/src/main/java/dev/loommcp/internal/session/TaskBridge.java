@@ -12,6 +12,7 @@ import dev.loommcp.internal.concurrent.UserCode;
 import dev.loommcp.internal.json.JsonRpcCodec;
 import dev.loommcp.internal.json.JsonSize;
 import dev.loommcp.internal.session.base.Deadlines;
+import dev.loommcp.internal.session.tools.ToolCatalog;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.schema.CallToolResult;
 import dev.loommcp.schema.ServerCapabilities;
