@@ -14,6 +14,7 @@ import dev.loommcp.internal.scope.Scope;
 import dev.loommcp.internal.session.base.CallContext;
 import dev.loommcp.internal.session.base.CancelSignal;
 import dev.loommcp.internal.session.base.Deadlines;
+import dev.loommcp.internal.session.base.Params;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
 import dev.loommcp.spi.Deadline;

@@ -9,6 +9,8 @@ import dev.loommcp.internal.json.Ids;
 import dev.loommcp.internal.json.Json;
 import dev.loommcp.internal.json.JsonSize;
 import dev.loommcp.internal.session.base.CallContext;
+import dev.loommcp.internal.session.base.EventLoop;
+import dev.loommcp.internal.session.subscriptions.Subscriptions;
 import dev.loommcp.internal.session.tools.ToolCatalog;
 import dev.loommcp.jsonrpc.JsonRpcError;
 import dev.loommcp.jsonrpc.JsonRpcMessage;

@@ -16,6 +16,7 @@ import dev.loommcp.ProtocolMode;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.internal.scope.Scope;
 import dev.loommcp.internal.session.base.Deadlines;
+import dev.loommcp.internal.session.base.Params;
 import dev.loommcp.internal.session.era.Discovery;
 import dev.loommcp.internal.session.era.EraVerdicts;
 import dev.loommcp.jsonrpc.RequestId;

@@ -11,8 +11,11 @@ import dev.loommcp.RequestOptions;
 import dev.loommcp.Subscription;
 import dev.loommcp.SubscriptionFilter;
 import dev.loommcp.SubscriptionListener;
+import dev.loommcp.internal.session.base.EventLoop;
+import dev.loommcp.internal.session.base.Params;
 import dev.loommcp.internal.session.era.EraSetup;
 import dev.loommcp.internal.session.era.Handshake;
+import dev.loommcp.internal.session.subscriptions.Subscriptions;
 import dev.loommcp.internal.session.tools.ToolCatalog;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
@@ -275,7 +278,7 @@ public final class Session {
     }
 
     /** The session's subscriptions (tests). */
-    Subscriptions subscriptions() {
+    public Subscriptions subscriptions() {
         return subscriptions;
     }
 

@@ -12,6 +12,8 @@ import dev.loommcp.internal.concurrent.UserCode;
 import dev.loommcp.internal.json.JsonRpcCodec;
 import dev.loommcp.internal.json.JsonSize;
 import dev.loommcp.internal.session.base.Deadlines;
+import dev.loommcp.internal.session.base.EventLoop;
+import dev.loommcp.internal.session.subscriptions.Subscriptions;
 import dev.loommcp.internal.session.tools.ToolCatalog;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.schema.CallToolResult;

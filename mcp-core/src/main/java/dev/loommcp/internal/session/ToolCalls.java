@@ -4,6 +4,7 @@ import dev.loommcp.McpProtocolException;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.internal.json.FastResults;
 import dev.loommcp.internal.session.base.Deadlines;
+import dev.loommcp.internal.session.base.Params;
 import dev.loommcp.internal.session.tools.ToolCatalog;
 import dev.loommcp.schema.CallToolResult;
 import dev.loommcp.spi.Deadline;

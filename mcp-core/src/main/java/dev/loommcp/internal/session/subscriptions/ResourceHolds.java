@@ -1,4 +1,4 @@
-package dev.loommcp.internal.session;
+package dev.loommcp.internal.session.subscriptions;
 
 import dev.loommcp.CancellationToken;
 import dev.loommcp.McpRpcException;
