@@ -1,7 +1,7 @@
 package dev.loommcp;
 
 import dev.loommcp.internal.session.Session;
-import dev.loommcp.internal.session.SessionConfig;
+import dev.loommcp.internal.session.config.SessionConfig;
 import dev.loommcp.schema.Implementation;
 import dev.loommcp.schema.LoggingLevel;
 import dev.loommcp.spi.McpTransport;

@@ -15,6 +15,7 @@ import dev.loommcp.internal.session.base.CallContext;
 import dev.loommcp.internal.session.base.CancelSignal;
 import dev.loommcp.internal.session.base.Deadlines;
 import dev.loommcp.internal.session.base.Params;
+import dev.loommcp.internal.session.config.SessionConfig;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
 import dev.loommcp.spi.Deadline;

@@ -2,6 +2,7 @@ package dev.loommcp.internal.session;
 
 import dev.loommcp.internal.json.EncodedMap;
 import dev.loommcp.internal.json.FastResults;
+import dev.loommcp.internal.session.config.SessionConfig;
 import dev.loommcp.internal.session.era.Discovery;
 import dev.loommcp.internal.session.tools.ToolCatalog;
 import dev.loommcp.spi.RequestRouting;

@@ -11,6 +11,7 @@ import dev.loommcp.internal.session.era.EraSetup;
 import dev.loommcp.internal.session.era.EraVerdicts;
 import dev.loommcp.internal.session.era.Handshake;
 import dev.loommcp.internal.session.era.ProbeSink;
+import dev.loommcp.internal.session.inbound.InboundDispatcher;
 import dev.loommcp.internal.session.subscriptions.Subscriptions;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;

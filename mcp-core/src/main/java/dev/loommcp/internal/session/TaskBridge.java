@@ -13,6 +13,7 @@ import dev.loommcp.internal.json.JsonRpcCodec;
 import dev.loommcp.internal.json.JsonSize;
 import dev.loommcp.internal.session.base.Deadlines;
 import dev.loommcp.internal.session.base.EventLoop;
+import dev.loommcp.internal.session.config.SessionConfig;
 import dev.loommcp.internal.session.subscriptions.Subscriptions;
 import dev.loommcp.internal.session.tools.ToolCatalog;
 import dev.loommcp.jsonrpc.JsonRpcMessage;

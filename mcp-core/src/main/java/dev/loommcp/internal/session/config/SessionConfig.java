@@ -1,4 +1,4 @@
-package dev.loommcp.internal.session;
+package dev.loommcp.internal.session.config;
 
 import dev.loommcp.McpClientBuilder;
 import dev.loommcp.ElicitationHandler;
