@@ -26,7 +26,7 @@ import java.util.Set;
  * {@code sampling/createMessage} and {@code roots/list}, through the {@link ElicitationHandler},
  * {@link SamplingHandler} and {@link RootsHandler} of the {@link SessionConfig}. One code path for both protocol
  * eras: the 2025 server-to-client requests ({@link InboundDispatcher}, which keeps the threads, the bound, the
- * cancellation and the JSON-RPC answer) and the 2026 multi round-trip requests ({@link InputRounds}). Both get the
+ * cancellation and the JSON-RPC answer) and the 2026 multi round-trip requests ({@code InputRounds}). Both get the
  * same checks: params parsed into the schema records, URL-mode elicitation only when declared and only with an
  * absolute https URL (http only on a loopback host), elicitation defaults filled in when configured, and the
  * handler's answer validated before it goes on the wire.

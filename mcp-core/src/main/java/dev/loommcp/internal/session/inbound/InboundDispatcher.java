@@ -31,7 +31,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * queue, to the tool catalog) and server requests ({@code ping} answered at once; {@code roots/list},
  * {@code sampling/createMessage}, {@code elicitation/create} and unknown methods each on a handler thread, at most
  * {@code maxConcurrentServerRequests} at once, beyond which they are refused with {@code -32603}; the answer itself
- * comes from {@link ClientHandlers}, which the 2026 era's {@link InputRounds} use too). It reaches the session only
+ * comes from {@link ClientHandlers}, which the 2026 era's {@code InputRounds} use too). It reaches the session only
  * through {@link Host}. Thread-safe: the transport's reader calls in, handlers run on their own threads.
  */
 public final class InboundDispatcher {
