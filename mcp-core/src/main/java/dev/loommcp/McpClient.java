@@ -1,10 +1,10 @@
 package dev.loommcp;
 
 import dev.loommcp.internal.json.Json;
-import dev.loommcp.internal.session.Handshake;
+import dev.loommcp.internal.session.era.Handshake;
 import dev.loommcp.internal.session.Paging;
 import dev.loommcp.internal.session.Session;
-import dev.loommcp.internal.session.SessionConfig;
+import dev.loommcp.internal.session.config.SessionConfig;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.schema.CallToolResult;
 import dev.loommcp.schema.ClientCapabilities;

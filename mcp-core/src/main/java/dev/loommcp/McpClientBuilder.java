@@ -1,7 +1,7 @@
 package dev.loommcp;
 
 import dev.loommcp.internal.session.Session;
-import dev.loommcp.internal.session.SessionConfig;
+import dev.loommcp.internal.session.config.SessionConfig;
 import dev.loommcp.schema.Implementation;
 import dev.loommcp.schema.LoggingLevel;
 import dev.loommcp.spi.McpTransport;
@@ -313,7 +313,7 @@ public final class McpClientBuilder {
      * @throws IllegalArgumentException if {@code ttl} is not positive
      */
     public McpClientBuilder eraVerdictCache(Path file, Duration ttl) {
-        config.eraVerdictFile(new dev.loommcp.internal.session.EraVerdictFile(file, ttl));
+        config.eraVerdictFile(new dev.loommcp.internal.session.era.EraVerdictFile(file, ttl));
         return this;
     }
 
@@ -325,7 +325,7 @@ public final class McpClientBuilder {
      * @return the file
      */
     public static Path defaultEraVerdictCacheFile() {
-        return dev.loommcp.internal.session.EraVerdictFile.defaultFile(System.getenv(),
+        return dev.loommcp.internal.session.era.EraVerdictFile.defaultFile(System.getenv(),
                 Path.of(System.getProperty("user.home")));
     }
 

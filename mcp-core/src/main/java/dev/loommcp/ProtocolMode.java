@@ -1,6 +1,6 @@
 package dev.loommcp;
 
-import dev.loommcp.internal.session.Handshake;
+import dev.loommcp.internal.session.era.Handshake;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;

@@ -11,6 +11,11 @@ import dev.loommcp.McpTransportException;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.internal.scope.RequestScope;
 import dev.loommcp.internal.scope.Scope;
+import dev.loommcp.internal.session.base.CallContext;
+import dev.loommcp.internal.session.base.CancelSignal;
+import dev.loommcp.internal.session.base.Deadlines;
+import dev.loommcp.internal.session.base.Params;
+import dev.loommcp.internal.session.config.SessionConfig;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
 import dev.loommcp.spi.Deadline;
@@ -211,10 +216,10 @@ final class CallLife {
             deadlines.watch(p, deadline); // the caller then waits without a timer of its own
         }
         CancellationToken.Registration registration = token == null ? null
-                : token.onCancel(() -> p.future.completeExceptionally(new PendingCall.CancelSignal(token.reason())));
+                : token.onCancel(() -> p.future.completeExceptionally(new CancelSignal(token.reason())));
         // the end of the scope it runs in (the outer request, a fan-out scope, the client) cancels it on the wire
         Scope.Registration scopeEnd = scope == null ? null : scope.onCancel(() -> p.future.completeExceptionally(
-                new PendingCall.CancelSignal(scope.endedBy())));
+                new CancelSignal(scope.endedBy())));
         String cancelReason = null;
         observed.requestStart(method, requestId);
         try {

@@ -2,7 +2,9 @@ package dev.loommcp.internal.session;
 
 import dev.loommcp.internal.json.EncodedMap;
 import dev.loommcp.internal.json.FastResults;
-import dev.loommcp.schema.Implementation;
+import dev.loommcp.internal.session.config.SessionConfig;
+import dev.loommcp.internal.session.era.Discovery;
+import dev.loommcp.internal.session.tools.ToolCatalog;
 import dev.loommcp.spi.RequestRouting;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -15,7 +17,7 @@ import java.util.Map;
  * {@code MCP-Protocol-Version}, {@code Mcp-Method}, {@code Mcp-Name} and {@code Mcp-Param-*}. Immutable apart from
  * the tool catalog it reads; thread-safe.
  */
-final class Envelope {
+final class Envelope implements Discovery.Wrapping {
 
     /** {@code _meta} key of the request's protocol version. */
     static final String PROTOCOL_VERSION = "io.modelcontextprotocol/protocolVersion";
@@ -23,8 +25,6 @@ final class Envelope {
     static final String CLIENT_CAPABILITIES = "io.modelcontextprotocol/clientCapabilities";
     /** {@code _meta} key of the client's identity. */
     static final String CLIENT_INFO = "io.modelcontextprotocol/clientInfo";
-    /** Result {@code _meta} key of the server's identity. */
-    static final String SERVER_INFO = "io.modelcontextprotocol/serverInfo";
 
     private final EncodedMap capabilities;
     private final EncodedMap clientInfo;
@@ -91,7 +91,8 @@ final class Envelope {
      * @return the params to send
      */
     @SuppressWarnings("unchecked")
-    Map<String, Object> wrap(Map<String, Object> params, String version) {
+    @Override
+    public Map<String, Object> wrap(Map<String, Object> params, String version) {
         if (params == null || !params.containsKey("_meta")) {
             return new ParamsWithMeta(params == null ? Collections.emptyMap() : params, plainMeta(version));
         }
@@ -136,7 +137,8 @@ final class Envelope {
      * @return the routing
      */
     @SuppressWarnings("unchecked")
-    RequestRouting routing(String method, Map<String, Object> params, String version) {
+    @Override
+    public RequestRouting routing(String method, Map<String, Object> params, String version) {
         String key = switch (method) {
             case "tools/call", "prompts/get" -> "name";
             case "resources/read" -> "uri";
@@ -155,30 +157,5 @@ final class Envelope {
     /** Routing of a notification (no name, no parameter headers). */
     static RequestRouting notificationRouting(String method, String version) {
         return new RequestRouting(version, method, null, Map.of());
-    }
-
-    /**
-     * Reads the server's identity from a result's {@code _meta["io.modelcontextprotocol/serverInfo"]}.
-     *
-     * @param result the result object
-     * @return the identity, or {@code null} when absent or malformed
-     */
-    static Implementation serverInfo(Map<String, Object> result) {
-        if (result.get("_meta") instanceof Map<?, ?> meta && meta.get(SERVER_INFO) instanceof Map<?, ?> info) {
-            return implementation(info);
-        }
-        return null;
-    }
-
-    /** An {@link Implementation} from a JSON object with string {@code name} and {@code version}, else null. */
-    static Implementation implementation(Map<?, ?> info) {
-        if (info.get("name") instanceof String n && info.get("version") instanceof String v) {
-            try {
-                return FastResults.implementation(info, "serverInfo");
-            } catch (RuntimeException e) {
-                return Implementation.of(n, v);
-            }
-        }
-        return null;
     }
 }

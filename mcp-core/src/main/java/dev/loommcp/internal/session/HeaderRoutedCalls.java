@@ -2,6 +2,8 @@ package dev.loommcp.internal.session;
 
 import dev.loommcp.McpRpcException;
 import dev.loommcp.RequestOptions;
+import dev.loommcp.internal.session.base.Deadlines;
+import dev.loommcp.internal.session.tools.ToolCatalog;
 import dev.loommcp.spi.Deadline;
 import java.util.Map;
 import java.util.Set;

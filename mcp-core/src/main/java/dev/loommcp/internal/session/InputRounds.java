@@ -8,6 +8,7 @@ import dev.loommcp.McpProtocolException;
 import dev.loommcp.McpTimeoutException;
 import dev.loommcp.internal.concurrent.McpThreads;
 import dev.loommcp.internal.json.JsonRpcCodec;
+import dev.loommcp.internal.session.inbound.ClientHandlers;
 import dev.loommcp.spi.Deadline;
 import java.time.Duration;
 import java.util.LinkedHashMap;

@@ -15,6 +15,10 @@ import dev.loommcp.McpUnsupportedVersionException;
 import dev.loommcp.ProtocolMode;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.internal.scope.Scope;
+import dev.loommcp.internal.session.base.Deadlines;
+import dev.loommcp.internal.session.base.Params;
+import dev.loommcp.internal.session.era.Discovery;
+import dev.loommcp.internal.session.era.EraVerdicts;
 import dev.loommcp.jsonrpc.RequestId;
 import dev.loommcp.schema.Implementation;
 import dev.loommcp.spi.Deadline;
@@ -232,13 +236,13 @@ final class ModernRequests implements WirePath {
      */
     private Map<String, Object> noteServerInfo(Map<String, Object> result) {
         if (!(result.get("_meta") instanceof Map<?, ?> meta)
-                || !(meta.get(Envelope.SERVER_INFO) instanceof Map<?, ?> raw)) {
+                || !(meta.get(Discovery.SERVER_INFO) instanceof Map<?, ?> raw)) {
             return result;
         }
         if (raw.equals(lastServerInfoJson)) {
             return result;
         }
-        Implementation info = Envelope.implementation(raw);
+        Implementation info = Discovery.implementation(raw);
         if (info != null) {
             modernServerInfo = info;
             lastServerInfoJson = raw;
@@ -258,11 +262,11 @@ final class ModernRequests implements WirePath {
             return modernOnce(method, params, options, handshake, onSent, version);
         } catch (McpRpcException e) {
             if (e.code() != Discovery.UNSUPPORTED_VERSION) {
-                throw typed(method, e);
+                throw Discovery.typed(method, e);
             }
             String mutual = Discovery.mutualVersion(Discovery.supportedOf(e.error()));
             if (mutual == null) {
-                throw typed(method, e);
+                throw Discovery.typed(method, e);
             }
             LOG.log(System.Logger.Level.DEBUG, () -> method + " refused with -32022; retrying once with " + mutual);
             modernVersion = mutual;
@@ -270,7 +274,7 @@ final class ModernRequests implements WirePath {
                 return modernOnce(method, params, Deadlines.remaining(options, deadline, method), handshake, onSent,
                         mutual);
             } catch (McpRpcException again) {
-                throw typed(method, again);
+                throw Discovery.typed(method, again);
             }
         }
     }
@@ -281,16 +285,6 @@ final class ModernRequests implements WirePath {
         RequestRouting routing = envelope.routing(method, params, version);
         return Params.asObject(calls.call(method, envelope.wrap(params, version), options, handshake, routing, onSent),
                 method);
-    }
-
-    static McpRpcException typed(String method, McpRpcException e) {
-        return switch (e.code()) {
-            case Discovery.UNSUPPORTED_VERSION -> e instanceof McpUnsupportedVersionException ? e
-                    : new McpUnsupportedVersionException(method, e.requestId(), e.error());
-            case Discovery.MISSING_CAPABILITY -> e instanceof McpMissingCapabilityException ? e
-                    : new McpMissingCapabilityException(method, e.requestId(), e.error());
-            default -> e;
-        };
     }
 
     @Override

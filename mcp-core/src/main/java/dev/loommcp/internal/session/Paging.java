@@ -6,6 +6,7 @@ import dev.loommcp.RequestOptions;
 import dev.loommcp.internal.json.FastResults;
 import dev.loommcp.internal.json.Json;
 import dev.loommcp.internal.json.JsonRpcCodec;
+import dev.loommcp.internal.session.tools.ToolCatalog;
 import dev.loommcp.schema.ListToolsResult;
 import dev.loommcp.schema.Tool;
 import java.util.ArrayList;

@@ -5,6 +5,8 @@ import dev.loommcp.McpClosedException;
 import dev.loommcp.McpException;
 import dev.loommcp.McpTimeoutException;
 import dev.loommcp.McpTransportException;
+import dev.loommcp.internal.session.base.CallContext;
+import dev.loommcp.internal.session.base.CancelSignal;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.spi.Deadline;
 import java.time.Duration;
@@ -116,16 +118,6 @@ final class PendingCall {
     private McpTimeoutException timedOut() {
         return new McpTimeoutException(method + " (id " + id + ") timed out: no response within "
                 + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNanos) + " ms");
-    }
-
-    /** Completes a pending request when the caller's token fires. */
-    static final class CancelSignal extends RuntimeException {
-        final String reason;
-
-        CancelSignal(String reason) {
-            super(reason, null, false, false);
-            this.reason = reason;
-        }
     }
 
     /** Fails a call whose deadline passed ({@link DeadlineWatch}); {@link #await} reports it as a timeout. */

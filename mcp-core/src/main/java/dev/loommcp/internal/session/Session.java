@@ -11,6 +11,15 @@ import dev.loommcp.RequestOptions;
 import dev.loommcp.Subscription;
 import dev.loommcp.SubscriptionFilter;
 import dev.loommcp.SubscriptionListener;
+import dev.loommcp.internal.session.base.EventLoop;
+import dev.loommcp.internal.session.base.Params;
+import dev.loommcp.internal.session.config.SessionConfig;
+import dev.loommcp.internal.session.era.EraSetup;
+import dev.loommcp.internal.session.era.Handshake;
+import dev.loommcp.internal.session.inbound.ClientHandlers;
+import dev.loommcp.internal.session.inbound.InboundDispatcher;
+import dev.loommcp.internal.session.subscriptions.Subscriptions;
+import dev.loommcp.internal.session.tools.ToolCatalog;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
 import dev.loommcp.schema.CallToolResult;
@@ -129,9 +138,10 @@ public final class Session {
         tasks.bind(toolCalls);
         this.release = new SessionRelease(life, pending, tasks, transport, observed, subscriptions);
         this.sink = new SessionSink(life, transport, pending, answers, cache, inbound, tasks, this::release);
-        this.eraSetup = new EraSetup(config, handshake, envelope, new SessionHosts.EraHost(life, transport, sink,
-                pending, (m, p, o) -> calls.call(m, p, o, true, null, null), modern, d -> discover = d,
-                r -> initializeResult = r));
+        this.eraSetup = new EraSetup(transport, config.protocolMode(), config.eraVerdictFile(),
+                config.probeTimeout(), handshake, envelope, new SessionHosts.EraHost(life, transport, sink, pending,
+                        (m, p, o) -> calls.call(m, p, o, true, null, null), modern, d -> discover = d,
+                        r -> initializeResult = r));
     }
 
     // ------------------------------------------------------------------------------------------------ life cycle
@@ -271,7 +281,7 @@ public final class Session {
     }
 
     /** The session's subscriptions (tests). */
-    Subscriptions subscriptions() {
+    public Subscriptions subscriptions() {
         return subscriptions;
     }
 

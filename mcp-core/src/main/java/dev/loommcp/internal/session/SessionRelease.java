@@ -1,6 +1,7 @@
 package dev.loommcp.internal.session;
 
 import dev.loommcp.McpClosedException;
+import dev.loommcp.internal.session.subscriptions.Subscriptions;
 import java.util.Map;
 import dev.loommcp.spi.McpTransport;
 import java.time.Duration;

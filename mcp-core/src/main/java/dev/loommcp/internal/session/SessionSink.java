@@ -2,6 +2,7 @@ package dev.loommcp.internal.session;
 
 import dev.loommcp.McpException;
 import dev.loommcp.McpTransportException;
+import dev.loommcp.internal.session.inbound.InboundDispatcher;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
 import dev.loommcp.spi.McpTransport;

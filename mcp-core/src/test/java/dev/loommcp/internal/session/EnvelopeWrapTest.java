@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.loommcp.OutputSchemaValidation;
 import dev.loommcp.ProtocolMode;
 import dev.loommcp.internal.json.JsonRpcCodec;
+import dev.loommcp.internal.session.config.SessionConfig;
+import dev.loommcp.internal.session.tools.ToolCatalog;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
 import dev.loommcp.testing.ScriptedTransport;

@@ -13,6 +13,8 @@ import dev.loommcp.RootsHandler;
 import dev.loommcp.SamplingHandler;
 import dev.loommcp.internal.concurrent.McpThreadLeakCheck;
 import dev.loommcp.internal.json.Json;
+import dev.loommcp.internal.session.config.SessionConfig;
+import dev.loommcp.internal.session.inbound.ClientHandlers;
 import dev.loommcp.schema.CreateMessageRequest;
 import dev.loommcp.schema.CreateMessageResult;
 import dev.loommcp.schema.ElicitRequest;

@@ -3,6 +3,7 @@ package dev.loommcp.internal.session;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.loommcp.internal.session.config.SessionConfig;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.testing.ScriptedTransport;
 import java.util.List;

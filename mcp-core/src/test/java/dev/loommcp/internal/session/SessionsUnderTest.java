@@ -2,6 +2,7 @@ package dev.loommcp.internal.session;
 
 import dev.loommcp.ProtocolMode;
 import dev.loommcp.RequestOptions;
+import dev.loommcp.internal.session.config.SessionConfig;
 import dev.loommcp.testing.McpThreadLeakCheck;
 import dev.loommcp.testing.ScriptedTransport;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.loommcp.internal.session;
+package dev.loommcp.internal.session.era;
 
 import dev.loommcp.Era;
 import dev.loommcp.internal.json.Json;

@@ -1,4 +1,4 @@
-package dev.loommcp.internal.session;
+package dev.loommcp.internal.session.inbound;
 
 import dev.loommcp.ElicitationHandler;
 import dev.loommcp.McpProtocolException;
@@ -6,6 +6,7 @@ import dev.loommcp.RootsHandler;
 import dev.loommcp.SamplingHandler;
 import dev.loommcp.internal.json.Json;
 import dev.loommcp.internal.net.Hosts;
+import dev.loommcp.internal.session.config.SessionConfig;
 import dev.loommcp.schema.CreateMessageRequest;
 import dev.loommcp.schema.CreateMessageResult;
 import dev.loommcp.schema.ElicitRequest;
@@ -25,7 +26,7 @@ import java.util.Set;
  * {@code sampling/createMessage} and {@code roots/list}, through the {@link ElicitationHandler},
  * {@link SamplingHandler} and {@link RootsHandler} of the {@link SessionConfig}. One code path for both protocol
  * eras: the 2025 server-to-client requests ({@link InboundDispatcher}, which keeps the threads, the bound, the
- * cancellation and the JSON-RPC answer) and the 2026 multi round-trip requests ({@link InputRounds}). Both get the
+ * cancellation and the JSON-RPC answer) and the 2026 multi round-trip requests ({@code InputRounds}). Both get the
  * same checks: params parsed into the schema records, URL-mode elicitation only when declared and only with an
  * absolute https URL (http only on a loopback host), elicitation defaults filled in when configured, and the
  * handler's answer validated before it goes on the wire.
@@ -34,14 +35,14 @@ import java.util.Set;
  * {@link Prepared#answer answered} (the handler runs on the calling thread). Thread-safe: it keeps no state of its
  * own; the handlers are called concurrently when requests come in concurrently.
  */
-final class ClientHandlers {
+public final class ClientHandlers {
 
     /** The elicitation method. */
-    static final String ELICIT = "elicitation/create";
+    public static final String ELICIT = "elicitation/create";
     /** The sampling method. */
-    static final String SAMPLE = "sampling/createMessage";
+    public static final String SAMPLE = "sampling/createMessage";
     /** The roots method. */
-    static final String ROOTS = "roots/list";
+    public static final String ROOTS = "roots/list";
 
     private static final Set<String> METHODS = Set.of(ELICIT, SAMPLE, ROOTS);
     private static final Set<String> ACTIONS = Set.of(ElicitResult.ACCEPT, ElicitResult.DECLINE, ElicitResult.CANCEL);
@@ -49,7 +50,7 @@ final class ClientHandlers {
 
     /** A request parsed and checked, whose handler has not run yet. */
     @FunctionalInterface
-    interface Prepared {
+    public interface Prepared {
         /**
          * Runs the handler on this thread and returns its validated answer.
          *
@@ -64,14 +65,14 @@ final class ClientHandlers {
      * The server asked for something this client did not declare (URL-mode elicitation when only form mode was
      * declared). The message names what, never a payload.
      */
-    static final class NotDeclaredException extends RuntimeException {
+    public static final class NotDeclaredException extends RuntimeException {
         NotDeclaredException(String message) {
             super(message, null, false, false);
         }
     }
 
     /** A handler answered something that cannot be sent: the message says what, never the value. */
-    static final class InvalidAnswerException extends RuntimeException {
+    public static final class InvalidAnswerException extends RuntimeException {
         InvalidAnswerException(String message) {
             super(message, null, false, false);
         }
@@ -88,7 +89,7 @@ final class ClientHandlers {
      *
      * @param config the configuration
      */
-    ClientHandlers(SessionConfig config) {
+    public ClientHandlers(SessionConfig config) {
         this.elicitation = config.elicitationHandler();
         this.urlMode = config.elicitationUrlMode();
         this.applyDefaults = config.applyElicitationDefaults();
@@ -102,7 +103,7 @@ final class ClientHandlers {
      * @param method the method
      * @return {@code true} for {@value #ELICIT}, {@value #SAMPLE} and {@value #ROOTS}
      */
-    static boolean isClientMethod(String method) {
+    public static boolean isClientMethod(String method) {
         return method != null && METHODS.contains(method);
     }
 
@@ -112,7 +113,7 @@ final class ClientHandlers {
      * @param method the method
      * @return {@code true} if a handler answers it; {@code false} for an unknown method
      */
-    boolean has(String method) {
+    public boolean has(String method) {
         return method != null && switch (method) {
             case ELICIT -> elicitation != null;
             case SAMPLE -> sampling != null;
@@ -131,7 +132,7 @@ final class ClientHandlers {
      * @throws NotDeclaredException     if the request needs a capability this client did not declare
      * @throws IllegalArgumentException if there is no handler for {@code method}
      */
-    Prepared prepare(String method, Map<String, Object> params) {
+    public Prepared prepare(String method, Map<String, Object> params) {
         if (!has(method)) {
             throw new IllegalArgumentException("no client handler for " + method);
         }

@@ -1,8 +1,9 @@
-package dev.loommcp.internal.session;
+package dev.loommcp.internal.session.era;
 
 import dev.loommcp.McpProtocolException;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.internal.json.FastResults;
+import dev.loommcp.internal.session.base.CallContext;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.schema.ClientCapabilities;
 import dev.loommcp.schema.Implementation;
@@ -30,7 +31,7 @@ public final class Handshake {
 
     /** Sends one request of the handshake and returns its raw result. */
     @FunctionalInterface
-    interface RawCall {
+    public interface RawCall {
         Object call(String method, Map<String, Object> params, RequestOptions options) throws InterruptedException;
     }
 
@@ -44,7 +45,8 @@ public final class Handshake {
      * @param pinned the one legacy version to offer and accept ({@code ProtocolMode.pinned}), or {@code null} for
      *               {@link #LATEST_PROTOCOL_VERSION} offered and every supported version accepted
      */
-    Handshake(McpTransport transport, Implementation clientInfo, ClientCapabilities capabilities, String pinned) {
+    public Handshake(McpTransport transport, Implementation clientInfo, ClientCapabilities capabilities,
+                     String pinned) {
         this.transport = transport;
         this.clientInfo = clientInfo;
         this.capabilities = capabilities;
@@ -53,7 +55,7 @@ public final class Handshake {
     }
 
     /** Sends {@code initialize} and returns the server's result once it passed the version and field checks. */
-    InitializeResult initialize(RawCall call, RequestOptions options) throws InterruptedException {
+    public InitializeResult initialize(RawCall call, RequestOptions options) throws InterruptedException {
         Map<String, Object> params = new LinkedHashMap<>();
         params.put("protocolVersion", offered);
         params.put("capabilities", FastResults.plain(capabilities));
@@ -77,7 +79,7 @@ public final class Handshake {
      * Tells the transport the negotiated version (so that {@code notifications/initialized} carries it already),
      * then sends {@code notifications/initialized}.
      */
-    void confirm(InitializeResult result, Deadline deadline) throws InterruptedException {
+    public void confirm(InitializeResult result, Deadline deadline) throws InterruptedException {
         transport.handshakeCompleted(result.protocolVersion());
         transport.send(new JsonRpcMessage.Notification("notifications/initialized", null),
                 new CallContext(deadline, null, true)); // delivered before the next request goes out

@@ -1,4 +1,4 @@
-package dev.loommcp.internal.session;
+package dev.loommcp.internal.session.tools;
 
 import com.networknt.schema.Error;
 import com.networknt.schema.InputFormat;

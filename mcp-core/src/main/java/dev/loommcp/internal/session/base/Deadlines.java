@@ -1,4 +1,4 @@
-package dev.loommcp.internal.session;
+package dev.loommcp.internal.session.base;
 
 import dev.loommcp.McpTimeoutException;
 import dev.loommcp.RequestOptions;
@@ -7,16 +7,16 @@ import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 
 /** The deadline of a call from its options; the arithmetic itself is {@link Deadline}'s. */
-final class Deadlines {
+public final class Deadlines {
 
     /** The timeout of a call without one: none (a duration no deadline can hold). */
-    static final Duration NO_TIMEOUT = ChronoUnit.FOREVER.getDuration();
+    public static final Duration NO_TIMEOUT = ChronoUnit.FOREVER.getDuration();
 
     private Deadlines() {
     }
 
     /** The call's deadline: the earlier of its timeout and deadline; the default only when it sets neither. */
-    static Deadline of(RequestOptions options, Deadline start, Duration defaultTimeout) {
+    public static Deadline of(RequestOptions options, Deadline start, Duration defaultTimeout) {
         Duration timeout = options.timeout().orElse(options.deadline().isPresent() ? null : defaultTimeout);
         Deadline deadline = timeout == null ? Deadline.NONE : start.plus(timeout);
         if (options.deadline().isPresent()) {
@@ -31,7 +31,7 @@ final class Deadlines {
      *
      * @throws McpTimeoutException if the deadline has passed: the step is not sent
      */
-    static RequestOptions within(RequestOptions options, Deadline deadline, String step) {
+    public static RequestOptions within(RequestOptions options, Deadline deadline, String step) {
         if (deadline.isNone()) {
             return options;
         }
@@ -47,7 +47,7 @@ final class Deadlines {
      *
      * @throws McpTimeoutException if the deadline has passed: the request is not sent
      */
-    static RequestOptions remaining(RequestOptions options, Deadline deadline, String method) {
+    public static RequestOptions remaining(RequestOptions options, Deadline deadline, String method) {
         if (deadline.isNone()) {
             return options;
         }
@@ -61,7 +61,7 @@ final class Deadlines {
      * @param notSent the message of the timeout when nothing is left
      * @throws McpTimeoutException if the deadline has passed
      */
-    static Duration left(Deadline deadline, String notSent) {
+    public static Duration left(Deadline deadline, String notSent) {
         Duration left = deadline.remaining();
         if (left.isZero()) {
             throw new McpTimeoutException(notSent);
@@ -73,7 +73,7 @@ final class Deadlines {
      * The limit of a call that resets its timeout on progress: its absolute deadline and its
      * {@code maxTotalTimeout}, whichever comes first; {@link Deadline#NONE} when it sets neither.
      */
-    static Deadline hardLimit(RequestOptions options, Deadline start) {
+    public static Deadline hardLimit(RequestOptions options, Deadline start) {
         Deadline limit = Deadline.NONE;
         if (options.deadline().isPresent()) {
             limit = limit.earliest(Deadline.at(options.deadline().get()));

@@ -1,10 +1,11 @@
-package dev.loommcp.internal.session;
+package dev.loommcp.internal.session.era;
 
 import dev.loommcp.CancellationToken;
 import dev.loommcp.Era;
 import dev.loommcp.McpCancelledException;
 import dev.loommcp.McpClosedException;
 import dev.loommcp.McpException;
+import dev.loommcp.McpMissingCapabilityException;
 import dev.loommcp.McpProtocolException;
 import dev.loommcp.McpRpcException;
 import dev.loommcp.McpTimeoutException;
@@ -13,6 +14,8 @@ import dev.loommcp.McpUnsupportedVersionException;
 import dev.loommcp.ProtocolMode;
 import dev.loommcp.internal.json.FastResults;
 import dev.loommcp.internal.json.JsonRpcCodec;
+import dev.loommcp.internal.session.base.CallContext;
+import dev.loommcp.internal.session.base.CancelSignal;
 import dev.loommcp.jsonrpc.JsonRpcError;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
@@ -21,6 +24,7 @@ import dev.loommcp.schema.Implementation;
 import dev.loommcp.schema.ServerCapabilities;
 import dev.loommcp.spi.Deadline;
 import dev.loommcp.spi.McpTransport;
+import dev.loommcp.spi.RequestRouting;
 import dev.loommcp.spi.TransportContext;
 import java.util.List;
 import java.util.Map;
@@ -35,7 +39,7 @@ import java.util.concurrent.TimeoutException;
  * speak, which answers are era evidence for {@code ProtocolMode.AUTO}, and the throw-away probe of a transport that
  * offers one ({@link McpTransport#probeTransport()}) or on the session's own connection. Stateless; thread-safe.
  */
-final class Discovery {
+public final class Discovery {
 
     private static final System.Logger LOG = System.getLogger("dev.loommcp.client");
 
@@ -44,7 +48,7 @@ final class Discovery {
     /** {@code -32021}: the request lacks a client capability the server needs (a recognized modern error). */
     static final int MISSING_CAPABILITY = -32021;
     /** {@code -32022}: the request's protocol version is not supported (a recognized modern error). */
-    static final int UNSUPPORTED_VERSION = -32022;
+    public static final int UNSUPPORTED_VERSION = -32022;
 
     /** The modern versions this client speaks, newest first. */
     static final List<String> MODERN_VERSIONS = List.of(ProtocolMode.MODERN_PROTOCOL_VERSION);
@@ -79,9 +83,9 @@ final class Discovery {
         } catch (McpProtocolException e) {
             return null;
         }
-        Implementation info = Envelope.serverInfo(raw);
+        Implementation info = serverInfo(raw);
         if (info == null && raw.get("serverInfo") instanceof Map<?, ?> top) {
-            info = Envelope.implementation(top);
+            info = implementation(top);
         }
         long ttl = raw.get("ttlMs") instanceof Number n ? n.longValue() : 0;
         return new DiscoverResult((List<String>) versions, capabilities,
@@ -103,9 +107,9 @@ final class Discovery {
     static DiscoverResult lenient(Map<String, Object> raw, String version) {
         ServerCapabilities capabilities = raw.get("capabilities") instanceof Map<?, ?> caps
                 ? validCapabilities(caps) : FastResults.serverCapabilities(Map.of(), "server/discover capabilities");
-        Implementation info = Envelope.serverInfo(raw);
+        Implementation info = serverInfo(raw);
         if (info == null && raw.get("serverInfo") instanceof Map<?, ?> top) {
-            info = Envelope.implementation(top);
+            info = implementation(top);
         }
         return new DiscoverResult(List.of(version), capabilities,
                 raw.get("instructions") instanceof String s ? s : null, info, 0,
@@ -146,7 +150,7 @@ final class Discovery {
      * @param supported the server's versions
      * @return the version, or {@code null} when there is none
      */
-    static String mutualVersion(List<?> supported) {
+    public static String mutualVersion(List<?> supported) {
         for (String v : MODERN_VERSIONS) {
             if (supported != null && supported.contains(v)) {
                 return v;
@@ -156,7 +160,7 @@ final class Discovery {
     }
 
     /** The {@code data.supported} list of a {@code -32022} error, or an empty list. */
-    static List<?> supportedOf(JsonRpcError error) {
+    public static List<?> supportedOf(JsonRpcError error) {
         return error.data() instanceof Map<?, ?> d && d.get("supported") instanceof List<?> l ? l : List.of();
     }
 
@@ -180,7 +184,7 @@ final class Discovery {
      * @param failure what the discover call threw
      * @return the evidence, or {@code null}
      */
-    static String legacyEvidence(McpException failure) {
+    public static String legacyEvidence(McpException failure) {
         if (failure instanceof McpProtocolException) {
             return "an answer that is not a server/discover result (" + failure.getMessage() + ")";
         }
@@ -226,10 +230,10 @@ final class Discovery {
      *
      * @param probe  the unopened probe transport
      * @param closer closes the probe transport once the probe is over
-     * @see #probe(ProbeSink, Opener, McpTransport, Envelope, Deadline, Deadline, CancellationToken,
+     * @see #probe(ProbeSink, Opener, McpTransport, Wrapping, Deadline, Deadline, CancellationToken,
      *      java.util.function.UnaryOperator)
      */
-    static Probe probeAside(McpTransport probe, Envelope envelope, Deadline probeDeadline, Deadline connectDeadline,
+    static Probe probeAside(McpTransport probe, Wrapping envelope, Deadline probeDeadline, Deadline connectDeadline,
                             CancellationToken token, java.util.function.Consumer<McpTransport> closer,
                             java.util.function.UnaryOperator<Runnable> whenClosed) throws InterruptedException {
         try {
@@ -266,7 +270,7 @@ final class Discovery {
      * @throws McpClosedException    if the client was closed during the probe
      * @throws InterruptedException  if the calling thread is interrupted
      */
-    static Probe probe(ProbeSink sink, Opener opener, McpTransport transport, Envelope envelope,
+    static Probe probe(ProbeSink sink, Opener opener, McpTransport transport, Wrapping envelope,
                        Deadline probeDeadline, Deadline connectDeadline, CancellationToken token,
                        java.util.function.UnaryOperator<Runnable> whenClosed) throws InterruptedException {
         CompletableFuture<Object> answer = sink.answer();
@@ -275,7 +279,7 @@ final class Discovery {
         CallContext context = new CallContext(probeDeadline, id, false,
                 envelope.routing("server/discover", null, version));
         CancellationToken.Registration registration = token == null ? null
-                : token.onCancel(() -> answer.completeExceptionally(new PendingCall.CancelSignal(token.reason())));
+                : token.onCancel(() -> answer.completeExceptionally(new CancelSignal(token.reason())));
         // the probe's wait is not a call of the session: a close of the client reaches it only through this
         Runnable unregister = whenClosed.apply(() -> answer.completeExceptionally(new McpClosedException(
                 "connect failed: the client was closed during the era probe (server/discover)", null)));
@@ -302,7 +306,7 @@ final class Discovery {
                     throw new McpClosedException(closed.getMessage(), null); // thrown here, not on the closer
                 }
                 throw new McpCancelledException("connect cancelled during the era probe: "
-                        + ((PendingCall.CancelSignal) e.getCause()).reason);
+                        + ((CancelSignal) e.getCause()).reason);
             }
             if (a == null) {
                 if (connectDeadline.isExpired()) {
@@ -347,5 +351,72 @@ final class Discovery {
                     + e.getClass().getSimpleName() + ")", true);
             default -> new Probe(Era.LEGACY, null, String.valueOf(answer), false);
         };
+    }
+
+    /** Result {@code _meta} key of the server's identity. */
+    public static final String SERVER_INFO = "io.modelcontextprotocol/serverInfo";
+
+    /** The modern per-request fields a probe's {@code server/discover} carries (the session's {@code Envelope}). */
+    public interface Wrapping {
+        /**
+         * The params with the modern {@code _meta} fields merged in.
+         *
+         * @param params  the caller's params, or {@code null}
+         * @param version the protocol version the request carries
+         * @return the params to send
+         */
+        Map<String, Object> wrap(Map<String, Object> params, String version);
+
+        /**
+         * The routing a transport with headers sends for a request.
+         *
+         * @param method  the method
+         * @param params  the params, or {@code null}
+         * @param version the protocol version
+         * @return the routing
+         */
+        RequestRouting routing(String method, Map<String, Object> params, String version);
+    }
+
+    /**
+     * A {@code -32022} or {@code -32021} error as its typed exception; any other error as it is.
+     *
+     * @param method the method that failed
+     * @param e      the error
+     * @return the typed error
+     */
+    public static McpRpcException typed(String method, McpRpcException e) {
+        return switch (e.code()) {
+            case UNSUPPORTED_VERSION -> e instanceof McpUnsupportedVersionException ? e
+                    : new McpUnsupportedVersionException(method, e.requestId(), e.error());
+            case MISSING_CAPABILITY -> e instanceof McpMissingCapabilityException ? e
+                    : new McpMissingCapabilityException(method, e.requestId(), e.error());
+            default -> e;
+        };
+    }
+
+    /**
+     * Reads the server's identity from a result's {@code _meta["io.modelcontextprotocol/serverInfo"]}.
+     *
+     * @param result the result object
+     * @return the identity, or {@code null} when absent or malformed
+     */
+    static Implementation serverInfo(Map<String, Object> result) {
+        if (result.get("_meta") instanceof Map<?, ?> meta && meta.get(SERVER_INFO) instanceof Map<?, ?> info) {
+            return implementation(info);
+        }
+        return null;
+    }
+
+    /** An {@link Implementation} from a JSON object with string {@code name} and {@code version}, else null. */
+    public static Implementation implementation(Map<?, ?> info) {
+        if (info.get("name") instanceof String n && info.get("version") instanceof String v) {
+            try {
+                return FastResults.implementation(info, "serverInfo");
+            } catch (RuntimeException e) {
+                return Implementation.of(n, v);
+            }
+        }
+        return null;
     }
 }

@@ -1,4 +1,4 @@
-package dev.loommcp.internal.session;
+package dev.loommcp.internal.session.config;
 
 import dev.loommcp.McpClientBuilder;
 import dev.loommcp.ElicitationHandler;
@@ -8,6 +8,7 @@ import dev.loommcp.OutputSchemaValidation;
 import dev.loommcp.ProtocolMode;
 import dev.loommcp.RootsHandler;
 import dev.loommcp.SamplingHandler;
+import dev.loommcp.internal.session.era.EraVerdictFile;
 import dev.loommcp.schema.ClientCapabilities;
 import dev.loommcp.schema.ElicitationCapability;
 import dev.loommcp.schema.Implementation;

@@ -1,4 +1,4 @@
-package dev.loommcp.internal.session;
+package dev.loommcp.internal.session.tools;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -7,6 +7,7 @@ import dev.loommcp.McpProtocolException;
 import dev.loommcp.OutputSchemaValidation;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.internal.json.Json;
+import dev.loommcp.internal.session.Paging;
 import dev.loommcp.schema.ListToolsResult;
 import dev.loommcp.schema.Tool;
 import dev.loommcp.testing.LogCapture;

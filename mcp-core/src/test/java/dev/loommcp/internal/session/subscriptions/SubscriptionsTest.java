@@ -1,4 +1,4 @@
-package dev.loommcp.internal.session;
+package dev.loommcp.internal.session.subscriptions;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -12,6 +12,8 @@ import dev.loommcp.RequestOptions;
 import dev.loommcp.Subscription;
 import dev.loommcp.SubscriptionFilter;
 import dev.loommcp.SubscriptionListener;
+import dev.loommcp.internal.session.Session;
+import dev.loommcp.internal.session.config.SessionConfig;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
 import dev.loommcp.schema.ServerCapabilities;

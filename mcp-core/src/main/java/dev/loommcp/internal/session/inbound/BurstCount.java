@@ -1,4 +1,4 @@
-package dev.loommcp.internal.session;
+package dev.loommcp.internal.session.inbound;
 
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;

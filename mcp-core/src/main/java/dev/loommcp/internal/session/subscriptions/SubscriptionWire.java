@@ -1,4 +1,4 @@
-package dev.loommcp.internal.session;
+package dev.loommcp.internal.session.subscriptions;
 
 import dev.loommcp.SubscriptionFilter;
 import dev.loommcp.SubscriptionListener;

@@ -1,4 +1,4 @@
-package dev.loommcp.internal.session;
+package dev.loommcp.internal.session.inbound;
 
 import dev.loommcp.McpClientListener;
 import dev.loommcp.McpProtocolException;
@@ -8,6 +8,11 @@ import dev.loommcp.internal.concurrent.UserCode;
 import dev.loommcp.internal.json.Ids;
 import dev.loommcp.internal.json.Json;
 import dev.loommcp.internal.json.JsonSize;
+import dev.loommcp.internal.session.base.CallContext;
+import dev.loommcp.internal.session.base.EventLoop;
+import dev.loommcp.internal.session.config.SessionConfig;
+import dev.loommcp.internal.session.subscriptions.Subscriptions;
+import dev.loommcp.internal.session.tools.ToolCatalog;
 import dev.loommcp.jsonrpc.JsonRpcError;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
@@ -26,15 +31,15 @@ import java.util.concurrent.atomic.AtomicLong;
  * queue, to the tool catalog) and server requests ({@code ping} answered at once; {@code roots/list},
  * {@code sampling/createMessage}, {@code elicitation/create} and unknown methods each on a handler thread, at most
  * {@code maxConcurrentServerRequests} at once, beyond which they are refused with {@code -32603}; the answer itself
- * comes from {@link ClientHandlers}, which the 2026 era's {@link InputRounds} use too). It reaches the session only
+ * comes from {@link ClientHandlers}, which the 2026 era's {@code InputRounds} use too). It reaches the session only
  * through {@link Host}. Thread-safe: the transport's reader calls in, handlers run on their own threads.
  */
-final class InboundDispatcher {
+public final class InboundDispatcher {
 
     private static final System.Logger LOG = System.getLogger("dev.loommcp.client");
 
     /** What the dispatcher needs of the session that owns it. */
-    interface Host {
+    public interface Host {
         /** Whether the session is closed. */
         boolean isClosed();
 
@@ -73,7 +78,8 @@ final class InboundDispatcher {
     /** {@code null} unless the application asked to keep notifications for draining. */
     private final BoundedQueue<JsonRpcMessage.Notification> drainQueue;
 
-    InboundDispatcher(SessionConfig config, Host host, ToolCatalog tools, Subscriptions subscriptions) {
+    /** A dispatcher with handlers of its own, made from {@code config}. */
+    public InboundDispatcher(SessionConfig config, Host host, ToolCatalog tools, Subscriptions subscriptions) {
         this(config, host, tools, subscriptions, new ClientHandlers(config));
     }
 
@@ -96,11 +102,13 @@ final class InboundDispatcher {
                         + "at once; refused " + added + " with an error (" + total + " in all)"));
     }
 
-    List<JsonRpcMessage.Notification> drainNotifications() {
+    /** Takes the notifications kept in the drain queue (none when the client keeps none). */
+    public List<JsonRpcMessage.Notification> drainNotifications() {
         return drainQueue == null ? List.of() : drainQueue.drain();
     }
 
-    long droppedNotificationCount() {
+    /** How many notifications the full drain queue dropped. */
+    public long droppedNotificationCount() {
         return droppedNotifications.get();
     }
 
@@ -129,7 +137,8 @@ final class InboundDispatcher {
         }
     }
 
-    void onSessionRestarted() {
+    /** The server's session was renewed: the tool catalog is stale, subscriptions renew, the listener hears it. */
+    public void onSessionRestarted() {
         tools.markStale(); // the new session may list other tools: no check against the old definitions
         subscriptions.sessionRestarted(); // its resource subscriptions are gone: subscribed again
         McpClientListener listener = config.listener();
@@ -138,7 +147,8 @@ final class InboundDispatcher {
         }
     }
 
-    void onNotification(JsonRpcMessage.Notification n) {
+    /** Handles a notification the server sent (subscriptions first, then catalog, listener and drain queue). */
+    public void onNotification(JsonRpcMessage.Notification n) {
         // a subscription's notifications (by _meta subscriptionId; legacy: by kind) also reach its listener; what
         // follows still happens to them (catalog, general listener, drain queue)
         subscriptions.onNotification(n);
@@ -198,7 +208,8 @@ final class InboundDispatcher {
         }
     }
 
-    void onServerRequest(JsonRpcMessage.Request r) {
+    /** Handles a request the server sent: {@code ping} on the reader, the others on a handler thread. */
+    public void onServerRequest(JsonRpcMessage.Request r) {
         if ("ping".equals(r.method())) {
             respond(r.id(), Map.of(), null);
             return;

@@ -1,4 +1,4 @@
-package dev.loommcp.internal.session;
+package dev.loommcp.internal.session.era;
 
 import dev.loommcp.Era;
 import dev.loommcp.schema.DiscoverResult;
@@ -12,7 +12,7 @@ import java.util.concurrent.TimeUnit;
  * {@code cacheScope: "public"} with a positive {@code ttlMs}, so that a later connect within that time sends
  * nothing to learn the server. Bounded; thread-safe.
  */
-final class EraVerdicts {
+public final class EraVerdicts {
 
     /** The most servers remembered; beyond it the cache starts over. */
     static final int MAX_ENTRIES = 1024;
@@ -24,7 +24,7 @@ final class EraVerdicts {
      * @param discover     a shareable discover result, or {@code null}
      * @param freshUntil   the {@link System#nanoTime()} until which {@code discover} may be reused
      */
-    record Verdict(Era era, DiscoverResult discover, long freshUntil) {
+    public record Verdict(Era era, DiscoverResult discover, long freshUntil) {
         /** Whether the discover result may be adopted without asking the server. */
         boolean fresh() {
             return discover != null && System.nanoTime() - freshUntil < 0;
@@ -58,7 +58,7 @@ final class EraVerdicts {
     }
 
     /** Drops the verdict {@code seen} for {@code key} (it failed), unless another connect replaced it already. */
-    static void drop(String key, Verdict seen) {
+    public static void drop(String key, Verdict seen) {
         if (key != null && seen != null) {
             VERDICTS.remove(key, seen);
         }

@@ -1,4 +1,4 @@
-package dev.loommcp.internal.session;
+package dev.loommcp.internal.session.base;
 
 import dev.loommcp.internal.concurrent.BoundedQueue;
 import dev.loommcp.internal.concurrent.UserCode;
@@ -10,11 +10,11 @@ import java.util.function.Supplier;
  * The listener event loop a session owns: listener calls queue here (bounded by count and bytes, dropping the
  * oldest) and run one at a time on the client's event thread ({@code mcp-events-N}), whatever they throw.
  */
-final class EventLoop {
+public final class EventLoop {
 
     private static final System.Logger LOG = System.getLogger("dev.loommcp.client");
     /** What a listener event without a message (list changed, session restarted) counts in the byte budget. */
-    static final long SMALL_EVENT_BYTES = 64;
+    public static final long SMALL_EVENT_BYTES = 64;
 
     private final BoundedQueue<Runnable> events;
     private final AtomicLong droppedEvents;
@@ -24,7 +24,12 @@ final class EventLoop {
     private final BooleanSupplier closed;
     private volatile Thread thread;
 
-    EventLoop(int capacity, long bytes, AtomicLong droppedEvents, Supplier<String> describe, BooleanSupplier closed) {
+    /**
+     * A loop whose queue holds at most {@code capacity} events and {@code bytes} estimated bytes; what it drops is
+     * counted in {@code droppedEvents}; nothing is queued once {@code closed} says so.
+     */
+    public EventLoop(int capacity, long bytes, AtomicLong droppedEvents, Supplier<String> describe,
+                     BooleanSupplier closed) {
         this.events = new BoundedQueue<>(capacity, bytes, droppedEvents);
         this.droppedEvents = droppedEvents;
         this.capacity = capacity;
@@ -38,7 +43,8 @@ final class EventLoop {
         return thread;
     }
 
-    void dispatch(Runnable r, long size) {
+    /** Queues a listener call that counts {@code size} bytes, unless the client is closed. */
+    public void dispatch(Runnable r, long size) {
         if (closed.getAsBoolean()) {
             return;
         }
@@ -55,7 +61,7 @@ final class EventLoop {
     }
 
     /** Starts the loop's thread through {@code starter} (the client's: a fork of its scope). */
-    void start(java.util.function.BiFunction<String, Runnable, Thread> starter) {
+    public void start(java.util.function.BiFunction<String, Runnable, Thread> starter) {
         thread = starter.apply("events", () -> {
             while (!closed.getAsBoolean()) {
                 Runnable r;

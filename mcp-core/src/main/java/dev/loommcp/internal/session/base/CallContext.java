@@ -1,4 +1,4 @@
-package dev.loommcp.internal.session;
+package dev.loommcp.internal.session.base;
 
 import dev.loommcp.internal.scope.Scope;
 
@@ -15,7 +15,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * The per-send context handed to the transport: deadline, id, the modern era's routing facts (absent in the legacy
  * era) and the transport's cancel actions. Thread-safe.
  */
-final class CallContext implements SendContext {
+public final class CallContext implements SendContext {
 
     private static final System.Logger LOG = System.getLogger("dev.loommcp.client");
 
@@ -31,18 +31,20 @@ final class CallContext implements SendContext {
     private volatile boolean accepted;
     private volatile String waitingFor;
 
-    CallContext(Deadline deadline, RequestId id) {
+    /** A context of a message that waits for nothing, without routing. */
+    public CallContext(Deadline deadline, RequestId id) {
         this(deadline, id, false, null);
     }
 
-    CallContext(Deadline deadline, RequestId id, boolean awaitDelivery) {
+    /** A context without routing; {@code awaitDelivery} as {@link SendContext#awaitDelivery()} reports it. */
+    public CallContext(Deadline deadline, RequestId id, boolean awaitDelivery) {
         this(deadline, id, awaitDelivery, null);
     }
 
     /**
      * @param routing the modern-era routing of the message, or {@code null} in the legacy era
      */
-    CallContext(Deadline deadline, RequestId id, boolean awaitDelivery, RequestRouting routing) {
+    public CallContext(Deadline deadline, RequestId id, boolean awaitDelivery, RequestRouting routing) {
         this(deadline, id, awaitDelivery, routing, null);
     }
 
@@ -51,7 +53,8 @@ final class CallContext implements SendContext {
      * @param forks   the scope whose forks {@link #fork} starts (the request's; the client's for a message of no
      *                request), or {@code null} for plain threads
      */
-    CallContext(Deadline deadline, RequestId id, boolean awaitDelivery, RequestRouting routing, Scope<?, ?> forks) {
+    public CallContext(Deadline deadline, RequestId id, boolean awaitDelivery, RequestRouting routing,
+                       Scope<?, ?> forks) {
         this.forks = forks;
         this.deadline = deadline;
         this.id = id;
@@ -65,7 +68,7 @@ final class CallContext implements SendContext {
     }
 
     /** Marks the send as one whose caller blocks for the answer right after it (see {@link #callerWaits()}). */
-    CallContext callerWaits(boolean waits) {
+    public CallContext callerWaits(boolean waits) {
         this.callerWaits = waits;
         return this;
     }
@@ -86,12 +89,12 @@ final class CallContext implements SendContext {
     }
 
     /** What the transport said it waits for ({@link #waitingFor(String)}), or {@code null}. */
-    String waitingFor() {
+    public String waitingFor() {
         return waitingFor;
     }
 
     /** Whether the transport said the server has the request ({@link #markAccepted()}). */
-    boolean accepted() {
+    public boolean accepted() {
         return accepted;
     }
 
@@ -136,12 +139,13 @@ final class CallContext implements SendContext {
     }
 
     /** The response arrived: a later cancel must not abort the exchange or count as a cancel. */
-    void markCompleted() {
+    public void markCompleted() {
         completed = true;
         hooks.clear();
     }
 
-    void cancel() {
+    /** Cancels the exchange once (runs the registered cancel hooks), unless the response already arrived. */
+    public void cancel() {
         if (completed) {
             return;
         }

@@ -1,4 +1,4 @@
-package dev.loommcp.internal.session;
+package dev.loommcp.internal.session.tools;
 
 import java.math.BigDecimal;
 import java.math.BigInteger;

@@ -1,4 +1,4 @@
-package dev.loommcp.internal.session;
+package dev.loommcp.internal.session.base;
 
 import dev.loommcp.McpProtocolException;
 import dev.loommcp.internal.json.JsonRpcCodec;
@@ -6,20 +6,26 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /** Building request params and reading result objects: {@code _meta} merging and the object check. */
-final class Params {
+public final class Params {
 
     private Params() {
     }
 
+    /**
+     * The result as a JSON object.
+     *
+     * @throws McpProtocolException if the result is not an object
+     */
     @SuppressWarnings("unchecked")
-    static Map<String, Object> asObject(Object result, String method) {
+    public static Map<String, Object> asObject(Object result, String method) {
         if (result instanceof Map<?, ?> m) {
             return (Map<String, Object>) m;
         }
         throw new McpProtocolException("result of " + method + " is " + JsonRpcCodec.kind(result) + ", not an object");
     }
 
-    static Map<String, Object> mergeMeta(Map<String, Object> base, Map<String, Object> extra) {
+    /** {@code base} with {@code extra}'s entries over it (a copy), or {@code base} itself when there are none. */
+    public static Map<String, Object> mergeMeta(Map<String, Object> base, Map<String, Object> extra) {
         if (extra == null || extra.isEmpty()) {
             return base;
         }
@@ -28,8 +34,9 @@ final class Params {
         return merged;
     }
 
+    /** A copy of the params with {@code meta} merged over their {@code _meta}, or the params when there is none. */
     @SuppressWarnings("unchecked")
-    static Map<String, Object> withMeta(Map<String, Object> params, Map<String, Object> meta) {
+    public static Map<String, Object> withMeta(Map<String, Object> params, Map<String, Object> meta) {
         if (meta == null || meta.isEmpty()) {
             return params;
         }

@@ -1,4 +1,4 @@
-package dev.loommcp.internal.session;
+package dev.loommcp.internal.session.era;
 
 import dev.loommcp.McpException;
 import dev.loommcp.McpTransportException;
@@ -27,7 +27,7 @@ import java.util.function.Consumer;
  * Thread-safe: the transport calls it from its threads, the era setup moves the stage on the connecting thread; the
  * session's sink is never called under the lock.
  */
-final class ProbeSink implements TransportSink {
+public final class ProbeSink implements TransportSink {
 
     private static final System.Logger LOG = System.getLogger("dev.loommcp.client");
 
@@ -47,7 +47,7 @@ final class ProbeSink implements TransportSink {
      * @param session     the session's sink, or {@code null} for a throw-away probe transport
      * @param failPending fails the session's pending calls with the transport's loss (in {@code GUARD})
      */
-    ProbeSink(TransportSink session, Consumer<McpTransportException> failPending) {
+    public ProbeSink(TransportSink session, Consumer<McpTransportException> failPending) {
         this.session = session;
         this.failPending = failPending;
     }

@@ -1,4 +1,4 @@
-package dev.loommcp.internal.session;
+package dev.loommcp.internal.session.subscriptions;
 
 import dev.loommcp.CancellationToken;
 import dev.loommcp.Era;
@@ -16,6 +16,9 @@ import dev.loommcp.SubscriptionListener;
 import dev.loommcp.internal.concurrent.UserCode;
 import dev.loommcp.internal.json.Ids;
 import dev.loommcp.internal.json.JsonSize;
+import dev.loommcp.internal.session.base.Deadlines;
+import dev.loommcp.internal.session.base.EventLoop;
+import dev.loommcp.internal.session.base.Params;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
 import dev.loommcp.schema.ServerCapabilities;
@@ -57,7 +60,7 @@ import java.util.function.Consumer;
  * thread once every other client thread ended. Whatever a listener throws is logged and the subscription goes on.
  * Thread-safe.
  */
-final class Subscriptions {
+public final class Subscriptions {
 
     private static final System.Logger LOG = System.getLogger("dev.loommcp.client");
 
@@ -100,7 +103,7 @@ final class Subscriptions {
     }
 
     /** What the subscriptions need of the session that owns them (and what their {@link ResourceHolds} need). */
-    interface Host extends ResourceHolds.Host {
+    public interface Host extends ResourceHolds.Host {
         /** The era of the connection, {@code null} before connect. */
         Era era();
 
@@ -138,7 +141,8 @@ final class Subscriptions {
     /** Legacy resource subscriptions on the server, by URI, counted. */
     private final ResourceHolds holds;
 
-    Subscriptions(Host host) {
+    /** The subscriptions of one session, which they reach through {@code host}. */
+    public Subscriptions(Host host) {
         this.host = host;
         this.holds = new ResourceHolds(host, LISTEN, CLOSE_WAIT);
     }
@@ -164,7 +168,7 @@ final class Subscriptions {
      * @return the running subscription
      * @throws InterruptedException if the calling thread is interrupted
      */
-    Subscription open(SubscriptionFilter filter, SubscriptionListener listener, RequestOptions options)
+    public Subscription open(SubscriptionFilter filter, SubscriptionListener listener, RequestOptions options)
             throws InterruptedException {
         Objects.requireNonNull(filter, "filter");
         Objects.requireNonNull(listener, "listener");
@@ -190,7 +194,7 @@ final class Subscriptions {
      * @throws McpUnsupportedInEraException in the legacy era
      * @throws InterruptedException         if the calling thread is interrupted
      */
-    Subscription openTasks(List<String> taskIds, SubscriptionListener listener, RequestOptions options)
+    public Subscription openTasks(List<String> taskIds, SubscriptionListener listener, RequestOptions options)
             throws InterruptedException {
         Objects.requireNonNull(taskIds, "taskIds");
         Objects.requireNonNull(listener, "listener");
@@ -325,7 +329,7 @@ final class Subscriptions {
      * URIs again, then each hears {@code onReestablished} with what holds now. Called by the session (its renewal),
      * after the new session's capabilities are in place.
      */
-    void sessionRestarted() {
+    public void sessionRestarted() {
         if (legacy.isEmpty()) {
             return;
         }
@@ -365,7 +369,7 @@ final class Subscriptions {
      *
      * @param n the notification
      */
-    void onNotification(JsonRpcMessage.Notification n) {
+    public void onNotification(JsonRpcMessage.Notification n) {
         if (all.isEmpty()) {
             return;
         }
@@ -410,7 +414,7 @@ final class Subscriptions {
      *
      * @param closeCause why the client closed, or {@code null} when the application closed it
      */
-    void clientClosed(Throwable closeCause) {
+    public void clientClosed(Throwable closeCause) {
         for (Base sub : all) {
             McpException cause = closeCause == null || sub.closing.get() ? null
                     : new McpClosedException("the client was closed", closeCause);

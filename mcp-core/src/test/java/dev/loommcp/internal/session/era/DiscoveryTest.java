@@ -1,4 +1,4 @@
-package dev.loommcp.internal.session;
+package dev.loommcp.internal.session.era;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,9 +1,10 @@
-package dev.loommcp.internal.session;
+package dev.loommcp.internal.session.subscriptions;
 
 import dev.loommcp.CancellationToken;
 import dev.loommcp.McpRpcException;
 import dev.loommcp.McpTimeoutException;
 import dev.loommcp.RequestOptions;
+import dev.loommcp.internal.session.base.Deadlines;
 import dev.loommcp.spi.Deadline;
 import java.time.Duration;
 import java.util.List;

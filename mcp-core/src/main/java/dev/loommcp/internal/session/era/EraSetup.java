@@ -1,4 +1,4 @@
-package dev.loommcp.internal.session;
+package dev.loommcp.internal.session.era;
 
 import dev.loommcp.Era;
 import dev.loommcp.McpException;
@@ -8,10 +8,12 @@ import dev.loommcp.McpTimeoutException;
 import dev.loommcp.McpTransportException;
 import dev.loommcp.ProtocolMode;
 import dev.loommcp.RequestOptions;
+import dev.loommcp.internal.session.base.Deadlines;
 import dev.loommcp.schema.DiscoverResult;
 import dev.loommcp.schema.InitializeResult;
 import dev.loommcp.spi.Deadline;
 import dev.loommcp.spi.McpTransport;
+import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
@@ -23,12 +25,12 @@ import java.util.Optional;
  * It holds no session state: what it learns goes to the session through {@link Host}. Used once per connect, on the
  * connecting thread.
  */
-final class EraSetup {
+public final class EraSetup {
 
     private static final System.Logger LOG = System.getLogger("dev.loommcp.client");
 
     /** What the era setup needs of the session. */
-    interface Host {
+    public interface Host {
         /** Opens the session's transport, bounded by {@code deadline}. */
         void open(Deadline deadline) throws InterruptedException;
 
@@ -69,17 +71,24 @@ final class EraSetup {
         Runnable whenClosed(Runnable action);
     }
 
-    private final SessionConfig config;
     private final McpTransport transport;
+    private final ProtocolMode protocolMode;
+    /** Where verdicts are kept across JVMs, or {@code null}. */
+    private final EraVerdictFile eraVerdictFile;
+    private final Duration probeTimeout;
     private final Handshake handshake;
-    private final Envelope envelope;
+    private final Discovery.Wrapping envelope;
     private final Host host;
     /** The discover result this setup adopted last (for the verdict cache). */
     private DiscoverResult adopted;
 
-    EraSetup(SessionConfig config, Handshake handshake, Envelope envelope, Host host) {
-        this.config = config;
-        this.transport = config.transport();
+    /** A setup for one session; {@code eraVerdictFile} is {@code null} when verdicts stay in memory. */
+    public EraSetup(McpTransport transport, ProtocolMode protocolMode, EraVerdictFile eraVerdictFile,
+                    Duration probeTimeout, Handshake handshake, Discovery.Wrapping envelope, Host host) {
+        this.transport = transport;
+        this.protocolMode = protocolMode;
+        this.eraVerdictFile = eraVerdictFile;
+        this.probeTimeout = probeTimeout;
         this.handshake = handshake;
         this.envelope = envelope;
         this.host = host;
@@ -93,8 +102,8 @@ final class EraSetup {
      * @param deadline the connect deadline, which bounds every step
      * @return the era
      */
-    Era establish(RequestOptions options, Deadline deadline) throws InterruptedException {
-        Optional<Era> forced = config.protocolMode().forcedEra();
+    public Era establish(RequestOptions options, Deadline deadline) throws InterruptedException {
+        Optional<Era> forced = protocolMode.forcedEra();
         if (forced.isPresent()) {
             host.open(deadline);
             if (forced.get() == Era.LEGACY) {
@@ -115,8 +124,8 @@ final class EraSetup {
     private Era auto(RequestOptions options, Deadline deadline) throws InterruptedException {
         String key = transport.serverKey();
         EraVerdicts.Verdict cached = EraVerdicts.get(key);
-        if (cached == null && config.eraVerdictFile() != null) {
-            Era kept = config.eraVerdictFile().get(key);
+        if (cached == null && eraVerdictFile != null) {
+            Era kept = eraVerdictFile.get(key);
             cached = kept == null ? null : EraVerdicts.put(key, kept, null);
         }
         if (cached != null && cached.era() == Era.MODERN && cached.fresh()) {
@@ -142,7 +151,7 @@ final class EraSetup {
         }
         Optional<McpTransport> probeTransport = transport.probeTransport();
         if (probeTransport.isPresent()) {
-            Deadline probeDeadline = Deadline.after(config.probeTimeout()).earliest(deadline);
+            Deadline probeDeadline = Deadline.after(probeTimeout).earliest(deadline);
             // the probe's transport is closed (and its process gone) before the session's opens: never two at once
             Discovery.Probe probe = Discovery.probeAside(probeTransport.get(), envelope, probeDeadline, deadline,
                     options.token().orElse(null), McpTransport::close, host::whenClosed);
@@ -168,7 +177,7 @@ final class EraSetup {
     private Era probeInPlace(RequestOptions options, Deadline deadline, String key, EraVerdicts.Verdict cached)
             throws InterruptedException {
         ProbeSink sink = host.probeSink();
-        Deadline probeDeadline = Deadline.after(config.probeTimeout()).earliest(deadline);
+        Deadline probeDeadline = Deadline.after(probeTimeout).earliest(deadline);
         Discovery.Probe probe = Discovery.probe(sink, s -> host.open(deadline, s), transport, envelope,
                 probeDeadline, deadline, options.token().orElse(null), host::whenClosed);
         logVerdict(probe);
@@ -223,16 +232,16 @@ final class EraSetup {
     /** Keeps a verdict in memory and, when configured, in the verdict file. */
     private void remember(String key, Era era) {
         EraVerdicts.put(key, era, era == Era.MODERN ? adopted : null);
-        if (config.eraVerdictFile() != null) {
-            config.eraVerdictFile().put(key, era);
+        if (eraVerdictFile != null) {
+            eraVerdictFile.put(key, era);
         }
     }
 
     /** Drops a verdict that failed, in memory and in the verdict file. */
     private void forget(String key, EraVerdicts.Verdict cached) {
         EraVerdicts.drop(key, cached);
-        if (cached != null && config.eraVerdictFile() != null) {
-            config.eraVerdictFile().drop(key);
+        if (cached != null && eraVerdictFile != null) {
+            eraVerdictFile.drop(key);
         }
     }
 
@@ -288,7 +297,7 @@ final class EraSetup {
             result = handshake.initialize(host::handshakeCall,
                     Deadlines.within(options, deadline, "initialize"));
         } catch (McpRpcException e) {
-            throw ModernRequests.typed("initialize", e); // -32022: a modern-only server names its versions
+            throw Discovery.typed("initialize", e); // -32022: a modern-only server names its versions
         }
         host.initialized(result);
         handshake.confirm(result, deadline);
