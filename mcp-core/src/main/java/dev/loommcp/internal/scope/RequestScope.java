@@ -10,12 +10,14 @@ import java.util.Objects;
  * Code running inside the scope (a handler, a progress listener, a nested call on any client) reads it through
  * {@code McpContext.current()}. Thread-safe.
  */
-public final class RequestScope {
+public final class RequestScope implements Scope.CancelAware {
 
     private final Object client;
     private final String method;
     private final String server;
     private volatile RequestId id;
+    /** Told when the scope is cancelled: the wait of the request now on the wire; {@code null} between sends. */
+    private volatile java.util.function.Consumer<String> waiting;
 
     /**
      * @param client the session that sends the request (identity only: which client a scope belongs to)
@@ -61,6 +63,28 @@ public final class RequestScope {
     /** Returns whether {@code client} sends this request. */
     public boolean isOf(Object client) {
         return this.client == client;
+    }
+
+    /**
+     * Sets what ends the wait of the request now on the wire when the scope is cancelled (given what ended it), or
+     * clears it; when the scope was cancelled already, it runs at once.
+     *
+     * @param scope the scope this is attached to
+     * @param end   the action, or {@code null} to clear
+     */
+    public void waiting(Scope<?, ?> scope, java.util.function.Consumer<String> end) {
+        waiting = end;
+        if (end != null && scope.isCancelled()) {
+            end.accept(scope.endedBy());
+        }
+    }
+
+    @Override
+    public void scopeCancelled(Scope<?, ?> scope) {
+        java.util.function.Consumer<String> end = waiting;
+        if (end != null) {
+            end.accept(scope.endedBy());
+        }
     }
 
     /** Records the id of the request now on the wire. */

@@ -15,7 +15,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
@@ -78,7 +77,8 @@ public final class Scope<T, R> implements AutoCloseable {
      * made on first use, so a scope that runs no fork costs a few small objects.
      */
     private volatile Waits waits;
-    private final AtomicInteger running = new AtomicInteger();
+    /** Forks that have not run their last statement (a {@link #RUNNING} counter: one object less per scope). */
+    private volatile int running;
     private volatile ConcurrentLinkedQueue<Runnable> cancelActions;
     private volatile Set<Scope<?, ?>> children;
     private volatile ExecutorService virtualThreads;
@@ -99,6 +99,7 @@ public final class Scope<T, R> implements AutoCloseable {
     private static final VarHandle ACTIONS;
     private static final VarHandle CHILDREN;
     private static final VarHandle STATE;
+    private static final VarHandle RUNNING;
 
     static {
         try {
@@ -107,6 +108,7 @@ public final class Scope<T, R> implements AutoCloseable {
             ACTIONS = l.findVarHandle(Scope.class, "cancelActions", ConcurrentLinkedQueue.class);
             CHILDREN = l.findVarHandle(Scope.class, "children", Set.class);
             STATE = l.findVarHandle(Scope.class, "state", State.class);
+            RUNNING = l.findVarHandle(Scope.class, "running", int.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -401,7 +403,7 @@ public final class Scope<T, R> implements AutoCloseable {
         if (executor == null) {
             return null; // cancelled: nothing starts, the subtask stays unavailable
         }
-        running.incrementAndGet();
+        RUNNING.getAndAdd(this, 1);
         Launch launch = new Launch(purpose);
         LAUNCH.set(launch);
         try {
@@ -472,7 +474,7 @@ public final class Scope<T, R> implements AutoCloseable {
     static final long PLATFORM_STACK_BYTES = 256 * 1024;
 
     private void finished() {
-        if (running.decrementAndGet() <= 1) { // 1: a fork closing its own scope waits for the others only
+        if ((int) RUNNING.getAndAdd(this, -1) - 1 <= 1) { // 1: a fork closing its own scope waits for the others only
             signal();
         }
     }
@@ -533,7 +535,7 @@ public final class Scope<T, R> implements AutoCloseable {
             if (Thread.interrupted()) {
                 throw new InterruptedException();
             }
-            while (running.get() > 0 && state == State.OPEN) {
+            while (running > 0 && state == State.OPEN) {
                 if (deadline.isNone()) {
                     changed.await();
                 } else {
@@ -548,7 +550,7 @@ public final class Scope<T, R> implements AutoCloseable {
             lock.unlock();
         }
         if (state == State.OPEN) {
-            if (running.get() > 0) {
+            if (running > 0) {
                 cancel(Cause.DEADLINE);
             } else {
                 return null;
@@ -579,6 +581,19 @@ public final class Scope<T, R> implements AutoCloseable {
             runQuietly(action);
         }
         return () -> actions.remove(action);
+    }
+
+    /**
+     * An attachment told first when its scope is cancelled, without a registration of its own (a request's scope
+     * opens per call: its cancel hook costs no allocation). Must not block.
+     */
+    public interface CancelAware {
+        /**
+         * The scope this is attached to was cancelled.
+         *
+         * @param scope the scope
+         */
+        void scopeCancelled(Scope<?, ?> scope);
     }
 
     /** A cancel action's registration: {@link #close()} removes the action. */
@@ -622,6 +637,15 @@ public final class Scope<T, R> implements AutoCloseable {
         }
         signal();
         // under no lock: the actions and the children's actions are code of other layers
+        if (attachment instanceof CancelAware aware) {
+            try {
+                aware.scopeCancelled(this);
+            } catch (RuntimeException e) {
+                runQuietly(() -> {
+                    throw e;
+                });
+            }
+        }
         ConcurrentLinkedQueue<Runnable> actions = cancelActions;
         Runnable r;
         while (actions != null && (r = actions.poll()) != null) {
@@ -770,7 +794,7 @@ public final class Scope<T, R> implements AutoCloseable {
     }
 
     private boolean awaitForks(Deadline until, int self, boolean[] interrupted) {
-        if (running.get() <= self) {
+        if (running <= self) {
             return true;
         }
         Waits w = waits(); // before reading running again: a fork ending after this signals it
@@ -778,7 +802,7 @@ public final class Scope<T, R> implements AutoCloseable {
         Condition changed = w.changed;
         lock.lock();
         try {
-            while (running.get() > self) {
+            while (running > self) {
                 try {
                     if (until.isNone()) {
                         changed.await();
@@ -861,7 +885,7 @@ public final class Scope<T, R> implements AutoCloseable {
      * @return the count
      */
     public int runningForks() {
-        return running.get();
+        return running;
     }
 
     /**
@@ -882,7 +906,7 @@ public final class Scope<T, R> implements AutoCloseable {
 
     @Override
     public String toString() {
-        return name + " (" + state.name().toLowerCase(java.util.Locale.ROOT) + ", " + running.get() + " running)";
+        return name + " (" + state.name().toLowerCase(java.util.Locale.ROOT) + ", " + running + " running)";
     }
 
     // ------------------------------------------------------------------------------------------------ subtasks

@@ -217,9 +217,15 @@ final class CallLife {
         }
         CancellationToken.Registration registration = token == null ? null
                 : token.onCancel(() -> p.future.completeExceptionally(new CancelSignal(token.reason())));
-        // the end of the scope it runs in (the outer request, a fan-out scope, the client) cancels it on the wire
-        Scope.Registration scopeEnd = scope == null ? null : scope.onCancel(() -> p.future.completeExceptionally(
-                new CancelSignal(scope.endedBy())));
+        // the end of the scope it runs in (the outer request, a fan-out scope, the client) cancels it on the wire;
+        // its own request's scope is told through its attachment (no registration per call), another through a
+        // cancel action removed when the call ends
+        Scope.Registration scopeEnd = null;
+        if (ours != null) {
+            ours.waiting(scope, p);
+        } else if (scope != null) {
+            scopeEnd = scope.onCancel(() -> p.accept(scope.endedBy()));
+        }
         String cancelReason = null;
         observed.requestStart(method, requestId);
         try {
@@ -296,6 +302,9 @@ final class CallLife {
             }
             if (scopeEnd != null) {
                 scopeEnd.close();
+            }
+            if (ours != null) {
+                ours.waiting(scope, null);
             }
             context.cancel(); // aborts the exchange of a call that ended without its response (no-op after it)
             // modern HTTP-like transports cancel by aborting the exchange (context.cancel() above), never in-band

@@ -15,8 +15,11 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
-/** One request waiting for its response. */
-final class PendingCall {
+/**
+ * One request waiting for its response. As a {@code Consumer<String>} it is the cancel of its wait (the reason
+ * given), which the request's scope runs when it ends ({@code RequestScope.waiting}): no allocation per call.
+ */
+final class PendingCall implements java.util.function.Consumer<String> {
     final long id;
     final String method;
     final long startNanos;
@@ -36,6 +39,12 @@ final class PendingCall {
         this.method = method;
         this.startNanos = startNanos;
         this.lastProgressNanos = startNanos;
+    }
+
+    /** Ends the wait as cancelled, for {@code reason} (a no-op once the call has its answer). */
+    @Override
+    public void accept(String reason) {
+        future.completeExceptionally(new CancelSignal(reason));
     }
 
     /**
