@@ -295,6 +295,9 @@ final class Sender {
         aborting = true;
         for (Call c : active) {
             c.abort();
+            // no longer the transport's once aborted (its thread, the core's, may still be unwinding): after close()
+            // activeExchangeCount() is zero, as documented, whether or not that thread has run its last statement
+            active.remove(c);
         }
     }
 

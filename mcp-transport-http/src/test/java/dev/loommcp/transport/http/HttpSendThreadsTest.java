@@ -108,6 +108,27 @@ class HttpSendThreadsTest extends ServerTestBase {
         release.countDown();
     }
 
+    /**
+     * {@code activeExchangeCount()} is zero as soon as {@code close()} returns, as documented, even while the aborted
+     * exchange's thread (the core's, through the send's fork) is still unwinding (a fresh clone's run once saw 1).
+     */
+    @Test
+    void noExchangeCountsAsActiveOnceCloseReturned() throws Exception {
+        CountDownLatch release = new CountDownLatch(1);
+        server.handler((req, ex) -> {
+            release.await(30, TimeUnit.SECONDS);
+            json(ex, 200, result(req.rpcId(), "{}"));
+        });
+        HttpTransport t = transport();
+        TestContext ctx = TestContext.of(1);
+        t.send(request(1), ctx);
+        server.nextRequest(); // the server holds the POST
+        t.close();
+        assertThat(t.activeExchangeCount()).as("right after close()").isZero();
+        assertThat(ctx.forkedEnded(WAIT)).isTrue();
+        release.countDown();
+    }
+
     @Test
     void aSendWhoseRequestHasEndedStartsNothingAndSendsNothing() throws Exception {
         answerEverything();
