@@ -1,6 +1,9 @@
 package dev.loommcp;
 
 import dev.loommcp.internal.scope.Scope;
+import dev.loommcp.internal.scope.ScopeCancelledException;
+import dev.loommcp.internal.scope.ScopeTimeoutException;
+import dev.loommcp.internal.scope.ScopeFailedException;
 import dev.loommcp.spi.Deadline;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -214,11 +217,11 @@ public final class McpScope<T, R> implements AutoCloseable {
         Object internal;
         try {
             internal = scope.join();
-        } catch (Scope.FailedException e) {
+        } catch (ScopeFailedException e) {
             throw new FailedException(e.getCause());
-        } catch (Scope.TimeoutException e) {
+        } catch (ScopeTimeoutException e) {
             throw new TimeoutException(e.getMessage());
-        } catch (Scope.CancelledException e) {
+        } catch (ScopeCancelledException e) {
             throw new McpCancelledException(e.getMessage());
         } finally {
             joined = true;
@@ -312,9 +315,9 @@ public final class McpScope<T, R> implements AutoCloseable {
 
     private static final class Fork<U> implements Subtask<U> {
         private final McpScope<?, ?> scope;
-        private final Scope.Subtask<U> forked;
+        private final dev.loommcp.internal.scope.Subtask<U> forked;
 
-        Fork(McpScope<?, ?> scope, Scope.Subtask<U> forked) {
+        Fork(McpScope<?, ?> scope, dev.loommcp.internal.scope.Subtask<U> forked) {
             this.scope = scope;
             this.forked = forked;
         }
@@ -363,10 +366,10 @@ public final class McpScope<T, R> implements AutoCloseable {
      */
     public static final class Joiner<T, R> {
 
-        private final Supplier<Scope.Joiner<Object, ?>> policy;
+        private final Supplier<dev.loommcp.internal.scope.Joiner<Object, ?>> policy;
         private final BiFunction<Object, List<Fork<?>>, R> finish;
 
-        private Joiner(Supplier<Scope.Joiner<Object, ?>> policy, BiFunction<Object, List<Fork<?>>, R> finish) {
+        private Joiner(Supplier<dev.loommcp.internal.scope.Joiner<Object, ?>> policy, BiFunction<Object, List<Fork<?>>, R> finish) {
             this.policy = policy;
             this.finish = finish;
         }
@@ -381,7 +384,7 @@ public final class McpScope<T, R> implements AutoCloseable {
          */
         @SuppressWarnings("unchecked")
         public static <T> Joiner<T, Stream<Subtask<T>>> allSuccessfulOrThrow() {
-            return new Joiner<>(Scope.Joiner::allSuccessfulOrThrow,
+            return new Joiner<>(dev.loommcp.internal.scope.Joiner::allSuccessfulOrThrow,
                     (result, forks) -> forks.stream().map(f -> (Subtask<T>) f));
         }
 
@@ -395,7 +398,7 @@ public final class McpScope<T, R> implements AutoCloseable {
          */
         @SuppressWarnings("unchecked")
         public static <T> Joiner<T, T> anySuccessfulResultOrThrow() {
-            return new Joiner<>(Scope.Joiner::anySuccessfulResultOrThrow, (result, forks) -> (T) result);
+            return new Joiner<>(dev.loommcp.internal.scope.Joiner::anySuccessfulResultOrThrow, (result, forks) -> (T) result);
         }
 
         /**
@@ -406,7 +409,7 @@ public final class McpScope<T, R> implements AutoCloseable {
          * @return the joiner
          */
         public static <T> Joiner<T, Void> awaitAllSuccessfulOrThrow() {
-            return new Joiner<>(Scope.Joiner::allSuccessfulOrThrow, (result, forks) -> null);
+            return new Joiner<>(dev.loommcp.internal.scope.Joiner::allSuccessfulOrThrow, (result, forks) -> null);
         }
 
         /**
@@ -417,7 +420,7 @@ public final class McpScope<T, R> implements AutoCloseable {
          * @return the joiner
          */
         public static <T> Joiner<T, Void> awaitAll() {
-            return new Joiner<>(Scope.Joiner::awaitAll, (result, forks) -> null);
+            return new Joiner<>(dev.loommcp.internal.scope.Joiner::awaitAll, (result, forks) -> null);
         }
     }
 

@@ -1,6 +1,7 @@
 package dev.loommcp;
 
 import dev.loommcp.internal.scope.Scope;
+import dev.loommcp.internal.scope.Joiner;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
 import dev.loommcp.schema.CreateMessageResult;
@@ -48,7 +49,7 @@ class McpClientScopeTest {
     void aCallInheritsTheDeadlineOfTheScopeItIsMadeIn(Mode mode) throws Exception {
         Session s = sessions.connected(mode, t -> t.hold("tools/call"), b -> b.requestTimeout(Duration.ofMinutes(5)));
         long started = System.nanoTime();
-        try (Scope<Object, Void> outer = Scope.open("outer", Scope.Joiner.awaitAll(),
+        try (Scope<Object, Void> outer = Scope.open("outer", Joiner.awaitAll(),
                 Deadline.after(Duration.ofMillis(300)))) {
             assertThatThrownBy(() -> s.client().callTool("slow", Map.of()))
                     .isInstanceOf(McpTimeoutException.class);
@@ -61,7 +62,7 @@ class McpClientScopeTest {
     @EnumSource(Mode.class)
     void cancellingTheScopeACallIsMadeInCancelsTheCallOnTheWire(Mode mode) throws Exception {
         Session s = sessions.connected(mode, t -> t.hold("tools/call"), b -> b);
-        try (Scope<Object, Void> outer = Scope.open("outer", Scope.Joiner.awaitAll(), Deadline.NONE)) {
+        try (Scope<Object, Void> outer = Scope.open("outer", Joiner.awaitAll(), Deadline.NONE)) {
             // another thread ends the scope while its owner waits in the call (the owner is not interrupted)
             Thread canceller = Thread.ofVirtual().start(() -> {
                 s.server().awaitRequest("tools/call");

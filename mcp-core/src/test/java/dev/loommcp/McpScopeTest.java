@@ -8,6 +8,7 @@ import static dev.loommcp.internal.scope.Forks.blockUntilInterrupted;
 import dev.loommcp.internal.concurrent.McpThreadLeakCheck;
 import dev.loommcp.internal.scope.Forks;
 import dev.loommcp.internal.scope.Scope;
+import dev.loommcp.internal.scope.Joiner;
 import dev.loommcp.spi.Deadline;
 import java.time.Duration;
 import java.util.List;
@@ -286,7 +287,7 @@ class McpScopeTest {
         CountDownLatch started = new CountDownLatch(1);
         AtomicInteger interrupts = new AtomicInteger();
         // stands for the scope of the request whose handler opens the fan-out
-        try (Scope<Object, Void> request = Scope.open("tools/call 1", Scope.Joiner.awaitAll(),
+        try (Scope<Object, Void> request = Scope.open("tools/call 1", Joiner.awaitAll(),
                 Deadline.after(Duration.ofMillis(200)))) {
             try (var scope = McpScope.open(McpScope.Joiner.<String>allSuccessfulOrThrow(),
                     cf -> cf.withTimeout(Duration.ofHours(1)))) {
@@ -305,7 +306,7 @@ class McpScopeTest {
     void whenTheRequestIsCancelledJoinThrowsMcpCancelledException() throws Exception {
         CountDownLatch started = new CountDownLatch(1);
         AtomicInteger interrupts = new AtomicInteger();
-        try (Scope<Object, Void> request = Scope.open("tools/call 2", Scope.Joiner.awaitAll(), Deadline.NONE)) {
+        try (Scope<Object, Void> request = Scope.open("tools/call 2", Joiner.awaitAll(), Deadline.NONE)) {
             try (var scope = McpScope.open(McpScope.Joiner.<String>allSuccessfulOrThrow())) {
                 scope.fork(blockUntilInterrupted(started, interrupts));
                 assertThat(started.await(WAIT, SECONDS)).isTrue();

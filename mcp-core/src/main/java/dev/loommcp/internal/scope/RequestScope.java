@@ -10,7 +10,7 @@ import java.util.Objects;
  * Code running inside the scope (a handler, a progress listener, a nested call on any client) reads it through
  * {@code McpContext.current()}. Thread-safe.
  */
-public final class RequestScope implements Scope.CancelAware {
+public final class RequestScope implements CancelAware {
 
     private final Object client;
     private final String method;

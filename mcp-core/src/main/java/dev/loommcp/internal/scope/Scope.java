@@ -76,37 +76,21 @@ public final class Scope<T, R> implements AutoCloseable {
      * A request opens a scope per call: what most scopes never use (a lock for waiters, cancel actions, children) is
      * made on first use, so a scope that runs no fork costs a few small objects.
      */
-    private volatile Waits waits;
+    private volatile ScopeExtras extras;
     /** Forks that have not run their last statement (a {@link #RUNNING} counter: one object less per scope). */
     private volatile int running;
-    private volatile ConcurrentLinkedQueue<Runnable> cancelActions;
-    private volatile Set<Scope<?, ?>> children;
-    private volatile ExecutorService virtualThreads;
-    private volatile ExecutorService platformThreads;
     private volatile State state = State.OPEN;
     private volatile Cause cause;
     private volatile boolean joined;
 
-    /** The lock and condition of threads waiting for forks or for a cancel. */
-    private record Waits(ReentrantLock lock, Condition changed) {
-        static Waits create() {
-            ReentrantLock lock = new ReentrantLock();
-            return new Waits(lock, lock.newCondition());
-        }
-    }
-
-    private static final VarHandle WAITS;
-    private static final VarHandle ACTIONS;
-    private static final VarHandle CHILDREN;
+    private static final VarHandle EXTRAS;
     private static final VarHandle STATE;
     private static final VarHandle RUNNING;
 
     static {
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
-            WAITS = l.findVarHandle(Scope.class, "waits", Waits.class);
-            ACTIONS = l.findVarHandle(Scope.class, "cancelActions", ConcurrentLinkedQueue.class);
-            CHILDREN = l.findVarHandle(Scope.class, "children", Set.class);
+            EXTRAS = l.findVarHandle(Scope.class, "extras", ScopeExtras.class);
             STATE = l.findVarHandle(Scope.class, "state", State.class);
             RUNNING = l.findVarHandle(Scope.class, "running", int.class);
         } catch (ReflectiveOperationException e) {
@@ -114,57 +98,34 @@ public final class Scope<T, R> implements AutoCloseable {
         }
     }
 
-    private Waits waits() {
-        Waits w = waits;
-        if (w == null) {
-            Waits made = Waits.create();
-            w = WAITS.compareAndSet(this, null, made) ? made : waits;
+    /** The scope's lock, cancel actions and children, made on first use (a request's scope seldom needs them). */
+    private ScopeExtras extras() {
+        ScopeExtras x = extras;
+        if (x == null) {
+            ScopeExtras made = new ScopeExtras();
+            x = EXTRAS.compareAndSet(this, null, made) ? made : extras;
         }
-        return w;
+        return x;
     }
 
-    /** Wakes the threads waiting for a change (none when no one ever waited: see {@link #waits()}). */
+    /** Wakes the threads waiting for a change (none when no one ever waited: see {@link #extras()}). */
     private void signal() {
-        Waits w = waits;
-        if (w != null) {
-            w.lock.lock();
-            try {
-                w.changed.signalAll();
-            } finally {
-                w.lock.unlock();
-            }
+        ScopeExtras x = extras;
+        if (x != null) {
+            x.signalAll();
         }
-    }
-
-    @SuppressWarnings("unchecked")
-    private ConcurrentLinkedQueue<Runnable> actions() {
-        ConcurrentLinkedQueue<Runnable> q = cancelActions;
-        if (q == null) {
-            ConcurrentLinkedQueue<Runnable> made = new ConcurrentLinkedQueue<>();
-            q = ACTIONS.compareAndSet(this, null, made) ? made : cancelActions;
-        }
-        return q;
-    }
-
-    private Set<Scope<?, ?>> children() {
-        Set<Scope<?, ?>> c = children;
-        if (c == null) {
-            Set<Scope<?, ?>> made = ConcurrentHashMap.newKeySet();
-            c = CHILDREN.compareAndSet(this, null, made) ? made : children;
-        }
-        return c;
     }
 
     /** The children now (a snapshot view; empty when none was ever added). */
     private Iterable<Scope<?, ?>> childrenNow() {
-        Set<Scope<?, ?>> c = children;
-        return c == null ? List.of() : c;
+        ScopeExtras x = extras;
+        return x == null ? List.of() : x.children;
     }
 
     private void removeChild(Scope<?, ?> child) {
-        Set<Scope<?, ?>> c = children;
-        if (c != null) {
-            c.remove(child);
+        ScopeExtras x = extras;
+        if (x != null) {
+            x.children.remove(child);
         }
     }
 
@@ -247,7 +208,7 @@ public final class Scope<T, R> implements AutoCloseable {
         Scope<Object, Void> s = new Scope<>(Objects.requireNonNull(name, "name"), Joiner.awaitAll(), parent,
                 Deadline.NONE, false, null);
         if (parent != null) {
-            parent.children().add(s);
+            parent.extras().children.add(s);
             if (parent.state != State.OPEN) {
                 parent.removeChild(s);
                 throw new IllegalStateException(parent.name + " has ended: " + name + " was not opened");
@@ -284,7 +245,7 @@ public final class Scope<T, R> implements AutoCloseable {
 
     private void attach() {
         if (parent != null) {
-            parent.children().add(this); // before the check: a concurrent cancel of the parent then sees this child
+            parent.extras().children.add(this); // before the check: a concurrent cancel of the parent then sees this child
             if (parent.state != State.OPEN) {
                 parent.removeChild(this);
                 throw new IllegalStateException(parent.name + " has ended: " + name + " was not opened");
@@ -399,81 +360,24 @@ public final class Scope<T, R> implements AutoCloseable {
     }
 
     private Thread launch(String purpose, Forked<?> f, boolean platform) {
-        ExecutorService executor = executor(platform);
+        ForkThreads threads = extras().threads;
+        ExecutorService executor = threads.executor(platform, this::isOpen, () -> extras().lock);
         if (executor == null) {
             return null; // cancelled: nothing starts, the subtask stays unavailable
         }
         RUNNING.getAndAdd(this, 1);
-        Launch launch = new Launch(purpose);
-        LAUNCH.set(launch);
         try {
-            executor.execute(f); // the executor asks its factory for the thread on this thread: see made()
-            return launch.thread;
+            return threads.start(executor, purpose, f);
         } catch (RejectedExecutionException e) { // cancelled meanwhile: nothing runs
-            // the executor may have made the thread before it saw the cancel: it never starts, so it is not live
-            McpThreads.forgetUnstarted(launch.thread);
             finished();
             return null;
         } catch (RuntimeException | Error e) { // no thread could be made: nothing runs
             finished();
             throw e;
-        } finally {
-            LAUNCH.remove();
         }
     }
 
-    /** The fork being started on this thread: its purpose for the factory, and the thread the factory made. */
-    private static final class Launch {
-        final String purpose;
-        Thread thread;
-
-        Launch(String purpose) {
-            this.purpose = purpose;
-        }
-    }
-
-    private static final ThreadLocal<Launch> LAUNCH = new ThreadLocal<>();
-
-    private static Thread made(Runnable r, boolean platform) {
-        Launch l = LAUNCH.get();
-        String purpose = l == null ? "fork" : l.purpose;
-        Thread t = platform ? McpThreads.newPlatform(purpose, PLATFORM_STACK_BYTES, r) : McpThreads.newThread(purpose, r);
-        if (l != null) {
-            l.thread = t;
-        }
-        return t;
-    }
-
-    private ExecutorService executor(boolean platform) {
-        ExecutorService e = platform ? platformThreads : virtualThreads;
-        if (e != null) {
-            return state == State.OPEN ? e : null;
-        }
-        ReentrantLock lock = waits().lock;
-        lock.lock();
-        try {
-            if (state != State.OPEN) {
-                return null;
-            }
-            if (platform) {
-                if (platformThreads == null) {
-                    platformThreads = Executors.newThreadPerTaskExecutor(r -> made(r, true));
-                }
-                return platformThreads;
-            }
-            if (virtualThreads == null) {
-                virtualThreads = Executors.newThreadPerTaskExecutor(r -> made(r, false));
-            }
-            return virtualThreads;
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    /** The stack of a platform fork: the pipe threads' size (a hint to the JVM). */
-    static final long PLATFORM_STACK_BYTES = 256 * 1024;
-
-    private void finished() {
+    void finished() {
         if ((int) RUNNING.getAndAdd(this, -1) - 1 <= 1) { // 1: a fork closing its own scope waits for the others only
             signal();
         }
@@ -489,10 +393,10 @@ public final class Scope<T, R> implements AutoCloseable {
      *
      * @return the joiner's result
      * @throws InterruptedException  if the owner is interrupted before or while waiting (the scope is cancelled)
-     * @throws TimeoutException      if the deadline passed first (the scope is cancelled)
-     * @throws CancelledException    if the scope was cancelled by something other than its joiner while waiting:
+     * @throws ScopeTimeoutException      if the deadline passed first (the scope is cancelled)
+     * @throws ScopeCancelledException    if the scope was cancelled by something other than its joiner while waiting:
      *                               {@link #cancel}, its parent, or a close out of order
-     * @throws FailedException       if the joiner's outcome is a failure (its cause is the failed fork's)
+     * @throws ScopeFailedException       if the joiner's outcome is a failure (its cause is the failed fork's)
      * @throws IllegalStateException if called by a thread other than the owner, twice, or after close
      */
     public R join() throws InterruptedException {
@@ -511,23 +415,23 @@ public final class Scope<T, R> implements AutoCloseable {
             throw e;
         }
         if (stop == Cause.DEADLINE) {
-            throw new TimeoutException(name + " did not finish within its deadline");
+            throw new ScopeTimeoutException(name + " did not finish within its deadline");
         }
         if (stop == Cause.OUTSIDE) {
-            throw new CancelledException(name + " was cancelled");
+            throw new ScopeCancelledException(name + " was cancelled");
         }
         try {
             return joiner.result();
         } catch (RuntimeException | Error e) {
             throw e;
         } catch (Throwable e) {
-            throw new FailedException(e);
+            throw new ScopeFailedException(e);
         }
     }
 
     /** Waits for the join's end; returns the cause of a cancel that ended it, {@code null} when every fork ended. */
     private Cause awaitJoin() throws InterruptedException {
-        Waits w = waits(); // before reading running and state: a fork or cancel after this signals it
+        ScopeExtras w = extras(); // before reading running and state: a fork or cancel after this signals it
         ReentrantLock lock = w.lock;
         Condition changed = w.changed;
         lock.lockInterruptibly();
@@ -575,33 +479,12 @@ public final class Scope<T, R> implements AutoCloseable {
      */
     public Registration onCancel(Runnable action) {
         Objects.requireNonNull(action, "action");
-        ConcurrentLinkedQueue<Runnable> actions = actions();
+        ConcurrentLinkedQueue<Runnable> actions = extras().actions;
         actions.add(action);
         if (state != State.OPEN && actions.remove(action)) {
             runQuietly(action);
         }
         return () -> actions.remove(action);
-    }
-
-    /**
-     * An attachment told first when its scope is cancelled, without a registration of its own (a request's scope
-     * opens per call: its cancel hook costs no allocation). Must not block.
-     */
-    public interface CancelAware {
-        /**
-         * The scope this is attached to was cancelled.
-         *
-         * @param scope the scope
-         */
-        void scopeCancelled(Scope<?, ?> scope);
-    }
-
-    /** A cancel action's registration: {@link #close()} removes the action. */
-    @FunctionalInterface
-    public interface Registration extends AutoCloseable {
-        /** Removes the action; idempotent. */
-        @Override
-        void close();
     }
 
     /**
@@ -621,7 +504,7 @@ public final class Scope<T, R> implements AutoCloseable {
     /**
      * Cancels the scope: no new fork starts, the cancel actions run, every child scope is cancelled, then every fork
      * is interrupted. Idempotent; callable from any thread; does not wait. A {@link #join} waiting then throws
-     * {@link CancelledException}.
+     * {@link ScopeCancelledException}.
      */
     public void cancel() {
         cancel(Cause.OUTSIDE);
@@ -646,7 +529,8 @@ public final class Scope<T, R> implements AutoCloseable {
                 });
             }
         }
-        ConcurrentLinkedQueue<Runnable> actions = cancelActions;
+        ScopeExtras x = extras;
+        ConcurrentLinkedQueue<Runnable> actions = x == null ? null : x.actions;
         Runnable r;
         while (actions != null && (r = actions.poll()) != null) {
             runQuietly(r);
@@ -654,13 +538,8 @@ public final class Scope<T, R> implements AutoCloseable {
         for (Scope<?, ?> child : childrenNow()) {
             child.cancel(Cause.OUTSIDE);
         }
-        ExecutorService v = virtualThreads;
-        ExecutorService p = platformThreads;
-        if (v != null) {
-            v.shutdownNow();
-        }
-        if (p != null) {
-            p.shutdownNow();
+        if (x != null) {
+            x.threads.shutdownNow();
         }
     }
 
@@ -790,14 +669,15 @@ public final class Scope<T, R> implements AutoCloseable {
                 return false;
             }
         }
-        return self == 1 || awaitExecutors(until, interrupted);
+        ScopeExtras x = extras;
+        return self == 1 || x == null || x.threads.awaitTermination(until, interrupted);
     }
 
     private boolean awaitForks(Deadline until, int self, boolean[] interrupted) {
         if (running <= self) {
             return true;
         }
-        Waits w = waits(); // before reading running again: a fork ending after this signals it
+        ScopeExtras w = extras(); // before reading running again: a fork ending after this signals it
         ReentrantLock lock = w.lock;
         Condition changed = w.changed;
         lock.lock();
@@ -821,24 +701,6 @@ public final class Scope<T, R> implements AutoCloseable {
         } finally {
             lock.unlock();
         }
-    }
-
-    /** Every fork has run its last statement: waits for the threads themselves to end (they are about to). */
-    private boolean awaitExecutors(Deadline until, boolean[] interrupted) {
-        for (ExecutorService e : new ExecutorService[] {virtualThreads, platformThreads}) {
-            while (e != null && !e.isTerminated()) {
-                try {
-                    long left = until.remainingNanos();
-                    if (left <= 0) {
-                        return false;
-                    }
-                    e.awaitTermination(Math.min(left, TimeUnit.SECONDS.toNanos(1)), TimeUnit.NANOSECONDS);
-                } catch (InterruptedException ie) {
-                    interrupted[0] = true;
-                }
-            }
-        }
-        return true;
     }
 
     // ------------------------------------------------------------------------------------------------ facts
@@ -895,13 +757,8 @@ public final class Scope<T, R> implements AutoCloseable {
      * @return the container names
      */
     public List<String> containerNames() {
-        List<String> names = new ArrayList<>(2);
-        for (ExecutorService e : new ExecutorService[] {virtualThreads, platformThreads}) {
-            if (e != null) {
-                names.add(Objects.toIdentityString(e));
-            }
-        }
-        return names;
+        ScopeExtras x = extras;
+        return x == null ? List.of() : x.threads.containerNames();
     }
 
     @Override
@@ -909,301 +766,33 @@ public final class Scope<T, R> implements AutoCloseable {
         return name + " (" + state.name().toLowerCase(java.util.Locale.ROOT) + ", " + running + " running)";
     }
 
-    // ------------------------------------------------------------------------------------------------ subtasks
-
-    /**
-     * A forked task's handle: its state, then its result or exception. Readable from any thread.
-     *
-     * @param <T> the result type
-     */
-    public interface Subtask<T> extends Supplier<T> {
-
-        /** The state of a subtask. */
-        enum State {
-            /** Not completed, or never started because the scope was cancelled first. */
-            UNAVAILABLE,
-            /** Completed with a result. */
-            SUCCESS,
-            /** Completed with an exception. */
-            FAILED
-        }
-
-        /**
-         * Returns the state.
-         *
-         * @return the state
-         */
-        State state();
-
-        /**
-         * Returns the result of a subtask that succeeded.
-         *
-         * @return the result
-         * @throws IllegalStateException if the subtask did not succeed
-         */
-        @Override
-        T get();
-
-        /**
-         * Returns the exception of a subtask that failed.
-         *
-         * @return the exception
-         * @throws IllegalStateException if the subtask did not fail
-         */
-        Throwable exception();
-    }
-
     /** The scope whose fork the current thread is (not changed by scopes the fork opens). */
     private static final ThreadLocal<Scope<?, ?>> FORK_OF = new ThreadLocal<>();
 
-    private static final class Forked<U> implements Subtask<U>, Runnable {
-        private final Scope<?, ?> scope;
-        private final Callable<? extends U> task;
-        private final boolean subtask;
-        private volatile Subtask.State state = Subtask.State.UNAVAILABLE;
-        private volatile U result;
-        private volatile Throwable failure;
+    /** Makes {@code scope} the calling fork's current scope and the one that started it. */
+    static void entered(Scope<?, ?> scope) {
+        CURRENT.set(scope);
+        FORK_OF.set(scope);
+    }
 
-        Forked(Scope<?, ?> scope, Callable<? extends U> task, boolean subtask) {
-            this.scope = scope;
-            this.task = task;
-            this.subtask = subtask;
-        }
+    /** The calling fork has run its task: it is in no scope any more. */
+    static void left() {
+        CURRENT.remove();
+        FORK_OF.remove();
+    }
 
-        @Override
-        public void run() {
-            CURRENT.set(scope);
-            FORK_OF.set(scope);
-            Throwable uncaught = null;
-            // a subtask that completes once its scope was cancelled stays UNAVAILABLE, as the JDK's does: the join
-            // reports the outcome the joiner saw, not a failure the cancel caused
-            boolean wasOpen = true;
-            try {
-                U r = task.call();
-                wasOpen = !subtask || scope.state == Scope.State.OPEN;
-                result = r;
-                if (wasOpen) {
-                    state = Subtask.State.SUCCESS;
-                }
-            } catch (Throwable t) {
-                wasOpen = !subtask || scope.state == Scope.State.OPEN;
-                failure = t;
-                if (wasOpen) {
-                    state = Subtask.State.FAILED;
-                }
-                uncaught = subtask ? null : t;
-            } finally {
-                CURRENT.remove();
-                FORK_OF.remove();
-                try {
-                    if (subtask && scope.state == Scope.State.OPEN && scope.onComplete(this)) {
-                        scope.cancel(Cause.JOINER);
-                    }
-                } finally {
-                    scope.finished();
-                }
-            }
-            if (uncaught instanceof RuntimeException e) { // a started task's failure: the thread's handler reports it
-                throw e;
-            }
-            if (uncaught instanceof Error e) {
-                throw e;
-            }
-        }
+    /** Whether the scope is neither cancelled nor closed. */
+    boolean isOpen() {
+        return state == State.OPEN;
+    }
 
-        @Override
-        public Subtask.State state() {
-            return state;
-        }
-
-        @Override
-        public U get() {
-            if (state != Subtask.State.SUCCESS) {
-                throw new IllegalStateException("the subtask has no result (" + state + ")");
-            }
-            return result;
-        }
-
-        @Override
-        public Throwable exception() {
-            if (state != Subtask.State.FAILED) {
-                throw new IllegalStateException("the subtask did not fail (" + state + ")");
-            }
-            return failure;
-        }
-
-        @Override
-        public String toString() {
-            return "subtask (" + state + ")";
-        }
+    /** The joiner decided the outcome: cancel the rest. */
+    void cancelForJoiner() {
+        cancel(Cause.JOINER);
     }
 
     @SuppressWarnings("unchecked")
-    private boolean onComplete(Subtask<?> s) {
+    boolean onComplete(Subtask<?> s) {
         return ((Joiner<Object, ?>) joiner).onComplete((Subtask<Object>) s);
-    }
-
-    // ------------------------------------------------------------------------------------------------ joiners
-
-    /**
-     * Decides the outcome of {@link #join} and when it stops waiting, like {@code StructuredTaskScope.Joiner}.
-     * {@link #onFork} is called on the forking thread, {@link #onComplete} on the fork's thread as it ends (not once
-     * the scope was cancelled); both must be fast and thread-safe, and run under no lock; returning {@code true}
-     * cancels the scope. {@link #result} runs on the owner at the end of {@link #join}.
-     *
-     * @param <T> the forks' result type
-     * @param <R> the join result type
-     */
-    public interface Joiner<T, R> {
-
-        /**
-         * Called when a subtask is forked.
-         *
-         * @param subtask the new subtask
-         * @return {@code true} to cancel the scope
-         */
-        default boolean onFork(Subtask<? extends T> subtask) {
-            return false;
-        }
-
-        /**
-         * Called when a subtask completed.
-         *
-         * @param subtask the completed subtask
-         * @return {@code true} to cancel the scope (the join then stops waiting)
-         */
-        default boolean onComplete(Subtask<? extends T> subtask) {
-            return false;
-        }
-
-        /**
-         * Returns the outcome once the join stopped waiting.
-         *
-         * @return the result
-         * @throws Throwable the failure to report (wrapped in {@link FailedException} unless unchecked)
-         */
-        R result() throws Throwable;
-
-        /**
-         * Waits for all subtasks, whatever their outcome; the result is {@code null}.
-         *
-         * @param <T> the forks' result type
-         * @return the joiner
-         */
-        static <T> Joiner<T, Void> awaitAll() {
-            return () -> null;
-        }
-
-        /**
-         * Waits for all subtasks to succeed; the first failure cancels the scope and is thrown by {@link #join} in a
-         * {@link FailedException}. The result is the subtasks, in fork order (empty when none was forked).
-         *
-         * @param <T> the forks' result type
-         * @return the joiner (one per scope)
-         */
-        static <T> Joiner<T, List<Subtask<T>>> allSuccessfulOrThrow() {
-            return new AllSuccessful<>();
-        }
-
-        /**
-         * Waits for the first subtask to succeed, then cancels the rest; {@link #join} returns its result, or throws
-         * a {@link FailedException} with a failed subtask's exception when none succeeded (with a
-         * {@link NoSuchElementException} when nothing was forked), as the JDK's joiner of that name.
-         *
-         * @param <T> the forks' result type
-         * @return the joiner (one per scope)
-         */
-        static <T> Joiner<T, T> anySuccessfulResultOrThrow() {
-            return new AnySuccessful<>();
-        }
-    }
-
-    private static final class AllSuccessful<T> implements Joiner<T, List<Subtask<T>>> {
-        private final ConcurrentLinkedQueue<Subtask<T>> forked = new ConcurrentLinkedQueue<>();
-        private final AtomicReference<Throwable> firstFailure = new AtomicReference<>();
-
-        @SuppressWarnings("unchecked")
-        @Override
-        public boolean onFork(Subtask<? extends T> subtask) {
-            forked.add((Subtask<T>) subtask);
-            return false;
-        }
-
-        @Override
-        public boolean onComplete(Subtask<? extends T> subtask) {
-            return subtask.state() == Subtask.State.FAILED && firstFailure.compareAndSet(null, subtask.exception());
-        }
-
-        @Override
-        public List<Subtask<T>> result() {
-            Throwable f = firstFailure.get();
-            if (f != null) {
-                throw new FailedException(f);
-            }
-            return List.copyOf(forked);
-        }
-    }
-
-    private static final class AnySuccessful<T> implements Joiner<T, T> {
-        private final AtomicReference<Subtask<? extends T>> success = new AtomicReference<>();
-        private final AtomicReference<Throwable> firstFailure = new AtomicReference<>();
-        private volatile boolean anyForked;
-
-        @Override
-        public boolean onFork(Subtask<? extends T> subtask) {
-            anyForked = true;
-            return false;
-        }
-
-        @Override
-        public boolean onComplete(Subtask<? extends T> subtask) {
-            if (subtask.state() == Subtask.State.SUCCESS) {
-                return success.compareAndSet(null, subtask);
-            }
-            firstFailure.compareAndSet(null, subtask.exception());
-            return false;
-        }
-
-        @Override
-        public T result() {
-            Subtask<? extends T> s = success.get();
-            if (s != null) {
-                return s.get();
-            }
-            if (!anyForked) {
-                throw new FailedException(new NoSuchElementException("no subtask was forked"));
-            }
-            throw new FailedException(firstFailure.get());
-        }
-    }
-
-    /** {@link #join}'s failure: the cause is the failed subtask's exception (or the joiner's). */
-    public static final class FailedException extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-
-        FailedException(Throwable cause) {
-            super(cause == null ? "no subtask succeeded" : cause.getClass().getName(), cause);
-        }
-    }
-
-    /** {@link #join} waited past the scope's deadline; the scope was cancelled. */
-    public static final class TimeoutException extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-
-        TimeoutException(String message) {
-            super(message);
-        }
-    }
-
-    /**
-     * {@link #join} ended because the scope was cancelled by something other than its joiner ({@link #cancel}, its
-     * parent, a close out of order), before every fork had ended.
-     */
-    public static final class CancelledException extends RuntimeException {
-        private static final long serialVersionUID = 1L;
-
-        CancelledException(String message) {
-            super(message);
-        }
     }
 }

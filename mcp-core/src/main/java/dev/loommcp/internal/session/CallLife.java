@@ -10,7 +10,9 @@ import dev.loommcp.McpTimeoutException;
 import dev.loommcp.McpTransportException;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.internal.scope.RequestScope;
+import dev.loommcp.internal.scope.Registration;
 import dev.loommcp.internal.scope.Scope;
+import dev.loommcp.internal.scope.Joiner;
 import dev.loommcp.internal.session.base.CallContext;
 import dev.loommcp.internal.session.base.CancelSignal;
 import dev.loommcp.internal.session.base.Deadlines;
@@ -124,7 +126,7 @@ final class CallLife {
                     + outer.endedBy() + ")");
         }
         try {
-            return Scope.open(method, Scope.Joiner.awaitAll(), deadline, life.work(),
+            return Scope.open(method, Joiner.awaitAll(), deadline, life.work(),
                     new RequestScope(life, method, transport.describe()));
         } catch (IllegalStateException ended) {
             if (life.isClosed()) {
@@ -220,7 +222,7 @@ final class CallLife {
         // the end of the scope it runs in (the outer request, a fan-out scope, the client) cancels it on the wire;
         // its own request's scope is told through its attachment (no registration per call), another through a
         // cancel action removed when the call ends
-        Scope.Registration scopeEnd = null;
+        Registration scopeEnd = null;
         if (ours != null) {
             ours.waiting(scope, p);
         } else if (scope != null) {

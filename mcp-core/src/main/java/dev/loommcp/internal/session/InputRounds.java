@@ -373,7 +373,7 @@ final class InputRounds {
         private volatile String reason;
         private boolean wasInterrupted;
         private CancellationToken.Registration registration;
-        private dev.loommcp.internal.scope.Scope.Registration scopeRegistration;
+        private dev.loommcp.internal.scope.Registration scopeRegistration;
 
         static Watch start(Deadline deadline, CancellationToken token) {
             Watch w = new Watch();

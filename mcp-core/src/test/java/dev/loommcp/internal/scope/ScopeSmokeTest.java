@@ -14,11 +14,11 @@ class ScopeSmokeTest {
 
     @Test
     void allSuccessfulJoinsEveryFork() throws Exception {
-        try (Scope<Integer, List<Scope.Subtask<Integer>>> s = Scope.open("t", Scope.Joiner.allSuccessfulOrThrow(),
+        try (Scope<Integer, List<Subtask<Integer>>> s = Scope.open("t", Joiner.allSuccessfulOrThrow(),
                 Deadline.after(Duration.ofSeconds(5)))) {
             s.fork("a", () -> 1);
             s.fork("b", () -> 2);
-            assertThat(s.join()).extracting(Scope.Subtask::get).containsExactly(1, 2);
+            assertThat(s.join()).extracting(Subtask::get).containsExactly(1, 2);
         }
         assertThat(Scope.current()).isNull();
     }
@@ -27,7 +27,7 @@ class ScopeSmokeTest {
     void aFailureCancelsTheOthersAndCloseWaitsForThem() throws Exception {
         CountDownLatch started = new CountDownLatch(1);
         Thread[] slow = new Thread[1];
-        try (Scope<Object, List<Scope.Subtask<Object>>> s = Scope.open("t", Scope.Joiner.allSuccessfulOrThrow(),
+        try (Scope<Object, List<Subtask<Object>>> s = Scope.open("t", Joiner.allSuccessfulOrThrow(),
                 Deadline.NONE)) {
             s.fork("slow", () -> {
                 slow[0] = Thread.currentThread();
@@ -39,15 +39,15 @@ class ScopeSmokeTest {
             s.fork("bad", () -> {
                 throw new IllegalStateException("boom");
             });
-            assertThatThrownBy(s::join).isInstanceOf(Scope.FailedException.class).hasRootCauseMessage("boom");
+            assertThatThrownBy(s::join).isInstanceOf(ScopeFailedException.class).hasRootCauseMessage("boom");
         }
         assertThat(slow[0].isAlive()).isFalse();
     }
 
     @Test
     void joinPastTheDeadlineTimesOutAndNestedScopesInheritIt() throws Exception {
-        try (Scope<Object, Void> s = Scope.open("t", Scope.Joiner.awaitAll(), Deadline.after(Duration.ofMillis(200)))) {
-            try (Scope<Object, Void> inner = Scope.open("inner", Scope.Joiner.awaitAll(), Deadline.NONE)) {
+        try (Scope<Object, Void> s = Scope.open("t", Joiner.awaitAll(), Deadline.after(Duration.ofMillis(200)))) {
+            try (Scope<Object, Void> inner = Scope.open("inner", Joiner.awaitAll(), Deadline.NONE)) {
                 assertThat(inner.parent()).isSameAs(s);
                 assertThat(inner.deadline()).isEqualTo(s.deadline());
             }
@@ -55,7 +55,7 @@ class ScopeSmokeTest {
                 Thread.sleep(60_000);
                 return null;
             });
-            assertThatThrownBy(s::join).isInstanceOf(Scope.TimeoutException.class);
+            assertThatThrownBy(s::join).isInstanceOf(ScopeTimeoutException.class);
         }
     }
 }

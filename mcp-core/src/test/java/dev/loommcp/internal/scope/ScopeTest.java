@@ -69,7 +69,7 @@ class ScopeTest {
     // -------------------------------------------------------------------------------------------- helpers
 
     private static Scope<Object, Void> openAwaitAll() {
-        return Scope.open("test", Scope.Joiner.awaitAll(), Deadline.NONE);
+        return Scope.open("test", Joiner.awaitAll(), Deadline.NONE);
     }
 
     private static <T> T callOn(Supplier<T> body) throws InterruptedException {
@@ -105,16 +105,16 @@ class ScopeTest {
 
     @Test
     void allSuccessfulReturnsEveryForkInForkOrder() throws Exception {
-        try (Scope<Integer, List<Scope.Subtask<Integer>>> s = Scope.open("t", Scope.Joiner.allSuccessfulOrThrow(),
+        try (Scope<Integer, List<Subtask<Integer>>> s = Scope.open("t", Joiner.allSuccessfulOrThrow(),
                 Deadline.after(Duration.ofSeconds(WAIT)))) {
             for (int i = 0; i < 20; i++) {
                 int n = i;
                 s.fork("n", () -> n);
             }
-            List<Scope.Subtask<Integer>> done = s.join();
-            assertThat(done).extracting(Scope.Subtask::get).containsExactlyElementsOf(
+            List<Subtask<Integer>> done = s.join();
+            assertThat(done).extracting(Subtask::get).containsExactlyElementsOf(
                     java.util.stream.IntStream.range(0, 20).boxed().toList());
-            assertThat(done).allMatch(t -> t.state() == Scope.Subtask.State.SUCCESS);
+            assertThat(done).allMatch(t -> t.state() == Subtask.State.SUCCESS);
         }
     }
 
@@ -123,17 +123,17 @@ class ScopeTest {
         CountDownLatch started = new CountDownLatch(2);
         AtomicInteger interrupts = new AtomicInteger();
         IllegalStateException boom = new IllegalStateException("boom");
-        try (Scope<Object, List<Scope.Subtask<Object>>> s = Scope.open("t", Scope.Joiner.allSuccessfulOrThrow(),
+        try (Scope<Object, List<Subtask<Object>>> s = Scope.open("t", Joiner.allSuccessfulOrThrow(),
                 Deadline.NONE)) {
             s.fork("slow", blockUntilInterrupted(started, interrupts));
             s.fork("slow", blockUntilInterrupted(started, interrupts));
             assertThat(started.await(WAIT, SECONDS)).isTrue();
-            Scope.Subtask<Object> bad = s.fork("bad", () -> {
+            Subtask<Object> bad = s.fork("bad", () -> {
                 throw boom;
             });
-            assertThatThrownBy(s::join).isInstanceOf(Scope.FailedException.class).hasCause(boom);
+            assertThatThrownBy(s::join).isInstanceOf(ScopeFailedException.class).hasCause(boom);
             assertThat(s.isCancelled()).isTrue();
-            assertThat(bad.state()).isEqualTo(Scope.Subtask.State.FAILED);
+            assertThat(bad.state()).isEqualTo(Subtask.State.FAILED);
             assertThat(bad.exception()).isSameAs(boom);
             assertThatThrownBy(bad::get).isInstanceOf(IllegalStateException.class);
         }
@@ -142,7 +142,7 @@ class ScopeTest {
 
     @Test
     void allSuccessfulWithNothingForkedReturnsAnEmptyList() throws Exception {
-        try (Scope<Object, List<Scope.Subtask<Object>>> s = Scope.open("t", Scope.Joiner.allSuccessfulOrThrow(),
+        try (Scope<Object, List<Subtask<Object>>> s = Scope.open("t", Joiner.allSuccessfulOrThrow(),
                 Deadline.NONE)) {
             assertThat(s.join()).isEmpty();
         }
@@ -152,7 +152,7 @@ class ScopeTest {
     void anySuccessfulReturnsTheFirstResultAndCancelsTheRest() throws Exception {
         CountDownLatch started = new CountDownLatch(1);
         AtomicInteger interrupts = new AtomicInteger();
-        try (Scope<Object, Object> s = Scope.open("t", Scope.Joiner.anySuccessfulResultOrThrow(), Deadline.NONE)) {
+        try (Scope<Object, Object> s = Scope.open("t", Joiner.anySuccessfulResultOrThrow(), Deadline.NONE)) {
             s.fork("slow", blockUntilInterrupted(started, interrupts));
             assertThat(started.await(WAIT, SECONDS)).isTrue();
             s.fork("bad", () -> {
@@ -167,22 +167,22 @@ class ScopeTest {
 
     @Test
     void anySuccessfulWhenEveryForkFailsThrowsAFailure() throws Exception {
-        try (Scope<Object, Object> s = Scope.open("t", Scope.Joiner.anySuccessfulResultOrThrow(), Deadline.NONE)) {
+        try (Scope<Object, Object> s = Scope.open("t", Joiner.anySuccessfulResultOrThrow(), Deadline.NONE)) {
             s.fork("bad", () -> {
                 throw new IllegalStateException("one");
             });
             s.fork("bad", () -> {
                 throw new IllegalStateException("two");
             });
-            assertThatThrownBy(s::join).isInstanceOf(Scope.FailedException.class)
+            assertThatThrownBy(s::join).isInstanceOf(ScopeFailedException.class)
                     .hasCauseInstanceOf(IllegalStateException.class);
         }
     }
 
     @Test
     void anySuccessfulWithNothingForkedThrowsAFailureOfNoSuchElement() throws Exception {
-        try (Scope<Object, Object> s = Scope.open("t", Scope.Joiner.anySuccessfulResultOrThrow(), Deadline.NONE)) {
-            assertThatThrownBy(s::join).isInstanceOf(Scope.FailedException.class)
+        try (Scope<Object, Object> s = Scope.open("t", Joiner.anySuccessfulResultOrThrow(), Deadline.NONE)) {
+            assertThatThrownBy(s::join).isInstanceOf(ScopeFailedException.class)
                     .hasCauseInstanceOf(NoSuchElementException.class);
         }
     }
@@ -191,17 +191,17 @@ class ScopeTest {
     void awaitAllWaitsForEveryForkWhateverItsOutcome() throws Exception {
         CountDownLatch release = new CountDownLatch(1);
         try (Scope<Object, Void> s = openAwaitAll()) {
-            Scope.Subtask<Object> bad = s.fork("bad", () -> {
+            Subtask<Object> bad = s.fork("bad", () -> {
                 throw new IllegalStateException("boom");
             });
-            Scope.Subtask<Object> late = s.fork("late", () -> {
+            Subtask<Object> late = s.fork("late", () -> {
                 release.await();
                 return "late";
             });
             Thread releaser = Thread.ofPlatform().start(release::countDown);
             assertThat(s.join()).isNull();
             releaser.join();
-            assertThat(bad.state()).isEqualTo(Scope.Subtask.State.FAILED);
+            assertThat(bad.state()).isEqualTo(Subtask.State.FAILED);
             assertThat(late.get()).isEqualTo("late");
             assertThat(s.isCancelled()).as("every fork ended: nothing to cancel").isFalse();
             assertThatThrownBy(() -> s.fork("late", () -> null)).isInstanceOf(IllegalStateException.class)
@@ -212,7 +212,7 @@ class ScopeTest {
     @Test
     void aTaskStartedWithStartIsNotReportedToTheJoiner() throws Exception {
         CountDownLatch helperDone = new CountDownLatch(1);
-        try (Scope<Object, Object> s = Scope.open("t", Scope.Joiner.anySuccessfulResultOrThrow(), Deadline.NONE)) {
+        try (Scope<Object, Object> s = Scope.open("t", Joiner.anySuccessfulResultOrThrow(), Deadline.NONE)) {
             s.start("helper", helperDone::countDown, false);
             assertThat(helperDone.await(WAIT, SECONDS)).isTrue();
             assertThat(s.isCancelled()).as("a helper's end is no fork's success").isFalse();
@@ -227,12 +227,12 @@ class ScopeTest {
     void joinPastTheDeadlineThrowsTimeoutAndCancelsTheScope() throws Exception {
         CountDownLatch started = new CountDownLatch(1);
         AtomicInteger interrupts = new AtomicInteger();
-        try (Scope<Object, Void> s = Scope.open("t", Scope.Joiner.awaitAll(), Deadline.after(Duration.ofMillis(200)))) {
-            Scope.Subtask<Object> slow = s.fork("slow", blockUntilInterrupted(started, interrupts));
-            assertThatThrownBy(s::join).isInstanceOf(Scope.TimeoutException.class).hasMessageContaining("t");
+        try (Scope<Object, Void> s = Scope.open("t", Joiner.awaitAll(), Deadline.after(Duration.ofMillis(200)))) {
+            Subtask<Object> slow = s.fork("slow", blockUntilInterrupted(started, interrupts));
+            assertThatThrownBy(s::join).isInstanceOf(ScopeTimeoutException.class).hasMessageContaining("t");
             assertThat(s.isCancelled()).isTrue();
             s.close();
-            assertThat(slow.state()).isEqualTo(Scope.Subtask.State.UNAVAILABLE); // ended after the cancel
+            assertThat(slow.state()).isEqualTo(Subtask.State.UNAVAILABLE); // ended after the cancel
         }
         assertThat(interrupts).hasValue(1);
     }
@@ -272,7 +272,7 @@ class ScopeTest {
     void joinAfterAnOutsideCancelThrowsCancelled() throws Exception {
         CountDownLatch started = new CountDownLatch(1);
         AtomicInteger interrupts = new AtomicInteger();
-        try (Scope<Object, List<Scope.Subtask<Object>>> s = Scope.open("t", Scope.Joiner.allSuccessfulOrThrow(),
+        try (Scope<Object, List<Subtask<Object>>> s = Scope.open("t", Joiner.allSuccessfulOrThrow(),
                 Deadline.NONE)) {
             s.fork("slow", blockUntilInterrupted(started, interrupts));
             assertThat(started.await(WAIT, SECONDS)).isTrue();
@@ -280,7 +280,7 @@ class ScopeTest {
                 s.cancel();
                 return null;
             });
-            assertThatThrownBy(s::join).isInstanceOf(Scope.CancelledException.class).hasMessageContaining("t");
+            assertThatThrownBy(s::join).isInstanceOf(ScopeCancelledException.class).hasMessageContaining("t");
         }
     }
 
@@ -294,7 +294,7 @@ class ScopeTest {
                     throw new AssertionError(e);
                 }
             })).isInstanceOf(IllegalStateException.class);
-            Scope.Subtask<Object> inFork = s.fork("joiner", () -> {
+            Subtask<Object> inFork = s.fork("joiner", () -> {
                 s.join();
                 return null;
             });
@@ -314,7 +314,7 @@ class ScopeTest {
         try (Scope<Object, Void> s = openAwaitAll()) {
             s.fork("plain", blockUntilInterrupted(started, interrupts));
             s.fork("nester", () -> {
-                try (Scope<Object, Void> inner = Scope.open("inner", Scope.Joiner.awaitAll(), Deadline.NONE)) {
+                try (Scope<Object, Void> inner = Scope.open("inner", Joiner.awaitAll(), Deadline.NONE)) {
                     child.set(inner);
                     assertThat(inner.parent()).isSameAs(s);
                     inner.fork("grandchild", blockUntilInterrupted(started, interrupts));
@@ -389,11 +389,11 @@ class ScopeTest {
         AtomicBoolean ran = new AtomicBoolean();
         try (Scope<Object, Void> s = openAwaitAll()) {
             s.cancel();
-            Scope.Subtask<Object> late = s.fork("late", () -> ran.getAndSet(true));
-            Scope.Subtask<Object> latePlatform = s.forkPlatform("late", () -> ran.getAndSet(true));
+            Subtask<Object> late = s.fork("late", () -> ran.getAndSet(true));
+            Subtask<Object> latePlatform = s.forkPlatform("late", () -> ran.getAndSet(true));
             assertThat(s.start("late", () -> ran.set(true), false)).isNull();
-            assertThat(late.state()).isEqualTo(Scope.Subtask.State.UNAVAILABLE);
-            assertThat(latePlatform.state()).isEqualTo(Scope.Subtask.State.UNAVAILABLE);
+            assertThat(late.state()).isEqualTo(Subtask.State.UNAVAILABLE);
+            assertThat(latePlatform.state()).isEqualTo(Subtask.State.UNAVAILABLE);
             assertThatThrownBy(late::get).isInstanceOf(IllegalStateException.class);
             assertThat(s.runningForks()).isZero();
             assertThat(s.containerNames()).isEmpty();
@@ -415,9 +415,9 @@ class ScopeTest {
     @Test
     void aJoinerIsNotToldOfAForkAfterClose() {
         AtomicInteger forks = new AtomicInteger();
-        Scope.Joiner<Object, Void> counting = new Scope.Joiner<>() {
+        Joiner<Object, Void> counting = new Joiner<>() {
             @Override
-            public boolean onFork(Scope.Subtask<? extends Object> subtask) {
+            public boolean onFork(Subtask<? extends Object> subtask) {
                 forks.incrementAndGet();
                 return false;
             }
@@ -519,7 +519,7 @@ class ScopeTest {
         Scope<Object, Void> s = openAwaitAll();
         // a thread outside s opens a scope under it (the fallback parent), as a request's thread does under the client
         Thread stranger = Thread.ofPlatform().name("stranger").start(() -> {
-            try (Scope<Object, Void> child = Scope.open("child", Scope.Joiner.awaitAll(), Deadline.NONE, s, null)) {
+            try (Scope<Object, Void> child = Scope.open("child", Joiner.awaitAll(), Deadline.NONE, s, null)) {
                 assertThat(child.parent()).isSameAs(s);
                 child.fork("stubborn", () -> {
                     childForked.countDown();
@@ -565,18 +565,18 @@ class ScopeTest {
     @Test
     void forksOfForksAreAllowedAlsoFromANestedScope() throws Exception {
         try (Scope<Object, Void> s = openAwaitAll()) {
-            Scope.Subtask<Object> outer = s.fork("outer", () -> s.fork("inner", () -> "grandchild"));
-            Scope.Subtask<Object> nesting = s.fork("nesting", () -> {
-                try (Scope<Object, Void> inner = Scope.open("inner", Scope.Joiner.awaitAll(), Deadline.NONE)) {
-                    Scope.Subtask<Object> back = s.fork("back", () -> "from a nested scope of a fork");
+            Subtask<Object> outer = s.fork("outer", () -> s.fork("inner", () -> "grandchild"));
+            Subtask<Object> nesting = s.fork("nesting", () -> {
+                try (Scope<Object, Void> inner = Scope.open("inner", Joiner.awaitAll(), Deadline.NONE)) {
+                    Subtask<Object> back = s.fork("back", () -> "from a nested scope of a fork");
                     inner.join();
                     return back;
                 }
             });
             s.join();
-            assertThat(outer.state()).as(String.valueOf(outer)).isEqualTo(Scope.Subtask.State.SUCCESS);
-            assertThat(nesting.state()).as(nesting.state() == Scope.Subtask.State.FAILED
-                    ? nesting.exception().toString() : "").isEqualTo(Scope.Subtask.State.SUCCESS);
+            assertThat(outer.state()).as(String.valueOf(outer)).isEqualTo(Subtask.State.SUCCESS);
+            assertThat(nesting.state()).as(nesting.state() == Subtask.State.FAILED
+                    ? nesting.exception().toString() : "").isEqualTo(Subtask.State.SUCCESS);
         }
     }
 
@@ -584,7 +584,7 @@ class ScopeTest {
     void closeOnlyByTheOwner() throws Exception {
         try (Scope<Object, Void> s = openAwaitAll()) {
             assertThat(failureOn(s::close)).isInstanceOf(IllegalStateException.class).hasMessageContaining("owner");
-            Scope.Subtask<Object> inFork = s.fork("closer", () -> {
+            Subtask<Object> inFork = s.fork("closer", () -> {
                 s.close();
                 return null;
             });
@@ -601,12 +601,12 @@ class ScopeTest {
         assertThat(Scope.current()).isNull();
         try (Scope<Object, Void> s = openAwaitAll()) {
             assertThat(Scope.current()).isSameAs(s);
-            Scope.Subtask<Object> seen = s.fork("looker", Scope::current);
-            Scope.Subtask<Object> seenOnPlatform = s.forkPlatform("looker", Scope::current);
+            Subtask<Object> seen = s.fork("looker", Scope::current);
+            Subtask<Object> seenOnPlatform = s.forkPlatform("looker", Scope::current);
             s.join();
             assertThat(seen.get()).isSameAs(s);
             assertThat(seenOnPlatform.get()).isSameAs(s);
-            try (Scope<Object, Void> inner = Scope.open("inner", Scope.Joiner.awaitAll(), Deadline.NONE)) {
+            try (Scope<Object, Void> inner = Scope.open("inner", Joiner.awaitAll(), Deadline.NONE)) {
                 assertThat(Scope.current()).isSameAs(inner);
                 assertThat(inner.parent()).isSameAs(s);
             }
@@ -618,16 +618,16 @@ class ScopeTest {
     @Test
     void aChildDeadlineIsNeverLaterThanItsParents() {
         Deadline parentDeadline = Deadline.after(Duration.ofHours(1));
-        try (Scope<Object, Void> s = Scope.open("parent", Scope.Joiner.awaitAll(), parentDeadline)) {
-            try (Scope<Object, Void> none = Scope.open("none", Scope.Joiner.awaitAll(), Deadline.NONE)) {
+        try (Scope<Object, Void> s = Scope.open("parent", Joiner.awaitAll(), parentDeadline)) {
+            try (Scope<Object, Void> none = Scope.open("none", Joiner.awaitAll(), Deadline.NONE)) {
                 assertThat(none.deadline()).isEqualTo(parentDeadline);
             }
-            try (Scope<Object, Void> later = Scope.open("later", Scope.Joiner.awaitAll(),
+            try (Scope<Object, Void> later = Scope.open("later", Joiner.awaitAll(),
                     Deadline.after(Duration.ofHours(2)))) {
                 assertThat(later.deadline()).isEqualTo(parentDeadline);
             }
             Deadline sooner = Deadline.after(Duration.ofMinutes(1));
-            try (Scope<Object, Void> earlier = Scope.open("earlier", Scope.Joiner.awaitAll(), sooner)) {
+            try (Scope<Object, Void> earlier = Scope.open("earlier", Joiner.awaitAll(), sooner)) {
                 assertThat(earlier.deadline()).isEqualTo(sooner);
             }
         }
@@ -638,7 +638,7 @@ class ScopeTest {
         CountDownLatch started = new CountDownLatch(1);
         AtomicInteger interrupts = new AtomicInteger();
         Scope<Object, Void> outer = openAwaitAll();
-        Scope<Object, Void> inner = Scope.open("inner", Scope.Joiner.awaitAll(), Deadline.NONE);
+        Scope<Object, Void> inner = Scope.open("inner", Joiner.awaitAll(), Deadline.NONE);
         inner.fork("slow", blockUntilInterrupted(started, interrupts));
         assertThat(started.await(WAIT, SECONDS)).isTrue();
 
@@ -661,13 +661,13 @@ class ScopeTest {
     void openingUnderAnEndedParentThrows() throws Exception {
         try (Scope<Object, Void> s = openAwaitAll()) {
             s.cancel();
-            assertThatThrownBy(() -> Scope.open("child", Scope.Joiner.awaitAll(), Deadline.NONE))
+            assertThatThrownBy(() -> Scope.open("child", Joiner.awaitAll(), Deadline.NONE))
                     .isInstanceOf(IllegalStateException.class).hasMessageContaining("test");
             assertThat(Scope.current()).isSameAs(s);
         }
         Scope<Object, Void> closed = openAwaitAll();
         closed.close();
-        assertThatThrownBy(() -> Scope.open("child", Scope.Joiner.awaitAll(), Deadline.NONE, closed, null))
+        assertThatThrownBy(() -> Scope.open("child", Joiner.awaitAll(), Deadline.NONE, closed, null))
                 .isInstanceOf(IllegalStateException.class);
         assertThat(Scope.current()).isNull();
     }
@@ -677,8 +677,8 @@ class ScopeTest {
     @Test
     void forksAreNamedVirtualThreadsAndPlatformForksAreDaemonPlatformThreads() throws Exception {
         try (Scope<Object, Void> s = openAwaitAll()) {
-            Scope.Subtask<Thread> virtual = s.fork("worker", Thread::currentThread);
-            Scope.Subtask<Thread> platform = s.forkPlatform("pipe-reader", Thread::currentThread);
+            Subtask<Thread> virtual = s.fork("worker", Thread::currentThread);
+            Subtask<Thread> platform = s.forkPlatform("pipe-reader", Thread::currentThread);
             s.join();
             assertThat(virtual.get().isVirtual()).isTrue();
             assertThat(virtual.get().getName()).matches("mcp-worker-\\d+");
@@ -696,7 +696,7 @@ class ScopeTest {
         CountDownLatch started = new CountDownLatch(2);
         AtomicInteger interrupts = new AtomicInteger();
         assertThat(callOn(() -> client.fork("reader", blockUntilInterrupted(started, interrupts)))).isNotNull();
-        Scope.Subtask<Object> seen = client.fork("looker", Scope::current);
+        Subtask<Object> seen = client.fork("looker", Scope::current);
         client.forkPlatform("pipe", blockUntilInterrupted(started, interrupts));
         assertThat(started.await(WAIT, SECONDS)).isTrue();
         assertThatThrownBy(client::join).isInstanceOf(IllegalStateException.class);
@@ -736,7 +736,7 @@ class ScopeTest {
     @Test
     void attachmentAndNameAreKept() {
         Object context = new Object();
-        try (Scope<Object, Void> s = Scope.open("tools/call 7", Scope.Joiner.awaitAll(), Deadline.NONE, null,
+        try (Scope<Object, Void> s = Scope.open("tools/call 7", Joiner.awaitAll(), Deadline.NONE, null,
                 context)) {
             assertThat(s.attachment()).isSameAs(context);
             assertThat(s.name()).isEqualTo("tools/call 7");
@@ -747,7 +747,7 @@ class ScopeTest {
 
     @FunctionalInterface
     private interface ForkFn {
-        Scope.Subtask<Object> fork(String purpose, java.util.concurrent.Callable<Object> task);
+        Subtask<Object> fork(String purpose, java.util.concurrent.Callable<Object> task);
     }
 
     private static final class CopyOnWriteList extends java.util.concurrent.CopyOnWriteArrayList<Thread> {

@@ -31,7 +31,7 @@ class ScopeThreadDumpTest {
         CountDownLatch started = new CountDownLatch(3);
         CountDownLatch release = new CountDownLatch(1);
         Path file = dir.resolve("threads.json");
-        try (Scope<Object, Void> s = Scope.open("dumped", Scope.Joiner.awaitAll(), Deadline.NONE)) {
+        try (Scope<Object, Void> s = Scope.open("dumped", Joiner.awaitAll(), Deadline.NONE)) {
             for (int i = 0; i < 2; i++) {
                 s.fork("dump-probe", () -> {
                     started.countDown();
