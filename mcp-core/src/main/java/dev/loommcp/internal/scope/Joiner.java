@@ -76,63 +76,65 @@ public interface Joiner<T, R> {
     static <T> Joiner<T, T> anySuccessfulResultOrThrow() {
         return new AnySuccessful<>();
     }
-}
 
-final class AllSuccessful<T> implements Joiner<T, List<Subtask<T>>> {
-    private final ConcurrentLinkedQueue<Subtask<T>> forked = new ConcurrentLinkedQueue<>();
-    private final AtomicReference<Throwable> firstFailure = new AtomicReference<>();
+    /** {@link #allSuccessfulOrThrow()}: nested, so that the interface and its policies form no class cycle. */
+    final class AllSuccessful<T> implements Joiner<T, List<Subtask<T>>> {
+        private final ConcurrentLinkedQueue<Subtask<T>> forked = new ConcurrentLinkedQueue<>();
+        private final AtomicReference<Throwable> firstFailure = new AtomicReference<>();
 
-    @SuppressWarnings("unchecked")
-    @Override
-    public boolean onFork(Subtask<? extends T> subtask) {
-        forked.add((Subtask<T>) subtask);
-        return false;
-    }
-
-    @Override
-    public boolean onComplete(Subtask<? extends T> subtask) {
-        return subtask.state() == Subtask.State.FAILED && firstFailure.compareAndSet(null, subtask.exception());
-    }
-
-    @Override
-    public List<Subtask<T>> result() {
-        Throwable f = firstFailure.get();
-        if (f != null) {
-            throw new ScopeFailedException(f);
+        @SuppressWarnings("unchecked")
+        @Override
+        public boolean onFork(Subtask<? extends T> subtask) {
+            forked.add((Subtask<T>) subtask);
+            return false;
         }
-        return List.copyOf(forked);
-    }
-}
 
-final class AnySuccessful<T> implements Joiner<T, T> {
-    private final AtomicReference<Subtask<? extends T>> success = new AtomicReference<>();
-    private final AtomicReference<Throwable> firstFailure = new AtomicReference<>();
-    private volatile boolean anyForked;
-
-    @Override
-    public boolean onFork(Subtask<? extends T> subtask) {
-        anyForked = true;
-        return false;
-    }
-
-    @Override
-    public boolean onComplete(Subtask<? extends T> subtask) {
-        if (subtask.state() == Subtask.State.SUCCESS) {
-            return success.compareAndSet(null, subtask);
+        @Override
+        public boolean onComplete(Subtask<? extends T> subtask) {
+            return subtask.state() == Subtask.State.FAILED && firstFailure.compareAndSet(null, subtask.exception());
         }
-        firstFailure.compareAndSet(null, subtask.exception());
-        return false;
+
+        @Override
+        public List<Subtask<T>> result() {
+            Throwable f = firstFailure.get();
+            if (f != null) {
+                throw new ScopeFailedException(f);
+            }
+            return List.copyOf(forked);
+        }
     }
 
-    @Override
-    public T result() {
-        Subtask<? extends T> s = success.get();
-        if (s != null) {
-            return s.get();
+    /** {@link #anySuccessfulResultOrThrow()}. */
+    final class AnySuccessful<T> implements Joiner<T, T> {
+        private final AtomicReference<Subtask<? extends T>> success = new AtomicReference<>();
+        private final AtomicReference<Throwable> firstFailure = new AtomicReference<>();
+        private volatile boolean anyForked;
+
+        @Override
+        public boolean onFork(Subtask<? extends T> subtask) {
+            anyForked = true;
+            return false;
         }
-        if (!anyForked) {
-            throw new ScopeFailedException(new NoSuchElementException("no subtask was forked"));
+
+        @Override
+        public boolean onComplete(Subtask<? extends T> subtask) {
+            if (subtask.state() == Subtask.State.SUCCESS) {
+                return success.compareAndSet(null, subtask);
+            }
+            firstFailure.compareAndSet(null, subtask.exception());
+            return false;
         }
-        throw new ScopeFailedException(firstFailure.get());
+
+        @Override
+        public T result() {
+            Subtask<? extends T> s = success.get();
+            if (s != null) {
+                return s.get();
+            }
+            if (!anyForked) {
+                throw new ScopeFailedException(new NoSuchElementException("no subtask was forked"));
+            }
+            throw new ScopeFailedException(firstFailure.get());
+        }
     }
 }
