@@ -37,8 +37,7 @@ final class LegacyWire implements WirePath {
         Objects.requireNonNull(options, "options (use RequestOptions.DEFAULT)");
         Deadline start = Deadline.ofNanoTime(System.nanoTime());
         try (Scope<Object, Void> scope = calls.openScope(method, options, start)) {
-            return renewal.call(method, params, options, calls.deadlineOf(options, start).earliest(scope.deadline()),
-                    onSent);
+            return renewal.call(method, params, options, calls.deadlineIn(scope, options, start), onSent);
         }
     }
 

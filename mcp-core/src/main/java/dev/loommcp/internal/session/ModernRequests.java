@@ -141,7 +141,8 @@ final class ModernRequests implements WirePath {
             throws InterruptedException {
         Objects.requireNonNull(method, "method");
         Objects.requireNonNull(options, "options (use RequestOptions.DEFAULT)");
-        try (Scope<Object, Void> scope = calls.openScope(method, options, Deadline.ofNanoTime(System.nanoTime()))) {
+        Deadline start = Deadline.ofNanoTime(System.nanoTime());
+        try (Scope<Object, Void> scope = calls.openScope(method, options, start)) {
             refuseRemoved(method);
             calls.ensureConnected(method);
             String readUri = cacheableRead(method, params);
@@ -152,7 +153,7 @@ final class ModernRequests implements WirePath {
                     return cached;
                 }
             }
-            Deadline deadline = calls.deadlineOf(options);
+            Deadline deadline = calls.deadlineIn(scope, options, start);
             Map<String, Object> result;
             try {
                 result = sendModern(method, params, options, false, onSent, deadline);
