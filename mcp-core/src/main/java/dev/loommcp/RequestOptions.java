@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import dev.loommcp.event.ProgressListener;
 
 /**
  * Per-call options: a timeout or an absolute deadline, a {@link CancellationToken}, a {@link ProgressListener},

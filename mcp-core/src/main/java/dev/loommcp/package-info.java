@@ -3,7 +3,7 @@
  * ({@link dev.loommcp.McpTools}, {@link dev.loommcp.McpResources}, {@link dev.loommcp.McpPrompts},
  * {@link dev.loommcp.McpUtilities}), {@link dev.loommcp.McpTool} handles, per-call {@link dev.loommcp.RequestOptions}
  * and {@link dev.loommcp.CancellationToken}, the handlers a server may call (elicitation, sampling, roots), the
- * {@link dev.loommcp.McpClientListener} and {@link dev.loommcp.McpEventListener}, and the sealed
+ * {@link dev.loommcp.event.McpClientListener} and {@link dev.loommcp.event.McpEventListener}, and the sealed
  * {@link dev.loommcp.McpException} family.
  *
  * <p>Every blocking call is safe and cheap on virtual threads, honours its deadline, token and thread interrupt, and
@@ -17,8 +17,8 @@
  *   <li>request {@code params}, tool {@code arguments}, prompt {@code arguments}, completion {@code context}: none
  *       (the member is left out of the request);</li>
  *   <li>{@link dev.loommcp.McpTools#setToolMeta(java.util.Map) setToolMeta(null)}: clears it;</li>
- *   <li>the builder's {@link dev.loommcp.McpClientBuilder#listener listener} and
- *       {@link dev.loommcp.McpClientBuilder#eventListener eventListener}: none;</li>
+ *   <li>the builder's {@link dev.loommcp.McpClient.Builder#listener listener} and
+ *       {@link dev.loommcp.McpClient.Builder#eventListener eventListener}: none;</li>
  *   <li>every setter of {@link dev.loommcp.RequestOptions.Builder} but {@code putMeta}'s key: not set (the
  *       client's default applies); a {@code _meta} value may be JSON {@code null};</li>
  *   <li>{@link dev.loommcp.CancellationToken#cancel(String) cancel(null)}: the reason {@code "cancelled"}.</li>

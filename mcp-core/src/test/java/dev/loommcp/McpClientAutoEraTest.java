@@ -20,6 +20,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
+import dev.loommcp.config.Era;
+import dev.loommcp.config.ProtocolMode;
 
 /**
  * {@link ProtocolMode#AUTO} (MODERN-ERA.md C.2) against the scripted server: every kind of era evidence on the

@@ -385,7 +385,7 @@ class McpClientCancellationTest {
     void closeFromTheListenerThatTheReleaseRunsDoesNotDeadlock() throws Exception {
         AtomicReference<McpClient> self = new AtomicReference<>();
         CountDownLatch told = new CountDownLatch(1);
-        Session s = sessions.connected(Mode.INLINE, t -> { }, b -> b.eventListener(new dev.loommcp.McpEventListener() {
+        Session s = sessions.connected(Mode.INLINE, t -> { }, b -> b.eventListener(new dev.loommcp.event.McpEventListener() {
             @Override
             public void transportClosed(Throwable cause) {
                 self.get().close();

@@ -22,6 +22,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
+import dev.loommcp.config.Era;
+import dev.loommcp.config.ProtocolMode;
 
 /** {@link McpClient#connect()}: the {@code initialize} handshake, version negotiation and a bounded handshake. */
 class McpClientConnectTest {

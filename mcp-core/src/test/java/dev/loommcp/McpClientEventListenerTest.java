@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import dev.loommcp.event.McpEventListener;
 
 /** {@link McpEventListener}: one start and one end event per request, with durations, and the transport's close. */
 class McpClientEventListenerTest {

@@ -21,6 +21,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import dev.loommcp.config.Era;
+import dev.loommcp.config.ProtocolMode;
 
 /**
  * The modern era's request path against the scripted server (MODERN-ERA.md C.1): the {@code _meta} envelope on every
@@ -67,7 +69,7 @@ class McpClientModernEraTest {
     }
 
     Session modernClient(Mode mode, java.util.function.Consumer<ScriptedTransport> extra,
-                         java.util.function.UnaryOperator<McpClientBuilder> config) throws InterruptedException {
+                         java.util.function.UnaryOperator<McpClient.Builder> config) throws InterruptedException {
         return sessions.connected(mode, t -> {
             modern(t);
             extra.accept(t);

@@ -5,7 +5,6 @@ import dev.loommcp.internal.scope.Joiner;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
 import dev.loommcp.schema.CreateMessageResult;
-import dev.loommcp.spi.Deadline;
 import dev.loommcp.testing.Await;
 import dev.loommcp.testing.BackgroundCall;
 import dev.loommcp.testing.ScriptedTransport.Mode;

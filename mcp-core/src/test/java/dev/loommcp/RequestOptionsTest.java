@@ -9,6 +9,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import dev.loommcp.event.ProgressListener;
 
 /** {@link RequestOptions}: defaults, validation, immutability. */
 class RequestOptionsTest {
@@ -105,7 +106,7 @@ class RequestOptionsTest {
 
     @Test
     void clientBuilderValidatesItsSettings() {
-        McpClientBuilder b = McpClient.newBuilder(dev.loommcp.testing.ScriptedTransport.create(
+        McpClient.Builder b = McpClient.newBuilder(dev.loommcp.testing.ScriptedTransport.create(
                 dev.loommcp.testing.ScriptedTransport.Mode.INLINE));
         assertThatThrownBy(() -> b.requestTimeout(Duration.ZERO)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> b.connectTimeout(Duration.ofSeconds(-1))).isInstanceOf(IllegalArgumentException.class);

@@ -1,6 +1,6 @@
 package dev.loommcp.cli;
 
-import dev.loommcp.Era;
+import dev.loommcp.config.Era;
 import dev.loommcp.McpClient;
 import dev.loommcp.McpCancelledException;
 import dev.loommcp.McpInputRequiredException;

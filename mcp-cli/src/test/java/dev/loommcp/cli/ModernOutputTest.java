@@ -2,12 +2,12 @@ package dev.loommcp.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.loommcp.Era;
+import dev.loommcp.config.Era;
 import dev.loommcp.McpInputRequiredException;
 import dev.loommcp.McpMissingCapabilityException;
 import dev.loommcp.McpUnsupportedInEraException;
 import dev.loommcp.McpUnsupportedVersionException;
-import dev.loommcp.SubscriptionFilter;
+import dev.loommcp.event.SubscriptionFilter;
 import dev.loommcp.jsonrpc.JsonRpcError;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;

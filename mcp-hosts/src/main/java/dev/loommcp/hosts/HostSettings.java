@@ -1,7 +1,6 @@
 package dev.loommcp.hosts;
 
 import dev.loommcp.McpClient;
-import dev.loommcp.McpClientBuilder;
 import dev.loommcp.spi.McpTransport;
 import dev.loommcp.spi.TransportThreads;
 import dev.loommcp.transport.http.HttpTransport;
@@ -26,7 +25,7 @@ import java.util.function.Function;
  */
 record HostSettings(Duration startupTimeout, Duration readyTimeout, RestartPolicy restartPolicy,
                     ServerStateListener listener, Consumer<String> toolsChanged,
-                    BiConsumer<ServerConfig, McpClientBuilder> customizer,
+                    BiConsumer<ServerConfig, McpClient.Builder> customizer,
                     BiConsumer<HttpServerConfig, HttpTransport.Builder> httpCustomizer, TransportThreads threads,
                     Function<ServerConfig, McpTransport> transports, boolean stderrInStatus) {
 

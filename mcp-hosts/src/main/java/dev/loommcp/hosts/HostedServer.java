@@ -1,13 +1,12 @@
 package dev.loommcp.hosts;
 
 import dev.loommcp.CancellationToken;
-import dev.loommcp.Era;
+import dev.loommcp.config.Era;
 import dev.loommcp.McpClient;
-import dev.loommcp.McpClientBuilder;
-import dev.loommcp.McpClientListener;
+import dev.loommcp.event.McpClientListener;
 import dev.loommcp.McpClosedException;
 import dev.loommcp.McpTransportException;
-import dev.loommcp.McpEventListener;
+import dev.loommcp.event.McpEventListener;
 import dev.loommcp.McpSkillServer;
 import dev.loommcp.McpTimeoutException;
 import dev.loommcp.McpToolCaller;
@@ -15,11 +14,15 @@ import dev.loommcp.RequestOptions;
 import dev.loommcp.internal.concurrent.SerialDelivery;
 import dev.loommcp.schema.CallToolResult;
 import dev.loommcp.schema.GetPromptResult;
+import dev.loommcp.schema.ListPromptsResult;
+import dev.loommcp.schema.ListResourceTemplatesResult;
+import dev.loommcp.schema.ListResourcesResult;
+import dev.loommcp.schema.ResourceTemplate;
 import dev.loommcp.schema.Prompt;
 import dev.loommcp.schema.ReadResourceResult;
 import dev.loommcp.schema.Resource;
 import dev.loommcp.schema.Tool;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import dev.loommcp.transport.stdio.McpProcessExitedException;
 import java.time.Duration;
 import java.time.Instant;
@@ -51,7 +54,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * {@link ToolRefresh}, guarded by the same lock. {@link #state()} and {@link #status()} read a snapshot
  * published at each change, without a lock.
  */
-public final class HostedServer implements McpToolCaller, McpSkillServer {
+public final class HostedServer implements McpSkillServer {
 
     private static final System.Logger LOG = System.getLogger(HostedServer.class.getName());
     /** The stderr tail shown when {@link HostSettings#stderrInStatus()} is off. */
@@ -255,6 +258,12 @@ public final class HostedServer implements McpToolCaller, McpSkillServer {
     }
 
     @Override
+    public ListPromptsResult listPrompts(String cursor, RequestOptions options) throws InterruptedException {
+        RequestOptions bounded = bounded(options);
+        return onClient(bounded, c -> c.listPrompts(cursor, bounded));
+    }
+
+    @Override
     public GetPromptResult getPrompt(String name, Map<String, String> arguments, RequestOptions options)
             throws InterruptedException {
         RequestOptions bounded = bounded(options);
@@ -271,6 +280,43 @@ public final class HostedServer implements McpToolCaller, McpSkillServer {
     public ReadResourceResult readResource(String uri, RequestOptions options) throws InterruptedException {
         RequestOptions bounded = bounded(options);
         return onClient(bounded, c -> c.readResource(uri, bounded));
+    }
+
+    @Override
+    public ListResourcesResult listResources(String cursor, RequestOptions options) throws InterruptedException {
+        RequestOptions bounded = bounded(options);
+        return onClient(bounded, c -> c.listResources(cursor, bounded));
+    }
+
+    @Override
+    public ListResourceTemplatesResult listResourceTemplates(String cursor, RequestOptions options)
+            throws InterruptedException {
+        RequestOptions bounded = bounded(options);
+        return onClient(bounded, c -> c.listResourceTemplates(cursor, bounded));
+    }
+
+    @Override
+    public List<ResourceTemplate> listAllResourceTemplates(RequestOptions options) throws InterruptedException {
+        RequestOptions bounded = bounded(options);
+        return onClient(bounded, c -> c.listAllResourceTemplates(bounded));
+    }
+
+    @Override
+    public void subscribe(String uri, RequestOptions options) throws InterruptedException {
+        RequestOptions bounded = bounded(options);
+        onClient(bounded, c -> {
+            c.subscribe(uri, bounded);
+            return null;
+        });
+    }
+
+    @Override
+    public void unsubscribe(String uri, RequestOptions options) throws InterruptedException {
+        RequestOptions bounded = bounded(options);
+        onClient(bounded, c -> {
+            c.unsubscribe(uri, bounded);
+            return null;
+        });
     }
 
     @Override
@@ -579,7 +625,7 @@ public final class HostedServer implements McpToolCaller, McpSkillServer {
     }
 
     private McpClient newClient(int gen) {
-        McpClientBuilder b = McpClient.newBuilder(settings.newTransport(config)).serverName(config.name());
+        McpClient.Builder b = McpClient.newBuilder(settings.newTransport(config)).serverName(config.name());
         settings.customizer().accept(config, b);
         b.listener(new McpClientListener() {
             @Override

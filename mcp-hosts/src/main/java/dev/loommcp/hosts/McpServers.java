@@ -1,12 +1,11 @@
 package dev.loommcp.hosts;
 
 import dev.loommcp.McpClient;
-import dev.loommcp.McpClientBuilder;
 import dev.loommcp.McpClosedException;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.schema.CallToolResult;
 import dev.loommcp.schema.Tool;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import dev.loommcp.spi.TransportThreads;
 import dev.loommcp.transport.http.HttpTransport;
 import java.io.IOException;
@@ -523,7 +522,7 @@ public final class McpServers implements AutoCloseable {
         private RestartPolicy restartPolicy = RestartPolicy.DEFAULT;
         private ServerStateListener listener = change -> { };
         private Consumer<String> toolsChanged = server -> { };
-        private BiConsumer<ServerConfig, McpClientBuilder> customizer = (config, builder) -> { };
+        private BiConsumer<ServerConfig, McpClient.Builder> customizer = (config, builder) -> { };
         private BiConsumer<HttpServerConfig, HttpTransport.Builder> httpCustomizer = (config, builder) -> { };
         private java.util.function.Function<ServerConfig, dev.loommcp.spi.McpTransport> transports = null;
         private boolean stderrInStatus = true;
@@ -709,7 +708,7 @@ public final class McpServers implements AutoCloseable {
          * @param customizer receives the server's configuration and the builder
          * @return this builder
          */
-        public Builder clientCustomizer(BiConsumer<ServerConfig, McpClientBuilder> customizer) {
+        public Builder clientCustomizer(BiConsumer<ServerConfig, McpClient.Builder> customizer) {
             this.customizer = Objects.requireNonNull(customizer, "customizer");
             return this;
         }

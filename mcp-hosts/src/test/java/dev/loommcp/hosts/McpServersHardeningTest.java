@@ -5,9 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.awaitility.Awaitility.await;
 
-import dev.loommcp.McpClientBuilder;
 import dev.loommcp.McpTransportException;
-import dev.loommcp.ProtocolMode;
+import dev.loommcp.config.ProtocolMode;
 import dev.loommcp.schema.Tool;
 import dev.loommcp.testing.LeakCheck;
 import dev.loommcp.testing.ScriptedServerTransport;
@@ -26,6 +25,7 @@ import java.util.function.BiConsumer;
 import java.util.logging.Level;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import dev.loommcp.McpClient;
 
 /**
  * What a new user's break test found in the registry: a flood of {@code tools/list_changed} is coalesced, a
@@ -43,7 +43,7 @@ class McpServersHardeningTest {
     }
 
     private static final String SECRET = "hunter2-s3cr3t";
-    private static final BiConsumer<ServerConfig, McpClientBuilder> LEGACY =
+    private static final BiConsumer<ServerConfig, McpClient.Builder> LEGACY =
             (config, b) -> b.protocolMode(ProtocolMode.LEGACY);
 
     private static Map<String, Object> toolList(String... names) {

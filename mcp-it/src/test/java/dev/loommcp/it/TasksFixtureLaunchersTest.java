@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.fail;
 
 import dev.loommcp.McpClient;
 import dev.loommcp.McpMissingCapabilityException;
-import dev.loommcp.ProtocolMode;
+import dev.loommcp.config.ProtocolMode;
 import dev.loommcp.spi.McpTransport;
 import dev.loommcp.testing.LeakCheck;
 import dev.loommcp.testkit.HttpTasksFixture;

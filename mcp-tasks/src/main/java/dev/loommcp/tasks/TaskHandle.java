@@ -1,7 +1,7 @@
 package dev.loommcp.tasks;
 
 import dev.loommcp.CancellationToken;
-import dev.loommcp.Era;
+import dev.loommcp.config.Era;
 import dev.loommcp.McpCancelledException;
 import dev.loommcp.McpClosedException;
 import dev.loommcp.McpException;
@@ -16,7 +16,7 @@ import dev.loommcp.RequestOptions;
 import dev.loommcp.internal.concurrent.SerialDelivery;
 import dev.loommcp.jsonrpc.JsonRpcError;
 import dev.loommcp.schema.CallToolResult;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import dev.loommcp.spi.TaskChannel;
 import java.time.Duration;
 import java.time.Instant;

@@ -1,7 +1,7 @@
 package dev.loommcp.tasks;
 
 import dev.loommcp.RequestOptions;
-import dev.loommcp.Subscription;
+import dev.loommcp.event.Subscription;
 import dev.loommcp.spi.TaskChannel;
 import java.util.List;
 import java.util.Map;

@@ -4,7 +4,7 @@ import static dev.loommcp.tasks.FakeTaskChannel.completed;
 import static dev.loommcp.tasks.FakeTaskChannel.task;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.loommcp.Era;
+import dev.loommcp.config.Era;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.testing.LeakCheck;
 import java.nio.file.Files;

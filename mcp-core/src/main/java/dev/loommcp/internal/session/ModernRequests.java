@@ -1,9 +1,8 @@
 package dev.loommcp.internal.session;
 
-import dev.loommcp.McpClientBuilder;
 import dev.loommcp.CancellationToken;
 import dev.loommcp.McpCancelledException;
-import dev.loommcp.Era;
+import dev.loommcp.config.Era;
 import dev.loommcp.McpException;
 import dev.loommcp.McpMissingCapabilityException;
 import dev.loommcp.McpProtocolException;
@@ -12,7 +11,7 @@ import dev.loommcp.McpTimeoutException;
 import dev.loommcp.McpTransportException;
 import dev.loommcp.McpUnsupportedInEraException;
 import dev.loommcp.McpUnsupportedVersionException;
-import dev.loommcp.ProtocolMode;
+import dev.loommcp.config.ProtocolMode;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.internal.scope.Scope;
 import dev.loommcp.internal.session.base.Deadlines;
@@ -21,12 +20,13 @@ import dev.loommcp.internal.session.era.Discovery;
 import dev.loommcp.internal.session.era.EraVerdicts;
 import dev.loommcp.jsonrpc.RequestId;
 import dev.loommcp.schema.Implementation;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import dev.loommcp.spi.RequestRouting;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.Consumer;
+import dev.loommcp.McpClient;
 
 /**
  * The modern era's wire path (MCP 2026-07-28): the request's scope, the {@link Envelope} and routing of each
@@ -226,7 +226,7 @@ final class ModernRequests implements WirePath {
                 + (type.equals("input_required") ? "only tools/call, prompts/get and resources/read may send"
                 : type.equals("task") ? (envelope.declaresTasks() ? "only tools/call and tasks/* may send"
                 : "needs the tasks extension " + dev.loommcp.spi.TaskChannel.EXTENSION + ", which this client does "
-                + "not declare (install a TaskSupport: McpClientBuilder.taskSupport)")
+                + "not declare (install a TaskSupport: McpClient.Builder.taskSupport)")
                 : "this client does not know") + "; the result was not used");
     }
 

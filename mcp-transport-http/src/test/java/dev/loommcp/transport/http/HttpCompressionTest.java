@@ -8,7 +8,7 @@ import com.sun.net.httpserver.HttpExchange;
 import dev.loommcp.McpClient;
 import dev.loommcp.McpProtocolException;
 import dev.loommcp.McpTransportException;
-import dev.loommcp.ProtocolMode;
+import dev.loommcp.config.ProtocolMode;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.internal.json.Json;
 import dev.loommcp.schema.CallToolResult;

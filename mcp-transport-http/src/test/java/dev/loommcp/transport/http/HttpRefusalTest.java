@@ -10,7 +10,7 @@ import dev.loommcp.CancellationToken;
 import dev.loommcp.McpCancelledException;
 import dev.loommcp.McpClient;
 import dev.loommcp.McpClosedException;
-import dev.loommcp.ProtocolMode;
+import dev.loommcp.config.ProtocolMode;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.testing.LeakCheck;

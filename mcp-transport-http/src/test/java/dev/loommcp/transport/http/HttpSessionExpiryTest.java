@@ -7,8 +7,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.loommcp.McpClient;
-import dev.loommcp.ProtocolMode;
-import dev.loommcp.McpClientListener;
+import dev.loommcp.config.ProtocolMode;
+import dev.loommcp.event.McpClientListener;
 import dev.loommcp.McpProtocolException;
 import dev.loommcp.McpSessionExpiredException;
 import dev.loommcp.McpTransportException;

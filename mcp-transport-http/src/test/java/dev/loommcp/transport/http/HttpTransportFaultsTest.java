@@ -13,14 +13,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.loommcp.McpClient;
-import dev.loommcp.ProtocolMode;
+import dev.loommcp.config.ProtocolMode;
 import dev.loommcp.McpClosedException;
 import dev.loommcp.McpTimeoutException;
 import dev.loommcp.McpTransportException;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import dev.loommcp.spi.TransportContext;
 import dev.loommcp.testing.LeakCheck;
 import dev.loommcp.testing.RecordingSink;
@@ -624,7 +624,7 @@ class HttpTransportFaultsTest {
                 .connectTimeout(Duration.ofMillis(200)).idleTimeout(Duration.ofMillis(300)).build();
         List<RequestId> failedIds = new CopyOnWriteArrayList<>();
         try (McpClient client = McpClient.newBuilder(transport).protocolMode(ProtocolMode.LEGACY)
-                .eventListener(new dev.loommcp.McpEventListener() {
+                .eventListener(new dev.loommcp.event.McpEventListener() {
                     @Override
                     public void requestFailed(String method, RequestId id, Duration elapsed, Throwable failure) {
                         failedIds.add(id);

@@ -7,7 +7,7 @@ import dev.loommcp.McpTimeoutException;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import dev.loommcp.spi.SendContext;
 import dev.loommcp.spi.TransportContext;
 import dev.loommcp.testing.LeakCheck;

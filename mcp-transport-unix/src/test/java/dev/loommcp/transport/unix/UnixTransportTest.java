@@ -11,7 +11,7 @@ import dev.loommcp.McpClient;
 import dev.loommcp.McpException;
 import dev.loommcp.McpTimeoutException;
 import dev.loommcp.McpTransportException;
-import dev.loommcp.ProtocolMode;
+import dev.loommcp.config.ProtocolMode;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.testing.LeakCheck;
 import dev.loommcp.transport.http.HttpConnector;

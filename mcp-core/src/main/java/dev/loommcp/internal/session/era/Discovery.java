@@ -1,7 +1,7 @@
 package dev.loommcp.internal.session.era;
 
 import dev.loommcp.CancellationToken;
-import dev.loommcp.Era;
+import dev.loommcp.config.Era;
 import dev.loommcp.McpCancelledException;
 import dev.loommcp.McpClosedException;
 import dev.loommcp.McpException;
@@ -11,7 +11,7 @@ import dev.loommcp.McpRpcException;
 import dev.loommcp.McpTimeoutException;
 import dev.loommcp.McpTransportException;
 import dev.loommcp.McpUnsupportedVersionException;
-import dev.loommcp.ProtocolMode;
+import dev.loommcp.config.ProtocolMode;
 import dev.loommcp.internal.json.FastResults;
 import dev.loommcp.internal.json.JsonRpcCodec;
 import dev.loommcp.internal.session.base.CallContext;
@@ -22,7 +22,7 @@ import dev.loommcp.jsonrpc.RequestId;
 import dev.loommcp.schema.DiscoverResult;
 import dev.loommcp.schema.Implementation;
 import dev.loommcp.schema.ServerCapabilities;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import dev.loommcp.spi.McpTransport;
 import dev.loommcp.spi.RequestRouting;
 import dev.loommcp.spi.TransportContext;

@@ -1,4 +1,6 @@
-package dev.loommcp;
+package dev.loommcp.event;
+
+import dev.loommcp.McpClient;
 
 /**
  * A running subscription opened by {@code McpClient.listen} (MCP 2026-07-28 "Subscriptions"; in the legacy era
