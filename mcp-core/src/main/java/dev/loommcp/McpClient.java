@@ -653,10 +653,11 @@ public final class McpClient implements McpTools, McpSkillServer, McpUtilities, 
      * @throws McpProtocolException   if the server's protocol version is not supported or its result is malformed; in
      *                                {@code MODERN} mode, if the server does not speak the modern era (the message
      *                                names what it answered)
-     * @throws McpUnsupportedVersionException if a modern server shares no protocol version with this client
-     * @throws McpMissingCapabilityException  if a modern server refuses {@code server/discover} for a capability
      * @throws McpRpcException        if the server refuses {@code initialize} or {@code server/discover} (in
-     *                                {@code AUTO} mode only with a recognized modern error, {@code -32020})
+     *                                {@code AUTO} mode only with a recognized modern error, {@code -32020}); a
+     *                                modern server that shares no protocol version with this client with
+     *                                {@code -32022} ({@link McpRpcException#supportedVersions()}), one that needs a
+     *                                capability with {@code -32021} ({@link McpRpcException#requiredCapabilities()})
      * @throws McpTimeoutException    if the handshake does not complete in time
      * @throws McpCancelledException  if the token fires
      * @throws McpClosedException     if the client was closed

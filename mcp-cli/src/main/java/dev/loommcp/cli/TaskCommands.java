@@ -320,7 +320,7 @@ final class TaskCommands {
         try {
             if (own) {
                 try {
-                    task.cancel(RequestOptions.timeout(CANCEL_BOUND));
+                    task.cancel(RequestOptions.ofTimeout(CANCEL_BOUND));
                 } catch (RuntimeException e) {
                     io.err().println("mcp: tasks/cancel of task " + task.id() + " failed (" + why + "): "
                             + TerminalText.cap(String.valueOf(e.getMessage())));

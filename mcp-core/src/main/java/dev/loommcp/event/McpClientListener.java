@@ -33,7 +33,7 @@ public interface McpClientListener {
      * Called for {@code notifications/tools/list_changed}: the server's tool list changed. Until the tools are
      * listed again, output-schema checks are skipped for the stale definitions.
      */
-    default void onToolsChanged() {
+    default void onToolsListChanged() {
     }
 
     /**

@@ -38,7 +38,7 @@ public final class Listen implements McpClientListener {
     }
 
     @Override
-    public void onToolsChanged() {
+    public void onToolsListChanged() {
         toolsChanged.run();
     }
 

@@ -35,6 +35,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import dev.loommcp.Registration;
 
 /**
  * One server of a registry ({@link McpServers#server(String)}): its state, its tools, and the host interfaces
@@ -48,7 +49,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * tool call need not be idempotent.
  *
  * <p>Thread-safe: calls from many (virtual) threads run at once. State lives under a {@link ReentrantLock}; no lock
- * is held while a call waits for the server, nor while the registry's {@link ServerStateListener} or tools-changed
+ * is held while a call waits for the server, nor while the registry's {@link McpServersListener} or tools-changed
  * listener runs: state changes are queued under the lock in the order they happen and delivered after it is released,
  * by one thread at a time ({@link #deliverChanges()}). The tool list and its refresh on {@code list_changed} are a
  * {@link ToolRefresh}, guarded by the same lock. {@link #state()} and {@link #status()} read a snapshot
@@ -127,7 +128,7 @@ public final class HostedServer implements McpSkillServer {
 
     /**
      * Returns a snapshot of the server: state, tool count, era, restarts and last failure. Takes no lock (it reads
-     * the snapshot published at the server's last change), so a {@link ServerStateListener} may call it, and
+     * the snapshot published at the server's last change), so a {@link McpServersListener} may call it, and
      * {@link McpServers#statuses()}, for any server at any time.
      *
      * @return the status
@@ -467,9 +468,9 @@ public final class HostedServer implements McpSkillServer {
                 lock.unlock();
             }
             Deadline deadline = Deadline.after(settings.startupTimeout());
-            c.connect(RequestOptions.timeout(settings.startupTimeout()));
+            c.connect(RequestOptions.ofTimeout(settings.startupTimeout()));
             List<Tool> listed = ToolNames.offerable(config.name(), c.serverCapabilities() != null && c.serverCapabilities().tools() != null
-                    ? c.listAllTools(RequestOptions.timeout(remaining(deadline))) : List.of());
+                    ? c.listAllTools(RequestOptions.ofTimeout(remaining(deadline))) : List.of());
             toolList.listen(c, deadline);
             lock.lock();
             try {
@@ -629,7 +630,7 @@ public final class HostedServer implements McpSkillServer {
         settings.customizer().accept(config, b);
         b.listener(new McpClientListener() {
             @Override
-            public void onToolsChanged() {
+            public void onToolsListChanged() {
                 toolList.listChanged(gen);
             }
         });
@@ -655,7 +656,7 @@ public final class HostedServer implements McpSkillServer {
     /** Waits for READY and returns the client, or throws for FAILED, CLOSED, the deadline and the token. */
     private McpClient awaitReady(Deadline deadline, CancellationToken token) throws InterruptedException {
         startAsync();
-        CancellationToken.Registration reg = token == null ? null : token.onCancel(this::wakeUp);
+        Registration reg = token == null ? null : token.onCancel(this::wakeUp);
         try {
             while (true) {
                 int crashedGeneration;
@@ -798,7 +799,7 @@ public final class HostedServer implements McpSkillServer {
         }
         undelivered.deliver(change -> {
             try {
-                settings.listener().stateChanged(change);
+                settings.listener().onStateChanged(change);
             } catch (RuntimeException | Error e) {
                 LOG.log(System.Logger.Level.WARNING, "the server state listener failed: {0}", e.getClass().getName());
             }

@@ -249,7 +249,7 @@ abstract class ReferenceServerContract {
     void timedOutCallSendsCancelledAndTheClientStaysUsable() throws Exception {
         connect();
         assertThatThrownBy(() -> client.callTool("trigger-long-running-operation", Map.of("duration", 5, "steps", 5),
-                RequestOptions.timeout(Duration.ofMillis(500))))
+                RequestOptions.ofTimeout(Duration.ofMillis(500))))
                 .isInstanceOf(McpTimeoutException.class)
                 .hasMessageContaining("tools/call");
         assertThat(client.pendingRequestCount()).isZero();
@@ -270,7 +270,7 @@ abstract class ReferenceServerContract {
         connect();
         CancellationToken token = CancellationToken.create();
         var future = client.callToolAsync("trigger-long-running-operation", Map.of("duration", 5, "steps", 5),
-                RequestOptions.token(token));
+                RequestOptions.ofToken(token));
         org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> client.pendingRequestCount() == 1);
         token.cancel("user pressed stop");
         assertThatThrownBy(future::join).hasCauseInstanceOf(dev.loommcp.McpCancelledException.class);

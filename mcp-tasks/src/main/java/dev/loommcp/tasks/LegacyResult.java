@@ -94,7 +94,7 @@ final class LegacyResult {
     /** A status from tasks/get, bounded, for explaining a tasks/result error; the known snapshot if that fails. */
     private static TaskSnapshot learnQuietly(TaskHandle h) {
         try {
-            return h.get(RequestOptions.timeout(TaskHandle.CANCEL_BOUND));
+            return h.get(RequestOptions.ofTimeout(TaskHandle.CANCEL_BOUND));
         } catch (RuntimeException e) {
             return h.snapshot();
         } catch (InterruptedException e) {

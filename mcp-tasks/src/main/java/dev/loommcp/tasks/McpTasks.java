@@ -34,7 +34,7 @@ import dev.loommcp.McpClient;
  * CallToolResult r = client.callTool("slow_compute", Map.of("seconds", 5));    // a task, driven to its result
  * McpTask task = tasks.callToolAsTask("slow_compute", Map.of("seconds", 60), RequestOptions.DEFAULT);
  * task.addListener((t, s) -> System.out.println(s.status()));
- * CallToolResult r2 = task.await(RequestOptions.timeout(Duration.ofMinutes(5)));
+ * CallToolResult r2 = task.await(RequestOptions.ofTimeout(Duration.ofMinutes(5)));
  * }</pre>
  *
  * <p>Polls run on virtual threads only while a poll request is out: a thousand waiting tasks cost no thread between

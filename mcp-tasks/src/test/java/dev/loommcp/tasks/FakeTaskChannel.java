@@ -33,6 +33,7 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import dev.loommcp.Registration;
 
 /**
  * An in-process scripted tasks server behind the {@link TaskChannel} SPI, for unit tests of the driver without a
@@ -316,7 +317,7 @@ final class FakeTaskChannel implements TaskChannel {
     private Map<String, Object> awaitResult(String id, RequestOptions options) throws InterruptedException {
         Deadline d = TaskHandle.deadlineOf(options);
         CancellationToken token = options.token().orElse(null);
-        CancellationToken.Registration reg = token == null ? null : token.onCancel(() -> {
+        Registration reg = token == null ? null : token.onCancel(() -> {
             lock.lock();
             try {
                 changed.signalAll();

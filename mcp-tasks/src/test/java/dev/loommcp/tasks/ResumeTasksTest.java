@@ -29,7 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
 @ExtendWith(LeakCheck.class)
 class ResumeTasksTest {
 
-    private static final RequestOptions TEN_S = RequestOptions.timeout(Duration.ofSeconds(10));
+    private static final RequestOptions TEN_S = RequestOptions.ofTimeout(Duration.ofSeconds(10));
 
     @TempDir
     Path dir;

@@ -77,7 +77,7 @@ class ScriptedServerTransportTest {
         CountDownLatch changed = new CountDownLatch(1);
         try (McpClient client = McpClient.newBuilder(server).listener(new McpClientListener() {
             @Override
-            public void onToolsChanged() {
+            public void onToolsListChanged() {
                 changed.countDown();
             }
         }).build()) {

@@ -10,7 +10,7 @@ import dev.loommcp.McpTimeoutException;
 import dev.loommcp.McpTransportException;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.internal.scope.RequestScope;
-import dev.loommcp.internal.scope.Registration;
+import dev.loommcp.Registration;
 import dev.loommcp.internal.scope.Scope;
 import dev.loommcp.internal.scope.Joiner;
 import dev.loommcp.internal.session.base.CallContext;
@@ -217,7 +217,7 @@ final class CallLife {
         if (p.relay == null && !options.resetTimeoutOnProgress() && !deadline.isNone()) {
             deadlines.watch(p, deadline); // the caller then waits without a timer of its own
         }
-        CancellationToken.Registration registration = token == null ? null
+        Registration registration = token == null ? null
                 : token.onCancel(() -> p.future.completeExceptionally(new CancelSignal(token.reason())));
         // the end of the scope it runs in (the outer request, a fan-out scope, the client) cancels it on the wire;
         // its own request's scope is told through its attachment (no registration per call), another through a
@@ -361,7 +361,7 @@ final class CallLife {
         }
         // the caller learns a refused delivery (an HTTP error status), as it always did
         CallContext context = new CallContext(deadline, null, true, routing, life.transportThreads());
-        CancellationToken.Registration registration = token == null ? null : token.onCancel(context::cancel);
+        Registration registration = token == null ? null : token.onCancel(context::cancel);
         try {
             transport.send(new JsonRpcMessage.Notification(method, params), context);
         } catch (RuntimeException e) {

@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 import dev.loommcp.McpClient;
+import dev.loommcp.Registration;
 
 /**
  * Completes a multi round-trip request (MCP 2026-07-28 "Multi Round-Trip Requests"): a {@code tools/call},
@@ -348,7 +349,7 @@ final class InputRounds {
             return;
         }
         CountDownLatch cancelled = new CountDownLatch(1);
-        CancellationToken.Registration registration = token == null ? () -> { } : token.onCancel(cancelled::countDown);
+        Registration registration = token == null ? () -> { } : token.onCancel(cancelled::countDown);
         try {
             cancelled.await(nanos, TimeUnit.NANOSECONDS);
         } finally {
@@ -372,8 +373,8 @@ final class InputRounds {
         /** Why a {@link Fired#CANCELLED} watch fired: the token's reason, or what ended the request's scope. */
         private volatile String reason;
         private boolean wasInterrupted;
-        private CancellationToken.Registration registration;
-        private dev.loommcp.internal.scope.Registration scopeRegistration;
+        private Registration registration;
+        private Registration scopeRegistration;
 
         static Watch start(Deadline deadline, CancellationToken token) {
             Watch w = new Watch();

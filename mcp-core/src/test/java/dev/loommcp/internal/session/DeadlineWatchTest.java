@@ -36,7 +36,7 @@ class DeadlineWatchTest {
     }
 
     private static RequestOptions timeout(long millis) {
-        return RequestOptions.timeout(Duration.ofMillis(millis));
+        return RequestOptions.ofTimeout(Duration.ofMillis(millis));
     }
 
     @ParameterizedTest(name = "{0}")

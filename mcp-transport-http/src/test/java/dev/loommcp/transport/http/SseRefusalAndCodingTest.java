@@ -144,7 +144,7 @@ class SseRefusalAndCodingTest {
         refuseCall = n -> new String[] {"429", "45"};
         try (McpClient client = client()) {
             client.connect();
-            assertThatThrownBy(() -> client.callTool("t", Map.of(), RequestOptions.timeout(Duration.ofSeconds(10))))
+            assertThatThrownBy(() -> client.callTool("t", Map.of(), RequestOptions.ofTimeout(Duration.ofSeconds(10))))
                     .isInstanceOfSatisfying(McpRateLimitedException.class, e -> {
                         assertThat(e.retryAfter()).contains(Duration.ofSeconds(45));
                         assertThat(e.attempts()).isEqualTo(1);

@@ -152,7 +152,7 @@ class StdioDirectWriteTest {
             for (int i = 0; i < 100; i++) {
                 callers.add(Thread.ofVirtual().start(() -> {
                     try {
-                        c.callTool("x", Map.of("pad", pad), RequestOptions.timeout(Duration.ofMillis(500)));
+                        c.callTool("x", Map.of("pad", pad), RequestOptions.ofTimeout(Duration.ofMillis(500)));
                         outcomes.add(new AssertionError("answered"));
                     } catch (Throwable e) {
                         outcomes.add(e);

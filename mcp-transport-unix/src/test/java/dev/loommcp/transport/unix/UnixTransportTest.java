@@ -273,7 +273,7 @@ class UnixTransportTest {
                 // 3 s, not less: on a loaded machine a shorter deadline can pass before the request reaches the
                 // server, which then never holds (or sees the close of) its connection
                 assertThatThrownBy(() -> client.callTool("hang", Map.of(),
-                        RequestOptions.timeout(Duration.ofSeconds(3))))
+                        RequestOptions.ofTimeout(Duration.ofSeconds(3))))
                         .isInstanceOf(McpTimeoutException.class);
                 // the server saw the connection close: the abort reached the socket
                 assertThat(server.clientGone.await(10, TimeUnit.SECONDS)).isTrue();

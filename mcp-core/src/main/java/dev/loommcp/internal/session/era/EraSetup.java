@@ -292,13 +292,9 @@ public final class EraSetup {
 
     /** The legacy handshake: {@code initialize}, its checks, {@code notifications/initialized}. */
     private void initializeLegacy(RequestOptions options, Deadline deadline) throws InterruptedException {
-        InitializeResult result;
-        try {
-            result = handshake.initialize(host::handshakeCall,
-                    Deadlines.within(options, deadline, "initialize"));
-        } catch (McpRpcException e) {
-            throw Discovery.typed("initialize", e); // -32022: a modern-only server names its versions
-        }
+        // a -32022 (a modern-only server naming its versions) reaches initializeOrDiscover as it came
+        InitializeResult result = handshake.initialize(host::handshakeCall,
+                Deadlines.within(options, deadline, "initialize"));
         host.initialized(result);
         handshake.confirm(result, deadline);
     }

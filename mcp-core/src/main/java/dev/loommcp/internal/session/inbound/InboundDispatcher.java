@@ -175,7 +175,7 @@ public final class InboundDispatcher {
                 tools.markStale();
                 McpClientListener listener = config.listener();
                 if (listener != null) {
-                    host.dispatch(listener::onToolsChanged, EventLoop.SMALL_EVENT_BYTES);
+                    host.dispatch(listener::onToolsListChanged, EventLoop.SMALL_EVENT_BYTES);
                 }
             }
             case "notifications/message" -> {

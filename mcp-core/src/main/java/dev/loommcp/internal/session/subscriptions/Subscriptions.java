@@ -37,6 +37,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
+import dev.loommcp.Registration;
 
 /**
  * The subscriptions of one session ({@code McpClient.listen}), in both eras.
@@ -236,7 +237,7 @@ public final class Subscriptions {
             host.ensureConnected(LISTEN); // throws the closed exception
         }
         host.startBackground("listen", sub::run);
-        CancellationToken.Registration registration = token == null ? null
+        Registration registration = token == null ? null
                 : token.onCancel(() -> sub.firstAck.completeExceptionally(new McpCancelledException(LISTEN
                 + " cancelled before it was acknowledged: " + token.reason())));
         try {

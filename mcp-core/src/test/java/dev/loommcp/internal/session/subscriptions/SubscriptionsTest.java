@@ -35,6 +35,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import dev.loommcp.Registration;
 
 /**
  * {@link Subscriptions} below the public API: string listen ids (which the session itself never sends, but a modern
@@ -128,7 +129,7 @@ class SubscriptionsTest {
             CompletableFuture<Object> f = new CompletableFuture<>();
             calls.put(id, f);
             CancellationToken token = options.token().orElseThrow();
-            CancellationToken.Registration reg = token.onCancel(() -> f.completeExceptionally(
+            Registration reg = token.onCancel(() -> f.completeExceptionally(
                     new McpCancelledException("cancelled: " + token.reason())));
             onSent.accept(id);
             sent.add(id);
