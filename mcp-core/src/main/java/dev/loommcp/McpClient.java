@@ -163,37 +163,37 @@ public final class McpClient implements McpTools, McpSkillServer, McpUtilities, 
      * elsewhere. Not thread-safe; {@link #build()} may be called once per transport (the client owns it).
      */
     public static final class Builder {
-            private final McpTransport transport;
-            private String serverName;
-            private Implementation clientInfo = Implementation.of("loom-mcp", "0.1.0");
-            private Duration requestTimeout = Duration.ofSeconds(60);
-            private Duration connectTimeout = Duration.ofSeconds(30);
-            private ElicitationHandler elicitationHandler;
-            private boolean elicitationUrlMode = true;
-            private boolean applyElicitationDefaults;
-            private SamplingHandler samplingHandler;
-            private RootsHandler rootsHandler;
-            private McpClientListener listener;
-            private McpEventListener eventListener;
-            private OutputSchemaValidation outputSchemaValidation = OutputSchemaValidation.WARN;
-            private int maxListPages = 1000;
-            private int maxConcurrentServerRequests = DEFAULT_MAX_CONCURRENT_SERVER_REQUESTS;
-            private boolean keepNotifications;
-            private int notificationQueueCapacity = 1024;
-            private long notificationQueueBytes = 16L << 20;
-            private int listenerQueueCapacity = 65_536;
-            private long listenerQueueBytes = 32L << 20;
-            private ProtocolMode protocolMode = ProtocolMode.AUTO;
-            private Duration probeTimeout = Duration.ofSeconds(3);
-            private int maxInputRounds = 10;
-            private TaskSupport taskSupport;
-            private int resultCacheEntries = 1024;
-            private long resultCacheBytes = 32L << 20;
-            private EraVerdictFile eraVerdictFile;
+        private final McpTransport transport;
+        private String serverName;
+        private Implementation clientInfo = Implementation.of("loom-mcp", "0.1.0");
+        private Duration requestTimeout = Duration.ofSeconds(60);
+        private Duration connectTimeout = Duration.ofSeconds(30);
+        private ElicitationHandler elicitationHandler;
+        private boolean elicitationUrlMode = true;
+        private boolean applyElicitationDefaults;
+        private SamplingHandler samplingHandler;
+        private RootsHandler rootsHandler;
+        private McpClientListener listener;
+        private McpEventListener eventListener;
+        private OutputSchemaValidation outputSchemaValidation = OutputSchemaValidation.WARN;
+        private int maxListPages = 1000;
+        private int maxConcurrentServerRequests = DEFAULT_MAX_CONCURRENT_SERVER_REQUESTS;
+        private boolean keepNotifications;
+        private int notificationQueueCapacity = 1024;
+        private long notificationQueueBytes = 16L << 20;
+        private int listenerQueueCapacity = 65_536;
+        private long listenerQueueBytes = 32L << 20;
+        private ProtocolMode protocolMode = ProtocolMode.AUTO;
+        private Duration probeTimeout = Duration.ofSeconds(3);
+        private int maxInputRounds = 10;
+        private TaskSupport taskSupport;
+        private int resultCacheEntries = 1024;
+        private long resultCacheBytes = 32L << 20;
+        private EraVerdictFile eraVerdictFile;
 
-            private Builder(McpTransport transport) {
-                this.transport = Objects.requireNonNull(transport, "transport");
-            }
+        private Builder(McpTransport transport) {
+            this.transport = Objects.requireNonNull(transport, "transport");
+        }
 
         /**
          * Sets the name {@link McpClient#serverName()} reports (a host's name for this server, such as its key in
