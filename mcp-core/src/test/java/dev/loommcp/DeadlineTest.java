@@ -1,4 +1,4 @@
-package dev.loommcp.spi;
+package dev.loommcp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -7,7 +7,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import org.junit.jupiter.api.Test;
-import dev.loommcp.Deadline;
 
 class DeadlineTest {
 
