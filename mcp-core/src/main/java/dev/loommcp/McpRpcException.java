@@ -2,14 +2,25 @@ package dev.loommcp;
 
 import dev.loommcp.jsonrpc.JsonRpcError;
 import dev.loommcp.jsonrpc.RequestId;
+import java.util.List;
+import java.util.Map;
 
 /**
  * The server answered a request with a JSON-RPC error (JSON-RPC 2.0 section 5.1). The call reached the server and
- * the server refused or failed it; the client stays usable.
+ * the server refused or failed it; the client stays usable. {@link #code()} tells the kind; two codes of the modern
+ * era (MCP 2026-07-28) have their {@code data} read here:
+ * <ul>
+ *   <li>{@link JsonRpcError#MISSING_REQUIRED_CLIENT_CAPABILITY} ({@code -32021}): the server needs a client
+ *       capability the request did not declare, for example {@code {"elicitation":{"form":{}}}} for a tool that asks
+ *       the user, because no elicitation handler is set on the client. The client declares on each request exactly
+ *       what it can do, so it does not retry: register the handler {@link #requiredCapabilities()} names.</li>
+ *   <li>{@link JsonRpcError#UNSUPPORTED_PROTOCOL_VERSION} ({@code -32022}): the server refused the request's
+ *       protocol version and the client found no version in {@link #supportedVersions()} that it speaks too (when it
+ *       finds one it retries once with it and this exception is not thrown).</li>
+ * </ul>
  */
 public sealed class McpRpcException extends McpException
-        permits McpMissingCapabilityException, McpUnsupportedVersionException, McpTaskFailedException,
-                McpTaskNotFoundException {
+        permits McpTaskFailedException, McpTaskNotFoundException {
 
     private final transient JsonRpcError error;
     /** The method of the failed request (serialized with the exception; the error and id are not). */
@@ -92,6 +103,32 @@ public sealed class McpRpcException extends McpException
      */
     public JsonRpcError error() {
         return error;
+    }
+
+    /**
+     * Returns the capabilities the server requires, from {@code data.requiredCapabilities} of a
+     * {@link JsonRpcError#MISSING_REQUIRED_CLIENT_CAPABILITY} error, as plain JSON.
+     *
+     * @return the capabilities; empty for any other error, or when the server did not name them
+     */
+    @SuppressWarnings("unchecked")
+    public Map<String, Object> requiredCapabilities() {
+        return code() == JsonRpcError.MISSING_REQUIRED_CLIENT_CAPABILITY && data() instanceof Map<?, ?> d
+                && d.get("requiredCapabilities") instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
+    }
+
+    /**
+     * Returns the protocol versions the server supports, from {@code data.supported} of a
+     * {@link JsonRpcError#UNSUPPORTED_PROTOCOL_VERSION} error.
+     *
+     * @return the versions; empty for any other error, or when the server did not list them
+     */
+    public List<String> supportedVersions() {
+        if (code() == JsonRpcError.UNSUPPORTED_PROTOCOL_VERSION && data() instanceof Map<?, ?> d
+                && d.get("supported") instanceof List<?> l) {
+            return l.stream().filter(String.class::isInstance).map(String.class::cast).toList();
+        }
+        return List.of();
     }
 
     /**

@@ -1,11 +1,11 @@
 package dev.loommcp.spi;
 
 import dev.loommcp.CancellationToken;
-import dev.loommcp.Era;
+import dev.loommcp.config.Era;
 import dev.loommcp.McpClosedException;
 import dev.loommcp.McpException;
 import dev.loommcp.RequestOptions;
-import dev.loommcp.Subscription;
+import dev.loommcp.event.Subscription;
 import dev.loommcp.schema.CallToolResult;
 import dev.loommcp.schema.ServerCapabilities;
 import java.util.List;

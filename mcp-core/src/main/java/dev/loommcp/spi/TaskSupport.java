@@ -1,13 +1,13 @@
 package dev.loommcp.spi;
 
-import dev.loommcp.McpClientBuilder;
 import dev.loommcp.McpException;
 import dev.loommcp.RequestOptions;
 import java.time.Duration;
 import java.util.Map;
+import dev.loommcp.McpClient;
 
 /**
- * A task driver installed on a client with {@code McpClientBuilder.taskSupport} (the {@code mcp-tasks} module's
+ * A task driver installed on a client with {@code McpClient.Builder.taskSupport} (the {@code mcp-tasks} module's
  * {@code McpTasks.support()} is the one the project ships). With it installed:
  * <ul>
  *   <li>modern era: every request declares the tasks extension ({@link TaskChannel#EXTENSION}), and a
@@ -24,7 +24,7 @@ import java.util.Map;
 public interface TaskSupport {
 
     /**
-     * Called once by {@code McpClientBuilder.build()} with the new client's channel.
+     * Called once by {@code McpClient.Builder.build()} with the new client's channel.
      *
      * @param channel the channel
      * @throws IllegalStateException if this support is already bound to a client

@@ -1,7 +1,7 @@
 package dev.loommcp.tasks;
 
 import dev.loommcp.CancellationToken;
-import dev.loommcp.Era;
+import dev.loommcp.config.Era;
 import dev.loommcp.McpCancelledException;
 import dev.loommcp.McpClosedException;
 import dev.loommcp.McpException;
@@ -16,7 +16,7 @@ import dev.loommcp.RequestOptions;
 import dev.loommcp.internal.concurrent.SerialDelivery;
 import dev.loommcp.jsonrpc.JsonRpcError;
 import dev.loommcp.schema.CallToolResult;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import dev.loommcp.spi.TaskChannel;
 import java.time.Duration;
 import java.time.Instant;
@@ -29,6 +29,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import dev.loommcp.Registration;
 
 /**
  * The {@link McpTask} of this module: a task's last snapshot, its waiters and listeners, and the driver logic of one
@@ -320,7 +321,7 @@ final class TaskHandle implements McpTask {
     public CallToolResult await(Deadline deadline) throws InterruptedException {
         java.util.Objects.requireNonNull(deadline, "deadline");
         RequestOptions options = deadline.isNone() ? RequestOptions.DEFAULT
-                : RequestOptions.timeout(Duration.ofNanos(Math.max(1, deadline.remainingNanos())));
+                : RequestOptions.ofTimeout(Duration.ofNanos(Math.max(1, deadline.remainingNanos())));
         return await(options);
     }
 
@@ -595,10 +596,9 @@ final class TaskHandle implements McpTask {
      * the method does not exist, or the answer is not a task.
      */
     static boolean isPermanent(RuntimeException e) {
-        return e instanceof dev.loommcp.McpMissingCapabilityException || e instanceof McpProtocolException
-                || e instanceof McpUnsupportedInEraException
-                || (e instanceof McpRpcException r && (r.code() == JsonRpcError.METHOD_NOT_FOUND
-                || r.code() == JsonRpcError.INVALID_PARAMS));
+        return e instanceof McpProtocolException || e instanceof McpUnsupportedInEraException
+                || (e instanceof McpRpcException r && (r.code() == JsonRpcError.MISSING_REQUIRED_CLIENT_CAPABILITY
+                || r.code() == JsonRpcError.METHOD_NOT_FOUND || r.code() == JsonRpcError.INVALID_PARAMS));
     }
 
     /** The interval to the next poll: the server's latest, clamped to the builder's bounds, doubled per back-off. */
@@ -656,8 +656,8 @@ final class TaskHandle implements McpTask {
         } finally {
             lock.unlock();
         }
-        CancellationToken.Registration onToken = token == null ? null : token.onCancel(this::wake);
-        CancellationToken.Registration onClose = owner.channel().closeToken().onCancel(this::wake);
+        Registration onToken = token == null ? null : token.onCancel(this::wake);
+        Registration onClose = owner.channel().closeToken().onCancel(this::wake);
         try {
             watch();
             if (era == Era.MODERN) {
@@ -859,7 +859,7 @@ final class TaskHandle implements McpTask {
         try {
             LOG.log(System.Logger.Level.DEBUG, "cancelling task {0}: {1}", shownId, why);
             Deadline bound = Deadline.after(CANCEL_BOUND); // the cancel and the store's removal together
-            cancel(RequestOptions.timeout(CANCEL_BOUND));
+            cancel(RequestOptions.ofTimeout(CANCEL_BOUND));
             owner.forget(this, bound);
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.DEBUG, "tasks/cancel of task {0} failed: {1}", shownId, e.toString());

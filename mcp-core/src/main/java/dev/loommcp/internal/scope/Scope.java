@@ -1,7 +1,7 @@
 package dev.loommcp.internal.scope;
 
 import dev.loommcp.internal.concurrent.McpThreads;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -21,6 +21,7 @@ import java.lang.invoke.VarHandle;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
+import dev.loommcp.Registration;
 
 /**
  * A scope of concurrent work with the contract of the JDK's {@code StructuredTaskScope} (a preview API in Java 21

@@ -10,7 +10,7 @@ import dev.loommcp.McpTimeoutException;
 import dev.loommcp.McpTransportException;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.internal.scope.RequestScope;
-import dev.loommcp.internal.scope.Registration;
+import dev.loommcp.Registration;
 import dev.loommcp.internal.scope.Scope;
 import dev.loommcp.internal.scope.Joiner;
 import dev.loommcp.internal.session.base.CallContext;
@@ -20,7 +20,7 @@ import dev.loommcp.internal.session.base.Params;
 import dev.loommcp.internal.session.config.SessionConfig;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import dev.loommcp.spi.McpTransport;
 import dev.loommcp.spi.RequestRouting;
 import java.time.Duration;
@@ -236,7 +236,7 @@ final class CallLife {
         if (p.relay == null && !options.resetTimeoutOnProgress() && !deadline.isNone()) {
             deadlines.watch(p, deadline); // the caller then waits without a timer of its own
         }
-        CancellationToken.Registration registration = token == null ? null
+        Registration registration = token == null ? null
                 : token.onCancel(() -> p.future.completeExceptionally(new CancelSignal(token.reason())));
         // the end of the scope it runs in (the outer request, a fan-out scope, the client) cancels it on the wire;
         // its own request's scope is told through its attachment (no registration per call), another through a
@@ -380,7 +380,7 @@ final class CallLife {
         }
         // the caller learns a refused delivery (an HTTP error status), as it always did
         CallContext context = new CallContext(deadline, null, true, routing, life.transportThreads());
-        CancellationToken.Registration registration = token == null ? null : token.onCancel(context::cancel);
+        Registration registration = token == null ? null : token.onCancel(context::cancel);
         try {
             transport.send(new JsonRpcMessage.Notification(method, params), context);
         } catch (RuntimeException e) {

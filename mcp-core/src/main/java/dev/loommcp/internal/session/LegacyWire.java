@@ -1,10 +1,10 @@
 package dev.loommcp.internal.session;
 
-import dev.loommcp.Era;
+import dev.loommcp.config.Era;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.internal.scope.Scope;
 import dev.loommcp.jsonrpc.RequestId;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;

@@ -7,7 +7,7 @@ import static dev.loommcp.internal.scope.Forks.blockUntilInterrupted;
 import static dev.loommcp.internal.scope.Forks.sleepIgnoringInterrupts;
 
 import dev.loommcp.internal.concurrent.McpThreadLeakCheck;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
