@@ -51,7 +51,7 @@ publish_mvn -q -Ppublish deploy -Dmaven.test.skip=true -Dmaven.install.skip=true
 # 2. what was deployed: the BOM names exactly the deployed jar modules; each has its sources and Javadoc jar
 deployed=$(cd "$REPO/dev/loommcp" && ls | sort)
 [[ -n "$deployed" ]] || fail "nothing deployed"
-for unpublished in mcp-it mcp-bench mcp-cli mcp-testkit; do
+for unpublished in mcp-it mcp-bench mcp-cli mcp-it-servers; do
   grep -qx "$unpublished" <<<"$deployed" && fail "$unpublished was deployed; it is not published"
 done
 bom="$REPO/dev/loommcp/mcp-bom/$VERSION"

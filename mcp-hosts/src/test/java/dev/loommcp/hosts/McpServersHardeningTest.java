@@ -11,7 +11,7 @@ import dev.loommcp.ProtocolMode;
 import dev.loommcp.schema.Tool;
 import dev.loommcp.testing.LeakCheck;
 import dev.loommcp.testing.ScriptedServerTransport;
-import dev.loommcp.testkit.CrashFixture;
+import dev.loommcp.it.servers.CrashFixture;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -14,7 +14,7 @@ import dev.loommcp.tasks.McpTasks;
 import dev.loommcp.tasks.TaskRecord;
 import dev.loommcp.tasks.TaskStatus;
 import dev.loommcp.testing.LeakCheck;
-import dev.loommcp.testkit.HttpTasksFixture;
+import dev.loommcp.it.servers.HttpTasksFixture;
 import dev.loommcp.transport.http.HttpTransport;
 import java.io.BufferedReader;
 import java.io.File;

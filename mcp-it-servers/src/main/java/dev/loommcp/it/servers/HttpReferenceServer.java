@@ -1,4 +1,4 @@
-package dev.loommcp.testkit;
+package dev.loommcp.it.servers;
 
 import java.io.IOException;
 import java.net.InetAddress;

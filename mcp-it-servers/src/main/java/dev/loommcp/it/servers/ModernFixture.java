@@ -1,4 +1,4 @@
-package dev.loommcp.testkit;
+package dev.loommcp.it.servers;
 
 import java.nio.file.Path;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.loommcp.testkit;
+package dev.loommcp.it.servers;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;

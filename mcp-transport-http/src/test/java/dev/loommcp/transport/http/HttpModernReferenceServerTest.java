@@ -9,7 +9,7 @@ import dev.loommcp.spi.RequestRouting;
 import dev.loommcp.spi.TransportContext;
 import dev.loommcp.testing.LeakCheck;
 import dev.loommcp.testing.RecordingSink;
-import dev.loommcp.testkit.ReferenceServer;
+import dev.loommcp.it.servers.ReferenceServer;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.net.URI;
