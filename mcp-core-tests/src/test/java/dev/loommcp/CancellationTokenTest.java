@@ -4,7 +4,7 @@ import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.loommcp.internal.concurrent.McpThreadLeakCheck;
+import dev.loommcp.testing.LeakCheck;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /** The contract of {@link CancellationToken}: fires once, keeps its first reason, runs every listener once. */
-@ExtendWith(McpThreadLeakCheck.class)
+@ExtendWith(LeakCheck.class)
 @Timeout(value = 60, unit = SECONDS)
 class CancellationTokenTest {
 

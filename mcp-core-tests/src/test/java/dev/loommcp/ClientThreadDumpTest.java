@@ -1,7 +1,7 @@
 package dev.loommcp;
 
 import dev.loommcp.internal.json.Json;
-import dev.loommcp.testing.McpThreadLeakCheck;
+import dev.loommcp.testing.LeakCheck;
 import dev.loommcp.testing.ScriptedTransport.Mode;
 import dev.loommcp.testing.Sessions;
 import dev.loommcp.testing.Sessions.Session;
@@ -34,11 +34,11 @@ class ClientThreadDumpTest {
 
     /** Connects a client and gives it work that holds threads: an async call the server holds; its thread names. */
     private Set<String> busyClient(List<CompletableFuture<?>> calls) throws Exception {
-        Set<Long> before = McpThreadLeakCheck.snapshot();
+        LeakCheck.Snapshot before = LeakCheck.snapshot();
         Session s = sessions.connected(Mode.BLOCKING, t -> t.hold("tools/call"), b -> b);
         calls.add(s.client().callToolAsync("held", Map.of(), RequestOptions.DEFAULT));
         s.server().awaitRequest("tools/call");
-        return dev.loommcp.internal.concurrent.McpThreads.live().stream().filter(t -> !before.contains(t.threadId()))
+        return dev.loommcp.internal.concurrent.McpThreads.live().stream().filter(t -> !before.threadIds().contains(t.threadId()))
                 .map(Thread::getName).collect(Collectors.toSet());
     }
 

@@ -167,12 +167,12 @@ class McpClientAsyncTest {
     void anAsyncCallAfterCloseFailsWithClosedAndLeavesNoThread() throws Exception {
         Session s = sessions.connected(Mode.INLINE);
         s.client().close();
-        Set<Long> before = dev.loommcp.testing.McpThreadLeakCheck.snapshot();
+        dev.loommcp.testing.LeakCheck.Snapshot before = dev.loommcp.testing.LeakCheck.snapshot();
         assertThatThrownBy(() -> get(s.client().callToolAsync("t", null, RequestOptions.DEFAULT)))
                 .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(McpClosedException.class);
         assertThatThrownBy(() -> get(s.client().requestAsync("x", null, RequestOptions.DEFAULT)))
                 .isInstanceOf(ExecutionException.class).hasCauseInstanceOf(McpClosedException.class);
-        assertThat(dev.loommcp.testing.McpThreadLeakCheck.liveSince(before, "async")).isEmpty();
+        assertThat(before.newThreads("async")).isEmpty();
     }
 
     // ------------------------------------------------------------------------------------------------ concurrency

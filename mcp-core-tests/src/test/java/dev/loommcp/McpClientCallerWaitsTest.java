@@ -7,13 +7,12 @@ import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.spi.SendContext;
 import dev.loommcp.testing.Await;
 import dev.loommcp.testing.HookedTransport;
-import dev.loommcp.testing.McpThreadLeakCheck;
+import dev.loommcp.testing.LeakCheck;
 import dev.loommcp.testing.ScriptedTransport;
 import dev.loommcp.testing.ScriptedTransport.Mode;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -44,7 +43,7 @@ class McpClientCallerWaitsTest {
     @ParameterizedTest(name = "{0}")
     @EnumSource(Mode.class)
     void aPlainRequestSaysTheCallerWaitsAndOneWithProgressOrANotificationDoesNot(Mode mode) throws Exception {
-        Set<Long> threadsBefore = McpThreadLeakCheck.snapshot();
+        LeakCheck.Snapshot threadsBefore = LeakCheck.snapshot();
         List<Sent> sent = new CopyOnWriteArrayList<>();
         McpClient client = McpClient.newBuilder(recording(mode, sent)).build();
         try {
@@ -60,7 +59,7 @@ class McpClientCallerWaitsTest {
         }
         assertThat(sent).startsWith(new Sent("tools/call", true), new Sent("tools/call", false),
                 new Sent("tools/call", false), new Sent("notifications/custom", false));
-        McpThreadLeakCheck.assertNoNewThreads(threadsBefore);
+        threadsBefore.assertNoLeaks();
     }
 
     /** An exchange running on the caller's thread ends when the token fires: the token cancels the send context. */
@@ -90,7 +89,7 @@ class McpClientCallerWaitsTest {
     private static void assertAnInlineExchangeIsEnded(Mode mode, RequestOptions options, Runnable ender,
                                                       Class<? extends McpException> failure, String message)
             throws Exception {
-        Set<Long> threadsBefore = McpThreadLeakCheck.snapshot();
+        LeakCheck.Snapshot threadsBefore = LeakCheck.snapshot();
         CountDownLatch sending = new CountDownLatch(1);
         HookedTransport transport = new HookedTransport(ScriptedTransport.create(mode)).beforeSend((m, c) -> {
             if (m instanceof JsonRpcMessage.Request r && r.method().equals("tools/call") && c.callerWaits()) {
@@ -122,6 +121,6 @@ class McpClientCallerWaitsTest {
         } finally {
             client.close();
         }
-        McpThreadLeakCheck.assertNoNewThreads(threadsBefore);
+        threadsBefore.assertNoLeaks();
     }
 }

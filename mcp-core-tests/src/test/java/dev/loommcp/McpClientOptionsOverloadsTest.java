@@ -8,7 +8,7 @@ import dev.loommcp.schema.LoggingLevel;
 import dev.loommcp.schema.PromptReference;
 import dev.loommcp.testing.Await;
 import dev.loommcp.testing.HookedTransport;
-import dev.loommcp.testing.McpThreadLeakCheck;
+import dev.loommcp.testing.LeakCheck;
 import dev.loommcp.testing.ScriptedTransport;
 import dev.loommcp.testing.ScriptedTransport.Mode;
 import dev.loommcp.testing.Sessions;
@@ -16,7 +16,6 @@ import dev.loommcp.testing.Sessions.Session;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -150,7 +149,7 @@ class McpClientOptionsOverloadsTest {
     @ParameterizedTest(name = "{0}")
     @EnumSource(Mode.class)
     void aTokenFiredWhileANotificationIsSentAbortsTheSend(Mode mode) throws Exception {
-        Set<Long> threadsBefore = McpThreadLeakCheck.snapshot();
+        LeakCheck.Snapshot threadsBefore = LeakCheck.snapshot();
         CountDownLatch sending = new CountDownLatch(1);
         HookedTransport transport = new HookedTransport(ScriptedTransport.create(mode)).beforeSend((m, c) -> {
             if (m instanceof JsonRpcMessage.Notification n && n.method().equals("notifications/custom")) {
@@ -182,6 +181,6 @@ class McpClientOptionsOverloadsTest {
         } finally {
             client.close();
         }
-        McpThreadLeakCheck.assertNoNewThreads(threadsBefore);
+        threadsBefore.assertNoLeaks();
     }
 }

@@ -18,7 +18,7 @@ import dev.loommcp.schema.ResourceTemplateReference;
 import dev.loommcp.schema.TextContent;
 import dev.loommcp.schema.TextResourceContents;
 import dev.loommcp.testing.BackgroundCall;
-import dev.loommcp.testing.McpThreadLeakCheck;
+import dev.loommcp.testing.LeakCheck;
 import dev.loommcp.testing.ScriptedTransport;
 import dev.loommcp.testing.ScriptedTransport.Mode;
 import dev.loommcp.testing.Sessions;
@@ -221,9 +221,9 @@ class McpClientRequestsTest {
         Session s = sessions.connected(Mode.INLINE, t -> t.onClose(() -> box[0].server().deliverNow(
                 new JsonRpcMessage.Request(RequestId.of("late"), "roots/list", null))), b -> b.rootsHandler(List::of));
         box[0] = s;
-        java.util.Set<Long> before = McpThreadLeakCheck.snapshot();
+        LeakCheck.Snapshot before = LeakCheck.snapshot();
         s.client().close();
-        assertThat(McpThreadLeakCheck.liveSince(before, "handler")).isEmpty();
+        assertThat(before.newThreads("handler")).isEmpty();
         assertThat(s.server().answersTo(RequestId.of("late"))).isEmpty();
     }
 

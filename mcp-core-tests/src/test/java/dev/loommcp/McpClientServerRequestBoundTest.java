@@ -9,14 +9,13 @@ import dev.loommcp.jsonrpc.RequestId;
 import dev.loommcp.schema.Root;
 import dev.loommcp.testing.Await;
 import dev.loommcp.testing.BackgroundCall;
-import dev.loommcp.testing.McpThreadLeakCheck;
+import dev.loommcp.testing.LeakCheck;
 import dev.loommcp.testing.ScriptedTransport;
 import dev.loommcp.testing.ScriptedTransport.Mode;
 import dev.loommcp.testing.Sessions;
 import dev.loommcp.testing.Sessions.Session;
 import dev.loommcp.testing.Listen;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -46,7 +45,7 @@ class McpClientServerRequestBoundTest {
         assertThat(bound).isEqualTo(64);
         CountDownLatch release = new CountDownLatch(1);
         AtomicInteger running = new AtomicInteger();
-        Set<Long> before = McpThreadLeakCheck.snapshot();
+        LeakCheck.Snapshot before = LeakCheck.snapshot();
         Session s = sessions.connected(mode, t -> { }, b -> b.rootsHandler(() -> {
             running.incrementAndGet();
             release.await();
@@ -63,7 +62,7 @@ class McpClientServerRequestBoundTest {
             assertThat(e.message()).contains("roots/list").contains("64");
         }
         Await.until("64 handlers running", () -> running.get() == bound);
-        assertThat(McpThreadLeakCheck.liveSince(before, "handler")).hasSize(bound);
+        assertThat(before.newThreads("handler")).hasSize(bound);
         for (int i = 0; i < bound; i++) {
             assertThat(s.server().answersTo(RequestId.of(i))).isEmpty();
         }
@@ -141,7 +140,7 @@ class McpClientServerRequestBoundTest {
     @Test
     void answersFromTheReaderAreQueuedOnTheTransportWithoutCoreThreads() throws Exception {
         ScriptedTransport server = ScriptedTransport.create(Mode.BLOCKING);
-        Set<Long> before = McpThreadLeakCheck.snapshot();
+        LeakCheck.Snapshot before = LeakCheck.snapshot();
         CountDownLatch marker = new CountDownLatch(1);
         try (McpClient client = McpClient.newBuilder(server).maxConcurrentServerRequests(2)
                 .listener(new Listen().notifications(n -> marker.countDown())).build()) {
@@ -154,7 +153,7 @@ class McpClientServerRequestBoundTest {
             assertThat(marker.await(10, TimeUnit.SECONDS)).isTrue();
             assertThat(server.sent().stream().filter(m -> m instanceof JsonRpcMessage.Response).count())
                     .isEqualTo(10);
-            assertThat(McpThreadLeakCheck.liveSince(before, "respond")).isEmpty();
+            assertThat(before.newThreads("respond")).isEmpty();
         }
     }
 

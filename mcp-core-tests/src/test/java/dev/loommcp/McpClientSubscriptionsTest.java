@@ -377,7 +377,7 @@ class McpClientSubscriptionsTest {
         Recorder b = new Recorder();
         Subscription subA = open(s, SubscriptionFilter.allListChanges(), a, 1, Map.of("toolsListChanged", true));
         Subscription subB = open(s, SubscriptionFilter.allListChanges(), b, 2, Map.of("toolsListChanged", true));
-        assertThat(dev.loommcp.testing.McpThreadLeakCheck.live("listen")).hasSizeGreaterThanOrEqualTo(2);
+        assertThat(dev.loommcp.testing.LeakCheck.threads("listen")).hasSizeGreaterThanOrEqualTo(2);
 
         s.client().close();
 
@@ -390,7 +390,7 @@ class McpClientSubscriptionsTest {
         assertThat(a.ended).hasValue(1);
         assertThat(b.ended).hasValue(1);
         assertThat(a.events).isEmpty();
-        assertThat(dev.loommcp.testing.McpThreadLeakCheck.live("listen")).isEmpty(); // joined by close()
+        assertThat(dev.loommcp.testing.LeakCheck.threads("listen")).isEmpty(); // joined by close()
         assertThatThrownBy(() -> s.client().listen(SubscriptionFilter.allListChanges(), new Recorder()))
                 .isInstanceOf(McpClosedException.class);
     }

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static dev.loommcp.internal.scope.Forks.blockUntilInterrupted;
 
-import dev.loommcp.internal.concurrent.McpThreadLeakCheck;
+import dev.loommcp.testing.LeakCheck;
 import dev.loommcp.internal.scope.Forks;
 import dev.loommcp.internal.scope.Scope;
 import dev.loommcp.internal.scope.Joiner;
@@ -26,7 +26,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * to the owner, subtasks, closing, and its place in the scope tree (inside a request it inherits the request's
  * deadline and ends with it). MCP calls in forks: {@code McpScopeCallsTest}.
  */
-@ExtendWith(McpThreadLeakCheck.class)
+@ExtendWith(LeakCheck.class)
 @Timeout(value = 60, unit = SECONDS)
 class McpScopeTest {
 

@@ -4,7 +4,6 @@ import dev.loommcp.McpClient;
 import dev.loommcp.McpClientBuilder;
 import dev.loommcp.ProtocolMode;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Consumer;
 import java.util.function.UnaryOperator;
@@ -15,7 +14,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 /**
  * Builds clients over a {@link ScriptedTransport} for the session tests, and after each test checks that no request
  * is left pending ({@link McpClient#pendingRequestCount()} back to 0), closes every client, and checks that no
- * {@code mcp-} thread is left behind ({@link McpThreadLeakCheck}).
+ * {@code mcp-} thread is left behind ({@link LeakCheck}).
  *
  * <p>Register it as an instance field: {@code @RegisterExtension final Sessions sessions = new Sessions();}. (The
  * test-only package {@code dev.loommcp.testing} is not opened to JUnit, so nothing here is found by reflection: JUnit
@@ -24,7 +23,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 public final class Sessions implements BeforeEachCallback, AfterEachCallback {
 
     private final List<McpClient> clients = new CopyOnWriteArrayList<>();
-    private Set<Long> threadsBefore = Set.of();
+    private LeakCheck.Snapshot threadsBefore = LeakCheck.snapshot();
 
     /** Creates the extension. */
     public Sessions() {
@@ -87,7 +86,7 @@ public final class Sessions implements BeforeEachCallback, AfterEachCallback {
 
     @Override
     public void beforeEach(ExtensionContext context) {
-        threadsBefore = McpThreadLeakCheck.snapshot();
+        threadsBefore = LeakCheck.snapshot();
     }
 
     @Override
@@ -105,6 +104,6 @@ public final class Sessions implements BeforeEachCallback, AfterEachCallback {
             Await.until("pendingRequestCount() of " + c + " back to 0 after close",
                     () -> c.pendingRequestCount() == 0);
         }
-        McpThreadLeakCheck.assertNoNewThreads(threadsBefore);
+        threadsBefore.assertNoLeaks();
     }
 }

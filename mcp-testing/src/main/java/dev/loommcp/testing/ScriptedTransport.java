@@ -3,20 +3,20 @@ package dev.loommcp.testing;
 import dev.loommcp.McpException;
 import dev.loommcp.McpSessionExpiredException;
 import dev.loommcp.McpTransportException;
-import dev.loommcp.internal.json.JsonRpcCodec;
 import dev.loommcp.jsonrpc.JsonRpcError;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
+import dev.loommcp.spi.JsonRpcFraming;
 import dev.loommcp.spi.McpTransport;
 import dev.loommcp.spi.SendContext;
 import dev.loommcp.spi.TransportContext;
 import dev.loommcp.spi.TransportSink;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.LinkedBlockingQueue;
@@ -28,51 +28,79 @@ import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 /**
- * An in-memory {@link McpTransport} with a scriptable fake server, for the session tests of mcp-core.
+ * An in-memory {@link McpTransport} with a scriptable fake MCP server behind it, so that code which holds an
+ * {@code McpClient} can be unit-tested without a process or a socket (loom-mcp's own client tests use it too).
  *
- * <p>Its published, smaller counterpart for users is {@code dev.loommcp.testing.ScriptedServerTransport} (artifact
- * mcp-testing). This copy stays because mcp-core's tests cannot depend on mcp-testing (which depends on mcp-core: a
- * Maven cycle), and because it needs what the public one must not: the internal codec (wire round trip) and a
- * blocking-exchange mode (HTTP-like).
+ * <pre>{@code
+ * ScriptedTransport server = ScriptedTransport.create()
+ *         .on("tools/call", request -> Map.of("content", List.of(Map.of("type", "text", "text", "42"))));
+ * try (McpClient client = McpClient.newBuilder(server).build()) {
+ *     client.connect();
+ *     assertEquals("42", client.callTool("answer", Map.of()).text());
+ * }
+ * assertEquals(1, server.requests("tools/call").size());
+ * }</pre>
  *
- * <p>Every message the client sends goes through {@link JsonRpcCodec} (encoded and decoded back), so what is recorded
- * and what the client receives are exactly what would travel on a wire (integers come back as {@code Integer}, maps as
- * Jackson's maps). Every sent message is recorded; tests wait for them with the {@code await...} methods, which block
- * on a condition, never sleep.
+ * <p><b>The fake server.</b> It answers each request the client sends with the {@link Responder} registered for the
+ * request's method ({@link #on}). A responder returns a result (a {@code Map}, or {@code null} for {@code {}}), a
+ * {@link JsonRpcError} (sent as an error response), a whole {@link JsonRpcMessage}, or {@link #HOLD} to not answer now:
+ * the test answers later with {@link #reply}/{@link #replyError}, in any order, or never. A responder that throws is
+ * answered with {@code -32603} (internal error). Defaults: {@code initialize} answers with
+ * {@link #protocolVersion(String)} (default {@value #DEFAULT_PROTOCOL_VERSION}), {@link #serverCapabilities(Map)}
+ * (default {@code {"tools":{"listChanged":true}}}) and {@link #serverInfo(Map)} (default
+ * {@code {"name":"scripted-server","version":"1.0.0"}}); {@code ping} answers {@code {}}; any other method is answered
+ * with {@code -32601} (method not found). Notifications and the client's answers to server requests are only recorded.
  *
- * <p>The fake server answers requests with {@link Responder}s registered per method ({@link #on}). A responder returns
- * a result map, a {@link JsonRpcError}, a whole {@link JsonRpcMessage}, or {@link #HOLD} to not answer: the test then
- * answers later with {@link #reply}/{@link #replyError} (in any order, or never). Defaults: {@code initialize} answers
- * with {@link #protocolVersion(String)}, {@link #serverCapabilities(Map)} and {@link #serverInfo(Map)}; {@code ping}
- * answers {@code {}}; any other method gets {@code -32601}.
+ * <p><b>The wire.</b> Every message in either direction is encoded and decoded back with the core's framing
+ * ({@link JsonRpcFraming#standard()}), so what is recorded and what the client receives are exactly what would travel
+ * on a wire (integers come back as {@code Integer}, objects as maps).
  *
- * <p>Two modes, as the SPI allows:
+ * <p><b>Delivery</b>, in one of two {@link Mode}s, as the SPI allows:
  * <ul>
- *   <li>{@link Mode#INLINE} (stdio-like): {@link #send} records and returns at once; everything inbound is delivered in
- *       order by one reader thread.</li>
- *   <li>{@link Mode#BLOCKING} (HTTP-like): {@link #send} of a request blocks for the whole exchange, delivering what
- *       the fake server puts on that request's stream (progress, server requests, then the response) to the sink on
- *       the sending thread, and returns once the response was delivered. It ends early, with an
- *       {@link McpTransportException}, when the core runs the {@link SendContext#onCancel} hooks, and with an
- *       {@link InterruptedException} when the sending thread is interrupted. Messages not tied to a request
+ *   <li>{@link Mode#INLINE} (stdio-like, the default of {@link #create()}): {@link #send} records the message and
+ *       returns at once; everything inbound (answers, and what the test pushes with {@link #deliver}/
+ *       {@link #notifyClient}) is handed to the client in order by one reader thread, named
+ *       {@code mcp-testing-reader}, which ends on {@link #close()} or {@link #lose}.</li>
+ *   <li>{@link Mode#BLOCKING} (HTTP-like): {@link #send} of a request returns at once and runs the request's exchange
+ *       on a thread of the request's scope ({@link SendContext#fork}), which delivers what the fake server puts on that
+ *       request's stream ({@link #deliverOn}: progress, server requests, then the answer) and ends with the answer.
+ *       The exchange ends early, reported to the sink's {@code onSendFailed}, when the core runs the
+ *       {@link SendContext#onCancel} hooks, or when its thread is interrupted. Messages not tied to a request
  *       ({@link #deliver}) go through the reader thread, like a GET stream.</li>
  * </ul>
  *
- * <p>{@link #lose} simulates the loss of the transport through {@link TransportSink#onClosed}. After {@link #close()}
- * or a loss, sends are rejected with {@link McpTransportException} (and recorded in {@link #rejectedSends()}) and
- * nothing more reaches the sink. Thread-safe.
+ * <p><b>Observation.</b> Every sent message is recorded ({@link #sent()}, {@link #requests}, {@link #notifications},
+ * with what the core passed along in {@link #sendRecords()}); the {@code await...} methods block on a condition (never
+ * sleep) for at most {@link #awaitTimeout(Duration)} (default 10 seconds) and then throw {@link AssertionError}, so they
+ * work in any test framework. The bound is a safety net, not a statement about speed.
+ *
+ * <p><b>Faults.</b> {@link #lose} simulates the loss of the connection (the sink's {@code onClosed} runs on the calling
+ * thread); {@link #failOpen}, {@link #failSend}, {@link #expireSession} and {@link #deliverJson} (raw, possibly
+ * malformed, JSON) script the other failures a real transport reports. After {@link #close()} or a loss, {@link #send}
+ * throws {@link McpTransportException} (the message is recorded in {@link #rejectedSends()}) and nothing more reaches
+ * the client.
+ *
+ * <p>Thread-safe: responders run on the client's sending thread (inline mode) or on the exchange's thread (blocking
+ * mode); every other method may be called from any thread.
  */
 public final class ScriptedTransport implements McpTransport {
 
-    /** How sends behave. */
+    /** The protocol version the default {@code initialize} responder answers with unless told otherwise. */
+    public static final String DEFAULT_PROTOCOL_VERSION = "2025-11-25";
+
+    /** How sends behave; see the class comment. */
     public enum Mode {
-        /** stdio-like: send queues; one reader thread delivers everything. */
+        /** stdio-like: send records and returns; one reader thread delivers everything inbound, in order. */
         INLINE,
-        /** HTTP-like: send returns at once and each request's exchange runs on its own thread. */
+        /**
+         * HTTP-like: send returns at once and each request's exchange runs on a thread of its own
+         * ({@link SendContext#fork}), carrying that request's stream; {@link McpTransport#exchangePerRequest()} is
+         * {@code true}.
+         */
         BLOCKING
     }
 
-    /** A responder's answer meaning "do not answer now". */
+    /** A responder's answer meaning "do not answer now"; the test answers later with {@link #reply}, or never. */
     public static final Object HOLD = new Object() {
         @Override
         public String toString() {
@@ -80,23 +108,22 @@ public final class ScriptedTransport implements McpTransport {
         }
     };
 
-    /** How the fake server answers one request. */
+    /** How the fake server answers one request. Runs on the thread that handles the request (see the class comment). */
     @FunctionalInterface
     public interface Responder {
         /**
          * Answers a request.
          *
-         * @param request the request as decoded from the wire
-         * @return a result ({@code Map}), a {@link JsonRpcError}, a {@link JsonRpcMessage}, {@code null} for an empty
-         *         result, or {@link #HOLD}
-         * @throws Exception answered as {@code -32603}
+         * @param request the request the client sent, as decoded from the wire
+         * @return a result ({@code Map}), {@code null} for an empty result, a {@link JsonRpcError}, a whole
+         *         {@link JsonRpcMessage}, or {@link #HOLD}
+         * @throws Exception any exception, answered to the client as a {@code -32603} internal error
          */
         Object answer(JsonRpcMessage.Request request) throws Exception;
     }
 
     private static final Object END = new Object();
     private static final Object ABORT = new Object();
-    private static final Duration WAIT = Await.DEFAULT;
 
     /**
      * What the core passed along with one sent message.
@@ -142,7 +169,8 @@ public final class ScriptedTransport implements McpTransport {
     private volatile long openDeadline;
     private volatile RuntimeException openFailure;
     private volatile Runnable onClose;
-    private volatile String protocolVersion = "2025-11-25";
+    private volatile Duration awaitTimeout = Duration.ofSeconds(10);
+    private volatile String protocolVersion = DEFAULT_PROTOCOL_VERSION;
     private volatile Map<String, Object> serverCapabilities = Map.of("tools", Map.of("listChanged", true));
     private volatile Map<String, Object> serverInfo = Map.of("name", "scripted-server", "version", "1.0.0");
     private volatile java.util.function.Supplier<ScriptedTransport> probes;
@@ -156,13 +184,24 @@ public final class ScriptedTransport implements McpTransport {
     }
 
     /**
-     * Creates a transport.
+     * Creates an {@link Mode#INLINE} (stdio-like) transport whose fake server answers {@code initialize} and
+     * {@code ping} (see the class comment).
+     *
+     * @return a new, unopened transport; open it by handing it to {@code McpClient.newBuilder} and connecting
+     */
+    public static ScriptedTransport create() {
+        return create(Mode.INLINE);
+    }
+
+    /**
+     * Creates a transport in the given mode whose fake server answers {@code initialize} and {@code ping}.
      *
      * @param mode inline (stdio-like) or blocking (HTTP-like)
-     * @return the transport
+     * @return a new, unopened transport
+     * @throws NullPointerException if {@code mode} is {@code null}
      */
     public static ScriptedTransport create(Mode mode) {
-        return new ScriptedTransport(mode);
+        return new ScriptedTransport(Objects.requireNonNull(mode, "mode"));
     }
 
     /**
@@ -210,9 +249,24 @@ public final class ScriptedTransport implements McpTransport {
     }
 
     /**
-     * Makes {@link #open} throw.
+     * Sets how long the {@code await...} methods wait before failing.
      *
-     * @param failure the exception to throw
+     * @param timeout the bound; default 10 seconds
+     * @return this
+     * @throws IllegalArgumentException if {@code timeout} is not positive
+     */
+    public ScriptedTransport awaitTimeout(Duration timeout) {
+        if (timeout.isNegative() || timeout.isZero()) {
+            throw new IllegalArgumentException("await timeout must be positive: " + timeout);
+        }
+        this.awaitTimeout = timeout;
+        return this;
+    }
+
+    /**
+     * Makes {@link #open} throw, as a transport that cannot start its server or reach it.
+     *
+     * @param failure the exception to throw, or {@code null} to open normally
      * @return this
      */
     public ScriptedTransport failOpen(RuntimeException failure) {
@@ -221,9 +275,9 @@ public final class ScriptedTransport implements McpTransport {
     }
 
     /**
-     * Returns the result the default {@code initialize} responder sends.
+     * Returns the result the default {@code initialize} responder answers with, so a custom responder can extend it.
      *
-     * @return the result
+     * @return a new mutable map
      */
     public Map<String, Object> initializeResult() {
         Map<String, Object> r = new LinkedHashMap<>();
@@ -242,20 +296,23 @@ public final class ScriptedTransport implements McpTransport {
     /**
      * Sets how the fake server answers a method (replacing any earlier responder, including the defaults).
      *
-     * @param method    the method
+     * @param method    the JSON-RPC method, for example {@code "tools/call"}
      * @param responder the responder
      * @return this
+     * @throws NullPointerException if an argument is {@code null}
      */
     public ScriptedTransport on(String method, Responder responder) {
-        responders.put(method, responder);
+        responders.put(Objects.requireNonNull(method, "method"), Objects.requireNonNull(responder, "responder"));
         return this;
     }
 
     /**
-     * Makes the fake server not answer a method; the test answers with {@link #reply} or never.
+     * Makes the fake server leave a method unanswered; the test answers with {@link #reply}/{@link #replyError}, or
+     * never (the client's call then ends by its own deadline or cancellation).
      *
      * @param method the method
      * @return this
+     * @throws NullPointerException if {@code method} is {@code null}
      */
     public ScriptedTransport hold(String method) {
         return on(method, r -> HOLD);
@@ -268,19 +325,30 @@ public final class ScriptedTransport implements McpTransport {
      * through the reader (a late answer after the exchange ended is delivered like that too).
      *
      * @param id     the request id
-     * @param result the result
+     * @param result the result (plain JSON values), or {@code null} for {@code {}}
      */
     public void reply(RequestId id, Map<String, Object> result) {
-        deliverOn(id, new JsonRpcMessage.Response(id, result));
+        deliverOn(id, new JsonRpcMessage.Response(id, result == null ? Map.of() : result));
+    }
+
+    /**
+     * Answers a request with a JSON-RPC error without data; see {@link #reply}.
+     *
+     * @param id      the request id
+     * @param code    the error code, for example {@link JsonRpcError#INVALID_PARAMS}
+     * @param message the error message
+     */
+    public void replyError(RequestId id, int code, String message) {
+        replyError(id, code, message, null);
     }
 
     /**
      * Answers a request with a JSON-RPC error; see {@link #reply}.
      *
      * @param id      the request id
-     * @param code    the code
-     * @param message the message
-     * @param data    the data, or {@code null}
+     * @param code    the error code
+     * @param message the error message
+     * @param data    the error data (plain JSON values), or {@code null}
      */
     public void replyError(RequestId id, int code, String message, Object data) {
         deliverOn(id, new JsonRpcMessage.ErrorResponse(id, new JsonRpcError(code, message, data)));
@@ -306,19 +374,22 @@ public final class ScriptedTransport implements McpTransport {
     /**
      * Delivers a message through the reader thread (stdio stdout, HTTP GET stream), after everything queued before.
      *
-     * @param message the message
+     * @param message a notification, a server request (the client's answer shows up in {@link #sent()}), or a
+     *                response
      */
     public void deliver(JsonRpcMessage message) {
         inbound.add(wire(message));
     }
 
     /**
-     * Delivers JSON text through the reader thread, decoded with {@link JsonRpcCodec}.
+     * Delivers JSON text through the reader thread, decoded with the core's framing as a transport would decode what
+     * it read (a batch array gives several messages).
      *
      * @param json the text
+     * @throws dev.loommcp.McpProtocolException if the text is not JSON-RPC (the framing's error, on this thread)
      */
     public void deliverJson(String json) {
-        for (JsonRpcMessage m : JsonRpcCodec.decode(json)) {
+        for (JsonRpcMessage m : JsonRpcFraming.standard().decode(json)) {
             inbound.add(m);
         }
     }
@@ -338,9 +409,10 @@ public final class ScriptedTransport implements McpTransport {
      * reader thread racing with {@link #close()} could do.
      *
      * @param message the message
+     * @throws IllegalStateException if the transport was never opened
      */
     public void deliverNow(JsonRpcMessage message) {
-        sink.onMessage(wire(message));
+        openSink().onMessage(wire(message));
     }
 
     /**
@@ -358,9 +430,10 @@ public final class ScriptedTransport implements McpTransport {
      *
      * @param id    the request's id
      * @param cause the failure
+     * @throws IllegalStateException if the transport was never opened
      */
     public void failSend(RequestId id, McpException cause) {
-        sink.onSendFailed(id, cause);
+        openSink().onSendFailed(id, cause);
     }
 
     /**
@@ -373,9 +446,10 @@ public final class ScriptedTransport implements McpTransport {
     }
 
     /**
-     * Sets an action run at the start of the first {@link #close()}, before the transport counts as closed.
+     * Sets an action run at the start of the first {@link #close()}, before the transport counts as closed (on the
+     * closing thread).
      *
-     * @param action the action
+     * @param action the action, or {@code null} for none
      * @return this
      */
     public ScriptedTransport onClose(Runnable action) {
@@ -415,7 +489,7 @@ public final class ScriptedTransport implements McpTransport {
         this.openDeadline = context.openDeadline().nanoTime();
         this.sink = sink;
         this.threads = context.threads();
-        Thread.ofVirtual().name("scripted-reader").start(this::readLoop);
+        Thread.ofVirtual().name("mcp-testing-reader").start(this::readLoop);
     }
 
     /**
@@ -430,7 +504,11 @@ public final class ScriptedTransport implements McpTransport {
         return this;
     }
 
-    /** The stacks recorded at the sends of {@link #recordStacksOf}'s method, in send order. */
+    /**
+     * Returns the stacks recorded at the sends of {@link #recordStacksOf}'s method, in send order.
+     *
+     * @return a snapshot
+     */
     public List<List<String>> sendStacks() {
         return List.copyOf(sendStacks);
     }
@@ -699,31 +777,17 @@ public final class ScriptedTransport implements McpTransport {
      * @param what      description for the failure message
      * @param predicate the match
      * @return the message
-     * @throws AssertionError if none comes within {@link Await#DEFAULT}
+     * @throws AssertionError if none comes within the {@link #awaitTimeout(Duration)}, or if interrupted
      */
     public JsonRpcMessage awaitSent(String what, Predicate<JsonRpcMessage> predicate) {
-        long end = System.nanoTime() + WAIT.toNanos();
-        lock.lock();
-        try {
-            while (true) {
-                for (JsonRpcMessage m : sent) {
-                    if (predicate.test(m)) {
-                        return m;
-                    }
+        return await("the client to send " + what, () -> {
+            for (JsonRpcMessage m : sent) {
+                if (predicate.test(m)) {
+                    return m;
                 }
-                long left = end - System.nanoTime();
-                if (left <= 0) {
-                    throw new AssertionError("timed out waiting for the client to send " + what + "; sent: "
-                            + describe(sent));
-                }
-                changed.awaitNanos(left);
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError("interrupted waiting for " + what, e);
-        } finally {
-            lock.unlock();
-        }
+            return null;
+        });
     }
 
     /**
@@ -732,31 +796,15 @@ public final class ScriptedTransport implements McpTransport {
      * @param method the method
      * @param count  how many
      * @return the requests in send order
+     * @throws AssertionError if fewer come within the {@link #awaitTimeout(Duration)}, or if interrupted
      */
     public List<JsonRpcMessage.Request> awaitRequests(String method, int count) {
-        long end = System.nanoTime() + WAIT.toNanos();
-        lock.lock();
-        try {
-            while (true) {
-                List<JsonRpcMessage.Request> found = sent.stream()
-                        .filter(m -> m instanceof JsonRpcMessage.Request r && r.method().equals(method))
-                        .map(m -> (JsonRpcMessage.Request) m).toList();
-                if (found.size() >= count) {
-                    return found.subList(0, count);
-                }
-                long left = end - System.nanoTime();
-                if (left <= 0) {
-                    throw new AssertionError("timed out waiting for " + count + " " + method + " requests; got "
-                            + found.size());
-                }
-                changed.awaitNanos(left);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError("interrupted waiting for " + method, e);
-        } finally {
-            lock.unlock();
-        }
+        return await(count + " " + method + " requests", () -> {
+            List<JsonRpcMessage.Request> found = sent.stream()
+                    .filter(m -> m instanceof JsonRpcMessage.Request r && r.method().equals(method))
+                    .map(m -> (JsonRpcMessage.Request) m).toList();
+            return found.size() >= count ? found.subList(0, count) : null;
+        });
     }
 
     /**
@@ -764,6 +812,7 @@ public final class ScriptedTransport implements McpTransport {
      *
      * @param method the method
      * @return the request
+     * @throws AssertionError if none comes within the {@link #awaitTimeout(Duration)}
      */
     public JsonRpcMessage.Request awaitRequest(String method) {
         return awaitRequests(method, 1).get(0);
@@ -774,6 +823,7 @@ public final class ScriptedTransport implements McpTransport {
      *
      * @param method the method
      * @return the notification
+     * @throws AssertionError if none comes within the {@link #awaitTimeout(Duration)}
      */
     public JsonRpcMessage.Notification awaitNotification(String method) {
         return (JsonRpcMessage.Notification) awaitSent("a " + method + " notification",
@@ -785,6 +835,7 @@ public final class ScriptedTransport implements McpTransport {
      *
      * @param id the server request's id
      * @return the answer
+     * @throws AssertionError if none comes within the {@link #awaitTimeout(Duration)}
      */
     public JsonRpcMessage awaitAnswerTo(RequestId id) {
         return awaitSent("an answer to server request " + id, m -> answers(m, id));
@@ -794,9 +845,10 @@ public final class ScriptedTransport implements McpTransport {
      * Waits until the blocking-mode send of request {@code id} has returned or thrown.
      *
      * @param id the request id
+     * @throws AssertionError if it does not end within the {@link #awaitTimeout(Duration)}, or if interrupted
      */
     public void awaitSendFinished(RequestId id) {
-        Await.until("the send of request " + id + " to end", () -> finishedSends.contains(id));
+        await("the send of request " + id + " to end", () -> finishedSends.contains(id) ? id : null);
     }
 
     /**
@@ -876,18 +928,56 @@ public final class ScriptedTransport implements McpTransport {
     // ------------------------------------------------------------------------------------------------ internals
 
     /**
-     * Encodes a message with the codec and decodes it back: its wire form.
+     * Encodes a message with the core's framing ({@link JsonRpcFraming#standard()}) and decodes it back: its wire
+     * form, as a peer would read it.
      *
      * @param message the message
      * @return what a peer would read
+     * @throws IllegalArgumentException if the message holds something that is not plain JSON
      */
     public static JsonRpcMessage wire(JsonRpcMessage message) {
-        byte[] bytes = JsonRpcCodec.encode(message);
-        List<JsonRpcMessage> decoded = JsonRpcCodec.decode(new String(bytes, StandardCharsets.UTF_8));
+        JsonRpcFraming framing = JsonRpcFraming.standard();
+        byte[] bytes = framing.encode(message);
+        List<JsonRpcMessage> decoded = framing.decode(bytes, 0, bytes.length);
         if (decoded.size() != 1) {
             throw new AssertionError("one message encoded as " + decoded.size());
         }
         return decoded.get(0);
+    }
+
+    /**
+     * Waits, under the lock and on its condition (signalled by every send and state change), until {@code found}
+     * gives a value, for at most the await timeout.
+     */
+    private <T> T await(String what, java.util.function.Supplier<T> found) {
+        long end = System.nanoTime() + awaitTimeout.toNanos();
+        lock.lock();
+        try {
+            while (true) {
+                T value = found.get();
+                if (value != null) {
+                    return value;
+                }
+                long left = end - System.nanoTime();
+                if (left <= 0) {
+                    throw new AssertionError("timed out waiting for " + what + "; sent: " + describe(sent));
+                }
+                changed.awaitNanos(left);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError("interrupted waiting for " + what, e);
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private TransportSink openSink() {
+        TransportSink s = sink;
+        if (s == null) {
+            throw new IllegalStateException("the scripted transport is not open");
+        }
+        return s;
     }
 
     private Object answer(JsonRpcMessage.Request request) {

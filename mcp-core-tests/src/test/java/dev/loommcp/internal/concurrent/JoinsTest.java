@@ -2,6 +2,7 @@ package dev.loommcp.internal.concurrent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.loommcp.testing.LeakCheck;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -12,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /** {@link Joins#joinAll}: interrupts of the waiting thread do not cut the wait short, the deadline does. */
-@ExtendWith(McpThreadLeakCheck.class)
+@ExtendWith(LeakCheck.class)
 class JoinsTest {
 
     @Test

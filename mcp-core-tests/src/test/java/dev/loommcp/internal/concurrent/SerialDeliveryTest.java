@@ -2,6 +2,7 @@ package dev.loommcp.internal.concurrent;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.loommcp.testing.LeakCheck;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -14,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /** {@link SerialDelivery}: queue order kept across threads, one deliverer at a time, re-entrant items after. */
-@ExtendWith(McpThreadLeakCheck.class)
+@ExtendWith(LeakCheck.class)
 class SerialDeliveryTest {
 
     @Test

@@ -6,14 +6,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static dev.loommcp.internal.scope.Forks.blockUntilInterrupted;
 import static dev.loommcp.internal.scope.Forks.sleepIgnoringInterrupts;
 
-import dev.loommcp.internal.concurrent.McpThreadLeakCheck;
+import dev.loommcp.testing.LeakCheck;
 import dev.loommcp.spi.Deadline;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.NoSuchElementException;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -21,50 +19,19 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.extension.AfterEachCallback;
-import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtendWith;
-import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * The contract of {@link Scope}, the JDK's {@code StructuredTaskScope} contract on Java 21's stable APIs: the joiners'
  * outcomes, the deadline of {@code join}, interrupts, cancellation of forks and child scopes, {@code close} waiting for
  * every fork, confinement, nesting, platform forks and the unconfined scope. Every test checks that no thread is left
- * behind, virtual ({@link McpThreadLeakCheck}) or platform ({@link PlatformThreads}).
+ * behind, virtual or platform ({@link LeakCheck}).
  */
-@ExtendWith({McpThreadLeakCheck.class, ScopeTest.PlatformThreads.class})
+@ExtendWith(LeakCheck.class)
 @Timeout(value = 60, unit = SECONDS)
 class ScopeTest {
 
     private static final long WAIT = 30;
-
-    /** Fails a test that leaves a platform thread named {@code mcp-...} alive (McpThreads tracks only virtual ones). */
-    static final class PlatformThreads implements BeforeEachCallback, AfterEachCallback {
-        private static final ExtensionContext.Namespace NS = ExtensionContext.Namespace.create(PlatformThreads.class);
-
-        @Override
-        public void beforeEach(ExtensionContext context) {
-            context.getStore(NS).put("before", platformMcpThreads());
-        }
-
-        @Override
-        @SuppressWarnings("unchecked")
-        public void afterEach(ExtensionContext context) throws InterruptedException {
-            Set<Thread> before = context.getStore(NS).get("before", Set.class);
-            for (Thread t : platformMcpThreads()) {
-                if (!before.contains(t)) {
-                    t.join(SECONDS.toMillis(10));
-                    assertThat(t.isAlive()).as("platform thread " + t.getName() + " left alive").isFalse();
-                }
-            }
-        }
-
-        private static Set<Thread> platformMcpThreads() {
-            Set<Thread> s = ConcurrentHashMap.newKeySet();
-            Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().startsWith("mcp-")).forEach(s::add);
-            return s;
-        }
-    }
 
     // -------------------------------------------------------------------------------------------- helpers
 

@@ -3,7 +3,7 @@ package dev.loommcp.internal.scope;
 import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.loommcp.internal.concurrent.McpThreadLeakCheck;
+import dev.loommcp.testing.LeakCheck;
 import dev.loommcp.internal.json.Json;
 import dev.loommcp.spi.Deadline;
 import java.nio.file.Files;
@@ -22,7 +22,7 @@ import tools.jackson.databind.JsonNode;
  * process through {@code HotSpotDiagnosticMXBean.dumpThreads}) lists a scope's threads, virtual and platform, under
  * the scope's own thread containers ({@link Scope#containerNames()}), with their {@code mcp-<purpose>-<n>} names.
  */
-@ExtendWith({McpThreadLeakCheck.class, ScopeTest.PlatformThreads.class})
+@ExtendWith(LeakCheck.class)
 @Timeout(value = 60, unit = SECONDS)
 class ScopeThreadDumpTest {
 

@@ -11,7 +11,7 @@ import dev.loommcp.McpProtocolException;
 import dev.loommcp.McpTimeoutException;
 import dev.loommcp.RootsHandler;
 import dev.loommcp.SamplingHandler;
-import dev.loommcp.internal.concurrent.McpThreadLeakCheck;
+import dev.loommcp.testing.LeakCheck;
 import dev.loommcp.internal.json.Json;
 import dev.loommcp.internal.session.config.SessionConfig;
 import dev.loommcp.internal.session.inbound.ClientHandlers;
@@ -49,7 +49,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * server's input requests through {@link ClientHandlers}; a fake {@link InputRounds.Resend} plays the server and
  * records the params of every retry.
  */
-@ExtendWith(McpThreadLeakCheck.class)
+@ExtendWith(LeakCheck.class)
 class InputRoundsTest {
 
     private static final Map<String, Object> CALL = Map.of("name", "deploy", "arguments", Map.of("env", "prod"));

@@ -3,10 +3,9 @@ package dev.loommcp.internal.session;
 import dev.loommcp.ProtocolMode;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.internal.session.config.SessionConfig;
-import dev.loommcp.testing.McpThreadLeakCheck;
+import dev.loommcp.testing.LeakCheck;
 import dev.loommcp.testing.ScriptedTransport;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
@@ -20,18 +19,18 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 final class SessionsUnderTest implements BeforeEachCallback, AfterEachCallback {
 
     private final List<Session> sessions = new CopyOnWriteArrayList<>();
-    private Set<Long> before = Set.of();
+    private LeakCheck.Snapshot before = LeakCheck.snapshot();
 
     @Override
     public void beforeEach(ExtensionContext context) {
-        before = McpThreadLeakCheck.snapshot();
+        before = LeakCheck.snapshot();
     }
 
     @Override
     public void afterEach(ExtensionContext context) {
         sessions.forEach(Session::close);
         sessions.clear();
-        McpThreadLeakCheck.assertNoNewThreads(before);
+        before.assertNoLeaks();
     }
 
     /** A session over {@code t} in {@code mode}, connected with the default options. */

@@ -18,7 +18,7 @@ import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
 import dev.loommcp.schema.ServerCapabilities;
 import dev.loommcp.testing.BackgroundCall;
-import dev.loommcp.testing.McpThreadLeakCheck;
+import dev.loommcp.testing.LeakCheck;
 import dev.loommcp.testing.ScriptedTransport;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -44,7 +44,7 @@ class SubscriptionsTest {
     private static final String SUB_ID = Subscriptions.SUBSCRIPTION_ID;
 
     @RegisterExtension
-    final McpThreadLeakCheck leaks = new McpThreadLeakCheck();
+    final LeakCheck leaks = new LeakCheck();
 
     /** Records listener events as short strings. */
     static final class Events implements SubscriptionListener {
@@ -312,6 +312,6 @@ class SubscriptionsTest {
         } finally {
             session.close();
         }
-        assertThat(McpThreadLeakCheck.live("listen")).isEmpty();
+        assertThat(LeakCheck.threads("listen")).isEmpty();
     }
 }
