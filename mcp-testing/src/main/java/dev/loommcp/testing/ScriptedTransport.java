@@ -145,7 +145,6 @@ public final class ScriptedTransport implements McpTransport {
     private final Mode mode;
     private volatile String stacksOf;
     private final List<List<String>> sendStacks = new java.util.concurrent.CopyOnWriteArrayList<>();
-    private volatile dev.loommcp.spi.TransportThreads threads = dev.loommcp.spi.TransportThreads.standard();
     private volatile boolean sessionExpired;
     private final java.util.concurrent.atomic.AtomicInteger expiredRequests =
             new java.util.concurrent.atomic.AtomicInteger();
@@ -488,7 +487,6 @@ public final class ScriptedTransport implements McpTransport {
         }
         this.openDeadline = context.openDeadline().nanoTime();
         this.sink = sink;
-        this.threads = context.threads();
         Thread.ofVirtual().name("mcp-testing-reader").start(this::readLoop);
     }
 
