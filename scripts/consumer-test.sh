@@ -46,12 +46,12 @@ touch "$WORK/started"
 step "deploying the published modules to $REPO"
 publish_mvn -q -Ppublish deploy -Dmaven.test.skip=true -Dmaven.install.skip=true \
   -DaltDeploymentRepository="loommcp-staging::file://$REPO" \
-  -pl '!mcp-it,!mcp-bench,!mcp-cli' >"$WORK/deploy.log" 2>&1 || { tail -50 "$WORK/deploy.log" >&2; fail "deploy (log: $WORK/deploy.log)"; }
+  -pl '!mcp-it,!mcp-core-tests,!mcp-bench,!mcp-cli' >"$WORK/deploy.log" 2>&1 || { tail -50 "$WORK/deploy.log" >&2; fail "deploy (log: $WORK/deploy.log)"; }
 
 # 2. what was deployed: the BOM names exactly the deployed jar modules; each has its sources and Javadoc jar
 deployed=$(cd "$REPO/dev/loommcp" && ls | sort)
 [[ -n "$deployed" ]] || fail "nothing deployed"
-for unpublished in mcp-it mcp-bench mcp-cli mcp-testkit; do
+for unpublished in mcp-it mcp-core-tests mcp-bench mcp-cli mcp-it-servers; do
   grep -qx "$unpublished" <<<"$deployed" && fail "$unpublished was deployed; it is not published"
 done
 bom="$REPO/dev/loommcp/mcp-bom/$VERSION"
@@ -193,7 +193,7 @@ if [[ "${LOOM_SKIP_REPRO:-0}" != 1 ]]; then
   COPY="$WORK/rebuild"
   mkdir -p "$COPY"
   tar -C "$ROOT" --exclude=./test-servers --exclude=./.git --exclude='*/target' --exclude=./target -cf - . | tar -C "$COPY" -xf -
-  (cd "$COPY" && publish_mvn -q -o -Ppublish package -Dmaven.test.skip=true -pl '!mcp-it,!mcp-bench,!mcp-cli') \
+  (cd "$COPY" && publish_mvn -q -o -Ppublish package -Dmaven.test.skip=true -pl '!mcp-it,!mcp-core-tests,!mcp-bench,!mcp-cli') \
     >"$WORK/rebuild.log" 2>&1 || { tail -50 "$WORK/rebuild.log" >&2; fail "rebuild (log: $WORK/rebuild.log)"; }
   compared=0
   for a in $libs; do

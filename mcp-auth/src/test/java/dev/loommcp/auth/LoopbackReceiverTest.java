@@ -6,6 +6,7 @@ import static org.awaitility.Awaitility.await;
 
 import dev.loommcp.Deadline;
 import dev.loommcp.testing.LeakCheck;
+import dev.loommcp.testing.OwnedProcesses;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.Socket;
@@ -28,11 +29,15 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The loopback redirect receiver: 127.0.0.1, random port, /callback, state-checked, one-shot, bounded, closable. */
 @ExtendWith(LeakCheck.class)
 class LoopbackReceiverTest {
+
+    @RegisterExtension
+    final OwnedProcesses processes = new OwnedProcesses();
 
     HttpClient http;
     final List<URI> shown = new CopyOnWriteArrayList<>();
@@ -92,7 +97,7 @@ class LoopbackReceiverTest {
                 "-Djava.net.preferIPv6Addresses=true", "-Xmx64m", "-XX:TieredStopAtLevel=1", "-cp",
                 ChildJvm.classPath(),
                 LoopbackChild.class.getName()));
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile()).start();
+        Process p = processes.start(new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile()));
         try {
             assertThat(p.waitFor(90, TimeUnit.SECONDS)).as("the child ended").isTrue();
             String text = Files.readString(out);

@@ -3,6 +3,7 @@ package dev.loommcp.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.loommcp.testing.LeakCheck;
+import dev.loommcp.testing.OwnedProcesses;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -10,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -20,6 +22,9 @@ import org.junit.jupiter.params.provider.CsvSource;
  */
 @ExtendWith(LeakCheck.class)
 class BenchArgsTest {
+
+    @RegisterExtension
+    final OwnedProcesses processes = new OwnedProcesses();
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
@@ -45,7 +50,7 @@ class BenchArgsTest {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp", System.getProperty("java.class.path"), Bench.class.getName()));
         cmd.addAll(List.of(argLine.trim().split(" +")));
-        Process p = new ProcessBuilder(cmd).start();
+        Process p = processes.start(new ProcessBuilder(cmd));
         try {
             p.getOutputStream().close();
             String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

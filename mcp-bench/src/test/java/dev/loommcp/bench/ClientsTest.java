@@ -3,6 +3,7 @@ package dev.loommcp.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.loommcp.testing.LeakCheck;
+import dev.loommcp.testing.OwnedProcesses;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -11,6 +12,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -20,6 +22,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  */
 @ExtendWith(LeakCheck.class)
 class ClientsTest {
+
+    @RegisterExtension
+    final OwnedProcesses processes = new OwnedProcesses();
 
     static List<String> clients() {
         return Clients.ALL;
@@ -42,8 +47,9 @@ class ClientsTest {
     @ParameterizedTest
     @MethodSource("nodeClients")
     void eachTypeScriptClientCompletesTheCheckProfile(String name) throws Exception {
-        Process p = new ProcessBuilder(TsClient.command(name, Profile.CHECK, DualEraEchoServerTest.dualArgv()))
-                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        Process p = processes.start(new ProcessBuilder(
+                TsClient.command(name, Profile.CHECK, DualEraEchoServerTest.dualArgv()))
+                .redirectError(ProcessBuilder.Redirect.INHERIT));
         p.getOutputStream().close();
         String result = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8)
                 .lines().filter(l -> l.startsWith("RESULT ")).findFirst().orElse(null);

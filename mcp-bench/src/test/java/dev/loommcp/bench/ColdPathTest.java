@@ -3,6 +3,7 @@ package dev.loommcp.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.loommcp.testing.LeakCheck;
+import dev.loommcp.testing.OwnedProcesses;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,6 +12,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -22,6 +24,9 @@ import org.junit.jupiter.api.io.TempDir;
 @ExtendWith(LeakCheck.class)
 class ColdPathTest {
 
+    @RegisterExtension
+    final OwnedProcesses processes = new OwnedProcesses();
+
     @Test
     void connectCallAndListNeverLoadTheDataBindingMapper(@TempDir Path dir) throws Exception {
         Path log = dir.resolve("classes.log");
@@ -31,7 +36,7 @@ class ColdPathTest {
                 ColdPathProbe.class.getName()));
         cmd.addAll(List.of(java, "-XX:TieredStopAtLevel=1", "-cp", classpath, EchoServer.class.getName(), "--dual"));
         Path out = dir.resolve("probe.out");
-        Process probe = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile()).start();
+        Process probe = processes.start(new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile()));
         probe.getOutputStream().close();
         boolean ended = probe.waitFor(60, TimeUnit.SECONDS);
         if (!ended) {

@@ -3,6 +3,7 @@ package dev.loommcp.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.loommcp.testing.LeakCheck;
+import dev.loommcp.testing.OwnedProcesses;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
@@ -15,6 +16,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -26,6 +28,9 @@ import tools.jackson.databind.json.JsonMapper;
  */
 @ExtendWith(LeakCheck.class)
 class DualEraEchoServerTest {
+
+    @RegisterExtension
+    final OwnedProcesses processes = new OwnedProcesses();
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final String META = "\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
@@ -40,7 +45,7 @@ class DualEraEchoServerTest {
 
     @Test
     void overStdioItAnswersDiscoverAndBothEras() throws Exception {
-        Process server = new ProcessBuilder(dualArgv()).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        Process server = processes.start(new ProcessBuilder(dualArgv()).redirectError(ProcessBuilder.Redirect.INHERIT));
         try (OutputStream in = server.getOutputStream();
              BufferedReader out = new BufferedReader(new InputStreamReader(server.getInputStream(),
                      StandardCharsets.UTF_8))) {

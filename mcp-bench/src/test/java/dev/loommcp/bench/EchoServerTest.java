@@ -3,6 +3,7 @@ package dev.loommcp.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.loommcp.testing.LeakCheck;
+import dev.loommcp.testing.OwnedProcesses;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
@@ -14,12 +15,16 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
 /** The echo server as a real child process, spoken to line by line. */
 @ExtendWith(LeakCheck.class)
 class EchoServerTest {
+
+    @RegisterExtension
+    final OwnedProcesses processes = new OwnedProcesses();
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private Process server;
@@ -33,7 +38,7 @@ class EchoServerTest {
 
     @BeforeEach
     void start() throws Exception {
-        server = new ProcessBuilder(serverArgv()).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        server = processes.start(new ProcessBuilder(serverArgv()).redirectError(ProcessBuilder.Redirect.INHERIT));
         in = server.getOutputStream();
         out = new BufferedReader(new InputStreamReader(server.getInputStream(), StandardCharsets.UTF_8));
     }

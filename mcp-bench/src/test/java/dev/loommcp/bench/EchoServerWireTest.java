@@ -3,6 +3,7 @@ package dev.loommcp.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.loommcp.testing.LeakCheck;
+import dev.loommcp.testing.OwnedProcesses;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -14,6 +15,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The echo server's answers byte for byte, in both modes (single-era and {@code --dual}), as a real child process
@@ -25,6 +27,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(LeakCheck.class)
 class EchoServerWireTest {
+
+    @RegisterExtension
+    final OwnedProcesses processes = new OwnedProcesses();
 
     private static final String META = "\"_meta\":{\"io.modelcontextprotocol/protocolVersion\":\"2026-07-28\","
             + "\"io.modelcontextprotocol/clientCapabilities\":{},"
@@ -63,8 +68,8 @@ class EchoServerWireTest {
     }
 
     /** Sends the lines (in small pieces when asked), closes stdin and returns every answer line. */
-    private static List<String> answers(List<String> argv, List<String> lines, boolean inPieces) throws Exception {
-        Process server = new ProcessBuilder(argv).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+    private List<String> answers(List<String> argv, List<String> lines, boolean inPieces) throws Exception {
+        Process server = processes.start(new ProcessBuilder(argv).redirectError(ProcessBuilder.Redirect.INHERIT));
         try {
             byte[] bytes = (String.join("\n", lines) + "\n").getBytes(StandardCharsets.UTF_8);
             try (OutputStream in = server.getOutputStream()) {

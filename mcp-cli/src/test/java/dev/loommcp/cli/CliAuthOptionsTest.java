@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.loommcp.cli.InProcessCli.Run;
 import dev.loommcp.testing.LeakCheck;
-import dev.loommcp.testkit.HttpOAuthFixture;
+import dev.loommcp.it.servers.HttpOAuthFixture;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;

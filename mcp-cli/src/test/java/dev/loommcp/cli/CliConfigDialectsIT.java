@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.loommcp.cli.CliProcess.Run;
 import dev.loommcp.testing.LeakCheck;
-import dev.loommcp.testkit.ReferenceServer;
+import dev.loommcp.it.servers.ReferenceServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.loommcp.cli.CliProcess.Run;
 import dev.loommcp.testing.LeakCheck;
-import dev.loommcp.testkit.CrashFixture;
-import dev.loommcp.testkit.HttpModernFixture;
-import dev.loommcp.testkit.ModernFixture;
-import dev.loommcp.testkit.ReferenceServer;
+import dev.loommcp.it.servers.CrashFixture;
+import dev.loommcp.it.servers.HttpModernFixture;
+import dev.loommcp.it.servers.ModernFixture;
+import dev.loommcp.it.servers.ReferenceServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.loommcp.internal.json.Json;
 import dev.loommcp.testing.LeakCheck;
-import dev.loommcp.testkit.HttpOAuthFixture;
+import dev.loommcp.it.servers.HttpOAuthFixture;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.HashMap;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.loommcp.cli.CliProcess.Run;
 import dev.loommcp.testing.LeakCheck;
-import dev.loommcp.testkit.ModernFixture;
+import dev.loommcp.it.servers.ModernFixture;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.loommcp.internal.json.Json;
 import dev.loommcp.testing.LeakCheck;
-import dev.loommcp.testkit.HttpReferenceServer;
-import dev.loommcp.testkit.ReferenceServer;
+import dev.loommcp.it.servers.HttpReferenceServer;
+import dev.loommcp.it.servers.ReferenceServer;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;

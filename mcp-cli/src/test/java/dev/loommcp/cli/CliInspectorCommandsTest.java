@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.loommcp.cli.InProcessCli.Run;
 import dev.loommcp.internal.json.Json;
 import dev.loommcp.testing.LeakCheck;
-import dev.loommcp.testkit.CrashFixture;
-import dev.loommcp.testkit.ReferenceServer;
+import dev.loommcp.it.servers.CrashFixture;
+import dev.loommcp.it.servers.ReferenceServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -73,7 +73,7 @@ class CliInspectorCommandsTest {
 
     @Test
     void callAsATaskTakesKeyValueArgumentsToo() {
-        String fixture = dev.loommcp.testkit.TasksFixture.stdioCommand().stream().map(ShellWords::quote)
+        String fixture = dev.loommcp.it.servers.TasksFixture.stdioCommand().stream().map(ShellWords::quote)
                 .collect(Collectors.joining(" "));
         Run r = mcp("--stdio", fixture, "call", "--task", "slow_compute", "seconds=0.2", "label=7");
         assertThat(r.code()).as(r.err()).isZero();

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import dev.loommcp.cli.CliProcess.Run;
 import dev.loommcp.testing.LeakCheck;
-import dev.loommcp.testkit.ReferenceServer;
+import dev.loommcp.it.servers.ReferenceServer;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.loommcp.cli.CliProcess.Run;
 import dev.loommcp.testing.LeakCheck;
-import dev.loommcp.testkit.HttpOAuthFixture;
+import dev.loommcp.it.servers.HttpOAuthFixture;
 import java.io.BufferedReader;
 import java.io.File;
 import java.io.IOException;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.loommcp.cli.InProcessCli.Run;
 import dev.loommcp.internal.json.Json;
 import dev.loommcp.testing.LeakCheck;
-import dev.loommcp.testkit.HttpReferenceServer;
+import dev.loommcp.it.servers.HttpReferenceServer;
 import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.loommcp.internal.json.Json;
 import dev.loommcp.testing.LeakCheck;
-import dev.loommcp.testkit.ReferenceServer;
+import dev.loommcp.it.servers.ReferenceServer;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;

@@ -4,7 +4,7 @@ import static dev.loommcp.cli.CliProcess.run;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.loommcp.cli.CliProcess.Run;
-import dev.loommcp.testkit.HttpReferenceServer;
+import dev.loommcp.it.servers.HttpReferenceServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

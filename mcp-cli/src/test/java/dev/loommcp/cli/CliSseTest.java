@@ -3,7 +3,7 @@ package dev.loommcp.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.loommcp.testing.LeakCheck;
-import dev.loommcp.testkit.HttpReferenceServer;
+import dev.loommcp.it.servers.HttpReferenceServer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

@@ -9,8 +9,8 @@ import dev.loommcp.RequestOptions;
 import dev.loommcp.cli.CliProcess.Run;
 import dev.loommcp.tasks.McpTasks;
 import dev.loommcp.testing.LeakCheck;
-import dev.loommcp.testkit.HttpTasksFixture;
-import dev.loommcp.testkit.ReferenceServer;
+import dev.loommcp.it.servers.HttpTasksFixture;
+import dev.loommcp.it.servers.ReferenceServer;
 import dev.loommcp.transport.http.HttpTransport;
 import java.io.File;
 import java.nio.file.Files;
@@ -58,7 +58,7 @@ class CliTasksIT {
     }
 
     private static String fixtureStdio() {
-        return dev.loommcp.testkit.TasksFixture.stdioCommand().stream()
+        return dev.loommcp.it.servers.TasksFixture.stdioCommand().stream()
                 .map(ShellWords::quote).collect(Collectors.joining(" "));
     }
 

@@ -3,7 +3,7 @@ package dev.loommcp.cli;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.loommcp.testing.LeakCheck;
-import dev.loommcp.testkit.UnixSocketServer;
+import dev.loommcp.it.servers.UnixSocketServer;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;

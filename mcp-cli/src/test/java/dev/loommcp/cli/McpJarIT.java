@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assumptions.assumeFalse;
 import dev.loommcp.cli.CliProcess.Run;
 import dev.loommcp.internal.json.Json;
 import dev.loommcp.testing.LeakCheck;
-import dev.loommcp.testkit.ReferenceServer;
+import dev.loommcp.it.servers.ReferenceServer;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -9,8 +9,8 @@ import dev.loommcp.McpTransportException;
 import dev.loommcp.config.ProtocolMode;
 import dev.loommcp.schema.Tool;
 import dev.loommcp.testing.LeakCheck;
-import dev.loommcp.testing.ScriptedServerTransport;
-import dev.loommcp.testkit.CrashFixture;
+import dev.loommcp.testing.ScriptedTransport;
+import dev.loommcp.it.servers.CrashFixture;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -51,7 +51,7 @@ class McpServersHardeningTest {
                 .map(n -> Map.<String, Object>of("name", n, "inputSchema", Map.of("type", "object"))).toList());
     }
 
-    private static McpServers.Builder scripted(ScriptedServerTransport transport) {
+    private static McpServers.Builder scripted(ScriptedTransport transport) {
         return McpServers.newBuilder().closeTimeout(Duration.ofSeconds(30)).add(StdioServerConfig.of("alpha",
                 "never-run")).transports(c -> transport);
     }
@@ -74,7 +74,7 @@ class McpServersHardeningTest {
         // re-list of its own (2000 notifications, 2001 tools/list) and the listener heard each
         AtomicInteger lists = new AtomicInteger();
         CountDownLatch flooded = new CountDownLatch(1);
-        ScriptedServerTransport alpha = ScriptedServerTransport.create().on("tools/list", r -> {
+        ScriptedTransport alpha = ScriptedTransport.create().on("tools/list", r -> {
             int n = lists.incrementAndGet();
             if (n > 1) {
                 flooded.await(30, TimeUnit.SECONDS);
@@ -103,7 +103,7 @@ class McpServersHardeningTest {
     @Test
     void aReListIsToldOnceEvenWhenItFindsTheSameTools() throws Exception {
         AtomicInteger lists = new AtomicInteger();
-        ScriptedServerTransport alpha = ScriptedServerTransport.create().on("tools/list", r -> {
+        ScriptedTransport alpha = ScriptedTransport.create().on("tools/list", r -> {
             lists.incrementAndGet();
             return toolList("echo");
         });
@@ -123,10 +123,10 @@ class McpServersHardeningTest {
     void aListenerThatClosesTheRegistryWhenAServerFailsDoesNotWaitForItsOwnThread() throws Exception {
         // alpha fails its start (its retry is then pending), beta never finishes connecting; the listener closes
         // the registry on alpha's start thread: close() must not wait out its timeout for that very thread
-        ScriptedServerTransport alpha = ScriptedServerTransport.create().on("initialize", r -> {
+        ScriptedTransport alpha = ScriptedTransport.create().on("initialize", r -> {
             throw new IllegalStateException("database not up yet");
         });
-        ScriptedServerTransport beta = ScriptedServerTransport.create().hold("initialize");
+        ScriptedTransport beta = ScriptedTransport.create().hold("initialize");
         AtomicReference<McpServers> registry = new AtomicReference<>();
         CountDownLatch closed = new CountDownLatch(1);
         List<ServerStateChange> heard = new CopyOnWriteArrayList<>();
@@ -161,7 +161,7 @@ class McpServersHardeningTest {
 
     @Test
     void toolNamesAModelCannotTakeAreLeftOutWithOneWarning() throws Exception {
-        ScriptedServerTransport alpha = ScriptedServerTransport.create().on("tools/list", r -> Map.of("tools",
+        ScriptedTransport alpha = ScriptedTransport.create().on("tools/list", r -> Map.of("tools",
                 List.of(Map.of("name", "echo", "description", "first", "inputSchema", Map.of("type", "object")),
                         Map.of("name", "echo", "description", "second", "inputSchema", Map.of("type", "object")),
                         Map.of("name", "", "inputSchema", Map.of("type", "object")),
@@ -184,7 +184,7 @@ class McpServersHardeningTest {
 
     @Test
     void aFailedServerReportsNoToolCount() throws Exception {
-        ScriptedServerTransport alpha = ScriptedServerTransport.create().on("tools/list", r -> toolList("echo"));
+        ScriptedTransport alpha = ScriptedTransport.create().on("tools/list", r -> toolList("echo"));
         try (McpServers servers = scripted(alpha).restartPolicy(RestartPolicy.NEVER).build()) {
             assertThat(servers.startAll().getFirst().toolCount()).isEqualTo(1);
             alpha.lose(new McpTransportException("the server went away"));

@@ -6,7 +6,7 @@ import static org.awaitility.Awaitility.await;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.schema.Tool;
 import dev.loommcp.testing.LeakCheck;
-import dev.loommcp.testing.ScriptedServerTransport;
+import dev.loommcp.testing.ScriptedTransport;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -33,10 +33,10 @@ class McpServersListenerTest {
                 .map(n -> Map.<String, Object>of("name", n, "inputSchema", Map.of("type", "object"))).toList());
     }
 
-    private static McpServers.Builder scripted(Map<String, ScriptedServerTransport> transports, String... names) {
+    private static McpServers.Builder scripted(Map<String, ScriptedTransport> transports, String... names) {
         McpServers.Builder b = McpServers.newBuilder().closeTimeout(Duration.ofSeconds(5))
                 .transports(config -> transports.computeIfAbsent(config.name(),
-                        n -> ScriptedServerTransport.create().on("tools/list", r -> toolList("echo"))));
+                        n -> ScriptedTransport.create().on("tools/list", r -> toolList("echo"))));
         for (String n : names) {
             b.add(StdioServerConfig.of(n, "never-run"));
         }
@@ -50,7 +50,7 @@ class McpServersListenerTest {
         CyclicBarrier together = new CyclicBarrier(2);
         List<List<ServerStatus>> seen = new CopyOnWriteArrayList<>();
         AtomicReference<Throwable> listenerFailure = new AtomicReference<>();
-        Map<String, ScriptedServerTransport> transports = new ConcurrentHashMap<>();
+        Map<String, ScriptedTransport> transports = new ConcurrentHashMap<>();
         AtomicReference<McpServers> registry = new AtomicReference<>();
         try (McpServers servers = scripted(transports, "alpha", "beta").listener(Listeners.states(change -> {
             if (change.state() != ServerState.READY) {
@@ -87,7 +87,7 @@ class McpServersListenerTest {
     @Test
     void aListenerThatChangesItsOwnServersStateHearsEveryChangeInOrder() throws Exception {
         // the listener itself closes the registry on READY: the CLOSED it causes is told after READY, not inside it
-        Map<String, ScriptedServerTransport> transports = new ConcurrentHashMap<>();
+        Map<String, ScriptedTransport> transports = new ConcurrentHashMap<>();
         List<ServerState> heard = new CopyOnWriteArrayList<>();
         AtomicInteger depth = new AtomicInteger();
         AtomicInteger nested = new AtomicInteger();
@@ -115,7 +115,7 @@ class McpServersListenerTest {
 
     @Test
     void aListenerThatClosesTheRegistryFromARegistryThreadDoesNotDeadlock() throws Exception {
-        Map<String, ScriptedServerTransport> transports = new ConcurrentHashMap<>();
+        Map<String, ScriptedTransport> transports = new ConcurrentHashMap<>();
         List<ServerStateChange> heard = new CopyOnWriteArrayList<>();
         AtomicReference<McpServers> registry = new AtomicReference<>();
         CountDownLatch closed = new CountDownLatch(1);
@@ -147,7 +147,7 @@ class McpServersListenerTest {
         // the first tools/list (at start) gives [echo]; any later one [echo, extra]. The change is announced while
         // initialize is still unanswered: the client is not connected, and a re-list then failed and was lost
         AtomicInteger lists = new AtomicInteger();
-        ScriptedServerTransport alpha = ScriptedServerTransport.create().hold("initialize")
+        ScriptedTransport alpha = ScriptedTransport.create().hold("initialize")
                 .on("tools/list", r -> lists.incrementAndGet() == 1 ? toolList("echo") : toolList("echo", "extra"));
         List<String> toolsChanged = new CopyOnWriteArrayList<>();
         try (McpServers servers = McpServers.newBuilder().closeTimeout(Duration.ofSeconds(5))
@@ -172,7 +172,7 @@ class McpServersListenerTest {
     @Test
     void oneListenerHearsStateChangesAndToolReListsAndSurvivesItsOwnFailure() throws Exception {
         AtomicInteger lists = new AtomicInteger();
-        ScriptedServerTransport alpha = ScriptedServerTransport.create()
+        ScriptedTransport alpha = ScriptedTransport.create()
                 .on("tools/list", r -> toolList("echo", "v" + lists.incrementAndGet()));
         List<ServerState> states = new CopyOnWriteArrayList<>();
         List<String> relisted = new CopyOnWriteArrayList<>();

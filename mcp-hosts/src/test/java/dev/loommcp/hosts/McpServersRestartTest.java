@@ -8,7 +8,7 @@ import dev.loommcp.McpClosedException;
 import dev.loommcp.schema.CallToolResult;
 import dev.loommcp.schema.TextContent;
 import dev.loommcp.testing.LeakCheck;
-import dev.loommcp.testkit.CrashFixture;
+import dev.loommcp.it.servers.CrashFixture;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

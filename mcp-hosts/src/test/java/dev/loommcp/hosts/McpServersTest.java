@@ -10,7 +10,7 @@ import dev.loommcp.RequestOptions;
 import dev.loommcp.schema.CallToolResult;
 import dev.loommcp.schema.TextContent;
 import dev.loommcp.testing.LeakCheck;
-import dev.loommcp.testkit.CrashFixture;
+import dev.loommcp.it.servers.CrashFixture;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.loommcp.schema.CallToolResult;
 import dev.loommcp.schema.TextContent;
 import dev.loommcp.testing.LeakCheck;
-import dev.loommcp.testing.ScriptedServerTransport;
+import dev.loommcp.testing.ScriptedTransport;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -97,11 +97,11 @@ class ToolNamesTest {
     @Test
     void theRegistryNamesToolsForAModelAndRoutesByEitherName() throws Exception {
         String longTool = "list_pull_request_review_comments_for_a_repository_in_an_organisation";
-        Map<String, ScriptedServerTransport> transports = new ConcurrentHashMap<>();
+        Map<String, ScriptedTransport> transports = new ConcurrentHashMap<>();
         Map<String, String[]> lists = Map.of("git hub", new String[] {"search.issues", longTool, "get me"},
                 "git_hub", new String[] {"search_issues"}, "données", new String[] {"lire"});
         try (McpServers servers = McpServers.newBuilder().closeTimeout(Duration.ofSeconds(5))
-                .transports(config -> transports.computeIfAbsent(config.name(), n -> ScriptedServerTransport.create()
+                .transports(config -> transports.computeIfAbsent(config.name(), n -> ScriptedTransport.create()
                         .on("tools/list", r -> toolList(lists.get(n)))
                         .on("tools/call", r -> Map.of("content", List.of(Map.of("type", "text", "text",
                                 n + ":" + r.params().get("name")))))))

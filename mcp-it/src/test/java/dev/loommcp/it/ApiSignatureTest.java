@@ -6,7 +6,7 @@ import dev.loommcp.McpClient;
 import dev.loommcp.auth.McpOAuth;
 import dev.loommcp.hosts.McpServers;
 import dev.loommcp.tasks.McpTasks;
-import dev.loommcp.testing.ScriptedServerTransport;
+import dev.loommcp.testing.ScriptedTransport;
 import dev.loommcp.transport.http.HttpTransport;
 import dev.loommcp.transport.unix.UnixConnector;
 import dev.loommcp.transport.stdio.StdioTransport;
@@ -41,7 +41,7 @@ class ApiSignatureTest {
                 Arguments.of("mcp-transport-stdio", StdioTransport.class),
                 Arguments.of("mcp-transport-http", HttpTransport.class),
                 Arguments.of("mcp-transport-unix", UnixConnector.class),
-                Arguments.of("mcp-testing", ScriptedServerTransport.class),
+                Arguments.of("mcp-testing", ScriptedTransport.class),
                 Arguments.of("mcp-tasks", McpTasks.class),
                 Arguments.of("mcp-hosts", McpServers.class),
                 Arguments.of("mcp-auth", McpOAuth.class));

@@ -8,7 +8,7 @@ import dev.loommcp.config.ProtocolMode;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.testing.LeakCheck;
 import dev.loommcp.testing.RecordingTransport;
-import dev.loommcp.testkit.ModernFixture;
+import dev.loommcp.it.servers.ModernFixture;
 import dev.loommcp.transport.stdio.StdioTransport;
 import java.time.Duration;
 import java.util.List;

@@ -10,7 +10,7 @@ import dev.loommcp.schema.GetPromptResult;
 import dev.loommcp.schema.TextContent;
 import dev.loommcp.schema.TextResourceContents;
 import dev.loommcp.schema.Tool;
-import dev.loommcp.testkit.ModernFixture;
+import dev.loommcp.it.servers.ModernFixture;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 

@@ -6,7 +6,7 @@ import dev.loommcp.McpClient;
 import dev.loommcp.schema.CallToolResult;
 import dev.loommcp.schema.ElicitRequest;
 import dev.loommcp.schema.ElicitResult;
-import dev.loommcp.testkit.ModernFixture;
+import dev.loommcp.it.servers.ModernFixture;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;

@@ -1,7 +1,7 @@
 package dev.loommcp.it;
 
 import dev.loommcp.config.ProtocolMode;
-import dev.loommcp.testkit.ModernFixture;
+import dev.loommcp.it.servers.ModernFixture;
 
 /** The modern-era contract over Streamable HTTP: one fixture server for the class, shared by its clients. */
 abstract class HttpModernEraContract extends ModernEraContract {

@@ -1,7 +1,7 @@
 package dev.loommcp.it;
 
 import dev.loommcp.spi.McpTransport;
-import dev.loommcp.testkit.HttpTasksFixture;
+import dev.loommcp.it.servers.HttpTasksFixture;
 import dev.loommcp.transport.http.HttpTransport;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;

@@ -6,6 +6,7 @@ import dev.loommcp.McpClient;
 import dev.loommcp.McpException;
 import dev.loommcp.config.ProtocolMode;
 import dev.loommcp.testing.LeakCheck;
+import dev.loommcp.testing.OwnedProcesses;
 import dev.loommcp.transport.stdio.StdioTransport;
 import java.io.File;
 import java.nio.file.Files;
@@ -19,6 +20,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -30,6 +32,9 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @ExtendWith(LeakCheck.class)
 class LoggingRouteTest {
+
+    @RegisterExtension
+    final OwnedProcesses processes = new OwnedProcesses();
 
     @Test
     void theSdksLogLinesReachTheSlf4jBackendAUserRoutesSystemLoggerTo(@TempDir Path dir) throws Exception {
@@ -44,10 +49,11 @@ class LoggingRouteTest {
                 .split(File.pathSeparator)).filter(p -> !p.contains("slf4j-nop")).toList());
         classPath.addAll(route);
         Path err = dir.resolve("child.err");
-        Process child = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        Process child = processes.start(new ProcessBuilder(
+                Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp", String.join(File.pathSeparator, classPath), Child.class.getName())
                 .redirectInput(new File("/dev/null")).redirectOutput(dir.resolve("child.out").toFile())
-                .redirectError(err.toFile()).start();
+                .redirectError(err.toFile()));
         try {
             assertThat(child.waitFor(60, TimeUnit.SECONDS)).as("the child ends").isTrue();
         } finally {

@@ -23,7 +23,7 @@ import dev.loommcp.schema.ReadResourceResult;
 import dev.loommcp.schema.TextContent;
 import dev.loommcp.schema.TextResourceContents;
 import dev.loommcp.schema.Tool;
-import dev.loommcp.testkit.ModernFixture;
+import dev.loommcp.it.servers.ModernFixture;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -16,7 +16,7 @@ import dev.loommcp.hosts.ServerStatus;
 import dev.loommcp.schema.CallToolResult;
 import dev.loommcp.schema.TextContent;
 import dev.loommcp.testing.LeakCheck;
-import dev.loommcp.testkit.HttpOAuthFixture;
+import dev.loommcp.it.servers.HttpOAuthFixture;
 import dev.loommcp.transport.http.HttpTransport;
 import java.net.URI;
 import java.net.http.HttpClient;

@@ -13,7 +13,7 @@ import dev.loommcp.auth.EnterpriseIdp;
 import dev.loommcp.auth.McpOAuth;
 import dev.loommcp.auth.TokenSet;
 import dev.loommcp.testing.LeakCheck;
-import dev.loommcp.testkit.HttpOAuthFixture;
+import dev.loommcp.it.servers.HttpOAuthFixture;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.math.BigInteger;

@@ -1,6 +1,6 @@
 package dev.loommcp.it;
 
-import static dev.loommcp.testkit.ModernFixture.Variant.DUAL_ERA;
+import static dev.loommcp.it.servers.ModernFixture.Variant.DUAL_ERA;
 
 import dev.loommcp.config.ProtocolMode;
 

@@ -10,7 +10,7 @@ import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.schema.CallToolResult;
 import dev.loommcp.schema.ElicitRequest;
 import dev.loommcp.schema.ElicitResult;
-import dev.loommcp.testkit.ModernFixture;
+import dev.loommcp.it.servers.ModernFixture;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -1,7 +1,7 @@
 package dev.loommcp.it;
 
 import dev.loommcp.spi.McpTransport;
-import dev.loommcp.testkit.ReferenceServer;
+import dev.loommcp.it.servers.ReferenceServer;
 import dev.loommcp.transport.stdio.StdioTransport;
 
 /** The 2025-11-25 tasks contract over stdio: a server-everything process per client. */

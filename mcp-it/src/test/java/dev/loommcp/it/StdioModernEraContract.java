@@ -1,7 +1,7 @@
 package dev.loommcp.it;
 
 import dev.loommcp.config.ProtocolMode;
-import dev.loommcp.testkit.ModernFixture;
+import dev.loommcp.it.servers.ModernFixture;
 import java.util.List;
 
 /** The modern-era contract over stdio: a fixture process per client (and, in AUTO, a throw-away probe process). */

@@ -1,6 +1,6 @@
 package dev.loommcp.it;
 
-import static dev.loommcp.testkit.ModernFixture.Variant.MODERN_ONLY;
+import static dev.loommcp.it.servers.ModernFixture.Variant.MODERN_ONLY;
 
 import dev.loommcp.config.ProtocolMode;
 

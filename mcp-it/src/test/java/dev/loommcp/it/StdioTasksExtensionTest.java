@@ -1,7 +1,7 @@
 package dev.loommcp.it;
 
 import dev.loommcp.spi.McpTransport;
-import dev.loommcp.testkit.TasksFixture;
+import dev.loommcp.it.servers.TasksFixture;
 import dev.loommcp.transport.stdio.StdioTransport;
 
 /** The tasks extension contract over stdio: a tasks fixture process per client. */

@@ -14,7 +14,8 @@ import dev.loommcp.tasks.McpTasks;
 import dev.loommcp.tasks.TaskRecord;
 import dev.loommcp.tasks.TaskStatus;
 import dev.loommcp.testing.LeakCheck;
-import dev.loommcp.testkit.HttpTasksFixture;
+import dev.loommcp.it.servers.HttpTasksFixture;
+import dev.loommcp.testing.OwnedProcesses;
 import dev.loommcp.transport.http.HttpTransport;
 import java.io.BufferedReader;
 import java.io.File;
@@ -28,6 +29,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -38,19 +40,22 @@ import org.junit.jupiter.api.io.TempDir;
 @ExtendWith(LeakCheck.class)
 class TaskRestartTest {
 
+    @RegisterExtension
+    final OwnedProcesses processes = new OwnedProcesses();
+
     private static McpClient client(McpTransport transport, McpTasks tasks) {
         return McpClient.newBuilder(transport).protocolMode(ProtocolMode.MODERN).requestTimeout(Duration.ofSeconds(30))
                 .taskSupport(tasks.support()).build();
     }
 
     /** Starts {@link TaskRestartChild}; returns it once it printed its task's id (in {@code taskId[0]}). */
-    private static Process startChild(Path dir, HttpTasksFixture server, Path storeFile, String seconds,
-                                      String[] taskId) throws Exception {
+    private Process startChild(Path dir, HttpTasksFixture server, Path storeFile, String seconds,
+                               String[] taskId) throws Exception {
         List<String> command = List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-cp", System.getProperty("java.class.path"), TaskRestartChild.class.getName(),
                 server.endpoint().toString(), storeFile.toString(), seconds);
-        Process child = new ProcessBuilder(command).redirectInput(new File("/dev/null"))
-                .redirectError(dir.resolve("child.err").toFile()).start();
+        Process child = processes.start(new ProcessBuilder(command).redirectInput(new File("/dev/null"))
+                .redirectError(dir.resolve("child.err").toFile()));
         try {
             BufferedReader r = new BufferedReader(new InputStreamReader(child.getInputStream(),
                     StandardCharsets.UTF_8));

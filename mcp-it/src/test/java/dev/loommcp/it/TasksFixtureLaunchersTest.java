@@ -9,8 +9,9 @@ import dev.loommcp.McpClient;
 import dev.loommcp.config.ProtocolMode;
 import dev.loommcp.spi.McpTransport;
 import dev.loommcp.testing.LeakCheck;
-import dev.loommcp.testkit.HttpTasksFixture;
-import dev.loommcp.testkit.TasksFixture;
+import dev.loommcp.it.servers.HttpTasksFixture;
+import dev.loommcp.it.servers.TasksFixture;
+import dev.loommcp.testing.OwnedProcesses;
 import dev.loommcp.transport.http.HttpTransport;
 import dev.loommcp.transport.stdio.StdioTransport;
 import java.io.BufferedReader;
@@ -33,6 +34,7 @@ import java.util.function.Predicate;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -49,6 +51,9 @@ import tools.jackson.databind.json.JsonMapper;
  */
 @ExtendWith(LeakCheck.class)
 class TasksFixtureLaunchersTest {
+
+    @RegisterExtension
+    final OwnedProcesses processes = new OwnedProcesses();
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
     private static final String EXT = "io.modelcontextprotocol/tasks";
@@ -83,8 +88,8 @@ class TasksFixtureLaunchersTest {
 
     @Test
     void overStdioATaskIsPushedOnAListenAndPolledAndTheServerExitsWhenItsInputEnds() throws Exception {
-        Process server = new ProcessBuilder(TasksFixture.stdioCommand("--poll-ms", "30"))
-                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        Process server = processes.start(new ProcessBuilder(TasksFixture.stdioCommand("--poll-ms", "30"))
+                .redirectError(ProcessBuilder.Redirect.INHERIT));
         try (StdioPeer peer = new StdioPeer(server)) {
             JsonNode discover = peer.call(request(1, "server/discover", Map.of(), true));
             assertThat(discover.at("/result/capabilities/extensions").has(EXT)).isTrue();
@@ -163,8 +168,9 @@ class TasksFixtureLaunchersTest {
 
     @Test
     void overStdioTheRateLimitRefusesEarlyPollsAndATaskIsForgottenAfterItsTtl() throws Exception {
-        Process server = new ProcessBuilder(TasksFixture.stdioCommand("--rate-limit", "--forget-after-ms", "0"))
-                .redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        Process server = processes.start(new ProcessBuilder(
+                TasksFixture.stdioCommand("--rate-limit", "--forget-after-ms", "0"))
+                .redirectError(ProcessBuilder.Redirect.INHERIT));
         try (StdioPeer peer = new StdioPeer(server)) {
             String slow = peer.call(request(1, "tools/call", Map.of("name", "slow_compute",
                     "arguments", Map.of("seconds", 60, "pollMs", 60000)), true)).at("/result/taskId").asString();

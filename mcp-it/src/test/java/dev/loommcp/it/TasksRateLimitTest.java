@@ -11,7 +11,7 @@ import dev.loommcp.Deadline;
 import dev.loommcp.spi.McpTransport;
 import dev.loommcp.tasks.McpTask;
 import dev.loommcp.tasks.TaskStatus;
-import dev.loommcp.testkit.TasksFixture;
+import dev.loommcp.it.servers.TasksFixture;
 import dev.loommcp.transport.stdio.StdioTransport;
 import java.time.Duration;
 import java.util.Map;

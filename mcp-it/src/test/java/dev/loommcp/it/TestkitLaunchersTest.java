@@ -3,8 +3,8 @@ package dev.loommcp.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.loommcp.testkit.ModernFixture;
-import dev.loommcp.testkit.ReferenceServer;
+import dev.loommcp.it.servers.ModernFixture;
+import dev.loommcp.it.servers.ReferenceServer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;

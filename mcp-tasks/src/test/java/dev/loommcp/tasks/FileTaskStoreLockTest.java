@@ -10,6 +10,7 @@ import dev.loommcp.config.Era;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.Deadline;
 import dev.loommcp.testing.LeakCheck;
+import dev.loommcp.testing.OwnedProcesses;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -26,6 +27,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -35,6 +37,9 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @ExtendWith(LeakCheck.class)
 class FileTaskStoreLockTest {
+
+    @RegisterExtension
+    final OwnedProcesses processes = new OwnedProcesses();
 
     /** A child JVM's program: locks the file named by its argument, says so, and holds it until stdin ends. */
     private static final String HOLDER = """
@@ -75,8 +80,9 @@ class FileTaskStoreLockTest {
     private void holdLockOf(Path store) throws Exception {
         Path source = Files.writeString(dir.resolve("HoldLock.java"), HOLDER);
         String java = ProcessHandle.current().info().command().orElse("java");
-        holder = new ProcessBuilder(java, source.toString(), store.resolveSibling(store.getFileName() + ".lock")
-                .toString()).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        holder = processes.start(new ProcessBuilder(java, source.toString(),
+                store.resolveSibling(store.getFileName() + ".lock").toString())
+                .redirectError(ProcessBuilder.Redirect.INHERIT));
         BufferedReader out = new BufferedReader(new InputStreamReader(holder.getInputStream(),
                 StandardCharsets.UTF_8));
         assertThat(out.readLine()).as("the child process holds the lock").isEqualTo("locked");

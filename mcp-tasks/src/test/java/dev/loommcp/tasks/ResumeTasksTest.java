@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.loommcp.config.Era;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.testing.LeakCheck;
+import dev.loommcp.testing.OwnedProcesses;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -18,6 +19,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -28,6 +30,9 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @ExtendWith(LeakCheck.class)
 class ResumeTasksTest {
+
+    @RegisterExtension
+    final OwnedProcesses processes = new OwnedProcesses();
 
     private static final RequestOptions TEN_S = RequestOptions.ofTimeout(Duration.ofSeconds(10));
 
@@ -154,8 +159,8 @@ class ResumeTasksTest {
 
     @Test
     void aTaskOfAnotherLiveProcessIsLeftAndOneOfAnEndedProcessIsTakenOver() throws Exception {
-        Process live = new ProcessBuilder("sleep", "60").start();
-        Process ended = new ProcessBuilder("true").start();
+        Process live = processes.start(new ProcessBuilder("sleep", "60"));
+        Process ended = processes.start(new ProcessBuilder("true"));
         try {
             assertThat(ended.waitFor(30, TimeUnit.SECONDS)).isTrue();
             FakeTaskChannel server = server();

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.loommcp.config.Era;
+import dev.loommcp.testing.OwnedProcesses;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,6 +12,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -19,6 +21,9 @@ import org.junit.jupiter.api.io.TempDir;
  * past their TTL by the local clock, and stdio tasks whose owner is gone).
  */
 class TaskStoreHardeningTest {
+
+    @RegisterExtension
+    final OwnedProcesses processes = new OwnedProcesses();
 
     @TempDir
     Path dir;
@@ -81,9 +86,9 @@ class TaskStoreHardeningTest {
 
     @Test
     void eachWritePrunesRecordsPastTheirTtlByTheLocalClockAndStdioTasksOfEndedOwners() throws Exception {
-        Process ended = new ProcessBuilder("true").start();
+        Process ended = processes.start(new ProcessBuilder("true"));
         assertThat(ended.waitFor(30, TimeUnit.SECONDS)).isTrue();
-        Process live = new ProcessBuilder("sleep", "60").start();
+        Process live = processes.start(new ProcessBuilder("sleep", "60"));
         try {
             Instant longAgo = Instant.now().minus(Duration.ofHours(2));
             String deadOwner = "x@" + ended.pid() + "@-";

@@ -5,24 +5,32 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.BeforeEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * A JUnit (5 or later) extension that fails a test which leaves a loom-mcp thread (a thread whose name starts with
- * {@code mcp-}, platform or virtual) or a child process of this JVM behind. Threads and processes that existed before
- * the test are ignored. Use with {@code @ExtendWith(LeakCheck.class)} on the test class.
+ * A JUnit (5 or later) extension that fails a test which leaves a loom-mcp thread or a child process of this JVM
+ * behind. The loom-mcp threads are those whose name starts with {@code mcp-}: platform threads, and the virtual threads
+ * loom-mcp started (it tracks them, the JDK does not list virtual threads), including one that was created and never
+ * started. Threads and processes that existed before the test are ignored. The one leak check of loom-mcp's own tests,
+ * for users' tests too: {@code @ExtendWith(LeakCheck.class)} on the test class, or a
+ * {@code @RegisterExtension final LeakCheck leaks = new LeakCheck();} field.
  *
- * <p>After each test it waits up to {@link #GRACE} for new threads and processes to end, since a closed client may
- * still be unwinding a thread that was already told to stop; anything left then fails the test, listed by name and
- * state. Leftover processes are killed forcibly before the failure is thrown.
+ * <p>After each test it waits up to {@link #GRACE} for new threads and processes to end (joining them, never
+ * sleeping a fixed time), since a closed client may still be unwinding a thread that was already told to stop;
+ * anything left then fails the test, every leftover named with its state (threads) or pid and command (processes).
+ * Leftover processes are killed forcibly before the failure is thrown. Threads not named {@code mcp-} (a test's own,
+ * the JDK's, a library's) are not loom-mcp's business and are not checked.
  *
- * <p>Without JUnit, call {@link #snapshot()} before and {@link Snapshot#assertNoLeaks()} after the code under test.
+ * <p>Without JUnit, or inside a test (to check one step, or to count a kind of thread), take a {@link #snapshot()}
+ * before and call {@link Snapshot#assertNoLeaks()} or {@link Snapshot#newThreads(String)} after the code under test.
  *
- * <p>Virtual threads are seen only if loom-mcp started them (it tracks them; the JDK does not list virtual threads).
- * Thread-safe; one instance may serve tests running in parallel, but a leak of a parallel test may then be reported
+ * <p>Thread-safe; one instance may serve tests running in parallel, but a leak of a parallel test may then be reported
  * by another.
  */
 @SuppressWarnings("exports") // JUnit is an optional (static) dependency: only users of this extension need it
@@ -33,7 +41,7 @@ public final class LeakCheck implements BeforeEachCallback, AfterEachCallback {
 
     private static final ExtensionContext.Namespace NS = ExtensionContext.Namespace.create(LeakCheck.class);
 
-    /** Creates the extension (JUnit does this). */
+    /** Creates the extension (JUnit does this, or a {@code @RegisterExtension} field). */
     public LeakCheck() {
     }
 
@@ -51,11 +59,10 @@ public final class LeakCheck implements BeforeEachCallback, AfterEachCallback {
      * Fails the test if it left threads or processes behind (see {@link Snapshot#assertNoLeaks()}).
      *
      * @param context the test's context
-     * @throws AssertionError       naming what was left
-     * @throws InterruptedException if interrupted while waiting
+     * @throws AssertionError naming what was left
      */
     @Override
-    public void afterEach(ExtensionContext context) throws InterruptedException {
+    public void afterEach(ExtensionContext context) {
         Snapshot before = context.getStore(NS).get("snapshot", Snapshot.class);
         if (before != null) {
             before.assertNoLeaks();
@@ -91,53 +98,104 @@ public final class LeakCheck implements BeforeEachCallback, AfterEachCallback {
         }
 
         /**
-         * Waits up to {@link #GRACE} for every loom-mcp thread and child process not in this snapshot to end, then
-         * fails with the names of those left (killing the processes).
+         * Returns the loom-mcp threads alive now that were not alive at this snapshot and whose name starts with
+         * {@code mcp-<purpose>-} (loom-mcp names its threads {@code mcp-<purpose>-<n>}). Does not wait.
          *
-         * @throws AssertionError       if anything is left
-         * @throws InterruptedException if interrupted while waiting
+         * @param purpose the purpose part of the name, for example {@code "handler"}
+         * @return a new list
          */
-        public void assertNoLeaks() throws InterruptedException {
+        public List<Thread> newThreads(String purpose) {
+            return threads(purpose).stream().filter(t -> !threadIds.contains(t.threadId())).toList();
+        }
+
+        /**
+         * Waits up to {@link #GRACE} for every loom-mcp thread and child process not in this snapshot to end, then
+         * fails with the names of those left (killing the processes). If the waiting thread is interrupted, it stops
+         * waiting, keeps its interrupt status and fails the same way when anything is left.
+         *
+         * @throws AssertionError if anything is left
+         */
+        public void assertNoLeaks() {
             long end = System.nanoTime() + GRACE.toNanos();
-            List<Thread> threads;
-            List<ProcessHandle> procs;
-            while (true) {
-                threads = mcpThreads().stream().filter(t -> !threadIds.contains(t.threadId())).toList();
-                procs = descendants().stream().filter(p -> !pids.contains(p.pid())).toList();
-                if ((threads.isEmpty() && procs.isEmpty()) || System.nanoTime() > end) {
-                    break;
+            boolean interrupted = false;
+            List<Thread> threads = leftThreads();
+            List<ProcessHandle> procs = leftProcesses();
+            try {
+                // join each leftover for at most what is left of the grace; a thread never started cannot be joined
+                // (it is reported unless it goes away meanwhile)
+                for (Thread t : threads) {
+                    long left = end - System.nanoTime();
+                    if (left > 0 && t.getState() != Thread.State.NEW) {
+                        t.join(Duration.ofNanos(left));
+                    }
                 }
-                Thread.sleep(20);
+                for (ProcessHandle p : procs) {
+                    long left = end - System.nanoTime();
+                    if (left > 0) {
+                        p.onExit().get(left, TimeUnit.NANOSECONDS);
+                    }
+                }
+            } catch (InterruptedException e) {
+                interrupted = true;
+            } catch (ExecutionException | TimeoutException e) {
+                // still alive: reported below
             }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+            threads = leftThreads();
+            procs = leftProcesses();
             StringBuilder sb = new StringBuilder();
             if (!threads.isEmpty()) {
-                sb.append("leaked threads: ");
-                for (Thread t : threads) {
-                    sb.append(t.getName()).append(" (").append(t.getState()).append(") ");
-                }
+                sb.append("leaked threads: ").append(threads.stream()
+                        .map(t -> t.getName() + " (" + t.getState() + ")").collect(Collectors.joining(", ")));
             }
             if (!procs.isEmpty()) {
-                sb.append("leaked processes: ");
-                for (ProcessHandle p : procs) {
-                    sb.append(p.pid()).append(' ').append(p.info().command().orElse("?")).append(' ');
-                    p.destroyForcibly();
-                }
+                sb.append(sb.isEmpty() ? "" : "; ").append("leaked processes (killed): ").append(procs.stream()
+                        .map(p -> p.pid() + " " + p.info().command().orElse("?")).collect(Collectors.joining(", ")));
+                procs.forEach(ProcessHandle::destroyForcibly);
             }
             if (!sb.isEmpty()) {
-                throw new AssertionError(sb.toString().trim());
+                throw new AssertionError(sb.toString());
             }
+        }
+
+        private List<Thread> leftThreads() {
+            return mcpThreads().stream().filter(t -> !threadIds.contains(t.threadId())).toList();
+        }
+
+        private List<ProcessHandle> leftProcesses() {
+            return descendants().stream().filter(p -> !pids.contains(p.pid())).toList();
         }
     }
 
     /**
-     * Returns the live threads, platform and (loom-mcp-started) virtual, whose names start with {@code mcp-}.
+     * Returns the loom-mcp threads that have not finished: platform threads whose names start with {@code mcp-}, and
+     * the virtual threads loom-mcp created (started or not).
      *
      * @return a new list
      */
     public static List<Thread> mcpThreads() {
-        List<Thread> all = new ArrayList<>(Thread.getAllStackTraces().keySet());
-        all.addAll(McpThreads.live());
-        return all.stream().filter(t -> t.getName().startsWith("mcp-") && t.isAlive()).distinct().toList();
+        List<Thread> all = new ArrayList<>();
+        for (Thread t : Thread.getAllStackTraces().keySet()) {
+            if (t.isAlive()) {
+                all.add(t);
+            }
+        }
+        all.addAll(McpThreads.live()); // not yet terminated, including created and never started
+        return all.stream().filter(t -> t.getName().startsWith("mcp-")).distinct().toList();
+    }
+
+    /**
+     * Returns the loom-mcp threads that have not finished (see {@link #mcpThreads()}) whose name starts with
+     * {@code mcp-<purpose>-}.
+     *
+     * @param purpose the purpose part of the name, for example {@code "listen"}
+     * @return a new list
+     */
+    public static List<Thread> threads(String purpose) {
+        String prefix = "mcp-" + purpose + "-";
+        return mcpThreads().stream().filter(t -> t.getName().startsWith(prefix)).toList();
     }
 
     /**

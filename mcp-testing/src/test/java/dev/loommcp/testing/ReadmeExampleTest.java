@@ -27,7 +27,7 @@ class ReadmeExampleTest {
 
     @Test
     void calculatorAddsThroughTheServer() throws InterruptedException {
-        ScriptedServerTransport server = ScriptedServerTransport.create()
+        ScriptedTransport server = ScriptedTransport.create()
                 .on("tools/call", request -> {
                     Map<?, ?> args = (Map<?, ?>) request.params().get("arguments");
                     int sum = ((Number) args.get("a")).intValue() + ((Number) args.get("b")).intValue();

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.loommcp.auth.FileTokenStore;
 import dev.loommcp.auth.TokenSet;
 import dev.loommcp.testing.LeakCheck;
+import dev.loommcp.testing.OwnedProcesses;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -25,6 +26,7 @@ import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -34,6 +36,9 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @ExtendWith(LeakCheck.class)
 class FileStoreCrossProcessTest {
+
+    @RegisterExtension
+    final OwnedProcesses processes = new OwnedProcesses();
 
     private static final long CHILD_BOUND_SECONDS = 180;
 
@@ -60,11 +65,10 @@ class FileStoreCrossProcessTest {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx64m", "-XX:TieredStopAtLevel=1", "-cp", ChildJvm.classPath(), StoreChild.class.getName()));
         cmd.addAll(List.of(args));
-        Process p = new ProcessBuilder(cmd)
+        Process p = processes.start(new ProcessBuilder(cmd)
                 .redirectInput(in)
                 .redirectOutput(out.toFile())
-                .redirectError(out.resolveSibling(out.getFileName() + ".err").toFile())
-                .start();
+                .redirectError(out.resolveSibling(out.getFileName() + ".err").toFile()));
         children.add(p);
         return p;
     }

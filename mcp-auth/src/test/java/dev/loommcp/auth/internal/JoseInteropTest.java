@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.loommcp.auth.ClientAuthentication;
 import dev.loommcp.auth.DpopKey;
 import dev.loommcp.testing.LeakCheck;
+import dev.loommcp.testing.OwnedProcesses;
 import java.io.OutputStream;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -18,6 +19,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.node.ArrayNode;
@@ -32,6 +34,9 @@ import tools.jackson.databind.node.ObjectNode;
  */
 @ExtendWith(LeakCheck.class)
 class JoseInteropTest {
+
+    @RegisterExtension
+    final OwnedProcesses processes = new OwnedProcesses();
 
     static final String AUDIENCE = "http://127.0.0.1:45678";
 
@@ -50,9 +55,10 @@ class JoseInteropTest {
         Path dir = nodeDir();
         Path script = Path.of(JoseInteropTest.class.getResource("jose-check.mjs").toURI());
         Path err = tmp.resolve("stderr-" + mode + ".txt");
-        Process p = new ProcessBuilder("node", "-r", dir.resolve("loopback-only.cjs").toString(), script.toString(),
+        Process p = processes.start(new ProcessBuilder("node", "-r", dir.resolve("loopback-only.cjs").toString(),
+                script.toString(),
                 dir.resolve("node_modules/jose/dist/webapi/index.js").toUri().toString(), mode)
-                .redirectError(err.toFile()).start();
+                .redirectError(err.toFile()));
         try {
             try (OutputStream in = p.getOutputStream()) {
                 in.write(stdin.getBytes(StandardCharsets.UTF_8));

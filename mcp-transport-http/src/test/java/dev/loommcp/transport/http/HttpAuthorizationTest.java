@@ -18,6 +18,7 @@ import dev.loommcp.jsonrpc.RequestId;
 import dev.loommcp.Deadline;
 import dev.loommcp.spi.RequestRouting;
 import dev.loommcp.testing.LeakCheck;
+import dev.loommcp.testing.TestSendContext;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.URI;
@@ -55,8 +56,8 @@ class HttpAuthorizationTest extends ServerTestBase {
         return new JsonRpcMessage.Request(RequestId.of(id), method, Map.of());
     }
 
-    static TestContext modern(long id, String method) {
-        return TestContext.of(id).routing(new RequestRouting(MODERN, method, null, Map.of()));
+    static TestSendContext modern(long id, String method) {
+        return TestSendContext.of(id).routing(new RequestRouting(MODERN, method, null, Map.of()));
     }
 
     /** A provider that records every call; its token, challenge answer and failures are scriptable. */
@@ -174,13 +175,13 @@ class HttpAuthorizationTest extends ServerTestBase {
                     signerSaw.add(method + " " + headers.get("authorization"));
                     return Map.of("Signature", "signed " + headers.get("Authorization").get(0));
                 }));
-        t.exchange(HttpTransportTest.initialize(1), TestContext.of(1));
-        t.exchange(HttpTransportTest.INITIALIZED, TestContext.none());
+        t.exchange(HttpTransportTest.initialize(1), TestSendContext.of(1));
+        t.exchange(HttpTransportTest.INITIALIZED, TestSendContext.none());
         t.handshakeCompleted("2025-11-25");
         assertThat(streamDone.await(10, TimeUnit.SECONDS)).isTrue();
         // the GET stream's thread has seen its last answer before the next request starts (a fixed order below)
         await().atMost(WAIT).until(() -> auth.responses.contains("GET /mcp 405"));
-        t.exchange(request(2, "tools/call"), TestContext.of(2));
+        t.exchange(request(2, "tools/call"), TestSendContext.of(2));
         assertThat(sink.messages()).contains(new JsonRpcMessage.Response(RequestId.of(2), Map.of()));
         t.close();
 
@@ -218,7 +219,7 @@ class HttpAuthorizationTest extends ServerTestBase {
         auth.credentials = r -> Map.of("Authorization", "DPoP tok", "DPoP",
                 "proof " + r.method() + " " + r.uri().getPath());
         HttpTransport t = open(HttpTransport.newBuilder(server.uri("/mcp")).authorization(auth));
-        t.exchange(request(1, "tools/list"), TestContext.of(1));
+        t.exchange(request(1, "tools/list"), TestSendContext.of(1));
         assertThat(auth.asked).extracting(AuthorizationRequest::uri)
                 .containsExactly(server.uri("/mcp"), server.uri("/moved"));
         assertThat(auth.asked).extracting(AuthorizationRequest::endpoint).containsOnly(server.uri("/mcp"));
@@ -235,7 +236,7 @@ class HttpAuthorizationTest extends ServerTestBase {
                     assertThat(h.get("Authorization")).containsExactly("Bearer tok-1");
                     return Map.of();
                 }));
-        t.exchange(request(1, "ping"), TestContext.of(1));
+        t.exchange(request(1, "ping"), TestSendContext.of(1));
         TestServer.Req r = server.requests.get(0);
         List<String> values = r.headers().entrySet().stream().filter(e -> e.getKey().equalsIgnoreCase(
                 "Authorization")).flatMap(e -> e.getValue().stream()).toList();
@@ -257,7 +258,7 @@ class HttpAuthorizationTest extends ServerTestBase {
         });
         Recorder auth = new Recorder();
         HttpTransport t = open(HttpTransport.newBuilder(server.uri("/mcp")).authorization(auth));
-        t.exchange(request(1, "tools/list"), TestContext.of(1));
+        t.exchange(request(1, "tools/list"), TestSendContext.of(1));
         assertThat(sink.next(WAIT)).isEqualTo(new JsonRpcMessage.Response(RequestId.of(1), Map.of("ok", true)));
 
         assertThat(server.requests).extracting(r -> r.header("Authorization"))
@@ -284,7 +285,7 @@ class HttpAuthorizationTest extends ServerTestBase {
         Recorder auth = new Recorder();
         auth.onChallenge = f -> false;
         HttpTransport t = open(HttpTransport.newBuilder(server.uri("/mcp")).authorization(auth));
-        assertThatThrownBy(() -> t.exchange(request(1, "tools/list"), TestContext.of(1)))
+        assertThatThrownBy(() -> t.exchange(request(1, "tools/list"), TestSendContext.of(1)))
                 .isInstanceOfSatisfying(McpHttpStatusException.class, e -> {
                     assertThat(e.statusCode()).isEqualTo(401);
                     assertThat(e.authParameters()).containsEntry("error", "invalid_token");
@@ -299,7 +300,7 @@ class HttpAuthorizationTest extends ServerTestBase {
         server.handler((req, ex) -> challenge(ex, 401));
         Recorder auth = new Recorder();
         HttpTransport t = open(HttpTransport.newBuilder(server.uri("/mcp")).authorization(auth));
-        assertThatThrownBy(() -> t.exchange(request(1, "tools/list"), TestContext.of(1)))
+        assertThatThrownBy(() -> t.exchange(request(1, "tools/list"), TestSendContext.of(1)))
                 .isInstanceOfSatisfying(McpHttpStatusException.class, e -> assertThat(e.statusCode()).isEqualTo(401))
                 // issue 26 (break test 14): the message says the renewed credentials were refused too, and why
                 .hasMessageEndingWith("failed with HTTP 401: the server refused the credentials the authorization "
@@ -311,7 +312,7 @@ class HttpAuthorizationTest extends ServerTestBase {
                 .containsExactly("Bearer tok-1", "Bearer tok-2", "Bearer tok-3", "Bearer tok-4");
         assertThat(auth.responses).hasSize(4);
         // the next request starts afresh
-        assertThatThrownBy(() -> t.exchange(request(2, "tools/list"), TestContext.of(2)))
+        assertThatThrownBy(() -> t.exchange(request(2, "tools/list"), TestSendContext.of(2)))
                 .isInstanceOf(McpHttpStatusException.class);
         assertThat(server.requests).hasSize(2 * (AuthorizationProvider.MAX_RETRIES + 1));
     }
@@ -322,7 +323,7 @@ class HttpAuthorizationTest extends ServerTestBase {
         Recorder auth = new Recorder();
         auth.token.set("tok-2");
         HttpTransport t = open(HttpTransport.newBuilder(server.uri("/mcp")).authorization(auth));
-        t.exchange(HttpTransportTest.initialize(1), TestContext.of(1));
+        t.exchange(HttpTransportTest.initialize(1), TestSendContext.of(1));
         auth.token.set("tok-1"); // expired meanwhile, as the server will say
         t.handshakeCompleted("2025-11-25");
         await().atMost(WAIT).until(() -> auth.responses.contains("GET /mcp 405")); // the stream is done
@@ -348,7 +349,7 @@ class HttpAuthorizationTest extends ServerTestBase {
         });
         Recorder auth = new Recorder();
         HttpTransport t = open(HttpTransport.newBuilder(server.uri("/mcp")).authorization(auth));
-        t.exchange(HttpTransportTest.INITIALIZED, TestContext.none());
+        t.exchange(HttpTransportTest.INITIALIZED, TestSendContext.none());
         assertThat(server.requests).extracting(r -> r.header("Authorization"))
                 .containsExactly("Bearer tok-1", "Bearer tok-2");
     }
@@ -364,7 +365,7 @@ class HttpAuthorizationTest extends ServerTestBase {
             throw refused;
         };
         HttpTransport t = open(HttpTransport.newBuilder(server.uri("/mcp")).authorization(auth));
-        assertThatThrownBy(() -> t.exchange(request(1, "ping"), TestContext.of(1))).isSameAs(refused);
+        assertThatThrownBy(() -> t.exchange(request(1, "ping"), TestSendContext.of(1))).isSameAs(refused);
         assertThat(server.requests).isEmpty();
 
         Recorder second = new Recorder();
@@ -372,13 +373,13 @@ class HttpAuthorizationTest extends ServerTestBase {
             throw refused;
         };
         HttpTransport t2 = open(HttpTransport.newBuilder(server.uri("/mcp")).authorization(second));
-        assertThatThrownBy(() -> t2.exchange(request(2, "ping"), TestContext.of(2))).isSameAs(refused);
+        assertThatThrownBy(() -> t2.exchange(request(2, "ping"), TestSendContext.of(2))).isSameAs(refused);
         assertThat(server.requests).hasSize(1);
 
         Recorder third = new Recorder();
         third.onResponseFailure = refused;
         HttpTransport t3 = open(HttpTransport.newBuilder(server.uri("/mcp")).authorization(third));
-        assertThatThrownBy(() -> t3.exchange(request(3, "ping"), TestContext.of(3))).isSameAs(refused);
+        assertThatThrownBy(() -> t3.exchange(request(3, "ping"), TestSendContext.of(3))).isSameAs(refused);
         assertThat(server.requests).hasSize(2);
         assertThat(third.challenged).isEmpty();
     }
@@ -403,7 +404,7 @@ class HttpAuthorizationTest extends ServerTestBase {
         for (Recorder p : providers) {
             HttpTransport t = open(HttpTransport.newBuilder(server.uri("/mcp")).authorization(p));
             long n = ++id;
-            assertThatThrownBy(() -> t.exchange(request(n, "ping"), TestContext.of(n)))
+            assertThatThrownBy(() -> t.exchange(request(n, "ping"), TestSendContext.of(n)))
                     .isExactlyInstanceOf(McpTransportException.class)
                     .hasMessageContaining("authorization provider failed (IllegalStateException: token cache broken)")
                     .cause().isSameAs(boom);
@@ -416,7 +417,7 @@ class HttpAuthorizationTest extends ServerTestBase {
             };
             HttpTransport t = open(HttpTransport.newBuilder(server.uri("/mcp")).authorization(p));
             long n = ++id;
-            assertThatThrownBy(() -> t.exchange(request(n, "ping"), TestContext.of(n)))
+            assertThatThrownBy(() -> t.exchange(request(n, "ping"), TestSendContext.of(n)))
                     .hasMessageEndingWith("authorization provider failed (IllegalArgumentException)");
         }
     }
@@ -445,7 +446,7 @@ class HttpAuthorizationTest extends ServerTestBase {
             auth.credentials = r -> creds;
             HttpTransport t = open(HttpTransport.newBuilder(server.uri("/mcp")).authorization(auth));
             long n = ++id;
-            assertThatThrownBy(() -> t.exchange(request(n, "ping"), TestContext.of(n))).as(row[1].toString())
+            assertThatThrownBy(() -> t.exchange(request(n, "ping"), TestSendContext.of(n))).as(row[1].toString())
                     .isInstanceOf(McpTransportException.class)
                     .hasMessageContaining("the authorization provider returned " + row[1])
                     .hasMessageNotContaining("secret-1");
@@ -453,7 +454,7 @@ class HttpAuthorizationTest extends ServerTestBase {
         Recorder nul = new Recorder();
         nul.credentials = r -> null;
         HttpTransport t = open(HttpTransport.newBuilder(server.uri("/mcp")).authorization(nul));
-        assertThatThrownBy(() -> t.exchange(request(99, "ping"), TestContext.of(99)))
+        assertThatThrownBy(() -> t.exchange(request(99, "ping"), TestSendContext.of(99)))
                 .isInstanceOf(McpTransportException.class).hasMessageContaining("authorization provider returned null");
         assertThat(server.requests).isEmpty();
     }
@@ -475,7 +476,7 @@ class HttpAuthorizationTest extends ServerTestBase {
             return true;
         };
         HttpTransport t = open(HttpTransport.newBuilder(server.uri("/mcp")).authorization(auth));
-        t.exchange(request(1, "ping"), TestContext.of(1));
+        t.exchange(request(1, "ping"), TestSendContext.of(1));
         assertThat(server.requests).extracting(r -> r.header("Authorization")).containsExactly(null, "Bearer fresh");
     }
 
@@ -498,7 +499,7 @@ class HttpAuthorizationTest extends ServerTestBase {
             return Map.of("Authorization", "Bearer late");
         };
         HttpTransport t = open(HttpTransport.newBuilder(server.uri("/mcp")).authorization(auth));
-        assertThatThrownBy(() -> t.exchange(request(1, "ping"), new TestContext(RequestId.of(1),
+        assertThatThrownBy(() -> t.exchange(request(1, "ping"), new TestSendContext(RequestId.of(1),
                 Duration.ofMillis(200))))
                 .isInstanceOf(McpTimeoutException.class)
                 .hasMessageContaining("waiting for the authorization provider");
@@ -514,7 +515,7 @@ class HttpAuthorizationTest extends ServerTestBase {
             workPast(deadline);
             return Map.of("Signature", "late");
         }));
-        assertThatThrownBy(() -> t.exchange(request(1, "ping"), new TestContext(RequestId.of(1), deadline)))
+        assertThatThrownBy(() -> t.exchange(request(1, "ping"), new TestSendContext(RequestId.of(1), deadline)))
                 .isInstanceOf(McpTimeoutException.class)
                 .hasMessageContaining("waiting for the request signer");
         assertThat(server.requests).isEmpty();
@@ -534,7 +535,7 @@ class HttpAuthorizationTest extends ServerTestBase {
             }
         };
         HttpTransport t = open(HttpTransport.newBuilder(server.uri("/mcp")).authorization(auth));
-        assertThatThrownBy(() -> t.exchange(request(1, "ping"), TestContext.of(1)))
+        assertThatThrownBy(() -> t.exchange(request(1, "ping"), TestSendContext.of(1)))
                 .isInstanceOf(InterruptedException.class);
         assertThat(server.requests).isEmpty();
     }
@@ -545,7 +546,7 @@ class HttpAuthorizationTest extends ServerTestBase {
     void withoutAProviderNothingIsAddedAndA401FailsWithItsChallenges() throws Exception {
         server.handler((req, ex) -> challenge(ex, 401));
         HttpTransport t = open(HttpTransport.newBuilder(server.uri("/mcp")));
-        assertThatThrownBy(() -> t.exchange(request(1, "tools/list"), TestContext.of(1)))
+        assertThatThrownBy(() -> t.exchange(request(1, "tools/list"), TestSendContext.of(1)))
                 .isInstanceOfSatisfying(McpHttpStatusException.class, e -> {
                     assertThat(e.statusCode()).isEqualTo(401);
                     assertThat(e.authParameters()).containsEntry("scope", "files:read files:write");
@@ -605,7 +606,7 @@ class HttpAuthorizationTest extends ServerTestBase {
         Recorder auth = new Recorder();
         HttpTransport t = open(HttpTransport.newBuilder(server.uri("/mcp")).authorization(auth));
         try {
-            t.exchange(request(1, "subscriptions/listen"), new TestContext(RequestId.of(1), Deadline.NONE)
+            t.exchange(request(1, "subscriptions/listen"), new TestSendContext(RequestId.of(1), Deadline.NONE)
                     .routing(new RequestRouting(MODERN, "subscriptions/listen", null, Map.of())));
         } finally {
             release.countDown();

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
 import dev.loommcp.testing.LeakCheck;
+import dev.loommcp.testing.TestSendContext;
 import java.lang.System.Logger.Level;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -33,7 +34,7 @@ class HttpCallPathTest extends ServerTestBase {
     private static final System.Logger LOG = System.getLogger(HttpCallPathTest.class.getName());
     private static final String PACKAGE = "dev.loommcp.transport.http.";
     /** Test classes of the package: not on the transport's path. */
-    private static final Set<String> TEST_CLASSES = Set.of("HttpCallPathTest", "DelegatingClient", "TestContext");
+    private static final Set<String> TEST_CLASSES = Set.of("HttpCallPathTest", "DelegatingClient", "TestSendContext");
 
     /** The stacks the recording client saw, one per request it was handed. */
     private final List<List<String>> stacks = new CopyOnWriteArrayList<>();
@@ -122,7 +123,7 @@ class HttpCallPathTest extends ServerTestBase {
         return HttpTransport.newBuilder(URI.create("frames:/mcp"), new Recording());
     }
 
-    private List<String> onePost(HttpTransport t, TestContext ctx) throws Exception {
+    private List<String> onePost(HttpTransport t, TestSendContext ctx) throws Exception {
         stacks.clear();
         t.send(new JsonRpcMessage.Request(RequestId.of(1), "tools/call", Map.of("name", "t")), ctx);
         assertThat(sink.next(HttpTransportTest.WAIT)).isInstanceOf(JsonRpcMessage.Response.class);
@@ -149,7 +150,7 @@ class HttpCallPathTest extends ServerTestBase {
     @Test
     void aLegacyPostWhoseCallerWaitsReachesTheClientsBlockingSendOnTheCallingThread() throws Exception {
         answerEveryRequest();
-        List<String> frames = onePost(transport(recording()), TestContext.of(1).waiting());
+        List<String> frames = onePost(transport(recording()), TestSendContext.of(1).waiting());
         record("legacy POST, caller waits", frames);
         assertThat(frames).containsExactly("HttpTransport.send", "Sender.startRequest", "Sender.exchange",
                 "LegacyDialect.postRequest", "Redirects.send", "RefusalRetry.send", "Transmit.send",
@@ -193,7 +194,7 @@ class HttpCallPathTest extends ServerTestBase {
     void aModernPostWhoseCallerWaitsReachesTheClientsBlockingSendOnTheCallingThread() throws Exception {
         answerEveryRequest();
         List<String> frames = onePost(transport(recording()),
-                TestContext.of(1).routing(HttpModernTest.routing("tools/call", "t")).waiting());
+                TestSendContext.of(1).routing(HttpModernTest.routing("tools/call", "t")).waiting());
         record("modern POST, caller waits", frames);
         assertThat(frames).containsExactly("HttpTransport.send", "Sender.startRequest", "Sender.exchange",
                 "ModernDialect.postRequest", "Redirects.send", "RefusalRetry.send", "Transmit.send",
@@ -204,7 +205,7 @@ class HttpCallPathTest extends ServerTestBase {
     @Test
     void aQueuedLegacyPostRunsOnItsOwnThread() throws Exception {
         answerEveryRequest();
-        List<String> frames = onePost(transport(recording()), TestContext.of(1));
+        List<String> frames = onePost(transport(recording()), TestSendContext.of(1));
         record("legacy POST, queued", frames);
         assertThat(frames).doesNotContain("HttpTransport.send");
         assertThat(frames.subList(1, frames.size())).containsExactly("Sender.runQueued", "Sender.exchange",
@@ -228,7 +229,7 @@ class HttpCallPathTest extends ServerTestBase {
             }
         };
         List<String> frames = onePost(transport(recording().authorization(auth)
-                .requestSigner((m, u, h, b) -> Map.of("X-Signature", "s"))), TestContext.of(1).waiting());
+                .requestSigner((m, u, h, b) -> Map.of("X-Signature", "s"))), TestSendContext.of(1).waiting());
         record("legacy POST with authorization and signer, caller waits", frames);
         // user code in the exchange: it runs on a thread of its own, and passes the two steps that call it
         assertThat(frames.subList(1, frames.size())).containsExactly("Sender.runQueued", "Sender.exchange",

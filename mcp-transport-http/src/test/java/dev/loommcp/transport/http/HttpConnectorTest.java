@@ -10,6 +10,7 @@ import dev.loommcp.Deadline;
 import dev.loommcp.spi.TransportContext;
 import dev.loommcp.testing.LeakCheck;
 import dev.loommcp.testing.RecordingSink;
+import dev.loommcp.testing.TestSendContext;
 import java.net.ConnectException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -71,7 +72,7 @@ class HttpConnectorTest {
             assertThat(t.describe()).isEqualTo("test:server");
             assertThat(t.serverKey()).isEqualTo("test:server/mcp");
             t.open(TransportContext.of(sink, Deadline.NONE));
-            t.exchange(HttpTransportTest.initialize(1), TestContext.of(1));
+            t.exchange(HttpTransportTest.initialize(1), TestSendContext.of(1));
             assertThat(sink.next(HttpTransportTest.WAIT)).isInstanceOfSatisfying(JsonRpcMessage.Response.class,
                     r -> assertThat(r.id()).isEqualTo(RequestId.of(1)));
             assertThat(connector.clients).hasSize(1);
@@ -116,7 +117,7 @@ class HttpConnectorTest {
         RecordingSink sink = new RecordingSink();
         try (HttpTransport t = HttpTransport.newBuilder(URI.create("test:/mcp"), refusing).build()) {
             t.open(TransportContext.of(sink, Deadline.NONE));
-            assertThatThrownBy(() -> t.exchange(HttpTransportTest.initialize(1), TestContext.of(1)))
+            assertThatThrownBy(() -> t.exchange(HttpTransportTest.initialize(1), TestSendContext.of(1)))
                     .isInstanceOf(McpTransportException.class)
                     .hasMessageContaining("cannot reach test:server: gone");
         }

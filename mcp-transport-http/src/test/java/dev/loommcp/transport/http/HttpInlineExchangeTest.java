@@ -11,6 +11,7 @@ import dev.loommcp.McpTimeoutException;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
 import dev.loommcp.testing.LeakCheck;
+import dev.loommcp.testing.TestSendContext;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.time.Duration;
@@ -40,7 +41,7 @@ class HttpInlineExchangeTest extends ServerTestBase {
     }
 
     /** Sends request 1 from a thread of the test; an InterruptedException thrown (not expected) sets the flag. */
-    private static void send(HttpTransport t, TestContext ctx) {
+    private static void send(HttpTransport t, TestSendContext ctx) {
         try {
             t.send(request(1), ctx);
         } catch (InterruptedException e) {
@@ -73,11 +74,11 @@ class HttpInlineExchangeTest extends ServerTestBase {
             json(ex, 200, result(req.rpcId(), "{\"ok\":true}"));
         });
         HttpTransport t = transport();
-        t.send(request(1), TestContext.of(1).waiting());
+        t.send(request(1), TestSendContext.of(1).waiting());
         assertThat(sink.messages()).as("delivered before send returned")
                 .containsExactly(new JsonRpcMessage.Response(RequestId.of(1), Map.of("ok", true)));
         // the same with a second request: the first one's connection is reused
-        t.send(request(2), TestContext.of(2).waiting());
+        t.send(request(2), TestSendContext.of(2).waiting());
         assertThat(sink.messages()).hasSize(2);
     }
 
@@ -85,7 +86,7 @@ class HttpInlineExchangeTest extends ServerTestBase {
     void theContextsCancelEndsAnInlineExchangeAtOnceWithoutAFailureReport() throws Exception {
         CountDownLatch release = holdingServer();
         HttpTransport t = transport();
-        TestContext ctx = TestContext.of(1).waiting(); // no sender thread: the caller's own thread is woken
+        TestSendContext ctx = TestSendContext.of(1).waiting(); // no sender thread: the caller's own thread is woken
         AtomicBoolean flagAfter = new AtomicBoolean(true);
         Thread caller = Thread.ofVirtual().name("caller").start(() -> {
             send(t, ctx);
@@ -108,7 +109,7 @@ class HttpInlineExchangeTest extends ServerTestBase {
         CountDownLatch release = holdingServer();
         HttpTransport t = transport();
         long start = System.nanoTime();
-        t.send(request(1), new TestContext(RequestId.of(1), Duration.ofMillis(300)).waiting());
+        t.send(request(1), new TestSendContext(RequestId.of(1), Duration.ofMillis(300)).waiting());
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
         McpException failure = sink.awaitSendFailure(RequestId.of(1), WAIT);
         assertThat(failure).isInstanceOf(McpTimeoutException.class);
@@ -121,7 +122,7 @@ class HttpInlineExchangeTest extends ServerTestBase {
         HttpTransport t = transport();
         AtomicBoolean flagAfter = new AtomicBoolean(true);
         Thread caller = Thread.ofVirtual().name("caller").start(() -> {
-            send(t, TestContext.of(1).waiting());
+            send(t, TestSendContext.of(1).waiting());
             flagAfter.set(Thread.currentThread().isInterrupted());
         });
         server.nextRequest();
@@ -138,7 +139,7 @@ class HttpInlineExchangeTest extends ServerTestBase {
         HttpTransport t = transport();
         AtomicBoolean flagAfter = new AtomicBoolean();
         Thread caller = Thread.ofVirtual().name("caller").start(() -> {
-            send(t, TestContext.of(1).waiting());
+            send(t, TestSendContext.of(1).waiting());
             flagAfter.set(Thread.currentThread().isInterrupted());
         });
         server.nextRequest();
@@ -160,7 +161,7 @@ class HttpInlineExchangeTest extends ServerTestBase {
             write(out, ": trailing comment\n\n");
         });
         HttpTransport t = transport();
-        t.send(request(1), TestContext.of(1).waiting());
+        t.send(request(1), TestSendContext.of(1).waiting());
         // the first body ends 20 ms after its answer; the client then takes the connection back into its pool (on a
         // loaded machine that can take seconds: a full build beside it failed the 5 s bound once). A
         // request sent before that gets a new connection, so send until one comes on the first connection: with a
@@ -169,7 +170,7 @@ class HttpInlineExchangeTest extends ServerTestBase {
         org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(20))
                 .until(() -> {
                     long id = next.getAndIncrement();
-                    t.send(request(id), TestContext.of(id).waiting());
+                    t.send(request(id), TestSendContext.of(id).waiting());
                     return ports.get(ports.size() - 1).equals(ports.get(0));
                 });
         assertThat(sink.messages()).hasSize(ports.size());
@@ -194,7 +195,7 @@ class HttpInlineExchangeTest extends ServerTestBase {
             }
         });
         HttpTransport t = transport();
-        t.send(request(1), TestContext.of(1).waiting());
+        t.send(request(1), TestSendContext.of(1).waiting());
         assertThat(sink.messages()).hasSize(1);
         assertThat(ended.await(10, TimeUnit.SECONDS)).as("the client cancelled the endless body").isTrue();
         assertThat(writeFailed.get()).isNotNull();
@@ -223,7 +224,7 @@ class HttpInlineExchangeTest extends ServerTestBase {
         });
         HttpTransport t = transport();
         for (int i = 1; i <= n; i++) {
-            t.send(request(i), TestContext.of(i).waiting());
+            t.send(request(i), TestSendContext.of(i).waiting());
             Thread.sleep(15); // drains that begin at different times: the timer is set again for the next one
         }
         assertThat(sink.messages()).hasSize(n);
@@ -236,7 +237,7 @@ class HttpInlineExchangeTest extends ServerTestBase {
         CountDownLatch release = holdingServer();
         HttpTransport t = transport();
         long start = System.nanoTime();
-        t.send(request(1), TestContext.of(1)); // queued: returns before the server answers
+        t.send(request(1), TestSendContext.of(1)); // queued: returns before the server answers
         assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(5));
         assertThat(sink.messages()).isEmpty();
         release.countDown();

@@ -9,7 +9,8 @@ import dev.loommcp.spi.RequestRouting;
 import dev.loommcp.spi.TransportContext;
 import dev.loommcp.testing.LeakCheck;
 import dev.loommcp.testing.RecordingSink;
-import dev.loommcp.testkit.ReferenceServer;
+import dev.loommcp.it.servers.ReferenceServer;
+import dev.loommcp.testing.TestSendContext;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.net.URI;
@@ -91,7 +92,7 @@ class HttpModernReferenceServerTest {
     static JsonRpcMessage call(HttpTransport t, RecordingSink sink, long id, String method, Map<String, Object> p,
                                String name, Map<String, String> headers, String version) throws Exception {
         t.exchange(new JsonRpcMessage.Request(RequestId.of(id), method, params(p, version)),
-                TestContext.of(id).routing(new RequestRouting(version, method, name, headers)));
+                TestSendContext.of(id).routing(new RequestRouting(version, method, name, headers)));
         List<JsonRpcMessage> got = sink.messages();
         return got.get(got.size() - 1);
     }
@@ -144,7 +145,7 @@ class HttpModernReferenceServerTest {
         RecordingSink sink = new RecordingSink();
         try (HttpTransport t = HttpTransport.newBuilder(endpoint).idleTimeout(Duration.ofMillis(300)).build()) {
             t.open(TransportContext.of(sink, Deadline.NONE));
-            TestContext listen = new TestContext(RequestId.of("L1"), Deadline.NONE)
+            TestSendContext listen = new TestSendContext(RequestId.of("L1"), Deadline.NONE)
                     .routing(new RequestRouting(V, "subscriptions/listen", null, Map.of()));
             t.send(new JsonRpcMessage.Request(RequestId.of("L1"), "subscriptions/listen",
                     params(Map.of("notifications", Map.of("toolsListChanged", true)), V)), listen);

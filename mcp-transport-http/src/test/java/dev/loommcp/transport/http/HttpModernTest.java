@@ -16,6 +16,7 @@ import dev.loommcp.jsonrpc.RequestId;
 import dev.loommcp.Deadline;
 import dev.loommcp.spi.RequestRouting;
 import dev.loommcp.testing.LeakCheck;
+import dev.loommcp.testing.TestSendContext;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.time.Duration;
@@ -49,8 +50,8 @@ class HttpModernTest extends ServerTestBase {
         return new RequestRouting(V, method, name, Map.of());
     }
 
-    static TestContext modern(long id, String method) {
-        return TestContext.of(id).routing(routing(method, null));
+    static TestSendContext modern(long id, String method) {
+        return TestSendContext.of(id).routing(routing(method, null));
     }
 
     static JsonRpcMessage.Request request(long id, String method) {
@@ -84,7 +85,7 @@ class HttpModernTest extends ServerTestBase {
         try (RawHttpServer raw = new RawHttpServer()) {
             HttpTransport t = open(HttpTransport.newBuilder(raw.uri("/mcp")).header("X-Api-Key", "k-1"));
             t.exchange(new JsonRpcMessage.Request(RequestId.of(7), "tools/call", Map.of("name", "deploy")),
-                    TestContext.of(7).routing(new RequestRouting(V, "tools/call", "deploy", params)));
+                    TestSendContext.of(7).routing(new RequestRouting(V, "tools/call", "deploy", params)));
             String head = raw.next().head();
             assertThat(head).startsWith("POST /mcp HTTP/1.1\r\n");
             assertThat(head).contains("\r\nAccept: application/json, text/event-stream\r\n",
@@ -118,16 +119,16 @@ class HttpModernTest extends ServerTestBase {
         try (RawHttpServer raw = new RawHttpServer()) {
             HttpTransport t = open(HttpTransport.newBuilder(raw.uri("/mcp")));
             t.exchange(new JsonRpcMessage.Request(RequestId.of(1), "resources/read", Map.of()),
-                    TestContext.of(1).routing(routing("resources/read", "file:///path/to/file%20name.txt")));
+                    TestSendContext.of(1).routing(routing("resources/read", "file:///path/to/file%20name.txt")));
             assertThat(raw.next().head()).contains("\r\nMcp-Name: file:///path/to/file%20name.txt\r\n");
             t.exchange(new JsonRpcMessage.Request(RequestId.of(2), "prompts/get", Map.of()),
-                    TestContext.of(2).routing(routing("prompts/get", "grüße")));
+                    TestSendContext.of(2).routing(routing("prompts/get", "grüße")));
             assertThat(raw.next().head()).contains("\r\nMcp-Name: =?base64?Z3LDvMOfZQ==?=\r\n");
             t.exchange(new JsonRpcMessage.Request(RequestId.of(3), "tools/list", Map.of()), modern(3, "tools/list"));
             String head = raw.next().head();
             assertThat(head).contains("\r\nMcp-Method: tools/list\r\n").doesNotContain("Mcp-Name");
             t.exchange(new JsonRpcMessage.Notification("notifications/x", Map.of()),
-                    TestContext.none().routing(routing("notifications/x", null)));
+                    TestSendContext.none().routing(routing("notifications/x", null)));
             assertThat(raw.next().head()).contains("\r\nMcp-Method: notifications/x\r\n",
                     "\r\nMCP-Protocol-Version: 2026-07-28\r\n");
         }
@@ -147,11 +148,11 @@ class HttpModernTest extends ServerTestBase {
     void routingThatCannotBeSentAsHeadersIsRefusedAtSendNamingNoValue() throws Exception {
         HttpTransport t = open();
         assertThatThrownBy(() -> t.send(request(1, "tools/list"),
-                TestContext.of(1).routing(new RequestRouting("2026\n07", "tools/list", null, Map.of()))))
+                TestSendContext.of(1).routing(new RequestRouting("2026\n07", "tools/list", null, Map.of()))))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("MCP-Protocol-Version")
                 .hasMessageNotContaining("2026");
         assertThatThrownBy(() -> t.send(request(2, "tools/call"),
-                TestContext.of(2).routing(new RequestRouting(V, "tools/call", "x", Map.of("Bad Name", "v")))))
+                TestSendContext.of(2).routing(new RequestRouting(V, "tools/call", "x", Map.of("Bad Name", "v")))))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("token");
         assertThat(server.requests).isEmpty();
     }
@@ -164,10 +165,10 @@ class HttpModernTest extends ServerTestBase {
             seen.add(h.get("Mcp-Method").get(0) + " " + h.get("mcp-param-region").get(0));
             return h.containsKey("Mcp-Name") ? Map.of("Mcp-Param-Forged", "x") : Map.of("Signature", "s");
         }));
-        t.exchange(request(1, "tools/list"), TestContext.of(1).routing(new RequestRouting(V, "tools/list", null,
+        t.exchange(request(1, "tools/list"), TestSendContext.of(1).routing(new RequestRouting(V, "tools/list", null,
                 Map.of("Region", "eu"))));
         assertThat(server.requests.get(0).header("Signature")).isEqualTo("s");
-        assertThatThrownBy(() -> t.exchange(request(2, "tools/call"), TestContext.of(2).routing(
+        assertThatThrownBy(() -> t.exchange(request(2, "tools/call"), TestSendContext.of(2).routing(
                 new RequestRouting(V, "tools/call", "x", Map.of("Region", "eu")))))
                 .isInstanceOf(McpTransportException.class).hasMessageContaining("Mcp-Param-Forged")
                 .hasMessageContaining("transport sets itself");
@@ -231,7 +232,7 @@ class HttpModernTest extends ServerTestBase {
         server.handler((req, ex) -> json(ex, status, "{\"jsonrpc\":\"2.0\",\"id\":" + idJson
                 + ",\"error\":{\"code\":" + code + ",\"message\":\"m\",\"data\":{\"supported\":[\"" + V + "\"]}}}"));
         HttpTransport t = open();
-        t.exchange(request(9, "tools/call"), TestContext.of(9).routing(routing("tools/call", "x")));
+        t.exchange(request(9, "tools/call"), TestSendContext.of(9).routing(routing("tools/call", "x")));
         JsonRpcMessage m = sink.next(WAIT);
         assertThat(m).isInstanceOf(JsonRpcMessage.ErrorResponse.class);
         JsonRpcMessage.ErrorResponse e = (JsonRpcMessage.ErrorResponse) m;
@@ -283,7 +284,7 @@ class HttpModernTest extends ServerTestBase {
         server.handler((req, ex) -> json(ex, 500, "{\"jsonrpc\":\"2.0\",\"id\":3,\"error\":{\"code\":-32603,"
                 + "\"message\":\"boom\"}}"));
         HttpTransport t = open();
-        t.exchange(request(3, "tools/list"), TestContext.of(3));
+        t.exchange(request(3, "tools/list"), TestSendContext.of(3));
         assertThat(sink.next(WAIT)).isInstanceOf(JsonRpcMessage.ErrorResponse.class);
     }
 
@@ -322,7 +323,7 @@ class HttpModernTest extends ServerTestBase {
             out.close();
         });
         HttpTransport t = open();
-        t.exchange(request(8, "tools/call"), TestContext.of(8).routing(routing("tools/call", "slow")));
+        t.exchange(request(8, "tools/call"), TestSendContext.of(8).routing(routing("tools/call", "slow")));
         assertThat(sink.messages()).hasSize(2);
         assertThat(sink.messages().get(0)).isInstanceOf(JsonRpcMessage.Notification.class);
         assertThat(sink.messages().get(1)).isEqualTo(new JsonRpcMessage.Response(RequestId.of(8),
@@ -341,7 +342,7 @@ class HttpModernTest extends ServerTestBase {
             out.close();
         });
         HttpTransport t = open();
-        t.send(request(6, "tools/call"), TestContext.of(6).routing(routing("tools/call", "x")));
+        t.send(request(6, "tools/call"), TestSendContext.of(6).routing(routing("tools/call", "x")));
         McpException failure = sink.awaitSendFailure(RequestId.of(6), WAIT);
         assertThat(failure).isExactlyInstanceOf(McpTransportException.class)
                 .hasMessageContaining("POST tools/call (id 6)").hasMessageContaining("ended before the response");
@@ -365,7 +366,7 @@ class HttpModernTest extends ServerTestBase {
             }
         });
         HttpTransport t = open();
-        TestContext ctx = TestContext.of(11).routing(routing("tools/call", "long"));
+        TestSendContext ctx = TestSendContext.of(11).routing(routing("tools/call", "long"));
         t.send(request(11, "tools/call"), ctx);
         assertThat(streaming.await(10, TimeUnit.SECONDS)).isTrue();
         ctx.cancel();
@@ -391,7 +392,7 @@ class HttpModernTest extends ServerTestBase {
         });
         HttpTransport t = open(HttpTransport.newBuilder(server.uri("/mcp")).idleTimeout(Duration.ofMillis(300))
                 .connectTimeout(Duration.ofMillis(200)));
-        TestContext listen = new TestContext(RequestId.of("L1"), Deadline.NONE)
+        TestSendContext listen = new TestSendContext(RequestId.of("L1"), Deadline.NONE)
                 .routing(routing("subscriptions/listen", null));
         t.send(new JsonRpcMessage.Request(RequestId.of("L1"), "subscriptions/listen", Map.of()), listen);
         assertThat(sink.next(WAIT)).isInstanceOf(JsonRpcMessage.Notification.class);
@@ -416,7 +417,7 @@ class HttpModernTest extends ServerTestBase {
             out.close();
         });
         HttpTransport t = open(HttpTransport.newBuilder(server.uri("/mcp")).idleTimeout(Duration.ofMillis(300)));
-        t.exchange(request(14, "resources/read"), new TestContext(RequestId.of(14), Deadline.NONE)
+        t.exchange(request(14, "resources/read"), new TestSendContext(RequestId.of(14), Deadline.NONE)
                 .routing(routing("resources/read", "notes://all")));
         assertThat(sink.next(WAIT)).isEqualTo(new JsonRpcMessage.Response(RequestId.of(14), Map.of("late", true)));
     }
@@ -432,8 +433,8 @@ class HttpModernTest extends ServerTestBase {
             release.await(20, TimeUnit.SECONDS);
         });
         HttpTransport t = open(HttpTransport.newBuilder(server.uri("/mcp")).idleTimeout(Duration.ofMillis(300)));
-        TestContext ctx = modern ? TestContext.of(12).routing(routing("tools/call", "x"))
-                : new TestContext(RequestId.of(12), Deadline.NONE);
+        TestSendContext ctx = modern ? TestSendContext.of(12).routing(routing("tools/call", "x"))
+                : new TestSendContext(RequestId.of(12), Deadline.NONE);
         try {
             t.send(request(12, "tools/call"), ctx);
             assertThat(sink.awaitSendFailure(RequestId.of(12), WAIT)).hasMessageContaining("idle timeout");
@@ -454,7 +455,7 @@ class HttpModernTest extends ServerTestBase {
             Thread.sleep(20_000);
         });
         HttpTransport t = open();
-        TestContext listen = new TestContext(RequestId.of(13), Deadline.NONE)
+        TestSendContext listen = new TestSendContext(RequestId.of(13), Deadline.NONE)
                 .routing(routing("subscriptions/listen", null));
         t.send(request(13, "subscriptions/listen"), listen);
         assertThat(streaming.await(10, TimeUnit.SECONDS)).isTrue();

@@ -17,7 +17,8 @@ import dev.loommcp.Deadline;
 import dev.loommcp.spi.TransportContext;
 import dev.loommcp.testing.LeakCheck;
 import dev.loommcp.testing.RecordingSink;
-import dev.loommcp.testkit.HttpReferenceServer;
+import dev.loommcp.it.servers.HttpReferenceServer;
+import dev.loommcp.testing.TestSendContext;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -59,7 +60,7 @@ class HttpReferenceServerTest {
         String session;
         try (HttpTransport t = HttpTransport.newBuilder(server.endpoint()).build()) {
             t.open(TransportContext.of(sink, Deadline.NONE));
-            t.exchange(HttpTransportTest.initialize(1), TestContext.of(1));
+            t.exchange(HttpTransportTest.initialize(1), TestSendContext.of(1));
             JsonRpcMessage init = sink.next(HttpTransportTest.WAIT);
             assertThat(init).isInstanceOfSatisfying(JsonRpcMessage.Response.class, r -> {
                 assertThat(r.id()).isEqualTo(RequestId.of(1));
@@ -67,13 +68,13 @@ class HttpReferenceServerTest {
             });
             session = t.sessionId();
             assertThat(session).isNotBlank();
-            t.exchange(HttpTransportTest.INITIALIZED, TestContext.none());
+            t.exchange(HttpTransportTest.INITIALIZED, TestSendContext.none());
             t.handshakeCompleted("2025-11-25");
-            t.exchange(new JsonRpcMessage.Request(RequestId.of(2), "tools/list", Map.of()), TestContext.of(2));
+            t.exchange(new JsonRpcMessage.Request(RequestId.of(2), "tools/list", Map.of()), TestSendContext.of(2));
             JsonRpcMessage list = sink.next(HttpTransportTest.WAIT);
             assertThat(list).isInstanceOf(JsonRpcMessage.Response.class);
             assertThat(((JsonRpcMessage.Response) list).id()).isEqualTo(RequestId.of(2));
-            t.exchange(new JsonRpcMessage.Request(RequestId.of(3), "ping", null), TestContext.of(3));
+            t.exchange(new JsonRpcMessage.Request(RequestId.of(3), "ping", null), TestSendContext.of(3));
             assertThat(sink.next(HttpTransportTest.WAIT)).isEqualTo(new JsonRpcMessage.Response(RequestId.of(3),
                     Map.of()));
             assertThat(sink.skipped()).isEmpty();

@@ -14,6 +14,7 @@ import dev.loommcp.config.ProtocolMode;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.testing.LeakCheck;
+import dev.loommcp.testing.TestSendContext;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
@@ -223,7 +224,7 @@ class HttpRefusalTest extends ServerTestBase {
             }
         });
         HttpTransport t = open(HttpTransport.newBuilder(server.uri("/mcp")));
-        t.exchange(new JsonRpcMessage.Notification("notifications/roots/list_changed", null), TestContext.none());
+        t.exchange(new JsonRpcMessage.Notification("notifications/roots/list_changed", null), TestSendContext.none());
         assertThat(seen).containsExactly("notifications/roots/list_changed", "notifications/roots/list_changed");
     }
 

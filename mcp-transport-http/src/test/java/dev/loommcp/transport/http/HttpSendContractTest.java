@@ -14,6 +14,7 @@ import dev.loommcp.Deadline;
 import dev.loommcp.spi.TransportContext;
 import dev.loommcp.testing.LeakCheck;
 import dev.loommcp.testing.RecordingSink;
+import dev.loommcp.testing.TestSendContext;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -73,7 +74,7 @@ class HttpSendContractTest {
         HttpTransport t = open(sink);
         try {
             // returns while the server still holds the POST: the exchange runs on the transport's own thread
-            t.send(new JsonRpcMessage.Request(RequestId.of(1), "tools/list", Map.of()), TestContext.of(1));
+            t.send(new JsonRpcMessage.Request(RequestId.of(1), "tools/list", Map.of()), TestSendContext.of(1));
             assertThat(arrived.await(10, TimeUnit.SECONDS)).isTrue();
             assertThat(sink.sendFailures()).isEmpty();
             release.countDown();
@@ -92,7 +93,7 @@ class HttpSendContractTest {
         RecordingSink sink = new RecordingSink();
         HttpTransport t = open(sink);
         try {
-            TestContext ctx = TestContext.of(1);
+            TestSendContext ctx = TestSendContext.of(1);
             t.send(new JsonRpcMessage.Request(RequestId.of(1), "tools/call", Map.of()), ctx);
             assertThat(arrived.await(10, TimeUnit.SECONDS)).isTrue();
             ctx.cancel();
@@ -184,7 +185,7 @@ class HttpSendContractTest {
         RecordingSink sink = new RecordingSink();
         HttpTransport t = open(sink);
         t.send(new JsonRpcMessage.Notification("notifications/cancelled", Map.of("requestId", 3)),
-                TestContext.none());
+                TestSendContext.none());
         t.close();
         assertThat(answered.await(10, TimeUnit.SECONDS)).isTrue();
         assertThat(server.requests("POST")).hasSize(1);
@@ -219,7 +220,7 @@ class HttpSendContractTest {
         HttpTransport t = open(sink);
         t.sender().limitOneWayInFlight(2);
         for (int i = 0; i < 5; i++) {
-            t.send(new JsonRpcMessage.Response(RequestId.of(i), Map.of()), TestContext.none());
+            t.send(new JsonRpcMessage.Response(RequestId.of(i), Map.of()), TestSendContext.none());
         }
         assertThat(twoArrived.await(10, TimeUnit.SECONDS)).isTrue();
         assertThat(t.sender().droppedOneWayCount()).isEqualTo(3);
@@ -261,15 +262,15 @@ class HttpSendContractTest {
             HttpTransport t = open(new RecordingSink());
             t.sender().limitOneWayInFlight(2);
             for (int i = 0; i < 2; i++) {
-                t.send(new JsonRpcMessage.Response(RequestId.of(i), Map.of()), TestContext.none());
+                t.send(new JsonRpcMessage.Response(RequestId.of(i), Map.of()), TestSendContext.none());
             }
             assertThat(twoArrived.await(10, TimeUnit.SECONDS)).isTrue();
             int cancels = 685;
             for (int i = 0; i < cancels; i++) {
                 t.send(new JsonRpcMessage.Notification("notifications/cancelled", Map.of("requestId", i)),
-                        TestContext.none());
+                        TestSendContext.none());
             }
-            t.send(new JsonRpcMessage.Response(RequestId.of(99), Map.of()), TestContext.none());
+            t.send(new JsonRpcMessage.Response(RequestId.of(99), Map.of()), TestSendContext.none());
             assertThat(t.sender().droppedOneWayCount()).isEqualTo(cancels + 1);
             assertThat(t.sender().droppedCancelCount()).isEqualTo(cancels);
             release.countDown();

@@ -8,6 +8,7 @@ import dev.loommcp.McpClosedException;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
 import dev.loommcp.testing.LeakCheck;
+import dev.loommcp.testing.TestSendContext;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
@@ -48,11 +49,11 @@ class HttpSendThreadsTest extends ServerTestBase {
     void aQueuedRequestRunsOnAThreadOfItsSendAndLeavesNoneBehind() throws Exception {
         answerEverything();
         HttpTransport t = transport();
-        TestContext ctx = TestContext.of(1);
+        TestSendContext ctx = TestSendContext.of(1);
         t.send(request(1), ctx);
         assertThat(sink.next(WAIT)).isInstanceOf(JsonRpcMessage.Response.class);
         assertThat(ctx.forked()).singleElement()
-                .satisfies(th -> assertThat(th.getName()).isEqualTo("mcp-http-send-test"));
+                .satisfies(th -> assertThat(th.getName()).startsWith("mcp-http-send-"));
         assertThat(ctx.forkedEnded(WAIT)).as("the send's thread ended after the exchange").isTrue();
     }
 
@@ -60,7 +61,7 @@ class HttpSendThreadsTest extends ServerTestBase {
     void aModernQueuedRequestRunsOnAThreadOfItsSendToo() throws Exception {
         answerEverything();
         HttpTransport t = transport();
-        TestContext ctx = TestContext.of(1).routing(HttpModernTest.routing("tools/call", "t"));
+        TestSendContext ctx = TestSendContext.of(1).routing(HttpModernTest.routing("tools/call", "t"));
         t.send(request(1), ctx);
         assertThat(sink.next(WAIT)).isInstanceOf(JsonRpcMessage.Response.class);
         assertThat(ctx.forked()).hasSize(1);
@@ -71,12 +72,12 @@ class HttpSendThreadsTest extends ServerTestBase {
     void aNotificationIsPostedOnAThreadOfItsSend() throws Exception {
         answerEverything();
         HttpTransport t = transport();
-        TestContext ctx = TestContext.none();
+        TestSendContext ctx = TestSendContext.none();
         t.send(new JsonRpcMessage.Notification("notifications/cancelled", Map.of("requestId", 7)), ctx);
         assertThat(server.nextRequest()).satisfies(r -> assertThat(r.rpcMethod())
                 .isEqualTo("notifications/cancelled"));
         assertThat(ctx.forked()).singleElement()
-                .satisfies(th -> assertThat(th.getName()).isEqualTo("mcp-http-send-test"));
+                .satisfies(th -> assertThat(th.getName()).startsWith("mcp-http-send-"));
         assertThat(ctx.forkedEnded(WAIT)).isTrue();
     }
 
@@ -84,7 +85,7 @@ class HttpSendThreadsTest extends ServerTestBase {
     void aRequestWhoseCallerWaitsStartsNoThread() throws Exception {
         answerEverything();
         HttpTransport t = transport();
-        TestContext ctx = TestContext.of(1).waiting();
+        TestSendContext ctx = TestSendContext.of(1).waiting();
         t.send(request(1), ctx);
         assertThat(sink.messages()).hasSize(1);
         assertThat(ctx.forked()).as("the exchange ran on the caller's thread").isEmpty();
@@ -98,7 +99,7 @@ class HttpSendThreadsTest extends ServerTestBase {
             json(ex, 200, result(req.rpcId(), "{}"));
         });
         HttpTransport t = transport();
-        TestContext ctx = TestContext.of(1);
+        TestSendContext ctx = TestSendContext.of(1);
         t.send(request(1), ctx);
         server.nextRequest(); // the server holds the POST
         t.close();
@@ -120,7 +121,7 @@ class HttpSendThreadsTest extends ServerTestBase {
             json(ex, 200, result(req.rpcId(), "{}"));
         });
         HttpTransport t = transport();
-        TestContext ctx = TestContext.of(1);
+        TestSendContext ctx = TestSendContext.of(1);
         t.send(request(1), ctx);
         server.nextRequest(); // the server holds the POST
         t.close();
@@ -133,16 +134,16 @@ class HttpSendThreadsTest extends ServerTestBase {
     void aSendWhoseRequestHasEndedStartsNothingAndSendsNothing() throws Exception {
         answerEverything();
         HttpTransport t = transport();
-        TestContext ended = TestContext.of(1).end();
+        TestSendContext ended = TestSendContext.of(1).end();
         t.send(request(1), ended);
         t.send(new JsonRpcMessage.Notification("notifications/cancelled", Map.of("requestId", 1)),
-                TestContext.none().end());
+                TestSendContext.none().end());
         assertThat(ended.forked()).isEmpty();
         assertThat(sink.sendFailures()).as("nobody waits for an ended request: no news").isEmpty();
         assertThat(t.sender().oneWayInFlightCount()).as("the refused one-way POST is not counted in flight")
                 .isZero();
         // a request sent afterwards goes out: nothing of the ended ones went before it
-        t.send(request(2), TestContext.of(2).waiting());
+        t.send(request(2), TestSendContext.of(2).waiting());
         assertThat(server.requests("POST")).singleElement()
                 .satisfies(r -> assertThat(((Number) r.rpcId()).longValue()).isEqualTo(2));
     }

@@ -24,6 +24,7 @@ import dev.loommcp.Deadline;
 import dev.loommcp.spi.TransportContext;
 import dev.loommcp.testing.LeakCheck;
 import dev.loommcp.testing.RecordingSink;
+import dev.loommcp.testing.TestSendContext;
 import java.io.OutputStream;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -124,7 +125,7 @@ class HttpTransportFaultsTest {
                 }
             });
             try (HttpTransport t = open()) {
-                assertThatThrownBy(() -> t.exchange(request(3, "tools/call"), TestContext.of(3)))
+                assertThatThrownBy(() -> t.exchange(request(3, "tools/call"), TestSendContext.of(3)))
                         .isInstanceOf(McpTransportException.class)
                         .hasMessageContaining("no event id");
             }
@@ -192,7 +193,7 @@ class HttpTransportFaultsTest {
         statefulServer();
         HttpTransport t = open();
         t.handshakeCompleted("2025-11-25\r\nX-Injected: 1");
-        t.exchange(request(2, "tools/list"), TestContext.of(2));
+        t.exchange(request(2, "tools/list"), TestSendContext.of(2));
         TestServer.Req post = server.requests("POST").get(0);
         assertThat(post.header("MCP-Protocol-Version")).isNull();
         assertThat(post.header("X-Injected")).isNull();
@@ -221,7 +222,7 @@ class HttpTransportFaultsTest {
             long id = i;
             senders.add(Thread.ofVirtual().start(() -> {
                 try {
-                    t.exchange(request(id, "tools/call"), TestContext.of(id));
+                    t.exchange(request(id, "tools/call"), TestSendContext.of(id));
                 } catch (Exception expected) {
                     // closed at the end of the test
                 }
@@ -275,7 +276,7 @@ class HttpTransportFaultsTest {
             }
         });
         try (HttpTransport t = open()) {
-            assertThatThrownBy(() -> t.exchange(request(3, "tools/call"), TestContext.of(3)))
+            assertThatThrownBy(() -> t.exchange(request(3, "tools/call"), TestSendContext.of(3)))
                     .isInstanceOf(McpTransportException.class)
                     .hasMessageContaining("could not be resumed");
         }
@@ -376,7 +377,7 @@ class HttpTransportFaultsTest {
             }
         });
         HttpTransport t = open();
-        TestContext ctx = new TestContext(RequestId.of(4), Duration.ofMillis(300));
+        TestSendContext ctx = new TestSendContext(RequestId.of(4), Duration.ofMillis(300));
         assertThatThrownBy(() -> t.exchange(request(4, "tools/call"), ctx))
                 .isInstanceOf(McpTimeoutException.class)
                 .hasMessageContaining("tools/call (id 4) timed out: its deadline passed while waiting 30000 ms to "
@@ -439,7 +440,7 @@ class HttpTransportFaultsTest {
         try (RawHttpServer raw = new RawHttpServer(id -> answer.apply(id)
                 .getBytes(java.nio.charset.StandardCharsets.ISO_8859_1))) {
             HttpTransport t = open(HttpTransport.newBuilder(raw.uri("/mcp")));
-            return assertThatThrownBy(() -> t.exchange(request(4, "tools/call"), new TestContext(RequestId.of(4),
+            return assertThatThrownBy(() -> t.exchange(request(4, "tools/call"), new TestSendContext(RequestId.of(4),
                     Duration.ofSeconds(20))))
                     .isInstanceOf(McpTransportException.class)
                     .hasMessageContaining("tools/call (id 4)");
@@ -503,7 +504,7 @@ class HttpTransportFaultsTest {
         });
         HttpTransport t = open(HttpTransport.newBuilder(server.uri("/mcp")).maxMessageSize(1024));
         long start = System.nanoTime();
-        assertThatThrownBy(() -> t.exchange(request(4, "tools/call"), new TestContext(RequestId.of(4),
+        assertThatThrownBy(() -> t.exchange(request(4, "tools/call"), new TestSendContext(RequestId.of(4),
                 Duration.ofSeconds(20))))
                 .isInstanceOf(dev.loommcp.McpProtocolException.class)
                 .hasMessageContaining("tools/call (id 4)")
@@ -526,7 +527,7 @@ class HttpTransportFaultsTest {
     void assertTimesOutAtItsDeadline(TestServer.Handler stall, Duration idleTimeout) throws Exception {
         server.handler(stall);
         HttpTransport t = open(HttpTransport.newBuilder(server.uri("/mcp")).idleTimeout(idleTimeout));
-        TestContext ctx = new TestContext(RequestId.of(4), Duration.ofMillis(200));
+        TestSendContext ctx = new TestSendContext(RequestId.of(4), Duration.ofMillis(200));
         assertThatThrownBy(() -> t.exchange(request(4, "tools/call"), ctx))
                 .isInstanceOf(McpTimeoutException.class)
                 .hasMessageContaining("tools/call (id 4)");
@@ -658,7 +659,7 @@ class HttpTransportFaultsTest {
         HttpTransport t = HttpTransport.newBuilder(server.uri("/mcp")).build();
         t.close();
         assertThatThrownBy(() -> t.open(TransportContext.of(sink, Deadline.NONE))).isInstanceOf(McpClosedException.class);
-        assertThatThrownBy(() -> t.exchange(request(1, "ping"), TestContext.of(1))).isInstanceOf(McpClosedException.class);
+        assertThatThrownBy(() -> t.exchange(request(1, "ping"), TestSendContext.of(1))).isInstanceOf(McpClosedException.class);
     }
 
     @Test
@@ -683,7 +684,7 @@ class HttpTransportFaultsTest {
                 assertThat(closer.join(Duration.ofSeconds(20))).isTrue();
                 t.close();
             }
-            assertThatThrownBy(() -> t.exchange(request(1, "ping"), TestContext.of(1)))
+            assertThatThrownBy(() -> t.exchange(request(1, "ping"), TestSendContext.of(1)))
                     .isInstanceOf(McpClosedException.class);
         }
     }
@@ -704,7 +705,7 @@ class HttpTransportFaultsTest {
             return Map.of();
         }));
         self.set(t);
-        assertThatThrownBy(() -> t.exchange(request(1, "tools/list"), TestContext.of(1)))
+        assertThatThrownBy(() -> t.exchange(request(1, "tools/list"), TestSendContext.of(1)))
                 .isInstanceOf(McpClosedException.class);
     }
 
@@ -724,7 +725,7 @@ class HttpTransportFaultsTest {
             }
             return Map.of();
         }));
-        t.exchange(initialize(1), TestContext.of(1));
+        t.exchange(initialize(1), TestSendContext.of(1));
         Thread closer = Thread.ofVirtual().start(t::close);
         assertThat(closer.join(Duration.ofSeconds(30))).as("close() returned within its bound").isTrue();
     }

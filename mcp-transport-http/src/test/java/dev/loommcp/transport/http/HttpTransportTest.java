@@ -14,6 +14,7 @@ import dev.loommcp.jsonrpc.JsonRpcError;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
 import dev.loommcp.testing.LeakCheck;
+import dev.loommcp.testing.TestSendContext;
 import java.io.OutputStream;
 import java.time.Duration;
 import java.util.List;
@@ -82,13 +83,13 @@ class HttpTransportTest extends ServerTestBase {
         try (HttpTransport t = open(HttpTransport.newBuilder(server.uri("/mcp?tenant=a"))
                 .header("Authorization", "Bearer secret-token")
                 .header("X-Custom", "v1"))) {
-            t.exchange(initialize(1), TestContext.of(1));
+            t.exchange(initialize(1), TestSendContext.of(1));
             assertThat(sink.next(WAIT)).isInstanceOf(JsonRpcMessage.Response.class);
             assertThat(t.sessionId()).isEqualTo("sess-1");
             // the client tells the version first, so that notifications/initialized carries it
             t.handshakeCompleted("2025-11-25");
-            t.exchange(INITIALIZED, TestContext.none());
-            t.exchange(request(2, "tools/list"), TestContext.of(2));
+            t.exchange(INITIALIZED, TestSendContext.none());
+            t.exchange(request(2, "tools/list"), TestSendContext.of(2));
             JsonRpcMessage r = sink.next(WAIT);
             assertThat(r).isEqualTo(new JsonRpcMessage.Response(RequestId.of(2), Map.of("ok", true)));
 
@@ -136,7 +137,7 @@ class HttpTransportTest extends ServerTestBase {
             write(out, "data: {\"jsonrpc\":\"2.0\",\"method\":\"after/response\"}\n\n");
         });
         try (HttpTransport t = open()) {
-            t.exchange(request(7, "tools/call"), TestContext.of(7));
+            t.exchange(request(7, "tools/call"), TestSendContext.of(7));
             assertThat(sink.messages()).hasSize(3);
             assertThat(sink.messages().get(0)).isInstanceOf(JsonRpcMessage.Notification.class);
             assertThat(sink.messages().get(1)).isEqualTo(new JsonRpcMessage.Request(RequestId.of("s1"),
@@ -157,7 +158,7 @@ class HttpTransportTest extends ServerTestBase {
             }
         });
         try (HttpTransport t = open()) {
-            t.exchange(INITIALIZED, TestContext.none());
+            t.exchange(INITIALIZED, TestSendContext.none());
             assertThat(server.requests("POST")).hasSize(1);
         } finally {
             release.countDown();
@@ -193,8 +194,8 @@ class HttpTransportTest extends ServerTestBase {
             }
         });
         try (HttpTransport t = open()) {
-            t.exchange(INITIALIZED, TestContext.none());
-            t.exchange(new JsonRpcMessage.Response(RequestId.of("s1"), Map.of()), TestContext.none());
+            t.exchange(INITIALIZED, TestSendContext.none());
+            t.exchange(new JsonRpcMessage.Response(RequestId.of("s1"), Map.of()), TestSendContext.none());
         }
         assertThat(server.requests("POST")).hasSize(2);
         assertThat(sink.messages()).isEmpty();
@@ -221,7 +222,7 @@ class HttpTransportTest extends ServerTestBase {
             }
         });
         try (HttpTransport t = open()) {
-            t.exchange(request(5, "tools/call"), TestContext.of(5));
+            t.exchange(request(5, "tools/call"), TestSendContext.of(5));
             assertThat(sink.messages()).containsExactly(
                     new JsonRpcMessage.Request(RequestId.of("srv-1"), "ping", null),
                     new JsonRpcMessage.Response(RequestId.of(5), Map.of()));
@@ -239,7 +240,7 @@ class HttpTransportTest extends ServerTestBase {
             write(out, "data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\",\"params\":{}}\n\n");
         });
         try (HttpTransport t = open()) {
-            assertThatThrownBy(() -> t.exchange(request(3, "tools/call"), TestContext.of(3)))
+            assertThatThrownBy(() -> t.exchange(request(3, "tools/call"), TestSendContext.of(3)))
                     .isInstanceOf(McpTransportException.class)
                     .hasMessageContaining("tools/call (id 3)")
                     .hasMessageContaining("no event id");
@@ -256,7 +257,7 @@ class HttpTransportTest extends ServerTestBase {
             // GETs: end at once, nothing new
         });
         try (HttpTransport t = open()) {
-            assertThatThrownBy(() -> t.exchange(request(3, "tools/call"), TestContext.of(3)))
+            assertThatThrownBy(() -> t.exchange(request(3, "tools/call"), TestSendContext.of(3)))
                     .isInstanceOf(McpTransportException.class)
                     .hasMessageContaining("could not be resumed after " + HttpTransport.MAX_STREAM_ATTEMPTS);
         }
@@ -289,12 +290,12 @@ class HttpTransportTest extends ServerTestBase {
             json(ex, 200, result(req.rpcId(), "{\"session\":\"" + sid + "\"}"));
         });
         try (HttpTransport t = open()) {
-            t.exchange(request(1, "x/start"), TestContext.of(1));
+            t.exchange(request(1, "x/start"), TestSendContext.of(1));
             assertThat(t.sessionId()).isEqualTo("s1");
             t.handshakeCompleted("2025-06-18");
             live.set("expired-on-the-server");
             sink.clear();
-            assertThatThrownBy(() -> t.exchange(request(2, "x/work"), TestContext.of(2)))
+            assertThatThrownBy(() -> t.exchange(request(2, "x/work"), TestSendContext.of(2)))
                     .isInstanceOf(McpSessionExpiredException.class)
                     .hasMessageContaining("x/work (id 2)").hasMessageContaining("HTTP 404");
             assertThat(t.sessionId()).as("the expired session is dropped").isNull();
@@ -302,13 +303,13 @@ class HttpTransportTest extends ServerTestBase {
 
             // until a new session starts nothing but initialize goes out (never a request without the session,
             // which the server would refuse as if it had answered it): refused unsent (issue 26 item 23)
-            assertThatThrownBy(() -> t.exchange(request(9, "x/again"), TestContext.of(9)))
+            assertThatThrownBy(() -> t.exchange(request(9, "x/again"), TestSendContext.of(9)))
                     .isInstanceOfSatisfying(McpSessionExpiredException.class,
                             e -> assertThat(e.wasSent()).isFalse());
             // initialize goes without a session and takes the one its answer returns
-            t.exchange(request(3, "initialize"), TestContext.of(3));
+            t.exchange(request(3, "initialize"), TestSendContext.of(3));
             assertThat(t.sessionId()).isEqualTo("s2");
-            t.exchange(request(4, "x/work"), TestContext.of(4));
+            t.exchange(request(4, "x/work"), TestSendContext.of(4));
             assertThat(sink.messages()).containsExactly(
                     new JsonRpcMessage.Response(RequestId.of(3), Map.of("started", "s2")),
                     new JsonRpcMessage.Response(RequestId.of(4), Map.of("session", "s2")));
@@ -334,7 +335,7 @@ class HttpTransportTest extends ServerTestBase {
             }
         });
         try (HttpTransport t = open(HttpTransport.newBuilder(server.uri("/mcp")).header("Authorization", "Bearer k"))) {
-            t.exchange(request(4, "ping"), TestContext.of(4));
+            t.exchange(request(4, "ping"), TestSendContext.of(4));
         }
         List<TestServer.Req> posts = server.requests("POST");
         assertThat(posts).hasSize(3);
@@ -354,7 +355,7 @@ class HttpTransportTest extends ServerTestBase {
                 TestServer.status(ex, 307);
             });
             try (HttpTransport t = open(HttpTransport.newBuilder(server.uri("/mcp")).header("Authorization", "k"))) {
-                assertThatThrownBy(() -> t.exchange(request(4, "ping"), TestContext.of(4)))
+                assertThatThrownBy(() -> t.exchange(request(4, "ping"), TestSendContext.of(4)))
                         .isInstanceOfSatisfying(McpHttpStatusException.class,
                                 e -> assertThat(e.statusCode()).isEqualTo(307))
                         .hasMessageContaining("another origin");
@@ -370,7 +371,7 @@ class HttpTransportTest extends ServerTestBase {
             TestServer.status(ex, 307);
         });
         try (HttpTransport t = open()) {
-            assertThatThrownBy(() -> t.exchange(request(4, "ping"), TestContext.of(4)))
+            assertThatThrownBy(() -> t.exchange(request(4, "ping"), TestSendContext.of(4)))
                     .isInstanceOf(McpHttpStatusException.class)
                     .hasMessageContaining("more than 5");
         }
@@ -384,7 +385,7 @@ class HttpTransportTest extends ServerTestBase {
             TestServer.status(ex, 302);
         });
         try (HttpTransport t = open()) {
-            assertThatThrownBy(() -> t.exchange(request(4, "ping"), TestContext.of(4)))
+            assertThatThrownBy(() -> t.exchange(request(4, "ping"), TestSendContext.of(4)))
                     .isInstanceOfSatisfying(McpHttpStatusException.class,
                             e -> assertThat(e.statusCode()).isEqualTo(302))
                     .hasMessageContaining("HTTP 302");
@@ -401,7 +402,7 @@ class HttpTransportTest extends ServerTestBase {
             release.await(20, TimeUnit.SECONDS);
         });
         try (HttpTransport t = open(HttpTransport.newBuilder(server.uri("/mcp")).idleTimeout(Duration.ofMillis(300)))) {
-            assertThatThrownBy(() -> t.exchange(request(9, "tools/call"), TestContext.of(9)))
+            assertThatThrownBy(() -> t.exchange(request(9, "tools/call"), TestSendContext.of(9)))
                     .isInstanceOf(McpTransportException.class)
                     .hasMessageContaining("idle timeout");
         } finally {
@@ -420,7 +421,7 @@ class HttpTransportTest extends ServerTestBase {
             write(out, "data: " + result(req.rpcId(), "{}") + "\n\n");
         });
         try (HttpTransport t = open(HttpTransport.newBuilder(server.uri("/mcp")).idleTimeout(Duration.ofMillis(400)))) {
-            t.exchange(request(9, "tools/call"), TestContext.of(9));
+            t.exchange(request(9, "tools/call"), TestSendContext.of(9));
             assertThat(sink.messages()).hasSize(1);
         }
     }
@@ -437,7 +438,7 @@ class HttpTransportTest extends ServerTestBase {
         });
         try (HttpTransport t = open()) {
             AtomicReference<Throwable> failure = new AtomicReference<>();
-            TestContext ctx = TestContext.of(11);
+            TestSendContext ctx = TestSendContext.of(11);
             Thread sender = Thread.ofVirtual().start(() -> {
                 try {
                     t.exchange(request(11, "tools/call"), ctx);
@@ -475,7 +476,7 @@ class HttpTransportTest extends ServerTestBase {
         });
         try (HttpTransport t = open()) {
             AtomicReference<Throwable> failure = new AtomicReference<>();
-            TestContext ctx = TestContext.of(12);
+            TestSendContext ctx = TestSendContext.of(12);
             Thread sender = Thread.ofVirtual().start(() -> {
                 try {
                     t.exchange(request(12, "tools/call"), ctx);
@@ -511,7 +512,7 @@ class HttpTransportTest extends ServerTestBase {
         AtomicReference<Throwable> failure = new AtomicReference<>();
         Thread sender = Thread.ofVirtual().start(() -> {
             try {
-                t.exchange(request(13, "tools/call"), TestContext.of(13));
+                t.exchange(request(13, "tools/call"), TestSendContext.of(13));
             } catch (Throwable e) {
                 failure.set(e);
             }
@@ -556,8 +557,8 @@ class HttpTransportTest extends ServerTestBase {
             }
         });
         try (HttpTransport t = open()) {
-            t.exchange(initialize(1), TestContext.of(1));
-            t.exchange(INITIALIZED, TestContext.none());
+            t.exchange(initialize(1), TestSendContext.of(1));
+            t.exchange(INITIALIZED, TestSendContext.none());
             // cleared before the GET stream starts: its first event may arrive at once
             sink.clear();
             t.handshakeCompleted("2025-11-25");
@@ -607,7 +608,7 @@ class HttpTransportTest extends ServerTestBase {
             }
         });
         try (HttpTransport t = open()) {
-            assertThatThrownBy(() -> t.exchange(request(1, "tools/list"), TestContext.of(1)))
+            assertThatThrownBy(() -> t.exchange(request(1, "tools/list"), TestSendContext.of(1)))
                     .isInstanceOfSatisfying(McpHttpStatusException.class, e -> {
                         assertThat(e.statusCode()).isEqualTo(401);
                         assertThat(e.authParameters()).containsEntry("resource_metadata",
@@ -615,10 +616,10 @@ class HttpTransportTest extends ServerTestBase {
                                 .containsEntry("scope", "files:read files:write");
                         assertThat(e.getMessage()).contains("tools/list").contains("401");
                     });
-            t.exchange(request(2, "tools/list"), TestContext.of(2));
+            t.exchange(request(2, "tools/list"), TestSendContext.of(2));
             assertThat(sink.messages()).containsExactly(new JsonRpcMessage.ErrorResponse(RequestId.of(2),
                     new JsonRpcError(-32602, "bad params", null)));
-            assertThatThrownBy(() -> t.exchange(request(3, "tools/list"), TestContext.of(3)))
+            assertThatThrownBy(() -> t.exchange(request(3, "tools/list"), TestSendContext.of(3)))
                     .isInstanceOfSatisfying(McpHttpStatusException.class,
                             e -> assertThat(e.statusCode()).isEqualTo(500));
         }
@@ -631,8 +632,8 @@ class HttpTransportTest extends ServerTestBase {
         server.handler((req, ex) -> json(ex, 400, "{\"jsonrpc\":\"2.0\",\"id\":"
                 + (n.incrementAndGet() == 1 ? "\"7\"" : "8.0") + ",\"error\":{\"code\":-32602,\"message\":\"bad\"}}"));
         try (HttpTransport t = open()) {
-            t.exchange(request(7, "tools/list"), TestContext.of(7));
-            t.exchange(request(8, "tools/list"), TestContext.of(8));
+            t.exchange(request(7, "tools/list"), TestSendContext.of(7));
+            t.exchange(request(8, "tools/list"), TestSendContext.of(8));
             assertThat(sink.messages()).containsExactly(
                     new JsonRpcMessage.ErrorResponse(RequestId.of(7), new JsonRpcError(-32602, "bad", null)),
                     new JsonRpcMessage.ErrorResponse(RequestId.of(8), new JsonRpcError(-32602, "bad", null)));
@@ -656,7 +657,7 @@ class HttpTransportTest extends ServerTestBase {
         try (HttpTransport t = open()) {
             for (int i = 1; i <= 4; i++) {
                 int id = i;
-                assertThatThrownBy(() -> t.exchange(request(id, "tools/list"), TestContext.of(id)))
+                assertThatThrownBy(() -> t.exchange(request(id, "tools/list"), TestSendContext.of(id)))
                         .isInstanceOf(McpProtocolException.class)
                         .hasMessageContaining("(id " + id + ")");
             }
@@ -675,10 +676,10 @@ class HttpTransportTest extends ServerTestBase {
             }
         });
         try (HttpTransport t = open(HttpTransport.newBuilder(server.uri("/mcp")).maxMessageSize(1000))) {
-            t.exchange(request(1, "tools/list"), TestContext.of(1));
+            t.exchange(request(1, "tools/list"), TestSendContext.of(1));
             assertThat(sink.skipped()).hasSize(1);
             assertThat(sink.messages()).hasSize(1);
-            assertThatThrownBy(() -> t.exchange(request(2, "tools/list"), TestContext.of(2)))
+            assertThatThrownBy(() -> t.exchange(request(2, "tools/list"), TestSendContext.of(2)))
                     .isInstanceOf(McpProtocolException.class)
                     .hasMessage("response stream of POST tools/list (id 2): SSE line longer than the maximum of 1000 "
                             + "bytes"); // a line of 5,000 bytes
@@ -721,11 +722,11 @@ class HttpTransportTest extends ServerTestBase {
             return Map.of("Signature", "sig-" + method + "-" + body.length);
         };
         try (HttpTransport t = open(HttpTransport.newBuilder(server.uri("/mcp")).requestSigner(signer))) {
-            t.exchange(initialize(1), TestContext.of(1));
-            t.exchange(INITIALIZED, TestContext.none());
+            t.exchange(initialize(1), TestSendContext.of(1));
+            t.exchange(INITIALIZED, TestSendContext.none());
             t.handshakeCompleted("2025-11-25");
             assertThat(getSeen.await(10, TimeUnit.SECONDS)).isTrue();
-            t.exchange(request(2, "tools/call"), TestContext.of(2));
+            t.exchange(request(2, "tools/call"), TestSendContext.of(2));
         }
         assertThat(signed).containsExactly("POST", "POST", "GET", "POST", "GET+resume", "DELETE");
     }
@@ -735,7 +736,7 @@ class HttpTransportTest extends ServerTestBase {
         try (HttpTransport t = open(HttpTransport.newBuilder(server.uri("/mcp")).requestSigner((m, u, h, b) -> {
             throw new IllegalStateException("hsm offline");
         }))) {
-            assertThatThrownBy(() -> t.exchange(request(1, "ping"), TestContext.of(1)))
+            assertThatThrownBy(() -> t.exchange(request(1, "ping"), TestSendContext.of(1)))
                     .isInstanceOf(McpTransportException.class)
                     .hasMessageContaining("request signer failed (IllegalStateException: hsm offline)")
                     .hasRootCauseMessage("hsm offline");
@@ -748,7 +749,7 @@ class HttpTransportTest extends ServerTestBase {
         int port = server.port();
         server.close();
         try (HttpTransport t = open(HttpTransport.newBuilder("http://127.0.0.1:" + port + "/mcp"))) {
-            assertThatThrownBy(() -> t.exchange(request(1, "ping"), TestContext.of(1)))
+            assertThatThrownBy(() -> t.exchange(request(1, "ping"), TestSendContext.of(1)))
                     .isInstanceOf(McpTransportException.class)
                     .hasMessageContaining("127.0.0.1:" + port);
         }
@@ -776,7 +777,7 @@ class HttpTransportTest extends ServerTestBase {
         });
         try (HttpTransport t = open()) {
             t.handshakeCompleted("2025-11-25");
-            t.exchange(request(21, "tools/call"), TestContext.of(21));
+            t.exchange(request(21, "tools/call"), TestSendContext.of(21));
             assertThat(sink.messages()).containsExactly(new JsonRpcMessage.Response(RequestId.of(21), Map.of("via", "get")));
         } finally {
             release.countDown();
@@ -800,7 +801,7 @@ class HttpTransportTest extends ServerTestBase {
         });
         try (HttpTransport t = open()) {
             t.handshakeCompleted("2025-11-25");
-            t.exchange(request(22, "tools/call"), TestContext.of(22));
+            t.exchange(request(22, "tools/call"), TestSendContext.of(22));
             assertThat(sink.messages()).containsExactly(new JsonRpcMessage.Response(RequestId.of(22), Map.of()));
         } finally {
             release.countDown();

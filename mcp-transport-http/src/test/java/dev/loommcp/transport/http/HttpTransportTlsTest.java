@@ -10,6 +10,7 @@ import dev.loommcp.Deadline;
 import dev.loommcp.spi.TransportContext;
 import dev.loommcp.testing.LeakCheck;
 import dev.loommcp.testing.RecordingSink;
+import dev.loommcp.testing.TestSendContext;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -126,7 +127,7 @@ class HttpTransportTlsTest {
     void ping(HttpTransport.Builder b) throws Exception {
         try (HttpTransport t = b.build()) {
             t.open(TransportContext.of(sink, Deadline.NONE));
-            t.exchange(new JsonRpcMessage.Request(RequestId.of(1), "ping", null), TestContext.of(1));
+            t.exchange(new JsonRpcMessage.Request(RequestId.of(1), "ping", null), TestSendContext.of(1));
         }
     }
 

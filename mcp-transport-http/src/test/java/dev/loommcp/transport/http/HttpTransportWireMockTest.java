@@ -23,6 +23,7 @@ import dev.loommcp.Deadline;
 import dev.loommcp.spi.TransportContext;
 import dev.loommcp.testing.LeakCheck;
 import dev.loommcp.testing.RecordingSink;
+import dev.loommcp.testing.TestSendContext;
 import java.net.URI;
 import java.util.Map;
 import org.junit.jupiter.api.AfterEach;
@@ -79,11 +80,11 @@ class HttpTransportWireMockTest {
         wm.stubFor(delete(urlEqualTo("/api/v1/mcp?key=abc&x=%2F")).willReturn(aResponse().withStatus(405)));
 
         try (HttpTransport t = open(HttpTransport.newBuilder(endpoint()).header("X-Api-Key", "k-123"))) {
-            t.exchange(HttpTransportTest.initialize(1), TestContext.of(1));
+            t.exchange(HttpTransportTest.initialize(1), TestSendContext.of(1));
             t.handshakeCompleted("2025-06-18"); // the client tells the version before notifications/initialized
-            t.exchange(HttpTransportTest.INITIALIZED, TestContext.none());
+            t.exchange(HttpTransportTest.INITIALIZED, TestSendContext.none());
             t.exchange(new JsonRpcMessage.Request(RequestId.of("c-1"), "tools/call",
-                    Map.of("name", "x", "arguments", Map.of("a", 1))), TestContext.of(2));
+                    Map.of("name", "x", "arguments", Map.of("a", 1))), TestSendContext.of(2));
         }
 
         wm.verify(postRequestedFor(urlEqualTo("/api/v1/mcp?key=abc&x=%2F"))
@@ -118,7 +119,7 @@ class HttpTransportWireMockTest {
                 .withBody("{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32000,\"message\":\"SECRET-BODY\"}}")));
         try (HttpTransport t = open(HttpTransport.newBuilder(endpoint()))) {
             assertThatThrownBy(() -> t.exchange(new JsonRpcMessage.Request(RequestId.of(5), "tools/list", null),
-                    TestContext.of(5)))
+                    TestSendContext.of(5)))
                     .isInstanceOfSatisfying(McpHttpStatusException.class, e -> {
                         assertThat(e.statusCode()).isEqualTo(403);
                         assertThat(e.authParameters()).containsEntry("error", "insufficient_scope")
@@ -135,7 +136,7 @@ class HttpTransportWireMockTest {
                 .withHeader("Content-Type", "application/json")
                 .withBody("{\"jsonrpc\":\"2.0\",\"id\":6,\"error\":{\"code\":-32601,\"message\":\"Method not found\"}}")));
         try (HttpTransport t = open(HttpTransport.newBuilder(endpoint()))) {
-            t.exchange(new JsonRpcMessage.Request(RequestId.of(6), "foo/bar", null), TestContext.of(6));
+            t.exchange(new JsonRpcMessage.Request(RequestId.of(6), "foo/bar", null), TestSendContext.of(6));
         }
         assertThat(sink.messages()).containsExactly(new JsonRpcMessage.ErrorResponse(RequestId.of(6),
                 JsonRpcError.of(-32601, "Method not found")));
@@ -146,7 +147,7 @@ class HttpTransportWireMockTest {
         wm.stubFor(post(urlEqualTo("/api/v1/mcp?key=abc&x=%2F")).willReturn(aResponse().withStatus(503)));
         try (HttpTransport t = open(HttpTransport.newBuilder(endpoint()))) {
             assertThatThrownBy(() -> t.exchange(new JsonRpcMessage.Notification("notifications/roots/list_changed",
-                    null), TestContext.none()))
+                    null), TestSendContext.none()))
                     .isInstanceOfSatisfying(McpHttpStatusException.class, e -> {
                         assertThat(e.statusCode()).isEqualTo(503);
                         assertThat(e.getMessage()).contains("notifications/roots/list_changed");
@@ -161,7 +162,7 @@ class HttpTransportWireMockTest {
                 .withHeader("Location", "/other")));
         try (HttpTransport t = open(HttpTransport.newBuilder(endpoint()))) {
             assertThatThrownBy(() -> t.exchange(new JsonRpcMessage.Request(RequestId.of(1), "ping", null),
-                    TestContext.of(1)))
+                    TestSendContext.of(1)))
                     .isInstanceOfSatisfying(McpHttpStatusException.class,
                             e -> assertThat(e.statusCode()).isEqualTo(303));
         }

@@ -9,7 +9,7 @@ import dev.loommcp.RequestOptions;
 import dev.loommcp.schema.Implementation;
 import dev.loommcp.schema.Tool;
 import dev.loommcp.testing.LeakCheck;
-import dev.loommcp.testkit.HttpReferenceServer;
+import dev.loommcp.it.servers.HttpReferenceServer;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

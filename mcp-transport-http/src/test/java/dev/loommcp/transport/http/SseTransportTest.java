@@ -19,6 +19,7 @@ import dev.loommcp.spi.McpTransport;
 import dev.loommcp.spi.TransportContext;
 import dev.loommcp.testing.LeakCheck;
 import dev.loommcp.testing.RecordingSink;
+import dev.loommcp.testing.TestSendContext;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.time.Duration;
@@ -302,8 +303,8 @@ class SseTransportTest {
     @Test
     void eachPostRunsOnAThreadOfItsSend() throws Exception {
         RecordingSink sink = new RecordingSink();
-        TestContext request = TestContext.of(1);
-        TestContext notification = TestContext.none();
+        TestSendContext request = TestSendContext.of(1);
+        TestSendContext notification = TestSendContext.none();
         try (SseTransport t = SseTransport.newBuilder(server.uri("/sse")).build()) {
             t.open(TransportContext.of(sink, Deadline.NONE));
             t.send(new JsonRpcMessage.Request(RequestId.of(1), "ping", Map.of()), request);
@@ -312,12 +313,12 @@ class SseTransportTest {
             assertThat(request.forkedEnded(Duration.ofSeconds(20))).isTrue();
             assertThat(notification.forkedEnded(Duration.ofSeconds(20))).isTrue();
             // a send whose request has ended already starts nothing
-            TestContext ended = TestContext.of(2).end();
+            TestSendContext ended = TestSendContext.of(2).end();
             t.send(new JsonRpcMessage.Request(RequestId.of(2), "ping", Map.of()), ended);
             assertThat(ended.forked()).isEmpty();
         }
         assertThat(request.forked()).singleElement()
-                .satisfies(th -> assertThat(th.getName()).isEqualTo("mcp-http-send-test"));
+                .satisfies(th -> assertThat(th.getName()).startsWith("mcp-http-send-"));
         assertThat(notification.forked()).hasSize(1);
         assertThat(posts("notifications/initialized")).hasSize(1);
         assertThat(posts("ping")).hasSize(1);
@@ -327,12 +328,12 @@ class SseTransportTest {
     @Test
     void theFallbackRunsOnAThreadOfTheRefusedRequestsSend() throws Exception {
         RecordingSink sink = new RecordingSink();
-        TestContext init = TestContext.of(1).waiting();
+        TestSendContext init = TestSendContext.of(1).waiting();
         try (HttpTransport t = HttpTransport.newBuilder(server.uri("/mcp")).build()) {
             t.open(TransportContext.of(sink, Deadline.NONE));
             t.send(HttpTransportTest.initialize(1), init);
             assertThat(sink.next(Duration.ofSeconds(20))).isInstanceOf(JsonRpcMessage.Response.class);
-            assertThat(init.forked()).extracting(Thread::getName).contains("mcp-http-sse-fallback-test");
+            assertThat(init.forked()).extracting(Thread::getName).anyMatch(n -> n.startsWith("mcp-http-sse-fallback-"));
             assertThat(init.forkedEnded(Duration.ofSeconds(20))).isTrue();
         }
     }
@@ -341,7 +342,7 @@ class SseTransportTest {
     @Test
     void aRefusedRequestThatHasEndedAlreadyDoesNotFallBack() throws Exception {
         RecordingSink sink = new RecordingSink();
-        TestContext init = TestContext.of(1).waiting().end(); // the exchange runs inline: only the fallback forks
+        TestSendContext init = TestSendContext.of(1).waiting().end(); // the exchange runs inline: only the fallback forks
         try (HttpTransport t = HttpTransport.newBuilder(server.uri("/mcp")).build()) {
             t.open(TransportContext.of(sink, Deadline.NONE));
             t.send(HttpTransportTest.initialize(1), init);

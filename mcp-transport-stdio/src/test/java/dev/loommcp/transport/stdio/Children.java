@@ -2,7 +2,7 @@ package dev.loommcp.transport.stdio;
 
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
-import dev.loommcp.testkit.ReferenceServer;
+import dev.loommcp.it.servers.ReferenceServer;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.loommcp.Deadline;
 import dev.loommcp.spi.TransportContext;
 import dev.loommcp.testing.LeakCheck;
+import dev.loommcp.testing.OwnedProcesses;
 import dev.loommcp.testing.RecordingSink;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -14,6 +15,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The process-group launchers other than this machine's default: the {@code perl} one (what macOS uses) and none at
@@ -22,6 +24,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(LeakCheck.class)
 @Timeout(120)
 class LaunchersTest {
+
+    @RegisterExtension
+    final OwnedProcesses processes = new OwnedProcesses();
 
     @Test
     void perlLauncherMakesTheChildLeadItsGroupSoOrphansAreReaped() throws Exception {
@@ -46,7 +51,7 @@ class LaunchersTest {
         } finally {
             c.close();
             if (grandchild > 0) {
-                Children.killQuietly(grandchild);
+                processes.own(grandchild);
             }
         }
     }
@@ -67,7 +72,7 @@ class LaunchersTest {
         } finally {
             c.close();
             if (grandchild > 0) {
-                Children.killQuietly(grandchild);
+                processes.own(grandchild);
             }
         }
     }

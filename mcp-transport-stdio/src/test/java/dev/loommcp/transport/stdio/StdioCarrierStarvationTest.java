@@ -4,15 +4,16 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assumptions.assumeThat;
 
 import dev.loommcp.testing.LeakCheck;
+import dev.loommcp.testing.OwnedProcesses;
 import java.io.File;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -24,6 +25,9 @@ import org.junit.jupiter.api.io.TempDir;
 @ExtendWith(LeakCheck.class)
 @Timeout(240)
 class StdioCarrierStarvationTest {
+
+    @RegisterExtension
+    final OwnedProcesses processes = new OwnedProcesses();
 
     private static final int SERVERS = 300;
     /** Bound of the whole child run; it normally takes well under a minute. */
@@ -58,11 +62,8 @@ class StdioCarrierStarvationTest {
             // the OS-thread cost documented in StdioTransport: 3 pipe threads per server, 1 JDK reaper each
             assertThat(stdout).contains("THREADS pipe=" + 3 * SERVERS + " reaper=" + SERVERS);
         } finally {
-            // on a hang: end the child JVM and the servers it started (they exit on the end of their stdin too)
-            List<ProcessHandle> servers = jvm.descendants().toList();
-            jvm.destroyForcibly();
-            jvm.onExit().get(30, TimeUnit.SECONDS);
-            servers.forEach(ProcessHandle::destroyForcibly);
+            // on a hang, the owner ends the child JVM and the servers it started (they exit on the end of their stdin too)
+            processes.own(jvm);
         }
     }
 }

@@ -9,6 +9,7 @@ import dev.loommcp.spi.McpTransport;
 import dev.loommcp.spi.SendContext;
 import dev.loommcp.spi.TransportContext;
 import dev.loommcp.testing.LeakCheck;
+import dev.loommcp.testing.OwnedProcesses;
 import dev.loommcp.testing.RecordingSink;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,6 +19,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -27,6 +29,9 @@ import org.junit.jupiter.api.io.TempDir;
 @ExtendWith(LeakCheck.class)
 @Timeout(120)
 class StdioProbeTransportTest {
+
+    @RegisterExtension
+    final OwnedProcesses processes = new OwnedProcesses();
 
     private static final SendContext CTX = SendContext.detached(Deadline.NONE);
 
@@ -138,7 +143,7 @@ class StdioProbeTransportTest {
             probe.close();
             t.close();
             if (grandchild > 0) {
-                Children.killQuietly(grandchild);
+                processes.own(grandchild);
             }
         }
     }

@@ -7,6 +7,7 @@ import dev.loommcp.McpTransportException;
 import dev.loommcp.Deadline;
 import dev.loommcp.spi.TransportContext;
 import dev.loommcp.testing.LeakCheck;
+import dev.loommcp.testing.OwnedProcesses;
 import dev.loommcp.testing.RecordingSink;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -20,12 +21,16 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /** Launch configuration: validation at build time, program resolution, the child's environment. */
 @ExtendWith(LeakCheck.class)
 @Timeout(120)
 class StdioTransportLaunchTest {
+
+    @RegisterExtension
+    final OwnedProcesses processes = new OwnedProcesses();
 
     private static final String SECRET = "s3cr3t-value-never-printed";
 
@@ -245,7 +250,7 @@ class StdioTransportLaunchTest {
                 .redirectOutput(tmp.resolve("out.txt").toFile());
         pb.environment().keySet().removeIf(k -> k.startsWith("LC_") || k.equals("LANG") || k.equals("LANGUAGE"));
         pb.environment().put("LC_ALL", "C");
-        Process jvm = pb.start();
+        Process jvm = processes.start(pb);
         jvm.getOutputStream().close();
         assertThat(jvm.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)).as("child JVM exits").isTrue();
         List<String> lines = Files.readAllLines(tmp.resolve("out.txt"));

@@ -10,6 +10,7 @@ import dev.loommcp.spi.SendContext;
 import dev.loommcp.spi.TransportContext;
 import dev.loommcp.spi.TransportSink;
 import dev.loommcp.testing.LeakCheck;
+import dev.loommcp.testing.OwnedProcesses;
 import dev.loommcp.testing.RecordingSink;
 import java.io.BufferedReader;
 import java.io.File;
@@ -24,6 +25,7 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Timeout;
@@ -34,6 +36,9 @@ import org.junit.jupiter.api.io.TempDir;
 @ExtendWith(LeakCheck.class)
 @Timeout(120)
 class StdioTransportTreeTest {
+
+    @RegisterExtension
+    final OwnedProcesses processes = new OwnedProcesses();
 
     private static final SendContext CTX = SendContext.detached(Deadline.NONE);
     /** Slack over the documented close bound: thread collection (1 s) plus a generous margin for a busy machine. */
@@ -62,7 +67,7 @@ class StdioTransportTreeTest {
         } finally {
             t.close();
             if (grandchild > 0) {
-                Children.killQuietly(grandchild);
+                processes.own(grandchild);
             }
         }
     }
@@ -88,7 +93,7 @@ class StdioTransportTreeTest {
         } finally {
             t.close();
             if (grandchild > 0) {
-                Children.killQuietly(grandchild);
+                processes.own(grandchild);
             }
         }
     }
@@ -108,7 +113,7 @@ class StdioTransportTreeTest {
      * Issue 8 item 17: the leader SIGKILLs itself while a grandchild in its group holds the pipes. The long graces
      * make "at once" visible: close must neither wait them out for a dead leader nor return before the group is gone.
      */
-    private static void leaderKillsItselfWhileAGrandchildHoldsItsPipes(boolean awaitOnClosed) throws Exception {
+    private void leaderKillsItselfWhileAGrandchildHoldsItsPipes(boolean awaitOnClosed) throws Exception {
         StderrLines lines = new StderrLines();
         Duration grace = Duration.ofSeconds(30);
         StdioTransport t = StdioTransport.newBuilder("sh", Children.script("kill-self.sh").toString())
@@ -140,7 +145,7 @@ class StdioTransportTreeTest {
         } finally {
             t.close();
             if (grandchild > 0) {
-                Children.killQuietly(grandchild);
+                processes.own(grandchild);
             }
         }
     }
@@ -170,7 +175,7 @@ class StdioTransportTreeTest {
         } finally {
             t.close();
             if (serverPid > 0) {
-                Children.killQuietly(serverPid);
+                processes.own(serverPid);
             }
         }
     }
@@ -218,7 +223,7 @@ class StdioTransportTreeTest {
         } finally {
             t.close();
             if (grandchild > 0) {
-                Children.killQuietly(grandchild);
+                processes.own(grandchild);
             }
         }
     }
@@ -267,7 +272,7 @@ class StdioTransportTreeTest {
         } finally {
             t.close(Duration.ZERO);
             if (grandchild > 0) {
-                Children.killQuietly(grandchild);
+                processes.own(grandchild);
             }
             if (fullClose != null) {
                 fullClose.join(Duration.ofSeconds(30));
@@ -347,7 +352,7 @@ class StdioTransportTreeTest {
         } finally {
             watched.close();
             if (member > 0) {
-                Children.killQuietly(member);
+                processes.own(member);
             }
         }
     }
@@ -481,13 +486,12 @@ class StdioTransportTreeTest {
             assertThat(Children.gone(child)).as("child gone after JVM exit").isTrue();
             assertThat(Children.gone(grandchild)).as("grandchild gone after JVM exit").isTrue();
         } finally {
-            jvm.destroyForcibly();
-            jvm.waitFor(10, TimeUnit.SECONDS);
+            processes.own(jvm); // on a hang, the owner ends the child JVM with its tree
             if (child > 0) {
-                Children.killQuietly(child);
+                processes.own(child);
             }
             if (grandchild > 0) {
-                Children.killQuietly(grandchild);
+                processes.own(grandchild);
             }
         }
     }

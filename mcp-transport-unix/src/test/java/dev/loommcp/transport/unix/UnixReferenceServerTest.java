@@ -12,7 +12,7 @@ import dev.loommcp.schema.Implementation;
 import dev.loommcp.schema.ProgressNotification;
 import dev.loommcp.schema.Tool;
 import dev.loommcp.testing.LeakCheck;
-import dev.loommcp.testkit.UnixSocketServer;
+import dev.loommcp.it.servers.UnixSocketServer;
 import dev.loommcp.transport.http.HttpTransport;
 import java.time.Duration;
 import java.util.List;

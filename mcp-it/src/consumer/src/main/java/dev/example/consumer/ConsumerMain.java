@@ -10,7 +10,7 @@ import dev.loommcp.schema.CallToolResult;
 import dev.loommcp.schema.Implementation;
 import dev.loommcp.schema.Tool;
 import dev.loommcp.tasks.McpTasks;
-import dev.loommcp.testing.ScriptedServerTransport;
+import dev.loommcp.testing.ScriptedTransport;
 import dev.loommcp.transport.http.HttpTransport;
 import dev.loommcp.transport.stdio.StdioTransport;
 import java.io.BufferedReader;
@@ -65,7 +65,7 @@ public final class ConsumerMain {
     /** Where the classes were loaded from: named modules on the module path, the unnamed module on the class path. */
     private static void checkLayout(boolean modulePath) {
         List<Class<?>> api = List.of(McpClient.class, StdioTransport.class, HttpTransport.class, McpTasks.class,
-                dev.loommcp.auth.McpOAuth.class, ScriptedServerTransport.class, McpServers.class,
+                dev.loommcp.auth.McpOAuth.class, ScriptedTransport.class, McpServers.class,
                 dev.loommcp.transport.unix.UnixConnector.class);
         List<String> expected = List.of("dev.loommcp.core", "dev.loommcp.transport.stdio",
                 "dev.loommcp.transport.http", "dev.loommcp.tasks", "dev.loommcp.auth", "dev.loommcp.testing",
@@ -216,7 +216,7 @@ public final class ConsumerMain {
 
     /** The published test fixture: a scripted in-memory server. */
     private static void scripted() throws InterruptedException {
-        ScriptedServerTransport server = ScriptedServerTransport.create()
+        ScriptedTransport server = ScriptedTransport.create()
                 .on("tools/call", request -> Map.of("content", List.of(Map.of("type", "text", "text", "scripted"))));
         try (McpClient client = McpClient.newBuilder(server).build()) {
             client.connect();

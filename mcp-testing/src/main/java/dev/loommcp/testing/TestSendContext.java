@@ -1,0 +1,265 @@
+package dev.loommcp.testing;
+
+import dev.loommcp.internal.concurrent.McpThreads;
+import dev.loommcp.jsonrpc.RequestId;
+import dev.loommcp.Deadline;
+import dev.loommcp.spi.McpTransport;
+import dev.loommcp.spi.RequestRouting;
+import dev.loommcp.spi.SendContext;
+import java.time.Duration;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * A {@link SendContext} for tests of a transport, standing in for the core's request scope: a deadline, cancel hooks
+ * run by {@link #cancel()}, and the threads the transport starts for the send ({@link #fork}), recorded so a test can
+ * check that none is left behind, interrupted on {@link #cancel()} as the core's scope does, and refused once the
+ * request has {@link #end()}ed.
+ *
+ * <pre>{@code
+ * TestSendContext ctx = TestSendContext.of(1).sender(Thread.currentThread());
+ * ... transport.send(request, ctx) on another thread ...
+ * ctx.cancel();                                   // runs the transport's onCancel hooks, interrupts its threads
+ * assertTrue(ctx.forkedEnded(Duration.ofSeconds(10)));
+ * }</pre>
+ *
+ * <p>The forked threads are loom-mcp's tracked virtual threads, named {@code mcp-<purpose>-<n>}, so {@link LeakCheck}
+ * sees them. Thread-safe: the transport may call it from any thread, and a test may cancel it from another.
+ */
+public final class TestSendContext implements SendContext {
+
+    /** The deadline of {@link #of(long)} and {@link #none()}: 30 seconds after creation. */
+    public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
+
+    private final Deadline deadline;
+    private final RequestId id;
+    private final List<Runnable> actions = new CopyOnWriteArrayList<>();
+    private final List<Thread> forked = new CopyOnWriteArrayList<>();
+    private volatile boolean cancelled;
+    private volatile Thread sender;
+    private volatile RequestRouting routing;
+    private volatile boolean callerWaits;
+    private volatile boolean ended;
+
+    /**
+     * Creates a context whose deadline is {@code timeout} from now.
+     *
+     * @param id      the request's id, or {@code null} for a notification or a response
+     * @param timeout the time left until the deadline
+     * @throws NullPointerException if {@code timeout} is {@code null}
+     */
+    public TestSendContext(RequestId id, Duration timeout) {
+        this(id, Deadline.after(timeout));
+    }
+
+    /**
+     * Creates a context with the given deadline.
+     *
+     * @param id       the request's id, or {@code null} for a notification or a response
+     * @param deadline the deadline
+     * @throws NullPointerException if {@code deadline} is {@code null}
+     */
+    public TestSendContext(RequestId id, Deadline deadline) {
+        this.id = id;
+        this.deadline = Objects.requireNonNull(deadline, "deadline");
+    }
+
+    /**
+     * Returns a context for request {@code id} (an integer id) with a deadline {@link #DEFAULT_TIMEOUT} from now.
+     *
+     * @param id the request id
+     * @return a new context
+     */
+    public static TestSendContext of(long id) {
+        return new TestSendContext(RequestId.of(id), DEFAULT_TIMEOUT);
+    }
+
+    /**
+     * Returns a context for a message that is no request (a notification, a response), with a deadline
+     * {@link #DEFAULT_TIMEOUT} from now.
+     *
+     * @return a new context
+     */
+    public static TestSendContext none() {
+        return new TestSendContext(null, DEFAULT_TIMEOUT);
+    }
+
+    /**
+     * Makes the send a modern-era one (MCP 2026-07-28), as the core does by putting routing on its context.
+     *
+     * @param r the routing, or {@code null} for a 2025-era send
+     * @return this
+     */
+    public TestSendContext routing(RequestRouting r) {
+        this.routing = r;
+        return this;
+    }
+
+    /**
+     * Says that the caller blocks for the answer right after the send, as the core does for a plain request
+     * ({@link #callerWaits()} becomes {@code true}).
+     *
+     * @return this
+     */
+    public TestSendContext waiting() {
+        this.callerWaits = true;
+        return this;
+    }
+
+    /**
+     * Remembers the sending thread, which {@link #cancel()} interrupts, as the core's scope interrupts the caller.
+     *
+     * @param t the thread, or {@code null} for none
+     * @return this
+     */
+    public TestSendContext sender(Thread t) {
+        this.sender = t;
+        return this;
+    }
+
+    /**
+     * Ends the request, as the core's scope does when it closes: {@link #fork} refuses from now on.
+     *
+     * @return this
+     */
+    public TestSendContext end() {
+        this.ended = true;
+        return this;
+    }
+
+    /**
+     * Cancels the request as the core does: marks it cancelled, interrupts the {@link #sender(Thread) sender}, runs
+     * every cancel hook on this thread (in registration order; a hook registered later runs at once), then interrupts
+     * the forked threads. Idempotent only for the flag: a second call runs the hooks again.
+     */
+    public void cancel() {
+        cancelled = true;
+        Thread t = sender;
+        if (t != null) {
+            t.interrupt();
+        }
+        for (Runnable r : actions) {
+            r.run();
+        }
+        forked.forEach(Thread::interrupt); // after the cancel actions, as the core's request scope does
+    }
+
+    /**
+     * Returns the threads the transport started through {@link #fork} for this send.
+     *
+     * @return a snapshot, in start order
+     */
+    public List<Thread> forked() {
+        return List.copyOf(forked);
+    }
+
+    /**
+     * Waits until every thread started for this send has ended, at most {@code timeout} in all.
+     *
+     * @param timeout the bound
+     * @return whether all ended
+     * @throws InterruptedException if interrupted while waiting
+     */
+    public boolean forkedEnded(Duration timeout) throws InterruptedException {
+        long end = System.nanoTime() + timeout.toNanos();
+        for (Thread t : forked) {
+            t.join(Duration.ofNanos(Math.max(1, end - System.nanoTime())));
+        }
+        return forked.stream().noneMatch(Thread::isAlive);
+    }
+
+    /**
+     * Returns what {@link #waiting()} set.
+     *
+     * @return whether the caller blocks for the answer
+     */
+    @Override
+    public boolean callerWaits() {
+        return callerWaits;
+    }
+
+    /**
+     * Returns what {@link #routing(RequestRouting)} set.
+     *
+     * @return the routing, empty for a 2025-era send
+     */
+    @Override
+    public Optional<RequestRouting> routing() {
+        return Optional.ofNullable(routing);
+    }
+
+    /**
+     * Returns the deadline given at creation.
+     *
+     * @return the deadline
+     */
+    @Override
+    public Deadline deadline() {
+        return deadline;
+    }
+
+    /**
+     * Returns the id given at creation.
+     *
+     * @return the request id, or {@code null}
+     */
+    @Override
+    public RequestId requestId() {
+        return id;
+    }
+
+    /**
+     * Registers a cancel hook; runs it at once, on this thread, if the request is already cancelled.
+     *
+     * @param action the hook
+     * @throws NullPointerException if {@code action} is {@code null}
+     */
+    @Override
+    public void onCancel(Runnable action) {
+        actions.add(Objects.requireNonNull(action, "action"));
+        if (cancelled) {
+            action.run();
+        }
+    }
+
+    /**
+     * Returns whether {@link #cancel()} was called.
+     *
+     * @return whether cancelled
+     */
+    @Override
+    public boolean isCancelled() {
+        return cancelled;
+    }
+
+    /**
+     * Starts a loom-mcp virtual thread named {@code mcp-<purpose>-<n>} for the send and records it, unless the request
+     * has {@link #end()}ed.
+     *
+     * @param purpose what the thread does, for its name
+     * @param task    the work
+     * @return the started thread
+     * @throws IllegalStateException if the request has ended
+     * @throws NullPointerException  if an argument is {@code null}
+     * @see McpTransport#send
+     */
+    @Override
+    public Thread fork(String purpose, Runnable task) {
+        Objects.requireNonNull(purpose, "purpose");
+        Objects.requireNonNull(task, "task");
+        if (ended) {
+            throw new IllegalStateException("the request has ended");
+        }
+        Thread t = McpThreads.newThread(purpose, task);
+        forked.add(t);
+        t.start();
+        return t;
+    }
+
+    @Override
+    public String toString() {
+        return "TestSendContext[" + id + (cancelled ? ", cancelled" : "") + (ended ? ", ended" : "") + "]";
+    }
+}
