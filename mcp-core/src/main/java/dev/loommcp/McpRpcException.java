@@ -6,10 +6,12 @@ import dev.loommcp.jsonrpc.RequestId;
 /**
  * The server answered a request with a JSON-RPC error (JSON-RPC 2.0 section 5.1). The call reached the server and
  * the server refused or failed it; the client stays usable.
+ *
+ * <p>Not sealed: an extension module gives the errors of its own requests their own subclass (the {@code mcp-tasks}
+ * module's task exceptions, for example), as transports subclass {@link McpTransportException}. The core's own are
+ * {@link McpMissingCapabilityException} and {@link McpUnsupportedVersionException}.
  */
-public sealed class McpRpcException extends McpException
-        permits McpMissingCapabilityException, McpUnsupportedVersionException, McpTaskFailedException,
-                McpTaskNotFoundException {
+public non-sealed class McpRpcException extends McpException {
 
     private final transient JsonRpcError error;
     /** The method of the failed request (serialized with the exception; the error and id are not). */
@@ -49,7 +51,14 @@ public sealed class McpRpcException extends McpException
      */
     static final int MAX_MESSAGE_CHARS = 2_000;
 
-    static String shortened(String message) {
+    /**
+     * Returns the server's message as an exception message repeats it: control characters escaped, at most 2,000
+     * characters, then how many more there were. For subclasses that build their own message.
+     *
+     * @param message the server's error message
+     * @return the message to show
+     */
+    protected static String shortened(String message) {
         // the server's text: control characters escaped (a line break or NUL never reaches a log line as such)
         String shown = dev.loommcp.internal.json.Shown.text(message.substring(0, Math.min(message.length(),
                 MAX_MESSAGE_CHARS)), MAX_MESSAGE_CHARS);

@@ -130,8 +130,8 @@ public interface McpTools {
      * @param options   timeout, deadline, token, progress listener, extra {@code _meta}
      * @return the result
      * @throws McpRpcException        if the server answers with a JSON-RPC error (unknown tool, bad arguments);
-     *                                a task that failed: {@link McpTaskFailedException}; a task the server no
-     *                                longer knows: {@link McpTaskNotFoundException}
+     *                                with task support installed, a task that failed or that the server no
+     *                                longer knows (the {@code mcp-tasks} module's subclasses)
      * @throws McpProtocolException   if the result is malformed, or fails its output schema in FAIL mode; a task
      *                                answer without a task driver, or a malformed task
      * @throws McpTimeoutException    if the deadline passes ({@code notifications/cancelled} is sent)

@@ -6,8 +6,6 @@ import dev.loommcp.McpCancelledException;
 import dev.loommcp.McpClosedException;
 import dev.loommcp.McpProtocolException;
 import dev.loommcp.McpRpcException;
-import dev.loommcp.McpTaskFailedException;
-import dev.loommcp.McpTaskNotFoundException;
 import dev.loommcp.McpTimeoutException;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.spi.Deadline;
@@ -48,7 +46,7 @@ final class LegacyResult {
         }
         Map<String, Object> raw;
         try {
-            raw = h.owner().channel().request("tasks/result", TaskWire.params("taskId", id), b.build());
+            raw = TaskRequests.send(h.owner().channel(), "tasks/result", TaskWire.params("taskId", id), b.build());
         } catch (McpTimeoutException e) {
             if (deadline.isExpired()) {
                 h.cancelQuietly("the caller's deadline passed");
@@ -77,16 +75,16 @@ final class LegacyResult {
             if (last.status() == TaskStatus.CANCELLED) {
                 throw h.cancelled(last);
             }
-            h.apply(new TaskSnapshot(id, Era.LEGACY, TaskStatus.FAILED, last.statusMessage(), null, null, null, null,
-                    null, null, e.error()), deadline);
+            h.apply(TaskSnapshot.newBuilder(id, Era.LEGACY, TaskStatus.FAILED).statusMessage(last.statusMessage())
+                    .error(e.error()).build(), deadline);
             throw new McpTaskFailedException("tools/call", h.toolName(), id, e.requestId(), e.error());
         }
         if (raw == null) {
             throw new McpProtocolException("tasks/result of task " + shown + " returned no result");
         }
         boolean isError = Boolean.TRUE.equals(raw.get("isError"));
-        TaskSnapshot done = new TaskSnapshot(id, Era.LEGACY, isError ? TaskStatus.FAILED : TaskStatus.COMPLETED,
-                h.snapshot().statusMessage(), null, null, null, null, null, raw, null);
+        TaskSnapshot done = TaskSnapshot.newBuilder(id, Era.LEGACY, isError ? TaskStatus.FAILED : TaskStatus.COMPLETED)
+                .statusMessage(h.snapshot().statusMessage()).result(raw).build();
         h.apply(done, deadline);
         return raw;
     }

@@ -3,8 +3,6 @@ package dev.loommcp.tasks;
 import dev.loommcp.Era;
 import dev.loommcp.McpCancelledException;
 import dev.loommcp.McpException;
-import dev.loommcp.McpTaskFailedException;
-import dev.loommcp.McpTaskNotFoundException;
 import dev.loommcp.McpTimeoutException;
 import dev.loommcp.McpUnsupportedInEraException;
 import dev.loommcp.RequestOptions;

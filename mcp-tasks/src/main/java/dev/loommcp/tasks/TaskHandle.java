@@ -7,8 +7,6 @@ import dev.loommcp.McpClosedException;
 import dev.loommcp.McpException;
 import dev.loommcp.McpProtocolException;
 import dev.loommcp.McpRpcException;
-import dev.loommcp.McpTaskFailedException;
-import dev.loommcp.McpTaskNotFoundException;
 import dev.loommcp.McpTimeoutException;
 import dev.loommcp.McpTransportException;
 import dev.loommcp.McpUnsupportedInEraException;
@@ -17,7 +15,6 @@ import dev.loommcp.internal.concurrent.SerialDelivery;
 import dev.loommcp.jsonrpc.JsonRpcError;
 import dev.loommcp.schema.CallToolResult;
 import dev.loommcp.spi.Deadline;
-import dev.loommcp.spi.TaskChannel;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -238,7 +235,7 @@ final class TaskHandle implements McpTask {
     public TaskSnapshot get(RequestOptions options) throws InterruptedException {
         Map<String, Object> raw;
         try {
-            raw = owner.channel().request("tasks/get", TaskWire.params("taskId", id), options);
+            raw = TaskRequests.send(owner.channel(), "tasks/get", TaskWire.params("taskId", id), options);
         } catch (McpTaskNotFoundException e) {
             owner.forget(this, deadlineOf(options));
             throw e;
@@ -268,8 +265,8 @@ final class TaskHandle implements McpTask {
             return;
         }
         try {
-            owner.channel().request("tasks/update", TaskWire.params("taskId", id, "inputResponses", responses),
-                    options);
+            TaskRequests.send(owner.channel(), "tasks/update", TaskWire.params("taskId", id, "inputResponses",
+                    responses), options);
         } catch (RuntimeException | InterruptedException e) {
             claimedKeys.removeAll(responses.keySet()); // not delivered: may be answered again
             throw e;
@@ -283,7 +280,7 @@ final class TaskHandle implements McpTask {
         }
         Map<String, Object> raw;
         try {
-            raw = owner.channel().request("tasks/cancel", TaskWire.params("taskId", id), options);
+            raw = TaskRequests.send(owner.channel(), "tasks/cancel", TaskWire.params("taskId", id), options);
         } catch (McpTaskNotFoundException e) {
             // 2025-11-25: -32602 also means "already terminal"; the task's status tells which
             if (era != Era.LEGACY || !endedMeanwhile(options)) {
@@ -365,12 +362,12 @@ final class TaskHandle implements McpTask {
                         + " known {3})", s.status().wireName(), shownId, s.lastUpdatedAt(), before.lastUpdatedAt());
                 return before;
             }
-            now = new TaskSnapshot(id, era, s.status(), s.statusMessage(),
-                    s.createdAt() != null ? s.createdAt() : before.createdAt(),
-                    s.lastUpdatedAt() != null ? s.lastUpdatedAt() : before.lastUpdatedAt(),
-                    s.ttl() != null ? s.ttl() : before.ttl(),
-                    s.pollInterval() != null ? s.pollInterval() : before.pollInterval(),
-                    s.inputRequests(), s.result(), s.error());
+            now = TaskSnapshot.newBuilder(id, era, s.status()).statusMessage(s.statusMessage())
+                    .createdAt(s.createdAt() != null ? s.createdAt() : before.createdAt())
+                    .lastUpdatedAt(s.lastUpdatedAt() != null ? s.lastUpdatedAt() : before.lastUpdatedAt())
+                    .ttl(s.ttl() != null ? s.ttl() : before.ttl())
+                    .pollInterval(s.pollInterval() != null ? s.pollInterval() : before.pollInterval())
+                    .inputRequests(s.inputRequests()).result(s.result()).error(s.error()).build();
             snapshot = now;
             if (before.status() != now.status()
                     || !java.util.Objects.equals(before.statusMessage(), now.statusMessage())) {
@@ -522,7 +519,7 @@ final class TaskHandle implements McpTask {
         lock.lock();
         try {
             scheduled = false;
-            if (failure != null || snapshot.status().isTerminal() || owner.channel().isClosed()
+            if (failure != null || snapshot.status().isTerminal() || owner.channel().closeToken().isCancelled()
                     || (awaiters == 0 && listeners.isEmpty())) {
                 return; // nobody waits or listens any more
             }
@@ -533,7 +530,7 @@ final class TaskHandle implements McpTask {
             lock.unlock();
         }
         try {
-            Map<String, Object> raw = owner.channel().request("tasks/get", TaskWire.params("taskId", id),
+            Map<String, Object> raw = TaskRequests.send(owner.channel(), "tasks/get", TaskWire.params("taskId", id),
                     RequestOptions.newBuilder().timeout(POLL_TIMEOUT).token(owner.channel().closeToken()).build());
             apply(TaskWire.parse(raw, era, id, "tasks/get result"), Deadline.NONE);
             lock.lock();
@@ -562,7 +559,7 @@ final class TaskHandle implements McpTask {
             }
             LOG.log(System.Logger.Level.DEBUG, "poll of task {0} failed ({1}), backing off: {2}", shownId,
                     rateLimited ? "rate limited" : "attempt " + failedPolls, e.toString());
-            if (give || owner.channel().isClosed()) {
+            if (give || owner.channel().closeToken().isCancelled()) {
                 fail(e);
             }
         } finally {
@@ -875,8 +872,7 @@ final class TaskHandle implements McpTask {
     // ---------------------------------------------------------------------------------------------------- helpers
 
     private boolean clientClosed() {
-        TaskChannel ch = owner.channel();
-        return ch.isClosed() || ch.closeToken().isCancelled();
+        return owner.channel().closeToken().isCancelled();
     }
 
     static Deadline deadlineOf(RequestOptions options) {

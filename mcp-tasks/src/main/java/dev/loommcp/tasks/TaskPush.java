@@ -67,7 +67,7 @@ final class TaskPush {
     private boolean listen() {
         TaskChannel channel = owner.channel();
         try {
-            Map<String, Object> ext = channel.serverCapabilities().extensions();
+            Map<String, Object> ext = channel.server().capabilities().extensions();
             if (ext == null || !ext.containsKey(TaskChannel.EXTENSION)) {
                 return false;
             }

@@ -10,14 +10,13 @@ import dev.loommcp.CancellationToken;
 import dev.loommcp.Era;
 import dev.loommcp.McpCancelledException;
 import dev.loommcp.McpClosedException;
-import dev.loommcp.McpTaskFailedException;
-import dev.loommcp.McpTaskNotFoundException;
 import dev.loommcp.McpTimeoutException;
 import dev.loommcp.McpUnsupportedInEraException;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.jsonrpc.JsonRpcError;
 import dev.loommcp.schema.CallToolResult;
 import dev.loommcp.spi.Deadline;
+import dev.loommcp.spi.ToolCallAnswer;
 import dev.loommcp.testing.LeakCheck;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -446,8 +445,8 @@ class ModernTasksTest {
         bind();
         server.pollIntervalMs = 30;
         String id = server.newTask(task("working"), completed("via support"));
-        Map<String, Object> r = tasks.support().awaitToolResult("slow", server.creation(id), TEN_S);
-        assertThat(r).containsKey("content");
+        CallToolResult r = tasks.support().awaitResult(new ToolCallAnswer.Pending("slow", server.creation(id)), TEN_S);
+        assertThat(r.text()).isEqualTo("via support");
         assertThat(server.sent("tasks/get", id)).hasSize(2);
     }
 
@@ -458,15 +457,16 @@ class ModernTasksTest {
         String id = server.newTask(completed("fast"));
         Map<String, Object> created = new LinkedHashMap<>(server.creation(id));
         created.put("status", "completed");
-        assertThat(tasks.support().awaitToolResult("quick", created, TEN_S)).containsKey("content");
+        assertThat(tasks.support().awaitResult(new ToolCallAnswer.Pending("quick", created), TEN_S).text())
+                .isEqualTo("fast");
         assertThat(server.sent("tasks/get", id)).hasSize(1);
     }
 
     @Test
     void aMalformedCreationIsAClearError() {
         bind();
-        assertThatThrownBy(() -> tasks.support().awaitToolResult("slow", Map.of("resultType", "task",
-                "status", "working"), TEN_S)).isInstanceOf(dev.loommcp.McpProtocolException.class)
+        assertThatThrownBy(() -> tasks.support().awaitResult(new ToolCallAnswer.Pending("slow", Map.of("resultType",
+                "task", "status", "working")), TEN_S)).isInstanceOf(dev.loommcp.McpProtocolException.class)
                 .hasMessageContaining("taskId");
     }
 
@@ -571,15 +571,15 @@ class ModernTasksTest {
         assertThat(t.snapshot().statusMessage()).as("not older: applied").isEqualTo("same time");
         t.apply(snap(t, TaskStatus.WORKING, "no time", null), Deadline.NONE);
         assertThat(t.snapshot().statusMessage()).as("without a time: applied").isEqualTo("no time");
-        t.apply(new TaskSnapshot(t.id(), Era.MODERN, TaskStatus.COMPLETED, "done, stamped early", null,
-                t0, null, null, null, FakeTaskChannel.textResult("ok", false), null), Deadline.NONE);
+        t.apply(TaskSnapshot.completed(t.id(), Era.MODERN, FakeTaskChannel.textResult("ok", false)).toBuilder()
+                .statusMessage("done, stamped early").lastUpdatedAt(t0).build(), Deadline.NONE);
         assertThat(t.snapshot().status()).as("a terminal status wins").isEqualTo(TaskStatus.COMPLETED);
         t.apply(snap(t, TaskStatus.WORKING, "after the end", t0.plusSeconds(9)), Deadline.NONE);
         assertThat(t.snapshot().status()).isEqualTo(TaskStatus.COMPLETED);
     }
 
     private static TaskSnapshot snap(McpTask t, TaskStatus status, String message, java.time.Instant updated) {
-        return new TaskSnapshot(t.id(), Era.MODERN, status, message, null, updated, null, null, null, null, null);
+        return TaskSnapshot.newBuilder(t.id(), Era.MODERN, status).statusMessage(message).lastUpdatedAt(updated).build();
     }
 
     @Test
