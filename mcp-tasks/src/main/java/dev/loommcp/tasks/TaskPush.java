@@ -72,7 +72,7 @@ final class TaskPush {
                 return false;
             }
             Subscription sub = channel.listenTasks(List.of(taskId), onTask,
-                    RequestOptions.timeout(TaskHandle.CANCEL_BOUND));
+                    RequestOptions.timeout(TaskCancel.CANCEL_BOUND));
             if (!stillWanted.getAsBoolean()) {
                 sub.close();
                 return false;

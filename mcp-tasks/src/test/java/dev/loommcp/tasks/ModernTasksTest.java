@@ -260,7 +260,7 @@ class ModernTasksTest {
                 RequestOptions.DEFAULT);
         assertThatThrownBy(() -> t.await(TEN_S)).isInstanceOf(dev.loommcp.McpTransportException.class)
                 .hasMessageContaining("connection refused");
-        assertThat(server.sent("tasks/get", t.id())).hasSize(TaskHandle.MAX_POLL_FAILURES);
+        assertThat(server.sent("tasks/get", t.id())).hasSize(TaskPolls.MAX_POLL_FAILURES);
         assertThat(tasks.store().list(server.serverKey)).as("still open on the server: kept").hasSize(1);
     }
 
