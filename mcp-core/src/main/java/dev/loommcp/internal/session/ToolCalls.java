@@ -56,7 +56,8 @@ final class ToolCalls implements TaskBridge.Tools {
         Objects.requireNonNull(options, "options");
         Deadline deadline = Deadlines.of(options, Deadline.ofNanoTime(System.nanoTime()), requestTimeout);
         TaskAugmentation task = tasks.augmentation(name, options, deadline);
-        Map<String, Object> raw = send(name, arguments, task, options, deadline);
+        Map<String, Object> raw = Params.asObject(path.get().callTool(name, params(name, arguments, task, options),
+                options, deadline), "tools/call"); // sent from here: the call's path stays short
         ToolCallAnswer.Pending pending = tasks.pending(name, raw, task != null);
         return pending != null ? tasks.awaitResult(pending, options, deadline) : toolResult(name, raw);
     }
@@ -67,16 +68,10 @@ final class ToolCalls implements TaskBridge.Tools {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(options, "options");
         Deadline deadline = Deadlines.of(options, Deadline.ofNanoTime(System.nanoTime()), requestTimeout);
-        Map<String, Object> raw = send(name, arguments, augmentation, options, deadline);
+        Map<String, Object> raw = Params.asObject(path.get().callTool(name, params(name, arguments, augmentation,
+                options), options, deadline), "tools/call");
         ToolCallAnswer.Pending pending = tasks.pending(name, raw, augmentation != null);
         return pending != null ? pending : new ToolCallAnswer.Final(name, toolResult(name, raw));
-    }
-
-    /** Sends one {@code tools/call} through the era's wire path; returns its result object. */
-    private Map<String, Object> send(String name, Map<String, Object> arguments, TaskAugmentation task,
-                                     RequestOptions options, Deadline deadline) throws InterruptedException {
-        return Params.asObject(path.get().callTool(name, params(name, arguments, task, options), options, deadline),
-                "tools/call");
     }
 
     @Override
