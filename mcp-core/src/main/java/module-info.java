@@ -1,5 +1,7 @@
 /**
- * loom-mcp core: the client API ({@code dev.loommcp}), the protocol records ({@code dev.loommcp.schema}), JSON-RPC
+ * loom-mcp core: the client API ({@code dev.loommcp}), its protocol choices ({@code dev.loommcp.config}), listeners and
+ * subscriptions ({@code dev.loommcp.event}), the handlers of server requests ({@code dev.loommcp.handler}), the
+ * protocol records ({@code dev.loommcp.schema}), JSON-RPC
  * envelopes ({@code dev.loommcp.jsonrpc}) and the transport SPI ({@code dev.loommcp.spi}).
  */
 module dev.loommcp.core {
@@ -8,6 +10,9 @@ module dev.loommcp.core {
     requires com.networknt.schema;
 
     exports dev.loommcp;
+    exports dev.loommcp.config;
+    exports dev.loommcp.event;
+    exports dev.loommcp.handler;
     exports dev.loommcp.schema;
     exports dev.loommcp.jsonrpc;
     exports dev.loommcp.spi;

@@ -137,14 +137,6 @@ public final class CancellationToken {
         return listeners.size();
     }
 
-    /** A handle that removes one cancel action. {@link #close()} is idempotent and thread-safe. */
-    @FunctionalInterface
-    public interface Registration extends AutoCloseable {
-        /** Removes the action if it has not run yet. */
-        @Override
-        void close();
-    }
-
     @Override
     public String toString() {
         String r = reason.get();

@@ -1,10 +1,23 @@
 package dev.loommcp;
 
+import dev.loommcp.config.Era;
+import dev.loommcp.config.OutputSchemaValidation;
+import dev.loommcp.config.ProtocolMode;
+import dev.loommcp.event.McpClientListener;
+import dev.loommcp.event.McpEventListener;
+import dev.loommcp.event.ProgressListener;
+import dev.loommcp.event.Subscription;
+import dev.loommcp.event.SubscriptionFilter;
+import dev.loommcp.event.SubscriptionListener;
+import dev.loommcp.handler.ElicitationHandler;
+import dev.loommcp.handler.RootsHandler;
+import dev.loommcp.handler.SamplingHandler;
 import dev.loommcp.internal.json.Json;
-import dev.loommcp.internal.session.era.Handshake;
 import dev.loommcp.internal.session.Paging;
 import dev.loommcp.internal.session.Session;
 import dev.loommcp.internal.session.config.SessionConfig;
+import dev.loommcp.internal.session.era.EraVerdictFile;
+import dev.loommcp.internal.session.era.Handshake;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.schema.CallToolResult;
 import dev.loommcp.schema.ClientCapabilities;
@@ -25,6 +38,8 @@ import dev.loommcp.schema.Resource;
 import dev.loommcp.schema.ResourceTemplate;
 import dev.loommcp.schema.ServerCapabilities;
 import dev.loommcp.spi.McpTransport;
+import dev.loommcp.spi.TaskSupport;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -37,8 +52,8 @@ import java.util.concurrent.CompletableFuture;
  * own deadline and cancellation (DESIGN.md section 2; the seeds' {@code MCPClient} / {@code McpClient}). The
  * operations of each feature are documented on the interfaces it implements: {@link McpTools}, {@link McpResources},
  * {@link McpPrompts}, {@link McpUtilities}; what the server sends unasked reaches a {@link McpClientListener}. A host
- * that needs only to call tools, or prompts and resources, can depend on the narrow {@link McpToolCaller} and
- * {@link McpSkillServer}, which this class implements too.
+ * that needs only to call tools can depend on the narrow {@link McpToolCaller}, one that needs tools, prompts and
+ * resources on {@link McpSkillServer} (both implemented by this class and by a host registry's servers).
  *
  * <pre>{@code
  * try (McpClient client = McpClient.newBuilder(StdioTransport.newBuilder("npx", "-y", "server").build())
@@ -51,7 +66,7 @@ import java.util.concurrent.CompletableFuture;
  * }</pre>
  *
  * <h2>Life cycle and protocol eras</h2>
- * {@link #connect()} opens the transport and picks the protocol era as {@link McpClientBuilder#protocolMode} says
+ * {@link #connect()} opens the transport and picks the protocol era as {@link Builder#protocolMode} says
  * ({@link ProtocolMode#AUTO} by default): the legacy era runs the {@code initialize} handshake (protocol versions
  * 2024-11-05 to 2025-11-25) and sends {@code notifications/initialized}; the modern era (2026-07-28) learns the
  * server with {@code server/discover} and has no session: every request then carries the protocol version, the
@@ -70,7 +85,7 @@ import java.util.concurrent.CompletableFuture;
  *
  * <h2>Deadlines and cancellation</h2>
  * Each call's deadline is the earlier of its {@link RequestOptions} timeout and deadline; when the call sets
- * neither, the client's {@linkplain McpClientBuilder#requestTimeout default timeout} applies. When the deadline passes, the {@link CancellationToken}
+ * neither, the client's {@linkplain Builder#requestTimeout default timeout} applies. When the deadline passes, the {@link CancellationToken}
  * fires, the calling thread is interrupted or the client closes, the pending request is removed, a
  * {@code notifications/cancelled} is sent to the server (never for {@code initialize}, and not on close; in the
  * modern era over HTTP the request's exchange is aborted instead), a late
@@ -83,16 +98,16 @@ import java.util.concurrent.CompletableFuture;
  * <h2>Threads</h2>
  * All methods are thread-safe. Listeners run one at a time on the client's event thread ({@code mcp-events-N});
  * server requests (sampling, elicitation, roots) run each on its own virtual thread ({@code mcp-handler-N}), at most
- * {@linkplain McpClientBuilder#maxConcurrentServerRequests a bound} at once (beyond it they are refused at once). Neither
+ * {@linkplain Builder#maxConcurrentServerRequests a bound} at once (beyond it they are refused at once). Neither
  * ever blocks the transport's reader. Listeners and handlers may call the client, including {@link #close()}. A
  * call's {@link ProgressListener} runs on the calling thread while it waits: every progress notification the server
  * sent before its response reaches it before the call returns, and none after.
  *
  * <h2>Memory</h2>
- * What waits for a listener is bounded by count and by bytes ({@link McpClientBuilder#listenerQueueCapacity},
- * {@link McpClientBuilder#listenerQueueBytes}; each call's progress queue likewise); notifications are kept for
- * {@link #drainNotifications()} only when asked ({@link McpClientBuilder#keepNotifications}), within
- * {@link McpClientBuilder#notificationQueueCapacity} and {@link McpClientBuilder#notificationQueueBytes}. Beyond a bound the oldest
+ * What waits for a listener is bounded by count and by bytes ({@link Builder#listenerQueueCapacity},
+ * {@link Builder#listenerQueueBytes}; each call's progress queue likewise); notifications are kept for
+ * {@link #drainNotifications()} only when asked ({@link Builder#keepNotifications}), within
+ * {@link Builder#notificationQueueCapacity} and {@link Builder#notificationQueueBytes}. Beyond a bound the oldest
  * entries are dropped and counted ({@link #droppedEventCount()}, {@link #droppedNotificationCount()}).
  *
  * <p>Whatever a listener, handler or other callback of the application throws, {@link Error}s included, is logged at
@@ -104,8 +119,7 @@ import java.util.concurrent.CompletableFuture;
  * normal {@link CallToolResult}. Capabilities are not checked before sending: a request for a feature the server did
  * not advertise is sent, and the server's "method not found" comes back as {@link McpRpcException}.
  */
-public final class McpClient implements McpTools, McpResources, McpPrompts, McpUtilities, McpToolCaller,
-        McpSkillServer, AutoCloseable {
+public final class McpClient implements McpTools, McpSkillServer, McpUtilities, AutoCloseable {
 
     /** The protocol version this client offers in {@code initialize}. */
     public static final String LATEST_PROTOCOL_VERSION = Handshake.LATEST_PROTOCOL_VERSION;
@@ -113,9 +127,8 @@ public final class McpClient implements McpTools, McpResources, McpPrompts, McpU
     /** The protocol versions this client accepts from a server, newest first. */
     public static final List<String> SUPPORTED_PROTOCOL_VERSIONS = Handshake.SUPPORTED_PROTOCOL_VERSIONS;
 
-    /** The default of {@link McpClientBuilder#maxConcurrentServerRequests(int)}. */
-    public static final int DEFAULT_MAX_CONCURRENT_SERVER_REQUESTS =
-            SessionConfig.DEFAULT_MAX_CONCURRENT_SERVER_REQUESTS;
+    /** The default of {@link Builder#maxConcurrentServerRequests(int)}. */
+    public static final int DEFAULT_MAX_CONCURRENT_SERVER_REQUESTS = 64;
 
     private final SessionConfig config;
     private final Session session;
@@ -140,14 +153,465 @@ public final class McpClient implements McpTools, McpResources, McpPrompts, McpU
      * @return the builder
      * @throws NullPointerException if {@code transport} is {@code null}
      */
-    public static McpClientBuilder newBuilder(McpTransport transport) {
-        return new McpClientBuilder(transport);
+    public static Builder newBuilder(McpTransport transport) {
+        return new Builder(transport);
+    }
+
+    /**
+     * Builds an {@link McpClient}; obtained from {@link McpClient#newBuilder(McpTransport)}. Each setting is checked
+     * when it is set (the exception named on the setter), so {@link #build()} fails only for a task support bound
+     * elsewhere. Not thread-safe; {@link #build()} may be called once per transport (the client owns it).
+     */
+    public static final class Builder {
+        private final McpTransport transport;
+        private String serverName;
+        private Implementation clientInfo = Implementation.of("loom-mcp", "0.1.0");
+        private Duration requestTimeout = Duration.ofSeconds(60);
+        private Duration connectTimeout = Duration.ofSeconds(30);
+        private ElicitationHandler elicitationHandler;
+        private boolean elicitationUrlMode = true;
+        private boolean applyElicitationDefaults;
+        private SamplingHandler samplingHandler;
+        private RootsHandler rootsHandler;
+        private McpClientListener listener;
+        private McpEventListener eventListener;
+        private OutputSchemaValidation outputSchemaValidation = OutputSchemaValidation.WARN;
+        private int maxListPages = 1000;
+        private int maxConcurrentServerRequests = DEFAULT_MAX_CONCURRENT_SERVER_REQUESTS;
+        private boolean keepNotifications;
+        private int notificationQueueCapacity = 1024;
+        private long notificationQueueBytes = 16L << 20;
+        private int listenerQueueCapacity = 65_536;
+        private long listenerQueueBytes = 32L << 20;
+        private ProtocolMode protocolMode = ProtocolMode.AUTO;
+        private Duration probeTimeout = Duration.ofSeconds(3);
+        private int maxInputRounds = 10;
+        private TaskSupport taskSupport;
+        private int resultCacheEntries = 1024;
+        private long resultCacheBytes = 32L << 20;
+        private EraVerdictFile eraVerdictFile;
+
+        private Builder(McpTransport transport) {
+            this.transport = Objects.requireNonNull(transport, "transport");
+        }
+
+        /**
+         * Sets the name {@link McpClient#serverName()} reports (a host's name for this server, such as its key in
+         * an {@code mcpServers} file). Default none: the server's self-reported {@code serverInfo.name} is reported.
+         * Nothing is sent to the server.
+         *
+         * @param name the name
+         * @return this builder
+         * @throws NullPointerException if {@code name} is {@code null}
+         */
+        public Builder serverName(String name) {
+            this.serverName = Objects.requireNonNull(name, "name");
+            return this;
+        }
+
+        /**
+         * Sets the client identity sent in {@code initialize} (legacy era) and in every request's
+         * {@code _meta["io.modelcontextprotocol/clientInfo"]} (modern era). Default: name {@code loom-mcp}, version
+         * {@code 0.1.0}.
+         *
+         * @param info the identity
+         * @return this builder
+         */
+        public Builder clientInfo(Implementation info) {
+            this.clientInfo = Objects.requireNonNull(info, "info");
+            return this;
+        }
+
+        /**
+         * Sets the default timeout of each request (used when the call's options set neither timeout nor
+         * deadline). Default 60 seconds.
+         *
+         * @param timeout positive duration
+         * @return this builder
+         * @throws IllegalArgumentException if not positive
+         */
+        public Builder requestTimeout(Duration timeout) {
+            this.requestTimeout = positive(timeout, "requestTimeout");
+            return this;
+        }
+
+        /**
+         * Sets the default bound of {@link McpClient#connect()}: opening the transport plus the handshake. Default 30
+         * seconds.
+         *
+         * @param timeout positive duration
+         * @return this builder
+         * @throws IllegalArgumentException if not positive
+         */
+        public Builder connectTimeout(Duration timeout) {
+            this.connectTimeout = positive(timeout, "connectTimeout");
+            return this;
+        }
+
+        /**
+         * Answers {@code elicitation/create} with this handler and declares the {@code elicitation} capability with
+         * form and URL modes.
+         *
+         * @param handler the handler
+         * @return this builder
+         */
+        public Builder elicitationHandler(ElicitationHandler handler) {
+            return elicitationHandler(handler, true);
+        }
+
+        /**
+         * Answers {@code elicitation/create} with this handler and declares the {@code elicitation} capability: form
+         * mode always, URL mode when asked.
+         *
+         * @param handler the handler
+         * @param urlMode whether to declare URL mode (MCP 2025-11-25)
+         * @return this builder
+         */
+        public Builder elicitationHandler(ElicitationHandler handler, boolean urlMode) {
+            this.elicitationHandler = Objects.requireNonNull(handler, "handler");
+                this.elicitationUrlMode = urlMode;
+            return this;
+        }
+
+        /**
+         * When {@code true}, an accepted form-mode elicitation gets every schema property that has a {@code default}
+         * and is missing from the handler's content filled in (MCP 2025-11-25, SEP-1034). Default {@code false}.
+         *
+         * @param apply whether to fill in defaults
+         * @return this builder
+         */
+        public Builder applyElicitationDefaults(boolean apply) {
+            this.applyElicitationDefaults = apply;
+            return this;
+        }
+
+        /**
+         * Answers {@code sampling/createMessage} with this handler and declares the {@code sampling} capability.
+         *
+         * @param handler the handler
+         * @return this builder
+         */
+        public Builder samplingHandler(SamplingHandler handler) {
+            this.samplingHandler = Objects.requireNonNull(handler, "handler");
+            return this;
+        }
+
+        /**
+         * Answers {@code roots/list} with this handler and declares the {@code roots} capability with
+         * {@code listChanged}.
+         *
+         * @param handler the handler
+         * @return this builder
+         */
+        public Builder rootsHandler(RootsHandler handler) {
+            this.rootsHandler = Objects.requireNonNull(handler, "handler");
+            return this;
+        }
+
+        /**
+         * Sets the listener for what the server sends on its own initiative: notifications, tool-list changes, log
+         * messages (see {@link McpClient#setLoggingLevel}) and session restarts. Default none.
+         *
+         * @param listener the listener, or {@code null} for none
+         * @return this builder
+         */
+        public Builder listener(McpClientListener listener) {
+            this.listener = listener;
+            return this;
+        }
+
+        /**
+         * Sets the listener that observes each request (start, end, failure, cancellation, with durations) and the
+         * transport's close, for metrics. Default none (then observing costs a null check per request).
+         *
+         * @param listener the listener, or {@code null} for none
+         * @return this builder
+         */
+        public Builder eventListener(McpEventListener listener) {
+            this.eventListener = listener;
+            return this;
+        }
+
+        /**
+         * Sets what happens when {@code structuredContent} fails the tool's {@code outputSchema}. Default
+         * {@link OutputSchemaValidation#WARN}.
+         *
+         * @param mode the mode
+         * @return this builder
+         */
+        public Builder outputSchemaValidation(OutputSchemaValidation mode) {
+            this.outputSchemaValidation = Objects.requireNonNull(mode, "mode");
+            return this;
+        }
+
+        /**
+         * Sets the most pages a complete listing ({@code listAll...}, {@code tools()}) reads before it stops with
+         * {@link McpProtocolException}. Default 1000.
+         *
+         * @param pages at least 1
+         * @return this builder
+         * @throws IllegalArgumentException if less than 1
+         */
+        public Builder maxListPages(int pages) {
+            this.maxListPages = (int) atLeastOne(pages, "maxListPages");
+            return this;
+        }
+
+        /**
+         * Keeps server notifications for {@link McpClient#drainNotifications()}. Default {@code false}: nothing is
+         * kept (listeners still get every notification).
+         *
+         * @param keep whether to keep them
+         * @return this builder
+         */
+        public Builder keepNotifications(boolean keep) {
+            this.keepNotifications = keep;
+            return this;
+        }
+
+        /**
+         * Sets the most bytes of notifications {@link McpClient#drainNotifications()} keeps (when
+         * {@linkplain #keepNotifications(boolean) keeping}); beyond it the oldest are dropped. A notification counts
+         * with its size as JSON text (estimated from the parsed message); its heap is about that for text-heavy
+         * payloads and up to a few times more for payloads of many small values. The newest notification is always
+         * kept, even alone above the budget. Default 16 MiB.
+         *
+         * @param bytes at least 1
+         * @return this builder
+         * @throws IllegalArgumentException if less than 1
+         */
+        public Builder notificationQueueBytes(long bytes) {
+            this.notificationQueueBytes = atLeastOne(bytes, "notificationQueueBytes");
+            return this;
+        }
+
+        /**
+         * Sets how many events may wait for the listeners (notification, logging, list-changed and session
+         * listeners, which run one at a time on the event thread); beyond it the oldest are dropped and counted
+         * ({@link McpClient#droppedEventCount()}). Each call's progress notifications wait in a queue of their own
+         * with the same bounds. Default 65,536.
+         *
+         * @param capacity at least 1
+         * @return this builder
+         * @throws IllegalArgumentException if less than 1
+         */
+        public Builder listenerQueueCapacity(int capacity) {
+            this.listenerQueueCapacity = (int) atLeastOne(capacity, "listenerQueueCapacity");
+            return this;
+        }
+
+        /**
+         * Sets the most bytes of notifications that may wait for the listeners (counted as for
+         * {@link #notificationQueueBytes(long)}); beyond it the oldest events are dropped and counted
+         * ({@link McpClient#droppedEventCount()}). Each call's progress queue has the same budget. Default 32 MiB.
+         *
+         * @param bytes at least 1
+         * @return this builder
+         * @throws IllegalArgumentException if less than 1
+         */
+        public Builder listenerQueueBytes(long bytes) {
+            this.listenerQueueBytes = atLeastOne(bytes, "listenerQueueBytes");
+            return this;
+        }
+
+        /**
+         * Sets how many notifications {@link McpClient#drainNotifications()} keeps (when
+         * {@linkplain #keepNotifications(boolean) keeping}); beyond it the oldest are dropped. Default 1024.
+         *
+         * @param capacity at least 1
+         * @return this builder
+         * @throws IllegalArgumentException if less than 1
+         */
+        public Builder notificationQueueCapacity(int capacity) {
+            this.notificationQueueCapacity = (int) atLeastOne(capacity, "notificationQueueCapacity");
+            return this;
+        }
+
+        /**
+         * Sets how many requests from the server ({@code roots/list}, {@code sampling/createMessage},
+         * {@code elicitation/create}; also unknown methods, which a handler thread answers "method not found"; not
+         * {@code ping}) may run their handler at the same time, each on its own virtual thread. A request beyond the
+         * bound is answered at once with a JSON-RPC error {@code -32603} ("client busy") and no thread is started for
+         * it; the refusals are logged at {@code WARNING} (the first at once, the rest of a burst when a handler ends or
+         * at the latest every 10 s; the warnings together count every refusal). A transport that sends off the caller's
+         * thread (Streamable HTTP) bounds the answers it sends at once from the reader side (pings and refusals) too; an
+         * answer beyond its bound is dropped and logged the same way. {@link McpClient#close()}
+         * interrupts running handlers and waits for them within its bound. Default
+         * {@value McpClient#DEFAULT_MAX_CONCURRENT_SERVER_REQUESTS}.
+         *
+         * @param max at least 1
+         * @return this builder
+         * @throws IllegalArgumentException if less than 1
+         */
+        public Builder maxConcurrentServerRequests(int max) {
+            this.maxConcurrentServerRequests = (int) atLeastOne(max, "maxConcurrentServerRequests");
+            return this;
+        }
+
+        /**
+         * Sets how {@link McpClient#connect()} picks the protocol era: see {@link ProtocolMode} for what each mode
+         * does. What {@link ProtocolMode#AUTO} costs: one {@code server/discover} before the first connect to a
+         * server, on the connection itself. On stdio that is the session's own process: a legacy server answers it
+         * with an error and then takes {@code initialize} on the same process (one process in all); only a server the
+         * probe ended (it exited on the unknown request) is started a second time, after the first process is gone
+         * (against a silent legacy server the probe waits up to {@link #probeTimeout}, then {@code initialize} follows
+         * on the same process). On HTTP it is one extra POST (a legacy server's refusal, then {@code initialize}). The
+         * verdict is kept per server (stdio command line, directory and environment; HTTP endpoint) in memory for the
+         * life of the JVM, and in a file with {@link #eraVerdictCache(Path, Duration)}, so later connects to the same
+         * server skip the probe; it is probed again when the kept verdict fails. {@link ProtocolMode#LEGACY} and
+         * {@link ProtocolMode#MODERN} never probe (one process per connect). Default {@link ProtocolMode#AUTO}.
+         *
+         * @param mode the mode
+         * @return this builder
+         * @throws NullPointerException if {@code mode} is {@code null}
+         */
+        public Builder protocolMode(ProtocolMode mode) {
+            this.protocolMode = Objects.requireNonNull(mode, "mode");
+            return this;
+        }
+
+        /**
+         * Keeps the era verdicts of {@link ProtocolMode#AUTO} in {@code file} as well as in memory, so that a program
+         * that runs in a new JVM for each connect (a command-line tool) probes each server once per {@code ttl}, not on
+         * every run (MCP 2026-07-28 "Versioning": the verdict MAY be persisted). Only a digest (SHA-256) of the server's
+         * identity is written (stdio: command line, arguments, working directory and environment; HTTP: the endpoint),
+         * never the identity itself; the directory is created owner-only and the file written owner-only, replaced
+         * whole on each update. A file that is unreadable, too large or corrupt is ignored (logged at DEBUG) and
+         * rewritten; a failed write is logged at DEBUG and never fails a connect. A kept verdict that turns out wrong
+         * is dropped and the server probed again, as in memory. Not used in the forced modes. Default: memory only.
+         *
+         * @param file the file, for example {@link #defaultEraVerdictCacheFile()}
+         * @param ttl  how long a verdict is used (positive), for example 24 hours
+         * @return this builder
+         * @throws NullPointerException     if an argument is {@code null}
+         * @throws IllegalArgumentException if {@code ttl} is not positive
+         */
+        public Builder eraVerdictCache(Path file, Duration ttl) {
+            this.eraVerdictFile = new EraVerdictFile(file, ttl);
+            return this;
+        }
+
+        /**
+         * Returns the usual file for {@link #eraVerdictCache(Path, Duration)}:
+         * {@code $XDG_CACHE_HOME/loom-mcp/era-verdicts.json} when {@code XDG_CACHE_HOME} is set to an absolute path,
+         * else {@code ~/.cache/loom-mcp/era-verdicts.json} (the {@code user.home} system property). Nothing is created.
+         *
+         * @return the file
+         */
+        public static Path defaultEraVerdictCacheFile() {
+            return EraVerdictFile.defaultFile(System.getenv(),
+                    Path.of(System.getProperty("user.home")));
+        }
+
+        /**
+         * Sets how long the {@link ProtocolMode#AUTO} probe waits for the server's answer to {@code server/discover}
+         * before it takes silence as a legacy server (stdio only: on HTTP silence is an outage and fails
+         * {@code connect()}). It is part of, and bounded by, the connect deadline. Default 3 seconds.
+         *
+         * @param timeout positive
+         * @return this builder
+         * @throws NullPointerException     if {@code timeout} is {@code null}
+         * @throws IllegalArgumentException if not positive
+         */
+        public Builder probeTimeout(Duration timeout) {
+            this.probeTimeout = positive(timeout, "probeTimeout");
+            return this;
+        }
+
+        /**
+         * Sets the most rounds one multi round-trip request (MCP 2026-07-28 "Multi Round-Trip Requests") may take:
+         * each {@code input_required} answer the client fulfils through its handlers and retries counts as one. A
+         * request still answered {@code input_required} after that fails with {@link McpInputRequiredException}.
+         * Default 10.
+         *
+         * @param rounds at least 1
+         * @return this builder
+         * @throws IllegalArgumentException if less than 1
+         */
+        public Builder maxInputRounds(int rounds) {
+            this.maxInputRounds = (int) atLeastOne(rounds, "maxInputRounds");
+            return this;
+        }
+
+        /**
+         * Sets the bounds of the cache of the modern era's cacheable results (MCP 2026-07-28 "Caching": complete
+         * listings and {@code resources/read} results with {@code ttlMs > 0}). Beyond either bound the oldest stored
+         * results are dropped first; a result alone larger than {@code bytes} is not kept. Sizes are estimated as JSON
+         * text (as for {@link #notificationQueueBytes(long)}). Expired results are swept while new ones are stored.
+         * Defaults 1024 results and 32 MiB.
+         *
+         * @param entries the most results held, at least 1
+         * @param bytes   the most bytes held, at least 1
+         * @return this builder
+         * @throws IllegalArgumentException if either is less than 1
+         */
+        public Builder resultCacheLimits(int entries, long bytes) {
+            this.resultCacheEntries = (int) atLeastOne(entries, "resultCache entries");
+                this.resultCacheBytes = atLeastOne(bytes, "resultCache bytes");
+            return this;
+        }
+
+        /**
+         * Installs a task driver, the core's one hook for tasks (the {@code mcp-tasks} module's
+         * {@code McpTasks.support()} is the one the project ships). With one, the client declares the tasks
+         * extension {@code io.modelcontextprotocol/tasks} on every modern request, and a plain {@code callTool}
+         * calls the driver at two points on the caller's thread: before the call is sent,
+         * {@link TaskSupport#augmentation} says whether it asks for a task (the legacy era's {@code task: {ttl}};
+         * the rule of when is the driver's), and when the answer is not final (the server created a task)
+         * {@link TaskSupport#awaitResult} drives the task to its final result, which the client then screens as any
+         * result (MODERN-ERA.md C.5, C.6; Rust seed {@code with_tasks}). Default none: the client never declares the
+         * extension nor augments a call, and a task answer is a protocol error naming the missing extension.
+         *
+         * @param support the driver; it is bound to this builder's client by {@link #build()}
+         * @return this builder
+         * @throws NullPointerException if {@code support} is {@code null}
+         */
+        public Builder taskSupport(TaskSupport support) {
+            this.taskSupport = Objects.requireNonNull(support, "support");
+            return this;
+        }
+
+        /**
+         * Builds the client. Nothing is started until {@link McpClient#connect()}. An installed
+         * {@link #taskSupport task support} is bound to the new client here.
+         *
+         * @return the client
+         * @throws IllegalStateException if the installed task support is already bound to another client
+         */
+        public McpClient build() {
+            return new McpClient(config(), serverName);
+        }
+
+        /** The settings as the session takes them (package-private: the core's own tests build sessions with it). */
+        SessionConfig config() {
+            return new SessionConfig(transport, clientInfo, requestTimeout, connectTimeout, elicitationHandler,
+                    elicitationUrlMode, applyElicitationDefaults, samplingHandler, rootsHandler, listener, eventListener,
+                    outputSchemaValidation, maxListPages, maxConcurrentServerRequests, keepNotifications,
+                    notificationQueueCapacity, notificationQueueBytes, listenerQueueCapacity, listenerQueueBytes,
+                    protocolMode, probeTimeout, maxInputRounds, taskSupport, resultCacheEntries, resultCacheBytes,
+                    eraVerdictFile);
+        }
+
+        private static long atLeastOne(long value, String what) {
+            if (value < 1) {
+                throw new IllegalArgumentException(what + " must be at least 1: " + value);
+            }
+            return value;
+        }
+
+        private static Duration positive(Duration d, String what) {
+            Objects.requireNonNull(d, what);
+            if (d.isZero() || d.isNegative()) {
+                throw new IllegalArgumentException(what + " must be positive: " + d);
+            }
+            return d;
+        }
     }
 
     // ------------------------------------------------------------------------------------------------ life cycle
 
     /**
-     * Connects with the {@linkplain McpClientBuilder#connectTimeout connect timeout}: see {@link #connect(RequestOptions)}.
+     * Connects with the {@linkplain Builder#connectTimeout connect timeout}: see {@link #connect(RequestOptions)}.
      *
      * @throws McpTransportException if the transport cannot start or the server exits (with exit code and stderr tail
      *                               for stdio)
@@ -164,7 +628,7 @@ public final class McpClient implements McpTools, McpResources, McpPrompts, McpU
     }
 
     /**
-     * Opens the transport and picks the protocol era as the {@linkplain McpClientBuilder#protocolMode protocol mode} says:
+     * Opens the transport and picks the protocol era as the {@linkplain Builder#protocolMode protocol mode} says:
      * <ul>
      *   <li>legacy ({@link ProtocolMode#LEGACY}, a pinned legacy version, or {@code AUTO}'s fallback): the MCP
      *       handshake (MCP 2025-11-25 "Lifecycle: initialization"): sends {@code initialize} offering
@@ -176,7 +640,7 @@ public final class McpClient implements McpTools, McpResources, McpPrompts, McpU
      *       negotiated or kept by the server;</li>
      *   <li>{@link ProtocolMode#AUTO}: probes first (see {@link ProtocolMode}): on a transport that offers a probe
      *       transport (stdio) a throw-away process answers {@code server/discover} within the
-     *       {@linkplain McpClientBuilder#probeTimeout probe timeout}, else the probe goes over the transport itself (HTTP); a
+     *       {@linkplain Builder#probeTimeout probe timeout}, else the probe goes over the transport itself (HTTP); a
      *       cached verdict for the same server skips the probe.</li>
      * </ul>
      *
@@ -193,10 +657,11 @@ public final class McpClient implements McpTools, McpResources, McpPrompts, McpU
      * @throws McpProtocolException   if the server's protocol version is not supported or its result is malformed; in
      *                                {@code MODERN} mode, if the server does not speak the modern era (the message
      *                                names what it answered)
-     * @throws McpUnsupportedVersionException if a modern server shares no protocol version with this client
-     * @throws McpMissingCapabilityException  if a modern server refuses {@code server/discover} for a capability
      * @throws McpRpcException        if the server refuses {@code initialize} or {@code server/discover} (in
-     *                                {@code AUTO} mode only with a recognized modern error, {@code -32020})
+     *                                {@code AUTO} mode only with a recognized modern error, {@code -32020}); a
+     *                                modern server that shares no protocol version with this client with
+     *                                {@code -32022} ({@link McpRpcException#supportedVersions()}), one that needs a
+     *                                capability with {@code -32021} ({@link McpRpcException#requiredCapabilities()})
      * @throws McpTimeoutException    if the handshake does not complete in time
      * @throws McpCancelledException  if the token fires
      * @throws McpClosedException     if the client was closed
@@ -522,9 +987,9 @@ public final class McpClient implements McpTools, McpResources, McpPrompts, McpU
     /**
      * Removes and returns the notifications received since the last drain, oldest first (the Rust seed's
      * {@code drain_notifications}). Notifications are kept only when the client was built with
-     * {@link McpClientBuilder#keepNotifications(boolean) keepNotifications(true)}; otherwise this always returns an empty
+     * {@link Builder#keepNotifications(boolean) keepNotifications(true)}; otherwise this always returns an empty
      * list and nothing is held. Every server notification but progress and cancellation is queued; the queue holds at
-     * most {@linkplain McpClientBuilder#notificationQueueCapacity the capacity} and {@linkplain McpClientBuilder#notificationQueueBytes
+     * most {@linkplain Builder#notificationQueueCapacity the capacity} and {@linkplain Builder#notificationQueueBytes
      * the byte budget}, dropping the oldest beyond either ({@link #droppedNotificationCount()} counts them).
      *
      * @return the notifications, possibly empty
@@ -544,8 +1009,8 @@ public final class McpClient implements McpTools, McpResources, McpPrompts, McpU
 
     /**
      * Returns how many listener events were dropped because the listeners fell behind: the listener queue (and each
-     * call's progress queue) exceeded {@linkplain McpClientBuilder#listenerQueueCapacity its capacity} or
-     * {@linkplain McpClientBuilder#listenerQueueBytes its byte budget}, and the oldest events were dropped.
+     * call's progress queue) exceeded {@linkplain Builder#listenerQueueCapacity its capacity} or
+     * {@linkplain Builder#listenerQueueBytes its byte budget}, and the oldest events were dropped.
      *
      * @return the count since the client was built
      */
@@ -574,33 +1039,6 @@ public final class McpClient implements McpTools, McpResources, McpPrompts, McpU
     public boolean supportsResources() {
         ServerCapabilities caps = session.serverCapabilities();
         return caps != null && caps.resources() != null;
-    }
-
-    // the short forms that both a feature interface and a host interface declare (the same call)
-
-    @Override
-    public CallToolResult callTool(String name, Map<String, Object> arguments) throws InterruptedException {
-        return session.callTool(name, arguments, RequestOptions.DEFAULT);
-    }
-
-    @Override
-    public List<Prompt> listAllPrompts() throws InterruptedException {
-        return listAllPrompts(RequestOptions.DEFAULT);
-    }
-
-    @Override
-    public GetPromptResult getPrompt(String name, Map<String, String> arguments) throws InterruptedException {
-        return getPrompt(name, arguments, RequestOptions.DEFAULT);
-    }
-
-    @Override
-    public List<Resource> listAllResources() throws InterruptedException {
-        return listAllResources(RequestOptions.DEFAULT);
-    }
-
-    @Override
-    public ReadResourceResult readResource(String uri) throws InterruptedException {
-        return readResource(uri, RequestOptions.DEFAULT);
     }
 
     // ------------------------------------------------ McpTools, McpResources, McpPrompts (Javadoc inherited)

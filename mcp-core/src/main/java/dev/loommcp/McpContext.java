@@ -7,6 +7,8 @@ import dev.loommcp.jsonrpc.RequestId;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
+import dev.loommcp.event.ProgressListener;
+import dev.loommcp.handler.SamplingHandler;
 
 /**
  * The MCP request the calling code runs for: its method, its id on the wire, its server, its deadline and whether it

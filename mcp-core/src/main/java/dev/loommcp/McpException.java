@@ -5,12 +5,18 @@ package dev.loommcp;
  * switch over the kinds exhaustively.
  *
  * <ul>
- *   <li>{@link McpRpcException}: the server answered with a JSON-RPC error.</li>
+ *   <li>{@link McpRpcException}: the server answered with a JSON-RPC error (its {@code code()} tells which; a
+ *       missing client capability, {@code -32021}, and an unsupported protocol version, {@code -32022}, have their
+ *       data read by it).</li>
  *   <li>{@link McpTimeoutException}: the call's deadline passed first.</li>
  *   <li>{@link McpCancelledException}: the call's {@link CancellationToken} fired.</li>
  *   <li>{@link McpClosedException}: the client was closed, before or during the call.</li>
  *   <li>{@link McpProtocolException}: the peer broke the protocol (a malformed or unexpected message).</li>
  *   <li>{@link McpTransportException}: the transport failed (process exit, HTTP status, I/O); transports subclass it.</li>
+ *   <li>{@link McpUnsupportedInEraException}: the operation does not exist in the connection's protocol era; nothing
+ *       was sent.</li>
+ *   <li>{@link McpInputRequiredException}: a multi round-trip request could not get the input the server asked
+ *       for.</li>
  * </ul>
  *
  * <p>A thread interrupt is never wrapped: blocking calls throw {@link InterruptedException}. Messages name the

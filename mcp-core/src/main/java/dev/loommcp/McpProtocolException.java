@@ -1,5 +1,7 @@
 package dev.loommcp;
 
+import dev.loommcp.config.OutputSchemaValidation;
+
 /**
  * The peer broke the protocol: a message that is not valid JSON-RPC, a result of the wrong shape, an unsupported
  * protocol version, or a {@code structuredContent} that fails the tool's {@code outputSchema} in

@@ -2,14 +2,26 @@ package dev.loommcp;
 
 import dev.loommcp.jsonrpc.JsonRpcError;
 import dev.loommcp.jsonrpc.RequestId;
+import java.util.List;
+import java.util.Map;
 
 /**
  * The server answered a request with a JSON-RPC error (JSON-RPC 2.0 section 5.1). The call reached the server and
- * the server refused or failed it; the client stays usable.
+ * the server refused or failed it; the client stays usable. {@link #code()} tells the kind; two codes of the modern
+ * era (MCP 2026-07-28) have their {@code data} read here:
+ * <ul>
+ *   <li>{@link JsonRpcError#MISSING_REQUIRED_CLIENT_CAPABILITY} ({@code -32021}): the server needs a client
+ *       capability the request did not declare, for example {@code {"elicitation":{"form":{}}}} for a tool that asks
+ *       the user, because no elicitation handler is set on the client. The client declares on each request exactly
+ *       what it can do, so it does not retry: register the handler {@link #requiredCapabilities()} names.</li>
+ *   <li>{@link JsonRpcError#UNSUPPORTED_PROTOCOL_VERSION} ({@code -32022}): the server refused the request's
+ *       protocol version and the client found no version in {@link #supportedVersions()} that it speaks too (when it
+ *       finds one it retries once with it and this exception is not thrown).</li>
+ * </ul>
  *
  * <p>Not sealed: an extension module gives the errors of its own requests their own subclass (the {@code mcp-tasks}
- * module's task exceptions, for example), as transports subclass {@link McpTransportException}. The core's own are
- * {@link McpMissingCapabilityException} and {@link McpUnsupportedVersionException}.
+ * module's task exceptions, for example), as transports subclass {@link McpTransportException}; the core itself has
+ * no subclass of it.
  */
 public non-sealed class McpRpcException extends McpException {
 
@@ -101,6 +113,32 @@ public non-sealed class McpRpcException extends McpException {
      */
     public JsonRpcError error() {
         return error;
+    }
+
+    /**
+     * Returns the capabilities the server requires, from {@code data.requiredCapabilities} of a
+     * {@link JsonRpcError#MISSING_REQUIRED_CLIENT_CAPABILITY} error, as plain JSON.
+     *
+     * @return the capabilities; empty for any other error, or when the server did not name them
+     */
+    @SuppressWarnings("unchecked")
+    public Map<String, Object> requiredCapabilities() {
+        return code() == JsonRpcError.MISSING_REQUIRED_CLIENT_CAPABILITY && data() instanceof Map<?, ?> d
+                && d.get("requiredCapabilities") instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
+    }
+
+    /**
+     * Returns the protocol versions the server supports, from {@code data.supported} of a
+     * {@link JsonRpcError#UNSUPPORTED_PROTOCOL_VERSION} error.
+     *
+     * @return the versions; empty for any other error, or when the server did not list them
+     */
+    public List<String> supportedVersions() {
+        if (code() == JsonRpcError.UNSUPPORTED_PROTOCOL_VERSION && data() instanceof Map<?, ?> d
+                && d.get("supported") instanceof List<?> l) {
+            return l.stream().filter(String.class::isInstance).map(String.class::cast).toList();
+        }
+        return List.of();
     }
 
     /**

@@ -4,7 +4,6 @@ import dev.loommcp.internal.scope.Scope;
 import dev.loommcp.internal.scope.ScopeCancelledException;
 import dev.loommcp.internal.scope.ScopeTimeoutException;
 import dev.loommcp.internal.scope.ScopeFailedException;
-import dev.loommcp.spi.Deadline;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

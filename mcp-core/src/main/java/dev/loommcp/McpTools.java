@@ -10,7 +10,8 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * The tools of an MCP server (MCP 2025-11-25 "Server features: Tools"): listing them page by page or all at once,
- * calling them, and the {@code _meta} stamped on every call. {@link McpClient} implements it; code that only calls
+ * calling them (the calls of {@link McpToolCaller}, which this extends, and {@link #callToolAsync}), and the
+ * {@code _meta} stamped on every call. {@link McpClient} implements it; code that only calls
  * tools can depend on this interface (and a test can implement it without a server).
  *
  * <p>Implementations are thread-safe: every method may be called from many threads (virtual threads included) at
@@ -21,7 +22,7 @@ import java.util.concurrent.CompletableFuture;
  * {@link McpClosedException}, {@link McpTransportException}; before {@link McpClient#connect()} completed, an
  * {@link IllegalStateException}. Null arguments follow the package's null policy ({@code dev.loommcp}).
  */
-public interface McpTools {
+public interface McpTools extends McpToolCaller {
 
     /**
      * Reads one page of {@code tools/list} (MCP "Tools: listing"). The cursor is sent verbatim.
@@ -49,7 +50,7 @@ public interface McpTools {
     /**
      * Reads every page of {@code tools/list} and returns all tools (the seeds' complete listing). An empty-string
      * {@code nextCursor} is a cursor like any other; only an absent one ends the listing. A cursor seen twice, or more
-     * pages than {@linkplain McpClientBuilder#maxListPages the page cap}, stops with {@link McpProtocolException}.
+     * pages than {@linkplain McpClient.Builder#maxListPages the page cap}, stops with {@link McpProtocolException}.
      * Refreshes the definitions used to validate {@code structuredContent}.
      *
      * @return the tools in server order
@@ -97,58 +98,6 @@ public interface McpTools {
      * @throws InterruptedException if the calling thread is interrupted
      */
     List<McpTool> tools(RequestOptions options) throws InterruptedException;
-
-    /**
-     * Calls a tool with the client's default timeout; see {@link #callTool(String, Map, RequestOptions)}.
-     *
-     * @param name      the tool name
-     * @param arguments the arguments (a plain JSON object), or {@code null}
-     * @return the result
-     * @throws McpException         when the call fails
-     * @throws InterruptedException if the calling thread is interrupted
-     */
-    default CallToolResult callTool(String name, Map<String, Object> arguments) throws InterruptedException {
-        return callTool(name, arguments, RequestOptions.DEFAULT);
-    }
-
-    /**
-     * Calls a tool ({@code tools/call}, MCP "Tools: calling"). The persistent tool {@code _meta}
-     * ({@link #setToolMeta}) is stamped on the call, with {@code options.meta()} merged over it key by key; a
-     * progress listener adds an SDK-assigned {@code progressToken}. A result with {@code isError: true} is returned,
-     * not thrown. When the tool's cached definition (from {@link #tools()} or {@link #listAllTools()}) has an
-     * {@code outputSchema}, {@code structuredContent} is validated as
-     * {@link McpClientBuilder#outputSchemaValidation} says.
-     *
-     * <p>With a task driver installed ({@link McpClientBuilder#taskSupport}), a server that answers with a task
-     * (modern {@code resultType: "task"}; or, in the 2025-11-25 era, a tool whose {@code execution.taskSupport} is
-     * {@code required}, which this call then augments with {@code task: {ttl}}) has the task driven to its final
-     * result on the calling thread, within this call's deadline and token; the final result is then validated as
-     * above. Without one, a task answer is a protocol error.
-     *
-     * @param name      the tool name
-     * @param arguments the arguments (a plain JSON object), or {@code null}
-     * @param options   timeout, deadline, token, progress listener, extra {@code _meta}
-     * @return the result
-     * @throws McpRpcException        if the server answers with a JSON-RPC error (unknown tool, bad arguments);
-     *                                with task support installed, a task that failed or that the server no
-     *                                longer knows (the {@code mcp-tasks} module's subclasses)
-     * @throws McpProtocolException   if the result is malformed, or fails its output schema in FAIL mode; a task
-     *                                answer without a task driver, or a malformed task
-     * @throws McpTimeoutException    if the deadline passes ({@code notifications/cancelled} is sent)
-     * @throws McpCancelledException  if the token fires ({@code notifications/cancelled} is sent)
-     * @throws McpClosedException     if the client is or gets closed
-     * @throws McpTransportException  if the transport fails (process exit, HTTP status)
-     * @throws IllegalStateException  if the client is not connected yet
-     * @throws IllegalArgumentException if {@code arguments} (or {@code options.meta()}) hold something that is not
-     *                                plain JSON ({@code Map} with {@code String} keys, {@code List}, {@code String},
-     *                                {@code Number}, {@code Boolean}, {@code null}, or the SDK's own records): an
-     *                                array, {@code byte[]}, a bean or any other object is never serialised; the
-     *                                message names its path, such as
-     *                                {@code arguments.items[2].when: java.lang.Thread is not a JSON value}
-     * @throws InterruptedException   if the calling thread is interrupted ({@code notifications/cancelled} is sent)
-     */
-    CallToolResult callTool(String name, Map<String, Object> arguments, RequestOptions options)
-            throws InterruptedException;
 
     /**
      * Calls a tool on a new virtual thread (the seeds' async variant).

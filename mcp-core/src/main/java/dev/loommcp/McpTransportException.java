@@ -1,5 +1,7 @@
 package dev.loommcp;
 
+import dev.loommcp.config.ProtocolMode;
+
 /**
  * The transport failed: the server process exited, an HTTP request got an error status, or I/O failed. Transports
  * subclass it to carry their details (exit code and stderr tail, HTTP status). When the transport is lost for good,

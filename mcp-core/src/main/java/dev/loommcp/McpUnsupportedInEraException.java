@@ -1,6 +1,7 @@
 package dev.loommcp;
 
 import java.util.Objects;
+import dev.loommcp.config.Era;
 
 /**
  * The operation does not exist in the protocol era of this connection, so nothing was sent: for example

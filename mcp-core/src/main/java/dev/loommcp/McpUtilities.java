@@ -4,6 +4,7 @@ import dev.loommcp.schema.CompleteResult;
 import dev.loommcp.schema.CompletionReference;
 import dev.loommcp.schema.LoggingLevel;
 import java.util.Map;
+import dev.loommcp.event.McpClientListener;
 
 /**
  * The MCP utilities a client uses: {@code ping} (MCP 2025-11-25 "Base protocol: Utilities: Ping"), the server's log

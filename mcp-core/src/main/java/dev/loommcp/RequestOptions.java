@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import dev.loommcp.event.ProgressListener;
 
 /**
  * Per-call options: a timeout or an absolute deadline, a {@link CancellationToken}, a {@link ProgressListener},
@@ -47,36 +48,41 @@ public final class RequestOptions {
     }
 
     /**
-     * Returns options with just a timeout.
+     * Returns options with just a timeout: {@code RequestOptions.ofTimeout(Duration.ofSeconds(5))}.
      *
      * @param timeout how long the call may take, positive
      * @return the options
      * @throws IllegalArgumentException if the timeout is zero or negative
      * @throws NullPointerException     if it is {@code null}
      */
-    public static RequestOptions timeout(Duration timeout) {
+    public static RequestOptions ofTimeout(Duration timeout) {
         return newBuilder().timeout(Objects.requireNonNull(timeout, "timeout")).build();
     }
 
     /**
-     * Returns options with just an absolute deadline.
+     * Returns options with just a deadline, for a call that shares the bound of a larger piece of work:
+     * {@code RequestOptions.ofDeadline(Deadline.after(Duration.ofSeconds(30)))}. The deadline is taken as the
+     * instant it falls on now ({@link #deadline()}); an expired one makes the call fail with
+     * {@link McpTimeoutException} without waiting; {@link Deadline#NONE} sets none (the client's default timeout then
+     * applies, as with {@link #DEFAULT}).
      *
      * @param deadline when the call must have completed
      * @return the options
      * @throws NullPointerException if it is {@code null}
      */
-    public static RequestOptions deadline(Instant deadline) {
-        return newBuilder().deadline(Objects.requireNonNull(deadline, "deadline")).build();
+    public static RequestOptions ofDeadline(Deadline deadline) {
+        Objects.requireNonNull(deadline, "deadline");
+        return deadline.isNone() ? DEFAULT : newBuilder().deadline(Instant.now().plus(deadline.remaining())).build();
     }
 
     /**
-     * Returns options with just a cancellation token.
+     * Returns options with just a cancellation token: {@code RequestOptions.ofToken(token)}.
      *
      * @param token the token
      * @return the options
      * @throws NullPointerException if it is {@code null}
      */
-    public static RequestOptions token(CancellationToken token) {
+    public static RequestOptions ofToken(CancellationToken token) {
         return newBuilder().token(Objects.requireNonNull(token, "token")).build();
     }
 

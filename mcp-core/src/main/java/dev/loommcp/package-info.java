@@ -1,10 +1,13 @@
 /**
- * The loom-mcp client API: {@link dev.loommcp.McpClient} and its builder, the per-feature views it implements
- * ({@link dev.loommcp.McpTools}, {@link dev.loommcp.McpResources}, {@link dev.loommcp.McpPrompts},
- * {@link dev.loommcp.McpUtilities}), {@link dev.loommcp.McpTool} handles, per-call {@link dev.loommcp.RequestOptions}
- * and {@link dev.loommcp.CancellationToken}, the handlers a server may call (elicitation, sampling, roots), the
- * {@link dev.loommcp.McpClientListener} and {@link dev.loommcp.McpEventListener}, and the sealed
- * {@link dev.loommcp.McpException} family.
+ * The loom-mcp client API, what the quickstart and the common calls need: {@link dev.loommcp.McpClient} and its
+ * {@link dev.loommcp.McpClient.Builder}, the per-feature views it implements ({@link dev.loommcp.McpTools} with
+ * {@link dev.loommcp.McpToolCaller}, {@link dev.loommcp.McpResources}, {@link dev.loommcp.McpPrompts},
+ * {@link dev.loommcp.McpUtilities}, and the host's {@link dev.loommcp.McpSkillServer}), {@link dev.loommcp.McpTool}
+ * handles, per-call {@link dev.loommcp.RequestOptions} with {@link dev.loommcp.Deadline} and
+ * {@link dev.loommcp.CancellationToken}, the one {@link dev.loommcp.Registration} handle, the request context
+ * ({@link dev.loommcp.McpContext}, {@link dev.loommcp.McpScope}), and the sealed {@link dev.loommcp.McpException}
+ * family. Listeners and subscriptions are in {@code dev.loommcp.event}, the handlers a server may call (elicitation,
+ * sampling, roots) in {@code dev.loommcp.handler}, the protocol choices in {@code dev.loommcp.config}.
  *
  * <p>Every blocking call is safe and cheap on virtual threads, honours its deadline, token and thread interrupt, and
  * cleans up (pending entry removed, {@code notifications/cancelled} sent) before it throws.
@@ -17,8 +20,8 @@
  *   <li>request {@code params}, tool {@code arguments}, prompt {@code arguments}, completion {@code context}: none
  *       (the member is left out of the request);</li>
  *   <li>{@link dev.loommcp.McpTools#setToolMeta(java.util.Map) setToolMeta(null)}: clears it;</li>
- *   <li>the builder's {@link dev.loommcp.McpClientBuilder#listener listener} and
- *       {@link dev.loommcp.McpClientBuilder#eventListener eventListener}: none;</li>
+ *   <li>the builder's {@link dev.loommcp.McpClient.Builder#listener listener} and
+ *       {@link dev.loommcp.McpClient.Builder#eventListener eventListener}: none;</li>
  *   <li>every setter of {@link dev.loommcp.RequestOptions.Builder} but {@code putMeta}'s key: not set (the
  *       client's default applies); a {@code _meta} value may be JSON {@code null};</li>
  *   <li>{@link dev.loommcp.CancellationToken#cancel(String) cancel(null)}: the reason {@code "cancelled"}.</li>

@@ -82,7 +82,7 @@ class CancellationTokenTest {
         CancellationToken token = CancellationToken.create();
         AtomicInteger removed = new AtomicInteger();
         AtomicInteger kept = new AtomicInteger();
-        CancellationToken.Registration registration = token.onCancel(removed::incrementAndGet);
+        Registration registration = token.onCancel(removed::incrementAndGet);
         token.onCancel(kept::incrementAndGet);
         registration.close();
         registration.close(); // idempotent
@@ -95,7 +95,7 @@ class CancellationTokenTest {
     void closingTheRegistrationAfterTheListenerRanIsHarmless() {
         CancellationToken token = CancellationToken.create();
         AtomicInteger runs = new AtomicInteger();
-        CancellationToken.Registration registration = token.onCancel(runs::incrementAndGet);
+        Registration registration = token.onCancel(runs::incrementAndGet);
         token.cancel();
         registration.close();
         assertThat(runs).hasValue(1);
@@ -107,7 +107,7 @@ class CancellationTokenTest {
         token.cancel("earlier");
         AtomicInteger runs = new AtomicInteger();
         AtomicReference<Thread> ranOn = new AtomicReference<>();
-        CancellationToken.Registration registration = token.onCancel(() -> {
+        Registration registration = token.onCancel(() -> {
             runs.incrementAndGet();
             ranOn.set(Thread.currentThread());
         });

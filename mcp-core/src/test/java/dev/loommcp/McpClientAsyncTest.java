@@ -100,7 +100,7 @@ class McpClientAsyncTest {
     void anAsyncTimeoutCompletesTheFutureWithTimeoutAndSendsCancelled() throws Exception {
         Session s = sessions.connected(Mode.INLINE, t -> t.hold("tools/call"), b -> b);
         CompletableFuture<CallToolResult> f = s.client().callToolAsync("slow", null,
-                RequestOptions.timeout(Duration.ofMillis(100)));
+                RequestOptions.ofTimeout(Duration.ofMillis(100)));
         assertThatThrownBy(() -> get(f)).isInstanceOf(ExecutionException.class)
                 .hasCauseInstanceOf(McpTimeoutException.class);
         s.server().awaitNotification("notifications/cancelled");
@@ -138,7 +138,7 @@ class McpClientAsyncTest {
     void theCallersOwnTokenCancelsAnAsyncCall() throws Exception {
         Session s = sessions.connected(Mode.INLINE, t -> t.hold("tools/call"), b -> b);
         CancellationToken token = CancellationToken.create();
-        CompletableFuture<CallToolResult> f = s.client().callToolAsync("slow", null, RequestOptions.token(token));
+        CompletableFuture<CallToolResult> f = s.client().callToolAsync("slow", null, RequestOptions.ofToken(token));
         s.server().awaitRequest("tools/call");
         token.cancel("outer");
         assertThatThrownBy(() -> get(f)).isInstanceOf(ExecutionException.class)
@@ -221,7 +221,7 @@ class McpClientAsyncTest {
         List<CompletableFuture<CallToolResult>> futures = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             futures.add(s.client().callToolAsync("t", Map.of("k", i),
-                    RequestOptions.timeout(Duration.ofSeconds(1))));
+                    RequestOptions.ofTimeout(Duration.ofSeconds(1))));
         }
         for (int i = 0; i < n; i++) {
             CompletableFuture<CallToolResult> f = futures.get(i);

@@ -20,6 +20,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
+import dev.loommcp.config.Era;
+import dev.loommcp.config.ProtocolMode;
 
 /**
  * {@link ProtocolMode#AUTO} (MODERN-ERA.md C.2) against the scripted server: every kind of era evidence on the
@@ -149,7 +151,7 @@ class McpClientAutoEraTest {
     void missingCapabilityIsARecognizedModernErrorAndFailsConnectTyped() {
         Session s = auto(Mode.BLOCKING, t -> t.on("server/discover", r -> new JsonRpcError(-32021,
                 "Missing capability", Map.of("requiredCapabilities", Map.of("roots", Map.of())))));
-        assertThatThrownBy(() -> s.client().connect()).isInstanceOf(McpMissingCapabilityException.class);
+        assertThatThrownBy(() -> s.client().connect()).isInstanceOfSatisfying(McpRpcException.class, e -> assertThat(e.code()).isEqualTo(-32021));
         assertThat(s.server().requests("initialize")).isEmpty();
     }
 
@@ -191,7 +193,7 @@ class McpClientAutoEraTest {
     @Test
     void silenceWithoutAProbeTransportIsATimeoutNotEvidence() {
         Session s = auto(Mode.BLOCKING, t -> t.hold("server/discover"));
-        assertThatThrownBy(() -> s.client().connect(RequestOptions.timeout(Duration.ofMillis(300))))
+        assertThatThrownBy(() -> s.client().connect(RequestOptions.ofTimeout(Duration.ofMillis(300))))
                 .isInstanceOf(McpTimeoutException.class).hasMessageContaining("server/discover");
         assertThat(s.server().requests("initialize")).isEmpty();
     }
@@ -336,7 +338,7 @@ class McpClientAutoEraTest {
                 Map.of("requiredCapabilities", Map.of("sampling", Map.of())))), p -> p.on("server/discover",
                 r -> new JsonRpcError(-32021, "missing", Map.of("requiredCapabilities", Map.of("sampling",
                         Map.of())))));
-        assertThatThrownBy(() -> s.client().connect()).isInstanceOf(McpMissingCapabilityException.class);
+        assertThatThrownBy(() -> s.client().connect()).isInstanceOfSatisfying(McpRpcException.class, e -> assertThat(e.code()).isEqualTo(-32021));
         onlyProbe(s);
         assertThat(s.server().requests("initialize")).isEmpty();
     }
@@ -348,7 +350,7 @@ class McpClientAutoEraTest {
             p.hold("server/discover");
             return p;
         }), b -> b.protocolMode(ProtocolMode.AUTO).probeTimeout(Duration.ofSeconds(30)));
-        assertThatThrownBy(() -> s.client().connect(RequestOptions.timeout(Duration.ofMillis(200))))
+        assertThatThrownBy(() -> s.client().connect(RequestOptions.ofTimeout(Duration.ofMillis(200))))
                 .isInstanceOf(McpTimeoutException.class).hasMessageContaining("probe");
         dev.loommcp.testing.Await.until("the probe transport is closed", s.server().probesMade().get(0)::isClosed);
         assertThat(s.client().isClosed()).isTrue();
@@ -365,7 +367,7 @@ class McpClientAutoEraTest {
             });
             return p;
         }), b -> b.protocolMode(ProtocolMode.AUTO).probeTimeout(Duration.ofSeconds(30)));
-        assertThatThrownBy(() -> s.client().connect(RequestOptions.token(token)))
+        assertThatThrownBy(() -> s.client().connect(RequestOptions.ofToken(token)))
                 .isInstanceOf(McpCancelledException.class).hasMessageContaining("user");
         dev.loommcp.testing.Await.until("the probe transport is closed", s.server().probesMade().get(0)::isClosed);
     }
@@ -505,7 +507,7 @@ class McpClientAutoEraTest {
     void legacyModeAgainstAModernOnlyServerFailsTyped() {
         Session s = sessions.unconnected(Mode.INLINE, McpClientModernEraTest::modern,
                 b -> b.protocolMode(ProtocolMode.LEGACY));
-        assertThatThrownBy(() -> s.client().connect()).isInstanceOfSatisfying(McpUnsupportedVersionException.class,
+        assertThatThrownBy(() -> s.client().connect()).isInstanceOfSatisfying(McpRpcException.class,
                 e -> assertThat(e.supportedVersions()).containsExactly(V));
         assertThat(s.server().requests("server/discover")).isEmpty();
     }

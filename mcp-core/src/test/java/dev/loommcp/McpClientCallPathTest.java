@@ -15,6 +15,7 @@ import java.util.function.Consumer;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import dev.loommcp.config.ProtocolMode;
 
 /**
  * One straight call path (issue 28): a {@code tools/call} goes from {@code McpClient.callTool} to the transport's

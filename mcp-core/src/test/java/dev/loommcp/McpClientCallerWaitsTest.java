@@ -68,7 +68,7 @@ class McpClientCallerWaitsTest {
     @EnumSource(Mode.class)
     void aTokenEndsAnExchangeThatRunsOnTheCallersThread(Mode mode) throws Exception {
         CancellationToken token = CancellationToken.create();
-        assertAnInlineExchangeIsEnded(mode, RequestOptions.token(token), () -> token.cancel("enough"),
+        assertAnInlineExchangeIsEnded(mode, RequestOptions.ofToken(token), () -> token.cancel("enough"),
                 McpCancelledException.class, "enough");
     }
 
@@ -79,7 +79,7 @@ class McpClientCallerWaitsTest {
     @ParameterizedTest(name = "{0}")
     @EnumSource(Mode.class)
     void theDeadlineEndsAnExchangeThatRunsOnTheCallersThread(Mode mode) throws Exception {
-        assertAnInlineExchangeIsEnded(mode, RequestOptions.timeout(Duration.ofMillis(300)), () -> { },
+        assertAnInlineExchangeIsEnded(mode, RequestOptions.ofTimeout(Duration.ofMillis(300)), () -> { },
                 McpTimeoutException.class, "tools/call");
     }
 

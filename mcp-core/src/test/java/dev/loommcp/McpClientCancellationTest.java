@@ -68,7 +68,7 @@ class McpClientCancellationTest {
         Session s = sessions.connected(mode, t -> t.hold("tools/call"), b -> b.keepNotifications(true));
         McpClient c = s.client();
 
-        assertThatThrownBy(() -> c.callTool("slow", Map.of(), RequestOptions.timeout(SHORT)))
+        assertThatThrownBy(() -> c.callTool("slow", Map.of(), RequestOptions.ofTimeout(SHORT)))
                 .isInstanceOf(McpTimeoutException.class)
                 .hasMessageContaining("tools/call").hasMessageContaining("timed out");
         assertThat(c.pendingRequestCount()).isZero();
@@ -91,7 +91,7 @@ class McpClientCancellationTest {
     void theTimeoutMessageNamesMethodAndId() throws Exception {
         Session s = sessions.connected(Mode.INLINE, t -> t.hold("x/slow"), b -> b);
         Throwable e = org.assertj.core.api.Assertions.catchThrowable(
-                () -> s.client().request("x/slow", null, RequestOptions.timeout(SHORT)));
+                () -> s.client().request("x/slow", null, RequestOptions.ofTimeout(SHORT)));
         RequestId id = s.server().awaitRequest("x/slow").id();
         assertThat(e).isInstanceOf(McpTimeoutException.class).hasMessageStartingWith("x/slow (id " + id + ")");
     }
@@ -108,7 +108,7 @@ class McpClientCancellationTest {
     void anAbsoluteDeadlineApplies() throws Exception {
         Session s = sessions.connected(Mode.INLINE, t -> t.hold("tools/call"), b -> b);
         assertThatThrownBy(() -> s.client().callTool("slow", Map.of(),
-                RequestOptions.deadline(Instant.now().plus(SHORT)))).isInstanceOf(McpTimeoutException.class);
+                RequestOptions.ofDeadline(Deadline.at(Instant.now().plus(SHORT))))).isInstanceOf(McpTimeoutException.class);
         assertCancelledSentFor(s, s.server().awaitRequest("tools/call").id(), "timeout");
     }
 
@@ -116,7 +116,7 @@ class McpClientCancellationTest {
     void aDeadlineInThePastTimesOutAtOnce() throws Exception {
         Session s = sessions.connected(Mode.INLINE, t -> t.hold("tools/call"), b -> b);
         assertThatThrownBy(() -> s.client().callTool("slow", Map.of(),
-                RequestOptions.deadline(Instant.now().minusSeconds(5)))).isInstanceOf(McpTimeoutException.class);
+                RequestOptions.ofDeadline(Deadline.at(Instant.now().minusSeconds(5))))).isInstanceOf(McpTimeoutException.class);
     }
 
     /** A deadline already past when the call starts: nothing goes on the wire, and the message says so. */
@@ -125,7 +125,7 @@ class McpClientCancellationTest {
     void aDeadlineAlreadyPastSendsNothing(Mode mode) throws Exception {
         Session s = sessions.connected(mode, t -> t.hold("tools/call"), b -> b);
         assertThatThrownBy(() -> s.client().callTool("slow", Map.of(),
-                RequestOptions.deadline(Instant.now().minusSeconds(5))))
+                RequestOptions.ofDeadline(Deadline.at(Instant.now().minusSeconds(5)))))
                 .isInstanceOf(McpTimeoutException.class).hasMessageContaining("not sent");
         assertThat(s.server().requests("tools/call")).isEmpty();
         assertNoCancelledEverSent(s);
@@ -151,7 +151,7 @@ class McpClientCancellationTest {
     void aPerCallTimeoutLongerThanTheDefaultIsHonoured() throws Exception {
         Session s = sessions.connected(Mode.INLINE, t -> t.hold("tools/call"), b -> b.requestTimeout(SHORT));
         BackgroundCall<CallToolResult> longCall = BackgroundCall.start("long",
-                () -> s.client().callTool("long", Map.of(), RequestOptions.timeout(Duration.ofHours(1))));
+                () -> s.client().callTool("long", Map.of(), RequestOptions.ofTimeout(Duration.ofHours(1))));
         JsonRpcMessage.Request longRequest = s.server().awaitRequest("tools/call");
 
         assertThatThrownBy(() -> s.client().callTool("clock", Map.of())).isInstanceOf(McpTimeoutException.class);
@@ -164,7 +164,7 @@ class McpClientCancellationTest {
     void aPerCallDeadlineLaterThanTheDefaultIsHonoured() throws Exception {
         Session s = sessions.connected(Mode.INLINE, t -> t.hold("tools/call"), b -> b.requestTimeout(SHORT));
         BackgroundCall<CallToolResult> longCall = BackgroundCall.start("long", () -> s.client().callTool("long",
-                Map.of(), RequestOptions.deadline(Instant.now().plus(Duration.ofHours(1)))));
+                Map.of(), RequestOptions.ofDeadline(Deadline.at(Instant.now().plus(Duration.ofHours(1))))));
         JsonRpcMessage.Request longRequest = s.server().awaitRequest("tools/call");
 
         // two default timeouts pass (a wrongly applied default would have expired a whole timeout ago)
@@ -182,7 +182,7 @@ class McpClientCancellationTest {
         Session s = sessions.connected(mode, t -> t.hold("tools/call"), b -> b);
         CancellationToken token = CancellationToken.create();
         BackgroundCall<CallToolResult> call = BackgroundCall.start("call",
-                () -> s.client().callTool("slow", Map.of(), RequestOptions.token(token)));
+                () -> s.client().callTool("slow", Map.of(), RequestOptions.ofToken(token)));
         JsonRpcMessage.Request request = s.server().awaitRequest("tools/call");
 
         token.cancel("user abort");
@@ -204,7 +204,7 @@ class McpClientCancellationTest {
         Session s = sessions.connected(Mode.INLINE, t -> t.hold("tools/call"), b -> b);
         CancellationToken token = CancellationToken.create();
         BackgroundCall<CallToolResult> call = BackgroundCall.start("call",
-                () -> s.client().callTool("slow", Map.of(), RequestOptions.token(token)));
+                () -> s.client().callTool("slow", Map.of(), RequestOptions.ofToken(token)));
         s.server().awaitRequest("tools/call");
         token.cancel("user abort");
         call.failure();
@@ -217,7 +217,7 @@ class McpClientCancellationTest {
         Session s = sessions.connected(Mode.INLINE);
         CancellationToken token = CancellationToken.create();
         token.cancel("early");
-        assertThatThrownBy(() -> s.client().callTool("t", Map.of(), RequestOptions.token(token)))
+        assertThatThrownBy(() -> s.client().callTool("t", Map.of(), RequestOptions.ofToken(token)))
                 .isInstanceOf(McpCancelledException.class).hasMessageContaining("early");
         assertThat(s.server().requests("tools/call")).isEmpty();
         assertThat(s.server().notifications("notifications/cancelled")).isEmpty();
@@ -230,7 +230,7 @@ class McpClientCancellationTest {
         List<BackgroundCall<CallToolResult>> calls = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             calls.add(BackgroundCall.start("call-" + i,
-                    () -> s.client().callTool("slow", Map.of(), RequestOptions.token(token))));
+                    () -> s.client().callTool("slow", Map.of(), RequestOptions.ofToken(token))));
         }
         List<JsonRpcMessage.Request> requests = s.server().awaitRequests("tools/call", 3);
         token.cancel();
@@ -249,7 +249,7 @@ class McpClientCancellationTest {
         Session s = sessions.connected(Mode.INLINE, t -> t.on("tools/call", r -> textResult("ok")), b -> b);
         CancellationToken token = CancellationToken.create();
         for (int i = 0; i < 3; i++) {
-            assertThat(s.client().callTool("t", Map.of(), RequestOptions.token(token)).text()).isEqualTo("ok");
+            assertThat(s.client().callTool("t", Map.of(), RequestOptions.ofToken(token)).text()).isEqualTo("ok");
         }
         token.cancel();
         assertThat(s.server().notifications("notifications/cancelled")).isEmpty();
@@ -385,7 +385,7 @@ class McpClientCancellationTest {
     void closeFromTheListenerThatTheReleaseRunsDoesNotDeadlock() throws Exception {
         AtomicReference<McpClient> self = new AtomicReference<>();
         CountDownLatch told = new CountDownLatch(1);
-        Session s = sessions.connected(Mode.INLINE, t -> { }, b -> b.eventListener(new dev.loommcp.McpEventListener() {
+        Session s = sessions.connected(Mode.INLINE, t -> { }, b -> b.eventListener(new dev.loommcp.event.McpEventListener() {
             @Override
             public void transportClosed(Throwable cause) {
                 self.get().close();

@@ -22,6 +22,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
+import dev.loommcp.config.Era;
+import dev.loommcp.config.ProtocolMode;
 
 /** {@link McpClient#connect()}: the {@code initialize} handshake, version negotiation and a bounded handshake. */
 class McpClientConnectTest {
@@ -196,7 +198,7 @@ class McpClientConnectTest {
         Session s = sessions.unconnected(mode, t -> t.hold("initialize"), b -> b);
         McpClient c = s.client();
 
-        assertThatThrownBy(() -> c.connect(RequestOptions.timeout(Duration.ofMillis(100))))
+        assertThatThrownBy(() -> c.connect(RequestOptions.ofTimeout(Duration.ofMillis(100))))
                 .isInstanceOf(McpTimeoutException.class)
                 .hasMessageContaining("initialize");
 
@@ -230,7 +232,7 @@ class McpClientConnectTest {
         Session s = sessions.unconnected(mode, t -> t.hold("initialize"), b -> b);
         CancellationToken token = CancellationToken.create();
         BackgroundCall<Void> connect = BackgroundCall.start("connect", () -> {
-            s.client().connect(RequestOptions.token(token));
+            s.client().connect(RequestOptions.ofToken(token));
             return null;
         });
         s.server().awaitRequest("initialize");
@@ -250,7 +252,7 @@ class McpClientConnectTest {
         Session s = sessions.unconnected(Mode.INLINE, t -> { }, b -> b);
         CancellationToken token = CancellationToken.create();
         token.cancel();
-        assertThatThrownBy(() -> s.client().connect(RequestOptions.token(token)))
+        assertThatThrownBy(() -> s.client().connect(RequestOptions.ofToken(token)))
                 .isInstanceOf(McpCancelledException.class);
         assertThat(s.server().sent()).isEmpty();
         assertThat(s.client().isClosed()).isTrue();

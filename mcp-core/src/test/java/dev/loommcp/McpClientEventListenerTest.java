@@ -18,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import dev.loommcp.event.McpEventListener;
 
 /** {@link McpEventListener}: one start and one end event per request, with durations, and the transport's close. */
 class McpClientEventListenerTest {
@@ -111,7 +112,7 @@ class McpClientEventListenerTest {
     void aTimeoutIsAFailureLastingAtLeastTheTimeout(Mode mode) throws Exception {
         Recorder r = new Recorder();
         Session s = sessions.connected(mode, t -> t.hold("tools/call"), b -> b.eventListener(r));
-        assertThatThrownBy(() -> s.client().callTool("slow", Map.of(), RequestOptions.timeout(SHORT)))
+        assertThatThrownBy(() -> s.client().callTool("slow", Map.of(), RequestOptions.ofTimeout(SHORT)))
                 .isInstanceOf(McpTimeoutException.class);
         List<Event> events = r.of("tools/call");
         assertStartThen(events, "failed");
@@ -125,7 +126,7 @@ class McpClientEventListenerTest {
         Session s = sessions.connected(Mode.INLINE, t -> t.hold("tools/call"), b -> b.eventListener(r));
         CancellationToken token = CancellationToken.create();
         BackgroundCall<Object> call = BackgroundCall.start("cancel",
-                () -> s.client().callTool("slow", Map.of(), RequestOptions.token(token)));
+                () -> s.client().callTool("slow", Map.of(), RequestOptions.ofToken(token)));
         s.server().awaitRequest("tools/call");
         token.cancel("user pressed stop");
         assertThat(call.failure()).isInstanceOf(McpCancelledException.class);
@@ -210,11 +211,11 @@ class McpClientEventListenerTest {
         };
         Session s = sessions.connected(mode, t -> t.hold("x/slow").hold("x/err"), b -> b.eventListener(throwing));
         s.client().ping();
-        assertThatThrownBy(() -> s.client().request("x/slow", null, RequestOptions.timeout(SHORT)))
+        assertThatThrownBy(() -> s.client().request("x/slow", null, RequestOptions.ofTimeout(SHORT)))
                 .isInstanceOf(McpTimeoutException.class);
         CancellationToken token = CancellationToken.create();
         token.cancel("early");
-        assertThatThrownBy(() -> s.client().request("x/slow", null, RequestOptions.token(token)))
+        assertThatThrownBy(() -> s.client().request("x/slow", null, RequestOptions.ofToken(token)))
                 .isInstanceOf(McpCancelledException.class);
         BackgroundCall<Map<String, Object>> err = BackgroundCall.start("err",
                 () -> s.client().request("x/err", null, RequestOptions.DEFAULT));

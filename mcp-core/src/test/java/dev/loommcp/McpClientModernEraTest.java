@@ -21,6 +21,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import dev.loommcp.config.Era;
+import dev.loommcp.config.ProtocolMode;
 
 /**
  * The modern era's request path against the scripted server (MODERN-ERA.md C.1): the {@code _meta} envelope on every
@@ -67,7 +69,7 @@ class McpClientModernEraTest {
     }
 
     Session modernClient(Mode mode, java.util.function.Consumer<ScriptedTransport> extra,
-                         java.util.function.UnaryOperator<McpClientBuilder> config) throws InterruptedException {
+                         java.util.function.UnaryOperator<McpClient.Builder> config) throws InterruptedException {
         return sessions.connected(mode, t -> {
             modern(t);
             extra.accept(t);
@@ -218,7 +220,7 @@ class McpClientModernEraTest {
         Session s = modernClient(mode, t -> t.on("tools/list", r -> new JsonRpcError(-32022, "nope",
                 Map.of("supported", List.of(V), "requested", V))), b -> b);
         assertThatThrownBy(() -> s.client().listTools(null))
-                .isInstanceOfSatisfying(McpUnsupportedVersionException.class,
+                .isInstanceOfSatisfying(McpRpcException.class,
                         e -> assertThat(e.supportedVersions()).containsExactly(V));
         assertThat(s.server().requests("tools/list")).hasSize(2);
         assertThat(s.client().isConnected()).isTrue();
@@ -229,7 +231,7 @@ class McpClientModernEraTest {
         Session s = modernClient(Mode.INLINE, t -> t.on("tools/list", r -> new JsonRpcError(-32022, "nope",
                 Map.of("supported", List.of("2099-01-01"), "requested", V))), b -> b);
         assertThatThrownBy(() -> s.client().listTools(null))
-                .isInstanceOfSatisfying(McpUnsupportedVersionException.class,
+                .isInstanceOfSatisfying(McpRpcException.class,
                         e -> assertThat(e.supportedVersions()).containsExactly("2099-01-01"));
         assertThat(s.server().requests("tools/list")).hasSize(1);
     }
@@ -241,7 +243,7 @@ class McpClientModernEraTest {
                 "Missing required client capability", Map.of("requiredCapabilities",
                         Map.of("elicitation", Map.of("form", Map.of()))))), b -> b);
         assertThatThrownBy(() -> s.client().callTool("deploy", Map.of()))
-                .isInstanceOfSatisfying(McpMissingCapabilityException.class, e -> {
+                .isInstanceOfSatisfying(McpRpcException.class, e -> {
                     assertThat(e.requiredCapabilities()).isEqualTo(Map.of("elicitation", Map.of("form", Map.of())));
                     assertThat(e.code()).isEqualTo(-32021);
                 });
@@ -441,7 +443,7 @@ class McpClientModernEraTest {
     @Test
     void aTimedOutModernCallOnAStdioLikeTransportSendsCancelledWithRouting() throws Exception {
         Session s = modernClient(Mode.INLINE, t -> t.hold("tools/call"), b -> b);
-        assertThatThrownBy(() -> s.client().callTool("slow", Map.of(), RequestOptions.timeout(
+        assertThatThrownBy(() -> s.client().callTool("slow", Map.of(), RequestOptions.ofTimeout(
                 Duration.ofMillis(100)))).isInstanceOf(McpTimeoutException.class);
         JsonRpcMessage.Notification n = s.server().awaitNotification("notifications/cancelled");
         RequestId id = s.server().awaitRequest("tools/call").id();
@@ -453,7 +455,7 @@ class McpClientModernEraTest {
     @Test
     void aTimedOutModernCallOnAnHttpLikeTransportAbortsTheExchangeOnly() throws Exception {
         Session s = modernClient(Mode.BLOCKING, t -> t.hold("tools/call"), b -> b);
-        assertThatThrownBy(() -> s.client().callTool("slow", Map.of(), RequestOptions.timeout(
+        assertThatThrownBy(() -> s.client().callTool("slow", Map.of(), RequestOptions.ofTimeout(
                 Duration.ofMillis(100)))).isInstanceOf(McpTimeoutException.class);
         RequestId id = s.server().awaitRequest("tools/call").id();
         s.server().awaitSendFinished(id);
@@ -467,7 +469,7 @@ class McpClientModernEraTest {
     void aCancelledTokenEndsAModernCallTheTransportsWay(Mode mode) throws Exception {
         Session s = modernClient(mode, t -> t.hold("tools/call"), b -> b);
         CancellationToken token = CancellationToken.create();
-        var future = s.client().callToolAsync("slow", Map.of(), RequestOptions.token(token));
+        var future = s.client().callToolAsync("slow", Map.of(), RequestOptions.ofToken(token));
         RequestId id = s.server().awaitRequest("tools/call").id();
         token.cancel("user closed it");
         assertThatThrownBy(future::join).hasCauseInstanceOf(McpCancelledException.class);

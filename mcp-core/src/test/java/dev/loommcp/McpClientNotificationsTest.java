@@ -35,13 +35,13 @@ class McpClientNotificationsTest {
      * before it is queued too.
      */
     private Session connect(Mode mode, CountDownLatch marker, List<JsonRpcMessage.Notification> seen,
-                            UnaryOperator<McpClientBuilder> config) throws InterruptedException {
+                            UnaryOperator<McpClient.Builder> config) throws InterruptedException {
         return connect(mode, marker, seen, config, l -> l);
     }
 
     /** Like the other, with more of the one client listener set by {@code listen}. */
     private Session connect(Mode mode, CountDownLatch marker, List<JsonRpcMessage.Notification> seen,
-                            UnaryOperator<McpClientBuilder> config, UnaryOperator<Listen> listen)
+                            UnaryOperator<McpClient.Builder> config, UnaryOperator<Listen> listen)
             throws InterruptedException {
         return sessions.connected(mode, t -> { }, b -> config.apply(b.keepNotifications(true)
                 .listener(listen.apply(new Listen().notifications(n -> {

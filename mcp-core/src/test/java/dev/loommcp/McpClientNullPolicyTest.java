@@ -19,6 +19,8 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import dev.loommcp.event.SubscriptionFilter;
+import dev.loommcp.event.SubscriptionListener;
 
 /** The null policy of package {@code dev.loommcp} (its package-info): what accepts null, and the NPEs of the rest. */
 class McpClientNullPolicyTest {
@@ -101,7 +103,7 @@ class McpClientNullPolicyTest {
 
     @Test
     void theBuilderRefusesNullWhereNoDefaultIsMeantAndTakesNullListenersAsNone() {
-        McpClientBuilder b = McpClient.newBuilder(ScriptedTransport.create(Mode.INLINE));
+        McpClient.Builder b = McpClient.newBuilder(ScriptedTransport.create(Mode.INLINE));
         assertThatThrownBy(() -> b.clientInfo(null)).hasMessage("info");
         assertThatThrownBy(() -> b.requestTimeout(null)).hasMessage("requestTimeout");
         assertThatThrownBy(() -> b.samplingHandler(null)).hasMessage("handler");

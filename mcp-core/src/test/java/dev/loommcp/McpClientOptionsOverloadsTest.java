@@ -93,7 +93,7 @@ class McpClientOptionsOverloadsTest {
         Session s = sessions.connected(Mode.INLINE, t -> t.on(method, r -> answerTo(method)), b -> b);
         Duration timeout = Duration.ofMinutes(7); // the client default is 60 s: only the options give 7 min
         long before = System.nanoTime();
-        call.run(s.client(), RequestOptions.timeout(timeout));
+        call.run(s.client(), RequestOptions.ofTimeout(timeout));
         long after = System.nanoTime();
         long deadline = s.server().recordOf(m -> sends(m, method)).deadlineNanos();
         assertThat(deadline).as(name).isBetween(before + timeout.toNanos(), after + timeout.toNanos());
@@ -105,7 +105,7 @@ class McpClientOptionsOverloadsTest {
         Session s = sessions.connected(Mode.INLINE, t -> t.on(method, r -> answerTo(method)), b -> b);
         CancellationToken token = CancellationToken.create();
         token.cancel("user gave up");
-        assertThatThrownBy(() -> call.run(s.client(), RequestOptions.token(token))).as(name)
+        assertThatThrownBy(() -> call.run(s.client(), RequestOptions.ofToken(token))).as(name)
                 .isInstanceOf(McpCancelledException.class).hasMessageContaining("user gave up");
         assertThat(s.server().sent()).as(name).noneMatch(m -> sends(m, method));
     }
@@ -115,7 +115,7 @@ class McpClientOptionsOverloadsTest {
     void aShortTimeoutEndsAHeldRequestAndCancelsItOnTheWire(String name, Mode mode, String method, Call call)
             throws Exception {
         Session s = sessions.connected(mode, t -> t.hold(method), b -> b);
-        assertThatThrownBy(() -> call.run(s.client(), RequestOptions.timeout(Duration.ofMillis(100)))).as(name)
+        assertThatThrownBy(() -> call.run(s.client(), RequestOptions.ofTimeout(Duration.ofMillis(100)))).as(name)
                 .isInstanceOf(McpTimeoutException.class);
         JsonRpcMessage.Request sent = s.server().awaitRequest(method);
         JsonRpcMessage.Notification cancelled = s.server().awaitNotification("notifications/cancelled");
@@ -138,7 +138,7 @@ class McpClientOptionsOverloadsTest {
             token.cancel("stop");
         });
         try {
-            assertThatThrownBy(() -> call.run(s.client(), RequestOptions.token(token))).as(name)
+            assertThatThrownBy(() -> call.run(s.client(), RequestOptions.ofToken(token))).as(name)
                     .isInstanceOf(McpCancelledException.class);
         } finally {
             canceller.join(TimeUnit.SECONDS.toMillis(30));
@@ -175,7 +175,7 @@ class McpClientOptionsOverloadsTest {
                 }
                 token.cancel("enough");
             });
-            assertThatThrownBy(() -> client.notify("notifications/custom", null, RequestOptions.token(token)))
+            assertThatThrownBy(() -> client.notify("notifications/custom", null, RequestOptions.ofToken(token)))
                     .isInstanceOf(McpCancelledException.class).hasMessageContaining("enough");
             canceller.join(TimeUnit.SECONDS.toMillis(30));
             Await.until("client still usable", client::isConnected);

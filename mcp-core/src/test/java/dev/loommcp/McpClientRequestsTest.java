@@ -171,7 +171,7 @@ class McpClientRequestsTest {
     @Test
     void pingSendsNoParams() throws Exception {
         Session s = sessions.connected(Mode.INLINE);
-        s.client().ping(RequestOptions.timeout(Duration.ofSeconds(5)));
+        s.client().ping(RequestOptions.ofTimeout(Duration.ofSeconds(5)));
         assertThat(s.server().awaitRequest("ping").params()).isNull();
     }
 
@@ -233,7 +233,7 @@ class McpClientRequestsTest {
     void aRequestSendCarriesItsIdAndDeadline() throws Exception {
         Session s = sessions.connected(Mode.BLOCKING, t -> t.on("x/a", r -> Map.of()), b -> b);
         long before = System.nanoTime();
-        s.client().request("x/a", null, RequestOptions.timeout(Duration.ofHours(1)));
+        s.client().request("x/a", null, RequestOptions.ofTimeout(Duration.ofHours(1)));
         long after = System.nanoTime();
         JsonRpcMessage.Request sent = s.server().awaitRequest("x/a");
         ScriptedTransport.SendRecord rec = s.server().recordOf(m -> m.equals(sent));
@@ -266,7 +266,7 @@ class McpClientRequestsTest {
         RequestId serverId = RequestId.of("srv-7");
         s.server().deliver(new JsonRpcMessage.Request(serverId, "ping", null));
         s.server().awaitAnswerTo(serverId);
-        assertThatThrownBy(() -> s.client().request("x/slow", null, RequestOptions.timeout(Duration.ofMillis(50))))
+        assertThatThrownBy(() -> s.client().request("x/slow", null, RequestOptions.ofTimeout(Duration.ofMillis(50))))
                 .isInstanceOf(McpTimeoutException.class);
         RequestId slowId = s.server().awaitRequest("x/slow").id();
         s.server().awaitNotification("notifications/cancelled");

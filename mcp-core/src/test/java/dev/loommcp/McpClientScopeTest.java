@@ -5,7 +5,6 @@ import dev.loommcp.internal.scope.Joiner;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
 import dev.loommcp.schema.CreateMessageResult;
-import dev.loommcp.spi.Deadline;
 import dev.loommcp.testing.Await;
 import dev.loommcp.testing.BackgroundCall;
 import dev.loommcp.testing.ScriptedTransport.Mode;
@@ -96,7 +95,7 @@ class McpClientScopeTest {
             return CreateMessageResult.ofText("m", "late");
         }));
         BackgroundCall<Object> call = BackgroundCall.start("outer call", () -> s.client().callTool("sample",
-                Map.of(), RequestOptions.timeout(Duration.ofMillis(500))));
+                Map.of(), RequestOptions.ofTimeout(Duration.ofMillis(500))));
         RequestId id = s.server().awaitRequest("tools/call").id();
         s.server().deliverOn(id, new JsonRpcMessage.Request(RequestId.of("smp-1"), "sampling/createMessage",
                 Map.of("messages", List.of(Map.of("role", "user", "content", Map.of("type", "text", "text", "hi"))),

@@ -26,7 +26,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Requests from the server run at most {@link McpClientBuilder#maxConcurrentServerRequests} handlers at once; the
+ * Requests from the server run at most {@link McpClient.Builder#maxConcurrentServerRequests} handlers at once; the
  * rest are refused at once, and {@code close()} bounds its wait for handlers (issue 8 item 6).
  */
 class McpClientServerRequestBoundTest {

@@ -36,7 +36,7 @@ class McpClientServerRequestsTest {
     @RegisterExtension
     final Sessions sessions = new Sessions();
 
-    private Session connect(Mode mode, UnaryOperator<McpClientBuilder> config) throws InterruptedException {
+    private Session connect(Mode mode, UnaryOperator<McpClient.Builder> config) throws InterruptedException {
         return sessions.connected(mode, t -> { }, config);
     }
 

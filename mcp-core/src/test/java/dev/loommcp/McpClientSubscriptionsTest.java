@@ -27,6 +27,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import dev.loommcp.config.ProtocolMode;
+import dev.loommcp.event.Subscription;
+import dev.loommcp.event.SubscriptionFilter;
+import dev.loommcp.event.SubscriptionListener;
 
 /**
  * {@link McpClient#listen}: the modern era's {@code subscriptions/listen} (acknowledgment, demultiplexing by
@@ -421,7 +425,7 @@ class McpClientSubscriptionsTest {
         Recorder r = new Recorder();
 
         assertThatThrownBy(() -> s.client().listen(SubscriptionFilter.allListChanges(), r,
-                RequestOptions.timeout(Duration.ofMillis(200))))
+                RequestOptions.ofTimeout(Duration.ofMillis(200))))
                 .isInstanceOf(McpTimeoutException.class).hasMessageContaining(LISTEN);
 
         RequestId id = listenId(s, 1);
@@ -502,7 +506,7 @@ class McpClientSubscriptionsTest {
         Recorder r = new Recorder();
         CancellationToken token = CancellationToken.create();
         BackgroundCall<Subscription> byToken = BackgroundCall.start("listen", () -> s.client().listen(
-                SubscriptionFilter.allListChanges(), r, RequestOptions.token(token)));
+                SubscriptionFilter.allListChanges(), r, RequestOptions.ofToken(token)));
         RequestId first = listenId(s, 1);
         token.cancel("user gave up");
         assertThat(byToken.failure()).isInstanceOf(McpCancelledException.class).hasMessageContaining("user gave up");
@@ -524,7 +528,7 @@ class McpClientSubscriptionsTest {
         assertThat(r.events).isEmpty();
         // a token cancelled before: nothing is sent
         assertThatThrownBy(() -> s.client().listen(SubscriptionFilter.allListChanges(), r,
-                RequestOptions.token(token))).isInstanceOf(McpCancelledException.class);
+                RequestOptions.ofToken(token))).isInstanceOf(McpCancelledException.class);
         assertThat(s.server().requests(LISTEN)).hasSize(2);
     }
 

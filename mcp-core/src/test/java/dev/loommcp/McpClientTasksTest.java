@@ -38,6 +38,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
+import dev.loommcp.config.Era;
+import dev.loommcp.config.ProtocolMode;
+import dev.loommcp.event.Subscription;
 
 /**
  * The core's side of tasks (MODERN-ERA.md C.5, C.6) against the scripted server, with a recording {@link TaskSupport}
@@ -144,12 +147,12 @@ class McpClientTasksTest {
     }
 
     Session modern(Mode mode, FakeSupport support, Consumer<ScriptedTransport> extra,
-                   UnaryOperator<McpClientBuilder> config) throws InterruptedException {
+                   UnaryOperator<McpClient.Builder> config) throws InterruptedException {
         return sessions.connected(mode, t -> {
             modernTasks(t);
             extra.accept(t);
         }, b -> {
-            McpClientBuilder x = b.protocolMode(ProtocolMode.MODERN);
+            McpClient.Builder x = b.protocolMode(ProtocolMode.MODERN);
             return config.apply(support == null ? x : x.taskSupport(support));
         });
     }
@@ -518,7 +521,7 @@ class McpClientTasksTest {
         FakeSupport support = new FakeSupport();
         support.augment = new TaskAugmentation(Duration.ofMinutes(1));
         Session s = legacy(support, t -> { });
-        CallToolResult r = s.client().callTool("research", Map.of("q", "x"), RequestOptions.timeout(
+        CallToolResult r = s.client().callTool("research", Map.of("q", "x"), RequestOptions.ofTimeout(
                 Duration.ofSeconds(30)));
         assertThat(textOf(r)).isEqualTo("researched");
         assertThat(support.askedToAugment).containsExactly("research");

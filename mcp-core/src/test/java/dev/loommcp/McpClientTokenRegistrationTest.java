@@ -37,7 +37,7 @@ class McpClientTokenRegistrationTest {
         Session s = sessions.connected(Mode.INLINE);
         s.client().close();
         CancellationToken token = CancellationToken.create();
-        RequestOptions options = RequestOptions.token(token);
+        RequestOptions options = RequestOptions.ofToken(token);
         List<CompletableFuture<?>> futures = new ArrayList<>();
         for (int i = 0; i < 5_000; i++) {
             futures.add(s.client().callToolAsync("t", Map.of(), options));
@@ -53,7 +53,7 @@ class McpClientTokenRegistrationTest {
     void asyncCallsOnAnUnconnectedClientLeaveNoRegistration() throws Exception {
         Session s = sessions.unconnected(Mode.INLINE, t -> { }, b -> b);
         CancellationToken token = CancellationToken.create();
-        assertFailsWith(s.client().callToolAsync("t", Map.of(), RequestOptions.token(token)),
+        assertFailsWith(s.client().callToolAsync("t", Map.of(), RequestOptions.ofToken(token)),
                 IllegalStateException.class);
         assertThat(token.registrationCount()).isZero();
     }
@@ -65,7 +65,7 @@ class McpClientTokenRegistrationTest {
                 .on("tools/call", r -> Map.of("content", List.of()))
                 .hold("x/slow"), b -> b);
         CancellationToken token = CancellationToken.create();
-        RequestOptions options = RequestOptions.token(token);
+        RequestOptions options = RequestOptions.ofToken(token);
 
         s.client().callToolAsync("t", Map.of(), options).get(Await.DEFAULT.toMillis(), TimeUnit.MILLISECONDS);
         s.client().callTool("t", Map.of(), options);

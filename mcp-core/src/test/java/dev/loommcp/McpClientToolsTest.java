@@ -30,6 +30,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.params.provider.ValueSource;
+import dev.loommcp.config.OutputSchemaValidation;
 
 /** Tools: listing and paging, handles, {@code tools/call} with {@code _meta} and progress, output-schema checks. */
 class McpClientToolsTest {

@@ -9,7 +9,6 @@ import dev.loommcp.internal.concurrent.McpThreadLeakCheck;
 import dev.loommcp.internal.scope.Forks;
 import dev.loommcp.internal.scope.Scope;
 import dev.loommcp.internal.scope.Joiner;
-import dev.loommcp.spi.Deadline;
 import java.time.Duration;
 import java.util.List;
 import java.util.NoSuchElementException;

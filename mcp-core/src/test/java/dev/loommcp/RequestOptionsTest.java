@@ -9,6 +9,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import dev.loommcp.event.ProgressListener;
 
 /** {@link RequestOptions}: defaults, validation, immutability. */
 class RequestOptionsTest {
@@ -29,16 +30,27 @@ class RequestOptionsTest {
     void factoriesSetOneThing() {
         Instant at = Instant.parse("2030-01-01T00:00:00Z");
         CancellationToken token = CancellationToken.create();
-        assertThat(RequestOptions.timeout(Duration.ofSeconds(3)).timeout()).get().isEqualTo(Duration.ofSeconds(3));
-        assertThat(RequestOptions.deadline(at).deadline()).get().isEqualTo(at);
-        assertThat(RequestOptions.token(token).token()).get().isSameAs(token);
-        assertThat(RequestOptions.token(token).timeout()).isEmpty();
+        assertThat(RequestOptions.ofTimeout(Duration.ofSeconds(3)).timeout()).get().isEqualTo(Duration.ofSeconds(3));
+        // a monotonic deadline is taken as the instant it falls on: the same instant within the clocks' rounding
+        assertThat(RequestOptions.ofDeadline(Deadline.at(at)).deadline()).get()
+                .satisfies(d -> assertThat(Duration.between(at, d).abs()).isLessThan(Duration.ofSeconds(1)));
+        assertThat(RequestOptions.ofDeadline(Deadline.at(at)).timeout()).isEmpty();
+        assertThat(RequestOptions.ofToken(token).token()).get().isSameAs(token);
+        assertThat(RequestOptions.ofToken(token).timeout()).isEmpty();
+    }
+
+    @Test
+    void ofDeadlineNoneSetsNoDeadlineAndAnExpiredOneIsInThePast() {
+        assertThat(RequestOptions.ofDeadline(Deadline.NONE).deadline()).isEmpty();
+        assertThat(RequestOptions.ofDeadline(Deadline.NONE)).isSameAs(RequestOptions.DEFAULT);
+        assertThat(RequestOptions.ofDeadline(Deadline.after(Duration.ofSeconds(-5))).deadline()).get()
+                .satisfies(d -> assertThat(d).isBeforeOrEqualTo(Instant.now()));
     }
 
     @Test
     void theTimeoutMustBePositive() {
-        assertThatThrownBy(() -> RequestOptions.timeout(Duration.ZERO)).isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> RequestOptions.timeout(Duration.ofMillis(-1)))
+        assertThatThrownBy(() -> RequestOptions.ofTimeout(Duration.ZERO)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> RequestOptions.ofTimeout(Duration.ofMillis(-1)))
                 .isInstanceOf(IllegalArgumentException.class);
         assertThat(RequestOptions.newBuilder().timeout(null).build().timeout()).isEmpty();
     }
@@ -105,7 +117,7 @@ class RequestOptionsTest {
 
     @Test
     void clientBuilderValidatesItsSettings() {
-        McpClientBuilder b = McpClient.newBuilder(dev.loommcp.testing.ScriptedTransport.create(
+        McpClient.Builder b = McpClient.newBuilder(dev.loommcp.testing.ScriptedTransport.create(
                 dev.loommcp.testing.ScriptedTransport.Mode.INLINE));
         assertThatThrownBy(() -> b.requestTimeout(Duration.ZERO)).isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> b.connectTimeout(Duration.ofSeconds(-1))).isInstanceOf(IllegalArgumentException.class);
@@ -132,11 +144,11 @@ class RequestOptionsTest {
                 .hasMessageContaining("maxTotal");
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> RequestOptions.newBuilder()
                 .resetTimeoutOnProgress(java.time.Duration.ofSeconds(-5))).isInstanceOf(IllegalArgumentException.class);
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> RequestOptions.timeout(null))
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> RequestOptions.ofTimeout(null))
                 .isInstanceOf(NullPointerException.class).hasMessageContaining("timeout");
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> RequestOptions.deadline(null))
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> RequestOptions.ofDeadline(null))
                 .isInstanceOf(NullPointerException.class).hasMessageContaining("deadline");
-        org.assertj.core.api.Assertions.assertThatThrownBy(() -> RequestOptions.token(null))
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> RequestOptions.ofToken(null))
                 .isInstanceOf(NullPointerException.class).hasMessageContaining("token");
         org.assertj.core.api.Assertions.assertThat(RequestOptions.newBuilder().resendOnSessionExpiry(true).build()
                 .toString()).contains("resendOnSessionExpiry=true");

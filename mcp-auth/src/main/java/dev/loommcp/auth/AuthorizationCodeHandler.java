@@ -1,6 +1,6 @@
 package dev.loommcp.auth;
 
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import java.io.IOException;
 import java.net.URI;
 

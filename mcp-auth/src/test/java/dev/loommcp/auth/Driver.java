@@ -1,6 +1,6 @@
 package dev.loommcp.auth;
 
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import dev.loommcp.transport.http.AuthChallenge;
 import dev.loommcp.transport.http.AuthorizationFailure;
 import dev.loommcp.transport.http.AuthorizationProvider;

@@ -1,6 +1,6 @@
 package dev.loommcp.auth;
 
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

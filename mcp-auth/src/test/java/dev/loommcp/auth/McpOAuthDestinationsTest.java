@@ -3,7 +3,7 @@ package dev.loommcp.auth;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import dev.loommcp.testing.LeakCheck;
 import dev.loommcp.transport.http.AuthChallenge;
 import dev.loommcp.transport.http.AuthorizationFailure;

@@ -619,7 +619,7 @@ class McpOAuthFlowTest {
         oauth.close();
         oauth.close();
         assertThatThrownBy(() -> oauth.credentials(new AuthorizationRequest(as.mcp(), "POST", as.mcp(), 0,
-                dev.loommcp.spi.Deadline.NONE))).isInstanceOf(McpAuthorizationException.class)
+                dev.loommcp.Deadline.NONE))).isInstanceOf(McpAuthorizationException.class)
                 .hasMessageContaining("closed");
         assertThat(oauth.toString()).contains("authorization_code").contains("closed");
     }

@@ -1,6 +1,6 @@
 package dev.loommcp.bench;
 
-import dev.loommcp.ProtocolMode;
+import dev.loommcp.config.ProtocolMode;
 import java.util.List;
 
 /** The clients under test, by name. */

@@ -1,8 +1,7 @@
 package dev.loommcp.bench;
 
 import dev.loommcp.McpClient;
-import dev.loommcp.McpClientBuilder;
-import dev.loommcp.ProtocolMode;
+import dev.loommcp.config.ProtocolMode;
 import dev.loommcp.schema.CallToolResult;
 import dev.loommcp.schema.TextContent;
 import dev.loommcp.spi.McpTransport;
@@ -59,7 +58,7 @@ final class LoomClient implements BenchClient {
         } else {
             transport = StdioTransport.newBuilder(serverArgv).build();
         }
-        McpClientBuilder builder = McpClient.newBuilder(transport).requestTimeout(Duration.ofSeconds(60));
+        McpClient.Builder builder = McpClient.newBuilder(transport).requestTimeout(Duration.ofSeconds(60));
         if (mode != null) {
             builder.protocolMode(mode);
         }

@@ -2,7 +2,7 @@ package dev.loommcp.bench;
 
 import com.sun.management.HotSpotDiagnosticMXBean;
 import dev.loommcp.McpClient;
-import dev.loommcp.ProtocolMode;
+import dev.loommcp.config.ProtocolMode;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.spi.McpTransport;

@@ -1,7 +1,7 @@
 package dev.loommcp.bench;
 
 import dev.loommcp.McpClient;
-import dev.loommcp.ProtocolMode;
+import dev.loommcp.config.ProtocolMode;
 import dev.loommcp.spi.McpTransport;
 import dev.loommcp.transport.http.HttpTransport;
 import dev.loommcp.transport.stdio.StdioTransport;

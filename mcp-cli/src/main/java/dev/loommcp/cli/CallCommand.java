@@ -1,6 +1,6 @@
 package dev.loommcp.cli;
 
-import dev.loommcp.OutputSchemaValidation;
+import dev.loommcp.config.OutputSchemaValidation;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.schema.CallToolResult;
 import java.util.LinkedHashMap;

@@ -1,7 +1,7 @@
 package dev.loommcp.cli;
 
 import dev.loommcp.McpTimeoutException;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import dev.loommcp.auth.AuthorizationCodeHandler;
 import dev.loommcp.auth.ClientAuthentication;
 import dev.loommcp.auth.FileTokenStore;

@@ -1,9 +1,8 @@
 package dev.loommcp.cli;
 
 import dev.loommcp.McpClient;
-import dev.loommcp.McpClientBuilder;
-import dev.loommcp.OutputSchemaValidation;
-import dev.loommcp.ProtocolMode;
+import dev.loommcp.config.OutputSchemaValidation;
+import dev.loommcp.config.ProtocolMode;
 import dev.loommcp.internal.json.Json;
 import dev.loommcp.schema.ElicitRequest;
 import dev.loommcp.schema.ElicitResult;
@@ -165,7 +164,7 @@ final class ClientSetup {
         ElicitResult elicitAnswer = elicitAnswer();
         // Ctrl+C, SIGTERM or --timeout: the client cancels the call on the wire, and close() lets that go out first
         transport = transport(stderrTail, connect.plus(McpCommand.STARTUP_MARGIN));
-        McpClientBuilder builder = McpClient.newBuilder(transport)
+        McpClient.Builder builder = McpClient.newBuilder(transport)
                 .clientInfo(Implementation.of(McpCommand.CLIENT_NAME, CliVersion.version()))
                 .outputSchemaValidation(outputSchemaValidation)
                 .taskSupport(tasks.support())

@@ -3,19 +3,18 @@ package dev.loommcp.cli;
 import dev.loommcp.McpCancelledException;
 import dev.loommcp.McpClosedException;
 import dev.loommcp.McpInputRequiredException;
-import dev.loommcp.McpMissingCapabilityException;
 import dev.loommcp.McpProtocolException;
 import dev.loommcp.McpRpcException;
 import dev.loommcp.McpTimeoutException;
 import dev.loommcp.McpTransportException;
 import dev.loommcp.McpUnsupportedInEraException;
-import dev.loommcp.McpUnsupportedVersionException;
 import dev.loommcp.internal.json.Json;
 import dev.loommcp.tasks.McpTaskFailedException;
 import dev.loommcp.tasks.McpTaskNotFoundException;
 import dev.loommcp.transport.http.AuthChallenge;
 import dev.loommcp.transport.http.McpHttpStatusException;
 import dev.loommcp.transport.stdio.McpProcessExitedException;
+import dev.loommcp.jsonrpc.JsonRpcError;
 import java.io.PrintWriter;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -35,21 +34,7 @@ final class Failures {
     static final String HANDLER_OPTIONS = "answer elicitation with --elicit ANSWER and roots/list with --root DIR "
             + "(sampling is not offered by mcp)";
 
-    /** The JSON-RPC code of an unsupported protocol version (MCP 2026-07-28; also on a refused initialize). */
-    static final int UNSUPPORTED_VERSION = -32022;
-
     private Failures() {
-    }
-
-    /** The versions a {@code -32022} error names ({@code data.supported}), empty when it names none. */
-    private static List<String> supportedVersions(McpRpcException rpc) {
-        if (rpc instanceof McpUnsupportedVersionException unsupported) {
-            return unsupported.supportedVersions();
-        }
-        if (rpc.data() instanceof Map<?, ?> data && data.get("supported") instanceof List<?> list) {
-            return list.stream().filter(String.class::isInstance).map(String.class::cast).toList();
-        }
-        return List.of();
     }
 
     /**
@@ -151,12 +136,12 @@ final class Failures {
                 if (rpc instanceof McpTaskNotFoundException notFound) {
                     err.println("mcp: the server does not know task " + TerminalText.cap(notFound.taskId())
                             + " (unknown or expired" + notFoundHint(overStdio) + ")");
-                } else if (rpc instanceof McpMissingCapabilityException missing) {
+                } else if (rpc.code() == JsonRpcError.MISSING_REQUIRED_CLIENT_CAPABILITY) {
                     err.println("mcp: the server needs the client capabilities "
-                            + TerminalText.cap(Json.write(missing.requiredCapabilities())) + "; " + HANDLER_OPTIONS);
-                } else if (rpc instanceof McpUnsupportedVersionException || rpc.code() == UNSUPPORTED_VERSION) {
-                    // typed in the modern era; a refused legacy initialize has the same code and data
-                    List<String> supported = supportedVersions(rpc);
+                            + TerminalText.cap(Json.write(rpc.requiredCapabilities())) + "; " + HANDLER_OPTIONS);
+                } else if (rpc.code() == JsonRpcError.UNSUPPORTED_PROTOCOL_VERSION) {
+                    // in the modern era, and on a refused legacy initialize (the same code and data)
+                    List<String> supported = rpc.supportedVersions();
                     err.println("mcp: the server speaks " + (supported.isEmpty() ? "no version it named"
                             : TerminalText.cap(String.join(", ", supported))) + "; choose the era or version with "
                             + "--protocol");

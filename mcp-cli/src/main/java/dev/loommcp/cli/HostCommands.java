@@ -1,8 +1,7 @@
 package dev.loommcp.cli;
 
 import dev.loommcp.McpClient;
-import dev.loommcp.McpClientBuilder;
-import dev.loommcp.OutputSchemaValidation;
+import dev.loommcp.config.OutputSchemaValidation;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.hosts.HostedTool;
 import dev.loommcp.hosts.McpServers;
@@ -51,7 +50,7 @@ final class HostCommands {
     private final Path config;
     private final Duration timeout;
     private final Duration connectTimeout;
-    private final dev.loommcp.ProtocolMode protocol;
+    private final dev.loommcp.config.ProtocolMode protocol;
     /** How each server's client checks {@code structuredContent} ({@code call --validate}). */
     private OutputSchemaValidation validation = OutputSchemaValidation.OFF;
 
@@ -68,7 +67,7 @@ final class HostCommands {
      * @param protocol       {@code --protocol}, or {@code null}
      */
     HostCommands(Output io, boolean json, CommandLine commandLine, Function<String, String> environment, Path config,
-                 Duration timeout, Duration connectTimeout, dev.loommcp.ProtocolMode protocol) {
+                 Duration timeout, Duration connectTimeout, dev.loommcp.config.ProtocolMode protocol) {
         this.io = io;
         this.json = json;
         this.commandLine = commandLine;
@@ -329,7 +328,7 @@ final class HostCommands {
         }
     }
 
-    private void customize(McpClientBuilder builder) {
+    private void customize(McpClient.Builder builder) {
         builder.clientInfo(Implementation.of(McpCommand.CLIENT_NAME, CliVersion.version()));
         if (timeout != null) {
             builder.requestTimeout(timeout);

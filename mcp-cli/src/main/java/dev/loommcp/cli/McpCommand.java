@@ -1,11 +1,11 @@
 package dev.loommcp.cli;
 
-import dev.loommcp.Era;
+import dev.loommcp.config.Era;
 import dev.loommcp.McpClient;
-import dev.loommcp.OutputSchemaValidation;
-import dev.loommcp.ProtocolMode;
+import dev.loommcp.config.OutputSchemaValidation;
+import dev.loommcp.config.ProtocolMode;
 import dev.loommcp.RequestOptions;
-import dev.loommcp.SubscriptionFilter;
+import dev.loommcp.event.SubscriptionFilter;
 import dev.loommcp.cli.conformance.ConformanceClient;
 import dev.loommcp.internal.json.Json;
 import dev.loommcp.schema.CallToolResult;

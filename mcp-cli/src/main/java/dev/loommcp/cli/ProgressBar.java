@@ -1,6 +1,6 @@
 package dev.loommcp.cli;
 
-import dev.loommcp.ProgressListener;
+import dev.loommcp.event.ProgressListener;
 import dev.loommcp.schema.ProgressNotification;
 import java.io.PrintWriter;
 import java.util.Locale;

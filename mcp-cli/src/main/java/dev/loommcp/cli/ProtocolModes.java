@@ -1,6 +1,6 @@
 package dev.loommcp.cli;
 
-import dev.loommcp.ProtocolMode;
+import dev.loommcp.config.ProtocolMode;
 import picocli.CommandLine;
 
 /**

@@ -1,6 +1,6 @@
 package dev.loommcp.cli;
 
-import dev.loommcp.Era;
+import dev.loommcp.config.Era;
 import dev.loommcp.internal.json.Json;
 import dev.loommcp.schema.AudioContent;
 import dev.loommcp.schema.BlobResourceContents;

@@ -2,7 +2,7 @@ package dev.loommcp.cli;
 
 import dev.loommcp.McpClient;
 import dev.loommcp.McpProtocolException;
-import dev.loommcp.ProtocolMode;
+import dev.loommcp.config.ProtocolMode;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.schema.DiscoverResult;
 import dev.loommcp.schema.ServerCapabilities;

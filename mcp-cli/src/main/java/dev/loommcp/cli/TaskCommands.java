@@ -1,6 +1,6 @@
 package dev.loommcp.cli;
 
-import dev.loommcp.Era;
+import dev.loommcp.config.Era;
 import dev.loommcp.McpClient;
 import dev.loommcp.McpCancelledException;
 import dev.loommcp.McpInputRequiredException;
@@ -320,7 +320,7 @@ final class TaskCommands {
         try {
             if (own) {
                 try {
-                    task.cancel(RequestOptions.timeout(CANCEL_BOUND));
+                    task.cancel(RequestOptions.ofTimeout(CANCEL_BOUND));
                 } catch (RuntimeException e) {
                     io.err().println("mcp: tasks/cancel of task " + task.id() + " failed (" + why + "): "
                             + TerminalText.cap(String.valueOf(e.getMessage())));

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import dev.loommcp.McpClient;
-import dev.loommcp.ProtocolMode;
+import dev.loommcp.config.ProtocolMode;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.cli.CliProcess.Run;
 import dev.loommcp.tasks.McpTasks;

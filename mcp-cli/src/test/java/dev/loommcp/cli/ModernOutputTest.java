@@ -2,12 +2,11 @@ package dev.loommcp.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.loommcp.Era;
+import dev.loommcp.config.Era;
 import dev.loommcp.McpInputRequiredException;
-import dev.loommcp.McpMissingCapabilityException;
 import dev.loommcp.McpUnsupportedInEraException;
-import dev.loommcp.McpUnsupportedVersionException;
-import dev.loommcp.SubscriptionFilter;
+import dev.loommcp.event.SubscriptionFilter;
+import dev.loommcp.McpRpcException;
 import dev.loommcp.jsonrpc.JsonRpcError;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
@@ -161,7 +160,7 @@ class ModernOutputTest {
 
     @Test
     void aMissingCapabilityExits4NamingItAndTheOptions() {
-        int code = report(new McpMissingCapabilityException("tools/call", RequestId.of(4), new JsonRpcError(-32021,
+        int code = report(new McpRpcException("tools/call", RequestId.of(4), new JsonRpcError(-32021,
                 "Missing required client capability", Map.of("requiredCapabilities",
                 Map.of("elicitation", Map.of("form", Map.of()))))));
         assertThat(code).isEqualTo(ExitCodes.RPC_ERROR);
@@ -182,7 +181,7 @@ class ModernOutputTest {
 
     @Test
     void anUnsupportedVersionExits4NamingWhatTheServerSpeaks() {
-        int code = report(new McpUnsupportedVersionException("server/discover", RequestId.of(1), new JsonRpcError(
+        int code = report(new McpRpcException("server/discover", RequestId.of(1), new JsonRpcError(
                 -32022, "Unsupported protocol version", Map.of("supported", List.of("2027-01-01"),
                 "requested", "2026-07-28"))));
         assertThat(code).isEqualTo(ExitCodes.RPC_ERROR);

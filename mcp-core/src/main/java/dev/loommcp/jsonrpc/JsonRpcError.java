@@ -28,6 +28,16 @@ public record JsonRpcError(int code, String message, Object data) {
     public static final int RESOURCE_NOT_FOUND = -32002;
     /** MCP 2025-11-25: URL-mode elicitation required ({@value}). */
     public static final int URL_ELICITATION_REQUIRED = -32042;
+    /**
+     * MCP 2026-07-28 "Per-request protocol fields": MissingRequiredClientCapability ({@value}), the request needs a
+     * client capability it did not declare; {@code data.requiredCapabilities} names it.
+     */
+    public static final int MISSING_REQUIRED_CLIENT_CAPABILITY = -32021;
+    /**
+     * MCP 2026-07-28 "Versioning": UnsupportedProtocolVersion ({@value}), the server does not speak the request's
+     * protocol version; {@code data.supported} lists the versions it does.
+     */
+    public static final int UNSUPPORTED_PROTOCOL_VERSION = -32022;
 
     /**
      * Creates the error.

@@ -1,6 +1,7 @@
 package dev.loommcp.spi;
 
 import dev.loommcp.jsonrpc.JsonRpcMessage;
+import dev.loommcp.McpClient;
 
 /**
  * A way to exchange JSON-RPC messages with one MCP server: the transport SPI (DESIGN.md section 4).
@@ -115,7 +116,7 @@ public interface McpTransport extends AutoCloseable {
      * the same server, so it must name everything that tells two servers apart (stdio: the command line, working
      * directory and environment; HTTP: the endpoint's scheme, host, port, path and query). It is never logged and
      * should not carry secrets in clear (a task store may keep it on disk: digest what may be secret). It is kept in
-     * memory, and only as a SHA-256 digest in the file of {@code McpClientBuilder.eraVerdictCache} when the client has
+     * memory, and only as a SHA-256 digest in the file of {@code McpClient.Builder.eraVerdictCache} when the client has
      * one. Default {@code null}: no caching.
      *
      * @return the key, or {@code null}

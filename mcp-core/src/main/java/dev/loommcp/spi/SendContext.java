@@ -1,6 +1,7 @@
 package dev.loommcp.spi;
 
 import dev.loommcp.jsonrpc.RequestId;
+import dev.loommcp.Deadline;
 
 /**
  * What a transport knows about one {@link McpTransport#send} call.

@@ -4,7 +4,7 @@ import dev.loommcp.CancellationToken;
 import dev.loommcp.McpClosedException;
 import dev.loommcp.McpException;
 import dev.loommcp.RequestOptions;
-import dev.loommcp.Subscription;
+import dev.loommcp.event.Subscription;
 import dev.loommcp.schema.CallToolResult;
 import java.util.List;
 import java.util.Map;
@@ -85,8 +85,9 @@ public interface TaskChannel {
      * @param options deadline, token and {@code _meta} of this request
      * @return the result object as plain JSON
      * @throws InterruptedException if the calling thread is interrupted
-     * @throws McpException         as {@code McpClient.request} does (a JSON-RPC error is {@code McpRpcException};
-     *                              {@code -32021} is {@code McpMissingCapabilityException})
+     * @throws McpException         as {@code McpClient.request} does (a JSON-RPC error is {@code McpRpcException},
+     *                              {@code -32021} included, whose {@code requiredCapabilities()} names what the
+     *                              server needs)
      */
     Map<String, Object> request(String method, Map<String, Object> params, RequestOptions options)
             throws InterruptedException;

@@ -1,6 +1,6 @@
 package dev.loommcp.spi;
 
-import dev.loommcp.Era;
+import dev.loommcp.config.Era;
 import dev.loommcp.schema.ServerCapabilities;
 import java.util.Objects;
 

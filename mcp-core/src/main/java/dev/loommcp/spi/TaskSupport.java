@@ -5,7 +5,7 @@ import dev.loommcp.RequestOptions;
 import dev.loommcp.schema.CallToolResult;
 
 /**
- * The tasks hook of a client: a task driver installed with {@code McpClientBuilder.taskSupport} (the
+ * The tasks hook of a client: a task driver installed with {@code McpClient.Builder.taskSupport} (the
  * {@code mcp-tasks} module's {@code McpTasks.support()} is the one the project ships). The core calls it at two
  * points of a plain {@code McpClient.callTool}, on the caller's thread:
  * <ul>
@@ -23,7 +23,7 @@ import dev.loommcp.schema.CallToolResult;
 public interface TaskSupport {
 
     /**
-     * Called once by {@code McpClientBuilder.build()} with the new client's channel.
+     * Called once by {@code McpClient.Builder.build()} with the new client's channel.
      *
      * @param channel the channel
      * @throws IllegalStateException if this support is already bound to a client that is still open

@@ -1,6 +1,7 @@
 package dev.loommcp.spi;
 
 import java.util.Objects;
+import dev.loommcp.Deadline;
 
 /**
  * Everything a transport gets when it opens ({@link McpTransport#open}): where inbound messages go, the bound of

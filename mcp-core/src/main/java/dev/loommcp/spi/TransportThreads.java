@@ -6,6 +6,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ThreadFactory;
+import dev.loommcp.Deadline;
 
 /**
  * Where a transport gets its threads, named {@code mcp-<purpose>-<n>} like the core's own, so that thread dumps

@@ -5,7 +5,7 @@
  * <p>A transport (WebSocket, in-memory, unix socket...) is written against this package and the public API alone:
  * {@link dev.loommcp.spi.McpTransport} is the contract; {@link dev.loommcp.spi.TransportContext}, given to
  * {@code open}, brings the {@link dev.loommcp.spi.TransportSink} for inbound messages, the open
- * {@link dev.loommcp.spi.Deadline}, the {@link dev.loommcp.spi.JsonRpcFraming} (encode and strict decode of
+ * {@link dev.loommcp.Deadline}, the {@link dev.loommcp.spi.JsonRpcFraming} (encode and strict decode of
  * {@link dev.loommcp.jsonrpc.JsonRpcMessage}) and the {@link dev.loommcp.spi.TransportThreads}; each send gets a
  * {@link dev.loommcp.spi.SendContext} with its deadline, id and cancel hooks. A transport never re-initialises a
  * session: it reports {@link dev.loommcp.McpSessionExpiredException} and the core starts the new session.

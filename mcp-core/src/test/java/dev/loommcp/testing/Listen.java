@@ -1,6 +1,6 @@
 package dev.loommcp.testing;
 
-import dev.loommcp.McpClientListener;
+import dev.loommcp.event.McpClientListener;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.schema.LoggingMessageNotification;
 import java.util.function.Consumer;
@@ -38,7 +38,7 @@ public final class Listen implements McpClientListener {
     }
 
     @Override
-    public void onToolsChanged() {
+    public void onToolsListChanged() {
         toolsChanged.run();
     }
 

@@ -1,8 +1,7 @@
 package dev.loommcp.testing;
 
 import dev.loommcp.McpClient;
-import dev.loommcp.McpClientBuilder;
-import dev.loommcp.ProtocolMode;
+import dev.loommcp.config.ProtocolMode;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -60,7 +59,7 @@ public final class Sessions implements BeforeEachCallback, AfterEachCallback {
      * @throws InterruptedException if interrupted
      */
     public Session connected(ScriptedTransport.Mode mode, Consumer<ScriptedTransport> script,
-                             UnaryOperator<McpClientBuilder> config) throws InterruptedException {
+                             UnaryOperator<McpClient.Builder> config) throws InterruptedException {
         Session s = unconnected(mode, script, config);
         s.client().connect();
         return s;
@@ -76,7 +75,7 @@ public final class Sessions implements BeforeEachCallback, AfterEachCallback {
      * @return the session
      */
     public Session unconnected(ScriptedTransport.Mode mode, Consumer<ScriptedTransport> script,
-                               UnaryOperator<McpClientBuilder> config) {
+                               UnaryOperator<McpClient.Builder> config) {
         ScriptedTransport server = ScriptedTransport.create(mode);
         script.accept(server);
         // the session tests speak the legacy era unless they ask for another mode (the era tests do)

@@ -1,13 +1,11 @@
 package dev.loommcp.hosts;
 
 import dev.loommcp.McpClient;
-import dev.loommcp.McpClientBuilder;
 import dev.loommcp.spi.McpTransport;
 import dev.loommcp.spi.TransportThreads;
 import dev.loommcp.transport.http.HttpTransport;
 import java.time.Duration;
 import java.util.function.BiConsumer;
-import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -16,8 +14,7 @@ import java.util.function.Function;
  * @param startupTimeout bound of one start: transport, handshake and the first tool listing
  * @param readyTimeout   how long a call without a deadline waits for a starting or restarting server
  * @param restartPolicy  when a failed connection is restarted
- * @param listener       state changes, never {@code null}
- * @param toolsChanged   told a server's name after its tool list was refreshed, never {@code null}
+ * @param listener       state changes and completed tool re-lists, never {@code null}
  * @param customizer     applied to each client builder, never {@code null}
  * @param httpCustomizer applied to each HTTP server's transport builder, never {@code null}
  * @param threads        where the registry's threads come from
@@ -25,8 +22,8 @@ import java.util.function.Function;
  * @param stderrInStatus whether a failed server's stderr tail shows in statuses, changes, logs and exceptions
  */
 record HostSettings(Duration startupTimeout, Duration readyTimeout, RestartPolicy restartPolicy,
-                    ServerStateListener listener, Consumer<String> toolsChanged,
-                    BiConsumer<ServerConfig, McpClientBuilder> customizer,
+                    McpServersListener listener,
+                    BiConsumer<ServerConfig, McpClient.Builder> customizer,
                     BiConsumer<HttpServerConfig, HttpTransport.Builder> httpCustomizer, TransportThreads threads,
                     Function<ServerConfig, McpTransport> transports, boolean stderrInStatus) {
 

@@ -1,13 +1,12 @@
 package dev.loommcp.hosts;
 
 import dev.loommcp.CancellationToken;
-import dev.loommcp.Era;
+import dev.loommcp.config.Era;
 import dev.loommcp.McpClient;
-import dev.loommcp.McpClientBuilder;
-import dev.loommcp.McpClientListener;
+import dev.loommcp.event.McpClientListener;
 import dev.loommcp.McpClosedException;
 import dev.loommcp.McpTransportException;
-import dev.loommcp.McpEventListener;
+import dev.loommcp.event.McpEventListener;
 import dev.loommcp.McpSkillServer;
 import dev.loommcp.McpTimeoutException;
 import dev.loommcp.McpToolCaller;
@@ -15,11 +14,15 @@ import dev.loommcp.RequestOptions;
 import dev.loommcp.internal.concurrent.SerialDelivery;
 import dev.loommcp.schema.CallToolResult;
 import dev.loommcp.schema.GetPromptResult;
+import dev.loommcp.schema.ListPromptsResult;
+import dev.loommcp.schema.ListResourceTemplatesResult;
+import dev.loommcp.schema.ListResourcesResult;
+import dev.loommcp.schema.ResourceTemplate;
 import dev.loommcp.schema.Prompt;
 import dev.loommcp.schema.ReadResourceResult;
 import dev.loommcp.schema.Resource;
 import dev.loommcp.schema.Tool;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import dev.loommcp.transport.stdio.McpProcessExitedException;
 import java.time.Duration;
 import java.time.Instant;
@@ -32,6 +35,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
+import dev.loommcp.Registration;
 
 /**
  * One server of a registry ({@link McpServers#server(String)}): its state, its tools, and the host interfaces
@@ -45,13 +49,13 @@ import java.util.concurrent.locks.ReentrantLock;
  * tool call need not be idempotent.
  *
  * <p>Thread-safe: calls from many (virtual) threads run at once. State lives under a {@link ReentrantLock}; no lock
- * is held while a call waits for the server, nor while the registry's {@link ServerStateListener} or tools-changed
+ * is held while a call waits for the server, nor while the registry's {@link McpServersListener} or tools-changed
  * listener runs: state changes are queued under the lock in the order they happen and delivered after it is released,
  * by one thread at a time ({@link #deliverChanges()}). The tool list and its refresh on {@code list_changed} are a
  * {@link ToolRefresh}, guarded by the same lock. {@link #state()} and {@link #status()} read a snapshot
  * published at each change, without a lock.
  */
-public final class HostedServer implements McpToolCaller, McpSkillServer {
+public final class HostedServer implements McpSkillServer {
 
     private static final System.Logger LOG = System.getLogger(HostedServer.class.getName());
     /** The stderr tail shown when {@link HostSettings#stderrInStatus()} is off. */
@@ -124,7 +128,7 @@ public final class HostedServer implements McpToolCaller, McpSkillServer {
 
     /**
      * Returns a snapshot of the server: state, tool count, era, restarts and last failure. Takes no lock (it reads
-     * the snapshot published at the server's last change), so a {@link ServerStateListener} may call it, and
+     * the snapshot published at the server's last change), so a {@link McpServersListener} may call it, and
      * {@link McpServers#statuses()}, for any server at any time.
      *
      * @return the status
@@ -255,6 +259,12 @@ public final class HostedServer implements McpToolCaller, McpSkillServer {
     }
 
     @Override
+    public ListPromptsResult listPrompts(String cursor, RequestOptions options) throws InterruptedException {
+        RequestOptions bounded = bounded(options);
+        return onClient(bounded, c -> c.listPrompts(cursor, bounded));
+    }
+
+    @Override
     public GetPromptResult getPrompt(String name, Map<String, String> arguments, RequestOptions options)
             throws InterruptedException {
         RequestOptions bounded = bounded(options);
@@ -271,6 +281,43 @@ public final class HostedServer implements McpToolCaller, McpSkillServer {
     public ReadResourceResult readResource(String uri, RequestOptions options) throws InterruptedException {
         RequestOptions bounded = bounded(options);
         return onClient(bounded, c -> c.readResource(uri, bounded));
+    }
+
+    @Override
+    public ListResourcesResult listResources(String cursor, RequestOptions options) throws InterruptedException {
+        RequestOptions bounded = bounded(options);
+        return onClient(bounded, c -> c.listResources(cursor, bounded));
+    }
+
+    @Override
+    public ListResourceTemplatesResult listResourceTemplates(String cursor, RequestOptions options)
+            throws InterruptedException {
+        RequestOptions bounded = bounded(options);
+        return onClient(bounded, c -> c.listResourceTemplates(cursor, bounded));
+    }
+
+    @Override
+    public List<ResourceTemplate> listAllResourceTemplates(RequestOptions options) throws InterruptedException {
+        RequestOptions bounded = bounded(options);
+        return onClient(bounded, c -> c.listAllResourceTemplates(bounded));
+    }
+
+    @Override
+    public void subscribe(String uri, RequestOptions options) throws InterruptedException {
+        RequestOptions bounded = bounded(options);
+        onClient(bounded, c -> {
+            c.subscribe(uri, bounded);
+            return null;
+        });
+    }
+
+    @Override
+    public void unsubscribe(String uri, RequestOptions options) throws InterruptedException {
+        RequestOptions bounded = bounded(options);
+        onClient(bounded, c -> {
+            c.unsubscribe(uri, bounded);
+            return null;
+        });
     }
 
     @Override
@@ -421,9 +468,9 @@ public final class HostedServer implements McpToolCaller, McpSkillServer {
                 lock.unlock();
             }
             Deadline deadline = Deadline.after(settings.startupTimeout());
-            c.connect(RequestOptions.timeout(settings.startupTimeout()));
+            c.connect(RequestOptions.ofTimeout(settings.startupTimeout()));
             List<Tool> listed = ToolNames.offerable(config.name(), c.serverCapabilities() != null && c.serverCapabilities().tools() != null
-                    ? c.listAllTools(RequestOptions.timeout(remaining(deadline))) : List.of());
+                    ? c.listAllTools(RequestOptions.ofTimeout(remaining(deadline))) : List.of());
             toolList.listen(c, deadline);
             lock.lock();
             try {
@@ -579,11 +626,11 @@ public final class HostedServer implements McpToolCaller, McpSkillServer {
     }
 
     private McpClient newClient(int gen) {
-        McpClientBuilder b = McpClient.newBuilder(settings.newTransport(config)).serverName(config.name());
+        McpClient.Builder b = McpClient.newBuilder(settings.newTransport(config)).serverName(config.name());
         settings.customizer().accept(config, b);
         b.listener(new McpClientListener() {
             @Override
-            public void onToolsChanged() {
+            public void onToolsListChanged() {
                 toolList.listChanged(gen);
             }
         });
@@ -609,7 +656,7 @@ public final class HostedServer implements McpToolCaller, McpSkillServer {
     /** Waits for READY and returns the client, or throws for FAILED, CLOSED, the deadline and the token. */
     private McpClient awaitReady(Deadline deadline, CancellationToken token) throws InterruptedException {
         startAsync();
-        CancellationToken.Registration reg = token == null ? null : token.onCancel(this::wakeUp);
+        Registration reg = token == null ? null : token.onCancel(this::wakeUp);
         try {
             while (true) {
                 int crashedGeneration;
@@ -752,7 +799,7 @@ public final class HostedServer implements McpToolCaller, McpSkillServer {
         }
         undelivered.deliver(change -> {
             try {
-                settings.listener().stateChanged(change);
+                settings.listener().onStateChanged(change);
             } catch (RuntimeException | Error e) {
                 LOG.log(System.Logger.Level.WARNING, "the server state listener failed: {0}", e.getClass().getName());
             }

@@ -1,12 +1,11 @@
 package dev.loommcp.hosts;
 
 import dev.loommcp.McpClient;
-import dev.loommcp.McpClientBuilder;
 import dev.loommcp.McpClosedException;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.schema.CallToolResult;
 import dev.loommcp.schema.Tool;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import dev.loommcp.spi.TransportThreads;
 import dev.loommcp.transport.http.HttpTransport;
 import java.io.IOException;
@@ -19,19 +18,22 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiConsumer;
-import java.util.function.Consumer;
 
 /**
  * A registry of MCP servers, the way agent hosts use them: built from code or from an {@code mcpServers} file,
  * started lazily (on first use) or eagerly ({@link #startAll()}), each server in parallel and with its own startup
  * deadline, so a server that fails or hangs never holds up the others. A server whose connection fails after it was
  * ready (its stdio process exits, the client gives up on its HTTP connection) is restarted with bounded exponential
- * backoff ({@link RestartPolicy}); every state change ({@link ServerState}) goes to a {@link ServerStateListener}.
+ * backoff ({@link RestartPolicy}); every state change ({@link ServerState}) and every completed re-list of a server's tools goes to a
+ * {@link McpServersListener}.
  *
  * <pre>{@code
  * try (McpServers servers = McpServers.newBuilder()
  *         .config(Path.of("mcp.json"))                 // or .add(StdioServerConfig.of("files", "npx", ...))
- *         .listener(change -> log(change))
+ *         .listener(new McpServersListener() {
+ *             public void onStateChanged(ServerStateChange change) { log(change); }
+ *             public void onToolsListChanged(String server) { refreshModelTools(); }
+ *         })
  *         .build()) {
  *     servers.startAll();                              // optional: otherwise each starts on first use
  *     for (HostedTool t : servers.tools()) { ... }     // "files__read_file", "github__search", ...
@@ -78,7 +80,7 @@ public final class McpServers implements AutoCloseable {
         this.separator = b.separator;
         this.closeTimeout = b.closeTimeout;
         this.settings = new HostSettings(b.startupTimeout, b.readyTimeout, b.restartPolicy, b.listener,
-                b.toolsChanged, b.customizer, b.httpCustomizer, TransportThreads.standard(), b.transports,
+                b.customizer, b.httpCustomizer, TransportThreads.standard(), b.transports,
                 b.stderrInStatus);
         Map<String, HostedServer> map = new LinkedHashMap<>();
         for (ServerConfig c : b.configs) {
@@ -123,7 +125,7 @@ public final class McpServers implements AutoCloseable {
 
     /**
      * Returns a snapshot of every server, in order. Takes no lock and never waits (each server's status is the one
-     * published at its last change), so a {@link ServerStateListener} may call it.
+     * published at its last change), so a {@link McpServersListener} may call it.
      *
      * @return the statuses
      */
@@ -521,9 +523,8 @@ public final class McpServers implements AutoCloseable {
         private Duration readyTimeout = Duration.ofSeconds(60);
         private Duration closeTimeout = Duration.ofSeconds(15);
         private RestartPolicy restartPolicy = RestartPolicy.DEFAULT;
-        private ServerStateListener listener = change -> { };
-        private Consumer<String> toolsChanged = server -> { };
-        private BiConsumer<ServerConfig, McpClientBuilder> customizer = (config, builder) -> { };
+        private McpServersListener listener = new McpServersListener() { };
+        private BiConsumer<ServerConfig, McpClient.Builder> customizer = (config, builder) -> { };
         private BiConsumer<HttpServerConfig, HttpTransport.Builder> httpCustomizer = (config, builder) -> { };
         private java.util.function.Function<ServerConfig, dev.loommcp.spi.McpTransport> transports = null;
         private boolean stderrInStatus = true;
@@ -656,12 +657,13 @@ public final class McpServers implements AutoCloseable {
         }
 
         /**
-         * Sets the listener of every server's state changes. Default none.
+         * Sets the listener of every server's state changes and tool re-lists. Default none.
          *
          * @param listener the listener
          * @return this builder
+         * @throws NullPointerException if {@code listener} is {@code null}
          */
-        public Builder listener(ServerStateListener listener) {
+        public Builder listener(McpServersListener listener) {
             this.listener = Objects.requireNonNull(listener, "listener");
             return this;
         }
@@ -686,22 +688,6 @@ public final class McpServers implements AutoCloseable {
         }
 
         /**
-         * Sets what is told a server's name after a re-list of its tools (after its
-         * {@code notifications/tools/list_changed}) completed, for a host that passes the tools on to a model.
-         * Re-lists are coalesced: at most one runs per server and one more waits, however many notifications arrive,
-         * so a server that sends a burst of them gets a few {@code tools/list} requests and the listener is told once
-         * per completed re-list (the list may be the same: the server said it changed). Called on a registry thread;
-         * must be quick. Default none.
-         *
-         * @param listener receives the server's name
-         * @return this builder
-         */
-        public Builder toolsChangedListener(Consumer<String> listener) {
-            this.toolsChanged = Objects.requireNonNull(listener, "listener");
-            return this;
-        }
-
-        /**
          * Sets what is applied to each server's client builder before the client is built (client identity,
          * request timeout, sampling or elicitation handlers, protocol mode). The registry sets the client's
          * {@code serverName}, {@code listener} and {@code eventListener} itself, after this.
@@ -709,7 +695,7 @@ public final class McpServers implements AutoCloseable {
          * @param customizer receives the server's configuration and the builder
          * @return this builder
          */
-        public Builder clientCustomizer(BiConsumer<ServerConfig, McpClientBuilder> customizer) {
+        public Builder clientCustomizer(BiConsumer<ServerConfig, McpClient.Builder> customizer) {
             this.customizer = Objects.requireNonNull(customizer, "customizer");
             return this;
         }

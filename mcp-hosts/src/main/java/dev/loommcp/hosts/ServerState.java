@@ -4,7 +4,7 @@ package dev.loommcp.hosts;
  * The state of one server in a registry ({@link McpServers}). A server starts in {@link #IDLE}; a start goes through
  * {@link #CONNECTING} to {@link #READY} or {@link #FAILED}; a crash of a ready server leads to {@link #RESTARTING}
  * and from there to {@link #READY} again or, when the restart policy gives up, {@link #FAILED}; {@link #CLOSED} is
- * final. Every change is reported to the registry's {@link ServerStateListener}.
+ * final. Every change is reported to the registry's {@link McpServersListener}.
  */
 public enum ServerState {
     /** Not started yet (a lazy registry starts a server on its first use). */

@@ -1,6 +1,6 @@
 package dev.loommcp.hosts;
 
-import dev.loommcp.Era;
+import dev.loommcp.config.Era;
 import java.util.Objects;
 
 /**

@@ -1,13 +1,13 @@
 package dev.loommcp.hosts;
 
-import dev.loommcp.Era;
+import dev.loommcp.config.Era;
 import dev.loommcp.McpClient;
 import dev.loommcp.McpTimeoutException;
 import dev.loommcp.RequestOptions;
-import dev.loommcp.SubscriptionFilter;
-import dev.loommcp.SubscriptionListener;
+import dev.loommcp.event.SubscriptionFilter;
+import dev.loommcp.event.SubscriptionListener;
 import dev.loommcp.schema.Tool;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import java.util.List;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BiConsumer;
@@ -19,11 +19,11 @@ import java.util.function.Supplier;
  * {@code notifications/tools/list_changed}), the numbering that keeps an older listing from replacing a newer one,
  * and the coalescing of re-lists (at most one running and one waiting per server, however many notifications
  * arrive); a notification heard while the server is still starting is kept until it is ready; in the modern era the
- * {@code subscriptions/listen} stream that brings those notifications. The registry's tools-changed listener is told
+ * {@code subscriptions/listen} stream that brings those notifications. The registry's listener ({@link McpServersListener#onToolsListChanged}) is told
  * once per completed re-list that replaced the list.
  *
  * <p>Thread-safe. Its state is guarded by the server's own lock (passed in), which the methods marked "under the
- * lock" expect held and the others take; no lock is held while a listing runs or while the tools-changed listener
+ * lock" expect held and the others take; no lock is held while a listing runs or while the listener's tools method
  * runs. The server's generation, state and client are read through suppliers, under that lock.
  */
 final class ToolRefresh {
@@ -61,7 +61,7 @@ final class ToolRefresh {
      *
      * @param lock       the server's lock, which guards this state too
      * @param serverName the server's name, for the listing's check and the log
-     * @param settings   the registry's settings (the startup timeout bounds a re-list; the tools-changed listener)
+     * @param settings   the registry's settings (the startup timeout bounds a re-list; the listener's tools method)
      * @param generation the server's generation, read under the lock
      * @param state      the server's state, read under the lock
      * @param client     the server's client, read under the lock
@@ -117,7 +117,7 @@ final class ToolRefresh {
         }
         try {
             c.listen(new SubscriptionFilter(true, false, false, List.of()), new SubscriptionListener() { },
-                    RequestOptions.timeout(HostedServer.remaining(deadline)));
+                    RequestOptions.ofTimeout(HostedServer.remaining(deadline)));
         } catch (dev.loommcp.McpRpcException | McpTimeoutException e) {
             LOG.log(System.Logger.Level.DEBUG, "MCP server ''{0}'' refused to announce tool changes: {1}",
                     serverName, HostedServer.describe(e));
@@ -177,7 +177,7 @@ final class ToolRefresh {
                 boolean relisted = false;
                 try {
                     List<Tool> checked = ToolNames.offerable(serverName,
-                            c.listAllTools(RequestOptions.timeout(settings.startupTimeout())));
+                            c.listAllTools(RequestOptions.ofTimeout(settings.startupTimeout())));
                     lock.lock();
                     try {
                         if (gen == generation.getAsInt() && listing >= toolsListing) {
@@ -196,7 +196,12 @@ final class ToolRefresh {
                             serverName, HostedServer.describe(e));
                 }
                 if (relisted) {
-                    settings.toolsChanged().accept(serverName);
+                    try {
+                        settings.listener().onToolsListChanged(serverName);
+                    } catch (RuntimeException | Error e) {
+                        LOG.log(System.Logger.Level.WARNING, "the servers listener failed on a tool re-list: {0}",
+                                e.getClass().getName());
+                    }
                 }
                 lock.lock();
                 try {

@@ -7,12 +7,12 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 
 /** Records every state change of a registry; {@link #await} waits for one (the hosts tests' listener). */
-final class Changes implements ServerStateListener {
+final class Changes implements McpServersListener {
     final List<ServerStateChange> all = new CopyOnWriteArrayList<>();
     final BlockingQueue<ServerStateChange> queue = new LinkedBlockingQueue<>();
 
     @Override
-    public void stateChanged(ServerStateChange change) {
+    public void onStateChanged(ServerStateChange change) {
         all.add(change);
         queue.add(change);
     }

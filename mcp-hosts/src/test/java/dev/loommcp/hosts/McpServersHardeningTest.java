@@ -5,9 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.awaitility.Awaitility.await;
 
-import dev.loommcp.McpClientBuilder;
 import dev.loommcp.McpTransportException;
-import dev.loommcp.ProtocolMode;
+import dev.loommcp.config.ProtocolMode;
 import dev.loommcp.schema.Tool;
 import dev.loommcp.testing.LeakCheck;
 import dev.loommcp.testing.ScriptedServerTransport;
@@ -26,6 +25,7 @@ import java.util.function.BiConsumer;
 import java.util.logging.Level;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import dev.loommcp.McpClient;
 
 /**
  * What a new user's break test found in the registry: a flood of {@code tools/list_changed} is coalesced, a
@@ -43,7 +43,7 @@ class McpServersHardeningTest {
     }
 
     private static final String SECRET = "hunter2-s3cr3t";
-    private static final BiConsumer<ServerConfig, McpClientBuilder> LEGACY =
+    private static final BiConsumer<ServerConfig, McpClient.Builder> LEGACY =
             (config, b) -> b.protocolMode(ProtocolMode.LEGACY);
 
     private static Map<String, Object> toolList(String... names) {
@@ -82,7 +82,7 @@ class McpServersHardeningTest {
             return toolList("echo", "v" + n);
         });
         List<String> changed = new CopyOnWriteArrayList<>();
-        try (McpServers servers = scripted(alpha).toolsChangedListener(changed::add).build()) {
+        try (McpServers servers = scripted(alpha).listener(Listeners.tools(changed::add)).build()) {
             servers.startAll();
             HostedServer server = servers.server("alpha");
             for (int i = 0; i < 2000; i++) {
@@ -108,7 +108,7 @@ class McpServersHardeningTest {
             return toolList("echo");
         });
         List<String> changed = new CopyOnWriteArrayList<>();
-        try (McpServers servers = scripted(alpha).toolsChangedListener(changed::add).build()) {
+        try (McpServers servers = scripted(alpha).listener(Listeners.tools(changed::add)).build()) {
             servers.startAll();
             alpha.notifyClient("notifications/tools/list_changed", null);
             await().atMost(Duration.ofSeconds(10)).until(() -> lists.get() == 2
@@ -133,13 +133,13 @@ class McpServersHardeningTest {
         McpServers servers = McpServers.newBuilder().closeTimeout(Duration.ofSeconds(60))
                 .add(StdioServerConfig.of("alpha", "never-run")).add(StdioServerConfig.of("beta", "never-run"))
                 .transports(c -> c.name().equals("alpha") ? alpha : beta)
-                .listener(change -> {
+                .listener(Listeners.states(change -> {
                     heard.add(change);
                     if (change.server().equals("alpha") && change.state() == ServerState.FAILED) {
                         registry.get().close();
                         closed.countDown();
                     }
-                }).build();
+                })).build();
         registry.set(servers);
         try {
             Thread starter = Thread.ofVirtual().start(() -> {
@@ -222,7 +222,7 @@ class McpServersHardeningTest {
         List<String> shown = new ArrayList<>();
         try (LogRecorder log = new LogRecorder()) {
             try (McpServers servers = McpServers.newBuilder().add(dies()).clientCustomizer(LEGACY)
-                    .restartPolicy(RestartPolicy.NEVER).stderrInStatus(false).listener(heard::add).build()) {
+                    .restartPolicy(RestartPolicy.NEVER).stderrInStatus(false).listener(Listeners.states(heard::add)).build()) {
                 servers.startAll();
                 Throwable failure = catchThrowable(() -> servers.server("db").callTool("die",
                         Map.of("stderr", "SECRET=" + SECRET)));
@@ -260,7 +260,7 @@ class McpServersHardeningTest {
         List<ServerStateChange> heard = new CopyOnWriteArrayList<>();
         try (LogRecorder log = new LogRecorder()) {
             try (McpServers servers = McpServers.newBuilder().addAll(configs).restartPolicy(RestartPolicy.NEVER)
-                    .startupTimeout(Duration.ofSeconds(10)).listener(heard::add).build()) {
+                    .startupTimeout(Duration.ofSeconds(10)).listener(Listeners.states(heard::add)).build()) {
                 List<ServerStatus> statuses = servers.startAll();
                 assertThat(statuses).extracting(ServerStatus::state).containsOnly(ServerState.FAILED);
                 statuses.forEach(s -> shown.add(s.toString()));

@@ -52,7 +52,7 @@ class McpServersListenerTest {
         AtomicReference<Throwable> listenerFailure = new AtomicReference<>();
         Map<String, ScriptedServerTransport> transports = new ConcurrentHashMap<>();
         AtomicReference<McpServers> registry = new AtomicReference<>();
-        try (McpServers servers = scripted(transports, "alpha", "beta").listener(change -> {
+        try (McpServers servers = scripted(transports, "alpha", "beta").listener(Listeners.states(change -> {
             if (change.state() != ServerState.READY) {
                 return;
             }
@@ -62,7 +62,7 @@ class McpServersListenerTest {
             } catch (Exception e) {
                 listenerFailure.set(e);
             }
-        }).build()) {
+        })).build()) {
             registry.set(servers);
             AtomicReference<List<ServerStatus>> started = new AtomicReference<>();
             Thread starter = Thread.ofVirtual().start(() -> {
@@ -92,7 +92,7 @@ class McpServersListenerTest {
         AtomicInteger depth = new AtomicInteger();
         AtomicInteger nested = new AtomicInteger();
         AtomicReference<McpServers> registry = new AtomicReference<>();
-        try (McpServers servers = scripted(transports, "alpha").listener(change -> {
+        try (McpServers servers = scripted(transports, "alpha").listener(Listeners.states(change -> {
             if (depth.incrementAndGet() > 1) {
                 nested.incrementAndGet();
             }
@@ -104,7 +104,7 @@ class McpServersListenerTest {
             } finally {
                 depth.decrementAndGet();
             }
-        }).build()) {
+        })).build()) {
             registry.set(servers);
             servers.startAll();
             await().atMost(Duration.ofSeconds(10)).until(() -> heard.contains(ServerState.CLOSED));
@@ -120,13 +120,13 @@ class McpServersListenerTest {
         AtomicReference<McpServers> registry = new AtomicReference<>();
         CountDownLatch closed = new CountDownLatch(1);
         McpServers servers = scripted(transports, "alpha", "beta").closeTimeout(Duration.ofSeconds(30))
-                .listener(change -> {
+                .listener(Listeners.states(change -> {
                     heard.add(change);
                     if (change.server().equals("alpha") && change.state() == ServerState.READY) {
                         registry.get().close(); // on alpha's start thread
                         closed.countDown();
                     }
-                }).build();
+                })).build();
         registry.set(servers);
         try {
             servers.server("alpha").startAsync();
@@ -152,7 +152,7 @@ class McpServersListenerTest {
         List<String> toolsChanged = new CopyOnWriteArrayList<>();
         try (McpServers servers = McpServers.newBuilder().closeTimeout(Duration.ofSeconds(5))
                 .add(StdioServerConfig.of("alpha", "never-run")).transports(c -> alpha)
-                .toolsChangedListener(toolsChanged::add).build()) {
+                .listener(Listeners.tools(toolsChanged::add)).build()) {
             HostedServer server = servers.server("alpha");
             server.startAsync();
             JsonRpcMessage.Request initialize = alpha.awaitRequest("initialize");
@@ -166,6 +166,40 @@ class McpServersListenerTest {
             assertThat(server.listedTools()).extracting(Tool::name).containsExactly("echo", "extra");
             assertThat(servers.statuses().getFirst().toolCount()).isEqualTo(2);
             await().atMost(Duration.ofSeconds(10)).until(() -> toolsChanged.contains("alpha"));
+        }
+    }
+
+    @Test
+    void oneListenerHearsStateChangesAndToolReListsAndSurvivesItsOwnFailure() throws Exception {
+        AtomicInteger lists = new AtomicInteger();
+        ScriptedServerTransport alpha = ScriptedServerTransport.create()
+                .on("tools/list", r -> toolList("echo", "v" + lists.incrementAndGet()));
+        List<ServerState> states = new CopyOnWriteArrayList<>();
+        List<String> relisted = new CopyOnWriteArrayList<>();
+        McpServersListener listener = new McpServersListener() {
+            @Override
+            public void onStateChanged(ServerStateChange change) {
+                states.add(change.state());
+            }
+
+            @Override
+            public void onToolsListChanged(String serverName) {
+                relisted.add(serverName);
+                if (relisted.size() == 1) {
+                    throw new IllegalStateException("a listener bug"); // logged; the next re-list is told again
+                }
+            }
+        };
+        try (McpServers servers = McpServers.newBuilder().closeTimeout(Duration.ofSeconds(5))
+                .add(StdioServerConfig.of("alpha", "never-run")).transports(c -> alpha).listener(listener).build()) {
+            servers.startAll();
+            assertThat(states).contains(ServerState.READY);
+            alpha.notifyClient("notifications/tools/list_changed", null);
+            await().atMost(Duration.ofSeconds(10)).until(() -> relisted.size() == 1);
+            alpha.notifyClient("notifications/tools/list_changed", null);
+            await().atMost(Duration.ofSeconds(10)).until(() -> relisted.size() == 2);
+            assertThat(relisted).containsExactly("alpha", "alpha");
+            assertThat(servers.server("alpha").state()).isEqualTo(ServerState.READY);
         }
     }
 }

@@ -36,8 +36,8 @@ class McpServersRestartTest {
      * process: issue 27 item 1, fixed elsewhere), which would make the count of starts in the counter file depend on
      * the era detection.
      */
-    private static final java.util.function.BiConsumer<ServerConfig, dev.loommcp.McpClientBuilder>
-            ONE_PROCESS_PER_START = (config, b) -> b.protocolMode(dev.loommcp.ProtocolMode.LEGACY);
+    private static final java.util.function.BiConsumer<ServerConfig, dev.loommcp.McpClient.Builder>
+            ONE_PROCESS_PER_START = (config, b) -> b.protocolMode(dev.loommcp.config.ProtocolMode.LEGACY);
 
     @TempDir
     Path dir;

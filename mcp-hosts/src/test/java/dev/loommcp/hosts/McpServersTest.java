@@ -226,7 +226,7 @@ class McpServersTest {
     void toolListIsRefreshedOnListChanged() throws Exception {
         List<String> refreshed = new CopyOnWriteArrayList<>();
         try (McpServers servers = McpServers.newBuilder().add(crashy("s", 0)).separator(".")
-                .toolsChangedListener(refreshed::add).build()) {
+                .listener(Listeners.tools(refreshed::add)).build()) {
             // "." is no character of a name a model accepts: the full names keep it, the names for a model not
             assertThat(servers.tools()).extracting(HostedTool::fullName).containsExactly("s.echo", "s.calls",
                     "s.grow");
@@ -246,7 +246,7 @@ class McpServersTest {
             for (int i = 0; i < 50; i++) {
                 String m = "m" + i;
                 results.add(pool.submit(() -> text(servers.callTool("s__echo", Map.of("message", m),
-                        RequestOptions.timeout(Duration.ofSeconds(60))))));
+                        RequestOptions.ofTimeout(Duration.ofSeconds(60))))));
             }
             for (int i = 0; i < 50; i++) {
                 assertThat(results.get(i).get(90, TimeUnit.SECONDS)).isEqualTo("Echo: m" + i);
@@ -283,12 +283,12 @@ class McpServersTest {
         changes.await("c", ServerState.RESTARTING);
         // a call waits for the restart within its own deadline and token, and says what it waited for
         assertThatThrownBy(() -> servers.callTool("c__calls", Map.of(),
-                RequestOptions.timeout(Duration.ofMillis(200))))
+                RequestOptions.ofTimeout(Duration.ofMillis(200))))
                 .isInstanceOf(dev.loommcp.McpTimeoutException.class)
                 .hasMessage("MCP server 'c' is not ready in time (it is restarting)");
         dev.loommcp.CancellationToken token = dev.loommcp.CancellationToken.create();
         token.cancel("user gave up");
-        assertThatThrownBy(() -> servers.server("c").callTool("calls", Map.of(), RequestOptions.token(token)))
+        assertThatThrownBy(() -> servers.server("c").callTool("calls", Map.of(), RequestOptions.ofToken(token)))
                 .isInstanceOf(dev.loommcp.McpCancelledException.class)
                 .hasMessageContaining("MCP server 'c'");
         assertThat(servers.server("c").supportsPrompts()).isFalse(); // not ready: nothing to say

@@ -25,8 +25,8 @@ class ToolRefreshTest {
     private ServerState state = ServerState.CONNECTING;
     private int published;
     private final ToolRefresh refresh = new ToolRefresh(lock, "alpha",
-            new HostSettings(Duration.ofSeconds(5), Duration.ofSeconds(5), RestartPolicy.NEVER, change -> { },
-                    name -> { }, (config, builder) -> { }, (config, builder) -> { }, null, null, true),
+            new HostSettings(Duration.ofSeconds(5), Duration.ofSeconds(5), RestartPolicy.NEVER,
+                    new McpServersListener() { }, (config, builder) -> { }, (config, builder) -> { }, null, null, true),
             () -> generation, () -> state, () -> null, () -> published++, (purpose, task) -> workers.add(task));
 
     private boolean started(int gen, List<Tool> listed) {

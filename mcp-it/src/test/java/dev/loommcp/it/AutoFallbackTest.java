@@ -2,9 +2,9 @@ package dev.loommcp.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.loommcp.Era;
+import dev.loommcp.config.Era;
 import dev.loommcp.McpClient;
-import dev.loommcp.ProtocolMode;
+import dev.loommcp.config.ProtocolMode;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.testing.LeakCheck;
 import dev.loommcp.testing.RecordingTransport;

@@ -3,11 +3,11 @@ package dev.loommcp.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.loommcp.Era;
+import dev.loommcp.McpRpcException;
+import dev.loommcp.config.Era;
 import dev.loommcp.McpClient;
 import dev.loommcp.McpException;
-import dev.loommcp.McpUnsupportedVersionException;
-import dev.loommcp.ProtocolMode;
+import dev.loommcp.config.ProtocolMode;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.spi.McpTransport;
 import dev.loommcp.testing.LeakCheck;
@@ -150,7 +150,7 @@ class EraModesTest {
             if (server == Server.MODERN_ONLY) {
                 // the server answers initialize with -32022 naming what it speaks: no version in common
                 assertThatThrownBy(client::connect)
-                        .isInstanceOfSatisfying(McpUnsupportedVersionException.class,
+                        .isInstanceOfSatisfying(McpRpcException.class,
                                 e -> assertThat(e.supportedVersions()).contains(ProtocolMode.MODERN_PROTOCOL_VERSION));
             } else {
                 // a 2025-only server rejects the modern request (stdio -32601, HTTP 400 -32000); a forced mode

@@ -3,8 +3,7 @@ package dev.loommcp.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.loommcp.McpClient;
-import dev.loommcp.McpClientBuilder;
-import dev.loommcp.ProtocolMode;
+import dev.loommcp.config.ProtocolMode;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.spi.McpTransport;
 import dev.loommcp.testing.LeakCheck;
@@ -111,7 +110,7 @@ abstract class FixtureClients {
     }
 
     /** Builds and connects a client; {@code customize} may add handlers. */
-    McpClient connect(Consumer<McpClientBuilder> customize) throws Exception {
+    McpClient connect(Consumer<McpClient.Builder> customize) throws Exception {
         McpClient client = build(customize);
         client.connect();
         return client;
@@ -122,9 +121,9 @@ abstract class FixtureClients {
     }
 
     /** Builds a client (not connected), recorded and closed after the test. */
-    McpClient build(Consumer<McpClientBuilder> customize) throws Exception {
+    McpClient build(Consumer<McpClient.Builder> customize) throws Exception {
         RecordingTransport recording = new RecordingTransport(newTransport());
-        McpClientBuilder b = McpClient.newBuilder(recording)
+        McpClient.Builder b = McpClient.newBuilder(recording)
                 .protocolMode(mode())
                 .probeTimeout(PROBE_TIMEOUT)
                 .requestTimeout(Duration.ofSeconds(30));

@@ -3,12 +3,13 @@ package dev.loommcp.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.loommcp.Era;
+import dev.loommcp.config.Era;
 import dev.loommcp.McpClosedException;
 import dev.loommcp.McpSkillServer;
 import dev.loommcp.hosts.HostedTool;
 import dev.loommcp.hosts.HttpServerConfig;
 import dev.loommcp.hosts.McpServers;
+import dev.loommcp.hosts.McpServersListener;
 import dev.loommcp.hosts.McpServersFile;
 import dev.loommcp.hosts.RestartPolicy;
 import dev.loommcp.hosts.ServerState;
@@ -76,8 +77,17 @@ class HostsRegistryTest {
                     .addAll(McpServersFile.read(config, env::get))
                     .restartPolicy(new RestartPolicy(3, Duration.ofMillis(100), Duration.ofSeconds(1),
                             Duration.ofMinutes(10)))
-                    .listener(changes::add)
-                    .toolsChangedListener(refreshed::add)
+                    .listener(new McpServersListener() {
+                        @Override
+                        public void onStateChanged(ServerStateChange change) {
+                            changes.add(change);
+                        }
+
+                        @Override
+                        public void onToolsListChanged(String serverName) {
+                            refreshed.add(serverName);
+                        }
+                    })
                     .build();
             Set<Long> registryProcesses = new HashSet<>();
             try {

@@ -49,7 +49,7 @@ class HostsTasksTest {
             assertThat(servers.statuses()).extracting(ServerStatus::state).containsOnly(ServerState.READY);
             // a task of the tasks fixture, driven through the registry by the jobs server's McpTasks
             assertThat(text(servers.callTool("jobs__slow_compute", Map.of("seconds", 0.2),
-                    RequestOptions.timeout(Duration.ofSeconds(60))))).contains("computed after");
+                    RequestOptions.ofTimeout(Duration.ofSeconds(60))))).contains("computed after");
 
             servers.callTool("crashy__calls", Map.of());
             servers.callTool("crashy__echo", Map.of("message", "bye")); // answered, then the process exits

@@ -1,6 +1,6 @@
 package dev.loommcp.it;
 
-import dev.loommcp.ProtocolMode;
+import dev.loommcp.config.ProtocolMode;
 import dev.loommcp.testkit.ModernFixture;
 
 /** The modern-era contract over Streamable HTTP: one fixture server for the class, shared by its clients. */

@@ -3,15 +3,15 @@ package dev.loommcp.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.loommcp.Era;
+import dev.loommcp.config.Era;
 import dev.loommcp.McpCancelledException;
 import dev.loommcp.McpRpcException;
-import dev.loommcp.ProtocolMode;
+import dev.loommcp.config.ProtocolMode;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.schema.CallToolResult;
 import dev.loommcp.schema.ElicitResult;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import dev.loommcp.tasks.McpTask;
 import dev.loommcp.tasks.McpTaskNotFoundException;
 import dev.loommcp.tasks.TaskSnapshot;
@@ -58,7 +58,7 @@ abstract class LegacyTasksContract extends TaskClients {
     @Test
     void plainCallToolAugmentsARequiredTaskToolAndReturnsItsResult() throws Exception {
         Connected c = connect();
-        CallToolResult r = c.client().callTool(TOOL, research("virtual threads"), RequestOptions.timeout(BOUND));
+        CallToolResult r = c.client().callTool(TOOL, research("virtual threads"), RequestOptions.ofTimeout(BOUND));
         assertThat(r.error()).isFalse();
         assertThat(TasksExtensionContract.text(r)).contains("Research Report").contains("virtual threads");
         JsonRpcMessage.Request call = c.requests("tools/call").getFirst();
@@ -71,7 +71,7 @@ abstract class LegacyTasksContract extends TaskClients {
         dev.loommcp.testing.RecordingTransport[] rec = new dev.loommcp.testing.RecordingTransport[1];
         dev.loommcp.McpClient plain = connectWithoutTasks(rec);
         try {
-            CallToolResult r = plain.callTool(TOOL, research("plain"), RequestOptions.timeout(BOUND));
+            CallToolResult r = plain.callTool(TOOL, research("plain"), RequestOptions.ofTimeout(BOUND));
             // the spec says a -32601 error; server-everything answers with an isError result: both are tolerated
             assertThat(r.error()).isTrue();
             assertThat(TasksExtensionContract.text(r)).contains("requires task augmentation");
@@ -181,7 +181,7 @@ abstract class LegacyTasksContract extends TaskClients {
             return ElicitResult.accept(Map.of("interpretation", "technical"));
         }));
         CallToolResult r = c.client().callTool(TOOL, Map.of("topic", "python", "ambiguous", true),
-                RequestOptions.timeout(BOUND));
+                RequestOptions.ofTimeout(BOUND));
         assertThat(asked).hasSize(1);
         assertThat(asked.getFirst()).contains("python");
         assertThat(TasksExtensionContract.text(r)).contains("technical");

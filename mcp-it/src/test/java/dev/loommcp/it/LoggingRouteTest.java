@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.loommcp.McpClient;
 import dev.loommcp.McpException;
-import dev.loommcp.ProtocolMode;
+import dev.loommcp.config.ProtocolMode;
 import dev.loommcp.testing.LeakCheck;
 import dev.loommcp.transport.stdio.StdioTransport;
 import java.io.File;

@@ -3,17 +3,16 @@ package dev.loommcp.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.loommcp.Era;
+import dev.loommcp.config.Era;
 import dev.loommcp.McpClient;
-import dev.loommcp.McpMissingCapabilityException;
 import dev.loommcp.McpRpcException;
 import dev.loommcp.McpTimeoutException;
 import dev.loommcp.McpUnsupportedInEraException;
-import dev.loommcp.ProtocolMode;
+import dev.loommcp.config.ProtocolMode;
 import dev.loommcp.RequestOptions;
-import dev.loommcp.Subscription;
-import dev.loommcp.SubscriptionFilter;
-import dev.loommcp.SubscriptionListener;
+import dev.loommcp.event.Subscription;
+import dev.loommcp.event.SubscriptionFilter;
+import dev.loommcp.event.SubscriptionListener;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.schema.CallToolResult;
 import dev.loommcp.schema.ElicitRequest;
@@ -152,7 +151,7 @@ abstract class ModernEraContract extends FixtureClients {
     void deployWithoutAnElicitationHandlerNamesTheMissingCapability() throws Exception {
         McpClient client = connect();
         assertThatThrownBy(() -> client.callTool("deploy", Map.of("env", "prod")))
-                .isInstanceOfSatisfying(McpMissingCapabilityException.class,
+                .isInstanceOfSatisfying(McpRpcException.class,
                         e -> assertThat(e.requiredCapabilities()).containsKey("elicitation"));
         assertThat(client.callTool("echo", Map.of("message", "still")).text()).isEqualTo("Echo: still");
     }
@@ -227,7 +226,7 @@ abstract class ModernEraContract extends FixtureClients {
     void aTimedOutCallIsCancelledTheTransportsWayAndTheClientStaysUsable() throws Exception {
         McpClient client = connect();
         assertThatThrownBy(() -> client.callTool("slow", Map.of("ms", 20_000),
-                RequestOptions.timeout(Duration.ofMillis(500))))
+                RequestOptions.ofTimeout(Duration.ofMillis(500))))
                 .isInstanceOf(McpTimeoutException.class);
         assertThat(client.pendingRequestCount()).isZero();
         if (http()) {

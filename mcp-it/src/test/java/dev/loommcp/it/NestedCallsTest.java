@@ -5,7 +5,7 @@ import dev.loommcp.McpCancelledException;
 import dev.loommcp.McpClient;
 import dev.loommcp.McpContext;
 import dev.loommcp.McpTimeoutException;
-import dev.loommcp.ProtocolMode;
+import dev.loommcp.config.ProtocolMode;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;

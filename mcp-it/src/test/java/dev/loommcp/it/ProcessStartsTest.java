@@ -3,10 +3,10 @@ package dev.loommcp.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.loommcp.Era;
+import dev.loommcp.config.Era;
 import dev.loommcp.McpClient;
 import dev.loommcp.McpException;
-import dev.loommcp.ProtocolMode;
+import dev.loommcp.config.ProtocolMode;
 import dev.loommcp.testing.LeakCheck;
 import dev.loommcp.testkit.ModernFixture;
 import dev.loommcp.testkit.ReferenceServer;

@@ -5,8 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.loommcp.CancellationToken;
 import dev.loommcp.McpClient;
-import dev.loommcp.McpClientBuilder;
-import dev.loommcp.McpClientListener;
+import dev.loommcp.event.McpClientListener;
 import dev.loommcp.McpClosedException;
 import dev.loommcp.McpRpcException;
 import dev.loommcp.McpTimeoutException;
@@ -64,9 +63,9 @@ abstract class ReferenceServerContract {
     private McpClient client;
     private RecordingTransport recording;
 
-    private McpClient connect(Consumer<McpClientBuilder> customize) throws Exception {
+    private McpClient connect(Consumer<McpClient.Builder> customize) throws Exception {
         recording = new RecordingTransport(newTransport());
-        McpClientBuilder b = McpClient.newBuilder(recording)
+        McpClient.Builder b = McpClient.newBuilder(recording)
                 .requestTimeout(Duration.ofSeconds(30));
         customize.accept(b);
         client = b.build();
@@ -90,7 +89,7 @@ abstract class ReferenceServerContract {
     void connectsAndReportsTheServer() throws Exception {
         connect();
         assertThat(client.isConnected()).isTrue();
-        assertThat(client.era()).isEqualTo(dev.loommcp.Era.LEGACY);
+        assertThat(client.era()).isEqualTo(dev.loommcp.config.Era.LEGACY);
         assertThat(client.discoverResult()).isNull();
         assertThat(client.protocolVersion()).isEqualTo("2025-11-25");
         assertThat(client.serverInfo().name()).isEqualTo("mcp-servers/everything");
@@ -250,7 +249,7 @@ abstract class ReferenceServerContract {
     void timedOutCallSendsCancelledAndTheClientStaysUsable() throws Exception {
         connect();
         assertThatThrownBy(() -> client.callTool("trigger-long-running-operation", Map.of("duration", 5, "steps", 5),
-                RequestOptions.timeout(Duration.ofMillis(500))))
+                RequestOptions.ofTimeout(Duration.ofMillis(500))))
                 .isInstanceOf(McpTimeoutException.class)
                 .hasMessageContaining("tools/call");
         assertThat(client.pendingRequestCount()).isZero();
@@ -271,7 +270,7 @@ abstract class ReferenceServerContract {
         connect();
         CancellationToken token = CancellationToken.create();
         var future = client.callToolAsync("trigger-long-running-operation", Map.of("duration", 5, "steps", 5),
-                RequestOptions.token(token));
+                RequestOptions.ofToken(token));
         org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> client.pendingRequestCount() == 1);
         token.cancel("user pressed stop");
         assertThatThrownBy(future::join).hasCauseInstanceOf(dev.loommcp.McpCancelledException.class);

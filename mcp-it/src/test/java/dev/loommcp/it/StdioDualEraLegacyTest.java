@@ -3,9 +3,9 @@ package dev.loommcp.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.loommcp.McpClient;
-import dev.loommcp.Subscription;
-import dev.loommcp.SubscriptionFilter;
-import dev.loommcp.SubscriptionListener;
+import dev.loommcp.event.Subscription;
+import dev.loommcp.event.SubscriptionFilter;
+import dev.loommcp.event.SubscriptionListener;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.schema.CallToolResult;
 import dev.loommcp.schema.ElicitRequest;

@@ -3,8 +3,7 @@ package dev.loommcp.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.loommcp.McpClient;
-import dev.loommcp.McpClientBuilder;
-import dev.loommcp.ProtocolMode;
+import dev.loommcp.config.ProtocolMode;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.spi.McpTransport;
 import dev.loommcp.tasks.McpTasks;
@@ -78,12 +77,12 @@ abstract class TaskClients {
     protected abstract ProtocolMode mode();
 
     /** Builds and connects a client with tasks ({@code tasks} customizes them, {@code client} the client). */
-    Connected connect(Consumer<McpTasks.Builder> tasks, Consumer<McpClientBuilder> client) throws Exception {
+    Connected connect(Consumer<McpTasks.Builder> tasks, Consumer<McpClient.Builder> client) throws Exception {
         McpTasks.Builder tb = McpTasks.newBuilder();
         tasks.accept(tb);
         McpTasks t = tb.build();
         RecordingTransport recording = new RecordingTransport(newTransport());
-        McpClientBuilder b = McpClient.newBuilder(recording)
+        McpClient.Builder b = McpClient.newBuilder(recording)
                 .protocolMode(mode())
                 .probeTimeout(FixtureClients.PROBE_TIMEOUT)
                 .requestTimeout(Duration.ofSeconds(30))
@@ -95,7 +94,7 @@ abstract class TaskClients {
         return new Connected(c, t, recording);
     }
 
-    Connected connect(Consumer<McpClientBuilder> client) throws Exception {
+    Connected connect(Consumer<McpClient.Builder> client) throws Exception {
         return connect(t -> { }, client);
     }
 

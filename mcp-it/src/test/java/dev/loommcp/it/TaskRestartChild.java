@@ -1,7 +1,7 @@
 package dev.loommcp.it;
 
 import dev.loommcp.McpClient;
-import dev.loommcp.ProtocolMode;
+import dev.loommcp.config.ProtocolMode;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.tasks.FileTaskStore;
 import dev.loommcp.tasks.McpTask;

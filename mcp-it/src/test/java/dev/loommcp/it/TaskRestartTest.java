@@ -3,10 +3,10 @@ package dev.loommcp.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.loommcp.McpClient;
-import dev.loommcp.ProtocolMode;
+import dev.loommcp.config.ProtocolMode;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.schema.CallToolResult;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import dev.loommcp.spi.McpTransport;
 import dev.loommcp.tasks.FileTaskStore;
 import dev.loommcp.tasks.McpTask;

@@ -3,19 +3,19 @@ package dev.loommcp.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.loommcp.Era;
+import dev.loommcp.McpRpcException;
+import dev.loommcp.config.Era;
 import dev.loommcp.McpCancelledException;
 import dev.loommcp.McpClient;
-import dev.loommcp.McpMissingCapabilityException;
 import dev.loommcp.McpTimeoutException;
 import dev.loommcp.McpUnsupportedInEraException;
-import dev.loommcp.ProtocolMode;
+import dev.loommcp.config.ProtocolMode;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.schema.CallToolResult;
 import dev.loommcp.schema.ElicitResult;
 import dev.loommcp.schema.TextContent;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import dev.loommcp.tasks.McpTask;
 import dev.loommcp.tasks.McpTaskFailedException;
 import dev.loommcp.tasks.McpTaskNotFoundException;
@@ -81,7 +81,7 @@ abstract class TasksExtensionContract extends TaskClients {
         CallToolResult r = plain.callTool("slow_compute", Map.of("seconds", 0.1), RequestOptions.DEFAULT);
         assertThat(text(r)).contains("computed");
         assertThatThrownBy(() -> plain.callTool("failing_job", Map.of(), RequestOptions.DEFAULT))
-                .isInstanceOf(McpMissingCapabilityException.class)
+                .isInstanceOfSatisfying(McpRpcException.class, e -> assertThat(e.code()).isEqualTo(-32021))
                 .hasMessageContaining(EXTENSION);
         for (JsonRpcMessage m : rec[0].sent()) {
             if (m instanceof JsonRpcMessage.Request req) {
@@ -211,7 +211,7 @@ abstract class TasksExtensionContract extends TaskClients {
             return ElicitResult.accept(Map.of("confirm", true));
         }));
         CallToolResult r = c.client().callTool("confirm_delete", Map.of("filename", "a.txt"),
-                RequestOptions.timeout(BOUND));
+                RequestOptions.ofTimeout(BOUND));
         assertThat(text(r)).isEqualTo("deleted a.txt");
         assertThat(asked).hasValue(1);
         List<JsonRpcMessage.Request> updates = c.requests("tasks/update");
@@ -261,7 +261,7 @@ abstract class TasksExtensionContract extends TaskClients {
             return req.requestedSchema() != null && String.valueOf(req.requestedSchema()).contains("confirm")
                     ? ElicitResult.accept(Map.of("confirm", true)) : ElicitResult.accept(Map.of("name", "Alice"));
         }));
-        CallToolResult r = c.client().callTool("multi_input", Map.of(), RequestOptions.timeout(BOUND));
+        CallToolResult r = c.client().callTool("multi_input", Map.of(), RequestOptions.ofTimeout(BOUND));
         assertThat(text(r)).isEqualTo("name=Alice confirm=true");
         assertThat(questions).hasSize(2);
         List<String> answered = new ArrayList<>();
@@ -275,7 +275,7 @@ abstract class TasksExtensionContract extends TaskClients {
     @Test
     void mrtrInputBeforeTaskCreationThenTheTask() throws Exception {
         Connected c = connect(b -> b.elicitationHandler(req -> ElicitResult.accept(Map.of("name", "Alice"))));
-        CallToolResult r = c.client().callTool("test_tool_with_task", Map.of(), RequestOptions.timeout(BOUND));
+        CallToolResult r = c.client().callTool("test_tool_with_task", Map.of(), RequestOptions.ofTimeout(BOUND));
         assertThat(text(r)).isEqualTo("Hello, Alice! (gathered before the task)");
     }
 
@@ -301,7 +301,7 @@ abstract class TasksExtensionContract extends TaskClients {
     void aPassedDeadlineCancelsTheTask() throws Exception {
         Connected c = connect();
         assertThatThrownBy(() -> c.client().callTool("slow_compute", Map.of("seconds", 30),
-                RequestOptions.timeout(Duration.ofSeconds(2))))
+                RequestOptions.ofTimeout(Duration.ofSeconds(2))))
                 .isInstanceOf(McpTimeoutException.class);
         List<JsonRpcMessage.Request> cancels = c.requests("tasks/cancel");
         assertThat(cancels).hasSize(1);
@@ -378,10 +378,10 @@ abstract class TasksExtensionContract extends TaskClients {
     @Test
     void plainCallToolDrivesATaskToItsResult() throws Exception {
         Connected c = connect();
-        CallToolResult r = c.client().callTool("slow_compute", Map.of("seconds", 1), RequestOptions.timeout(BOUND));
+        CallToolResult r = c.client().callTool("slow_compute", Map.of("seconds", 1), RequestOptions.ofTimeout(BOUND));
         assertThat(text(r)).contains("computed after 1000 ms");
         assertThat(c.requests("tasks/get")).isNotEmpty();
-        CallToolResult quick = c.client().callTool("quick_task", Map.of(), RequestOptions.timeout(BOUND));
+        CallToolResult quick = c.client().callTool("quick_task", Map.of(), RequestOptions.ofTimeout(BOUND));
         assertThat(quick.error()).isFalse();
     }
 }

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.fail;
 
+import dev.loommcp.McpRpcException;
 import dev.loommcp.McpClient;
-import dev.loommcp.McpMissingCapabilityException;
-import dev.loommcp.ProtocolMode;
+import dev.loommcp.config.ProtocolMode;
 import dev.loommcp.spi.McpTransport;
 import dev.loommcp.testing.LeakCheck;
 import dev.loommcp.testkit.HttpTasksFixture;
@@ -300,7 +300,7 @@ class TasksFixtureLaunchersTest {
                             .as("a task tool runs synchronously for a client without the extension")
                             .isEqualTo("computed after 50 ms");
                     assertThatThrownBy(() -> client.callTool("failing_job", Map.of()))
-                            .isInstanceOfSatisfying(McpMissingCapabilityException.class, e ->
+                            .isInstanceOfSatisfying(McpRpcException.class, e ->
                                     assertThat(e.requiredCapabilities()).containsKey("extensions"))
                             .hasMessageContaining(EXT);
                 }

@@ -1,6 +1,6 @@
 package dev.loommcp.tasks;
 
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.io.UncheckedIOException;

@@ -50,7 +50,7 @@ public final class InMemoryTaskStore implements TaskStore {
      */
     @Override
     public List<TaskRecord> claim(String serverKey, java.util.function.UnaryOperator<TaskRecord> claim,
-                                  dev.loommcp.spi.Deadline deadline) {
+                                  dev.loommcp.Deadline deadline) {
         Objects.requireNonNull(serverKey, "serverKey");
         Objects.requireNonNull(claim, "claim");
         List<TaskRecord> taken = new java.util.ArrayList<>();

@@ -1,6 +1,6 @@
 package dev.loommcp.tasks;
 
-import dev.loommcp.Era;
+import dev.loommcp.config.Era;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.schema.ServerCapabilities;
 import dev.loommcp.spi.TaskAugmentation;

@@ -1,14 +1,14 @@
 package dev.loommcp.tasks;
 
 import dev.loommcp.CancellationToken;
-import dev.loommcp.Era;
+import dev.loommcp.config.Era;
 import dev.loommcp.McpCancelledException;
 import dev.loommcp.McpClosedException;
 import dev.loommcp.McpProtocolException;
 import dev.loommcp.McpRpcException;
 import dev.loommcp.McpTimeoutException;
 import dev.loommcp.RequestOptions;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import java.time.Duration;
 import java.util.Map;
 
@@ -95,7 +95,7 @@ final class LegacyResult {
     /** A status from tasks/get, bounded, for explaining a tasks/result error; the known snapshot if that fails. */
     private static TaskSnapshot learnQuietly(TaskHandle h) {
         try {
-            return h.get(RequestOptions.timeout(TaskCancel.CANCEL_BOUND));
+            return h.get(RequestOptions.ofTimeout(TaskCancel.CANCEL_BOUND));
         } catch (RuntimeException e) {
             return h.snapshot();
         } catch (InterruptedException e) {

@@ -1,13 +1,13 @@
 package dev.loommcp.tasks;
 
-import dev.loommcp.Era;
+import dev.loommcp.config.Era;
 import dev.loommcp.McpCancelledException;
 import dev.loommcp.McpException;
 import dev.loommcp.McpTimeoutException;
 import dev.loommcp.McpUnsupportedInEraException;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.schema.CallToolResult;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import java.util.Map;
 
 /**

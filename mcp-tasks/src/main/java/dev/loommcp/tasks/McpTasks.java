@@ -1,13 +1,12 @@
 package dev.loommcp.tasks;
 
-import dev.loommcp.McpClientBuilder;
-import dev.loommcp.Era;
+import dev.loommcp.config.Era;
 import dev.loommcp.McpClosedException;
 import dev.loommcp.McpException;
 import dev.loommcp.McpProtocolException;
 import dev.loommcp.McpUnsupportedInEraException;
 import dev.loommcp.RequestOptions;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import dev.loommcp.internal.json.Json;
 import dev.loommcp.schema.CallToolResult;
 import dev.loommcp.spi.TaskAugmentation;
@@ -24,6 +23,7 @@ import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
+import dev.loommcp.McpClient;
 
 /**
  * Tasks for one client: long-running server work that a {@code tools/call} answers with a task handle (the tasks
@@ -37,7 +37,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * CallToolResult r = client.callTool("slow_compute", Map.of("seconds", 5));    // a task, driven to its result
  * McpTask task = tasks.callToolAsTask("slow_compute", Map.of("seconds", 60), RequestOptions.DEFAULT);
  * task.addListener((t, s) -> System.out.println(s.status()));
- * CallToolResult r2 = task.await(RequestOptions.timeout(Duration.ofMinutes(5)));
+ * CallToolResult r2 = task.await(RequestOptions.ofTimeout(Duration.ofMinutes(5)));
  * }</pre>
  *
  * <p>Polls run on virtual threads only while a poll request is out: a thousand waiting tasks cost no thread between
@@ -102,7 +102,7 @@ public final class McpTasks {
     }
 
     /**
-     * Returns the driver to install with {@code McpClientBuilder.taskSupport}. The same object every time; it
+     * Returns the driver to install with {@code McpClient.Builder.taskSupport}. The same object every time; it
      * binds to one live client at a time: building a second client with it while the first is open throws
      * {@link IllegalStateException}; once that client has closed (by {@code close()} or because its connection
      * failed, as when a hosted server restarts) a new client may be built with it, and its tasks and store go on
@@ -299,7 +299,7 @@ public final class McpTasks {
         TaskChannel ch = channel;
         if (ch == null) {
             throw new IllegalStateException("McpTasks.support() is not installed on a client"
-                    + " (McpClientBuilder.taskSupport(tasks.support()))");
+                    + " (McpClient.Builder.taskSupport(tasks.support()))");
         }
         return ch;
     }
@@ -684,7 +684,7 @@ public final class McpTasks {
         /**
          * Builds the tasks.
          *
-         * @return the tasks, to install with {@code McpClientBuilder.taskSupport(tasks.support())}
+         * @return the tasks, to install with {@code McpClient.Builder.taskSupport(tasks.support())}
          */
         public McpTasks build() {
             return new McpTasks(this);

@@ -1,10 +1,10 @@
 package dev.loommcp.tasks;
 
-import dev.loommcp.Era;
+import dev.loommcp.config.Era;
 import dev.loommcp.McpException;
 import dev.loommcp.McpProtocolException;
 import dev.loommcp.RequestOptions;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import java.time.Duration;
 import java.util.Map;
 
@@ -66,7 +66,7 @@ final class TaskCancel {
         try {
             LOG.log(System.Logger.Level.DEBUG, "cancelling task {0}: {1}", h.shownId, why);
             Deadline bound = Deadline.after(CANCEL_BOUND); // the cancel and the store's removal together
-            cancel(RequestOptions.timeout(CANCEL_BOUND));
+            cancel(RequestOptions.ofTimeout(CANCEL_BOUND));
             h.owner().forget(h, bound);
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.DEBUG, "tasks/cancel of task {0} failed: {1}", h.shownId, e.toString());

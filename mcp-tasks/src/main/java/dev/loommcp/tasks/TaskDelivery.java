@@ -1,7 +1,7 @@
 package dev.loommcp.tasks;
 
 import dev.loommcp.internal.concurrent.SerialDelivery;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 

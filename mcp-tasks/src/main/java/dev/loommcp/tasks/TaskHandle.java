@@ -1,10 +1,10 @@
 package dev.loommcp.tasks;
 
-import dev.loommcp.Era;
+import dev.loommcp.config.Era;
 import dev.loommcp.McpUnsupportedInEraException;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.schema.CallToolResult;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -241,7 +241,7 @@ final class TaskHandle implements McpTask {
     public CallToolResult await(Deadline deadline) throws InterruptedException {
         java.util.Objects.requireNonNull(deadline, "deadline");
         RequestOptions options = deadline.isNone() ? RequestOptions.DEFAULT
-                : RequestOptions.timeout(Duration.ofNanos(Math.max(1, deadline.remainingNanos())));
+                : RequestOptions.ofTimeout(Duration.ofNanos(Math.max(1, deadline.remainingNanos())));
         return await(options);
     }
 

@@ -8,7 +8,7 @@ import dev.loommcp.McpTransportException;
 import dev.loommcp.McpUnsupportedInEraException;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.jsonrpc.JsonRpcError;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Map;
@@ -153,10 +153,9 @@ final class TaskPolls {
      * the method does not exist, or the answer is not a task.
      */
     static boolean isPermanent(RuntimeException e) {
-        return e instanceof dev.loommcp.McpMissingCapabilityException || e instanceof McpProtocolException
-                || e instanceof McpUnsupportedInEraException
-                || (e instanceof McpRpcException r && (r.code() == JsonRpcError.METHOD_NOT_FOUND
-                || r.code() == JsonRpcError.INVALID_PARAMS));
+        return e instanceof McpProtocolException || e instanceof McpUnsupportedInEraException
+                || (e instanceof McpRpcException r && (r.code() == JsonRpcError.MISSING_REQUIRED_CLIENT_CAPABILITY
+                || r.code() == JsonRpcError.METHOD_NOT_FOUND || r.code() == JsonRpcError.INVALID_PARAMS));
     }
 
     /** The interval to the next poll: the server's latest, clamped to the builder's bounds, doubled per back-off. */

@@ -1,7 +1,7 @@
 package dev.loommcp.tasks;
 
 import dev.loommcp.RequestOptions;
-import dev.loommcp.Subscription;
+import dev.loommcp.event.Subscription;
 import dev.loommcp.spi.TaskChannel;
 import java.util.List;
 import java.util.Map;
@@ -72,7 +72,7 @@ final class TaskPush {
                 return false;
             }
             Subscription sub = channel.listenTasks(List.of(taskId), onTask,
-                    RequestOptions.timeout(TaskCancel.CANCEL_BOUND));
+                    RequestOptions.ofTimeout(TaskCancel.CANCEL_BOUND));
             if (!stillWanted.getAsBoolean()) {
                 sub.close();
                 return false;

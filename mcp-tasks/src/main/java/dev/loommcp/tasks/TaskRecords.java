@@ -1,6 +1,6 @@
 package dev.loommcp.tasks;
 
-import dev.loommcp.Era;
+import dev.loommcp.config.Era;
 import dev.loommcp.internal.json.JsonSyntax;
 import java.time.Duration;
 import java.time.Instant;

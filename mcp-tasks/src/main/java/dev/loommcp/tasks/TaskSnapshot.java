@@ -1,6 +1,6 @@
 package dev.loommcp.tasks;
 
-import dev.loommcp.Era;
+import dev.loommcp.config.Era;
 import dev.loommcp.jsonrpc.JsonRpcError;
 import java.time.Duration;
 import java.time.Instant;

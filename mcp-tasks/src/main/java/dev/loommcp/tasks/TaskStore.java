@@ -1,6 +1,6 @@
 package dev.loommcp.tasks;
 
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import java.io.UncheckedIOException;
 import java.util.List;
 

@@ -1,14 +1,15 @@
 package dev.loommcp.tasks;
 
 import dev.loommcp.CancellationToken;
-import dev.loommcp.Era;
+import dev.loommcp.config.Era;
 import dev.loommcp.McpCancelledException;
 import dev.loommcp.McpClosedException;
 import dev.loommcp.McpProtocolException;
 import dev.loommcp.McpTimeoutException;
+import dev.loommcp.Registration;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.jsonrpc.JsonRpcError;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -53,8 +54,8 @@ final class TaskWait {
         } finally {
             st.lock.unlock();
         }
-        CancellationToken.Registration onToken = token == null ? null : token.onCancel(st::wake);
-        CancellationToken.Registration onClose = h.owner().channel().closeToken().onCancel(st::wake);
+        Registration onToken = token == null ? null : token.onCancel(st::wake);
+        Registration onClose = h.owner().channel().closeToken().onCancel(st::wake);
         try {
             h.polls.watch();
             if (h.era == Era.MODERN) {

@@ -1,20 +1,20 @@
 package dev.loommcp.tasks;
 
 import dev.loommcp.CancellationToken;
-import dev.loommcp.Era;
+import dev.loommcp.config.Era;
 import dev.loommcp.McpCancelledException;
 import dev.loommcp.McpClosedException;
 import dev.loommcp.McpTimeoutException;
 import dev.loommcp.McpUnsupportedInEraException;
 import dev.loommcp.RequestOptions;
-import dev.loommcp.Subscription;
-import dev.loommcp.SubscriptionFilter;
+import dev.loommcp.event.Subscription;
+import dev.loommcp.event.SubscriptionFilter;
 import dev.loommcp.jsonrpc.JsonRpcError;
 import dev.loommcp.schema.CallToolResult;
 import dev.loommcp.schema.ContentBlock;
 import dev.loommcp.schema.ServerCapabilities;
 import dev.loommcp.schema.TextContent;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import dev.loommcp.spi.TaskAugmentation;
 import dev.loommcp.spi.TaskChannel;
 import dev.loommcp.spi.TaskServer;
@@ -35,6 +35,7 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import dev.loommcp.Registration;
 
 /**
  * An in-process scripted tasks server behind the {@link TaskChannel} SPI, for unit tests of the driver without a
@@ -321,7 +322,7 @@ final class FakeTaskChannel implements TaskChannel {
     private Map<String, Object> awaitResult(String id, RequestOptions options) throws InterruptedException {
         Deadline d = TaskHandle.deadlineOf(options);
         CancellationToken token = options.token().orElse(null);
-        CancellationToken.Registration reg = token == null ? null : token.onCancel(() -> {
+        Registration reg = token == null ? null : token.onCancel(() -> {
             lock.lock();
             try {
                 changed.signalAll();

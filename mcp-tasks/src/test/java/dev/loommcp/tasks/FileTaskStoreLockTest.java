@@ -6,9 +6,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.loommcp.Era;
+import dev.loommcp.config.Era;
 import dev.loommcp.RequestOptions;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import dev.loommcp.testing.LeakCheck;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -113,7 +113,7 @@ class FileTaskStoreLockTest {
         Thread caller = Thread.ofVirtual().start(() -> {
             try {
                 outcome.set(tasks.callToolAsTask("slow", Map.of("script", List.of(task("working"),
-                        completed("done"))), RequestOptions.timeout(Duration.ofSeconds(1))));
+                        completed("done"))), RequestOptions.ofTimeout(Duration.ofSeconds(1))));
             } catch (Throwable e) {
                 outcome.set(e);
             }
@@ -122,7 +122,7 @@ class FileTaskStoreLockTest {
         release();
         assertThat(returned).as("callToolAsTask returned while the other process held the lock").isTrue();
         assertThat(outcome.get()).as("the task goes on without its record").isInstanceOf(McpTask.class);
-        assertThat(((McpTask) outcome.get()).await(RequestOptions.timeout(Duration.ofSeconds(10))).text())
+        assertThat(((McpTask) outcome.get()).await(RequestOptions.ofTimeout(Duration.ofSeconds(10))).text())
                 .isEqualTo("done");
     }
 

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.loommcp.CancellationToken;
-import dev.loommcp.Era;
+import dev.loommcp.config.Era;
 import dev.loommcp.McpCancelledException;
 import dev.loommcp.McpTimeoutException;
 import dev.loommcp.McpUnsupportedInEraException;
@@ -26,7 +26,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(LeakCheck.class)
 class LegacyTasksTest {
 
-    private static final RequestOptions TEN_S = RequestOptions.timeout(Duration.ofSeconds(10));
+    private static final RequestOptions TEN_S = RequestOptions.ofTimeout(Duration.ofSeconds(10));
 
     private final FakeTaskChannel server = new FakeTaskChannel(Era.LEGACY);
     private McpTasks tasks = McpTasks.newBuilder().legacyTtl(Duration.ofSeconds(60)).build();
@@ -134,7 +134,7 @@ class LegacyTasksTest {
     void theCallersDeadlineCancelsTheTask() throws Exception {
         tasks.support().bind(server);
         McpTask t = start(task("working"));
-        assertThatThrownBy(() -> t.await(RequestOptions.timeout(Duration.ofMillis(300))))
+        assertThatThrownBy(() -> t.await(RequestOptions.ofTimeout(Duration.ofMillis(300))))
                 .isInstanceOf(McpTimeoutException.class).hasMessageContaining(t.id());
         assertThat(server.sent("tasks/cancel", t.id())).hasSize(1);
     }
@@ -144,7 +144,7 @@ class LegacyTasksTest {
         tasks.support().bind(server);
         McpTask t = start(task("working"));
         CancellationToken token = CancellationToken.create();
-        Throwable thrown = Waiters.thrownWhen(t, RequestOptions.token(token),
+        Throwable thrown = Waiters.thrownWhen(t, RequestOptions.ofToken(token),
                 () -> !server.sent("tasks/result", t.id()).isEmpty(), w -> token.cancel("stop"));
         assertThat(thrown).isInstanceOf(McpCancelledException.class);
         assertThat(server.sent("tasks/cancel", t.id())).hasSize(1);

@@ -7,7 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.loommcp.CancellationToken;
-import dev.loommcp.Era;
+import dev.loommcp.config.Era;
 import dev.loommcp.McpCancelledException;
 import dev.loommcp.McpClosedException;
 import dev.loommcp.McpTimeoutException;
@@ -15,7 +15,7 @@ import dev.loommcp.McpUnsupportedInEraException;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.jsonrpc.JsonRpcError;
 import dev.loommcp.schema.CallToolResult;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import dev.loommcp.spi.ToolCallAnswer;
 import dev.loommcp.testing.LeakCheck;
 import java.time.Duration;
@@ -32,7 +32,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(LeakCheck.class)
 class ModernTasksTest {
 
-    private static final RequestOptions TEN_S = RequestOptions.timeout(Duration.ofSeconds(10));
+    private static final RequestOptions TEN_S = RequestOptions.ofTimeout(Duration.ofSeconds(10));
 
     private final FakeTaskChannel server = new FakeTaskChannel(Era.MODERN);
     private McpTasks tasks = McpTasks.newBuilder().minPollInterval(Duration.ofMillis(20)).build();
@@ -175,7 +175,7 @@ class ModernTasksTest {
     void theCallersDeadlineCancelsTheTaskOnceAndThrowsTimeout() throws Exception {
         bind();
         McpTask t = tasks.callToolAsTask("slow", args(task("working")), RequestOptions.DEFAULT);
-        assertThatThrownBy(() -> t.await(RequestOptions.timeout(Duration.ofMillis(300))))
+        assertThatThrownBy(() -> t.await(RequestOptions.ofTimeout(Duration.ofMillis(300))))
                 .isInstanceOf(McpTimeoutException.class).hasMessageContaining(t.id());
         assertThat(server.sent("tasks/cancel", t.id())).hasSize(1);
         assertThat(server.sent("notifications/cancelled")).isEmpty();
@@ -196,7 +196,7 @@ class ModernTasksTest {
         bind();
         McpTask t = tasks.callToolAsTask("slow", args(task("working")), RequestOptions.DEFAULT);
         CancellationToken token = CancellationToken.create();
-        Throwable thrown = Waiters.thrownWhen(t, RequestOptions.token(token),
+        Throwable thrown = Waiters.thrownWhen(t, RequestOptions.ofToken(token),
                 () -> !server.sent("tasks/get", t.id()).isEmpty(), w -> token.cancel("user pressed stop"));
         assertThat(thrown).isInstanceOf(McpCancelledException.class).hasMessageContaining("user pressed stop");
         assertThat(server.sent("tasks/cancel", t.id())).hasSize(1);
@@ -325,10 +325,11 @@ class ModernTasksTest {
     void aMissingExtensionEndsTheWaitAtOnce() throws Exception {
         bind();
         server.pollIntervalMs = 20;
-        McpTask t = tasks.callToolAsTask("slow", args(new dev.loommcp.McpMissingCapabilityException("tasks/get",
+        McpTask t = tasks.callToolAsTask("slow", args(new dev.loommcp.McpRpcException("tasks/get",
                 null, new JsonRpcError(-32021, "tasks extension not declared", null)), completed("never")),
                 RequestOptions.DEFAULT);
-        assertThatThrownBy(() -> t.await(TEN_S)).isInstanceOf(dev.loommcp.McpMissingCapabilityException.class);
+        assertThatThrownBy(() -> t.await(TEN_S)).isInstanceOfSatisfying(dev.loommcp.McpRpcException.class,
+                e -> assertThat(e.code()).isEqualTo(JsonRpcError.MISSING_REQUIRED_CLIENT_CAPABILITY));
         assertThat(server.sent("tasks/get", t.id())).hasSize(1);
     }
 
@@ -402,7 +403,7 @@ class ModernTasksTest {
         for (McpTask t : all) {
             waiters.add(Thread.ofVirtual().start(() -> {
                 try {
-                    t.await(RequestOptions.timeout(Duration.ofSeconds(60)));
+                    t.await(RequestOptions.ofTimeout(Duration.ofSeconds(60)));
                 } catch (Throwable e) {
                     failures.add(e);
                 }

@@ -4,7 +4,7 @@ import static dev.loommcp.tasks.FakeTaskChannel.completed;
 import static dev.loommcp.tasks.FakeTaskChannel.task;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.loommcp.Era;
+import dev.loommcp.config.Era;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.testing.LeakCheck;
 import java.nio.file.Files;
@@ -29,7 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
 @ExtendWith(LeakCheck.class)
 class ResumeTasksTest {
 
-    private static final RequestOptions TEN_S = RequestOptions.timeout(Duration.ofSeconds(10));
+    private static final RequestOptions TEN_S = RequestOptions.ofTimeout(Duration.ofSeconds(10));
 
     @TempDir
     Path dir;

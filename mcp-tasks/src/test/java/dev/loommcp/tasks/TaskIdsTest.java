@@ -4,11 +4,11 @@ import static dev.loommcp.tasks.FakeTaskChannel.task;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.loommcp.Era;
+import dev.loommcp.config.Era;
 import dev.loommcp.McpTimeoutException;
 import dev.loommcp.McpTransportException;
 import dev.loommcp.RequestOptions;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import dev.loommcp.testing.LeakCheck;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterEach;

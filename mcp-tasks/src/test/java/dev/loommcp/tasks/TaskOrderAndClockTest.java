@@ -5,9 +5,9 @@ import static dev.loommcp.tasks.FakeTaskChannel.task;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.loommcp.Era;
+import dev.loommcp.config.Era;
 import dev.loommcp.RequestOptions;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import dev.loommcp.testing.LeakCheck;
 import java.time.Duration;
 import java.util.List;
@@ -27,7 +27,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(LeakCheck.class)
 class TaskOrderAndClockTest {
 
-    private static final RequestOptions TEN_S = RequestOptions.timeout(Duration.ofSeconds(10));
+    private static final RequestOptions TEN_S = RequestOptions.ofTimeout(Duration.ofSeconds(10));
 
     private FakeTaskChannel server;
     private McpTasks tasks;

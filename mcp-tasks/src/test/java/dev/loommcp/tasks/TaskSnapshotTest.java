@@ -3,7 +3,7 @@ package dev.loommcp.tasks;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.loommcp.Era;
+import dev.loommcp.config.Era;
 import dev.loommcp.jsonrpc.JsonRpcError;
 import java.time.Duration;
 import java.time.Instant;

@@ -3,7 +3,7 @@ package dev.loommcp.tasks;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.loommcp.Era;
+import dev.loommcp.config.Era;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -140,7 +140,7 @@ class TaskStoreHardeningTest {
                     FakeTaskChannel.task("working"), FakeTaskChannel.completed("done"))),
                     dev.loommcp.RequestOptions.DEFAULT);
             assertThat(told).containsExactly(t.id() + ": no space left on device");
-            assertThat(t.await(dev.loommcp.RequestOptions.timeout(Duration.ofSeconds(10))).text()).isEqualTo("done");
+            assertThat(t.await(dev.loommcp.RequestOptions.ofTimeout(Duration.ofSeconds(10))).text()).isEqualTo("done");
         } finally {
             server.close();
             tasks.support().clientClosed();

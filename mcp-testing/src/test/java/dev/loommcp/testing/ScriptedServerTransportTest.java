@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.loommcp.McpClient;
-import dev.loommcp.McpClientListener;
+import dev.loommcp.event.McpClientListener;
 import dev.loommcp.McpException;
 import dev.loommcp.McpRpcException;
 import dev.loommcp.McpTransportException;
@@ -77,7 +77,7 @@ class ScriptedServerTransportTest {
         CountDownLatch changed = new CountDownLatch(1);
         try (McpClient client = McpClient.newBuilder(server).listener(new McpClientListener() {
             @Override
-            public void onToolsChanged() {
+            public void onToolsListChanged() {
                 changed.countDown();
             }
         }).build()) {

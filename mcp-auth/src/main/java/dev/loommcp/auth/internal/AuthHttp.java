@@ -2,7 +2,7 @@ package dev.loommcp.auth.internal;
 
 import dev.loommcp.auth.McpAuthorizationException;
 import dev.loommcp.internal.net.ContentCoding;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;

@@ -3,7 +3,7 @@ package dev.loommcp.auth.internal;
 import dev.loommcp.auth.ClientAuthentication;
 import dev.loommcp.auth.ClientRegistration;
 import dev.loommcp.auth.McpAuthorizationException;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import java.io.IOException;
 import java.net.URI;
 import java.time.Instant;

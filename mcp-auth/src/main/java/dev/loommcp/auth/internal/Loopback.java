@@ -1,7 +1,7 @@
 package dev.loommcp.auth.internal;
 
 import dev.loommcp.auth.McpAuthorizationException;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

@@ -2,7 +2,7 @@ package dev.loommcp.auth.internal;
 
 import dev.loommcp.auth.AuthorizationCodeHandler;
 import dev.loommcp.auth.McpAuthorizationException;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;

@@ -4,7 +4,7 @@ import dev.loommcp.auth.McpAuthorizationException;
 import dev.loommcp.auth.TokenSet;
 import dev.loommcp.auth.TokenStore;
 import dev.loommcp.internal.net.Hosts;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import dev.loommcp.transport.http.AuthChallenge;
 import dev.loommcp.transport.http.AuthorizationFailure;
 import dev.loommcp.transport.http.AuthorizationRequest;

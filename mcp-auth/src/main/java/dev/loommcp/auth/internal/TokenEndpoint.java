@@ -7,7 +7,7 @@ import dev.loommcp.auth.AssertionSource;
 import dev.loommcp.auth.ClientAuthentication;
 import dev.loommcp.auth.EnterpriseIdp;
 import dev.loommcp.auth.TokenSet;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;

@@ -8,7 +8,7 @@ import dev.loommcp.auth.ClientAuthentication;
 import dev.loommcp.auth.ClientRegistration;
 import dev.loommcp.auth.InMemoryTokenStore;
 import dev.loommcp.auth.McpAuthorizationException;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import java.net.URI;
 import java.time.Duration;
 import java.util.Arrays;

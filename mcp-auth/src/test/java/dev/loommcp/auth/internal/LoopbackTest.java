@@ -3,7 +3,7 @@ package dev.loommcp.auth.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import dev.loommcp.testing.LeakCheck;
 import java.io.InputStream;
 import java.net.InetAddress;

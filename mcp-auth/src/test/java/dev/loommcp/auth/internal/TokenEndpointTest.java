@@ -17,7 +17,7 @@ import dev.loommcp.auth.EnterpriseIdp;
 import dev.loommcp.auth.TokenSet;
 import dev.loommcp.auth.internal.TokenServer.Answer;
 import dev.loommcp.auth.internal.TokenServer.Req;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import dev.loommcp.testing.LeakCheck;
 import java.io.IOException;
 import java.net.URI;

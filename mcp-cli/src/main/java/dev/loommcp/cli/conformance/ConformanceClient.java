@@ -1,7 +1,6 @@
 package dev.loommcp.cli.conformance;
 
 import dev.loommcp.McpClient;
-import dev.loommcp.McpClientBuilder;
 import dev.loommcp.McpException;
 import dev.loommcp.auth.McpOAuth;
 import dev.loommcp.schema.CallToolResult;
@@ -200,7 +199,7 @@ public final class ConformanceClient {
         }
     }
 
-    private McpClientBuilder builder() {
+    private McpClient.Builder builder() {
         HttpTransport.Builder transport = HttpTransport.newBuilder(endpoint);
         if (oauth != null) {
             transport.authorization(oauth);
@@ -212,7 +211,7 @@ public final class ConformanceClient {
     }
 
     /** Connects, saying in which era; the caller closes the client. */
-    private McpClient connect(McpClientBuilder builder) throws InterruptedException {
+    private McpClient connect(McpClient.Builder builder) throws InterruptedException {
         McpClient c = builder.build();
         try {
             c.connect();
@@ -251,7 +250,7 @@ public final class ConformanceClient {
     }
 
     private int elicitationDefaults() throws InterruptedException {
-        McpClientBuilder b = builder()
+        McpClient.Builder b = builder()
                 // accept every form with nothing typed in: the client fills in the schema's defaults (SEP-1034);
                 // a request without "mode" is a form
                 .elicitationHandler(request -> request.isUrlMode()
@@ -260,7 +259,7 @@ public final class ConformanceClient {
         return callListedTool(b, "test_client_elicitation_defaults", Map.of());
     }
 
-    private int callListedTool(McpClientBuilder builder, String name, Map<String, Object> args)
+    private int callListedTool(McpClient.Builder builder, String name, Map<String, Object> args)
             throws InterruptedException {
         try (McpClient c = connect(builder)) {
             if (find(c.listAllTools(), name).isEmpty()) {
@@ -273,7 +272,7 @@ public final class ConformanceClient {
 
     private int requestMetadata() throws InterruptedException {
         // declare every client capability, so that the suite sees each declared as an object
-        McpClientBuilder b = builder()
+        McpClient.Builder b = builder()
                 .elicitationHandler(request -> ElicitResult.decline())
                 .samplingHandler(request -> CreateMessageResult.ofText(CLIENT_INFO.name(), "not sampled"))
                 .rootsHandler(List::of);
@@ -284,7 +283,7 @@ public final class ConformanceClient {
     }
 
     private int requestState() throws InterruptedException {
-        McpClientBuilder b = builder().elicitationHandler(request -> request.isUrlMode()
+        McpClient.Builder b = builder().elicitationHandler(request -> request.isUrlMode()
                 ? ElicitResult.decline() : ElicitResult.accept(SchemaValues.formContent(request.requestedSchema())));
         try (McpClient c = connect(b)) {
             List<Tool> tools = c.listAllTools();

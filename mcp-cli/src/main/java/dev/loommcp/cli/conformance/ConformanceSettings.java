@@ -1,6 +1,6 @@
 package dev.loommcp.cli.conformance;
 
-import dev.loommcp.ProtocolMode;
+import dev.loommcp.config.ProtocolMode;
 import dev.loommcp.internal.json.Json;
 import java.util.ArrayList;
 import java.util.Collections;

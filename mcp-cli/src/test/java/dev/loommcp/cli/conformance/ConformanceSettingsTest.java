@@ -3,8 +3,8 @@ package dev.loommcp.cli.conformance;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.loommcp.Era;
-import dev.loommcp.ProtocolMode;
+import dev.loommcp.config.Era;
+import dev.loommcp.config.ProtocolMode;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;

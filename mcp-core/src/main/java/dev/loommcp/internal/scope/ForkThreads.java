@@ -2,7 +2,7 @@ package dev.loommcp.internal.scope;
 
 import dev.loommcp.internal.concurrent.Joins;
 import dev.loommcp.internal.concurrent.McpThreads;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.loommcp.internal.scope;
 
 import dev.loommcp.internal.concurrent.McpThreads;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -21,6 +21,7 @@ import java.lang.invoke.VarHandle;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
+import dev.loommcp.Registration;
 
 /**
  * A scope of concurrent work with the contract of the JDK's {@code StructuredTaskScope} (a preview API in Java 21
@@ -82,6 +83,13 @@ public final class Scope<T, R> implements AutoCloseable {
     private volatile State state = State.OPEN;
     private volatile Cause cause;
     private volatile boolean joined;
+    /**
+     * Whether the scope is in its parent's children. A request's scope opened under the client's (its fallback
+     * parent: the calling thread was in no scope) joins them only when it first needs to (a fork, a cancel action, a
+     * scope under it): most requests never do, and the parent's children set is the one place every concurrent call
+     * of a client would otherwise write. Until then the parent's cancel reaches it through {@link #isCancelled()}.
+     */
+    private volatile boolean attached;
 
     private static final VarHandle EXTRAS;
     private static final VarHandle STATE;
@@ -163,7 +171,11 @@ public final class Scope<T, R> implements AutoCloseable {
         Scope<T, R> s = new Scope<>(Objects.requireNonNull(name, "name"), Objects.requireNonNull(joiner, "joiner"),
                 current != null ? current : fallbackParent, Objects.requireNonNull(deadline, "deadline"), true,
                 attachment);
-        s.attach();
+        if (current != null || fallbackParent == null) {
+            s.attach();
+        } else if (fallbackParent.isCancelled()) { // joins the fallback parent's children lazily: ensureAttached
+            throw new IllegalStateException(fallbackParent.name + " has ended: " + name + " was not opened");
+        }
         CURRENT.set(s);
         return s;
     }
@@ -208,7 +220,9 @@ public final class Scope<T, R> implements AutoCloseable {
         Scope<Object, Void> s = new Scope<>(Objects.requireNonNull(name, "name"), Joiner.awaitAll(), parent,
                 Deadline.NONE, false, null);
         if (parent != null) {
+            parent.ensureAttached();
             parent.extras().children.add(s);
+            s.attached = true;
             if (parent.state != State.OPEN) {
                 parent.removeChild(s);
                 throw new IllegalStateException(parent.name + " has ended: " + name + " was not opened");
@@ -245,11 +259,33 @@ public final class Scope<T, R> implements AutoCloseable {
 
     private void attach() {
         if (parent != null) {
+            parent.ensureAttached();
             parent.extras().children.add(this); // before the check: a concurrent cancel of the parent then sees this child
+            attached = true;
             if (parent.state != State.OPEN) {
                 parent.removeChild(this);
                 throw new IllegalStateException(parent.name + " has ended: " + name + " was not opened");
             }
+        }
+    }
+
+    /**
+     * Joins the parent's children if this scope was opened without (see {@link #attached}), before its first fork,
+     * cancel action or child scope. The add comes before the check of the parent's state, as in {@link #attach}:
+     * either a concurrent cancel of the parent sees this scope among its children, or this scope sees the parent
+     * ended and cancels itself (then nothing starts in it).
+     */
+    private void ensureAttached() {
+        Scope<?, ?> p = parent;
+        if (p == null || attached) {
+            return;
+        }
+        p.ensureAttached();
+        p.extras().children.add(this);
+        attached = true;
+        if (p.state != State.OPEN) {
+            p.removeChild(this);
+            cancel(Cause.OUTSIDE);
         }
     }
 
@@ -360,6 +396,7 @@ public final class Scope<T, R> implements AutoCloseable {
     }
 
     private Thread launch(String purpose, Forked<?> f, boolean platform) {
+        ensureAttached();
         ForkThreads threads = extras().threads;
         ExecutorService executor = threads.executor(platform, this::isOpen, () -> extras().lock);
         if (executor == null) {
@@ -479,6 +516,7 @@ public final class Scope<T, R> implements AutoCloseable {
      */
     public Registration onCancel(Runnable action) {
         Objects.requireNonNull(action, "action");
+        ensureAttached();
         ConcurrentLinkedQueue<Runnable> actions = extras().actions;
         actions.add(action);
         if (state != State.OPEN && actions.remove(action)) {
@@ -549,7 +587,7 @@ public final class Scope<T, R> implements AutoCloseable {
      * @return {@code true} once cancelled
      */
     public boolean isCancelled() {
-        return state != State.OPEN;
+        return state != State.OPEN || !attached && parent != null && parent.isCancelled();
     }
 
     private void runQuietly(Runnable r) {
@@ -622,6 +660,9 @@ public final class Scope<T, R> implements AutoCloseable {
      * owner's chain of current scopes (a scope opened before it was closed out of order and took this one along).
      */
     private List<Scope<?, ?>> openedInside() {
+        if (CURRENT.get() == this) {
+            return List.of(); // the usual case, without a list
+        }
         List<Scope<?, ?>> inside = new ArrayList<>();
         for (Scope<?, ?> s = CURRENT.get(); s != null; s = s.previous) {
             if (s == this) {
@@ -640,7 +681,7 @@ public final class Scope<T, R> implements AutoCloseable {
         cancel(Cause.OUTSIDE);
         boolean ended = awaitTree(until);
         state = State.CLOSED;
-        if (parent != null) {
+        if (parent != null && attached) {
             parent.removeChild(this);
         }
         return ended;

@@ -5,6 +5,7 @@ import dev.loommcp.McpClosedException;
 import dev.loommcp.RequestOptions;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import dev.loommcp.Registration;
 
 /** The asynchronous form of a client's call: the call on a client thread, behind a cancellable future. */
 final class AsyncCalls {
@@ -27,7 +28,7 @@ final class AsyncCalls {
         Objects.requireNonNull(options, "options (use RequestOptions.DEFAULT)");
         CancellationToken token = CancellationToken.create();
         CancellationToken outer = options.token().orElse(null);
-        CancellationToken.Registration link = outer == null ? null : outer.onCancel(() -> token.cancel(outer.reason()));
+        Registration link = outer == null ? null : outer.onCancel(() -> token.cancel(outer.reason()));
         CancellableFuture<T> future = new CancellableFuture<>(token);
         if (link != null) {
             // however the future ends (result, failure, cancel, a closed client that never ran the task), the

@@ -10,7 +10,7 @@ import dev.loommcp.McpTimeoutException;
 import dev.loommcp.McpTransportException;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.internal.scope.RequestScope;
-import dev.loommcp.internal.scope.Registration;
+import dev.loommcp.Registration;
 import dev.loommcp.internal.scope.Scope;
 import dev.loommcp.internal.scope.Joiner;
 import dev.loommcp.internal.session.base.CallContext;
@@ -20,7 +20,7 @@ import dev.loommcp.internal.session.base.Params;
 import dev.loommcp.internal.session.config.SessionConfig;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import dev.loommcp.spi.McpTransport;
 import dev.loommcp.spi.RequestRouting;
 import java.time.Duration;
@@ -83,6 +83,14 @@ final class CallLife {
         return deadlineOf(options, Deadline.ofNanoTime(System.nanoTime()));
     }
 
+    /**
+     * The exception for a call that a cancel ended: {@link dev.loommcp.McpClosedException} when {@code close()}
+     * caused it (the release cancels the client's tree), else the cancel itself.
+     */
+    RuntimeException closedInsteadOfCancelled(String method, McpCancelledException e) {
+        return life.closedByOwner() ? ClientLife.closedInstead(method, e) : e;
+    }
+
     /** Throws unless the client is connected: {@link ClientLife#ensureConnected}. */
     void ensureConnected(String method) {
         life.ensureConnected(method);
@@ -99,6 +107,16 @@ final class CallLife {
     }
 
     /**
+     * The deadline of a request's rounds and retries in the scope {@link #openScope} opened for it from the same
+     * {@code start}: the scope's own (the call's, or an inherited earlier one), made no second time; for a call that
+     * resets its timeout on progress, the call's deadline from {@code start} within the scope's hard limit.
+     */
+    Deadline deadlineIn(Scope<?, ?> scope, RequestOptions options, Deadline start) {
+        return options.resetTimeoutOnProgress() ? deadlineOf(options, start).earliest(scope.deadline())
+                : scope.deadline();
+    }
+
+    /**
      * Opens the scope of one request (all its rounds and retries): under the scope the calling thread is in (a
      * handler or listener of another request, on this client or another, or a user's fan-out scope), so that the
      * request inherits its deadline and ends with it; else under the client's own scope. Code running inside it
@@ -109,14 +127,6 @@ final class CallLife {
      * @throws McpCancelledException if the scope the calling thread is in has ended (the outer request was
      *                               cancelled or timed out): nothing is sent
      */
-    /**
-     * The exception for a call that a cancel ended: {@link dev.loommcp.McpClosedException} when {@code close()}
-     * caused it (the release cancels the client's tree), else the cancel itself.
-     */
-    RuntimeException closedInsteadOfCancelled(String method, McpCancelledException e) {
-        return life.closedByOwner() ? ClientLife.closedInstead(method, e) : e;
-    }
-
     Scope<Object, Void> openScope(String method, RequestOptions options, Deadline start) {
         Deadline deadline = options.resetTimeoutOnProgress() ? Deadlines.hardLimit(options, start)
                 : deadlineOf(options, start);
@@ -167,18 +177,27 @@ final class CallLife {
                     + token.reason() + ")");
         }
         long start = System.nanoTime();
-        Deadline startAt = Deadline.ofNanoTime(start);
-        Deadline deadline = deadlineOf(options, startAt);
-        Deadline hardDeadline = deadline;
-        Duration progressTimeout = null; // with resetTimeoutOnProgress: how long after the last progress
-        if (options.resetTimeoutOnProgress()) {
-            progressTimeout = deadline.isNone() ? null : Duration.ofNanos(deadline.nanoTime() - start);
-            hardDeadline = Deadlines.hardLimit(options, startAt);
-        }
         // the scope the call runs in: its request's (opened by the wire path), or, for the handshake, whatever scope
         // the connecting thread is in; its deadline bounds the call, its end cancels it
         Scope<?, ?> scope = Scope.current();
         RequestScope ours = scope != null && scope.attachment() instanceof RequestScope r && r.isOf(life) ? r : null;
+        Deadline deadline;
+        Deadline hardDeadline;
+        Duration progressTimeout = null; // with resetTimeoutOnProgress: how long after the last progress
+        if (options.resetTimeoutOnProgress()) {
+            Deadline startAt = Deadline.ofNanoTime(start);
+            deadline = deadlineOf(options, startAt);
+            progressTimeout = deadline.isNone() ? null : Duration.ofNanos(deadline.nanoTime() - start);
+            hardDeadline = Deadlines.hardLimit(options, startAt);
+        } else if (ours != null) {
+            // the request's scope holds this call's deadline already (made from the same options a moment ago, or
+            // from what was left of it for a retry or an input round): not made a second time
+            deadline = scope.deadline();
+            hardDeadline = deadline;
+        } else {
+            deadline = deadlineOf(options, Deadline.ofNanoTime(start));
+            hardDeadline = deadline;
+        }
         if (scope != null && !scope.deadline().isNone()) {
             hardDeadline = hardDeadline.earliest(scope.deadline());
             if (!options.resetTimeoutOnProgress()) {
@@ -217,7 +236,7 @@ final class CallLife {
         if (p.relay == null && !options.resetTimeoutOnProgress() && !deadline.isNone()) {
             deadlines.watch(p, deadline); // the caller then waits without a timer of its own
         }
-        CancellationToken.Registration registration = token == null ? null
+        Registration registration = token == null ? null
                 : token.onCancel(() -> p.future.completeExceptionally(new CancelSignal(token.reason())));
         // the end of the scope it runs in (the outer request, a fan-out scope, the client) cancels it on the wire;
         // its own request's scope is told through its attachment (no registration per call), another through a
@@ -361,7 +380,7 @@ final class CallLife {
         }
         // the caller learns a refused delivery (an HTTP error status), as it always did
         CallContext context = new CallContext(deadline, null, true, routing, life.transportThreads());
-        CancellationToken.Registration registration = token == null ? null : token.onCancel(context::cancel);
+        Registration registration = token == null ? null : token.onCancel(context::cancel);
         try {
             transport.send(new JsonRpcMessage.Notification(method, params), context);
         } catch (RuntimeException e) {

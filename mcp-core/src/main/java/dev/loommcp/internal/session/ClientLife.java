@@ -5,7 +5,7 @@ import dev.loommcp.internal.concurrent.McpThreads;
 import dev.loommcp.internal.scope.RequestScope;
 import dev.loommcp.internal.scope.Scope;
 import dev.loommcp.internal.session.inbound.InboundDispatcher;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import dev.loommcp.spi.TransportContext;
 import dev.loommcp.spi.TransportSink;
 import java.util.Locale;

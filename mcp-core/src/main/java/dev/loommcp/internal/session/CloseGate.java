@@ -1,6 +1,6 @@
 package dev.loommcp.internal.session;
 
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;

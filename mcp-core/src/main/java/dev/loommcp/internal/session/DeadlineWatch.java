@@ -1,6 +1,6 @@
 package dev.loommcp.internal.session;
 
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;

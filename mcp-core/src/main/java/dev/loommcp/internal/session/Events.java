@@ -1,7 +1,7 @@
 package dev.loommcp.internal.session;
 
 import dev.loommcp.McpCancelledException;
-import dev.loommcp.McpEventListener;
+import dev.loommcp.event.McpEventListener;
 import dev.loommcp.internal.concurrent.UserCode;
 import dev.loommcp.jsonrpc.RequestId;
 import java.time.Duration;

@@ -4,7 +4,7 @@ import dev.loommcp.McpRpcException;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.internal.session.base.Deadlines;
 import dev.loommcp.internal.session.tools.ToolCatalog;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import java.util.Map;
 import java.util.Set;
 

@@ -1,6 +1,5 @@
 package dev.loommcp.internal.session;
 
-import dev.loommcp.McpClientBuilder;
 import dev.loommcp.CancellationToken;
 import dev.loommcp.McpCancelledException;
 import dev.loommcp.McpInputRequiredException;
@@ -9,7 +8,7 @@ import dev.loommcp.McpTimeoutException;
 import dev.loommcp.internal.concurrent.McpThreads;
 import dev.loommcp.internal.json.JsonRpcCodec;
 import dev.loommcp.internal.session.inbound.ClientHandlers;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -18,6 +17,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
+import dev.loommcp.McpClient;
+import dev.loommcp.Registration;
 
 /**
  * Completes a multi round-trip request (MCP 2026-07-28 "Multi Round-Trip Requests"): a {@code tools/call},
@@ -170,7 +171,7 @@ final class InputRounds {
             }
             if (round >= maxRounds) {
                 throw new McpInputRequiredException(what + " still required input after " + maxRounds
-                        + " rounds (the most this client allows: McpClientBuilder.maxInputRounds)", null);
+                        + " rounds (the most this client allows: McpClient.Builder.maxInputRounds)", null);
             }
         }
     }
@@ -348,7 +349,7 @@ final class InputRounds {
             return;
         }
         CountDownLatch cancelled = new CountDownLatch(1);
-        CancellationToken.Registration registration = token == null ? () -> { } : token.onCancel(cancelled::countDown);
+        Registration registration = token == null ? () -> { } : token.onCancel(cancelled::countDown);
         try {
             cancelled.await(nanos, TimeUnit.NANOSECONDS);
         } finally {
@@ -372,8 +373,8 @@ final class InputRounds {
         /** Why a {@link Fired#CANCELLED} watch fired: the token's reason, or what ended the request's scope. */
         private volatile String reason;
         private boolean wasInterrupted;
-        private CancellationToken.Registration registration;
-        private dev.loommcp.internal.scope.Registration scopeRegistration;
+        private Registration registration;
+        private Registration scopeRegistration;
 
         static Watch start(Deadline deadline, CancellationToken token) {
             Watch w = new Watch();

@@ -1,10 +1,10 @@
 package dev.loommcp.internal.session;
 
-import dev.loommcp.Era;
+import dev.loommcp.config.Era;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.internal.scope.Scope;
 import dev.loommcp.jsonrpc.RequestId;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Consumer;
@@ -37,8 +37,7 @@ final class LegacyWire implements WirePath {
         Objects.requireNonNull(options, "options (use RequestOptions.DEFAULT)");
         Deadline start = Deadline.ofNanoTime(System.nanoTime());
         try (Scope<Object, Void> scope = calls.openScope(method, options, start)) {
-            return renewal.call(method, params, options, calls.deadlineOf(options, start).earliest(scope.deadline()),
-                    onSent);
+            return renewal.call(method, params, options, calls.deadlineIn(scope, options, start), onSent);
         }
     }
 

@@ -1,18 +1,15 @@
 package dev.loommcp.internal.session;
 
-import dev.loommcp.McpClientBuilder;
 import dev.loommcp.CancellationToken;
 import dev.loommcp.McpCancelledException;
-import dev.loommcp.Era;
+import dev.loommcp.config.Era;
 import dev.loommcp.McpException;
-import dev.loommcp.McpMissingCapabilityException;
 import dev.loommcp.McpProtocolException;
 import dev.loommcp.McpRpcException;
 import dev.loommcp.McpTimeoutException;
 import dev.loommcp.McpTransportException;
 import dev.loommcp.McpUnsupportedInEraException;
-import dev.loommcp.McpUnsupportedVersionException;
-import dev.loommcp.ProtocolMode;
+import dev.loommcp.config.ProtocolMode;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.internal.scope.Scope;
 import dev.loommcp.internal.session.base.Deadlines;
@@ -21,16 +18,17 @@ import dev.loommcp.internal.session.era.Discovery;
 import dev.loommcp.internal.session.era.EraVerdicts;
 import dev.loommcp.jsonrpc.RequestId;
 import dev.loommcp.schema.Implementation;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import dev.loommcp.spi.RequestRouting;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.function.Consumer;
+import dev.loommcp.McpClient;
 
 /**
  * The modern era's wire path (MCP 2026-07-28): the request's scope, the {@link Envelope} and routing of each
- * request, the {@code -32022} corrective retry, the typed {@code -32021}, the {@code resultType} check, multi
+ * request, the {@code -32022} corrective retry, a {@code -32021} passed on, the {@code resultType} check, multi
  * round-trip requests through {@link InputRounds}, the {@link ResultCache} for plain reads, the server's identity from
  * result {@code _meta}, the check of a cached era verdict by the first answer, and {@code tools/call} with
  * {@code Mcp-Param-*} headers ({@link HeaderRoutedCalls}) on a transport with an exchange per request. It sends
@@ -126,8 +124,8 @@ final class ModernRequests implements WirePath {
      * One modern request, whole (MODERN-ERA.md C.1), in its scope: the {@code _meta} envelope ({@link Envelope}:
      * protocol version, exactly the client's capabilities, client info, merged into the caller's {@code _meta}), the
      * {@link RequestRouting} on the send context, a new id; a {@code -32022} answer is retried once with the newest
-     * mutual version (even the same one), then fails with {@link McpUnsupportedVersionException}; {@code -32021}
-     * fails with {@link McpMissingCapabilityException}; the result's {@code resultType} is checked (absent or
+     * mutual version (even the same one), then fails with {@link McpRpcException} {@code -32022}; {@code -32021}
+     * fails with {@link McpRpcException} as it came; the result's {@code resultType} is checked (absent or
      * {@code complete}: done; {@code input_required} on {@code tools/call}, {@code prompts/get} or
      * {@code resources/read}: completed through {@link InputRounds} within the same deadline and token; anything
      * else: {@link McpProtocolException}). A method removed in the modern era fails with
@@ -141,7 +139,8 @@ final class ModernRequests implements WirePath {
             throws InterruptedException {
         Objects.requireNonNull(method, "method");
         Objects.requireNonNull(options, "options (use RequestOptions.DEFAULT)");
-        try (Scope<Object, Void> scope = calls.openScope(method, options, Deadline.ofNanoTime(System.nanoTime()))) {
+        Deadline start = Deadline.ofNanoTime(System.nanoTime());
+        try (Scope<Object, Void> scope = calls.openScope(method, options, start)) {
             refuseRemoved(method);
             calls.ensureConnected(method);
             String readUri = cacheableRead(method, params);
@@ -152,7 +151,7 @@ final class ModernRequests implements WirePath {
                     return cached;
                 }
             }
-            Deadline deadline = calls.deadlineOf(options);
+            Deadline deadline = calls.deadlineIn(scope, options, start);
             Map<String, Object> result;
             try {
                 result = sendModern(method, params, options, false, onSent, deadline);
@@ -226,7 +225,7 @@ final class ModernRequests implements WirePath {
                 + (type.equals("input_required") ? "only tools/call, prompts/get and resources/read may send"
                 : type.equals("task") ? (envelope.declaresTasks() ? "only tools/call and tasks/* may send"
                 : "needs the tasks extension " + dev.loommcp.spi.TaskChannel.EXTENSION + ", which this client does "
-                + "not declare (install a TaskSupport: McpClientBuilder.taskSupport)")
+                + "not declare (install a TaskSupport: McpClient.Builder.taskSupport)")
                 : "this client does not know") + "; the result was not used");
     }
 
@@ -251,7 +250,7 @@ final class ModernRequests implements WirePath {
     }
 
     /**
-     * One modern request with its {@code -32022} corrective retry and the typed {@code -32021}; the result's
+     * One modern request with its {@code -32022} corrective retry and a {@code -32021} passed on; the result's
      * {@code resultType} is not interpreted.
      */
     Map<String, Object> sendModern(String method, Map<String, Object> params, RequestOptions options,
@@ -262,20 +261,16 @@ final class ModernRequests implements WirePath {
             return modernOnce(method, params, options, handshake, onSent, version);
         } catch (McpRpcException e) {
             if (e.code() != Discovery.UNSUPPORTED_VERSION) {
-                throw Discovery.typed(method, e);
+                throw e;
             }
             String mutual = Discovery.mutualVersion(Discovery.supportedOf(e.error()));
             if (mutual == null) {
-                throw Discovery.typed(method, e);
+                throw e;
             }
             LOG.log(System.Logger.Level.DEBUG, () -> method + " refused with -32022; retrying once with " + mutual);
             modernVersion = mutual;
-            try {
-                return modernOnce(method, params, Deadlines.remaining(options, deadline, method), handshake, onSent,
-                        mutual);
-            } catch (McpRpcException again) {
-                throw Discovery.typed(method, again);
-            }
+            return modernOnce(method, params, Deadlines.remaining(options, deadline, method), handshake, onSent,
+                    mutual);
         }
     }
 

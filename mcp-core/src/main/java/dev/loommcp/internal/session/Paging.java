@@ -1,6 +1,5 @@
 package dev.loommcp.internal.session;
 
-import dev.loommcp.McpClientBuilder;
 import dev.loommcp.McpProtocolException;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.internal.json.FastResults;
@@ -16,6 +15,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.BiFunction;
 import java.util.function.Function;
+import dev.loommcp.McpClient;
 
 /**
  * Complete listings over paged {@code .../list} methods (MCP "Pagination"): follows {@code nextCursor} until it is
@@ -120,7 +120,7 @@ public final class Paging {
         for (int page = 1; ; page++) {
             if (page > maxPages) {
                 throw new McpProtocolException(method + ": more than " + maxPages
-                        + " pages; stopped (raise McpClientBuilder.maxListPages if the server really has that many)");
+                        + " pages; stopped (raise McpClient.Builder.maxListPages if the server really has that many)");
             }
             Map<String, Object> result = source.request(method, cursorParams(cursor), options);
             consumer.accept(result);

@@ -8,7 +8,7 @@ import dev.loommcp.McpTransportException;
 import dev.loommcp.internal.session.base.CallContext;
 import dev.loommcp.internal.session.base.CancelSignal;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;

@@ -1,6 +1,6 @@
 package dev.loommcp.internal.session;
 
-import dev.loommcp.ProgressListener;
+import dev.loommcp.event.ProgressListener;
 import dev.loommcp.internal.concurrent.BoundedQueue;
 import dev.loommcp.internal.concurrent.UserCode;
 import dev.loommcp.schema.ProgressNotification;

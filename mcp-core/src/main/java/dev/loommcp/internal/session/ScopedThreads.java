@@ -17,7 +17,7 @@ import java.util.Objects;
 final class ScopedThreads implements TransportThreads {
 
     /** The context a client opens its transport with: its sink, the open deadline, and the client's threads. */
-    record Context(dev.loommcp.spi.TransportSink sink, dev.loommcp.spi.Deadline openDeadline,
+    record Context(dev.loommcp.spi.TransportSink sink, dev.loommcp.Deadline openDeadline,
                    TransportThreads threads) implements dev.loommcp.spi.TransportContext {
         Context {
             Objects.requireNonNull(sink, "sink");

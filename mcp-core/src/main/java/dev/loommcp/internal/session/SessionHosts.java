@@ -1,6 +1,6 @@
 package dev.loommcp.internal.session;
 
-import dev.loommcp.Era;
+import dev.loommcp.config.Era;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.internal.json.FastResults;
 import dev.loommcp.internal.json.Ids;
@@ -19,7 +19,7 @@ import dev.loommcp.schema.DiscoverResult;
 import dev.loommcp.schema.InitializeResult;
 import dev.loommcp.schema.ProgressNotification;
 import dev.loommcp.schema.ServerCapabilities;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import dev.loommcp.spi.McpTransport;
 import java.time.Duration;
 import java.util.Map;

@@ -5,7 +5,7 @@ import dev.loommcp.internal.session.subscriptions.Subscriptions;
 import java.util.Map;
 import dev.loommcp.spi.McpTransport;
 import java.time.Duration;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 
 /**
  * The release of a client just marked closed ({@link ClientLife#release}): fails the pending calls, stops the task

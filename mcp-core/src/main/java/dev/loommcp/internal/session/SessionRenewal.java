@@ -8,7 +8,7 @@ import dev.loommcp.internal.session.era.Handshake;
 import dev.loommcp.internal.session.tools.ToolCatalog;
 import dev.loommcp.jsonrpc.RequestId;
 import dev.loommcp.schema.InitializeResult;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;

@@ -1,11 +1,11 @@
 package dev.loommcp.internal.session;
 
 import dev.loommcp.CancellationToken;
-import dev.loommcp.Era;
+import dev.loommcp.config.Era;
 import dev.loommcp.McpProtocolException;
 import dev.loommcp.RequestOptions;
-import dev.loommcp.Subscription;
-import dev.loommcp.SubscriptionListener;
+import dev.loommcp.event.Subscription;
+import dev.loommcp.event.SubscriptionListener;
 import dev.loommcp.internal.concurrent.UserCode;
 import dev.loommcp.internal.json.JsonSize;
 import dev.loommcp.internal.session.base.Deadlines;
@@ -16,7 +16,7 @@ import dev.loommcp.internal.session.tools.ToolCatalog;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.schema.CallToolResult;
 import dev.loommcp.schema.ServerCapabilities;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import dev.loommcp.spi.TaskAugmentation;
 import dev.loommcp.spi.TaskChannel;
 import dev.loommcp.spi.TaskServer;

@@ -7,7 +7,7 @@ import dev.loommcp.internal.session.base.Deadlines;
 import dev.loommcp.internal.session.base.Params;
 import dev.loommcp.internal.session.tools.ToolCatalog;
 import dev.loommcp.schema.CallToolResult;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import dev.loommcp.spi.TaskAugmentation;
 import dev.loommcp.spi.ToolCallAnswer;
 import java.time.Duration;

@@ -1,9 +1,9 @@
 package dev.loommcp.internal.session;
 
-import dev.loommcp.Era;
+import dev.loommcp.config.Era;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.jsonrpc.RequestId;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import java.util.Map;
 import java.util.function.Consumer;
 

@@ -1,6 +1,6 @@
 package dev.loommcp.internal.scope;
 
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;

@@ -7,7 +7,7 @@ import static dev.loommcp.internal.scope.Forks.blockUntilInterrupted;
 import static dev.loommcp.internal.scope.Forks.sleepIgnoringInterrupts;
 
 import dev.loommcp.internal.concurrent.McpThreadLeakCheck;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -538,6 +538,46 @@ class ScopeTest {
         closeChild.countDown();
         stranger.join();
         assertThat(strangerFailure.get()).isNull();
+    }
+
+    @Test
+    void aScopeUnderItsFallbackParentThatNeverForkedStillEndsWithIt() throws Exception {
+        // a request's scope under the client's joins the client's children only when it first needs to; until then
+        // the parent's cancel reaches it all the same: cancelled, its cancel actions run, nothing starts in it
+        Scope<Object, Void> client = Scope.openUnconfined("client");
+        AtomicBoolean ran = new AtomicBoolean();
+        AtomicReference<Throwable> failure = new AtomicReference<>();
+        CountDownLatch opened = new CountDownLatch(1);
+        CountDownLatch cancelled = new CountDownLatch(1);
+        List<String> seen = new ArrayList<>();
+        Thread caller = Thread.ofPlatform().name("caller").start(() -> {
+            try (Scope<Object, Void> request = Scope.open("tools/call", Joiner.awaitAll(), Deadline.NONE, client,
+                    null)) {
+                seen.add("open and cancelled: " + request.isCancelled());
+                opened.countDown();
+                cancelled.await();
+                seen.add("after the parent's cancel: " + request.isCancelled() + ", " + request.endedBy());
+                AtomicBoolean action = new AtomicBoolean();
+                request.onCancel(() -> action.set(true));
+                seen.add("cancel action ran at once: " + action.get());
+                Subtask<Object> late = request.fork("late", () -> ran.getAndSet(true));
+                seen.add("fork: " + late.state());
+                assertThatThrownBy(() -> Scope.open("inner", Joiner.awaitAll(), Deadline.NONE))
+                        .isInstanceOf(IllegalStateException.class);
+            } catch (Throwable e) {
+                failure.set(e);
+            }
+        });
+        assertThat(opened.await(WAIT, SECONDS)).isTrue();
+        client.cancel();
+        cancelled.countDown();
+        caller.join();
+        client.close();
+        assertThat(failure.get()).isNull();
+        assertThat(seen).containsExactly("open and cancelled: false",
+                "after the parent's cancel: true, the enclosing client ended", "cancel action ran at once: true",
+                "fork: UNAVAILABLE");
+        assertThat(ran).isFalse();
     }
 
     @Test

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.loommcp.internal.concurrent.McpThreadLeakCheck;
 import dev.loommcp.internal.json.Json;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

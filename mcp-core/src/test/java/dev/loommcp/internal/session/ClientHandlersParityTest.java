@@ -3,15 +3,14 @@ package dev.loommcp.internal.session;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.loommcp.ElicitationHandler;
+import dev.loommcp.handler.ElicitationHandler;
 import dev.loommcp.McpClient;
-import dev.loommcp.McpClientBuilder;
 import dev.loommcp.McpInputRequiredException;
 import dev.loommcp.McpProtocolException;
-import dev.loommcp.ProtocolMode;
-import dev.loommcp.RootsHandler;
-import dev.loommcp.SamplingHandler;
-import dev.loommcp.internal.session.config.SessionConfig;
+import dev.loommcp.config.ProtocolMode;
+import dev.loommcp.handler.RootsHandler;
+import dev.loommcp.handler.SamplingHandler;
+import dev.loommcp.ClientConfigs;
 import dev.loommcp.internal.session.inbound.ClientHandlers;
 import dev.loommcp.internal.session.inbound.InboundDispatcher;
 import dev.loommcp.jsonrpc.JsonRpcError;
@@ -20,7 +19,7 @@ import dev.loommcp.jsonrpc.RequestId;
 import dev.loommcp.schema.CreateMessageResult;
 import dev.loommcp.schema.ElicitResult;
 import dev.loommcp.schema.Root;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import dev.loommcp.testing.ScriptedTransport;
 import dev.loommcp.testing.Sessions;
 import java.time.Duration;
@@ -70,17 +69,14 @@ class ClientHandlersParityTest {
             }
         }
 
-        McpClientBuilder apply(McpClientBuilder b) {
+        McpClient.Builder apply(McpClient.Builder b) {
             configure(b::elicitationHandler, b::samplingHandler, b::rootsHandler);
             return b.applyElicitationDefaults(defaults).protocolMode(ProtocolMode.LEGACY);
         }
 
         ClientHandlers handlers() {
-            SessionConfig.Builder b = new SessionConfig.Builder(
-                    ScriptedTransport.create(ScriptedTransport.Mode.INLINE));
-            configure(b::elicitationHandler, b::samplingHandler, b::rootsHandler);
-            b.applyElicitationDefaults(defaults);
-            return new ClientHandlers(b.build());
+            return new ClientHandlers(ClientConfigs.of(apply(McpClient.newBuilder(
+                    ScriptedTransport.create(ScriptedTransport.Mode.INLINE)))));
         }
     }
 

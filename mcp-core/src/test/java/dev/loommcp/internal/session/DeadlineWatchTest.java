@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.loommcp.McpTimeoutException;
-import dev.loommcp.ProtocolMode;
+import dev.loommcp.config.ProtocolMode;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.testing.Await;
 import dev.loommcp.testing.ScriptedTransport;
@@ -36,7 +36,7 @@ class DeadlineWatchTest {
     }
 
     private static RequestOptions timeout(long millis) {
-        return RequestOptions.timeout(Duration.ofMillis(millis));
+        return RequestOptions.ofTimeout(Duration.ofMillis(millis));
     }
 
     @ParameterizedTest(name = "{0}")

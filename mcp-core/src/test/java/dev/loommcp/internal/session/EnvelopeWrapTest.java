@@ -3,10 +3,11 @@ package dev.loommcp.internal.session;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.loommcp.OutputSchemaValidation;
-import dev.loommcp.ProtocolMode;
+import dev.loommcp.config.OutputSchemaValidation;
+import dev.loommcp.config.ProtocolMode;
 import dev.loommcp.internal.json.JsonRpcCodec;
-import dev.loommcp.internal.session.config.SessionConfig;
+import dev.loommcp.ClientConfigs;
+import dev.loommcp.McpClient;
 import dev.loommcp.internal.session.tools.ToolCatalog;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
@@ -30,7 +31,7 @@ class EnvelopeWrapTest {
     private static final String VERSION = ProtocolMode.MODERN_PROTOCOL_VERSION;
 
     private final Envelope envelope = new Envelope(
-            new SessionConfig.Builder(ScriptedTransport.create(ScriptedTransport.Mode.INLINE)).build(),
+            ClientConfigs.of(McpClient.newBuilder(ScriptedTransport.create(ScriptedTransport.Mode.INLINE))),
             new ToolCatalog(OutputSchemaValidation.WARN), false);
 
     /** What wrap returned before the view: a copy of the params with {@code _meta} put (replaced or appended). */

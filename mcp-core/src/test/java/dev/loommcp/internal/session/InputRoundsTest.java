@@ -4,23 +4,24 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.loommcp.CancellationToken;
-import dev.loommcp.ElicitationHandler;
+import dev.loommcp.handler.ElicitationHandler;
 import dev.loommcp.McpCancelledException;
 import dev.loommcp.McpInputRequiredException;
 import dev.loommcp.McpProtocolException;
 import dev.loommcp.McpTimeoutException;
-import dev.loommcp.RootsHandler;
-import dev.loommcp.SamplingHandler;
+import dev.loommcp.handler.RootsHandler;
+import dev.loommcp.handler.SamplingHandler;
 import dev.loommcp.internal.concurrent.McpThreadLeakCheck;
 import dev.loommcp.internal.json.Json;
-import dev.loommcp.internal.session.config.SessionConfig;
+import dev.loommcp.ClientConfigs;
+import dev.loommcp.McpClient;
 import dev.loommcp.internal.session.inbound.ClientHandlers;
 import dev.loommcp.schema.CreateMessageRequest;
 import dev.loommcp.schema.CreateMessageResult;
 import dev.loommcp.schema.ElicitRequest;
 import dev.loommcp.schema.ElicitResult;
 import dev.loommcp.schema.Root;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import dev.loommcp.testing.ScriptedTransport;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -60,17 +61,17 @@ class InputRoundsTest {
 
     // ------------------------------------------------------------------------------------------------ helpers
 
-    private static ClientHandlers handlers(Consumer<SessionConfig.Builder> setup) {
-        SessionConfig.Builder b = new SessionConfig.Builder(ScriptedTransport.create(ScriptedTransport.Mode.INLINE));
+    private static ClientHandlers handlers(Consumer<McpClient.Builder> setup) {
+        McpClient.Builder b = McpClient.newBuilder(ScriptedTransport.create(ScriptedTransport.Mode.INLINE));
         setup.accept(b);
-        return new ClientHandlers(b.build());
+        return new ClientHandlers(ClientConfigs.of(b));
     }
 
-    private static InputRounds rounds(Consumer<SessionConfig.Builder> setup) {
+    private static InputRounds rounds(Consumer<McpClient.Builder> setup) {
         return new InputRounds(handlers(setup), 10, () -> "fake-server");
     }
 
-    private static Consumer<SessionConfig.Builder> elicit(ElicitationHandler h) {
+    private static Consumer<McpClient.Builder> elicit(ElicitationHandler h) {
         return b -> b.elicitationHandler(h, true);
     }
 

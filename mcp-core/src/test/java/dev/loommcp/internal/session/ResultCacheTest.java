@@ -3,7 +3,8 @@ package dev.loommcp.internal.session;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.loommcp.internal.session.config.SessionConfig;
+import dev.loommcp.ClientConfigs;
+import dev.loommcp.McpClient;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.testing.ScriptedTransport;
 import java.util.List;
@@ -23,17 +24,21 @@ class ResultCacheTest {
                 "ttlMs", ttlMs);
     }
 
+    /** The defaults of {@code McpClient.Builder#resultCacheLimits}. */
+    private static final int DEFAULT_ENTRIES = 1024;
+    private static final long DEFAULT_BYTES = 32L << 20;
+
     private static ResultCache cache(int entries, long bytes) {
         return new ResultCache(() -> true, entries, bytes);
     }
 
     @Test
     void expiredReadsOfOtherUrisAreSweptWhileStoring() throws Exception {
-        ResultCache c = cache(SessionConfig.DEFAULT_RESULT_CACHE_ENTRIES, SessionConfig.DEFAULT_RESULT_CACHE_BYTES);
+        ResultCache c = cache(DEFAULT_ENTRIES, DEFAULT_BYTES);
         for (int i = 0; i < 400; i++) {
             c.putRead("big://" + i, read("big://" + i, KB100, 1), c.generation());
         }
-        assertThat(c.bytes()).isLessThanOrEqualTo(SessionConfig.DEFAULT_RESULT_CACHE_BYTES);
+        assertThat(c.bytes()).isLessThanOrEqualTo(DEFAULT_BYTES);
         Thread.sleep(20); // every big entry has expired (ttlMs 1)
         for (int i = 0; i < 200; i++) {
             c.putRead("small://" + i, read("small://" + i, "s", 60_000), c.generation());
@@ -92,7 +97,7 @@ class ResultCacheTest {
 
     @Test
     void boundsBelowOneAreRefused() {
-        SessionConfig.Builder b = new SessionConfig.Builder(ScriptedTransport.create(ScriptedTransport.Mode.INLINE));
+        McpClient.Builder b = McpClient.newBuilder(ScriptedTransport.create(ScriptedTransport.Mode.INLINE));
         assertThatThrownBy(() -> b.resultCacheLimits(0, 1)).isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("entries");
         assertThatThrownBy(() -> b.resultCacheLimits(1, 0)).isInstanceOf(IllegalArgumentException.class)

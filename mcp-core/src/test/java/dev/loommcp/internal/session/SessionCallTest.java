@@ -2,7 +2,7 @@ package dev.loommcp.internal.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.loommcp.ProtocolMode;
+import dev.loommcp.config.ProtocolMode;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.jsonrpc.JsonRpcError;
 import dev.loommcp.jsonrpc.JsonRpcMessage;

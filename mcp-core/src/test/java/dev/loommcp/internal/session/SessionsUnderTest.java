@@ -1,8 +1,9 @@
 package dev.loommcp.internal.session;
 
-import dev.loommcp.ProtocolMode;
+import dev.loommcp.config.ProtocolMode;
 import dev.loommcp.RequestOptions;
-import dev.loommcp.internal.session.config.SessionConfig;
+import dev.loommcp.ClientConfigs;
+import dev.loommcp.McpClient;
 import dev.loommcp.testing.McpThreadLeakCheck;
 import dev.loommcp.testing.ScriptedTransport;
 import java.util.List;
@@ -36,9 +37,7 @@ final class SessionsUnderTest implements BeforeEachCallback, AfterEachCallback {
 
     /** A session over {@code t} in {@code mode}, connected with the default options. */
     Session connect(ScriptedTransport t, ProtocolMode mode) throws InterruptedException {
-        SessionConfig.Builder b = new SessionConfig.Builder(t);
-        b.protocolMode(mode);
-        Session s = new Session(b.build());
+        Session s = new Session(ClientConfigs.of(McpClient.newBuilder(t).protocolMode(mode)));
         sessions.add(s);
         s.connect(RequestOptions.DEFAULT);
         return s;

@@ -1,6 +1,6 @@
 package dev.loommcp.transport.http;
 
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import java.net.URI;
 import java.util.Objects;
 

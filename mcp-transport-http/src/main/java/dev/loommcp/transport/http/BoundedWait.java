@@ -2,7 +2,7 @@ package dev.loommcp.transport.http;
 
 import static dev.loommcp.transport.http.HttpSettings.CLOSE_TIMEOUT_MILLIS;
 
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import java.lang.System.Logger.Level;
 import java.time.Duration;
 

@@ -5,7 +5,7 @@ import static dev.loommcp.transport.http.HttpSettings.MAX_ERROR_BODY_BYTES;
 import dev.loommcp.McpProtocolException;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;

@@ -6,7 +6,7 @@ import dev.loommcp.McpClosedException;
 import dev.loommcp.McpException;
 import dev.loommcp.McpTimeoutException;
 import dev.loommcp.McpTransportException;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import java.lang.System.Logger.Level;
 import java.net.ConnectException;
 import java.net.http.HttpClient;

@@ -7,7 +7,7 @@ import static dev.loommcp.transport.http.HttpSettings.CLOSE_TIMEOUT_MILLIS;
 import static dev.loommcp.transport.http.HttpSettings.MAX_STREAM_ATTEMPTS;
 
 import dev.loommcp.McpException;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import dev.loommcp.transport.http.ResponseStream.Outcome;
 import java.lang.System.Logger.Level;
 import java.net.http.HttpResponse;

@@ -1,6 +1,6 @@
 package dev.loommcp.transport.http;
 
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import dev.loommcp.spi.JsonRpcFraming;
 import dev.loommcp.spi.TransportThreads;
 import java.net.URI;

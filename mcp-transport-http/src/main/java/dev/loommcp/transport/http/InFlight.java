@@ -1,6 +1,6 @@
 package dev.loommcp.transport.http;
 
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;

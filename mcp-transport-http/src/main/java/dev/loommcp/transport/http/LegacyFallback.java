@@ -5,7 +5,7 @@ import static dev.loommcp.transport.http.Exchange.LOG;
 import dev.loommcp.McpException;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import dev.loommcp.spi.JsonRpcFraming;
 import dev.loommcp.spi.SendContext;
 import dev.loommcp.spi.TransportContext;

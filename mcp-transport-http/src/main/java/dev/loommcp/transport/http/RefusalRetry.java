@@ -54,7 +54,7 @@ final class RefusalRetry implements Step {
         LOG.log(Level.DEBUG, () -> call.what + ": " + exchange.origin() + " answered HTTP " + status
                 + (retryAfter == null ? "" : " with Retry-After " + RetryPolicy.describe(retryAfter))
                 + "; sending it again in " + wait + " ms (" + sent + " of " + RetryPolicy.MAX_SENDS + ")");
-        if (!call.sleep(wait, dev.loommcp.spi.Deadline.NONE) || call.completed()) {
+        if (!call.sleep(wait, dev.loommcp.Deadline.NONE) || call.completed()) {
             throw exchange.aborted(call); // cancelled, timed out (the core aborts a call at its deadline) or closed
         }
         return true;

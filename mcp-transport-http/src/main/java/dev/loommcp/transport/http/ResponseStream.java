@@ -12,7 +12,7 @@ import dev.loommcp.McpProtocolException;
 import dev.loommcp.McpSessionExpiredException;
 import dev.loommcp.McpTransportException;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import dev.loommcp.spi.SendContext;
 import java.io.IOException;
 import java.lang.System.Logger.Level;

@@ -5,7 +5,7 @@ import static dev.loommcp.transport.http.Exchange.LOG;
 import dev.loommcp.McpException;
 import dev.loommcp.McpTransportException;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import dev.loommcp.spi.SendContext;
 import dev.loommcp.spi.TransportSink;
 import java.lang.System.Logger.Level;

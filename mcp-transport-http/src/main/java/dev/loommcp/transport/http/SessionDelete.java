@@ -4,7 +4,7 @@ import static dev.loommcp.transport.http.Exchange.EMPTY;
 import static dev.loommcp.transport.http.Exchange.LOG;
 
 import dev.loommcp.McpException;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import java.lang.System.Logger.Level;
 import java.net.http.HttpResponse;
 import java.time.Duration;

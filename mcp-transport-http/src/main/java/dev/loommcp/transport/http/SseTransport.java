@@ -8,7 +8,7 @@ import dev.loommcp.McpSessionExpiredException;
 import dev.loommcp.McpTimeoutException;
 import dev.loommcp.McpTransportException;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import dev.loommcp.spi.McpTransport;
 import dev.loommcp.spi.SendContext;
 import dev.loommcp.spi.TransportContext;

@@ -1,7 +1,7 @@
 package dev.loommcp.transport.http;
 
 import dev.loommcp.internal.net.ContentCoding;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InterruptedIOException;

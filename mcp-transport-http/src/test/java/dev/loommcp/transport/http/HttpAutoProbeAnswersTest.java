@@ -6,10 +6,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.sun.net.httpserver.HttpExchange;
-import dev.loommcp.Era;
+import dev.loommcp.config.Era;
 import dev.loommcp.McpClient;
 import dev.loommcp.McpTransportException;
-import dev.loommcp.ProtocolMode;
+import dev.loommcp.config.ProtocolMode;
 import dev.loommcp.testing.LeakCheck;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;

@@ -175,7 +175,7 @@ class HttpCallPathTest extends ServerTestBase {
             }
         });
         try (dev.loommcp.McpClient client = dev.loommcp.McpClient.newBuilder(recording().build())
-                .protocolMode(dev.loommcp.ProtocolMode.LEGACY).build()) {
+                .protocolMode(dev.loommcp.config.ProtocolMode.LEGACY).build()) {
             client.connect();
             fromClient.clear();
             assertThat(client.callTool("echo", Map.of()).text()).isEqualTo("ok");

@@ -8,7 +8,7 @@ import com.sun.net.httpserver.HttpExchange;
 import dev.loommcp.McpClient;
 import dev.loommcp.McpProtocolException;
 import dev.loommcp.McpTransportException;
-import dev.loommcp.ProtocolMode;
+import dev.loommcp.config.ProtocolMode;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.internal.json.Json;
 import dev.loommcp.schema.CallToolResult;
@@ -97,9 +97,9 @@ class HttpCompressionTest extends ServerTestBase {
             client.connect();
             // a near deadline takes a fixed-length answer whole, inside the client's send; a far one reads it as it
             // comes: both decode
-            assertThat(text(client.callTool("t", Map.of(), RequestOptions.timeout(Duration.ofSeconds(20)))))
+            assertThat(text(client.callTool("t", Map.of(), RequestOptions.ofTimeout(Duration.ofSeconds(20)))))
                     .isEqualTo("decoded");
-            assertThat(text(client.callTool("t", Map.of(), RequestOptions.timeout(Duration.ofHours(1)))))
+            assertThat(text(client.callTool("t", Map.of(), RequestOptions.ofTimeout(Duration.ofHours(1)))))
                     .isEqualTo("decoded");
         }
     }

@@ -13,7 +13,7 @@ import dev.loommcp.McpProtocolException;
 import dev.loommcp.McpTransportException;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import dev.loommcp.spi.RequestRouting;
 import dev.loommcp.testing.LeakCheck;
 import java.io.IOException;

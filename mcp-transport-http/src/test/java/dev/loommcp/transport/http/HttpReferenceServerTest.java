@@ -13,7 +13,7 @@ import dev.loommcp.schema.ElicitResult;
 import dev.loommcp.schema.Implementation;
 import dev.loommcp.schema.ProgressNotification;
 import dev.loommcp.schema.Tool;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import dev.loommcp.spi.TransportContext;
 import dev.loommcp.testing.LeakCheck;
 import dev.loommcp.testing.RecordingSink;
@@ -137,7 +137,7 @@ class HttpReferenceServerTest {
                 .build()) {
             client.connect();
             assertThatThrownBy(() -> client.callTool("trigger-long-running-operation",
-                    Map.of("duration", 5, "steps", 5), RequestOptions.timeout(Duration.ofMillis(500))))
+                    Map.of("duration", 5, "steps", 5), RequestOptions.ofTimeout(Duration.ofMillis(500))))
                     .isInstanceOf(McpTimeoutException.class);
             assertThat(client.pendingRequestCount()).isZero();
             assertThat(client.callTool("echo", Map.of("message", "still here")).text())

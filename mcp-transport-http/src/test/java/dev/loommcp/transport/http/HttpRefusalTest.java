@@ -10,7 +10,7 @@ import dev.loommcp.CancellationToken;
 import dev.loommcp.McpCancelledException;
 import dev.loommcp.McpClient;
 import dev.loommcp.McpClosedException;
-import dev.loommcp.ProtocolMode;
+import dev.loommcp.config.ProtocolMode;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.testing.LeakCheck;
@@ -96,7 +96,7 @@ class HttpRefusalTest extends ServerTestBase {
         });
         try (McpClient client = client()) {
             client.connect();
-            assertThat(client.callTool("t", Map.of(), RequestOptions.timeout(Duration.ofSeconds(20))).content())
+            assertThat(client.callTool("t", Map.of(), RequestOptions.ofTimeout(Duration.ofSeconds(20))).content())
                     .hasSize(1);
         }
         List<TestServer.Req> calls = calls();
@@ -111,7 +111,7 @@ class HttpRefusalTest extends ServerTestBase {
         try (McpClient client = client()) {
             client.connect();
             long start = System.nanoTime();
-            assertThatThrownBy(() -> client.callTool("t", Map.of(), RequestOptions.timeout(Duration.ofSeconds(10))))
+            assertThatThrownBy(() -> client.callTool("t", Map.of(), RequestOptions.ofTimeout(Duration.ofSeconds(10))))
                     .isInstanceOfSatisfying(McpRateLimitedException.class, e -> {
                         assertThat(e.statusCode()).isEqualTo(429);
                         assertThat(e.retryAfter()).contains(Duration.ofSeconds(30));
@@ -131,7 +131,7 @@ class HttpRefusalTest extends ServerTestBase {
         serveRequests((req, ex) -> refuse(ex, 503, "3600"));
         try (McpClient client = client()) {
             client.connect();
-            assertThatThrownBy(() -> client.callTool("t", Map.of(), RequestOptions.timeout(Duration.ofHours(2))))
+            assertThatThrownBy(() -> client.callTool("t", Map.of(), RequestOptions.ofTimeout(Duration.ofHours(2))))
                     .isInstanceOfSatisfying(McpRateLimitedException.class, e -> {
                         assertThat(e.retryAfter()).contains(Duration.ofHours(1));
                         assertThat(e.getMessage()).contains("waits at most 60 s");
@@ -145,7 +145,7 @@ class HttpRefusalTest extends ServerTestBase {
         serveRequests((req, ex) -> refuse(ex, 429, req.body().contains("\"zero\"") ? "0" : null));
         try (McpClient client = client()) {
             client.connect();
-            assertThatThrownBy(() -> client.callTool("zero", Map.of(), RequestOptions.timeout(Duration.ofSeconds(30))))
+            assertThatThrownBy(() -> client.callTool("zero", Map.of(), RequestOptions.ofTimeout(Duration.ofSeconds(30))))
                     .isInstanceOfSatisfying(McpRateLimitedException.class, e -> {
                         assertThat(e.attempts()).isEqualTo(RetryPolicy.MAX_SENDS);
                         assertThat(e.retryAfter()).contains(Duration.ZERO);
@@ -153,7 +153,7 @@ class HttpRefusalTest extends ServerTestBase {
                     });
             assertThat(calls()).hasSize(RetryPolicy.MAX_SENDS);
             // without Retry-After: the backoff (250, 500, 1000, 2000 ms, each jittered down to half)
-            assertThatThrownBy(() -> client.callTool("none", Map.of(), RequestOptions.timeout(Duration.ofSeconds(30))))
+            assertThatThrownBy(() -> client.callTool("none", Map.of(), RequestOptions.ofTimeout(Duration.ofSeconds(30))))
                     .isInstanceOfSatisfying(McpRateLimitedException.class, e -> {
                         assertThat(e.attempts()).isEqualTo(RetryPolicy.MAX_SENDS);
                         assertThat(e.retryAfter()).isEmpty();
@@ -203,7 +203,7 @@ class HttpRefusalTest extends ServerTestBase {
         McpClient client = client();
         client.connect();
         FutureTask<Object> call = new FutureTask<>(() -> client.callTool("t", Map.of(),
-                RequestOptions.timeout(Duration.ofMinutes(2))));
+                RequestOptions.ofTimeout(Duration.ofMinutes(2))));
         Thread.ofVirtual().start(call);
         org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(20)).until(() -> calls().size() == 1);
         Thread.sleep(200);

@@ -7,8 +7,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.loommcp.McpClient;
-import dev.loommcp.ProtocolMode;
-import dev.loommcp.McpClientListener;
+import dev.loommcp.config.ProtocolMode;
+import dev.loommcp.event.McpClientListener;
 import dev.loommcp.McpProtocolException;
 import dev.loommcp.McpSessionExpiredException;
 import dev.loommcp.McpTransportException;
@@ -350,7 +350,7 @@ class HttpSessionExpiryTest {
                 threads.add(Thread.ofVirtual().start(() -> {
                     try {
                         CallToolResult r = client.callTool(idempotent ? "idem" : "plain", Map.of(),
-                                dev.loommcp.RequestOptions.timeout(Duration.ofSeconds(20)));
+                                dev.loommcp.RequestOptions.ofTimeout(Duration.ofSeconds(20)));
                         assertThat(((TextContent) r.content().get(0)).text()).isEqualTo("s2");
                     } catch (McpSessionExpiredException e) {
                         if (idempotent || duringRenewal) {
@@ -380,7 +380,7 @@ class HttpSessionExpiryTest {
     void aResumptionAnswered404IsTheSessionsExpiryAndAnIdempotentCallIsResent() throws Exception {
         client.listAllTools(); // the catalog learns the tools' annotations
         restartMidStream.set(true);
-        CallToolResult r = client.callTool("idem", Map.of(), dev.loommcp.RequestOptions.timeout(
+        CallToolResult r = client.callTool("idem", Map.of(), dev.loommcp.RequestOptions.ofTimeout(
                 Duration.ofSeconds(20)));
         assertThat(((TextContent) r.content().get(0)).text()).isEqualTo("s2");
         assertThat(server.requests("GET")).as("the resumption, in the session the server forgot")

@@ -13,14 +13,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.loommcp.McpClient;
-import dev.loommcp.ProtocolMode;
+import dev.loommcp.config.ProtocolMode;
 import dev.loommcp.McpClosedException;
 import dev.loommcp.McpTimeoutException;
 import dev.loommcp.McpTransportException;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import dev.loommcp.spi.TransportContext;
 import dev.loommcp.testing.LeakCheck;
 import dev.loommcp.testing.RecordingSink;
@@ -400,7 +400,7 @@ class HttpTransportFaultsTest {
         try (McpClient client = McpClient.newBuilder(HttpTransport.newBuilder(server.uri("/mcp")).build())
                 .protocolMode(ProtocolMode.LEGACY).build()) {
             client.connect();
-            assertThatThrownBy(() -> client.callTool("slow", Map.of(), RequestOptions.timeout(Duration.ofMillis(300))))
+            assertThatThrownBy(() -> client.callTool("slow", Map.of(), RequestOptions.ofTimeout(Duration.ofMillis(300))))
                     .isInstanceOf(McpTimeoutException.class)
                     .hasMessageContaining("tools/call")
                     .hasMessageContaining("(the transport was waiting 30000 ms to resume the response stream (the "
@@ -555,7 +555,7 @@ class HttpTransportFaultsTest {
             client.connect();
             for (int i = 0; i < rounds; i++) {
                 assertThatThrownBy(() -> client.callTool("slow", Map.of(),
-                        RequestOptions.timeout(Duration.ofMillis(100))))
+                        RequestOptions.ofTimeout(Duration.ofMillis(100))))
                         .isInstanceOf(McpTimeoutException.class);
                 // the exchange ran on this thread, blocked in the HTTP client's send, and was ended by an
                 // interrupt (the session's deadline watcher cancelled it, or the header timer fired): never left set
@@ -624,7 +624,7 @@ class HttpTransportFaultsTest {
                 .connectTimeout(Duration.ofMillis(200)).idleTimeout(Duration.ofMillis(300)).build();
         List<RequestId> failedIds = new CopyOnWriteArrayList<>();
         try (McpClient client = McpClient.newBuilder(transport).protocolMode(ProtocolMode.LEGACY)
-                .eventListener(new dev.loommcp.McpEventListener() {
+                .eventListener(new dev.loommcp.event.McpEventListener() {
                     @Override
                     public void requestFailed(String method, RequestId id, Duration elapsed, Throwable failure) {
                         failedIds.add(id);
@@ -633,7 +633,7 @@ class HttpTransportFaultsTest {
             client.connect();
             for (int i = 0; i < 2; i++) {
                 assertThatThrownBy(() -> client.callTool("slow", Map.of(),
-                        RequestOptions.timeout(Duration.ofSeconds(30))))
+                        RequestOptions.ofTimeout(Duration.ofSeconds(30))))
                         .isInstanceOf(McpTransportException.class)
                         .hasMessageContaining("tools/call");
                 assertThat(Thread.currentThread().isInterrupted()).isFalse();

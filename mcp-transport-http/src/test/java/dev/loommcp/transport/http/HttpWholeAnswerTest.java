@@ -9,7 +9,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.loommcp.McpClient;
 import dev.loommcp.McpTimeoutException;
 import dev.loommcp.McpTransportException;
-import dev.loommcp.ProtocolMode;
+import dev.loommcp.config.ProtocolMode;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.testing.LeakCheck;
 import java.net.http.HttpClient;
@@ -149,7 +149,7 @@ class HttpWholeAnswerTest extends ServerTestBase {
             for (int i = 0; i < 3; i++) {
                 long start = System.nanoTime();
                 assertThatThrownBy(() -> client.callTool("stalls", Map.of(),
-                        RequestOptions.timeout(Duration.ofMillis(300))))
+                        RequestOptions.ofTimeout(Duration.ofMillis(300))))
                         .isInstanceOf(McpTimeoutException.class);
                 assertThat(Duration.ofNanos(System.nanoTime() - start)).isLessThan(Duration.ofSeconds(10));
                 assertThat(Thread.currentThread().isInterrupted()).as("interrupt flag after call " + i).isFalse();
@@ -166,7 +166,7 @@ class HttpWholeAnswerTest extends ServerTestBase {
                 .idleTimeout(Duration.ofMillis(300)).build()).protocolMode(ProtocolMode.LEGACY).build()) {
             client.connect();
             assertThatThrownBy(() -> client.callTool("stalls", Map.of(),
-                    RequestOptions.timeout(Duration.ofSeconds(30))))
+                    RequestOptions.ofTimeout(Duration.ofSeconds(30))))
                     .isInstanceOf(McpTransportException.class).hasMessageContaining("idle timeout");
         }
     }

@@ -2,7 +2,7 @@ package dev.loommcp.transport.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import dev.loommcp.spi.TransportContext;
 import dev.loommcp.testing.RecordingSink;
 import java.util.List;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.loommcp.McpClient;
-import dev.loommcp.ProtocolMode;
+import dev.loommcp.config.ProtocolMode;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.schema.Implementation;
 import dev.loommcp.schema.Tool;
@@ -40,7 +40,7 @@ class SseReferenceServerTest {
         }
     }
 
-    private static dev.loommcp.McpClientBuilder client(dev.loommcp.spi.McpTransport transport) {
+    private static dev.loommcp.McpClient.Builder client(dev.loommcp.spi.McpTransport transport) {
         return McpClient.newBuilder(transport)
                 .clientInfo(Implementation.of("sse-test", "1.0"))
                 .requestTimeout(Duration.ofSeconds(30));

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.sun.net.httpserver.HttpExchange;
 import dev.loommcp.McpClient;
 import dev.loommcp.McpTransportException;
-import dev.loommcp.ProtocolMode;
+import dev.loommcp.config.ProtocolMode;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.internal.json.Json;
 import dev.loommcp.schema.TextContent;
@@ -144,7 +144,7 @@ class SseRefusalAndCodingTest {
         refuseCall = n -> new String[] {"429", "45"};
         try (McpClient client = client()) {
             client.connect();
-            assertThatThrownBy(() -> client.callTool("t", Map.of(), RequestOptions.timeout(Duration.ofSeconds(10))))
+            assertThatThrownBy(() -> client.callTool("t", Map.of(), RequestOptions.ofTimeout(Duration.ofSeconds(10))))
                     .isInstanceOfSatisfying(McpRateLimitedException.class, e -> {
                         assertThat(e.retryAfter()).contains(Duration.ofSeconds(45));
                         assertThat(e.attempts()).isEqualTo(1);

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.sun.net.httpserver.HttpExchange;
 import dev.loommcp.McpClient;
-import dev.loommcp.McpClientBuilder;
 import dev.loommcp.McpClosedException;
 import dev.loommcp.McpSessionExpiredException;
 import dev.loommcp.McpTimeoutException;
@@ -15,7 +14,7 @@ import dev.loommcp.internal.json.Json;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
 import dev.loommcp.schema.Implementation;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import dev.loommcp.spi.McpTransport;
 import dev.loommcp.spi.TransportContext;
 import dev.loommcp.testing.LeakCheck;
@@ -109,7 +108,7 @@ class SseTransportTest {
         };
     }
 
-    private McpClientBuilder client(McpTransport transport) {
+    private McpClient.Builder client(McpTransport transport) {
         return McpClient.newBuilder(transport)
                 .clientInfo(Implementation.of("sse-fake-test", "1.0"))
                 .requestTimeout(Duration.ofSeconds(20));

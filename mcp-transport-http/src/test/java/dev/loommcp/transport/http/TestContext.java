@@ -1,7 +1,7 @@
 package dev.loommcp.transport.http;
 
 import dev.loommcp.jsonrpc.RequestId;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import dev.loommcp.spi.RequestRouting;
 import dev.loommcp.spi.SendContext;
 import java.time.Duration;

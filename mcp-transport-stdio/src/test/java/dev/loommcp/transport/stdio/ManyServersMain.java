@@ -52,7 +52,7 @@ public final class ManyServersMain {
                         .build();
                 McpClient c = McpClient.newBuilder(t).build();
                 clients.add(c);
-                c.connect(RequestOptions.timeout(Duration.ofSeconds(30)));
+                c.connect(RequestOptions.ofTimeout(Duration.ofSeconds(30)));
                 if ((i + 1) % 50 == 0 || i < 10) {
                     System.out.println("OPENED " + (i + 1));
                 }
@@ -79,7 +79,7 @@ public final class ManyServersMain {
                 callers.add(Thread.ofVirtual().start(() -> {
                     try {
                         CallToolResult r = c.callTool("ping", Map.of(),
-                                RequestOptions.timeout(Duration.ofSeconds(30)));
+                                RequestOptions.ofTimeout(Duration.ofSeconds(30)));
                         if (r.content().get(0) instanceof TextContent tc && tc.text().startsWith("pong ")) {
                             answered.incrementAndGet();
                         } else {

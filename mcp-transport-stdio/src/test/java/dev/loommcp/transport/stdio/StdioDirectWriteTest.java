@@ -7,7 +7,7 @@ import dev.loommcp.McpTimeoutException;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import dev.loommcp.spi.SendContext;
 import dev.loommcp.spi.TransportContext;
 import dev.loommcp.testing.LeakCheck;
@@ -152,7 +152,7 @@ class StdioDirectWriteTest {
             for (int i = 0; i < 100; i++) {
                 callers.add(Thread.ofVirtual().start(() -> {
                     try {
-                        c.callTool("x", Map.of("pad", pad), RequestOptions.timeout(Duration.ofMillis(500)));
+                        c.callTool("x", Map.of("pad", pad), RequestOptions.ofTimeout(Duration.ofMillis(500)));
                         outcomes.add(new AssertionError("answered"));
                     } catch (Throwable e) {
                         outcomes.add(e);

@@ -97,7 +97,7 @@ class UnixReferenceServerTest {
         try (McpClient client = client()) {
             client.connect();
             assertThatThrownBy(() -> client.callTool("trigger-long-running-operation",
-                    Map.of("duration", 5, "steps", 5), RequestOptions.timeout(Duration.ofMillis(500))))
+                    Map.of("duration", 5, "steps", 5), RequestOptions.ofTimeout(Duration.ofMillis(500))))
                     .isInstanceOf(McpTimeoutException.class);
             assertThat(client.pendingRequestCount()).isZero();
             assertThat(client.callTool("echo", Map.of("message", "still here")).text())

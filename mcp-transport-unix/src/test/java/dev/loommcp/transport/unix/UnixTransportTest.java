@@ -11,7 +11,7 @@ import dev.loommcp.McpClient;
 import dev.loommcp.McpException;
 import dev.loommcp.McpTimeoutException;
 import dev.loommcp.McpTransportException;
-import dev.loommcp.ProtocolMode;
+import dev.loommcp.config.ProtocolMode;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.testing.LeakCheck;
 import dev.loommcp.transport.http.HttpConnector;
@@ -273,7 +273,7 @@ class UnixTransportTest {
                 // 3 s, not less: on a loaded machine a shorter deadline can pass before the request reaches the
                 // server, which then never holds (or sees the close of) its connection
                 assertThatThrownBy(() -> client.callTool("hang", Map.of(),
-                        RequestOptions.timeout(Duration.ofSeconds(3))))
+                        RequestOptions.ofTimeout(Duration.ofSeconds(3))))
                         .isInstanceOf(McpTimeoutException.class);
                 // the server saw the connection close: the abort reached the socket
                 assertThat(server.clientGone.await(10, TimeUnit.SECONDS)).isTrue();

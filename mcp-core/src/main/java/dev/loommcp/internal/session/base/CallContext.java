@@ -4,7 +4,7 @@ import dev.loommcp.internal.scope.Scope;
 
 import dev.loommcp.internal.concurrent.UserCode;
 import dev.loommcp.jsonrpc.RequestId;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import dev.loommcp.spi.RequestRouting;
 import dev.loommcp.spi.SendContext;
 import java.util.Optional;

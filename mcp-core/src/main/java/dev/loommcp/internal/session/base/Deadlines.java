@@ -2,7 +2,7 @@ package dev.loommcp.internal.session.base;
 
 import dev.loommcp.McpTimeoutException;
 import dev.loommcp.RequestOptions;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import java.time.Duration;
 import java.time.temporal.ChronoUnit;
 

@@ -1,17 +1,15 @@
 package dev.loommcp.internal.session.era;
 
 import dev.loommcp.CancellationToken;
-import dev.loommcp.Era;
+import dev.loommcp.config.Era;
 import dev.loommcp.McpCancelledException;
 import dev.loommcp.McpClosedException;
 import dev.loommcp.McpException;
-import dev.loommcp.McpMissingCapabilityException;
 import dev.loommcp.McpProtocolException;
 import dev.loommcp.McpRpcException;
 import dev.loommcp.McpTimeoutException;
 import dev.loommcp.McpTransportException;
-import dev.loommcp.McpUnsupportedVersionException;
-import dev.loommcp.ProtocolMode;
+import dev.loommcp.config.ProtocolMode;
 import dev.loommcp.internal.json.FastResults;
 import dev.loommcp.internal.json.JsonRpcCodec;
 import dev.loommcp.internal.session.base.CallContext;
@@ -22,7 +20,7 @@ import dev.loommcp.jsonrpc.RequestId;
 import dev.loommcp.schema.DiscoverResult;
 import dev.loommcp.schema.Implementation;
 import dev.loommcp.schema.ServerCapabilities;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import dev.loommcp.spi.McpTransport;
 import dev.loommcp.spi.RequestRouting;
 import dev.loommcp.spi.TransportContext;
@@ -32,6 +30,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import dev.loommcp.Registration;
 
 /**
  * The modern era's {@code server/discover} (MCP 2026-07-28 "server/discover"; "Versioning: backward compatibility
@@ -46,9 +45,9 @@ public final class Discovery {
     /** {@code -32020}: a header does not match the body (a recognized modern error). */
     static final int HEADER_MISMATCH = -32020;
     /** {@code -32021}: the request lacks a client capability the server needs (a recognized modern error). */
-    static final int MISSING_CAPABILITY = -32021;
+    static final int MISSING_CAPABILITY = JsonRpcError.MISSING_REQUIRED_CLIENT_CAPABILITY;
     /** {@code -32022}: the request's protocol version is not supported (a recognized modern error). */
-    public static final int UNSUPPORTED_VERSION = -32022;
+    public static final int UNSUPPORTED_VERSION = JsonRpcError.UNSUPPORTED_PROTOCOL_VERSION;
 
     /** The modern versions this client speaks, newest first. */
     static final List<String> MODERN_VERSIONS = List.of(ProtocolMode.MODERN_PROTOCOL_VERSION);
@@ -188,7 +187,7 @@ public final class Discovery {
         if (failure instanceof McpProtocolException) {
             return "an answer that is not a server/discover result (" + failure.getMessage() + ")";
         }
-        if (failure instanceof McpUnsupportedVersionException u) {
+        if (failure instanceof McpRpcException u && u.code() == UNSUPPORTED_VERSION) {
             return mutualVersion(u.supportedVersions()) == null
                     ? "-32022 naming no modern version (" + u.supportedVersions() + ")" : null;
         }
@@ -278,7 +277,7 @@ public final class Discovery {
         RequestId id = ProbeSink.PROBE_ID;
         CallContext context = new CallContext(probeDeadline, id, false,
                 envelope.routing("server/discover", null, version));
-        CancellationToken.Registration registration = token == null ? null
+        Registration registration = token == null ? null
                 : token.onCancel(() -> answer.completeExceptionally(new CancelSignal(token.reason())));
         // the probe's wait is not a call of the session: a close of the client reaches it only through this
         Runnable unregister = whenClosed.apply(() -> answer.completeExceptionally(new McpClosedException(
@@ -376,23 +375,6 @@ public final class Discovery {
          * @return the routing
          */
         RequestRouting routing(String method, Map<String, Object> params, String version);
-    }
-
-    /**
-     * A {@code -32022} or {@code -32021} error as its typed exception; any other error as it is.
-     *
-     * @param method the method that failed
-     * @param e      the error
-     * @return the typed error
-     */
-    public static McpRpcException typed(String method, McpRpcException e) {
-        return switch (e.code()) {
-            case UNSUPPORTED_VERSION -> e instanceof McpUnsupportedVersionException ? e
-                    : new McpUnsupportedVersionException(method, e.requestId(), e.error());
-            case MISSING_CAPABILITY -> e instanceof McpMissingCapabilityException ? e
-                    : new McpMissingCapabilityException(method, e.requestId(), e.error());
-            default -> e;
-        };
     }
 
     /**

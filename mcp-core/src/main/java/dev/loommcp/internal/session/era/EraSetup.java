@@ -1,17 +1,17 @@
 package dev.loommcp.internal.session.era;
 
-import dev.loommcp.Era;
+import dev.loommcp.config.Era;
 import dev.loommcp.McpException;
 import dev.loommcp.McpProtocolException;
 import dev.loommcp.McpRpcException;
 import dev.loommcp.McpTimeoutException;
 import dev.loommcp.McpTransportException;
-import dev.loommcp.ProtocolMode;
+import dev.loommcp.config.ProtocolMode;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.internal.session.base.Deadlines;
 import dev.loommcp.schema.DiscoverResult;
 import dev.loommcp.schema.InitializeResult;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import dev.loommcp.spi.McpTransport;
 import java.time.Duration;
 import java.util.Locale;
@@ -292,13 +292,9 @@ public final class EraSetup {
 
     /** The legacy handshake: {@code initialize}, its checks, {@code notifications/initialized}. */
     private void initializeLegacy(RequestOptions options, Deadline deadline) throws InterruptedException {
-        InitializeResult result;
-        try {
-            result = handshake.initialize(host::handshakeCall,
-                    Deadlines.within(options, deadline, "initialize"));
-        } catch (McpRpcException e) {
-            throw Discovery.typed("initialize", e); // -32022: a modern-only server names its versions
-        }
+        // a -32022 (a modern-only server naming its versions) reaches initializeOrDiscover as it came
+        InitializeResult result = handshake.initialize(host::handshakeCall,
+                Deadlines.within(options, deadline, "initialize"));
         host.initialized(result);
         handshake.confirm(result, deadline);
     }

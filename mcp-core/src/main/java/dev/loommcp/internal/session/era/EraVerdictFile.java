@@ -1,6 +1,6 @@
 package dev.loommcp.internal.session.era;
 
-import dev.loommcp.Era;
+import dev.loommcp.config.Era;
 import dev.loommcp.internal.json.Json;
 import java.io.IOException;
 import java.io.InputStream;

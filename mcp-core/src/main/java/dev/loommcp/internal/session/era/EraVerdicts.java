@@ -1,6 +1,6 @@
 package dev.loommcp.internal.session.era;
 
-import dev.loommcp.Era;
+import dev.loommcp.config.Era;
 import dev.loommcp.schema.DiscoverResult;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;

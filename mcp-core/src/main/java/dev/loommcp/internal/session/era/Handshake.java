@@ -8,7 +8,7 @@ import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.schema.ClientCapabilities;
 import dev.loommcp.schema.Implementation;
 import dev.loommcp.schema.InitializeResult;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import dev.loommcp.spi.McpTransport;
 import java.util.LinkedHashMap;
 import java.util.List;

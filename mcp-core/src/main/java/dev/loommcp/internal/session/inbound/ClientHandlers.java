@@ -1,9 +1,9 @@
 package dev.loommcp.internal.session.inbound;
 
-import dev.loommcp.ElicitationHandler;
+import dev.loommcp.handler.ElicitationHandler;
 import dev.loommcp.McpProtocolException;
-import dev.loommcp.RootsHandler;
-import dev.loommcp.SamplingHandler;
+import dev.loommcp.handler.RootsHandler;
+import dev.loommcp.handler.SamplingHandler;
 import dev.loommcp.internal.json.Json;
 import dev.loommcp.internal.net.Hosts;
 import dev.loommcp.internal.session.config.SessionConfig;

@@ -1,6 +1,6 @@
 package dev.loommcp.internal.session.inbound;
 
-import dev.loommcp.McpClientListener;
+import dev.loommcp.event.McpClientListener;
 import dev.loommcp.McpProtocolException;
 import dev.loommcp.internal.concurrent.BoundedQueue;
 import dev.loommcp.internal.concurrent.McpThreads;
@@ -57,7 +57,7 @@ public final class InboundDispatcher {
         void onProgress(JsonRpcMessage.Notification progress);
 
         /** The default deadline for an answer sent now. */
-        dev.loommcp.spi.Deadline defaultDeadline();
+        dev.loommcp.Deadline defaultDeadline();
     }
 
     private final SessionConfig config;
@@ -175,7 +175,7 @@ public final class InboundDispatcher {
                 tools.markStale();
                 McpClientListener listener = config.listener();
                 if (listener != null) {
-                    host.dispatch(listener::onToolsChanged, EventLoop.SMALL_EVENT_BYTES);
+                    host.dispatch(listener::onToolsListChanged, EventLoop.SMALL_EVENT_BYTES);
                 }
             }
             case "notifications/message" -> {

@@ -5,7 +5,7 @@ import dev.loommcp.McpRpcException;
 import dev.loommcp.McpTimeoutException;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.internal.session.base.Deadlines;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -125,7 +125,7 @@ final class ResourceHolds {
                 }
                 try {
                     host.request("resources/unsubscribe", Map.of("uri", uri),
-                            RequestOptions.timeout(deadline.remaining()));
+                            RequestOptions.ofTimeout(deadline.remaining()));
                 } catch (InterruptedException ie) {
                     Thread.currentThread().interrupt();
                     return;
@@ -177,7 +177,7 @@ final class ResourceHolds {
             if (!canSubscribe || host.isClosed() || deadline.isExpired()) {
                 return;
             }
-            host.request("resources/subscribe", Map.of("uri", uri), RequestOptions.timeout(deadline.remaining()));
+            host.request("resources/subscribe", Map.of("uri", uri), RequestOptions.ofTimeout(deadline.remaining()));
             e.subscribed = true;
         } catch (InterruptedException ie) {
             Thread.currentThread().interrupt();

@@ -1,7 +1,7 @@
 package dev.loommcp.internal.session.subscriptions;
 
-import dev.loommcp.SubscriptionFilter;
-import dev.loommcp.SubscriptionListener;
+import dev.loommcp.event.SubscriptionFilter;
+import dev.loommcp.event.SubscriptionListener;
 import dev.loommcp.internal.concurrent.UserCode;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package dev.loommcp.internal.session.subscriptions;
 
 import dev.loommcp.CancellationToken;
-import dev.loommcp.Era;
+import dev.loommcp.config.Era;
 import dev.loommcp.McpCancelledException;
 import dev.loommcp.McpClosedException;
 import dev.loommcp.McpException;
@@ -10,9 +10,9 @@ import dev.loommcp.McpTimeoutException;
 import dev.loommcp.McpTransportException;
 import dev.loommcp.McpUnsupportedInEraException;
 import dev.loommcp.RequestOptions;
-import dev.loommcp.Subscription;
-import dev.loommcp.SubscriptionFilter;
-import dev.loommcp.SubscriptionListener;
+import dev.loommcp.event.Subscription;
+import dev.loommcp.event.SubscriptionFilter;
+import dev.loommcp.event.SubscriptionListener;
 import dev.loommcp.internal.concurrent.UserCode;
 import dev.loommcp.internal.json.Ids;
 import dev.loommcp.internal.json.JsonSize;
@@ -22,7 +22,7 @@ import dev.loommcp.internal.session.base.Params;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
 import dev.loommcp.schema.ServerCapabilities;
-import dev.loommcp.spi.Deadline;
+import dev.loommcp.Deadline;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,6 +37,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
+import dev.loommcp.Registration;
 
 /**
  * The subscriptions of one session ({@code McpClient.listen}), in both eras.
@@ -236,7 +237,7 @@ public final class Subscriptions {
             host.ensureConnected(LISTEN); // throws the closed exception
         }
         host.startBackground("listen", sub::run);
-        CancellationToken.Registration registration = token == null ? null
+        Registration registration = token == null ? null
                 : token.onCancel(() -> sub.firstAck.completeExceptionally(new McpCancelledException(LISTEN
                 + " cancelled before it was acknowledged: " + token.reason())));
         try {

@@ -6,7 +6,7 @@ import com.networknt.schema.Schema;
 import com.networknt.schema.SchemaRegistry;
 import com.networknt.schema.SpecificationVersion;
 import dev.loommcp.McpProtocolException;
-import dev.loommcp.OutputSchemaValidation;
+import dev.loommcp.config.OutputSchemaValidation;
 import dev.loommcp.internal.json.Json;
 import dev.loommcp.schema.CallToolResult;
 import dev.loommcp.schema.Tool;

@@ -3,7 +3,7 @@ package dev.loommcp.internal.session.era;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.loommcp.Era;
+import dev.loommcp.config.Era;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;

@@ -3,17 +3,18 @@ package dev.loommcp.internal.session.subscriptions;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.loommcp.CancellationToken;
-import dev.loommcp.Era;
+import dev.loommcp.config.Era;
 import dev.loommcp.McpCancelledException;
 import dev.loommcp.McpException;
 import dev.loommcp.McpTransportException;
-import dev.loommcp.ProtocolMode;
+import dev.loommcp.config.ProtocolMode;
 import dev.loommcp.RequestOptions;
-import dev.loommcp.Subscription;
-import dev.loommcp.SubscriptionFilter;
-import dev.loommcp.SubscriptionListener;
+import dev.loommcp.event.Subscription;
+import dev.loommcp.event.SubscriptionFilter;
+import dev.loommcp.event.SubscriptionListener;
 import dev.loommcp.internal.session.Session;
-import dev.loommcp.internal.session.config.SessionConfig;
+import dev.loommcp.ClientConfigs;
+import dev.loommcp.McpClient;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.jsonrpc.RequestId;
 import dev.loommcp.schema.ServerCapabilities;
@@ -34,6 +35,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import dev.loommcp.Registration;
 
 /**
  * {@link Subscriptions} below the public API: string listen ids (which the session itself never sends, but a modern
@@ -127,7 +129,7 @@ class SubscriptionsTest {
             CompletableFuture<Object> f = new CompletableFuture<>();
             calls.put(id, f);
             CancellationToken token = options.token().orElseThrow();
-            CancellationToken.Registration reg = token.onCancel(() -> f.completeExceptionally(
+            Registration reg = token.onCancel(() -> f.completeExceptionally(
                     new McpCancelledException("cancelled: " + token.reason())));
             onSent.accept(id);
             sent.add(id);
@@ -287,9 +289,7 @@ class SubscriptionsTest {
             }
             return ScriptedTransport.HOLD;
         });
-        SessionConfig.Builder config = new SessionConfig.Builder(server);
-        config.protocolMode(ProtocolMode.MODERN);
-        Session session = new Session(config.build());
+        Session session = new Session(ClientConfigs.of(McpClient.newBuilder(server).protocolMode(ProtocolMode.MODERN)));
         try {
             session.connect(RequestOptions.DEFAULT);
             session.subscriptions().backoff(new Subscriptions.Backoff(Duration.ofMillis(1), Duration.ofMillis(8), 4));

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.loommcp.McpProtocolException;
-import dev.loommcp.OutputSchemaValidation;
+import dev.loommcp.config.OutputSchemaValidation;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.internal.json.Json;
 import dev.loommcp.internal.session.Paging;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.loommcp.McpProtocolException;
-import dev.loommcp.OutputSchemaValidation;
+import dev.loommcp.config.OutputSchemaValidation;
 import dev.loommcp.schema.CallToolResult;
 import dev.loommcp.schema.Tool;
 import java.util.List;

@@ -1,14 +1,14 @@
 package dev.example.consumer;
 
-import dev.loommcp.Era;
 import dev.loommcp.McpClient;
-import dev.loommcp.OutputSchemaValidation;
-import dev.loommcp.ProtocolMode;
+import dev.loommcp.config.Era;
+import dev.loommcp.config.OutputSchemaValidation;
+import dev.loommcp.config.ProtocolMode;
+import dev.loommcp.hosts.HostedTool;
+import dev.loommcp.hosts.McpServers;
 import dev.loommcp.schema.CallToolResult;
 import dev.loommcp.schema.Implementation;
 import dev.loommcp.schema.Tool;
-import dev.loommcp.hosts.HostedTool;
-import dev.loommcp.hosts.McpServers;
 import dev.loommcp.tasks.McpTasks;
 import dev.loommcp.testing.ScriptedServerTransport;
 import dev.loommcp.transport.http.HttpTransport;

@@ -1,6 +1,8 @@
-package dev.loommcp;
+package dev.loommcp.event;
 
 import dev.loommcp.jsonrpc.JsonRpcMessage;
+import dev.loommcp.McpClosedException;
+import dev.loommcp.McpException;
 
 /**
  * Receives what a {@link Subscription} delivers. Every method has an empty default: implement what you need. Called

@@ -1,7 +1,9 @@
-package dev.loommcp;
+package dev.loommcp.handler;
 
 import dev.loommcp.schema.Root;
 import java.util.List;
+import dev.loommcp.McpClient;
+import dev.loommcp.McpInputRequiredException;
 
 /**
  * Answers {@code roots/list} requests: the URIs the server may operate on (MCP "Roots"). Setting one on the builder
@@ -9,7 +11,7 @@ import java.util.List;
  * {@link McpClient#notifyRootsListChanged()}). The same handler serves both protocol eras.
  *
  * <p>2025 era: runs on its own virtual thread per request (at most
- * {@link McpClientBuilder#maxConcurrentServerRequests} at once); interrupted when the server cancels or the client
+ * {@link McpClient.Builder#maxConcurrentServerRequests} at once); interrupted when the server cancels or the client
  * closes. Anything it throws, {@link Error}s included, is logged at {@code WARNING} and answered with JSON-RPC error
  * -32603 naming the exception's class.
  *

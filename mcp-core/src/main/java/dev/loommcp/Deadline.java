@@ -1,4 +1,4 @@
-package dev.loommcp.spi;
+package dev.loommcp;
 
 import java.time.Duration;
 import java.time.Instant;

@@ -1,17 +1,19 @@
-package dev.loommcp;
+package dev.loommcp.event;
 
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.schema.LoggingMessageNotification;
+import dev.loommcp.McpClient;
+import dev.loommcp.McpSessionExpiredException;
 
 /**
  * Receives what a server tells the client on its own initiative: notifications, tool-list changes, log messages and
- * session restarts. Set one with {@link McpClientBuilder#listener(McpClientListener)}; every method has a default
+ * session restarts. Set one with {@link McpClient.Builder#listener(McpClientListener)}; every method has a default
  * that does nothing, so an implementation overrides only what it needs.
  *
  * <p>Methods are called on the client's event thread ({@code mcp-events-N}), one at a time, in arrival order; they
  * should return promptly and may call the client (for example to list tools again, or to close it). Events that wait
- * for the listener are bounded ({@link McpClientBuilder#listenerQueueCapacity},
- * {@link McpClientBuilder#listenerQueueBytes}); beyond that the oldest are dropped and counted
+ * for the listener are bounded ({@link McpClient.Builder#listenerQueueCapacity},
+ * {@link McpClient.Builder#listenerQueueBytes}); beyond that the oldest are dropped and counted
  * ({@link McpClient#droppedEventCount()}). Whatever a method throws, {@link Error}s included, is logged at
  * {@code WARNING} (without its message) and ignored: the next event is still delivered.
  */
@@ -31,7 +33,7 @@ public interface McpClientListener {
      * Called for {@code notifications/tools/list_changed}: the server's tool list changed. Until the tools are
      * listed again, output-schema checks are skipped for the stale definitions.
      */
-    default void onToolsChanged() {
+    default void onToolsListChanged() {
     }
 
     /**

@@ -1,9 +1,10 @@
-package dev.loommcp;
+package dev.loommcp.config;
 
 import dev.loommcp.internal.session.era.Handshake;
 import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
+import dev.loommcp.McpClient;
 
 /**
  * How a client picks the protocol era of a connection (MCP 2026-07-28 "Versioning: backward compatibility with
@@ -21,7 +22,7 @@ import java.util.Optional;
  *       session's own process, which a legacy server goes on serving after its error; only when the probe ended the
  *       process (it exited) is a fresh one started, after the first is gone, so one process runs at a time. The
  *       verdict is cached per server (stdio command line, directory and environment; HTTP endpoint) for the life of
- *       the JVM, across JVMs with {@link McpClientBuilder#eraVerdictCache}, and probed again when it fails.</li>
+ *       the JVM, across JVMs with {@link McpClient.Builder#eraVerdictCache}, and probed again when it fails.</li>
  *   <li>{@link #LEGACY}: {@code initialize} at once, offering the newest legacy version; never probes.</li>
  *   <li>{@link #MODERN}: {@code server/discover} on the connection itself; fails when the server does not speak a
  *       modern version; never falls back.</li>

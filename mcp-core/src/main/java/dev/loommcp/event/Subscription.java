@@ -1,4 +1,7 @@
-package dev.loommcp;
+package dev.loommcp.event;
+
+import dev.loommcp.McpClient;
+import dev.loommcp.Registration;
 
 /**
  * A running subscription opened by {@code McpClient.listen} (MCP 2026-07-28 "Subscriptions"; in the legacy era
@@ -6,9 +9,9 @@ package dev.loommcp;
  * over HTTP that closes the {@code subscriptions/listen} response stream, over stdio it sends
  * {@code notifications/cancelled} for the listen request; in the legacy era it unsubscribes the resources.
  *
- * <p>Thread-safe.
+ * <p>Thread-safe. A subscription is a {@link Registration}: its {@link #close()} is idempotent and throws nothing.
  */
-public interface Subscription extends AutoCloseable {
+public interface Subscription extends Registration {
 
     /**
      * Returns what was asked for.

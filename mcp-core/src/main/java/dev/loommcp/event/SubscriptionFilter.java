@@ -1,4 +1,4 @@
-package dev.loommcp;
+package dev.loommcp.event;
 
 import java.util.ArrayList;
 import java.util.LinkedHashSet;

@@ -1,6 +1,7 @@
-package dev.loommcp;
+package dev.loommcp.event;
 
 import dev.loommcp.schema.ProgressNotification;
+import dev.loommcp.RequestOptions;
 
 /**
  * Receives {@code notifications/progress} for one call (MCP "Progress"). Set through

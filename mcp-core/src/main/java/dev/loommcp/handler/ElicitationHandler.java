@@ -1,7 +1,9 @@
-package dev.loommcp;
+package dev.loommcp.handler;
 
 import dev.loommcp.schema.ElicitRequest;
 import dev.loommcp.schema.ElicitResult;
+import dev.loommcp.McpInputRequiredException;
+import dev.loommcp.McpProtocolException;
 
 /**
  * Answers {@code elicitation/create} requests from the server (MCP 2025-06-18+ "Elicitation", form mode, and

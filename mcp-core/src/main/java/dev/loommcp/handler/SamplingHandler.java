@@ -1,7 +1,8 @@
-package dev.loommcp;
+package dev.loommcp.handler;
 
 import dev.loommcp.schema.CreateMessageRequest;
 import dev.loommcp.schema.CreateMessageResult;
+import dev.loommcp.McpInputRequiredException;
 
 /**
  * Answers {@code sampling/createMessage} requests from the server (MCP "Sampling"). Setting one on the builder

@@ -1,4 +1,4 @@
-package dev.loommcp.spi;
+package dev.loommcp;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

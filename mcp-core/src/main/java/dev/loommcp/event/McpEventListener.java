@@ -1,12 +1,21 @@
-package dev.loommcp;
+package dev.loommcp.event;
 
 import dev.loommcp.jsonrpc.RequestId;
 import java.time.Duration;
+import dev.loommcp.CancellationToken;
+import dev.loommcp.McpCancelledException;
+import dev.loommcp.McpClient;
+import dev.loommcp.McpClosedException;
+import dev.loommcp.McpProtocolException;
+import dev.loommcp.McpRpcException;
+import dev.loommcp.McpSessionExpiredException;
+import dev.loommcp.McpTimeoutException;
+import dev.loommcp.McpTransportException;
 
 /**
  * Observes the client's requests and its transport for metrics: how many requests of each method, how long each
  * took, how many failed or were cancelled, when the transport closed. Set one with
- * {@link McpClientBuilder#eventListener(McpEventListener)}; every method has a default that does nothing.
+ * {@link McpClient.Builder#eventListener(McpEventListener)}; every method has a default that does nothing.
  *
  * <p>Each request the client sends (the {@code initialize} of {@link McpClient#connect()} included) gets exactly one
  * {@link #requestStart} and then exactly one of {@link #requestEnd}, {@link #requestFailed} or

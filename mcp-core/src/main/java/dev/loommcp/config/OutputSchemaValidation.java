@@ -1,4 +1,6 @@
-package dev.loommcp;
+package dev.loommcp.config;
+
+import dev.loommcp.McpProtocolException;
 
 /**
  * What the client does with a tool result whose {@code structuredContent} does not match the tool's

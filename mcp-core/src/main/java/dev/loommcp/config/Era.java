@@ -1,4 +1,6 @@
-package dev.loommcp;
+package dev.loommcp.config;
+
+import dev.loommcp.McpClient;
 
 /**
  * The protocol era of a connection (SPEC-NOTES section 2; MCP 2026-07-28 "Versioning"). {@link ProtocolMode} decides
