@@ -493,8 +493,8 @@ class McpClientTasksTest {
         FakeSupport support = new FakeSupport();
         Session s = legacy(support, t -> { });
         BlockingQueue<Map<String, Object>> heard = new LinkedBlockingQueue<>();
-        AutoCloseable registration = support.channel.onNotification("notifications/tasks/status", heard::add);
-        AutoCloseable failing = support.channel.onNotification("notifications/tasks/status", m -> {
+        Registration registration = support.channel.onNotification("notifications/tasks/status", heard::add);
+        Registration failing = support.channel.onNotification("notifications/tasks/status", m -> {
             throw new IllegalStateException("listener bug");
         });
         s.server().notifyClient("notifications/message", Map.of("level", "info", "data", "x"));
@@ -507,7 +507,29 @@ class McpClientTasksTest {
         failing.close();
         s.server().notifyClient("notifications/tasks/status", Map.of("taskId", "L1", "status", "completed"));
         CountDownLatch after = new CountDownLatch(1);
-        try (AutoCloseable probe = support.channel.onNotification("notifications/probe", m -> after.countDown())) {
+        try (Registration probe = support.channel.onNotification("notifications/probe", m -> after.countDown())) {
+            s.server().notifyClient("notifications/probe", Map.of());
+            assertThat(after.await(10, TimeUnit.SECONDS)).isTrue(); // the event loop ran past the status change
+        }
+        assertThat(heard).isEmpty();
+    }
+
+    @Test
+    void aNotificationRegistrationClosedTwiceRemovesOnlyItsOwnListener() throws Exception {
+        FakeSupport support = new FakeSupport();
+        Session s = legacy(support, t -> { });
+        BlockingQueue<Map<String, Object>> heard = new LinkedBlockingQueue<>();
+        Consumer<Map<String, Object>> listener = heard::add;
+        Registration first = support.channel.onNotification("notifications/tasks/status", listener);
+        Registration second = support.channel.onNotification("notifications/tasks/status", listener);
+        first.close();
+        first.close(); // idempotent: the other registration of the same listener stays
+        s.server().notifyClient("notifications/tasks/status", Map.of("taskId", "L1", "status", "working"));
+        assertThat(heard.poll(10, TimeUnit.SECONDS)).containsEntry("taskId", "L1");
+        second.close();
+        s.server().notifyClient("notifications/tasks/status", Map.of("taskId", "L1", "status", "completed"));
+        CountDownLatch after = new CountDownLatch(1);
+        try (Registration probe = support.channel.onNotification("notifications/probe", m -> after.countDown())) {
             s.server().notifyClient("notifications/probe", Map.of());
             assertThat(after.await(10, TimeUnit.SECONDS)).isTrue(); // the event loop ran past the status change
         }

@@ -1,5 +1,6 @@
 package dev.loommcp.spi;
 
+import dev.loommcp.Registration;
 import dev.loommcp.CancellationToken;
 import dev.loommcp.McpClosedException;
 import dev.loommcp.McpException;
@@ -144,9 +145,10 @@ public interface TaskChannel {
      *
      * @param method   the notification method
      * @param listener receives each notification's params (plain JSON, empty when it had none)
-     * @return a registration; close it to stop listening (idempotent)
+     * @return the registration; closing it stops this listener (idempotent, never throws; other registrations of
+     *         the same listener stay)
      */
-    AutoCloseable onNotification(String method, Consumer<Map<String, Object>> listener);
+    Registration onNotification(String method, Consumer<Map<String, Object>> listener);
 
     /**
      * Returns where the task driver gets its threads (named and tracked like the client's own, cancelled and awaited

@@ -1,5 +1,6 @@
 package dev.loommcp.it;
 
+import dev.loommcp.Registration;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -164,7 +165,7 @@ abstract class LegacyTasksContract extends TaskClients {
         Connected c = connect();
         McpTask task = c.tasks().callToolAsTask(TOOL, research("listener"), RequestOptions.DEFAULT);
         List<TaskStatus> seen = new CopyOnWriteArrayList<>();
-        try (AutoCloseable reg = task.addListener((t, s) -> seen.add(s.status()))) {
+        try (Registration reg = task.addListener((t, s) -> seen.add(s.status()))) {
             task.await(Deadline.after(BOUND));
         }
         // listeners are told on the client's event thread: await may return before the last one ran

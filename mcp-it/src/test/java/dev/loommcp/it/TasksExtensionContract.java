@@ -1,5 +1,6 @@
 package dev.loommcp.it;
 
+import dev.loommcp.Registration;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -341,7 +342,7 @@ abstract class TasksExtensionContract extends TaskClients {
         McpTask task = c.tasks().callToolAsTask("slow_compute", Map.of("seconds", 1, "pollMs", 5000),
                 RequestOptions.DEFAULT);
         List<TaskStatus> seen = new CopyOnWriteArrayList<>();
-        try (AutoCloseable reg = task.addListener((t, s) -> seen.add(s.status()))) {
+        try (Registration reg = task.addListener((t, s) -> seen.add(s.status()))) {
             task.await(Deadline.after(BOUND));
         }
         assertThat(seen).contains(TaskStatus.COMPLETED);

@@ -1,5 +1,6 @@
 package dev.loommcp.tasks;
 
+import dev.loommcp.Registration;
 import dev.loommcp.config.Era;
 import dev.loommcp.McpCancelledException;
 import dev.loommcp.McpException;
@@ -144,7 +145,8 @@ public interface McpTask {
      * Adds a listener for status changes from now on.
      *
      * @param listener the listener
-     * @return a registration; close it to remove the listener (idempotent)
+     * @return the registration; closing it removes this listener (idempotent, never throws; another registration
+     *         of the same listener stays)
      */
-    AutoCloseable addListener(TaskListener listener);
+    Registration addListener(TaskListener listener);
 }

@@ -1,5 +1,6 @@
 package dev.loommcp.tasks;
 
+import dev.loommcp.Registration;
 import dev.loommcp.config.Era;
 import dev.loommcp.McpClosedException;
 import dev.loommcp.McpException;
@@ -72,7 +73,7 @@ public final class McpTasks {
     private final ReentrantLock bindLock = new ReentrantLock();
     private volatile TaskChannel channel;
     private volatile PollTimer timer;
-    private AutoCloseable statusRegistration; // guarded by bindLock
+    private Registration statusRegistration; // guarded by bindLock
 
     private McpTasks(Builder builder) {
         this.store = builder.store == null ? new InMemoryTaskStore() : builder.store;
@@ -534,7 +535,7 @@ public final class McpTasks {
          */
         private Runnable detach() {
             TaskOwner.gone(instanceId);
-            AutoCloseable reg = statusRegistration;
+            Registration reg = statusRegistration;
             statusRegistration = null;
             PollTimer t = timer;
             List<TaskHandle> handles = new ArrayList<>(open.values());
@@ -543,7 +544,7 @@ public final class McpTasks {
                 if (reg != null) {
                     try {
                         reg.close();
-                    } catch (Exception e) {
+                    } catch (RuntimeException e) { // a channel of another implementation may break the contract
                         LOG.log(System.Logger.Level.DEBUG, "closing the status listener failed: {0}", e.toString());
                     }
                 }

@@ -1,9 +1,11 @@
 package dev.loommcp.tasks;
 
+import dev.loommcp.Registration;
 import dev.loommcp.internal.concurrent.SerialDelivery;
 import dev.loommcp.Deadline;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * What the store and the listeners of one task hear, in order: each change is chosen under the handle's lock and
@@ -72,10 +74,15 @@ final class TaskDelivery {
         } while (!deliveries.awaitDelivered(deadline.remainingNanos()) && !deadline.isExpired());
     }
 
-    /** Adds a listener; the registration removes it. */
-    AutoCloseable addListener(TaskListener listener) {
+    /** Adds a listener; the registration removes it, once (another registration of the same listener stays). */
+    Registration addListener(TaskListener listener) {
         listeners.add(listener);
-        return () -> listeners.remove(listener);
+        AtomicBoolean closed = new AtomicBoolean();
+        return () -> {
+            if (closed.compareAndSet(false, true)) {
+                listeners.remove(listener);
+            }
+        };
     }
 
     /** Whether anyone listens. */

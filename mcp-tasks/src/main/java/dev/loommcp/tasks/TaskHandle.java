@@ -1,5 +1,6 @@
 package dev.loommcp.tasks;
 
+import dev.loommcp.Registration;
 import dev.loommcp.config.Era;
 import dev.loommcp.McpUnsupportedInEraException;
 import dev.loommcp.RequestOptions;
@@ -246,9 +247,9 @@ final class TaskHandle implements McpTask {
     }
 
     @Override
-    public AutoCloseable addListener(TaskListener listener) {
+    public Registration addListener(TaskListener listener) {
         java.util.Objects.requireNonNull(listener, "listener");
-        AutoCloseable registration = delivery.addListener(listener);
+        Registration registration = delivery.addListener(listener);
         polls.watch();
         return registration;
     }

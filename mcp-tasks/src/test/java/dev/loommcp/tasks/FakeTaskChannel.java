@@ -455,9 +455,14 @@ final class FakeTaskChannel implements TaskChannel {
     }
 
     @Override
-    public AutoCloseable onNotification(String method, Consumer<Map<String, Object>> listener) {
+    public Registration onNotification(String method, Consumer<Map<String, Object>> listener) {
         notificationListeners.computeIfAbsent(method, k -> new CopyOnWriteArrayList<>()).add(listener);
-        return () -> notificationListeners.get(method).remove(listener);
+        java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
+        return () -> {
+            if (closed.compareAndSet(false, true)) {
+                notificationListeners.get(method).remove(listener);
+            }
+        };
     }
 
     @Override

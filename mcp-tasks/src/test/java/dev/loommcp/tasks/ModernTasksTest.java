@@ -1,5 +1,6 @@
 package dev.loommcp.tasks;
 
+import dev.loommcp.Registration;
 import static dev.loommcp.tasks.FakeTaskChannel.completed;
 import static dev.loommcp.tasks.FakeTaskChannel.task;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -550,11 +551,36 @@ class ModernTasksTest {
         String id = server.newTask(task("working", "statusMessage", "halfway"));
         McpTask t = tasks.task(id);
         List<TaskSnapshot> heard = new CopyOnWriteArrayList<>();
-        try (AutoCloseable l = t.addListener((task, s) -> heard.add(s))) {
+        try (Registration l = t.addListener((task, s) -> heard.add(s))) {
             await().atMost(Duration.ofSeconds(10)).until(() -> !heard.isEmpty());
         }
         assertThat(server.sent("tasks/get", id)).hasSize(1);
         assertThat(t.snapshot().statusMessage()).isEqualTo("halfway");
+    }
+
+    @Test
+    void aListenerRegistrationClosedTwiceRemovesOnlyItsOwnListener() throws Exception {
+        bind();
+        server.pollIntervalMs = 60_000;
+        TaskHandle t = (TaskHandle) tasks.callToolAsTask("slow", args(task("working")), RequestOptions.DEFAULT);
+        List<String> heard = new CopyOnWriteArrayList<>();
+        List<String> told = new CopyOnWriteArrayList<>();
+        TaskListener listener = (task, s) -> heard.add(s.statusMessage());
+        Registration first = t.addListener(listener);
+        Registration second = t.addListener(listener);
+        // told after the others (listeners are told in the order added): once it heard a change, so did they
+        try (Registration last = t.addListener((task, s) -> told.add(s.statusMessage()))) {
+            t.apply(snap(t, TaskStatus.WORKING, "both", null), Deadline.NONE);
+            await().atMost(Duration.ofSeconds(10)).until(() -> told.contains("both"));
+            first.close();
+            first.close(); // idempotent: the other registration of the same listener stays
+            t.apply(snap(t, TaskStatus.WORKING, "one", null), Deadline.NONE);
+            await().atMost(Duration.ofSeconds(10)).until(() -> told.contains("one"));
+            second.close();
+            t.apply(snap(t, TaskStatus.WORKING, "none", null), Deadline.NONE);
+            await().atMost(Duration.ofSeconds(10)).until(() -> told.contains("none"));
+        }
+        assertThat(heard).containsExactly("both", "both", "one");
     }
 
     @Test

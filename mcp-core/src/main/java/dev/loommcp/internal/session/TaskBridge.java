@@ -1,5 +1,6 @@
 package dev.loommcp.internal.session;
 
+import dev.loommcp.Registration;
 import dev.loommcp.CancellationToken;
 import dev.loommcp.config.Era;
 import dev.loommcp.McpProtocolException;
@@ -29,6 +30,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
 /**
@@ -246,13 +248,15 @@ final class TaskBridge implements TaskChannel {
     }
 
     @Override
-    public AutoCloseable onNotification(String method, Consumer<Map<String, Object>> listener) {
+    public Registration onNotification(String method, Consumer<Map<String, Object>> listener) {
         Objects.requireNonNull(method, "method");
         Objects.requireNonNull(listener, "listener");
         listeners.computeIfAbsent(method, m -> new CopyOnWriteArrayList<>()).add(listener);
+        AtomicBoolean closed = new AtomicBoolean();
         return () -> {
             List<Consumer<Map<String, Object>>> list = listeners.get(method);
-            if (list != null) {
+            // once: a second close must not remove another registration of the same listener
+            if (list != null && closed.compareAndSet(false, true)) {
                 list.remove(listener);
             }
         };
