@@ -505,12 +505,7 @@ class McpClientTasksTest {
         registration.close();
         registration.close();
         failing.close();
-        s.server().notifyClient("notifications/tasks/status", Map.of("taskId", "L1", "status", "completed"));
-        CountDownLatch after = new CountDownLatch(1);
-        try (Registration probe = support.channel.onNotification("notifications/probe", m -> after.countDown())) {
-            s.server().notifyClient("notifications/probe", Map.of());
-            assertThat(after.await(10, TimeUnit.SECONDS)).isTrue(); // the event loop ran past the status change
-        }
+        notifyCompletedAndSettle(support, s);
         assertThat(heard).isEmpty();
     }
 
@@ -527,13 +522,18 @@ class McpClientTasksTest {
         s.server().notifyClient("notifications/tasks/status", Map.of("taskId", "L1", "status", "working"));
         assertThat(heard.poll(10, TimeUnit.SECONDS)).containsEntry("taskId", "L1");
         second.close();
+        notifyCompletedAndSettle(support, s);
+        assertThat(heard).isEmpty();
+    }
+
+    /** Sends a task status notification, then returns once the client's event loop has run past it. */
+    private static void notifyCompletedAndSettle(FakeSupport support, Session s) throws InterruptedException {
         s.server().notifyClient("notifications/tasks/status", Map.of("taskId", "L1", "status", "completed"));
         CountDownLatch after = new CountDownLatch(1);
         try (Registration probe = support.channel.onNotification("notifications/probe", m -> after.countDown())) {
             s.server().notifyClient("notifications/probe", Map.of());
-            assertThat(after.await(10, TimeUnit.SECONDS)).isTrue(); // the event loop ran past the status change
+            assertThat(after.await(10, TimeUnit.SECONDS)).isTrue();
         }
-        assertThat(heard).isEmpty();
     }
 
     // ------------------------------------------------------------------------------------------------ legacy
