@@ -9,8 +9,11 @@ import dev.loommcp.jsonrpc.RequestId;
 import dev.loommcp.schema.CallToolResult;
 import dev.loommcp.schema.ElicitResult;
 import dev.loommcp.schema.TextContent;
+import dev.loommcp.spi.TaskAugmentation;
 import dev.loommcp.spi.TaskChannel;
+import dev.loommcp.spi.TaskServer;
 import dev.loommcp.spi.TaskSupport;
+import dev.loommcp.spi.ToolCallAnswer;
 import dev.loommcp.testing.Await;
 import dev.loommcp.testing.BackgroundCall;
 import dev.loommcp.testing.ScriptedTransport;
@@ -41,10 +44,12 @@ import dev.loommcp.event.Subscription;
 
 /**
  * The core's side of tasks (MODERN-ERA.md C.5, C.6) against the scripted server, with a recording {@link TaskSupport}
- * in place of the {@code mcp-tasks} driver: the extension's declaration, the hand-off of a task answer to the
- * driver in both eras, the legacy augmentation rules, the {@code resultType} rules, the {@code -32602} mapping, the
- * channel's input answering, task listens, notification listeners, threads and close. {@link Sessions} checks after
- * each test that nothing is left pending or running.
+ * in place of the {@code mcp-tasks} driver: the extension's declaration, the two hooks of a {@code tools/call} (the
+ * augmentation the support asks for is sent as given; an answer that is not final is handed over unread, in both
+ * eras), the {@code resultType} rules, the tool catalog's {@code execution.taskSupport}, the channel's input
+ * answering, task listens, notification listeners, threads and close. The task rules themselves (when to augment,
+ * the task shapes, {@code -32602} on {@code tasks/*}, the task exceptions) are {@code mcp-tasks}'s and tested there.
+ * {@link Sessions} checks after each test that nothing is left pending or running.
  */
 class McpClientTasksTest {
 
@@ -59,7 +64,10 @@ class McpClientTasksTest {
     /** A task driver that records what the core gives it and fetches the task's result in one request. */
     static class FakeSupport implements TaskSupport {
         volatile TaskChannel channel;
-        volatile Duration ttl;
+        /** What {@link #augmentation} answers for every tool; {@code null}: a plain call. */
+        volatile TaskAugmentation augment;
+        final List<String> askedToAugment = new CopyOnWriteArrayList<>();
+        final List<RequestOptions> augmentOptions = new CopyOnWriteArrayList<>();
         final List<Map<String, Object>> created = new CopyOnWriteArrayList<>();
         final List<RequestOptions> awaitOptions = new CopyOnWriteArrayList<>();
         final AtomicInteger closed = new AtomicInteger();
@@ -73,23 +81,27 @@ class McpClientTasksTest {
         }
 
         @Override
-        public Duration legacyTtl() {
-            return ttl;
+        public TaskAugmentation augmentation(String toolName, RequestOptions options) {
+            askedToAugment.add(toolName);
+            augmentOptions.add(options);
+            return augment;
         }
 
         @Override
         @SuppressWarnings("unchecked")
-        public Map<String, Object> awaitToolResult(String toolName, Map<String, Object> creation,
-                                                   RequestOptions options) throws InterruptedException {
+        public CallToolResult awaitResult(ToolCallAnswer.Pending pending, RequestOptions options)
+                throws InterruptedException {
+            Map<String, Object> creation = pending.creation();
             created.add(creation);
             awaitOptions.add(options);
-            if (channel.era() == Era.MODERN) {
+            if (channel.server().era() == Era.MODERN) {
                 Map<String, Object> task = channel.request("tasks/get", Map.of("taskId", creation.get("taskId")),
                         options);
-                return (Map<String, Object>) task.get("result");
+                return channel.toolResult(pending.toolName(), (Map<String, Object>) task.get("result"));
             }
             Map<String, Object> task = (Map<String, Object>) creation.get("task");
-            return channel.request("tasks/result", Map.of("taskId", task.get("taskId")), options);
+            return channel.toolResult(pending.toolName(), channel.request("tasks/result", Map.of("taskId",
+                    task.get("taskId")), options));
         }
 
         @Override
@@ -286,7 +298,7 @@ class McpClientTasksTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"noTaskId", "emptyTaskId", "noStatus"})
-    void aMalformedTaskCreationIsAClearError(String flaw) throws Exception {
+    void aTaskCreationIsHandedOverUnreadByTheCore(String flaw) throws Exception {
         FakeSupport support = new FakeSupport();
         Map<String, Object> bad = new LinkedHashMap<>(createdTask("t1"));
         switch (flaw) {
@@ -295,13 +307,13 @@ class McpClientTasksTest {
             default -> bad.remove("status");
         }
         Session s = modern(Mode.INLINE, support, t -> t.on("tools/call", r -> bad), b -> b);
-        assertThatThrownBy(() -> s.client().callTool("slow", Map.of())).isInstanceOf(McpProtocolException.class)
-                .hasMessageContaining("tool 'slow'").hasMessageContaining(flaw.equals("noStatus") ? "status"
-                        : "taskId");
-        assertThatThrownBy(() -> support.channel.callTool("slow", Map.of(), null, RequestOptions.DEFAULT))
-                .isInstanceOf(McpProtocolException.class);
+        // the core reads resultType only: what the task holds is the support's to check (mcp-tasks refuses these)
+        assertThat(support.channel.callTool("slow", Map.of(), null, RequestOptions.DEFAULT))
+                .isEqualTo(new ToolCallAnswer.Pending("slow", bad));
         assertThat(support.created).isEmpty();
-        assertThat(s.server().requests("tasks/get")).isEmpty();
+        // the plain call hands it to the support as it came (this fake support then fails or not: its business)
+        org.assertj.core.api.Assertions.catchThrowable(() -> s.client().callTool("slow", Map.of()));
+        assertThat(support.created).containsExactly(bad);
     }
 
     @Test
@@ -329,14 +341,21 @@ class McpClientTasksTest {
     }
 
     @Test
-    void theChannelsCallToolReturnsTheRawCreationAndIgnoresTheLegacyAugmentation() throws Exception {
+    void theChannelsCallToolAnswersPendingOrFinalAndHandsNothingOver() throws Exception {
         FakeSupport support = new FakeSupport();
         Session s = modern(Mode.INLINE, support, t -> { }, b -> b);
-        Map<String, Object> raw = support.channel.callTool("slow", Map.of("seconds", 2), Map.of("ttl", 1000),
-                RequestOptions.DEFAULT);
-        assertThat(raw).isEqualTo(createdTask("t1"));
+        ToolCallAnswer answer = support.channel.callTool("slow", Map.of("seconds", 2), null, RequestOptions.DEFAULT);
+        assertThat(answer).isEqualTo(new ToolCallAnswer.Pending("slow", createdTask("t1")));
         assertThat(s.server().awaitRequest("tools/call").params()).doesNotContainKey("task");
         assertThat(support.created).isEmpty();
+        assertThat(support.askedToAugment).as("the channel's caller decides, not the hook").isEmpty();
+        s.server().on("tools/call", r -> complete(text("at once")));
+        assertThat(support.channel.callTool("slow", null, null, RequestOptions.DEFAULT))
+                .isInstanceOfSatisfying(ToolCallAnswer.Final.class, f -> assertThat(textOf(f.result()))
+                        .isEqualTo("at once"));
+        s.server().on("tools/call", r -> complete(Map.of("content", "not a list")));
+        assertThatThrownBy(() -> support.channel.callTool("slow", null, null, RequestOptions.DEFAULT))
+                .as("a final result is screened").isInstanceOf(McpProtocolException.class);
         assertThat(textOf(support.channel.toolResult("slow", text("ok")))).isEqualTo("ok");
         assertThatThrownBy(() -> support.channel.toolResult("slow", Map.of("content", 5)))
                 .isInstanceOf(McpProtocolException.class);
@@ -356,51 +375,28 @@ class McpClientTasksTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"tasks/get", "tasks/update", "tasks/cancel", "tasks/result"})
-    void invalidParamsOnATaskLookupIsTaskNotFoundInBothEras(String method) throws Exception {
+    void invalidParamsOnATaskLookupIsAPlainRpcErrorInTheCore(String method) throws Exception {
         for (Era era : Era.values()) {
             FakeSupport support = new FakeSupport();
             Consumer<ScriptedTransport> unknown = t -> t.on(method, r -> new JsonRpcError(-32602,
                     "Task not found", null));
             Session s = era == Era.MODERN ? modern(Mode.INLINE, support, unknown, b -> b) : legacy(support, unknown);
+            // what -32602 means on tasks/* is the task support's rule (mcp-tasks types it)
             assertThatThrownBy(() -> support.channel.request(method, Map.of("taskId", "nope"),
-                    RequestOptions.DEFAULT)).as(era + " " + method).isInstanceOfSatisfying(
-                    McpTaskNotFoundException.class, e -> {
-                        assertThat(e.taskId()).isEqualTo("nope");
-                        assertThat(e.code()).isEqualTo(-32602);
-                        assertThat(e.method()).isEqualTo(method);
-                        assertThat(e.getMessage()).contains(method).contains("-32602").contains("task nope");
-                    });
-            // the same through the client's raw request
+                    RequestOptions.DEFAULT)).as(era + " " + method).isExactlyInstanceOf(McpRpcException.class)
+                    .satisfies(e -> assertThat(((McpRpcException) e).code()).isEqualTo(-32602));
             assertThatThrownBy(() -> s.client().request(method, Map.of("taskId", "nope"), RequestOptions.DEFAULT))
-                    .isInstanceOf(McpTaskNotFoundException.class);
+                    .isExactlyInstanceOf(McpRpcException.class);
         }
     }
 
     @Test
-    void theTaskExceptionsNameTheirTask() {
-        JsonRpcError boom = new JsonRpcError(-32603, "simulated internal error", null);
-        assertThat(new McpTaskFailedException("tools/call", "t9", null, boom).getMessage())
-                .isEqualTo("task t9 (tools/call) ended failed with JSON-RPC error -32603: simulated internal error");
-        McpTaskFailedException named = new McpTaskFailedException("tools/call", "failing_job", "t9", null, boom);
-        assertThat(named.getMessage()).isEqualTo("task t9 (tools/call failing_job) ended failed with JSON-RPC error"
-                + " -32603: simulated internal error");
-        assertThat(named.taskId()).isEqualTo("t9");
-        assertThat(named.toolName()).isEqualTo("failing_job");
-        assertThat(named.method()).isEqualTo("tools/call");
-        assertThat(named.code()).isEqualTo(-32603);
-        assertThat(new McpTaskNotFoundException("tasks/get", null, null, boom).getMessage())
-                .doesNotContain("(task");
-    }
-
-    @Test
-    void invalidParamsOnOtherRequestsStaysAPlainRpcError() throws Exception {
+    void invalidParamsOnAToolCallIsAPlainRpcError() throws Exception {
         FakeSupport support = new FakeSupport();
         modern(Mode.INLINE, support, t -> t.on("tools/call", r -> new JsonRpcError(-32602, "no such tool",
                 null)), b -> b);
         assertThatThrownBy(() -> support.channel.callTool("x", null, null, RequestOptions.DEFAULT))
-                .isInstanceOf(McpRpcException.class).isNotInstanceOf(McpTaskNotFoundException.class);
-        assertThatThrownBy(() -> support.channel.request("tasks/list", Map.of(), RequestOptions.DEFAULT))
-                .isInstanceOf(McpRpcException.class).isNotInstanceOf(McpTaskNotFoundException.class);
+                .isExactlyInstanceOf(McpRpcException.class);
     }
 
     // ------------------------------------------------------------------------------------------------ input
@@ -497,8 +493,8 @@ class McpClientTasksTest {
         FakeSupport support = new FakeSupport();
         Session s = legacy(support, t -> { });
         BlockingQueue<Map<String, Object>> heard = new LinkedBlockingQueue<>();
-        AutoCloseable registration = support.channel.onNotification("notifications/tasks/status", heard::add);
-        AutoCloseable failing = support.channel.onNotification("notifications/tasks/status", m -> {
+        Registration registration = support.channel.onNotification("notifications/tasks/status", heard::add);
+        Registration failing = support.channel.onNotification("notifications/tasks/status", m -> {
             throw new IllegalStateException("listener bug");
         });
         s.server().notifyClient("notifications/message", Map.of("level", "info", "data", "x"));
@@ -509,92 +505,91 @@ class McpClientTasksTest {
         registration.close();
         registration.close();
         failing.close();
+        notifyCompletedAndSettle(support, s);
+        assertThat(heard).isEmpty();
+    }
+
+    @Test
+    void aNotificationRegistrationClosedTwiceRemovesOnlyItsOwnListener() throws Exception {
+        FakeSupport support = new FakeSupport();
+        Session s = legacy(support, t -> { });
+        BlockingQueue<Map<String, Object>> heard = new LinkedBlockingQueue<>();
+        Consumer<Map<String, Object>> listener = heard::add;
+        Registration first = support.channel.onNotification("notifications/tasks/status", listener);
+        Registration second = support.channel.onNotification("notifications/tasks/status", listener);
+        first.close();
+        first.close(); // idempotent: the other registration of the same listener stays
+        s.server().notifyClient("notifications/tasks/status", Map.of("taskId", "L1", "status", "working"));
+        assertThat(heard.poll(10, TimeUnit.SECONDS)).containsEntry("taskId", "L1");
+        second.close();
+        notifyCompletedAndSettle(support, s);
+        assertThat(heard).isEmpty();
+    }
+
+    /** Sends a task status notification, then returns once the client's event loop has run past it. */
+    private static void notifyCompletedAndSettle(FakeSupport support, Session s) throws InterruptedException {
         s.server().notifyClient("notifications/tasks/status", Map.of("taskId", "L1", "status", "completed"));
         CountDownLatch after = new CountDownLatch(1);
-        try (AutoCloseable probe = support.channel.onNotification("notifications/probe", m -> after.countDown())) {
+        try (Registration probe = support.channel.onNotification("notifications/probe", m -> after.countDown())) {
             s.server().notifyClient("notifications/probe", Map.of());
-            assertThat(after.await(10, TimeUnit.SECONDS)).isTrue(); // the event loop ran past the status change
+            assertThat(after.await(10, TimeUnit.SECONDS)).isTrue();
         }
-        assertThat(heard).isEmpty();
     }
 
     // ------------------------------------------------------------------------------------------------ legacy
 
     @Test
-    void aLegacyToolThatRequiresATaskIsAugmentedAndItsTaskDriven() throws Exception {
+    void theSupportsAugmentationIsSentAsGivenAndItsTaskDriven() throws Exception {
         FakeSupport support = new FakeSupport();
-        support.ttl = Duration.ofMinutes(1);
+        support.augment = new TaskAugmentation(Duration.ofMinutes(1));
         Session s = legacy(support, t -> { });
-        CallToolResult r = s.client().callTool("research", Map.of("q", "x"));
+        CallToolResult r = s.client().callTool("research", Map.of("q", "x"), RequestOptions.ofTimeout(
+                Duration.ofSeconds(30)));
         assertThat(textOf(r)).isEqualTo("researched");
-        // the tool was unknown: one listing learnt its execution.taskSupport first
-        assertThat(s.server().sent().stream().filter(m -> m instanceof JsonRpcMessage.Request)
-                .map(m -> ((JsonRpcMessage.Request) m).method()).toList())
-                .containsSubsequence("tools/list", "tools/call", "tasks/result");
+        assertThat(support.askedToAugment).containsExactly("research");
+        // the hook gets what is left of the call's deadline
+        assertThat(support.augmentOptions.get(0).timeout()).hasValueSatisfying(
+                left -> assertThat(left).isPositive().isLessThanOrEqualTo(Duration.ofSeconds(30)));
         assertThat(s.server().awaitRequest("tools/call").params()).containsEntry("task", Map.of("ttl", 60_000));
+        assertThat(s.server().requests("tools/list")).as("the core looks nothing up on its own").isEmpty();
         assertThat(support.created).hasSize(1);
         assertThat(support.created.get(0).get("task")).isInstanceOfSatisfying(Map.class,
                 t -> assertThat(t.get("taskId")).isEqualTo("L1"));
-        // known now: no second listing; no ttl asked: an empty task
-        support.ttl = null;
+        // no ttl asked: an empty task
+        support.augment = new TaskAugmentation(null);
         s.client().callTool("research", Map.of());
-        assertThat(s.server().requests("tools/list")).hasSize(1);
         assertThat(s.server().requests("tools/call").get(1).params()).containsEntry("task", Map.of());
+        assertThatThrownBy(() -> new TaskAugmentation(Duration.ZERO)).isInstanceOf(IllegalArgumentException.class);
     }
 
     @Test
-    void plainCallToolAugmentsOnlyRequiredToolsAndTheChannelAlsoOptionalOnes() throws Exception {
+    void theCatalogTellsEachToolsTaskSupportListingOnce() throws Exception {
         FakeSupport support = new FakeSupport();
         Session s = legacy(support, t -> { });
-        for (String tool : List.of("maybe", "never", "plain")) {
-            assertThat(textOf(s.client().callTool(tool, Map.of()))).as(tool).isEqualTo("sync");
-        }
-        assertThat(s.server().requests("tools/call")).allSatisfy(r -> assertThat(r.params())
-                .doesNotContainKey("task"));
-        Map<String, Object> ttl = Map.of("ttl", 5000);
-        assertThat(support.channel.callTool("maybe", null, ttl, RequestOptions.DEFAULT)).containsKey("task");
-        assertThat(support.channel.callTool("research", null, ttl, RequestOptions.DEFAULT)).containsKey("task");
-        assertThat(support.channel.callTool("never", null, ttl, RequestOptions.DEFAULT)).isEqualTo(text("sync"));
-        assertThat(support.channel.callTool("plain", null, ttl, RequestOptions.DEFAULT)).isEqualTo(text("sync"));
-        assertThat(support.channel.callTool("research", null, null, RequestOptions.DEFAULT))
-                .isEqualTo(text("sync"));
-        assertThat(s.server().requests("tools/call").stream().filter(r -> r.params().containsKey("task")))
-                .extracting(r -> r.params().get("name")).containsExactly("maybe", "research");
+        assertThat(support.channel.toolTaskSupport("research", RequestOptions.DEFAULT)).isEqualTo("required");
+        assertThat(support.channel.toolTaskSupport("maybe", RequestOptions.DEFAULT)).isEqualTo("optional");
+        assertThat(support.channel.toolTaskSupport("never", RequestOptions.DEFAULT)).isEqualTo("forbidden");
+        assertThat(support.channel.toolTaskSupport("plain", RequestOptions.DEFAULT)).isEqualTo("forbidden");
         assertThat(s.server().requests("tools/list")).hasSize(1);
-        assertThat(support.created).isEmpty(); // the channel hands nothing over: its caller drives the task
-        // a tool no listing describes is listed for once, not at every call
-        s.client().callTool("unlisted", Map.of());
-        s.client().callTool("unlisted", Map.of());
+        // a tool no listing describes is listed for once, not at every question
+        assertThat(support.channel.toolTaskSupport("unlisted", RequestOptions.DEFAULT)).isEqualTo("forbidden");
+        assertThat(support.channel.toolTaskSupport("unlisted", RequestOptions.DEFAULT)).isEqualTo("forbidden");
         assertThat(s.server().requests("tools/list")).hasSize(2);
+        // the channel sends what it is given, and tells a task from a result by the augmentation
+        assertThat(support.channel.callTool("maybe", null, new TaskAugmentation(Duration.ofSeconds(5)),
+                RequestOptions.DEFAULT)).isInstanceOf(ToolCallAnswer.Pending.class);
+        assertThat(support.channel.callTool("never", null, null, RequestOptions.DEFAULT))
+                .isInstanceOf(ToolCallAnswer.Final.class);
+        assertThat(s.server().requests("tools/call").get(0).params()).containsEntry("task", Map.of("ttl", 5000));
     }
 
     @Test
-    void withoutTheServerCapabilityOrTaskSupportNothingIsAugmentedOrListed() throws Exception {
-        FakeSupport support = new FakeSupport();
-        Session noCap = legacy(support, t -> t.serverCapabilities(Map.of("tools", Map.of())));
-        noCap.client().callTool("research", Map.of());
-        assertThat(support.channel.callTool("research", null, Map.of("ttl", 1), RequestOptions.DEFAULT))
-                .isEqualTo(text("sync"));
-        assertThat(noCap.server().requests("tools/list")).isEmpty();
-        assertThat(noCap.server().requests("tools/call")).allSatisfy(r -> assertThat(r.params())
-                .doesNotContainKey("task"));
-
+    void withoutTaskSupportNothingIsAugmentedOrListed() throws Exception {
         Session noSupport = legacy(null, t -> { });
         assertThat(textOf(noSupport.client().callTool("research", Map.of()))).isEqualTo("sync");
         assertThat(noSupport.server().requests("tools/list")).isEmpty();
-    }
-
-    @Test
-    void aVersionBefore20251125HasNoTasksSoNothingIsAugmented() throws Exception {
-        FakeSupport support = new FakeSupport();
-        Session s = legacy(support, t -> t.protocolVersion("2025-06-18"));
-        assertThat(s.client().protocolVersion()).isEqualTo("2025-06-18");
-        assertThat(textOf(s.client().callTool("research", Map.of()))).isEqualTo("sync");
-        assertThat(support.channel.callTool("maybe", null, Map.of("ttl", 1), RequestOptions.DEFAULT))
-                .isEqualTo(text("sync"));
-        assertThat(s.server().requests("tools/call")).allSatisfy(r -> assertThat(r.params())
+        assertThat(noSupport.server().requests("tools/call")).allSatisfy(r -> assertThat(r.params())
                 .doesNotContainKey("task"));
-        assertThat(s.server().requests("tools/list")).as("no look-up for a decision that cannot be yes").isEmpty();
     }
 
     @Test
@@ -605,16 +600,17 @@ class McpClientTasksTest {
         McpTransportException lost = new McpTransportException("the server process exited with code 137", null);
         s.server().lose(lost);
         long end = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
-        while (!support.channel.isClosed() && System.nanoTime() < end) {
+        while (!support.channel.closeToken().isCancelled() && System.nanoTime() < end) {
             Thread.sleep(10);
         }
-        assertThat(support.channel.isClosed()).isTrue();
+        assertThat(support.channel.closeToken().isCancelled()).isTrue();
         assertThat(support.channel.closeCause()).isSameAs(lost);
     }
 
     @Test
     void anAugmentedCallAnsweredSynchronouslyIsAPlainResult() throws Exception {
         FakeSupport support = new FakeSupport();
+        support.augment = new TaskAugmentation(null);
         Session s = legacy(support, t -> t.on("tools/call", r -> text("ran at once")));
         assertThat(textOf(s.client().callTool("research", Map.of()))).isEqualTo("ran at once");
         assertThat(support.created).isEmpty();
@@ -633,12 +629,14 @@ class McpClientTasksTest {
     }
 
     @Test
-    void aMalformedLegacyTaskIsAClearError() throws Exception {
+    void aLegacyTaskIsHandedOverUnread() throws Exception {
         FakeSupport support = new FakeSupport();
+        support.augment = new TaskAugmentation(null);
         Session s = legacy(support, t -> t.on("tools/call", r -> Map.of("task", "L1")));
-        assertThatThrownBy(() -> s.client().callTool("research", Map.of())).isInstanceOf(McpProtocolException.class)
-                .hasMessageContaining("tool 'research'").hasMessageContaining("not an object");
-        assertThat(support.created).isEmpty();
+        assertThat(support.channel.callTool("research", null, new TaskAugmentation(null), RequestOptions.DEFAULT))
+                .isEqualTo(new ToolCallAnswer.Pending("research", Map.of("task", "L1")));
+        assertThatThrownBy(() -> s.client().callTool("research", Map.of())).isInstanceOf(RuntimeException.class);
+        assertThat(support.created).containsExactly(Map.of("task", "L1"));
     }
 
     // ------------------------------------------------------------------------------------------------ life cycle
@@ -649,12 +647,16 @@ class McpClientTasksTest {
         Session s = sessions.unconnected(Mode.INLINE, McpClientTasksTest::legacyTasks, b -> b.taskSupport(support));
         TaskChannel channel = support.channel;
         assertThat(channel).isNotNull(); // bound at build
-        assertThatThrownBy(channel::era).isInstanceOf(IllegalStateException.class);
-        assertThatThrownBy(channel::serverCapabilities).isInstanceOf(IllegalStateException.class);
-        assertThat(channel.serverKey()).isNotBlank();
+        assertThatThrownBy(channel::server).isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("connect()");
+        assertThatThrownBy(() -> s.client().callTool("research", Map.of())).isInstanceOf(IllegalStateException.class);
+        assertThat(support.askedToAugment).as("not asked before connect").isEmpty();
         s.client().connect();
-        assertThat(channel.era()).isEqualTo(Era.LEGACY);
-        assertThat(channel.serverCapabilities().tasks()).containsKey("requests");
+        TaskServer server = channel.server();
+        assertThat(server.era()).isEqualTo(Era.LEGACY);
+        assertThat(server.protocolVersion()).isEqualTo("2025-11-25");
+        assertThat(server.key()).isNotBlank();
+        assertThat(server.capabilities().tasks()).containsKey("requests");
 
         CountDownLatch started = new CountDownLatch(1);
         AtomicBoolean sawClose = new AtomicBoolean();
@@ -670,13 +672,10 @@ class McpClientTasksTest {
         });
         assertThat(started.await(10, TimeUnit.SECONDS)).isTrue();
         assertThat(channel.closeToken().isCancelled()).isFalse();
-        assertThat(channel.isClosed()).isFalse();
         s.client().close();
-        assertThat(channel.isClosed()).isTrue();
         assertThat(channel.closeToken().isCancelled()).isTrue();
         assertThat(support.closed).hasValue(1);
-        assertThat(channel.era()).isEqualTo(Era.LEGACY); // a driver ending its work still learns the era
-        assertThat(channel.serverCapabilities().tasks()).containsKey("requests");
+        assertThat(channel.server()).as("a driver ending its work still learns the server").isEqualTo(server);
         Await.ended("the task thread", waiter);
         assertThat(sawClose).isTrue();
         s.client().close();

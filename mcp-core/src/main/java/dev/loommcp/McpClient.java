@@ -552,11 +552,15 @@ public final class McpClient implements McpTools, McpSkillServer, McpUtilities, 
         }
 
         /**
-         * Installs a task driver (the {@code mcp-tasks} module's {@code McpTasks.support()}). With one, the client
-         * declares the tasks extension {@code io.modelcontextprotocol/tasks} on every modern request, augments a
-         * legacy {@code tools/call} of a tool that requires a task, and drives a task that {@code callTool}
-         * gets back to its final result (MODERN-ERA.md C.5, C.6;
-         * Rust seed {@code with_tasks}). Default none: a task result is then a protocol error.
+         * Installs a task driver, the core's one hook for tasks (the {@code mcp-tasks} module's
+         * {@code McpTasks.support()} is the one the project ships). With one, the client declares the tasks
+         * extension {@code io.modelcontextprotocol/tasks} on every modern request, and a plain {@code callTool}
+         * calls the driver at two points on the caller's thread: before the call is sent,
+         * {@link TaskSupport#augmentation} says whether it asks for a task (the legacy era's {@code task: {ttl}};
+         * the rule of when is the driver's), and when the answer is not final (the server created a task)
+         * {@link TaskSupport#awaitResult} drives the task to its final result, which the client then screens as any
+         * result (MODERN-ERA.md C.5, C.6; Rust seed {@code with_tasks}). Default none: the client never declares the
+         * extension nor augments a call, and a task answer is a protocol error naming the missing extension.
          *
          * @param support the driver; it is bound to this builder's client by {@link #build()}
          * @return this builder

@@ -18,9 +18,12 @@ import java.util.Map;
  *       protocol version and the client found no version in {@link #supportedVersions()} that it speaks too (when it
  *       finds one it retries once with it and this exception is not thrown).</li>
  * </ul>
+ *
+ * <p>Not sealed: an extension module gives the errors of its own requests their own subclass (the {@code mcp-tasks}
+ * module's task exceptions, for example), as transports subclass {@link McpTransportException}; the core itself has
+ * no subclass of it.
  */
-public sealed class McpRpcException extends McpException
-        permits McpTaskFailedException, McpTaskNotFoundException {
+public non-sealed class McpRpcException extends McpException {
 
     private final transient JsonRpcError error;
     /** The method of the failed request (serialized with the exception; the error and id are not). */
@@ -60,7 +63,14 @@ public sealed class McpRpcException extends McpException
      */
     static final int MAX_MESSAGE_CHARS = 2_000;
 
-    static String shortened(String message) {
+    /**
+     * Returns the server's message as an exception message repeats it: control characters escaped, at most 2,000
+     * characters, then how many more there were. For subclasses that build their own message.
+     *
+     * @param message the server's error message
+     * @return the message to show
+     */
+    protected static String shortened(String message) {
         // the server's text: control characters escaped (a line break or NUL never reaches a log line as such)
         String shown = dev.loommcp.internal.json.Shown.text(message.substring(0, Math.min(message.length(),
                 MAX_MESSAGE_CHARS)), MAX_MESSAGE_CHARS);

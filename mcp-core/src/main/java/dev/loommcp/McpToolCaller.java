@@ -48,19 +48,22 @@ public interface McpToolCaller {
      * {@code outputSchema}, {@code structuredContent} is validated as
      * {@link McpClient.Builder#outputSchemaValidation} says.
      *
-     * <p>With a task driver installed ({@link McpClient.Builder#taskSupport}), a server that answers with a task
-     * (modern {@code resultType: "task"}; or, in the 2025-11-25 era, a tool whose {@code execution.taskSupport} is
-     * {@code required}, which this call then augments with {@code task: {ttl}}) has the task driven to its final
-     * result on the calling thread, within this call's deadline and token; the final result is then validated as
-     * above. Without one, a task answer is a protocol error.
+     * <p>With a task driver installed ({@link McpClient.Builder#taskSupport}), the driver is asked before the call
+     * is sent whether it asks for a task (the {@code mcp-tasks} driver does so in the 2025-11-25 era for a tool whose
+     * {@code execution.taskSupport} is {@code required}, augmenting the call with {@code task: {ttl}}), and a server
+     * that answers with a task (modern {@code resultType: "task"}, or the legacy {@code task} answering an augmented
+     * call) has the task driven by it to its final result on the calling thread, within this call's deadline and
+     * token; the final result is then validated as above. Without one, a task answer is a protocol error.
      *
      * @param name      the tool name
      * @param arguments the arguments (a plain JSON object), or {@code null}
      * @param options   timeout, deadline, token, progress listener, extra {@code _meta}
      * @return the result
      * @throws McpRpcException        if the server answers with a JSON-RPC error (unknown tool, bad arguments);
-     *                                a task that failed: {@link McpTaskFailedException}; a task the server no
-     *                                longer knows: {@link McpTaskNotFoundException}
+     *                                with the {@code mcp-tasks} driver installed, a task that failed:
+     *                                {@code dev.loommcp.tasks.McpTaskFailedException}; a task the server no longer
+     *                                knows: {@code dev.loommcp.tasks.McpTaskNotFoundException} (both subclasses of
+     *                                this one, in that module)
      * @throws McpProtocolException   if the result is malformed, or fails its output schema in FAIL mode; a task
      *                                answer without a task driver, or a malformed task
      * @throws McpTimeoutException    if the deadline passes ({@code notifications/cancelled} is sent)

@@ -1,5 +1,6 @@
 package dev.loommcp.cli;
 
+import dev.loommcp.Registration;
 import dev.loommcp.config.Era;
 import dev.loommcp.McpClient;
 import dev.loommcp.McpCancelledException;
@@ -239,7 +240,7 @@ final class TaskCommands {
         java.util.concurrent.CompletableFuture<CallToolResult> done = new java.util.concurrent.CompletableFuture<>();
         java.util.concurrent.CountDownLatch stop = new java.util.concurrent.CountDownLatch(1);
         Thread driver;
-        try (AutoCloseable ignored = task.addListener((t, s) -> notes.note(s))) {
+        try (Registration ignored = task.addListener((t, s) -> notes.note(s))) {
             driver = Thread.ofPlatform().daemon().name("mcp-task-" + task.id()).start(() -> {
                 try {
                     done.complete(drive(task, askFirst, notes));

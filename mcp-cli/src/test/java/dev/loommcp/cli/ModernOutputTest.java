@@ -37,7 +37,7 @@ class ModernOutputTest {
 
     @Test
     void aFailedTaskIsNamedAsTheTasksEndNotAsAnAnswerToToolsCall() {
-        int code = report(new dev.loommcp.McpTaskFailedException("tools/call", "t-1", null,
+        int code = report(new dev.loommcp.tasks.McpTaskFailedException("tools/call", "t-1", null,
                 new JsonRpcError(-32603, "simulated internal error", null)));
         err.flush();
         assertThat(code).isEqualTo(ExitCodes.RPC_ERROR);
@@ -71,7 +71,7 @@ class ModernOutputTest {
 
     @Test
     void anUnknownTaskIsExplainedByTheTransport() {
-        dev.loommcp.McpTaskNotFoundException notFound = new dev.loommcp.McpTaskNotFoundException("tasks/get", "t-4",
+        dev.loommcp.tasks.McpTaskNotFoundException notFound = new dev.loommcp.tasks.McpTaskNotFoundException("tasks/get", "t-4",
                 null, new JsonRpcError(-32602, "unknown task", null));
         Failures.report(notFound, out, err, false, null, null, true);
         err.flush();

@@ -1,31 +1,32 @@
 package dev.loommcp.spi;
 
+import dev.loommcp.Registration;
 import dev.loommcp.CancellationToken;
-import dev.loommcp.config.Era;
 import dev.loommcp.McpClosedException;
 import dev.loommcp.McpException;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.event.Subscription;
 import dev.loommcp.schema.CallToolResult;
-import dev.loommcp.schema.ServerCapabilities;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 
 /**
  * What a client gives its installed {@link TaskSupport}: the wire access a task driver needs, in both eras, without
- * the core knowing how tasks are driven. Implemented by the core; obtained in {@link TaskSupport#bind}. Thread-safe:
- * every method may be called from any thread, many at once.
+ * the core knowing how tasks are driven or what a task looks like on the wire. Implemented by the core; obtained in
+ * {@link TaskSupport#bind}. Thread-safe: every method may be called from any thread, many at once.
  *
  * <p>Modern era (MCP 2026-07-28 with the tasks extension {@code io.modelcontextprotocol/tasks}, MODERN-ERA.md C.5):
  * a client with task support declares {@code clientCapabilities.extensions["io.modelcontextprotocol/tasks"] = {}}
  * in the {@code _meta} of every request it sends, so any {@code tools/call} may be answered with a task and every
  * {@code tasks/*} request and task listen is allowed. Legacy era (MCP 2025-11-25 experimental tasks, C.6): the
- * client never declares a client-side {@code tasks} capability; a {@code tools/call} becomes a task only when it is
- * augmented with {@code task: {ttl}}.
+ * client never declares a client-side {@code tasks} capability; a {@code tools/call} becomes a task only when it
+ * carries a {@link TaskAugmentation}. The task rules themselves (when to augment, the task shapes, what
+ * {@code -32602} means on {@code tasks/*}, the task exceptions) are the task support's.
  *
  * <p>Every blocking method honours the options' deadline and cancellation token like any client call and throws
- * what {@code McpClient.request} throws ({@link McpException} kinds, {@link InterruptedException}).
+ * what {@code McpClient.request} throws ({@link McpException} kinds, {@link InterruptedException}); once the client
+ * has closed, {@link McpClosedException}.
  */
 public interface TaskChannel {
 
@@ -33,71 +34,64 @@ public interface TaskChannel {
     String EXTENSION = "io.modelcontextprotocol/tasks";
 
     /**
-     * Returns the era the client speaks now.
+     * Returns what the client knows of its server: era, protocol version, identity and capabilities.
      *
-     * @return the era
+     * @return the server's facts as of the last handshake
      * @throws IllegalStateException if the client has not connected (yet); once closed, it still answers what it was
      */
-    Era era();
+    TaskServer server();
 
     /**
-     * Returns a stable identity of the server (the transport's server key: the command line of a stdio server, the
-     * endpoint URL of an HTTP one), for a {@code TaskStore} to re-attach tasks to the same server after a restart.
+     * Returns a tool's {@code execution.taskSupport} (MCP 2025-11-25 §Tool-Level Negotiation) as the client's tool
+     * catalog knows it; a tool no listing described yet is looked up with one {@code tools/list} first (within the
+     * options' deadline), and a tool that listing does not describe either is not listed again for it.
      *
-     * @return the identity, never {@code null}
+     * @param toolName the tool's name
+     * @param options  deadline and token of the listing, when one is needed
+     * @return {@code "required"}, {@code "optional"} or {@code "forbidden"} (also for a tool that does not say or is
+     *         not listed)
+     * @throws InterruptedException if the calling thread is interrupted
+     * @throws McpException         if the listing fails
      */
-    String serverKey();
+    String toolTaskSupport(String toolName, RequestOptions options) throws InterruptedException;
 
     /**
-     * Returns what the server declared: in the legacy era {@code capabilities.tasks} of {@code initialize}; in the
-     * modern era {@code capabilities.extensions} of {@code server/discover}.
+     * Sends {@code tools/call} and returns its answer: the final result (decoded and screened as
+     * {@code McpClient.callTool} does) or the task the server created. Multi round-trip input asked before the task
+     * exists (modern {@code resultType: "input_required"}) is answered by the client's handlers first. The tool's
+     * {@code Mcp-Param-*} routing is as for {@code callTool}.
      *
-     * @return the capabilities
-     * @throws IllegalStateException if the client has not connected (yet); once closed, it still answers what it was
+     * @param name         the tool's name
+     * @param arguments    its arguments, or {@code null}
+     * @param augmentation the {@code task} member to send (legacy era), or {@code null} for a plain call; sent as
+     *                     given: the task support decides when a call may ask for a task
+     * @param options      deadline, token and {@code _meta}
+     * @return the answer
+     * @throws InterruptedException if the calling thread is interrupted
+     * @throws McpException         as {@code McpClient.callTool} does ({@code McpProtocolException} for a final
+     *                              result that is malformed or fails the screening)
      */
-    ServerCapabilities serverCapabilities();
+    ToolCallAnswer callTool(String name, Map<String, Object> arguments, TaskAugmentation augmentation,
+                            RequestOptions options) throws InterruptedException;
 
     /**
-     * Sends one request and returns its raw result. Modern era: the envelope declares the tasks extension, the
-     * routing headers name {@code params.taskId} as {@code Mcp-Name} for {@code tasks/get|update|cancel}, and a
-     * {@code resultType} of {@code "complete"} or {@code "task"} is accepted on {@code tasks/*} (the status decides,
-     * C.5.4). Legacy era: sent as is.
+     * Sends one request and returns its result as plain JSON (the {@code tasks/*} requests, whose shapes are the task
+     * support's). Modern era: the envelope declares the tasks extension, the routing headers name
+     * {@code params.taskId} as {@code Mcp-Name} for {@code tasks/get|update|cancel}, and a {@code resultType} of
+     * {@code "complete"} or {@code "task"} is accepted on {@code tasks/*} (the status decides, C.5.4). Legacy era:
+     * sent as is.
      *
      * @param method  the method, for example {@code tasks/get}
      * @param params  the params (without {@code _meta} envelope fields, which the core adds); may be {@code null}
      * @param options deadline, token and {@code _meta} of this request
      * @return the result object as plain JSON
      * @throws InterruptedException if the calling thread is interrupted
-     * @throws dev.loommcp.McpTaskNotFoundException if the server answered {@code -32602} to a {@code tasks/get},
-     *                              {@code tasks/update}, {@code tasks/cancel} or {@code tasks/result} (unknown or
-     *                              expired task)
-     * @throws McpException         as {@code McpClient.request} does ({@code -32021} is
-     *                              {@code McpMissingCapabilityException})
+     * @throws McpException         as {@code McpClient.request} does (a JSON-RPC error is {@code McpRpcException},
+     *                              {@code -32021} included, whose {@code requiredCapabilities()} names what the
+     *                              server needs)
      */
     Map<String, Object> request(String method, Map<String, Object> params, RequestOptions options)
             throws InterruptedException;
-
-    /**
-     * Sends {@code tools/call} and returns its raw result: either a complete {@code CallToolResult} or a task's
-     * creation (modern: flat, {@code resultType: "task"}; legacy: {@code {"task": {...}}}). Multi round-trip input
-     * asked before the task exists (modern {@code resultType: "input_required"}) is answered by the client's handlers
-     * first. The tool's {@code Mcp-Param-*} routing and output screening are as for {@code callTool}.
-     *
-     * @param name       the tool's name
-     * @param arguments  its arguments, or {@code null}
-     * @param legacyTask legacy era only: the {@code task} augmentation to add (for example {@code {"ttl": 60000}}),
-     *                   added only when the server declared {@code capabilities.tasks.requests.tools.call} and the
-     *                   tool's {@code execution.taskSupport} is {@code optional} or {@code required} (the core lists
-     *                   the tools once to learn it when the tool is not in its catalog); otherwise a plain call is
-     *                   sent. {@code null} always sends a plain call. Ignored in the modern era, where the server
-     *                   decides.
-     * @param options    deadline, token and {@code _meta}
-     * @return the raw result as plain JSON
-     * @throws InterruptedException if the calling thread is interrupted
-     * @throws McpException         as {@code McpClient.callTool} does
-     */
-    Map<String, Object> callTool(String name, Map<String, Object> arguments, Map<String, Object> legacyTask,
-                                 RequestOptions options) throws InterruptedException;
 
     /**
      * Decodes a complete {@code CallToolResult} (a task's {@code result}, or what {@code tasks/result} returned) and
@@ -106,8 +100,8 @@ public interface TaskChannel {
      * @param name   the tool that was called
      * @param result the result JSON
      * @return the result
-     * @throws dev.loommcp.McpProtocolException if the JSON is not a valid {@code CallToolResult} or fails the
-     *                                          screening
+     * @throws dev.loommcp.McpProtocolException if the JSON is missing, not a valid {@code CallToolResult} or fails
+     *                                          the screening
      */
     CallToolResult toolResult(String name, Map<String, Object> result);
 
@@ -151,23 +145,27 @@ public interface TaskChannel {
      *
      * @param method   the notification method
      * @param listener receives each notification's params (plain JSON, empty when it had none)
-     * @return a registration; close it to stop listening (idempotent)
+     * @return the registration; closing it stops this listener (idempotent, never throws; other registrations of
+     *         the same listener stay)
      */
-    AutoCloseable onNotification(String method, Consumer<Map<String, Object>> listener);
+    Registration onNotification(String method, Consumer<Map<String, Object>> listener);
 
     /**
-     * Returns where the task driver gets its threads (named and tracked like the client's own).
+     * Returns where the task driver gets its threads (named and tracked like the client's own, cancelled and awaited
+     * when the client closes).
      *
      * @return the thread source
      */
     TransportThreads threads();
 
     /**
-     * Returns whether the client was closed.
+     * A token that fires when the client closes (before the client's requests fail with
+     * {@link McpClosedException}), so that waits of the driver end with the client; {@code isCancelled()} is the
+     * client's closed state as the driver should see it.
      *
-     * @return {@code true} once closed; every request then throws {@link McpClosedException}
+     * @return the token
      */
-    boolean isClosed();
+    CancellationToken closeToken();
 
     /**
      * Returns what ended the client when it was not closed by its owner: the transport's failure (for example the
@@ -175,14 +173,5 @@ public interface TaskChannel {
      *
      * @return the failure, or {@code null} while the client is open or after {@code close()}
      */
-    default Throwable closeCause() {
-        return null;
-    }
-
-    /**
-     * A token that fires when the client closes, so that waits of the driver end with the client.
-     *
-     * @return the token
-     */
-    CancellationToken closeToken();
+    Throwable closeCause();
 }

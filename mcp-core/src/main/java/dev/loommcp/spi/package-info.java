@@ -9,5 +9,11 @@
  * {@link dev.loommcp.jsonrpc.JsonRpcMessage}) and the {@link dev.loommcp.spi.TransportThreads}; each send gets a
  * {@link dev.loommcp.spi.SendContext} with its deadline, id and cancel hooks. A transport never re-initialises a
  * session: it reports {@link dev.loommcp.McpSessionExpiredException} and the core starts the new session.
+ *
+ * <p>Also the one hook for tasks: a {@link dev.loommcp.spi.TaskSupport} (the {@code mcp-tasks} module's) is asked
+ * whether a {@code tools/call} asks for a task ({@link dev.loommcp.spi.TaskAugmentation}) and is handed an answer that
+ * is not final ({@link dev.loommcp.spi.ToolCallAnswer.Pending}); it reaches the client through a
+ * {@link dev.loommcp.spi.TaskChannel} ({@link dev.loommcp.spi.TaskServer} for the server's facts). The task rules
+ * themselves are the support's.
  */
 package dev.loommcp.spi;

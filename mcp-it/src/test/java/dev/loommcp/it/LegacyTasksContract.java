@@ -1,12 +1,12 @@
 package dev.loommcp.it;
 
+import dev.loommcp.Registration;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.loommcp.config.Era;
 import dev.loommcp.McpCancelledException;
 import dev.loommcp.McpRpcException;
-import dev.loommcp.McpTaskNotFoundException;
 import dev.loommcp.config.ProtocolMode;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
@@ -14,6 +14,7 @@ import dev.loommcp.schema.CallToolResult;
 import dev.loommcp.schema.ElicitResult;
 import dev.loommcp.Deadline;
 import dev.loommcp.tasks.McpTask;
+import dev.loommcp.tasks.McpTaskNotFoundException;
 import dev.loommcp.tasks.TaskSnapshot;
 import dev.loommcp.tasks.TaskStatus;
 import java.time.Duration;
@@ -164,7 +165,7 @@ abstract class LegacyTasksContract extends TaskClients {
         Connected c = connect();
         McpTask task = c.tasks().callToolAsTask(TOOL, research("listener"), RequestOptions.DEFAULT);
         List<TaskStatus> seen = new CopyOnWriteArrayList<>();
-        try (AutoCloseable reg = task.addListener((t, s) -> seen.add(s.status()))) {
+        try (Registration reg = task.addListener((t, s) -> seen.add(s.status()))) {
             task.await(Deadline.after(BOUND));
         }
         // listeners are told on the client's event thread: await may return before the last one ran

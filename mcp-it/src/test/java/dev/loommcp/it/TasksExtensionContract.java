@@ -1,5 +1,6 @@
 package dev.loommcp.it;
 
+import dev.loommcp.Registration;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -7,8 +8,6 @@ import dev.loommcp.McpRpcException;
 import dev.loommcp.config.Era;
 import dev.loommcp.McpCancelledException;
 import dev.loommcp.McpClient;
-import dev.loommcp.McpTaskFailedException;
-import dev.loommcp.McpTaskNotFoundException;
 import dev.loommcp.McpTimeoutException;
 import dev.loommcp.McpUnsupportedInEraException;
 import dev.loommcp.config.ProtocolMode;
@@ -19,6 +18,8 @@ import dev.loommcp.schema.ElicitResult;
 import dev.loommcp.schema.TextContent;
 import dev.loommcp.Deadline;
 import dev.loommcp.tasks.McpTask;
+import dev.loommcp.tasks.McpTaskFailedException;
+import dev.loommcp.tasks.McpTaskNotFoundException;
 import dev.loommcp.tasks.TaskRecord;
 import dev.loommcp.tasks.TaskSnapshot;
 import dev.loommcp.tasks.TaskStatus;
@@ -341,7 +342,7 @@ abstract class TasksExtensionContract extends TaskClients {
         McpTask task = c.tasks().callToolAsTask("slow_compute", Map.of("seconds", 1, "pollMs", 5000),
                 RequestOptions.DEFAULT);
         List<TaskStatus> seen = new CopyOnWriteArrayList<>();
-        try (AutoCloseable reg = task.addListener((t, s) -> seen.add(s.status()))) {
+        try (Registration reg = task.addListener((t, s) -> seen.add(s.status()))) {
             task.await(Deadline.after(BOUND));
         }
         assertThat(seen).contains(TaskStatus.COMPLETED);

@@ -1,10 +1,9 @@
 package dev.loommcp.tasks;
 
+import dev.loommcp.Registration;
 import dev.loommcp.config.Era;
 import dev.loommcp.McpCancelledException;
 import dev.loommcp.McpException;
-import dev.loommcp.McpTaskFailedException;
-import dev.loommcp.McpTaskNotFoundException;
 import dev.loommcp.McpTimeoutException;
 import dev.loommcp.McpUnsupportedInEraException;
 import dev.loommcp.RequestOptions;
@@ -146,7 +145,8 @@ public interface McpTask {
      * Adds a listener for status changes from now on.
      *
      * @param listener the listener
-     * @return a registration; close it to remove the listener (idempotent)
+     * @return the registration; closing it removes this listener (idempotent, never throws; another registration
+     *         of the same listener stays)
      */
-    AutoCloseable addListener(TaskListener listener);
+    Registration addListener(TaskListener listener);
 }

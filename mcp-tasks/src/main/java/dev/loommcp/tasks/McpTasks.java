@@ -1,15 +1,19 @@
 package dev.loommcp.tasks;
 
+import dev.loommcp.Registration;
 import dev.loommcp.config.Era;
 import dev.loommcp.McpClosedException;
 import dev.loommcp.McpException;
 import dev.loommcp.McpProtocolException;
-import dev.loommcp.McpTaskNotFoundException;
 import dev.loommcp.McpUnsupportedInEraException;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.Deadline;
+import dev.loommcp.internal.json.Json;
+import dev.loommcp.schema.CallToolResult;
+import dev.loommcp.spi.TaskAugmentation;
 import dev.loommcp.spi.TaskChannel;
 import dev.loommcp.spi.TaskSupport;
+import dev.loommcp.spi.ToolCallAnswer;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -69,7 +73,7 @@ public final class McpTasks {
     private final ReentrantLock bindLock = new ReentrantLock();
     private volatile TaskChannel channel;
     private volatile PollTimer timer;
-    private AutoCloseable statusRegistration; // guarded by bindLock
+    private Registration statusRegistration; // guarded by bindLock
 
     private McpTasks(Builder builder) {
         this.store = builder.store == null ? new InMemoryTaskStore() : builder.store;
@@ -131,21 +135,18 @@ public final class McpTasks {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(options, "options");
         TaskChannel ch = connected();
-        Map<String, Object> legacyTask = new java.util.LinkedHashMap<>();
-        if (legacyTtl != null) {
-            legacyTask.put("ttl", legacyTtl.toMillis());
-        }
-        Map<String, Object> raw = ch.callTool(name, arguments, legacyTask, options);
-        if (raw == null) {
-            throw new McpProtocolException("tools/call " + name + " returned no result");
-        }
-        if (TaskWire.isTaskCreation(raw)) {
-            return created(name, raw, ch.era(), TaskHandle.deadlineOf(options));
-        }
-        // answered at once: a handle that is already complete (not recorded: there is nothing to resume)
-        TaskSnapshot done = new TaskSnapshot("immediate-" + UUID.randomUUID(), ch.era(), TaskStatus.COMPLETED, null,
-                Instant.now(), Instant.now(), null, null, null, raw, null);
-        return new TaskHandle(this, done, name, true);
+        TaskAugmentation task = LegacyAugmentation.of(ch, name, false, legacyTtl, options);
+        Era era = ch.server().era();
+        return switch (ch.callTool(name, arguments, task, options)) {
+            case ToolCallAnswer.Pending p -> created(name, p.creation(), era, TaskHandle.deadlineOf(options));
+            case ToolCallAnswer.Final f -> {
+                // answered at once: a handle that is already complete (not recorded: there is nothing to resume)
+                Instant now = Instant.now();
+                yield new TaskHandle(this, TaskSnapshot.newBuilder("immediate-" + UUID.randomUUID(), era,
+                        TaskStatus.COMPLETED).createdAt(now).lastUpdatedAt(now)
+                        .result(Json.toPlainObject(f.result())).build(), name, true);
+            }
+        };
     }
 
     /**
@@ -171,12 +172,12 @@ public final class McpTasks {
         if (known != null) {
             return known;
         }
-        Era era = ch.era();
+        Era era = ch.server().era();
         TaskStatus status = TaskStatus.UNKNOWN;
         String tool = null;
         Instant createdAt = null;
         Duration ttl = null;
-        for (TaskRecord r : store.list(ch.serverKey())) {
+        for (TaskRecord r : store.list(ch.server().key())) {
             if (r.taskId().equals(taskId)) {
                 era = r.era();
                 status = r.lastStatus();
@@ -185,8 +186,8 @@ public final class McpTasks {
                 ttl = r.ttl();
             }
         }
-        TaskHandle h = TaskHandle.ofId(this, new TaskSnapshot(taskId, era, status, null, createdAt, null, ttl, null,
-                null, null, null), tool, null);
+        TaskHandle h = TaskHandle.ofId(this, TaskSnapshot.newBuilder(taskId, era, status).createdAt(createdAt).ttl(ttl)
+                .build(), tool, null);
         return register(h);
     }
 
@@ -202,8 +203,8 @@ public final class McpTasks {
     public List<TaskSnapshot> list(RequestOptions options) throws InterruptedException {
         Objects.requireNonNull(options, "options");
         TaskChannel ch = connected();
-        if (ch.era() != Era.LEGACY) {
-            throw new McpUnsupportedInEraException("tasks/list", ch.era(),
+        if (ch.server().era() != Era.LEGACY) {
+            throw new McpUnsupportedInEraException("tasks/list", ch.server().era(),
                     "the tasks extension has no tasks/list: keep the ids of the tasks you start");
         }
         RequestOptions whole = wholeListing(options);
@@ -211,7 +212,7 @@ public final class McpTasks {
         java.util.Set<String> cursors = new java.util.HashSet<>();
         String cursor = null;
         do {
-            Map<String, Object> raw = ch.request("tasks/list", cursor == null ? Map.of()
+            Map<String, Object> raw = TaskRequests.send(ch, "tasks/list", cursor == null ? Map.of()
                     : TaskWire.params("cursor", cursor), whole);
             Object tasks = raw == null ? null : raw.get("tasks");
             if (!(tasks instanceof List<?> list)) {
@@ -250,10 +251,11 @@ public final class McpTasks {
     public List<McpTask> resumeTasks() throws InterruptedException {
         TaskChannel ch = connected();
         List<McpTask> handles = new ArrayList<>();
-        List<TaskRecord> taken = store.claim(ch.serverKey(), r -> {
-            if (r.era() != ch.era()) {
+        Era era = ch.server().era();
+        List<TaskRecord> taken = store.claim(ch.server().key(), r -> {
+            if (r.era() != era) {
                 LOG.log(System.Logger.Level.INFO, "task {0} was created in the {1} era; the client speaks {2} now:"
-                        + " not resumed", TaskWire.shown(r.taskId()), r.era(), ch.era());
+                        + " not resumed", TaskWire.shown(r.taskId()), r.era(), era);
                 return null;
             }
             if (r.owner() != null && !r.owner().equals(ownerId) && TaskOwner.alive(r.owner())) {
@@ -267,8 +269,8 @@ public final class McpTasks {
         for (TaskRecord r : taken) {
             TaskHandle h = open.get(r.taskId());
             if (h == null) {
-                h = register(TaskHandle.ofId(this, new TaskSnapshot(r.taskId(), r.era(), r.lastStatus(), null,
-                        r.createdAt(), null, r.ttl(), null, null, null, null), r.toolName(), r.learnedAt()));
+                h = register(TaskHandle.ofId(this, TaskSnapshot.newBuilder(r.taskId(), r.era(), r.lastStatus())
+                        .createdAt(r.createdAt()).ttl(r.ttl()).build(), r.toolName(), r.learnedAt()));
             }
             try {
                 h.get(RequestOptions.DEFAULT);
@@ -305,7 +307,7 @@ public final class McpTasks {
 
     private TaskChannel connected() {
         TaskChannel ch = channel();
-        ch.era(); // throws IllegalStateException when not connected
+        ch.server(); // throws IllegalStateException when not connected
         return ch;
     }
 
@@ -361,9 +363,8 @@ public final class McpTasks {
         TaskStatus status = first.status().isTerminal() && first.status() != TaskStatus.CANCELLED
                 && first.result() == null && first.error() == null ? TaskStatus.WORKING : first.status();
         if (first.createdAt() == null || status != first.status()) {
-            first = new TaskSnapshot(first.taskId(), era, status, first.statusMessage(),
-                    first.createdAt() == null ? Instant.now() : first.createdAt(), first.lastUpdatedAt(), first.ttl(),
-                    first.pollInterval(), first.inputRequests(), first.result(), first.error());
+            first = first.toBuilder().status(status)
+                    .createdAt(first.createdAt() == null ? Instant.now() : first.createdAt()).build();
         }
         TaskHandle h = register(new TaskHandle(this, first, toolName));
         h.recordCreated(deadline);
@@ -395,7 +396,7 @@ public final class McpTasks {
                 return;
             }
             try {
-                store.remove(ch.serverKey(), h.id(), deadline);
+                store.remove(ch.server().key(), h.id(), deadline);
             } catch (RuntimeException e) {
                 LOG.log(System.Logger.Level.WARNING, "could not remove task " + TaskWire.shown(h.id())
                         + " from the task store", e);
@@ -407,7 +408,7 @@ public final class McpTasks {
             return;
         }
         try {
-            store.put(new TaskRecord(h.id(), ch.serverKey(), h.era(), h.toolName(), h.createdAt(), s.ttl(),
+            store.put(new TaskRecord(h.id(), ch.server().key(), h.era(), h.toolName(), h.createdAt(), s.ttl(),
                     s.status(), ownerId, h.recordLearnedAt()), deadline);
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "could not record task " + TaskWire.shown(h.id())
@@ -477,7 +478,7 @@ public final class McpTasks {
             bindLock.lock();
             try {
                 TaskChannel previous = channel;
-                if (previous != null && !previous.isClosed()) {
+                if (previous != null && !previous.closeToken().isCancelled()) {
                     throw new IllegalStateException("this McpTasks is installed on a client that is still open: one"
                             + " McpTasks serves one live client at a time; close that client first, or build one"
                             + " McpTasks per client (per server)");
@@ -494,18 +495,21 @@ public final class McpTasks {
         }
 
         @Override
-        public Duration legacyTtl() {
-            return legacyTtl;
+        public TaskAugmentation augmentation(String toolName, RequestOptions options) throws InterruptedException {
+            Objects.requireNonNull(toolName, "toolName");
+            return LegacyAugmentation.of(channel(), toolName, true, legacyTtl,
+                    options == null ? RequestOptions.DEFAULT : options);
         }
 
         @Override
-        public Map<String, Object> awaitToolResult(String toolName, Map<String, Object> created,
-                                                   RequestOptions options) throws InterruptedException {
-            Objects.requireNonNull(created, "created");
+        public CallToolResult awaitResult(ToolCallAnswer.Pending pending, RequestOptions options)
+                throws InterruptedException {
+            Objects.requireNonNull(pending, "pending");
             TaskChannel ch = channel();
             RequestOptions o = options == null ? RequestOptions.DEFAULT : options;
-            TaskHandle h = created(toolName, created, ch.era(), TaskHandle.deadlineOf(o));
-            return h.awaitRaw(o);
+            TaskHandle h = created(pending.toolName(), pending.creation(), ch.server().era(),
+                    TaskHandle.deadlineOf(o));
+            return h.await(o);
         }
 
         @Override
@@ -514,7 +518,7 @@ public final class McpTasks {
             bindLock.lock();
             try {
                 TaskChannel ch = channel;
-                if (ch != null && !ch.isClosed()) {
+                if (ch != null && !ch.closeToken().isCancelled()) {
                     return; // a late close of an earlier client: bind() released it when the new one came
                 }
                 release = detach();
@@ -531,7 +535,7 @@ public final class McpTasks {
          */
         private Runnable detach() {
             TaskOwner.gone(instanceId);
-            AutoCloseable reg = statusRegistration;
+            Registration reg = statusRegistration;
             statusRegistration = null;
             PollTimer t = timer;
             List<TaskHandle> handles = new ArrayList<>(open.values());
@@ -540,7 +544,7 @@ public final class McpTasks {
                 if (reg != null) {
                     try {
                         reg.close();
-                    } catch (Exception e) {
+                    } catch (RuntimeException e) { // a channel of another implementation may break the contract
                         LOG.log(System.Logger.Level.DEBUG, "closing the status listener failed: {0}", e.toString());
                     }
                 }

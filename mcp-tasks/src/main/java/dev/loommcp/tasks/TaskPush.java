@@ -67,12 +67,12 @@ final class TaskPush {
     private boolean listen() {
         TaskChannel channel = owner.channel();
         try {
-            Map<String, Object> ext = channel.serverCapabilities().extensions();
+            Map<String, Object> ext = channel.server().capabilities().extensions();
             if (ext == null || !ext.containsKey(TaskChannel.EXTENSION)) {
                 return false;
             }
             Subscription sub = channel.listenTasks(List.of(taskId), onTask,
-                    RequestOptions.ofTimeout(TaskHandle.CANCEL_BOUND));
+                    RequestOptions.ofTimeout(TaskCancel.CANCEL_BOUND));
             if (!stillWanted.getAsBoolean()) {
                 sub.close();
                 return false;

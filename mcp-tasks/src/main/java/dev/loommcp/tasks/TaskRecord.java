@@ -8,7 +8,7 @@ import java.time.Instant;
  * What a {@link TaskStore} keeps of one open task, enough to re-attach to it after a restart. Immutable.
  *
  * @param taskId     the task's id
- * @param serverKey  the server's identity ({@code TaskChannel.serverKey()})
+ * @param serverKey  the server's identity ({@code TaskChannel.server().key()})
  * @param era        the era it was created in
  * @param toolName   the tool whose call created it
  * @param createdAt  when it was created (the server's time when it said, else the client's)

@@ -22,16 +22,6 @@ final class TaskWire {
     }
 
     /**
-     * Returns whether a raw {@code tools/call} result is a task's creation (either era's shape).
-     *
-     * @param raw the result
-     * @return {@code true} for a modern {@code resultType: "task"} or a legacy {@code task} object
-     */
-    static boolean isTaskCreation(Map<String, Object> raw) {
-        return "task".equals(raw.get("resultType")) || raw.get("task") instanceof Map<?, ?>;
-    }
-
-    /**
      * Parses a task as the server described it.
      *
      * @param raw        the JSON: a creation result, a {@code tasks/get} result, a {@code notifications/tasks} or
@@ -81,8 +71,10 @@ final class TaskWire {
         Map<String, Object> result = status == TaskStatus.COMPLETED && t.get("result") instanceof Map<?, ?> r
                 ? cast(r) : null;
         JsonRpcError error = status == TaskStatus.FAILED ? error(t.get("error")) : null;
-        return new TaskSnapshot(id, era, status, t.get("statusMessage") instanceof String m ? m : null,
-                instant(t.get("createdAt")), instant(t.get("lastUpdatedAt")), ttl, poll, inputs, result, error);
+        return TaskSnapshot.newBuilder(id, era, status)
+                .statusMessage(t.get("statusMessage") instanceof String m ? m : null)
+                .createdAt(instant(t.get("createdAt"))).lastUpdatedAt(instant(t.get("lastUpdatedAt")))
+                .ttl(ttl).pollInterval(poll).inputRequests(inputs).result(result).error(error).build();
     }
 
     /**

@@ -4,7 +4,6 @@ import dev.loommcp.CancellationToken;
 import dev.loommcp.config.Era;
 import dev.loommcp.McpCancelledException;
 import dev.loommcp.McpClosedException;
-import dev.loommcp.McpTaskNotFoundException;
 import dev.loommcp.McpTimeoutException;
 import dev.loommcp.McpUnsupportedInEraException;
 import dev.loommcp.RequestOptions;
@@ -16,7 +15,10 @@ import dev.loommcp.schema.ContentBlock;
 import dev.loommcp.schema.ServerCapabilities;
 import dev.loommcp.schema.TextContent;
 import dev.loommcp.Deadline;
+import dev.loommcp.spi.TaskAugmentation;
 import dev.loommcp.spi.TaskChannel;
+import dev.loommcp.spi.TaskServer;
+import dev.loommcp.spi.ToolCallAnswer;
 import dev.loommcp.spi.TransportThreads;
 import java.time.Duration;
 import java.time.Instant;
@@ -64,6 +66,9 @@ final class FakeTaskChannel implements TaskChannel {
     final List<Map<String, Object>> inputRequestsAsked = new CopyOnWriteArrayList<>();
     final CountingThreads threads = new CountingThreads();
     volatile String serverKey = "fake://tasks-server";
+    volatile String protocolVersion;
+    /** Each tool's execution.taskSupport as the catalog would say it; a tool not named: {@code "optional"}. */
+    final Map<String, String> toolTaskSupport = new ConcurrentHashMap<>();
     volatile boolean closed;
     volatile Throwable closeCause; // what ended the client (a transport failure), or null
     volatile boolean offersPush;
@@ -209,17 +214,17 @@ final class FakeTaskChannel implements TaskChannel {
     // ------------------------------------------------------------------------------------------------ TaskChannel
 
     @Override
-    public Era era() {
-        return era;
+    public TaskServer server() {
+        String version = protocolVersion != null ? protocolVersion : era == Era.MODERN ? "2026-07-28" : "2025-11-25";
+        return new TaskServer(era, version, serverKey, capabilities());
     }
 
     @Override
-    public String serverKey() {
-        return serverKey;
+    public String toolTaskSupport(String toolName, RequestOptions options) {
+        return toolTaskSupport.getOrDefault(toolName, "optional");
     }
 
-    @Override
-    public ServerCapabilities serverCapabilities() {
+    ServerCapabilities capabilities() {
         return era == Era.MODERN
                 ? new ServerCapabilities(null, null, null, null, null, null, null, Map.of(EXTENSION, Map.of()))
                 : new ServerCapabilities(null, null, null, null, null, null,
@@ -260,8 +265,8 @@ final class FakeTaskChannel implements TaskChannel {
                 if (era == Era.LEGACY && script.peek() instanceof Map<?, ?> now
                         && List.of("completed", "failed", "cancelled").contains(now.get("status"))) {
                     // as server-everything: -32602 for a task that already ended (2025-11-25 §Cancelling Tasks)
-                    throw new McpTaskNotFoundException(method, id, null, JsonRpcError.of(JsonRpcError.INVALID_PARAMS,
-                            "Cannot cancel task in terminal status: " + now.get("status")));
+                    throw rpc(method, JsonRpcError.INVALID_PARAMS, "Cannot cancel task in terminal status: "
+                            + now.get("status"));
                 }
                 if (cancelSettles) {
                     script.clear();
@@ -308,8 +313,8 @@ final class FakeTaskChannel implements TaskChannel {
     private Deque<Object> knownOrThrow(String method, String id) {
         Deque<Object> script = id == null ? null : scripts.get(id);
         if (script == null) {
-            throw new McpTaskNotFoundException(method, id, null, JsonRpcError.of(JsonRpcError.INVALID_PARAMS,
-                    "Task not found"));
+            // as a server (and the core's channel) says it: a plain -32602, which the driver types
+            throw rpc(method, JsonRpcError.INVALID_PARAMS, "Task not found");
         }
         return script;
     }
@@ -372,21 +377,21 @@ final class FakeTaskChannel implements TaskChannel {
     }
 
     @Override
-    public Map<String, Object> callTool(String name, Map<String, Object> arguments, Map<String, Object> legacyTask,
-                                        RequestOptions options) throws InterruptedException {
+    public ToolCallAnswer callTool(String name, Map<String, Object> arguments, TaskAugmentation augmentation,
+                                   RequestOptions options) throws InterruptedException {
         check(options);
         Map<String, Object> params = new LinkedHashMap<>();
         params.put("name", name);
-        if (legacyTask != null && era == Era.LEGACY) {
-            params.put("task", legacyTask);
+        if (augmentation != null) {
+            params.put("task", augmentation.ttl() == null ? Map.of() : Map.of("ttl", augmentation.ttl().toMillis()));
         }
         sent.add(new Sent("tools/call", params, System.nanoTime()));
         if (immediateResult != null) {
-            return immediateResult;
+            return new ToolCallAnswer.Final(name, toolResult(name, immediateResult));
         }
         Object[] steps = arguments == null ? new Object[] {completed("done")}
                 : ((List<?>) arguments.get("script")).toArray();
-        return creation(newTask(steps));
+        return new ToolCallAnswer.Pending(name, creation(newTask(steps)));
     }
 
     @Override
@@ -450,19 +455,19 @@ final class FakeTaskChannel implements TaskChannel {
     }
 
     @Override
-    public AutoCloseable onNotification(String method, Consumer<Map<String, Object>> listener) {
+    public Registration onNotification(String method, Consumer<Map<String, Object>> listener) {
         notificationListeners.computeIfAbsent(method, k -> new CopyOnWriteArrayList<>()).add(listener);
-        return () -> notificationListeners.get(method).remove(listener);
+        java.util.concurrent.atomic.AtomicBoolean closed = new java.util.concurrent.atomic.AtomicBoolean();
+        return () -> {
+            if (closed.compareAndSet(false, true)) {
+                notificationListeners.get(method).remove(listener);
+            }
+        };
     }
 
     @Override
     public TransportThreads threads() {
         return threads;
-    }
-
-    @Override
-    public boolean isClosed() {
-        return closed;
     }
 
     @Override

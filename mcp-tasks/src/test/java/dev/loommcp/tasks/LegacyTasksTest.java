@@ -8,8 +8,6 @@ import static org.awaitility.Awaitility.await;
 import dev.loommcp.CancellationToken;
 import dev.loommcp.config.Era;
 import dev.loommcp.McpCancelledException;
-import dev.loommcp.McpTaskFailedException;
-import dev.loommcp.McpTaskNotFoundException;
 import dev.loommcp.McpTimeoutException;
 import dev.loommcp.McpUnsupportedInEraException;
 import dev.loommcp.RequestOptions;
@@ -51,7 +49,11 @@ class LegacyTasksTest {
         server.pollIntervalMs = 1000;
         McpTask t = start(task("working"));
         assertThat(server.sent("tools/call").get(0).params().get("task")).isEqualTo(Map.of("ttl", 60_000L));
-        assertThat(tasks.support().legacyTtl()).isEqualTo(Duration.ofSeconds(60));
+        // a plain callTool asks for a task only of a tool that requires one (callToolAsTask: optional too)
+        assertThat(tasks.support().augmentation("simulate-research-query", RequestOptions.DEFAULT)).isNull();
+        server.toolTaskSupport.put("simulate-research-query", "required");
+        assertThat(tasks.support().augmentation("simulate-research-query", RequestOptions.DEFAULT))
+                .isEqualTo(new dev.loommcp.spi.TaskAugmentation(Duration.ofSeconds(60)));
         assertThat(t.era()).isEqualTo(Era.LEGACY);
         assertThat(t.snapshot().ttl()).as("the server's override").isEqualTo(Duration.ofMillis(300_000));
         assertThat(t.snapshot().pollInterval()).isEqualTo(Duration.ofMillis(1000));

@@ -1,5 +1,6 @@
 package dev.loommcp.tasks;
 
+import dev.loommcp.Registration;
 import static dev.loommcp.tasks.FakeTaskChannel.completed;
 import static dev.loommcp.tasks.FakeTaskChannel.task;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -10,14 +11,13 @@ import dev.loommcp.CancellationToken;
 import dev.loommcp.config.Era;
 import dev.loommcp.McpCancelledException;
 import dev.loommcp.McpClosedException;
-import dev.loommcp.McpTaskFailedException;
-import dev.loommcp.McpTaskNotFoundException;
 import dev.loommcp.McpTimeoutException;
 import dev.loommcp.McpUnsupportedInEraException;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.jsonrpc.JsonRpcError;
 import dev.loommcp.schema.CallToolResult;
 import dev.loommcp.Deadline;
+import dev.loommcp.spi.ToolCallAnswer;
 import dev.loommcp.testing.LeakCheck;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -261,7 +261,7 @@ class ModernTasksTest {
                 RequestOptions.DEFAULT);
         assertThatThrownBy(() -> t.await(TEN_S)).isInstanceOf(dev.loommcp.McpTransportException.class)
                 .hasMessageContaining("connection refused");
-        assertThat(server.sent("tasks/get", t.id())).hasSize(TaskHandle.MAX_POLL_FAILURES);
+        assertThat(server.sent("tasks/get", t.id())).hasSize(TaskPolls.MAX_POLL_FAILURES);
         assertThat(tasks.store().list(server.serverKey)).as("still open on the server: kept").hasSize(1);
     }
 
@@ -447,8 +447,8 @@ class ModernTasksTest {
         bind();
         server.pollIntervalMs = 30;
         String id = server.newTask(task("working"), completed("via support"));
-        Map<String, Object> r = tasks.support().awaitToolResult("slow", server.creation(id), TEN_S);
-        assertThat(r).containsKey("content");
+        CallToolResult r = tasks.support().awaitResult(new ToolCallAnswer.Pending("slow", server.creation(id)), TEN_S);
+        assertThat(r.text()).isEqualTo("via support");
         assertThat(server.sent("tasks/get", id)).hasSize(2);
     }
 
@@ -459,15 +459,16 @@ class ModernTasksTest {
         String id = server.newTask(completed("fast"));
         Map<String, Object> created = new LinkedHashMap<>(server.creation(id));
         created.put("status", "completed");
-        assertThat(tasks.support().awaitToolResult("quick", created, TEN_S)).containsKey("content");
+        assertThat(tasks.support().awaitResult(new ToolCallAnswer.Pending("quick", created), TEN_S).text())
+                .isEqualTo("fast");
         assertThat(server.sent("tasks/get", id)).hasSize(1);
     }
 
     @Test
     void aMalformedCreationIsAClearError() {
         bind();
-        assertThatThrownBy(() -> tasks.support().awaitToolResult("slow", Map.of("resultType", "task",
-                "status", "working"), TEN_S)).isInstanceOf(dev.loommcp.McpProtocolException.class)
+        assertThatThrownBy(() -> tasks.support().awaitResult(new ToolCallAnswer.Pending("slow", Map.of("resultType",
+                "task", "status", "working")), TEN_S)).isInstanceOf(dev.loommcp.McpProtocolException.class)
                 .hasMessageContaining("taskId");
     }
 
@@ -550,11 +551,36 @@ class ModernTasksTest {
         String id = server.newTask(task("working", "statusMessage", "halfway"));
         McpTask t = tasks.task(id);
         List<TaskSnapshot> heard = new CopyOnWriteArrayList<>();
-        try (AutoCloseable l = t.addListener((task, s) -> heard.add(s))) {
+        try (Registration l = t.addListener((task, s) -> heard.add(s))) {
             await().atMost(Duration.ofSeconds(10)).until(() -> !heard.isEmpty());
         }
         assertThat(server.sent("tasks/get", id)).hasSize(1);
         assertThat(t.snapshot().statusMessage()).isEqualTo("halfway");
+    }
+
+    @Test
+    void aListenerRegistrationClosedTwiceRemovesOnlyItsOwnListener() throws Exception {
+        bind();
+        server.pollIntervalMs = 60_000;
+        TaskHandle t = (TaskHandle) tasks.callToolAsTask("slow", args(task("working")), RequestOptions.DEFAULT);
+        List<String> heard = new CopyOnWriteArrayList<>();
+        List<String> told = new CopyOnWriteArrayList<>();
+        TaskListener listener = (task, s) -> heard.add(s.statusMessage());
+        Registration first = t.addListener(listener);
+        Registration second = t.addListener(listener);
+        // told after the others (listeners are told in the order added): once it heard a change, so did they
+        try (Registration last = t.addListener((task, s) -> told.add(s.statusMessage()))) {
+            t.apply(snap(t, TaskStatus.WORKING, "both", null), Deadline.NONE);
+            await().atMost(Duration.ofSeconds(10)).until(() -> told.contains("both"));
+            first.close();
+            first.close(); // idempotent: the other registration of the same listener stays
+            t.apply(snap(t, TaskStatus.WORKING, "one", null), Deadline.NONE);
+            await().atMost(Duration.ofSeconds(10)).until(() -> told.contains("one"));
+            second.close();
+            t.apply(snap(t, TaskStatus.WORKING, "none", null), Deadline.NONE);
+            await().atMost(Duration.ofSeconds(10)).until(() -> told.contains("none"));
+        }
+        assertThat(heard).containsExactly("both", "both", "one");
     }
 
     @Test
@@ -572,15 +598,15 @@ class ModernTasksTest {
         assertThat(t.snapshot().statusMessage()).as("not older: applied").isEqualTo("same time");
         t.apply(snap(t, TaskStatus.WORKING, "no time", null), Deadline.NONE);
         assertThat(t.snapshot().statusMessage()).as("without a time: applied").isEqualTo("no time");
-        t.apply(new TaskSnapshot(t.id(), Era.MODERN, TaskStatus.COMPLETED, "done, stamped early", null,
-                t0, null, null, null, FakeTaskChannel.textResult("ok", false), null), Deadline.NONE);
+        t.apply(TaskSnapshot.completed(t.id(), Era.MODERN, FakeTaskChannel.textResult("ok", false)).toBuilder()
+                .statusMessage("done, stamped early").lastUpdatedAt(t0).build(), Deadline.NONE);
         assertThat(t.snapshot().status()).as("a terminal status wins").isEqualTo(TaskStatus.COMPLETED);
         t.apply(snap(t, TaskStatus.WORKING, "after the end", t0.plusSeconds(9)), Deadline.NONE);
         assertThat(t.snapshot().status()).isEqualTo(TaskStatus.COMPLETED);
     }
 
     private static TaskSnapshot snap(McpTask t, TaskStatus status, String message, java.time.Instant updated) {
-        return new TaskSnapshot(t.id(), Era.MODERN, status, message, null, updated, null, null, null, null, null);
+        return TaskSnapshot.newBuilder(t.id(), Era.MODERN, status).statusMessage(message).lastUpdatedAt(updated).build();
     }
 
     @Test

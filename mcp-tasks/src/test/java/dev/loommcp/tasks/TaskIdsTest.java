@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.loommcp.config.Era;
-import dev.loommcp.McpTaskNotFoundException;
 import dev.loommcp.McpTimeoutException;
 import dev.loommcp.McpTransportException;
 import dev.loommcp.RequestOptions;
@@ -92,8 +91,7 @@ class TaskIdsTest {
     /** A handle for an id beyond what {@link McpTasks#task} takes (as a server may issue one). */
     private static final class TaskHandleAccess {
         static McpTask ofId(McpTasks tasks, String id) {
-            return TaskHandle.ofId(tasks, new TaskSnapshot(id, Era.MODERN, TaskStatus.WORKING, null, null, null, null,
-                    null, null, null, null), "slow_compute", null);
+            return TaskHandle.ofId(tasks, TaskSnapshot.of(id, Era.MODERN, TaskStatus.WORKING), "slow_compute", null);
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.loommcp.tasks;
 
+import dev.loommcp.Registration;
 import static dev.loommcp.tasks.FakeTaskChannel.completed;
 import static dev.loommcp.tasks.FakeTaskChannel.task;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -103,7 +104,7 @@ class TaskOrderAndClockTest {
         McpTask t = tasks.callToolAsTask("slow", Map.of("script", List.of(
                 task("input_required", "statusMessage", "which file?"), completed("done"))), RequestOptions.DEFAULT);
         List<TaskStatus> heard = new CopyOnWriteArrayList<>();
-        try (AutoCloseable l = t.addListener((task, s) -> heard.add(s.status()))) {
+        try (Registration l = t.addListener((task, s) -> heard.add(s.status()))) {
             AtomicReference<Throwable> firstFailed = new AtomicReference<>();
             Thread first = Thread.ofVirtual().start(() -> {
                 try {

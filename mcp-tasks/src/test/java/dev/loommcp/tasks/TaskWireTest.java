@@ -19,7 +19,6 @@ class TaskWireTest {
         Map<String, Object> raw = Map.of("resultType", "task", "taskId", "bc71", "status", "working",
                 "createdAt", "2026-12-01T03:00:36.938Z", "lastUpdatedAt", "2026-12-01T03:00:36.938Z",
                 "ttlMs", 600000, "pollIntervalMs", 200);
-        assertThat(TaskWire.isTaskCreation(raw)).isTrue();
         TaskSnapshot s = TaskWire.parse(raw, Era.MODERN, null, "creation");
         assertThat(s.taskId()).isEqualTo("bc71");
         assertThat(s.status()).isEqualTo(TaskStatus.WORKING);
@@ -32,13 +31,13 @@ class TaskWireTest {
     void legacyNestedCreationAndFlatTask() {
         Map<String, Object> raw = Map.of("task", Map.of("taskId", "29b9", "status", "working", "ttl", 300000,
                 "pollInterval", 1000, "statusMessage", "Gathering sources...", "createdAt", "2026-12-01T03:00:00Z"));
-        assertThat(TaskWire.isTaskCreation(raw)).isTrue();
         TaskSnapshot s = TaskWire.parse(raw, Era.LEGACY, null, "creation");
         assertThat(s.taskId()).isEqualTo("29b9");
         assertThat(s.ttl()).isEqualTo(Duration.ofMinutes(5));
         assertThat(s.pollInterval()).isEqualTo(Duration.ofSeconds(1));
         assertThat(s.statusMessage()).isEqualTo("Gathering sources...");
-        assertThat(TaskWire.isTaskCreation(Map.of("content", java.util.List.of()))).isFalse();
+        assertThatThrownBy(() -> TaskWire.parse(Map.of("content", java.util.List.of()), Era.LEGACY, null, "creation"))
+                .isInstanceOf(McpProtocolException.class).hasMessageContaining("taskId is missing");
     }
 
     @Test

@@ -4,7 +4,6 @@ import dev.loommcp.CancellationToken;
 import dev.loommcp.config.Era;
 import dev.loommcp.McpCancelledException;
 import dev.loommcp.McpClosedException;
-import dev.loommcp.McpRpcException;
 import dev.loommcp.McpTransportException;
 import dev.loommcp.config.ProtocolMode;
 import dev.loommcp.RequestOptions;
@@ -355,11 +354,7 @@ public final class Session {
             throws InterruptedException {
         Objects.requireNonNull(method, "method");
         Objects.requireNonNull(options, "options (use RequestOptions.DEFAULT)");
-        try {
-            return Params.asObject(path.call(method, Params.withMeta(params, options.meta()), options, null), method);
-        } catch (McpRpcException e) {
-            throw TaskBridge.notFound(method, params, e); // -32602 of tasks/get|update|cancel|result: typed
-        }
+        return Params.asObject(path.call(method, Params.withMeta(params, options.meta()), options, null), method);
     }
 
     /**

@@ -8,6 +8,8 @@ import dev.loommcp.internal.session.base.Params;
 import dev.loommcp.internal.session.tools.ToolCatalog;
 import dev.loommcp.schema.CallToolResult;
 import dev.loommcp.Deadline;
+import dev.loommcp.spi.TaskAugmentation;
+import dev.loommcp.spi.ToolCallAnswer;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -20,8 +22,8 @@ import java.util.function.Supplier;
  * Every {@code tools/call} of the client, composed: the params with the persistent tool {@code _meta} merged with the
  * call's, the era's wire path ({@link WirePath#callTool}: header routing where it applies), the result decoded and
  * its {@code structuredContent} checked against the tool's output schema ({@link ToolCatalog#validate}). Where tasks
- * come in (a legacy call augmented with {@code task}, an answer that created a task) it asks the {@link TaskBridge},
- * the tasks seam. Thread-safe.
+ * come in (a call that asks for a task, an answer that created one) it asks the {@link TaskBridge}, the tasks seam.
+ * Thread-safe.
  */
 final class ToolCalls implements TaskBridge.Tools {
 
@@ -42,38 +44,34 @@ final class ToolCalls implements TaskBridge.Tools {
     }
 
     /**
-     * {@code McpClient.callTool}: composes and sends {@code tools/call} (a legacy call that must be a task augmented
-     * by the {@link TaskBridge}), drives a task answer to its final result through the installed task support, then
-     * decodes and validates the result.
+     * {@code McpClient.callTool}: composes and sends {@code tools/call} (with the task the installed support asks for,
+     * {@link TaskBridge#augmentation}), hands an answer that is not final to the support ({@link TaskBridge#pending},
+     * {@link TaskBridge#awaitResult}), else decodes and validates the result.
      *
-     * @throws McpProtocolException if the server answered with a malformed task, or the result is malformed
+     * @throws McpProtocolException if the result is malformed
      */
     CallToolResult call(String name, Map<String, Object> arguments, RequestOptions options)
             throws InterruptedException {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(options, "options");
         Deadline deadline = Deadlines.of(options, Deadline.ofNanoTime(System.nanoTime()), requestTimeout);
-        Map<String, Object> task = tasks.requiredTask(name, options, deadline);
+        TaskAugmentation task = tasks.augmentation(name, options, deadline);
         Map<String, Object> raw = Params.asObject(path.get().callTool(name, params(name, arguments, task, options),
-                options, deadline), "tools/call");
-        if (tasks.created(name, raw, task != null)) {
-            raw = tasks.awaitToolResult(name, raw, options, deadline);
-        }
-        return toolResult(name, raw);
+                options, deadline), "tools/call"); // sent from here: the call's path stays short
+        ToolCallAnswer.Pending pending = tasks.pending(name, raw, task != null);
+        return pending != null ? tasks.awaitResult(pending, options, deadline) : toolResult(name, raw);
     }
 
     @Override
-    public Map<String, Object> callTool(String name, Map<String, Object> arguments, Map<String, Object> legacyTask,
-                                        RequestOptions options) throws InterruptedException {
+    public ToolCallAnswer callTool(String name, Map<String, Object> arguments, TaskAugmentation augmentation,
+                                   RequestOptions options) throws InterruptedException {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(options, "options");
         Deadline deadline = Deadlines.of(options, Deadline.ofNanoTime(System.nanoTime()), requestTimeout);
-        Map<String, Object> task = legacyTask != null && tasks.legacyAugment(name, false, options, deadline)
-                ? new LinkedHashMap<>(legacyTask) : null;
-        Map<String, Object> raw = Params.asObject(path.get().callTool(name, params(name, arguments, task, options),
-                options, deadline), "tools/call");
-        tasks.created(name, raw, task != null); // checks a task's creation
-        return raw;
+        Map<String, Object> raw = Params.asObject(path.get().callTool(name, params(name, arguments, augmentation,
+                options), options, deadline), "tools/call");
+        ToolCallAnswer.Pending pending = tasks.pending(name, raw, augmentation != null);
+        return pending != null ? pending : new ToolCallAnswer.Final(name, toolResult(name, raw));
     }
 
     @Override
@@ -87,8 +85,11 @@ final class ToolCalls implements TaskBridge.Tools {
         return r;
     }
 
-    /** The params of a {@code tools/call}: name, arguments, the legacy {@code task}, the merged {@code _meta}. */
-    private Map<String, Object> params(String name, Map<String, Object> arguments, Map<String, Object> task,
+    /**
+     * The params of a {@code tools/call}: name, arguments, the {@code task} asked for ({@code {ttl}} in milliseconds,
+     * or empty), the merged {@code _meta}.
+     */
+    private Map<String, Object> params(String name, Map<String, Object> arguments, TaskAugmentation task,
                                        RequestOptions options) {
         Map<String, Object> params = new LinkedHashMap<>();
         params.put("name", name);
@@ -96,7 +97,7 @@ final class ToolCalls implements TaskBridge.Tools {
             params.put("arguments", arguments);
         }
         if (task != null) {
-            params.put("task", task);
+            params.put("task", task.ttl() == null ? Map.of() : Map.of("ttl", task.ttl().toMillis()));
         }
         Map<String, Object> meta = Params.mergeMeta(toolMeta.get(), options.meta());
         if (!meta.isEmpty()) {

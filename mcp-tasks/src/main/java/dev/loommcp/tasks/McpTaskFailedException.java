@@ -1,5 +1,6 @@
-package dev.loommcp;
+package dev.loommcp.tasks;
 
+import dev.loommcp.McpRpcException;
 import dev.loommcp.internal.json.Shown;
 import dev.loommcp.jsonrpc.JsonRpcError;
 import dev.loommcp.jsonrpc.RequestId;
@@ -8,7 +9,8 @@ import dev.loommcp.jsonrpc.RequestId;
  * A task ended with a JSON-RPC error instead of a result: in the tasks extension (MCP 2026-07-28
  * {@code io.modelcontextprotocol/tasks}, §Task Status) a {@code failed} task's {@code error}; in the 2025-11-25 tasks
  * the error {@code tasks/result} returned. The error is the one the original request would have failed with; a tool
- * result with {@code isError: true} is not this exception (it is a result).
+ * result with {@code isError: true} is not this exception (it is a result). Thrown by {@link McpTask#await} and by a
+ * plain {@code McpClient.callTool} that the installed {@link McpTasks} drove.
  */
 public final class McpTaskFailedException extends McpRpcException {
 

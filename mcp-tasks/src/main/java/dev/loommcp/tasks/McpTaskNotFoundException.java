@@ -1,5 +1,6 @@
-package dev.loommcp;
+package dev.loommcp.tasks;
 
+import dev.loommcp.McpRpcException;
 import dev.loommcp.internal.json.Shown;
 import dev.loommcp.jsonrpc.JsonRpcError;
 import dev.loommcp.jsonrpc.RequestId;
@@ -7,7 +8,9 @@ import dev.loommcp.jsonrpc.RequestId;
 /**
  * The server does not know the task (any more): it answered a {@code tasks/*} request with {@code -32602}
  * (MCP tasks extension §Error Handling: unknown or expired task; 2025-11-25 tasks §Error Handling). A task past its
- * TTL may be deleted by the server.
+ * TTL may be deleted by the server. {@link McpTasks} maps that error of {@code tasks/get}, {@code tasks/update},
+ * {@code tasks/cancel} and {@code tasks/result} to this exception; the same code on any other request stays a plain
+ * {@link McpRpcException}.
  */
 public final class McpTaskNotFoundException extends McpRpcException {
 
