@@ -10,10 +10,32 @@
 #     (maven.repo.local.tail, Maven 3.9+); checks its dependency tree (one Jackson version, no YAML through the schema
 #     validator); runs it on the class path and on the module path (it talks to the reference server over stdio and
 #     the modern fixture over HTTP);
-#     then the README's own Maven snippet and Quickstart, built with the oldest Maven the README names;
+#     then every ```java block of README.md and docs/*.md compiled as a user's code (below), and the README's own
+#     Maven snippet and Quickstart, built with the oldest Maven the README names;
 #  4. rebuilds the published modules from a copy of the sources in another directory and compares every jar byte for
 #     byte with step 1's (reproducible builds; LOOM_SKIP_REPRO=1 skips this step).
 # Run it after the main build (scripts/test.sh does); it needs the network only for Maven plugins not yet in ~/.m2.
+#
+# The documentation's samples (step 3): scripts/DocSamples.java extracts every ```java block of README.md and
+# docs/*.md into target/consumer-test/doc-samples (nothing of a sample is kept anywhere but in its Markdown file), a
+# Maven project with one module per set of dependencies, built offline against the deployed artifacts like the
+# consumer above; a block that does not compile fails the run with FILE:LINE of the Markdown and javac's message.
+# The convention for the blocks, written where the docs are read ("Contributing" in docs/architecture.md too):
+#  - A block that declares a type (a class, record, interface or enum at the start of a line, or starts with an
+#    annotation or a package) is a compilation unit: compiled as it stands, with its own imports.
+#  - Any other block is a fragment: statements, run as the body of
+#      public class Sample { static void sample(GIVEN) throws Exception { ... } }
+#    with its own leading import lines, plus `import dev.loommcp.*;`, every package its modules export, and
+#    java.io, java.net, java.nio.file, java.time, java.util, java.util.concurrent and java.util.function (`.*`).
+#  - Its dependencies: mcp-core, the module of each dev.loommcp package it imports, and what its marker names.
+#  - An HTML comment on the line before the fence (invisible on GitHub) says the rest, options separated by spaces:
+#      <!-- sample: deps=mcp-hosts,mcp-auth given="McpClient client; String summarize(CallToolResult r)" -->
+#    deps= published modules or groupId:artifactId[:version] (JUnit's version comes from junit-bom, junit.version);
+#    given= what a fragment uses without declaring it, separated by `;`: variables become the parameters of sample(),
+#    methods (`Type name(params)`) stubs next to it; imports= more imports for a fragment (a single-type import wins
+#    over the `.*` ones when two packages have the same simple name).
+#      <!-- sample: skip (the reason) -->
+#    leaves a block out (pseudo-code, output); the reason is required.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 . "$ROOT/scripts/env.sh"
@@ -128,6 +150,20 @@ mp_out=$("$JAVA" -p "$CONSUMER_SRC/modulepath/target/classes:$(cat "$CONSUMER_SR
   -m dev.example.consumer/dev.example.consumer.ConsumerMain modulepath "$NODE_DIR" 2>"$WORK/modulepath.err") \
   || { cat "$WORK/modulepath.err" >&2; fail "the consumer on the module path"; }
 [[ "$(tail -1 <<<"$mp_out")" == "consumer OK (modulepath)" ]] || fail "module path run said: $mp_out"
+
+# the documentation's java blocks, as a user's code (the convention is at the top of this script)
+step "compiling the java blocks of README.md and docs/*.md against the deployed modules"
+SAMPLES="$WORK/doc-samples"
+JUNIT_VERSION=$(sed -n 's|.*<junit.version>\(.*\)</junit.version>.*|\1|p' pom.xml | head -1)
+"$JAVA_HOME/bin/java" "$ROOT/scripts/DocSamples.java" extract "$ROOT" "$SAMPLES" "$JUNIT_VERSION" $deployed \
+  >"$WORK/doc-samples.txt" || fail "the documentation's sample markers (above)"
+(cd "$SAMPLES" && "$ROOT/mvnw" -B -ntp -o -fae -Daether.offline.protocols=file \
+  -Dmaven.repo.local="$CONSUMER_M2" -Dmaven.repo.local.tail="$USER_REPO" \
+  -Dloommcp.version="$VERSION" -Dloommcp.repository="file://$REPO" compile) >"$WORK/doc-samples.log" 2>&1 || {
+    "$JAVA_HOME/bin/java" "$ROOT/scripts/DocSamples.java" report "$SAMPLES" "$WORK/doc-samples.log" \
+      || fail "a java block of the documentation does not compile (above; log: $WORK/doc-samples.log)"
+    tail -40 "$WORK/doc-samples.log" >&2; fail "building the documentation's samples (log: $WORK/doc-samples.log)"; }
+step "documentation samples: $(tr '\n' ';' <"$WORK/doc-samples.txt" | sed 's/;$//; s/;/; /g')"
 
 # 3b. the README as a new user copies it: its Maven snippet (section "Depending on loom-mcp") made into a project
 # with the Quickstart class, built with the oldest Maven the README names (whose default compiler plugin ignores
