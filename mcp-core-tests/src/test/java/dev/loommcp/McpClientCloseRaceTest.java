@@ -199,6 +199,73 @@ class McpClientCloseRaceTest {
         }
     }
 
+    /**
+     * A server lost while a request is being sent, whose send then fails of the client's end (a fork into its ended
+     * scope throws "the request has ended"), fails the call as closed, with the loss as cause; connect reports the
+     * loss itself, as when it comes while the handshake waits (once seen as a raw IllegalStateException under load).
+     */
+    @ParameterizedTest
+    @EnumSource(Mode.class)
+    void aServerLostWhileARequestIsSentFailsItAsClosedWithTheLossAsCause(Mode mode) throws Exception {
+        McpTransportException exit = new McpTransportException("server exited with code 3");
+        HookedTransport transport = new HookedTransport(ScriptedTransport.create(mode));
+        transport.beforeSend(lostOn("tools/call", transport, exit));
+        McpClient client = McpClient.newBuilder(transport).build();
+        try {
+            client.connect();
+            Throwable thrown = catchFailure(() -> client.callTool("echo", Map.of()));
+            assertThat(thrown).isInstanceOf(McpClosedException.class).hasCause(exit);
+            assertThat(thrown.getSuppressed()).singleElement().isInstanceOf(IllegalStateException.class);
+            assertThat(client.isClosed()).isTrue();
+        } finally {
+            client.close();
+        }
+        HookedTransport notifying = new HookedTransport(ScriptedTransport.create(mode));
+        notifying.beforeSend(lostOn("notifications/roots/list_changed", notifying, exit));
+        McpClient notifier = McpClient.newBuilder(notifying).build();
+        try {
+            notifier.connect();
+            Throwable thrown = catchFailure(notifier::notifyRootsListChanged);
+            assertThat(thrown).isInstanceOf(McpClosedException.class).hasCause(exit);
+        } finally {
+            notifier.close();
+        }
+        HookedTransport handshake = new HookedTransport(ScriptedTransport.create(mode));
+        handshake.beforeSend(lostOn("initialize", handshake, exit));
+        McpClient connecting = McpClient.newBuilder(handshake).build();
+        try {
+            assertThat(catchFailure(connecting::connect)).isSameAs(exit);
+        } finally {
+            connecting.close();
+        }
+    }
+
+    private static HookedTransport.Hook lostOn(String method, HookedTransport transport, McpTransportException exit) {
+        return (m, c) -> {
+            String sent = m instanceof JsonRpcMessage.Request r ? r.method()
+                    : m instanceof JsonRpcMessage.Notification n ? n.method() : null;
+            if (method.equals(sent)) {
+                transport.server().lose(exit);
+                throw new IllegalStateException("the request has ended: exchange not started");
+            }
+        };
+    }
+
+    /** Something that should fail. */
+    @FunctionalInterface
+    private interface Attempt {
+        void run() throws Exception;
+    }
+
+    private static Throwable catchFailure(Attempt attempt) {
+        try {
+            attempt.run();
+        } catch (Throwable t) {
+            return t;
+        }
+        throw new AssertionError("no failure");
+    }
+
     /** Something a test does with a connected client. */
     @FunctionalInterface
     private interface ClientOperation {

@@ -10,7 +10,7 @@ import dev.loommcp.RequestOptions;
 import dev.loommcp.jsonrpc.JsonRpcError;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.testing.LeakCheck;
-import dev.loommcp.testing.ScriptedServerTransport;
+import dev.loommcp.testing.ScriptedTransport;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -41,8 +41,8 @@ class TasksOnClientTest {
     }
 
     /** A 2025-11-25 tasks server: tools with each execution.taskSupport; an augmented call creates task L1. */
-    static ScriptedServerTransport server(Consumer<ScriptedServerTransport> extra) {
-        ScriptedServerTransport t = ScriptedServerTransport.create().serverCapabilities(TASK_CAPS);
+    static ScriptedTransport server(Consumer<ScriptedTransport> extra) {
+        ScriptedTransport t = ScriptedTransport.create().serverCapabilities(TASK_CAPS);
         t.on("tools/list", r -> Map.of("tools", List.of(tool("research", "required"), tool("maybe", "optional"),
                 tool("never", "forbidden"), Map.of("name", "plain", "inputSchema", Map.of("type", "object")))));
         t.on("tools/call", r -> r.params().containsKey("task")
@@ -53,7 +53,7 @@ class TasksOnClientTest {
         return t;
     }
 
-    static List<String> augmented(ScriptedServerTransport t) {
+    static List<String> augmented(ScriptedTransport t) {
         return t.requests("tools/call").stream().filter(r -> r.params().containsKey("task"))
                 .map(r -> (String) r.params().get("name")).toList();
     }
@@ -61,7 +61,7 @@ class TasksOnClientTest {
     @Test
     void aPlainCallAsksForATaskOnlyForARequiredToolAndCallToolAsTaskAlsoForAnOptionalOne() throws Exception {
         McpTasks tasks = McpTasks.newBuilder().legacyTtl(Duration.ofMinutes(1)).build();
-        ScriptedServerTransport t = server(x -> { });
+        ScriptedTransport t = server(x -> { });
         try (McpClient client = McpClient.newBuilder(t).taskSupport(tasks.support()).build()) {
             client.connect();
             assertThat(client.callTool("research", Map.of()).text()).isEqualTo("researched");
@@ -85,10 +85,10 @@ class TasksOnClientTest {
 
     @Test
     void withoutTheServerCapabilityOrBefore20251125NothingIsAugmentedOrListed() throws Exception {
-        for (Consumer<ScriptedServerTransport> server : List.<Consumer<ScriptedServerTransport>>of(
+        for (Consumer<ScriptedTransport> server : List.<Consumer<ScriptedTransport>>of(
                 x -> x.serverCapabilities(Map.of("tools", Map.of())), x -> x.protocolVersion("2025-06-18"))) {
             McpTasks tasks = McpTasks.create();
-            ScriptedServerTransport t = server(server);
+            ScriptedTransport t = server(server);
             try (McpClient client = McpClient.newBuilder(t).taskSupport(tasks.support()).build()) {
                 client.connect();
                 assertThat(client.callTool("research", Map.of()).text()).isEqualTo("sync");
@@ -102,7 +102,7 @@ class TasksOnClientTest {
     @Test
     void aMalformedLegacyTaskIsAClearErrorNamingTheTool() throws Exception {
         McpTasks tasks = McpTasks.create();
-        ScriptedServerTransport t = server(x -> x.on("tools/call", r -> Map.of("task", "L1")));
+        ScriptedTransport t = server(x -> x.on("tools/call", r -> Map.of("task", "L1")));
         try (McpClient client = McpClient.newBuilder(t).taskSupport(tasks.support()).build()) {
             client.connect();
             assertThatThrownBy(() -> client.callTool("research", Map.of())).isInstanceOf(McpProtocolException.class)
@@ -114,7 +114,7 @@ class TasksOnClientTest {
     @Test
     void invalidParamsOnATaskLookupIsTaskNotFoundAndElsewhereAPlainRpcError() throws Exception {
         McpTasks tasks = McpTasks.create();
-        ScriptedServerTransport t = server(x -> {
+        ScriptedTransport t = server(x -> {
             for (String m : List.of("tasks/get", "tasks/cancel", "tasks/result", "tasks/list")) {
                 x.on(m, r -> new JsonRpcError(-32602, "Task not found", null));
             }

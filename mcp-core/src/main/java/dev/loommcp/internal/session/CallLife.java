@@ -260,6 +260,11 @@ final class CallLife {
                 if (life.closedByOwner()) {
                     throw ClientLife.closedInstead(method, e);
                 }
+                if (life.isClosed() && !(e instanceof McpTransportException)) {
+                    // the transport was lost while this was being sent, and the send failed of the client's end (a
+                    // fork into its ended scope): the call fails as a waiting one does, closed with the loss as cause
+                    throw lostWhileSending(method, e);
+                }
                 if (scope != null && scope.isCancelled()) { // the scope ended while the request was being sent
                     cancelReason = scope.endedBy();
                     McpCancelledException c = new McpCancelledException(method + " cancelled while sending: "
@@ -336,6 +341,16 @@ final class CallLife {
         }
     }
 
+    /**
+     * The exception of a send that failed because the client ended meanwhile, not by its owner's {@code close()}:
+     * closed, with what ended it (the transport's loss) as cause and the send's own failure suppressed.
+     */
+    private McpClosedException lostWhileSending(String method, RuntimeException sendFailure) {
+        McpClosedException closed = life.closedException(method);
+        closed.addSuppressed(sendFailure);
+        return closed;
+    }
+
     private void sendCancelled(RequestId id, String method, String reason, RequestRouting requestRouting) {
         Map<String, Object> params = new LinkedHashMap<>();
         params.put("requestId", id.value());
@@ -386,6 +401,9 @@ final class CallLife {
         } catch (RuntimeException e) {
             if (life.closedByOwner()) {
                 throw ClientLife.closedInstead(method, e);
+            }
+            if (life.isClosed() && !(e instanceof McpTransportException)) {
+                throw lostWhileSending(method, e);
             }
             if (context.isCancelled()) {
                 McpCancelledException c = new McpCancelledException(method + " cancelled while sending: "
