@@ -5,6 +5,7 @@ import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A cancellation signal that a caller passes to one or more calls through {@link RequestOptions#token()}. When it
@@ -54,7 +55,7 @@ public final class CancellationToken {
      *
      * @param why a short reason; {@code null} means "cancelled"
      */
-    public void cancel(String why) {
+    public void cancel(@Nullable String why) {
         if (!reason.compareAndSet(null, why == null ? "cancelled" : why)) {
             return;
         }
@@ -89,7 +90,7 @@ public final class CancellationToken {
      * Returns the reason given to {@link #cancel(String)}.
      *
      * @return the reason, or {@code null} if the token has not fired
-     */
+     @Nullable */
     public String reason() {
         return reason.get();
     }

@@ -3,6 +3,7 @@ package dev.loommcp;
 import dev.loommcp.internal.json.Shown;
 import dev.loommcp.jsonrpc.JsonRpcError;
 import dev.loommcp.jsonrpc.RequestId;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A task ended with a JSON-RPC error instead of a result: in the tasks extension (MCP 2026-07-28
@@ -24,7 +25,7 @@ public final class McpTaskFailedException extends McpRpcException {
      * @param requestId the id of the request that reported the failure, or {@code null}
      * @param error     the task's error
      */
-    public McpTaskFailedException(String method, String taskId, RequestId requestId, JsonRpcError error) {
+    public McpTaskFailedException(String method, String taskId, @Nullable RequestId requestId, JsonRpcError error) {
         this(method, null, taskId, requestId, error);
     }
 
@@ -38,7 +39,7 @@ public final class McpTaskFailedException extends McpRpcException {
      * @param requestId the id of the request that reported the failure, or {@code null}
      * @param error     the task's error
      */
-    public McpTaskFailedException(String method, String toolName, String taskId, RequestId requestId,
+    public McpTaskFailedException(String method, @Nullable String toolName, String taskId, @Nullable RequestId requestId,
                                   JsonRpcError error) {
         super("task " + Shown.id(taskId) + " (" + method + (toolName == null ? "" : " " + toolName)
                 + ") ended failed with JSON-RPC error " + error.code() + ": " + shortened(error.message()),
@@ -60,7 +61,7 @@ public final class McpTaskFailedException extends McpRpcException {
      * Returns the tool the task runs.
      *
      * @return the tool's name, or {@code null} when unknown
-     */
+     @Nullable */
     public String toolName() {
         return toolName;
     }
