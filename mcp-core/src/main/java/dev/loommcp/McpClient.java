@@ -900,7 +900,8 @@ public final class McpClient implements McpTools, McpSkillServer, McpUtilities, 
      *                                  null} key, an array, any object but the SDK's own records), naming its path
      * @throws InterruptedException   if the calling thread is interrupted
      */
-    public Map<String, @Nullable Object> request(String method, @Nullable Map<String, @Nullable Object> params, RequestOptions options)
+    public Map<String, @Nullable Object> request(String method, @Nullable Map<String, @Nullable Object> params,
+                                                 RequestOptions options)
             throws InterruptedException {
         return session.request(method, params, options);
     }
@@ -913,8 +914,9 @@ public final class McpClient implements McpTools, McpSkillServer, McpUtilities, 
      * @param options the options
      * @return a future whose {@code cancel(true)} cancels the request on the wire
      */
-    public CompletableFuture<Map<String, @Nullable Object>> requestAsync(String method, @Nullable Map<String, @Nullable Object> params,
-                                                              RequestOptions options) {
+    public CompletableFuture<Map<String, @Nullable Object>> requestAsync(String method,
+                                                                         @Nullable Map<String, @Nullable Object> params,
+                                                                         RequestOptions options) {
         Objects.requireNonNull(method, "method");
         return session.async(options, opts -> request(method, params, opts));
     }
@@ -949,7 +951,8 @@ public final class McpClient implements McpTools, McpSkillServer, McpUtilities, 
      * @throws IllegalStateException if the client is not connected yet
      * @throws InterruptedException  if the calling thread is interrupted
      */
-    public void notify(String method, @Nullable Map<String, @Nullable Object> params, RequestOptions options) throws InterruptedException {
+    public void notify(String method, @Nullable Map<String, @Nullable Object> params,
+                       RequestOptions options) throws InterruptedException {
         session.notify(Objects.requireNonNull(method, "method"), params, options);
     }
 
@@ -1051,13 +1054,15 @@ public final class McpClient implements McpTools, McpSkillServer, McpUtilities, 
     }
 
     @Override
-    public CallToolResult callTool(String name, @Nullable Map<String, @Nullable Object> arguments, RequestOptions options)
+    public CallToolResult callTool(String name, @Nullable Map<String, @Nullable Object> arguments,
+                                   RequestOptions options)
             throws InterruptedException {
         return session.callTool(name, arguments, options);
     }
 
     @Override
-    public CompletableFuture<CallToolResult> callToolAsync(String name, @Nullable Map<String, @Nullable Object> arguments,
+    public CompletableFuture<CallToolResult> callToolAsync(String name,
+                                                           @Nullable Map<String, @Nullable Object> arguments,
                                                            RequestOptions options) {
         Objects.requireNonNull(name, "name");
         return session.async(options, opts -> callTool(name, arguments, opts));
@@ -1074,7 +1079,8 @@ public final class McpClient implements McpTools, McpSkillServer, McpUtilities, 
     }
 
     @Override
-    public ListResourcesResult listResources(@Nullable String cursor, RequestOptions options) throws InterruptedException {
+    public ListResourcesResult listResources(@Nullable String cursor,
+                                             RequestOptions options) throws InterruptedException {
         return Json.convert(paging.page("resources/list", cursor, options), ListResourcesResult.class,
                 "resources/list result");
     }
@@ -1086,7 +1092,8 @@ public final class McpClient implements McpTools, McpSkillServer, McpUtilities, 
     }
 
     @Override
-    public ListResourceTemplatesResult listResourceTemplates(@Nullable String cursor, RequestOptions options) throws InterruptedException {
+    public ListResourceTemplatesResult listResourceTemplates(@Nullable String cursor,
+                                                             RequestOptions options) throws InterruptedException {
         return Json.convert(paging.page("resources/templates/list", cursor, options),
                 ListResourceTemplatesResult.class, "resources/templates/list result");
     }
@@ -1138,7 +1145,8 @@ public final class McpClient implements McpTools, McpSkillServer, McpUtilities, 
 
     @Override
     public CompleteResult complete(CompletionReference reference, String argumentName, String argumentValue,
-                                   @Nullable Map<String, String> context, RequestOptions options) throws InterruptedException {
+                                   @Nullable Map<String, String> context, RequestOptions options)
+            throws InterruptedException {
         Map<String, @Nullable Object> params = new LinkedHashMap<>();
         params.put("ref", Json.toPlain(Objects.requireNonNull(reference, "reference")));
         params.put("argument", Map.of("name", Objects.requireNonNull(argumentName, "argumentName"),

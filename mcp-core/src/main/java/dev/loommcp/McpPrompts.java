@@ -72,7 +72,8 @@ public interface McpPrompts {
      * @throws McpException         when the call fails
      * @throws InterruptedException if the calling thread is interrupted
      */
-    default GetPromptResult getPrompt(String name, @Nullable Map<String, String> arguments) throws InterruptedException {
+    default GetPromptResult getPrompt(String name,
+                                      @Nullable Map<String, String> arguments) throws InterruptedException {
         return getPrompt(name, arguments, RequestOptions.DEFAULT);
     }
 

@@ -39,8 +39,8 @@ public final class McpTaskFailedException extends McpRpcException {
      * @param requestId the id of the request that reported the failure, or {@code null}
      * @param error     the task's error
      */
-    public McpTaskFailedException(String method, @Nullable String toolName, String taskId, @Nullable RequestId requestId,
-                                  JsonRpcError error) {
+    public McpTaskFailedException(String method, @Nullable String toolName, String taskId,
+                                  @Nullable RequestId requestId, JsonRpcError error) {
         super("task " + Shown.id(taskId) + " (" + method + (toolName == null ? "" : " " + toolName)
                 + ") ended failed with JSON-RPC error " + error.code() + ": " + shortened(error.message()),
                 method, requestId, error);

@@ -86,7 +86,8 @@ public final class McpTool {
      *                              RequestOptions)}
      * @throws InterruptedException if the calling thread is interrupted
      */
-    public CallToolResult call(@Nullable Map<String, @Nullable Object> arguments, RequestOptions options) throws InterruptedException {
+    public CallToolResult call(@Nullable Map<String, @Nullable Object> arguments,
+                               RequestOptions options) throws InterruptedException {
         return client.callTool(tool.name(), arguments, options);
     }
 
@@ -97,7 +98,8 @@ public final class McpTool {
      * @param options   the options
      * @return a future whose {@code cancel(true)} cancels the call on the wire
      */
-    public CompletableFuture<CallToolResult> callAsync(@Nullable Map<String, @Nullable Object> arguments, RequestOptions options) {
+    public CompletableFuture<CallToolResult> callAsync(@Nullable Map<String, @Nullable Object> arguments,
+                                                       RequestOptions options) {
         return client.callToolAsync(tool.name(), arguments, options);
     }
 

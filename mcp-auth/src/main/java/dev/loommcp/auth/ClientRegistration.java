@@ -17,8 +17,8 @@ import org.jspecify.annotations.Nullable;
  *                                {@code client_secret_basic}, {@code client_secret_post}, {@code private_key_jwt})
  * @param secretExpiresAt         when the secret expires ({@code client_secret_expires_at}), or {@code null} for never
  */
-public record ClientRegistration(String issuer, String clientId, @Nullable String clientSecret, String tokenEndpointAuthMethod,
-                                 @Nullable Instant secretExpiresAt) {
+public record ClientRegistration(String issuer, String clientId, @Nullable String clientSecret,
+                                 String tokenEndpointAuthMethod, @Nullable Instant secretExpiresAt) {
 
     /**
      * Creates a registration.

@@ -17,8 +17,8 @@ import org.jspecify.annotations.Nullable;
  * @param expiresAt    when the access token expires, or {@code null} when the server did not say
  * @param scope        the granted scope (space-separated), or {@code null} when the server did not say
  */
-public record TokenSet(String issuer, String accessToken, String tokenType, @Nullable String refreshToken, @Nullable Instant expiresAt,
-                       @Nullable String scope) {
+public record TokenSet(String issuer, String accessToken, String tokenType, @Nullable String refreshToken,
+                       @Nullable Instant expiresAt, @Nullable String scope) {
 
     /**
      * Creates a token set.

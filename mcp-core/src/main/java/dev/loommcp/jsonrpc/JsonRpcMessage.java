@@ -25,7 +25,8 @@ public sealed interface JsonRpcMessage
      * @param method the method name, not {@code null}
      * @param params the parameters object, or {@code null} when absent
      */
-    record Request(RequestId id, String method, @Nullable Map<String, @Nullable Object> params) implements JsonRpcMessage {
+    record Request(RequestId id, String method,
+                   @Nullable Map<String, @Nullable Object> params) implements JsonRpcMessage {
         /**
          * Creates the request.
          *
@@ -58,7 +59,8 @@ public sealed interface JsonRpcMessage
      * A successful response.
      *
      * @param id     the id of the request it answers, not {@code null}
-     * @param result the result: a plain JSON value, in MCP always an object ({@code Map}); {@code null} for JSON {@code null}
+     * @param result the result: a plain JSON value, in MCP always an object ({@code Map}); {@code null} for JSON
+     *               {@code null}
      */
     record Response(RequestId id, @Nullable Object result) implements JsonRpcMessage {
         /**

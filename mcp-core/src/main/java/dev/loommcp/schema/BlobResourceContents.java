@@ -16,7 +16,8 @@ import org.jspecify.annotations.Nullable;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record BlobResourceContents(String uri, @Nullable String mimeType, String blob,
-                                   @JsonProperty("_meta") @Nullable Map<String, @Nullable Object> meta) implements ResourceContents {
+                                   @JsonProperty("_meta") @Nullable Map<String, @Nullable Object> meta)
+        implements ResourceContents {
     /**
      * Creates the record; {@code meta} is copied.
      *

@@ -20,7 +20,8 @@ import org.jspecify.annotations.Nullable;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record ClientCapabilities(@Nullable Map<String, @Nullable Object> experimental, @Nullable RootsCapability roots,
                                  @Nullable SamplingCapability sampling, @Nullable ElicitationCapability elicitation,
-                                 @Nullable Map<String, @Nullable Object> tasks, @Nullable Map<String, @Nullable Object> extensions) {
+                                 @Nullable Map<String, @Nullable Object> tasks,
+                                 @Nullable Map<String, @Nullable Object> extensions) {
 
     /** Creates the record; maps are copied. */
     public ClientCapabilities {

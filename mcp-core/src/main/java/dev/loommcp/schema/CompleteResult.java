@@ -12,7 +12,8 @@ import org.jspecify.annotations.Nullable;
  * @param meta       the {@code _meta} object, or {@code null}
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record CompleteResult(@Nullable Completion completion, @JsonProperty("_meta") @Nullable Map<String, @Nullable Object> meta) {
+public record CompleteResult(@Nullable Completion completion,
+                             @JsonProperty("_meta") @Nullable Map<String, @Nullable Object> meta) {
 
     /** Creates the record; {@code meta} is copied. */
     public CompleteResult {

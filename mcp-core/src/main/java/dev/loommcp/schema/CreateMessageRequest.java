@@ -27,10 +27,13 @@ import org.jspecify.annotations.Nullable;
  * @param meta             the {@code _meta} object, or {@code null}
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record CreateMessageRequest(@Nullable List<SamplingMessage> messages, @Nullable ModelPreferences modelPreferences,
-                                   @Nullable String systemPrompt, @Nullable String includeContext, @Nullable Double temperature, int maxTokens,
-                                   @Nullable List<String> stopSequences, @Nullable Map<String, @Nullable Object> metadata, @Nullable List<Tool> tools,
-                                   @Nullable Map<String, @Nullable Object> toolChoice, @JsonProperty("_meta") @Nullable Map<String, @Nullable Object> meta) {
+public record CreateMessageRequest(@Nullable List<SamplingMessage> messages,
+                                   @Nullable ModelPreferences modelPreferences, @Nullable String systemPrompt,
+                                   @Nullable String includeContext, @Nullable Double temperature, int maxTokens,
+                                   @Nullable List<String> stopSequences,
+                                   @Nullable Map<String, @Nullable Object> metadata, @Nullable List<Tool> tools,
+                                   @Nullable Map<String, @Nullable Object> toolChoice,
+                                   @JsonProperty("_meta") @Nullable Map<String, @Nullable Object> meta) {
 
     /** Creates the record; lists and maps are copied (shallowly). */
     public CreateMessageRequest {

@@ -20,7 +20,8 @@ import org.jspecify.annotations.Nullable;
  * @param meta       the {@code _meta} object, or {@code null}
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record CreateMessageResult(@Nullable String role, @Nullable Object content, @Nullable String model, @Nullable String stopReason,
+public record CreateMessageResult(@Nullable String role, @Nullable Object content, @Nullable String model,
+                                  @Nullable String stopReason,
                                   @JsonProperty("_meta") @Nullable Map<String, @Nullable Object> meta) {
 
     /** Creates the record; {@code content} is converted to plain JSON and copied, {@code meta} copied. */

@@ -22,8 +22,9 @@ import org.jspecify.annotations.Nullable;
  * @param meta              the {@code _meta} object, or {@code null}
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record DiscoverResult(@Nullable List<String> supportedVersions, @Nullable ServerCapabilities capabilities, @Nullable String instructions,
-                             @Nullable Implementation serverInfo, long ttlMs, @Nullable String cacheScope,
+public record DiscoverResult(@Nullable List<String> supportedVersions, @Nullable ServerCapabilities capabilities,
+                             @Nullable String instructions, @Nullable Implementation serverInfo, long ttlMs,
+                             @Nullable String cacheScope,
                              @JsonProperty("_meta") @Nullable Map<String, @Nullable Object> meta) {
 
     /** Creates the record; lists and maps are copied, a negative {@code ttlMs} becomes 0. */

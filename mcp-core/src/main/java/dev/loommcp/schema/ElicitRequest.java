@@ -26,8 +26,10 @@ import org.jspecify.annotations.Nullable;
  * @param meta            the {@code _meta} object, or {@code null}
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record ElicitRequest(@Nullable String mode, @Nullable String message, @Nullable Map<String, @Nullable Object> requestedSchema, @Nullable String url,
-                            @Nullable String elicitationId, @JsonProperty("_meta") @Nullable Map<String, @Nullable Object> meta) {
+public record ElicitRequest(@Nullable String mode, @Nullable String message,
+                            @Nullable Map<String, @Nullable Object> requestedSchema, @Nullable String url,
+                            @Nullable String elicitationId,
+                            @JsonProperty("_meta") @Nullable Map<String, @Nullable Object> meta) {
 
     /** The wire value of {@code mode} for form mode: {@value}. */
     public static final String MODE_FORM = "form";

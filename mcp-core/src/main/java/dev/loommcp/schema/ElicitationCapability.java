@@ -13,7 +13,8 @@ import org.jspecify.annotations.Nullable;
  * @param url  present (usually {@code {}}) if the client supports URL mode (2025-11-25); or {@code null}
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record ElicitationCapability(@Nullable Map<String, @Nullable Object> form, @Nullable Map<String, @Nullable Object> url) {
+public record ElicitationCapability(@Nullable Map<String, @Nullable Object> form,
+                                    @Nullable Map<String, @Nullable Object> url) {
 
     /** Creates the record; maps are copied. */
     public ElicitationCapability {

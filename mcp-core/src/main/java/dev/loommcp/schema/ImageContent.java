@@ -19,7 +19,8 @@ import org.jspecify.annotations.Nullable;
 @JsonPropertyOrder({"type"})
 @JsonIgnoreProperties(value = "type", allowGetters = true)
 public record ImageContent(@Nullable String data, @Nullable String mimeType, @Nullable Annotations annotations,
-                           @JsonProperty("_meta") @Nullable Map<String, @Nullable Object> meta) implements ContentBlock {
+                           @JsonProperty("_meta") @Nullable Map<String, @Nullable Object> meta)
+        implements ContentBlock {
 
     /** The wire value of {@code type} for this block: {@value}. */
     public static final String TYPE = "image";

@@ -18,8 +18,8 @@ import org.jspecify.annotations.Nullable;
  * @param icons       icons, or {@code null}
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record Implementation(String name, String version, @Nullable String title, @Nullable String description, @Nullable String websiteUrl,
-                             @Nullable List<Icon> icons) {
+public record Implementation(String name, String version, @Nullable String title, @Nullable String description,
+                             @Nullable String websiteUrl, @Nullable List<Icon> icons) {
 
     /**
      * Creates the record.

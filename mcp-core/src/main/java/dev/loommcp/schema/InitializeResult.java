@@ -16,8 +16,9 @@ import org.jspecify.annotations.Nullable;
  * @param meta            the {@code _meta} object, or {@code null}
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record InitializeResult(@Nullable String protocolVersion, @Nullable ServerCapabilities capabilities, @Nullable Implementation serverInfo,
-                               @Nullable String instructions, @JsonProperty("_meta") @Nullable Map<String, @Nullable Object> meta) {
+public record InitializeResult(@Nullable String protocolVersion, @Nullable ServerCapabilities capabilities,
+                               @Nullable Implementation serverInfo, @Nullable String instructions,
+                               @JsonProperty("_meta") @Nullable Map<String, @Nullable Object> meta) {
 
     /** Creates the record; {@code meta} is copied. */
     public InitializeResult {

@@ -14,7 +14,8 @@ import org.jspecify.annotations.Nullable;
  * @param meta              the {@code _meta} object, or {@code null}
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record ListResourceTemplatesResult(@Nullable List<ResourceTemplate> resourceTemplates, @Nullable String nextCursor,
+public record ListResourceTemplatesResult(@Nullable List<ResourceTemplate> resourceTemplates,
+                                          @Nullable String nextCursor,
                                           @JsonProperty("_meta") @Nullable Map<String, @Nullable Object> meta) {
 
     /** Creates the record; {@code resourceTemplates} and {@code meta} are copied. */

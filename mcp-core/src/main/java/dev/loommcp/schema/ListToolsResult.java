@@ -15,7 +15,8 @@ import org.jspecify.annotations.Nullable;
  * @param meta       the {@code _meta} object, or {@code null}
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record ListToolsResult(@Nullable List<Tool> tools, @Nullable String nextCursor, @JsonProperty("_meta") @Nullable Map<String, @Nullable Object> meta) {
+public record ListToolsResult(@Nullable List<Tool> tools, @Nullable String nextCursor,
+                              @JsonProperty("_meta") @Nullable Map<String, @Nullable Object> meta) {
 
     /** Creates the record; {@code tools} and {@code meta} are copied. */
     public ListToolsResult {

@@ -15,8 +15,8 @@ import org.jspecify.annotations.Nullable;
  * @param intelligencePriority how much capability matters, 0 to 1; or {@code null}
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record ModelPreferences(@Nullable List<Map<String, @Nullable Object>> hints, @Nullable Double costPriority, @Nullable Double speedPriority,
-                               @Nullable Double intelligencePriority) {
+public record ModelPreferences(@Nullable List<Map<String, @Nullable Object>> hints, @Nullable Double costPriority,
+                               @Nullable Double speedPriority, @Nullable Double intelligencePriority) {
 
     /** Creates the record; {@code hints} is copied (shallowly). */
     public ModelPreferences {

@@ -12,5 +12,6 @@ import org.jspecify.annotations.Nullable;
  * @param message       a human-readable description of the progress (from 2025-03-26), or {@code null}
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record ProgressNotification(@Nullable Object progressToken, double progress, @Nullable Double total, @Nullable String message) {
+public record ProgressNotification(@Nullable Object progressToken, double progress, @Nullable Double total,
+                                   @Nullable String message) {
 }

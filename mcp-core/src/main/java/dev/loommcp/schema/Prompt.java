@@ -18,7 +18,8 @@ import org.jspecify.annotations.Nullable;
  * @param meta        the {@code _meta} object, or {@code null}
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record Prompt(String name, @Nullable String title, @Nullable String description, @Nullable List<PromptArgument> arguments, @Nullable List<Icon> icons,
+public record Prompt(String name, @Nullable String title, @Nullable String description,
+                     @Nullable List<PromptArgument> arguments, @Nullable List<Icon> icons,
                      @JsonProperty("_meta") @Nullable Map<String, @Nullable Object> meta) {
 
     /**

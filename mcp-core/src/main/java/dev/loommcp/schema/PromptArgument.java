@@ -13,7 +13,8 @@ import org.jspecify.annotations.Nullable;
  * @param required    whether the argument must be given, or {@code null} (false)
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record PromptArgument(String name, @Nullable String title, @Nullable String description, @Nullable Boolean required) {
+public record PromptArgument(String name, @Nullable String title, @Nullable String description,
+                             @Nullable Boolean required) {
 
     /**
      * Creates the record.

@@ -21,8 +21,10 @@ import org.jspecify.annotations.Nullable;
  * @param meta        the {@code _meta} object, or {@code null}
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record Resource(String uri, @Nullable String name, @Nullable String title, @Nullable String description, @Nullable String mimeType, @Nullable Long size,
-                       @Nullable List<Icon> icons, @Nullable Annotations annotations, @JsonProperty("_meta") @Nullable Map<String, @Nullable Object> meta) {
+public record Resource(String uri, @Nullable String name, @Nullable String title, @Nullable String description,
+                       @Nullable String mimeType, @Nullable Long size, @Nullable List<Icon> icons,
+                       @Nullable Annotations annotations,
+                       @JsonProperty("_meta") @Nullable Map<String, @Nullable Object> meta) {
 
     /**
      * Creates the record; {@code icons} and {@code meta} are copied.

@@ -26,9 +26,11 @@ import org.jspecify.annotations.Nullable;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonPropertyOrder({"type"})
 @JsonIgnoreProperties(value = "type", allowGetters = true)
-public record ResourceLink(String uri, @Nullable String name, @Nullable String title, @Nullable String description, @Nullable String mimeType, @Nullable Long size,
-                           @Nullable List<Icon> icons, @Nullable Annotations annotations,
-                           @JsonProperty("_meta") @Nullable Map<String, @Nullable Object> meta) implements ContentBlock {
+public record ResourceLink(String uri, @Nullable String name, @Nullable String title, @Nullable String description,
+                           @Nullable String mimeType, @Nullable Long size, @Nullable List<Icon> icons,
+                           @Nullable Annotations annotations,
+                           @JsonProperty("_meta") @Nullable Map<String, @Nullable Object> meta)
+        implements ContentBlock {
 
     /** The wire value of {@code type} for this block: {@value}. */
     public static final String TYPE = "resource_link";

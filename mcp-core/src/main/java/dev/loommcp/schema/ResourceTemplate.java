@@ -20,8 +20,9 @@ import org.jspecify.annotations.Nullable;
  * @param meta        the {@code _meta} object, or {@code null}
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record ResourceTemplate(String uriTemplate, @Nullable String name, @Nullable String title, @Nullable String description, @Nullable String mimeType,
-                               @Nullable List<Icon> icons, @Nullable Annotations annotations,
+public record ResourceTemplate(String uriTemplate, @Nullable String name, @Nullable String title,
+                               @Nullable String description, @Nullable String mimeType, @Nullable List<Icon> icons,
+                               @Nullable Annotations annotations,
                                @JsonProperty("_meta") @Nullable Map<String, @Nullable Object> meta) {
 
     /**

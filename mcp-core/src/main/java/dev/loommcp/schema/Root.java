@@ -14,7 +14,8 @@ import org.jspecify.annotations.Nullable;
  * @param meta the {@code _meta} object, or {@code null}
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record Root(String uri, @Nullable String name, @JsonProperty("_meta") @Nullable Map<String, @Nullable Object> meta) {
+public record Root(String uri, @Nullable String name,
+                   @JsonProperty("_meta") @Nullable Map<String, @Nullable Object> meta) {
 
     /**
      * Creates the record; {@code meta} is copied.

@@ -14,7 +14,8 @@ import org.jspecify.annotations.Nullable;
  *                sampling requests (2025-11-25); or {@code null}
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record SamplingCapability(@Nullable Map<String, @Nullable Object> context, @Nullable Map<String, @Nullable Object> tools) {
+public record SamplingCapability(@Nullable Map<String, @Nullable Object> context,
+                                 @Nullable Map<String, @Nullable Object> tools) {
 
     /** Creates the record; maps are copied. */
     public SamplingCapability {

@@ -18,7 +18,8 @@ import org.jspecify.annotations.Nullable;
  * @param meta    the {@code _meta} object, or {@code null}
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record SamplingMessage(@Nullable String role, @Nullable Object content, @JsonProperty("_meta") @Nullable Map<String, @Nullable Object> meta) {
+public record SamplingMessage(@Nullable String role, @Nullable Object content,
+                              @JsonProperty("_meta") @Nullable Map<String, @Nullable Object> meta) {
 
     /** Creates the record; {@code content} is converted to plain JSON and copied, {@code meta} copied. */
     public SamplingMessage {

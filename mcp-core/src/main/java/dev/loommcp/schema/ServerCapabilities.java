@@ -21,10 +21,12 @@ import org.jspecify.annotations.Nullable;
  *                     {@code null}
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record ServerCapabilities(@Nullable Map<String, @Nullable Object> experimental, @Nullable Map<String, @Nullable Object> logging,
-                                 @Nullable Map<String, @Nullable Object> completions, @Nullable ListChangedCapability prompts,
-                                 @Nullable ResourcesCapability resources, @Nullable ListChangedCapability tools,
-                                 @Nullable Map<String, @Nullable Object> tasks, @Nullable Map<String, @Nullable Object> extensions) {
+public record ServerCapabilities(@Nullable Map<String, @Nullable Object> experimental,
+                                 @Nullable Map<String, @Nullable Object> logging,
+                                 @Nullable Map<String, @Nullable Object> completions,
+                                 @Nullable ListChangedCapability prompts, @Nullable ResourcesCapability resources,
+                                 @Nullable ListChangedCapability tools, @Nullable Map<String, @Nullable Object> tasks,
+                                 @Nullable Map<String, @Nullable Object> extensions) {
 
     /** Creates the record; maps are copied. */
     public ServerCapabilities {

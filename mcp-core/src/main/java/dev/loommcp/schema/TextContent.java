@@ -18,7 +18,8 @@ import org.jspecify.annotations.Nullable;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonPropertyOrder({"type"})
 @JsonIgnoreProperties(value = "type", allowGetters = true)
-public record TextContent(String text, @Nullable Annotations annotations, @JsonProperty("_meta") @Nullable Map<String, @Nullable Object> meta)
+public record TextContent(String text, @Nullable Annotations annotations,
+                          @JsonProperty("_meta") @Nullable Map<String, @Nullable Object> meta)
         implements ContentBlock {
 
     /** The wire value of {@code type} for this block: {@value}. */

@@ -24,9 +24,11 @@ import org.jspecify.annotations.Nullable;
  * @param meta         the {@code _meta} object, or {@code null}
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record Tool(String name, @Nullable String title, @Nullable String description, @Nullable Map<String, @Nullable Object> inputSchema,
-                   @Nullable Map<String, @Nullable Object> outputSchema, @Nullable ToolAnnotations annotations, @Nullable List<Icon> icons,
-                   @Nullable Map<String, @Nullable Object> execution, @JsonProperty("_meta") @Nullable Map<String, @Nullable Object> meta) {
+public record Tool(String name, @Nullable String title, @Nullable String description,
+                   @Nullable Map<String, @Nullable Object> inputSchema,
+                   @Nullable Map<String, @Nullable Object> outputSchema, @Nullable ToolAnnotations annotations,
+                   @Nullable List<Icon> icons, @Nullable Map<String, @Nullable Object> execution,
+                   @JsonProperty("_meta") @Nullable Map<String, @Nullable Object> meta) {
 
     /**
      * Creates the record; maps and lists are copied (shallowly).
@@ -51,7 +53,8 @@ public record Tool(String name, @Nullable String title, @Nullable String descrip
      * @return the tool
      * @throws NullPointerException if {@code name} is {@code null}
      */
-    public static Tool of(String name, @Nullable String description, @Nullable Map<String, @Nullable Object> inputSchema) {
+    public static Tool of(String name, @Nullable String description,
+                          @Nullable Map<String, @Nullable Object> inputSchema) {
         return new Tool(name, null, description, inputSchema, null, null, null, null, null);
     }
 

@@ -17,6 +17,6 @@ import org.jspecify.annotations.Nullable;
  *                        {@code null}
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record ToolAnnotations(@Nullable String title, @Nullable Boolean readOnlyHint, @Nullable Boolean destructiveHint, @Nullable Boolean idempotentHint,
-                              @Nullable Boolean openWorldHint) {
+public record ToolAnnotations(@Nullable String title, @Nullable Boolean readOnlyHint, @Nullable Boolean destructiveHint,
+                              @Nullable Boolean idempotentHint, @Nullable Boolean openWorldHint) {
 }

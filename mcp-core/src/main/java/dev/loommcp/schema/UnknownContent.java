@@ -16,7 +16,8 @@ import org.jspecify.annotations.Nullable;
  * @param type the {@code type} property as received, or {@code null} if absent
  * @param raw  the whole JSON object, {@code type} included, as plain JSON values; not {@code null}
  */
-public record UnknownContent(@JsonIgnore @Nullable String type, @JsonIgnore Map<String, @Nullable Object> raw) implements ContentBlock {
+public record UnknownContent(@JsonIgnore @Nullable String type,
+                             @JsonIgnore Map<String, @Nullable Object> raw) implements ContentBlock {
 
     /**
      * Creates the record; {@code raw} is copied (shallowly) and {@code type} is taken as given.

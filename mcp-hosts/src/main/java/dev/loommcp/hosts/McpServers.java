@@ -338,7 +338,8 @@ public final class McpServers implements AutoCloseable {
      * @throws dev.loommcp.McpException       when the call fails (timeout, cancellation, JSON-RPC error, transport)
      * @throws InterruptedException          if the calling thread is interrupted
      */
-    public CallToolResult callTool(String namespacedName, @Nullable Map<String, @Nullable Object> arguments, RequestOptions options)
+    public CallToolResult callTool(String namespacedName, @Nullable Map<String, @Nullable Object> arguments,
+                                   RequestOptions options)
             throws InterruptedException {
         Objects.requireNonNull(namespacedName, "namespacedName");
         Objects.requireNonNull(options, "options");

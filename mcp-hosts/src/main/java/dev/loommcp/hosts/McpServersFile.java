@@ -155,8 +155,8 @@ public final class McpServersFile {
      *                        reference is an error)
      * @param userHome        what {@code ${userHome}} is
      */
-    public record Options(Function<String, @Nullable String> environment, InputPrompt inputs, @Nullable Path workspaceFolder,
-                          Path userHome) {
+    public record Options(Function<String, @Nullable String> environment, InputPrompt inputs,
+                          @Nullable Path workspaceFolder, Path userHome) {
 
         /**
          * Checks the values.
@@ -243,7 +243,8 @@ public final class McpServersFile {
      * @throws IllegalArgumentException if the file is not UTF-8 (RFC 8259 section 8.1; a leading byte order mark is
      *                                  skipped) or not a valid {@code mcpServers} file (the message says where)
      */
-    public static List<ServerConfig> read(Path file, Function<String, @Nullable String> environment) throws IOException {
+    public static List<ServerConfig> read(Path file,
+                                          Function<String, @Nullable String> environment) throws IOException {
         return read(file, Options.defaults().withEnvironment(environment));
     }
 

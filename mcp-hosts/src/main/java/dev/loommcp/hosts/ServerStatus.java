@@ -20,8 +20,8 @@ import org.jspecify.annotations.Nullable;
  * @param lastExit  how its process ended when its last failure was a stdio process's exit (exit code, signal,
  *                  stderr tail), else {@code null}
  */
-public record ServerStatus(String name, String transport, ServerState state, int toolCount, @Nullable Era era, int restarts,
-                           @Nullable String lastError, @Nullable ProcessExit lastExit) {
+public record ServerStatus(String name, String transport, ServerState state, int toolCount, @Nullable Era era,
+                           int restarts, @Nullable String lastError, @Nullable ProcessExit lastExit) {
 
     /**
      * Checks the values.

@@ -21,7 +21,8 @@ import org.jspecify.annotations.Nullable;
  * @param env     variables to set in the child's environment, in order
  * @param cwd     the child's working directory, or {@code null} for this process's
  */
-public record StdioServerConfig(String name, String command, List<String> args, Map<String, String> env, @Nullable Path cwd)
+public record StdioServerConfig(String name, String command, List<String> args, Map<String, String> env,
+                                @Nullable Path cwd)
         implements ServerConfig {
 
     /**
