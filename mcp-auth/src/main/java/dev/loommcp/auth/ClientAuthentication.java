@@ -189,7 +189,7 @@ public sealed interface ClientAuthentication {
      * @param algorithm the JWS algorithm, such as {@code RS256} or {@code ES256}; it must fit the key
      * @param keyId     the {@code kid} header of the assertion, or {@code null} for none
      */
-    record PrivateKeyJwt(PrivateKey key, String algorithm, String keyId) implements ClientAuthentication {
+    record PrivateKeyJwt(PrivateKey key, String algorithm, @Nullable String keyId) implements ClientAuthentication {
         /**
          * Checks the key and the algorithm.
          *

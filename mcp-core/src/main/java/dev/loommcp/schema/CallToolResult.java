@@ -20,7 +20,8 @@ import org.jspecify.annotations.Nullable;
  * @param meta              the {@code _meta} object, or {@code null}
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record CallToolResult(@Nullable List<ContentBlock> content, Map<String, @Nullable Object> structuredContent,
+public record CallToolResult(@Nullable List<ContentBlock> content,
+                             @Nullable Map<String, @Nullable Object> structuredContent,
                              @JsonProperty("isError") @Nullable Boolean isError,
                              @JsonProperty("_meta") @Nullable Map<String, @Nullable Object> meta) {
 

@@ -3,7 +3,6 @@ package dev.loommcp.spi;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -39,14 +38,5 @@ public record RequestRouting(String protocolVersion, String method, @Nullable St
         Objects.requireNonNull(method, "method");
         parameterHeaders = Objects.requireNonNull(parameterHeaders, "parameterHeaders").isEmpty() ? Map.of()
                 : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(parameterHeaders));
-    }
-
-    /**
-     * Returns the routing name.
-     *
-     * @return the name, or empty
-     */
-    public Optional<String> nameValue() {
-        return Optional.ofNullable(name);
     }
 }

@@ -18,7 +18,10 @@
  * or reads an option or a state that may be unset, returns {@link java.util.Optional}; a collection is empty, never
  * {@code null}, unless it mirrors a JSON member that may be absent; a map of free-form JSON is
  * {@code Map<String, @Nullable Object>}, since JSON {@code null} is a value. A parameter is {@code @Nullable} only
- * where {@code null} means "none" or "the default", as its documentation says.
+ * where {@code null} means "none" or "the default", as its documentation says. In this package the accessors on the
+ * path every message takes ({@link dev.loommcp.spi.SendContext#requestId()},
+ * {@link dev.loommcp.spi.JsonRpcFraming#malformedResponseId}) return {@code @Nullable} rather than allocate an
+ * {@code Optional}.
  */
 @NullMarked
 package dev.loommcp.spi;
