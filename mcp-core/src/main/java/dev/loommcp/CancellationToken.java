@@ -90,8 +90,8 @@ public final class CancellationToken {
      * Returns the reason given to {@link #cancel(String)}.
      *
      * @return the reason, or {@code null} if the token has not fired
-     @Nullable */
-    public String reason() {
+     */
+    public @Nullable String reason() {
         return reason.get();
     }
 

@@ -61,8 +61,8 @@ public final class McpTaskFailedException extends McpRpcException {
      * Returns the tool the task runs.
      *
      * @return the tool's name, or {@code null} when unknown
-     @Nullable */
-    public String toolName() {
+     */
+    public @Nullable String toolName() {
         return toolName;
     }
 }
