@@ -6,6 +6,8 @@
  * identity (JWT bearer), DPoP, step-up scopes and token stores.
  */
 module dev.loommcp.auth {
+    // JSpecify nullness annotations in the API; static: not needed at run time, transitive: readers see them
+    requires static transitive org.jspecify;
     requires transitive dev.loommcp.core;
     requires transitive dev.loommcp.transport.http;
     requires java.net.http;

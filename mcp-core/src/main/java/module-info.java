@@ -5,6 +5,8 @@
  * envelopes ({@code dev.loommcp.jsonrpc}) and the transport SPI ({@code dev.loommcp.spi}).
  */
 module dev.loommcp.core {
+    // JSpecify nullness annotations in the API; static: not needed at run time, transitive: readers see them
+    requires static transitive org.jspecify;
     requires tools.jackson.databind;
     requires transitive com.fasterxml.jackson.annotation;
     requires com.networknt.schema;

@@ -7,6 +7,8 @@
  * state listener.
  */
 module dev.loommcp.hosts {
+    // JSpecify nullness annotations in the API; static: not needed at run time, transitive: readers see them
+    requires static transitive org.jspecify;
     requires transitive dev.loommcp.core;
     requires transitive dev.loommcp.transport.stdio;
     requires transitive dev.loommcp.transport.http;

@@ -3,6 +3,8 @@
  * transport of 2024-11-05 ({@code SseTransport}) on {@code java.net.http.HttpClient}.
  */
 module dev.loommcp.transport.http {
+    // JSpecify nullness annotations in the API; static: not needed at run time, transitive: readers see them
+    requires static transitive org.jspecify;
     requires transitive dev.loommcp.core;
     requires transitive java.net.http; // its types are in the API (HttpHeaders, the HttpConnector SPI)
 

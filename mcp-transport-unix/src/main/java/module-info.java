@@ -5,6 +5,8 @@
  * {@link dev.loommcp.transport.unix.UnixConnector}.
  */
 module dev.loommcp.transport.unix {
+    // JSpecify nullness annotations in the API; static: not needed at run time, transitive: readers see them
+    requires static transitive org.jspecify;
     requires transitive dev.loommcp.transport.http;
     requires org.eclipse.jetty.client;
 

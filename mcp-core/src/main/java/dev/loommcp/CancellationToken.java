@@ -5,6 +5,7 @@ import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A cancellation signal that a caller passes to one or more calls through {@link RequestOptions#token()}. When it
@@ -54,7 +55,7 @@ public final class CancellationToken {
      *
      * @param why a short reason; {@code null} means "cancelled"
      */
-    public void cancel(String why) {
+    public void cancel(@Nullable String why) {
         if (!reason.compareAndSet(null, why == null ? "cancelled" : why)) {
             return;
         }
@@ -90,7 +91,7 @@ public final class CancellationToken {
      *
      * @return the reason, or {@code null} if the token has not fired
      */
-    public String reason() {
+    public @Nullable String reason() {
         return reason.get();
     }
 

@@ -46,6 +46,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A client of one MCP server: plain blocking calls, cheap to run from many virtual threads at once, each with its
@@ -315,7 +316,7 @@ public final class McpClient implements McpTools, McpSkillServer, McpUtilities, 
          * @param listener the listener, or {@code null} for none
          * @return this builder
          */
-        public Builder listener(McpClientListener listener) {
+        public Builder listener(@Nullable McpClientListener listener) {
             this.listener = listener;
             return this;
         }
@@ -327,7 +328,7 @@ public final class McpClient implements McpTools, McpSkillServer, McpUtilities, 
          * @param listener the listener, or {@code null} for none
          * @return this builder
          */
-        public Builder eventListener(McpEventListener listener) {
+        public Builder eventListener(@Nullable McpEventListener listener) {
             this.eventListener = listener;
             return this;
         }
@@ -715,7 +716,7 @@ public final class McpClient implements McpTools, McpSkillServer, McpUtilities, 
      *
      * @return the era, or {@code null} before {@link #connect()} completed
      */
-    public Era era() {
+    public @Nullable Era era() {
         return session.era();
     }
 
@@ -725,7 +726,7 @@ public final class McpClient implements McpTools, McpSkillServer, McpUtilities, 
      *
      * @return the result, or {@code null} in the legacy era and before {@link #connect()} completed
      */
-    public DiscoverResult discoverResult() {
+    public @Nullable DiscoverResult discoverResult() {
         return session.discoverResult();
     }
 
@@ -803,7 +804,7 @@ public final class McpClient implements McpTools, McpSkillServer, McpUtilities, 
      *
      * @return the version, or {@code null} before {@link #connect()} completed
      */
-    public String protocolVersion() {
+    public @Nullable String protocolVersion() {
         return session.protocolVersion();
     }
 
@@ -813,7 +814,7 @@ public final class McpClient implements McpTools, McpSkillServer, McpUtilities, 
      *
      * @return the capabilities, or {@code null} before {@link #connect()} completed
      */
-    public ServerCapabilities serverCapabilities() {
+    public @Nullable ServerCapabilities serverCapabilities() {
         return session.serverCapabilities();
     }
 
@@ -826,7 +827,7 @@ public final class McpClient implements McpTools, McpSkillServer, McpUtilities, 
      * @return the server info, or {@code null} before {@link #connect()} completed or when a modern server never
      *         named itself
      */
-    public Implementation serverInfo() {
+    public @Nullable Implementation serverInfo() {
         return session.serverInfo();
     }
 
@@ -836,7 +837,7 @@ public final class McpClient implements McpTools, McpSkillServer, McpUtilities, 
      *
      * @return the instructions, or {@code null} when none were sent or before {@link #connect()} completed
      */
-    public String instructions() {
+    public @Nullable String instructions() {
         return session.instructions();
     }
 
@@ -846,7 +847,7 @@ public final class McpClient implements McpTools, McpSkillServer, McpUtilities, 
      *
      * @return the result, or {@code null} before {@link #connect()} completed and in the modern era
      */
-    public InitializeResult initializeResult() {
+    public @Nullable InitializeResult initializeResult() {
         return session.initializeResult();
     }
 
@@ -903,7 +904,8 @@ public final class McpClient implements McpTools, McpSkillServer, McpUtilities, 
      *                                  null} key, an array, any object but the SDK's own records), naming its path
      * @throws InterruptedException   if the calling thread is interrupted
      */
-    public Map<String, Object> request(String method, Map<String, Object> params, RequestOptions options)
+    public Map<String, @Nullable Object> request(String method, @Nullable Map<String, @Nullable Object> params,
+                                                 RequestOptions options)
             throws InterruptedException {
         return session.request(method, params, options);
     }
@@ -916,8 +918,9 @@ public final class McpClient implements McpTools, McpSkillServer, McpUtilities, 
      * @param options the options
      * @return a future whose {@code cancel(true)} cancels the request on the wire
      */
-    public CompletableFuture<Map<String, Object>> requestAsync(String method, Map<String, Object> params,
-                                                              RequestOptions options) {
+    public CompletableFuture<Map<String, @Nullable Object>> requestAsync(String method,
+                                                                         @Nullable Map<String, @Nullable Object> params,
+                                                                         RequestOptions options) {
         Objects.requireNonNull(method, "method");
         return session.async(options, opts -> request(method, params, opts));
     }
@@ -932,7 +935,7 @@ public final class McpClient implements McpTools, McpSkillServer, McpUtilities, 
      * @throws IllegalStateException if the client is not connected yet
      * @throws InterruptedException  if the calling thread is interrupted
      */
-    public void notify(String method, Map<String, Object> params) throws InterruptedException {
+    public void notify(String method, @Nullable Map<String, @Nullable Object> params) throws InterruptedException {
         notify(method, params, RequestOptions.DEFAULT);
     }
 
@@ -952,7 +955,8 @@ public final class McpClient implements McpTools, McpSkillServer, McpUtilities, 
      * @throws IllegalStateException if the client is not connected yet
      * @throws InterruptedException  if the calling thread is interrupted
      */
-    public void notify(String method, Map<String, Object> params, RequestOptions options) throws InterruptedException {
+    public void notify(String method, @Nullable Map<String, @Nullable Object> params,
+                       RequestOptions options) throws InterruptedException {
         session.notify(Objects.requireNonNull(method, "method"), params, options);
     }
 
@@ -1044,7 +1048,7 @@ public final class McpClient implements McpTools, McpSkillServer, McpUtilities, 
     // ------------------------------------------------ McpTools, McpResources, McpPrompts (Javadoc inherited)
 
     @Override
-    public ListToolsResult listTools(String cursor, RequestOptions options) throws InterruptedException {
+    public ListToolsResult listTools(@Nullable String cursor, RequestOptions options) throws InterruptedException {
         return paging.toolsPage(session.tools(), cursor, options);
     }
 
@@ -1054,30 +1058,33 @@ public final class McpClient implements McpTools, McpSkillServer, McpUtilities, 
     }
 
     @Override
-    public CallToolResult callTool(String name, Map<String, Object> arguments, RequestOptions options)
+    public CallToolResult callTool(String name, @Nullable Map<String, @Nullable Object> arguments,
+                                   RequestOptions options)
             throws InterruptedException {
         return session.callTool(name, arguments, options);
     }
 
     @Override
-    public CompletableFuture<CallToolResult> callToolAsync(String name, Map<String, Object> arguments,
+    public CompletableFuture<CallToolResult> callToolAsync(String name,
+                                                           @Nullable Map<String, @Nullable Object> arguments,
                                                            RequestOptions options) {
         Objects.requireNonNull(name, "name");
         return session.async(options, opts -> callTool(name, arguments, opts));
     }
 
     @Override
-    public void setToolMeta(Map<String, Object> meta) {
+    public void setToolMeta(@Nullable Map<String, @Nullable Object> meta) {
         session.setToolMeta(meta);
     }
 
     @Override
-    public Map<String, Object> toolMeta() {
+    public Map<String, @Nullable Object> toolMeta() {
         return session.toolMeta();
     }
 
     @Override
-    public ListResourcesResult listResources(String cursor, RequestOptions options) throws InterruptedException {
+    public ListResourcesResult listResources(@Nullable String cursor,
+                                             RequestOptions options) throws InterruptedException {
         return Json.convert(paging.page("resources/list", cursor, options), ListResourcesResult.class,
                 "resources/list result");
     }
@@ -1089,7 +1096,8 @@ public final class McpClient implements McpTools, McpSkillServer, McpUtilities, 
     }
 
     @Override
-    public ListResourceTemplatesResult listResourceTemplates(String cursor, RequestOptions options) throws InterruptedException {
+    public ListResourceTemplatesResult listResourceTemplates(@Nullable String cursor,
+                                                             RequestOptions options) throws InterruptedException {
         return Json.convert(paging.page("resources/templates/list", cursor, options),
                 ListResourceTemplatesResult.class, "resources/templates/list result");
     }
@@ -1118,7 +1126,7 @@ public final class McpClient implements McpTools, McpSkillServer, McpUtilities, 
     }
 
     @Override
-    public ListPromptsResult listPrompts(String cursor, RequestOptions options) throws InterruptedException {
+    public ListPromptsResult listPrompts(@Nullable String cursor, RequestOptions options) throws InterruptedException {
         return Json.convert(paging.page("prompts/list", cursor, options), ListPromptsResult.class,
                 "prompts/list result");
     }
@@ -1129,9 +1137,9 @@ public final class McpClient implements McpTools, McpSkillServer, McpUtilities, 
     }
 
     @Override
-    public GetPromptResult getPrompt(String name, Map<String, String> arguments, RequestOptions options)
+    public GetPromptResult getPrompt(String name, @Nullable Map<String, String> arguments, RequestOptions options)
             throws InterruptedException {
-        Map<String, Object> params = new LinkedHashMap<>();
+        Map<String, @Nullable Object> params = new LinkedHashMap<>();
         params.put("name", Objects.requireNonNull(name, "name"));
         if (arguments != null) {
             params.put("arguments", arguments);
@@ -1141,8 +1149,9 @@ public final class McpClient implements McpTools, McpSkillServer, McpUtilities, 
 
     @Override
     public CompleteResult complete(CompletionReference reference, String argumentName, String argumentValue,
-                                   Map<String, String> context, RequestOptions options) throws InterruptedException {
-        Map<String, Object> params = new LinkedHashMap<>();
+                                   @Nullable Map<String, String> context, RequestOptions options)
+            throws InterruptedException {
+        Map<String, @Nullable Object> params = new LinkedHashMap<>();
         params.put("ref", Json.toPlain(Objects.requireNonNull(reference, "reference")));
         params.put("argument", Map.of("name", Objects.requireNonNull(argumentName, "argumentName"),
                 "value", Objects.requireNonNull(argumentValue, "argumentValue")));

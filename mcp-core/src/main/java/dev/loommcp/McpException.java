@@ -1,5 +1,7 @@
 package dev.loommcp;
 
+import org.jspecify.annotations.Nullable;
+
 /**
  * The root of every exception loom-mcp throws for a failed MCP operation. It is unchecked and sealed: a caller can
  * switch over the kinds exhaustively.
@@ -33,7 +35,7 @@ public abstract sealed class McpException extends RuntimeException
      * @param message the message
      * @param cause   the cause, or {@code null}
      */
-    protected McpException(String message, Throwable cause) {
+    protected McpException(String message, @Nullable Throwable cause) {
         super(message, cause);
     }
 }

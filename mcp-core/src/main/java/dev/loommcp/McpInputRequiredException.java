@@ -1,6 +1,7 @@
 package dev.loommcp;
 
 import dev.loommcp.handler.SamplingHandler;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A multi round-trip request (MCP 2026-07-28 "Multi Round-Trip Requests") could not be completed: the server asked
@@ -18,7 +19,7 @@ public final class McpInputRequiredException extends McpException {
      * @param message what was wrong
      * @param cause   the underlying cause (a handler's failure), or {@code null}
      */
-    public McpInputRequiredException(String message, Throwable cause) {
+    public McpInputRequiredException(String message, @Nullable Throwable cause) {
         super(message, cause);
     }
 }

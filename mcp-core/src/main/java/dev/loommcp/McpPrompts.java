@@ -5,6 +5,7 @@ import dev.loommcp.schema.ListPromptsResult;
 import dev.loommcp.schema.Prompt;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The prompts of an MCP server (MCP 2025-11-25 "Server features: Prompts"): listing and rendering them (argument
@@ -26,7 +27,7 @@ public interface McpPrompts {
      * @throws McpException         when the call fails
      * @throws InterruptedException if the calling thread is interrupted
      */
-    default ListPromptsResult listPrompts(String cursor) throws InterruptedException {
+    default ListPromptsResult listPrompts(@Nullable String cursor) throws InterruptedException {
         return listPrompts(cursor, RequestOptions.DEFAULT);
     }
 
@@ -39,7 +40,7 @@ public interface McpPrompts {
      * @throws McpException         when the call fails (the interface documentation lists which)
      * @throws InterruptedException if the calling thread is interrupted
      */
-    ListPromptsResult listPrompts(String cursor, RequestOptions options) throws InterruptedException;
+    ListPromptsResult listPrompts(@Nullable String cursor, RequestOptions options) throws InterruptedException;
 
     /**
      * Reads every page of {@code prompts/list}.
@@ -71,7 +72,8 @@ public interface McpPrompts {
      * @throws McpException         when the call fails
      * @throws InterruptedException if the calling thread is interrupted
      */
-    default GetPromptResult getPrompt(String name, Map<String, String> arguments) throws InterruptedException {
+    default GetPromptResult getPrompt(String name,
+                                      @Nullable Map<String, String> arguments) throws InterruptedException {
         return getPrompt(name, arguments, RequestOptions.DEFAULT);
     }
 
@@ -85,7 +87,7 @@ public interface McpPrompts {
      * @throws McpException         when the call fails
      * @throws InterruptedException if the calling thread is interrupted
      */
-    GetPromptResult getPrompt(String name, Map<String, String> arguments, RequestOptions options)
+    GetPromptResult getPrompt(String name, @Nullable Map<String, String> arguments, RequestOptions options)
             throws InterruptedException;
 
 }

@@ -1,6 +1,7 @@
 package dev.loommcp;
 
 import dev.loommcp.config.OutputSchemaValidation;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The peer broke the protocol: a message that is not valid JSON-RPC, a result of the wrong shape, an unsupported
@@ -23,7 +24,7 @@ public final class McpProtocolException extends McpException {
      * @param message what was wrong
      * @param cause   the underlying cause, or {@code null}
      */
-    public McpProtocolException(String message, Throwable cause) {
+    public McpProtocolException(String message, @Nullable Throwable cause) {
         super(message, cause);
     }
 }

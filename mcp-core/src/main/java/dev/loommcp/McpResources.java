@@ -6,6 +6,7 @@ import dev.loommcp.schema.ReadResourceResult;
 import dev.loommcp.schema.Resource;
 import dev.loommcp.schema.ResourceTemplate;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The resources of an MCP server (MCP 2025-11-25 "Server features: Resources"): listing resources and resource
@@ -27,7 +28,7 @@ public interface McpResources {
      * @throws McpException         when the call fails
      * @throws InterruptedException if the calling thread is interrupted
      */
-    default ListResourcesResult listResources(String cursor) throws InterruptedException {
+    default ListResourcesResult listResources(@Nullable String cursor) throws InterruptedException {
         return listResources(cursor, RequestOptions.DEFAULT);
     }
 
@@ -40,7 +41,7 @@ public interface McpResources {
      * @throws McpException         when the call fails (the interface documentation lists which)
      * @throws InterruptedException if the calling thread is interrupted
      */
-    ListResourcesResult listResources(String cursor, RequestOptions options) throws InterruptedException;
+    ListResourcesResult listResources(@Nullable String cursor, RequestOptions options) throws InterruptedException;
 
     /**
      * Reads every page of {@code resources/list} (loop-guarded like {@link McpTools#listAllTools()}).
@@ -71,7 +72,7 @@ public interface McpResources {
      * @throws McpException         when the call fails
      * @throws InterruptedException if the calling thread is interrupted
      */
-    default ListResourceTemplatesResult listResourceTemplates(String cursor) throws InterruptedException {
+    default ListResourceTemplatesResult listResourceTemplates(@Nullable String cursor) throws InterruptedException {
         return listResourceTemplates(cursor, RequestOptions.DEFAULT);
     }
 
@@ -84,7 +85,7 @@ public interface McpResources {
      * @throws McpException         when the call fails (the interface documentation lists which)
      * @throws InterruptedException if the calling thread is interrupted
      */
-    ListResourceTemplatesResult listResourceTemplates(String cursor, RequestOptions options)
+    ListResourceTemplatesResult listResourceTemplates(@Nullable String cursor, RequestOptions options)
             throws InterruptedException;
 
     /**

@@ -13,6 +13,7 @@ import java.util.function.BiFunction;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A scope for a group of concurrent calls: fork each call, {@linkplain #join() join} them within one deadline, and
@@ -301,7 +302,7 @@ public final class McpScope<T, R> implements AutoCloseable {
          * @throws IllegalStateException if it did not succeed, or the owner asks before {@link #join()}
          */
         @Override
-        T get();
+        @Nullable T get();
 
         /**
          * Returns the exception of a subtask that failed.

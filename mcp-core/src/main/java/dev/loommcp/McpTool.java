@@ -4,6 +4,7 @@ import dev.loommcp.schema.CallToolResult;
 import dev.loommcp.schema.Tool;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A handle on one server tool, from {@link McpClient#tools()}: its definition as received (unknown fields kept) and
@@ -16,9 +17,9 @@ public final class McpTool {
 
     private final McpClient client;
     private final Tool tool;
-    private final Map<String, Object> definition;
+    private final Map<String, @Nullable Object> definition;
 
-    McpTool(McpClient client, Tool tool, Map<String, Object> definition) {
+    McpTool(McpClient client, Tool tool, Map<String, @Nullable Object> definition) {
         this.client = client;
         this.tool = tool;
         this.definition = definition;
@@ -47,7 +48,7 @@ public final class McpTool {
      *
      * @return an unmodifiable plain JSON object
      */
-    public Map<String, Object> definition() {
+    public Map<String, @Nullable Object> definition() {
         return definition;
     }
 
@@ -70,7 +71,7 @@ public final class McpTool {
      *                              RequestOptions)}
      * @throws InterruptedException if the calling thread is interrupted
      */
-    public CallToolResult call(Map<String, Object> arguments) throws InterruptedException {
+    public CallToolResult call(@Nullable Map<String, @Nullable Object> arguments) throws InterruptedException {
         return client.callTool(tool.name(), arguments, RequestOptions.DEFAULT);
     }
 
@@ -85,7 +86,8 @@ public final class McpTool {
      *                              RequestOptions)}
      * @throws InterruptedException if the calling thread is interrupted
      */
-    public CallToolResult call(Map<String, Object> arguments, RequestOptions options) throws InterruptedException {
+    public CallToolResult call(@Nullable Map<String, @Nullable Object> arguments,
+                               RequestOptions options) throws InterruptedException {
         return client.callTool(tool.name(), arguments, options);
     }
 
@@ -96,7 +98,8 @@ public final class McpTool {
      * @param options   the options
      * @return a future whose {@code cancel(true)} cancels the call on the wire
      */
-    public CompletableFuture<CallToolResult> callAsync(Map<String, Object> arguments, RequestOptions options) {
+    public CompletableFuture<CallToolResult> callAsync(@Nullable Map<String, @Nullable Object> arguments,
+                                                       RequestOptions options) {
         return client.callToolAsync(tool.name(), arguments, options);
     }
 

@@ -1,6 +1,7 @@
 package dev.loommcp;
 
 import dev.loommcp.config.ProtocolMode;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The transport failed: the server process exited, an HTTP request got an error status, or I/O failed. Transports
@@ -14,7 +15,7 @@ public non-sealed class McpTransportException extends McpException {
      * @param message what failed
      * @param cause   the underlying cause, or {@code null}
      */
-    public McpTransportException(String message, Throwable cause) {
+    public McpTransportException(String message, @Nullable Throwable cause) {
         super(message, cause);
     }
 

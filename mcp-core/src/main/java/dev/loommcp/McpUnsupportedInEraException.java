@@ -2,6 +2,7 @@ package dev.loommcp;
 
 import java.util.Objects;
 import dev.loommcp.config.Era;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The operation does not exist in the protocol era of this connection, so nothing was sent: for example
@@ -23,7 +24,7 @@ public final class McpUnsupportedInEraException extends McpException {
      * @param era     the connection's era
      * @param insteadHint what to use instead, or {@code null}
      */
-    public McpUnsupportedInEraException(String method, Era era, String insteadHint) {
+    public McpUnsupportedInEraException(String method, Era era, @Nullable String insteadHint) {
         super(Objects.requireNonNull(method, "method") + " does not exist in the " + era.name().toLowerCase(
                 java.util.Locale.ROOT) + " protocol era this connection speaks" + (insteadHint == null ? ""
                 : "; " + insteadHint), null);

@@ -5,6 +5,7 @@ import dev.loommcp.schema.CompletionReference;
 import dev.loommcp.schema.LoggingLevel;
 import java.util.Map;
 import dev.loommcp.event.McpClientListener;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The MCP utilities a client uses: {@code ping} (MCP 2025-11-25 "Base protocol: Utilities: Ping"), the server's log
@@ -77,7 +78,7 @@ public interface McpUtilities {
      * @throws InterruptedException if the calling thread is interrupted
      */
     default CompleteResult complete(CompletionReference reference, String argumentName, String argumentValue,
-                                    Map<String, String> context) throws InterruptedException {
+                                    @Nullable Map<String, String> context) throws InterruptedException {
         return complete(reference, argumentName, argumentValue, context, RequestOptions.DEFAULT);
     }
 
@@ -94,5 +95,5 @@ public interface McpUtilities {
      * @throws InterruptedException if the calling thread is interrupted
      */
     CompleteResult complete(CompletionReference reference, String argumentName, String argumentValue,
-                            Map<String, String> context, RequestOptions options) throws InterruptedException;
+                            @Nullable Map<String, String> context, RequestOptions options) throws InterruptedException;
 }

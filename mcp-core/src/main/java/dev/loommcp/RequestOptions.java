@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import dev.loommcp.event.ProgressListener;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Per-call options: a timeout or an absolute deadline, a {@link CancellationToken}, a {@link ProgressListener},
@@ -31,7 +32,7 @@ public final class RequestOptions {
     private final Optional<Instant> deadline;
     private final Optional<CancellationToken> token;
     private final Optional<ProgressListener> progressListener;
-    private final Map<String, Object> meta;
+    private final Map<String, @Nullable Object> meta;
     private final boolean resetTimeoutOnProgress;
     private final Optional<Duration> maxTotalTimeout;
     private final Optional<Boolean> resendOnSessionExpiry;
@@ -157,7 +158,7 @@ public final class RequestOptions {
      *
      * @return an unmodifiable map, empty when none was set
      */
-    public Map<String, Object> meta() {
+    public Map<String, @Nullable Object> meta() {
         return meta;
     }
 
@@ -205,7 +206,7 @@ public final class RequestOptions {
         private Instant deadline;
         private CancellationToken token;
         private ProgressListener progressListener;
-        private Map<String, Object> meta;
+        private Map<String, @Nullable Object> meta;
         private boolean resetTimeoutOnProgress;
         private Duration maxTotalTimeout;
         private Boolean resendOnSessionExpiry;
@@ -220,7 +221,7 @@ public final class RequestOptions {
          * @return this builder
          * @throws IllegalArgumentException if the timeout is zero or negative
          */
-        public Builder timeout(Duration timeout) {
+        public Builder timeout(@Nullable Duration timeout) {
             if (timeout != null && (timeout.isZero() || timeout.isNegative())) {
                 throw new IllegalArgumentException("timeout must be positive: " + timeout);
             }
@@ -234,7 +235,7 @@ public final class RequestOptions {
          * @param deadline the deadline, or {@code null}
          * @return this builder
          */
-        public Builder deadline(Instant deadline) {
+        public Builder deadline(@Nullable Instant deadline) {
             this.deadline = deadline;
             return this;
         }
@@ -245,7 +246,7 @@ public final class RequestOptions {
          * @param token the token, or {@code null}
          * @return this builder
          */
-        public Builder token(CancellationToken token) {
+        public Builder token(@Nullable CancellationToken token) {
             this.token = token;
             return this;
         }
@@ -256,7 +257,7 @@ public final class RequestOptions {
          * @param listener the listener, or {@code null}
          * @return this builder
          */
-        public Builder progressListener(ProgressListener listener) {
+        public Builder progressListener(@Nullable ProgressListener listener) {
             this.progressListener = listener;
             return this;
         }
@@ -267,7 +268,7 @@ public final class RequestOptions {
          * @param meta the map, or {@code null}
          * @return this builder
          */
-        public Builder meta(Map<String, Object> meta) {
+        public Builder meta(@Nullable Map<String, @Nullable Object> meta) {
             this.meta = meta == null ? null : new LinkedHashMap<>(meta);
             return this;
         }
@@ -276,10 +277,10 @@ public final class RequestOptions {
          * Adds one {@code _meta} entry for this call.
          *
          * @param key   the key
-         * @param value a plain JSON value
+         * @param value a plain JSON value; {@code null} for JSON {@code null}
          * @return this builder
          */
-        public Builder putMeta(String key, Object value) {
+        public Builder putMeta(String key, @Nullable Object value) {
             Objects.requireNonNull(key, "key");
             if (meta == null) {
                 meta = new LinkedHashMap<>();
@@ -298,7 +299,7 @@ public final class RequestOptions {
          * @return this builder
          * @throws IllegalArgumentException if {@code maxTotal} is zero or negative
          */
-        public Builder resetTimeoutOnProgress(Duration maxTotal) {
+        public Builder resetTimeoutOnProgress(@Nullable Duration maxTotal) {
             if (maxTotal != null && (maxTotal.isZero() || maxTotal.isNegative())) {
                 throw new IllegalArgumentException("maxTotal must be positive: " + maxTotal);
             }

@@ -2,6 +2,8 @@ package dev.loommcp.auth;
 
 import java.security.PrivateKey;
 import java.util.Objects;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * How the client authenticates at a token endpoint (OAuth 2.1 section 2.4, RFC 7523 section 2.2): as a public client
@@ -16,9 +18,9 @@ public sealed interface ClientAuthentication {
     /**
      * Returns the value of {@code token_endpoint_auth_method} this authentication uses.
      *
-     * @return the method's name, or {@code null} for {@link Secret} (picked from the server's metadata)
+     * @return the method's name, or empty for {@link Secret} (picked from the server's metadata)
      */
-    String method();
+    Optional<String> method();
 
     /**
      * A public client: only {@code client_id} is sent.
@@ -75,7 +77,7 @@ public sealed interface ClientAuthentication {
      * @throws NullPointerException     if {@code key} or {@code algorithm} is {@code null}
      * @throws IllegalArgumentException if the algorithm is unknown or does not fit the key
      */
-    static ClientAuthentication privateKeyJwt(PrivateKey key, String algorithm, String keyId) {
+    static ClientAuthentication privateKeyJwt(PrivateKey key, String algorithm, @Nullable String keyId) {
         return new PrivateKeyJwt(key, algorithm, keyId);
     }
 
@@ -90,15 +92,15 @@ public sealed interface ClientAuthentication {
      * @throws IllegalArgumentException if the PEM cannot be read (the message never quotes it) or the algorithm does
      *                                  not fit the key
      */
-    static ClientAuthentication privateKeyJwt(String pkcs8Pem, String algorithm) {
+    static ClientAuthentication privateKeyJwt(String pkcs8Pem, @Nullable String algorithm) {
         return dev.loommcp.auth.internal.Keys.privateKeyJwt(pkcs8Pem, algorithm);
     }
 
     /** {@code none}. */
     record None() implements ClientAuthentication {
         @Override
-        public String method() {
-            return "none";
+        public Optional<String> method() {
+            return Optional.of("none");
         }
     }
 
@@ -118,8 +120,8 @@ public sealed interface ClientAuthentication {
         }
 
         @Override
-        public String method() {
-            return null;
+        public Optional<String> method() {
+            return Optional.empty();
         }
 
         @Override
@@ -144,8 +146,8 @@ public sealed interface ClientAuthentication {
         }
 
         @Override
-        public String method() {
-            return "client_secret_basic";
+        public Optional<String> method() {
+            return Optional.of("client_secret_basic");
         }
 
         @Override
@@ -170,8 +172,8 @@ public sealed interface ClientAuthentication {
         }
 
         @Override
-        public String method() {
-            return "client_secret_post";
+        public Optional<String> method() {
+            return Optional.of("client_secret_post");
         }
 
         @Override
@@ -187,7 +189,7 @@ public sealed interface ClientAuthentication {
      * @param algorithm the JWS algorithm, such as {@code RS256} or {@code ES256}; it must fit the key
      * @param keyId     the {@code kid} header of the assertion, or {@code null} for none
      */
-    record PrivateKeyJwt(PrivateKey key, String algorithm, String keyId) implements ClientAuthentication {
+    record PrivateKeyJwt(PrivateKey key, String algorithm, @Nullable String keyId) implements ClientAuthentication {
         /**
          * Checks the key and the algorithm.
          *
@@ -201,8 +203,8 @@ public sealed interface ClientAuthentication {
         }
 
         @Override
-        public String method() {
-            return "private_key_jwt";
+        public Optional<String> method() {
+            return Optional.of("private_key_jwt");
         }
 
         @Override

@@ -2,6 +2,7 @@ package dev.loommcp.auth;
 
 import java.time.Instant;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The client's identity at one authorization server: from dynamic client registration (RFC 7591), a client-ID
@@ -16,8 +17,8 @@ import java.util.Objects;
  *                                {@code client_secret_basic}, {@code client_secret_post}, {@code private_key_jwt})
  * @param secretExpiresAt         when the secret expires ({@code client_secret_expires_at}), or {@code null} for never
  */
-public record ClientRegistration(String issuer, String clientId, String clientSecret, String tokenEndpointAuthMethod,
-                                 Instant secretExpiresAt) {
+public record ClientRegistration(String issuer, String clientId, @Nullable String clientSecret,
+                                 String tokenEndpointAuthMethod, @Nullable Instant secretExpiresAt) {
 
     /**
      * Creates a registration.

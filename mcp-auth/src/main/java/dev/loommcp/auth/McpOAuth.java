@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Predicate;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The OAuth 2.1 client of MCP "Authorization" (2025-06-18 .. 2026-07-28, plus the 2025-03-26 fallbacks), as the
@@ -307,7 +308,7 @@ public final class McpOAuth implements AuthorizationProvider, AutoCloseable {
          * @param scope the scope, or {@code null}
          * @return this builder
          */
-        public Builder scope(String scope) {
+        public Builder scope(@Nullable String scope) {
             this.scope = scope;
             return this;
         }
@@ -340,7 +341,7 @@ public final class McpOAuth implements AuthorizationProvider, AutoCloseable {
          * @param key the key, or {@code null} for none
          * @return this builder
          */
-        public Builder dpop(DpopKey key) {
+        public Builder dpop(@Nullable DpopKey key) {
             this.dpopKey = key;
             return this;
         }

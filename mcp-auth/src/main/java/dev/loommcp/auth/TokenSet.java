@@ -2,6 +2,7 @@ package dev.loommcp.auth;
 
 import java.time.Instant;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The tokens one authorization server ({@code issuer}) issued for one protected resource: what a {@link TokenStore}
@@ -16,8 +17,8 @@ import java.util.Objects;
  * @param expiresAt    when the access token expires, or {@code null} when the server did not say
  * @param scope        the granted scope (space-separated), or {@code null} when the server did not say
  */
-public record TokenSet(String issuer, String accessToken, String tokenType, String refreshToken, Instant expiresAt,
-                       String scope) {
+public record TokenSet(String issuer, String accessToken, String tokenType, @Nullable String refreshToken,
+                       @Nullable Instant expiresAt, @Nullable String scope) {
 
     /**
      * Creates a token set.

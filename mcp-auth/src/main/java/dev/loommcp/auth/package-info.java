@@ -1,5 +1,18 @@
 /**
  * The OAuth 2.1 client of MCP "Authorization" (2025-06-18 .. 2026-07-28, and the 2025-03-26 fallbacks): see
  * {@link dev.loommcp.auth.McpOAuth}.
+ *
+ * <h2>Nullness</h2>
+ * This package is {@link org.jspecify.annotations.NullMarked @NullMarked}: a type in a signature excludes
+ * {@code null} unless it is written {@link org.jspecify.annotations.Nullable @Nullable}. One rule for records and
+ * accessors in every loom-mcp package: a record component that may be absent (a JSON member a peer may leave out, a
+ * setting not given) is a {@code @Nullable} component, never an {@code Optional}; a method that looks something up,
+ * or reads an option or a state that may be unset, returns {@link java.util.Optional}; a collection is empty, never
+ * {@code null}, unless it mirrors a JSON member that may be absent; a map of free-form JSON is
+ * {@code Map<String, @Nullable Object>}, since JSON {@code null} is a value. A parameter is {@code @Nullable} only
+ * where {@code null} means "none" or "the default", as its documentation says.
  */
+@NullMarked
 package dev.loommcp.auth;
+
+import org.jspecify.annotations.NullMarked;

@@ -11,6 +11,7 @@ import dev.loommcp.McpRpcException;
 import dev.loommcp.McpSessionExpiredException;
 import dev.loommcp.McpTimeoutException;
 import dev.loommcp.McpTransportException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Observes the client's requests and its transport for metrics: how many requests of each method, how long each
@@ -88,6 +89,6 @@ public interface McpEventListener {
      *              transport's failure (the server process exited, the connection was lost) or the failure of
      *              {@link McpClient#connect()}
      */
-    default void transportClosed(Throwable cause) {
+    default void transportClosed(@Nullable Throwable cause) {
     }
 }

@@ -3,6 +3,7 @@ package dev.loommcp.event;
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.McpClosedException;
 import dev.loommcp.McpException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Receives what a {@link Subscription} delivers. Every method has an empty default: implement what you need. Called
@@ -72,6 +73,6 @@ public interface SubscriptionListener {
      *              otherwise the failure: the last one of the re-establishing attempts, the server's error answer,
      *              or an {@link McpClosedException} whose cause is the loss of the transport
      */
-    default void onEnded(McpException cause) {
+    default void onEnded(@Nullable McpException cause) {
     }
 }

@@ -4,6 +4,7 @@ import dev.loommcp.schema.ElicitRequest;
 import dev.loommcp.schema.ElicitResult;
 import dev.loommcp.McpInputRequiredException;
 import dev.loommcp.McpProtocolException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Answers {@code elicitation/create} requests from the server (MCP 2025-06-18+ "Elicitation", form mode, and
@@ -37,8 +38,8 @@ public interface ElicitationHandler {
      * Answers one elicitation.
      *
      * @param request the server's request ({@link ElicitRequest#isUrlMode()} tells the mode; a missing mode is form)
-     * @return the answer: accept with content, decline, or cancel
+     * @return the answer: accept with content, decline, or cancel; {@code null} is a decline
      * @throws Exception on failure; {@link InterruptedException} when cancelled
      */
-    ElicitResult elicit(ElicitRequest request) throws Exception;
+    @Nullable ElicitResult elicit(ElicitRequest request) throws Exception;
 }

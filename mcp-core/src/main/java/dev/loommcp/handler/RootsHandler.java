@@ -4,6 +4,7 @@ import dev.loommcp.schema.Root;
 import java.util.List;
 import dev.loommcp.McpClient;
 import dev.loommcp.McpInputRequiredException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Answers {@code roots/list} requests: the URIs the server may operate on (MCP "Roots"). Setting one on the builder
@@ -26,8 +27,8 @@ public interface RootsHandler {
     /**
      * Returns the current roots.
      *
-     * @return the roots
+     * @return the roots; {@code null} is an empty list
      * @throws Exception on failure
      */
-    List<Root> listRoots() throws Exception;
+    @Nullable List<Root> listRoots() throws Exception;
 }

@@ -1,6 +1,7 @@
 package dev.loommcp.jsonrpc;
 
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The {@code error} member of a JSON-RPC error response (JSON-RPC 2.0 section 5.1).
@@ -12,7 +13,7 @@ import java.util.Objects;
  * @param data    optional additional information as a plain JSON value ({@code Map}, {@code List}, {@code String},
  *                {@code Number}, {@code Boolean}) or {@code null}
  */
-public record JsonRpcError(int code, String message, Object data) {
+public record JsonRpcError(int code, String message, @Nullable Object data) {
 
     /** Invalid JSON was received ({@value}). */
     public static final int PARSE_ERROR = -32700;

@@ -2,6 +2,7 @@ package dev.loommcp.jsonrpc;
 
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One JSON-RPC 2.0 message as MCP uses it: a request, a notification, a successful response or an error response.
@@ -24,7 +25,8 @@ public sealed interface JsonRpcMessage
      * @param method the method name, not {@code null}
      * @param params the parameters object, or {@code null} when absent
      */
-    record Request(RequestId id, String method, Map<String, Object> params) implements JsonRpcMessage {
+    record Request(RequestId id, String method,
+                   @Nullable Map<String, @Nullable Object> params) implements JsonRpcMessage {
         /**
          * Creates the request.
          *
@@ -42,7 +44,7 @@ public sealed interface JsonRpcMessage
      * @param method the method name, not {@code null}
      * @param params the parameters object, or {@code null} when absent
      */
-    record Notification(String method, Map<String, Object> params) implements JsonRpcMessage {
+    record Notification(String method, @Nullable Map<String, @Nullable Object> params) implements JsonRpcMessage {
         /**
          * Creates the notification.
          *
@@ -57,9 +59,10 @@ public sealed interface JsonRpcMessage
      * A successful response.
      *
      * @param id     the id of the request it answers, not {@code null}
-     * @param result the result: a plain JSON value, in MCP always an object ({@code Map})
+     * @param result the result: a plain JSON value, in MCP always an object ({@code Map}); {@code null} for JSON
+     *               {@code null}
      */
-    record Response(RequestId id, Object result) implements JsonRpcMessage {
+    record Response(RequestId id, @Nullable Object result) implements JsonRpcMessage {
         /**
          * Creates the response.
          *
@@ -76,7 +79,7 @@ public sealed interface JsonRpcMessage
      * @param id    the id of the request it answers, or {@code null} when the request could not be read
      * @param error the error, not {@code null}
      */
-    record ErrorResponse(RequestId id, JsonRpcError error) implements JsonRpcMessage {
+    record ErrorResponse(@Nullable RequestId id, JsonRpcError error) implements JsonRpcMessage {
         /**
          * Creates the error response.
          *

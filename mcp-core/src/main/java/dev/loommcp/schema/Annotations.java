@@ -2,6 +2,7 @@ package dev.loommcp.schema;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Hints for the client on how to use or show an object (MCP 2025-11-25 "Annotations", from 2025-03-26;
@@ -13,7 +14,7 @@ import java.util.List;
  *                     {@code null}
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record Annotations(List<String> audience, Double priority, String lastModified) {
+public record Annotations(@Nullable List<String> audience, @Nullable Double priority, @Nullable String lastModified) {
     /** Creates the record; {@code audience} is copied. */
     public Annotations {
         audience = Copies.list(audience);

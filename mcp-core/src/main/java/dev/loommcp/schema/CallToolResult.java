@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.StringJoiner;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The result of {@code tools/call} (MCP 2025-11-25 "CallToolResult"; SPEC-NOTES section 8). A tool that failed is a
@@ -19,9 +20,10 @@ import java.util.StringJoiner;
  * @param meta              the {@code _meta} object, or {@code null}
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record CallToolResult(List<ContentBlock> content, Map<String, Object> structuredContent,
-                             @JsonProperty("isError") Boolean isError,
-                             @JsonProperty("_meta") Map<String, Object> meta) {
+public record CallToolResult(@Nullable List<ContentBlock> content,
+                             @Nullable Map<String, @Nullable Object> structuredContent,
+                             @JsonProperty("isError") @Nullable Boolean isError,
+                             @JsonProperty("_meta") @Nullable Map<String, @Nullable Object> meta) {
 
     /** Creates the record; {@code content}, {@code structuredContent} and {@code meta} are copied (shallowly). */
     public CallToolResult {

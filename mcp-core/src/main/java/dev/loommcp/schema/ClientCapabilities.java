@@ -2,6 +2,7 @@ package dev.loommcp.schema;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What the client supports (MCP 2025-11-25 "ClientCapabilities"; {@code elicitation} from 2025-06-18,
@@ -17,9 +18,10 @@ import java.util.Map;
  *                     era only); or {@code null}
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record ClientCapabilities(Map<String, Object> experimental, RootsCapability roots,
-                                 SamplingCapability sampling, ElicitationCapability elicitation,
-                                 Map<String, Object> tasks, Map<String, Object> extensions) {
+public record ClientCapabilities(@Nullable Map<String, @Nullable Object> experimental, @Nullable RootsCapability roots,
+                                 @Nullable SamplingCapability sampling, @Nullable ElicitationCapability elicitation,
+                                 @Nullable Map<String, @Nullable Object> tasks,
+                                 @Nullable Map<String, @Nullable Object> extensions) {
 
     /** Creates the record; maps are copied. */
     public ClientCapabilities {

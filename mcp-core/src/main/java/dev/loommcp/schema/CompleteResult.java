@@ -3,6 +3,7 @@ package dev.loommcp.schema;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The result of {@code completion/complete} (MCP 2025-11-25 "CompleteResult"; SPEC-NOTES section 9).
@@ -11,7 +12,8 @@ import java.util.Map;
  * @param meta       the {@code _meta} object, or {@code null}
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record CompleteResult(Completion completion, @JsonProperty("_meta") Map<String, Object> meta) {
+public record CompleteResult(@Nullable Completion completion,
+                             @JsonProperty("_meta") @Nullable Map<String, @Nullable Object> meta) {
 
     /** Creates the record; {@code meta} is copied. */
     public CompleteResult {

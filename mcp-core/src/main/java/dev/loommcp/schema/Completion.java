@@ -2,6 +2,7 @@ package dev.loommcp.schema;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Completion values for an argument (MCP 2025-11-25 "CompleteResult.completion").
@@ -11,7 +12,7 @@ import java.util.List;
  * @param hasMore whether more values exist than returned, or {@code null} (unknown)
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record Completion(List<String> values, Integer total, Boolean hasMore) {
+public record Completion(@Nullable List<String> values, @Nullable Integer total, @Nullable Boolean hasMore) {
 
     /** Creates the record; {@code values} is copied. */
     public Completion {

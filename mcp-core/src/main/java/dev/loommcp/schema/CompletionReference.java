@@ -2,12 +2,13 @@ package dev.loommcp.schema;
 
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What a {@code completion/complete} request completes an argument of (MCP 2025-11-25
  * "CompleteRequestParams.ref"): a prompt ({@code type: "ref/prompt"}) or a resource template
  * ({@code type: "ref/resource"}). Both are always written with their {@code type}, whatever the static type of
- * the value being written (for example inside a {@code Map<String, Object>} of request params).
+ * the value being written (for example inside a {@code Map<String, @Nullable Object>} of request params).
  *
  * <p>Instances are immutable and thread-safe.
  */

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The params of {@code sampling/createMessage}, the server asking the client's LLM for a completion (MCP 2025-11-25
@@ -26,10 +27,13 @@ import java.util.Map;
  * @param meta             the {@code _meta} object, or {@code null}
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record CreateMessageRequest(List<SamplingMessage> messages, ModelPreferences modelPreferences,
-                                   String systemPrompt, String includeContext, Double temperature, int maxTokens,
-                                   List<String> stopSequences, Map<String, Object> metadata, List<Tool> tools,
-                                   Map<String, Object> toolChoice, @JsonProperty("_meta") Map<String, Object> meta) {
+public record CreateMessageRequest(@Nullable List<SamplingMessage> messages,
+                                   @Nullable ModelPreferences modelPreferences, @Nullable String systemPrompt,
+                                   @Nullable String includeContext, @Nullable Double temperature, int maxTokens,
+                                   @Nullable List<String> stopSequences,
+                                   @Nullable Map<String, @Nullable Object> metadata, @Nullable List<Tool> tools,
+                                   @Nullable Map<String, @Nullable Object> toolChoice,
+                                   @JsonProperty("_meta") @Nullable Map<String, @Nullable Object> meta) {
 
     /** Creates the record; lists and maps are copied (shallowly). */
     public CreateMessageRequest {

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.loommcp.McpProtocolException;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The client's answer to {@code sampling/createMessage} (MCP 2025-11-25 "CreateMessageResult"; SPEC-NOTES section
@@ -19,8 +20,9 @@ import java.util.Map;
  * @param meta       the {@code _meta} object, or {@code null}
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record CreateMessageResult(String role, Object content, String model, String stopReason,
-                                  @JsonProperty("_meta") Map<String, Object> meta) {
+public record CreateMessageResult(@Nullable String role, @Nullable Object content, @Nullable String model,
+                                  @Nullable String stopReason,
+                                  @JsonProperty("_meta") @Nullable Map<String, @Nullable Object> meta) {
 
     /** Creates the record; {@code content} is converted to plain JSON and copied, {@code meta} copied. */
     public CreateMessageResult {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The result of {@code server/discover}, the modern era's way to learn a server (MCP 2026-07-28 "server/discover";
@@ -21,9 +22,10 @@ import java.util.Map;
  * @param meta              the {@code _meta} object, or {@code null}
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record DiscoverResult(List<String> supportedVersions, ServerCapabilities capabilities, String instructions,
-                             Implementation serverInfo, long ttlMs, String cacheScope,
-                             @JsonProperty("_meta") Map<String, Object> meta) {
+public record DiscoverResult(@Nullable List<String> supportedVersions, @Nullable ServerCapabilities capabilities,
+                             @Nullable String instructions, @Nullable Implementation serverInfo, long ttlMs,
+                             @Nullable String cacheScope,
+                             @JsonProperty("_meta") @Nullable Map<String, @Nullable Object> meta) {
 
     /** Creates the record; lists and maps are copied, a negative {@code ttlMs} becomes 0. */
     public DiscoverResult {

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The params of {@code elicitation/create}, the server asking the user for input (MCP 2025-11-25
@@ -25,8 +26,10 @@ import java.util.Map;
  * @param meta            the {@code _meta} object, or {@code null}
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record ElicitRequest(String mode, String message, Map<String, Object> requestedSchema, String url,
-                            String elicitationId, @JsonProperty("_meta") Map<String, Object> meta) {
+public record ElicitRequest(@Nullable String mode, @Nullable String message,
+                            @Nullable Map<String, @Nullable Object> requestedSchema, @Nullable String url,
+                            @Nullable String elicitationId,
+                            @JsonProperty("_meta") @Nullable Map<String, @Nullable Object> meta) {
 
     /** The wire value of {@code mode} for form mode: {@value}. */
     public static final String MODE_FORM = "form";
@@ -46,7 +49,7 @@ public record ElicitRequest(String mode, String message, Map<String, Object> req
      * @param requestedSchema the requested schema
      * @return the request
      */
-    public static ElicitRequest form(String message, Map<String, Object> requestedSchema) {
+    public static ElicitRequest form(String message, Map<String, @Nullable Object> requestedSchema) {
         return new ElicitRequest(null, message, requestedSchema, null, null, null);
     }
 
@@ -84,8 +87,8 @@ public record ElicitRequest(String mode, String message, Map<String, Object> req
      * @return a new, modifiable map in the order of {@code content} followed by the filled-in properties in schema
      *         order
      */
-    public Map<String, Object> applyDefaults(Map<String, Object> content) {
-        Map<String, Object> out = content == null ? new LinkedHashMap<>() : new LinkedHashMap<>(content);
+    public Map<String, @Nullable Object> applyDefaults(@Nullable Map<String, @Nullable Object> content) {
+        Map<String, @Nullable Object> out = content == null ? new LinkedHashMap<>() : new LinkedHashMap<>(content);
         if (isUrlMode() || requestedSchema == null || !(requestedSchema.get("properties") instanceof Map<?, ?> props)) {
             return out;
         }

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The client's answer to {@code elicitation/create} (MCP 2025-11-25 "ElicitResult"; SPEC-NOTES section 10).
@@ -15,8 +16,8 @@ import java.util.Objects;
  * @param meta    the {@code _meta} object, or {@code null}
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record ElicitResult(String action, Map<String, Object> content,
-                           @JsonProperty("_meta") Map<String, Object> meta) {
+public record ElicitResult(String action, @Nullable Map<String, @Nullable Object> content,
+                           @JsonProperty("_meta") @Nullable Map<String, @Nullable Object> meta) {
 
     /** The wire value of {@code action} for accept: {@value}. */
     public static final String ACCEPT = "accept";
@@ -42,7 +43,7 @@ public record ElicitResult(String action, Map<String, Object> content,
      * @param content the form data, or {@code null}
      * @return the result
      */
-    public static ElicitResult accept(Map<String, Object> content) {
+    public static ElicitResult accept(@Nullable Map<String, @Nullable Object> content) {
         return new ElicitResult(ACCEPT, content, null);
     }
 

@@ -2,6 +2,7 @@ package dev.loommcp.schema;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The client's {@code elicitation} capability (MCP 2025-11-25 "ClientCapabilities.elicitation"): present when the
@@ -12,7 +13,8 @@ import java.util.Map;
  * @param url  present (usually {@code {}}) if the client supports URL mode (2025-11-25); or {@code null}
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record ElicitationCapability(Map<String, Object> form, Map<String, Object> url) {
+public record ElicitationCapability(@Nullable Map<String, @Nullable Object> form,
+                                    @Nullable Map<String, @Nullable Object> url) {
 
     /** Creates the record; maps are copied. */
     public ElicitationCapability {

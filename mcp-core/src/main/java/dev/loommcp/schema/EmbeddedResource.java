@@ -6,6 +6,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The contents of a resource embedded in content, {@code type: "resource"} (MCP 2025-11-25 "EmbeddedResource").
@@ -17,8 +18,9 @@ import java.util.Objects;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonPropertyOrder({"type"})
 @JsonIgnoreProperties(value = "type", allowGetters = true)
-public record EmbeddedResource(ResourceContents resource, Annotations annotations,
-                               @JsonProperty("_meta") Map<String, Object> meta) implements ContentBlock {
+public record EmbeddedResource(ResourceContents resource, @Nullable Annotations annotations,
+                               @JsonProperty("_meta") @Nullable Map<String, @Nullable Object> meta)
+        implements ContentBlock {
 
     /** The wire value of {@code type} for this block: {@value}. */
     public static final String TYPE = "resource";

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The result of {@code prompts/get} (MCP 2025-11-25 "GetPromptResult").
@@ -13,8 +14,8 @@ import java.util.Map;
  * @param meta        the {@code _meta} object, or {@code null}
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record GetPromptResult(String description, List<PromptMessage> messages,
-                              @JsonProperty("_meta") Map<String, Object> meta) {
+public record GetPromptResult(@Nullable String description, @Nullable List<PromptMessage> messages,
+                              @JsonProperty("_meta") @Nullable Map<String, @Nullable Object> meta) {
 
     /** Creates the record; {@code messages} and {@code meta} are copied. */
     public GetPromptResult {

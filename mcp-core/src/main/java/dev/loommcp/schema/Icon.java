@@ -3,6 +3,7 @@ package dev.loommcp.schema;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An icon for display (MCP 2025-11-25 "Icon"). loom-mcp never fetches icons; a host that shows them should accept
@@ -14,7 +15,7 @@ import java.util.Objects;
  * @param theme    {@code "light"} or {@code "dark"}, or {@code null}
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record Icon(String src, String mimeType, List<String> sizes, String theme) {
+public record Icon(String src, @Nullable String mimeType, @Nullable List<String> sizes, @Nullable String theme) {
     /**
      * Creates the record.
      *

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An image, {@code type: "image"} (MCP 2025-11-25 "ImageContent").
@@ -17,8 +18,9 @@ import java.util.Map;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonPropertyOrder({"type"})
 @JsonIgnoreProperties(value = "type", allowGetters = true)
-public record ImageContent(String data, String mimeType, Annotations annotations,
-                           @JsonProperty("_meta") Map<String, Object> meta) implements ContentBlock {
+public record ImageContent(@Nullable String data, @Nullable String mimeType, @Nullable Annotations annotations,
+                           @JsonProperty("_meta") @Nullable Map<String, @Nullable Object> meta)
+        implements ContentBlock {
 
     /** The wire value of {@code type} for this block: {@value}. */
     public static final String TYPE = "image";

@@ -3,6 +3,7 @@ package dev.loommcp.schema;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The name and version of an MCP implementation: {@code clientInfo} and {@code serverInfo} (MCP 2025-11-25
@@ -17,8 +18,8 @@ import java.util.Objects;
  * @param icons       icons, or {@code null}
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record Implementation(String name, String version, String title, String description, String websiteUrl,
-                             List<Icon> icons) {
+public record Implementation(String name, String version, @Nullable String title, @Nullable String description,
+                             @Nullable String websiteUrl, @Nullable List<Icon> icons) {
 
     /**
      * Creates the record.

@@ -3,6 +3,7 @@ package dev.loommcp.schema;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The result of the legacy {@code initialize} handshake (MCP 2025-11-25 "InitializeResult"; SPEC-NOTES 3.2). Fields
@@ -15,8 +16,9 @@ import java.util.Map;
  * @param meta            the {@code _meta} object, or {@code null}
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record InitializeResult(String protocolVersion, ServerCapabilities capabilities, Implementation serverInfo,
-                               String instructions, @JsonProperty("_meta") Map<String, Object> meta) {
+public record InitializeResult(@Nullable String protocolVersion, @Nullable ServerCapabilities capabilities,
+                               @Nullable Implementation serverInfo, @Nullable String instructions,
+                               @JsonProperty("_meta") @Nullable Map<String, @Nullable Object> meta) {
 
     /** Creates the record; {@code meta} is copied. */
     public InitializeResult {

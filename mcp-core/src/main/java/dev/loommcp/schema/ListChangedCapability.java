@@ -1,6 +1,7 @@
 package dev.loommcp.schema;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A server capability that only says whether list-changed notifications are sent: {@code prompts} and {@code tools}
@@ -9,7 +10,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  * @param listChanged whether the server sends {@code notifications/…/list_changed}, or {@code null} (false)
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record ListChangedCapability(Boolean listChanged) {
+public record ListChangedCapability(@Nullable Boolean listChanged) {
 
     /**
      * Returns whether list-changed notifications are declared.

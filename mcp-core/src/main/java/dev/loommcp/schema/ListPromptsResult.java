@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One page of {@code prompts/list} (MCP 2025-11-25 "ListPromptsResult").
@@ -13,8 +14,8 @@ import java.util.Map;
  * @param meta       the {@code _meta} object, or {@code null}
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record ListPromptsResult(List<Prompt> prompts, String nextCursor,
-                                @JsonProperty("_meta") Map<String, Object> meta) {
+public record ListPromptsResult(@Nullable List<Prompt> prompts, @Nullable String nextCursor,
+                                @JsonProperty("_meta") @Nullable Map<String, @Nullable Object> meta) {
 
     /** Creates the record; {@code prompts} and {@code meta} are copied. */
     public ListPromptsResult {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One page of {@code resources/templates/list} (MCP 2025-11-25 "ListResourceTemplatesResult").
@@ -13,8 +14,9 @@ import java.util.Map;
  * @param meta              the {@code _meta} object, or {@code null}
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record ListResourceTemplatesResult(List<ResourceTemplate> resourceTemplates, String nextCursor,
-                                          @JsonProperty("_meta") Map<String, Object> meta) {
+public record ListResourceTemplatesResult(@Nullable List<ResourceTemplate> resourceTemplates,
+                                          @Nullable String nextCursor,
+                                          @JsonProperty("_meta") @Nullable Map<String, @Nullable Object> meta) {
 
     /** Creates the record; {@code resourceTemplates} and {@code meta} are copied. */
     public ListResourceTemplatesResult {

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The client's answer to {@code roots/list} (MCP 2025-11-25 "ListRootsResult").
@@ -13,7 +14,7 @@ import java.util.Objects;
  * @param meta  the {@code _meta} object, or {@code null}
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record ListRootsResult(List<Root> roots, @JsonProperty("_meta") Map<String, Object> meta) {
+public record ListRootsResult(List<Root> roots, @JsonProperty("_meta") @Nullable Map<String, @Nullable Object> meta) {
 
     /**
      * Creates the record; {@code roots} and {@code meta} are copied.

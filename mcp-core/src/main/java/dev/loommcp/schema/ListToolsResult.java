@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One page of {@code tools/list} (MCP 2025-11-25 "ListToolsResult").
@@ -14,7 +15,8 @@ import java.util.Map;
  * @param meta       the {@code _meta} object, or {@code null}
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record ListToolsResult(List<Tool> tools, String nextCursor, @JsonProperty("_meta") Map<String, Object> meta) {
+public record ListToolsResult(@Nullable List<Tool> tools, @Nullable String nextCursor,
+                              @JsonProperty("_meta") @Nullable Map<String, @Nullable Object> meta) {
 
     /** Creates the record; {@code tools} and {@code meta} are copied. */
     public ListToolsResult {

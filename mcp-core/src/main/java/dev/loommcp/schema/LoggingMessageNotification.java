@@ -1,6 +1,8 @@
 package dev.loommcp.schema;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The params of {@code notifications/message}, a log message from the server (MCP 2025-11-25
@@ -12,21 +14,21 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  * @param data   the message: any JSON value (a string or an object), as plain JSON
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record LoggingMessageNotification(String level, String logger, Object data) {
+public record LoggingMessageNotification(@Nullable String level, @Nullable String logger, @Nullable Object data) {
 
     /**
      * Returns the severity as a {@link LoggingLevel}.
      *
-     * @return the level, or {@code null} if it is missing or not a known level
+     * @return the level, or empty if it is missing or not a known level
      */
-    public LoggingLevel levelOrNull() {
+    public Optional<LoggingLevel> knownLevel() {
         if (level == null) {
-            return null;
+            return Optional.empty();
         }
         try {
-            return LoggingLevel.fromWire(level);
+            return Optional.of(LoggingLevel.fromWire(level));
         } catch (IllegalArgumentException e) {
-            return null;
+            return Optional.empty();
         }
     }
 }

@@ -3,6 +3,7 @@ package dev.loommcp.schema;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The server's advisory preferences for choosing a model in sampling (MCP 2025-11-25 "ModelPreferences").
@@ -14,8 +15,8 @@ import java.util.Map;
  * @param intelligencePriority how much capability matters, 0 to 1; or {@code null}
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record ModelPreferences(List<Map<String, Object>> hints, Double costPriority, Double speedPriority,
-                               Double intelligencePriority) {
+public record ModelPreferences(@Nullable List<Map<String, @Nullable Object>> hints, @Nullable Double costPriority,
+                               @Nullable Double speedPriority, @Nullable Double intelligencePriority) {
 
     /** Creates the record; {@code hints} is copied (shallowly). */
     public ModelPreferences {

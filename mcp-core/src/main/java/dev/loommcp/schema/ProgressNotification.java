@@ -1,6 +1,7 @@
 package dev.loommcp.schema;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The params of {@code notifications/progress} (MCP 2025-11-25 "ProgressNotificationParams"; SPEC-NOTES section 7).
@@ -11,5 +12,6 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  * @param message       a human-readable description of the progress (from 2025-03-26), or {@code null}
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record ProgressNotification(Object progressToken, double progress, Double total, String message) {
+public record ProgressNotification(@Nullable Object progressToken, double progress, @Nullable Double total,
+                                   @Nullable String message) {
 }

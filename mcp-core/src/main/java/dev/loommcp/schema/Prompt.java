@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A prompt template the server offers (MCP 2025-11-25 "Prompt"; SPEC-NOTES section 9).
@@ -17,8 +18,9 @@ import java.util.Objects;
  * @param meta        the {@code _meta} object, or {@code null}
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record Prompt(String name, String title, String description, List<PromptArgument> arguments, List<Icon> icons,
-                     @JsonProperty("_meta") Map<String, Object> meta) {
+public record Prompt(String name, @Nullable String title, @Nullable String description,
+                     @Nullable List<PromptArgument> arguments, @Nullable List<Icon> icons,
+                     @JsonProperty("_meta") @Nullable Map<String, @Nullable Object> meta) {
 
     /**
      * Creates the record; lists and {@code meta} are copied.

@@ -2,6 +2,7 @@ package dev.loommcp.schema;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An argument a prompt template takes (MCP 2025-11-25 "PromptArgument").
@@ -12,7 +13,8 @@ import java.util.Objects;
  * @param required    whether the argument must be given, or {@code null} (false)
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record PromptArgument(String name, String title, String description, Boolean required) {
+public record PromptArgument(String name, @Nullable String title, @Nullable String description,
+                             @Nullable Boolean required) {
 
     /**
      * Creates the record.

@@ -1,6 +1,7 @@
 package dev.loommcp.schema;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One message of a prompt (MCP 2025-11-25 "PromptMessage").
@@ -9,5 +10,5 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  * @param content the content block
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record PromptMessage(String role, ContentBlock content) {
+public record PromptMessage(@Nullable String role, @Nullable ContentBlock content) {
 }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A reference to a prompt, {@code type: "ref/prompt"} (MCP 2025-11-25 "PromptReference").
@@ -15,7 +16,7 @@ import java.util.Objects;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonPropertyOrder({"type"})
 @JsonIgnoreProperties(value = "type", allowGetters = true)
-public record PromptReference(String name, String title) implements CompletionReference {
+public record PromptReference(String name, @Nullable String title) implements CompletionReference {
 
     /** The wire value of {@code type}: {@value}. */
     public static final String TYPE = "ref/prompt";

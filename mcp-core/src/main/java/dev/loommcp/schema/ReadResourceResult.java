@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The result of {@code resources/read} (MCP 2025-11-25 "ReadResourceResult"). There may be several contents (for
@@ -13,7 +14,8 @@ import java.util.Map;
  * @param meta     the {@code _meta} object, or {@code null}
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record ReadResourceResult(List<ResourceContents> contents, @JsonProperty("_meta") Map<String, Object> meta) {
+public record ReadResourceResult(@Nullable List<ResourceContents> contents,
+                                 @JsonProperty("_meta") @Nullable Map<String, @Nullable Object> meta) {
 
     /** Creates the record; {@code contents} and {@code meta} are copied. */
     public ReadResourceResult {

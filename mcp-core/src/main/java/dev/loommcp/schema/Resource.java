@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A resource the server can read (MCP 2025-11-25 "Resource"; SPEC-NOTES section 9).
@@ -20,8 +21,10 @@ import java.util.Objects;
  * @param meta        the {@code _meta} object, or {@code null}
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record Resource(String uri, String name, String title, String description, String mimeType, Long size,
-                       List<Icon> icons, Annotations annotations, @JsonProperty("_meta") Map<String, Object> meta) {
+public record Resource(String uri, @Nullable String name, @Nullable String title, @Nullable String description,
+                       @Nullable String mimeType, @Nullable Long size, @Nullable List<Icon> icons,
+                       @Nullable Annotations annotations,
+                       @JsonProperty("_meta") @Nullable Map<String, @Nullable Object> meta) {
 
     /**
      * Creates the record; {@code icons} and {@code meta} are copied.

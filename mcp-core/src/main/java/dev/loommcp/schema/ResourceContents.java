@@ -2,6 +2,7 @@ package dev.loommcp.schema;
 
 import com.fasterxml.jackson.annotation.JsonSubTypes;
 import com.fasterxml.jackson.annotation.JsonTypeInfo;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The contents of a resource, from {@code resources/read} or inside an {@link EmbeddedResource} (MCP 2025-11-25
@@ -29,5 +30,5 @@ public sealed interface ResourceContents permits TextResourceContents, BlobResou
      *
      * @return the MIME type, or {@code null} if not given
      */
-    String mimeType();
+    @Nullable String mimeType();
 }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A link to a resource the server can read, {@code type: "resource_link"} (MCP 2025-11-25 "ResourceLink", from
@@ -25,9 +26,11 @@ import java.util.Objects;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonPropertyOrder({"type"})
 @JsonIgnoreProperties(value = "type", allowGetters = true)
-public record ResourceLink(String uri, String name, String title, String description, String mimeType, Long size,
-                           List<Icon> icons, Annotations annotations,
-                           @JsonProperty("_meta") Map<String, Object> meta) implements ContentBlock {
+public record ResourceLink(String uri, @Nullable String name, @Nullable String title, @Nullable String description,
+                           @Nullable String mimeType, @Nullable Long size, @Nullable List<Icon> icons,
+                           @Nullable Annotations annotations,
+                           @JsonProperty("_meta") @Nullable Map<String, @Nullable Object> meta)
+        implements ContentBlock {
 
     /** The wire value of {@code type} for this block: {@value}. */
     public static final String TYPE = "resource_link";

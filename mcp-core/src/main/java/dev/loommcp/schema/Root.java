@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A root the client exposes to the server, a directory or file the server may work in (MCP 2025-11-25 "Root").
@@ -13,7 +14,8 @@ import java.util.Objects;
  * @param meta the {@code _meta} object, or {@code null}
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record Root(String uri, String name, @JsonProperty("_meta") Map<String, Object> meta) {
+public record Root(String uri, @Nullable String name,
+                   @JsonProperty("_meta") @Nullable Map<String, @Nullable Object> meta) {
 
     /**
      * Creates the record; {@code meta} is copied.
@@ -33,7 +35,7 @@ public record Root(String uri, String name, @JsonProperty("_meta") Map<String, O
      * @return the root
      * @throws NullPointerException if {@code uri} is {@code null}
      */
-    public static Root of(String uri, String name) {
+    public static Root of(String uri, @Nullable String name) {
         return new Root(uri, name, null);
     }
 }

@@ -1,6 +1,7 @@
 package dev.loommcp.schema;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The client's {@code roots} capability (MCP 2025-11-25 "ClientCapabilities.roots"): present when the client answers
@@ -9,7 +10,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  * @param listChanged whether the client sends {@code notifications/roots/list_changed}, or {@code null} (false)
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record RootsCapability(Boolean listChanged) {
+public record RootsCapability(@Nullable Boolean listChanged) {
 
     /**
      * Returns the capability.

@@ -2,6 +2,7 @@ package dev.loommcp.schema;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The client's {@code sampling} capability (MCP 2025-11-25 "ClientCapabilities.sampling"): present when the client
@@ -13,7 +14,8 @@ import java.util.Map;
  *                sampling requests (2025-11-25); or {@code null}
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record SamplingCapability(Map<String, Object> context, Map<String, Object> tools) {
+public record SamplingCapability(@Nullable Map<String, @Nullable Object> context,
+                                 @Nullable Map<String, @Nullable Object> tools) {
 
     /** Creates the record; maps are copied. */
     public SamplingCapability {

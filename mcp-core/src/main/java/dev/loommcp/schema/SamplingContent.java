@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The {@code content} of sampling messages and results: one block or (2025-11-25) an array of blocks, held as plain
@@ -23,7 +24,7 @@ final class SamplingContent {
             return Binding.toPlain(block);
         }
         if (content instanceof Map<?, ?> map) {
-            return Copies.map((Map<String, Object>) map);
+            return Copies.map((Map<String, @Nullable Object>) map);
         }
         if (content instanceof List<?> list) {
             List<Object> out = new ArrayList<>(list.size());

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import dev.loommcp.McpProtocolException;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A message in a sampling conversation (MCP 2025-11-25 "SamplingMessage"). Its {@code content} is one block or, from
@@ -17,7 +18,8 @@ import java.util.Map;
  * @param meta    the {@code _meta} object, or {@code null}
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record SamplingMessage(String role, Object content, @JsonProperty("_meta") Map<String, Object> meta) {
+public record SamplingMessage(@Nullable String role, @Nullable Object content,
+                              @JsonProperty("_meta") @Nullable Map<String, @Nullable Object> meta) {
 
     /** Creates the record; {@code content} is converted to plain JSON and copied, {@code meta} copied. */
     public SamplingMessage {

@@ -2,6 +2,7 @@ package dev.loommcp.schema;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What the server supports (MCP 2025-11-25 "ServerCapabilities"; {@code completions} from 2025-03-26, {@code tasks}
@@ -20,10 +21,12 @@ import java.util.Map;
  *                     {@code null}
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record ServerCapabilities(Map<String, Object> experimental, Map<String, Object> logging,
-                                 Map<String, Object> completions, ListChangedCapability prompts,
-                                 ResourcesCapability resources, ListChangedCapability tools,
-                                 Map<String, Object> tasks, Map<String, Object> extensions) {
+public record ServerCapabilities(@Nullable Map<String, @Nullable Object> experimental,
+                                 @Nullable Map<String, @Nullable Object> logging,
+                                 @Nullable Map<String, @Nullable Object> completions,
+                                 @Nullable ListChangedCapability prompts, @Nullable ResourcesCapability resources,
+                                 @Nullable ListChangedCapability tools, @Nullable Map<String, @Nullable Object> tasks,
+                                 @Nullable Map<String, @Nullable Object> extensions) {
 
     /** Creates the record; maps are copied. */
     public ServerCapabilities {

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Text content, {@code type: "text"} (MCP 2025-11-25 "TextContent").
@@ -17,7 +18,8 @@ import java.util.Objects;
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonPropertyOrder({"type"})
 @JsonIgnoreProperties(value = "type", allowGetters = true)
-public record TextContent(String text, Annotations annotations, @JsonProperty("_meta") Map<String, Object> meta)
+public record TextContent(String text, @Nullable Annotations annotations,
+                          @JsonProperty("_meta") @Nullable Map<String, @Nullable Object> meta)
         implements ContentBlock {
 
     /** The wire value of {@code type} for this block: {@value}. */

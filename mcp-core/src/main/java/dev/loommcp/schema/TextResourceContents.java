@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The contents of a text resource (MCP 2025-11-25 "TextResourceContents").
@@ -14,8 +15,9 @@ import java.util.Objects;
  * @param meta     the {@code _meta} object, or {@code null}
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record TextResourceContents(String uri, String mimeType, String text,
-                                   @JsonProperty("_meta") Map<String, Object> meta) implements ResourceContents {
+public record TextResourceContents(String uri, @Nullable String mimeType, String text,
+                                   @JsonProperty("_meta") @Nullable Map<String, @Nullable Object> meta)
+        implements ResourceContents {
     /**
      * Creates the record; {@code meta} is copied.
      *
@@ -36,7 +38,7 @@ public record TextResourceContents(String uri, String mimeType, String text,
      * @return the contents
      * @throws NullPointerException if {@code uri} or {@code text} is {@code null}
      */
-    public static TextResourceContents of(String uri, String mimeType, String text) {
+    public static TextResourceContents of(String uri, @Nullable String mimeType, String text) {
         return new TextResourceContents(uri, mimeType, text, null);
     }
 }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A tool the client can call (MCP 2025-11-25 "Tool"; SPEC-NOTES section 8). Also used for {@code tools} in sampling
@@ -23,9 +24,11 @@ import java.util.Objects;
  * @param meta         the {@code _meta} object, or {@code null}
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record Tool(String name, String title, String description, Map<String, Object> inputSchema,
-                   Map<String, Object> outputSchema, ToolAnnotations annotations, List<Icon> icons,
-                   Map<String, Object> execution, @JsonProperty("_meta") Map<String, Object> meta) {
+public record Tool(String name, @Nullable String title, @Nullable String description,
+                   @Nullable Map<String, @Nullable Object> inputSchema,
+                   @Nullable Map<String, @Nullable Object> outputSchema, @Nullable ToolAnnotations annotations,
+                   @Nullable List<Icon> icons, @Nullable Map<String, @Nullable Object> execution,
+                   @JsonProperty("_meta") @Nullable Map<String, @Nullable Object> meta) {
 
     /**
      * Creates the record; maps and lists are copied (shallowly).
@@ -50,7 +53,8 @@ public record Tool(String name, String title, String description, Map<String, Ob
      * @return the tool
      * @throws NullPointerException if {@code name} is {@code null}
      */
-    public static Tool of(String name, String description, Map<String, Object> inputSchema) {
+    public static Tool of(String name, @Nullable String description,
+                          @Nullable Map<String, @Nullable Object> inputSchema) {
         return new Tool(name, null, description, inputSchema, null, null, null, null, null);
     }
 

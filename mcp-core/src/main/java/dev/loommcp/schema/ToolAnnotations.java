@@ -1,6 +1,7 @@
 package dev.loommcp.schema;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Hints about a tool's behaviour (MCP 2025-11-25 "ToolAnnotations", from 2025-03-26). All are hints and untrusted
@@ -16,6 +17,6 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  *                        {@code null}
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-public record ToolAnnotations(String title, Boolean readOnlyHint, Boolean destructiveHint, Boolean idempotentHint,
-                              Boolean openWorldHint) {
+public record ToolAnnotations(@Nullable String title, @Nullable Boolean readOnlyHint, @Nullable Boolean destructiveHint,
+                              @Nullable Boolean idempotentHint, @Nullable Boolean openWorldHint) {
 }

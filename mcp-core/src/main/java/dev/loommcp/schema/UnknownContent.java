@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonCreator;
 import com.fasterxml.jackson.annotation.JsonIgnore;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A content block of a {@code type} this version of loom-mcp does not model (for example the sampling blocks
@@ -15,7 +16,8 @@ import java.util.Objects;
  * @param type the {@code type} property as received, or {@code null} if absent
  * @param raw  the whole JSON object, {@code type} included, as plain JSON values; not {@code null}
  */
-public record UnknownContent(@JsonIgnore String type, @JsonIgnore Map<String, Object> raw) implements ContentBlock {
+public record UnknownContent(@JsonIgnore @Nullable String type,
+                             @JsonIgnore Map<String, @Nullable Object> raw) implements ContentBlock {
 
     /**
      * Creates the record; {@code raw} is copied (shallowly) and {@code type} is taken as given.
@@ -34,7 +36,7 @@ public record UnknownContent(@JsonIgnore String type, @JsonIgnore Map<String, Ob
      * @throws NullPointerException if {@code raw} is {@code null}
      */
     @JsonCreator(mode = JsonCreator.Mode.DELEGATING)
-    public static UnknownContent of(Map<String, Object> raw) {
+    public static UnknownContent of(Map<String, @Nullable Object> raw) {
         Objects.requireNonNull(raw, "raw");
         return new UnknownContent(raw.get("type") instanceof String s ? s : null, raw);
     }
@@ -45,7 +47,7 @@ public record UnknownContent(@JsonIgnore String type, @JsonIgnore Map<String, Ob
      * @return the raw object
      */
     @JsonAnyGetter
-    Map<String, Object> json() {
+    Map<String, @Nullable Object> json() {
         return raw;
     }
 }

@@ -6,6 +6,7 @@ import dev.loommcp.jsonrpc.RequestId;
 import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Turns {@link JsonRpcMessage}s into bytes and back, the way the core reads and writes JSON-RPC 2.0 (MCP "Base
@@ -74,7 +75,7 @@ public interface JsonRpcFraming {
      * @return the id, or {@code null} when there is none to name (not JSON, a batch, a request, no usable id); never
      *         throws for malformed input
      */
-    default RequestId malformedResponseId(byte[] bytes, int offset, int length) {
+    default @Nullable RequestId malformedResponseId(byte[] bytes, int offset, int length) {
         return JsonRpcCodec.malformedResponseId(bytes, offset, length);
     }
 

@@ -2,6 +2,7 @@ package dev.loommcp.spi;
 
 import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.McpClient;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A way to exchange JSON-RPC messages with one MCP server: the transport SPI (DESIGN.md section 4).
@@ -121,7 +122,7 @@ public interface McpTransport extends AutoCloseable {
      *
      * @return the key, or {@code null}
      */
-    default String serverKey() {
+    default @Nullable String serverKey() {
         return null;
     }
 

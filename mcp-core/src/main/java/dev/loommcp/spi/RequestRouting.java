@@ -3,7 +3,7 @@ package dev.loommcp.spi;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The routing facts of one modern-era message (MCP 2026-07-28 "Streamable HTTP: protocol version header, standard
@@ -24,7 +24,7 @@ import java.util.Optional;
  *                         suffix (for {@code Mcp-Param-<suffix>}), as raw unencoded values (integers in decimal,
  *                         booleans {@code true}/{@code false}); never {@code null}
  */
-public record RequestRouting(String protocolVersion, String method, String name,
+public record RequestRouting(String protocolVersion, String method, @Nullable String name,
                              Map<String, String> parameterHeaders) {
 
     /**
@@ -38,14 +38,5 @@ public record RequestRouting(String protocolVersion, String method, String name,
         Objects.requireNonNull(method, "method");
         parameterHeaders = Objects.requireNonNull(parameterHeaders, "parameterHeaders").isEmpty() ? Map.of()
                 : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(parameterHeaders));
-    }
-
-    /**
-     * Returns the routing name.
-     *
-     * @return the name, or empty
-     */
-    public Optional<String> nameValue() {
-        return Optional.ofNullable(name);
     }
 }

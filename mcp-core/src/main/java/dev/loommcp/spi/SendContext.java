@@ -2,6 +2,7 @@ package dev.loommcp.spi;
 
 import dev.loommcp.jsonrpc.RequestId;
 import dev.loommcp.Deadline;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What a transport knows about one {@link McpTransport#send} call.
@@ -23,7 +24,7 @@ public interface SendContext {
      *
      * @return the id, or {@code null} for a notification that belongs to no request
      */
-    RequestId requestId();
+    @Nullable RequestId requestId();
 
     /**
      * Registers an action that aborts the in-flight exchange (closes a response stream, a socket) when the request
@@ -96,7 +97,7 @@ public interface SendContext {
      *
      * @param doing what the transport is waiting for, or {@code null} when it waits for nothing in particular
      */
-    default void waitingFor(String doing) {
+    default void waitingFor(@Nullable String doing) {
     }
 
     /**
@@ -150,7 +151,7 @@ public interface SendContext {
             }
 
             @Override
-            public RequestId requestId() {
+            public @Nullable RequestId requestId() {
                 return null;
             }
 

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.ThreadFactory;
 import dev.loommcp.Deadline;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Where a transport gets its threads, named {@code mcp-<purpose>-<n>} like the core's own, so that thread dumps
@@ -77,7 +78,7 @@ public interface TransportThreads {
      * @throws IllegalArgumentException if {@code deadline} is {@link Deadline#NONE}
      * @throws NullPointerException     if an argument is {@code null}
      */
-    default boolean joinAll(Collection<Thread> threads, Deadline deadline) {
+    default boolean joinAll(Collection<? extends @Nullable Thread> threads, Deadline deadline) {
         Objects.requireNonNull(threads, "threads");
         if (deadline.isNone()) {
             throw new IllegalArgumentException("a bounded join needs a deadline");

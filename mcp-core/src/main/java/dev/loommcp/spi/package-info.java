@@ -15,5 +15,21 @@
  * is not final ({@link dev.loommcp.spi.ToolCallAnswer.Pending}); it reaches the client through a
  * {@link dev.loommcp.spi.TaskChannel} ({@link dev.loommcp.spi.TaskServer} for the server's facts). The task rules
  * themselves are the support's.
+ *
+ * <h2>Nullness</h2>
+ * This package is {@link org.jspecify.annotations.NullMarked @NullMarked}: a type in a signature excludes
+ * {@code null} unless it is written {@link org.jspecify.annotations.Nullable @Nullable}. One rule for records and
+ * accessors in every loom-mcp package: a record component that may be absent (a JSON member a peer may leave out, a
+ * setting not given) is a {@code @Nullable} component, never an {@code Optional}; a method that looks something up,
+ * or reads an option or a state that may be unset, returns {@link java.util.Optional}; a collection is empty, never
+ * {@code null}, unless it mirrors a JSON member that may be absent; a map of free-form JSON is
+ * {@code Map<String, @Nullable Object>}, since JSON {@code null} is a value. A parameter is {@code @Nullable} only
+ * where {@code null} means "none" or "the default", as its documentation says. In this package the accessors on the
+ * path every message takes ({@link dev.loommcp.spi.SendContext#requestId()},
+ * {@link dev.loommcp.spi.JsonRpcFraming#malformedResponseId}) return {@code @Nullable} rather than allocate an
+ * {@code Optional}.
  */
+@NullMarked
 package dev.loommcp.spi;
+
+import org.jspecify.annotations.NullMarked;

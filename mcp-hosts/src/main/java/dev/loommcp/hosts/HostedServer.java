@@ -36,6 +36,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import dev.loommcp.Registration;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One server of a registry ({@link McpServers#server(String)}): its state, its tools, and the host interfaces
@@ -179,7 +180,7 @@ public final class HostedServer implements McpSkillServer {
     // ------------------------------------------------------------------------------------------------ host interfaces
 
     @Override
-    public CallToolResult callTool(String name, Map<String, Object> arguments, RequestOptions options)
+    public CallToolResult callTool(String name, Map<String, @Nullable Object> arguments, RequestOptions options)
             throws InterruptedException {
         Objects.requireNonNull(name, "name");
         RequestOptions bounded = bounded(options);
@@ -636,7 +637,7 @@ public final class HostedServer implements McpSkillServer {
         });
         b.eventListener(new McpEventListener() {
             @Override
-            public void transportClosed(Throwable cause) {
+            public void transportClosed(@Nullable Throwable cause) {
                 if (cause != null) {
                     lock.lock();
                     try {

@@ -1,6 +1,7 @@
 package dev.loommcp.hosts;
 
 import dev.loommcp.McpTransportException;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Thrown by a registry's call to a server that is not available: it failed to start, or its restart policy gave up
@@ -20,7 +21,7 @@ public final class McpServerUnavailableException extends McpTransportException {
      * @param message the message
      * @param cause   the server's last failure, or {@code null}
      */
-    public McpServerUnavailableException(String server, String message, Throwable cause) {
+    public McpServerUnavailableException(String server, String message, @Nullable Throwable cause) {
         super(message, cause);
         this.server = server;
     }

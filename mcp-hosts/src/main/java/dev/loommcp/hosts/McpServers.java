@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BiConsumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A registry of MCP servers, the way agent hosts use them: built from code or from an {@code mcpServers} file,
@@ -312,7 +313,7 @@ public final class McpServers implements AutoCloseable {
      * @throws dev.loommcp.McpException  when the call fails (see {@link HostedServer#callTool})
      * @throws InterruptedException     if the calling thread is interrupted
      */
-    public CallToolResult callTool(String namespacedName, Map<String, Object> arguments)
+    public CallToolResult callTool(String namespacedName, @Nullable Map<String, @Nullable Object> arguments)
             throws InterruptedException {
         return callTool(namespacedName, arguments, RequestOptions.DEFAULT);
     }
@@ -337,7 +338,8 @@ public final class McpServers implements AutoCloseable {
      * @throws dev.loommcp.McpException       when the call fails (timeout, cancellation, JSON-RPC error, transport)
      * @throws InterruptedException          if the calling thread is interrupted
      */
-    public CallToolResult callTool(String namespacedName, Map<String, Object> arguments, RequestOptions options)
+    public CallToolResult callTool(String namespacedName, @Nullable Map<String, @Nullable Object> arguments,
+                                   RequestOptions options)
             throws InterruptedException {
         Objects.requireNonNull(namespacedName, "namespacedName");
         Objects.requireNonNull(options, "options");

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.function.Function;
+import org.jspecify.annotations.Nullable;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.StreamReadFeature;
 import tools.jackson.core.json.JsonReadFeature;
@@ -120,7 +121,7 @@ public final class McpServersFile {
          * @throws IllegalArgumentException to refuse with a reason (the read fails with it, prefixed with the file,
          *                                  the server and the field); never put the answer in it
          */
-        String answer(Input input);
+        @Nullable String answer(Input input);
     }
 
     /**
@@ -131,7 +132,7 @@ public final class McpServersFile {
      * @param password     whether the answer is secret (not to be echoed)
      * @param defaultValue the file's {@code default}, or {@code null}
      */
-    public record Input(String id, String description, boolean password, String defaultValue) {
+    public record Input(String id, String description, boolean password, @Nullable String defaultValue) {
 
         /**
          * Checks the values.
@@ -154,8 +155,8 @@ public final class McpServersFile {
      *                        reference is an error)
      * @param userHome        what {@code ${userHome}} is
      */
-    public record Options(Function<String, String> environment, InputPrompt inputs, Path workspaceFolder,
-                          Path userHome) {
+    public record Options(Function<String, @Nullable String> environment, InputPrompt inputs,
+                          @Nullable Path workspaceFolder, Path userHome) {
 
         /**
          * Checks the values.
@@ -184,7 +185,7 @@ public final class McpServersFile {
          * @param lookup returns a variable's value, or {@code null} when it is not set
          * @return a copy
          */
-        public Options withEnvironment(Function<String, String> lookup) {
+        public Options withEnvironment(Function<String, @Nullable String> lookup) {
             return new Options(lookup, inputs, workspaceFolder, userHome);
         }
 
@@ -204,7 +205,7 @@ public final class McpServersFile {
          * @param dir the folder, or {@code null} for none
          * @return a copy
          */
-        public Options withWorkspaceFolder(Path dir) {
+        public Options withWorkspaceFolder(@Nullable Path dir) {
             return new Options(environment, inputs, dir, userHome);
         }
 
@@ -242,7 +243,8 @@ public final class McpServersFile {
      * @throws IllegalArgumentException if the file is not UTF-8 (RFC 8259 section 8.1; a leading byte order mark is
      *                                  skipped) or not a valid {@code mcpServers} file (the message says where)
      */
-    public static List<ServerConfig> read(Path file, Function<String, String> environment) throws IOException {
+    public static List<ServerConfig> read(Path file,
+                                          Function<String, @Nullable String> environment) throws IOException {
         return read(file, Options.defaults().withEnvironment(environment));
     }
 
@@ -303,7 +305,7 @@ public final class McpServersFile {
      * @return the servers, in order (disabled ones left out)
      * @throws IllegalArgumentException if the text is not a valid {@code mcpServers} file (the message says where)
      */
-    public static List<ServerConfig> parse(String json, String source, Function<String, String> environment) {
+    public static List<ServerConfig> parse(String json, String source, Function<String, @Nullable String> environment) {
         return parse(json, source, Options.defaults().withEnvironment(environment));
     }
 

@@ -1,6 +1,8 @@
 package dev.loommcp.hosts;
 
 import java.util.Objects;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One state change of a server of a registry.
@@ -14,7 +16,7 @@ import java.util.Objects;
  *                 caused: see {@link #exit()}); {@code null} otherwise
  */
 public record ServerStateChange(String server, ServerState previous, ServerState state, int restarts,
-                                Throwable cause) {
+                                @Nullable Throwable cause) {
 
     /**
      * Checks the values.
@@ -30,9 +32,9 @@ public record ServerStateChange(String server, ServerState previous, ServerState
     /**
      * Returns how the server's process ended, when the cause is (or was caused by) a stdio process's exit.
      *
-     * @return the exit code, signal and stderr tail, or {@code null} when the cause is something else or absent
+     * @return the exit code, signal and stderr tail, or empty when the cause is something else or absent
      */
-    public ProcessExit exit() {
-        return ProcessExit.of(cause);
+    public Optional<ProcessExit> exit() {
+        return Optional.ofNullable(ProcessExit.of(cause));
     }
 }

@@ -2,6 +2,7 @@ package dev.loommcp.hosts;
 
 import dev.loommcp.config.Era;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A snapshot of one server of a registry, for display ({@code mcp --config mcp.json servers}) and monitoring.
@@ -19,8 +20,8 @@ import java.util.Objects;
  * @param lastExit  how its process ended when its last failure was a stdio process's exit (exit code, signal,
  *                  stderr tail), else {@code null}
  */
-public record ServerStatus(String name, String transport, ServerState state, int toolCount, Era era, int restarts,
-                           String lastError, ProcessExit lastExit) {
+public record ServerStatus(String name, String transport, ServerState state, int toolCount, @Nullable Era era,
+                           int restarts, @Nullable String lastError, @Nullable ProcessExit lastExit) {
 
     /**
      * Checks the values.

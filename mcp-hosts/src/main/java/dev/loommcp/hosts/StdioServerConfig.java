@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A server run as a child process over stdio: the {@code command}/{@code args}/{@code env}/{@code cwd} entry of an
@@ -20,7 +21,8 @@ import java.util.Objects;
  * @param env     variables to set in the child's environment, in order
  * @param cwd     the child's working directory, or {@code null} for this process's
  */
-public record StdioServerConfig(String name, String command, List<String> args, Map<String, String> env, Path cwd)
+public record StdioServerConfig(String name, String command, List<String> args, Map<String, String> env,
+                                @Nullable Path cwd)
         implements ServerConfig {
 
     /**
@@ -101,7 +103,7 @@ public record StdioServerConfig(String name, String command, List<String> args, 
      * @param dir the directory, or {@code null} for this process's
      * @return a new configuration
      */
-    public StdioServerConfig withCwd(Path dir) {
+    public StdioServerConfig withCwd(@Nullable Path dir) {
         return new StdioServerConfig(name, command, args, env, dir);
     }
 

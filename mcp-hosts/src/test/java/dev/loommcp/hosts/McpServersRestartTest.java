@@ -71,9 +71,9 @@ class McpServersRestartTest {
             // the first start failed: FAILED at once (calls fail fast), with how the process ended
             assertThat(after.getFirst().state()).isIn(ServerState.FAILED, ServerState.READY);
             ServerStateChange failed = changes.await("db", ServerState.FAILED);
-            assertThat(failed.exit()).isNotNull();
-            assertThat(failed.exit().exitCode()).hasValue(3);
-            assertThat(failed.exit().stderrTail()).contains("database not up yet (start 1)");
+            assertThat(failed.exit()).isPresent();
+            assertThat(failed.exit().orElseThrow().exitCode()).hasValue(3);
+            assertThat(failed.exit().orElseThrow().stderrTail()).contains("database not up yet (start 1)");
             // and then it came back by itself, after two retries
             changes.await("db", ServerState.READY);
             assertThat(text(servers.callTool("db__echo", Map.of("message", "back")))).isEqualTo("Echo: back");
@@ -125,10 +125,10 @@ class McpServersRestartTest {
                 .restartPolicy(FAST).listener(changes).build()) {
             servers.callTool("crashy__calls", Map.of()); // answered, then it exits 1
             ServerStateChange restarting = changes.await("crashy", ServerState.RESTARTING);
-            assertThat(restarting.exit()).isNotNull();
-            assertThat(restarting.exit().exitCode()).hasValue(1);
-            assertThat(restarting.exit().signal()).isEmpty();
-            assertThat(restarting.exit().stderrTail()).contains("crashing after 1 calls");
+            assertThat(restarting.exit()).isPresent();
+            assertThat(restarting.exit().orElseThrow().exitCode()).hasValue(1);
+            assertThat(restarting.exit().orElseThrow().signal()).isEmpty();
+            assertThat(restarting.exit().orElseThrow().stderrTail()).contains("crashing after 1 calls");
             assertThat(servers.server("crashy").status().lastError()).contains("exited with code 1")
                     .contains("crashing after 1 calls").doesNotContain("closed its connection");
 
@@ -138,10 +138,10 @@ class McpServersRestartTest {
                     .findFirst().orElseThrow();
             child.destroyForcibly(); // SIGKILL
             ServerStateChange killed = changes.await("killed", ServerState.RESTARTING);
-            assertThat(killed.exit()).isNotNull();
-            assertThat(killed.exit().signal()).hasValue(9);
-            assertThat(killed.exit().exitCode()).hasValue(137);
-            assertThat(killed.exit().stderrTail()).contains("PID " + child.pid());
+            assertThat(killed.exit()).isPresent();
+            assertThat(killed.exit().orElseThrow().signal()).hasValue(9);
+            assertThat(killed.exit().orElseThrow().exitCode()).hasValue(137);
+            assertThat(killed.exit().orElseThrow().stderrTail()).contains("PID " + child.pid());
             assertThat(servers.server("killed").status().lastExit().signal()).hasValue(9);
             assertThat(servers.server("killed").status().lastError()).contains("SIGKILL");
         }

@@ -18,7 +18,9 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.stream.Stream;
+import org.jspecify.annotations.NullMarked;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -68,6 +70,45 @@ class ApiSignatureTest {
                     + "\nIf the change is intended, regenerate with\n  " + REGENERATE
                     + "\nand commit the file; otherwise restore the API.");
         }
+    }
+
+    /**
+     * Exported packages not yet {@link NullMarked}: the second pass of issue 29 item 4 annotates mcp-tasks and
+     * mcp-testing once the branches that reshape them (the tasks seam, the one test fixture) are merged. Empty this
+     * set then; a package listed here that is marked fails the test too, so the list never outlives its reason.
+     */
+    static final Set<String> NOT_YET_NULL_MARKED = Set.of("dev.loommcp.tasks", "dev.loommcp.testing");
+
+    /**
+     * Every package a published module exports is {@code @NullMarked} (JSpecify), so a type in its signatures
+     * excludes {@code null} unless written {@code @Nullable} (the rule in each package's {@code package-info.java}
+     * and docs/architecture.md).
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("publishedModules")
+    void everyExportedPackageIsNullMarked(String moduleDir, Class<?> anyClass) throws IOException {
+        ApiDump.Dump dump = ApiDump.of(anyClass);
+        Set<String> unmarked = new TreeSet<>();
+        Set<String> markedButExcepted = new TreeSet<>();
+        for (String pkg : dump.exported()) {
+            boolean marked;
+            try {
+                marked = Class.forName(pkg + ".package-info", false, anyClass.getClassLoader())
+                        .isAnnotationPresent(NullMarked.class);
+            } catch (ClassNotFoundException e) {
+                marked = false; // no package-info.java
+            }
+            if (!marked && !NOT_YET_NULL_MARKED.contains(pkg)) {
+                unmarked.add(pkg);
+            }
+            if (marked && NOT_YET_NULL_MARKED.contains(pkg)) {
+                markedButExcepted.add(pkg);
+            }
+        }
+        assertThat(unmarked).as("exported packages of " + dump.module() + " without @NullMarked in their "
+                + "package-info.java").isEmpty();
+        assertThat(markedButExcepted).as("packages of " + dump.module() + " that are @NullMarked now: remove them "
+                + "from ApiSignatureTest.NOT_YET_NULL_MARKED").isEmpty();
     }
 
     private static String diff(List<String> expected, List<String> actual) {

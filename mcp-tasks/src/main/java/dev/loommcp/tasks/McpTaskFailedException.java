@@ -4,6 +4,7 @@ import dev.loommcp.McpRpcException;
 import dev.loommcp.internal.json.Shown;
 import dev.loommcp.jsonrpc.JsonRpcError;
 import dev.loommcp.jsonrpc.RequestId;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A task ended with a JSON-RPC error instead of a result: in the tasks extension (MCP 2026-07-28
@@ -26,7 +27,7 @@ public final class McpTaskFailedException extends McpRpcException {
      * @param requestId the id of the request that reported the failure, or {@code null}
      * @param error     the task's error
      */
-    public McpTaskFailedException(String method, String taskId, RequestId requestId, JsonRpcError error) {
+    public McpTaskFailedException(String method, String taskId, @Nullable RequestId requestId, JsonRpcError error) {
         this(method, null, taskId, requestId, error);
     }
 
@@ -40,8 +41,8 @@ public final class McpTaskFailedException extends McpRpcException {
      * @param requestId the id of the request that reported the failure, or {@code null}
      * @param error     the task's error
      */
-    public McpTaskFailedException(String method, String toolName, String taskId, RequestId requestId,
-                                  JsonRpcError error) {
+    public McpTaskFailedException(String method, @Nullable String toolName, String taskId,
+                                  @Nullable RequestId requestId, JsonRpcError error) {
         super("task " + Shown.id(taskId) + " (" + method + (toolName == null ? "" : " " + toolName)
                 + ") ended failed with JSON-RPC error " + error.code() + ": " + shortened(error.message()),
                 method, requestId, error);
@@ -63,7 +64,7 @@ public final class McpTaskFailedException extends McpRpcException {
      *
      * @return the tool's name, or {@code null} when unknown
      */
-    public String toolName() {
+    public @Nullable String toolName() {
         return toolName;
     }
 }

@@ -4,6 +4,7 @@ import dev.loommcp.McpRpcException;
 import dev.loommcp.internal.json.Shown;
 import dev.loommcp.jsonrpc.JsonRpcError;
 import dev.loommcp.jsonrpc.RequestId;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The server does not know the task (any more): it answered a {@code tasks/*} request with {@code -32602}
@@ -24,7 +25,7 @@ public final class McpTaskNotFoundException extends McpRpcException {
      * @param requestId the refused request's id, or {@code null}
      * @param error     the error the server sent
      */
-    public McpTaskNotFoundException(String method, String taskId, RequestId requestId, JsonRpcError error) {
+    public McpTaskNotFoundException(String method, String taskId, @Nullable RequestId requestId, JsonRpcError error) {
         super(method, requestId, error);
         this.taskId = taskId;
     }

@@ -196,14 +196,13 @@ public final class OAuthEngine {
         } catch (IllegalArgumentException e) {
             throw new McpAuthorizationException(e.getMessage());
         }
-        AuthChallenge dpopChallenge = failure.challenge("DPoP");
-        if (failure.status() == 401 && dpop != null && dpopChallenge != null
-                && "use_dpop_nonce".equals(dpopChallenge.parameter("error"))) {
+        if (failure.status() == 401 && dpop != null && failure.challenge("DPoP").flatMap(c -> c.parameter("error"))
+                .filter("use_dpop_nonce"::equals).isPresent()) {
             // a fresh proof with the nonce, no new authorization; without a usable nonce the retry cannot succeed
             return dpop.noteNonce(request.uri(), failure.headers());
         }
         AuthChallenge ch = challenge(failure);
-        String error = ch == null ? null : ch.parameter("error");
+        String error = ch == null ? null : ch.parameter("error").orElse(null);
         if (failure.status() == 403 && !"insufficient_scope".equals(error)) {
             return false; // forbidden for a reason new tokens do not change
         }
@@ -217,7 +216,7 @@ public final class OAuthEngine {
             }
             URI resourceMetadata = resourceMetadata(ch);
             discover(s, resourceMetadata, deadline);
-            String asked = ch == null ? null : ch.parameter("scope");
+            String asked = ch == null ? null : ch.parameter("scope").orElse(null);
             if (failure.status() == 403) {
                 String scope = Scopes.union(held(s, cur), asked);
                 authorize(s, request, scope, "the server asked for the scope " + SafeText.quote(String.valueOf(asked)));
@@ -271,7 +270,7 @@ public final class OAuthEngine {
     }
 
     private static URI resourceMetadata(AuthChallenge ch) {
-        String v = ch == null ? null : ch.parameter("resource_metadata");
+        String v = ch == null ? null : ch.parameter("resource_metadata").orElse(null);
         if (v == null || v.isBlank()) {
             return null;
         }

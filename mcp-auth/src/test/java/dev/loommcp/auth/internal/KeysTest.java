@@ -77,7 +77,7 @@ class KeysTest {
         ClientAuthentication a = ClientAuthentication.privateKeyJwt(pem, null);
         assertThat(a).isInstanceOfSatisfying(ClientAuthentication.PrivateKeyJwt.class,
                 k -> assertThat(k.algorithm()).isEqualTo(alg));
-        assertThat(a.method()).isEqualTo("private_key_jwt");
+        assertThat(a.method()).contains("private_key_jwt");
         assertThat(a.toString()).contains("redacted").doesNotContain(body(pem).substring(0, 20));
     }
 
@@ -164,6 +164,14 @@ class KeysTest {
             assertThatThrownBy(() -> ClientAuthentication.privateKeyJwt(pem(pair.getPrivate(), "\n"), alg))
                     .isInstanceOf(IllegalArgumentException.class).hasMessageContaining(error);
         }
+    }
+
+    @Test
+    void onlyASecretLeavesTheMethodToTheServersMetadata() {
+        assertThat(ClientAuthentication.clientSecret("s").method()).isEmpty();
+        assertThat(ClientAuthentication.clientSecretBasic("s").method()).contains("client_secret_basic");
+        assertThat(ClientAuthentication.clientSecretPost("s").method()).contains("client_secret_post");
+        assertThat(ClientAuthentication.none().method()).contains("none");
     }
 
     @Test

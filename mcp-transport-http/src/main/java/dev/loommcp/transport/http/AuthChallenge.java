@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One challenge of a {@code WWW-Authenticate} response header (RFC 9110 section 11.6.1), as carried by an
@@ -20,7 +22,7 @@ import java.util.Objects;
  * @param parameters the auth parameters, names in lower case, values unquoted; insertion ordered, read-only
  * @param token68    the token68 form of the credentials (for example {@code Negotiate abc=}), or {@code null}
  */
-public record AuthChallenge(String scheme, Map<String, String> parameters, String token68) {
+public record AuthChallenge(String scheme, Map<String, String> parameters, @Nullable String token68) {
 
     /**
      * Creates a challenge.
@@ -36,10 +38,10 @@ public record AuthChallenge(String scheme, Map<String, String> parameters, Strin
      * Returns one parameter.
      *
      * @param name the parameter name, compared without case
-     * @return the value, or {@code null} when absent
+     * @return the value, or empty when absent
      */
-    public String parameter(String name) {
-        return parameters.get(name.toLowerCase(Locale.ROOT));
+    public Optional<String> parameter(String name) {
+        return Optional.ofNullable(parameters.get(name.toLowerCase(Locale.ROOT)));
     }
 
     /**

@@ -3,6 +3,7 @@ package dev.loommcp.transport.http;
 import java.net.http.HttpHeaders;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * A 401 or 403 answer handed to {@link AuthorizationProvider#onChallenge}. Immutable and thread-safe.
@@ -29,14 +30,14 @@ public record AuthorizationFailure(int status, List<AuthChallenge> challenges, H
      * Returns the first challenge of a scheme.
      *
      * @param scheme the scheme, compared without case ({@code Bearer}, {@code DPoP})
-     * @return the challenge, or {@code null} when the answer has none of that scheme
+     * @return the challenge, or empty when the answer has none of that scheme
      */
-    public AuthChallenge challenge(String scheme) {
+    public Optional<AuthChallenge> challenge(String scheme) {
         for (AuthChallenge c : challenges) {
             if (c.scheme().equalsIgnoreCase(scheme)) {
-                return c;
+                return Optional.of(c);
             }
         }
-        return null;
+        return Optional.empty();
     }
 }

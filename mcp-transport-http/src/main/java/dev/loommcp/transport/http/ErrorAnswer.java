@@ -92,7 +92,7 @@ final class ErrorAnswer {
         }
         String error = null;
         for (AuthChallenge c : challenges) {
-            String e = c.parameter("error");
+            String e = c.parameter("error").orElse(null);
             if (e != null) {
                 error = e.matches("[A-Za-z0-9_.-]{1,64}") ? e : "(not a plain token)";
                 break;

@@ -2,6 +2,7 @@ package dev.loommcp.transport.http;
 
 import java.util.Locale;
 import java.util.Set;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The rules for HTTP headers that a caller adds to an {@link HttpTransport} (with
@@ -42,7 +43,7 @@ public final class HeaderRules {
      * @param name the name to check; {@code null} is not a token
      * @return {@code true} when it is a token
      */
-    public static boolean isToken(String name) {
+    public static boolean isToken(@Nullable String name) {
         if (name == null || name.isEmpty()) {
             return false;
         }

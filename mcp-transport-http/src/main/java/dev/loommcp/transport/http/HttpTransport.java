@@ -19,12 +19,14 @@ import java.net.http.HttpClient;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
 import javax.net.ssl.SSLContext;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The Streamable HTTP transport of MCP 2025-03-26 .. 2025-11-25 (spec "Transports", "Streamable HTTP"; SPEC-NOTES
@@ -249,10 +251,10 @@ public final class HttpTransport implements McpTransport {
     /**
      * Returns the current session id, for diagnostics.
      *
-     * @return the {@code Mcp-Session-Id} the server assigned, or {@code null} when it assigned none (yet)
+     * @return the {@code Mcp-Session-Id} the server assigned, or empty when it assigned none (yet)
      */
-    public String sessionId() {
-        return session.get().id();
+    public Optional<String> sessionId() {
+        return Optional.ofNullable(session.get().id());
     }
 
     // ------------------------------------------------------------------------------------------------------------
@@ -641,7 +643,7 @@ public final class HttpTransport implements McpTransport {
          * @param signer the signer, or {@code null} for none (the default)
          * @return this builder
          */
-        public Builder requestSigner(RequestSigner signer) {
+        public Builder requestSigner(@Nullable RequestSigner signer) {
             draft.requestSigner(signer);
             return this;
         }
@@ -655,7 +657,7 @@ public final class HttpTransport implements McpTransport {
          *                 and 403 fail with {@link McpHttpStatusException})
          * @return this builder
          */
-        public Builder authorization(AuthorizationProvider provider) {
+        public Builder authorization(@Nullable AuthorizationProvider provider) {
             draft.authorization(provider);
             return this;
         }
@@ -707,7 +709,7 @@ public final class HttpTransport implements McpTransport {
          * @param context the context, or {@code null} for the JDK default (the default)
          * @return this builder
          */
-        public Builder sslContext(SSLContext context) {
+        public Builder sslContext(@Nullable SSLContext context) {
             draft.sslContext(context);
             return this;
         }

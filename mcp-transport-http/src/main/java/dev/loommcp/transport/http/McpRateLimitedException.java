@@ -3,6 +3,7 @@ package dev.loommcp.transport.http;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The server refused a request with HTTP 429 (Too Many Requests), or with 503 (Service Unavailable) and a
@@ -31,7 +32,7 @@ public final class McpRateLimitedException extends McpHttpStatusException {
      *                   {@code null} when it sent none
      * @param attempts   how many times the request was sent, at least 1
      */
-    public McpRateLimitedException(int statusCode, String message, Duration retryAfter, int attempts) {
+    public McpRateLimitedException(int statusCode, String message, @Nullable Duration retryAfter, int attempts) {
         super(statusCode, message, List.of());
         if (attempts < 1) {
             throw new IllegalArgumentException("attempts must be at least 1");

@@ -18,6 +18,7 @@ import java.net.http.HttpClient;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -26,6 +27,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.net.ssl.SSLContext;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The HTTP+SSE transport of MCP 2024-11-05 (spec 2024-11-05 "Transports", "HTTP with SSE"), for servers that
@@ -160,10 +162,10 @@ public final class SseTransport implements McpTransport {
      * Returns the endpoint the server announced on the current GET stream, for diagnostics. It holds the session
      * (its query): treat it as a credential, do not log it.
      *
-     * @return the endpoint, or {@code null} while no stream with an endpoint is open
+     * @return the endpoint, or empty while no stream with an endpoint is open
      */
-    public URI messageEndpoint() {
-        return connection.endpoint();
+    public Optional<URI> messageEndpoint() {
+        return Optional.ofNullable(connection.endpoint());
     }
 
     /**
@@ -496,7 +498,7 @@ public final class SseTransport implements McpTransport {
          * @param signer the signer, or {@code null} for none (the default)
          * @return this builder
          */
-        public Builder requestSigner(RequestSigner signer) {
+        public Builder requestSigner(@Nullable RequestSigner signer) {
             http.requestSigner(signer);
             return this;
         }
@@ -507,7 +509,7 @@ public final class SseTransport implements McpTransport {
          * @param provider the provider, or {@code null} for none (the default)
          * @return this builder
          */
-        public Builder authorization(AuthorizationProvider provider) {
+        public Builder authorization(@Nullable AuthorizationProvider provider) {
             http.authorization(provider);
             return this;
         }
@@ -555,7 +557,7 @@ public final class SseTransport implements McpTransport {
          * @param context the context, or {@code null} for the JDK default
          * @return this builder
          */
-        public Builder sslContext(SSLContext context) {
+        public Builder sslContext(@Nullable SSLContext context) {
             http.sslContext(context);
             return this;
         }

@@ -20,7 +20,9 @@ class AuthChallengeTest {
                 Map.entry("realm", "example"), Map.entry("error", "invalid_token"),
                 Map.entry("error_description", "The token \"expired\""),
                 Map.entry("resource_metadata", "https://rs.example/.well-known/oauth-protected-resource/mcp"));
-        assertThat(c.get(0).parameter("RESOURCE_METADATA")).startsWith("https://");
+        assertThat(c.get(0).parameter("RESOURCE_METADATA"))
+                .hasValueSatisfying(v -> assertThat(v).startsWith("https://"));
+        assertThat(c.get(0).parameter("scope")).isEmpty();
     }
 
     @Test

@@ -187,7 +187,7 @@ class HttpModernTest extends ServerTestBase {
         HttpTransport t = open();
         t.exchange(request(1, "server/discover"), modern(1, "server/discover"));
         t.exchange(request(2, "tools/list"), modern(2, "tools/list"));
-        assertThat(t.sessionId()).isNull();
+        assertThat(t.sessionId()).isEmpty();
         t.close();
         assertThat(server.requests).extracting(TestServer.Req::method).containsExactly("POST", "POST");
         assertThat(server.requests).allSatisfy(r -> assertThat(r.header("Mcp-Session-Id")).isNull());

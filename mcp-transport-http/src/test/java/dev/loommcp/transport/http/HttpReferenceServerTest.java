@@ -66,7 +66,7 @@ class HttpReferenceServerTest {
                 assertThat(r.id()).isEqualTo(RequestId.of(1));
                 assertThat(((Map<?, ?>) r.result()).get("protocolVersion")).isEqualTo("2025-11-25");
             });
-            session = t.sessionId();
+            session = t.sessionId().orElse(null);
             assertThat(session).isNotBlank();
             t.exchange(HttpTransportTest.INITIALIZED, TestSendContext.none());
             t.handshakeCompleted("2025-11-25");

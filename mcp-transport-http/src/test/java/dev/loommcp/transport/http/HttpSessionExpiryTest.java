@@ -173,7 +173,7 @@ class HttpSessionExpiryTest {
 
         assertThat(posted()).containsExactly("initialize", "notifications/initialized", "tools/list",
                 "initialize", "notifications/initialized", "tools/list");
-        assertThat(transport.sessionId()).isEqualTo("s2");
+        assertThat(transport.sessionId()).contains("s2");
         TestServer.Req renewedInitialized = server.requests("POST").get(4);
         assertThat(renewedInitialized.header("Mcp-Session-Id")).isEqualTo("s2");
         assertThat(renewedInitialized.header("MCP-Protocol-Version"))
@@ -194,7 +194,7 @@ class HttpSessionExpiryTest {
         assertThat(client.listTools(null).tools()).hasSize(2);
         assertThat(posted()).containsExactly("initialize", "notifications/initialized", "tools/list",
                 "initialize", "notifications/initialized", "tools/list");
-        assertThat(transport.sessionId()).isEqualTo("s2");
+        assertThat(transport.sessionId()).contains("s2");
 
         assertThatThrownBy(() -> client.callTool("bad", java.util.Map.of()))
                 .isInstanceOfSatisfying(dev.loommcp.McpRpcException.class,
@@ -298,7 +298,7 @@ class HttpSessionExpiryTest {
         refuseInitialized.set(false);
         assertThat(client.listTools(null).tools()).hasSize(2);
         assertThat(count("initialize")).as("connect, the failed renewal, the next one").isEqualTo(3);
-        assertThat(transport.sessionId()).isEqualTo("s3");
+        assertThat(transport.sessionId()).contains("s3");
         org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> restarts.get() == 1);
     }
 
@@ -410,7 +410,7 @@ class HttpSessionExpiryTest {
                 .until(() -> server.requests("GET").size() > gets); // the reconnect, answered 404
         int calls = (int) count("tools/call");
         org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(20))
-                .until(() -> transport.sessionId() == null); // the transport took the 404 as the expiry
+                .until(() -> transport.sessionId().isEmpty()); // the transport took the 404 as the expiry
         CallToolResult r = client.callTool("plain", Map.of());
         assertThat(((TextContent) r.content().get(0)).text()).isEqualTo("s3");
         assertThat(count("tools/call")).as("sent once, in the new session").isEqualTo(calls + 1);

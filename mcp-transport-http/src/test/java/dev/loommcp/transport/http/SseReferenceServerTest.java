@@ -53,8 +53,8 @@ class SseReferenceServerTest {
             client.connect();
             // the server's answer decides: this reference server speaks the newest legacy version over SSE too
             assertThat(client.protocolVersion()).isIn(McpClient.SUPPORTED_PROTOCOL_VERSIONS);
-            assertThat(transport.messageEndpoint().getPath()).isEqualTo("/message");
-            assertThat(transport.messageEndpoint().getQuery()).startsWith("sessionId=");
+            assertThat(transport.messageEndpoint().orElseThrow().getPath()).isEqualTo("/message");
+            assertThat(transport.messageEndpoint().orElseThrow().getQuery()).startsWith("sessionId=");
             assertThat(client.listAllTools()).extracting(Tool::name).contains("echo", "get-sum");
             assertThat(client.callTool("echo", Map.of("message", "over sse")).text()).isEqualTo("Echo: over sse");
             List<Double> progress = new CopyOnWriteArrayList<>();

@@ -199,10 +199,10 @@ class SseTransportTest {
             client.connect();
             events.add(STOP);
             long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-            while (transport.messageEndpoint() != null && System.nanoTime() < end) {
+            while (transport.messageEndpoint().isPresent() && System.nanoTime() < end) {
                 Thread.sleep(10); // until the reader saw the end of the stream
             }
-            assertThat(transport.messageEndpoint()).isNull();
+            assertThat(transport.messageEndpoint()).isEmpty();
             // ping is safe to repeat: it goes through in the new session
             client.ping();
             assertThat(posts("initialize")).hasSize(2);
@@ -281,7 +281,7 @@ class SseTransportTest {
         assertThatThrownBy(() -> hung.get(10, TimeUnit.SECONDS)).cause().isInstanceOf(McpClosedException.class);
         caller.join(Duration.ofSeconds(10));
         assertThat(transport.activeExchangeCount()).isZero();
-        assertThat(transport.messageEndpoint()).isNull();
+        assertThat(transport.messageEndpoint()).isEmpty();
         // LeakCheck: no mcp- thread (the stream's reader, the POST threads, the HTTP client's) outlives close
     }
 

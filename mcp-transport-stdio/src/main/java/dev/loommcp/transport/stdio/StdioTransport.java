@@ -21,6 +21,7 @@ import java.util.OptionalInt;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The MCP stdio transport (MCP "Transports: stdio"; DESIGN.md section 4; issue 3 and the C++ seed's "hardened local
@@ -600,7 +601,7 @@ public final class StdioTransport implements McpTransport {
          * @param dir the directory, or {@code null} for the default
          * @return this builder
          */
-        public Builder workingDirectory(Path dir) {
+        public Builder workingDirectory(@Nullable Path dir) {
             this.workingDirectory = dir;
             return this;
         }
@@ -695,7 +696,7 @@ public final class StdioTransport implements McpTransport {
          * @param listener the listener, or {@code null} for none
          * @return this builder
          */
-        public Builder stderrListener(Consumer<String> listener) {
+        public Builder stderrListener(@Nullable Consumer<String> listener) {
             this.stderrListener = listener;
             return this;
         }
