@@ -25,6 +25,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 import dev.loommcp.McpClient;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Tasks for one client: long-running server work that a {@code tools/call} answers with a task handle (the tasks
@@ -130,7 +131,8 @@ public final class McpTasks {
      * @throws IllegalStateException if {@link #support()} is not installed on a connected client
      * @throws McpException          if the call fails
      */
-    public McpTask callToolAsTask(String name, Map<String, Object> arguments, RequestOptions options)
+    public McpTask callToolAsTask(String name, @Nullable Map<String, @Nullable Object> arguments,
+                                  RequestOptions options)
             throws InterruptedException {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(options, "options");
@@ -404,11 +406,12 @@ public final class McpTasks {
             }
             return;
         }
-        if (ch == null || h.toolName() == null) {
+        String toolName = h.toolNameOrNull();
+        if (ch == null || toolName == null) {
             return;
         }
         try {
-            store.put(new TaskRecord(h.id(), ch.server().key(), h.era(), h.toolName(), h.createdAt(), s.ttl(),
+            store.put(new TaskRecord(h.id(), ch.server().key(), h.era(), toolName, h.createdAt(), s.ttl(),
                     s.status(), ownerId, h.recordLearnedAt()), deadline);
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "could not record task " + TaskWire.shown(h.id())
@@ -588,7 +591,8 @@ public final class McpTasks {
          * @param listener the listener, or {@code null} for none
          * @return this builder
          */
-        public Builder storeFailureListener(java.util.function.BiConsumer<McpTask, RuntimeException> listener) {
+        public Builder storeFailureListener(
+                java.util.function.@Nullable BiConsumer<McpTask, RuntimeException> listener) {
             this.storeFailureListener = listener;
             return this;
         }
@@ -618,7 +622,7 @@ public final class McpTasks {
          * @return this builder
          * @throws IllegalArgumentException if zero or negative
          */
-        public Builder legacyTtl(Duration ttl) {
+        public Builder legacyTtl(@Nullable Duration ttl) {
             if (ttl != null && (ttl.isZero() || ttl.isNegative())) {
                 throw new IllegalArgumentException("legacyTtl must be positive: " + ttl);
             }

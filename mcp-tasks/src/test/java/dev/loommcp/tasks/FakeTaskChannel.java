@@ -345,7 +345,7 @@ final class FakeTaskChannel implements TaskChannel {
                     throw new McpClosedException("closed", null);
                 }
                 if (token != null && token.isCancelled()) {
-                    throw new McpCancelledException("tasks/result cancelled: " + token.reason());
+                    throw new McpCancelledException("tasks/result cancelled: " + token.reason().orElseThrow());
                 }
                 if (d.isExpired()) {
                     throw new McpTimeoutException("tasks/result timed out");

@@ -49,8 +49,8 @@ class RecordingTransportTest {
         }
 
         @Override
-        public String serverKey() {
-            return "key-1";
+        public Optional<String> serverKey() {
+            return Optional.of("key-1");
         }
 
         @Override
