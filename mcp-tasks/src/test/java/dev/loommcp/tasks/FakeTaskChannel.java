@@ -471,8 +471,8 @@ final class FakeTaskChannel implements TaskChannel {
     }
 
     @Override
-    public Throwable closeCause() {
-        return closeCause;
+    public java.util.Optional<Throwable> closeCause() {
+        return java.util.Optional.ofNullable(closeCause);
     }
 
     @Override

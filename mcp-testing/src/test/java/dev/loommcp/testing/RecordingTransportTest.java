@@ -71,7 +71,7 @@ class RecordingTransportTest {
     @Test
     void eraSeamsArePassedThroughAndProbesAreRecordedToo() throws Exception {
         RecordingTransport t = new RecordingTransport(new SeamTransport(true));
-        assertThat(t.serverKey()).isEqualTo("key-1");
+        assertThat(t.serverKey().orElseThrow()).isEqualTo("key-1");
         assertThat(t.exchangePerRequest()).isTrue();
         assertThat(t.probes()).isEmpty();
         McpTransport probe = t.probeTransport().orElseThrow();
