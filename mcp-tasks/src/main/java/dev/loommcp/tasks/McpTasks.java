@@ -52,11 +52,11 @@ public final class McpTasks {
     private static final String STATUS_NOTIFICATION = "notifications/tasks/status";
 
     private final TaskStore store;
-    private final Duration legacyTtl;
+    private final @Nullable Duration legacyTtl;
     private final Duration minPollInterval;
     private final Duration maxPollInterval;
     private final boolean push;
-    private final java.util.function.BiConsumer<McpTask, RuntimeException> storeFailureListener;
+    private final java.util.function.@Nullable BiConsumer<McpTask, RuntimeException> storeFailureListener;
     private final Driver driver = new Driver();
     /** This instance in the store's records ({@link TaskRecord#owner()}): a random id, the pid, the start time. */
     private final String instanceId = UUID.randomUUID().toString();
@@ -72,9 +72,9 @@ public final class McpTasks {
     private final ConcurrentHashMap<String, TaskHandle> open = new ConcurrentHashMap<>();
     private final AtomicInteger pushListens = new AtomicInteger();
     private final ReentrantLock bindLock = new ReentrantLock();
-    private volatile TaskChannel channel;
-    private volatile PollTimer timer;
-    private Registration statusRegistration; // guarded by bindLock
+    private volatile @Nullable TaskChannel channel;
+    private volatile @Nullable PollTimer timer;
+    private @Nullable Registration statusRegistration; // guarded by bindLock
 
     private McpTasks(Builder builder) {
         this.store = builder.store == null ? new InMemoryTaskStore() : builder.store;
@@ -571,11 +571,11 @@ public final class McpTasks {
     public static final class Builder {
 
         private TaskStore store;
-        private Duration legacyTtl;
+        private @Nullable Duration legacyTtl;
         private Duration minPollInterval = Duration.ofMillis(100);
         private Duration maxPollInterval = Duration.ofSeconds(30);
         private boolean push = true;
-        private java.util.function.BiConsumer<McpTask, RuntimeException> storeFailureListener;
+        private java.util.function.@Nullable BiConsumer<McpTask, RuntimeException> storeFailureListener;
 
         private Builder() {
         }

@@ -144,7 +144,7 @@ public final class ScriptedTransport implements McpTransport {
     }
 
     private final Mode mode;
-    private volatile String stacksOf;
+    private volatile @Nullable String stacksOf;
     private final List<List<String>> sendStacks = new java.util.concurrent.CopyOnWriteArrayList<>();
     private volatile boolean sessionExpired;
     private final java.util.concurrent.atomic.AtomicInteger expiredRequests =
@@ -162,9 +162,9 @@ public final class ScriptedTransport implements McpTransport {
     private final Set<RequestId> finishedSends = ConcurrentHashMap.newKeySet();
     private final AtomicInteger openCount = new AtomicInteger();
     private final AtomicInteger closeCount = new AtomicInteger();
-    private volatile TransportSink sink;
+    private volatile @Nullable TransportSink sink;
     private volatile boolean closed;
-    private volatile McpTransportException lost;
+    private volatile @Nullable McpTransportException lost;
     private volatile @Nullable String handshakeVersion;
     private volatile long openDeadline;
     private volatile @Nullable RuntimeException openFailure;
@@ -173,7 +173,7 @@ public final class ScriptedTransport implements McpTransport {
     private volatile @Nullable String protocolVersion = DEFAULT_PROTOCOL_VERSION;
     private volatile @Nullable Map<String, @Nullable Object> serverCapabilities = Map.of("tools", Map.of("listChanged", true));
     private volatile @Nullable Map<String, @Nullable Object> serverInfo = Map.of("name", "scripted-server", "version", "1.0.0");
-    private volatile java.util.function.Supplier<ScriptedTransport> probes;
+    private volatile java.util.function.@Nullable Supplier<ScriptedTransport> probes;
     private final List<ScriptedTransport> probesMade = new java.util.concurrent.CopyOnWriteArrayList<>();
     private volatile @Nullable String serverKey;
 
@@ -948,7 +948,7 @@ public final class ScriptedTransport implements McpTransport {
      * Waits, under the lock and on its condition (signalled by every send and state change), until {@code found}
      * gives a value, for at most the await timeout.
      */
-    private <T> T await(String what, java.util.function.Supplier<T> found) {
+    private <T> T await(String what, java.util.function.Supplier<@Nullable T> found) {
         long end = System.nanoTime() + awaitTimeout.toNanos();
         lock.lock();
         try {
