@@ -6,6 +6,7 @@
  */
 module dev.loommcp.tasks {
     requires transitive dev.loommcp.core;
+    requires static transitive org.jspecify;
     requires tools.jackson.databind;
 
     exports dev.loommcp.tasks;

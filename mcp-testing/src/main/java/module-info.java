@@ -8,6 +8,7 @@
  */
 module dev.loommcp.testing {
     requires transitive dev.loommcp.core;
+    requires static transitive org.jspecify;
     requires static org.junit.jupiter.api;
 
     exports dev.loommcp.testing;

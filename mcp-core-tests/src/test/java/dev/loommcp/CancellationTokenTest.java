@@ -29,7 +29,7 @@ class CancellationTokenTest {
     void aNewTokenHasNotFired() {
         CancellationToken token = CancellationToken.create();
         assertThat(token.isCancelled()).isFalse();
-        assertThat(token.reason()).isNull();
+        assertThat(token.reason()).isEmpty();
         assertThat(token.toString()).contains("active");
     }
 
@@ -40,7 +40,7 @@ class CancellationTokenTest {
         token.cancel("second");
         token.cancel();
         assertThat(token.isCancelled()).isTrue();
-        assertThat(token.reason()).isEqualTo("user pressed stop");
+        assertThat(token.reason()).contains("user pressed stop");
         assertThat(token.toString()).contains("user pressed stop");
     }
 
@@ -48,10 +48,10 @@ class CancellationTokenTest {
     void cancelWithoutReasonSaysCancelled() {
         CancellationToken plain = CancellationToken.create();
         plain.cancel();
-        assertThat(plain.reason()).isEqualTo("cancelled");
+        assertThat(plain.reason()).contains("cancelled");
         CancellationToken nullReason = CancellationToken.create();
         nullReason.cancel(null);
-        assertThat(nullReason.reason()).isEqualTo("cancelled");
+        assertThat(nullReason.reason()).contains("cancelled");
     }
 
     @Test
@@ -180,7 +180,7 @@ class CancellationTokenTest {
             }
             go.countDown();
             joinAll(threads);
-            assertThat(reasons).contains(token.reason());
+            assertThat(reasons).contains(token.reason().orElseThrow());
             for (int i = 0; i < listeners; i++) {
                 assertThat(runs.get(i)).as("round %d, listener %d", round, i).isEqualTo(1);
             }

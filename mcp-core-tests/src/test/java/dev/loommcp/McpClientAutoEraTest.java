@@ -57,8 +57,8 @@ class McpClientAutoEraTest {
     }
 
     static void assertLegacy(Session s) {
-        assertThat(s.client().era()).isEqualTo(Era.LEGACY);
-        assertThat(s.client().initializeResult()).isNotNull();
+        assertThat(s.client().era().orElseThrow()).isEqualTo(Era.LEGACY);
+        assertThat(s.client().initializeResult()).isPresent();
         JsonRpcMessage.Request init = s.server().awaitRequest("initialize");
         // no routing on the fallback initialize: an HTTP transport then follows the 2025 rules
         assertThat(s.server().recordOf(m -> m == init).routing()).isEmpty();
@@ -66,8 +66,8 @@ class McpClientAutoEraTest {
     }
 
     static void assertModern(Session s) {
-        assertThat(s.client().era()).isEqualTo(Era.MODERN);
-        assertThat(s.client().discoverResult()).isNotNull();
+        assertThat(s.client().era().orElseThrow()).isEqualTo(Era.MODERN);
+        assertThat(s.client().discoverResult()).isPresent();
         assertThat(s.server().requests("initialize")).isEmpty();
     }
 
@@ -230,7 +230,7 @@ class McpClientAutoEraTest {
         assertModern(s);
         onlyProbe(s);
         assertThat(s.server().requests("server/discover")).isEmpty();
-        assertThat(s.client().serverInfo().name()).isEqualTo("modern-srv");
+        assertThat(s.client().serverInfo().orElseThrow().name()).isEqualTo("modern-srv");
         s.client().callTool("echo", Map.of());
         assertThat(s.server().sent().get(0)).isInstanceOfSatisfying(JsonRpcMessage.Request.class,
                 r -> assertThat(r.method()).isEqualTo("tools/call"));
@@ -290,8 +290,8 @@ class McpClientAutoEraTest {
     void aSilentProbeOfAModernOnlyServerEndsModernWhenInitializeIsRefused() throws Exception {
         Session s = probed(McpClientModernEraTest::modern, p -> p.hold("server/discover"));
         s.client().connect();
-        assertThat(s.client().era()).isEqualTo(Era.MODERN);
-        assertThat(s.client().discoverResult()).isNotNull();
+        assertThat(s.client().era().orElseThrow()).isEqualTo(Era.MODERN);
+        assertThat(s.client().discoverResult()).isPresent();
         onlyProbe(s);
         assertThat(s.server().requests("initialize")).hasSize(1); // refused with -32022
         assertThat(s.server().requests("server/discover")).hasSize(1);
@@ -434,7 +434,7 @@ class McpClientAutoEraTest {
         second.client().connect();
         assertModern(second);
         assertThat(second.server().sent()).isEmpty();
-        assertThat(second.client().instructions()).isEqualTo("use echo");
+        assertThat(second.client().instructions().orElseThrow()).isEqualTo("use echo");
     }
 
     @Test
@@ -456,7 +456,7 @@ class McpClientAutoEraTest {
         Session second = keyed(key, Mode.BLOCKING, t -> t.on("tools/list", r -> new JsonRpcError(-32000,
                 "Bad Request: Server not initialized", null))); // the server went back to 2025
         second.client().connect();
-        assertThat(second.client().era()).isEqualTo(Era.MODERN); // adopted without asking
+        assertThat(second.client().era().orElseThrow()).isEqualTo(Era.MODERN); // adopted without asking
         assertThatThrownBy(() -> second.client().listTools(null)).isInstanceOf(McpRpcException.class);
 
         Session third = keyed(key, Mode.BLOCKING, t -> { });
@@ -491,8 +491,8 @@ class McpClientAutoEraTest {
 
         Session second = keyed(key, Mode.INLINE, McpClientModernEraTest::modern); // now modern-only
         second.client().connect();
-        assertThat(second.client().era()).isEqualTo(Era.MODERN);
-        assertThat(second.client().discoverResult()).isNotNull();
+        assertThat(second.client().era().orElseThrow()).isEqualTo(Era.MODERN);
+        assertThat(second.client().discoverResult()).isPresent();
         assertThat(second.server().requests("initialize")).hasSize(1); // refused with -32022
         assertThat(second.server().requests("server/discover")).hasSize(1);
 

@@ -125,7 +125,7 @@ class McpClientModernEraTest {
         // no handshake in the modern era
         assertThat(s.server().requests("initialize")).isEmpty();
         assertThat(s.server().notifications("notifications/initialized")).isEmpty();
-        assertThat(s.server().handshakeVersion()).isNull();
+        assertThat(s.server().handshakeVersion()).isEmpty();
     }
 
     /** A tool with one x-mcp-header parameter, as an HTTP-like modern server lists it. */
@@ -211,7 +211,7 @@ class McpClientModernEraTest {
         assertThat(lists).hasSize(2);
         assertThat(lists.get(0).id()).isNotEqualTo(lists.get(1).id());
         assertThat(metaOf(lists.get(1))).containsEntry("io.modelcontextprotocol/protocolVersion", V);
-        assertThat(s.client().protocolVersion()).isEqualTo(V);
+        assertThat(s.client().protocolVersion().orElseThrow()).isEqualTo(V);
     }
 
     @ParameterizedTest
@@ -356,17 +356,17 @@ class McpClientModernEraTest {
             return m;
         }), b -> b);
         McpClient c = s.client();
-        assertThat(c.era()).isEqualTo(Era.MODERN);
-        assertThat(c.protocolVersion()).isEqualTo(V);
-        assertThat(c.initializeResult()).isNull();
-        assertThat(c.serverInfo()).isEqualTo(Implementation.of("modern-srv", "1.2")); // _meta preferred
-        assertThat(c.instructions()).isEqualTo("use echo");
-        assertThat(c.serverCapabilities().tools()).isNotNull();
-        assertThat(c.discoverResult().supportedVersions()).containsExactly(V);
-        assertThat(c.discoverResult().serverInfo().name()).isEqualTo("modern-srv");
-        assertThat(c.discoverResult().cacheScope()).isEqualTo("private");
+        assertThat(c.era().orElseThrow()).isEqualTo(Era.MODERN);
+        assertThat(c.protocolVersion().orElseThrow()).isEqualTo(V);
+        assertThat(c.initializeResult()).isEmpty();
+        assertThat(c.serverInfo().orElseThrow()).isEqualTo(Implementation.of("modern-srv", "1.2")); // _meta preferred
+        assertThat(c.instructions().orElseThrow()).isEqualTo("use echo");
+        assertThat(c.serverCapabilities().orElseThrow().tools()).isNotNull();
+        assertThat(c.discoverResult().orElseThrow().supportedVersions()).containsExactly(V);
+        assertThat(c.discoverResult().orElseThrow().serverInfo().name()).isEqualTo("modern-srv");
+        assertThat(c.discoverResult().orElseThrow().cacheScope()).isEqualTo("private");
         c.listTools(null);
-        assertThat(c.serverInfo()).isEqualTo(Implementation.of("modern-srv", "1.3")); // the latest result's
+        assertThat(c.serverInfo().orElseThrow()).isEqualTo(Implementation.of("modern-srv", "1.3")); // the latest result's
     }
 
     @Test
@@ -376,16 +376,16 @@ class McpClientModernEraTest {
             d.remove("_meta");
             return d;
         }), b -> b);
-        assertThat(s.client().serverInfo()).isEqualTo(Implementation.of("top-level", "0"));
+        assertThat(s.client().serverInfo().orElseThrow()).isEqualTo(Implementation.of("top-level", "0"));
     }
 
     @Test
     void legacyAccessorsStillReadInitialize() throws Exception {
         Session s = sessions.connected(Mode.INLINE);
-        assertThat(s.client().era()).isEqualTo(Era.LEGACY);
-        assertThat(s.client().protocolVersion()).isEqualTo("2025-11-25");
-        assertThat(s.client().discoverResult()).isNull();
-        assertThat(s.client().serverInfo().name()).isEqualTo("scripted-server");
+        assertThat(s.client().era().orElseThrow()).isEqualTo(Era.LEGACY);
+        assertThat(s.client().protocolVersion().orElseThrow()).isEqualTo("2025-11-25");
+        assertThat(s.client().discoverResult()).isEmpty();
+        assertThat(s.client().serverInfo().orElseThrow().name()).isEqualTo("scripted-server");
         assertThat(s.server().sent().get(0)).isInstanceOfSatisfying(JsonRpcMessage.Request.class,
                 r -> assertThat(r.method()).isEqualTo("initialize"));
         assertThat(s.server().sendRecords()).allSatisfy(r -> assertThat(r.routing()).isEmpty());
@@ -396,7 +396,7 @@ class McpClientModernEraTest {
         Session s = sessions.connected(Mode.INLINE, t -> t.protocolVersion("2025-06-18"),
                 b -> b.protocolMode(ProtocolMode.pinned("2025-06-18")));
         assertThat(s.server().awaitRequest("initialize").params()).containsEntry("protocolVersion", "2025-06-18");
-        assertThat(s.client().protocolVersion()).isEqualTo("2025-06-18");
+        assertThat(s.client().protocolVersion().orElseThrow()).isEqualTo("2025-06-18");
 
         Session other = sessions.unconnected(Mode.INLINE, t -> { },
                 b -> b.protocolMode(ProtocolMode.pinned("2025-06-18")));
@@ -424,9 +424,9 @@ class McpClientModernEraTest {
             modern(t);
             t.on("server/discover", r -> Map.of("resultType", "complete", "ttlMs", 0, "cacheScope", "private"));
         }, b -> b.protocolMode(ProtocolMode.pinned(V)));
-        assertThat(s.client().era()).isEqualTo(Era.MODERN);
-        assertThat(s.client().discoverResult().supportedVersions()).containsExactly(V);
-        assertThat(s.client().serverCapabilities()).isNotNull();
+        assertThat(s.client().era().orElseThrow()).isEqualTo(Era.MODERN);
+        assertThat(s.client().discoverResult().orElseThrow().supportedVersions()).containsExactly(V);
+        assertThat(s.client().serverCapabilities()).isPresent();
         s.client().callTool("echo", Map.of());
     }
 

@@ -596,7 +596,7 @@ class McpClientTasksTest {
     void theChannelNamesWhatEndedTheClient() throws Exception {
         FakeSupport support = new FakeSupport();
         Session s = legacy(support, t -> { });
-        assertThat(support.channel.closeCause()).isNull();
+        assertThat(support.channel.closeCause()).isEmpty();
         McpTransportException lost = new McpTransportException("the server process exited with code 137", null);
         s.server().lose(lost);
         long end = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
@@ -604,7 +604,7 @@ class McpClientTasksTest {
             Thread.sleep(10);
         }
         assertThat(support.channel.closeToken().isCancelled()).isTrue();
-        assertThat(support.channel.closeCause()).isSameAs(lost);
+        assertThat(support.channel.closeCause()).containsSame(lost);
     }
 
     @Test

@@ -396,7 +396,7 @@ class McpClientToolsTest {
         assertThat(e.errorMessage()).isEqualTo("Unknown tool: nope");
         assertThat(e.data()).isEqualTo(Map.of("tool", "nope", "hint", List.of(1)));
         assertThat(e.method()).isEqualTo("tools/call");
-        assertThat(e.requestId()).isEqualTo(sent.id());
+        assertThat(e.requestId().orElseThrow()).isEqualTo(sent.id());
         assertThat(e.error()).isEqualTo(new JsonRpcError(-32602, "Unknown tool: nope",
                 Map.of("tool", "nope", "hint", List.of(1))));
         assertThat(e).hasMessageContaining("tools/call").hasMessageContaining("id " + sent.id())

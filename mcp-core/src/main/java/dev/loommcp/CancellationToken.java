@@ -89,10 +89,10 @@ public final class CancellationToken {
     /**
      * Returns the reason given to {@link #cancel(String)}.
      *
-     * @return the reason, or {@code null} if the token has not fired
+     * @return the reason; empty if the token has not fired
      */
-    public @Nullable String reason() {
-        return reason.get();
+    public java.util.Optional<String> reason() {
+        return java.util.Optional.ofNullable(reason.get());
     }
 
     /**

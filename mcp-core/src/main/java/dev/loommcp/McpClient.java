@@ -45,6 +45,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.jspecify.annotations.Nullable;
 
@@ -714,20 +715,20 @@ public final class McpClient implements McpTools, McpSkillServer, McpUtilities, 
     /**
      * Returns the protocol era of this connection, as {@link ProtocolMode} picked it. Thread-safe.
      *
-     * @return the era, or {@code null} before {@link #connect()} completed
+     * @return the era; empty before {@link #connect()} completed
      */
-    public @Nullable Era era() {
-        return session.era();
+    public Optional<Era> era() {
+        return Optional.ofNullable(session.era());
     }
 
     /**
      * Returns the {@code server/discover} result of a modern-era connection (MCP 2026-07-28 "server/discover"):
      * supported versions, capabilities, instructions and server info.
      *
-     * @return the result, or {@code null} in the legacy era and before {@link #connect()} completed
+     * @return the result; empty in the legacy era and before {@link #connect()} completed
      */
-    public @Nullable DiscoverResult discoverResult() {
-        return session.discoverResult();
+    public Optional<DiscoverResult> discoverResult() {
+        return Optional.ofNullable(session.discoverResult());
     }
 
     /**
@@ -802,20 +803,20 @@ public final class McpClient implements McpTools, McpSkillServer, McpUtilities, 
      * every request carries (modern era, for example {@value ProtocolMode#MODERN_PROTOCOL_VERSION}; a {@code -32022}
      * corrective retry may change it). Thread-safe.
      *
-     * @return the version, or {@code null} before {@link #connect()} completed
+     * @return the version; empty before {@link #connect()} completed
      */
-    public @Nullable String protocolVersion() {
-        return session.protocolVersion();
+    public Optional<String> protocolVersion() {
+        return Optional.ofNullable(session.protocolVersion());
     }
 
     /**
      * Returns the server's capabilities: from {@code initialize} (legacy era) or {@code server/discover} (modern
      * era). Thread-safe.
      *
-     * @return the capabilities, or {@code null} before {@link #connect()} completed
+     * @return the capabilities; empty before {@link #connect()} completed
      */
-    public @Nullable ServerCapabilities serverCapabilities() {
-        return session.serverCapabilities();
+    public Optional<ServerCapabilities> serverCapabilities() {
+        return Optional.ofNullable(session.serverCapabilities());
     }
 
     /**
@@ -824,31 +825,31 @@ public final class McpClient implements McpTools, McpSkillServer, McpUtilities, 
      * {@code serverInfo} of the discover result is accepted too). Self-reported by the server: for display only.
      * Thread-safe.
      *
-     * @return the server info, or {@code null} before {@link #connect()} completed or when a modern server never
-     *         named itself
+     * @return the server info; empty before {@link #connect()} completed or when a modern server never named
+     *         itself
      */
-    public @Nullable Implementation serverInfo() {
-        return session.serverInfo();
+    public Optional<Implementation> serverInfo() {
+        return Optional.ofNullable(session.serverInfo());
     }
 
     /**
      * Returns the server's instructions from {@code initialize} (legacy era) or {@code server/discover} (modern
      * era). Thread-safe.
      *
-     * @return the instructions, or {@code null} when none were sent or before {@link #connect()} completed
+     * @return the instructions; empty when none were sent or before {@link #connect()} completed
      */
-    public @Nullable String instructions() {
-        return session.instructions();
+    public Optional<String> instructions() {
+        return Optional.ofNullable(session.instructions());
     }
 
     /**
      * Returns the whole {@code initialize} result of a legacy-era connection ({@link #discoverResult()} is the modern
      * era's counterpart).
      *
-     * @return the result, or {@code null} before {@link #connect()} completed and in the modern era
+     * @return the result; empty before {@link #connect()} completed and in the modern era
      */
-    public @Nullable InitializeResult initializeResult() {
-        return session.initializeResult();
+    public Optional<InitializeResult> initializeResult() {
+        return Optional.ofNullable(session.initializeResult());
     }
 
     /**

@@ -4,6 +4,7 @@ import dev.loommcp.jsonrpc.JsonRpcError;
 import dev.loommcp.jsonrpc.RequestId;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The server answered a request with a JSON-RPC error (JSON-RPC 2.0 section 5.1). The call reached the server and
@@ -28,7 +29,7 @@ public non-sealed class McpRpcException extends McpException {
     private final transient JsonRpcError error;
     /** The method of the failed request (serialized with the exception; the error and id are not). */
     private final String method;
-    private final transient RequestId requestId;
+    private final transient @Nullable RequestId requestId;
 
     /**
      * Creates the exception.
@@ -37,7 +38,7 @@ public non-sealed class McpRpcException extends McpException {
      * @param requestId the id of the failed request, or {@code null}
      * @param error     the error the server sent
      */
-    public McpRpcException(String method, RequestId requestId, JsonRpcError error) {
+    public McpRpcException(String method, @Nullable RequestId requestId, JsonRpcError error) {
         this(method + " (id " + requestId + ") failed with JSON-RPC error " + error.code() + ": "
                 + shortened(error.message()), method, requestId, error);
     }
@@ -50,7 +51,8 @@ public non-sealed class McpRpcException extends McpException {
      * @param requestId the id of the failed request, or {@code null}
      * @param error     the error the server sent
      */
-    protected McpRpcException(String message, String method, RequestId requestId, JsonRpcError error) {
+    protected McpRpcException(String message, String method, @Nullable RequestId requestId,
+                              JsonRpcError error) {
         super(message, null);
         this.error = error;
         this.method = method;
@@ -102,7 +104,7 @@ public non-sealed class McpRpcException extends McpException {
      *
      * @return the data, or {@code null}
      */
-    public Object data() {
+    public @Nullable Object data() {
         return error.data();
     }
 
@@ -122,9 +124,10 @@ public non-sealed class McpRpcException extends McpException {
      * @return the capabilities; empty for any other error, or when the server did not name them
      */
     @SuppressWarnings("unchecked")
-    public Map<String, Object> requiredCapabilities() {
+    public Map<String, @Nullable Object> requiredCapabilities() {
         return code() == JsonRpcError.MISSING_REQUIRED_CLIENT_CAPABILITY && data() instanceof Map<?, ?> d
-                && d.get("requiredCapabilities") instanceof Map<?, ?> m ? (Map<String, Object>) m : Map.of();
+                && d.get("requiredCapabilities") instanceof Map<?, ?> m ? (Map<String, @Nullable Object>) m
+                : Map.of();
     }
 
     /**
@@ -153,9 +156,9 @@ public non-sealed class McpRpcException extends McpException {
     /**
      * Returns the id of the failed request.
      *
-     * @return the id, or {@code null} when unknown
+     * @return the id, or empty when unknown
      */
-    public RequestId requestId() {
-        return requestId;
+    public java.util.Optional<RequestId> requestId() {
+        return java.util.Optional.ofNullable(requestId);
     }
 }

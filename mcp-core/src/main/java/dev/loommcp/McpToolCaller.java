@@ -2,6 +2,7 @@ package dev.loommcp;
 
 import dev.loommcp.schema.CallToolResult;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The narrowest view of one MCP server a host needs to run tools: call a tool by name and say which server it is (the
@@ -34,7 +35,8 @@ public interface McpToolCaller {
      * @throws McpException         when the call fails
      * @throws InterruptedException if the calling thread is interrupted
      */
-    default CallToolResult callTool(String name, Map<String, Object> arguments) throws InterruptedException {
+    default CallToolResult callTool(String name, @Nullable Map<String, @Nullable Object> arguments)
+            throws InterruptedException {
         return callTool(name, arguments, RequestOptions.DEFAULT);
     }
 
@@ -81,6 +83,6 @@ public interface McpToolCaller {
      *                                when the name is unknown to a registry
      * @throws InterruptedException   if the calling thread is interrupted ({@code notifications/cancelled} is sent)
      */
-    CallToolResult callTool(String name, Map<String, Object> arguments, RequestOptions options)
+    CallToolResult callTool(String name, @Nullable Map<String, @Nullable Object> arguments, RequestOptions options)
             throws InterruptedException;
 }

@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The tools of an MCP server (MCP 2025-11-25 "Server features: Tools"): listing them page by page or all at once,
@@ -32,7 +33,7 @@ public interface McpTools extends McpToolCaller {
      * @throws McpException         when the call fails
      * @throws InterruptedException if the calling thread is interrupted
      */
-    default ListToolsResult listTools(String cursor) throws InterruptedException {
+    default ListToolsResult listTools(@Nullable String cursor) throws InterruptedException {
         return listTools(cursor, RequestOptions.DEFAULT);
     }
 
@@ -45,7 +46,7 @@ public interface McpTools extends McpToolCaller {
      * @throws McpException         when the call fails
      * @throws InterruptedException if the calling thread is interrupted
      */
-    ListToolsResult listTools(String cursor, RequestOptions options) throws InterruptedException;
+    ListToolsResult listTools(@Nullable String cursor, RequestOptions options) throws InterruptedException;
 
     /**
      * Reads every page of {@code tools/list} and returns all tools (the seeds' complete listing). An empty-string
@@ -108,7 +109,7 @@ public interface McpTools extends McpToolCaller {
      * @return a future completed with the result or the exception {@link #callTool(String, Map, RequestOptions)}
      *         would throw; its {@code cancel(true)} cancels the call on the wire ({@code notifications/cancelled})
      */
-    CompletableFuture<CallToolResult> callToolAsync(String name, Map<String, Object> arguments,
+    CompletableFuture<CallToolResult> callToolAsync(String name, @Nullable Map<String, @Nullable Object> arguments,
                                                     RequestOptions options);
 
     /**
@@ -117,12 +118,12 @@ public interface McpTools extends McpToolCaller {
      *
      * @param meta the map (plain JSON values), or {@code null} to clear
      */
-    void setToolMeta(Map<String, Object> meta);
+    void setToolMeta(@Nullable Map<String, @Nullable Object> meta);
 
     /**
      * Returns the persistent tool {@code _meta}.
      *
      * @return an unmodifiable map, empty when none is set
      */
-    Map<String, Object> toolMeta();
+    Map<String, @Nullable Object> toolMeta();
 }

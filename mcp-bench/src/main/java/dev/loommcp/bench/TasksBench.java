@@ -367,7 +367,7 @@ final class TasksBench {
         }
 
         @Override
-        public String serverKey() {
+        public java.util.Optional<String> serverKey() {
             return delegate.serverKey();
         }
 

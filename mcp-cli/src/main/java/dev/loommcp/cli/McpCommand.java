@@ -303,15 +303,16 @@ final class McpCommand {
             + "versions the server supports)."})
     int info() throws InterruptedException {
         return withClient(client -> {
-            DiscoverResult discovered = client.discoverResult();
+            DiscoverResult discovered = client.discoverResult().orElse(null);
             if (json) {
-                io.printJson(Json.toPlain(discovered != null ? discovered : client.initializeResult()));
+                io.printJson(Json.toPlain(discovered != null ? discovered : client.initializeResult().orElseThrow()));
             } else if (discovered != null) {
-                Implementation who = discovered.serverInfo() != null ? discovered.serverInfo() : client.serverInfo();
+                Implementation who = discovered.serverInfo() != null ? discovered.serverInfo()
+                        : client.serverInfo().orElse(null);
                 Render.info(io.out(), who, Era.MODERN, ServerFacts.protocolVersion(client),
                         discovered.supportedVersions(), ServerFacts.capabilities(client), discovered.instructions());
             } else {
-                InitializeResult r = client.initializeResult();
+                InitializeResult r = client.initializeResult().orElseThrow(); // connected, legacy era
                 Render.info(io.out(), r.serverInfo(), Era.LEGACY, r.protocolVersion(), null, r.capabilities(),
                         r.instructions());
             }

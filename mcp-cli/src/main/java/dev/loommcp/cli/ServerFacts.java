@@ -27,22 +27,22 @@ final class ServerFacts {
      * {@code initialize} in the legacy one.
      */
     static ServerCapabilities capabilities(McpClient client) {
-        DiscoverResult discovered = client.discoverResult();
+        DiscoverResult discovered = client.discoverResult().orElse(null);
         if (discovered != null) {
             return discovered.capabilities() != null ? discovered.capabilities() : ServerCapabilities.of();
         }
-        return client.initializeResult().capabilities();
+        return client.initializeResult().orElseThrow().capabilities();
     }
 
     /** The request that told the server's capabilities: {@code server/discover} or {@code initialize}. */
     static String handshakeName(McpClient client) {
-        return client.discoverResult() != null ? "server/discover" : "initialize";
+        return client.discoverResult().isPresent() ? "server/discover" : "initialize";
     }
 
     /** The protocol version of the connection; in the modern era the client's modern version when not reported. */
     static String protocolVersion(McpClient client) {
-        String version = client.protocolVersion();
-        if (version == null && client.discoverResult() != null) {
+        String version = client.protocolVersion().orElse(null);
+        if (version == null && client.discoverResult().isPresent()) {
             return ProtocolMode.MODERN_PROTOCOL_VERSION;
         }
         return version;

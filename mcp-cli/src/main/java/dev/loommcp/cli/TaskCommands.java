@@ -97,11 +97,11 @@ final class TaskCommands {
      * @throws InterruptedException if interrupted
      */
     int list(McpClient client, McpTasks tasks, RawLister raw) throws InterruptedException {
-        if (json && client.era() == Era.LEGACY) {
+        if (json && client.era().orElse(null) == Era.LEGACY) {
             io.printJson(raw.listAll("tasks/list", "tasks"));
             return ExitCodes.OK;
         }
-        if (client.era() == Era.MODERN) {
+        if (client.era().orElse(null) == Era.MODERN) {
             // nothing is sent: --protocol cannot help a modern-only server
             throw new IllegalArgumentException("the modern era's tasks extension has no tasks/list: a server lists "
                     + "no tasks in it; see one task with: mcp tasks get TASK-ID");

@@ -118,12 +118,12 @@ public interface McpTransport extends AutoCloseable {
      * directory and environment; HTTP: the endpoint's scheme, host, port, path and query). It is never logged and
      * should not carry secrets in clear (a task store may keep it on disk: digest what may be secret). It is kept in
      * memory, and only as a SHA-256 digest in the file of {@code McpClient.Builder.eraVerdictCache} when the client has
-     * one. Default {@code null}: no caching.
+     * one. Default empty: no caching.
      *
-     * @return the key, or {@code null}
+     * @return the key; empty when the transport does not name its server
      */
-    default @Nullable String serverKey() {
-        return null;
+    default java.util.Optional<String> serverKey() {
+        return java.util.Optional.empty();
     }
 
     /**

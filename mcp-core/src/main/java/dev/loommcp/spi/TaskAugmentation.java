@@ -1,6 +1,7 @@
 package dev.loommcp.spi;
 
 import java.time.Duration;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The task a {@code tools/call} asks for: the {@code task: {ttl}} member of its params (MCP 2025-11-25 tasks,
@@ -11,7 +12,7 @@ import java.time.Duration;
  * @param ttl how long the server should keep the task, or {@code null} to let the server choose (then
  *            {@code task: {}} is sent); sent in whole milliseconds
  */
-public record TaskAugmentation(Duration ttl) {
+public record TaskAugmentation(@Nullable Duration ttl) {
 
     /**
      * Checks the TTL.

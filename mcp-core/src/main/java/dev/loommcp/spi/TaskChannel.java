@@ -10,6 +10,7 @@ import dev.loommcp.schema.CallToolResult;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What a client gives its installed {@link TaskSupport}: the wire access a task driver needs, in both eras, without
@@ -71,8 +72,8 @@ public interface TaskChannel {
      * @throws McpException         as {@code McpClient.callTool} does ({@code McpProtocolException} for a final
      *                              result that is malformed or fails the screening)
      */
-    ToolCallAnswer callTool(String name, Map<String, Object> arguments, TaskAugmentation augmentation,
-                            RequestOptions options) throws InterruptedException;
+    ToolCallAnswer callTool(String name, @Nullable Map<String, @Nullable Object> arguments,
+                            @Nullable TaskAugmentation augmentation, RequestOptions options) throws InterruptedException;
 
     /**
      * Sends one request and returns its result as plain JSON (the {@code tasks/*} requests, whose shapes are the task
@@ -90,7 +91,8 @@ public interface TaskChannel {
      *                              {@code -32021} included, whose {@code requiredCapabilities()} names what the
      *                              server needs)
      */
-    Map<String, Object> request(String method, Map<String, Object> params, RequestOptions options)
+    Map<String, @Nullable Object> request(String method, @Nullable Map<String, @Nullable Object> params,
+                                          RequestOptions options)
             throws InterruptedException;
 
     /**
@@ -103,7 +105,7 @@ public interface TaskChannel {
      * @throws dev.loommcp.McpProtocolException if the JSON is missing, not a valid {@code CallToolResult} or fails
      *                                          the screening
      */
-    CallToolResult toolResult(String name, Map<String, Object> result);
+    CallToolResult toolResult(String name, Map<String, @Nullable Object> result);
 
     /**
      * Answers a task's {@code inputRequests} (modern {@code input_required}, C.5.7) through the client's registered
@@ -120,7 +122,8 @@ public interface TaskChannel {
      *                              ({@code McpInputRequiredException}), the deadline passes
      *                              ({@code McpTimeoutException}) or the token fires ({@code McpCancelledException})
      */
-    Map<String, Object> answerInputRequests(Map<String, Object> inputRequests, RequestOptions options)
+    Map<String, @Nullable Object> answerInputRequests(Map<String, @Nullable Object> inputRequests,
+                                                      RequestOptions options)
             throws InterruptedException;
 
     /**
@@ -136,7 +139,8 @@ public interface TaskChannel {
      * @throws dev.loommcp.McpUnsupportedInEraException in the legacy era
      * @throws McpException                         if the server refuses the listen
      */
-    Subscription listenTasks(List<String> taskIds, Consumer<Map<String, Object>> onTask, RequestOptions options)
+    Subscription listenTasks(List<String> taskIds, Consumer<Map<String, @Nullable Object>> onTask,
+                             RequestOptions options)
             throws InterruptedException;
 
     /**
@@ -148,7 +152,7 @@ public interface TaskChannel {
      * @return the registration; closing it stops this listener (idempotent, never throws; other registrations of
      *         the same listener stay)
      */
-    Registration onNotification(String method, Consumer<Map<String, Object>> listener);
+    Registration onNotification(String method, Consumer<Map<String, @Nullable Object>> listener);
 
     /**
      * Returns where the task driver gets its threads (named and tracked like the client's own, cancelled and awaited
@@ -171,7 +175,7 @@ public interface TaskChannel {
      * Returns what ended the client when it was not closed by its owner: the transport's failure (for example the
      * server process exited), to be the cause of the {@link McpClosedException} a driver's waiter gets.
      *
-     * @return the failure, or {@code null} while the client is open or after {@code close()}
+     * @return the failure, or empty while the client is open or after {@code close()}
      */
-    Throwable closeCause();
+    java.util.Optional<Throwable> closeCause();
 }

@@ -3,6 +3,7 @@ package dev.loommcp.spi;
 import dev.loommcp.McpException;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.schema.CallToolResult;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The tasks hook of a client: a task driver installed with {@code McpClient.Builder.taskSupport} (the
@@ -40,7 +41,7 @@ public interface TaskSupport {
      * @throws InterruptedException if the calling thread is interrupted
      * @throws McpException         if a lookup it needs fails (the call then fails with it)
      */
-    TaskAugmentation augmentation(String toolName, RequestOptions options) throws InterruptedException;
+    @Nullable TaskAugmentation augmentation(String toolName, RequestOptions options) throws InterruptedException;
 
     /**
      * Drives a task that a plain {@code callTool} got back to its final result, on the caller's thread: polls at

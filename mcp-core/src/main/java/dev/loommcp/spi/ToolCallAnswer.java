@@ -3,6 +3,7 @@ package dev.loommcp.spi;
 import dev.loommcp.schema.CallToolResult;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What a server answered to a {@code tools/call} sent through {@link TaskChannel#callTool}: the final result, or a task
@@ -47,7 +48,7 @@ public sealed interface ToolCallAnswer permits ToolCallAnswer.Final, ToolCallAns
      * @param creation the answer as plain JSON, unread by the core: modern flat {@code CreateTaskResult}
      *                 ({@code resultType: "task"}), legacy {@code {"task": {...}}}; copied, unmodifiable
      */
-    record Pending(String toolName, Map<String, Object> creation) implements ToolCallAnswer {
+    record Pending(String toolName, Map<String, @Nullable Object> creation) implements ToolCallAnswer {
 
         /**
          * Checks and copies the components.

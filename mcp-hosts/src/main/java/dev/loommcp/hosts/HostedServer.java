@@ -21,6 +21,7 @@ import dev.loommcp.schema.ResourceTemplate;
 import dev.loommcp.schema.Prompt;
 import dev.loommcp.schema.ReadResourceResult;
 import dev.loommcp.schema.Resource;
+import dev.loommcp.schema.ServerCapabilities;
 import dev.loommcp.schema.Tool;
 import dev.loommcp.Deadline;
 import dev.loommcp.transport.stdio.McpProcessExitedException;
@@ -470,8 +471,8 @@ public final class HostedServer implements McpSkillServer {
             }
             Deadline deadline = Deadline.after(settings.startupTimeout());
             c.connect(RequestOptions.ofTimeout(settings.startupTimeout()));
-            List<Tool> listed = ToolNames.offerable(config.name(), c.serverCapabilities() != null && c.serverCapabilities().tools() != null
-                    ? c.listAllTools(RequestOptions.ofTimeout(remaining(deadline))) : List.of());
+            List<Tool> listed = ToolNames.offerable(config.name(),
+                    c.serverCapabilities().map(ServerCapabilities::hasTools).orElse(false) ? c.listAllTools(RequestOptions.ofTimeout(remaining(deadline))) : List.of());
             toolList.listen(c, deadline);
             lock.lock();
             try {
@@ -481,7 +482,7 @@ public final class HostedServer implements McpSkillServer {
                 closedWhileStarting = c.isClosed();
                 if (!closedWhileStarting) {
                     relist = toolList.started(gen, listed);
-                    era = c.era();
+                    era = c.era().orElseThrow(); // connected
                     readySinceNanos = System.nanoTime();
                     c = null; // kept: it is the server's client now
                     transition(ServerState.READY, null);
@@ -703,7 +704,7 @@ public final class HostedServer implements McpSkillServer {
         }
         if (token != null && token.isCancelled()) {
             throw new dev.loommcp.McpCancelledException("cancelled while waiting for MCP server '"
-                    + config.name() + "' (" + token.reason() + ")");
+                    + config.name() + "' (" + token.reason().orElse("cancelled") + ")");
         }
         long left = deadline.remainingNanos();
         if (left <= 0) {

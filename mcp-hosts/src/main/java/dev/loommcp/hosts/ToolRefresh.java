@@ -6,6 +6,8 @@ import dev.loommcp.McpTimeoutException;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.event.SubscriptionFilter;
 import dev.loommcp.event.SubscriptionListener;
+import dev.loommcp.schema.ListChangedCapability;
+import dev.loommcp.schema.ServerCapabilities;
 import dev.loommcp.schema.Tool;
 import dev.loommcp.Deadline;
 import java.util.List;
@@ -111,8 +113,8 @@ final class ToolRefresh {
      * @param deadline the start's deadline
      */
     void listen(McpClient c, Deadline deadline) throws InterruptedException {
-        if (c.era() != Era.MODERN || c.serverCapabilities() == null || c.serverCapabilities().tools() == null
-                || !Boolean.TRUE.equals(c.serverCapabilities().tools().listChanged())) {
+        if (c.era().orElse(null) != Era.MODERN || !c.serverCapabilities().map(ServerCapabilities::tools)
+                .map(ListChangedCapability::sendsListChanged).orElse(false)) {
             return;
         }
         try {

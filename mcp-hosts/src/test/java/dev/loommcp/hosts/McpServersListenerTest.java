@@ -193,7 +193,9 @@ class McpServersListenerTest {
         try (McpServers servers = McpServers.newBuilder().closeTimeout(Duration.ofSeconds(5))
                 .add(StdioServerConfig.of("alpha", "never-run")).transports(c -> alpha).listener(listener).build()) {
             servers.startAll();
-            assertThat(states).contains(ServerState.READY);
+            // state changes are delivered after the server's lock is released by whichever thread drains the queue:
+            // startAll may return before READY is told
+            await().atMost(Duration.ofSeconds(10)).until(() -> states.contains(ServerState.READY));
             alpha.notifyClient("notifications/tools/list_changed", null);
             await().atMost(Duration.ofSeconds(10)).until(() -> relisted.size() == 1);
             alpha.notifyClient("notifications/tools/list_changed", null);

@@ -73,13 +73,6 @@ class ApiSignatureTest {
     }
 
     /**
-     * Exported packages not yet {@link NullMarked}: the second pass of issue 29 item 4 annotates mcp-tasks and
-     * mcp-testing once the branches that reshape them (the tasks seam, the one test fixture) are merged. Empty this
-     * set then; a package listed here that is marked fails the test too, so the list never outlives its reason.
-     */
-    static final Set<String> NOT_YET_NULL_MARKED = Set.of("dev.loommcp.tasks", "dev.loommcp.testing");
-
-    /**
      * Every package a published module exports is {@code @NullMarked} (JSpecify), so a type in its signatures
      * excludes {@code null} unless written {@code @Nullable} (the rule in each package's {@code package-info.java}
      * and docs/architecture.md).
@@ -89,7 +82,6 @@ class ApiSignatureTest {
     void everyExportedPackageIsNullMarked(String moduleDir, Class<?> anyClass) throws IOException {
         ApiDump.Dump dump = ApiDump.of(anyClass);
         Set<String> unmarked = new TreeSet<>();
-        Set<String> markedButExcepted = new TreeSet<>();
         for (String pkg : dump.exported()) {
             boolean marked;
             try {
@@ -98,17 +90,12 @@ class ApiSignatureTest {
             } catch (ClassNotFoundException e) {
                 marked = false; // no package-info.java
             }
-            if (!marked && !NOT_YET_NULL_MARKED.contains(pkg)) {
+            if (!marked) {
                 unmarked.add(pkg);
-            }
-            if (marked && NOT_YET_NULL_MARKED.contains(pkg)) {
-                markedButExcepted.add(pkg);
             }
         }
         assertThat(unmarked).as("exported packages of " + dump.module() + " without @NullMarked in their "
                 + "package-info.java").isEmpty();
-        assertThat(markedButExcepted).as("packages of " + dump.module() + " that are @NullMarked now: remove them "
-                + "from ApiSignatureTest.NOT_YET_NULL_MARKED").isEmpty();
     }
 
     private static String diff(List<String> expected, List<String> actual) {

@@ -41,8 +41,8 @@ class AutoFallbackTest {
         try (McpClient client = McpClient.newBuilder(recording).protocolMode(ProtocolMode.AUTO)
                 .probeTimeout(probeTimeout).requestTimeout(Duration.ofSeconds(30)).build()) {
             client.connect();
-            assertThat(client.era()).isEqualTo(Era.LEGACY);
-            assertThat(client.protocolVersion()).isEqualTo("2025-11-25");
+            assertThat(client.era().orElseThrow()).isEqualTo(Era.LEGACY);
+            assertThat(client.protocolVersion().orElseThrow()).isEqualTo("2025-11-25");
             assertThat(client.callTool("echo", Map.of("message", "fallback")).text()).isEqualTo("Echo: fallback");
             // the probe went over the session's own transport, then initialize
             assertThat(recording.probes()).isEmpty();
@@ -83,7 +83,7 @@ class AutoFallbackTest {
                     .putEnvironment("LOOM_TEST_CASE", tag).build());
             try (McpClient client = McpClient.newBuilder(recording).probeTimeout(Duration.ofSeconds(1)).build()) {
                 client.connect();
-                assertThat(client.era()).isEqualTo(Era.LEGACY);
+                assertThat(client.era().orElseThrow()).isEqualTo(Era.LEGACY);
                 // round 1 knows the verdict: initialize first, on the one process
                 String first = round == 0 ? "server/discover" : "initialize";
                 assertThat(recording.sent()).first().as("first request in round " + round)

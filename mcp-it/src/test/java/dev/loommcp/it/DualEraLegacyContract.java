@@ -29,10 +29,10 @@ abstract class DualEraLegacyContract extends FixtureClients {
     @Test
     void connectsInTheLegacyEra() throws Exception {
         McpClient client = connect();
-        assertThat(client.era()).isEqualTo(Era.LEGACY);
-        assertThat(client.protocolVersion()).isEqualTo(LEGACY);
-        assertThat(client.discoverResult()).isNull();
-        assertThat(client.serverInfo().name()).isEqualTo(ModernFixture.Variant.DUAL_ERA.serverName());
+        assertThat(client.era().orElseThrow()).isEqualTo(Era.LEGACY);
+        assertThat(client.protocolVersion().orElseThrow()).isEqualTo(LEGACY);
+        assertThat(client.discoverResult()).isEmpty();
+        assertThat(client.serverInfo().orElseThrow().name()).isEqualTo(ModernFixture.Variant.DUAL_ERA.serverName());
         assertThat(sentRequests(0, "server/discover")).isEmpty();
         assertThat(sentRequests(0).get(0).method()).isEqualTo("initialize");
         client.ping();

@@ -123,9 +123,9 @@ class EraModesTest {
         try (McpClient client = McpClient.newBuilder(transport(wire, server)).protocolMode(mode)
                 .probeTimeout(FixtureClients.PROBE_TIMEOUT).requestTimeout(Duration.ofSeconds(30)).build()) {
             client.connect();
-            assertThat(client.era()).isEqualTo(era);
-            assertThat(client.protocolVersion()).isEqualTo(version);
-            assertThat(client.discoverResult() != null).isEqualTo(era == Era.MODERN);
+            assertThat(client.era().orElseThrow()).isEqualTo(era);
+            assertThat(client.protocolVersion().orElseThrow()).isEqualTo(version);
+            assertThat(client.discoverResult().isPresent()).isEqualTo(era == Era.MODERN);
             assertThat(client.callTool("echo", Map.of("message", "x")).text()).isEqualTo("Echo: x");
         }
     }
@@ -159,7 +159,7 @@ class EraModesTest {
                         .hasMessageContaining("server/discover");
             }
             assertThat(client.isConnected()).isFalse();
-            assertThat(client.era()).isNull();
+            assertThat(client.era()).isEmpty();
         }
     }
 
@@ -170,7 +170,7 @@ class EraModesTest {
             try (McpClient client = McpClient.newBuilder(recording).protocolMode(ProtocolMode.AUTO)
                     .probeTimeout(FixtureClients.PROBE_TIMEOUT).requestTimeout(Duration.ofSeconds(30)).build()) {
                 client.connect();
-                assertThat(client.era()).isEqualTo(Era.LEGACY);
+                assertThat(client.era().orElseThrow()).isEqualTo(Era.LEGACY);
                 if (round == 1) {
                     // the endpoint's verdict is known: the second client opens with initialize, no probe
                     assertThat(recording.sent()).first().matches(m -> m instanceof JsonRpcMessage.Request r

@@ -47,8 +47,8 @@ abstract class LegacyTasksContract extends TaskClients {
     @Test
     void theServerDeclaresTasksAndTheClientDeclaresNone() throws Exception {
         Connected c = connect();
-        assertThat(c.client().era()).isEqualTo(Era.LEGACY);
-        assertThat(c.client().serverCapabilities().tasks()).containsKey("requests");
+        assertThat(c.client().era().orElseThrow()).isEqualTo(Era.LEGACY);
+        assertThat(c.client().serverCapabilities().orElseThrow().tasks()).containsKey("requests");
         JsonRpcMessage.Request init = c.requests("initialize").getFirst();
         Map<String, Object> caps = map(init.params().get("capabilities"));
         assertThat(caps).doesNotContainKey("tasks");

@@ -66,14 +66,14 @@ abstract class ModernEraContract extends FixtureClients {
     @Test
     void connectsInTheModernEraAndReportsTheServer() throws Exception {
         McpClient client = connect();
-        assertThat(client.era()).isEqualTo(Era.MODERN);
-        assertThat(client.protocolVersion()).isEqualTo(MODERN);
-        assertThat(client.discoverResult()).isNotNull();
-        assertThat(client.discoverResult().supportedVersions()).contains(MODERN);
-        assertThat(client.serverInfo().name()).isEqualTo(variant().serverName());
-        assertThat(client.instructions()).contains("loom-mcp test fixture");
-        assertThat(client.serverCapabilities().hasTools()).isTrue();
-        assertThat(client.serverCapabilities().hasResources()).isTrue();
+        assertThat(client.era().orElseThrow()).isEqualTo(Era.MODERN);
+        assertThat(client.protocolVersion().orElseThrow()).isEqualTo(MODERN);
+        assertThat(client.discoverResult()).isPresent();
+        assertThat(client.discoverResult().orElseThrow().supportedVersions()).contains(MODERN);
+        assertThat(client.serverInfo().orElseThrow().name()).isEqualTo(variant().serverName());
+        assertThat(client.instructions().orElseThrow()).contains("loom-mcp test fixture");
+        assertThat(client.serverCapabilities().orElseThrow().hasTools()).isTrue();
+        assertThat(client.serverCapabilities().orElseThrow().hasResources()).isTrue();
         // the session never spoke the 2025 handshake (on stdio the AUTO probe ran in a throw-away process)
         assertThat(sentRequests(0, "initialize")).isEmpty();
         assertThat(recording(0).sentNotifications("notifications/initialized")).isEmpty();

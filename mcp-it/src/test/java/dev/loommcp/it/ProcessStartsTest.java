@@ -111,7 +111,7 @@ class ProcessStartsTest {
                 .probeTimeout(FixtureClients.PROBE_TIMEOUT).requestTimeout(Duration.ofSeconds(30)).build()) {
             if (works) {
                 client.connect();
-                assertThat(client.era()).isEqualTo(mode == ProtocolMode.AUTO && server == Server.MODERN_FIXTURE
+                assertThat(client.era().orElseThrow()).isEqualTo(mode == ProtocolMode.AUTO && server == Server.MODERN_FIXTURE
                         || mode == ProtocolMode.MODERN ? Era.MODERN : Era.LEGACY);
                 assertThat(client.callTool("echo", Map.of("message", "x")).text()).isEqualTo("Echo: x");
             } else {
@@ -133,7 +133,7 @@ class ProcessStartsTest {
         try (McpClient client = McpClient.newBuilder(stdio).probeTimeout(FixtureClients.PROBE_TIMEOUT)
                 .requestTimeout(Duration.ofSeconds(30)).build()) {
             client.connect();
-            assertThat(client.era()).isEqualTo(Era.LEGACY);
+            assertThat(client.era().orElseThrow()).isEqualTo(Era.LEGACY);
             assertThat(client.callTool("echo", Map.of("message", "one")).text()).isEqualTo("Echo: one");
             assertThat(stdio.stderrTail()).doesNotContain("another instance is running");
         }
@@ -164,7 +164,7 @@ class ProcessStartsTest {
         try (McpClient client = McpClient.newBuilder(stdio).probeTimeout(FixtureClients.PROBE_TIMEOUT)
                 .requestTimeout(Duration.ofSeconds(30)).build()) {
             client.connect();
-            assertThat(client.era()).isEqualTo(Era.LEGACY);
+            assertThat(client.era().orElseThrow()).isEqualTo(Era.LEGACY);
             assertThat(client.callTool("echo", Map.of("message", "z")).text()).isEqualTo("Echo: z");
         }
         List<String> events = lines(log);
@@ -182,7 +182,7 @@ class ProcessStartsTest {
         try (McpClient client = McpClient.newBuilder(stdio).probeTimeout(FixtureClients.PROBE_TIMEOUT)
                 .requestTimeout(Duration.ofSeconds(30)).build()) {
             client.connect();
-            assertThat(client.era()).isEqualTo(Era.LEGACY);
+            assertThat(client.era().orElseThrow()).isEqualTo(Era.LEGACY);
             assertThat(client.callTool("echo", Map.of("message", "y")).text()).isEqualTo("Echo: y");
             List<String> events = lines(log);
             assertThat(events).hasSize(3);

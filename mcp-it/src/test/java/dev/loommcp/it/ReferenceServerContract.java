@@ -89,12 +89,12 @@ abstract class ReferenceServerContract {
     void connectsAndReportsTheServer() throws Exception {
         connect();
         assertThat(client.isConnected()).isTrue();
-        assertThat(client.era()).isEqualTo(dev.loommcp.config.Era.LEGACY);
-        assertThat(client.discoverResult()).isNull();
-        assertThat(client.protocolVersion()).isEqualTo("2025-11-25");
-        assertThat(client.serverInfo().name()).isEqualTo("mcp-servers/everything");
-        assertThat(client.serverCapabilities().hasTools()).isTrue();
-        assertThat(client.instructions()).isNotBlank();
+        assertThat(client.era().orElseThrow()).isEqualTo(dev.loommcp.config.Era.LEGACY);
+        assertThat(client.discoverResult()).isEmpty();
+        assertThat(client.protocolVersion().orElseThrow()).isEqualTo("2025-11-25");
+        assertThat(client.serverInfo().orElseThrow().name()).isEqualTo("mcp-servers/everything");
+        assertThat(client.serverCapabilities().orElseThrow().hasTools()).isTrue();
+        assertThat(client.instructions().orElseThrow()).isNotBlank();
         client.ping();
     }
 

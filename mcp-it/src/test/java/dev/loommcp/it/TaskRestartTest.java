@@ -127,14 +127,14 @@ class TaskRestartTest {
             FileTaskStore store = new FileTaskStore(storeFile);
             McpTasks tasks = McpTasks.newBuilder().store(store).build();
             McpTransport transport = HttpTransport.newBuilder(server.endpoint()).build();
-            String serverKey = transport.serverKey();
+            String serverKey = transport.serverKey().orElseThrow();
             assertThat(store.list(serverKey)).extracting(TaskRecord::taskId).containsExactly(taskId);
             try (McpClient client = client(transport, tasks)) {
                 client.connect();
                 List<McpTask> resumed = tasks.resumeTasks();
                 assertThat(resumed).extracting(McpTask::id).containsExactly(taskId);
                 McpTask task = resumed.getFirst();
-                assertThat(task.toolName()).isEqualTo("slow_compute");
+                assertThat(task.toolName().orElseThrow()).isEqualTo("slow_compute");
                 assertThat(task.status()).isIn(TaskStatus.WORKING, TaskStatus.COMPLETED);
                 CallToolResult r = task.await(Deadline.after(Duration.ofSeconds(120)));
                 assertThat(TasksExtensionContract.text(r)).contains("computed after 6000 ms");

@@ -98,14 +98,14 @@ abstract class TasksExtensionContract extends TaskClients {
         McpTask task = c.tasks().callToolAsTask("slow_compute", Map.of("seconds", 5), RequestOptions.DEFAULT);
         try {
             assertThat(task.era()).isEqualTo(Era.MODERN);
-            assertThat(task.toolName()).isEqualTo("slow_compute");
+            assertThat(task.toolName().orElseThrow()).isEqualTo("slow_compute");
             TaskSnapshot s = task.snapshot();
             assertThat(s.taskId()).isEqualTo(task.id()).isNotBlank();
             assertThat(s.status()).isIn(TaskStatus.WORKING, TaskStatus.COMPLETED);
             assertThat(s.createdAt()).isNotNull();
             assertThat(s.pollInterval()).isNotNull();
             assertThat(s.ttl()).isNotNull();
-            List<TaskRecord> stored = c.tasks().store().list(c.recording().serverKey());
+            List<TaskRecord> stored = c.tasks().store().list(c.recording().serverKey().orElseThrow());
             assertThat(stored).extracting(TaskRecord::taskId).contains(task.id());
         } finally {
             task.cancel(RequestOptions.DEFAULT);

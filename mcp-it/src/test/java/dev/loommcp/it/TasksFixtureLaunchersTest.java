@@ -300,7 +300,7 @@ class TasksFixtureLaunchersTest {
                 try (McpClient client = McpClient.newBuilder(transport.get()).protocolMode(ProtocolMode.MODERN)
                         .requestTimeout(WAIT).build()) {
                     client.connect();
-                    assertThat(client.serverInfo().name()).isEqualTo(TasksFixture.SERVER_NAME);
+                    assertThat(client.serverInfo().orElseThrow().name()).isEqualTo(TasksFixture.SERVER_NAME);
                     assertThat(client.callTool("greet", Map.of("name", "Ada")).text()).isEqualTo("Hello, Ada!");
                     assertThat(client.callTool("slow_compute", Map.of("seconds", 0.05)).text())
                             .as("a task tool runs synchronously for a client without the extension")

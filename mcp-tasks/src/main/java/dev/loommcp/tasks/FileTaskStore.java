@@ -33,6 +33,7 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link TaskStore} in one JSON file: tasks survive a restart of the JVM. Every change rewrites the file atomically
@@ -270,7 +271,7 @@ public final class FileTaskStore implements TaskStore {
      * @throws UncheckedIOException   naming the file, if it cannot be locked, read (or is corrupt) or written
      */
     @Override
-    public List<TaskRecord> claim(String serverKey, java.util.function.UnaryOperator<TaskRecord> claim,
+    public List<TaskRecord> claim(String serverKey, java.util.function.Function<TaskRecord, @Nullable TaskRecord> claim,
                                   Deadline deadline) {
         Objects.requireNonNull(serverKey, "serverKey");
         Objects.requireNonNull(claim, "claim");

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.locks.ReentrantLock;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link TaskStore} in memory: tasks survive a reconnect of the same client, not a restart of the JVM. The default
@@ -49,7 +50,7 @@ public final class InMemoryTaskStore implements TaskStore {
      * <p>Under the store's lock, in one step.
      */
     @Override
-    public List<TaskRecord> claim(String serverKey, java.util.function.UnaryOperator<TaskRecord> claim,
+    public List<TaskRecord> claim(String serverKey, java.util.function.Function<TaskRecord, @Nullable TaskRecord> claim,
                                   dev.loommcp.Deadline deadline) {
         Objects.requireNonNull(serverKey, "serverKey");
         Objects.requireNonNull(claim, "claim");

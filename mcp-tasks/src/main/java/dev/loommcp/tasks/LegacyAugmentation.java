@@ -8,6 +8,7 @@ import dev.loommcp.spi.TaskChannel;
 import dev.loommcp.spi.TaskServer;
 import java.time.Duration;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The 2025-11-25 rule of when a {@code tools/call} asks for a task (MCP 2025-11-25 tasks §Capability Negotiation and
@@ -37,7 +38,8 @@ final class LegacyAugmentation {
      * @return the augmentation, or {@code null} for a plain call
      * @throws InterruptedException if the calling thread is interrupted
      */
-    static TaskAugmentation of(TaskChannel channel, String toolName, boolean requiredOnly, Duration ttl,
+    static @Nullable TaskAugmentation of(TaskChannel channel, String toolName, boolean requiredOnly,
+                                         @Nullable Duration ttl,
                                RequestOptions options) throws InterruptedException {
         TaskServer server = channel.server();
         if (server.era() != Era.LEGACY || !speaksTasks(server.protocolVersion())

@@ -64,7 +64,8 @@ final class LegacyResult {
         } catch (McpCancelledException e) {
             if (token != null && token.isCancelled()) {
                 h.cancels.cancelQuietly("the caller's token fired");
-                throw new McpCancelledException("waiting for task " + shown + " was cancelled (" + token.reason()
+                throw new McpCancelledException("waiting for task " + shown + " was cancelled ("
+                        + token.reason().orElse("cancelled")
                         + "); tasks/cancel was sent");
             }
             throw e;
@@ -80,7 +81,8 @@ final class LegacyResult {
             }
             h.apply(TaskSnapshot.newBuilder(id, Era.LEGACY, TaskStatus.FAILED).statusMessage(last.statusMessage())
                     .error(e.error()).build(), deadline);
-            throw new McpTaskFailedException("tools/call", h.toolName(), id, e.requestId(), e.error());
+            throw new McpTaskFailedException("tools/call", h.toolNameOrNull(), id, e.requestId().orElse(null),
+                    e.error());
         }
         if (raw == null) {
             throw new McpProtocolException("tasks/result of task " + shown + " returned no result");

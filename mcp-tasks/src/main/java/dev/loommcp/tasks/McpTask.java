@@ -10,6 +10,8 @@ import dev.loommcp.RequestOptions;
 import dev.loommcp.schema.CallToolResult;
 import dev.loommcp.Deadline;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
+import java.util.Optional;
 
 /**
  * One task on one server: a handle to poll it, answer its input, cancel it and wait for its result (MODERN-ERA.md
@@ -30,9 +32,9 @@ public interface McpTask {
      * Returns the name of the tool whose call created the task, when known (a handle from {@link McpTasks#task}
      * without a stored record does not know it).
      *
-     * @return the tool name, or {@code null}
+     * @return the tool name, or empty when unknown
      */
-    String toolName();
+    Optional<String> toolName();
 
     /**
      * Returns whether the server answered the creating call at once with a plain result instead of creating a task
@@ -91,7 +93,7 @@ public interface McpTask {
      * @throws McpTaskNotFoundException     if the server no longer knows the task
      * @throws McpException                 for any other failure of the request
      */
-    void update(Map<String, Object> inputResponses, RequestOptions options) throws InterruptedException;
+    void update(Map<String, @Nullable Object> inputResponses, RequestOptions options) throws InterruptedException;
 
     /**
      * Asks the server to cancel the task ({@code tasks/cancel}; never {@code notifications/cancelled}). Cooperative:

@@ -5,6 +5,7 @@ import dev.loommcp.internal.json.Shown;
 import dev.loommcp.jsonrpc.JsonRpcError;
 import dev.loommcp.jsonrpc.RequestId;
 import org.jspecify.annotations.Nullable;
+import java.util.Optional;
 
 /**
  * A task ended with a JSON-RPC error instead of a result: in the tasks extension (MCP 2026-07-28
@@ -16,7 +17,7 @@ import org.jspecify.annotations.Nullable;
 public final class McpTaskFailedException extends McpRpcException {
 
     private final String taskId;
-    private final String toolName;
+    private final @Nullable String toolName;
 
     /**
      * Creates the exception; its message names the task and the method: {@code task <id> (<method>) ended failed
@@ -62,9 +63,9 @@ public final class McpTaskFailedException extends McpRpcException {
     /**
      * Returns the tool the task runs.
      *
-     * @return the tool's name, or {@code null} when unknown
+     * @return the tool's name, or empty when unknown
      */
-    public @Nullable String toolName() {
-        return toolName;
+    public Optional<String> toolName() {
+        return Optional.ofNullable(toolName);
     }
 }

@@ -25,6 +25,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 import dev.loommcp.McpClient;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Tasks for one client: long-running server work that a {@code tools/call} answers with a task handle (the tasks
@@ -51,11 +52,11 @@ public final class McpTasks {
     private static final String STATUS_NOTIFICATION = "notifications/tasks/status";
 
     private final TaskStore store;
-    private final Duration legacyTtl;
+    private final @Nullable Duration legacyTtl;
     private final Duration minPollInterval;
     private final Duration maxPollInterval;
     private final boolean push;
-    private final java.util.function.BiConsumer<McpTask, RuntimeException> storeFailureListener;
+    private final java.util.function.@Nullable BiConsumer<McpTask, RuntimeException> storeFailureListener;
     private final Driver driver = new Driver();
     /** This instance in the store's records ({@link TaskRecord#owner()}): a random id, the pid, the start time. */
     private final String instanceId = UUID.randomUUID().toString();
@@ -71,9 +72,9 @@ public final class McpTasks {
     private final ConcurrentHashMap<String, TaskHandle> open = new ConcurrentHashMap<>();
     private final AtomicInteger pushListens = new AtomicInteger();
     private final ReentrantLock bindLock = new ReentrantLock();
-    private volatile TaskChannel channel;
-    private volatile PollTimer timer;
-    private Registration statusRegistration; // guarded by bindLock
+    private volatile @Nullable TaskChannel channel;
+    private volatile @Nullable PollTimer timer;
+    private @Nullable Registration statusRegistration; // guarded by bindLock
 
     private McpTasks(Builder builder) {
         this.store = builder.store == null ? new InMemoryTaskStore() : builder.store;
@@ -130,7 +131,8 @@ public final class McpTasks {
      * @throws IllegalStateException if {@link #support()} is not installed on a connected client
      * @throws McpException          if the call fails
      */
-    public McpTask callToolAsTask(String name, Map<String, Object> arguments, RequestOptions options)
+    public McpTask callToolAsTask(String name, @Nullable Map<String, @Nullable Object> arguments,
+                                  RequestOptions options)
             throws InterruptedException {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(options, "options");
@@ -404,11 +406,12 @@ public final class McpTasks {
             }
             return;
         }
-        if (ch == null || h.toolName() == null) {
+        String toolName = h.toolNameOrNull();
+        if (ch == null || toolName == null) {
             return;
         }
         try {
-            store.put(new TaskRecord(h.id(), ch.server().key(), h.era(), h.toolName(), h.createdAt(), s.ttl(),
+            store.put(new TaskRecord(h.id(), ch.server().key(), h.era(), toolName, h.createdAt(), s.ttl(),
                     s.status(), ownerId, h.recordLearnedAt()), deadline);
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "could not record task " + TaskWire.shown(h.id())
@@ -568,11 +571,11 @@ public final class McpTasks {
     public static final class Builder {
 
         private TaskStore store;
-        private Duration legacyTtl;
+        private @Nullable Duration legacyTtl;
         private Duration minPollInterval = Duration.ofMillis(100);
         private Duration maxPollInterval = Duration.ofSeconds(30);
         private boolean push = true;
-        private java.util.function.BiConsumer<McpTask, RuntimeException> storeFailureListener;
+        private java.util.function.@Nullable BiConsumer<McpTask, RuntimeException> storeFailureListener;
 
         private Builder() {
         }
@@ -588,7 +591,8 @@ public final class McpTasks {
          * @param listener the listener, or {@code null} for none
          * @return this builder
          */
-        public Builder storeFailureListener(java.util.function.BiConsumer<McpTask, RuntimeException> listener) {
+        public Builder storeFailureListener(
+                java.util.function.@Nullable BiConsumer<McpTask, RuntimeException> listener) {
             this.storeFailureListener = listener;
             return this;
         }
@@ -618,7 +622,7 @@ public final class McpTasks {
          * @return this builder
          * @throws IllegalArgumentException if zero or negative
          */
-        public Builder legacyTtl(Duration ttl) {
+        public Builder legacyTtl(@Nullable Duration ttl) {
             if (ttl != null && (ttl.isZero() || ttl.isNegative())) {
                 throw new IllegalArgumentException("legacyTtl must be positive: " + ttl);
             }

@@ -12,6 +12,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
+import java.util.Optional;
 
 /**
  * The {@link McpTask} of this module: one task's identity, its requests ({@code get}, {@code update},
@@ -34,14 +36,14 @@ final class TaskHandle implements McpTask {
     final String id;
     /** The id as messages and logs show it ({@link TaskWire#shown}). */
     final String shownId;
-    private final String toolName;
+    private final @Nullable String toolName;
     final Era era;
     private final Instant clientCreatedAt;
     /** {@link System#nanoTime()} when this client learned of the task: the TTL backstop counts from here. */
     final long learnedNanos;
     private final boolean answeredAtOnce;
     /** When the task's first owner learned of it, from the store's record (a resumed task), or {@code null}. */
-    private final Instant recordedLearnedAt;
+    private final @Nullable Instant recordedLearnedAt;
     /** The input keys this client answered (or is answering): each is sent once. */
     final Set<String> claimedKeys = ConcurrentHashMap.newKeySet();
 
@@ -52,7 +54,7 @@ final class TaskHandle implements McpTask {
     final TaskCancel cancels;
     final TaskPush push;
 
-    TaskHandle(McpTasks owner, TaskSnapshot first, String toolName) {
+    TaskHandle(McpTasks owner, TaskSnapshot first, @Nullable String toolName) {
         this(owner, first, toolName, false);
     }
 
@@ -60,7 +62,8 @@ final class TaskHandle implements McpTask {
      * A handle to a task the server has not described to this client yet (made from its id, perhaps with a stored
      * status): the first poll goes out at once, not after an interval.
      */
-    static TaskHandle ofId(McpTasks owner, TaskSnapshot assumed, String toolName, Instant recordedLearnedAt) {
+    static TaskHandle ofId(McpTasks owner, TaskSnapshot assumed, @Nullable String toolName,
+                           @Nullable Instant recordedLearnedAt) {
         TaskHandle h = new TaskHandle(owner, assumed, toolName, false, recordedLearnedAt);
         h.state.statusUnknown = true;
         h.state.neverHeard = true;
@@ -68,12 +71,12 @@ final class TaskHandle implements McpTask {
     }
 
     /** @param answeredAtOnce whether the handle stands for a plain result (no task on the server) */
-    TaskHandle(McpTasks owner, TaskSnapshot first, String toolName, boolean answeredAtOnce) {
+    TaskHandle(McpTasks owner, TaskSnapshot first, @Nullable String toolName, boolean answeredAtOnce) {
         this(owner, first, toolName, answeredAtOnce, null);
     }
 
-    private TaskHandle(McpTasks owner, TaskSnapshot first, String toolName, boolean answeredAtOnce,
-                       Instant recordedLearnedAt) {
+    private TaskHandle(McpTasks owner, TaskSnapshot first, @Nullable String toolName, boolean answeredAtOnce,
+                       @Nullable Instant recordedLearnedAt) {
         this.recordedLearnedAt = recordedLearnedAt;
         this.answeredAtOnce = answeredAtOnce;
         this.owner = owner;
@@ -126,7 +129,12 @@ final class TaskHandle implements McpTask {
     }
 
     @Override
-    public String toolName() {
+    public Optional<String> toolName() {
+        return Optional.ofNullable(toolName);
+    }
+
+    /** The tool's name, or {@code null} when unknown (a handle from {@link McpTasks#task} without a record). */
+    @Nullable String toolNameOrNull() {
         return toolName;
     }
 
@@ -180,7 +188,7 @@ final class TaskHandle implements McpTask {
      *
      * @return the instant
      */
-    Instant recordLearnedAt() {
+    @Nullable Instant recordLearnedAt() {
         return recordedLearnedAt != null ? recordedLearnedAt : clientCreatedAt;
     }
 
@@ -198,7 +206,7 @@ final class TaskHandle implements McpTask {
     }
 
     @Override
-    public void update(Map<String, Object> inputResponses, RequestOptions options) throws InterruptedException {
+    public void update(Map<String, @Nullable Object> inputResponses, RequestOptions options) throws InterruptedException {
         java.util.Objects.requireNonNull(inputResponses, "inputResponses");
         if (era == Era.LEGACY) {
             throw new McpUnsupportedInEraException("tasks/update", Era.LEGACY,

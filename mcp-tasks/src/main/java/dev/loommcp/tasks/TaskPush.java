@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The push half of one task's driver (MCP tasks extension §Task Status Notifications): one
@@ -25,7 +26,7 @@ final class TaskPush {
     private final Consumer<Map<String, Object>> onTask;
     private final ReentrantLock lock = new ReentrantLock();
     // guarded by lock
-    private Subscription listen;
+    private @Nullable Subscription listen;
     private boolean tried;
 
     /**

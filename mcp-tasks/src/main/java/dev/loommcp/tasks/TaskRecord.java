@@ -3,6 +3,7 @@ package dev.loommcp.tasks;
 import dev.loommcp.config.Era;
 import java.time.Duration;
 import java.time.Instant;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What a {@link TaskStore} keeps of one open task, enough to re-attach to it after a restart. Immutable.
@@ -21,8 +22,9 @@ import java.time.Instant;
  * @param learnedAt  when the owner learned of the task, on its machine's clock, or {@code null} when unknown: the
  *                   stores count the TTL from it to prune records the server has surely forgotten
  */
-public record TaskRecord(String taskId, String serverKey, Era era, String toolName, Instant createdAt, Duration ttl,
-                         TaskStatus lastStatus, String owner, Instant learnedAt) {
+public record TaskRecord(String taskId, String serverKey, Era era, String toolName, Instant createdAt,
+                         @Nullable Duration ttl, TaskStatus lastStatus, @Nullable String owner,
+                         @Nullable Instant learnedAt) {
 
     /**
      * A record with no owner and no local time (as an older version wrote them): any
@@ -37,8 +39,8 @@ public record TaskRecord(String taskId, String serverKey, Era era, String toolNa
      * @param lastStatus the status last learned
      * @throws NullPointerException if a component other than {@code ttl} is {@code null}
      */
-    public TaskRecord(String taskId, String serverKey, Era era, String toolName, Instant createdAt, Duration ttl,
-                      TaskStatus lastStatus) {
+    public TaskRecord(String taskId, String serverKey, Era era, String toolName, Instant createdAt,
+                      @Nullable Duration ttl, TaskStatus lastStatus) {
         this(taskId, serverKey, era, toolName, createdAt, ttl, lastStatus, null, null);
     }
 

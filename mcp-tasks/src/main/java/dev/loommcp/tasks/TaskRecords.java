@@ -12,6 +12,7 @@ import tools.jackson.core.JacksonException;
 import tools.jackson.core.StreamReadFeature;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.json.JsonMapper;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The file format of {@link FileTaskStore}: {@code {"version":1,"tasks":[{taskId, serverKey, era, toolName,
@@ -133,7 +134,7 @@ final class TaskRecords {
      * is added to {@code taken}. Returns whether {@code m} changed.
      */
     static boolean claim(Map<String, TaskRecord> m, String serverKey,
-                         java.util.function.UnaryOperator<TaskRecord> claim, List<TaskRecord> taken) {
+                         java.util.function.Function<TaskRecord, @Nullable TaskRecord> claim, List<TaskRecord> taken) {
         boolean changed = false;
         for (Map.Entry<String, TaskRecord> e : m.entrySet()) {
             if (e.getValue().serverKey().equals(serverKey)) {

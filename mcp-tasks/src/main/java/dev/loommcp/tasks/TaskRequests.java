@@ -54,7 +54,7 @@ final class TaskRequests {
             return e;
         }
         String taskId = params != null && params.get("taskId") instanceof String id ? id : null;
-        McpTaskNotFoundException typed = new McpTaskNotFoundException(method, taskId, e.requestId(), e.error());
+        McpTaskNotFoundException typed = new McpTaskNotFoundException(method, taskId, e.requestId().orElse(null), e.error());
         typed.setStackTrace(e.getStackTrace());
         return typed;
     }

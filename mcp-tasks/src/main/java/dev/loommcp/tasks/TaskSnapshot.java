@@ -8,6 +8,7 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
+import org.jspecify.annotations.Nullable;
 
 /**
  * What the server last said of a task: the modern {@code DetailedTask} (MCP tasks extension §Task Polling) or the
@@ -30,9 +31,10 @@ import java.util.Objects;
  *                      original request's result (a {@code CallToolResult}), as plain JSON; else {@code null}
  * @param error         {@code failed}: the JSON-RPC error; else {@code null}
  */
-public record TaskSnapshot(String taskId, Era era, TaskStatus status, String statusMessage, Instant createdAt,
-                           Instant lastUpdatedAt, Duration ttl, Duration pollInterval,
-                           Map<String, Object> inputRequests, Map<String, Object> result, JsonRpcError error) {
+public record TaskSnapshot(String taskId, Era era, TaskStatus status, @Nullable String statusMessage,
+                           @Nullable Instant createdAt, @Nullable Instant lastUpdatedAt, @Nullable Duration ttl,
+                           @Nullable Duration pollInterval, Map<String, @Nullable Object> inputRequests,
+                           @Nullable Map<String, @Nullable Object> result, @Nullable JsonRpcError error) {
 
     /**
      * Checks and copies the components.
@@ -70,7 +72,7 @@ public record TaskSnapshot(String taskId, Era era, TaskStatus status, String sta
      * @return the snapshot
      * @throws NullPointerException if an argument is {@code null}
      */
-    public static TaskSnapshot completed(String taskId, Era era, Map<String, Object> result) {
+    public static TaskSnapshot completed(String taskId, Era era, Map<String, @Nullable Object> result) {
         return newBuilder(taskId, era, TaskStatus.COMPLETED).result(Objects.requireNonNull(result, "result")).build();
     }
 
@@ -117,14 +119,14 @@ public record TaskSnapshot(String taskId, Era era, TaskStatus status, String sta
         private final String taskId;
         private final Era era;
         private TaskStatus status;
-        private String statusMessage;
-        private Instant createdAt;
-        private Instant lastUpdatedAt;
-        private Duration ttl;
-        private Duration pollInterval;
-        private Map<String, Object> inputRequests;
-        private Map<String, Object> result;
-        private JsonRpcError error;
+        private @Nullable String statusMessage;
+        private @Nullable Instant createdAt;
+        private @Nullable Instant lastUpdatedAt;
+        private @Nullable Duration ttl;
+        private @Nullable Duration pollInterval;
+        private @Nullable Map<String, @Nullable Object> inputRequests;
+        private @Nullable Map<String, @Nullable Object> result;
+        private @Nullable JsonRpcError error;
 
         private Builder(String taskId, Era era, TaskStatus status) {
             this.taskId = Objects.requireNonNull(taskId, "taskId");
@@ -150,7 +152,7 @@ public record TaskSnapshot(String taskId, Era era, TaskStatus status, String sta
          * @param statusMessage the message, or {@code null}
          * @return this builder
          */
-        public Builder statusMessage(String statusMessage) {
+        public Builder statusMessage(@Nullable String statusMessage) {
             this.statusMessage = statusMessage;
             return this;
         }
@@ -161,7 +163,7 @@ public record TaskSnapshot(String taskId, Era era, TaskStatus status, String sta
          * @param createdAt the instant, or {@code null}
          * @return this builder
          */
-        public Builder createdAt(Instant createdAt) {
+        public Builder createdAt(@Nullable Instant createdAt) {
             this.createdAt = createdAt;
             return this;
         }
@@ -172,7 +174,7 @@ public record TaskSnapshot(String taskId, Era era, TaskStatus status, String sta
          * @param lastUpdatedAt the instant, or {@code null}
          * @return this builder
          */
-        public Builder lastUpdatedAt(Instant lastUpdatedAt) {
+        public Builder lastUpdatedAt(@Nullable Instant lastUpdatedAt) {
             this.lastUpdatedAt = lastUpdatedAt;
             return this;
         }
@@ -183,7 +185,7 @@ public record TaskSnapshot(String taskId, Era era, TaskStatus status, String sta
          * @param ttl the TTL, or {@code null}
          * @return this builder
          */
-        public Builder ttl(Duration ttl) {
+        public Builder ttl(@Nullable Duration ttl) {
             this.ttl = ttl;
             return this;
         }
@@ -194,7 +196,7 @@ public record TaskSnapshot(String taskId, Era era, TaskStatus status, String sta
          * @param pollInterval the interval, or {@code null}
          * @return this builder
          */
-        public Builder pollInterval(Duration pollInterval) {
+        public Builder pollInterval(@Nullable Duration pollInterval) {
             this.pollInterval = pollInterval;
             return this;
         }
@@ -205,7 +207,7 @@ public record TaskSnapshot(String taskId, Era era, TaskStatus status, String sta
          * @param inputRequests the requests by key as plain JSON, or {@code null} for none
          * @return this builder
          */
-        public Builder inputRequests(Map<String, Object> inputRequests) {
+        public Builder inputRequests(@Nullable Map<String, @Nullable Object> inputRequests) {
             this.inputRequests = inputRequests;
             return this;
         }
@@ -216,7 +218,7 @@ public record TaskSnapshot(String taskId, Era era, TaskStatus status, String sta
          * @param result the {@code CallToolResult} as plain JSON, or {@code null}
          * @return this builder
          */
-        public Builder result(Map<String, Object> result) {
+        public Builder result(@Nullable Map<String, @Nullable Object> result) {
             this.result = result;
             return this;
         }
@@ -227,7 +229,7 @@ public record TaskSnapshot(String taskId, Era era, TaskStatus status, String sta
          * @param error the error, or {@code null}
          * @return this builder
          */
-        public Builder error(JsonRpcError error) {
+        public Builder error(@Nullable JsonRpcError error) {
             this.error = error;
             return this;
         }

@@ -3,6 +3,7 @@ package dev.loommcp.tasks;
 import dev.loommcp.Deadline;
 import java.io.UncheckedIOException;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Where a client remembers its open tasks, so that {@link McpTasks#resumeTasks()} can re-attach to them after a
@@ -79,7 +80,7 @@ public interface TaskStore {
      * @throws TaskStoreBusyException if the store stays busy until the deadline (nothing is changed)
      * @throws UncheckedIOException   if a store on disk cannot read or write
      */
-    default List<TaskRecord> claim(String serverKey, java.util.function.UnaryOperator<TaskRecord> claim,
+    default List<TaskRecord> claim(String serverKey, java.util.function.Function<TaskRecord, @Nullable TaskRecord> claim,
                                    Deadline deadline) {
         java.util.Objects.requireNonNull(claim, "claim");
         List<TaskRecord> taken = new java.util.ArrayList<>();

@@ -1,5 +1,6 @@
 package dev.loommcp.tasks;
 
+import org.jspecify.annotations.Nullable;
 import dev.loommcp.CancellationToken;
 import dev.loommcp.config.Era;
 import dev.loommcp.McpCancelledException;
@@ -168,7 +169,8 @@ final class TaskWait {
         }
         if (token != null && token.isCancelled()) {
             h.cancels.cancelQuietly("the caller's token fired");
-            throw new McpCancelledException("waiting for task " + h.shownId + " was cancelled (" + token.reason()
+            throw new McpCancelledException("waiting for task " + h.shownId + " was cancelled ("
+                    + token.reason().orElse("cancelled")
                     + "); tasks/cancel was sent");
         }
         if (deadline.isExpired()) {
@@ -191,8 +193,8 @@ final class TaskWait {
      *
      * @param seen the closed exception the wait saw, or {@code null}
      */
-    McpClosedException closedWhileWaiting(McpClosedException seen) {
-        Throwable cause = h.owner().channel().closeCause();
+    McpClosedException closedWhileWaiting(@Nullable McpClosedException seen) {
+        Throwable cause = h.owner().channel().closeCause().orElse(null);
         if (cause != null) {
             return new McpClosedException("the connection to the server was lost while waiting for task " + h.shownId
                     + ": " + (cause.getMessage() == null ? cause.toString() : cause.getMessage()), cause);
@@ -239,7 +241,7 @@ final class TaskWait {
                 JsonRpcError error = s.error() != null ? s.error()
                         : new JsonRpcError(JsonRpcError.INTERNAL_ERROR, "task " + h.shownId + " failed"
                         + (s.statusMessage() == null ? "" : ": " + TaskWire.shownMessage(s.statusMessage())), null);
-                throw new McpTaskFailedException("tools/call", h.toolName(), h.id, null, error);
+                throw new McpTaskFailedException("tools/call", h.toolNameOrNull(), h.id, null, error);
             }
             case CANCELLED -> throw cancelled(s);
             default -> throw new IllegalStateException("not terminal: " + s.status());

@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Reads both eras' task shapes leniently (MODERN-ERA.md C.5.3/C.5.4 and C.6.3/C.6.4): the modern flat
@@ -83,7 +84,7 @@ final class TaskWire {
      * @param value the {@code error} member
      * @return the error, or {@code null} when absent or not an object
      */
-    static JsonRpcError error(Object value) {
+    static @Nullable JsonRpcError error(@Nullable Object value) {
         if (!(value instanceof Map<?, ?> m)) {
             return null;
         }
@@ -92,7 +93,7 @@ final class TaskWire {
         return new JsonRpcError(code, message, m.get("data"));
     }
 
-    private static Duration millis(Map<String, Object> t, String key, String otherEraKey) {
+    private static @Nullable Duration millis(Map<String, Object> t, String key, String otherEraKey) {
         Object v = t.containsKey(key) ? t.get(key) : t.get(otherEraKey);
         if (v instanceof Number n && n.doubleValue() > 0 && Double.isFinite(n.doubleValue())) {
             return Duration.ofMillis(Math.min(n.longValue(), Long.MAX_VALUE / 1_000_000));
@@ -100,7 +101,7 @@ final class TaskWire {
         return null;
     }
 
-    private static Instant instant(Object v) {
+    private static @Nullable Instant instant(@Nullable Object v) {
         if (!(v instanceof String s)) {
             return null;
         }

@@ -345,7 +345,7 @@ final class FakeTaskChannel implements TaskChannel {
                     throw new McpClosedException("closed", null);
                 }
                 if (token != null && token.isCancelled()) {
-                    throw new McpCancelledException("tasks/result cancelled: " + token.reason());
+                    throw new McpCancelledException("tasks/result cancelled: " + token.reason().orElseThrow());
                 }
                 if (d.isExpired()) {
                     throw new McpTimeoutException("tasks/result timed out");
@@ -471,8 +471,8 @@ final class FakeTaskChannel implements TaskChannel {
     }
 
     @Override
-    public Throwable closeCause() {
-        return closeCause;
+    public java.util.Optional<Throwable> closeCause() {
+        return java.util.Optional.ofNullable(closeCause);
     }
 
     @Override

@@ -96,7 +96,7 @@ class LegacyTasksTest {
             assertThat(e.taskId()).isEqualTo(t.id());
             assertThat(e.code()).isEqualTo(-32603);
             assertThat(e.method()).isEqualTo("tools/call");
-            assertThat(e.getMessage()).isEqualTo("task " + t.id() + " (tools/call " + t.toolName()
+            assertThat(e.getMessage()).isEqualTo("task " + t.id() + " (tools/call " + t.toolName().orElseThrow()
                     + ") ended failed with JSON-RPC error -32603: boom");
         });
     }

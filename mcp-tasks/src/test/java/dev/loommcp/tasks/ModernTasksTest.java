@@ -145,7 +145,7 @@ class ModernTasksTest {
             assertThat(e.code()).isEqualTo(-32603);
             assertThat(e.errorMessage()).isEqualTo("simulated internal error");
             assertThat(e.method()).isEqualTo("tools/call");
-            assertThat(e.toolName()).isEqualTo("bad");
+            assertThat(e.toolName().orElseThrow()).isEqualTo("bad");
             assertThat(e.getMessage()).isEqualTo("task " + t.id() + " (tools/call bad) ended failed with JSON-RPC"
                     + " error -32603: simulated internal error");
         });

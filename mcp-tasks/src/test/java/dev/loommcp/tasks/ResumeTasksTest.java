@@ -85,7 +85,7 @@ class ResumeTasksTest {
         List<McpTask> resumed = second.resumeTasks();
 
         assertThat(resumed).extracting(McpTask::id).containsExactly(running.id(), ended.id());
-        assertThat(resumed.get(0).toolName()).isEqualTo("slow_compute");
+        assertThat(resumed.get(0).toolName().orElseThrow()).isEqualTo("slow_compute");
         assertThat(resumed.get(1).status()).isEqualTo(TaskStatus.COMPLETED);
         assertThat(resumed.get(0).await(TEN_S).text()).isEqualTo("finished after the restart");
         assertThat(resumed.get(1).await(TEN_S).text()).isEqualTo("ended");
@@ -114,12 +114,12 @@ class ResumeTasksTest {
                 Duration.ofMinutes(1), TaskStatus.INPUT_REQUIRED));
         McpTasks tasks = client(server, store);
         McpTask t = tasks.task(id);
-        assertThat(t.toolName()).isEqualTo("confirm_delete");
+        assertThat(t.toolName().orElseThrow()).isEqualTo("confirm_delete");
         assertThat(t.status()).isEqualTo(TaskStatus.INPUT_REQUIRED);
         assertThat(tasks.task(id)).as("one handle per open task").isSameAs(t);
         McpTask unknown = tasks.task("printed-by-another-process");
         assertThat(unknown.status()).as("nothing is known of it yet").isEqualTo(TaskStatus.UNKNOWN);
-        assertThat(unknown.toolName()).isNull();
+        assertThat(unknown.toolName()).isEmpty();
     }
 
     // -------------------------------------------------- who owns a record (break test item 1)

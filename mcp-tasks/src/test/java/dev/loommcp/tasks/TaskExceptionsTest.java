@@ -26,7 +26,7 @@ class TaskExceptionsTest {
         assertThat(named.getMessage()).isEqualTo("task t9 (tools/call failing_job) ended failed with JSON-RPC error"
                 + " -32603: simulated internal error");
         assertThat(named.taskId()).isEqualTo("t9");
-        assertThat(named.toolName()).isEqualTo("failing_job");
+        assertThat(named.toolName().orElseThrow()).isEqualTo("failing_job");
         assertThat(named.method()).isEqualTo("tools/call");
         assertThat(named.code()).isEqualTo(-32603);
         assertThat(new McpTaskNotFoundException("tasks/get", null, null, boom).getMessage())

@@ -16,6 +16,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link TransportSink} that records what a transport delivers, standing in for the client in a test of a
@@ -39,7 +40,7 @@ public final class RecordingSink implements TransportSink {
     private final Map<RequestId, McpException> sendFailures = new ConcurrentHashMap<>();
     private final AtomicInteger closedCalls = new AtomicInteger();
     private final CountDownLatch closed = new CountDownLatch(1);
-    private volatile McpTransportException cause;
+    private volatile @Nullable McpTransportException cause;
     private volatile Consumer<JsonRpcMessage> onMessage = m -> { };
 
     /** Creates an empty sink. */
@@ -117,7 +118,7 @@ public final class RecordingSink implements TransportSink {
      * @param cause the cause, or {@code null} for a clean end
      */
     @Override
-    public void onClosed(McpTransportException cause) {
+    public void onClosed(@Nullable McpTransportException cause) {
         this.cause = cause;
         closedCalls.incrementAndGet();
         closed.countDown();
@@ -173,10 +174,10 @@ public final class RecordingSink implements TransportSink {
     /**
      * Returns the cause of the last {@link #onClosed} call.
      *
-     * @return the cause, or {@code null} if not closed or closed cleanly
+     * @return the cause, or empty if not closed or closed cleanly
      */
-    public McpTransportException closeCause() {
-        return cause;
+    public java.util.Optional<McpTransportException> closeCause() {
+        return java.util.Optional.ofNullable(cause);
     }
 
     /**
@@ -251,7 +252,7 @@ public final class RecordingSink implements TransportSink {
      * @throws AssertionError       if not closed within {@code timeout}
      * @throws InterruptedException if interrupted while waiting
      */
-    public McpTransportException awaitClosed(Duration timeout) throws InterruptedException {
+    public @Nullable McpTransportException awaitClosed(Duration timeout) throws InterruptedException {
         if (!closed.await(timeout.toNanos(), TimeUnit.NANOSECONDS)) {
             throw new AssertionError("onClosed not called within " + timeout);
         }
@@ -265,7 +266,7 @@ public final class RecordingSink implements TransportSink {
      * @throws AssertionError       if not closed in time
      * @throws InterruptedException if interrupted while waiting
      */
-    public McpTransportException awaitClosed() throws InterruptedException {
+    public @Nullable McpTransportException awaitClosed() throws InterruptedException {
         return awaitClosed(SOON);
     }
 }

@@ -7,6 +7,7 @@ import dev.loommcp.spi.TransportContext;
 import dev.loommcp.spi.TransportSink;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A transport decorator that records every message the client sends and receives, so a test against a real server
@@ -192,10 +193,10 @@ public final class RecordingTransport implements McpTransport {
     /**
      * Returns the wrapped transport's era-verdict cache key.
      *
-     * @return the key, or {@code null}
+     * @return the key, or empty when the wrapped transport has none
      */
     @Override
-    public String serverKey() {
+    public java.util.Optional<String> serverKey() {
         return delegate.serverKey();
     }
 

@@ -26,6 +26,7 @@ import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Predicate;
 import java.util.stream.Collectors;
+import org.jspecify.annotations.Nullable;
 
 /**
  * An in-memory {@link McpTransport} with a scriptable fake MCP server behind it, so that code which holds an
@@ -119,7 +120,7 @@ public final class ScriptedTransport implements McpTransport {
          *         {@link JsonRpcMessage}, or {@link #HOLD}
          * @throws Exception any exception, answered to the client as a {@code -32603} internal error
          */
-        Object answer(JsonRpcMessage.Request request) throws Exception;
+        @Nullable Object answer(JsonRpcMessage.Request request) throws Exception;
     }
 
     private static final Object END = new Object();
@@ -143,7 +144,7 @@ public final class ScriptedTransport implements McpTransport {
     }
 
     private final Mode mode;
-    private volatile String stacksOf;
+    private volatile @Nullable String stacksOf;
     private final List<List<String>> sendStacks = new java.util.concurrent.CopyOnWriteArrayList<>();
     private volatile boolean sessionExpired;
     private final java.util.concurrent.atomic.AtomicInteger expiredRequests =
@@ -161,20 +162,20 @@ public final class ScriptedTransport implements McpTransport {
     private final Set<RequestId> finishedSends = ConcurrentHashMap.newKeySet();
     private final AtomicInteger openCount = new AtomicInteger();
     private final AtomicInteger closeCount = new AtomicInteger();
-    private volatile TransportSink sink;
+    private volatile @Nullable TransportSink sink;
     private volatile boolean closed;
-    private volatile McpTransportException lost;
-    private volatile String handshakeVersion;
+    private volatile @Nullable McpTransportException lost;
+    private volatile @Nullable String handshakeVersion;
     private volatile long openDeadline;
-    private volatile RuntimeException openFailure;
-    private volatile Runnable onClose;
+    private volatile @Nullable RuntimeException openFailure;
+    private volatile @Nullable Runnable onClose;
     private volatile Duration awaitTimeout = Duration.ofSeconds(10);
-    private volatile String protocolVersion = DEFAULT_PROTOCOL_VERSION;
-    private volatile Map<String, Object> serverCapabilities = Map.of("tools", Map.of("listChanged", true));
-    private volatile Map<String, Object> serverInfo = Map.of("name", "scripted-server", "version", "1.0.0");
-    private volatile java.util.function.Supplier<ScriptedTransport> probes;
+    private volatile @Nullable String protocolVersion = DEFAULT_PROTOCOL_VERSION;
+    private volatile @Nullable Map<String, @Nullable Object> serverCapabilities = Map.of("tools", Map.of("listChanged", true));
+    private volatile @Nullable Map<String, @Nullable Object> serverInfo = Map.of("name", "scripted-server", "version", "1.0.0");
+    private volatile java.util.function.@Nullable Supplier<ScriptedTransport> probes;
     private final List<ScriptedTransport> probesMade = new java.util.concurrent.CopyOnWriteArrayList<>();
-    private volatile String serverKey;
+    private volatile @Nullable String serverKey;
 
     private ScriptedTransport(Mode mode) {
         this.mode = mode;
@@ -217,21 +218,21 @@ public final class ScriptedTransport implements McpTransport {
     /**
      * Sets the protocol version the default {@code initialize} responder answers with ({@code null}: none).
      *
-     * @param version the version
+     * @param version the version, or {@code null} for none
      * @return this
      */
-    public ScriptedTransport protocolVersion(String version) {
+    public ScriptedTransport protocolVersion(@Nullable String version) {
         this.protocolVersion = version;
         return this;
     }
 
     /**
-     * Sets the capabilities the default {@code initialize} responder answers with.
+     * Sets the capabilities the default {@code initialize} responder answers with ({@code null}: none).
      *
-     * @param capabilities the capabilities (plain JSON)
+     * @param capabilities the capabilities (plain JSON), or {@code null} for none
      * @return this
      */
-    public ScriptedTransport serverCapabilities(Map<String, Object> capabilities) {
+    public ScriptedTransport serverCapabilities(@Nullable Map<String, @Nullable Object> capabilities) {
         this.serverCapabilities = capabilities;
         return this;
     }
@@ -239,10 +240,10 @@ public final class ScriptedTransport implements McpTransport {
     /**
      * Sets the server info the default {@code initialize} responder answers with ({@code null}: none).
      *
-     * @param info the info (plain JSON)
+     * @param info the info (plain JSON), or {@code null} for none
      * @return this
      */
-    public ScriptedTransport serverInfo(Map<String, Object> info) {
+    public ScriptedTransport serverInfo(@Nullable Map<String, @Nullable Object> info) {
         this.serverInfo = info;
         return this;
     }
@@ -268,7 +269,7 @@ public final class ScriptedTransport implements McpTransport {
      * @param failure the exception to throw, or {@code null} to open normally
      * @return this
      */
-    public ScriptedTransport failOpen(RuntimeException failure) {
+    public ScriptedTransport failOpen(@Nullable RuntimeException failure) {
         this.openFailure = failure;
         return this;
     }
@@ -278,8 +279,8 @@ public final class ScriptedTransport implements McpTransport {
      *
      * @return a new mutable map
      */
-    public Map<String, Object> initializeResult() {
-        Map<String, Object> r = new LinkedHashMap<>();
+    public Map<String, @Nullable Object> initializeResult() {
+        Map<String, @Nullable Object> r = new LinkedHashMap<>();
         if (protocolVersion != null) {
             r.put("protocolVersion", protocolVersion);
         }
@@ -326,7 +327,7 @@ public final class ScriptedTransport implements McpTransport {
      * @param id     the request id
      * @param result the result (plain JSON values), or {@code null} for {@code {}}
      */
-    public void reply(RequestId id, Map<String, Object> result) {
+    public void reply(RequestId id, @Nullable Map<String, @Nullable Object> result) {
         deliverOn(id, new JsonRpcMessage.Response(id, result == null ? Map.of() : result));
     }
 
@@ -349,7 +350,7 @@ public final class ScriptedTransport implements McpTransport {
      * @param message the error message
      * @param data    the error data (plain JSON values), or {@code null}
      */
-    public void replyError(RequestId id, int code, String message, Object data) {
+    public void replyError(RequestId id, int code, String message, @Nullable Object data) {
         deliverOn(id, new JsonRpcMessage.ErrorResponse(id, new JsonRpcError(code, message, data)));
     }
 
@@ -399,7 +400,7 @@ public final class ScriptedTransport implements McpTransport {
      * @param method the method
      * @param params the params, or {@code null}
      */
-    public void notifyClient(String method, Map<String, Object> params) {
+    public void notifyClient(String method, @Nullable Map<String, @Nullable Object> params) {
         deliver(new JsonRpcMessage.Notification(method, params));
     }
 
@@ -451,7 +452,7 @@ public final class ScriptedTransport implements McpTransport {
      * @param action the action, or {@code null} for none
      * @return this
      */
-    public ScriptedTransport onClose(Runnable action) {
+    public ScriptedTransport onClose(@Nullable Runnable action) {
         this.onClose = action;
         return this;
     }
@@ -630,7 +631,7 @@ public final class ScriptedTransport implements McpTransport {
      * @param key the key, or {@code null} for none
      * @return this
      */
-    public ScriptedTransport serverKey(String key) {
+    public ScriptedTransport serverKey(@Nullable String key) {
         this.serverKey = key;
         return this;
     }
@@ -647,8 +648,8 @@ public final class ScriptedTransport implements McpTransport {
     }
 
     @Override
-    public String serverKey() {
-        return serverKey;
+    public java.util.Optional<String> serverKey() {
+        return java.util.Optional.ofNullable(serverKey);
     }
 
     /** {@code true} in {@link Mode#BLOCKING} (HTTP-like: one exchange per request). */
@@ -917,10 +918,10 @@ public final class ScriptedTransport implements McpTransport {
     /**
      * Returns the version passed to {@link #handshakeCompleted}.
      *
-     * @return the version, or {@code null} if not called
+     * @return the version, or empty if not called
      */
-    public String handshakeVersion() {
-        return handshakeVersion;
+    public java.util.Optional<String> handshakeVersion() {
+        return java.util.Optional.ofNullable(handshakeVersion);
     }
 
     // ------------------------------------------------------------------------------------------------ internals
@@ -947,7 +948,7 @@ public final class ScriptedTransport implements McpTransport {
      * Waits, under the lock and on its condition (signalled by every send and state change), until {@code found}
      * gives a value, for at most the await timeout.
      */
-    private <T> T await(String what, java.util.function.Supplier<T> found) {
+    private <T> T await(String what, java.util.function.Supplier<@Nullable T> found) {
         long end = System.nanoTime() + awaitTimeout.toNanos();
         lock.lock();
         try {

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A {@link SendContext} for tests of a transport, standing in for the core's request scope: a deadline, cancel hooks
@@ -34,12 +35,12 @@ public final class TestSendContext implements SendContext {
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
 
     private final Deadline deadline;
-    private final RequestId id;
+    private final @Nullable RequestId id;
     private final List<Runnable> actions = new CopyOnWriteArrayList<>();
     private final List<Thread> forked = new CopyOnWriteArrayList<>();
     private volatile boolean cancelled;
-    private volatile Thread sender;
-    private volatile RequestRouting routing;
+    private volatile @Nullable Thread sender;
+    private volatile @Nullable RequestRouting routing;
     private volatile boolean callerWaits;
     private volatile boolean ended;
 
@@ -50,7 +51,7 @@ public final class TestSendContext implements SendContext {
      * @param timeout the time left until the deadline
      * @throws NullPointerException if {@code timeout} is {@code null}
      */
-    public TestSendContext(RequestId id, Duration timeout) {
+    public TestSendContext(@Nullable RequestId id, Duration timeout) {
         this(id, Deadline.after(timeout));
     }
 
@@ -61,7 +62,7 @@ public final class TestSendContext implements SendContext {
      * @param deadline the deadline
      * @throws NullPointerException if {@code deadline} is {@code null}
      */
-    public TestSendContext(RequestId id, Deadline deadline) {
+    public TestSendContext(@Nullable RequestId id, Deadline deadline) {
         this.id = id;
         this.deadline = Objects.requireNonNull(deadline, "deadline");
     }
@@ -92,7 +93,7 @@ public final class TestSendContext implements SendContext {
      * @param r the routing, or {@code null} for a 2025-era send
      * @return this
      */
-    public TestSendContext routing(RequestRouting r) {
+    public TestSendContext routing(@Nullable RequestRouting r) {
         this.routing = r;
         return this;
     }
@@ -114,7 +115,7 @@ public final class TestSendContext implements SendContext {
      * @param t the thread, or {@code null} for none
      * @return this
      */
-    public TestSendContext sender(Thread t) {
+    public TestSendContext sender(@Nullable Thread t) {
         this.sender = t;
         return this;
     }
@@ -206,7 +207,7 @@ public final class TestSendContext implements SendContext {
      * @return the request id, or {@code null}
      */
     @Override
-    public RequestId requestId() {
+    public @Nullable RequestId requestId() {
         return id;
     }
 

@@ -49,8 +49,8 @@ class RecordingTransportTest {
         }
 
         @Override
-        public String serverKey() {
-            return "key-1";
+        public Optional<String> serverKey() {
+            return Optional.of("key-1");
         }
 
         @Override
@@ -71,7 +71,7 @@ class RecordingTransportTest {
     @Test
     void eraSeamsArePassedThroughAndProbesAreRecordedToo() throws Exception {
         RecordingTransport t = new RecordingTransport(new SeamTransport(true));
-        assertThat(t.serverKey()).isEqualTo("key-1");
+        assertThat(t.serverKey().orElseThrow()).isEqualTo("key-1");
         assertThat(t.exchangePerRequest()).isTrue();
         assertThat(t.probes()).isEmpty();
         McpTransport probe = t.probeTransport().orElseThrow();

@@ -38,9 +38,9 @@ class ScriptedTransportTest {
                 .serverInfo(Map.of("name", "fake", "version", "9"));
         try (McpClient client = McpClient.newBuilder(server).build()) {
             client.connect();
-            assertThat(client.serverInfo().name()).isEqualTo("fake");
+            assertThat(client.serverInfo().orElseThrow().name()).isEqualTo("fake");
             server.awaitNotification("notifications/initialized");
-            assertThat(server.handshakeVersion()).isEqualTo(ScriptedTransport.DEFAULT_PROTOCOL_VERSION);
+            assertThat(server.handshakeVersion().orElseThrow()).isEqualTo(ScriptedTransport.DEFAULT_PROTOCOL_VERSION);
             assertThat(server.requests("initialize")).hasSize(1);
         }
         assertThat(server.isClosed()).isTrue();

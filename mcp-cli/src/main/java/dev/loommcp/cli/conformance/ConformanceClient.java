@@ -219,9 +219,8 @@ public final class ConformanceClient {
             c.close();
             throw e;
         }
-        Implementation server = c.serverInfo();
-        say(err, "conformance: connected, era " + c.era() + ", protocol " + c.protocolVersion()
-                + (server == null ? "" : ", server " + server.name()));
+        say(err, "conformance: connected, era " + c.era().orElseThrow() + ", protocol "
+                + c.protocolVersion().orElseThrow() + c.serverInfo().map(s -> ", server " + s.name()).orElse(""));
         return c;
     }
 

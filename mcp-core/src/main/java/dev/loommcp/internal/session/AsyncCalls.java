@@ -28,7 +28,8 @@ final class AsyncCalls {
         Objects.requireNonNull(options, "options (use RequestOptions.DEFAULT)");
         CancellationToken token = CancellationToken.create();
         CancellationToken outer = options.token().orElse(null);
-        Registration link = outer == null ? null : outer.onCancel(() -> token.cancel(outer.reason()));
+        Registration link = outer == null ? null
+                : outer.onCancel(() -> token.cancel(outer.reason().orElse("cancelled")));
         CancellableFuture<T> future = new CancellableFuture<>(token);
         if (link != null) {
             // however the future ends (result, failure, cancel, a closed client that never ran the task), the

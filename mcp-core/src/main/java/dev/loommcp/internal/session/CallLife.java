@@ -174,7 +174,7 @@ final class CallLife {
         CancellationToken token = options.token().orElse(null);
         if (token != null && token.isCancelled()) {
             throw new McpCancelledException(method + " not sent: the token was already cancelled ("
-                    + token.reason() + ")");
+                    + token.reason().orElse("cancelled") + ")");
         }
         long start = System.nanoTime();
         // the scope the call runs in: its request's (opened by the wire path), or, for the handshake, whatever scope
@@ -237,7 +237,8 @@ final class CallLife {
             deadlines.watch(p, deadline); // the caller then waits without a timer of its own
         }
         Registration registration = token == null ? null
-                : token.onCancel(() -> p.future.completeExceptionally(new CancelSignal(token.reason())));
+                : token.onCancel(() -> p.future.completeExceptionally(
+                        new CancelSignal(token.reason().orElse("cancelled"))));
         // the end of the scope it runs in (the outer request, a fan-out scope, the client) cancels it on the wire;
         // its own request's scope is told through its attachment (no registration per call), another through a
         // cancel action removed when the call ends
@@ -288,7 +289,7 @@ final class CallLife {
                 }
                 throw e;
             } catch (McpCancelledException e) {
-                cancelReason = token != null && token.reason() != null ? token.reason()
+                cancelReason = token != null && token.reason().isPresent() ? token.reason().get()
                         : scope != null && scope.isCancelled() ? scope.endedBy() : "cancelled";
                 throw e;
             } catch (InterruptedException e) {
@@ -387,7 +388,7 @@ final class CallLife {
         CancellationToken token = options.token().orElse(null);
         if (token != null && token.isCancelled()) {
             throw new McpCancelledException(method + " not sent: the token was already cancelled ("
-                    + token.reason() + ")");
+                    + token.reason().orElse("cancelled") + ")");
         }
         Deadline deadline = deadlineOf(options);
         if (deadline.isExpired()) {
@@ -407,7 +408,7 @@ final class CallLife {
             }
             if (context.isCancelled()) {
                 McpCancelledException c = new McpCancelledException(method + " cancelled while sending: "
-                        + token.reason());
+                        + token.reason().orElse("cancelled"));
                 c.addSuppressed(e);
                 throw c;
             }

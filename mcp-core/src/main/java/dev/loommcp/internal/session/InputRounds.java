@@ -313,7 +313,8 @@ final class InputRounds {
     /** Fails the call if its token fired or its deadline passed. */
     private static void live(String what, int round, Deadline deadline, CancellationToken token) {
         if (token != null && token.isCancelled()) {
-            throw new McpCancelledException(what + " cancelled in input round " + round + ": " + token.reason());
+            throw new McpCancelledException(what + " cancelled in input round " + round + ": "
+                    + token.reason().orElse("cancelled"));
         }
         dev.loommcp.internal.scope.Scope<?, ?> scope = dev.loommcp.internal.scope.RequestScope.current();
         if (scope != null && scope.isCancelled()) { // the request it runs in, or one that encloses it, has ended
@@ -379,7 +380,7 @@ final class InputRounds {
         static Watch start(Deadline deadline, CancellationToken token) {
             Watch w = new Watch();
             if (token != null) {
-                w.registration = token.onCancel(() -> w.fire(Fired.CANCELLED, token.reason()));
+                w.registration = token.onCancel(() -> w.fire(Fired.CANCELLED, token.reason().orElse("cancelled")));
             }
             // the request's scope: its end (the outer request this call was made in ended) interrupts the handler
             // too, and the deadline thread is one of its forks

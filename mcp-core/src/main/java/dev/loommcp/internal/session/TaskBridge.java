@@ -213,8 +213,8 @@ final class TaskBridge implements TaskChannel {
             throw new IllegalStateException(life.isClosed() ? "the client was closed before it connected"
                     : "the client is not connected; call connect() first");
         }
-        String key = config.transport().serverKey();
-        return new TaskServer(e, session.protocolVersion(), key != null ? key : config.transport().describe(),
+        String key = config.transport().serverKey().orElseGet(config.transport()::describe);
+        return new TaskServer(e, session.protocolVersion(), key,
                 session.serverCapabilities());
     }
 
@@ -287,8 +287,8 @@ final class TaskBridge implements TaskChannel {
     }
 
     @Override
-    public Throwable closeCause() {
-        return life.closeCause();
+    public java.util.Optional<Throwable> closeCause() {
+        return java.util.Optional.ofNullable(life.closeCause());
     }
 
     @Override

@@ -479,11 +479,11 @@ public final class HttpTransport implements McpTransport {
      * appears in clear (the key may be stored on disk by a task store). The fragment is not sent and not part of
      * it; an endpoint cannot carry user info.
      *
-     * @return the key
+     * @return the key, always present
      */
     @Override
-    public String serverKey() {
-        return settings.serverKey();
+    public java.util.Optional<String> serverKey() {
+        return java.util.Optional.of(settings.serverKey());
     }
 
     /**

@@ -369,11 +369,11 @@ public final class SseTransport implements McpTransport {
     /**
      * Returns the SSE URL's origin and path, the key of the core's era verdicts: never the query.
      *
-     * @return the key
+     * @return the key, always present
      */
     @Override
-    public String serverKey() {
-        return settings.serverKey();
+    public java.util.Optional<String> serverKey() {
+        return java.util.Optional.of(settings.serverKey());
     }
 
     /**

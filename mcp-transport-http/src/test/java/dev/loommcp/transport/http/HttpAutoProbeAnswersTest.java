@@ -99,8 +99,8 @@ class HttpAutoProbeAnswersTest {
         });
         try (McpClient client = client()) {
             client.connect();
-            assertThat(client.era()).isEqualTo(Era.LEGACY);
-            assertThat(client.protocolVersion()).isEqualTo("2025-11-25");
+            assertThat(client.era().orElseThrow()).isEqualTo(Era.LEGACY);
+            assertThat(client.protocolVersion().orElseThrow()).isEqualTo("2025-11-25");
         }
         List<String> methods = server.requests("POST").stream().map(TestServer.Req::rpcMethod).toList();
         assertThat(methods).startsWith("server/discover", "initialize", "notifications/initialized");

@@ -70,7 +70,7 @@ class HttpConnectorTest {
         RecordingSink sink = new RecordingSink();
         try (HttpTransport t = HttpTransport.newBuilder(URI.create("test:/mcp"), connector).build()) {
             assertThat(t.describe()).isEqualTo("test:server");
-            assertThat(t.serverKey()).isEqualTo("test:server/mcp");
+            assertThat(t.serverKey().orElseThrow()).isEqualTo("test:server/mcp");
             t.open(TransportContext.of(sink, Deadline.NONE));
             t.exchange(HttpTransportTest.initialize(1), TestSendContext.of(1));
             assertThat(sink.next(HttpTransportTest.WAIT)).isInstanceOfSatisfying(JsonRpcMessage.Response.class,

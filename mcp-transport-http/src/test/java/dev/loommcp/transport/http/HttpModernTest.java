@@ -198,19 +198,19 @@ class HttpModernTest extends ServerTestBase {
     @Test
     void serverKeyIsTheWholeEndpointWithTheQueryDigested() {
         HttpTransport t = HttpTransport.newBuilder("HTTP://Example.COM/Api/MCP?key=secret#frag").build();
-        assertThat(t.serverKey()).startsWith("http://example.com:80/Api/MCP?sha256:").doesNotContain("secret")
+        assertThat(t.serverKey().orElseThrow()).startsWith("http://example.com:80/Api/MCP?sha256:").doesNotContain("secret")
                 .doesNotContain("frag");
-        assertThat(HttpTransport.newBuilder("http://example.com/Api/MCP?key=secret").build().serverKey())
-                .isEqualTo(t.serverKey());
+        assertThat(HttpTransport.newBuilder("http://example.com/Api/MCP?key=secret").build().serverKey().orElseThrow())
+                .isEqualTo(t.serverKey().orElseThrow());
         // two endpoints that differ only in their query are two servers (issue 26 item 13): no shared era verdict
         // or cached server/discover result
-        String a = HttpTransport.newBuilder("https://h/mcp?tenant=a").build().serverKey();
-        String b = HttpTransport.newBuilder("https://h/mcp?tenant=b").build().serverKey();
-        assertThat(a).isNotEqualTo(b).isNotEqualTo(HttpTransport.newBuilder("https://h/mcp").build().serverKey());
-        assertThat(HttpTransport.newBuilder("https://h:443/mcp?tenant=a").build().serverKey()).isEqualTo(a);
-        assertThat(HttpTransport.newBuilder("https://h:444/mcp?tenant=a").build().serverKey()).isNotEqualTo(a);
-        assertThat(HttpTransport.newBuilder("https://h:8443").build().serverKey()).isEqualTo("https://h:8443");
-        assertThat(HttpTransport.newBuilder("http://[::1]:9/m").build().serverKey()).isEqualTo("http://[::1]:9/m");
+        String a = HttpTransport.newBuilder("https://h/mcp?tenant=a").build().serverKey().orElseThrow();
+        String b = HttpTransport.newBuilder("https://h/mcp?tenant=b").build().serverKey().orElseThrow();
+        assertThat(a).isNotEqualTo(b).isNotEqualTo(HttpTransport.newBuilder("https://h/mcp").build().serverKey().orElseThrow());
+        assertThat(HttpTransport.newBuilder("https://h:443/mcp?tenant=a").build().serverKey().orElseThrow()).isEqualTo(a);
+        assertThat(HttpTransport.newBuilder("https://h:444/mcp?tenant=a").build().serverKey().orElseThrow()).isNotEqualTo(a);
+        assertThat(HttpTransport.newBuilder("https://h:8443").build().serverKey().orElseThrow()).isEqualTo("https://h:8443");
+        assertThat(HttpTransport.newBuilder("http://[::1]:9/m").build().serverKey().orElseThrow()).isEqualTo("http://[::1]:9/m");
     }
 
     // ------------------------------------------------------------------------------------------------ status mapping

@@ -95,7 +95,7 @@ class HttpReferenceServerTest {
                 .requestTimeout(Duration.ofSeconds(30))
                 .build()) {
             client.connect();
-            assertThat(client.protocolVersion()).isEqualTo("2025-11-25");
+            assertThat(client.protocolVersion().orElseThrow()).isEqualTo("2025-11-25");
             assertThat(client.listAllTools()).extracting(Tool::name).contains("echo", "get-sum");
             assertThat(client.callTool("echo", Map.of("message", "over http")).text())
                     .isEqualTo("Echo: over http");

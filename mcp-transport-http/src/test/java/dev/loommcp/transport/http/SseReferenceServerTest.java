@@ -52,7 +52,7 @@ class SseReferenceServerTest {
         try (McpClient client = client(transport).build()) {
             client.connect();
             // the server's answer decides: this reference server speaks the newest legacy version over SSE too
-            assertThat(client.protocolVersion()).isIn(McpClient.SUPPORTED_PROTOCOL_VERSIONS);
+            assertThat(client.protocolVersion().orElseThrow()).isIn(McpClient.SUPPORTED_PROTOCOL_VERSIONS);
             assertThat(transport.messageEndpoint().orElseThrow().getPath()).isEqualTo("/message");
             assertThat(transport.messageEndpoint().orElseThrow().getQuery()).startsWith("sessionId=");
             assertThat(client.listAllTools()).extracting(Tool::name).contains("echo", "get-sum");
@@ -71,7 +71,7 @@ class SseReferenceServerTest {
         try (McpClient client = client(SseTransport.newBuilder(server.sseUrl()).build())
                 .protocolMode(ProtocolMode.pinned("2024-11-05")).build()) {
             client.connect();
-            assertThat(client.protocolVersion()).isEqualTo("2024-11-05");
+            assertThat(client.protocolVersion().orElseThrow()).isEqualTo("2024-11-05");
             assertThat(client.callTool("get-sum", Map.of("a", 2, "b", 3)).text()).contains("5");
         }
     }
@@ -81,7 +81,7 @@ class SseReferenceServerTest {
         HttpTransport transport = HttpTransport.newBuilder(server.sseUrl()).build();
         try (McpClient client = client(transport).build()) {
             client.connect();
-            assertThat(client.protocolVersion()).isIn(McpClient.SUPPORTED_PROTOCOL_VERSIONS);
+            assertThat(client.protocolVersion().orElseThrow()).isIn(McpClient.SUPPORTED_PROTOCOL_VERSIONS);
             assertThat(client.callTool("echo", Map.of("message", "fallback")).text()).isEqualTo("Echo: fallback");
         }
     }

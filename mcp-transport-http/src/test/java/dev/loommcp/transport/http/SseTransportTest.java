@@ -124,7 +124,7 @@ class SseTransportTest {
         try (McpClient client = client(SseTransport.newBuilder(server.uri("/sse"))
                 .header("X-Tenant", "t1").build()).build()) {
             client.connect();
-            assertThat(client.protocolVersion()).isEqualTo("2024-11-05");
+            assertThat(client.protocolVersion().orElseThrow()).isEqualTo("2024-11-05");
             assertThat(client.callTool("echo", Map.of()).text()).isEqualTo("done");
         }
         TestServer.Req init = posts("initialize").get(0);
@@ -289,7 +289,7 @@ class SseTransportTest {
     void streamableHttpFallsBackWhenInitializeIsRefusedAndAGetAnnouncesAnEndpoint() throws Exception {
         try (McpClient client = client(HttpTransport.newBuilder(server.uri("/mcp")).build()).build()) {
             client.connect();
-            assertThat(client.protocolVersion()).isEqualTo("2024-11-05");
+            assertThat(client.protocolVersion().orElseThrow()).isEqualTo("2024-11-05");
             assertThat(client.callTool("echo", Map.of()).text()).isEqualTo("done");
         }
         // the probe and initialize were POSTed to /mcp and refused; initialize went again to the announced endpoint

@@ -343,11 +343,11 @@ public final class StdioTransport implements McpTransport {
      * reveals an environment value; the client keeps it in memory (and a digest of it in its era-verdict
      * file, when it has one) and never logs it.
      *
-     * @return the key, never {@code null}
+     * @return the key, always present
      */
     @Override
-    public String serverKey() {
-        return serverKey;
+    public java.util.Optional<String> serverKey() {
+        return java.util.Optional.of(serverKey);
     }
 
     /**

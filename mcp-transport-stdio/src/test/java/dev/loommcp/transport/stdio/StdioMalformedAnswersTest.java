@@ -66,7 +66,7 @@ class StdioMalformedAnswersTest {
     void aProbeAnswerThatIsNotValidJsonMeansTheLegacyEra() throws Exception {
         try (McpClient c = client()) {
             c.connect();
-            assertThat(c.era()).isEqualTo(dev.loommcp.config.Era.LEGACY);
+            assertThat(c.era().orElseThrow()).isEqualTo(dev.loommcp.config.Era.LEGACY);
             assertThat(c.callTool("good", Map.of()).text()).isEqualTo("ok");
         }
     }

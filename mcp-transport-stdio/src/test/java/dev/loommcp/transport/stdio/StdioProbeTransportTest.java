@@ -153,29 +153,29 @@ class StdioProbeTransportTest {
         Path other = Files.createDirectory(dir.resolve("other"));
         List<String> argv = Children.fakeServer("echo");
         String key = StdioTransport.newBuilder(argv).workingDirectory(dir).putEnvironment("A", "1").build()
-                .serverKey();
+                .serverKey().orElseThrow();
         assertThat(key).isNotBlank();
         // the same configuration built twice
         assertThat(StdioTransport.newBuilder(argv).workingDirectory(dir).putEnvironment("A", "1").build()
-                .serverKey()).isEqualTo(key);
+                .serverKey().orElseThrow()).isEqualTo(key);
         // settings that do not change which server runs do not change the key
         assertThat(StdioTransport.newBuilder(argv).workingDirectory(dir).putEnvironment("A", "1")
-                .startupTimeout(Duration.ofSeconds(3)).build().serverKey()).isEqualTo(key);
+                .startupTimeout(Duration.ofSeconds(3)).build().serverKey().orElseThrow()).isEqualTo(key);
         // each part of the command line, directory and environment does
         assertThat(StdioTransport.newBuilder(Children.fakeServer("echo", "--hello")).workingDirectory(dir)
-                .putEnvironment("A", "1").build().serverKey()).isNotEqualTo(key);
+                .putEnvironment("A", "1").build().serverKey().orElseThrow()).isNotEqualTo(key);
         assertThat(StdioTransport.newBuilder(Children.fakeServer("reverse")).workingDirectory(dir)
-                .putEnvironment("A", "1").build().serverKey()).isNotEqualTo(key);
+                .putEnvironment("A", "1").build().serverKey().orElseThrow()).isNotEqualTo(key);
         assertThat(StdioTransport.newBuilder(argv).workingDirectory(other).putEnvironment("A", "1").build()
-                .serverKey()).isNotEqualTo(key);
+                .serverKey().orElseThrow()).isNotEqualTo(key);
         assertThat(StdioTransport.newBuilder(argv).workingDirectory(dir).putEnvironment("A", "2").build()
-                .serverKey()).isNotEqualTo(key);
+                .serverKey().orElseThrow()).isNotEqualTo(key);
         assertThat(StdioTransport.newBuilder(argv).workingDirectory(dir).putEnvironment("B", "1").build()
-                .serverKey()).isNotEqualTo(key);
-        assertThat(StdioTransport.newBuilder(argv).workingDirectory(dir).build().serverKey()).isNotEqualTo(key);
+                .serverKey().orElseThrow()).isNotEqualTo(key);
+        assertThat(StdioTransport.newBuilder(argv).workingDirectory(dir).build().serverKey().orElseThrow()).isNotEqualTo(key);
         // no argument boundary ambiguity: ["ab"] and ["a", "b"] differ
-        String joined = StdioTransport.newBuilder("sh", "-c", "ab").build().serverKey();
-        String split = StdioTransport.newBuilder("sh", "-c", "a", "b").build().serverKey();
+        String joined = StdioTransport.newBuilder("sh", "-c", "ab").build().serverKey().orElseThrow();
+        String split = StdioTransport.newBuilder("sh", "-c", "a", "b").build().serverKey().orElseThrow();
         assertThat(joined).isNotEqualTo(split);
     }
 
@@ -184,7 +184,7 @@ class StdioProbeTransportTest {
         StdioTransport t = StdioTransport.newBuilder("sh", "-c", "exit 0 # argument-marker")
                 .putEnvironment("TOKEN", "very-secret-token-value")
                 .build();
-        assertThat(t.serverKey()).doesNotContain("very-secret-token-value").doesNotContain("argument-marker")
+        assertThat(t.serverKey().orElseThrow()).doesNotContain("very-secret-token-value").doesNotContain("argument-marker")
                 .matches("stdio:[0-9a-f]{64}");
         assertThat(t.probeTransport().orElseThrow().toString()).doesNotContain("very-secret-token-value");
     }

@@ -60,7 +60,7 @@ class UnixReferenceServerTest {
     void listsCallsAndReceivesProgressOverTheSocket() throws Exception {
         try (McpClient client = client()) {
             client.connect();
-            assertThat(client.protocolVersion()).isEqualTo("2025-11-25");
+            assertThat(client.protocolVersion().orElseThrow()).isEqualTo("2025-11-25");
             assertThat(client.listAllTools()).extracting(Tool::name).contains("echo", "get-sum");
             assertThat(client.callTool("echo", Map.of("message", "over a socket")).text())
                     .isEqualTo("Echo: over a socket");

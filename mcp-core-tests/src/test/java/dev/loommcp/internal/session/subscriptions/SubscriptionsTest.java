@@ -130,7 +130,7 @@ class SubscriptionsTest {
             calls.put(id, f);
             CancellationToken token = options.token().orElseThrow();
             Registration reg = token.onCancel(() -> f.completeExceptionally(
-                    new McpCancelledException("cancelled: " + token.reason())));
+                    new McpCancelledException("cancelled: " + token.reason().orElseThrow())));
             onSent.accept(id);
             sent.add(id);
             try {

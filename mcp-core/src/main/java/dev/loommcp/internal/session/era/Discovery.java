@@ -278,7 +278,8 @@ public final class Discovery {
         CallContext context = new CallContext(probeDeadline, id, false,
                 envelope.routing("server/discover", null, version));
         Registration registration = token == null ? null
-                : token.onCancel(() -> answer.completeExceptionally(new CancelSignal(token.reason())));
+                : token.onCancel(() -> answer.completeExceptionally(
+                        new CancelSignal(token.reason().orElse("cancelled"))));
         // the probe's wait is not a call of the session: a close of the client reaches it only through this
         Runnable unregister = whenClosed.apply(() -> answer.completeExceptionally(new McpClosedException(
                 "connect failed: the client was closed during the era probe (server/discover)", null)));

@@ -122,7 +122,7 @@ public final class EraSetup {
      * one, else {@code server/discover} on the connection (HTTP).
      */
     private Era auto(RequestOptions options, Deadline deadline) throws InterruptedException {
-        String key = transport.serverKey();
+        String key = transport.serverKey().orElse(null);
         EraVerdicts.Verdict cached = EraVerdicts.get(key);
         if (cached == null && eraVerdictFile != null) {
             Era kept = eraVerdictFile.get(key);

@@ -220,7 +220,7 @@ public final class Subscriptions {
     private static void refuseDead(Deadline deadline, CancellationToken token) {
         if (token != null && token.isCancelled()) {
             throw new McpCancelledException(LISTEN + " not sent: the token was already cancelled ("
-                    + token.reason() + ")");
+                    + token.reason().orElse("cancelled") + ")");
         }
         if (deadline.isExpired()) {
             throw new McpTimeoutException(LISTEN + " not sent: its deadline had passed");
@@ -239,7 +239,7 @@ public final class Subscriptions {
         host.startBackground("listen", sub::run);
         Registration registration = token == null ? null
                 : token.onCancel(() -> sub.firstAck.completeExceptionally(new McpCancelledException(LISTEN
-                + " cancelled before it was acknowledged: " + token.reason())));
+                + " cancelled before it was acknowledged: " + token.reason().orElse("cancelled"))));
         try {
             long left = deadline.remainingNanos();
             SubscriptionFilter ack = left == Long.MAX_VALUE ? sub.firstAck.get()

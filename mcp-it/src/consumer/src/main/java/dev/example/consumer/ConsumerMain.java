@@ -121,7 +121,7 @@ public final class ConsumerMain {
                     .requestTimeout(Duration.ofSeconds(30))
                     .build()) {
                 client.connect();
-                check(client.era() == Era.MODERN, "http era: " + client.era());
+                check(client.era().orElseThrow() == Era.MODERN, "http era: " + client.era().orElseThrow());
                 String echo = client.callTool("echo", Map.of("message", "over http")).text();
                 check("Echo: over http".equals(echo), "http echo answered " + echo);
             }
