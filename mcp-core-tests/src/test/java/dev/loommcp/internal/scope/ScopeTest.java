@@ -548,6 +548,43 @@ class ScopeTest {
     }
 
     @Test
+    void aStartRacingTheCloseOfAnUnattachedScopeLeavesNoClosedScopeUnderItsParent() throws Exception {
+        // a request's scope joins its parent's children on its first start(); a start() from a transport's thread
+        // that races the close must not leave the closed scope among the parent's children (a leak per call)
+        Scope<Object, Void> client = Scope.openUnconfined("client");
+        try {
+            for (int i = 0; i < 500; i++) {
+                AtomicReference<Scope<Object, Void>> opened = new AtomicReference<>();
+                CountDownLatch open = new CountDownLatch(1);
+                CountDownLatch started = new CountDownLatch(1);
+                Thread owner = Thread.ofPlatform().name("owner").start(() -> {
+                    Scope<Object, Void> request = Scope.open("tools/call", Joiner.awaitAll(), Deadline.NONE, client,
+                            null);
+                    opened.set(request);
+                    open.countDown();
+                    try {
+                        started.await(WAIT, SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                    }
+                    request.close();
+                });
+                assertThat(open.await(WAIT, SECONDS)).isTrue();
+                started.countDown();
+                try {
+                    opened.get().start("exchange", () -> { }, false);
+                } catch (IllegalStateException closedMeanwhile) {
+                    // the close came first: nothing started
+                }
+                owner.join();
+            }
+            assertThat(client.attachedChildren()).as("closed request scopes left under the client").isZero();
+        } finally {
+            client.close();
+        }
+    }
+
+    @Test
     void closeIsIdempotent() {
         Scope<Object, Void> s = openAwaitAll();
         s.close();

@@ -286,7 +286,18 @@ public final class Scope<T, R> implements AutoCloseable {
         if (p.state != State.OPEN) {
             p.removeChild(this);
             cancel(Cause.OUTSIDE);
+        } else if (state == State.CLOSED) {
+            // a start() from another thread raced this scope's close, which saw it unattached (it reads attached
+            // after marking itself closed; this reads the state after marking itself attached): leave no closed
+            // scope among the parent's children
+            p.removeChild(this);
         }
+    }
+
+    /** How many child scopes are attached now (tests). */
+    int attachedChildren() {
+        ScopeExtras x = extras;
+        return x == null ? 0 : x.children.size();
     }
 
     /** Whether the calling thread is this scope's owner, one of its forks, or in a scope under it. */
