@@ -63,7 +63,7 @@ public final class OwnedProcesses implements AfterEachCallback {
      * @throws NullPointerException if {@code builder} is {@code null}
      */
     public Process start(ProcessBuilder builder) throws IOException {
-        Process p = builder.start();
+        Process p = Objects.requireNonNull(builder, "builder").start();
         own(p.toHandle());
         return p;
     }
@@ -73,10 +73,11 @@ public final class OwnedProcesses implements AfterEachCallback {
      *
      * @param process the process
      * @return {@code process}
-     * @throws NullPointerException if {@code process} is {@code null}
+     * @throws NullPointerException     if {@code process} is {@code null}
+     * @throws IllegalArgumentException if {@code process} is this JVM or one of its ancestors
      */
     public Process own(Process process) {
-        own(process.toHandle());
+        own(Objects.requireNonNull(process, "process").toHandle());
         return process;
     }
 
@@ -84,8 +85,14 @@ public final class OwnedProcesses implements AfterEachCallback {
      * Owns a process, by pid, and its current descendants; a pid of no live process is ignored (it already ended).
      *
      * @param pid the process id
+     * @throws IllegalArgumentException if {@code pid} is not positive, or is the pid of this JVM or of one of its
+     *                                  ancestors (killing it after the test would end the test run)
      */
     public void own(long pid) {
+        if (pid <= 0) {
+            throw new IllegalArgumentException("pid must be positive: " + pid);
+        }
+        refuseThisJvmOrAncestor(pid);
         ProcessHandle.of(pid).ifPresent(this::own);
     }
 
@@ -93,10 +100,13 @@ public final class OwnedProcesses implements AfterEachCallback {
      * Owns a process and its current descendants.
      *
      * @param process the process
-     * @throws NullPointerException if {@code process} is {@code null}
+     * @throws NullPointerException     if {@code process} is {@code null}
+     * @throws IllegalArgumentException if {@code process} is this JVM or one of its ancestors (killing it after the
+     *                                  test would end the test run)
      */
     public void own(ProcessHandle process) {
         Objects.requireNonNull(process, "process");
+        refuseThisJvmOrAncestor(process.pid());
         lock.lock();
         try {
             owned.putIfAbsent(process.pid(), process);
@@ -107,13 +117,28 @@ public final class OwnedProcesses implements AfterEachCallback {
     }
 
     /**
-     * Returns the owned processes still running (those owned and the descendants found so far), without waiting. A
-     * zombie (ended, waiting for its parent to reap it) counts as ended.
+     * Returns the owned processes still running and their live descendants (also those started after the owning),
+     * that is what {@link #afterEach} would kill now, without waiting. A zombie (ended, waiting for its parent to
+     * reap it) counts as ended.
      *
-     * @return a new list, in the order they were owned
+     * @return a new list, in the order they were owned, each process followed by its descendants
      */
     public List<ProcessHandle> alive() {
-        return snapshot().stream().filter(OwnedProcesses::running).toList();
+        return withDescendants(snapshot()).stream().filter(OwnedProcesses::running).toList();
+    }
+
+    /** Refuses this JVM and its ancestors: destroying one would end the test run, not a leftover of the test. */
+    private static void refuseThisJvmOrAncestor(long pid) {
+        ProcessHandle self = ProcessHandle.current();
+        if (pid == self.pid()) {
+            throw new IllegalArgumentException("pid " + pid + " is this JVM, which runs the tests: it cannot be owned");
+        }
+        for (var p = self.parent(); p.isPresent(); p = p.get().parent()) {
+            if (p.get().pid() == pid) {
+                throw new IllegalArgumentException("pid " + pid
+                        + " is an ancestor of this JVM, which runs the tests: it cannot be owned");
+            }
+        }
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.loommcp.testing;
 
 import dev.loommcp.internal.concurrent.McpThreads;
+import dev.loommcp.internal.concurrent.UserCode;
 import dev.loommcp.jsonrpc.RequestId;
 import dev.loommcp.Deadline;
 import dev.loommcp.spi.McpTransport;
@@ -16,8 +17,12 @@ import org.jspecify.annotations.Nullable;
 /**
  * A {@link SendContext} for tests of a transport, standing in for the core's request scope: a deadline, cancel hooks
  * run by {@link #cancel()}, and the threads the transport starts for the send ({@link #fork}), recorded so a test can
- * check that none is left behind, interrupted on {@link #cancel()} as the core's scope does, and refused once the
- * request has {@link #end()}ed.
+ * check that none is left behind, interrupted on {@link #cancel()} and on {@link #end()} as the core's scope does, and
+ * refused once the request has ended.
+ *
+ * <p>Like the core's context, it does not watch its deadline: {@link #isCancelled()} turns {@code true} only through
+ * {@link #cancel()}, which in the core its deadline thread calls when the deadline passes. A test of what a transport
+ * does at the deadline calls {@link #cancel()} itself once {@link #deadline()} has expired.
  *
  * <pre>{@code
  * TestSendContext ctx = TestSendContext.of(1).sender(Thread.currentThread());
@@ -30,6 +35,8 @@ import org.jspecify.annotations.Nullable;
  * sees them. Thread-safe: the transport may call it from any thread, and a test may cancel it from another.
  */
 public final class TestSendContext implements SendContext {
+
+    private static final System.Logger LOG = System.getLogger(TestSendContext.class.getName());
 
     /** The deadline of {@link #of(long)} and {@link #none()}: 30 seconds after creation. */
     public static final Duration DEFAULT_TIMEOUT = Duration.ofSeconds(30);
@@ -48,11 +55,21 @@ public final class TestSendContext implements SendContext {
      * Creates a context whose deadline is {@code timeout} from now.
      *
      * @param id      the request's id, or {@code null} for a notification or a response
-     * @param timeout the time left until the deadline
-     * @throws NullPointerException if {@code timeout} is {@code null}
+     * @param timeout the time left until the deadline; positive
+     * @throws NullPointerException     if {@code timeout} is {@code null}
+     * @throws IllegalArgumentException if {@code timeout} is zero or negative (for a deadline that has passed, give
+     *                                  an expired {@link Deadline} to {@link #TestSendContext(RequestId, Deadline)})
      */
     public TestSendContext(@Nullable RequestId id, Duration timeout) {
-        this(id, Deadline.after(timeout));
+        this(id, Deadline.after(positive(timeout)));
+    }
+
+    private static Duration positive(Duration timeout) {
+        Objects.requireNonNull(timeout, "timeout");
+        if (timeout.isZero() || timeout.isNegative()) {
+            throw new IllegalArgumentException("timeout must be positive: " + timeout);
+        }
+        return timeout;
     }
 
     /**
@@ -70,10 +87,15 @@ public final class TestSendContext implements SendContext {
     /**
      * Returns a context for request {@code id} (an integer id) with a deadline {@link #DEFAULT_TIMEOUT} from now.
      *
-     * @param id the request id
+     * @param id the request id, zero or positive as the core's ids (for another id use
+     *           {@link #TestSendContext(RequestId, Duration)})
      * @return a new context
+     * @throws IllegalArgumentException if {@code id} is negative
      */
     public static TestSendContext of(long id) {
+        if (id < 0) {
+            throw new IllegalArgumentException("id must not be negative: " + id);
+        }
         return new TestSendContext(RequestId.of(id), DEFAULT_TIMEOUT);
     }
 
@@ -121,19 +143,23 @@ public final class TestSendContext implements SendContext {
     }
 
     /**
-     * Ends the request, as the core's scope does when it closes: {@link #fork} refuses from now on.
+     * Ends the request, as the core's scope does when it closes: {@link #fork} refuses from now on, and every thread
+     * started through {@link #fork} is interrupted. It runs no cancel hook and does not wait for the threads (the core
+     * does, when its scope closes): {@link #forkedEnded} tells whether they ended on the interrupt.
      *
      * @return this
      */
     public TestSendContext end() {
-        this.ended = true;
+        this.ended = true; // before the interrupts: a fork racing the end either is refused or is interrupted here
+        forked.forEach(Thread::interrupt);
         return this;
     }
 
     /**
      * Cancels the request as the core does: marks it cancelled, interrupts the {@link #sender(Thread) sender}, runs
      * every cancel hook on this thread (in registration order; a hook registered later runs at once), then interrupts
-     * the forked threads. Idempotent only for the flag: a second call runs the hooks again.
+     * the forked threads. A hook that throws is logged (at WARNING) and the others still run, as in the core.
+     * Idempotent only for the flag: a second call runs the hooks again.
      */
     public void cancel() {
         cancelled = true;
@@ -142,7 +168,7 @@ public final class TestSendContext implements SendContext {
             t.interrupt();
         }
         for (Runnable r : actions) {
-            r.run();
+            UserCode.run(LOG, "a cancel action of the transport", r);
         }
         forked.forEach(Thread::interrupt); // after the cancel actions, as the core's request scope does
     }
@@ -162,8 +188,10 @@ public final class TestSendContext implements SendContext {
      * @param timeout the bound
      * @return whether all ended
      * @throws InterruptedException if interrupted while waiting
+     * @throws NullPointerException if {@code timeout} is {@code null}
      */
     public boolean forkedEnded(Duration timeout) throws InterruptedException {
+        Objects.requireNonNull(timeout, "timeout");
         long end = System.nanoTime() + timeout.toNanos();
         for (Thread t : forked) {
             t.join(Duration.ofNanos(Math.max(1, end - System.nanoTime())));
@@ -212,7 +240,8 @@ public final class TestSendContext implements SendContext {
     }
 
     /**
-     * Registers a cancel hook; runs it at once, on this thread, if the request is already cancelled.
+     * Registers a cancel hook; runs it at once, on this thread, if the request is already cancelled (a hook that then
+     * throws is logged, as in {@link #cancel()}).
      *
      * @param action the hook
      * @throws NullPointerException if {@code action} is {@code null}
@@ -221,12 +250,13 @@ public final class TestSendContext implements SendContext {
     public void onCancel(Runnable action) {
         actions.add(Objects.requireNonNull(action, "action"));
         if (cancelled) {
-            action.run();
+            UserCode.run(LOG, "a cancel action of the transport", action);
         }
     }
 
     /**
-     * Returns whether {@link #cancel()} was called.
+     * Returns whether {@link #cancel()} was called; a passed deadline alone does not make it {@code true} (see the
+     * class comment).
      *
      * @return whether cancelled
      */
@@ -256,6 +286,9 @@ public final class TestSendContext implements SendContext {
         Thread t = McpThreads.newThread(purpose, task);
         forked.add(t);
         t.start();
+        if (ended) {
+            t.interrupt(); // the request ended while it was being started: end() may have missed it
+        }
         return t;
     }
 

@@ -51,6 +51,62 @@ class OwnedProcessesTest {
         assertThat(processes.alive()).isEmpty();
     }
 
+    @Test
+    void aPidThatIsNotPositiveOrThisJvmOrOneOfItsAncestorsIsRefusedSayingWhy() {
+        OwnedProcesses processes = new OwnedProcesses();
+        assertThatThrownBy(() -> processes.own(-1L)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("pid").hasMessageContaining("positive");
+        assertThatThrownBy(() -> processes.own(0L)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("pid");
+        long self = ProcessHandle.current().pid();
+        assertThatThrownBy(() -> processes.own(self)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(Long.toString(self)).hasMessageContaining("this JVM");
+        assertThatThrownBy(() -> processes.own(ProcessHandle.current())).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("this JVM");
+        ProcessHandle.current().parent().ifPresent(parent ->
+                assertThatThrownBy(() -> processes.own(parent.pid())).isInstanceOf(IllegalArgumentException.class)
+                        .hasMessageContaining(Long.toString(parent.pid())).hasMessageContaining("ancestor"));
+        assertThat(processes.alive()).isEmpty();
+        processes.afterEach(null); // nothing was owned: nothing to kill, the test JVM goes on
+    }
+
+    @Test
+    void aNullIsRefusedNamingTheParameter() {
+        OwnedProcesses processes = new OwnedProcesses();
+        assertThatThrownBy(() -> processes.own((Process) null)).isInstanceOf(NullPointerException.class)
+                .hasMessage("process");
+        assertThatThrownBy(() -> processes.own((ProcessHandle) null)).isInstanceOf(NullPointerException.class)
+                .hasMessage("process");
+        assertThatThrownBy(() -> processes.start(null)).isInstanceOf(NullPointerException.class)
+                .hasMessage("builder");
+    }
+
+    @Test
+    void aliveListsTheLiveDescendantsStartedAfterTheRootWasOwned() throws Exception {
+        OwnedProcesses processes = new OwnedProcesses();
+        // the shell starts its children only once told to: after it was owned
+        Process root = processes.start(new ProcessBuilder("sh", "-c", "read go; sleep 60 & sleep 60; wait"));
+        assertThat(root.toHandle().children().count()).isZero();
+        root.getOutputStream().write("go\n".getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        root.getOutputStream().flush();
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        while (root.toHandle().children().count() < 2 && System.nanoTime() < end) {
+            Thread.sleep(10);
+        }
+        var children = root.toHandle().children().toList();
+        assertThat(children).hasSize(2);
+        try {
+            assertThat(processes.alive()).startsWith(root.toHandle()).containsAll(children);
+        } finally {
+            assertThatThrownBy(() -> processes.afterEach(null)).isInstanceOf(AssertionError.class); // kills the tree
+        }
+        assertThat(root.onExit().get(10, TimeUnit.SECONDS).isAlive()).isFalse();
+        for (ProcessHandle c : children) {
+            assertThat(c.onExit().get(10, TimeUnit.SECONDS).isAlive()).isFalse();
+        }
+        assertThat(processes.alive()).isEmpty();
+    }
+
     private static ProcessHandle waitForChild(ProcessHandle parent) throws InterruptedException {
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
         while (System.nanoTime() < end) {

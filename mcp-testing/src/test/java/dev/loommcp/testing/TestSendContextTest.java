@@ -55,4 +55,76 @@ class TestSendContextTest {
         assertThatThrownBy(() -> ctx.fork("late", () -> { })).isInstanceOf(IllegalStateException.class);
         assertThat(ctx.forked()).isEmpty();
     }
+
+    @Test
+    void endInterruptsTheForkedThreadsAsTheCoreScopeDoesWhenItCloses() throws Exception {
+        TestSendContext ctx = TestSendContext.of(3);
+        List<String> events = new CopyOnWriteArrayList<>();
+        Thread forked = forkWaitingForInterrupt(ctx, "ending", events);
+        ctx.end();
+        assertThat(ctx.forkedEnded(Duration.ofSeconds(10))).isTrue();
+        assertThat(forked.isAlive()).isFalse();
+        assertThat(events).containsExactly("forked interrupted");
+        assertThat(ctx.isCancelled()).isFalse(); // an end is no cancel: no hook ran
+    }
+
+    @Test
+    void aTimeoutThatIsNotPositiveOrANegativeIdIsRefusedNamingTheParameter() {
+        assertThatThrownBy(() -> new TestSendContext(null, Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("timeout");
+        assertThatThrownBy(() -> new TestSendContext(RequestId.of(1), Duration.ofSeconds(-1)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("timeout");
+        assertThatThrownBy(() -> new TestSendContext(null, (Duration) null))
+                .isInstanceOf(NullPointerException.class).hasMessageContaining("timeout");
+        assertThatThrownBy(() -> TestSendContext.of(-5))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("id");
+        assertThat(TestSendContext.of(0).requestId()).isEqualTo(RequestId.of(0));
+    }
+
+    @Test
+    void aThrowingCancelHookIsLoggedAndTheOtherHooksAndTheInterruptsStillRun() throws Exception {
+        TestSendContext ctx = TestSendContext.of(4);
+        List<String> events = new CopyOnWriteArrayList<>();
+        forkWaitingForInterrupt(ctx, "hooked", events);
+        ctx.onCancel(() -> {
+            throw new IllegalStateException("hook fails");
+        });
+        ctx.onCancel(() -> events.add("second hook"));
+        ctx.cancel(); // does not throw
+        assertThat(ctx.isCancelled()).isTrue();
+        assertThat(ctx.forkedEnded(Duration.ofSeconds(10))).isTrue();
+        assertThat(events).containsExactly("second hook", "forked interrupted");
+        ctx.onCancel(() -> {
+            throw new IllegalStateException("late hook fails"); // runs at once, and is logged too
+        });
+    }
+
+    @Test
+    void aPassedDeadlineAloneDoesNotCancelTheTestPlaysTheCoreDeadlineThreadWithCancel() throws Exception {
+        TestSendContext ctx = new TestSendContext(null, Duration.ofMillis(1));
+        long end = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (!ctx.deadline().isExpired() && System.nanoTime() < end) {
+            Thread.sleep(5);
+        }
+        assertThat(ctx.deadline().isExpired()).isTrue();
+        assertThat(ctx.isCancelled()).isFalse(); // as the core's context: only its deadline thread's cancel sets it
+        ctx.cancel();
+        assertThat(ctx.isCancelled()).isTrue();
+    }
+
+    /** Forks a thread that waits until interrupted and then adds "forked interrupted"; returns once it waits. */
+    private static Thread forkWaitingForInterrupt(TestSendContext ctx, String purpose, List<String> events)
+            throws InterruptedException {
+        CountDownLatch started = new CountDownLatch(1);
+        Thread t = ctx.fork(purpose, () -> {
+            started.countDown();
+            try {
+                new CountDownLatch(1).await();
+            } catch (InterruptedException e) {
+                events.add("forked interrupted");
+            }
+        });
+        started.await();
+        return t;
+    }
 }
