@@ -348,6 +348,85 @@ class McpClientConnectTest {
         client.close();
     }
 
+    /**
+     * A transport serves one client, once: a second client over a transport already given to one (from the same
+     * builder or a new one) is refused at build time, naming the transport, and the first client is untouched.
+     */
+    @ParameterizedTest
+    @EnumSource(Mode.class)
+    void aSecondClientOverTheSameTransportIsRefusedAtBuildAndTheFirstKeepsWorking(Mode mode) throws Exception {
+        ScriptedTransport t = ScriptedTransport.create(mode);
+        McpClient.Builder b = McpClient.newBuilder(t);
+        try (McpClient first = b.build()) {
+            assertThatThrownBy(b::build).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining(t.describe()).hasMessageContaining("make a new transport");
+            assertThatThrownBy(() -> McpClient.newBuilder(t).build()).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining(t.describe());
+            first.connect();
+            first.ping();
+            assertThat(first.isConnected()).isTrue();
+        }
+    }
+
+    /** Names that reach logs and messages are refused empty or with control characters, naming the setter. */
+    @Test
+    void serverNameAndClientInfoRefuseEmptyNamesAndControlCharacters() {
+        McpClient.Builder b = McpClient.newBuilder(ScriptedTransport.create());
+        assertThatThrownBy(() -> b.serverName("")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("serverName must not be empty");
+        assertThatThrownBy(() -> b.serverName("a\nforged log line")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("serverName must not hold control characters: it has U+000A at index 1");
+        assertThatThrownBy(() -> b.clientInfo(Implementation.of("", "1.0")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("clientInfo name must not be empty");
+        assertThatThrownBy(() -> b.clientInfo(Implementation.of("agent", "1.0\r")))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("clientInfo version");
+        assertThatThrownBy(() -> b.clientInfo(new Implementation("agent", "1.0", "T\u0000", null, null, null)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("clientInfo title");
+        try (McpClient c = b.serverName("my server").clientInfo(Implementation.of("agent", "1.0")).build()) {
+            assertThat(c.serverName()).isEqualTo("my server");
+        }
+    }
+
+    /** A build that fails for another reason (a task support bound elsewhere) does not use the transport up. */
+    @Test
+    void aFailedBuildLeavesTheTransportFree() {
+        ScriptedTransport t = ScriptedTransport.create();
+        McpClientTasksTest.FakeSupport support = new McpClientTasksTest.FakeSupport();
+        try (McpClient owner = McpClient.newBuilder(ScriptedTransport.create()).taskSupport(support).build()) {
+            assertThatThrownBy(() -> McpClient.newBuilder(t).taskSupport(support).build())
+                    .isInstanceOf(IllegalStateException.class).hasMessageContaining("bound");
+        }
+        McpClient.newBuilder(t).build().close();
+    }
+
+    /**
+     * Second line of defence: a transport whose open refuses as already opened (by another owner) is not closed by
+     * the client whose connect failed, so that owner keeps it.
+     */
+    @ParameterizedTest
+    @EnumSource(Mode.class)
+    void aTransportRefusingOpenAsAlreadyOpenedIsNotClosedByTheFailedConnect(Mode mode) {
+        IllegalStateException refused = new IllegalStateException("already opened; a transport is used once");
+        java.util.concurrent.atomic.AtomicInteger closes = new java.util.concurrent.atomic.AtomicInteger();
+        ScriptedTransport t = ScriptedTransport.create(mode).failOpen(refused).onClose(closes::incrementAndGet);
+        McpClient c = McpClient.newBuilder(t).build();
+        assertThatThrownBy(c::connect).isSameAs(refused);
+        assertThat(c.isClosed()).isTrue();
+        c.close();
+        assertThat(closes).hasValue(0);
+    }
+
+    /** Any other open failure still closes the transport (the client owns it). */
+    @Test
+    void aTransportFailingOpenOtherwiseIsClosed() {
+        McpTransportException down = new McpTransportException("cannot start the server");
+        java.util.concurrent.atomic.AtomicInteger closes = new java.util.concurrent.atomic.AtomicInteger();
+        ScriptedTransport t = ScriptedTransport.create().failOpen(down).onClose(closes::incrementAndGet);
+        McpClient c = McpClient.newBuilder(t).build();
+        assertThatThrownBy(c::connect).isSameAs(down);
+        assertThat(closes).hasValue(1);
+    }
+
     @Test
     void connectPassesTheHandshakeDeadlineToOpen() throws Exception {
         long before = System.nanoTime();

@@ -15,6 +15,7 @@ import java.util.NoSuchElementException;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -221,6 +222,37 @@ class McpScopeTest {
             scope.join();
             assertThat(forkInFork.exception()).isInstanceOf(WrongThreadException.class);
         }
+    }
+
+    /** An unnamed thread is described by what it is and its id, not by an empty name. */
+    @Test
+    void aForkFromAnUnnamedThreadNamesTheThreadInTheMessage() throws Exception {
+        try (var scope = McpScope.open(McpScope.Joiner.<Object>awaitAll())) {
+            AtomicReference<Throwable> failure = new AtomicReference<>();
+            AtomicLong id = new AtomicLong();
+            Thread t = Thread.ofVirtual().start(() -> {
+                id.set(Thread.currentThread().threadId());
+                try {
+                    scope.fork(() -> "x");
+                } catch (Throwable e) {
+                    failure.set(e);
+                }
+            });
+            t.join(SECONDS.toMillis(WAIT));
+            assertThat(failure.get()).isInstanceOf(WrongThreadException.class)
+                    .hasMessageStartingWith("an unnamed virtual thread (id " + id.get() + ") may not fork");
+            assertThat(failureOnAnotherThread(() -> scope.fork(() -> "x"))).hasMessageStartingWith("stranger may not");
+        }
+    }
+
+    /** A zero or negative timeout is refused as every other zero or negative duration of the API. */
+    @Test
+    void aZeroOrNegativeTimeoutIsRefused() {
+        assertThatThrownBy(() -> McpScope.open(McpScope.Joiner.awaitAll(), cf -> cf.withTimeout(Duration.ZERO)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("withTimeout must be positive: PT0S");
+        assertThatThrownBy(() -> McpScope.open(McpScope.Joiner.awaitAll(),
+                cf -> cf.withTimeout(Duration.ofMillis(-1)))).isInstanceOf(IllegalArgumentException.class);
+        assertThat(Scope.current()).isNull();
     }
 
     @Test

@@ -55,6 +55,16 @@ class RequestOptionsTest {
         assertThat(RequestOptions.newBuilder().timeout(null).build().timeout()).isEmpty();
     }
 
+    /** The message names the setter the user called, not its parameter. */
+    @Test
+    void aZeroOrNegativeMaximumOfResetTimeoutOnProgressNamesTheSetter() {
+        assertThatThrownBy(() -> RequestOptions.newBuilder().resetTimeoutOnProgress(Duration.ZERO))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("resetTimeoutOnProgress(maxTotal) must be positive: PT0S");
+        assertThatThrownBy(() -> RequestOptions.newBuilder().resetTimeoutOnProgress(Duration.ofSeconds(-1)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageStartingWith("resetTimeoutOnProgress");
+    }
+
     @Test
     void resetTimeoutOnProgressKeepsItsMaximum() {
         RequestOptions o = RequestOptions.newBuilder().resetTimeoutOnProgress(Duration.ofMinutes(5)).build();

@@ -15,6 +15,7 @@ import dev.loommcp.handler.SamplingHandler;
 import dev.loommcp.internal.json.Json;
 import dev.loommcp.internal.session.Paging;
 import dev.loommcp.internal.session.Session;
+import dev.loommcp.internal.session.TransportClaims;
 import dev.loommcp.internal.session.config.SessionConfig;
 import dev.loommcp.internal.session.era.EraVerdictFile;
 import dev.loommcp.internal.session.era.Handshake;
@@ -162,7 +163,8 @@ public final class McpClient implements McpTools, McpSkillServer, McpUtilities, 
     /**
      * Builds an {@link McpClient}; obtained from {@link McpClient#newBuilder(McpTransport)}. Each setting is checked
      * when it is set (the exception named on the setter), so {@link #build()} fails only for a task support bound
-     * elsewhere. Not thread-safe; {@link #build()} may be called once per transport (the client owns it).
+     * elsewhere or a transport already given to a client. Not thread-safe; {@link #build()} succeeds once per
+     * transport (the client owns it).
      */
     public static final class Builder {
         private final McpTransport transport;
@@ -202,12 +204,14 @@ public final class McpClient implements McpTools, McpSkillServer, McpUtilities, 
          * an {@code mcpServers} file). Default none: the server's self-reported {@code serverInfo.name} is reported.
          * Nothing is sent to the server.
          *
-         * @param name the name
+         * @param name the name: not empty, no ISO control characters (it goes into log and exception messages)
          * @return this builder
-         * @throws NullPointerException if {@code name} is {@code null}
+         * @throws NullPointerException     if {@code name} is {@code null}
+         * @throws IllegalArgumentException if {@code name} is empty or holds an ISO control character (such as a
+         *                                  newline)
          */
         public Builder serverName(String name) {
-            this.serverName = Objects.requireNonNull(name, "name");
+            this.serverName = printable(name, "serverName");
             return this;
         }
 
@@ -216,11 +220,21 @@ public final class McpClient implements McpTools, McpSkillServer, McpUtilities, 
          * {@code _meta["io.modelcontextprotocol/clientInfo"]} (modern era). Default: name {@code loom-mcp}, version
          * {@code 0.1.0}.
          *
-         * @param info the identity
+         * @param info the identity; its name and version not empty, and its name, version and title without ISO
+         *             control characters (they go into logs and messages, on both sides)
          * @return this builder
+         * @throws NullPointerException     if {@code info} or its name or version is {@code null}
+         * @throws IllegalArgumentException if its name or version is empty, or its name, version or title holds an
+         *                                  ISO control character (such as a newline)
          */
         public Builder clientInfo(Implementation info) {
-            this.clientInfo = Objects.requireNonNull(info, "info");
+            Objects.requireNonNull(info, "info");
+            printable(info.name(), "clientInfo name");
+            printable(info.version(), "clientInfo version");
+            if (info.title() != null) {
+                printable(info.title(), "clientInfo title");
+            }
+            this.clientInfo = info;
             return this;
         }
 
@@ -578,10 +592,18 @@ public final class McpClient implements McpTools, McpSkillServer, McpUtilities, 
          * {@link #taskSupport task support} is bound to the new client here.
          *
          * @return the client
-         * @throws IllegalStateException if the installed task support is already bound to another client
+         * @throws IllegalStateException if the transport was already given to another client (by this builder or
+         *                               another: a transport serves one client, once; make a new transport for each
+         *                               client), or if the installed task support is already bound to another client
          */
         public McpClient build() {
-            return new McpClient(config(), serverName);
+            TransportClaims.claim(transport);
+            try {
+                return new McpClient(config(), serverName);
+            } catch (RuntimeException | Error e) {
+                TransportClaims.release(transport); // no client got it
+                throw e;
+            }
         }
 
         /** The settings as the session takes them (package-private: the core's own tests build sessions with it). */
@@ -597,6 +619,21 @@ public final class McpClient implements McpTools, McpSkillServer, McpUtilities, 
         private static long atLeastOne(long value, String what) {
             if (value < 1) {
                 throw new IllegalArgumentException(what + " must be at least 1: " + value);
+            }
+            return value;
+        }
+
+        /** A user-given name that reaches logs and messages: not empty, no ISO control character. */
+        private static String printable(String value, String what) {
+            Objects.requireNonNull(value, what);
+            if (value.isEmpty()) {
+                throw new IllegalArgumentException(what + " must not be empty");
+            }
+            for (int i = 0; i < value.length(); i++) {
+                if (Character.isISOControl(value.charAt(i))) {
+                    throw new IllegalArgumentException(what + " must not hold control characters: it has U+"
+                            + String.format("%04X", (int) value.charAt(i)) + " at index " + i);
+                }
             }
             return value;
         }

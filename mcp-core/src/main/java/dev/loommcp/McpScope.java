@@ -260,7 +260,7 @@ public final class McpScope<T, R> implements AutoCloseable {
 
     private void checkOwner(String what) {
         if (Thread.currentThread() != owner) {
-            throw new WrongThreadException(Thread.currentThread().getName() + " may not " + what + " " + purpose
+            throw new WrongThreadException(Scope.threadName() + " may not " + what + " " + purpose
                     + ": only the thread that opened it may");
         }
     }
@@ -458,12 +458,17 @@ public final class McpScope<T, R> implements AutoCloseable {
          * Returns this configuration with a timeout: the scope's deadline is that long after {@code open}, and never
          * later than the deadline of the request the owner runs in. Default: none (only that request's deadline).
          *
-         * @param timeout the timeout; zero or negative gives a deadline that has passed already
+         * @param timeout the timeout, positive
          * @return the new configuration
-         * @throws NullPointerException if {@code timeout} is {@code null}
+         * @throws NullPointerException     if {@code timeout} is {@code null}
+         * @throws IllegalArgumentException if {@code timeout} is zero or negative (a scope cancelled from birth)
          */
         public Configuration withTimeout(Duration timeout) {
-            return new Configuration(name, Objects.requireNonNull(timeout, "timeout"));
+            Objects.requireNonNull(timeout, "timeout");
+            if (timeout.isZero() || timeout.isNegative()) {
+                throw new IllegalArgumentException("withTimeout must be positive: " + timeout);
+            }
+            return new Configuration(name, timeout);
         }
 
         @Override

@@ -301,7 +301,7 @@ public final class RequestOptions {
          */
         public Builder resetTimeoutOnProgress(@Nullable Duration maxTotal) {
             if (maxTotal != null && (maxTotal.isZero() || maxTotal.isNegative())) {
-                throw new IllegalArgumentException("maxTotal must be positive: " + maxTotal);
+                throw new IllegalArgumentException("resetTimeoutOnProgress(maxTotal) must be positive: " + maxTotal);
             }
             this.resetTimeoutOnProgress = true;
             this.maxTotalTimeout = maxTotal;

@@ -29,10 +29,11 @@
  * Every other parameter must not be {@code null}: the call throws {@link java.lang.NullPointerException} at once
  * (the asynchronous variants too, instead of returning a failed future), before anything is sent, with the
  * parameter's name as its message. {@link dev.loommcp.RequestOptions} are never {@code null}: pass
- * {@link dev.loommcp.RequestOptions#DEFAULT} for none. Accessors return {@code null} only where documented
- * ({@link dev.loommcp.McpClient#protocolVersion()} and the other handshake results before
- * {@link dev.loommcp.McpClient#connect()}); the optional values of {@link dev.loommcp.RequestOptions} are
- * {@link java.util.Optional}, and its {@code meta()} is empty when none was set.
+ * {@link dev.loommcp.RequestOptions#DEFAULT} for none. Accessors of a state that may be unset return
+ * {@link java.util.Optional}, never {@code null}: {@link dev.loommcp.McpClient#protocolVersion()} and the other
+ * handshake results are {@link java.util.Optional#empty() empty} before {@link dev.loommcp.McpClient#connect()}
+ * completed; the optional values of {@link dev.loommcp.RequestOptions} are {@link java.util.Optional} too, and its
+ * {@code meta()} is empty when none was set. Only record components are {@code null} when absent (below).
  *
  * <h2>Nullness</h2>
  * This package is {@link org.jspecify.annotations.NullMarked @NullMarked}: a type in a signature excludes

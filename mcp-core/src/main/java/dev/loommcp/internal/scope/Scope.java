@@ -398,8 +398,12 @@ public final class Scope<T, R> implements AutoCloseable {
         return new IllegalStateException(name + " is closed: nothing more starts in it (" + purpose + ")");
     }
 
-    /** The calling thread for a message: its name, or what it is when it has none. */
-    static String threadName() {
+    /**
+     * The calling thread for a message: its name, or what it is when it has none.
+     *
+     * @return the description
+     */
+    public static String threadName() {
         Thread t = Thread.currentThread();
         String n = t.getName();
         return n.isEmpty() ? "an unnamed " + (t.isVirtual() ? "virtual" : "platform") + " thread (id " + t.threadId()

@@ -140,7 +140,7 @@ public final class Session {
         this.eraSetup = new EraSetup(transport, config.protocolMode(), config.eraVerdictFile(),
                 config.probeTimeout(), handshake, envelope, new SessionHosts.EraHost(life, transport, sink, pending,
                         (m, p, o) -> calls.call(m, p, o, true, null, null), modern, d -> discover = d,
-                        r -> initializeResult = r));
+                        r -> initializeResult = r, release::transportRefusedOpen));
     }
 
     // ------------------------------------------------------------------------------------------------ life cycle

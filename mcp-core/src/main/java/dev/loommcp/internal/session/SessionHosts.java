@@ -21,6 +21,7 @@ import dev.loommcp.schema.ProgressNotification;
 import dev.loommcp.schema.ServerCapabilities;
 import dev.loommcp.Deadline;
 import dev.loommcp.spi.McpTransport;
+import dev.loommcp.spi.TransportContext;
 import java.time.Duration;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -59,15 +60,18 @@ final class SessionHosts {
         private final ModernRequests modern;
         private final Consumer<DiscoverResult> onDiscover;
         private final Consumer<InitializeResult> onInitialized;
+        private final Runnable onRefusedOpen;
 
         /**
          * @param handshakeCall one request of the handshake through the life of a call
          * @param onDiscover    takes an adopted {@code server/discover} result
          * @param onInitialized takes the checked {@code initialize} result
+         * @param onRefusedOpen told when the transport's {@code open} threw {@link IllegalStateException} (opened
+         *                      before, by another client): the client then must not close it
          */
         EraHost(ClientLife life, McpTransport transport, SessionSink sink, Map<Long, PendingCall> pending,
                 Handshake.RawCall handshakeCall, ModernRequests modern, Consumer<DiscoverResult> onDiscover,
-                Consumer<InitializeResult> onInitialized) {
+                Consumer<InitializeResult> onInitialized, Runnable onRefusedOpen) {
             this.life = life;
             this.transport = transport;
             this.sink = sink;
@@ -76,11 +80,22 @@ final class SessionHosts {
             this.modern = modern;
             this.onDiscover = onDiscover;
             this.onInitialized = onInitialized;
+            this.onRefusedOpen = onRefusedOpen;
+        }
+
+        /** Opens the transport; a refusal as already opened marks it as not this client's before it is rethrown. */
+        private void openTransport(TransportContext context) throws InterruptedException {
+            try {
+                transport.open(context);
+            } catch (IllegalStateException e) {
+                onRefusedOpen.run();
+                throw e;
+            }
         }
 
         @Override
         public void open(Deadline deadline) throws InterruptedException {
-            transport.open(life.transportContext(sink, deadline));
+            openTransport(life.transportContext(sink, deadline));
         }
 
         @Override
@@ -117,7 +132,7 @@ final class SessionHosts {
 
         @Override
         public void open(Deadline deadline, ProbeSink sink) throws InterruptedException {
-            transport.open(life.transportContext(sink, deadline));
+            openTransport(life.transportContext(sink, deadline));
         }
 
         @Override

@@ -22,6 +22,8 @@ final class SessionRelease implements Runnable {
     private final McpTransport transport;
     private final Events observed;
     private final Subscriptions subscriptions;
+    /** Set when the transport refused to open as already opened (by another client): then it is not ours to close. */
+    private volatile boolean notOurs;
 
     SessionRelease(ClientLife life, Map<Long, PendingCall> pending, TaskBridge tasks, McpTransport transport,
                    Events observed, Subscriptions subscriptions) {
@@ -31,6 +33,14 @@ final class SessionRelease implements Runnable {
         this.transport = transport;
         this.observed = observed;
         this.subscriptions = subscriptions;
+    }
+
+    /**
+     * Marks the transport as not this client's: its {@code open} threw {@link IllegalStateException} (it was opened
+     * before, by another client), so the release leaves it open for the client that owns it.
+     */
+    void transportRefusedOpen() {
+        notOurs = true;
     }
 
     /**
@@ -53,10 +63,12 @@ final class SessionRelease implements Runnable {
         life.cancelWork();
         // a notifications/cancelled already queued goes out before the transport closes: the transport's close()
         // lets its one-way sends finish, bounded
-        try {
-            transport.close();
-        } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "closing the transport failed", e);
+        if (!notOurs) {
+            try {
+                transport.close();
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.WARNING, "closing the transport failed", e);
+            }
         }
         observed.transportClosed(cause);
         // then the transport's threads are cancelled too, and every thread of the tree is awaited (the closing
