@@ -8,6 +8,7 @@ import static dev.loommcp.internal.scope.Forks.blockUntilInterrupted;
 import dev.loommcp.testing.LeakCheck;
 import dev.loommcp.internal.scope.Forks;
 import dev.loommcp.internal.scope.Scope;
+import dev.loommcp.internal.scope.ScopeThreads;
 import dev.loommcp.internal.scope.Joiner;
 import java.time.Duration;
 import java.util.List;
@@ -252,7 +253,7 @@ class McpScopeTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("withTimeout must be positive: PT0S");
         assertThatThrownBy(() -> McpScope.open(McpScope.Joiner.awaitAll(),
                 cf -> cf.withTimeout(Duration.ofMillis(-1)))).isInstanceOf(IllegalArgumentException.class);
-        assertThat(Scope.current()).isNull();
+        assertThat(ScopeThreads.current()).isNull();
     }
 
     @Test
@@ -308,7 +309,7 @@ class McpScopeTest {
                 .isInstanceOf(NullPointerException.class).hasMessage("name");
         assertThatThrownBy(() -> McpScope.open(McpScope.Joiner.awaitAll(), cf -> cf.withTimeout(null)))
                 .isInstanceOf(NullPointerException.class).hasMessage("timeout");
-        assertThat(Scope.current()).isNull();
+        assertThat(ScopeThreads.current()).isNull();
     }
 
     // -------------------------------------------------------------------------------------------- the tree
@@ -323,8 +324,8 @@ class McpScopeTest {
             try (var scope = McpScope.open(McpScope.Joiner.<String>allSuccessfulOrThrow(),
                     cf -> cf.withTimeout(Duration.ofHours(1)))) {
                 scope.fork(() -> {
-                    assertThat(Scope.current().parent()).isSameAs(request);
-                    assertThat(Scope.current().deadline()).isEqualTo(request.deadline());
+                    assertThat(ScopeThreads.current().parent()).isSameAs(request);
+                    assertThat(ScopeThreads.current().deadline()).isEqualTo(request.deadline());
                     return Forks.<String>blockUntilInterrupted(started, interrupts).call();
                 });
                 assertThatThrownBy(scope::join).isInstanceOf(McpScope.TimeoutException.class);
@@ -359,6 +360,6 @@ class McpScopeTest {
         assertThatThrownBy(outer::close).isInstanceOf(IllegalStateException.class);
         assertThat(inner.isCancelled()).isTrue();
         inner.close();
-        assertThat(Scope.current()).isNull();
+        assertThat(ScopeThreads.current()).isNull();
     }
 }

@@ -1,6 +1,7 @@
 package dev.loommcp;
 
 import dev.loommcp.internal.scope.Scope;
+import dev.loommcp.internal.scope.ScopeThreads;
 import dev.loommcp.internal.scope.ScopeCancelledException;
 import dev.loommcp.internal.scope.ScopeTimeoutException;
 import dev.loommcp.internal.scope.ScopeFailedException;
@@ -260,7 +261,7 @@ public final class McpScope<T, R> implements AutoCloseable {
 
     private void checkOwner(String what) {
         if (Thread.currentThread() != owner) {
-            throw new WrongThreadException(Scope.threadName() + " may not " + what + " " + purpose
+            throw new WrongThreadException(ScopeThreads.threadName() + " may not " + what + " " + purpose
                     + ": only the thread that opened it may");
         }
     }

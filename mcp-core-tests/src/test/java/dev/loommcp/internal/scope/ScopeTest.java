@@ -469,7 +469,7 @@ class ScopeTest {
         });
         assertThat(started.await(WAIT, SECONDS)).isTrue();
         assertThat(s.closeWithin(Deadline.after(Duration.ofMillis(100)))).isFalse();
-        assertThat(Scope.current()).as("closed, though a fork still runs").isNull();
+        assertThat(ScopeThreads.current()).as("closed, though a fork still runs").isNull();
         assertThat(s.runningForks()).isEqualTo(1);
         release.countDown();
         s.close();
@@ -642,21 +642,21 @@ class ScopeTest {
 
     @Test
     void currentIsTheScopeInItsOwnerAndInItsForks() throws Exception {
-        assertThat(Scope.current()).isNull();
+        assertThat(ScopeThreads.current()).isNull();
         try (Scope<Object, Void> s = openAwaitAll()) {
-            assertThat(Scope.current()).isSameAs(s);
-            Subtask<Object> seen = s.fork("looker", Scope::current);
-            Subtask<Object> seenOnPlatform = s.forkPlatform("looker", Scope::current);
+            assertThat(ScopeThreads.current()).isSameAs(s);
+            Subtask<Object> seen = s.fork("looker", ScopeThreads::current);
+            Subtask<Object> seenOnPlatform = s.forkPlatform("looker", ScopeThreads::current);
             s.join();
             assertThat(seen.get()).isSameAs(s);
             assertThat(seenOnPlatform.get()).isSameAs(s);
             try (Scope<Object, Void> inner = Scope.open("inner", Joiner.awaitAll(), Deadline.NONE)) {
-                assertThat(Scope.current()).isSameAs(inner);
+                assertThat(ScopeThreads.current()).isSameAs(inner);
                 assertThat(inner.parent()).isSameAs(s);
             }
-            assertThat(Scope.current()).isSameAs(s);
+            assertThat(ScopeThreads.current()).isSameAs(s);
         }
-        assertThat(Scope.current()).isNull();
+        assertThat(ScopeThreads.current()).isNull();
     }
 
     @Test
@@ -691,11 +691,11 @@ class ScopeTest {
         assertThat(inner.isCancelled()).isTrue();
         assertThat(inner.runningForks()).as("the inner scope was closed too").isZero();
         assertThat(interrupts).hasValue(1);
-        assertThat(Scope.current()).as("the thread is in no scope").isNull();
+        assertThat(ScopeThreads.current()).as("the thread is in no scope").isNull();
         assertThatThrownBy(() -> inner.fork("late", () -> null)).isInstanceOf(IllegalStateException.class);
 
         inner.close(); // the try-with-resources of the inner scope: already closed, nothing to do
-        assertThat(Scope.current()).isNull();
+        assertThat(ScopeThreads.current()).isNull();
         try (Scope<Object, Void> next = openAwaitAll()) {
             assertThat(next.parent()).as("a new scope does not land under a closed one").isNull();
         }
@@ -707,13 +707,13 @@ class ScopeTest {
             s.cancel();
             assertThatThrownBy(() -> Scope.open("child", Joiner.awaitAll(), Deadline.NONE))
                     .isInstanceOf(IllegalStateException.class).hasMessageContaining("test");
-            assertThat(Scope.current()).isSameAs(s);
+            assertThat(ScopeThreads.current()).isSameAs(s);
         }
         Scope<Object, Void> closed = openAwaitAll();
         closed.close();
         assertThatThrownBy(() -> Scope.open("child", Joiner.awaitAll(), Deadline.NONE, closed, null))
                 .isInstanceOf(IllegalStateException.class);
-        assertThat(Scope.current()).isNull();
+        assertThat(ScopeThreads.current()).isNull();
     }
 
     // -------------------------------------------------------------------------------------------- threads
@@ -736,11 +736,11 @@ class ScopeTest {
     @Test
     void anUnconfinedScopeAcceptsForksFromAnyThreadAndIsNotCurrent() throws Exception {
         Scope<Object, Void> client = Scope.openUnconfined("client");
-        assertThat(Scope.current()).isNull();
+        assertThat(ScopeThreads.current()).isNull();
         CountDownLatch started = new CountDownLatch(2);
         AtomicInteger interrupts = new AtomicInteger();
         assertThat(callOn(() -> client.fork("reader", blockUntilInterrupted(started, interrupts)))).isNotNull();
-        Subtask<Object> seen = client.fork("looker", Scope::current);
+        Subtask<Object> seen = client.fork("looker", ScopeThreads::current);
         client.forkPlatform("pipe", blockUntilInterrupted(started, interrupts));
         assertThat(started.await(WAIT, SECONDS)).isTrue();
         assertThatThrownBy(client::join).isInstanceOf(IllegalStateException.class);
@@ -757,7 +757,7 @@ class ScopeTest {
         AtomicReference<Scope<?, ?>> seen = new AtomicReference<>();
         try (Scope<Object, Void> s = openAwaitAll()) {
             Thread t = callOn(() -> s.start("exchange", () -> {
-                seen.set(Scope.current());
+                seen.set(ScopeThreads.current());
                 try {
                     release.await();
                 } catch (InterruptedException e) {

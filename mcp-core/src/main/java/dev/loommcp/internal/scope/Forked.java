@@ -25,7 +25,7 @@ final class Forked<U> implements Subtask<U>, Runnable {
 
     @Override
     public void run() {
-        Scope.entered(scope);
+        ScopeThreads.entered(scope);
         Throwable uncaught = null;
         // a subtask that completes once its scope was cancelled stays UNAVAILABLE, as the JDK's does: the join
         // reports the outcome the joiner saw, not a failure the cancel caused
@@ -45,7 +45,7 @@ final class Forked<U> implements Subtask<U>, Runnable {
             }
             uncaught = subtask ? null : t;
         } finally {
-            Scope.left();
+            ScopeThreads.left();
             try {
                 if (subtask && scope.isOpen() && scope.onComplete(this)) {
                     scope.cancelForJoiner();

@@ -38,7 +38,7 @@ public final class RequestScope implements CancelAware {
      * @return the scope, or {@code null}
      */
     public static Scope<?, ?> currentOf(Object client) {
-        for (Scope<?, ?> s = Scope.current(); s != null; s = s.parent()) {
+        for (Scope<?, ?> s = ScopeThreads.current(); s != null; s = s.parent()) {
             if (s.attachment() instanceof RequestScope r && r.client == client) {
                 return s;
             }
@@ -52,7 +52,7 @@ public final class RequestScope implements CancelAware {
      * @return the scope, or {@code null}
      */
     public static Scope<?, ?> current() {
-        for (Scope<?, ?> s = Scope.current(); s != null; s = s.parent()) {
+        for (Scope<?, ?> s = ScopeThreads.current(); s != null; s = s.parent()) {
             if (s.attachment() instanceof RequestScope) {
                 return s;
             }

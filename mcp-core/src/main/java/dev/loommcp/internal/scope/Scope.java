@@ -29,7 +29,7 @@ import dev.loommcp.Registration;
  * {@link Joiner}, {@link #fork} returns a {@link Subtask}, {@link #join} waits within the scope's {@link Deadline},
  * {@link #cancel} interrupts every fork, and {@link #close} returns only when every fork has ended.
  *
- * <p><b>The tree.</b> A scope is opened as a child of the scope the opening thread is in ({@link #current()}: the
+ * <p><b>The tree.</b> A scope is opened as a child of the scope the opening thread is in ({@link ScopeThreads#current()}: the
  * scope whose owner it is, or that forked it), else as a child of the parent given to {@link #open}. Cancelling a
  * scope cancels its children; a child's deadline is never later than its parent's. loom-mcp builds one tree: the
  * client's scope owns the session's long-lived threads; a request's scope owns every thread started for that
@@ -44,7 +44,7 @@ import dev.loommcp.Registration;
  *
  * <p><b>Confinement.</b> A {@linkplain #open confined} scope (a request's, a user's fan-out) accepts forks only from
  * its owner (the thread that opened it) and from its own forks, and only its owner may join and close it; opening one
- * makes it the owner's {@link #current()} scope until it closes, and scopes must close in the reverse order of
+ * makes it the owner's {@link ScopeThreads#current()} scope until it closes, and scopes must close in the reverse order of
  * opening ({@link IllegalStateException} otherwise, after the scope was closed). An unconfined scope (the client's,
  * which owns threads started from any thread that uses the client) accepts forks from any thread and is not the
  * current scope of the thread that opened it.
@@ -55,8 +55,6 @@ import dev.loommcp.Registration;
  * @param <R> the result type of {@link #join}
  */
 public final class Scope<T, R> implements AutoCloseable {
-
-    private static final ThreadLocal<Scope<?, ?>> CURRENT = new ThreadLocal<>();
 
     private static final System.Logger LOG = System.getLogger("dev.loommcp.client");
 
@@ -144,12 +142,12 @@ public final class Scope<T, R> implements AutoCloseable {
         this.parent = parent;
         this.deadline = parent == null ? deadline : deadline.earliest(parent.deadline);
         this.owner = confined ? Thread.currentThread() : null;
-        this.previous = confined ? CURRENT.get() : null;
+        this.previous = confined ? ScopeThreads.CURRENT.get() : null;
         this.attachment = attachment;
     }
 
     /**
-     * Opens a confined scope owned by the calling thread, as a child of {@link #current()} (else of
+     * Opens a confined scope owned by the calling thread, as a child of {@link ScopeThreads#current()} (else of
      * {@code fallbackParent}), and makes it the calling thread's current scope until {@link #close()}.
      *
      * @param name           what the scope is for (thread dumps, messages)
@@ -167,7 +165,7 @@ public final class Scope<T, R> implements AutoCloseable {
      */
     public static <T, R> Scope<T, R> open(String name, Joiner<? super T, ? extends R> joiner, Deadline deadline,
                                           Scope<?, ?> fallbackParent, Object attachment) {
-        Scope<?, ?> current = CURRENT.get();
+        Scope<?, ?> current = ScopeThreads.CURRENT.get();
         Scope<T, R> s = new Scope<>(Objects.requireNonNull(name, "name"), Objects.requireNonNull(joiner, "joiner"),
                 current != null ? current : fallbackParent, Objects.requireNonNull(deadline, "deadline"), true,
                 attachment);
@@ -176,12 +174,12 @@ public final class Scope<T, R> implements AutoCloseable {
         } else if (fallbackParent.isCancelled()) { // joins the fallback parent's children lazily: ensureAttached
             throw new IllegalStateException(fallbackParent.name + " has ended: " + name + " was not opened");
         }
-        CURRENT.set(s);
+        ScopeThreads.CURRENT.set(s);
         return s;
     }
 
     /**
-     * Opens a confined scope owned by the calling thread, as a child of {@link #current()}; see
+     * Opens a confined scope owned by the calling thread, as a child of {@link ScopeThreads#current()}; see
      * {@link #open(String, Joiner, Deadline, Scope, Object)}.
      *
      * @param name     what the scope is for
@@ -229,32 +227,6 @@ public final class Scope<T, R> implements AutoCloseable {
             }
         }
         return s;
-    }
-
-    /**
-     * Returns whether the calling thread was started by {@code root} or by a scope under it (a fork anywhere in its
-     * tree).
-     *
-     * @param root the scope
-     * @return {@code true} for a thread of the tree
-     */
-    public static boolean inTree(Scope<?, ?> root) {
-        for (Scope<?, ?> s = FORK_OF.get(); s != null; s = s.parent) {
-            if (s == root) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /**
-     * Returns the innermost scope the calling thread is in: the last confined scope it opened and has not closed,
-     * else the scope that forked it; {@code null} when none.
-     *
-     * @return the scope, or {@code null}
-     */
-    public static Scope<?, ?> current() {
-        return CURRENT.get();
     }
 
     private void attach() {
@@ -305,7 +277,7 @@ public final class Scope<T, R> implements AutoCloseable {
         if (Thread.currentThread() == owner) {
             return true;
         }
-        for (Scope<?, ?> s = CURRENT.get(); s != null; s = s.parent) {
+        for (Scope<?, ?> s = ScopeThreads.CURRENT.get(); s != null; s = s.parent) {
             if (s == this) {
                 return true;
             }
@@ -374,7 +346,7 @@ public final class Scope<T, R> implements AutoCloseable {
         Objects.requireNonNull(purpose, "purpose");
         Objects.requireNonNull(task, "task");
         if (owner != null && !containsCallingThread()) {
-            throw new IllegalStateException(threadName() + " may not fork in " + name
+            throw new IllegalStateException(ScopeThreads.threadName() + " may not fork in " + name
                     + ": only its owner and its forks may");
         }
         if (state == State.CLOSED) {
@@ -396,18 +368,6 @@ public final class Scope<T, R> implements AutoCloseable {
 
     private IllegalStateException closed(String purpose) {
         return new IllegalStateException(name + " is closed: nothing more starts in it (" + purpose + ")");
-    }
-
-    /**
-     * The calling thread for a message: its name, or what it is when it has none.
-     *
-     * @return the description
-     */
-    public static String threadName() {
-        Thread t = Thread.currentThread();
-        String n = t.getName();
-        return n.isEmpty() ? "an unnamed " + (t.isVirtual() ? "virtual" : "platform") + " thread (id " + t.threadId()
-                + ")" : n;
     }
 
     private Thread launch(String purpose, Forked<?> f, boolean platform) {
@@ -659,7 +619,7 @@ public final class Scope<T, R> implements AutoCloseable {
         boolean ended = end(deadline);
         if (owner != null) {
             if (openedInside != null) {
-                CURRENT.set(previous);
+                ScopeThreads.CURRENT.set(previous);
             }
             if (openedInside == null || !openedInside.isEmpty()) {
                 throw new IllegalStateException(name + " was closed while "
@@ -675,11 +635,11 @@ public final class Scope<T, R> implements AutoCloseable {
      * owner's chain of current scopes (a scope opened before it was closed out of order and took this one along).
      */
     private List<Scope<?, ?>> openedInside() {
-        if (CURRENT.get() == this) {
+        if (ScopeThreads.CURRENT.get() == this) {
             return List.of(); // the usual case, without a list
         }
         List<Scope<?, ?>> inside = new ArrayList<>();
-        for (Scope<?, ?> s = CURRENT.get(); s != null; s = s.previous) {
+        for (Scope<?, ?> s = ScopeThreads.CURRENT.get(); s != null; s = s.previous) {
             if (s == this) {
                 return inside;
             }
@@ -716,7 +676,7 @@ public final class Scope<T, R> implements AutoCloseable {
 
     private boolean awaitTree(Deadline until, boolean[] interrupted) {
         // a fork closing its own (unconfined) scope cannot wait for itself
-        int self = FORK_OF.get() == this ? 1 : 0;
+        int self = ScopeThreads.forkOf() == this ? 1 : 0;
         if (!awaitForks(until, self, interrupted)) {
             return false;
         }
@@ -820,21 +780,6 @@ public final class Scope<T, R> implements AutoCloseable {
     @Override
     public String toString() {
         return name + " (" + state.name().toLowerCase(java.util.Locale.ROOT) + ", " + running + " running)";
-    }
-
-    /** The scope whose fork the current thread is (not changed by scopes the fork opens). */
-    private static final ThreadLocal<Scope<?, ?>> FORK_OF = new ThreadLocal<>();
-
-    /** Makes {@code scope} the calling fork's current scope and the one that started it. */
-    static void entered(Scope<?, ?> scope) {
-        CURRENT.set(scope);
-        FORK_OF.set(scope);
-    }
-
-    /** The calling fork has run its task: it is in no scope any more. */
-    static void left() {
-        CURRENT.remove();
-        FORK_OF.remove();
     }
 
     /** Whether the scope is neither cancelled nor closed. */

@@ -12,6 +12,7 @@ import dev.loommcp.RequestOptions;
 import dev.loommcp.internal.scope.RequestScope;
 import dev.loommcp.Registration;
 import dev.loommcp.internal.scope.Scope;
+import dev.loommcp.internal.scope.ScopeThreads;
 import dev.loommcp.internal.scope.Joiner;
 import dev.loommcp.internal.session.base.CallContext;
 import dev.loommcp.internal.session.base.CancelSignal;
@@ -130,7 +131,7 @@ final class CallLife {
     Scope<Object, Void> openScope(String method, RequestOptions options, Deadline start) {
         Deadline deadline = options.resetTimeoutOnProgress() ? Deadlines.hardLimit(options, start)
                 : deadlineOf(options, start);
-        Scope<?, ?> outer = Scope.current();
+        Scope<?, ?> outer = ScopeThreads.current();
         if (outer != null && outer.isCancelled()) {
             throw new McpCancelledException(method + " not sent: the scope it was called in has ended ("
                     + outer.endedBy() + ")");
@@ -179,7 +180,7 @@ final class CallLife {
         long start = System.nanoTime();
         // the scope the call runs in: its request's (opened by the wire path), or, for the handshake, whatever scope
         // the connecting thread is in; its deadline bounds the call, its end cancels it
-        Scope<?, ?> scope = Scope.current();
+        Scope<?, ?> scope = ScopeThreads.current();
         RequestScope ours = scope != null && scope.attachment() instanceof RequestScope r && r.isOf(life) ? r : null;
         Deadline deadline;
         Deadline hardDeadline;

@@ -4,6 +4,7 @@ import dev.loommcp.McpClosedException;
 import dev.loommcp.internal.concurrent.McpThreads;
 import dev.loommcp.internal.scope.RequestScope;
 import dev.loommcp.internal.scope.Scope;
+import dev.loommcp.internal.scope.ScopeThreads;
 import dev.loommcp.internal.session.inbound.InboundDispatcher;
 import dev.loommcp.Deadline;
 import dev.loommcp.spi.TransportContext;
@@ -186,7 +187,7 @@ final class ClientLife {
     void close(Throwable cause, Runnable release) {
         if (markClosed(cause)) {
             release(release);
-        } else if (!closeGate.isReleasing(Thread.currentThread()) && !Scope.inTree(clientScope)) {
+        } else if (!closeGate.isReleasing(Thread.currentThread()) && !ScopeThreads.inTree(clientScope)) {
             closeGate.awaitReleased(); // every close returns with the client released, not only the first
         }
     }

@@ -20,7 +20,7 @@ class ScopeSmokeTest {
             s.fork("b", () -> 2);
             assertThat(s.join()).extracting(Subtask::get).containsExactly(1, 2);
         }
-        assertThat(Scope.current()).isNull();
+        assertThat(ScopeThreads.current()).isNull();
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.loommcp.internal.session.inbound;
 
+import dev.loommcp.internal.scope.ScopeThreads;
 import dev.loommcp.event.McpClientListener;
 import dev.loommcp.McpProtocolException;
 import dev.loommcp.internal.concurrent.BoundedQueue;
@@ -294,7 +295,7 @@ public final class InboundDispatcher {
         try {
             // queued (a transport with a blocking exchange runs it on its own thread): the reader never waits here
             transport.send(m, new CallContext(host.defaultDeadline(), id, false, null,
-                    dev.loommcp.internal.scope.Scope.current())); // the handler's scope owns the answer's send
+                    dev.loommcp.internal.scope.ScopeThreads.current())); // the handler's scope owns the answer's send
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (RuntimeException e) {
