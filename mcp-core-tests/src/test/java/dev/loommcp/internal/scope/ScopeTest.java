@@ -660,6 +660,56 @@ class ScopeTest {
     }
 
     @Test
+    void aForkKnowsTheScopeThatStartedItAlsoInsideScopesItOpensItself() throws Exception {
+        try (Scope<Object, Void> s = Scope.openUnconfined("root-of-test")) {
+            Subtask<Object> seen = null;
+            try (Scope<Object, Void> confined = Scope.open("confined", Joiner.awaitAll(), Deadline.NONE, s, null)) {
+                assertThat(ScopeThreads.inTree(s)).as("the owner is not a fork of the tree").isFalse();
+                seen = confined.fork("nester", () -> {
+                    List<Boolean> inTree = new ArrayList<>();
+                    inTree.add(ScopeThreads.inTree(s));
+                    try (Scope<Object, Void> own = Scope.open("own", Joiner.awaitAll(), Deadline.NONE)) {
+                        try (Scope<Object, Void> deeper = Scope.open("deeper", Joiner.awaitAll(), Deadline.NONE)) {
+                            inTree.add(ScopeThreads.inTree(s));
+                            inTree.add(ScopeThreads.forkOf() == confined);
+                        }
+                        inTree.add(ScopeThreads.current() == own);
+                    }
+                    inTree.add(ScopeThreads.current() == confined);
+                    return inTree;
+                });
+                confined.join();
+            }
+            assertThat(seen.get()).isEqualTo(List.of(true, true, true, true, true));
+        }
+    }
+
+    @Test
+    void aThreadOutsideEveryScopeLeavesNoTraceAndOneThatEndsInAScopeIsSweptOut() throws Exception {
+        int before = ScopeThreads.threadsInScopes();
+        List<Object> seenOutside = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Thread outside = Thread.ofVirtual().start(() -> {
+            seenOutside.add(String.valueOf(ScopeThreads.current()));
+            seenOutside.add(ScopeThreads.inTree(Scope.openUnconfined("never-forked")));
+        });
+        outside.join();
+        assertThat(seenOutside).containsExactly("null", false);
+        assertThat(ScopeThreads.threadsInScopes()).as("asking costs no entry").isEqualTo(before);
+
+        // a thread that ends without closing its scope (an application's McpScope left open) ...
+        Thread leaker = Thread.ofVirtual().start(() -> Scope.open("left-open", Joiner.awaitAll(), Deadline.NONE));
+        leaker.join();
+        assertThat(ScopeThreads.threadsInScopes()).isEqualTo(before + 1);
+        // ... is dropped by the sweep that the next entries bring
+        for (int i = 0; i < ScopeThreads.SWEEP_EVERY; i++) {
+            try (Scope<Object, Void> s = openAwaitAll()) {
+                assertThat(ScopeThreads.current()).isSameAs(s);
+            }
+        }
+        assertThat(ScopeThreads.threadsInScopes()).isEqualTo(before);
+    }
+
+    @Test
     void aChildDeadlineIsNeverLaterThanItsParents() {
         Deadline parentDeadline = Deadline.after(Duration.ofHours(1));
         try (Scope<Object, Void> s = Scope.open("parent", Joiner.awaitAll(), parentDeadline)) {

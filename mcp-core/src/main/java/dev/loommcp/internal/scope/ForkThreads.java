@@ -37,7 +37,11 @@ final class ForkThreads {
         }
     }
 
-    private static final ThreadLocal<Launch> LAUNCH = new ThreadLocal<>();
+    /**
+     * The fork each thread is starting now, by the starting thread (a map, not a {@code ThreadLocal}: the first
+     * thread-local of a fresh thread creates its whole thread-local map; see {@link ScopeThreads}).
+     */
+    private static final ConcurrentHashMap<Thread, Launch> LAUNCH = new ConcurrentHashMap<>();
 
     private volatile ExecutorService virtualThreads;
     private volatile ExecutorService platformThreads;
@@ -85,7 +89,8 @@ final class ForkThreads {
      */
     Thread start(ExecutorService executor, String purpose, Runnable task) {
         Launch launch = new Launch(purpose);
-        LAUNCH.set(launch);
+        Thread me = Thread.currentThread();
+        LAUNCH.put(me, launch);
         try {
             executor.execute(task); // the executor asks its factory for the thread on this thread: see made()
             Thread t = launch.thread;
@@ -100,12 +105,12 @@ final class ForkThreads {
             McpThreads.forgetUnstarted(launch.thread);
             throw e;
         } finally {
-            LAUNCH.remove();
+            LAUNCH.remove(me);
         }
     }
 
     private static Thread made(Runnable r, boolean platform) {
-        Launch l = LAUNCH.get();
+        Launch l = LAUNCH.get(Thread.currentThread());
         String purpose = l == null ? "fork" : l.purpose;
         Thread t = platform ? McpThreads.newPlatform(purpose, PLATFORM_STACK_BYTES, r) : McpThreads.newThread(purpose, r);
         if (l != null) {

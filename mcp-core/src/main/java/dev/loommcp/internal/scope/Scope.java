@@ -136,13 +136,13 @@ public final class Scope<T, R> implements AutoCloseable {
     }
 
     private Scope(String name, Joiner<? super T, ? extends R> joiner, Scope<?, ?> parent, Deadline deadline,
-                  boolean confined, Object attachment) {
+                  Thread owner, Scope<?, ?> previous, Object attachment) {
         this.name = name;
         this.joiner = joiner;
         this.parent = parent;
         this.deadline = parent == null ? deadline : deadline.earliest(parent.deadline);
-        this.owner = confined ? Thread.currentThread() : null;
-        this.previous = confined ? ScopeThreads.CURRENT.get() : null;
+        this.owner = owner;
+        this.previous = previous;
         this.attachment = attachment;
     }
 
@@ -165,16 +165,16 @@ public final class Scope<T, R> implements AutoCloseable {
      */
     public static <T, R> Scope<T, R> open(String name, Joiner<? super T, ? extends R> joiner, Deadline deadline,
                                           Scope<?, ?> fallbackParent, Object attachment) {
-        Scope<?, ?> current = ScopeThreads.CURRENT.get();
+        Scope<?, ?> current = ScopeThreads.current();
         Scope<T, R> s = new Scope<>(Objects.requireNonNull(name, "name"), Objects.requireNonNull(joiner, "joiner"),
-                current != null ? current : fallbackParent, Objects.requireNonNull(deadline, "deadline"), true,
-                attachment);
+                current != null ? current : fallbackParent, Objects.requireNonNull(deadline, "deadline"),
+                Thread.currentThread(), current, attachment);
         if (current != null || fallbackParent == null) {
             s.attach();
         } else if (fallbackParent.isCancelled()) { // joins the fallback parent's children lazily: ensureAttached
             throw new IllegalStateException(fallbackParent.name + " has ended: " + name + " was not opened");
         }
-        ScopeThreads.CURRENT.set(s);
+        ScopeThreads.setCurrent(s);
         return s;
     }
 
@@ -216,7 +216,7 @@ public final class Scope<T, R> implements AutoCloseable {
      */
     public static Scope<Object, Void> openUnconfined(String name, Scope<?, ?> parent) {
         Scope<Object, Void> s = new Scope<>(Objects.requireNonNull(name, "name"), Joiner.awaitAll(), parent,
-                Deadline.NONE, false, null);
+                Deadline.NONE, null, null, null);
         if (parent != null) {
             parent.ensureAttached();
             parent.extras().children.add(s);
@@ -277,7 +277,7 @@ public final class Scope<T, R> implements AutoCloseable {
         if (Thread.currentThread() == owner) {
             return true;
         }
-        for (Scope<?, ?> s = ScopeThreads.CURRENT.get(); s != null; s = s.parent) {
+        for (Scope<?, ?> s = ScopeThreads.current(); s != null; s = s.parent) {
             if (s == this) {
                 return true;
             }
@@ -619,7 +619,7 @@ public final class Scope<T, R> implements AutoCloseable {
         boolean ended = end(deadline);
         if (owner != null) {
             if (openedInside != null) {
-                ScopeThreads.CURRENT.set(previous);
+                ScopeThreads.setCurrent(previous);
             }
             if (openedInside == null || !openedInside.isEmpty()) {
                 throw new IllegalStateException(name + " was closed while "
@@ -635,11 +635,12 @@ public final class Scope<T, R> implements AutoCloseable {
      * owner's chain of current scopes (a scope opened before it was closed out of order and took this one along).
      */
     private List<Scope<?, ?>> openedInside() {
-        if (ScopeThreads.CURRENT.get() == this) {
+        Scope<?, ?> current = ScopeThreads.current();
+        if (current == this) {
             return List.of(); // the usual case, without a list
         }
         List<Scope<?, ?>> inside = new ArrayList<>();
-        for (Scope<?, ?> s = ScopeThreads.CURRENT.get(); s != null; s = s.previous) {
+        for (Scope<?, ?> s = current; s != null; s = s.previous) {
             if (s == this) {
                 return inside;
             }
@@ -746,6 +747,16 @@ public final class Scope<T, R> implements AutoCloseable {
      */
     public Scope<?, ?> parent() {
         return parent;
+    }
+
+    /** The thread that owns this confined scope (opened it); {@code null} for an unconfined one. */
+    Thread owner() {
+        return owner;
+    }
+
+    /** The calling thread's current scope when this confined one was opened (restored by its close), or {@code null}. */
+    Scope<?, ?> previous() {
+        return previous;
     }
 
     /**
