@@ -33,6 +33,19 @@ if [[ "${1:-}" == "--compare" ]]; then
     echo "bench.sh: the bench of $ref (${sha:0:12}) is cached in $cache" >&2
   fi
   ./mvnw -q -B -o -pl mcp-bench -am -DskipTests package >&2
+  # a build from before the 0.1 API pass (no McpClient.Builder yet) runs the harness through an adapter: the
+  # harness's LoomClient with the two names of that API (McpClientBuilder, dev.loommcp.ProtocolMode), compiled
+  # against the build's own jars into $cache/adapter, ahead of the harness's classes on that side only
+  if [[ ! -d "$cache/adapter" ]] && ! unzip -l "$cache"/lib/mcp-core-*.jar 2>/dev/null | grep -q 'dev/loommcp/McpClient\$Builder.class'; then
+    echo "bench.sh: $ref predates the 0.1 API: compiling the harness's LoomClient against its names into $cache/adapter" >&2
+    src=$(mktemp -d "${TMPDIR:-/tmp}/loom-mcp-adapter-XXXXXX")
+    sed -e 's/^import dev\.loommcp\.config\.ProtocolMode;/import dev.loommcp.ProtocolMode;\nimport dev.loommcp.McpClientBuilder;/' \
+        -e 's/McpClient\.Builder builder/McpClientBuilder builder/' \
+        mcp-bench/src/main/java/dev/loommcp/bench/LoomClient.java > "$src/LoomClient.java"
+    "$JAVA_HOME/bin/javac" -nowarn -d "$src/out" -cp "mcp-bench/target/classes:$cache/lib/*" "$src/LoomClient.java" >&2 \
+      || { rm -rf "$src"; echo "bench.sh: the harness's LoomClient does not compile against $ref's API" >&2; exit 1; }
+    mv "$src/out" "$cache/adapter"; rm -rf "$src"
+  fi
   after="working tree at $(git rev-parse --short HEAD)"
   [[ -z "$(git status --porcelain --untracked-files=no)" ]] || after="$after + uncommitted changes"
   exec "$JAVA_HOME/bin/java" -jar mcp-bench/target/mcp-bench.jar --compare-with "$cache" \

@@ -28,11 +28,16 @@ final class Compare {
      * One side of the comparison.
      *
      * @param label     its name in the tables (a commit, "working tree")
-     * @param classpath the client JVM's class path: the harness's classes, then the build's {@code lib/*}
+     * @param classpath the client JVM's class path: the build's {@code adapter/} when it has one, the harness's
+     *                  classes, then the build's {@code lib/*}
      */
     record Build(String label, String classpath) {
 
-        /** A build directory holding {@code lib/} (an {@code mcp-bench/target}, or the cache of one). */
+        /**
+         * A build directory holding {@code lib/} (an {@code mcp-bench/target}, or the cache of one), and for a build
+         * from before the 0.1 API pass {@code adapter/}: the harness's {@code LoomClient} compiled against that
+         * build's names (what {@code scripts/bench.sh --compare} makes for such a build).
+         */
         static Build of(String label, Path dir) {
             Path lib = dir.resolve("lib");
             if (!Files.isDirectory(lib)) {
@@ -46,7 +51,11 @@ final class Compare {
             } catch (IOException e) {
                 throw new IllegalStateException("cannot list " + lib + ": " + e.getMessage(), e);
             }
-            return new Build(label, harnessClasses() + File.pathSeparator + lib + File.separator + "*");
+            // a build older than the harness's view of the API (before the 0.1 API pass) brings the harness's
+            // client adapter compiled against its own API in adapter/, ahead of the harness's classes
+            Path adapter = dir.resolve("adapter");
+            String first = Files.isDirectory(adapter) ? adapter + File.pathSeparator : "";
+            return new Build(label, first + harnessClasses() + File.pathSeparator + lib + File.separator + "*");
         }
     }
 
