@@ -34,15 +34,18 @@ if [[ "${1:-}" == "--compare" ]]; then
   fi
   ./mvnw -q -B -o -pl mcp-bench -am -DskipTests package >&2
   # a build from before the 0.1 API pass (no McpClient.Builder yet) runs the harness through an adapter: the
-  # harness's LoomClient with the two names of that API (McpClientBuilder, dev.loommcp.ProtocolMode), compiled
-  # against the build's own jars into $cache/adapter, ahead of the harness's classes on that side only
+  # harness's classes that name that API (LoomClient, Clients) with its two old names (McpClientBuilder,
+  # dev.loommcp.ProtocolMode), compiled against the build's own jars into $cache/adapter, ahead of the harness's
+  # classes on that side only
   if [[ ! -d "$cache/adapter" ]] && ! unzip -l "$cache"/lib/mcp-core-*.jar 2>/dev/null | grep -q 'dev/loommcp/McpClient\$Builder.class'; then
-    echo "bench.sh: $ref predates the 0.1 API: compiling the harness's LoomClient against its names into $cache/adapter" >&2
+    echo "bench.sh: $ref predates the 0.1 API: compiling the harness's LoomClient and Clients against its names into $cache/adapter" >&2
     src=$(mktemp -d "${TMPDIR:-/tmp}/loom-mcp-adapter-XXXXXX")
-    sed -e 's/^import dev\.loommcp\.config\.ProtocolMode;/import dev.loommcp.ProtocolMode;\nimport dev.loommcp.McpClientBuilder;/' \
-        -e 's/McpClient\.Builder builder/McpClientBuilder builder/' \
-        mcp-bench/src/main/java/dev/loommcp/bench/LoomClient.java > "$src/LoomClient.java"
-    "$JAVA_HOME/bin/javac" -nowarn -d "$src/out" -cp "mcp-bench/target/classes:$cache/lib/*" "$src/LoomClient.java" >&2 \
+    for f in LoomClient Clients; do
+      sed -e 's/^import dev\.loommcp\.config\.ProtocolMode;/import dev.loommcp.ProtocolMode;\nimport dev.loommcp.McpClientBuilder;/' \
+          -e 's/McpClient\.Builder builder/McpClientBuilder builder/' \
+          "mcp-bench/src/main/java/dev/loommcp/bench/$f.java" > "$src/$f.java"
+    done
+    "$JAVA_HOME/bin/javac" -nowarn -d "$src/out" -cp "mcp-bench/target/classes:$cache/lib/*" "$src"/*.java >&2 \
       || { rm -rf "$src"; echo "bench.sh: the harness's LoomClient does not compile against $ref's API" >&2; exit 1; }
     mv "$src/out" "$cache/adapter"; rm -rf "$src"
   fi
