@@ -743,7 +743,8 @@ public final class JsonRpcCodec {
             case null -> g.writeNull();
             case String s -> g.writeString(s);
             case PreEncodedJson m -> g.writeRawValue(m.json()); // an EncodedMap: encoded once, sent on every request
-            case Map<?, ?> m -> {
+            case MapWithOneMore m -> writeWithOneMore(g, m, depth);
+            case Map<?, ?> m -> { // the loop inline: one frame per level of nesting, up to MAX_WRITE_DEPTH
                 g.writeStartObject();
                 for (Map.Entry<?, ?> e : m.entrySet()) {
                     if (!(e.getKey() instanceof String key)) {
@@ -792,6 +793,32 @@ public final class JsonRpcCodec {
         }
     }
 
+
+    /**
+     * Writes an object that is a map's members and one more (the modern era's params and their {@code _meta}): an
+     * object at the top of a request, never nested, so its two frames do not add up per level.
+     */
+    private static void writeWithOneMore(JsonGenerator g, MapWithOneMore m, int depth) {
+        g.writeStartObject();
+        for (Map.Entry<String, Object> e : m.members().entrySet()) {
+            if (!((Object) e.getKey() instanceof String key)) {
+                throw PlainJson.keyRefusal(e.getKey());
+            }
+            writeMember(g, key, e.getValue(), depth);
+        }
+        writeMember(g, m.lastKey(), m.lastValue(), depth);
+        g.writeEndObject();
+    }
+
+    /** Writes one member; a value that is not JSON is named by its key. */
+    private static void writeMember(JsonGenerator g, String key, Object value, int depth) {
+        g.writeName(key);
+        try {
+            writePlain(g, value, depth + 1);
+        } catch (PlainJson.NotJsonException x) {
+            throw x.underKey(key);
+        }
+    }
     /** A {@code Number} of another class ({@code AtomicLong}, {@code LongAdder}...) as the decimal it prints. */
     private static BigDecimal otherNumber(Number n) {
         try {

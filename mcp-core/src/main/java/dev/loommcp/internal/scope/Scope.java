@@ -122,12 +122,6 @@ public final class Scope<T, R> implements AutoCloseable {
         }
     }
 
-    /** The children now (a snapshot view; empty when none was ever added). */
-    private Iterable<Scope<?, ?>> childrenNow() {
-        ScopeExtras x = extras;
-        return x == null ? List.of() : x.children;
-    }
-
     private void removeChild(Scope<?, ?> child) {
         ScopeExtras x = extras;
         if (x != null) {
@@ -548,10 +542,10 @@ public final class Scope<T, R> implements AutoCloseable {
         while (actions != null && (r = actions.poll()) != null) {
             runQuietly(r);
         }
-        for (Scope<?, ?> child : childrenNow()) {
-            child.cancel(Cause.OUTSIDE);
-        }
-        if (x != null) {
+        if (x != null) { // no iterator of an empty list: a request's scope seldom has extras
+            for (Scope<?, ?> child : x.children) {
+                child.cancel(Cause.OUTSIDE);
+            }
             x.threads.shutdownNow();
         }
     }
@@ -613,8 +607,8 @@ public final class Scope<T, R> implements AutoCloseable {
             return awaitTree(deadline);
         }
         List<Scope<?, ?>> openedInside = owner == null ? List.of() : openedInside();
-        for (Scope<?, ?> inner : openedInside) {
-            inner.end(deadline);
+        for (int i = 0; openedInside != null && i < openedInside.size(); i++) { // no iterator in the usual case
+            openedInside.get(i).end(deadline);
         }
         boolean ended = end(deadline);
         if (owner != null) {
@@ -681,12 +675,14 @@ public final class Scope<T, R> implements AutoCloseable {
         if (!awaitForks(until, self, interrupted)) {
             return false;
         }
-        for (Scope<?, ?> child : childrenNow()) { // cancelled: no child is added any more
-            if (!child.awaitTree(until, interrupted)) {
-                return false;
+        ScopeExtras x = extras;
+        if (x != null) {
+            for (Scope<?, ?> child : x.children) { // cancelled: no child is added any more
+                if (!child.awaitTree(until, interrupted)) {
+                    return false;
+                }
             }
         }
-        ScopeExtras x = extras;
         return self == 1 || x == null || x.threads.awaitTermination(until, interrupted);
     }
 

@@ -1,5 +1,7 @@
 package dev.loommcp.internal.session;
 
+import dev.loommcp.internal.json.MapWithOneMore;
+
 import java.util.AbstractMap;
 import java.util.AbstractSet;
 import java.util.Iterator;
@@ -12,9 +14,10 @@ import java.util.Set;
  * in their order, then {@code "_meta"} with the request's envelope. A read-only view, not a copy: the common modern
  * request ({@link Envelope#wrap}) costs no copy of its params. It is an ordinary {@link Map} to every reader (look-ups,
  * iteration, equality with any map of the same members); it rejects changes. Thread-safe as far as the caller's map
- * is: the params of a request are not changed once it is sent.
+ * is: the params of a request are not changed once it is sent. The codec writes it as the caller's members and one more
+ * ({@link MapWithOneMore}), without wrapping each entry.
  */
-final class ParamsWithMeta extends AbstractMap<String, Object> {
+final class ParamsWithMeta extends AbstractMap<String, Object> implements MapWithOneMore {
 
     private static final String META = "_meta";
 
@@ -46,6 +49,21 @@ final class ParamsWithMeta extends AbstractMap<String, Object> {
     @Override
     public int size() {
         return params.size() + 1;
+    }
+
+    @Override
+    public Map<String, Object> members() {
+        return params;
+    }
+
+    @Override
+    public String lastKey() {
+        return META;
+    }
+
+    @Override
+    public Object lastValue() {
+        return meta;
     }
 
     @Override

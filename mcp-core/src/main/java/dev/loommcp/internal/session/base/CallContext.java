@@ -9,7 +9,8 @@ import dev.loommcp.spi.RequestRouting;
 import dev.loommcp.spi.SendContext;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicBoolean;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 
 /**
  * The per-send context handed to the transport: deadline, id, the modern era's routing facts (absent in the legacy
@@ -19,10 +20,24 @@ public final class CallContext implements SendContext {
 
     private static final System.Logger LOG = System.getLogger("dev.loommcp.client");
 
+    private static final VarHandle HOOKS;
+    private static final VarHandle CANCELLED;
+
+    static {
+        try {
+            MethodHandles.Lookup l = MethodHandles.lookup();
+            HOOKS = l.findVarHandle(CallContext.class, "hooks", ConcurrentLinkedQueue.class);
+            CANCELLED = l.findVarHandle(CallContext.class, "cancelled", boolean.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     private final Deadline deadline;
     private final RequestId id;
-    private final ConcurrentLinkedQueue<Runnable> hooks = new ConcurrentLinkedQueue<>();
-    private final AtomicBoolean cancelled = new AtomicBoolean();
+    /* made by the first onCancel (most sends register none: a stdio request never does), as is nothing else */
+    private volatile ConcurrentLinkedQueue<Runnable> hooks;
+    private volatile boolean cancelled;
     private final boolean awaitDelivery;
     private final RequestRouting routing;
     private final Scope<?, ?> forks;
@@ -115,8 +130,13 @@ public final class CallContext implements SendContext {
 
     @Override
     public void onCancel(Runnable action) {
-        hooks.add(action);
-        if (cancelled.get() && hooks.remove(action)) {
+        ConcurrentLinkedQueue<Runnable> q = hooks;
+        if (q == null) {
+            ConcurrentLinkedQueue<Runnable> made = new ConcurrentLinkedQueue<>();
+            q = HOOKS.compareAndSet(this, null, made) ? made : hooks;
+        }
+        q.add(action);
+        if (cancelled && q.remove(action)) {
             UserCode.run(LOG, "a cancel action of the transport", action);
         }
     }
@@ -135,13 +155,16 @@ public final class CallContext implements SendContext {
 
     @Override
     public boolean isCancelled() {
-        return cancelled.get();
+        return cancelled;
     }
 
     /** The response arrived: a later cancel must not abort the exchange or count as a cancel. */
     public void markCompleted() {
         completed = true;
-        hooks.clear();
+        ConcurrentLinkedQueue<Runnable> q = hooks;
+        if (q != null) {
+            q.clear();
+        }
     }
 
     /** Cancels the exchange once (runs the registered cancel hooks), unless the response already arrived. */
@@ -149,9 +172,10 @@ public final class CallContext implements SendContext {
         if (completed) {
             return;
         }
-        if (cancelled.compareAndSet(false, true)) {
+        if (CANCELLED.compareAndSet(this, false, true)) {
+            ConcurrentLinkedQueue<Runnable> q = hooks; // read after the flag: an onCancel that made it later sees it
             Runnable r;
-            while ((r = hooks.poll()) != null) {
+            while (q != null && (r = q.poll()) != null) {
                 UserCode.run(LOG, "a cancel action of the transport", r);
             }
         }
