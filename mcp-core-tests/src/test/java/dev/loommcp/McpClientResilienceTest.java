@@ -419,6 +419,26 @@ class McpClientResilienceTest {
     }
 
     @Test
+    void http429And503AreLeftToTheTransportsOwnRetryAndOther5xxAndIoFailuresAreRetried() throws Exception {
+        AtomicInteger status = new AtomicInteger();
+        Session s = sessions.connected(Mode.BLOCKING, t -> failing(t, "ping", () -> new StatusFailure(status.get())),
+                policy(ResiliencePolicy.newBuilder().retry(RetryPolicy.newBuilder().maxAttempts(2)
+                        .initialBackoff(Duration.ofMillis(5)).build()).build()));
+        int sent = 0;
+        for (int code : new int[] {429, 503, 400, 404}) {
+            status.set(code);
+            assertThatThrownBy(() -> s.client().ping(timeout(10_000))).isInstanceOf(StatusFailure.class);
+            assertThat(s.server().requests("ping")).as("HTTP %d sent once", code).hasSize(++sent);
+        }
+        for (int code : new int[] {500, 502, 504, 408}) {
+            status.set(code);
+            assertThatThrownBy(() -> s.client().ping(timeout(10_000))).isInstanceOf(StatusFailure.class);
+            sent += 2;
+            assertThat(s.server().requests("ping")).as("HTTP %d sent twice", code).hasSize(sent);
+        }
+    }
+
+    @Test
     void retriesStopAtMaxAttemptsWithTheLastFailure() throws Exception {
         AtomicInteger pings = new AtomicInteger();
         Session s = sessions.connected(Mode.INLINE, flaky(() -> true, pings), policy(ResiliencePolicy.newBuilder()

@@ -18,7 +18,8 @@ import java.util.OptionalLong;
  *       sent.</li>
  * </ul>
  * Sizes are estimated as JSON text of the decoded result (strings one byte per character). Requests the client sends
- * itself (the handshake, {@code notifications/cancelled}) and a modern subscription's listen stream do not count.
+ * itself (the handshake, {@code notifications/cancelled}) and a modern subscription's listen stream do not count; a
+ * task driver's requests ({@code tasks/get}, {@code tasks/result}) are requests to the server and count like any.
  *
  * <p>Immutable and thread-safe. Built with {@link #newBuilder()}; a budget with no bound is refused.
  */

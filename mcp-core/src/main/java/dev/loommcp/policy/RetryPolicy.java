@@ -16,8 +16,10 @@ import java.util.Set;
  *
  * <p>What is retried: a transport failure ({@link dev.loommcp.McpTransportException}) of an attempt, except a
  * session expiry (the client renews the session and sends the request again itself, once: that is not doubled here),
- * an HTTP status that repeats as it is (4xx other than 408 and 429), and a failure that closed the client (a stdio
- * server's exit: there is nothing to send to). Never retried: a JSON-RPC error answer, a timeout (the deadline is
+ * HTTP 429 and 503 (the HTTP transport itself sends a refused request again as the server's {@code Retry-After} asks,
+ * within the deadline, whatever its method, since a refusal was not processed: what reaches the policy is what it gave
+ * up on, and is not doubled), an HTTP status that repeats as it is (4xx other than 408), and a failure that closed
+ * the client (a stdio server's exit: there is nothing to send to). Never retried: a JSON-RPC error answer, a timeout (the deadline is
  * the call's, so no time is left), a cancel, a budget or open-breaker refusal. A retry never starts after a cancel,
  * and not when its backoff would end past the call's deadline: the call then fails with the last attempt's failure.
  * Each attempt takes its own rate permit and is counted by the circuit breaker; a breaker that opened meanwhile ends

@@ -207,8 +207,10 @@ final class Resilience implements CallGuard {
         if (!idempotent || !(failure instanceof McpTransportException t) || t instanceof McpSessionExpiredException) {
             return false;
         }
+        // 429 and 503: the HTTP transport itself sends again as the server's Retry-After asks, within the deadline
+        // (a refusal means the server did not process it); what reaches here it gave up on, and is not doubled
         int status = t.httpStatus().orElse(0);
-        return status == 0 || status >= 500 || status == 408 || status == 429;
+        return status == 0 || status >= 500 && status != 503 || status == 408;
     }
 
     /**

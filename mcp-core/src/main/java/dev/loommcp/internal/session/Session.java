@@ -413,17 +413,19 @@ public final class Session {
     }
 
     /**
-     * A change of the circuit breaker, under its lock: logged, and queued for the listener (the event thread tells
-     * it, in order, under no lock).
+     * A change of the circuit breaker, under its lock: only queued (no I/O, no user code under that lock); the event
+     * thread logs it and tells the listener, in order, under no lock.
      */
     private void circuitChanged(CircuitStateChange change) {
-        LOG.log(change.state() == CircuitState.OPEN ? System.Logger.Level.INFO : System.Logger.Level.DEBUG,
-                () -> "the circuit breaker of " + transport.describe() + " went from " + change.previous() + " to "
-                        + change.state());
         McpClientListener listener = config.listener();
-        if (listener != null) {
-            events.dispatch(() -> listener.onCircuitStateChanged(change), EventLoop.SMALL_EVENT_BYTES);
-        }
+        events.dispatch(() -> {
+            LOG.log(change.state() == CircuitState.OPEN ? System.Logger.Level.INFO : System.Logger.Level.DEBUG,
+                    () -> "the circuit breaker of " + transport.describe() + " went from " + change.previous()
+                            + " to " + change.state());
+            if (listener != null) {
+                listener.onCircuitStateChanged(change);
+            }
+        }, EventLoop.SMALL_EVENT_BYTES);
     }
 
     /** Runs a call on a new virtual thread with a cancellable future: {@link AsyncCalls#start}. */
