@@ -13,9 +13,9 @@ import org.jspecify.annotations.Nullable;
  * <p>The policies apply to each request the client sends on behalf of a caller (a call with its retries and its
  * input rounds), below the client's API and above the wire: a request answered without sending (from the modern
  * era's result cache) is not counted. They do not apply to the handshake, to notifications, or to a modern
- * subscription's listen stream. In the life of a request: the budget's call count first, then the breaker (an open
- * breaker refuses at once), then the rate limit's wait, then the send; the answer is told to the breaker and the
- * budget; a failure may be retried. docs/policies.md ("Resilience") has examples.
+ * subscription's listen stream. In the life of a request: the breaker first (an open breaker refuses at once), then
+ * the budget's call count (once per request), then the rate limit's wait, then the send; the answer is told to the
+ * breaker and the budget; a failure may be retried (breaker and rate limit again for each attempt). docs/policies.md ("Resilience") has examples.
  *
  * <p>Defaults: {@link #NONE}, everything off. Each bound needs a number only its user knows (how fast the server may
  * be called, how many failures mean it is down); the safe retry the client needs without asking, sending an

@@ -20,9 +20,10 @@ import java.util.function.Consumer;
 import java.util.function.Predicate;
 
 /**
- * The guard that applies a client's {@link ResiliencePolicy} to each logical request, in this order: the budget's
- * call count (once per request), then per attempt the circuit breaker's admission (an open breaker refuses at once),
- * the rate limit's permit (a parked wait within the deadline), the send; the attempt's outcome goes to the breaker
+ * The guard that applies a client's {@link ResiliencePolicy} to each logical request, in this order, per attempt: the
+ * circuit breaker's admission (an open breaker refuses at once), for the first attempt the budget's call count (a
+ * request the breaker or the rate limit refused is not counted), the rate limit's permit (a parked wait within the
+ * deadline), the send; the attempt's outcome goes to the breaker
  * (and its concurrency slot back to the rate limit), a result to the budget's byte count, and a failure the retry
  * policy allows is sent again after a backoff (within the deadline, never after a cancel). A modern subscription's
  * {@code subscriptions/listen} (a stream for the subscription's life, with its own re-open backoff) is not guarded.
