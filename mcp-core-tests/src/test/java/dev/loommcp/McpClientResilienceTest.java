@@ -390,6 +390,32 @@ class McpClientResilienceTest {
     }
 
     @Test
+    void aResultOfExactlyTheBudgetPerCallPassesAndOneByteMoreFails() throws Exception {
+        Map<String, Object> result = Map.of("content", List.of(Map.of("type", "text", "text", "x".repeat(300))));
+        long size = dev.loommcp.internal.json.JsonSize.of(result);
+        Consumer<ScriptedTransport> script = t -> t.on("tools/call", r -> result);
+        Session exact = sessions.connected(Mode.INLINE, script, policy(ResiliencePolicy.newBuilder()
+                .budget(Budget.newBuilder().maxResultBytesPerCall(size).maxResultBytesPerSession(size).build())
+                .build()));
+        exact.client().callTool("t", Map.of()); // exactly the bound, per call and per session: allowed
+        assertThatThrownBy(() -> exact.client().callTool("t", Map.of()))
+                .isInstanceOfSatisfying(McpBudgetExceededException.class, e -> {
+                    assertThat(e.kind()).isEqualTo(Budget.Kind.RESULT_BYTES_PER_SESSION);
+                    assertThat(e.actual()).isEqualTo(size); // reached: refused before sending
+                });
+        assertThat(exact.server().requests("tools/call")).hasSize(1);
+
+        Session under = sessions.connected(Mode.INLINE, script, policy(ResiliencePolicy.newBuilder()
+                .budget(Budget.newBuilder().maxResultBytesPerCall(size - 1).build()).build()));
+        assertThatThrownBy(() -> under.client().callTool("t", Map.of()))
+                .isInstanceOfSatisfying(McpBudgetExceededException.class, e -> {
+                    assertThat(e.kind()).isEqualTo(Budget.Kind.RESULT_BYTES_PER_CALL);
+                    assertThat(e.limit()).isEqualTo(size - 1);
+                    assertThat(e.actual()).isEqualTo(size);
+                });
+    }
+
+    @Test
     void theSessionsResultBytesFailTheResultThatPassesThemAndRefuseTheCallsAfter() throws Exception {
         Session s = sessions.connected(Mode.INLINE, t -> t.on("tools/call", r -> Map.of("content",
                 List.of(Map.of("type", "text", "text", "x".repeat(600))))), policy(ResiliencePolicy.newBuilder()

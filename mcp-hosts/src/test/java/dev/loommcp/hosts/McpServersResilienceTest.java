@@ -94,6 +94,28 @@ class McpServersResilienceTest {
     }
 
     @Test
+    void aRestartGivesTheServerANewBreakerThatStartsClosed() throws Exception {
+        AtomicBoolean down = new AtomicBoolean(true);
+        try (McpServers servers = McpServers.newBuilder().closeTimeout(Duration.ofSeconds(5))
+                .transports(config -> server(down)) // a new transport per start
+                .add(StdioServerConfig.of("alpha", "never-run"))
+                .resilience(ResiliencePolicy.newBuilder().circuitBreaker(CircuitBreakerPolicy
+                        .of(1, Duration.ofSeconds(30), Duration.ofSeconds(30))).build())
+                .build()) {
+            servers.startAll();
+            assertThatThrownBy(() -> servers.callTool("alpha__echo", Map.of()))
+                    .isInstanceOf(McpTransportException.class);
+            await().atMost(Duration.ofSeconds(10)).until(() -> servers.server("alpha").status().circuit()
+                    == CircuitState.OPEN);
+            servers.restart("alpha");
+            await().atMost(Duration.ofSeconds(10)).until(() -> servers.server("alpha").state() == ServerState.READY
+                    && servers.server("alpha").status().circuit() == CircuitState.CLOSED);
+            down.set(false);
+            assertThat(servers.callTool("alpha__echo", Map.of()).content()).isEmpty();
+        }
+    }
+
+    @Test
     void aServersOwnPolicyMustNameAServerOfTheRegistry() {
         McpServers.Builder b = McpServers.newBuilder().add(StdioServerConfig.of("alpha", "never-run"))
                 .resilience("alhpa", ResiliencePolicy.NONE);
