@@ -275,10 +275,11 @@ class McpClientResilienceTest {
     @Test
     void aHalfOpenProbeThatFailsOpensTheBreakerAgainAndOtherCallsFailAtOnceWhileItIsInFlight() throws Exception {
         AtomicInteger pings = new AtomicInteger();
+        List<CircuitStateChange> changes = new CopyOnWriteArrayList<>();
         Session s = sessions.connected(Mode.BLOCKING, t -> {
             flaky(() -> true, pings).accept(t);
             t.hold("tools/call");
-        }, policy(breaker(1, Duration.ofSeconds(30), Duration.ofMillis(100))));
+        }, policy(breaker(1, Duration.ofSeconds(30), Duration.ofMillis(100)), changes));
         assertThatThrownBy(() -> s.client().ping()).isInstanceOf(McpTransportException.class);
         Await.until("half-open", () -> s.client().circuitState().orElseThrow() == CircuitState.HALF_OPEN);
         // the probe hangs: the others are refused at once while it is in flight
@@ -288,7 +289,10 @@ class McpClientResilienceTest {
         assertThatThrownBy(() -> s.client().ping()).isInstanceOfSatisfying(McpCircuitOpenException.class,
                 e -> assertThat(e.state()).isEqualTo(CircuitState.HALF_OPEN));
         assertThat(probe.failure()).isInstanceOf(McpTimeoutException.class); // a timeout counts: open again
-        assertThat(s.client().circuitState()).contains(CircuitState.OPEN);
+        Await.until("the failed probe opened the breaker again", () -> changes.size() >= 3);
+        assertThat(changes.subList(0, 3)).extracting(CircuitStateChange::state)
+                .containsExactly(CircuitState.OPEN, CircuitState.HALF_OPEN, CircuitState.OPEN);
+        assertThat(changes.get(2).cause()).isInstanceOf(McpTimeoutException.class);
         assertThat(pings).hasValue(1);
     }
 
@@ -296,9 +300,9 @@ class McpClientResilienceTest {
     void failuresOlderThanTheWindowNoLongerCount() throws Exception {
         AtomicInteger pings = new AtomicInteger();
         Session s = sessions.connected(Mode.INLINE, flaky(() -> true, pings),
-                policy(breaker(2, Duration.ofMillis(200), Duration.ofSeconds(30))));
+                policy(breaker(2, Duration.ofMillis(1_000), Duration.ofSeconds(30))));
         assertThatThrownBy(() -> s.client().ping()).isInstanceOf(McpTransportException.class);
-        Thread.sleep(400); // the first failure slides out of the window
+        Thread.sleep(1_500); // the first failure slides out of the window
         assertThatThrownBy(() -> s.client().ping()).isInstanceOf(McpTransportException.class);
         assertThat(s.client().circuitState()).contains(CircuitState.CLOSED);
         assertThatThrownBy(() -> s.client().ping()).isInstanceOf(McpTransportException.class);

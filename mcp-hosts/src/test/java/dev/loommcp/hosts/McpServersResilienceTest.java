@@ -52,7 +52,7 @@ class McpServersResilienceTest {
         Map<String, ScriptedTransport> transports = new ConcurrentHashMap<>();
         List<Heard> heard = new CopyOnWriteArrayList<>();
         ResiliencePolicy breaker = ResiliencePolicy.newBuilder().circuitBreaker(CircuitBreakerPolicy
-                .of(2, Duration.ofSeconds(30), Duration.ofMillis(300))).build();
+                .of(2, Duration.ofSeconds(30), Duration.ofSeconds(2))).build();
         try (McpServers servers = McpServers.newBuilder().closeTimeout(Duration.ofSeconds(5))
                 .transports(config -> transports.computeIfAbsent(config.name(), n -> server(down)))
                 .add(StdioServerConfig.of("alpha", "never-run")).add(StdioServerConfig.of("beta", "never-run"))
