@@ -118,16 +118,6 @@ final class RatePermits {
         }
     }
 
-    /** Calls in flight now (tests, status). */
-    int inFlight() {
-        lock.lock();
-        try {
-            return inFlight;
-        } finally {
-            lock.unlock();
-        }
-    }
-
     private String rateWhat() {
         return "its turn under the rate limit of " + server + " (" + limit + ")";
     }

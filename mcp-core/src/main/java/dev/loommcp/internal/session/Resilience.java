@@ -12,7 +12,6 @@ import dev.loommcp.policy.ResiliencePolicy;
 import dev.loommcp.policy.RetryPolicy;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.function.BooleanSupplier;
@@ -63,18 +62,13 @@ final class Resilience implements CallGuard {
      * @param changes        told each change of the breaker's state, under its lock: it must only queue it
      */
     static Resilience of(ResiliencePolicy policy, String server, Predicate<String> idempotentTool,
-                                BooleanSupplier clientClosed, Consumer<CircuitStateChange> changes) {
+                         BooleanSupplier clientClosed, Consumer<CircuitStateChange> changes) {
         return policy.isNone() ? null : new Resilience(policy, server, idempotentTool, clientClosed, changes);
     }
 
     /** The breaker's state, or empty when the policy has no breaker. */
     Optional<CircuitState> circuitState() {
         return breaker == null ? Optional.empty() : Optional.of(breaker.state());
-    }
-
-    /** Attempts in flight under the concurrency limit (tests), or empty when there is none. */
-    OptionalInt inFlight() {
-        return rate == null ? OptionalInt.empty() : OptionalInt.of(rate.inFlight());
     }
 
     @Override
