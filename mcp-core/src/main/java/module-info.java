@@ -1,7 +1,7 @@
 /**
  * loom-mcp core: the client API ({@code dev.loommcp}), its protocol choices ({@code dev.loommcp.config}), listeners and
  * subscriptions ({@code dev.loommcp.event}), the handlers of server requests ({@code dev.loommcp.handler}), the
- * protocol records ({@code dev.loommcp.schema}), JSON-RPC
+ * protocol records ({@code dev.loommcp.schema}), the resilience policies ({@code dev.loommcp.policy}), JSON-RPC
  * envelopes ({@code dev.loommcp.jsonrpc}) and the transport SPI ({@code dev.loommcp.spi}).
  */
 module dev.loommcp.core {
@@ -18,6 +18,7 @@ module dev.loommcp.core {
     exports dev.loommcp.schema;
     exports dev.loommcp.jsonrpc;
     exports dev.loommcp.spi;
+    exports dev.loommcp.policy;
 
     // internal packages: only to the project's own modules that need them (the transports use the SPI alone)
     exports dev.loommcp.internal.json to dev.loommcp.cli, dev.loommcp.hosts, dev.loommcp.tasks, dev.loommcp.auth;

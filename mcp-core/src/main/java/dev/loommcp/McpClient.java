@@ -1,5 +1,7 @@
 package dev.loommcp;
 
+import dev.loommcp.policy.CircuitState;
+import dev.loommcp.policy.ResiliencePolicy;
 import dev.loommcp.config.Era;
 import dev.loommcp.config.OutputSchemaValidation;
 import dev.loommcp.config.ProtocolMode;
@@ -194,6 +196,7 @@ public final class McpClient implements McpTools, McpSkillServer, McpUtilities, 
         private int resultCacheEntries = 1024;
         private long resultCacheBytes = 32L << 20;
         private EraVerdictFile eraVerdictFile;
+        private ResiliencePolicy resilience = ResiliencePolicy.NONE;
 
         private Builder(McpTransport transport) {
             this.transport = Objects.requireNonNull(transport, "transport");
@@ -588,6 +591,29 @@ public final class McpClient implements McpTools, McpSkillServer, McpUtilities, 
         }
 
         /**
+         * Sets the client's resilience towards its server: a {@link dev.loommcp.policy.RateLimit rate limit}, a
+         * {@link dev.loommcp.policy.CircuitBreakerPolicy circuit breaker}, a {@link dev.loommcp.policy.Budget budget}
+         * and a {@link dev.loommcp.policy.RetryPolicy retry policy}, each optional. They apply to every request sent
+         * for a caller (a call with its retries and input rounds), in the client below its API and above the wire:
+         * a request answered from the result cache is not counted; the handshake, notifications and a modern
+         * subscription's listen stream are not guarded. The client keeps the policy's state (tokens, failures,
+         * counts) for its whole life; {@link McpClient#circuitState()} reads the breaker's state and
+         * {@link McpClientListener#onCircuitStateChanged} hears its changes. A call refused by the policy fails with
+         * {@link McpCircuitOpenException}, {@link McpBudgetExceededException}, or (no rate permit within its
+         * deadline) {@link McpTimeoutException}. Default {@link ResiliencePolicy#NONE}: nothing limited, counted or
+         * retried beyond the resend of an idempotent request after a session renewal, which is always on
+         * (docs/policies.md, "Resilience").
+         *
+         * @param policy the policy; {@link ResiliencePolicy#NONE} for none
+         * @return this builder
+         * @throws NullPointerException if {@code policy} is {@code null}
+         */
+        public Builder resilience(ResiliencePolicy policy) {
+            this.resilience = Objects.requireNonNull(policy, "policy");
+            return this;
+        }
+
+        /**
          * Builds the client. Nothing is started until {@link McpClient#connect()}. An installed
          * {@link #taskSupport task support} is bound to the new client here.
          *
@@ -613,7 +639,7 @@ public final class McpClient implements McpTools, McpSkillServer, McpUtilities, 
                     outputSchemaValidation, maxListPages, maxConcurrentServerRequests, keepNotifications,
                     notificationQueueCapacity, notificationQueueBytes, listenerQueueCapacity, listenerQueueBytes,
                     protocolMode, probeTimeout, maxInputRounds, taskSupport, resultCacheEntries, resultCacheBytes,
-                    eraVerdictFile);
+                    eraVerdictFile, resilience);
         }
 
         private static long atLeastOne(long value, String what) {
@@ -1061,6 +1087,17 @@ public final class McpClient implements McpTools, McpSkillServer, McpUtilities, 
     }
 
     // ------------------------------------------------ McpToolCaller, McpSkillServer (Javadoc inherited)
+
+    /**
+     * Returns the state of the client's circuit breaker ({@link Builder#resilience}): {@link CircuitState#CLOSED}
+     * until failures open it. An open breaker whose open duration has passed reads (and becomes)
+     * {@link CircuitState#HALF_OPEN}. Safe from any thread, never waits for a call.
+     *
+     * @return the state, or empty when the client's policy has no circuit breaker
+     */
+    public Optional<CircuitState> circuitState() {
+        return session.circuitState();
+    }
 
     @Override
     public String serverName() {

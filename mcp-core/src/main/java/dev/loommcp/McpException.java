@@ -19,6 +19,8 @@ import org.jspecify.annotations.Nullable;
  *       was sent.</li>
  *   <li>{@link McpInputRequiredException}: a multi round-trip request could not get the input the server asked
  *       for.</li>
+ *   <li>{@link McpPolicyException}: the client's own resilience policy stopped the call: the circuit breaker is open
+ *       ({@link McpCircuitOpenException}) or a budget is spent ({@link McpBudgetExceededException}).</li>
  * </ul>
  *
  * <p>A thread interrupt is never wrapped: blocking calls throw {@link InterruptedException}. Messages name the
@@ -27,7 +29,7 @@ import org.jspecify.annotations.Nullable;
 public abstract sealed class McpException extends RuntimeException
         permits McpRpcException, McpTimeoutException, McpCancelledException, McpClosedException,
                 McpProtocolException, McpTransportException, McpUnsupportedInEraException,
-                McpInputRequiredException {
+                McpInputRequiredException, McpPolicyException {
 
     /**
      * Creates the exception.

@@ -4,10 +4,11 @@ import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.schema.LoggingMessageNotification;
 import dev.loommcp.McpClient;
 import dev.loommcp.McpSessionExpiredException;
+import dev.loommcp.policy.CircuitStateChange;
 
 /**
  * Receives what a server tells the client on its own initiative: notifications, tool-list changes, log messages and
- * session restarts. Set one with {@link McpClient.Builder#listener(McpClientListener)}; every method has a default
+ * session restarts; and the changes of the client's circuit breaker. Set one with {@link McpClient.Builder#listener(McpClientListener)}; every method has a default
  * that does nothing, so an implementation overrides only what it needs.
  *
  * <p>Methods are called on the client's event thread ({@code mcp-events-N}), one at a time, in arrival order; they
@@ -52,5 +53,14 @@ public interface McpClientListener {
      * Subscriptions of the old session are gone.
      */
     default void onSessionRestarted() {
+    }
+
+    /**
+     * Called when the client's circuit breaker changed state ({@link McpClient.Builder#resilience}; the change is
+     * queued when it happens and told here in order). Never called for a client without a breaker.
+     *
+     * @param change the states before and now, and for an opening the failure that opened it
+     */
+    default void onCircuitStateChanged(CircuitStateChange change) {
     }
 }

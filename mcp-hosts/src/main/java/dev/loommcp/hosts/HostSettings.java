@@ -4,7 +4,9 @@ import dev.loommcp.McpClient;
 import dev.loommcp.spi.McpTransport;
 import dev.loommcp.spi.TransportThreads;
 import dev.loommcp.transport.http.HttpTransport;
+import dev.loommcp.policy.ResiliencePolicy;
 import java.time.Duration;
+import java.util.Map;
 import java.util.function.BiConsumer;
 import java.util.function.Function;
 
@@ -20,12 +22,20 @@ import java.util.function.Function;
  * @param threads        where the registry's threads come from
  * @param transports     builds a server's transport (the configuration's own by default; tests give scripted ones)
  * @param stderrInStatus whether a failed server's stderr tail shows in statuses, changes, logs and exceptions
+ * @param resilience     the resilience policy of every server without one of its own
+ * @param resilienceOf   the servers' own resilience policies, by name (immutable)
  */
 record HostSettings(Duration startupTimeout, Duration readyTimeout, RestartPolicy restartPolicy,
                     McpServersListener listener,
                     BiConsumer<ServerConfig, McpClient.Builder> customizer,
                     BiConsumer<HttpServerConfig, HttpTransport.Builder> httpCustomizer, TransportThreads threads,
-                    Function<ServerConfig, McpTransport> transports, boolean stderrInStatus) {
+                    Function<ServerConfig, McpTransport> transports, boolean stderrInStatus,
+                    ResiliencePolicy resilience, Map<String, ResiliencePolicy> resilienceOf) {
+
+    /** The resilience policy of the server named {@code name}: its own, else the registry's. */
+    ResiliencePolicy resilienceFor(String name) {
+        return resilienceOf().getOrDefault(name, resilience());
+    }
 
     /**
      * Builds a server's transport for one start: the test factory's when there is one; a stdio server's with a

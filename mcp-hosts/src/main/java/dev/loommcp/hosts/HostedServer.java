@@ -1,5 +1,7 @@
 package dev.loommcp.hosts;
 
+import dev.loommcp.policy.CircuitState;
+import dev.loommcp.policy.CircuitStateChange;
 import dev.loommcp.CancellationToken;
 import dev.loommcp.config.Era;
 import dev.loommcp.McpClient;
@@ -71,6 +73,8 @@ public final class HostedServer implements McpSkillServer {
     private final Set<Thread> workers = ConcurrentHashMap.newKeySet();
     /** State changes not yet told to the listener, queued under the lock in the order they happened. */
     private final SerialDelivery<ServerStateChange> undelivered = new SerialDelivery<>();
+    /** Circuit breaker changes not yet told to the listener, queued under the lock in the order they happened. */
+    private final SerialDelivery<CircuitStateChange> undeliveredCircuit = new SerialDelivery<>();
     /** The status as of the last change: read without a lock, so that a listener may read any server's. */
     private volatile ServerStatus published;
 
@@ -83,6 +87,8 @@ public final class HostedServer implements McpSkillServer {
     private int consecutiveRestarts;
     private long readySinceNanos;
     private Throwable lastError;
+    /** The state of the current client's circuit breaker as of its last change, or {@code null} (no breaker). */
+    private CircuitState circuit;
     /** The worker waiting out a backoff before the next start, or {@code null}: a manual restart wakes it. */
     private Thread backoffWorker;
     /** The failure the client of generation {@link #transportCauseGeneration} reported when its transport closed. */
@@ -144,7 +150,8 @@ public final class HostedServer implements McpSkillServer {
         List<Tool> tools = toolList.tools();
         published = new ServerStatus(config.name(), config.transport(), state,
                 state == ServerState.READY && tools != null ? tools.size() : -1, era, restarts,
-                lastError == null ? null : describe(lastError), ProcessExit.of(lastError));
+                lastError == null ? null : describe(lastError), ProcessExit.of(lastError),
+                state == ServerState.READY ? circuit : null);
     }
 
     /**
@@ -483,6 +490,7 @@ public final class HostedServer implements McpSkillServer {
                 if (!closedWhileStarting) {
                     relist = toolList.started(gen, listed);
                     era = c.era().orElseThrow(); // connected
+                    circuit = c.circuitState().orElse(null); // a new client's breaker
                     readySinceNanos = System.nanoTime();
                     c = null; // kept: it is the server's client now
                     transition(ServerState.READY, null);
@@ -628,12 +636,18 @@ public final class HostedServer implements McpSkillServer {
     }
 
     private McpClient newClient(int gen) {
-        McpClient.Builder b = McpClient.newBuilder(settings.newTransport(config)).serverName(config.name());
+        McpClient.Builder b = McpClient.newBuilder(settings.newTransport(config)).serverName(config.name())
+                .resilience(settings.resilienceFor(config.name()));
         settings.customizer().accept(config, b);
         b.listener(new McpClientListener() {
             @Override
             public void onToolsListChanged() {
                 toolList.listChanged(gen);
+            }
+
+            @Override
+            public void onCircuitStateChanged(CircuitStateChange change) {
+                circuitChanged(gen, change);
             }
         });
         b.eventListener(new McpEventListener() {
@@ -787,6 +801,32 @@ public final class HostedServer implements McpSkillServer {
         if (previous != next) {
             undelivered.add(new ServerStateChange(config.name(), previous, next, restarts, cause));
         }
+    }
+
+    /**
+     * A change of the circuit breaker of generation {@code gen}'s client (on that client's event thread): published
+     * in the status and told to the listener, in order, under no lock. A change of an older client is dropped.
+     */
+    private void circuitChanged(int gen, CircuitStateChange change) {
+        lock.lock();
+        try {
+            if (gen != generation) {
+                return;
+            }
+            circuit = change.state();
+            publish();
+            undeliveredCircuit.add(change);
+        } finally {
+            lock.unlock();
+        }
+        undeliveredCircuit.deliver(c -> {
+            try {
+                settings.listener().onCircuitStateChanged(config.name(), c);
+            } catch (RuntimeException | Error e) {
+                LOG.log(System.Logger.Level.WARNING, "the circuit breaker listener failed: {0}",
+                        e.getClass().getName());
+            }
+        });
     }
 
     /**

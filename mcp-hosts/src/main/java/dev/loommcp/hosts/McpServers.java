@@ -1,5 +1,6 @@
 package dev.loommcp.hosts;
 
+import dev.loommcp.policy.ResiliencePolicy;
 import dev.loommcp.McpClient;
 import dev.loommcp.McpClosedException;
 import dev.loommcp.RequestOptions;
@@ -82,7 +83,7 @@ public final class McpServers implements AutoCloseable {
         this.closeTimeout = b.closeTimeout;
         this.settings = new HostSettings(b.startupTimeout, b.readyTimeout, b.restartPolicy, b.listener,
                 b.customizer, b.httpCustomizer, TransportThreads.standard(), b.transports,
-                b.stderrInStatus);
+                b.stderrInStatus, b.resilience, Map.copyOf(b.resilienceOf));
         Map<String, HostedServer> map = new LinkedHashMap<>();
         for (ServerConfig c : b.configs) {
             map.put(c.name(), new HostedServer(c, settings));
@@ -530,6 +531,8 @@ public final class McpServers implements AutoCloseable {
         private BiConsumer<HttpServerConfig, HttpTransport.Builder> httpCustomizer = (config, builder) -> { };
         private java.util.function.Function<ServerConfig, dev.loommcp.spi.McpTransport> transports = null;
         private boolean stderrInStatus = true;
+        private ResiliencePolicy resilience = ResiliencePolicy.NONE;
+        private final Map<String, ResiliencePolicy> resilienceOf = new LinkedHashMap<>();
 
         private Builder() {
         }
@@ -730,6 +733,40 @@ public final class McpServers implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Sets the resilience policy of every server that has none of its own ({@link #resilience(String,
+         * ResiliencePolicy)}): its rate limit, circuit breaker, budget and retry, applied by each server's client
+         * ({@link McpClient.Builder#resilience}) before the {@linkplain #clientCustomizer client customizer}, which
+         * may override it. Each server keeps its own state (its own breaker, tokens and counts), from its start; a
+         * restart makes a new client, whose breaker starts closed and whose budget starts afresh. A server's
+         * breaker shows in {@link ServerStatus#circuit()} and its changes reach
+         * {@link McpServersListener#onCircuitStateChanged}. Default {@link ResiliencePolicy#NONE}.
+         *
+         * @param policy the policy
+         * @return this builder
+         * @throws NullPointerException if {@code policy} is {@code null}
+         */
+        public Builder resilience(ResiliencePolicy policy) {
+            this.resilience = Objects.requireNonNull(policy, "policy");
+            return this;
+        }
+
+        /**
+         * Sets the resilience policy of one server, instead of the registry's ({@link #resilience(ResiliencePolicy)}):
+         * for a server that is slower, more fragile or more expensive than the others. It applies at each start of
+         * that server, also when a {@linkplain McpServers#reload reload} adds it again.
+         *
+         * @param serverName the server's configured name; it must be added to this builder by {@link #build()}
+         * @param policy     its policy ({@link ResiliencePolicy#NONE}: none, whatever the registry's)
+         * @return this builder
+         * @throws NullPointerException if either is {@code null}
+         */
+        public Builder resilience(String serverName, ResiliencePolicy policy) {
+            Objects.requireNonNull(serverName, "serverName");
+            resilienceOf.put(serverName, Objects.requireNonNull(policy, "policy"));
+            return this;
+        }
+
         /** Tests: builds each server's transport instead of its configuration (a scripted server, say). */
         Builder transports(java.util.function.Function<ServerConfig, dev.loommcp.spi.McpTransport> factory) {
             this.transports = Objects.requireNonNull(factory, "factory");
@@ -742,10 +779,18 @@ public final class McpServers implements AutoCloseable {
          *
          * @return the registry
          * @throws IllegalArgumentException if a server's name contains the separator or ends with its beginning
-         *                                  (namespaced names would be ambiguous); the message names the server
+         *                                  (namespaced names would be ambiguous), or if a server's own
+         *                                  {@linkplain #resilience(String, ResiliencePolicy) resilience policy}
+         *                                  names no server of this builder; the message names the server
          */
         public McpServers build() {
             check(configs, separator);
+            for (String name : resilienceOf.keySet()) {
+                if (configs.stream().noneMatch(c -> c.name().equals(name))) {
+                    throw new IllegalArgumentException("resilience policy for server '" + name + "', which is not "
+                            + "one of the servers added (" + configs.stream().map(ServerConfig::name).toList() + ")");
+                }
+            }
             return new McpServers(this);
         }
 

@@ -1,8 +1,8 @@
 package dev.loommcp.hosts;
 
 /**
- * Hears what happens to the servers of a registry: each state change, and each completed re-list of a server's tools
- * after it sent {@code notifications/tools/list_changed}. The registry's counterpart of the core's
+ * Hears what happens to the servers of a registry: each state change, each completed re-list of a server's tools
+ * after it sent {@code notifications/tools/list_changed}, and each change of a server's circuit breaker. The registry's counterpart of the core's
  * {@link dev.loommcp.event.McpClientListener}, with the same shape: every method has an empty default, implement the
  * ones you need; the tools method bears the same name as the core's. Set one with
  * {@link McpServers.Builder#listener(McpServersListener)}.
@@ -37,5 +37,18 @@ public interface McpServersListener {
      * @param serverName the server's configured name
      */
     default void onToolsListChanged(String serverName) {
+    }
+
+    /**
+     * Called after the circuit breaker of a server's connection changed state
+     * ({@link McpServers.Builder#resilience(dev.loommcp.policy.ResiliencePolicy)}): opened after failures,
+     * half-open for a probe, closed again. The core's {@link dev.loommcp.event.McpClientListener#onCircuitStateChanged}
+     * with the server's name. A server's changes come in order; a restart starts a new breaker, closed, and tells no
+     * change for that. {@link ServerStatus#circuit()} shows the state after the change by the time this is called.
+     *
+     * @param serverName the server's configured name
+     * @param change     the states before and now, and for an opening the failure that opened it
+     */
+    default void onCircuitStateChanged(String serverName, dev.loommcp.policy.CircuitStateChange change) {
     }
 }

@@ -1,6 +1,7 @@
 package dev.loommcp.hosts;
 
 import dev.loommcp.config.Era;
+import dev.loommcp.policy.CircuitState;
 import java.util.Objects;
 import org.jspecify.annotations.Nullable;
 
@@ -19,9 +20,14 @@ import org.jspecify.annotations.Nullable;
  *                  {@link McpServers.Builder#stderrInStatus(boolean)} is off)
  * @param lastExit  how its process ended when its last failure was a stdio process's exit (exit code, signal,
  *                  stderr tail), else {@code null}
+ * @param circuit   the state of the circuit breaker of its current connection
+ *                  ({@link McpServers.Builder#resilience(dev.loommcp.policy.ResiliencePolicy)}), as of its last
+ *                  change; {@code null} when its policy has no breaker or it is not {@link ServerState#READY}. An open
+ *                  breaker whose open duration has passed shows {@code OPEN} until the next call half-opens it.
  */
 public record ServerStatus(String name, String transport, ServerState state, int toolCount, @Nullable Era era,
-                           int restarts, @Nullable String lastError, @Nullable ProcessExit lastExit) {
+                           int restarts, @Nullable String lastError, @Nullable ProcessExit lastExit,
+                           @Nullable CircuitState circuit) {
 
     /**
      * Checks the values.

@@ -26,7 +26,8 @@ class ToolRefreshTest {
     private int published;
     private final ToolRefresh refresh = new ToolRefresh(lock, "alpha",
             new HostSettings(Duration.ofSeconds(5), Duration.ofSeconds(5), RestartPolicy.NEVER,
-                    new McpServersListener() { }, (config, builder) -> { }, (config, builder) -> { }, null, null, true),
+                    new McpServersListener() { }, (config, builder) -> { }, (config, builder) -> { }, null, null, true,
+                    dev.loommcp.policy.ResiliencePolicy.NONE, java.util.Map.of()),
             () -> generation, () -> state, () -> null, () -> published++, (purpose, task) -> workers.add(task));
 
     private boolean started(int gen, List<Tool> listed) {

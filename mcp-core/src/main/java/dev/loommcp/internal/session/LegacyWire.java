@@ -2,6 +2,7 @@ package dev.loommcp.internal.session;
 
 import dev.loommcp.config.Era;
 import dev.loommcp.RequestOptions;
+import dev.loommcp.McpCancelledException;
 import dev.loommcp.internal.scope.Scope;
 import dev.loommcp.jsonrpc.RequestId;
 import dev.loommcp.Deadline;
@@ -11,6 +12,7 @@ import java.util.function.Consumer;
 
 /**
  * The legacy era's wire path (MCP 2025-11-25 and earlier): each request in its scope, through the
+ * client's {@link CallGuard} (its resilience policy: rate limit, circuit breaker, budget, retry), through the
  * {@link SessionRenewal} (a session the transport reports expired is renewed, and the request sent again where the
  * replay policy allows), to the {@link CallLife}. Also the path of a client not connected yet, whose calls fail
  * there. Stateless; thread-safe.
@@ -19,10 +21,14 @@ final class LegacyWire implements WirePath {
 
     private final CallLife calls;
     private final SessionRenewal renewal;
+    /** The client's resilience policy, or {@code null} for none. */
+    private final CallGuard guard;
 
-    LegacyWire(CallLife calls, SessionRenewal renewal) {
+    /** @param guard the client's resilience policy, or {@code null} for none */
+    LegacyWire(CallLife calls, SessionRenewal renewal, CallGuard guard) {
         this.calls = calls;
         this.renewal = renewal;
+        this.guard = guard;
     }
 
     @Override
@@ -37,7 +43,15 @@ final class LegacyWire implements WirePath {
         Objects.requireNonNull(options, "options (use RequestOptions.DEFAULT)");
         Deadline start = Deadline.ofNanoTime(System.nanoTime());
         try (Scope<Object, Void> scope = calls.openScope(method, options, start)) {
-            return renewal.call(method, params, options, calls.deadlineIn(scope, options, start), onSent);
+            Deadline deadline = calls.deadlineIn(scope, options, start);
+            if (guard == null) {
+                return renewal.call(method, params, options, deadline, onSent); // no policy: no frame added
+            }
+            return guard.call(new CallGuard.Request(method, params, deadline, options.token().orElse(null), scope),
+                    attempt -> renewal.call(method, params, options, deadline, onSent));
+        } catch (McpCancelledException e) {
+            // close() cancels the client's tree, a wait of the guard with it: the caller learns of the close
+            throw calls.closedInsteadOfCancelled(method, e);
         }
     }
 

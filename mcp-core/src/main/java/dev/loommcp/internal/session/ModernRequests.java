@@ -62,6 +62,11 @@ final class ModernRequests implements WirePath {
     private final CallLife calls;
     /** The tool calls with header routing, or {@code null} where the transport has no exchange per request. */
     private final HeaderRoutedCalls headerRouting;
+    /**
+     * The client's resilience policy, asked at the entry of each request that is not answered from the cache; or
+     * {@code null} for none.
+     */
+    private final CallGuard guard;
 
     /** The modern protocol version of the requests (a {@code -32022} corrective retry may change it). */
     private volatile String modernVersion = ProtocolMode.MODERN_PROTOCOL_VERSION;
@@ -81,7 +86,8 @@ final class ModernRequests implements WirePath {
      *                           headers apply)
      */
     ModernRequests(Envelope envelope, ResultCache cache, InputRounds inputRounds, CallLife calls,
-                   HeaderRoutedCalls headerRouting, boolean exchangePerRequest) {
+                   HeaderRoutedCalls headerRouting, boolean exchangePerRequest, CallGuard guard) {
+        this.guard = guard;
         this.envelope = envelope;
         this.cache = cache;
         this.inputRounds = inputRounds;
@@ -152,33 +158,48 @@ final class ModernRequests implements WirePath {
                 }
             }
             Deadline deadline = calls.deadlineIn(scope, options, start);
-            Map<String, Object> result;
-            try {
-                result = sendModern(method, params, options, false, onSent, deadline);
-            } catch (McpRpcException | McpTransportException e) {
-                checkVerdict(e);
-                throw e;
+            if (guard == null) { // no policy: no frame added
+                return send(method, params, options, onSent, deadline, readUri, generation, CallGuard.Control.ONCE);
             }
-            checkVerdict(null);
-            Object type = result.get("resultType");
-            if ("input_required".equals(type) && INPUT_METHODS.contains(method)) {
-                CancellationToken token = options.token().orElse(null);
-                result = inputRounds.complete(method, params, result,
-                        p -> noteServerInfo(sendModern(method, p, Deadlines.remaining(options, deadline, method),
-                                false, null, deadline)), deadline, token, mayAnswerTask(method));
-                requireComplete(method, result);
-                return result; // never cached: it took input
-            }
-            requireComplete(method, result);
-            noteServerInfo(result);
-            if (readUri != null) {
-                cache.putRead(readUri, result, generation);
-            }
-            return result;
+            return guard.call(new CallGuard.Request(method, params, deadline, options.token().orElse(null), scope),
+                    control -> send(method, params, options, onSent, deadline, readUri, generation, control));
         } catch (McpCancelledException e) {
             // close() cancels the client's tree, an input handler's watch with it: the caller learns of the close
             throw calls.closedInsteadOfCancelled(method, e);
         }
+    }
+
+    /**
+     * One attempt of a modern request under the guard: the send, the check of a cached verdict, input rounds (after
+     * which the guard must not repeat it: the user's handlers were asked), the {@code resultType} check, the cache.
+     */
+    private Map<String, Object> send(String method, Map<String, Object> params, RequestOptions options,
+                                     Consumer<RequestId> onSent, Deadline deadline, String readUri, long generation,
+                                     CallGuard.Control control) throws InterruptedException {
+        Map<String, Object> result;
+        try {
+            result = sendModern(method, params, options, false, onSent, deadline);
+        } catch (McpRpcException | McpTransportException e) {
+            checkVerdict(e);
+            throw e;
+        }
+        checkVerdict(null);
+        Object type = result.get("resultType");
+        if ("input_required".equals(type) && INPUT_METHODS.contains(method)) {
+            control.noRetry();
+            CancellationToken token = options.token().orElse(null);
+            result = inputRounds.complete(method, params, result,
+                    p -> noteServerInfo(sendModern(method, p, Deadlines.remaining(options, deadline, method),
+                            false, null, deadline)), deadline, token, mayAnswerTask(method));
+            requireComplete(method, result);
+            return result; // never cached: it took input
+        }
+        requireComplete(method, result);
+        noteServerInfo(result);
+        if (readUri != null) {
+            cache.putRead(readUri, result, generation);
+        }
+        return result;
     }
 
     /**
@@ -258,7 +279,10 @@ final class ModernRequests implements WirePath {
             throws InterruptedException {
         String version = modernVersion;
         try {
-            return modernOnce(method, params, options, handshake, onSent, version);
+            // modernOnce, written out: one frame fewer on every modern call's path
+            RequestRouting routing = envelope.routing(method, params, version);
+            return Params.asObject(calls.call(method, envelope.wrap(params, version), options, handshake, routing,
+                    onSent), method);
         } catch (McpRpcException e) {
             if (e.code() != Discovery.UNSUPPORTED_VERSION) {
                 throw e;

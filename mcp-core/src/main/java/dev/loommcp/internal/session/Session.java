@@ -15,6 +15,9 @@ import dev.loommcp.internal.session.base.Params;
 import dev.loommcp.internal.session.config.SessionConfig;
 import dev.loommcp.internal.session.era.EraSetup;
 import dev.loommcp.internal.session.era.Handshake;
+import dev.loommcp.event.McpClientListener;
+import dev.loommcp.policy.CircuitState;
+import dev.loommcp.policy.CircuitStateChange;
 import dev.loommcp.internal.session.inbound.ClientHandlers;
 import dev.loommcp.internal.session.inbound.InboundDispatcher;
 import dev.loommcp.internal.session.subscriptions.Subscriptions;
@@ -85,6 +88,8 @@ public final class Session {
     private final TaskBridge tasks;
     private final ToolCalls toolCalls;
     private final SessionRelease release;
+    /** The client's resilience policy at work, or {@code null} for none. */
+    private final Resilience resilience;
 
     /** The era of the connection, set once connect completed; {@code null} before. */
     private volatile Era era;
@@ -124,12 +129,15 @@ public final class Session {
                 config.resultCacheBytes());
         this.inputRounds = new InputRounds(new ClientHandlers(config), config.maxInputRounds(), transport::describe);
         HeaderRoutedCalls headerRouting = new HeaderRoutedCalls(tools, config.maxListPages(), this::request);
+        this.resilience = Resilience.of(config.resilience(), transport.describe(), tools::isIdempotent,
+                life::isClosed, this::circuitChanged);
+        CallGuard guard = resilience; // the seam of both wire paths (null: no policy, nothing in the way)
         this.modern = new ModernRequests(envelope, cache, inputRounds, calls, headerRouting,
-                transport.exchangePerRequest());
+                transport.exchangePerRequest(), guard);
         this.legacy = new LegacyWire(calls, new SessionRenewal(handshake, calls, tools, result -> {
             initializeResult = result;
             inbound.onSessionRestarted(); // marks the tool catalog stale and tells the listener
-        }));
+        }), guard);
         this.path = legacy;
         this.tasks = new TaskBridge(new TaskHost(), life, events, subscriptions, config, tools, inputRounds,
                 headerRouting);
@@ -397,6 +405,27 @@ public final class Session {
     public Object call(String method, Map<String, Object> params, RequestOptions options,
                        Consumer<RequestId> onSent) throws InterruptedException {
         return path.call(method, params, options, onSent);
+    }
+
+    /** The state of the client's circuit breaker, or empty when its policy has none. */
+    public java.util.Optional<CircuitState> circuitState() {
+        return resilience == null ? java.util.Optional.empty() : resilience.circuitState();
+    }
+
+    /**
+     * A change of the circuit breaker, under its lock: only queued (no I/O, no user code under that lock); the event
+     * thread logs it and tells the listener, in order, under no lock.
+     */
+    private void circuitChanged(CircuitStateChange change) {
+        McpClientListener listener = config.listener();
+        events.dispatch(() -> {
+            LOG.log(change.state() == CircuitState.OPEN ? System.Logger.Level.INFO : System.Logger.Level.DEBUG,
+                    () -> "the circuit breaker of " + transport.describe() + " went from " + change.previous()
+                            + " to " + change.state());
+            if (listener != null) {
+                listener.onCircuitStateChanged(change);
+            }
+        }, EventLoop.SMALL_EVENT_BYTES);
     }
 
     /** Runs a call on a new virtual thread with a cancellable future: {@link AsyncCalls#start}. */

@@ -37,9 +37,7 @@ final class SessionRenewal {
     private static final System.Logger LOG = System.getLogger("dev.loommcp.client");
 
     /** Methods that are safe to send again in a new session. */
-    static final Set<String> IDEMPOTENT_METHODS = Set.of("ping", "tools/list", "resources/list",
-            "resources/templates/list", "prompts/list", "resources/read", "prompts/get", "completion/complete",
-            "logging/setLevel", "resources/subscribe", "resources/unsubscribe");
+    static final Set<String> IDEMPOTENT_METHODS = dev.loommcp.policy.RetryPolicy.IDEMPOTENT_METHODS;
 
     private final Handshake handshake;
     private final CallLife calls;

@@ -47,6 +47,7 @@ import java.util.Map;
  * @param resultCacheEntries          the most results the modern era's result cache holds
  * @param resultCacheBytes            the most bytes (estimated as JSON text) the modern era's result cache holds
  * @param eraVerdictFile              where AUTO keeps its era verdicts across JVMs, or {@code null} (memory only)
+ * @param resilience                  the rate limit, circuit breaker, budget and retry of the client's requests
  */
 public record SessionConfig(
         McpTransport transport,
@@ -74,7 +75,8 @@ public record SessionConfig(
         dev.loommcp.spi.TaskSupport taskSupport,
         int resultCacheEntries,
         long resultCacheBytes,
-        EraVerdictFile eraVerdictFile) {
+        EraVerdictFile eraVerdictFile,
+        dev.loommcp.policy.ResiliencePolicy resilience) {
 
     /**
      * Returns the capabilities the client declares: {@code elicitation}, {@code sampling} and {@code roots} only when
