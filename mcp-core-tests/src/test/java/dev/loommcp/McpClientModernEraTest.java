@@ -418,6 +418,20 @@ class McpClientModernEraTest {
     }
 
     @Test
+    void modernModeRefusesAnInvalidDiscoverResultListingOnlyVersionsItDoesNotSpeak() {
+        // not a valid DiscoverResult (no capabilities, no serverInfo), yet it does name its versions: none is ours
+        Session s = sessions.unconnected(Mode.INLINE,
+                t -> t.on("server/discover", r -> Map.of("supportedVersions", List.of("2099-01-01"))),
+                b -> b.protocolMode(ProtocolMode.MODERN));
+        assertThatThrownBy(() -> s.client().connect()).isInstanceOf(McpProtocolException.class)
+                .hasMessageContaining("does not speak the modern protocol era")
+                .hasMessageContaining("[2099-01-01]");
+        assertThat(s.client().discoverResult()).isEmpty();
+        assertThat(s.server().requests("tools/list")).isEmpty();
+        assertThat(s.client().isClosed()).isTrue();
+    }
+
+    @Test
     void modernModeTakesADiscoverSuccessThatDoesNotValidateAsTheServers() throws Exception {
         // as the conformance suite's mocks answer any method: {"resultType":"complete","ttlMs":0,...}
         Session s = sessions.connected(Mode.BLOCKING, t -> {

@@ -15,6 +15,7 @@ import dev.loommcp.Deadline;
 import dev.loommcp.spi.McpTransport;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -332,6 +333,15 @@ public final class EraSetup {
                     + "as this client does"), e);
         }
         DiscoverResult d = Discovery.parse(raw);
+        if (d == null && !auto && raw.get("supportedVersions") instanceof List<?> listed
+                && Discovery.mutualVersion(listed) == null) {
+            // an invalid result that does list its versions, none of them this client's: not taken leniently, as a
+            // valid one with those versions is not
+            throw new McpProtocolException("server " + transport.describe() + " does not speak the modern protocol "
+                    + "era: it answered server/discover with supportedVersions " + listed + ", none of which this "
+                    + "client speaks (" + Discovery.MODERN_VERSIONS + "), in a result that is not a valid "
+                    + "DiscoverResult; connect in protocol mode AUTO or LEGACY");
+        }
         if (d == null && !auto) {
             // a forced modern era needs no evidence: a success that is not a valid DiscoverResult (some test servers
             // answer any method with {"resultType":"complete"}) is taken as the server's, with what it did say
