@@ -1,7 +1,7 @@
 /**
  * loom-mcp core: the client API ({@code dev.loommcp}), its protocol choices ({@code dev.loommcp.config}), listeners and
  * subscriptions ({@code dev.loommcp.event}), the handlers of server requests ({@code dev.loommcp.handler}), the
- * protocol records ({@code dev.loommcp.schema}), JSON-RPC
+ * interceptors of requests ({@code dev.loommcp.intercept}), the protocol records ({@code dev.loommcp.schema}), JSON-RPC
  * envelopes ({@code dev.loommcp.jsonrpc}) and the transport SPI ({@code dev.loommcp.spi}).
  */
 module dev.loommcp.core {
@@ -15,6 +15,7 @@ module dev.loommcp.core {
     exports dev.loommcp.config;
     exports dev.loommcp.event;
     exports dev.loommcp.handler;
+    exports dev.loommcp.intercept;
     exports dev.loommcp.schema;
     exports dev.loommcp.jsonrpc;
     exports dev.loommcp.spi;

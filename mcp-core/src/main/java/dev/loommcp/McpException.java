@@ -19,6 +19,8 @@ import org.jspecify.annotations.Nullable;
  *       was sent.</li>
  *   <li>{@link McpInputRequiredException}: a multi round-trip request could not get the input the server asked
  *       for.</li>
+ *   <li>{@link McpVetoedException}: an interceptor refused the request (a policy of the client's own).</li>
+ *   <li>{@link McpInterceptorException}: an interceptor failed (threw something else); its failure is the cause.</li>
  * </ul>
  *
  * <p>A thread interrupt is never wrapped: blocking calls throw {@link InterruptedException}. Messages name the
@@ -27,7 +29,7 @@ import org.jspecify.annotations.Nullable;
 public abstract sealed class McpException extends RuntimeException
         permits McpRpcException, McpTimeoutException, McpCancelledException, McpClosedException,
                 McpProtocolException, McpTransportException, McpUnsupportedInEraException,
-                McpInputRequiredException {
+                McpInputRequiredException, McpVetoedException, McpInterceptorException {
 
     /**
      * Creates the exception.

@@ -2,6 +2,7 @@ package dev.loommcp.internal.session;
 
 import dev.loommcp.config.Era;
 import dev.loommcp.RequestOptions;
+import dev.loommcp.intercept.OutgoingRequest;
 import dev.loommcp.internal.scope.Scope;
 import dev.loommcp.jsonrpc.RequestId;
 import dev.loommcp.Deadline;
@@ -12,17 +13,21 @@ import java.util.function.Consumer;
 /**
  * The legacy era's wire path (MCP 2025-11-25 and earlier): each request in its scope, through the
  * {@link SessionRenewal} (a session the transport reports expired is renewed, and the request sent again where the
- * replay policy allows), to the {@link CallLife}. Also the path of a client not connected yet, whose calls fail
+ * replay policy allows), to the {@link CallLife}; through the client's {@link Interception} first when it has
+ * interceptors. Also the path of a client not connected yet, whose calls fail
  * there. Stateless; thread-safe.
  */
-final class LegacyWire implements WirePath {
+final class LegacyWire implements WirePath, Interception.WireStep {
 
     private final CallLife calls;
     private final SessionRenewal renewal;
+    /** The client's interceptors, or {@code null} for none (the direct path). */
+    private final Interception interception;
 
-    LegacyWire(CallLife calls, SessionRenewal renewal) {
+    LegacyWire(CallLife calls, SessionRenewal renewal, Interception interception) {
         this.calls = calls;
         this.renewal = renewal;
+        this.interception = interception;
     }
 
     @Override
@@ -37,8 +42,21 @@ final class LegacyWire implements WirePath {
         Objects.requireNonNull(options, "options (use RequestOptions.DEFAULT)");
         Deadline start = Deadline.ofNanoTime(System.nanoTime());
         try (Scope<Object, Void> scope = calls.openScope(method, options, start)) {
-            return renewal.call(method, params, options, calls.deadlineIn(scope, options, start), onSent);
+            Interception chain = interception;
+            if (chain == null) {
+                return renewal.call(method, params, options, calls.deadlineIn(scope, options, start), onSent);
+            }
+            calls.ensureConnected(method); // interceptors see only requests of a connected client
+            return chain.run(method, params, options, scope, start, onSent, this);
         }
+    }
+
+    /** The rest of a request after the interceptors: the renewal and the send. */
+    @Override
+    public Object send(OutgoingRequest request, Interception.Step step) throws InterruptedException {
+        RequestOptions options = request.options();
+        return renewal.call(request.method(), request.params().orElse(null), options,
+                calls.deadlineIn(step.scope, options, step.start), step.onSent);
     }
 
     @Override

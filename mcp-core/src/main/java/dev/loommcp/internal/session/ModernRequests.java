@@ -11,6 +11,7 @@ import dev.loommcp.McpTransportException;
 import dev.loommcp.McpUnsupportedInEraException;
 import dev.loommcp.config.ProtocolMode;
 import dev.loommcp.RequestOptions;
+import dev.loommcp.intercept.OutgoingRequest;
 import dev.loommcp.internal.scope.Scope;
 import dev.loommcp.internal.session.base.Deadlines;
 import dev.loommcp.internal.session.base.Params;
@@ -31,10 +32,11 @@ import dev.loommcp.McpClient;
  * request, the {@code -32022} corrective retry, a {@code -32021} passed on, the {@code resultType} check, multi
  * round-trip requests through {@link InputRounds}, the {@link ResultCache} for plain reads, the server's identity from
  * result {@code _meta}, the check of a cached era verdict by the first answer, and {@code tools/call} with
- * {@code Mcp-Param-*} headers ({@link HeaderRoutedCalls}) on a transport with an exchange per request. It sends
+ * {@code Mcp-Param-*} headers ({@link HeaderRoutedCalls}) on a transport with an exchange per request. A request
+ * the cache does not answer passes the client's {@link Interception} (when it has interceptors) and is then sent
  * through the {@link CallLife}. Thread-safe: its state is the version spoken and what the server last said of itself.
  */
-final class ModernRequests implements WirePath {
+final class ModernRequests implements WirePath, Interception.WireStep {
 
     private static final System.Logger LOG = System.getLogger("dev.loommcp.client");
 
@@ -62,6 +64,8 @@ final class ModernRequests implements WirePath {
     private final CallLife calls;
     /** The tool calls with header routing, or {@code null} where the transport has no exchange per request. */
     private final HeaderRoutedCalls headerRouting;
+    /** The client's interceptors, or {@code null} for none (the direct path). */
+    private final Interception interception;
 
     /** The modern protocol version of the requests (a {@code -32022} corrective retry may change it). */
     private volatile String modernVersion = ProtocolMode.MODERN_PROTOCOL_VERSION;
@@ -81,12 +85,13 @@ final class ModernRequests implements WirePath {
      *                           headers apply)
      */
     ModernRequests(Envelope envelope, ResultCache cache, InputRounds inputRounds, CallLife calls,
-                   HeaderRoutedCalls headerRouting, boolean exchangePerRequest) {
+                   HeaderRoutedCalls headerRouting, boolean exchangePerRequest, Interception interception) {
         this.envelope = envelope;
         this.cache = cache;
         this.inputRounds = inputRounds;
         this.calls = calls;
         this.headerRouting = exchangePerRequest ? headerRouting : null;
+        this.interception = interception;
     }
 
     @Override
@@ -151,34 +156,60 @@ final class ModernRequests implements WirePath {
                     return cached;
                 }
             }
-            Deadline deadline = calls.deadlineIn(scope, options, start);
-            Map<String, Object> result;
-            try {
-                result = sendModern(method, params, options, false, onSent, deadline);
-            } catch (McpRpcException | McpTransportException e) {
-                checkVerdict(e);
-                throw e;
-            }
-            checkVerdict(null);
-            Object type = result.get("resultType");
-            if ("input_required".equals(type) && INPUT_METHODS.contains(method)) {
-                CancellationToken token = options.token().orElse(null);
-                result = inputRounds.complete(method, params, result,
-                        p -> noteServerInfo(sendModern(method, p, Deadlines.remaining(options, deadline, method),
-                                false, null, deadline)), deadline, token, mayAnswerTask(method));
-                requireComplete(method, result);
-                return result; // never cached: it took input
-            }
-            requireComplete(method, result);
-            noteServerInfo(result);
-            if (readUri != null) {
-                cache.putRead(readUri, result, generation);
-            }
-            return result;
+            Interception chain = interception;
+            return chain == null ? exchange(method, params, options, scope, start, onSent, readUri, generation)
+                    : chain.run(method, params, options, scope, start, onSent, this);
         } catch (McpCancelledException e) {
             // close() cancels the client's tree, an input handler's watch with it: the caller learns of the close
             throw calls.closedInsteadOfCancelled(method, e);
         }
+    }
+
+    /**
+     * The rest of a request after the interceptors. A plain read is cached only when the interceptors left it
+     * plain but for {@code _meta} (trace context they add neither disables the cache nor enters its key).
+     */
+    @Override
+    public Object send(OutgoingRequest request, Interception.Step step) throws InterruptedException {
+        String method = request.method();
+        Map<String, Object> params = request.params().orElse(null);
+        String readUri = cacheableRead(method, step.original);
+        if (readUri != null && !(params != null && readUri.equals(params.get("uri"))
+                && (params.size() == 1 || params.size() == 2 && params.containsKey("_meta")))) {
+            readUri = null;
+        }
+        return exchange(method, params, request.options(), step.scope, step.start, step.onSent, readUri,
+                cache.generation());
+    }
+
+    /** One request past the cache and the interceptors: sent, its rounds completed, its result cached. */
+    private Object exchange(String method, Map<String, Object> params, RequestOptions options, Scope<?, ?> scope,
+                            Deadline start, Consumer<RequestId> onSent, String readUri, long generation)
+            throws InterruptedException {
+        Deadline deadline = calls.deadlineIn(scope, options, start);
+        Map<String, Object> result;
+        try {
+            result = sendModern(method, params, options, false, onSent, deadline);
+        } catch (McpRpcException | McpTransportException e) {
+            checkVerdict(e);
+            throw e;
+        }
+        checkVerdict(null);
+        Object type = result.get("resultType");
+        if ("input_required".equals(type) && INPUT_METHODS.contains(method)) {
+            CancellationToken token = options.token().orElse(null);
+            result = inputRounds.complete(method, params, result,
+                    p -> noteServerInfo(sendModern(method, p, Deadlines.remaining(options, deadline, method),
+                            false, null, deadline)), deadline, token, mayAnswerTask(method));
+            requireComplete(method, result);
+            return result; // never cached: it took input
+        }
+        requireComplete(method, result);
+        noteServerInfo(result);
+        if (readUri != null) {
+            cache.putRead(readUri, result, generation);
+        }
+        return result;
     }
 
     /**

@@ -47,6 +47,8 @@ import java.util.Map;
  * @param resultCacheEntries          the most results the modern era's result cache holds
  * @param resultCacheBytes            the most bytes (estimated as JSON text) the modern era's result cache holds
  * @param eraVerdictFile              where AUTO keeps its era verdicts across JVMs, or {@code null} (memory only)
+ * @param interceptors                the interceptors of outgoing requests, outermost first (empty: none)
+ * @param serverRequestInterceptors   the interceptors of server requests, outermost first (empty: none)
  */
 public record SessionConfig(
         McpTransport transport,
@@ -74,7 +76,9 @@ public record SessionConfig(
         dev.loommcp.spi.TaskSupport taskSupport,
         int resultCacheEntries,
         long resultCacheBytes,
-        EraVerdictFile eraVerdictFile) {
+        EraVerdictFile eraVerdictFile,
+        java.util.List<dev.loommcp.intercept.McpInterceptor> interceptors,
+        java.util.List<dev.loommcp.intercept.ServerRequestInterceptor> serverRequestInterceptors) {
 
     /**
      * Returns the capabilities the client declares: {@code elicitation}, {@code sampling} and {@code roots} only when
