@@ -181,8 +181,10 @@ public final class OutgoingRequest {
     }
 
     /**
-     * Returns this request with other options: a shorter timeout, another token or progress listener. Their
-     * {@code _meta} is not put into the params (use {@link #withMeta}).
+     * Returns this request with other options: another token or progress listener. Their {@code _meta} is not put
+     * into the params (use {@link #withMeta}). The request's deadline was fixed when the call started (its scope
+     * holds it): a timeout or deadline in {@code newOptions} changes it only for a call that resets its timeout on
+     * progress, and never beyond the scope's.
      *
      * @param newOptions the options
      * @return the rewritten request
