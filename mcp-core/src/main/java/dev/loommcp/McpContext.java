@@ -65,9 +65,9 @@ public final class McpContext {
 
     /**
      * Returns the context of the request this one runs inside: the request whose handler, listener, interceptor or
-     * nested call made this one (on this client or another), such as the {@code tools/call} whose task polls or
-     * result fetches this request is; empty for a request made outside any other. For telemetry: the parent of a
-     * request's span.
+     * nested call made this one (on this client or another), such as the {@code tools/call} whose sampling handler
+     * made this request; empty for a request made outside any other. For telemetry: the parent of a request's
+     * span.
      *
      * @return the enclosing request's context, or empty
      */

@@ -27,12 +27,15 @@ import java.util.concurrent.CompletableFuture;
  * <p><b>Which requests.</b> Every request of a connected client that would go on the wire, once per call: the typed
  * calls ({@code tools/call}, {@code prompts/get}, {@code resources/read}, listings page by page, {@code ping},
  * {@code completion/complete}, {@code logging/setLevel}, subscriptions), the generic {@code request(...)}, and the
- * engine's own requests made for a call: task polls and {@code tasks/result}/{@code tasks/cancel} of a task-augmented
- * call (each its own request, running inside the call's: {@link McpContext#parent()}), and the {@code tools/list}
- * a 2026-era HTTP client makes to learn a tool's header routing. One call is one pass through the chain even when the
- * engine sends it more than once underneath (a {@code -32022} corrective retry, a legacy session renewed and the
- * request sent again, the 2026 era's input rounds); {@link McpContext#requestId()} after {@code proceed} is the id the
- * last of them had. <b>Not</b> intercepted: the handshake ({@code initialize}, {@code notifications/initialized},
+ * engine's own requests made for a call: the task polls, {@code tasks/result} and {@code tasks/cancel} a
+ * {@code TaskSupport} makes for a task-augmented {@code tools/call} (each a pass of its own, on the caller's thread
+ * after the call's own pass returned the task; they name the task in {@code params.taskId}, which the call's response
+ * carried, so an interceptor links them to the call by it), and the {@code tools/list} a 2026-era HTTP client makes
+ * to learn a tool's header routing. One call is one pass through the chain even when the engine sends it more than
+ * once underneath (a {@code -32022} corrective retry, a legacy session renewed and the request sent again, the 2026
+ * era's input rounds): {@link McpContext#requestId()} after {@code proceed} is the id the last of them had, and each
+ * of them is told to the {@link dev.loommcp.event.McpEventListener} with its own id. <b>Not</b> intercepted: the
+ * handshake ({@code initialize}, {@code notifications/initialized},
  * {@code server/discover}, the era probe and a legacy session's renewal), because it decides the era, the protocol
  * version and the server's identity that the chain reports, and a veto, rewrite or invented answer there would make
  * the client trust a server that never answered (observe connects with {@link dev.loommcp.event.McpEventListener});
