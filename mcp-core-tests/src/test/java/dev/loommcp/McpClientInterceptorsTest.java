@@ -169,6 +169,31 @@ class McpClientInterceptorsTest {
     }
 
     @Test
+    @SuppressWarnings("unchecked")
+    void traceContextAnInterceptorAddsNeitherDisablesTheReadCacheNorChangesItsKey() throws Exception {
+        Session s = connect(Era.MODERN, t -> t.on("resources/read", r -> McpClientModernEraTest.complete(Map.of(
+                "contents", List.of(Map.of("uri", "file:///x", "text", "x")), "ttlMs", 60_000))),
+                b -> b.addInterceptor(chain -> chain.proceed(chain.request().withMeta(Map.of("traceparent",
+                        "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01")))));
+        s.client().readResource("file:///x", RequestOptions.DEFAULT);
+        s.client().readResource("file:///x", RequestOptions.DEFAULT);
+        assertThat(s.server().requests("resources/read")).singleElement().satisfies(r -> assertThat(
+                (Map<String, Object>) r.params().get("_meta")).containsKey("traceparent"));
+    }
+
+    @Test
+    void aReadAnInterceptorRewritesIsNotCachedUnderTheCallersUri() throws Exception {
+        Session s = connect(Era.MODERN, t -> t.on("resources/read", r -> McpClientModernEraTest.complete(Map.of(
+                "contents", List.of(Map.of("uri", r.params().get("uri"), "text", "x")), "ttlMs", 60_000))),
+                b -> b.addInterceptor(chain -> chain.proceed(chain.request().withParams(Map.of("uri",
+                        "file:///elsewhere")))));
+        s.client().readResource("file:///x", RequestOptions.DEFAULT);
+        s.client().readResource("file:///x", RequestOptions.DEFAULT);
+        assertThat(s.server().requests("resources/read")).hasSize(2)
+                .allSatisfy(r -> assertThat(r.params()).containsEntry("uri", "file:///elsewhere"));
+    }
+
+    @Test
     void anInterceptorMayNotChangeTheMethod() throws Exception {
         Session s = connect(Era.LEGACY, t -> { }, b -> b.addInterceptor(chain -> chain.proceed(
                 OutgoingRequest.of("tools/list", null, RequestOptions.DEFAULT))));

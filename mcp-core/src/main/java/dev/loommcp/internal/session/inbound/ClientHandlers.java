@@ -41,8 +41,10 @@ import java.util.Set;
  * handler's answer validated before it goes on the wire.
  *
  * <p>Each request is {@link #prepare prepared} (parsed and checked, without calling the handler) and then
- * {@link Prepared#answer answered} (the handler runs on the calling thread). Thread-safe: it keeps no state of its
- * own; the handlers are called concurrently when requests come in concurrently.
+ * {@link Prepared#answer answered} (the handler runs on the calling thread), through the client's
+ * {@link ServerRequestInterceptor}s when it has any (both eras; an answer an interceptor makes is checked as a
+ * handler's). Thread-safe: it keeps no state of its own; the handlers are called concurrently when requests come in
+ * concurrently.
  */
 public final class ClientHandlers {
 
@@ -355,18 +357,6 @@ public final class ClientHandlers {
             }
             default -> () -> rootsAnswer(roots.listRoots());
         };
-    }
-
-    /**
-     * Parses, checks and answers a request on this thread: {@link #prepare} then {@link Prepared#answer}.
-     *
-     * @param method a method this client {@link #has has} a handler for
-     * @param params the request's params as plain JSON, or {@code null}
-     * @return the validated answer as plain JSON
-     * @throws Exception as {@link #prepare} and {@link Prepared#answer} throw
-     */
-    Object handle(String method, Map<String, Object> params) throws Exception {
-        return prepare(method, params).answer();
     }
 
     private static Map<String, Object> required(String method, Map<String, Object> params) {
