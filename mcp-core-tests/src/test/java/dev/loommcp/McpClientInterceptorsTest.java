@@ -401,6 +401,31 @@ class McpClientInterceptorsTest {
         assertThat(s.server().requests("tools/call")).hasSize(1);
     }
 
+    @Test
+    void anInterceptorWaitingWithAwaitStopsWhenTheScopeTheCallIsMadeInEnds() throws Exception {
+        CountDownLatch waiting = new CountDownLatch(1);
+        Session s = connect(Era.LEGACY, t -> { }, b -> b.addInterceptor(chain -> {
+            waiting.countDown();
+            chain.await(new CompletableFuture<Boolean>()); // never answered
+            return chain.proceed(chain.request());
+        }));
+        try (dev.loommcp.internal.scope.Scope<Object, Void> outer = dev.loommcp.internal.scope.Scope.open("outer",
+                dev.loommcp.internal.scope.Joiner.awaitAll(), Deadline.NONE)) {
+            Thread canceller = Thread.ofVirtual().start(() -> {
+                try {
+                    waiting.await();
+                } catch (InterruptedException e) {
+                    return;
+                }
+                outer.cancel();
+            });
+            assertThatThrownBy(() -> s.client().callTool("echo", Map.of()))
+                    .isInstanceOf(McpCancelledException.class).hasMessageContaining("while an interceptor waited");
+            canceller.join();
+        }
+        assertThat(s.server().requests("tools/call")).isEmpty();
+    }
+
     // ------------------------------------------------------------------------------------------------ inbound
 
     @Test
