@@ -1,8 +1,9 @@
 /**
  * loom-mcp core: the client API ({@code dev.loommcp}), its protocol choices ({@code dev.loommcp.config}), listeners and
  * subscriptions ({@code dev.loommcp.event}), the handlers of server requests ({@code dev.loommcp.handler}), the
- * protocol records ({@code dev.loommcp.schema}), the resilience policies ({@code dev.loommcp.policy}), JSON-RPC
- * envelopes ({@code dev.loommcp.jsonrpc}) and the transport SPI ({@code dev.loommcp.spi}).
+ * interceptors of requests ({@code dev.loommcp.intercept}), the protocol records ({@code dev.loommcp.schema}), the
+ * resilience policies ({@code dev.loommcp.policy}), JSON-RPC envelopes ({@code dev.loommcp.jsonrpc}) and the transport
+ * SPI ({@code dev.loommcp.spi}).
  */
 module dev.loommcp.core {
     // JSpecify nullness annotations in the API; static: not needed at run time, transitive: readers see them
@@ -15,6 +16,7 @@ module dev.loommcp.core {
     exports dev.loommcp.config;
     exports dev.loommcp.event;
     exports dev.loommcp.handler;
+    exports dev.loommcp.intercept;
     exports dev.loommcp.schema;
     exports dev.loommcp.jsonrpc;
     exports dev.loommcp.spi;

@@ -15,6 +15,8 @@ import dev.loommcp.handler.ElicitationHandler;
 import dev.loommcp.handler.RootsHandler;
 import dev.loommcp.handler.SamplingHandler;
 import dev.loommcp.internal.json.Json;
+import dev.loommcp.intercept.McpInterceptor;
+import dev.loommcp.intercept.ServerRequestInterceptor;
 import dev.loommcp.internal.session.Paging;
 import dev.loommcp.internal.session.Session;
 import dev.loommcp.internal.session.TransportClaims;
@@ -44,6 +46,7 @@ import dev.loommcp.spi.McpTransport;
 import dev.loommcp.spi.TaskSupport;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -107,6 +110,13 @@ import org.jspecify.annotations.Nullable;
  * ever blocks the transport's reader. Listeners and handlers may call the client, including {@link #close()}. A
  * call's {@link ProgressListener} runs on the calling thread while it waits: every progress notification the server
  * sent before its response reaches it before the call returns, and none after.
+ *
+ * <h2>Interceptors</h2>
+ * {@link Builder#addInterceptor} adds code that every request the client sends passes through, on the calling thread
+ * inside the request's scope, first added outermost: to observe, time, veto ({@link McpVetoedException}), rewrite
+ * params and {@code _meta}, or answer without sending. {@link Builder#addServerRequestInterceptor} does the same for
+ * what a server asks of the client. A failing interceptor fails its call with {@link McpInterceptorException}, never
+ * the client. See {@link dev.loommcp.intercept.McpInterceptor} and {@code docs/policies.md}.
  *
  * <h2>Memory</h2>
  * What waits for a listener is bounded by count and by bytes ({@link Builder#listenerQueueCapacity},
@@ -197,6 +207,8 @@ public final class McpClient implements McpTools, McpSkillServer, McpUtilities, 
         private long resultCacheBytes = 32L << 20;
         private EraVerdictFile eraVerdictFile;
         private ResiliencePolicy resilience = ResiliencePolicy.NONE;
+        private final List<McpInterceptor> interceptors = new ArrayList<>();
+        private final List<ServerRequestInterceptor> serverRequestInterceptors = new ArrayList<>();
 
         private Builder(McpTransport transport) {
             this.transport = Objects.requireNonNull(transport, "transport");
@@ -614,6 +626,37 @@ public final class McpClient implements McpTools, McpSkillServer, McpUtilities, 
         }
 
         /**
+         * Adds an interceptor of the requests this client sends (see {@link McpInterceptor} for which requests, the
+         * thread and scope it runs in, and what its exceptions do). Interceptors run in the order they were added:
+         * the first added is the outermost (it sees the request first and the response last). Default none: then
+         * calls take the direct path and cost nothing extra. The same instance may be added to several clients.
+         *
+         * @param interceptor the interceptor
+         * @return this builder
+         * @throws NullPointerException if {@code interceptor} is {@code null}
+         */
+        public Builder addInterceptor(McpInterceptor interceptor) {
+            interceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
+            return this;
+        }
+
+        /**
+         * Adds an interceptor of the requests a server asks of this client ({@code sampling/createMessage},
+         * {@code elicitation/create}, {@code roots/list}; the 2025 era's server requests and the 2026 era's
+         * {@code inputRequests}), which runs before the handler set for the method (see
+         * {@link ServerRequestInterceptor}). The first added is the outermost. It declares no capability: only
+         * methods with a handler reach it. Default none.
+         *
+         * @param interceptor the interceptor
+         * @return this builder
+         * @throws NullPointerException if {@code interceptor} is {@code null}
+         */
+        public Builder addServerRequestInterceptor(ServerRequestInterceptor interceptor) {
+            serverRequestInterceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
+            return this;
+        }
+
+        /**
          * Builds the client. Nothing is started until {@link McpClient#connect()}. An installed
          * {@link #taskSupport task support} is bound to the new client here.
          *
@@ -639,7 +682,7 @@ public final class McpClient implements McpTools, McpSkillServer, McpUtilities, 
                     outputSchemaValidation, maxListPages, maxConcurrentServerRequests, keepNotifications,
                     notificationQueueCapacity, notificationQueueBytes, listenerQueueCapacity, listenerQueueBytes,
                     protocolMode, probeTimeout, maxInputRounds, taskSupport, resultCacheEntries, resultCacheBytes,
-                    eraVerdictFile, resilience);
+                    eraVerdictFile, resilience, List.copyOf(interceptors), List.copyOf(serverRequestInterceptors));
         }
 
         private static long atLeastOne(long value, String what) {

@@ -64,6 +64,23 @@ public final class McpContext {
     }
 
     /**
+     * Returns the context of the request this one runs inside: the request whose handler, listener, interceptor or
+     * nested call made this one (on this client or another), such as the {@code tools/call} whose sampling handler
+     * made this request; empty for a request made outside any other. For telemetry: the parent of a request's
+     * span.
+     *
+     * @return the enclosing request's context, or empty
+     */
+    public Optional<McpContext> parent() {
+        for (Scope<?, ?> s = scope.parent(); s != null; s = s.parent()) {
+            if (s.attachment() instanceof RequestScope r) {
+                return Optional.of(new McpContext(s, r));
+            }
+        }
+        return Optional.empty();
+    }
+
+    /**
      * Returns the request's JSON-RPC method (for example {@code tools/call}).
      *
      * @return the method

@@ -21,6 +21,8 @@ import org.jspecify.annotations.Nullable;
  *       for.</li>
  *   <li>{@link McpPolicyException}: the client's own resilience policy stopped the call: the circuit breaker is open
  *       ({@link McpCircuitOpenException}) or a budget is spent ({@link McpBudgetExceededException}).</li>
+ *   <li>{@link McpVetoedException}: an interceptor refused the request (a policy of the client's own).</li>
+ *   <li>{@link McpInterceptorException}: an interceptor failed (threw something else); its failure is the cause.</li>
  * </ul>
  *
  * <p>A thread interrupt is never wrapped: blocking calls throw {@link InterruptedException}. Messages name the
@@ -29,7 +31,7 @@ import org.jspecify.annotations.Nullable;
 public abstract sealed class McpException extends RuntimeException
         permits McpRpcException, McpTimeoutException, McpCancelledException, McpClosedException,
                 McpProtocolException, McpTransportException, McpUnsupportedInEraException,
-                McpInputRequiredException, McpPolicyException {
+                McpInputRequiredException, McpPolicyException, McpVetoedException, McpInterceptorException {
 
     /**
      * Creates the exception.

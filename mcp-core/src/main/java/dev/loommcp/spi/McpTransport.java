@@ -140,6 +140,28 @@ public interface McpTransport extends AutoCloseable {
     }
 
     /**
+     * Returns what kind of wire this transport speaks and where its server is, for interceptors and telemetry
+     * ({@code McpInterceptor.Chain.connection()}). Default {@link TransportInfo#other()}. Must be cheap and must not
+     * block: it may be read on every call.
+     *
+     * @return the info, never {@code null}
+     */
+    default TransportInfo info() {
+        return TransportInfo.other();
+    }
+
+    /**
+     * Returns the session id the server assigned to this connection, where the wire has one: the legacy Streamable
+     * HTTP {@code Mcp-Session-Id} (MCP 2025-11-25 "Session Management"). Default empty: no session (stdio, the 2026
+     * era, which has no sessions). Must be cheap and must not block.
+     *
+     * @return the session id, or empty
+     */
+    default java.util.Optional<String> sessionId() {
+        return java.util.Optional.empty();
+    }
+
+    /**
      * Returns a short description for messages and logs: the program name or the endpoint's origin. It never holds
      * environment values, header values, query strings or credentials.
      *

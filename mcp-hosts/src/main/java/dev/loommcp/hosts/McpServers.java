@@ -3,6 +3,8 @@ package dev.loommcp.hosts;
 import dev.loommcp.policy.ResiliencePolicy;
 import dev.loommcp.McpClient;
 import dev.loommcp.McpClosedException;
+import dev.loommcp.intercept.McpInterceptor;
+import dev.loommcp.intercept.ServerRequestInterceptor;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.schema.CallToolResult;
 import dev.loommcp.schema.Tool;
@@ -78,12 +80,30 @@ public final class McpServers implements AutoCloseable {
     private final HostSettings settings;
     private final AtomicBoolean closed = new AtomicBoolean();
 
+    /**
+     * The customizer of each server's client builder: the registry's interceptors first (the outermost, in the order
+     * added), then the application's customizer (whose interceptors run inside them).
+     */
+    private static BiConsumer<ServerConfig, McpClient.Builder> withInterceptors(List<McpInterceptor> interceptors,
+            List<ServerRequestInterceptor> serverRequestInterceptors,
+            BiConsumer<ServerConfig, McpClient.Builder> customizer) {
+        if (interceptors.isEmpty() && serverRequestInterceptors.isEmpty()) {
+            return customizer;
+        }
+        return (config, builder) -> {
+            interceptors.forEach(builder::addInterceptor);
+            serverRequestInterceptors.forEach(builder::addServerRequestInterceptor);
+            customizer.accept(config, builder);
+        };
+    }
+
     private McpServers(Builder b) {
         this.separator = b.separator;
         this.closeTimeout = b.closeTimeout;
         this.settings = new HostSettings(b.startupTimeout, b.readyTimeout, b.restartPolicy, b.listener,
-                b.customizer, b.httpCustomizer, TransportThreads.standard(), b.transports,
-                b.stderrInStatus, b.resilience, Map.copyOf(b.resilienceOf));
+                withInterceptors(List.copyOf(b.interceptors), List.copyOf(b.serverRequestInterceptors), b.customizer),
+                b.httpCustomizer, TransportThreads.standard(), b.transports, b.stderrInStatus, b.resilience,
+                Map.copyOf(b.resilienceOf));
         Map<String, HostedServer> map = new LinkedHashMap<>();
         for (ServerConfig c : b.configs) {
             map.put(c.name(), new HostedServer(c, settings));
@@ -529,6 +549,8 @@ public final class McpServers implements AutoCloseable {
         private McpServersListener listener = new McpServersListener() { };
         private BiConsumer<ServerConfig, McpClient.Builder> customizer = (config, builder) -> { };
         private BiConsumer<HttpServerConfig, HttpTransport.Builder> httpCustomizer = (config, builder) -> { };
+        private final List<McpInterceptor> interceptors = new ArrayList<>();
+        private final List<ServerRequestInterceptor> serverRequestInterceptors = new ArrayList<>();
         private java.util.function.Function<ServerConfig, dev.loommcp.spi.McpTransport> transports = null;
         private boolean stderrInStatus = true;
         private ResiliencePolicy resilience = ResiliencePolicy.NONE;
@@ -702,6 +724,37 @@ public final class McpServers implements AutoCloseable {
          */
         public Builder clientCustomizer(BiConsumer<ServerConfig, McpClient.Builder> customizer) {
             this.customizer = Objects.requireNonNull(customizer, "customizer");
+            return this;
+        }
+
+        /**
+         * Adds an interceptor of the requests every hosted server's client sends (see
+         * {@link McpInterceptor}), at every start and restart. The registry's interceptors are the outermost, in the
+         * order added; interceptors the {@link #clientCustomizer clientCustomizer} adds for one server run inside
+         * them. {@link McpInterceptor.Chain#connection()} tells the servers apart
+         * ({@code connection().server()}; the registry's name for the server is the client's
+         * {@code serverName()}). The same instance serves every server: it must be thread-safe. Default none.
+         *
+         * @param interceptor the interceptor
+         * @return this builder
+         * @throws NullPointerException if {@code interceptor} is {@code null}
+         */
+        public Builder addInterceptor(McpInterceptor interceptor) {
+            interceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
+            return this;
+        }
+
+        /**
+         * Adds an interceptor of the requests every hosted server asks of its client (sampling, elicitation, roots;
+         * see {@link ServerRequestInterceptor}), before those the {@link #clientCustomizer clientCustomizer} adds.
+         * Default none.
+         *
+         * @param interceptor the interceptor
+         * @return this builder
+         * @throws NullPointerException if {@code interceptor} is {@code null}
+         */
+        public Builder addServerRequestInterceptor(ServerRequestInterceptor interceptor) {
+            serverRequestInterceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
             return this;
         }
 

@@ -84,6 +84,32 @@ class TasksOnClientTest {
         }
     }
 
+    /**
+     * Issue 30: the task support's requests for a task-augmented call pass the client's interceptors, each a pass of
+     * its own on the caller's thread, naming the task the call's response carried.
+     */
+    @Test
+    void theRequestsOfATaskPassTheInterceptorsNamingTheTaskTheCallsResponseCarried() throws Exception {
+        McpTasks tasks = McpTasks.newBuilder().legacyTtl(Duration.ofMinutes(1)).build();
+        ScriptedTransport t = server(x -> { });
+        List<String> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+        String caller = Thread.currentThread().getName();
+        try (McpClient client = McpClient.newBuilder(t).taskSupport(tasks.support()).addInterceptor(chain -> {
+            dev.loommcp.intercept.McpResponse r = chain.proceed(chain.request());
+            Object taskId = chain.request().params().map(p -> p.get("taskId")).orElse(null);
+            Object created = r.result().get("task") instanceof Map<?, ?> task ? task.get("taskId") : null;
+            seen.add(chain.request().method() + (taskId == null ? "" : " taskId=" + taskId)
+                    + (created == null ? "" : " created=" + created)
+                    + (Thread.currentThread().getName().equals(caller) ? "" : " on another thread"));
+            return r;
+        }).build()) {
+            client.connect();
+            assertThat(client.callTool("research", Map.of()).text()).isEqualTo("researched");
+        }
+        assertThat(seen).contains("tools/call created=L1", "tasks/result taskId=L1");
+        assertThat(seen.indexOf("tools/call created=L1")).isLessThan(seen.indexOf("tasks/result taskId=L1"));
+    }
+
     @Test
     void withoutTheServerCapabilityOrBefore20251125NothingIsAugmentedOrListed() throws Exception {
         for (Consumer<ScriptedTransport> server : List.<Consumer<ScriptedTransport>>of(

@@ -2,6 +2,9 @@ package dev.loommcp.internal.session;
 
 import dev.loommcp.CancellationToken;
 import dev.loommcp.McpCancelledException;
+import dev.loommcp.McpException;
+import dev.loommcp.McpInterceptorException;
+import dev.loommcp.McpVetoedException;
 import dev.loommcp.McpInputRequiredException;
 import dev.loommcp.McpProtocolException;
 import dev.loommcp.McpTimeoutException;
@@ -241,13 +244,13 @@ final class InputRounds {
         Map<String, Input> inputs = new LinkedHashMap<>();
         for (Map.Entry<?, ?> e : requests.entrySet()) {
             String key = String.valueOf(e.getKey());
-            inputs.put(key, input(where + ", input '" + key + "'", e.getValue()));
+            inputs.put(key, input(where + ", input '" + key + "'", key, e.getValue()));
         }
         return new Round(inputs, (String) rawState);
     }
 
     @SuppressWarnings("unchecked")
-    private Input input(String where, Object request) {
+    private Input input(String where, String key, Object request) {
         if (!(request instanceof Map<?, ?> map)) {
             throw new McpProtocolException(where + " is " + JsonRpcCodec.kind(request) + ", not an object");
         }
@@ -268,7 +271,7 @@ final class InputRounds {
                     + "for it (so it did not declare the capability); not retried", null);
         }
         try {
-            return new Input(method, handlers.prepare(method, (Map<String, Object>) params));
+            return new Input(method, handlers.prepare(method, (Map<String, Object>) params, null, key));
         } catch (ClientHandlers.NotDeclaredException e) {
             throw new McpInputRequiredException(where + " (" + method + "): " + e.getMessage() + "; not retried", e);
         } catch (McpProtocolException e) {
@@ -302,6 +305,9 @@ final class InputRounds {
         }
         if (failure instanceof InterruptedException interrupted) {
             throw interrupted;
+        }
+        if (failure instanceof McpVetoedException || failure instanceof McpInterceptorException) {
+            throw (McpException) failure; // a server-request interceptor refused or failed: the caller sees it as is
         }
         if (failure instanceof ClientHandlers.InvalidAnswerException) {
             throw new McpInputRequiredException(where + ": " + failure.getMessage() + "; not retried", failure);

@@ -11,6 +11,7 @@ import dev.loommcp.McpTransportException;
 import dev.loommcp.McpUnsupportedInEraException;
 import dev.loommcp.config.ProtocolMode;
 import dev.loommcp.RequestOptions;
+import dev.loommcp.intercept.OutgoingRequest;
 import dev.loommcp.internal.scope.Scope;
 import dev.loommcp.internal.session.base.Deadlines;
 import dev.loommcp.internal.session.base.Params;
@@ -31,10 +32,11 @@ import dev.loommcp.McpClient;
  * request, the {@code -32022} corrective retry, a {@code -32021} passed on, the {@code resultType} check, multi
  * round-trip requests through {@link InputRounds}, the {@link ResultCache} for plain reads, the server's identity from
  * result {@code _meta}, the check of a cached era verdict by the first answer, and {@code tools/call} with
- * {@code Mcp-Param-*} headers ({@link HeaderRoutedCalls}) on a transport with an exchange per request. It sends
+ * {@code Mcp-Param-*} headers ({@link HeaderRoutedCalls}) on a transport with an exchange per request. A request
+ * the cache does not answer passes the client's {@link Interception} (when it has interceptors) and is then sent
  * through the {@link CallLife}. Thread-safe: its state is the version spoken and what the server last said of itself.
  */
-final class ModernRequests implements WirePath {
+final class ModernRequests implements WirePath, Interception.WireStep {
 
     private static final System.Logger LOG = System.getLogger("dev.loommcp.client");
 
@@ -67,6 +69,8 @@ final class ModernRequests implements WirePath {
      * {@code null} for none.
      */
     private final CallGuard guard;
+    /** The client's interceptors, or {@code null} for none (the direct path). */
+    private final Interception interception;
 
     /** The modern protocol version of the requests (a {@code -32022} corrective retry may change it). */
     private volatile String modernVersion = ProtocolMode.MODERN_PROTOCOL_VERSION;
@@ -86,13 +90,15 @@ final class ModernRequests implements WirePath {
      *                           headers apply)
      */
     ModernRequests(Envelope envelope, ResultCache cache, InputRounds inputRounds, CallLife calls,
-                   HeaderRoutedCalls headerRouting, boolean exchangePerRequest, CallGuard guard) {
+                   HeaderRoutedCalls headerRouting, boolean exchangePerRequest, CallGuard guard,
+                   Interception interception) {
         this.guard = guard;
         this.envelope = envelope;
         this.cache = cache;
         this.inputRounds = inputRounds;
         this.calls = calls;
         this.headerRouting = exchangePerRequest ? headerRouting : null;
+        this.interception = interception;
     }
 
     @Override
@@ -157,12 +163,16 @@ final class ModernRequests implements WirePath {
                     return cached;
                 }
             }
-            Deadline deadline = calls.deadlineIn(scope, options, start);
-            if (guard == null) { // no policy: no frame added
-                return send(method, params, options, onSent, deadline, readUri, generation, CallGuard.Control.ONCE);
+            Interception chain = interception;
+            if (chain == null) {
+                Deadline deadline = calls.deadlineIn(scope, options, start);
+                if (guard == null) { // nothing in the way: no frame added
+                    return exchange(method, params, options, onSent, deadline, readUri, generation,
+                            CallGuard.Control.ONCE);
+                }
+                return guarded(method, params, options, scope, onSent, deadline, readUri, generation);
             }
-            return guard.call(new CallGuard.Request(method, params, deadline, options.token().orElse(null), scope),
-                    control -> send(method, params, options, onSent, deadline, readUri, generation, control));
+            return chain.run(method, params, options, scope, start, onSent, this);
         } catch (McpCancelledException e) {
             // close() cancels the client's tree, an input handler's watch with it: the caller learns of the close
             throw calls.closedInsteadOfCancelled(method, e);
@@ -170,12 +180,43 @@ final class ModernRequests implements WirePath {
     }
 
     /**
-     * One attempt of a modern request under the guard: the send, the check of a cached verdict, input rounds (after
-     * which the guard must not repeat it: the user's handlers were asked), the {@code resultType} check, the cache.
+     * The rest of a request after the interceptors (the guard, the send). A plain read is cached only when the
+     * interceptors left it plain but for {@code _meta} (trace context they add neither disables the cache nor enters
+     * its key).
      */
-    private Map<String, Object> send(String method, Map<String, Object> params, RequestOptions options,
-                                     Consumer<RequestId> onSent, Deadline deadline, String readUri, long generation,
-                                     CallGuard.Control control) throws InterruptedException {
+    @Override
+    public Object send(OutgoingRequest request, Interception.Step step) throws InterruptedException {
+        String method = request.method();
+        Map<String, Object> params = request.params().orElse(null);
+        String readUri = cacheableRead(method, step.original);
+        if (readUri != null && !(params != null && readUri.equals(params.get("uri"))
+                && (params.size() == 1 || params.size() == 2 && params.containsKey("_meta")))) {
+            readUri = null;
+        }
+        Deadline deadline = calls.deadlineIn(step.scope, request.options(), step.start);
+        return guarded(method, params, request.options(), step.scope, step.onSent, deadline, readUri,
+                cache.generation());
+    }
+
+    /** The request through the resilience policy when the client has one (every attempt an {@link #exchange}). */
+    private Object guarded(String method, Map<String, Object> params, RequestOptions options, Scope<?, ?> scope,
+                           Consumer<RequestId> onSent, Deadline deadline, String readUri, long generation)
+            throws InterruptedException {
+        if (guard == null) {
+            return exchange(method, params, options, onSent, deadline, readUri, generation, CallGuard.Control.ONCE);
+        }
+        return guard.call(new CallGuard.Request(method, params, deadline, options.token().orElse(null), scope),
+                control -> exchange(method, params, options, onSent, deadline, readUri, generation, control));
+    }
+
+    /**
+     * One attempt of a modern request past the cache, the interceptors and the guard: the send, the check of a cached
+     * verdict, input rounds (after which the guard must not repeat it: the user's handlers were asked), the
+     * {@code resultType} check, the cache.
+     */
+    private Map<String, Object> exchange(String method, Map<String, Object> params, RequestOptions options,
+                                         Consumer<RequestId> onSent, Deadline deadline, String readUri,
+                                         long generation, CallGuard.Control control) throws InterruptedException {
         Map<String, Object> result;
         try {
             result = sendModern(method, params, options, false, onSent, deadline);
@@ -279,7 +320,7 @@ final class ModernRequests implements WirePath {
             throws InterruptedException {
         String version = modernVersion;
         try {
-            // modernOnce, written out: one frame fewer on every modern call's path
+            // the first attempt inline (modernOnce's two lines): one frame fewer on every modern call's path
             RequestRouting routing = envelope.routing(method, params, version);
             return Params.asObject(calls.call(method, envelope.wrap(params, version), options, handshake, routing,
                     onSent), method);

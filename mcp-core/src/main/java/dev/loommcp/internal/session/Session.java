@@ -31,10 +31,13 @@ import dev.loommcp.schema.InitializeResult;
 import dev.loommcp.schema.ServerCapabilities;
 import dev.loommcp.Deadline;
 import dev.loommcp.spi.McpTransport;
+import dev.loommcp.spi.TransportInfo;
+import dev.loommcp.intercept.McpConnection;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -91,6 +94,9 @@ public final class Session {
     /** The client's resilience policy at work, or {@code null} for none. */
     private final Resilience resilience;
 
+    /** What interceptors see of the connection. */
+    private final Connection connection;
+
     /** The era of the connection, set once connect completed; {@code null} before. */
     private volatile Era era;
     /** The wire path of the connection's era, chosen at connect; the legacy one before (its calls fail there). */
@@ -118,8 +124,10 @@ public final class Session {
         this.subscriptions = new Subscriptions(new SessionHosts.SubscriptionHost(life, events, transport,
                 requestTimeout, this::era, this::serverCapabilities, this::call,
                 (m, p, o, onSent) -> request(m, p, o)));
+        this.connection = new Connection();
+        ClientHandlers handlers = new ClientHandlers(config, connection);
         this.inbound = new InboundDispatcher(config, new SessionHosts.DispatcherHost(life, events, pending,
-                requestTimeout), tools, subscriptions);
+                requestTimeout), tools, subscriptions, handlers);
         this.observed = new Events(config.eventListener());
         AtomicLong ids = new AtomicLong();
         this.answers = new Answers(pending, ids, transport::describe);
@@ -127,17 +135,18 @@ public final class Session {
         this.envelope = new Envelope(config, tools, transport.exchangePerRequest());
         this.cache = new ResultCache(() -> era == Era.MODERN, config.resultCacheEntries(),
                 config.resultCacheBytes());
-        this.inputRounds = new InputRounds(new ClientHandlers(config), config.maxInputRounds(), transport::describe);
+        this.inputRounds = new InputRounds(handlers, config.maxInputRounds(), transport::describe);
+        Interception interception = Interception.of(config.interceptors(), connection, tools);
         HeaderRoutedCalls headerRouting = new HeaderRoutedCalls(tools, config.maxListPages(), this::request);
         this.resilience = Resilience.of(config.resilience(), transport.describe(), tools::isIdempotent,
                 life::isClosed, this::circuitChanged);
         CallGuard guard = resilience; // the seam of both wire paths (null: no policy, nothing in the way)
         this.modern = new ModernRequests(envelope, cache, inputRounds, calls, headerRouting,
-                transport.exchangePerRequest(), guard);
+                transport.exchangePerRequest(), guard, interception);
         this.legacy = new LegacyWire(calls, new SessionRenewal(handshake, calls, tools, result -> {
             initializeResult = result;
             inbound.onSessionRestarted(); // marks the tool catalog stale and tells the listener
-        }), guard);
+        }), guard, interception);
         this.path = legacy;
         this.tasks = new TaskBridge(new TaskHost(), life, events, subscriptions, config, tools, inputRounds,
                 headerRouting);
@@ -449,6 +458,44 @@ public final class Session {
     /** How often the deadline watch looked at the pending calls (tests). */
     long deadlineScans() {
         return calls.deadlineScans();
+    }
+
+    /** The connection as interceptors see it: each accessor reads the session's state now. */
+    private final class Connection implements McpConnection {
+        @Override
+        public Optional<Era> era() {
+            return Optional.ofNullable(era);
+        }
+
+        @Override
+        public Optional<String> protocolVersion() {
+            return Optional.ofNullable(Session.this.protocolVersion());
+        }
+
+        @Override
+        public Optional<String> sessionId() {
+            return era == Era.MODERN ? Optional.empty() : transport.sessionId(); // no sessions in the 2026 era
+        }
+
+        @Override
+        public TransportInfo transport() {
+            return transport.info();
+        }
+
+        @Override
+        public String server() {
+            return transport.describe();
+        }
+
+        @Override
+        public Optional<Implementation> serverInfo() {
+            return Optional.ofNullable(Session.this.serverInfo());
+        }
+
+        @Override
+        public String toString() {
+            return "McpConnection[" + transport.describe() + ", " + era + "]";
+        }
     }
 
     /** What the task bridge may do with this session. */

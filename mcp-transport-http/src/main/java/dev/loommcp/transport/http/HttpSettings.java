@@ -189,6 +189,32 @@ final class HttpSettings {
         return Math.max(d, MIN_RECONNECT_MILLIS);
     }
 
+    /** The endpoint's kind and place, made once: {@link #info()}. */
+    private volatile dev.loommcp.spi.TransportInfo info;
+
+    /**
+     * The endpoint's kind and place for {@code McpTransport.info()}: TCP with host and port for http(s) (the scheme's
+     * default port when none is named), UNIX with the socket path of a {@code unix:} endpoint (from the
+     * {@link #origin}, which is {@code unix:<socket path>}), OTHER for any other connector's scheme.
+     */
+    dev.loommcp.spi.TransportInfo info() {
+        dev.loommcp.spi.TransportInfo i = info;
+        if (i == null) {
+            String scheme = endpoint.getScheme() == null ? "" : endpoint.getScheme().toLowerCase(java.util.Locale.ROOT);
+            if (scheme.equals("http") || scheme.equals("https")) {
+                int port = endpoint.getPort() > 0 ? endpoint.getPort() : scheme.equals("https") ? 443 : 80;
+                i = new dev.loommcp.spi.TransportInfo(dev.loommcp.spi.TransportInfo.Kind.TCP, endpoint.getHost(), port);
+            } else if (scheme.equals("unix") && origin.startsWith("unix:")) {
+                i = new dev.loommcp.spi.TransportInfo(dev.loommcp.spi.TransportInfo.Kind.UNIX,
+                        origin.substring("unix:".length()), null);
+            } else {
+                i = dev.loommcp.spi.TransportInfo.other();
+            }
+            info = i;
+        }
+        return i;
+    }
+
     /**
      * Describes the settings: endpoint without query, header names with redacted values, whether a signer and an
      * authorization provider are set (never what they are or return), and TLS.

@@ -249,10 +249,12 @@ public final class HttpTransport implements McpTransport {
     }
 
     /**
-     * Returns the current session id, for diagnostics.
+     * Returns the current session id, for diagnostics and telemetry (interceptors read it through
+     * {@code McpInterceptor.Chain.connection()}). A 2026-era exchange has none.
      *
      * @return the {@code Mcp-Session-Id} the server assigned, or empty when it assigned none (yet)
      */
+    @Override
     public Optional<String> sessionId() {
         return Optional.ofNullable(session.get().id());
     }
@@ -455,6 +457,18 @@ public final class HttpTransport implements McpTransport {
     }
 
     /** Returns the endpoint's origin ({@code scheme://host:port}), without path, query or credentials. */
+    /**
+     * Returns the endpoint's kind and place: {@code TCP} with the host and port (the scheme's default port when the
+     * endpoint names none) for http and https; {@code UNIX} with the socket file's path for a {@code unix:} endpoint;
+     * {@code OTHER} for another connector's scheme.
+     *
+     * @return the info
+     */
+    @Override
+    public dev.loommcp.spi.TransportInfo info() {
+        return settings.info();
+    }
+
     @Override
     public String describe() {
         return origin;

@@ -361,6 +361,18 @@ public final class SseTransport implements McpTransport {
     }
 
     /** Returns the SSE URL's origin ({@code scheme://host:port}), without path, query or credentials. */
+    /**
+     * Returns the endpoint's kind and place: {@code TCP} with the host and port (the scheme's default port when the
+     * endpoint names none) for http and https; {@code UNIX} with the socket file's path for a {@code unix:} endpoint;
+     * {@code OTHER} for another connector's scheme.
+     *
+     * @return the info
+     */
+    @Override
+    public dev.loommcp.spi.TransportInfo info() {
+        return settings.info();
+    }
+
     @Override
     public String describe() {
         return origin;

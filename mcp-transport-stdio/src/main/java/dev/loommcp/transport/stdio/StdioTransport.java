@@ -355,6 +355,16 @@ public final class StdioTransport implements McpTransport {
      *
      * @return the description
      */
+    /**
+     * Returns {@link dev.loommcp.spi.TransportInfo#pipe()}: a child process's standard input and output.
+     *
+     * @return the info
+     */
+    @Override
+    public dev.loommcp.spi.TransportInfo info() {
+        return dev.loommcp.spi.TransportInfo.pipe();
+    }
+
     @Override
     public String describe() {
         return config.programName();

@@ -35,6 +35,15 @@ class StdioTransportLaunchTest {
     private static final String SECRET = "s3cr3t-value-never-printed";
 
     @Test
+    void infoIsAPipeWithoutAddressAndThereIsNoSession() {
+        try (StdioTransport t = StdioTransport.newBuilder("sh", "-c", "exit 0").build()) {
+            assertThat(t.info()).isEqualTo(dev.loommcp.spi.TransportInfo.pipe());
+            assertThat(t.info().kind()).isEqualTo(dev.loommcp.spi.TransportInfo.Kind.PIPE);
+            assertThat(t.sessionId()).isEmpty();
+        }
+    }
+
+    @Test
     void timeoutsBeyondTheMaximumAreRefusedAtBuildTime() {
         Duration huge = Duration.ofSeconds(Long.MAX_VALUE);
         for (var setter : List.<java.util.function.Consumer<StdioTransport.Builder>>of(

@@ -67,6 +67,14 @@ class UnixTransportTest {
     }
 
     @Test
+    void infoIsUnixWithTheSocketPathForInterceptorsAndTelemetry() {
+        try (HttpTransport t = HttpTransport.newBuilder(URI.create("unix:/run/app.sock:/mcp")).build()) {
+            assertThat(t.info()).isEqualTo(new dev.loommcp.spi.TransportInfo(dev.loommcp.spi.TransportInfo.Kind.UNIX,
+                    "/run/app.sock", null));
+        }
+    }
+
+    @Test
     void endpointsBuiltFromAPathEncodeWhatTheSyntaxNeeds() {
         URI e = UnixConnector.endpoint(Path.of("/run/my:app x.sock"), "/mcp?x=1");
         assertThat(e.toString()).isEqualTo("unix:/run/my%3Aapp%20x.sock:/mcp?x=1");

@@ -48,6 +48,8 @@ import java.util.Map;
  * @param resultCacheBytes            the most bytes (estimated as JSON text) the modern era's result cache holds
  * @param eraVerdictFile              where AUTO keeps its era verdicts across JVMs, or {@code null} (memory only)
  * @param resilience                  the rate limit, circuit breaker, budget and retry of the client's requests
+ * @param interceptors                the interceptors of outgoing requests, outermost first (empty: none)
+ * @param serverRequestInterceptors   the interceptors of server requests, outermost first (empty: none)
  */
 public record SessionConfig(
         McpTransport transport,
@@ -76,7 +78,9 @@ public record SessionConfig(
         int resultCacheEntries,
         long resultCacheBytes,
         EraVerdictFile eraVerdictFile,
-        dev.loommcp.policy.ResiliencePolicy resilience) {
+        dev.loommcp.policy.ResiliencePolicy resilience,
+        java.util.List<dev.loommcp.intercept.McpInterceptor> interceptors,
+        java.util.List<dev.loommcp.intercept.ServerRequestInterceptor> serverRequestInterceptors) {
 
     /**
      * Returns the capabilities the client declares: {@code elicitation}, {@code sampling} and {@code roots} only when

@@ -1,7 +1,14 @@
 package dev.loommcp.internal.session.inbound;
 
 import dev.loommcp.handler.ElicitationHandler;
+import dev.loommcp.McpContext;
+import dev.loommcp.McpException;
+import dev.loommcp.McpInterceptorException;
 import dev.loommcp.McpProtocolException;
+import dev.loommcp.intercept.McpConnection;
+import dev.loommcp.intercept.ServerRequest;
+import dev.loommcp.intercept.ServerRequestInterceptor;
+import dev.loommcp.jsonrpc.RequestId;
 import dev.loommcp.handler.RootsHandler;
 import dev.loommcp.handler.SamplingHandler;
 import dev.loommcp.internal.json.Json;
@@ -19,6 +26,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -32,8 +41,10 @@ import java.util.Set;
  * handler's answer validated before it goes on the wire.
  *
  * <p>Each request is {@link #prepare prepared} (parsed and checked, without calling the handler) and then
- * {@link Prepared#answer answered} (the handler runs on the calling thread). Thread-safe: it keeps no state of its
- * own; the handlers are called concurrently when requests come in concurrently.
+ * {@link Prepared#answer answered} (the handler runs on the calling thread), through the client's
+ * {@link ServerRequestInterceptor}s when it has any (both eras; an answer an interceptor makes is checked as a
+ * handler's). Thread-safe: it keeps no state of its own; the handlers are called concurrently when requests come in
+ * concurrently.
  */
 public final class ClientHandlers {
 
@@ -83,18 +94,219 @@ public final class ClientHandlers {
     private final boolean applyDefaults;
     private final SamplingHandler sampling;
     private final RootsHandler roots;
+    /** The interceptors of server requests, outermost first; {@code null} when there are none. */
+    private final ServerRequestInterceptor[] interceptors;
+    private final McpConnection connection;
 
     /**
-     * Takes the handlers and the elicitation settings of a session's configuration.
+     * Takes the handlers and the elicitation settings of a session's configuration; its server-request interceptors
+     * see a connection that knows only the transport (tests of the handlers alone).
      *
      * @param config the configuration
      */
     public ClientHandlers(SessionConfig config) {
+        this(config, TransportOnly.of(config.transport()));
+    }
+
+    /**
+     * Takes the handlers, the elicitation settings and the server-request interceptors of a session's configuration.
+     *
+     * @param config     the configuration
+     * @param connection what the interceptors see of the connection
+     */
+    public ClientHandlers(SessionConfig config, McpConnection connection) {
         this.elicitation = config.elicitationHandler();
         this.urlMode = config.elicitationUrlMode();
         this.applyDefaults = config.applyElicitationDefaults();
         this.sampling = config.samplingHandler();
         this.roots = config.rootsHandler();
+        this.interceptors = config.serverRequestInterceptors().isEmpty() ? null
+                : config.serverRequestInterceptors().toArray(ServerRequestInterceptor[]::new);
+        this.connection = connection;
+    }
+
+    /**
+     * Parses and checks a request without calling its handler; the prepared answer runs the server-request
+     * interceptors (if any) around the handler ({@link ServerRequestInterceptor}).
+     *
+     * @param method    a method this client {@link #has has} a handler for
+     * @param params    the request's params as plain JSON, or {@code null}
+     * @param requestId the server's id of a 2025-era request, or {@code null}
+     * @param inputKey  the key of a 2026-era {@code inputRequests} entry, or {@code null}
+     * @return the prepared request
+     * @throws McpProtocolException     if the params are missing or malformed (the message names the method)
+     * @throws NotDeclaredException     if the request needs a capability this client did not declare
+     * @throws IllegalArgumentException if there is no handler for {@code method}
+     */
+    public Prepared prepare(String method, Map<String, Object> params, RequestId requestId, String inputKey) {
+        Prepared prepared = prepare(method, params);
+        if (interceptors == null) {
+            return prepared;
+        }
+        ServerRequest request = requestId != null ? ServerRequest.ofRequest(method, params, requestId)
+                : ServerRequest.ofInput(method, params, inputKey);
+        return () -> new IncomingStep(this, 0, request, params, prepared).run();
+    }
+
+    /** One position in the chain of server-request interceptors of one request. */
+    private static final class IncomingStep implements ServerRequestInterceptor.Chain {
+        private final ClientHandlers owner;
+        private final int index;
+        private final ServerRequest request;
+        private final Map<String, Object> original;
+        private final Prepared prepared;
+        /** What the last {@link #proceed} threw: it passes the interceptor that called it unchanged. */
+        private Throwable passed;
+        /** The answer the handler gave (checked), to know an answer an interceptor made. */
+        private Object handlerAnswer;
+
+        IncomingStep(ClientHandlers owner, int index, ServerRequest request, Map<String, Object> original,
+                     Prepared prepared) {
+            this.owner = owner;
+            this.index = index;
+            this.request = request;
+            this.original = original;
+            this.prepared = prepared;
+        }
+
+        /** Runs the chain from the outermost interceptor; an answer an interceptor made is checked as a handler's. */
+        Object run() throws Exception {
+            Map<String, Object> answer = proceed(request);
+            return answer == handlerAnswer ? answer : owner.checkAnswer(request.method(), paramsOf(request), answer);
+        }
+
+        @Override
+        public ServerRequest request() {
+            return request;
+        }
+
+        @Override
+        public Optional<McpContext> context() {
+            return McpContext.current();
+        }
+
+        @Override
+        public McpConnection connection() {
+            return owner.connection;
+        }
+
+        @Override
+        @SuppressWarnings("unchecked")
+        public Map<String, Object> proceed(ServerRequest next) throws Exception {
+            Objects.requireNonNull(next, "request");
+            if (!next.method().equals(request.method())) {
+                throw new IllegalArgumentException("an interceptor may not change the method: " + request.method()
+                        + " became " + next.method());
+            }
+            try {
+                if (index == owner.interceptors.length) {
+                    Map<String, Object> params = paramsOf(next);
+                    Prepared p = params == original ? prepared : owner.prepare(next.method(), params);
+                    Map<String, Object> answer = (Map<String, Object>) p.answer();
+                    handlerAnswer = answer;
+                    return answer;
+                }
+                return intercept(next);
+            } catch (Exception | Error e) {
+                passed = e;
+                throw e;
+            }
+        }
+
+        private Map<String, Object> intercept(ServerRequest next) throws Exception {
+            ServerRequestInterceptor interceptor = owner.interceptors[index];
+            IncomingStep inner = new IncomingStep(owner, index + 1, next, original, prepared);
+            Map<String, Object> answer;
+            try {
+                answer = interceptor.intercept(inner);
+            } catch (McpException | InterruptedException | Error e) {
+                throw e;
+            } catch (Exception e) {
+                if (e == inner.passed) {
+                    throw e; // the handler (or an inner interceptor's proceed) failed: passed on unchanged
+                }
+                throw new McpInterceptorException(next.method(), interceptor, e);
+            }
+            if (answer == null) {
+                throw new McpInterceptorException(next.method(), interceptor,
+                        new NullPointerException("intercept returned null"));
+            }
+            if (answer == inner.handlerAnswer) {
+                handlerAnswer = answer;
+            }
+            return answer;
+        }
+
+        @SuppressWarnings("unchecked")
+        private Map<String, Object> paramsOf(ServerRequest r) {
+            return r.params().map(p -> (Map<String, Object>) p).orElse(null);
+        }
+    }
+
+    /**
+     * Checks an answer an interceptor made instead of the handler, as the handler's answer is checked.
+     *
+     * @throws InvalidAnswerException if it cannot go on the wire
+     */
+    private Object checkAnswer(String method, Map<String, Object> params, Map<String, Object> answer) {
+        try {
+            return switch (method) {
+                case ELICIT -> elicitAnswer(Json.convert(required(ELICIT, params), ElicitRequest.class,
+                        ELICIT + " params"), Json.convert(answer, ElicitResult.class, "an interceptor's answer"));
+                case SAMPLE -> sampleAnswer(Json.convert(answer, CreateMessageResult.class,
+                        "an interceptor's answer"));
+                default -> {
+                    if (!(answer.get("roots") instanceof List<?> list)) {
+                        throw new InvalidAnswerException("an interceptor's answer to roots/list has no roots list");
+                    }
+                    List<Root> typed = new ArrayList<>();
+                    for (Object o : list) {
+                        typed.add(o == null ? null : Json.convert(o, Root.class, "an interceptor's root"));
+                    }
+                    yield rootsAnswer(typed);
+                }
+            };
+        } catch (McpProtocolException e) {
+            throw new InvalidAnswerException("an interceptor's answer to " + method + " cannot be read: "
+                    + e.getMessage());
+        }
+    }
+
+    /** The connection of handlers used without a session: only the transport is known. */
+    private record TransportOnly(dev.loommcp.spi.McpTransport wire) implements McpConnection {
+        static McpConnection of(dev.loommcp.spi.McpTransport transport) {
+            return new TransportOnly(transport);
+        }
+
+        @Override
+        public Optional<dev.loommcp.config.Era> era() {
+            return Optional.empty();
+        }
+
+        @Override
+        public Optional<String> protocolVersion() {
+            return Optional.empty();
+        }
+
+        @Override
+        public Optional<String> sessionId() {
+            return Optional.empty();
+        }
+
+        @Override
+        public dev.loommcp.spi.TransportInfo transport() {
+            return wire.info();
+        }
+
+        @Override
+        public String server() {
+            return wire.describe();
+        }
+
+        @Override
+        public Optional<dev.loommcp.schema.Implementation> serverInfo() {
+            return Optional.empty();
+        }
     }
 
     /**
@@ -145,18 +357,6 @@ public final class ClientHandlers {
             }
             default -> () -> rootsAnswer(roots.listRoots());
         };
-    }
-
-    /**
-     * Parses, checks and answers a request on this thread: {@link #prepare} then {@link Prepared#answer}.
-     *
-     * @param method a method this client {@link #has has} a handler for
-     * @param params the request's params as plain JSON, or {@code null}
-     * @return the validated answer as plain JSON
-     * @throws Exception as {@link #prepare} and {@link Prepared#answer} throw
-     */
-    Object handle(String method, Map<String, Object> params) throws Exception {
-        return prepare(method, params).answer();
     }
 
     private static Map<String, Object> required(String method, Map<String, Object> params) {

@@ -3,6 +3,8 @@ package dev.loommcp.internal.session.inbound;
 import dev.loommcp.internal.scope.ScopeThreads;
 import dev.loommcp.event.McpClientListener;
 import dev.loommcp.McpProtocolException;
+import dev.loommcp.McpVetoedException;
+import dev.loommcp.McpInterceptorException;
 import dev.loommcp.internal.concurrent.BoundedQueue;
 import dev.loommcp.internal.concurrent.McpThreads;
 import dev.loommcp.internal.concurrent.UserCode;
@@ -85,8 +87,8 @@ public final class InboundDispatcher {
     }
 
     /** As the four-argument constructor, with the handlers the session shares with its input rounds. */
-    InboundDispatcher(SessionConfig config, Host host, ToolCatalog tools, Subscriptions subscriptions,
-                      ClientHandlers handlers) {
+    public InboundDispatcher(SessionConfig config, Host host, ToolCatalog tools, Subscriptions subscriptions,
+                             ClientHandlers handlers) {
         this.subscriptions = subscriptions;
         this.config = config;
         this.handlers = handlers;
@@ -261,9 +263,19 @@ public final class InboundDispatcher {
         }
         Object result;
         try {
-            result = handlers.handle(r.method(), r.params());
+            result = handlers.prepare(r.method(), r.params(), r.id(), null).answer();
         } catch (McpProtocolException | ClientHandlers.NotDeclaredException e) {
             respond(r.id(), null, JsonRpcError.of(JsonRpcError.INVALID_PARAMS, e.getMessage()));
+            return;
+        } catch (McpVetoedException e) {
+            LOG.log(System.Logger.Level.DEBUG, () -> r.method() + " (id " + r.id() + ") refused by an interceptor");
+            respond(r.id(), null, JsonRpcError.of(JsonRpcError.INVALID_REQUEST, "the client refused "
+                    + r.method() + ": " + e.reason()));
+            return;
+        } catch (McpInterceptorException e) {
+            UserCode.failed(LOG, "an interceptor of " + r.method(), e.getCause());
+            respond(r.id(), null, JsonRpcError.of(JsonRpcError.INTERNAL_ERROR, "a client interceptor failed on "
+                    + r.method()));
             return;
         } catch (ClientHandlers.InvalidAnswerException e) {
             LOG.log(System.Logger.Level.WARNING, () -> r.method() + " (id " + r.id() + ") answered with an error: "

@@ -51,11 +51,14 @@ public final class ToolCatalog {
         final Map<String, Object> outputSchema;
         /** The tool's {@code annotations.idempotentHint} was {@code true}. */
         final boolean idempotent;
+        /** The tool as the listing described it. */
+        final Tool tool;
         private volatile Schema compiled;
 
-        Entry(Map<String, Object> outputSchema, boolean idempotent) {
+        Entry(Map<String, Object> outputSchema, boolean idempotent, Tool tool) {
             this.outputSchema = outputSchema;
             this.idempotent = idempotent;
+            this.tool = tool;
         }
 
         /** The schema cannot be used (it does not compile, or checking with it failed): results go unchecked. */
@@ -211,7 +214,7 @@ public final class ToolCatalog {
             Map<String, Object> s = schema instanceof Map<?, ?> m ? (Map<String, Object>) m : null;
             Tool t = typed.get(i);
             boolean idempotent = t.annotations() != null && Boolean.TRUE.equals(t.annotations().idempotentHint());
-            page.put(t.name(), new Entry(s, idempotent));
+            page.put(t.name(), new Entry(s, idempotent, t));
         }
         snapshot.updateAndGet(current -> {
             if (complete) {
@@ -237,6 +240,17 @@ public final class ToolCatalog {
     public boolean isIdempotent(String toolName) {
         Entry e = snapshot.get().entries().get(toolName);
         return e != null && e.idempotent;
+    }
+
+    /**
+     * Returns the definition of {@code toolName} from the last listing that described it (even a stale one).
+     *
+     * @param toolName the tool
+     * @return the tool, or empty when no listing described it
+     */
+    public java.util.Optional<Tool> tool(String toolName) {
+        Entry e = snapshot.get().entries().get(toolName);
+        return e == null ? java.util.Optional.empty() : java.util.Optional.of(e.tool);
     }
 
     /** Validates a result as the mode says; never for isError results or stale or unknown tools. */
