@@ -98,6 +98,7 @@ final class Clients {
             case "raw-http-modern-sse" -> new RawHttpClient(true, true);
             case "loom" -> new LoomClient();
             case "loom-legacy" -> new LoomClient(name, ProtocolMode.LEGACY, false);
+            case "loom-icpt3" -> new LoomClient(name, null, false, 3);
             case "loom-modern" -> new LoomClient(name, ProtocolMode.MODERN, false);
             case "loom-http-legacy" -> new LoomClient(name, ProtocolMode.LEGACY, true);
             case "loom-http-modern" -> new LoomClient(name, ProtocolMode.MODERN, true);
@@ -108,7 +109,7 @@ final class Clients {
             case "sdk-http" -> new SdkClients.Http(false);
             case "sdk-http-sse" -> new SdkClients.Http(true);
             default -> throw new IllegalArgumentException("unknown client " + name + "; known: " + MATRIX
-                    + " and the raw-queued, raw-vreader, raw-queued-vreader, raw-http-modern-sse variants");
+                    + " and the raw-queued, raw-vreader, raw-queued-vreader, raw-http-modern-sse, loom-icpt3 variants");
         };
     }
 
@@ -156,6 +157,7 @@ final class Clients {
             case "loom" -> "loom-mcp, ProtocolMode.AUTO (default; finds the modern era on the dual server)";
             case "loom-legacy" -> "loom-mcp, ProtocolMode.LEGACY";
             case "loom-modern" -> "loom-mcp, ProtocolMode.MODERN";
+            case "loom-icpt3" -> "loom-mcp, ProtocolMode.AUTO, three pass-through interceptors";
             case "loom-http-legacy" -> "loom-mcp over HTTP, ProtocolMode.LEGACY";
             case "loom-http-modern" -> "loom-mcp over HTTP, ProtocolMode.MODERN";
             case "loom-http-legacy-sse" -> "loom-mcp over HTTP, ProtocolMode.LEGACY, SSE answers";

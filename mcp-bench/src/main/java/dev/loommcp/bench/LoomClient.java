@@ -23,6 +23,7 @@ final class LoomClient implements BenchClient {
     private final String name;
     private final ProtocolMode mode;
     private final boolean http;
+    private final int interceptors;
     private McpClient client;
     private HttpServerProcess server;
 
@@ -39,9 +40,19 @@ final class LoomClient implements BenchClient {
      * @param http whether to speak HTTP to the echo server's HTTP mode instead of stdio
      */
     LoomClient(String name, ProtocolMode mode, boolean http) {
+        this(name, mode, http, 0);
+    }
+
+    /**
+     * A client of one era and transport with pass-through interceptors ({@link NoOpInterceptors}).
+     *
+     * @param interceptors how many
+     */
+    LoomClient(String name, ProtocolMode mode, boolean http, int interceptors) {
         this.name = name;
         this.mode = mode;
         this.http = http;
+        this.interceptors = interceptors;
     }
 
     @Override
@@ -61,6 +72,9 @@ final class LoomClient implements BenchClient {
         McpClient.Builder builder = McpClient.newBuilder(transport).requestTimeout(Duration.ofSeconds(60));
         if (mode != null) {
             builder.protocolMode(mode);
+        }
+        if (interceptors > 0) {
+            NoOpInterceptors.addTo(builder, interceptors);
         }
         client = builder.build();
         client.connect();

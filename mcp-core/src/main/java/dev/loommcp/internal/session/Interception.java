@@ -92,8 +92,8 @@ final class Interception {
      */
     Object run(String method, Map<String, Object> params, RequestOptions options, Scope<?, ?> scope, Deadline start,
                Consumer<RequestId> onSent, WireStep wire) throws InterruptedException {
-        Step first = new Step(this, 0, OutgoingRequest.of(method, params, options), params, scope, start, onSent,
-                wire);
+        OutgoingRequest untouched = OutgoingRequest.of(method, params, options);
+        Step first = new Step(this, 0, untouched, untouched, params, scope, start, onSent, wire);
         McpResponse response = first.proceed(first.request);
         return ServerResponse.rawOf(response);
     }
@@ -107,6 +107,8 @@ final class Interception {
         private final Interception chain;
         private final int index;
         private final OutgoingRequest request;
+        /** The request as the caller made it: sent with the caller's own params when no interceptor replaced it. */
+        private final OutgoingRequest untouched;
         /** The params the caller made, before any interceptor (the 2026 era's cache decides with them). */
         final Map<String, Object> original;
         final Scope<?, ?> scope;
@@ -116,11 +118,13 @@ final class Interception {
         /** What the last {@link #proceed} threw: it passes the interceptor that called it unchanged. */
         private Throwable passed;
 
-        Step(Interception chain, int index, OutgoingRequest request, Map<String, Object> original, Scope<?, ?> scope,
-             Deadline start, Consumer<RequestId> onSent, WireStep wire) {
+        Step(Interception chain, int index, OutgoingRequest request, OutgoingRequest untouched,
+             Map<String, Object> original, Scope<?, ?> scope, Deadline start, Consumer<RequestId> onSent,
+             WireStep wire) {
             this.chain = chain;
             this.index = index;
             this.request = request;
+            this.untouched = untouched;
             this.original = original;
             this.scope = scope;
             this.start = start;
@@ -131,6 +135,15 @@ final class Interception {
         @Override
         public OutgoingRequest request() {
             return request;
+        }
+
+        /**
+         * The params to send for {@code sent}, the request the last interceptor passed on: the caller's own map when
+         * it is the request the chain started with (the read-only view interceptors saw would cost a wrapper per
+         * member as it is written), else its params.
+         */
+        Map<String, Object> paramsOf(OutgoingRequest sent) {
+            return sent == untouched ? original : sent.params().orElse(null);
         }
 
         @Override
@@ -170,7 +183,7 @@ final class Interception {
                 return new ServerResponse(next.method(), wire.send(next, this));
             }
             McpInterceptor interceptor = all[index];
-            Step inner = new Step(chain, index + 1, next, original, scope, start, onSent, wire);
+            Step inner = new Step(chain, index + 1, next, untouched, original, scope, start, onSent, wire);
             McpResponse response;
             try {
                 response = interceptor.intercept(inner);

@@ -71,7 +71,7 @@ final class LegacyWire implements WirePath, Interception.WireStep {
     @Override
     public Object send(OutgoingRequest request, Interception.Step step) throws InterruptedException {
         RequestOptions options = request.options();
-        return guarded(request.method(), request.params().orElse(null), options,
+        return guarded(request.method(), step.paramsOf(request), options,
                 calls.deadlineIn(step.scope, options, step.start), step.scope, step.onSent);
     }
 

@@ -187,7 +187,7 @@ final class ModernRequests implements WirePath, Interception.WireStep {
     @Override
     public Object send(OutgoingRequest request, Interception.Step step) throws InterruptedException {
         String method = request.method();
-        Map<String, Object> params = request.params().orElse(null);
+        Map<String, Object> params = step.paramsOf(request);
         String readUri = cacheableRead(method, step.original);
         if (readUri != null && !(params != null && readUri.equals(params.get("uri"))
                 && (params.size() == 1 || params.size() == 2 && params.containsKey("_meta")))) {
