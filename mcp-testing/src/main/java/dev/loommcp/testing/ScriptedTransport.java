@@ -559,7 +559,17 @@ public final class ScriptedTransport implements McpTransport {
         record(wire, context);
         // the exchange runs on its own thread, as an HTTP transport's does; send returns at once
         // ... as a fork of the request's scope, as the SPI asks (SendContext.fork)
-        Thread t = context.fork("scripted-exchange", () -> exchange(request, ex));
+        Thread t;
+        try {
+            t = context.fork("scripted-exchange", () -> exchange(request, ex));
+        } catch (RuntimeException e) {
+            // the request ended between its record and its fork (a close or a loss the test caused once it saw the
+            // request): this send ends by throwing, as awaitSendFinished counts it
+            exchanges.remove(id, ex);
+            finishedSends.add(id);
+            signal();
+            throw e;
+        }
         context.onCancel(() -> {
             cancelHooksRun.add(id);
             ex.stream.add(ABORT);

@@ -145,6 +145,26 @@ class ScriptedTransportTest {
     }
 
     @Test
+    void aBlockingSendWhoseRequestEndedBeforeItsForkEndsByThrowingAndCountsAsFinished() throws Exception {
+        // the race a test meets when it closes the client as soon as it sees the request: the request's scope ends
+        // between the record and the fork of the exchange
+        ScriptedTransport server = ScriptedTransport.create(ScriptedTransport.Mode.BLOCKING).hold("tools/call")
+                .awaitTimeout(Duration.ofSeconds(1));
+        server.open(TransportContext.of(new RecordingSink(), Deadline.NONE));
+        try {
+            RequestId id = RequestId.of(7);
+            TestSendContext ended = new TestSendContext(id, Duration.ofSeconds(5)).end();
+            assertThatThrownBy(() -> server.send(new JsonRpcMessage.Request(id, "tools/call", Map.of()), ended))
+                    .isInstanceOf(IllegalStateException.class).hasMessageContaining("ended");
+            assertThat(server.awaitRequest("tools/call").id()).isEqualTo(id);
+            server.awaitSendFinished(id); // at once: the send is over
+            assertThat(server.openExchanges()).isZero();
+        } finally {
+            server.close();
+        }
+    }
+
+    @Test
     void anExpiredSessionRefusesRequestsUntilTheClientInitializesAgain() throws Exception {
         ScriptedTransport server = ScriptedTransport.create().on("tools/call", r -> text("ok"));
         try (McpClient client = McpClient.newBuilder(server).build()) {

@@ -264,7 +264,12 @@ final class CallLife {
                 }
                 if (life.isClosed() && !(e instanceof McpTransportException)) {
                     // the transport was lost while this was being sent, and the send failed of the client's end (a
-                    // fork into its ended scope): the call fails as a waiting one does, closed with the loss as cause
+                    // fork into its ended scope): the call fails as the waiting ones do, with what the loss failed
+                    // them with when it reached this one too (it was pending), else closed with the loss as cause
+                    if (p.future.isCompletedExceptionally()
+                            && p.future.exceptionNow() instanceof McpTransportException loss) {
+                        throw loss;
+                    }
                     throw lostWhileSending(method, e);
                 }
                 if (scope != null && scope.isCancelled()) { // the scope ended while the request was being sent
