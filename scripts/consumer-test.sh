@@ -165,6 +165,29 @@ JUNIT_VERSION=$(sed -n 's|.*<junit.version>\(.*\)</junit.version>.*|\1|p' pom.xm
     tail -40 "$WORK/doc-samples.log" >&2; fail "building the documentation's samples (log: $WORK/doc-samples.log)"; }
 step "documentation samples: $(tr '\n' ';' <"$WORK/doc-samples.txt" | sed 's/;$//; s/;/; /g')"
 
+# 3c (Spring, issue 31). examples/spring-boot-chat as a user builds it (Spring Boot's parent, Spring AI's BOM, our BOM),
+# offline against the deployed artifacts, with its tests: the app started and closed per variant against the pinned
+# reference server and the tasks fixture over stdio (about 15 s). Its resolved Jackson 3 is Boot's (shown, one version).
+step "examples/spring-boot-chat: build and run its tests against the deployed modules"
+SPRING_EXAMPLE="$WORK/spring-boot-chat"
+cp -R "$ROOT/examples/spring-boot-chat" "$SPRING_EXAMPLE"
+rm -rf "$SPRING_EXAMPLE/target"
+# its own local repository, kept across runs like target/publish-m2: Spring Boot's parent and starters that the
+# loom-mcp build never needed are downloaded there on the first run (the only network use), ~/.m2 is read-only
+EXAMPLES_M2="$ROOT/target/examples-m2"
+spring_example_mvn() {
+  (cd "$SPRING_EXAMPLE" && "$ROOT/mvnw" -B -ntp \
+    -Dmaven.repo.local="$EXAMPLES_M2" -Dmaven.repo.local.tail="$USER_REPO" \
+    -Dloommcp.version="$VERSION" -Dloommcp.repository="file://$REPO" -Dloommcp.node.dir="$ROOT/test-servers" "$@")
+}
+spring_example_mvn verify >"$WORK/spring-boot-chat.log" 2>&1 || {
+  tail -60 "$WORK/spring-boot-chat.log" >&2; fail "examples/spring-boot-chat (log: $WORK/spring-boot-chat.log)"; }
+spring_example_mvn -q dependency:tree -Dincludes='tools.jackson.core' -DoutputFile=target/jackson-tree.txt \
+  >>"$WORK/spring-boot-chat.log" 2>&1 || fail "examples/spring-boot-chat: dependency:tree (log: $WORK/spring-boot-chat.log)"
+spring_jackson=$(grep -Eo 'tools\.jackson\.core:[a-z-]+:jar:[^: ]+' "$SPRING_EXAMPLE/target/jackson-tree.txt" | awk -F: '{print $4}' | sort -u)
+[[ $(wc -l <<<"$spring_jackson") -eq 1 ]] || fail "examples/spring-boot-chat resolves more than one Jackson 3 version: $(echo $spring_jackson)"
+step "examples/spring-boot-chat: $(grep -o 'Tests run: [0-9]*, Failures: [0-9]*, Errors: [0-9]*' "$WORK/spring-boot-chat.log" | tail -1); Jackson 3 $spring_jackson (Spring Boot's)"
+
 # 3b. the README as a new user copies it: its Maven snippet (section "Depending on loom-mcp") made into a project
 # with the Quickstart class, built with the oldest Maven the README names (whose default compiler plugin ignores
 # maven.compiler.release unless the snippet names a newer one). Nothing is kept in a second copy: both come out of

@@ -38,8 +38,8 @@ import org.springframework.context.annotation.Configuration;
  *   <li>with Actuator's health module: {@link McpServersHealthIndicator} ({@code loomMcp}); with Micrometer:
  *       {@link McpServersMetrics}.</li>
  * </ul>
- * Each bean backs off when the application defines its own. {@link McpServersCustomizer} beans adjust the registry's
- * builder. The context start fails fast, with a message naming the fix, when Jackson 3 on the class path is older than
+ * Each bean backs off when the application defines its own. {@link McpClientCustomizer} beans adjust each server's
+ * client (handlers, task support), {@link McpServersCustomizer} beans the registry's builder. The context start fails fast, with a message naming the fix, when Jackson 3 on the class path is older than
  * 3.1 or a property is wrong.
  */
 @AutoConfiguration
@@ -101,14 +101,17 @@ public class LoomMcpAutoConfiguration {
      * bean is destroyed).
      *
      * @param properties  the properties
-     * @param oauth       the OAuth providers by server
-     * @param customizers the application's customizers, in order
+     * @param oauth             the OAuth providers by server
+     * @param clientCustomizers the application's client customizers, in order
+     * @param customizers       the application's registry customizers, in order
      * @return the registry, no server started
      */
     @Bean(destroyMethod = "close")
     @ConditionalOnMissingBean
     public McpServers mcpServers(LoomMcpProperties properties, LoomMcpOAuthProviders oauth,
+                                 ObjectProvider<McpClientCustomizer> clientCustomizers,
                                  ObjectProvider<McpServersCustomizer> customizers) {
+        List<McpClientCustomizer> perClient = clientCustomizers.orderedStream().toList();
         List<ServerConfig> configs = ServerConfigs.of(properties);
         for (String name : oauth.providers().keySet()) {
             if (configs.stream().noneMatch(c -> c.name().equals(name) && c instanceof HttpServerConfig)) {
@@ -130,8 +133,10 @@ public class LoomMcpAutoConfiguration {
                 .closeTimeout(properties.getCloseTimeout())
                 .restartPolicy(new RestartPolicy(r.getMaxRestarts(), r.getInitialBackoff(), r.getMaxBackoff(),
                         r.getStableAfter()))
-                .clientCustomizer((config, client) -> client.requestTimeout(
-                        timeouts.getOrDefault(config.name(), properties.getRequestTimeout())))
+                .clientCustomizer((config, client) -> {
+                    client.requestTimeout(timeouts.getOrDefault(config.name(), properties.getRequestTimeout()));
+                    perClient.forEach(c -> c.customize(config, client));
+                })
                 .httpCustomizer((config, http) -> {
                     McpOAuth provider = oauth.providers().get(config.name());
                     if (provider != null) {

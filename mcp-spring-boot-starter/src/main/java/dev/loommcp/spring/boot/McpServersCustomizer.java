@@ -4,10 +4,11 @@ import dev.loommcp.hosts.McpServers;
 
 /**
  * Adjusts the {@link McpServers.Builder} of the auto-configured registry after the {@code loom.mcp.*} properties
- * were applied, e.g. to set a client customizer (handlers, task support), a listener or a resilience policy. Every
- * bean of this type is applied, in {@link org.springframework.core.annotation.Order} order, on the thread that creates
- * the registry bean. A customizer that replaces {@code clientCustomizer} replaces the one the properties set (their
- * per-server request timeouts): call the properties' own settings again in yours if you need both.
+ * were applied, e.g. to set a listener or a resilience policy. Every bean of this type is applied, in
+ * {@link org.springframework.core.annotation.Order} order, on the thread that creates the registry bean. For the
+ * clients of the servers use {@link McpClientCustomizer} beans: a {@code clientCustomizer} or {@code httpCustomizer}
+ * set here replaces the starter's (the properties' request timeouts and the {@code McpClientCustomizer}s, or the
+ * OAuth providers).
  */
 @FunctionalInterface
 public interface McpServersCustomizer {

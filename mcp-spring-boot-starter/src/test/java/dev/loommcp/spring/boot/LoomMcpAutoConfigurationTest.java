@@ -108,7 +108,9 @@ class LoomMcpAutoConfigurationTest {
     }
 
     @Test
-    void anMcpServersFileGivesTheServersAndThePropertiesRefineThem(@TempDir Path dir) throws Exception {
+    void anMcpServersFileGivesTheServersAndThePropertiesRefineThemAndTheCustomizersApply(@TempDir Path dir)
+            throws Exception {
+        List<String> customized = new java.util.concurrent.CopyOnWriteArrayList<>();
         Path file = dir.resolve("mcp.json");
         List<String> argv = ReferenceServer.stdioCommand();
         Files.writeString(file, JsonMapper.builder().build().writeValueAsString(Map.of("mcpServers",
@@ -116,12 +118,15 @@ class LoomMcpAutoConfigurationTest {
         runner.withPropertyValues("loom.mcp.config-file=" + file,
                         "loom.mcp.servers.everything.request-timeout=20s", "loom.mcp.separator=--")
                 .withBean(McpServersCustomizer.class, () -> b -> b.readyTimeout(Duration.ofSeconds(5)))
+                .withBean(McpClientCustomizer.class, () -> (server, b) -> customized.add(server.name()))
                 .run(context -> {
                     McpServers servers = context.getBean(McpServers.class);
                     assertThat(servers.names()).containsExactly("everything");
                     assertThat(servers.separator()).isEqualTo("--");
+                    assertThat(customized).isEmpty();   // made when the server starts
                     assertThat(servers.callTool("everything--echo", Map.of("message", "hi")).text())
                             .isEqualTo("Echo: hi");
+                    assertThat(customized).containsExactly("everything");
                 });
     }
 
