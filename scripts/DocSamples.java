@@ -68,7 +68,17 @@ public class DocSamples {
         for (String module : modules) {
             Path info = root.resolve(module).resolve("src/main/java/module-info.java");
             if (!Files.exists(info)) {
-                continue;   // the parent POM and the BOM
+                // a class-path-only module (the Spring ones: Spring Boot applications run on the class path): the
+                // packages that have a package-info.java; none for the parent POM and the BOM
+                Path sources = root.resolve(module).resolve("src/main/java");
+                if (Files.isDirectory(sources)) {
+                    try (var files = Files.walk(sources)) {
+                        exportsByModule.put(module, files.filter(f -> f.endsWith("package-info.java"))
+                                .map(f -> sources.relativize(f.getParent()).toString().replace('/', '.'))
+                                .sorted().toList());
+                    }
+                }
+                continue;
             }
             List<String> packages = new ArrayList<>();
             for (String line : Files.readAllLines(info)) {
@@ -351,10 +361,25 @@ public class DocSamples {
                     <version>1.0</version>
                   </parent>
                   <artifactId>doc-samples-%s</artifactId>
-                  <dependencies>
                 """.formatted(dir.replace('+', '-')));
+        // groupId:artifactId:version:import is a BOM (e.g. Spring Boot's, whose versions a Spring sample needs)
+        List<String[]> boms = deps.stream().map(d -> d.split(":")).filter(g -> g.length == 4 && g[3].equals("import"))
+                .toList();
+        if (!boms.isEmpty()) {
+            xml.append("  <dependencyManagement>\n    <dependencies>\n");
+            for (String[] g : boms) {
+                xml.append("      <dependency><groupId>").append(g[0]).append("</groupId><artifactId>").append(g[1])
+                        .append("</artifactId><version>").append(g[2])
+                        .append("</version><type>pom</type><scope>import</scope></dependency>\n");
+            }
+            xml.append("    </dependencies>\n  </dependencyManagement>\n");
+        }
+        xml.append("  <dependencies>\n");
         for (String dep : deps) {   // mcp-x, or groupId:artifactId[:version]
             String[] gav = dep.contains(":") ? dep.split(":") : new String[] {"dev.loommcp", dep};
+            if (gav.length == 4 && gav[3].equals("import")) {
+                continue;
+            }
             xml.append("    <dependency><groupId>").append(gav[0]).append("</groupId><artifactId>").append(gav[1])
                     .append("</artifactId>").append(gav.length > 2 ? "<version>" + gav[2] + "</version>" : "")
                     .append("</dependency>\n");

@@ -30,7 +30,8 @@
 #  - Its dependencies: mcp-core, the module of each dev.loommcp package it imports, and what its marker names.
 #  - An HTML comment on the line before the fence (invisible on GitHub) says the rest, options separated by spaces:
 #      <!-- sample: deps=mcp-hosts,mcp-auth given="McpClient client; String summarize(CallToolResult r)" -->
-#    deps= published modules or groupId:artifactId[:version] (JUnit's version comes from junit-bom, junit.version);
+#    deps= published modules or groupId:artifactId[:version] (JUnit's version comes from junit-bom, junit.version),
+#    or groupId:artifactId:version:import for a BOM to import (Spring Boot's, for the versions of a Spring sample);
 #    given= what a fragment uses without declaring it, separated by `;`: variables become the parameters of sample(),
 #    methods (`Type name(params)`) stubs next to it; imports= more imports for a fragment (a single-type import wins
 #    over the `.*` ones when two packages have the same simple name).
@@ -164,6 +165,35 @@ JUNIT_VERSION=$(sed -n 's|.*<junit.version>\(.*\)</junit.version>.*|\1|p' pom.xm
       || fail "a java block of the documentation does not compile (above; log: $WORK/doc-samples.log)"
     tail -40 "$WORK/doc-samples.log" >&2; fail "building the documentation's samples (log: $WORK/doc-samples.log)"; }
 step "documentation samples: $(tr '\n' ';' <"$WORK/doc-samples.txt" | sed 's/;$//; s/;/; /g')"
+
+# 3c (Spring, issue 31). The Spring examples as a user builds them (Spring Boot's parent, Spring AI's BOM, our BOM),
+# against the deployed artifacts, with their tests, which start the apps against the pinned reference server and the
+# tasks fixture over stdio: examples/spring-boot-chat (the ChatClient app and its variants, about 25 s) and
+# examples/spring-ai-comparison (the same app on Spring AI's own MCP client starter and on ours, measured in one run:
+# the table of docs/frameworks.md, written to its target/comparison.md and shown here; about 55 s, most of it Spring
+# AI's request timeouts). Each one's resolved Jackson 3 is Boot's (shown, one version).
+# Their own local repository is kept across runs like target/publish-m2: Spring Boot's parent and starters that the
+# loom-mcp build never needed are downloaded there on the first run (the only network use); ~/.m2 is read-only.
+EXAMPLES_M2="$ROOT/target/examples-m2"
+for example in spring-boot-chat spring-ai-comparison; do
+  step "examples/$example: build and run its tests against the deployed modules"
+  EXAMPLE_DIR="$WORK/$example"
+  cp -R "$ROOT/examples/$example" "$EXAMPLE_DIR"
+  rm -rf "$EXAMPLE_DIR/target"
+  example_mvn() {
+    (cd "$EXAMPLE_DIR" && "$ROOT/mvnw" -B -ntp \
+      -Dmaven.repo.local="$EXAMPLES_M2" -Dmaven.repo.local.tail="$USER_REPO" \
+      -Dloommcp.version="$VERSION" -Dloommcp.repository="file://$REPO" -Dloommcp.node.dir="$ROOT/test-servers" "$@")
+  }
+  example_mvn verify >"$WORK/$example.log" 2>&1 || {
+    tail -60 "$WORK/$example.log" >&2; fail "examples/$example (log: $WORK/$example.log)"; }
+  example_mvn -q dependency:tree -Dincludes='tools.jackson.core' -DoutputFile=target/jackson-tree.txt \
+    >>"$WORK/$example.log" 2>&1 || fail "examples/$example: dependency:tree (log: $WORK/$example.log)"
+  example_jackson=$(grep -Eo 'tools\.jackson\.core:[a-z-]+:jar:[^: ]+' "$EXAMPLE_DIR/target/jackson-tree.txt" | awk -F: '{print $4}' | sort -u)
+  [[ $(wc -l <<<"$example_jackson") -eq 1 ]] || fail "examples/$example resolves more than one Jackson 3 version: $(echo $example_jackson)"
+  step "examples/$example: $(grep -o 'Tests run: [0-9]*, Failures: [0-9]*, Errors: [0-9]*' "$WORK/$example.log" | tail -1); Jackson 3 $example_jackson (Spring Boot's)"
+  [[ -f "$EXAMPLE_DIR/target/comparison.md" ]] && cat "$EXAMPLE_DIR/target/comparison.md" >&2
+done
 
 # 3b. the README as a new user copies it: its Maven snippet (section "Depending on loom-mcp") made into a project
 # with the Quickstart class, built with the oldest Maven the README names (whose default compiler plugin ignores

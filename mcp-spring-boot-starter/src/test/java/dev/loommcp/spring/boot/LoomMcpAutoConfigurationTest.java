@@ -1,0 +1,183 @@
+package dev.loommcp.spring.boot;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.loommcp.hosts.McpServers;
+import dev.loommcp.hosts.ServerState;
+import dev.loommcp.hosts.ServerStatus;
+import dev.loommcp.it.servers.ReferenceServer;
+import dev.loommcp.spring.ai.LoomToolCallbacks;
+import dev.loommcp.testing.LeakCheck;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.ai.tool.ToolCallback;
+import org.springframework.ai.tool.ToolCallbackProvider;
+import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.Status;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import tools.jackson.core.Version;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The starter's auto-configuration against the pinned reference server: lazy starts (a down server never stops the
+ * context), tools listed on first use, health and gauges from the statuses, the file and per-server properties, the
+ * property mistakes named, the Jackson 3 check, and the context's close leaving no process or thread.
+ */
+@ExtendWith(LeakCheck.class)
+class LoomMcpAutoConfigurationTest {
+
+    private final ApplicationContextRunner runner = new ApplicationContextRunner()
+            .withConfiguration(AutoConfigurations.of(LoomMcpAutoConfiguration.class));
+
+    private static String[] everythingAndDown() {
+        List<String> argv = ReferenceServer.stdioCommand();
+        List<String> props = new ArrayList<>(List.of("loom.mcp.servers.everything.command=" + argv.getFirst(),
+                "loom.mcp.servers.down.command=/nonexistent/loom-mcp-no-such-server",
+                "loom.mcp.restart.max-restarts=0"));
+        for (int i = 1; i < argv.size(); i++) {
+            props.add("loom.mcp.servers.everything.args[" + (i - 1) + "]=" + argv.get(i));
+        }
+        return props.toArray(String[]::new);
+    }
+
+    @Test
+    void theContextStartsWithoutStartingAServerAndWithoutToolBeansEvenWithAServerDown() {
+        runner.withPropertyValues(everythingAndDown()).run(context -> {
+            assertThat(context).hasNotFailed().hasSingleBean(McpServers.class)
+                    .hasSingleBean(LoomToolCallbacks.class).hasSingleBean(McpServersLifecycle.class)
+                    .hasSingleBean(McpServersHealthIndicator.class).hasSingleBean(McpServersMetrics.class);
+            // no ToolCallbackProvider or ToolCallback bean: Spring AI would list (start) them at refresh
+            assertThat(context.getBeansOfType(ToolCallbackProvider.class)).isEmpty();
+            assertThat(context.getBeansOfType(ToolCallback.class)).isEmpty();
+            McpServers servers = context.getBean(McpServers.class);
+            assertThat(servers.names()).containsExactly("everything", "down");
+            assertThat(servers.statuses()).extracting(ServerStatus::state).containsOnly(ServerState.IDLE);
+            assertThat(LeakCheck.descendants()).isEmpty();
+            assertThat(context.getBean(McpServersHealthIndicator.class).health().getStatus()).isEqualTo(Status.UP);
+        });
+    }
+
+    @Test
+    void theFirstListingStartsTheServersAndHealthAndGaugesShowTheDownOneAndTheCloseEndsTheProcesses() {
+        runner.withPropertyValues(everythingAndDown()).run(context -> {
+            McpServers servers = context.getBean(McpServers.class);
+            var meters = new SimpleMeterRegistry();
+            context.getBean(McpServersMetrics.class).bindTo(meters);
+            assertThat(meters.get("loom.mcp.server.ready").tag("server", "everything").gauge().value()).isZero();
+
+            List<ToolCallback> tools = context.getBean(LoomToolCallbacks.class).toolCallbacks();
+            assertThat(tools).extracting(t -> t.getToolDefinition().name()).contains("everything__echo");
+            assertThat(LeakCheck.descendants()).isNotEmpty();
+
+            Health health = context.getBean(McpServersHealthIndicator.class).health();
+            assertThat(health.getStatus()).isEqualTo(Status.DOWN);
+            @SuppressWarnings("unchecked")
+            var down = (Map<String, Object>) health.getDetails().get("down");
+            assertThat(down).containsEntry("state", "FAILED").containsKey("lastError");
+            @SuppressWarnings("unchecked")
+            var up = (Map<String, Object>) health.getDetails().get("everything");
+            assertThat(up).containsEntry("state", "READY").containsEntry("transport", "stdio");
+            assertThat(meters.get("loom.mcp.server.ready").tag("server", "everything").gauge().value()).isOne();
+            assertThat(meters.get("loom.mcp.server.failed").tag("server", "down").gauge().value()).isOne();
+            assertThat(meters.get("loom.mcp.server.tools").tag("server", "everything").gauge().value())
+                    .isEqualTo(servers.server("everything").status().toolCount());
+        });
+        // the runner closed the context: the lifecycle closed the registry (LeakCheck: no process, no mcp- thread)
+    }
+
+    @Test
+    void theContextStopClosesTheRegistry() {
+        runner.withPropertyValues(everythingAndDown()).run(context -> {
+            McpServers servers = context.getBean(McpServers.class);
+            servers.startAll();
+            context.getBean(McpServersLifecycle.class).stop();
+            assertThat(servers.isClosed()).isTrue();
+            assertThat(context.getBean(McpServersHealthIndicator.class).health().getStatus())
+                    .isEqualTo(Status.OUT_OF_SERVICE);
+        });
+    }
+
+    @Test
+    void anMcpServersFileGivesTheServersAndThePropertiesRefineThemAndTheCustomizersApply(@TempDir Path dir)
+            throws Exception {
+        List<String> customized = new java.util.concurrent.CopyOnWriteArrayList<>();
+        Path file = dir.resolve("mcp.json");
+        List<String> argv = ReferenceServer.stdioCommand();
+        Files.writeString(file, JsonMapper.builder().build().writeValueAsString(Map.of("mcpServers",
+                Map.of("everything", Map.of("command", argv.getFirst(), "args", argv.subList(1, argv.size()))))));
+        runner.withPropertyValues("loom.mcp.config-file=" + file,
+                        "loom.mcp.servers.everything.request-timeout=20s", "loom.mcp.separator=--")
+                .withBean(McpServersCustomizer.class, () -> b -> b.readyTimeout(Duration.ofSeconds(5)))
+                .withBean(McpClientCustomizer.class, () -> (server, b) -> customized.add(server.name()))
+                .run(context -> {
+                    McpServers servers = context.getBean(McpServers.class);
+                    assertThat(servers.names()).containsExactly("everything");
+                    assertThat(servers.separator()).isEqualTo("--");
+                    assertThat(customized).isEmpty();   // made when the server starts
+                    assertThat(servers.callTool("everything--echo", Map.of("message", "hi")).text())
+                            .isEqualTo("Echo: hi");
+                    assertThat(customized).containsExactly("everything");
+                });
+    }
+
+    @Test
+    void propertyMistakesFailTheStartNamingTheProperty() {
+        runner.withPropertyValues("loom.mcp.servers.x.args[0]=a").run(context -> assertThat(context)
+                .getFailure().rootCause().hasMessageContaining("loom.mcp.servers.x has neither a command nor a url"));
+        runner.withPropertyValues("loom.mcp.servers.x.command=node", "loom.mcp.servers.x.url=http://127.0.0.1:1/mcp")
+                .run(context -> assertThat(context).getFailure().rootCause()
+                        .hasMessageContaining("loom.mcp.servers.x has both a command and a url"));
+        runner.withPropertyValues("loom.mcp.servers.x.url=http://127.0.0.1:1/mcp", "loom.mcp.servers.x.transport=ws")
+                .run(context -> assertThat(context).getFailure().rootCause()
+                        .hasMessageContaining("loom.mcp.servers.x.transport is ws"));
+        runner.withPropertyValues("loom.mcp.servers.x.command=node", "loom.mcp.servers.x.oauth.client-id=c",
+                        "loom.mcp.servers.x.oauth.client-secret=s")
+                .run(context -> assertThat(context).getFailure().rootCause()
+                        .hasMessageContaining("x is not a Streamable HTTP server"));
+        runner.withPropertyValues("loom.mcp.servers.x.url=http://127.0.0.1:1/mcp", "loom.mcp.servers.x.oauth.client-id=c")
+                .run(context -> assertThat(context).getFailure().rootCause()
+                        .hasMessageContaining("oauth.client-id is set without oauth.client-secret"));
+        runner.withPropertyValues("loom.mcp.config-file=/nonexistent/mcp.json").run(context -> assertThat(context)
+                .getFailure().rootCause().hasMessageContaining("/nonexistent/mcp.json"));
+    }
+
+    @Test
+    void anHttpServerWithOAuthClientCredentialsGetsAProviderAndTheContextStillConnectsNothing(@TempDir Path dir) {
+        runner.withPropertyValues("loom.mcp.servers.remote.url=http://127.0.0.1:1/mcp",
+                        "loom.mcp.servers.remote.oauth.client-id=c", "loom.mcp.servers.remote.oauth.client-secret=s",
+                        "loom.mcp.oauth.token-store=" + dir.resolve("tokens"))
+                .run(context -> {
+                    assertThat(context).hasNotFailed();
+                    assertThat(context.getBean(LoomMcpOAuthProviders.class).providers()).containsOnlyKeys("remote");
+                    assertThat(context.getBean(McpServers.class).statuses()).extracting(ServerStatus::state)
+                            .containsOnly(ServerState.IDLE);
+                });
+    }
+
+    @Test
+    void offWhenDisabled() {
+        runner.withPropertyValues("loom.mcp.enabled=false")
+                .run(context -> assertThat(context).doesNotHaveBean(McpServers.class));
+    }
+
+    @Test
+    void jackson30IsRefusedWithTheOverrideToSetAndTheVersionHereIsBootsAndWorks() {
+        assertThatThrownBy(() -> JacksonCheck.requireSupported(new Version(3, 0, 3, null, "tools.jackson.core",
+                "jackson-databind")))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("3.0.3").hasMessageContaining("<jackson-bom.version>3.3.0</jackson-bom.version>");
+        JacksonCheck.requireSupported(new Version(3, 1, 4, null, "tools.jackson.core", "jackson-databind"));
+        // this module's tests run on the Jackson 3 that Spring Boot 4.0.7 manages, under loom-mcp (built with 3.3)
+        assertThat(JsonMapper.builder().build().version().toString()).startsWith("3.1.");
+    }
+}
