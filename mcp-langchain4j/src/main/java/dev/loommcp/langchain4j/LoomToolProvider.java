@@ -43,9 +43,9 @@ import org.jspecify.annotations.Nullable;
  * McpServers#tools(RequestOptions)}: idle servers are started, a server that fails is left out and the others stay;
  * see {@link McpServers#statuses()}), filtered ({@link Builder#filter}) and named ({@link Builder#toolNameMapper});
  * their input schemas are converted by {@link LangChain4jSchemas} (a tool whose conversion fails is left out with a
- * warning, never the whole server). The provider is {@linkplain #isDynamic() dynamic}: LangChain4j asks again before
- * each model call of a conversation, so a tool list that changed ({@code notifications/tools/list_changed}, a server
- * restarted or reloaded) is seen on the next turn.
+ * warning, never the whole server). Over a registry the provider is {@linkplain #isDynamic() dynamic}: LangChain4j
+ * asks again before each model call of a conversation, so a tool list that changed
+ * ({@code notifications/tools/list_changed}, a server restarted or reloaded) is seen on the next turn.
  *
  * <p><b>Execution.</b> A tool's {@link ToolExecutor} parses the arguments (a JSON object; anything else throws
  * LangChain4j's {@code ToolArgumentsException}, which its {@code ToolArgumentsErrorHandler} handles) and calls the
@@ -186,15 +186,17 @@ public final class LoomToolProvider implements ToolProvider {
     }
 
     /**
-     * Returns {@code true}: LangChain4j (1.13 and later) asks for the tools before each model call of a
-     * conversation, so tool list changes show on the next turn. Listing is cheap once the servers are up (the
-     * lists are cached by loom-mcp and refreshed on {@code notifications/tools/list_changed}).
+     * Whether LangChain4j asks for the tools before each model call of a conversation (1.13 and later) rather than
+     * once per AI service call. {@code true} over a registry: its lists are cached and refreshed on
+     * {@code notifications/tools/list_changed}, restarts and reloads, so asking is cheap and a change shows on the
+     * next turn. {@code false} over a list of clients: each listing is a {@code tools/list} round trip per client,
+     * done once per AI service call.
      *
-     * @return {@code true}
+     * @return {@code true} over a registry, {@code false} over clients
      */
     @Override
     public boolean isDynamic() {
-        return true;
+        return source instanceof ToolSource.Registry;
     }
 
     /**

@@ -19,6 +19,7 @@ import dev.langchain4j.service.tool.ToolExecutor;
 import dev.langchain4j.service.tool.ToolProviderRequest;
 import dev.langchain4j.service.tool.ToolProviderResult;
 import dev.loommcp.McpClient;
+import dev.loommcp.McpTimeoutException;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.hosts.McpServers;
 import dev.loommcp.hosts.StdioServerConfig;
@@ -33,7 +34,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -219,10 +219,8 @@ class LoomToolProviderTest {
                     "{\"duration\":60,\"steps\":60}");
             ScriptedChatModel.Assistant assistant = AiServices.builder(ScriptedChatModel.Assistant.class)
                     .chatModel(model).toolProvider(LoomToolProvider.of(servers)).build();
-            AtomicReference<Thread> caller = new AtomicReference<>();
             CompletableFuture<String> answer = new CompletableFuture<>();
             Thread t = Thread.ofVirtual().start(() -> {
-                caller.set(Thread.currentThread());
                 try {
                     answer.complete(assistant.chat("run it"));
                 } catch (Throwable e) {
@@ -237,8 +235,26 @@ class LoomToolProviderTest {
             String id = callLine.replaceAll(".*\"id\":\\s*(\"[^\"]*\"|\\d+).*", "$1");
             String cancel = awaitLine(wire, "notifications/cancelled");
             assertThat(cancel).contains("\"requestId\":" + id);
-            // the tool result LangChain4j recorded is the cancellation, as an error
+            // the model was asked once: its second call saw the interrupt and failed, as an HTTP model's would
             assertThat(model.offered).hasSize(1);
+        }
+    }
+
+    @Test
+    void theCallTimeoutBoundsEachCallAndTimeoutsMustBePositive() throws Exception {
+        try (McpServers servers = McpServers.newBuilder().add(everything()).build()) {
+            LoomToolProvider.Builder builder = LoomToolProvider.newBuilder(servers);
+            assertThatThrownBy(() -> builder.callTimeout(Duration.ZERO)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("callTimeout");
+            assertThatThrownBy(() -> builder.listTimeout(Duration.ofSeconds(-1)))
+                    .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("listTimeout");
+            ToolProviderResult result = provide(builder.callTimeout(Duration.ofMillis(500))
+                    .listTimeout(Duration.ofSeconds(30)).build());
+            // a loom failure reaches LangChain4j's error handler as the McpException itself
+            assertThatThrownBy(() -> executor(result, "everything__trigger-long-running-operation")
+                    .executeWithContext(call("everything__trigger-long-running-operation",
+                            "{\"duration\":60,\"steps\":60}"), null))
+                    .isInstanceOf(McpTimeoutException.class);
         }
     }
 
@@ -250,7 +266,10 @@ class LoomToolProviderTest {
                      .serverName("ref server").build()) {
             a.connect();
             b.connect();
-            ToolProviderResult result = provide(LoomToolProvider.newBuilder(List.of(a, b)).build());
+            LoomToolProvider provider = LoomToolProvider.newBuilder(List.of(a, b)).build();
+            assertThat(provider.isDynamic()).isFalse(); // one tools/list per client per AI service call
+            assertThat(LoomToolProvider.of(McpServers.newBuilder().build()).isDynamic()).isTrue();
+            ToolProviderResult result = provide(provider);
             assertThat(result.aiServiceTools()).extracting(t -> t.name())
                     .contains("ref_server__echo", "ref_server_2__echo");
             assertThat(executor(result, "ref_server_2__echo").executeWithContext(
