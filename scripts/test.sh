@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test: the Maven build with all unit and integration tests (against real child processes and the
-# pinned reference server), the consumer-project test of the published artifacts (scripts/consumer-test.sh), then the
+# pinned reference server) and the example apps of examples/ (profile examples: each built and run by its tests),
+# the consumer-project test of the published artifacts (scripts/consumer-test.sh), then the
 # official MCP conformance suite (six legs: its client scenarios against the CLI's
 # conformance client at the 2025-11-25, 2026-07-28 and 2025-03-26 wires, the extension scenarios at two wires, and its
 # tasks-* server scenarios refereeing test-servers/tasks-fixture.mjs; see conformance/run.sh).
@@ -15,7 +16,7 @@ status=0
 # reports of an earlier run (a renamed test class) must not be counted below
 find . -path ./test-servers -prune -o -type d \( -name surefire-reports -o -name failsafe-reports \) -path '*/target/*' -print0 \
   | xargs -0 -r rm -rf
-./mvnw -B -ntp verify "$@" || status=$?
+./mvnw -B -ntp verify -Pexamples "$@" || status=$?   # -Pexamples: the apps of examples/ are built and run too
 built=$status   # the steps below need the build; each of them runs when it passed
 # the published artifacts as a user gets them: a consumer project on the class path and the module path, the BOM,
 # the dependency tree, reproducible jars (scripts/consumer-test.sh; nothing of ours goes to ~/.m2)

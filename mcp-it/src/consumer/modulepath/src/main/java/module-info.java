@@ -10,6 +10,8 @@ module dev.example.consumer {
     // unix: endpoints; on the module path the connector module must be in the graph for the HTTP transport's
     // ServiceLoader to find it
     requires dev.loommcp.transport.unix;
+    // the LangChain4j adapter (LangChain4j's jars are automatic modules)
+    requires dev.loommcp.langchain4j;
 
     // structuredContentAs(Weather.class) reads the record through Jackson databind
     opens dev.example.consumer to tools.jackson.databind;

@@ -30,7 +30,7 @@ import java.util.concurrent.TimeUnit;
  * A user's program built against the published loom-mcp artifacts (scripts/consumer-test.sh runs it on the class path
  * and on the module path): talks to the reference server over stdio, to the modern fixture over HTTP and over a unix
  * domain socket (mcp-transport-unix, found by ServiceLoader), and to the reference server again through an
- * mcpServers file (mcp-hosts); validates a structured result against its output schema (the JSON Schema validator and
+ * mcpServers file (mcp-hosts) and the same registry as LangChain4j tools (mcp-langchain4j); validates a structured result against its output schema (the JSON Schema validator and
  * Jackson at run time), converts it into a record, drives the in-memory test transport, and leaves no child process
  * behind. Exits 0 with "consumer OK" on the
  * last line, or non-zero naming the first failed check.
@@ -66,10 +66,10 @@ public final class ConsumerMain {
     private static void checkLayout(boolean modulePath) {
         List<Class<?>> api = List.of(McpClient.class, StdioTransport.class, HttpTransport.class, McpTasks.class,
                 dev.loommcp.auth.McpOAuth.class, ScriptedTransport.class, McpServers.class,
-                dev.loommcp.transport.unix.UnixConnector.class);
+                dev.loommcp.transport.unix.UnixConnector.class, dev.loommcp.langchain4j.LoomToolProvider.class);
         List<String> expected = List.of("dev.loommcp.core", "dev.loommcp.transport.stdio",
                 "dev.loommcp.transport.http", "dev.loommcp.tasks", "dev.loommcp.auth", "dev.loommcp.testing",
-                "dev.loommcp.hosts", "dev.loommcp.transport.unix");
+                "dev.loommcp.hosts", "dev.loommcp.transport.unix", "dev.loommcp.langchain4j");
         for (int i = 0; i < api.size(); i++) {
             Module m = api.get(i).getModule();
             if (modulePath) {
@@ -183,6 +183,16 @@ public final class ConsumerMain {
             check(names.contains("everything__echo"), "hosted tools: " + names);
             String echo = servers.callTool("everything__echo", Map.of("message", "hosted")).text();
             check("Echo: hosted".equals(echo), "hosted echo answered " + echo);
+            // the same registry as LangChain4j tools (mcp-langchain4j): a tool specification and its executor
+            var tools = dev.loommcp.langchain4j.LoomToolProvider.of(servers).provideTools(
+                    new dev.langchain4j.service.tool.ToolProviderRequest("consumer",
+                            dev.langchain4j.data.message.UserMessage.from("hi")));
+            var echoTool = tools.aiServiceTools().stream().filter(t -> t.name().equals("everything__echo"))
+                    .findFirst().orElseThrow(() -> new IllegalStateException("no everything__echo for LangChain4j"));
+            String lc4j = echoTool.toolExecutor().executeWithContext(dev.langchain4j.agent.tool.ToolExecutionRequest
+                    .builder().id("1").name("everything__echo").arguments("{\"message\":\"lc4j\"}").build(), null)
+                    .resultText();
+            check("Echo: lc4j".equals(lc4j), "LangChain4j echo answered " + lc4j);
         } finally {
             Files.deleteIfExists(config);
             Files.deleteIfExists(dir);
