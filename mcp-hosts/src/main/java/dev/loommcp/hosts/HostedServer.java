@@ -636,7 +636,7 @@ public final class HostedServer implements McpSkillServer {
                 toolList.listChanged(gen);
             }
         });
-        b.eventListener(new McpEventListener() {
+        b.addEventListener(new McpEventListener() { // beside the customizer's own (telemetry's)
             @Override
             public void transportClosed(@Nullable Throwable cause) {
                 if (cause != null) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.loommcp.McpClient;
 import dev.loommcp.auth.McpOAuth;
 import dev.loommcp.hosts.McpServers;
+import dev.loommcp.opentelemetry.McpTelemetry;
 import dev.loommcp.tasks.McpTasks;
 import dev.loommcp.testing.ScriptedTransport;
 import dev.loommcp.transport.http.HttpTransport;
@@ -46,7 +47,8 @@ class ApiSignatureTest {
                 Arguments.of("mcp-testing", ScriptedTransport.class),
                 Arguments.of("mcp-tasks", McpTasks.class),
                 Arguments.of("mcp-hosts", McpServers.class),
-                Arguments.of("mcp-auth", McpOAuth.class));
+                Arguments.of("mcp-auth", McpOAuth.class),
+                Arguments.of("mcp-opentelemetry", McpTelemetry.class));
     }
 
     @ParameterizedTest(name = "{0}")

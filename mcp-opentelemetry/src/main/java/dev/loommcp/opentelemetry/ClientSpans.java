@@ -39,9 +39,9 @@ final class ClientSpans implements McpInterceptor {
     private final TextMapPropagator propagator;
     private final McpTelemetry.Builder config;
     private final ReentrantLock tasksLock = new ReentrantLock();
-    private final Map<String, SpanContext> taskSpans = new LinkedHashMap<>(16, 0.75f, false) {
+    private final Map<String, TaskOrigin> taskSpans = new LinkedHashMap<>(16, 0.75f, false) {
         @Override
-        protected boolean removeEldestEntry(Map.Entry<String, SpanContext> eldest) {
+        protected boolean removeEldestEntry(Map.Entry<String, TaskOrigin> eldest) {
             return size() > TASK_LINKS;
         }
     };
@@ -68,14 +68,17 @@ final class ClientSpans implements McpInterceptor {
         prompt.ifPresent(p -> metric.put(Conventions.GEN_AI_PROMPT_NAME, p));
         Conventions.putConnection(metric, connection);
 
+        TaskOrigin task = taskOf(request);
         Context parent = Context.current();
+        if (task != null && !Span.fromContext(parent).getSpanContext().isValid()) {
+            parent = task.parent(); // a poll on a thread of the engine: the call's caller's context
+        }
         SpanBuilder builder = tracer.spanBuilder(spanName(method, tool, prompt, uri)).setParent(parent)
                 .setSpanKind(SpanKind.CLIENT).setAllAttributes(metric.build());
         uri.ifPresent(u -> builder.setAttribute(Conventions.MCP_RESOURCE_URI, u));
         connection.sessionId().ifPresent(id -> builder.setAttribute(Conventions.MCP_SESSION_ID, id));
-        SpanContext call = taskOf(request);
-        if (call != null) {
-            builder.addLink(call);
+        if (task != null) {
+            builder.addLink(task.call());
         }
         if (config.captureArguments) {
             captureArguments(request, builder);
@@ -90,7 +93,7 @@ final class ClientSpans implements McpInterceptor {
                 failed = Outcome.toolError();
             }
             if (tool.isPresent()) {
-                rememberTask(response, span.getSpanContext());
+                rememberTask(response, new TaskOrigin(span.getSpanContext(), parent));
             }
             if (config.captureResults && tool.isPresent()) {
                 span.setAttribute(Conventions.GEN_AI_TOOL_CALL_RESULT, PlainJson.write(response.result()));
@@ -147,8 +150,15 @@ final class ClientSpans implements McpInterceptor {
         return injected.isEmpty() ? request : request.withMeta(injected);
     }
 
-    /** The span context of the task-augmented call whose task this request (a poll, tasks/result) names. */
-    private @Nullable SpanContext taskOf(OutgoingRequest request) {
+    /**
+     * The span of a task-augmented call and the context it was made in (the caller's, captured on the caller's
+     * thread), kept for the requests that name its task.
+     */
+    record TaskOrigin(SpanContext call, Context parent) {
+    }
+
+    /** The task-augmented call whose task this request (a poll, tasks/result, tasks/cancel) names. */
+    private @Nullable TaskOrigin taskOf(OutgoingRequest request) {
         if (!request.method().startsWith("tasks/") || request.params().isEmpty()
                 || !(request.params().get().get("taskId") instanceof String taskId)) {
             return null;
@@ -161,15 +171,23 @@ final class ClientSpans implements McpInterceptor {
         }
     }
 
-    /** Keeps the span context of a call that the server answered with a task ({@code result.task.taskId}). */
-    private void rememberTask(McpResponse response, SpanContext span) {
-        if (!response.fromServer() || !(response.result().get("task") instanceof Map<?, ?> task)
-                || !(task.get("taskId") instanceof String taskId)) {
+    /**
+     * Keeps the span context of a call that the server answered with a task: the 2026 tasks extension's flat
+     * {@code {resultType: "task", taskId, ...}} or the 2025-11-25 {@code {task: {taskId, ...}}}.
+     */
+    private void rememberTask(McpResponse response, TaskOrigin origin) {
+        if (!response.fromServer()) {
+            return;
+        }
+        Map<String, @Nullable Object> result = response.result();
+        Object taskId = result.get("task") instanceof Map<?, ?> task ? task.get("taskId")
+                : "task".equals(result.get("resultType")) ? result.get("taskId") : null;
+        if (!(taskId instanceof String id)) {
             return;
         }
         tasksLock.lock();
         try {
-            taskSpans.putIfAbsent(taskId, span);
+            taskSpans.putIfAbsent(id, origin);
         } finally {
             tasksLock.unlock();
         }

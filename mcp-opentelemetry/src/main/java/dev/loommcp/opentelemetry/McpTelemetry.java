@@ -102,9 +102,8 @@ public final class McpTelemetry {
     /**
      * Registers everything on a client's builder: {@link #interceptor()} (added after the interceptors added so far,
      * so it is inside them), {@link #serverRequestInterceptor()}, and an {@link McpEventListener} of the client's own
-     * that records {@code mcp.client.session.duration}. It replaces the builder's event listener: a client that needs
-     * one of its own registers {@link #interceptor()} and {@link #serverRequestInterceptor()} instead, and has no
-     * session metric. For every server of an {@code McpServers}:
+     * that records {@code mcp.client.session.duration} ({@code addEventListener}: the builder's own event listener
+     * stays). For every server of an {@code McpServers}:
      * {@code McpServers.newBuilder().clientCustomizer((config, b) -> telemetry.instrument(b))}.
      *
      * @param builder the client's builder; build one client of it afterwards (the session listener is the client's)
@@ -118,7 +117,7 @@ public final class McpTelemetry {
         return builder.addInterceptor(chain -> {
             session.note(chain.connection());
             return spans.intercept(chain);
-        }).addServerRequestInterceptor(serverRequestSpans).eventListener(session);
+        }).addServerRequestInterceptor(serverRequestSpans).addEventListener(session);
     }
 
     /**
