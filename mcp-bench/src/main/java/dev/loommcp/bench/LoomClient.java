@@ -7,9 +7,16 @@ import dev.loommcp.schema.TextContent;
 import dev.loommcp.spi.McpTransport;
 import dev.loommcp.transport.http.HttpTransport;
 import dev.loommcp.transport.stdio.StdioTransport;
+import dev.loommcp.opentelemetry.McpTelemetry;
+import io.opentelemetry.api.trace.propagation.W3CTraceContextPropagator;
+import io.opentelemetry.context.propagation.ContextPropagators;
+import io.opentelemetry.sdk.OpenTelemetrySdk;
+import io.opentelemetry.sdk.metrics.SdkMeterProvider;
+import io.opentelemetry.sdk.trace.SdkTracerProvider;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.function.UnaryOperator;
 
 /**
  * loom-mcp: {@link McpClient} over {@link StdioTransport} (or {@link HttpTransport} against the echo server's HTTP
@@ -17,12 +24,15 @@ import java.util.Map;
  * ({@link ProtocolMode#AUTO}); {@code loom-legacy} and {@code loom-modern} pin the era ({@link ProtocolMode#LEGACY},
  * {@link ProtocolMode#MODERN}), so that the two eras run against the same (dual-era) server; a name ending in
  * {@code -sse} talks to a server that answers each request as an SSE stream ({@code EchoServer --sse}).
+ * {@code loom-icpt3} and {@code loom-otel} are {@code loom} with interceptors ({@link Clients#INTERCEPTED}).
  */
 final class LoomClient implements BenchClient {
 
     private final String name;
     private final ProtocolMode mode;
     private final boolean http;
+    private final UnaryOperator<McpClient.Builder> setup;
+    private final AutoCloseable resources;
     private McpClient client;
     private HttpServerProcess server;
 
@@ -39,9 +49,40 @@ final class LoomClient implements BenchClient {
      * @param http whether to speak HTTP to the echo server's HTTP mode instead of stdio
      */
     LoomClient(String name, ProtocolMode mode, boolean http) {
+        this(name, mode, http, b -> b, () -> { });
+    }
+
+    private LoomClient(String name, ProtocolMode mode, boolean http, UnaryOperator<McpClient.Builder> setup,
+                       AutoCloseable resources) {
         this.name = name;
         this.mode = mode;
         this.http = http;
+        this.setup = setup;
+        this.resources = resources;
+    }
+
+    /** The default client (stdio, default protocol mode) with {@code count} interceptors that only proceed. */
+    static LoomClient withNoOpInterceptors(String name, int count) {
+        return new LoomClient(name, null, false, b -> {
+            for (int i = 0; i < count; i++) {
+                b.addInterceptor(chain -> chain.proceed(chain.request()));
+            }
+            return b;
+        }, () -> { });
+    }
+
+    /**
+     * The default client (stdio, default protocol mode) with mcp-opentelemetry on an SDK that exports nowhere: spans
+     * are sampled, built and ended, metrics recorded, the trace context injected, but no span processor or metric
+     * reader takes them (the cost of the instrumentation, not of an exporter).
+     */
+    static LoomClient withTelemetry(String name) {
+        SdkTracerProvider tracing = SdkTracerProvider.builder().build();
+        SdkMeterProvider metrics = SdkMeterProvider.builder().build();
+        OpenTelemetrySdk sdk = OpenTelemetrySdk.builder().setTracerProvider(tracing).setMeterProvider(metrics)
+                .setPropagators(ContextPropagators.create(W3CTraceContextPropagator.getInstance())).build();
+        McpTelemetry telemetry = McpTelemetry.create(sdk);
+        return new LoomClient(name, null, false, telemetry::instrument, sdk::close);
     }
 
     @Override
@@ -62,7 +103,7 @@ final class LoomClient implements BenchClient {
         if (mode != null) {
             builder.protocolMode(mode);
         }
-        client = builder.build();
+        client = setup.apply(builder).build();
         client.connect();
     }
 
@@ -95,8 +136,12 @@ final class LoomClient implements BenchClient {
                 client.close();
             }
         } finally {
-            if (server != null) {
-                server.close();
+            try {
+                if (server != null) {
+                    server.close();
+                }
+            } finally {
+                resources.close();
             }
         }
     }
