@@ -125,6 +125,16 @@ class FixtureTraceContextTest {
 
     @ParameterizedTest(name = "{0} {1}")
     @MethodSource("wiresAndEras")
+    void withoutPropagationTheServerGetsNoTraceContextButTheSpanIsRecorded(Wire wire, ProtocolMode mode)
+            throws Exception {
+        McpClient c = connect(wire, mode, McpTelemetry.newBuilder(OTEL.getOpenTelemetry())
+                .propagateTraceContext(false).build());
+        assertThat(c.callTool("trace-meta", Map.of()).text()).isEqualTo("{}");
+        assertThat(span("tools/call trace-meta")).hasKind(SpanKind.CLIENT);
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("wiresAndEras")
     void promptsResourcesAndInputRequestsHaveTheirSpans(Wire wire, ProtocolMode mode) throws Exception {
         McpClient c = connect(wire, mode, McpTelemetry.newBuilder(OTEL.getOpenTelemetry())
                 .resourceUriInSpanName(true).build());
