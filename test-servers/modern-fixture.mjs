@@ -22,6 +22,8 @@
 //                                             "Count"; echoes "region=<region> count=<count> note=<note>"
 //            bad-header {ratio}            -> an INVALID x-mcp-header (on a number): conforming HTTP clients drop it
 //            slow {ms}                     -> answers "slept <ms>" after ms milliseconds (for deadlines/cancel)
+//            trace-meta {}                 -> the trace context the request carried in params._meta, as JSON text:
+//                                             {"traceparent":..,"tracestate":..,"baggage":..} (absent keys omitted)
 //   prompt   greeting {name}               -> one user message "Hello, <name>!"
 //   resource notes://all (text/plain)      -> the notes, one per line; subscribable (legacy: resources/subscribe;
 //                                             modern: subscriptions/listen resourceSubscriptions)
@@ -208,6 +210,20 @@ function factory(ctx) {
       c?.mcpReq?.signal?.addEventListener?.('abort', () => { clearTimeout(timer); resolve(); });
     });
     return { content: [text(`slept ${ms}`)] };
+  });
+
+  server.registerTool('trace-meta', {
+    description: 'Answers with the traceparent, tracestate and baggage its request carried in params._meta',
+    inputSchema: z.object({}),
+  }, async (_args, c) => {
+    const meta = c?.mcpReq?._meta ?? {};
+    const seen = {};
+    for (const key of ['traceparent', 'tracestate', 'baggage']) {
+      if (meta[key] !== undefined) {
+        seen[key] = meta[key];
+      }
+    }
+    return { content: [text(JSON.stringify(seen))] };
   });
 
   server.registerPrompt('greeting', {

@@ -226,4 +226,26 @@ class McpClientEventListenerTest {
         s.client().close();
         assertThat(s.client().isClosed()).isTrue();
     }
+
+    @Test
+    void addedListenersHearEveryEventBesideTheSetOneAndOneThatThrowsKeepsNoneFromHearing() throws Exception {
+        Recorder set = new Recorder();
+        Recorder added = new Recorder();
+        McpEventListener throwing = new McpEventListener() {
+            @Override
+            public void requestStart(String method, RequestId id) {
+                throw new IllegalStateException("a broken listener");
+            }
+        };
+        // eventListener set after addEventListener replaces nothing that was added
+        Session s = sessions.connected(Mode.INLINE, t -> { },
+                b -> b.addEventListener(throwing).eventListener(set).addEventListener(added));
+        s.client().ping();
+        assertThat(set.of("ping")).extracting(Event::kind).containsExactly("start", "end");
+        assertThat(added.of("ping")).extracting(Event::kind).containsExactly("start", "end");
+        assertThat(added.of("ping").get(0).id()).isEqualTo(set.of("ping").get(0).id());
+        s.client().close();
+        assertThat(set.closed.await(10, TimeUnit.SECONDS)).isTrue();
+        assertThat(added.closed.await(10, TimeUnit.SECONDS)).isTrue();
+    }
 }

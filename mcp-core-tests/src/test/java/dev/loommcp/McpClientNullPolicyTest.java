@@ -108,6 +108,7 @@ class McpClientNullPolicyTest {
         assertThatThrownBy(() -> b.requestTimeout(null)).hasMessage("requestTimeout");
         assertThatThrownBy(() -> b.samplingHandler(null)).hasMessage("handler");
         assertThatThrownBy(() -> b.outputSchemaValidation(null)).hasMessage("mode");
+        assertThatThrownBy(() -> b.addEventListener(null)).hasMessage("listener");
         assertThatThrownBy(() -> McpClient.newBuilder(null)).hasMessage("transport");
         b.listener(null).eventListener(null).build().close();
     }

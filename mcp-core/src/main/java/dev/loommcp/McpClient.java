@@ -17,6 +17,7 @@ import dev.loommcp.handler.SamplingHandler;
 import dev.loommcp.internal.json.Json;
 import dev.loommcp.intercept.McpInterceptor;
 import dev.loommcp.intercept.ServerRequestInterceptor;
+import dev.loommcp.internal.session.EventListeners;
 import dev.loommcp.internal.session.Paging;
 import dev.loommcp.internal.session.Session;
 import dev.loommcp.internal.session.TransportClaims;
@@ -191,6 +192,7 @@ public final class McpClient implements McpTools, McpSkillServer, McpUtilities, 
         private RootsHandler rootsHandler;
         private McpClientListener listener;
         private McpEventListener eventListener;
+        private final List<McpEventListener> addedEventListeners = new ArrayList<>();
         private OutputSchemaValidation outputSchemaValidation = OutputSchemaValidation.WARN;
         private int maxListPages = 1000;
         private int maxConcurrentServerRequests = DEFAULT_MAX_CONCURRENT_SERVER_REQUESTS;
@@ -360,6 +362,22 @@ public final class McpClient implements McpTools, McpSkillServer, McpUtilities, 
          */
         public Builder eventListener(@Nullable McpEventListener listener) {
             this.eventListener = listener;
+            return this;
+        }
+
+        /**
+         * Adds a listener that observes each request and the transport's close beside the one set with
+         * {@link #eventListener(McpEventListener)} (which does not replace it), for code that adds its own to a
+         * builder it did not make: telemetry, a registry of servers. Every listener hears every event, the one set
+         * with {@code eventListener} first, then the added ones in the order added; one that throws is logged as
+         * {@link McpEventListener} says and does not keep the others from hearing it. Default none.
+         *
+         * @param listener the listener
+         * @return this builder
+         * @throws NullPointerException if {@code listener} is {@code null}
+         */
+        public Builder addEventListener(McpEventListener listener) {
+            addedEventListeners.add(Objects.requireNonNull(listener, "listener"));
             return this;
         }
 
@@ -678,9 +696,9 @@ public final class McpClient implements McpTools, McpSkillServer, McpUtilities, 
         /** The settings as the session takes them (package-private: the core's own tests build sessions with it). */
         SessionConfig config() {
             return new SessionConfig(transport, clientInfo, requestTimeout, connectTimeout, elicitationHandler,
-                    elicitationUrlMode, applyElicitationDefaults, samplingHandler, rootsHandler, listener, eventListener,
-                    outputSchemaValidation, maxListPages, maxConcurrentServerRequests, keepNotifications,
-                    notificationQueueCapacity, notificationQueueBytes, listenerQueueCapacity, listenerQueueBytes,
+                    elicitationUrlMode, applyElicitationDefaults, samplingHandler, rootsHandler, listener,
+                    EventListeners.of(eventListener, addedEventListeners), outputSchemaValidation, maxListPages,
+                    maxConcurrentServerRequests, keepNotifications, notificationQueueCapacity, notificationQueueBytes, listenerQueueCapacity, listenerQueueBytes,
                     protocolMode, probeTimeout, maxInputRounds, taskSupport, resultCacheEntries, resultCacheBytes,
                     eraVerdictFile, resilience, List.copyOf(interceptors), List.copyOf(serverRequestInterceptors));
         }

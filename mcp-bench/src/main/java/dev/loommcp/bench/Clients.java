@@ -53,6 +53,13 @@ final class Clients {
         return name.startsWith("raw");
     }
 
+    /**
+     * The cost of the interceptor chain (issue 30, run by hand: {@code --clients loom,loom-icpt3,loom-otel}): loom-mcp
+     * as {@code loom}, with three interceptors that only pass the request on, or with mcp-opentelemetry on an SDK
+     * that exports nowhere (spans sampled and ended, metrics recorded, no processor or reader attached).
+     */
+    static final List<String> INTERCEPTED = List.of("loom-icpt3", "loom-otel");
+
     /** The transport groups of the matrix, in table order, each with its raw loop (the reference). */
     static final List<String> GROUPS = List.of("stdio", "HTTP, JSON answers", "HTTP, SSE answers");
 
@@ -100,6 +107,7 @@ final class Clients {
             case "loom-legacy" -> new LoomClient(name, ProtocolMode.LEGACY, false);
             case "loom-icpt3" -> new LoomClient(name, null, false, 3);
             case "loom-modern" -> new LoomClient(name, ProtocolMode.MODERN, false);
+            case "loom-otel" -> LoomClient.withTelemetry(name);
             case "loom-http-legacy" -> new LoomClient(name, ProtocolMode.LEGACY, true);
             case "loom-http-modern" -> new LoomClient(name, ProtocolMode.MODERN, true);
             case "loom-http-legacy-sse" -> new LoomClient(name, ProtocolMode.LEGACY, true);
@@ -109,7 +117,7 @@ final class Clients {
             case "sdk-http" -> new SdkClients.Http(false);
             case "sdk-http-sse" -> new SdkClients.Http(true);
             default -> throw new IllegalArgumentException("unknown client " + name + "; known: " + MATRIX
-                    + " and the raw-queued, raw-vreader, raw-queued-vreader, raw-http-modern-sse, loom-icpt3 variants");
+                    + ", " + INTERCEPTED + " and the raw-queued, raw-vreader, raw-queued-vreader, raw-http-modern-sse variants");
         };
     }
 
@@ -158,6 +166,7 @@ final class Clients {
             case "loom-legacy" -> "loom-mcp, ProtocolMode.LEGACY";
             case "loom-modern" -> "loom-mcp, ProtocolMode.MODERN";
             case "loom-icpt3" -> "loom-mcp, ProtocolMode.AUTO, three pass-through interceptors";
+            case "loom-otel" -> "loom-mcp, ProtocolMode.AUTO, mcp-opentelemetry on an SDK exporting nowhere";
             case "loom-http-legacy" -> "loom-mcp over HTTP, ProtocolMode.LEGACY";
             case "loom-http-modern" -> "loom-mcp over HTTP, ProtocolMode.MODERN";
             case "loom-http-legacy-sse" -> "loom-mcp over HTTP, ProtocolMode.LEGACY, SSE answers";

@@ -24,6 +24,9 @@ final class LoomClient implements BenchClient {
     private final ProtocolMode mode;
     private final boolean http;
     private final int interceptors;
+    private final boolean telemetry;
+    /** What the telemetry variant closes after the client, or {@code null}. */
+    private AutoCloseable resources;
     private McpClient client;
     private HttpServerProcess server;
 
@@ -49,10 +52,20 @@ final class LoomClient implements BenchClient {
      * @param interceptors how many
      */
     LoomClient(String name, ProtocolMode mode, boolean http, int interceptors) {
+        this(name, mode, http, interceptors, false);
+    }
+
+    private LoomClient(String name, ProtocolMode mode, boolean http, int interceptors, boolean telemetry) {
         this.name = name;
         this.mode = mode;
         this.http = http;
         this.interceptors = interceptors;
+        this.telemetry = telemetry;
+    }
+
+    /** The default client (stdio, default protocol mode) with mcp-opentelemetry on ({@link BenchTelemetry}). */
+    static LoomClient withTelemetry(String name) {
+        return new LoomClient(name, null, false, 0, true);
     }
 
     @Override
@@ -75,6 +88,9 @@ final class LoomClient implements BenchClient {
         }
         if (interceptors > 0) {
             NoOpInterceptors.addTo(builder, interceptors);
+        }
+        if (telemetry) {
+            resources = BenchTelemetry.instrument(builder);
         }
         client = builder.build();
         client.connect();
@@ -111,6 +127,9 @@ final class LoomClient implements BenchClient {
         } finally {
             if (server != null) {
                 server.close();
+            }
+            if (resources != null) {
+                resources.close();
             }
         }
     }

@@ -382,6 +382,16 @@ final class TasksBench {
         }
 
         @Override
+        public dev.loommcp.spi.TransportInfo info() {
+            return delegate.info();
+        }
+
+        @Override
+        public java.util.Optional<String> sessionId() {
+            return delegate.sessionId();
+        }
+
+        @Override
         public void close() {
             delegate.close();
         }

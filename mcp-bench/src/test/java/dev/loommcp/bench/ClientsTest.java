@@ -30,9 +30,13 @@ class ClientsTest {
         return Clients.ALL;
     }
 
-    /** Every Java client of the matrix, the era set and the SSE set (the TypeScript ones: below). */
+    /**
+     * Every Java client of the matrix, the era set, the SSE set and the interceptor variants (the TypeScript ones:
+     * below).
+     */
     static List<String> eraClients() {
-        return java.util.stream.Stream.of(Clients.ERAS, Clients.SSE, Clients.MATRIX).flatMap(List::stream)
+        return java.util.stream.Stream.of(Clients.ERAS, Clients.SSE, Clients.MATRIX, Clients.INTERCEPTED)
+                .flatMap(List::stream)
                 .filter(c -> !Clients.isNode(c)).distinct().toList();
     }
 

@@ -22,6 +22,17 @@ import org.junit.jupiter.api.extension.ExtendWith;
 class TasksBenchTest {
 
     @Test
+    void theCountingTransportPassesTheWrappedTransportsInfoAndSessionThrough() {
+        dev.loommcp.spi.McpTransport stdio = dev.loommcp.transport.stdio.StdioTransport.newBuilder(List.of("node"))
+                .build();
+        TasksBench.CountingTransport counting = new TasksBench.CountingTransport(stdio);
+        assertThat(counting.info()).isEqualTo(dev.loommcp.spi.TransportInfo.pipe());
+        assertThat(counting.sessionId()).isEqualTo(stdio.sessionId());
+        counting.close();
+    }
+
+
+    @Test
     void aSmallRunCompletesEveryTaskOverBothTransports() throws Exception {
         Path fixture = Path.of("..", "test-servers", "tasks-fixture.mjs").toAbsolutePath().normalize();
         ByteArrayOutputStream report = new ByteArrayOutputStream();

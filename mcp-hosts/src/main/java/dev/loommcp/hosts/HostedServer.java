@@ -650,7 +650,7 @@ public final class HostedServer implements McpSkillServer {
                 circuitChanged(gen, change);
             }
         });
-        b.eventListener(new McpEventListener() {
+        b.addEventListener(new McpEventListener() { // beside the customizer's own (telemetry's)
             @Override
             public void transportClosed(@Nullable Throwable cause) {
                 if (cause != null) {

@@ -716,8 +716,10 @@ public final class McpServers implements AutoCloseable {
 
         /**
          * Sets what is applied to each server's client builder before the client is built (client identity,
-         * request timeout, sampling or elicitation handlers, protocol mode). The registry sets the client's
-         * {@code serverName}, {@code listener} and {@code eventListener} itself, after this.
+         * request timeout, sampling or elicitation handlers, protocol mode, telemetry). The registry sets the client's
+         * {@code serverName} and {@code listener} itself, after this, and adds an event listener of its own
+         * ({@code addEventListener}) beside the one the customizer sets or adds, which keeps hearing the client's
+         * events.
          *
          * @param customizer receives the server's configuration and the builder
          * @return this builder

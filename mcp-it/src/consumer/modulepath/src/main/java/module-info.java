@@ -7,6 +7,7 @@ module dev.example.consumer {
     requires dev.loommcp.auth;
     requires dev.loommcp.testing;
     requires dev.loommcp.hosts;
+    requires dev.loommcp.opentelemetry;
     // unix: endpoints; on the module path the connector module must be in the graph for the HTTP transport's
     // ServiceLoader to find it
     requires dev.loommcp.transport.unix;

@@ -6,6 +6,7 @@ import dev.loommcp.McpClient;
 import dev.loommcp.auth.McpOAuth;
 import dev.loommcp.hosts.McpServers;
 import dev.loommcp.langchain4j.LoomToolProvider;
+import dev.loommcp.opentelemetry.McpTelemetry;
 import dev.loommcp.tasks.McpTasks;
 import dev.loommcp.testing.ScriptedTransport;
 import dev.loommcp.transport.http.HttpTransport;
@@ -48,7 +49,8 @@ class ApiSignatureTest {
                 Arguments.of("mcp-tasks", McpTasks.class),
                 Arguments.of("mcp-hosts", McpServers.class),
                 Arguments.of("mcp-auth", McpOAuth.class),
-                Arguments.of("mcp-langchain4j", LoomToolProvider.class));
+                Arguments.of("mcp-langchain4j", LoomToolProvider.class),
+                Arguments.of("mcp-opentelemetry", McpTelemetry.class));
     }
 
     @ParameterizedTest(name = "{0}")

@@ -4,8 +4,10 @@ import dev.loommcp.jsonrpc.JsonRpcMessage;
 import dev.loommcp.spi.McpTransport;
 import dev.loommcp.spi.SendContext;
 import dev.loommcp.spi.TransportContext;
+import dev.loommcp.spi.TransportInfo;
 import dev.loommcp.spi.TransportSink;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import org.jspecify.annotations.Nullable;
 
@@ -109,6 +111,27 @@ public final class RecordingTransport implements McpTransport {
     public void reopen(TransportContext context) throws InterruptedException {
         reopens.incrementAndGet();
         delegate.reopen(recorded(context));
+    }
+
+    /**
+     * Passes {@link McpTransport#info()} through, so interceptors and telemetry see the wrapped transport's kind and
+     * server address.
+     *
+     * @return what the wrapped transport answers
+     */
+    @Override
+    public TransportInfo info() {
+        return delegate.info();
+    }
+
+    /**
+     * Passes {@link McpTransport#sessionId()} through.
+     *
+     * @return what the wrapped transport answers
+     */
+    @Override
+    public Optional<String> sessionId() {
+        return delegate.sessionId();
     }
 
     /**

@@ -10,6 +10,7 @@ import dev.loommcp.Deadline;
 import dev.loommcp.spi.McpTransport;
 import dev.loommcp.spi.SendContext;
 import dev.loommcp.spi.TransportContext;
+import dev.loommcp.spi.TransportInfo;
 import dev.loommcp.spi.TransportSink;
 import java.util.Map;
 import java.util.Optional;
@@ -64,6 +65,16 @@ class RecordingTransportTest {
         }
 
         @Override
+        public TransportInfo info() {
+            return new TransportInfo(TransportInfo.Kind.TCP, "127.0.0.1", 8080);
+        }
+
+        @Override
+        public Optional<String> sessionId() {
+            return Optional.of("session-1");
+        }
+
+        @Override
         public void close() {
         }
     }
@@ -94,5 +105,12 @@ class RecordingTransportTest {
         t.send(new JsonRpcMessage.Request(RequestId.of(5), "tools/list", Map.of()), SendContext.detached(Deadline.NONE));
         McpException failure = sink.awaitSendFailure(RequestId.of(5), RecordingSink.SOON);
         assertThat(failure).hasMessageContaining("refused tools/list");
+    }
+
+    @Test
+    void theTransportInfoAndSessionIdOfTheWrappedTransportArePassedThrough() {
+        RecordingTransport t = new RecordingTransport(new SeamTransport(false));
+        assertThat(t.info()).isEqualTo(new TransportInfo(TransportInfo.Kind.TCP, "127.0.0.1", 8080));
+        assertThat(t.sessionId()).contains("session-1");
     }
 }

@@ -6,6 +6,7 @@ import dev.loommcp.config.OutputSchemaValidation;
 import dev.loommcp.config.ProtocolMode;
 import dev.loommcp.hosts.HostedTool;
 import dev.loommcp.hosts.McpServers;
+import dev.loommcp.opentelemetry.McpTelemetry;
 import dev.loommcp.schema.CallToolResult;
 import dev.loommcp.schema.Implementation;
 import dev.loommcp.schema.Tool;
@@ -13,6 +14,7 @@ import dev.loommcp.tasks.McpTasks;
 import dev.loommcp.testing.ScriptedTransport;
 import dev.loommcp.transport.http.HttpTransport;
 import dev.loommcp.transport.stdio.StdioTransport;
+import io.opentelemetry.api.OpenTelemetry;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -29,8 +31,9 @@ import java.util.concurrent.TimeUnit;
 /**
  * A user's program built against the published loom-mcp artifacts (scripts/consumer-test.sh runs it on the class path
  * and on the module path): talks to the reference server over stdio, to the modern fixture over HTTP and over a unix
- * domain socket (mcp-transport-unix, found by ServiceLoader), and to the reference server again through an
- * mcpServers file (mcp-hosts) and the same registry as LangChain4j tools (mcp-langchain4j); validates a structured result against its output schema (the JSON Schema validator and
+ * domain socket (mcp-transport-unix, found by ServiceLoader; the HTTP client with mcp-opentelemetry's interceptors), and
+ * to the reference server again through an mcpServers file (mcp-hosts) and the same registry as LangChain4j tools
+ * (mcp-langchain4j); validates a structured result against its output schema (the JSON Schema validator and
  * Jackson at run time), converts it into a record, drives the in-memory test transport, and leaves no child process
  * behind. Exits 0 with "consumer OK" on the
  * last line, or non-zero naming the first failed check.
@@ -66,10 +69,11 @@ public final class ConsumerMain {
     private static void checkLayout(boolean modulePath) {
         List<Class<?>> api = List.of(McpClient.class, StdioTransport.class, HttpTransport.class, McpTasks.class,
                 dev.loommcp.auth.McpOAuth.class, ScriptedTransport.class, McpServers.class,
-                dev.loommcp.transport.unix.UnixConnector.class, dev.loommcp.langchain4j.LoomToolProvider.class);
+                dev.loommcp.transport.unix.UnixConnector.class, dev.loommcp.langchain4j.LoomToolProvider.class,
+                McpTelemetry.class);
         List<String> expected = List.of("dev.loommcp.core", "dev.loommcp.transport.stdio",
                 "dev.loommcp.transport.http", "dev.loommcp.tasks", "dev.loommcp.auth", "dev.loommcp.testing",
-                "dev.loommcp.hosts", "dev.loommcp.transport.unix", "dev.loommcp.langchain4j");
+                "dev.loommcp.hosts", "dev.loommcp.transport.unix", "dev.loommcp.langchain4j", "dev.loommcp.opentelemetry");
         for (int i = 0; i < api.size(); i++) {
             Module m = api.get(i).getModule();
             if (modulePath) {
@@ -108,7 +112,10 @@ public final class ConsumerMain {
         }
     }
 
-    /** The modern fixture over Streamable HTTP (2026-07-28 era, found by AUTO's probe). */
+    /**
+     * The modern fixture over Streamable HTTP (2026-07-28 era, found by AUTO's probe), with mcp-opentelemetry's
+     * interceptors on the OpenTelemetry API alone (no SDK: everything a no-op).
+     */
     private static void overHttp(Path nodeDir) throws IOException, InterruptedException {
         Process fixture = new ProcessBuilder("node", nodeDir.resolve("modern-fixture.mjs").toString(), "--http", "0")
                 .directory(nodeDir.toFile())
@@ -116,9 +123,10 @@ public final class ConsumerMain {
                 .start();
         try {
             URI endpoint = URI.create(firstLine(fixture).strip());
-            try (McpClient client = McpClient.newBuilder(HttpTransport.newBuilder(endpoint).build())
+            try (McpClient client = McpTelemetry.create(OpenTelemetry.noop()).instrument(
+                            McpClient.newBuilder(HttpTransport.newBuilder(endpoint).build())
                     .clientInfo(Implementation.of("loom-mcp-consumer", "1.0"))
-                    .requestTimeout(Duration.ofSeconds(30))
+                    .requestTimeout(Duration.ofSeconds(30)))
                     .build()) {
                 client.connect();
                 check(client.era().orElseThrow() == Era.MODERN, "http era: " + client.era().orElseThrow());
