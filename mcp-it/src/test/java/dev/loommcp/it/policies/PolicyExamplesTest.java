@@ -138,10 +138,10 @@ class PolicyExamplesTest {
                 RequestOptions.ofTimeout(Duration.ofMillis(300)))).isInstanceOf(McpTimeoutException.class);
 
         // the caller cancels while the person thinks: the call stops waiting
+        person.asked.clear(); // the unanswered question of the call that timed out (before the next call asks)
         CancellationToken token = CancellationToken.create();
         CompletableFuture<CallToolResult> cancelled = s.client().callToolAsync("drop-table", Map.of(),
                 RequestOptions.newBuilder().token(token).timeout(Duration.ofMinutes(5)).build());
-        person.asked.clear();
         CompletableFuture<Boolean> question = person.nextQuestion();
         token.cancel("the user closed the dialog");
         assertThatThrownBy(() -> cancelled.get(10, TimeUnit.SECONDS))
