@@ -16,12 +16,15 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.ai.tool.ToolCallback;
 import org.springframework.ai.tool.ToolCallbackProvider;
 import org.springframework.boot.autoconfigure.AutoConfigurations;
+import org.springframework.boot.health.actuate.endpoint.SimpleHttpCodeStatusMapper;
+import org.springframework.boot.health.actuate.endpoint.SimpleStatusAggregator;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
@@ -80,7 +83,7 @@ class LoomMcpAutoConfigurationTest {
             assertThat(LeakCheck.descendants()).isNotEmpty();
 
             Health health = context.getBean(McpServersHealthIndicator.class).health();
-            assertThat(health.getStatus()).isEqualTo(Status.DOWN);
+            assertThat(health.getStatus()).isEqualTo(McpServersHealthIndicator.DEGRADED);
             @SuppressWarnings("unchecked")
             var down = (Map<String, Object>) health.getDetails().get("down");
             assertThat(down).containsEntry("state", "FAILED").containsKey("lastError");
@@ -93,6 +96,29 @@ class LoomMcpAutoConfigurationTest {
                     .isEqualTo(servers.server("everything").status().toolCount());
         });
         // the runner closed the context: the lifecycle closed the registry (LeakCheck: no process, no mcp- thread)
+    }
+
+    @Test
+    void aFailedServerIsDegradedWhichLeavesTheRootHealthUpUnlessAGroupOrdersIt() {
+        runner.withPropertyValues("loom.mcp.servers.down.command=/nonexistent/loom-mcp-no-such-server",
+                "loom.mcp.restart.max-restarts=0").run(context -> {
+            McpServersHealthIndicator indicator = context.getBean(McpServersHealthIndicator.class);
+            assertThat(indicator.health().getStatus()).isEqualTo(Status.UP);   // IDLE: not tried yet
+            context.getBean(LoomToolCallbacks.class).toolCallbacks();          // the first chat request's listing
+            Status status = indicator.health().getStatus();
+            assertThat(status).isEqualTo(McpServersHealthIndicator.DEGRADED);
+            assertThat(status.getCode()).isEqualTo("DEGRADED");
+            // Spring Boot's default aggregation and HTTP mapping: the root stays UP, 200
+            Status root = new SimpleStatusAggregator().getAggregateStatus(Set.of(Status.UP, status));
+            assertThat(root).isEqualTo(Status.UP);
+            assertThat(new SimpleHttpCodeStatusMapper().getStatusCode(root)).isEqualTo(200);
+            // a group that lists it (status.order, http-mapping, as docs/frameworks.md shows) turns it into 503
+            Status ordered = new SimpleStatusAggregator("down", "degraded", "out-of-service", "up", "unknown")
+                    .getAggregateStatus(Set.of(Status.UP, status));
+            assertThat(ordered).isEqualTo(McpServersHealthIndicator.DEGRADED);
+            assertThat(new SimpleHttpCodeStatusMapper(Map.of("degraded", 503)).getStatusCode(ordered))
+                    .isEqualTo(503);
+        });
     }
 
     @Test
