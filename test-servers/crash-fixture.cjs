@@ -1,9 +1,10 @@
 // A minimal 2025-era MCP server over stdio (no dependencies) that crashes on purpose, for the host registry tests
 // (mcp-hosts restarts a crashed stdio server).
 //
-// Usage: node crash-fixture.cjs [--crash-after N] [--exit-after-list]
+// Usage: node crash-fixture.cjs [--crash-after N] [--exit-after-list] [--malformed]
 //   --crash-after N     after answering its N-th tools/call, the process exits with status 1 (default 2; 0: never)
 //   --exit-after-list   exits with status 1 right after answering tools/list (every start dies)
+//   --malformed         also lists the tool `malformed`, whose result breaks the protocol (content is a string)
 //
 // Serves: initialize (capabilities: tools with listChanged), ping, tools/list, tools/call:
 //   echo {message}  -> "Echo: <message>"
@@ -37,6 +38,9 @@ const tools = [
   { name: 'calls', description: 'How many tool calls this process answered', inputSchema: object },
   { name: 'grow', description: 'Adds the tool extra and announces the change', inputSchema: object },
 ];
+if (process.argv.includes('--malformed')) {
+  tools.push({ name: 'malformed', description: 'Answers a result whose content is not a list', inputSchema: object });
+}
 let calls = 0;
 let dying = false;
 
@@ -95,6 +99,9 @@ readline.createInterface({ input: process.stdin }).on('line', (line) => {
           break;
         case 'extra':
           reply(msg.id, text('extra'));
+          break;
+        case 'malformed':
+          reply(msg.id, { content: 'not a list' });
           break;
         case 'die':
           dying = true;

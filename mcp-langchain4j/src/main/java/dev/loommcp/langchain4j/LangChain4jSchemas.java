@@ -38,15 +38,18 @@ import org.jspecify.annotations.Nullable;
  *       ones;</li>
  *   <li>{@code $ref} to {@code #/$defs/X} or {@code #/definitions/X} becomes a {@link JsonReferenceSchema} and the
  *       definitions are emitted under {@code $defs}; any other local reference ({@code #/properties/a}, a nested
- *       {@code $defs}) is inlined (a cycle or a reference that does not resolve accepts anything); a remote reference
- *       accepts anything;</li>
+ *       {@code $defs}) is inlined (a cycle or a reference that does not resolve accepts anything); a remote reference,
+ *       and a definition that only refers on to another one and so back to itself (A to B to A), accept anything;</li>
  *   <li>{@code type: [a, b]}, {@code anyOf} and {@code oneOf} become {@link JsonAnyOfSchema} ({@code oneOf}'s
  *       exclusivity is dropped); {@code allOf} is merged into one schema;</li>
  *   <li>an absent or unknown {@code type} with nothing to infer it from accepts anything (any of string, number,
  *       integer, boolean, object, array, null); an array without {@code items} (or {@code items: {}}) has items that
  *       accept anything;</li>
  *   <li>a string {@code enum} becomes {@link JsonEnumSchema}; a non-string one (numbers, booleans, integers beyond
- *       64 bits) keeps its type and lists the allowed values, digit for digit, in the description;</li>
+ *       64 bits) keeps its type (its declared {@code type}, else the one its values share) and lists the allowed
+ *       values, digit for digit, in the description; values of mixed types ({@code [1, "a", true, {}]}) give a
+ *       schema that accepts anything, with the values listed; a {@code null} among typed values adds a null
+ *       branch;</li>
  *   <li>{@code format}, {@code pattern}, {@code minimum}/{@code maximum} (big numbers exactly), {@code minLength},
  *       {@code maxLength}, {@code minItems}, {@code maxItems}, {@code const} and {@code default} are appended to the
  *       description in parentheses, since the tree has no field for them;</li>
@@ -293,23 +296,31 @@ public final class LangChain4jSchemas {
                 JsonEnumSchema e = JsonEnumSchema.builder().enumValues(strings).description(description).build();
                 return hasNull ? anyOf(List.of(e, new JsonNullSchema()), null) : e;
             }
-            // non-string values: keep their type, list them exactly (big integers digit for digit)
+            // non-string values: keep their type when they share one, list them exactly (big integers digit for
+            // digit); values of mixed types (1, "a", true, {}) get no type, so every one of them is accepted
             String listed = values.stream().map(v -> v == null ? "null" : v instanceof String s ? quote(s)
+                    : v instanceof Map || v instanceof List ? Contents.JSON.writeValueAsString(v)
                     : String.valueOf(v)).collect(Collectors.joining(", "));
             String d = (description == null ? "" : description + " ") + "(one of: " + listed + ")";
-            Object first = values.stream().filter(Objects::nonNull).findFirst().orElse(null);
-            String t = type instanceof String s ? s : first instanceof Boolean ? "boolean"
-                    : first instanceof Number n ? (isIntegral(n) ? "integer" : "number") : null;
-            if (t == null) {
-                return any(d);
+            Set<String> kinds = new LinkedHashSet<>();
+            values.stream().filter(Objects::nonNull).forEach(v -> kinds.add(v instanceof String ? "string"
+                    : v instanceof Boolean ? "boolean" : v instanceof Number n ? (isIntegral(n) ? "integer" : "number")
+                    : "other"));
+            if (kinds.equals(Set.of("integer", "number"))) {
+                kinds.remove("integer");
             }
-            return switch (t) {
+            String t = type instanceof String s ? s : kinds.size() == 1 ? kinds.iterator().next() : null;
+            @Nullable JsonSchemaElement typed = switch (t == null ? "" : t) {
                 case "integer" -> JsonIntegerSchema.builder().description(d).build();
                 case "number" -> JsonNumberSchema.builder().description(d).build();
                 case "boolean" -> JsonBooleanSchema.builder().description(d).build();
                 case "string" -> JsonStringSchema.builder().description(d).build();
-                default -> any(d);
+                default -> null;
             };
+            if (typed == null) {
+                return any(d);
+            }
+            return hasNull && !"null".equals(t) ? anyOf(List.of(typed, new JsonNullSchema()), null) : typed;
         }
 
         private JsonSchemaElement reference(String ref, Map<String, @Nullable Object> node, int depth) {
@@ -317,6 +328,9 @@ public final class LangChain4jSchemas {
                 if (ref.startsWith(prefix)) {
                     String key = unescape(ref.substring(prefix.length()));
                     if (!key.contains("/") && defs.containsKey(key)) {
+                        if (aliasLoop(key)) {
+                            return any(describe(node)); // A -> B -> A with no content: nothing to refer to
+                        }
                         defineOnce(key, depth);
                         return JsonReferenceSchema.builder().reference(key).build();
                     }
@@ -339,6 +353,29 @@ public final class LangChain4jSchemas {
                 }
             }
             return any(describe(node));
+        }
+
+        /** Whether the definition is a chain of pure references ({@code $ref} only) that comes back to itself. */
+        private boolean aliasLoop(String key) {
+            Set<String> seen = new HashSet<>();
+            String at = key;
+            while (seen.add(at)) {
+                if (!(defs.get(at) instanceof Map<?, ?> def) || def.size() != 1
+                        || !(def.get("$ref") instanceof String next)) {
+                    return false;
+                }
+                String target = null;
+                for (String prefix : List.of("#/$defs/", "#/definitions/")) {
+                    if (next.startsWith(prefix)) {
+                        target = unescape(next.substring(prefix.length()));
+                    }
+                }
+                if (target == null || !defs.containsKey(target)) {
+                    return false;
+                }
+                at = target;
+            }
+            return true;
         }
 
         private void defineOnce(String key, int depth) {

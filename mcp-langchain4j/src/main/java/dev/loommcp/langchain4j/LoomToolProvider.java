@@ -67,7 +67,8 @@ import org.jspecify.annotations.Nullable;
  *
  * <p><b>Resources.</b> With {@link Builder#resourcesAsTools(boolean)} two more tools are offered:
  * {@value #LIST_RESOURCES} (optional {@code server}) lists the servers' resources, {@value #READ_RESOURCE}
- * ({@code server}, {@code uri}) reads one.
+ * ({@code server}, {@code uri}) reads one. A {@code server} that names no server is an error result the model reads
+ * (it lists the servers), as {@link #unknownTool} answers a made-up tool name, so the AI service call goes on.
  *
  * <p>Thread-safe: one provider may serve many AI services and conversations at once. It owns nothing: closing the
  * registry or the clients is the caller's business.

@@ -31,7 +31,7 @@ final class ResourceTools {
             this.options = options;
         }
 
-        abstract String run(Map<String, @Nullable Object> arguments) throws InterruptedException;
+        abstract String run(Map<String, @Nullable Object> arguments) throws InterruptedException, UnknownServer;
 
         @Override
         public ToolExecutionResult executeWithContext(ToolExecutionRequest request,
@@ -39,6 +39,9 @@ final class ResourceTools {
             Map<String, @Nullable Object> arguments = LoomToolExecutor.arguments(request, request.name());
             try {
                 return ToolExecutionResult.builder().resultText(run(arguments)).build();
+            } catch (UnknownServer e) {
+                // like LoomToolProvider.unknownTool: a name the model made up is an answer it can act on
+                return ToolExecutionResult.builder().isError(true).resultText(e.getMessage()).build();
             } catch (InterruptedException e) {
                 throw LoomToolExecutor.interrupted(request.name());
             }
@@ -49,16 +52,25 @@ final class ResourceTools {
             return executeWithContext(request, null).resultText();
         }
 
-        String server(Map<String, @Nullable Object> arguments, boolean required) {
+        String server(Map<String, @Nullable Object> arguments, boolean required) throws UnknownServer {
             Object server = arguments.get("server");
             if (server == null && !required) {
                 return "";
             }
             if (!(server instanceof String s) || !source.servers().contains(s)) {
-                throw new ToolArgumentsException("unknown MCP server " + (server == null ? "(none given)"
+                throw new UnknownServer("unknown MCP server " + (server == null ? "(none given)"
                         : "'" + server + "'") + "; the servers are: " + String.join(", ", source.servers()));
             }
             return s;
+        }
+    }
+
+    /** A server argument that names no server: an error result for the model, not an aborted AI service call. */
+    private static final class UnknownServer extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        UnknownServer(String message) {
+            super(message, null, false, false);
         }
     }
 
@@ -69,7 +81,7 @@ final class ResourceTools {
         }
 
         @Override
-        String run(Map<String, @Nullable Object> arguments) throws InterruptedException {
+        String run(Map<String, @Nullable Object> arguments) throws InterruptedException, UnknownServer {
             String only = server(arguments, false);
             List<String> lines = new ArrayList<>();
             for (String server : only.isEmpty() ? source.servers() : List.of(only)) {
@@ -96,7 +108,7 @@ final class ResourceTools {
         }
 
         @Override
-        String run(Map<String, @Nullable Object> arguments) throws InterruptedException {
+        String run(Map<String, @Nullable Object> arguments) throws InterruptedException, UnknownServer {
             String server = server(arguments, true);
             if (!(arguments.get("uri") instanceof String uri) || uri.isBlank()) {
                 throw new ToolArgumentsException(LoomToolProvider.READ_RESOURCE + " needs a uri (a string)");

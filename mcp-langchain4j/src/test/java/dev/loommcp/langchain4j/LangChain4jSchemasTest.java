@@ -8,6 +8,7 @@ import dev.langchain4j.model.chat.request.json.JsonArraySchema;
 import dev.langchain4j.model.chat.request.json.JsonEnumSchema;
 import dev.langchain4j.model.chat.request.json.JsonIntegerSchema;
 import dev.langchain4j.model.chat.request.json.JsonNullSchema;
+import dev.langchain4j.model.chat.request.json.JsonNumberSchema;
 import dev.langchain4j.model.chat.request.json.JsonObjectSchema;
 import dev.langchain4j.model.chat.request.json.JsonReferenceSchema;
 import dev.langchain4j.model.chat.request.json.JsonSchemaElement;
@@ -119,6 +120,40 @@ class LangChain4jSchemasTest {
         assertThat(prop(s, "flag").description()).contains("one of: true");
         assertThat(prop(s, "ratio").description()).contains("0.5, 1.5");
         assertThat(((JsonEnumSchema) prop(s, "fixed")).enumValues()).containsExactly("only");
+    }
+
+    @Test
+    void anEnumOfMixedTypesAcceptsEveryOneOfItsValuesAndListsThem() {
+        JsonObjectSchema s = LangChain4jSchemas.toParameters(schema("""
+                {"type":"object","properties":{
+                   "mixed":{"enum":[1,"a",null,true,{}]},
+                   "numbers":{"enum":[1,2.5]},
+                   "count":{"enum":[1,2,null]},
+                   "declared":{"type":"integer","enum":[1,"a"]}}}"""));
+        acceptsAnything(prop(s, "mixed"));
+        assertThat(prop(s, "mixed").description()).isEqualTo("(one of: 1, \"a\", null, true, {})");
+        assertThat(prop(s, "numbers")).isInstanceOf(JsonNumberSchema.class);
+        assertThat(((JsonAnyOfSchema) prop(s, "count")).anyOf()).hasSize(2)
+                .hasAtLeastOneElementOfType(JsonIntegerSchema.class).hasAtLeastOneElementOfType(JsonNullSchema.class);
+        assertThat(prop(s, "declared")).isInstanceOf(JsonIntegerSchema.class); // the declared type is the server's word
+    }
+
+    @Test
+    void aDefinitionThatOnlyRefersInALoopAcceptsAnythingInsteadOfEmptyReferences() {
+        JsonObjectSchema s = LangChain4jSchemas.toParameters(schema("""
+                {"type":"object","properties":{"x":{"$ref":"#/$defs/A","description":"an x"},
+                                               "y":{"$ref":"#/definitions/B"}},
+                 "$defs":{"A":{"$ref":"#/$defs/B"},"B":{"$ref":"#/$defs/A"}}}"""));
+        acceptsAnything(prop(s, "x"));
+        assertThat(prop(s, "x").description()).isEqualTo("an x");
+        acceptsAnything(prop(s, "y"));
+        assertThat(s.definitions()).isNullOrEmpty();
+        // an alias to a definition with content stays a reference
+        JsonObjectSchema alias = LangChain4jSchemas.toParameters(schema("""
+                {"type":"object","properties":{"x":{"$ref":"#/$defs/A"}},
+                 "$defs":{"A":{"$ref":"#/$defs/B"},"B":{"type":"string"}}}"""));
+        assertThat(prop(alias, "x")).isInstanceOf(JsonReferenceSchema.class);
+        assertThat(alias.definitions()).containsKeys("A", "B");
     }
 
     @Test

@@ -164,10 +164,26 @@ class LoomToolProviderTest {
                     LoomToolProvider.READ_RESOURCE, "{\"server\":\"everything\",\"uri\":\"" + uri + "\"}"), null)
                     .resultText();
             assertThat(read).isNotBlank();
-            assertThatThrownBy(() -> executor(result, LoomToolProvider.READ_RESOURCE).executeWithContext(call(
-                    LoomToolProvider.READ_RESOURCE, "{\"server\":\"nope\",\"uri\":\"x\"}"), null))
-                    .isInstanceOf(ToolArgumentsException.class).hasMessageContaining("nope")
-                    .hasMessageContaining("everything");
+        }
+    }
+
+    @Test
+    void anUnknownServerOfTheResourceToolsIsAnErrorTheModelReadsAndTheAiServiceCallGoesOn() throws Exception {
+        try (McpServers servers = McpServers.newBuilder().add(everything()).build()) {
+            LoomToolProvider provider = LoomToolProvider.newBuilder(servers).resourcesAsTools(true).build();
+            ToolProviderResult result = provide(provider);
+            for (String tool : List.of(LoomToolProvider.READ_RESOURCE, LoomToolProvider.LIST_RESOURCES)) {
+                var answer = executor(result, tool).executeWithContext(
+                        call(tool, "{\"server\":\"nope\",\"uri\":\"x\"}"), null);
+                assertThat(answer.isError()).as(tool).isTrue();
+                assertThat(answer.resultText()).as(tool).isEqualTo(
+                        "unknown MCP server 'nope'; the servers are: everything");
+            }
+            var model = new ScriptedChatModel(LoomToolProvider.READ_RESOURCE, "{\"server\":\"nope\",\"uri\":\"x\"}");
+            ScriptedChatModel.Assistant assistant = AiServices.builder(ScriptedChatModel.Assistant.class)
+                    .chatModel(model).toolProvider(provider).build();
+            assertThat(assistant.chat("read it")).isEqualTo(
+                    "The server said unknown MCP server 'nope'; the servers are: everything");
         }
     }
 

@@ -41,4 +41,14 @@ public final class CrashFixture {
     public static List<String> exitAfterListCommand() {
         return List.of("node", script().toString(), "--crash-after", "0", "--exit-after-list");
     }
+
+    /**
+     * Returns the command line of a fixture that never crashes and also lists the tool {@code malformed}, whose
+     * result breaks the protocol ({@code content} is a string, not a list).
+     *
+     * @return argv
+     */
+    public static List<String> malformedResultCommand() {
+        return List.of("node", script().toString(), "--crash-after", "0", "--malformed");
+    }
 }

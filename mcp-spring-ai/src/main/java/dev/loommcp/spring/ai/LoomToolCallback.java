@@ -33,10 +33,11 @@ import tools.jackson.databind.json.JsonMapper;
  *       of the content blocks;</li>
  *   <li>{@code isError: true}: a {@link ToolExecutionException} whose message holds the tool's text (Spring AI's
  *       default processor gives that message to the model);</li>
- *   <li>a JSON-RPC error from the server ({@link McpProtocolException}, spec "Error handling"): rethrown as is, a hard
- *       failure of the chat request, not shown to the model;</li>
- *   <li>any other failure (timeout, cancellation, unavailable server, unknown tool, arguments that are not a JSON
- *       object): a {@link ToolExecutionException} naming the tool and what went wrong;</li>
+ *   <li>any other failure (a JSON-RPC error from the server ({@link dev.loommcp.McpRpcException}, spec "Error
+ *       handling"), a malformed result ({@link McpProtocolException}), timeout, cancellation, unavailable server,
+ *       unknown tool, arguments that are not a JSON object): a {@link ToolExecutionException} naming the tool as the
+ *       model knows it ({@code server__tool}) and what went wrong, so Spring AI's default processor tells the model
+ *       and the chat request goes on;</li>
  *   <li>an interrupt of the calling thread cancels the request on the wire ({@code notifications/cancelled}) and
  *       fails with a {@link ToolExecutionException} whose cause is the {@link InterruptedException} (not a runtime
  *       exception, so Spring AI rethrows it); the thread's interrupt flag is set again.</li>
@@ -89,7 +90,6 @@ public final class LoomToolCallback implements ToolCallback {
      * @param toolInput the arguments as a JSON object; empty or blank means none
      * @return the result as text
      * @throws ToolExecutionException on failure (see the class description)
-     * @throws McpProtocolException   when the server answers with a JSON-RPC error
      */
     @Override
     public String call(String toolInput) {
@@ -104,7 +104,6 @@ public final class LoomToolCallback implements ToolCallback {
      * @param toolContext Spring AI's tool context, sent as {@code _meta}; may be {@code null}
      * @return the result as text
      * @throws ToolExecutionException on failure (see the class description)
-     * @throws McpProtocolException   when the server answers with a JSON-RPC error
      */
     @Override
     public String call(String toolInput, @Nullable ToolContext toolContext) {
@@ -116,8 +115,6 @@ public final class LoomToolCallback implements ToolCallback {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new ToolExecutionException(getToolDefinition(), e);
-        } catch (McpProtocolException e) {
-            throw e;
         } catch (McpException | IllegalArgumentException e) {
             throw failure("failed: " + e.getMessage(), e);
         }

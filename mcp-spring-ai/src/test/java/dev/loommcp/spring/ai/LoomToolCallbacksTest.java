@@ -3,12 +3,14 @@ package dev.loommcp.spring.ai;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.loommcp.McpProtocolException;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.hosts.McpServers;
 import dev.loommcp.hosts.RestartPolicy;
 import dev.loommcp.hosts.ServerState;
 import dev.loommcp.hosts.ServerStatus;
 import dev.loommcp.hosts.StdioServerConfig;
+import dev.loommcp.it.servers.CrashFixture;
 import dev.loommcp.it.servers.ReferenceServer;
 import dev.loommcp.testing.LeakCheck;
 import java.time.Duration;
@@ -108,6 +110,25 @@ class LoomToolCallbacksTest {
         assertThatThrownBy(() -> tools.toolCallback("nowhere__echo").call("{}"))
                 .isInstanceOf(ToolExecutionException.class)
                 .hasMessageContaining("nowhere");
+    }
+
+    @Test
+    void aMalformedResultIsAToolExecutionExceptionNamingTheNamespacedToolAndTheChatGoesOn() {
+        try (McpServers sloppy = McpServers.newBuilder()
+                .add(StdioServerConfig.of("sl", CrashFixture.malformedResultCommand()))
+                .restartPolicy(RestartPolicy.NEVER).build()) {
+            LoomToolCallbacks tools = LoomToolCallbacks.of(sloppy);
+            assertThatThrownBy(() -> tools.toolCallback("sl__malformed").call("{}"))
+                    .isInstanceOf(ToolExecutionException.class)
+                    .hasMessageContaining("MCP tool sl__malformed failed")
+                    .hasMessageContaining("malformed")
+                    .hasRootCauseInstanceOf(McpProtocolException.class);
+            // Spring AI's default processor gives the message to the model; the chat request is not aborted
+            var model = new ScriptedChatModel("sl__malformed", "{}");
+            String answer = ChatClient.create(model).prompt().user("go").tools(tools.asProvider()).call().content();
+            assertThat(answer).startsWith("The server said").contains("MCP tool sl__malformed failed");
+            assertThat(tools.toolCallback("sl__echo").call("{\"message\":\"still\"}")).isEqualTo("Echo: still");
+        }
     }
 
     @Test

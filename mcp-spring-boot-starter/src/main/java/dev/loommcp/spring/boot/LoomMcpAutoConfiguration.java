@@ -17,6 +17,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.context.EnvironmentAware;
+import org.springframework.core.env.Environment;
 import org.springframework.boot.autoconfigure.AutoConfiguration;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnClass;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnMissingBean;
@@ -45,11 +47,23 @@ import org.springframework.context.annotation.Configuration;
 @AutoConfiguration
 @ConditionalOnProperty(prefix = "loom.mcp", name = "enabled", matchIfMissing = true)
 @EnableConfigurationProperties(LoomMcpProperties.class)
-public class LoomMcpAutoConfiguration {
+public class LoomMcpAutoConfiguration implements EnvironmentAware {
 
     /** Creates the configuration, checking the Jackson 3 version first. */
     public LoomMcpAutoConfiguration() {
         JacksonCheck.requireSupported();
+    }
+
+    /**
+     * Checks the names of the {@code loom.mcp.*} properties before any bean of this configuration is made.
+     *
+     * @param environment the application's environment
+     * @throws IllegalStateException naming the first {@code loom.mcp.*} name that is no property (a typo, or a
+     *                               dotted server name not written in brackets)
+     */
+    @Override
+    public void setEnvironment(Environment environment) {
+        PropertyChecks.requireKnownNames(environment);
     }
 
     /**
@@ -115,8 +129,8 @@ public class LoomMcpAutoConfiguration {
         List<ServerConfig> configs = ServerConfigs.of(properties);
         for (String name : oauth.providers().keySet()) {
             if (configs.stream().noneMatch(c -> c.name().equals(name) && c instanceof HttpServerConfig)) {
-                throw new IllegalStateException("loom.mcp.servers." + name + ".oauth is set but " + name
-                        + " is not a Streamable HTTP server (OAuth is offered by the http transport only)");
+                throw new IllegalStateException("loom.mcp.servers." + name + ".oauth does not apply to " + name
+                        + ", not a Streamable HTTP server (OAuth is offered by the http transport only): remove it");
             }
         }
         Map<String, Duration> timeouts = new LinkedHashMap<>();
@@ -125,26 +139,40 @@ public class LoomMcpAutoConfiguration {
                 timeouts.put(name, s.getRequestTimeout());
             }
         });
-        LoomMcpProperties.Restart r = properties.getRestart();
+        Duration requestTimeout = PropertyChecks.positive("loom.mcp.request-timeout", properties.getRequestTimeout());
         McpServers.Builder builder = McpServers.newBuilder().addAll(configs)
-                .separator(properties.getSeparator())
-                .startupTimeout(properties.getStartupTimeout())
-                .readyTimeout(properties.getReadyTimeout())
-                .closeTimeout(properties.getCloseTimeout())
-                .restartPolicy(new RestartPolicy(r.getMaxRestarts(), r.getInitialBackoff(), r.getMaxBackoff(),
-                        r.getStableAfter()))
-                .clientCustomizer((config, client) -> {
-                    client.requestTimeout(timeouts.getOrDefault(config.name(), properties.getRequestTimeout()));
-                    perClient.forEach(c -> c.customize(config, client));
-                })
-                .httpCustomizer((config, http) -> {
-                    McpOAuth provider = oauth.providers().get(config.name());
-                    if (provider != null) {
-                        http.authorization(provider);
-                    }
-                });
+                .startupTimeout(PropertyChecks.positive("loom.mcp.startup-timeout", properties.getStartupTimeout()))
+                .readyTimeout(PropertyChecks.positive("loom.mcp.ready-timeout", properties.getReadyTimeout()))
+                .closeTimeout(PropertyChecks.positive("loom.mcp.close-timeout", properties.getCloseTimeout()))
+                .restartPolicy(restartPolicy(properties.getRestart()));
+        PropertyChecks.named("loom.mcp.separator", properties.getSeparator(),
+                () -> builder.separator(properties.getSeparator()));
+        builder.clientCustomizer((config, client) -> {
+            client.requestTimeout(timeouts.getOrDefault(config.name(), requestTimeout));
+            perClient.forEach(c -> c.customize(config, client));
+        }).httpCustomizer((config, http) -> {
+            McpOAuth provider = oauth.providers().get(config.name());
+            if (provider != null) {
+                http.authorization(provider);
+            }
+        });
         customizers.orderedStream().forEach(c -> c.customize(builder));
         return builder.build();
+    }
+
+    private static RestartPolicy restartPolicy(LoomMcpProperties.Restart r) {
+        if (r.getMaxRestarts() < 0) {
+            throw new IllegalStateException("loom.mcp.restart.max-restarts is " + r.getMaxRestarts()
+                    + ": it must not be negative (0 never restarts)");
+        }
+        Duration initial = PropertyChecks.notNegative("loom.mcp.restart.initial-backoff", r.getInitialBackoff());
+        Duration max = PropertyChecks.notNegative("loom.mcp.restart.max-backoff", r.getMaxBackoff());
+        Duration stable = PropertyChecks.notNegative("loom.mcp.restart.stable-after", r.getStableAfter());
+        if (max.compareTo(initial) < 0) {
+            throw new IllegalStateException("loom.mcp.restart.max-backoff is " + max
+                    + ": it must be at least loom.mcp.restart.initial-backoff (" + initial + ")");
+        }
+        return new RestartPolicy(r.getMaxRestarts(), initial, max, stable);
     }
 
     /**
@@ -171,7 +199,8 @@ public class LoomMcpAutoConfiguration {
     @Bean
     @ConditionalOnMissingBean
     public LoomToolCallbacks loomToolCallbacks(McpServers servers, LoomMcpProperties properties) {
-        return LoomToolCallbacks.newBuilder(servers).listTimeout(properties.getTools().getListTimeout()).build();
+        return LoomToolCallbacks.newBuilder(servers).listTimeout(
+                PropertyChecks.positive("loom.mcp.tools.list-timeout", properties.getTools().getListTimeout())).build();
     }
 
     /** Actuator health, when {@code spring-boot-health} is on the class path. */
