@@ -88,6 +88,26 @@ public final class FileTokenStore implements TokenStore {
         return impl.removeRegistration(expected);
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>In one atomic step.
+     */
+    @Override
+    public boolean replaceTokens(String resource, TokenSet expected, TokenSet fresh) {
+        return impl.replaceTokens(resource, expected, fresh);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>In one atomic step.
+     */
+    @Override
+    public ClientRegistration registerIfAbsent(ClientRegistration registration) {
+        return impl.registerIfAbsent(registration);
+    }
+
     @Override
     public String toString() {
         return "FileTokenStore[" + impl.file() + "]";

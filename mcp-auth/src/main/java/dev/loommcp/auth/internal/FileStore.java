@@ -266,6 +266,35 @@ public final class FileStore {
         return call(s -> s.removeRegistration(expected));
     }
 
+    /**
+     * Replaces the tokens of a resource from {@code expected.issuer()} with {@code fresh} if the file still holds
+     * exactly {@code expected} (compare-and-set, under the file lock).
+     *
+     * @param resource the resource
+     * @param expected the tokens the caller holds
+     * @param fresh    the tokens to store instead
+     * @return whether they were replaced
+     * @throws IllegalArgumentException if {@code fresh} is from another issuer
+     * @throws UncheckedIOException     naming the file, if it cannot be locked, read or written (then it is unchanged)
+     */
+    public boolean replaceTokens(String resource, TokenSet expected, TokenSet fresh) {
+        if (!expected.issuer().equals(fresh.issuer())) { // a caller's mistake, not the file's
+            throw new IllegalArgumentException("the fresh tokens are from another issuer than the expected ones");
+        }
+        return call(s -> s.replaceTokens(resource, expected, fresh));
+    }
+
+    /**
+     * Stores a registration unless the file holds one at its issuer (under the file lock); returns the one held.
+     *
+     * @param registration the registration
+     * @return the registration the file holds at that issuer afterwards
+     * @throws UncheckedIOException naming the file, if it cannot be locked, read or written (then it is unchanged)
+     */
+    public ClientRegistration registerIfAbsent(ClientRegistration registration) {
+        return call(s -> s.registerIfAbsent(registration));
+    }
+
     private <T> T call(Function<StoreState, T> op) {
         try {
             return locked(op);
