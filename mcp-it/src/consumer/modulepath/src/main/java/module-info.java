@@ -10,6 +10,8 @@ module dev.example.consumer {
     // unix: endpoints; on the module path the connector module must be in the graph for the HTTP transport's
     // ServiceLoader to find it
     requires dev.loommcp.transport.unix;
+    // the token and task stores on the application's DataSource (a fleet of replicas)
+    requires dev.loommcp.store.jdbc;
 
     // structuredContentAs(Weather.class) reads the record through Jackson databind
     opens dev.example.consumer to tools.jackson.databind;

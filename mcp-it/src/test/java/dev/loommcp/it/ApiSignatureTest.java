@@ -46,7 +46,8 @@ class ApiSignatureTest {
                 Arguments.of("mcp-testing", ScriptedTransport.class),
                 Arguments.of("mcp-tasks", McpTasks.class),
                 Arguments.of("mcp-hosts", McpServers.class),
-                Arguments.of("mcp-auth", McpOAuth.class));
+                Arguments.of("mcp-auth", McpOAuth.class),
+                Arguments.of("mcp-store-jdbc", dev.loommcp.store.jdbc.JdbcTokenStore.class));
     }
 
     @ParameterizedTest(name = "{0}")

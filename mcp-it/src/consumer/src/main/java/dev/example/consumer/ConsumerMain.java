@@ -66,10 +66,10 @@ public final class ConsumerMain {
     private static void checkLayout(boolean modulePath) {
         List<Class<?>> api = List.of(McpClient.class, StdioTransport.class, HttpTransport.class, McpTasks.class,
                 dev.loommcp.auth.McpOAuth.class, ScriptedTransport.class, McpServers.class,
-                dev.loommcp.transport.unix.UnixConnector.class);
+                dev.loommcp.transport.unix.UnixConnector.class, dev.loommcp.store.jdbc.JdbcTokenStore.class);
         List<String> expected = List.of("dev.loommcp.core", "dev.loommcp.transport.stdio",
                 "dev.loommcp.transport.http", "dev.loommcp.tasks", "dev.loommcp.auth", "dev.loommcp.testing",
-                "dev.loommcp.hosts", "dev.loommcp.transport.unix");
+                "dev.loommcp.hosts", "dev.loommcp.transport.unix", "dev.loommcp.store.jdbc");
         for (int i = 0; i < api.size(); i++) {
             Module m = api.get(i).getModule();
             if (modulePath) {
