@@ -174,7 +174,7 @@ public interface TokenStore {
      *
      * <p>The default grants every request with fence {@code 0} (no exclusion beyond the caller's own lock): right
      * for a store used by one process. {@link InMemoryTokenStore} excludes between the {@link McpOAuth} instances
-     * sharing it; a store shared between processes (on a database: the time from the database, never a replica's
+     * sharing it, {@link FileTokenStore} between the processes sharing its file; a store shared between machines (on a database: the time from the database, never a replica's
      * clock) must exclude between them.
      *
      * @param resource the resource

@@ -108,9 +108,10 @@ class FleetTokenStoreTest {
         assertThat(s.registerIfAbsent(second)).isEqualTo(second);
     }
 
-    @Test
-    void inMemoryLeaseExcludesOtherHoldersAndFencesLateWrites() throws Exception {
-        TokenStore s = new InMemoryTokenStore();
+    @ParameterizedTest
+    @ValueSource(strings = {"memory", "file"})
+    void theLeaseExcludesOtherHoldersAndFencesLateWrites(String kind) throws Exception {
+        TokenStore s = store(kind);
         TokenSet old = tokens("at-1", "rt-1");
         s.saveTokens(RES, old);
         RefreshLease a = s.leaseRefresh(RES, ISS, "a", Duration.ofMinutes(1)).orElseThrow();
@@ -134,9 +135,10 @@ class FleetTokenStoreTest {
         assertThat(s.tokens(RES, ISS)).contains(fresh);
     }
 
-    @Test
-    void anExpiredLeaseIsTakenOverAndStillFencesWhileNobodyTookIt() throws Exception {
-        TokenStore s = new InMemoryTokenStore();
+    @ParameterizedTest
+    @ValueSource(strings = {"memory", "file"})
+    void anExpiredLeaseIsTakenOverAndStillFencesWhileNobodyTookIt(String kind) throws Exception {
+        TokenStore s = store(kind);
         TokenSet old = tokens("at-1", "rt-1");
         s.saveTokens(RES, old);
         RefreshLease a = s.leaseRefresh(RES, ISS, "a", Duration.ofMillis(1)).orElseThrow();
@@ -149,10 +151,29 @@ class FleetTokenStoreTest {
         assertThat(b.get().fence()).isEqualTo(2);
     }
 
-    @ParameterizedTest
-    @ValueSource(strings = {"file", "defaults"})
-    void storesWithoutCrossProcessLeasesGrantEveryRequestWithFenceZero(String kind) {
-        TokenStore s = store(kind);
+    @Test
+    void fileStoresOnOneDirectoryShareTheLeaseAndAnOlderFileWithoutLeasesStillReads() throws Exception {
+        TokenStore a = store("file");
+        TokenStore b = store("file"); // another process's view: every operation re-reads the file
+        TokenSet old = tokens("at-1", "rt-1");
+        a.saveTokens(RES, old);
+        byte[] withoutLeases = java.nio.file.Files.readAllBytes(dir.resolve("cache").resolve("tokens.json"));
+        assertThat(new String(withoutLeases, java.nio.charset.StandardCharsets.UTF_8)).doesNotContain("leases");
+        RefreshLease la = a.leaseRefresh(RES, ISS, "process-a", Duration.ofMinutes(1)).orElseThrow();
+        assertThat(b.leaseRefresh(RES, ISS, "process-b", Duration.ofMinutes(1))).isEmpty();
+        String file = java.nio.file.Files.readString(dir.resolve("cache").resolve("tokens.json"));
+        assertThat(file).contains("\"leases\"").contains("process-a");
+        assertThat(b.releaseRefresh(la)).isTrue();
+        RefreshLease lb = b.leaseRefresh(RES, ISS, "process-b", Duration.ofMinutes(1)).orElseThrow();
+        assertThat(lb.fence()).isEqualTo(la.fence() + 1);
+        assertThat(a.replaceTokens(la, old, tokens("at-a", "rt-a"))).isFalse();
+        assertThat(b.replaceTokens(lb, old, tokens("at-b", "rt-b"))).isTrue();
+        assertThat(a.tokens(RES, ISS)).contains(tokens("at-b", "rt-b"));
+    }
+
+    @Test
+    void aStoreWithOnlyTheDefaultsGrantsEveryRequestWithFenceZero() {
+        TokenStore s = store("defaults");
         TokenSet old = tokens("at-1", "rt-1");
         s.saveTokens(RES, old);
         RefreshLease a = s.leaseRefresh(RES, ISS, "a", Duration.ofSeconds(5)).orElseThrow();

@@ -6,7 +6,6 @@ import dev.loommcp.auth.TokenSet;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -31,7 +30,7 @@ public final class StoreState {
     private final Map<String, List<TokenSet>> tokens = new LinkedHashMap<>();
     private final Map<String, ClientRegistration> registrations = new LinkedHashMap<>();
     /** Refresh leases by {@link #leaseKey}: the latest grant of each key (kept after release for its fence). */
-    private final Map<String, RefreshLease> leases = new HashMap<>();
+    private final Map<String, RefreshLease> leases = new LinkedHashMap<>();
 
     /** Creates an empty state. */
     public StoreState() {
@@ -290,6 +289,16 @@ public final class StoreState {
             tokens.forEach((r, l) -> copy.put(r, List.copyOf(l)));
             return copy;
         });
+    }
+
+    /** A copy of the refresh leases (the latest grant of each key, ended ones too: they keep the fence). */
+    List<RefreshLease> allLeases() {
+        return locked(() -> List.copyOf(leases.values()));
+    }
+
+    /** Adds a lease read from a file. */
+    void putLease(RefreshLease lease) {
+        locked(() -> leases.put(leaseKey(lease.resource(), lease.issuer()), lease));
     }
 
     /** A copy of the registrations, in the order they were first saved. */
