@@ -13,6 +13,23 @@ loom_node_packages "$ROOT"
 cd "$ROOT"
 echo "JDK: $JAVA_HOME ($("$JAVA_HOME/bin/java" -version 2>&1 | head -1)); node $(node --version)" >&2
 status=0
+# a private, throw-away PostgreSQL for the store tests (mcp-store-jdbc reads LOOMMCP_PG_URL; see docs/fleet.md):
+# started here unless the caller gives one, stopped when this script ends (normally, on error, on SIGINT/SIGTERM)
+# (no PostgreSQL installed: the store tests are skipped, or fail when CI is set, as .ci/run sets it)
+if [[ -z "${LOOMMCP_PG_URL:-}" ]]; then
+  pg_status=0
+  pg_env=$(scripts/pg.sh start $$) || pg_status=$?
+  if (( pg_status == 0 )); then
+    eval "$pg_env"
+    export LOOMMCP_PG_URL
+    trap 'scripts/pg.sh stop "$LOOMMCP_PG_DIR"' EXIT
+    trap 'exit 143' TERM INT
+  elif (( pg_status == 2 )); then
+    echo "no PostgreSQL server installed: the mcp-store-jdbc tests will be skipped (fail when CI is set)" >&2
+  else
+    echo "could not start the test PostgreSQL (scripts/pg.sh)" >&2; exit 1
+  fi
+fi
 # reports of an earlier run (a renamed test class) must not be counted below
 find . -path ./test-servers -prune -o -type d \( -name surefire-reports -o -name failsafe-reports \) -path '*/target/*' -print0 \
   | xargs -0 -r rm -rf

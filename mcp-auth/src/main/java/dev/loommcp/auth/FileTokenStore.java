@@ -12,7 +12,9 @@ import java.util.Optional;
  * when it changes it, replaces it atomically (a temporary file {@code tokens.json.tmp} in the same directory, forced
  * to disk, then an atomic move): readers and other processes see the whole old or the whole new content, and a
  * crash mid-write loses nothing. The {@code remove...} operations compare with the file's current content, so a
- * token another process has just rotated is never removed by a stale caller. Operations wait for the locks at most
+ * token another process has just rotated is never removed by a stale caller; {@code replaceTokens} and
+ * {@code registerIfAbsent} compare and set in the same way, and the refresh lease ({@link #leaseRefresh}) is kept in the
+ * file, so two processes sharing it never refresh one token set at once. Operations wait for the locks at most
  * 30 seconds (then fail: a stopped process holding the lock never hangs this one); a virtual thread holds its
  * carrier only during the brief reads and writes, never while it waits.
  *
@@ -86,6 +88,53 @@ public final class FileTokenStore implements TokenStore {
     @Override
     public boolean removeRegistration(ClientRegistration expected) {
         return impl.removeRegistration(expected);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>In one atomic step.
+     */
+    @Override
+    public boolean replaceTokens(String resource, TokenSet expected, TokenSet fresh) {
+        return impl.replaceTokens(resource, expected, fresh);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>In one atomic step.
+     */
+    @Override
+    public ClientRegistration registerIfAbsent(ClientRegistration registration) {
+        return impl.registerIfAbsent(registration);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>The lease is kept in the file (under its lock), so the processes sharing the directory exclude each other;
+     * its expiry is on this machine's clock; fences count from 1 per key.
+     */
+    @Override
+    public Optional<RefreshLease> leaseRefresh(String resource, String issuer, String holder,
+                                               java.time.Duration length) {
+        return impl.leaseRefresh(resource, issuer, holder, length);
+    }
+
+    @Override
+    public boolean releaseRefresh(RefreshLease lease) {
+        return impl.releaseRefresh(lease);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Checks the fence in the same step, under the file lock.
+     */
+    @Override
+    public boolean replaceTokens(RefreshLease lease, TokenSet expected, TokenSet fresh) {
+        return impl.replaceTokens(lease, expected, fresh);
     }
 
     @Override

@@ -54,6 +54,52 @@ public final class InMemoryTokenStore implements TokenStore {
         return state.removeRegistration(expected);
     }
 
+    /**
+     * {@inheritDoc}
+     *
+     * <p>In one atomic step.
+     */
+    @Override
+    public boolean replaceTokens(String resource, TokenSet expected, TokenSet fresh) {
+        return state.replaceTokens(resource, expected, fresh);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>In one atomic step.
+     */
+    @Override
+    public ClientRegistration registerIfAbsent(ClientRegistration registration) {
+        return state.registerIfAbsent(registration);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Excludes the {@link McpOAuth} instances sharing this store (in this process); fences count from 1 per key.
+     */
+    @Override
+    public Optional<RefreshLease> leaseRefresh(String resource, String issuer, String holder,
+                                               java.time.Duration length) {
+        return state.leaseRefresh(resource, issuer, holder, length);
+    }
+
+    @Override
+    public boolean releaseRefresh(RefreshLease lease) {
+        return state.releaseRefresh(lease);
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>Checks the fence in the same atomic step.
+     */
+    @Override
+    public boolean replaceTokens(RefreshLease lease, TokenSet expected, TokenSet fresh) {
+        return state.replaceTokens(lease, expected, fresh);
+    }
+
     @Override
     public String toString() {
         return "InMemoryTokenStore";

@@ -46,7 +46,12 @@ import org.jspecify.annotations.Nullable;
  *       re-authorizes with the union of the scopes held and asked (step-up), at most
  *       {@link Builder#maxAuthorizations} times per request.</li>
  *   <li>Concurrency: when many calls find the token expired or refused at once, one refresh or authorization runs and
- *       they all use its result (single flight per resource).</li>
+ *       they all use its result (single flight per resource). Across processes sharing the {@link TokenStore} (the
+ *       replicas of a backend on one database) a refresh runs only under the store's
+ *       {@link TokenStore#leaseRefresh refresh lease}: a call whose token expired or was refused while another
+ *       process holds it waits, within its request's deadline, for that process's tokens (then fails with
+ *       {@link McpAuthorizationException}), so a rotated refresh token is never presented twice; a dynamic
+ *       registration is kept with {@link TokenStore#registerIfAbsent put-if-absent}.</li>
  * </ol>
  *
  * <p>Every URL the provider sends to or hands to the user must be {@code https} (plain {@code http} only on a
@@ -347,7 +352,9 @@ public final class McpOAuth implements AuthorizationProvider, AutoCloseable {
         }
 
         /**
-         * Where tokens and registrations are kept. Default a new {@link InMemoryTokenStore}.
+         * Where tokens and registrations are kept. Default a new {@link InMemoryTokenStore}. Several providers (or
+         * processes) may share one store; give each principal of a multi-user backend its
+         * {@link TokenStore#forPrincipal view}.
          *
          * @param store the store
          * @return this builder

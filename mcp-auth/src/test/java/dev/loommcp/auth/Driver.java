@@ -12,6 +12,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Sends {@code POST /mcp} the way the HTTP transport's hook does (credentials, send, onResponse, and on 401/403
@@ -25,7 +26,11 @@ final class Driver implements AutoCloseable {
 
     /** Returns the final status. */
     int post(AuthorizationProvider provider, URI endpoint) throws IOException, InterruptedException {
-        Deadline deadline = Deadline.after(Duration.ofSeconds(60));
+        return post(provider, endpoint, Deadline.after(Duration.ofSeconds(60)));
+    }
+
+    /** Returns the final status; the requests carry {@code deadline}. */
+    int post(AuthorizationProvider provider, URI endpoint, Deadline deadline) throws IOException, InterruptedException {
         for (int attempt = 0; ; attempt++) {
             AuthorizationRequest r = new AuthorizationRequest(endpoint, "POST", endpoint, attempt, deadline);
             Map<String, String> creds = provider.credentials(r);
@@ -42,6 +47,29 @@ final class Driver implements AutoCloseable {
             }
             return status;
         }
+    }
+
+    /** A provider that counts the calls entering {@code inner}'s credentials and onChallenge, then delegates. */
+    static AuthorizationProvider counting(AuthorizationProvider inner, AtomicInteger inCredentials,
+                                          AtomicInteger inChallenge) {
+        return new AuthorizationProvider() {
+            @Override
+            public Map<String, String> credentials(AuthorizationRequest r) throws InterruptedException {
+                inCredentials.incrementAndGet();
+                return inner.credentials(r);
+            }
+
+            @Override
+            public boolean onChallenge(AuthorizationRequest r, AuthorizationFailure f) throws InterruptedException {
+                inChallenge.incrementAndGet();
+                return inner.onChallenge(r, f);
+            }
+
+            @Override
+            public void onResponse(AuthorizationRequest r, int status, java.net.http.HttpHeaders headers) {
+                inner.onResponse(r, status, headers);
+            }
+        };
     }
 
     @Override

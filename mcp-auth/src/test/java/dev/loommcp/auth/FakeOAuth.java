@@ -77,6 +77,11 @@ final class FakeOAuth implements AutoCloseable {
     volatile String tokenBody; // a successful token request's answer (200, sent as JSON), instead of the tokens
     volatile CountDownLatch tokenGate; // token responses wait for it when set
     volatile Consumer<Map<String, String>> onRefresh; // called before a refresh is answered
+    /**
+     * Refresh-token reuse detection (RFC 6819 section 5.2.2.3): a refresh token presented a second time revokes every
+     * access and refresh token (the whole family) and counts in {@link #revocations}.
+     */
+    volatile boolean revokeFamilyOnReuse;
     /** Client IDs the token endpoint no longer knows (answered {@code invalid_client}). */
     final java.util.Set<String> forgottenClients = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
@@ -86,6 +91,7 @@ final class FakeOAuth implements AutoCloseable {
     final AtomicInteger authorizeRequests = new AtomicInteger();
     final AtomicInteger registerRequests = new AtomicInteger();
     final AtomicInteger mcpRequests = new AtomicInteger();
+    final AtomicInteger revocations = new AtomicInteger();
     final List<String> paths = Collections.synchronizedList(new ArrayList<>());
     final List<Map<String, String>> authorizeQueries = Collections.synchronizedList(new ArrayList<>());
     final List<Map<String, String>> tokenForms = Collections.synchronizedList(new ArrayList<>());
@@ -99,6 +105,8 @@ final class FakeOAuth implements AutoCloseable {
     // ---- state
     final Map<String, String> access = new ConcurrentHashMap<>(); // token -> scope
     final Set<String> refresh = ConcurrentHashMap.newKeySet();
+    /** Refresh tokens already exchanged (rotated away). */
+    private final Set<String> usedRefresh = ConcurrentHashMap.newKeySet();
     private final Map<String, String[]> codes = new ConcurrentHashMap<>(); // code -> challenge, scope
     private final AtomicInteger serial = new AtomicInteger();
 
@@ -277,10 +285,17 @@ final class FakeOAuth implements AutoCloseable {
                 if (hook != null) {
                     hook.accept(f);
                 }
-                if (!refresh.remove(f.getOrDefault("refresh_token", ""))) {
+                String presented = f.getOrDefault("refresh_token", "");
+                if (!refresh.remove(presented)) {
+                    if (revokeFamilyOnReuse && usedRefresh.contains(presented)) {
+                        revocations.incrementAndGet();
+                        access.clear();
+                        refresh.clear();
+                    }
                     send(ex, 400, "{\"error\":\"invalid_grant\",\"error_description\":\"unknown refresh token\"}");
                     return;
                 }
+                usedRefresh.add(presented);
                 scope = f.getOrDefault("scope", "");
             }
             default -> scope = f.getOrDefault("scope", "");

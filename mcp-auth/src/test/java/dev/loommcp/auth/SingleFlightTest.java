@@ -4,16 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.loommcp.testing.LeakCheck;
-import dev.loommcp.transport.http.AuthorizationFailure;
 import dev.loommcp.transport.http.AuthorizationProvider;
-import dev.loommcp.transport.http.AuthorizationRequest;
 import java.net.URI;
-import java.net.http.HttpHeaders;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -60,24 +56,7 @@ class SingleFlightTest {
 
     /** Counts callers entering the provider. */
     AuthorizationProvider counted() {
-        return new AuthorizationProvider() {
-            @Override
-            public Map<String, String> credentials(AuthorizationRequest r) throws InterruptedException {
-                inCredentials.incrementAndGet();
-                return oauth.credentials(r);
-            }
-
-            @Override
-            public boolean onChallenge(AuthorizationRequest r, AuthorizationFailure f) throws InterruptedException {
-                inChallenge.incrementAndGet();
-                return oauth.onChallenge(r, f);
-            }
-
-            @Override
-            public void onResponse(AuthorizationRequest r, int status, HttpHeaders headers) {
-                oauth.onResponse(r, status, headers);
-            }
-        };
+        return Driver.counting(oauth, inCredentials, inChallenge);
     }
 
     List<Integer> run(int n, AtomicInteger entered, int expectedEntries, CountDownLatch gate) throws Exception {

@@ -13,6 +13,8 @@ module dev.example.consumer {
     requires dev.loommcp.transport.unix;
     // the LangChain4j adapter (LangChain4j's jars are automatic modules)
     requires dev.loommcp.langchain4j;
+    // the token and task stores on the application's DataSource (a fleet of replicas)
+    requires dev.loommcp.store.jdbc;
 
     // structuredContentAs(Weather.class) reads the record through Jackson databind
     opens dev.example.consumer to tools.jackson.databind;

@@ -50,7 +50,8 @@ class ApiSignatureTest {
                 Arguments.of("mcp-hosts", McpServers.class),
                 Arguments.of("mcp-auth", McpOAuth.class),
                 Arguments.of("mcp-langchain4j", LoomToolProvider.class),
-                Arguments.of("mcp-opentelemetry", McpTelemetry.class));
+                Arguments.of("mcp-opentelemetry", McpTelemetry.class),
+                Arguments.of("mcp-store-jdbc", dev.loommcp.store.jdbc.JdbcTokenStore.class));
     }
 
     @ParameterizedTest(name = "{0}")

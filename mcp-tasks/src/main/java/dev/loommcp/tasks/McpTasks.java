@@ -241,9 +241,10 @@ public final class McpTasks {
      * from the store (an ended task's handle is still returned, with its final snapshot).
      *
      * <p>Only tasks nobody else drives are taken: a record whose owner ({@link TaskRecord#owner()}) is another
-     * live process, or another {@code McpTasks} of this JVM whose client is open, is left to it (logged at INFO
-     * as owned elsewhere) and not returned; a record whose owner has ended (or closed its client), or that has no
-     * owner (written by an older version), is taken over: its owner becomes this instance, in the same change of
+     * live process, or another {@code McpTasks} of this JVM whose client is open, or whose lease
+     * ({@link TaskRecord#leaseUntil()}) runs, is left to it (logged at INFO as owned elsewhere) and not returned; a
+     * record whose owner has ended (or closed its client) or whose lease has ended, or that has no owner (written by
+     * an older version), is taken over: its owner becomes this instance, in the same change of
      * the store, so two clients resuming at once never both take it.
      *
      * @return the handles, in creation order
@@ -254,19 +255,19 @@ public final class McpTasks {
         TaskChannel ch = connected();
         List<McpTask> handles = new ArrayList<>();
         Era era = ch.server().era();
+        Map<String, Boolean> ownersAlive = new java.util.HashMap<>();
         List<TaskRecord> taken = store.claim(ch.server().key(), r -> {
             if (r.era() != era) {
                 LOG.log(System.Logger.Level.INFO, "task {0} was created in the {1} era; the client speaks {2} now:"
                         + " not resumed", TaskWire.shown(r.taskId()), r.era(), era);
                 return null;
             }
-            if (r.owner() != null && !r.owner().equals(ownerId) && TaskOwner.alive(r.owner())) {
+            if (!TaskLeases.free(r, ownerId, Instant.now(), ownersAlive)) {
                 LOG.log(System.Logger.Level.INFO, "task {0} is owned elsewhere (driven by {1}, which is alive):"
                         + " not resumed", TaskWire.shown(r.taskId()), r.owner());
                 return null;
             }
-            return new TaskRecord(r.taskId(), r.serverKey(), r.era(), r.toolName(), r.createdAt(), r.ttl(),
-                    r.lastStatus(), ownerId, r.learnedAt());
+            return r.withOwner(ownerId, null);
         }, Deadline.NONE);
         for (TaskRecord r : taken) {
             TaskHandle h = open.get(r.taskId());

@@ -16,9 +16,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The file format of {@link FileTaskStore}: {@code {"version":1,"tasks":[{taskId, serverKey, era, toolName,
- * createdAt, ttlMs, lastStatus[, owner][, learnedAt]}, ...]}}
- * ({@code owner} and {@code learnedAt} were added within version 1: a file without them is read as records with no
- * owner; an older reader ignores them), written and read with Jackson (strict: duplicate keys, trailing content and
+ * createdAt, ttlMs, lastStatus[, owner][, learnedAt][, leaseUntil][, inputRequests][, result][, retainUntil]}, ...]}}
+ * ({@code owner} and {@code learnedAt}, then {@code leaseUntil}, {@code inputRequests}, {@code result} and
+ * {@code retainUntil} were added within version 1: a file without them is read as records with no owner, lease,
+ * input requests or result; an older reader ignores them), written and read with Jackson (strict: duplicate keys, trailing content and
  * non-integer numbers are refused). Stateless.
  */
 final class TaskRecords {
@@ -64,6 +65,18 @@ final class TaskRecords {
             }
             if (r.learnedAt() != null) {
                 e.put("learnedAt", r.learnedAt().toString());
+            }
+            if (r.leaseUntil() != null) {
+                e.put("leaseUntil", r.leaseUntil().toString());
+            }
+            if (!r.inputRequests().isEmpty()) {
+                e.put("inputRequests", r.inputRequests());
+            }
+            if (r.result() != null) {
+                e.put("result", r.result());
+            }
+            if (r.retainUntil() != null) {
+                e.put("retainUntil", r.retainUntil().toString());
             }
             tasks.add(e);
         }
@@ -112,8 +125,9 @@ final class TaskRecords {
                 out.add(new TaskRecord(str(e, "taskId"), str(e, "serverKey"), Era.valueOf(str(e, "era")),
                         str(e, "toolName"), Instant.parse(str(e, "createdAt")),
                         ttl == null ? null : Duration.ofMillis(millis(ttl)), TaskStatus.parse(str(e, "lastStatus")),
-                        optionalStr(e, "owner"), e.get("learnedAt") == null ? null
-                        : Instant.parse(str(e, "learnedAt"))));
+                        optionalStr(e, "owner"), optionalInstant(e, "learnedAt"), optionalInstant(e, "leaseUntil"),
+                        e.get("inputRequests") == null ? Map.of() : object(e, "inputRequests"),
+                        e.get("result") == null ? null : object(e, "result"), optionalInstant(e, "retainUntil")));
             } catch (RuntimeException ex) {
                 throw new IllegalArgumentException("tasks[" + i + "] is not a valid record: " + ex.getMessage(), ex);
             }
@@ -149,6 +163,18 @@ final class TaskRecords {
         return changed;
     }
 
+    private static @Nullable Instant optionalInstant(Map<?, ?> m, String key) {
+        return m.get(key) == null ? null : Instant.parse(str(m, key));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, @Nullable Object> object(Map<?, ?> m, String key) {
+        if (!(m.get(key) instanceof Map<?, ?> o)) {
+            throw new IllegalArgumentException("\"" + key + "\" is not an object");
+        }
+        return (Map<String, @Nullable Object>) o; // parsed JSON: string keys
+    }
+
     private static String optionalStr(Map<?, ?> m, String key) {
         return m.get(key) == null ? null : str(m, key);
     }
@@ -160,10 +186,14 @@ final class TaskRecords {
      * Whether a store may drop a record on its next write: its TTL (with {@link #PRUNE_GRACE}) has passed, counted
      * from {@link TaskRecord#learnedAt()} on this machine's clock (the server has forgotten it); or it is a stdio
      * server's task ({@code "stdio:"} key) whose known owner is gone (the server process ended with its client).
+     * An ended task whose result was kept ({@link TaskRecord#retainUntil()}) is dropped once that time passed.
      * A record of a live owner is kept unless its TTL passed; a record with no owner or local time (an older
      * version's) is kept. {@code ownersAlive} remembers the owners looked up in one pass (one process lookup each).
      */
     static boolean prunable(TaskRecord r, Instant now, Map<String, Boolean> ownersAlive) {
+        if (r.retainUntil() != null && r.retainUntil().isBefore(now)) {
+            return true; // an ended task whose result was kept long enough
+        }
         if (r.ttl() != null && r.learnedAt() != null) {
             try {
                 if (r.learnedAt().plus(r.ttl()).plus(PRUNE_GRACE).isBefore(now)) {

@@ -97,6 +97,84 @@ public interface TaskStore {
     }
 
     /**
+     * Claims one recorded task for {@code owner} for {@code length}: granted when the record has no owner, is
+     * {@code owner}'s already (then the lease is extended), or its owner's lease has ended
+     * ({@link TaskRecord#leaseUntil()} passed, or, without a lease end, its owner's process is gone). The record's
+     * owner and lease end become the lease's, in the same atomic step. Does not wait for other owners.
+     *
+     * <p>The default runs {@link #claim(String, java.util.function.Function, Deadline)} (atomic in the shipped stores)
+     * and grants fence {@code 0}; the lease end is on this machine's clock. A store shared between machines (the
+     * JDBC store) overrides it with the database's clock and counted fences.
+     *
+     * @param serverKey the server's identity
+     * @param taskId    the task's id
+     * @param owner     the claiming owner's id
+     * @param length    how long the lease runs, positive
+     * @return the lease, or empty when the task is not recorded or another owner's lease runs
+     * @throws IllegalArgumentException if {@code length} is not positive
+     * @throws UncheckedIOException     if a persistent store cannot read or write
+     */
+    default java.util.Optional<TaskLease> claim(String serverKey, String taskId, String owner,
+                                                java.time.Duration length) {
+        java.util.Objects.requireNonNull(taskId, "taskId");
+        return TaskLeases.claim(this, serverKey, owner, length, 1, r -> r.taskId().equals(taskId)).stream()
+                .findFirst();
+    }
+
+    /**
+     * Claims up to {@code limit} recorded tasks of one server that nobody drives (no owner, or the owner's lease
+     * ended, as {@link #claim(String, String, String, java.time.Duration)} decides; a task {@code owner} holds a
+     * running lease on is not claimed again), oldest first, for
+     * {@code owner}: what a replica calls to take over the tasks of one that died. Two owners claiming at once never
+     * get the same task. Ended tasks whose result is kept ({@link TaskRecord#result()}) are claimed too (their result
+     * is still to deliver).
+     *
+     * <p>The default runs {@link #claim(String, java.util.function.Function, Deadline)}; the JDBC store uses
+     * {@code SELECT ... FOR UPDATE SKIP LOCKED}.
+     *
+     * @param serverKey the server's identity
+     * @param owner     the claiming owner's id
+     * @param length    how long each lease runs, positive
+     * @param limit     the most tasks to claim, positive
+     * @return the leases, possibly empty
+     * @throws IllegalArgumentException if {@code length} or {@code limit} is not positive
+     * @throws UncheckedIOException     if a persistent store cannot read or write
+     */
+    default List<TaskLease> claimDue(String serverKey, String owner, java.time.Duration length, int limit) {
+        return TaskLeases.claim(this, serverKey, owner, length, limit, r -> true, TaskLeases::due);
+    }
+
+    /**
+     * Extends a lease (its owner still drives the task): the record's lease end becomes now plus {@code length}.
+     *
+     * @param lease  the owner's lease
+     * @param length the new length from now, positive
+     * @return the extended lease, or empty when the lease was granted to another owner since (or the record is
+     *         gone): the owner must stop driving the task
+     * @throws IllegalArgumentException if {@code length} is not positive
+     * @throws UncheckedIOException     if a persistent store cannot read or write
+     */
+    default java.util.Optional<TaskLease> heartbeat(TaskLease lease, java.time.Duration length) {
+        java.util.Objects.requireNonNull(lease, "lease");
+        return TaskLeases.claim(this, lease.serverKey(), lease.owner(), length, 1,
+                r -> r.taskId().equals(lease.taskId()) && lease.owner().equals(r.owner())).stream().findFirst();
+    }
+
+    /**
+     * Ends a lease early (its owner stops driving the task without ending it): the record keeps no owner, so
+     * another owner may claim it at once; nothing happens when the lease was granted to another owner since.
+     *
+     * @param lease the owner's lease
+     * @return whether the lease was ended
+     * @throws UncheckedIOException if a persistent store cannot read or write
+     */
+    default boolean release(TaskLease lease) {
+        java.util.Objects.requireNonNull(lease, "lease");
+        return !claim(lease.serverKey(), r -> r.taskId().equals(lease.taskId()) && lease.owner().equals(r.owner())
+                ? r.withOwner(null, null) : null, Deadline.NONE).isEmpty();
+    }
+
+    /**
      * Lists the recorded tasks of one server.
      *
      * @param serverKey the server's identity

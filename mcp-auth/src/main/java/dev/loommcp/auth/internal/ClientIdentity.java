@@ -86,8 +86,8 @@ final class ClientIdentity {
                     + "; configure a pre-registered client (McpOAuth.Builder.client)");
         }
         ClientRegistration r = register(as, redirectUri, deadline);
-        config.tokenStore().saveRegistration(r);
-        return fromRegistration(r);
+        // put if absent: a process sharing the store that registered first wins, and every process uses its client
+        return fromRegistration(config.tokenStore().registerIfAbsent(r));
     }
 
     /**

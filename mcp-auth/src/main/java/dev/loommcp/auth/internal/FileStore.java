@@ -1,6 +1,7 @@
 package dev.loommcp.auth.internal;
 
 import dev.loommcp.auth.ClientRegistration;
+import dev.loommcp.auth.RefreshLease;
 import dev.loommcp.auth.TokenSet;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -264,6 +265,82 @@ public final class FileStore {
      */
     public boolean removeRegistration(ClientRegistration expected) {
         return call(s -> s.removeRegistration(expected));
+    }
+
+    /**
+     * Replaces the tokens of a resource from {@code expected.issuer()} with {@code fresh} if the file still holds
+     * exactly {@code expected} (compare-and-set, under the file lock).
+     *
+     * @param resource the resource
+     * @param expected the tokens the caller holds
+     * @param fresh    the tokens to store instead
+     * @return whether they were replaced
+     * @throws IllegalArgumentException if {@code fresh} is from another issuer
+     * @throws UncheckedIOException     naming the file, if it cannot be locked, read or written (then it is unchanged)
+     */
+    public boolean replaceTokens(String resource, TokenSet expected, TokenSet fresh) {
+        if (!expected.issuer().equals(fresh.issuer())) { // a caller's mistake, not the file's
+            throw new IllegalArgumentException("the fresh tokens are from another issuer than the expected ones");
+        }
+        return call(s -> s.replaceTokens(resource, expected, fresh));
+    }
+
+    /**
+     * Stores a registration unless the file holds one at its issuer (under the file lock); returns the one held.
+     *
+     * @param registration the registration
+     * @return the registration the file holds at that issuer afterwards
+     * @throws UncheckedIOException naming the file, if it cannot be locked, read or written (then it is unchanged)
+     */
+    public ClientRegistration registerIfAbsent(ClientRegistration registration) {
+        return call(s -> s.registerIfAbsent(registration));
+    }
+
+    /**
+     * Grants the refresh lease of a resource and issuer unless another holder's runs (under the file lock; kept in
+     * the file, so the processes sharing it exclude each other; times on this machine's clock).
+     *
+     * @param resource the resource
+     * @param issuer   the issuer
+     * @param holder   the holder
+     * @param length   the length, positive
+     * @return the lease, or empty
+     * @throws IllegalArgumentException if {@code length} is not positive
+     * @throws UncheckedIOException     naming the file, if it cannot be locked, read or written
+     */
+    public Optional<RefreshLease> leaseRefresh(String resource, String issuer, String holder, Duration length) {
+        if (length.isNegative() || length.isZero()) { // a caller's mistake, not the file's
+            throw new IllegalArgumentException("the lease length must be positive, was " + length);
+        }
+        return call(s -> s.leaseRefresh(resource, issuer, holder, length));
+    }
+
+    /**
+     * Ends a lease if it is the latest grant of its key (under the file lock).
+     *
+     * @param lease the lease
+     * @return whether it was ended
+     * @throws UncheckedIOException naming the file, if it cannot be locked, read or written
+     */
+    public boolean releaseRefresh(RefreshLease lease) {
+        return call(s -> s.releaseRefresh(lease));
+    }
+
+    /**
+     * Replaces tokens while {@code lease} is the latest grant of its key (under the file lock).
+     *
+     * @param lease    the caller's lease
+     * @param expected the tokens the caller holds
+     * @param fresh    the tokens to store instead
+     * @return whether they were replaced
+     * @throws IllegalArgumentException if a token set is from another issuer than the lease's
+     * @throws UncheckedIOException     naming the file, if it cannot be locked, read or written
+     */
+    public boolean replaceTokens(RefreshLease lease, TokenSet expected, TokenSet fresh) {
+        if (!lease.issuer().equals(expected.issuer()) || !expected.issuer().equals(fresh.issuer())) {
+            throw new IllegalArgumentException("the tokens are from another issuer than the lease's");
+        }
+        return call(s -> s.replaceTokens(lease, expected, fresh));
     }
 
     private <T> T call(Function<StoreState, T> op) {

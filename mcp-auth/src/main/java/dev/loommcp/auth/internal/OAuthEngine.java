@@ -1,6 +1,7 @@
 package dev.loommcp.auth.internal;
 
 import dev.loommcp.auth.McpAuthorizationException;
+import dev.loommcp.auth.RefreshLease;
 import dev.loommcp.auth.TokenSet;
 import dev.loommcp.auth.TokenStore;
 import dev.loommcp.internal.net.Hosts;
@@ -18,6 +19,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
@@ -36,6 +38,13 @@ public final class OAuthEngine {
     /** The request-to-token memo is cleared when it grows past this (entries of requests that failed on the way). */
     private static final int MAX_SENT = 65_536;
     private static final Object NOTHING = new Object();
+    /** {@link #leaseOrTokens}: another holder refreshes, and the caller did not want to wait. */
+    private static final Object BUSY = new Object();
+    /** A refresh lease runs this much longer than the token request may take (the holder's margin). */
+    static final Duration LEASE_MARGIN = Duration.ofSeconds(10);
+    /** How long a caller waiting for another holder's refresh sleeps between looks at the store, at first and most. */
+    private static final long WAIT_FIRST_MILLIS = 10;
+    private static final long WAIT_MAX_MILLIS = 250;
 
     private final OAuthConfig config;
     private final TokenStore store;
@@ -48,6 +57,8 @@ public final class OAuthEngine {
     /** What each request in flight carried (a {@link TokenSet} or {@link #NOTHING}), by request identity. */
     private final ConcurrentHashMap<RequestKey, Object> sent = new ConcurrentHashMap<>();
     private volatile boolean closed;
+    /** This engine's holder id for the store's refresh leases. */
+    private final String holder = "oauth-" + UUID.randomUUID();
 
     /**
      * @param config the settings
@@ -160,8 +171,11 @@ public final class OAuthEngine {
                 if (!s.as.issuer().equals(t.issuer())) {
                     return t; // the resource moved: its 401 will start an authorization at the new server
                 }
-                return refresh(s, t, deadline);
+                return refresh(s, t, deadline, t.expiresWithin(Instant.now(), 0));
             } catch (McpAuthorizationException | IOException e) {
+                if (e instanceof McpAuthorizationException a && !deadline.isNone() && deadline.remainingNanos() <= 0) {
+                    throw a; // waited for another holder's refresh until the deadline: the request cannot go
+                }
                 LOG.log(System.Logger.Level.DEBUG, () -> "refresh ahead of expiry for " + describe(s)
                         + " failed: " + e.getMessage());
                 return current(s);
@@ -225,7 +239,7 @@ public final class OAuthEngine {
             if (cur != null && cur.refreshToken() != null && cur.issuer().equals(s.as.issuer())) {
                 TokenSet fresh = null;
                 try {
-                    fresh = refresh(s, cur, deadline);
+                    fresh = refresh(s, cur, deadline, true);
                 } catch (McpAuthorizationException e) {
                     LOG.log(System.Logger.Level.DEBUG, () -> "refresh for " + describe(s) + " failed: "
                             + e.getMessage());
@@ -415,15 +429,83 @@ public final class OAuthEngine {
     }
 
     /**
-     * Refreshes (caller holds the lock). On {@code invalid_grant} the refused tokens are removed from the store
-     * only if still the same (compare-and-delete); tokens another process stored meanwhile are used instead. On
+     * Refreshes (caller holds the lock) under the store's refresh lease, waiting for it when {@code wait} (the token
+     * has expired or was refused) and else going on with {@code t} while another holder refreshes. On
+     * {@code invalid_grant} the refused tokens are removed from the store only if still the same
+     * (compare-and-delete); tokens another process stored meanwhile are used instead. On
      * {@code invalid_client} the client's dynamic registration is removed too (compare-and-delete), so that the
      * next authorization registers afresh.
      *
      * @return the new tokens, or the ones another process stored, or {@code null} when there are none
      * @throws McpAuthorizationException if the refresh failed otherwise
      */
-    private TokenSet refresh(ResourceState s, TokenSet t, Deadline deadline)
+    private TokenSet refresh(ResourceState s, TokenSet t, Deadline deadline, boolean wait)
+            throws IOException, InterruptedException {
+        Object leased = leaseOrTokens(s, t, deadline, wait);
+        if (leased == BUSY) {
+            return t; // refreshing ahead of expiry while another holder refreshes: this token still works
+        }
+        if (!(leased instanceof RefreshLease lease)) {
+            return (TokenSet) leased; // another holder's tokens (or none left to refresh)
+        }
+        try {
+            return refreshLeased(s, t, lease, deadline);
+        } finally {
+            store.releaseRefresh(lease);
+        }
+    }
+
+    /**
+     * Takes the store's refresh lease for {@code t} (waiting, within {@code deadline}, while another holder, in
+     * this process or another, holds it), or returns the tokens another holder stored meanwhile, or {@code null}
+     * when the store no longer holds {@code t} nor other tokens of its issuer (they were refused or logged out).
+     *
+     * @param wait whether to wait while another holder refreshes; if not, {@link #BUSY} is returned then
+     * @return a {@link RefreshLease}, a {@link TokenSet}, {@link #BUSY} or {@code null}
+     * @throws McpAuthorizationException if the deadline passes while another holder refreshes
+     */
+    private Object leaseOrTokens(ResourceState s, TokenSet t, Deadline deadline, boolean wait)
+            throws InterruptedException {
+        Duration length = config.requestTimeout().plus(LEASE_MARGIN);
+        long pause = WAIT_FIRST_MILLIS;
+        while (true) {
+            Optional<RefreshLease> lease = store.leaseRefresh(s.key, t.issuer(), holder, length);
+            TokenSet stored = store.tokens(s.key, t.issuer()).orElse(null);
+            if (stored == null || !stored.equals(t)) {
+                lease.ifPresent(store::releaseRefresh);
+                if (stored != null) {
+                    adopt(s, stored);
+                    LOG.log(System.Logger.Level.DEBUG, () -> "using the tokens another holder stored for "
+                            + describe(s));
+                } else {
+                    s.tokens = null;
+                    s.loaded = false;
+                }
+                return stored;
+            }
+            if (lease.isPresent()) {
+                return lease.get();
+            }
+            if (!wait) {
+                return BUSY;
+            }
+            long sleep = TimeUnit.MILLISECONDS.toNanos(pause);
+            if (!deadline.isNone()) {
+                long left = deadline.remainingNanos();
+                if (left <= 0) {
+                    throw new McpAuthorizationException("the request's deadline passed while another holder (a "
+                            + "process sharing the token store) was refreshing the tokens of " + describe(s));
+                }
+                sleep = Math.min(sleep, left);
+            }
+            ensureOpen();
+            Thread.sleep(Duration.ofNanos(sleep));
+            pause = Math.min(pause * 2, WAIT_MAX_MILLIS);
+        }
+    }
+
+    /** {@link #refresh} under the store's lease. */
+    private TokenSet refreshLeased(ResourceState s, TokenSet t, RefreshLease lease, Deadline deadline)
             throws IOException, InterruptedException {
         AuthServerMetadata as = s.as;
         ClientIdentity.Client client = identity.resolve(as, "authorization_code".equals(config.grantAt(as))
@@ -459,7 +541,17 @@ public final class OAuthEngine {
                     fresh.refreshToken() != null ? fresh.refreshToken() : t.refreshToken(), fresh.expiresAt(),
                     fresh.scope() != null ? fresh.scope() : t.scope());
         }
-        keep(s, fresh);
+        if (!store.replaceTokens(lease, t, fresh)) {
+            // the lease was granted to another holder since (this one paused past it) or the tokens were removed:
+            // theirs win; the caller goes on with what the store holds
+            LOG.log(System.Logger.Level.DEBUG, () -> "the refreshed tokens of " + describe(s) + " were not stored: "
+                    + "the store holds others (the refresh lease passed to another holder, or a logout)");
+            s.loaded = false;
+            return current(s);
+        }
+        s.tokens = fresh;
+        s.obtainedAt = Instant.now();
+        s.loaded = true;
         return fresh;
     }
 
@@ -467,6 +559,13 @@ public final class OAuthEngine {
         store.saveTokens(s.key, tokens);
         s.tokens = tokens;
         s.obtainedAt = Instant.now();
+        s.loaded = true;
+    }
+
+    /** Uses tokens another holder stored (their lifetime's start unknown here). */
+    private static void adopt(ResourceState s, TokenSet tokens) {
+        s.tokens = tokens;
+        s.obtainedAt = null;
         s.loaded = true;
     }
 

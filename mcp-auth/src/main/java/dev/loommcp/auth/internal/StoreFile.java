@@ -1,6 +1,7 @@
 package dev.loommcp.auth.internal;
 
 import dev.loommcp.auth.ClientRegistration;
+import dev.loommcp.auth.RefreshLease;
 import dev.loommcp.auth.TokenSet;
 import dev.loommcp.internal.json.JsonSyntax;
 import java.time.Instant;
@@ -21,8 +22,12 @@ import tools.jackson.databind.json.JsonMapper;
  * <pre>{@code
  * {"format": "loom-mcp-token-store", "version": 1,
  *  "tokens": [{"resource", "issuer", "accessToken", "tokenType", "refreshToken", "expiresAt", "scope"}, ...],
- *  "registrations": [{"issuer", "clientId", "clientSecret", "tokenEndpointAuthMethod", "secretExpiresAt"}, ...]}
+ *  "registrations": [{"issuer", "clientId", "clientSecret", "tokenEndpointAuthMethod", "secretExpiresAt"}, ...],
+ *  "leases": [{"resource", "issuer", "holder", "fence", "until"}, ...]}
  * }</pre>
+ * {@code "leases"} (the refresh leases of the processes sharing the file; added within version 1, written only when
+ * there is one, ignored by older readers) keeps the latest grant of each resource and issuer, ended ones too (their
+ * fence).
  * Token sets of one resource appear the most recently saved first; optional members are {@code null} or absent;
  * instants are ISO-8601 ({@link Instant#toString()}, so they read back equal). Read strictly (duplicate keys,
  * trailing content, a missing marker or another version are refused). Error messages name the member that is wrong,
@@ -72,6 +77,20 @@ final class StoreFile {
         root.put("version", VERSION);
         root.put("tokens", tokens);
         root.put("registrations", registrations);
+        List<RefreshLease> held = state.allLeases();
+        if (!held.isEmpty()) {
+            List<Map<String, Object>> leases = new ArrayList<>();
+            for (RefreshLease l : held) {
+                Map<String, Object> e = new LinkedHashMap<>();
+                e.put("resource", l.resource());
+                e.put("issuer", l.issuer());
+                e.put("holder", l.holder());
+                e.put("fence", l.fence());
+                e.put("until", l.until().toString());
+                leases.add(e);
+            }
+            root.put("leases", leases);
+        }
         byte[] json = MAPPER.writeValueAsBytes(root);
         byte[] out = java.util.Arrays.copyOf(json, json.length + 1);
         out[json.length] = '\n';
@@ -128,6 +147,19 @@ final class StoreFile {
                 throw new IllegalArgumentException(where + " repeats an issuer");
             }
             state.saveRegistration(r);
+        }
+        i = 0;
+        for (Map<?, ?> e : objects(m, "leases")) {
+            String where = "leases[" + i++ + "]";
+            if (!(e.get("fence") instanceof Number f) || !(f instanceof Integer || f instanceof Long)) {
+                throw new IllegalArgumentException(where + ".fence is missing or not an integer");
+            }
+            Instant until = instant(e, "until", where);
+            if (until == null) {
+                throw new IllegalArgumentException(where + ".until is missing");
+            }
+            state.putLease(new RefreshLease(string(e, "resource", where, true), string(e, "issuer", where, true),
+                    string(e, "holder", where, true), f.longValue(), until));
         }
         return state;
     }

@@ -1,7 +1,10 @@
 package dev.loommcp.auth.internal;
 
 import dev.loommcp.auth.ClientRegistration;
+import dev.loommcp.auth.RefreshLease;
 import dev.loommcp.auth.TokenSet;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -26,6 +29,8 @@ public final class StoreState {
     /** Resource to its token sets, the most recently saved first; no empty lists. */
     private final Map<String, List<TokenSet>> tokens = new LinkedHashMap<>();
     private final Map<String, ClientRegistration> registrations = new LinkedHashMap<>();
+    /** Refresh leases by {@link #leaseKey}: the latest grant of each key (kept after release for its fence). */
+    private final Map<String, RefreshLease> leases = new LinkedHashMap<>();
 
     /** Creates an empty state. */
     public StoreState() {
@@ -158,6 +163,125 @@ public final class StoreState {
         return locked(() -> registrations.remove(expected.issuer(), expected));
     }
 
+    /**
+     * Replaces the tokens of a resource from {@code expected.issuer()} with {@code fresh} if the state holds exactly
+     * {@code expected}, in one step.
+     *
+     * @param resource the resource
+     * @param expected the tokens the caller holds
+     * @param fresh    the tokens to store instead (same issuer)
+     * @return whether they were replaced
+     * @throws IllegalArgumentException if {@code fresh} is from another issuer
+     * @throws NullPointerException     if an argument is {@code null}
+     */
+    public boolean replaceTokens(String resource, TokenSet expected, TokenSet fresh) {
+        Objects.requireNonNull(resource, "resource");
+        Objects.requireNonNull(expected, "expected");
+        Objects.requireNonNull(fresh, "fresh");
+        if (!expected.issuer().equals(fresh.issuer())) {
+            throw new IllegalArgumentException("the fresh tokens are from another issuer than the expected ones");
+        }
+        return locked(() -> {
+            List<TokenSet> list = tokens.get(resource);
+            if (list == null || !list.contains(expected)) {
+                return false;
+            }
+            list.remove(expected);
+            list.addFirst(fresh);
+            return true;
+        });
+    }
+
+    /**
+     * Replaces tokens as {@link #replaceTokens(String, TokenSet, TokenSet)} does while {@code lease} is the latest
+     * grant of its key.
+     *
+     * @param lease    the caller's lease
+     * @param expected the tokens the caller holds
+     * @param fresh    the tokens to store instead
+     * @return whether they were replaced
+     * @throws IllegalArgumentException if a token set is from another issuer than the lease's
+     */
+    public boolean replaceTokens(RefreshLease lease, TokenSet expected, TokenSet fresh) {
+        Objects.requireNonNull(lease, "lease");
+        if (!lease.issuer().equals(expected.issuer())) {
+            throw new IllegalArgumentException("the tokens are from another issuer than the lease's");
+        }
+        return locked(() -> {
+            RefreshLease latest = leases.get(leaseKey(lease.resource(), lease.issuer()));
+            return latest != null && latest.fence() == lease.fence() && latest.holder().equals(lease.holder())
+                    && replaceTokens(lease.resource(), expected, fresh);
+        });
+    }
+
+    /**
+     * Grants the refresh lease of a resource and issuer unless another holder's runs (see
+     * {@code TokenStore.leaseRefresh}); fences count from 1 per key.
+     *
+     * @param resource the resource
+     * @param issuer   the issuer
+     * @param holder   the holder
+     * @param length   the length, positive
+     * @return the lease, or empty
+     * @throws IllegalArgumentException if {@code length} is not positive
+     */
+    public Optional<RefreshLease> leaseRefresh(String resource, String issuer, String holder, Duration length) {
+        Objects.requireNonNull(resource, "resource");
+        Objects.requireNonNull(issuer, "issuer");
+        Objects.requireNonNull(holder, "holder");
+        if (length.isNegative() || length.isZero()) {
+            throw new IllegalArgumentException("the lease length must be positive, was " + length);
+        }
+        return locked(() -> {
+            String key = leaseKey(resource, issuer);
+            RefreshLease latest = leases.get(key);
+            Instant now = Instant.now();
+            if (latest != null && !latest.holder().equals(holder) && latest.until().isAfter(now)) {
+                return Optional.empty();
+            }
+            RefreshLease granted = new RefreshLease(resource, issuer, holder, latest == null ? 1 : latest.fence() + 1,
+                    now.plus(length));
+            leases.put(key, granted);
+            return Optional.of(granted);
+        });
+    }
+
+    /**
+     * Ends a lease early if it is the latest grant of its key (it keeps its fence, expired).
+     *
+     * @param lease the lease
+     * @return whether it was ended
+     */
+    public boolean releaseRefresh(RefreshLease lease) {
+        Objects.requireNonNull(lease, "lease");
+        return locked(() -> {
+            String key = leaseKey(lease.resource(), lease.issuer());
+            RefreshLease latest = leases.get(key);
+            if (latest == null || latest.fence() != lease.fence() || !latest.holder().equals(lease.holder())) {
+                return false;
+            }
+            leases.put(key, new RefreshLease(lease.resource(), lease.issuer(), lease.holder(), lease.fence(),
+                    Instant.EPOCH));
+            return true;
+        });
+    }
+
+    private static String leaseKey(String resource, String issuer) {
+        return resource.length() + ":" + resource + issuer;
+    }
+
+    /**
+     * Stores a registration unless one is held at its issuer; returns the one held afterwards.
+     *
+     * @param registration the registration
+     * @return the registration held at its issuer
+     * @throws NullPointerException if {@code registration} is {@code null}
+     */
+    public ClientRegistration registerIfAbsent(ClientRegistration registration) {
+        Objects.requireNonNull(registration, "registration");
+        return locked(() -> registrations.computeIfAbsent(registration.issuer(), k -> registration));
+    }
+
     /** A copy of the token sets per resource (lists most recent first), in the order resources were first saved. */
     Map<String, List<TokenSet>> allTokens() {
         return locked(() -> {
@@ -165,6 +289,16 @@ public final class StoreState {
             tokens.forEach((r, l) -> copy.put(r, List.copyOf(l)));
             return copy;
         });
+    }
+
+    /** A copy of the refresh leases (the latest grant of each key, ended ones too: they keep the fence). */
+    List<RefreshLease> allLeases() {
+        return locked(() -> List.copyOf(leases.values()));
+    }
+
+    /** Adds a lease read from a file. */
+    void putLease(RefreshLease lease) {
+        locked(() -> leases.put(leaseKey(lease.resource(), lease.issuer()), lease));
     }
 
     /** A copy of the registrations, in the order they were first saved. */

@@ -196,4 +196,35 @@ class FileStoreCrossProcessTest {
         assertThat(removed.size()).isLessThan(rounds * (childCount + 1));
         assertThat(mine.issuers(StoreChild.SHARED)).containsExactly(StoreChild.ISSUER);
     }
+
+    @Test
+    void processesSharingTheFileRefreshOneSetOneAtATime() throws Exception {
+        Path dir = tmp.resolve("cache");
+        FileTokenStore.open(dir).saveTokens(StoreChild.SHARED, new TokenSet(StoreChild.ISSUER, "at-0", "Bearer",
+                "rt-0", null, null));
+        int childCount = 3;
+        List<Process> procs = new ArrayList<>();
+        List<Path> outs = new ArrayList<>();
+        for (int c = 0; c < childCount; c++) {
+            Path out = tmp.resolve("refresh-" + c + ".out");
+            outs.add(out);
+            procs.add(child(out, "refresh", dir.toString(), "c" + c, "40"));
+        }
+        List<String> presented = new ArrayList<>();
+        List<Long> fences = new ArrayList<>();
+        for (int c = 0; c < childCount; c++) {
+            awaitSuccess(procs.get(c), outs.get(c));
+            for (String line : Files.readAllLines(outs.get(c), StandardCharsets.UTF_8)) {
+                if (line.startsWith("REFRESHED ")) {
+                    String[] f = line.split(" ");
+                    presented.add(f[1]);
+                    fences.add(Long.parseLong(f[2]));
+                    assertThat(f[3]).as("a refresh under the lease is always stored: %s", line).isEqualTo("true");
+                }
+            }
+        }
+        // exclusion: no refresh token was presented twice (an AS with reuse detection would revoke the family)
+        assertThat(presented).isNotEmpty().doesNotHaveDuplicates();
+        assertThat(fences).doesNotHaveDuplicates();
+    }
 }

@@ -136,6 +136,11 @@ class FileStoreTest {
         rows.add(new String[] {"{\"format\":\"loom-mcp-token-store\",\"version\":1,\"registrations\":[{\"issuer\":"
                 + "\"i\",\"clientSecret\":\"" + SECRET + "\",\"tokenEndpointAuthMethod\":\"none\"}]}",
                 "registrations[0].clientId is missing"});
+        rows.add(new String[] {"{\"format\":\"loom-mcp-token-store\",\"version\":1,\"leases\":[{\"resource\":\"r\","
+                + "\"issuer\":\"i\",\"holder\":\"" + SECRET + "\",\"fence\":\"1\",\"until\":\"2026-12-01T00:00:00Z\"}]}",
+                "leases[0].fence is missing or not an integer"});
+        rows.add(new String[] {"{\"format\":\"loom-mcp-token-store\",\"version\":1,\"leases\":[{\"resource\":\"r\","
+                + "\"issuer\":\"i\",\"holder\":\"" + SECRET + "\",\"fence\":1}]}", "leases[0].until is missing"});
         rows.add(new String[] {"{\"format\":\"loom-mcp-token-store\",\"version\":1,\"version\":1,\"s\":\"" + SECRET
                 + "\"}", "not valid JSON"});
         rows.add(new String[] {"{\"format\":\"loom-mcp-token-store\",\"version\":1} {\"" + SECRET + "\":1}",

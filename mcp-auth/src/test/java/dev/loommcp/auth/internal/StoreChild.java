@@ -19,7 +19,11 @@ import java.time.Instant;
  *       closes;</li>
  *   <li>{@code hammer DIR ID ROUNDS}: per round saves a set under a resource of its own, then on the shared resource
  *       removes the set it reads (compare-and-delete) and saves its own; prints {@code REMOVED <access token>} for
- *       every successful removal and {@code DONE} at the end.</li>
+ *       every successful removal and {@code DONE} at the end;</li>
+ *   <li>{@code refresh DIR ID ROUNDS}: per round asks for the refresh lease of the shared resource; when granted,
+ *       reads the shared set, "refreshes" it (a new set naming the old refresh token) with the fenced
+ *       compare-and-set and releases the lease, printing {@code REFRESHED <old refresh token> <fence> <ok>};
+ *       {@code DONE} at the end.</li>
  * </ul>
  * Exit status 0 on success, 1 on any failure (stack trace on stderr).
  */
@@ -66,6 +70,25 @@ public final class StoreChild {
                         }
                         store.saveTokens(SHARED, new TokenSet(ISSUER, "shared-" + id + "-" + i, "Bearer",
                                 "rt-" + id + "-" + i, Instant.parse("2026-12-01T08:00:00Z"), null));
+                    }
+                    out.println("DONE");
+                }
+                case "refresh" -> {
+                    String id = args[2];
+                    int rounds = Integer.parseInt(args[3]);
+                    for (int i = 0; i < rounds; i++) {
+                        java.util.Optional<dev.loommcp.auth.RefreshLease> lease = store.leaseRefresh(SHARED, ISSUER,
+                                id, java.time.Duration.ofSeconds(30));
+                        if (lease.isEmpty()) {
+                            Thread.sleep(1);
+                            continue;
+                        }
+                        TokenSet old = store.tokens(SHARED, ISSUER).orElseThrow();
+                        Thread.sleep(2); // the token endpoint call
+                        boolean ok = store.replaceTokens(lease.get(), old, new TokenSet(ISSUER, "at-" + id + "-" + i,
+                                "Bearer", "rt-" + id + "-" + i, null, null));
+                        store.releaseRefresh(lease.get());
+                        out.println("REFRESHED " + old.refreshToken() + " " + lease.get().fence() + " " + ok);
                     }
                     out.println("DONE");
                 }

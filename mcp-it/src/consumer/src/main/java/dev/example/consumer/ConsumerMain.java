@@ -70,10 +70,11 @@ public final class ConsumerMain {
         List<Class<?>> api = List.of(McpClient.class, StdioTransport.class, HttpTransport.class, McpTasks.class,
                 dev.loommcp.auth.McpOAuth.class, ScriptedTransport.class, McpServers.class,
                 dev.loommcp.transport.unix.UnixConnector.class, dev.loommcp.langchain4j.LoomToolProvider.class,
-                McpTelemetry.class);
+                McpTelemetry.class, dev.loommcp.store.jdbc.JdbcTokenStore.class);
         List<String> expected = List.of("dev.loommcp.core", "dev.loommcp.transport.stdio",
                 "dev.loommcp.transport.http", "dev.loommcp.tasks", "dev.loommcp.auth", "dev.loommcp.testing",
-                "dev.loommcp.hosts", "dev.loommcp.transport.unix", "dev.loommcp.langchain4j", "dev.loommcp.opentelemetry");
+                "dev.loommcp.hosts", "dev.loommcp.transport.unix", "dev.loommcp.langchain4j", "dev.loommcp.opentelemetry",
+                "dev.loommcp.store.jdbc");
         for (int i = 0; i < api.size(); i++) {
             Module m = api.get(i).getModule();
             if (modulePath) {

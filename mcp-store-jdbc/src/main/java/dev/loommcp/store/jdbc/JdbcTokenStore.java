@@ -1,0 +1,465 @@
+package dev.loommcp.store.jdbc;
+
+import dev.loommcp.auth.ClientRegistration;
+import dev.loommcp.auth.RefreshLease;
+import dev.loommcp.auth.TokenSet;
+import dev.loommcp.auth.TokenStore;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import javax.crypto.SecretKey;
+import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * A {@link TokenStore} in a database the replicas of a backend share (tables {@code mcp_oauth_tokens},
+ * {@code mcp_oauth_registrations}, {@code mcp_oauth_leases}: {@link JdbcSchema}), on the application's
+ * {@link DataSource} (its pool). Every operation of {@link TokenStore} is one short transaction, atomic across
+ * machines: compare-and-set and compare-and-delete lock the row ({@code SELECT ... FOR UPDATE}), registrations are
+ * put if absent ({@code INSERT ... ON CONFLICT DO NOTHING}), and the refresh lease is a lease row whose expiry and
+ * fence come from the database ({@code now()}, {@code fence + 1}), so that exactly one replica at a time presents a
+ * refresh token; {@link dev.loommcp.auth.McpOAuth} waits for the lease's holder's tokens within each request's
+ * deadline.
+ *
+ * <p>Secrets at rest: a token set (access and refresh token, type, expiry, scope) and a registration (with its client
+ * secret) are sealed with AES-GCM under the application's key ({@link Builder#encryptionKey}); the row's key is the
+ * associated data. The database sees principals, resources and issuers in clear, never a token or secret. A row
+ * sealed under another key id is refused with an {@link IllegalStateException} naming both ids.
+ *
+ * <p>Timeouts: every statement runs under PostgreSQL's {@code statement_timeout} and {@code lock_timeout}
+ * ({@link Builder#statementTimeout}, default 10 s; set per transaction). No connection is kept between operations, and
+ * none waits for a notification: a virtual thread blocks in the driver only for one short statement (the driver
+ * may pin its carrier during a socket read on Java 21: give the pool a bounded size).
+ *
+ * <p>Failures: {@link UncheckedIOException} naming the operation and the SQLState (never a value, a token or the
+ * driver's message). Thread-safe. Tested on PostgreSQL 15; the SQL is PostgreSQL's.
+ */
+public final class JdbcTokenStore implements TokenStore {
+
+    private static final JsonMapper JSON = JsonMapper.builder().build();
+
+    private final Sql sql;
+    private final SecretBox box;
+    private final String principal;
+
+    private JdbcTokenStore(Sql sql, SecretBox box, String principal) {
+        this.sql = sql;
+        this.box = box;
+        this.principal = principal;
+    }
+
+    /**
+     * Starts a builder.
+     *
+     * @param dataSource the application's data source (a pool), with the schema applied ({@link JdbcSchema})
+     * @return the builder
+     */
+    public static Builder newBuilder(DataSource dataSource) {
+        return new Builder(Objects.requireNonNull(dataSource, "dataSource"));
+    }
+
+    /** Builds a {@link JdbcTokenStore}. Not thread-safe. */
+    public static final class Builder {
+        private final DataSource dataSource;
+        private @Nullable SecretBox box;
+        private Duration timeout = Duration.ofSeconds(10);
+
+        private Builder(DataSource dataSource) {
+            this.dataSource = dataSource;
+        }
+
+        /**
+         * The key that seals tokens and client secrets (required): an AES key of 128, 192 or 256 bits that every
+         * replica shares, and its id, stored with each row (so that a row sealed under another key is named, not
+         * misread). Keep the key out of the database.
+         *
+         * @param keyId an id for the key, not blank (say {@code "2026-12"})
+         * @param key   the key ({@code new SecretKeySpec(bytes, "AES")})
+         * @return this builder
+         * @throws IllegalArgumentException if the id is blank or the key is not such an AES key
+         */
+        public Builder encryptionKey(String keyId, SecretKey key) {
+            this.box = new SecretBox(keyId, key);
+            return this;
+        }
+
+        /**
+         * How long one statement or lock wait may take before the database cancels it (default 10 s).
+         *
+         * @param timeout the timeout, at least 1 ms
+         * @return this builder
+         * @throws IllegalArgumentException if shorter than 1 ms
+         */
+        public Builder statementTimeout(Duration timeout) {
+            Objects.requireNonNull(timeout, "timeout");
+            if (timeout.toMillis() < 1) {
+                throw new IllegalArgumentException("the statement timeout must be at least 1 ms, was " + timeout);
+            }
+            this.timeout = timeout;
+            return this;
+        }
+
+        /**
+         * Builds the store (no database access yet).
+         *
+         * @return the store
+         * @throws IllegalStateException if no {@link #encryptionKey} was given
+         */
+        public JdbcTokenStore build() {
+            if (box == null) {
+                throw new IllegalStateException("a JdbcTokenStore needs an encryption key: "
+                        + "JdbcTokenStore.newBuilder(dataSource).encryptionKey(keyId, key)");
+            }
+            return new JdbcTokenStore(new Sql(dataSource, timeout, "the JDBC token store"), box, "");
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------------ tokens
+
+    private String aad(String resource, String issuer) {
+        return "tokens\u0000" + principal + "\u0000" + resource + "\u0000" + issuer;
+    }
+
+    private byte[] sealTokens(String resource, TokenSet t) {
+        Map<String, @Nullable Object> m = new LinkedHashMap<>();
+        m.put("accessToken", t.accessToken());
+        m.put("tokenType", t.tokenType());
+        m.put("refreshToken", t.refreshToken());
+        m.put("expiresAt", t.expiresAt() == null ? null : t.expiresAt().toString());
+        m.put("scope", t.scope());
+        return box.seal(JSON.writeValueAsBytes(m), aad(resource, t.issuer()));
+    }
+
+    private TokenSet openTokens(String resource, String issuer, String keyId, byte[] sealed) {
+        byte[] plain = box.open(keyId, sealed, aad(resource, issuer), "the stored token set of " + resource);
+        Map<?, ?> m = JSON.readValue(new String(plain, StandardCharsets.UTF_8), Map.class);
+        Object exp = m.get("expiresAt");
+        return new TokenSet(issuer, (String) m.get("accessToken"), (String) m.get("tokenType"),
+                (String) m.get("refreshToken"), exp == null ? null : Instant.parse((String) exp),
+                (String) m.get("scope"));
+    }
+
+    /** The stored set of one key, locked for update when {@code lock}; null when none. */
+    private @Nullable TokenSet read(Connection c, String resource, String issuer, boolean lock) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("select key_id, sealed from mcp_oauth_tokens"
+                + " where principal = ? and resource = ? and issuer = ?" + (lock ? " for update" : ""))) {
+            ps.setString(1, principal);
+            ps.setString(2, resource);
+            ps.setString(3, issuer);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? openTokens(resource, issuer, rs.getString(1), rs.getBytes(2)) : null;
+            }
+        }
+    }
+
+    private void write(Connection c, String resource, TokenSet t) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("insert into mcp_oauth_tokens"
+                + " (principal, resource, issuer, key_id, sealed, saved_at) values (?, ?, ?, ?, ?, clock_timestamp())"
+                + " on conflict (principal, resource, issuer) do update set key_id = excluded.key_id,"
+                + " sealed = excluded.sealed, version = mcp_oauth_tokens.version + 1, saved_at = excluded.saved_at")) {
+            ps.setString(1, principal);
+            ps.setString(2, resource);
+            ps.setString(3, t.issuer());
+            ps.setString(4, box.keyId());
+            ps.setBytes(5, sealTokens(resource, t));
+            ps.executeUpdate();
+        }
+    }
+
+    private int delete(Connection c, String resource, @Nullable String issuer) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("delete from mcp_oauth_tokens where principal = ?"
+                + " and resource = ?" + (issuer == null ? "" : " and issuer = ?"))) {
+            ps.setString(1, principal);
+            ps.setString(2, resource);
+            if (issuer != null) {
+                ps.setString(3, issuer);
+            }
+            return ps.executeUpdate();
+        }
+    }
+
+    @Override
+    public Optional<TokenSet> tokens(String resource, String issuer) {
+        Objects.requireNonNull(resource, "resource");
+        Objects.requireNonNull(issuer, "issuer");
+        return Optional.ofNullable(sql.tx("read the tokens", c -> read(c, resource, issuer, false)));
+    }
+
+    @Override
+    public List<String> issuers(String resource) {
+        Objects.requireNonNull(resource, "resource");
+        return sql.tx("list the issuers", c -> {
+            try (PreparedStatement ps = c.prepareStatement("select issuer from mcp_oauth_tokens"
+                    + " where principal = ? and resource = ? order by saved_at desc, version desc, issuer")) {
+                ps.setString(1, principal);
+                ps.setString(2, resource);
+                List<String> out = new ArrayList<>();
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        out.add(rs.getString(1));
+                    }
+                }
+                return List.copyOf(out);
+            }
+        });
+    }
+
+    @Override
+    public void saveTokens(String resource, TokenSet tokens) {
+        Objects.requireNonNull(resource, "resource");
+        Objects.requireNonNull(tokens, "tokens");
+        sql.tx("save the tokens", c -> {
+            write(c, resource, tokens);
+            return null;
+        });
+    }
+
+    @Override
+    public boolean removeTokens(String resource, TokenSet expected) {
+        Objects.requireNonNull(resource, "resource");
+        Objects.requireNonNull(expected, "expected");
+        return sql.tx("remove the tokens", c -> expected.equals(read(c, resource, expected.issuer(), true))
+                && delete(c, resource, expected.issuer()) == 1);
+    }
+
+    @Override
+    public int removeAllTokens(String resource) {
+        Objects.requireNonNull(resource, "resource");
+        return sql.tx("remove the tokens", c -> delete(c, resource, null));
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>In one transaction, with the row locked.
+     */
+    @Override
+    public boolean replaceTokens(String resource, TokenSet expected, TokenSet fresh) {
+        Objects.requireNonNull(resource, "resource");
+        requireSameIssuer(expected, fresh);
+        return sql.tx("replace the tokens", c -> cas(c, resource, expected, fresh));
+    }
+
+    private boolean cas(Connection c, String resource, TokenSet expected, TokenSet fresh) throws SQLException {
+        if (!expected.equals(read(c, resource, expected.issuer(), true))) {
+            return false;
+        }
+        write(c, resource, fresh);
+        return true;
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>In one transaction: the lease row is locked and must still carry the lease's holder and fence.
+     */
+    @Override
+    public boolean replaceTokens(RefreshLease lease, TokenSet expected, TokenSet fresh) {
+        Objects.requireNonNull(lease, "lease");
+        requireSameIssuer(expected, fresh);
+        if (!lease.issuer().equals(expected.issuer())) {
+            throw new IllegalArgumentException("the tokens are from another issuer than the lease's");
+        }
+        return sql.tx("replace the tokens", c -> {
+            try (PreparedStatement ps = c.prepareStatement("select 1 from mcp_oauth_leases where principal = ?"
+                    + " and resource = ? and issuer = ? and holder = ? and fence = ? for update")) {
+                ps.setString(1, principal);
+                ps.setString(2, lease.resource());
+                ps.setString(3, lease.issuer());
+                ps.setString(4, lease.holder());
+                ps.setLong(5, lease.fence());
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (!rs.next()) {
+                        return false; // granted to another holder since: fenced off
+                    }
+                }
+            }
+            return cas(c, lease.resource(), expected, fresh);
+        });
+    }
+
+    private static void requireSameIssuer(TokenSet expected, TokenSet fresh) {
+        Objects.requireNonNull(expected, "expected");
+        Objects.requireNonNull(fresh, "fresh");
+        if (!expected.issuer().equals(fresh.issuer())) {
+            throw new IllegalArgumentException("the fresh tokens are from another issuer than the expected ones");
+        }
+    }
+
+    // ------------------------------------------------------------------------------------------------ leases
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>A lease row per key; the expiry is the database's {@code now()} plus {@code length}, the fence the row's
+     * count of grants. Excludes every replica using the database.
+     */
+    @Override
+    public Optional<RefreshLease> leaseRefresh(String resource, String issuer, String holder, Duration length) {
+        Objects.requireNonNull(resource, "resource");
+        Objects.requireNonNull(issuer, "issuer");
+        Objects.requireNonNull(holder, "holder");
+        long ms = Sql.leaseMillis(length);
+        return sql.tx("take the refresh lease", c -> {
+            try (PreparedStatement ps = c.prepareStatement("insert into mcp_oauth_leases (principal, resource,"
+                    + " issuer) values (?, ?, ?) on conflict do nothing")) {
+                ps.setString(1, principal);
+                ps.setString(2, resource);
+                ps.setString(3, issuer);
+                ps.executeUpdate();
+            }
+            try (PreparedStatement ps = c.prepareStatement("update mcp_oauth_leases set holder = ?,"
+                    + " fence = fence + 1, lease_until = now() + ? * interval '1 millisecond'"
+                    + " where principal = ? and resource = ? and issuer = ?"
+                    + " and (lease_until is null or lease_until <= now() or holder = ?)"
+                    + " returning fence, lease_until")) {
+                ps.setString(1, holder);
+                ps.setLong(2, ms);
+                ps.setString(3, principal);
+                ps.setString(4, resource);
+                ps.setString(5, issuer);
+                ps.setString(6, holder);
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (!rs.next()) {
+                        return Optional.<RefreshLease>empty();
+                    }
+                    return Optional.of(new RefreshLease(resource, issuer, holder, rs.getLong(1),
+                            rs.getTimestamp(2).toInstant()));
+                }
+            }
+        });
+    }
+
+    @Override
+    public boolean releaseRefresh(RefreshLease lease) {
+        Objects.requireNonNull(lease, "lease");
+        return sql.tx("release the refresh lease", c -> {
+            try (PreparedStatement ps = c.prepareStatement("update mcp_oauth_leases set lease_until = null"
+                    + " where principal = ? and resource = ? and issuer = ? and holder = ? and fence = ?")) {
+                ps.setString(1, principal);
+                ps.setString(2, lease.resource());
+                ps.setString(3, lease.issuer());
+                ps.setString(4, lease.holder());
+                ps.setLong(5, lease.fence());
+                return ps.executeUpdate() == 1;
+            }
+        });
+    }
+
+    // ------------------------------------------------------------------------------------------------ registrations
+
+    private static String aad(String issuer) {
+        return "registration\u0000" + issuer;
+    }
+
+    private byte[] sealRegistration(ClientRegistration r) {
+        Map<String, @Nullable Object> m = new LinkedHashMap<>();
+        m.put("clientId", r.clientId());
+        m.put("clientSecret", r.clientSecret());
+        m.put("tokenEndpointAuthMethod", r.tokenEndpointAuthMethod());
+        m.put("secretExpiresAt", r.secretExpiresAt() == null ? null : r.secretExpiresAt().toString());
+        return box.seal(JSON.writeValueAsBytes(m), aad(r.issuer()));
+    }
+
+    private @Nullable ClientRegistration readRegistration(Connection c, String issuer, boolean lock)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("select key_id, sealed from mcp_oauth_registrations"
+                + " where issuer = ?" + (lock ? " for update" : ""))) {
+            ps.setString(1, issuer);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    return null;
+                }
+                byte[] plain = box.open(rs.getString(1), rs.getBytes(2), aad(issuer),
+                        "the stored client registration at " + issuer);
+                Map<?, ?> m = JSON.readValue(new String(plain, StandardCharsets.UTF_8), Map.class);
+                Object exp = m.get("secretExpiresAt");
+                return new ClientRegistration(issuer, (String) m.get("clientId"), (String) m.get("clientSecret"),
+                        (String) m.get("tokenEndpointAuthMethod"), exp == null ? null : Instant.parse((String) exp));
+            }
+        }
+    }
+
+    private int insertRegistration(Connection c, ClientRegistration r, boolean replace) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("insert into mcp_oauth_registrations (issuer, key_id, sealed)"
+                + " values (?, ?, ?) on conflict (issuer) do " + (replace
+                ? "update set key_id = excluded.key_id, sealed = excluded.sealed, saved_at = now()" : "nothing"))) {
+            ps.setString(1, r.issuer());
+            ps.setString(2, box.keyId());
+            ps.setBytes(3, sealRegistration(r));
+            return ps.executeUpdate();
+        }
+    }
+
+    @Override
+    public Optional<ClientRegistration> registration(String issuer) {
+        Objects.requireNonNull(issuer, "issuer");
+        return Optional.ofNullable(sql.tx("read the registration", c -> readRegistration(c, issuer, false)));
+    }
+
+    @Override
+    public void saveRegistration(ClientRegistration registration) {
+        Objects.requireNonNull(registration, "registration");
+        sql.tx("save the registration", c -> insertRegistration(c, registration, true));
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>{@code INSERT ... ON CONFLICT DO NOTHING}, then the row is read in the same transaction.
+     */
+    @Override
+    public ClientRegistration registerIfAbsent(ClientRegistration registration) {
+        Objects.requireNonNull(registration, "registration");
+        return sql.tx("save the registration", c -> {
+            if (insertRegistration(c, registration, false) == 1) {
+                return registration;
+            }
+            ClientRegistration held = readRegistration(c, registration.issuer(), false);
+            return held != null ? held : registration;
+        });
+    }
+
+    @Override
+    public boolean removeRegistration(ClientRegistration expected) {
+        Objects.requireNonNull(expected, "expected");
+        return sql.tx("remove the registration", c -> {
+            if (!expected.equals(readRegistration(c, expected.issuer(), true))) {
+                return false;
+            }
+            try (PreparedStatement ps = c.prepareStatement("delete from mcp_oauth_registrations where issuer = ?")) {
+                ps.setString(1, expected.issuer());
+                return ps.executeUpdate() == 1;
+            }
+        });
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>The principal is a column of the tokens and leases tables (any string; the empty string is this store's
+     * own view).
+     */
+    @Override
+    public TokenStore forPrincipal(String principal) {
+        Objects.requireNonNull(principal, "principal");
+        return principal.equals(this.principal) ? this : new JdbcTokenStore(sql, box, principal);
+    }
+
+    @Override
+    public String toString() {
+        return "JdbcTokenStore[keyId=" + box.keyId() + (principal.isEmpty() ? "" : ", principal " + principal) + "]";
+    }
+}

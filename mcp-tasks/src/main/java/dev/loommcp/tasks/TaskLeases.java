@@ -1,0 +1,84 @@
+package dev.loommcp.tasks;
+
+import dev.loommcp.Deadline;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Predicate;
+
+/** The default task leases of {@link TaskStore}, on its atomic record claim. Stateless. */
+final class TaskLeases {
+
+    private TaskLeases() {
+    }
+
+    /**
+     * Whether a record's task may be claimed by {@code owner} at {@code now}: no owner, {@code owner} itself, a
+     * lease that ended, or (no lease end) an owner process that is gone.
+     */
+    static boolean free(TaskRecord r, String owner, Instant now, Map<String, Boolean> ownersAlive) {
+        if (r.owner() == null || r.owner().equals(owner)) {
+            return true;
+        }
+        if (r.leaseUntil() != null) {
+            return !r.leaseUntil().isAfter(now);
+        }
+        return !ownersAlive.computeIfAbsent(r.owner(), TaskOwner::alive);
+    }
+
+    /** Whether a record is due for {@link TaskStore#claimDue}: free, and not already {@code owner}'s running lease. */
+    static boolean due(TaskRecord r, String owner, Instant now, Map<String, Boolean> ownersAlive) {
+        if (owner.equals(r.owner())) {
+            return r.leaseUntil() != null && !r.leaseUntil().isAfter(now);
+        }
+        return free(r, owner, now, ownersAlive);
+    }
+
+    /** Claims up to {@code limit} records matching {@code which} that are free for {@code owner}, oldest first. */
+    static List<TaskLease> claim(TaskStore store, String serverKey, String owner, Duration length, int limit,
+                                 Predicate<TaskRecord> which) {
+        return claim(store, serverKey, owner, length, limit, which, TaskLeases::free);
+    }
+
+    /** The test deciding whether a record may be claimed by an owner at a time. */
+    interface Claimable {
+        boolean test(TaskRecord r, String owner, Instant now, Map<String, Boolean> ownersAlive);
+    }
+
+    /** Claims up to {@code limit} records matching {@code which} that {@code claimable} allows, oldest first. */
+    static List<TaskLease> claim(TaskStore store, String serverKey, String owner, Duration length, int limit,
+                                 Predicate<TaskRecord> which, Claimable claimable) {
+        Objects.requireNonNull(serverKey, "serverKey");
+        Objects.requireNonNull(owner, "owner");
+        Objects.requireNonNull(length, "length");
+        if (length.isNegative() || length.isZero()) {
+            throw new IllegalArgumentException("the lease length must be positive, was " + length);
+        }
+        if (limit <= 0) {
+            throw new IllegalArgumentException("the limit must be positive, was " + limit);
+        }
+        Instant now = Instant.now();
+        Instant until = now.plus(length);
+        Map<String, Boolean> ownersAlive = new HashMap<>();
+        // the oldest free records first: pick them on a listing, then claim each again atomically
+        List<String> picked = new ArrayList<>();
+        store.list(serverKey).stream().filter(which).filter(r -> claimable.test(r, owner, now, ownersAlive))
+                .sorted(Comparator.comparing(TaskRecord::createdAt)).limit(limit)
+                .forEach(r -> picked.add(r.taskId()));
+        if (picked.isEmpty()) {
+            return List.of();
+        }
+        List<TaskRecord> taken = store.claim(serverKey, r -> picked.contains(r.taskId()) && which.test(r)
+                && claimable.test(r, owner, Instant.now(), ownersAlive) ? r.withOwner(owner, until) : null, Deadline.NONE);
+        List<TaskLease> leases = new ArrayList<>();
+        for (TaskRecord r : taken) {
+            leases.add(new TaskLease(serverKey, r.taskId(), owner, 0, until));
+        }
+        return leases;
+    }
+}
