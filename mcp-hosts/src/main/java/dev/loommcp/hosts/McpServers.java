@@ -146,8 +146,9 @@ public final class McpServers implements AutoCloseable {
     }
 
     /**
-     * Returns a snapshot of every server, in order. Takes no lock and never waits (each server's status is the one
-     * published at its last change), so a {@link McpServersListener} may call it.
+     * Returns a snapshot of every server, in order. Takes no lock of the registry and never waits (each server's
+     * status is the one published at its last change, with its circuit breaker's state as the client knows it now:
+     * {@link HostedServer#status()}), so a {@link McpServersListener} may call it.
      *
      * @return the statuses
      */
