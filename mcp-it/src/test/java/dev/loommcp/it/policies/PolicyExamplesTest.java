@@ -139,9 +139,9 @@ class PolicyExamplesTest {
 
         // the caller cancels while the person thinks: the call stops waiting
         CancellationToken token = CancellationToken.create();
+        person.asked.clear(); // the unanswered question of the timed-out call; before the next call can ask its own
         CompletableFuture<CallToolResult> cancelled = s.client().callToolAsync("drop-table", Map.of(),
                 RequestOptions.newBuilder().token(token).timeout(Duration.ofMinutes(5)).build());
-        person.asked.clear();
         CompletableFuture<Boolean> question = person.nextQuestion();
         token.cancel("the user closed the dialog");
         assertThatThrownBy(() -> cancelled.get(10, TimeUnit.SECONDS))
