@@ -115,15 +115,19 @@ class McpServersResilienceTest {
         }
     }
 
+    /** One server whose tool calls fail, with a breaker that opens at the first failure for {@code open}. */
+    private static McpServers failingServerWithABreaker(String name, Duration open) {
+        AtomicBoolean down = new AtomicBoolean(true);
+        return McpServers.newBuilder().closeTimeout(Duration.ofSeconds(5)).transports(config -> server(down))
+                .add(StdioServerConfig.of(name, "never-run"))
+                .resilience(ResiliencePolicy.newBuilder().circuitBreaker(CircuitBreakerPolicy
+                        .of(1, Duration.ofSeconds(30), open)).build())
+                .build();
+    }
+
     @Test
     void theBreakersMessagesNameTheServerByItsRegistryNameNotTheTransport() throws Exception {
-        AtomicBoolean down = new AtomicBoolean(true);
-        try (McpServers servers = McpServers.newBuilder().closeTimeout(Duration.ofSeconds(5))
-                .transports(config -> server(down))
-                .add(StdioServerConfig.of("ev", "never-run"))
-                .resilience(ResiliencePolicy.newBuilder().circuitBreaker(CircuitBreakerPolicy
-                        .of(1, Duration.ofSeconds(30), Duration.ofSeconds(30))).build())
-                .build()) {
+        try (McpServers servers = failingServerWithABreaker("ev", Duration.ofSeconds(30))) {
             servers.startAll();
             assertThatThrownBy(() -> servers.callTool("ev__echo", Map.of()))
                     .isInstanceOf(McpTransportException.class);
@@ -136,13 +140,7 @@ class McpServersResilienceTest {
 
     @Test
     void theStatusShowsTheBreakerAsTheClientKnowsItNowNotAsTheLastEventDeliveredIt() throws Exception {
-        AtomicBoolean down = new AtomicBoolean(true);
-        try (McpServers servers = McpServers.newBuilder().closeTimeout(Duration.ofSeconds(5))
-                .transports(config -> server(down))
-                .add(StdioServerConfig.of("alpha", "never-run"))
-                .resilience(ResiliencePolicy.newBuilder().circuitBreaker(CircuitBreakerPolicy
-                        .of(1, Duration.ofSeconds(30), Duration.ofMillis(300))).build())
-                .build()) {
+        try (McpServers servers = failingServerWithABreaker("alpha", Duration.ofMillis(300))) {
             servers.startAll();
             assertThatThrownBy(() -> servers.callTool("alpha__echo", Map.of()))
                     .isInstanceOf(McpTransportException.class);
