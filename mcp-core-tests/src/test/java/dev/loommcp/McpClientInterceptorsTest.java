@@ -265,8 +265,12 @@ class McpClientInterceptorsTest {
         Session s = connect(era, t -> { }, b -> b.addInterceptor(recording("outer", new ArrayList<>()))
                 .addInterceptor(buggy));
         assertThatThrownBy(() -> s.client().callTool("echo", Map.of()))
-                .isInstanceOf(McpInterceptorException.class)
-                .hasMessageContaining(buggy.getClass().getName()).hasMessageContaining("tools/call")
+                .isInstanceOfSatisfying(McpInterceptorException.class, e -> {
+                    assertThat(e.position()).isEqualTo(2);
+                    assertThat(e.interceptor()).isEqualTo("a lambda in " + McpClientInterceptorsTest.class.getName());
+                    assertThat(e).hasMessage("the interceptor #2 (a lambda in " + McpClientInterceptorsTest.class
+                            .getName() + ") failed on tools/call: java.lang.IllegalStateException");
+                })
                 .hasCauseInstanceOf(IllegalStateException.class);
         assertThat(s.server().requests("tools/call")).isEmpty();
         fail.set(false);
@@ -283,6 +287,102 @@ class McpClientInterceptorsTest {
         assertThatThrownBy(() -> s.client().callTool("echo", Map.of()))
                 .isInstanceOf(McpRpcException.class)
                 .satisfies(e -> assertThat(((McpRpcException) e).code()).isEqualTo(-32602));
+    }
+
+    /** An interceptor class of the application that names itself. */
+    private static final class SelfNamed implements McpInterceptor {
+        @Override
+        public McpResponse intercept(Chain chain) {
+            throw new IllegalStateException("bug");
+        }
+
+        @Override
+        public String toString() {
+            return "quota-check";
+        }
+    }
+
+    @Test
+    void aFailingInterceptorIsNamedByItsPositionAndByTheNameItWasGivenOrGivesItself() throws Exception {
+        McpInterceptor pass = chain -> chain.proceed(chain.request());
+        Session named = connect(Era.LEGACY, t -> { }, b -> b.addInterceptor(pass)
+                .addInterceptor(McpInterceptor.named("audit", chain -> {
+                    throw new IllegalStateException("bug");
+                })));
+        assertThatThrownBy(() -> named.client().ping()).isInstanceOfSatisfying(McpInterceptorException.class, e -> {
+            assertThat(e.position()).isEqualTo(2);
+            assertThat(e.interceptor()).isEqualTo("audit");
+            assertThat(e).hasMessage("the interceptor #2 (audit) failed on ping: java.lang.IllegalStateException");
+        });
+        Session own = connect(Era.LEGACY, t -> { }, b -> b.addInterceptor(new SelfNamed()));
+        assertThatThrownBy(() -> own.client().ping()).isInstanceOf(McpInterceptorException.class)
+                .hasMessageContaining("#1 (quota-check)");
+        assertThatThrownBy(() -> McpInterceptor.named(" ", pass)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> McpInterceptor.named("a\nb", pass)).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> McpInterceptor.named("a", null)).isInstanceOf(NullPointerException.class);
+        assertThat(McpInterceptor.named("audit", pass)).hasToString("audit");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Era.class)
+    void aMalformedAnswerOfAnInterceptorFailsNamingThatInterceptorNotTheServer(Era era) throws Exception {
+        AtomicReference<Map<String, Object>> answer = new AtomicReference<>(Map.of("content", "not a list"));
+        Session s = connect(era, t -> { }, b -> b
+                .addInterceptor(chain -> chain.proceed(chain.request())) // passes the inner one's answer on
+                .addInterceptor(McpInterceptor.named("stub", chain -> McpResponse.of(answer.get()))));
+        assertThatThrownBy(() -> s.client().callTool("echo", Map.of()))
+                .isInstanceOfSatisfying(McpInterceptorException.class, e -> {
+                    assertThat(e.position()).isEqualTo(2);
+                    assertThat(e).hasMessageStartingWith("the interceptor #2 (stub) answered tools/call itself "
+                            + "with an invalid result: ").hasMessageContaining("tools/call result");
+                }).hasCauseInstanceOf(McpProtocolException.class);
+        answer.set(Map.of()); // no content: the spec requires it of a tool's answer
+        assertThatThrownBy(() -> s.client().callTool("echo", Map.of())).isInstanceOf(McpInterceptorException.class)
+                .hasMessageContaining("no \"content\" array");
+        answer.set(Map.of("messages", "none")); // the same kind for the other typed results
+        assertThatThrownBy(() -> s.client().getPrompt("p", Map.of())).isInstanceOf(McpInterceptorException.class)
+                .hasMessageContaining("answered prompts/get itself").hasMessageContaining("\"messages\" is");
+        answer.set(Map.of("content", List.of(Map.of("type", "text", "text", "ok"))));
+        assertThat(s.client().callTool("echo", Map.of()).text()).isEqualTo("ok");
+        assertThat(s.server().requests("tools/call")).isEmpty();
+        assertThat(s.client().isConnected()).isTrue();
+    }
+
+    @Test
+    void theConnectionNamesTheServerAsTheUserKnowsIt() throws Exception {
+        List<String> servers = new CopyOnWriteArrayList<>();
+        McpInterceptor record = chain -> {
+            servers.add(chain.connection().server());
+            return chain.proceed(chain.request());
+        };
+        connect(Era.LEGACY, t -> { }, b -> b.serverName("github").addInterceptor(record)).client().ping();
+        connect(Era.LEGACY, t -> { }, b -> b.addInterceptor(record)).client().ping();
+        assertThat(servers).containsExactly("github", "scripted-server"); // else the transport's description
+    }
+
+    @Test
+    void anInterceptorAnswersWithAResultRecordOrAMapButNotAnyObject() {
+        assertThat(McpResponse.class.getMethods()).filteredOn(m -> m.getName().equals("of"))
+                .extracting(m -> m.getParameterTypes()[0]).containsExactlyInAnyOrder(Map.class, Record.class);
+        assertThat(McpResponse.of(CallToolResult.ofText("x")).result()).containsKey("content");
+    }
+
+    @Test
+    void anInterceptorThatCallsItsOwnClientForEveryRequestFailsTypedInsteadOfOverflowingTheStack()
+            throws Exception {
+        AtomicReference<McpClient> self = new AtomicReference<>();
+        Session s = connect(Era.LEGACY, t -> { }, b -> b.addInterceptor(McpInterceptor.named("echoer", chain -> {
+            self.get().ping(); // no guard: each ping runs this interceptor again
+            return chain.proceed(chain.request());
+        })));
+        self.set(s.client());
+        assertThatThrownBy(() -> s.client().callTool("echo", Map.of()))
+                .isInstanceOfSatisfying(McpInterceptorException.class, e -> assertThat(e.interceptor())
+                        .isEqualTo("echoer"))
+                .rootCause().isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("entered " + 8 + " times on this thread");
+        assertThat(s.server().requests("ping")).isEmpty();
+        assertThat(s.client().isConnected()).isTrue();
     }
 
     @Test
@@ -530,5 +630,34 @@ class McpClientInterceptorsTest {
         assertThatThrownBy(() -> s.client().callTool("deploy", Map.of())).isInstanceOf(McpInterceptorException.class)
                 .hasCauseInstanceOf(IllegalStateException.class);
         assertThat(s.client().isConnected()).isTrue();
+    }
+
+    @Test
+    void anInvalidAnswerOfAServerRequestInterceptorFailsNamingTheInterceptorThatMadeIt() throws Exception {
+        Session s = connect(Era.MODERN, t -> t.on("tools/call", r -> inputRequired()), b -> b
+                .elicitationHandler(r -> ElicitResult.accept(Map.of()))
+                .addServerRequestInterceptor(chain -> chain.proceed(chain.request())) // passes it on unchanged
+                .addServerRequestInterceptor(ServerRequestInterceptor.named("stub",
+                        chain -> Map.of("action", 42))));
+        assertThatThrownBy(() -> s.client().callTool("deploy", Map.of()))
+                .isInstanceOfSatisfying(McpInterceptorException.class, e -> {
+                    assertThat(e.position()).isEqualTo(2);
+                    assertThat(e).hasMessageStartingWith(
+                            "the interceptor #2 (stub) answered elicitation/create itself with an invalid result: ");
+                }).hasCauseInstanceOf(McpProtocolException.class);
+        assertThat(s.client().isConnected()).isTrue();
+    }
+
+    @Test
+    void aFailingServerRequestInterceptorIsNamedByItsPositionAndName() throws Exception {
+        Session s = connect(Era.MODERN, t -> t.on("tools/call", r -> inputRequired()), b -> b
+                .elicitationHandler(r -> ElicitResult.accept(Map.of()))
+                .addServerRequestInterceptor(chain -> chain.proceed(chain.request()))
+                .addServerRequestInterceptor(ServerRequestInterceptor.named("consent", chain -> {
+                    throw new IllegalStateException("bug");
+                })));
+        assertThatThrownBy(() -> s.client().callTool("deploy", Map.of()))
+                .isInstanceOfSatisfying(McpInterceptorException.class, e -> assertThat(e).hasMessage(
+                        "the interceptor #2 (consent) failed on elicitation/create: java.lang.IllegalStateException"));
     }
 }

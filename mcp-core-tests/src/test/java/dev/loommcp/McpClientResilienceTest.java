@@ -360,20 +360,51 @@ class McpClientResilienceTest {
 
     @ParameterizedTest
     @EnumSource(Mode.class)
-    void theCallBudgetRefusesTheCallPastItBeforeSendingNamingTheNumbers(Mode mode) throws Exception {
-        Session s = sessions.connected(mode, t -> { }, policy(ResiliencePolicy.newBuilder()
-                .budget(Budget.newBuilder().maxCallsPerSession(2).build()).build()));
-        s.client().ping();
-        s.client().ping();
-        assertThatThrownBy(() -> s.client().ping()).isInstanceOfSatisfying(McpBudgetExceededException.class, e -> {
-            assertThat(e.kind()).isEqualTo(Budget.Kind.CALLS_PER_SESSION);
-            assertThat(e.limit()).isEqualTo(2);
-            assertThat(e.actual()).isEqualTo(3);
-            assertThat(e).hasMessageContaining("ping not sent").hasMessageContaining("2 calls per session");
-        });
-        assertThatThrownBy(() -> s.client().ping()).isInstanceOf(McpBudgetExceededException.class);
-        assertThat(s.server().requests("ping")).hasSize(2);
+    void theToolCallBudgetRefusesTheToolCallPastItBeforeSendingNamingTheNumbers(Mode mode) throws Exception {
+        Session s = sessions.connected(mode, t -> t.on("tools/call", r -> Map.of("content", List.of())),
+                policy(ResiliencePolicy.newBuilder()
+                        .budget(Budget.newBuilder().maxToolCallsPerSession(2).build()).build()));
+        s.client().callTool("a", Map.of());
+        s.client().callTool("b", Map.of());
+        assertThatThrownBy(() -> s.client().callTool("c", Map.of()))
+                .isInstanceOfSatisfying(McpBudgetExceededException.class, e -> {
+                    assertThat(e.kind()).isEqualTo(Budget.Kind.TOOL_CALLS_PER_SESSION);
+                    assertThat(e.limit()).isEqualTo(2);
+                    assertThat(e.actual()).isEqualTo(3);
+                    assertThat(e).hasMessageContaining("tools/call not sent")
+                            .hasMessageContaining("2 tool calls per session");
+                });
+        assertThatThrownBy(() -> s.client().callTool("c", Map.of())).isInstanceOf(McpBudgetExceededException.class);
+        assertThat(s.server().requests("tools/call")).hasSize(2);
         assertThat(s.client().isConnected()).isTrue();
+    }
+
+    @ParameterizedTest
+    @EnumSource(Mode.class)
+    void theToolCallBudgetCountsNoPingsOrListingsAndNeverRefusesThem(Mode mode) throws Exception {
+        Session s = sessions.connected(mode, t -> t.on("tools/call", r -> Map.of("content", List.of()))
+                .on("tools/list", r -> Map.of("tools", List.of())), policy(ResiliencePolicy.newBuilder()
+                        .budget(Budget.newBuilder().maxToolCallsPerSession(1).build()).build()));
+        for (int i = 0; i < 3; i++) { // a health check's pings and a host's listings spend nothing
+            s.client().ping();
+            s.client().listTools(null, RequestOptions.DEFAULT);
+        }
+        s.client().callTool("a", Map.of());
+        assertThatThrownBy(() -> s.client().callTool("b", Map.of())).isInstanceOf(McpBudgetExceededException.class);
+        s.client().ping(); // the spent tool call budget refuses tool calls only
+        s.client().listTools(null, RequestOptions.DEFAULT);
+        assertThat(s.server().requests("ping")).hasSize(4);
+        assertThat(s.server().requests("tools/call")).hasSize(1);
+    }
+
+    @Test
+    void aPolicysMessagesNameTheServerByTheClientsServerNameWhenItHasOne() throws Exception {
+        Session s = sessions.connected(Mode.INLINE, t -> t.on("tools/call", r -> Map.of("content", List.of())),
+                b -> b.serverName("github").resilience(ResiliencePolicy.newBuilder()
+                        .budget(Budget.newBuilder().maxToolCallsPerSession(1).build()).build()));
+        s.client().callTool("a", Map.of());
+        assertThatThrownBy(() -> s.client().callTool("b", Map.of())).isInstanceOf(McpBudgetExceededException.class)
+                .hasMessageContaining("the budget of server 'github'").hasMessageNotContaining("scripted-server");
     }
 
     @Test
@@ -585,15 +616,15 @@ class McpClientResilienceTest {
                 return McpClientModernEraTest.complete(Map.of("tools", List.of()));
             });
         }, b -> b.protocolMode(ProtocolMode.MODERN).resilience(ResiliencePolicy.newBuilder()
-                .budget(Budget.newBuilder().maxCallsPerSession(3).build())
+                .budget(Budget.newBuilder().maxToolCallsPerSession(1).build())
                 .retry(RetryPolicy.newBuilder().initialBackoff(Duration.ofMillis(5)).build()).build()));
-        s.client().listTools(null, timeout(10_000)); // retried once: one call of the budget
+        s.client().listTools(null, timeout(10_000)); // retried once through the guard
         assertThat(lists).hasValue(2);
         s.client().readResource("file:///a");
-        s.client().readResource("file:///a"); // from the cache: not a call
+        s.client().readResource("file:///a"); // from the cache: not sent
         assertThat(s.server().requests("resources/read")).hasSize(1);
-        s.client().listTools(null, RequestOptions.DEFAULT);
-        assertThatThrownBy(() -> s.client().listTools(null, RequestOptions.DEFAULT))
+        s.client().callTool("echo", Map.of()); // the one tool call of the budget
+        assertThatThrownBy(() -> s.client().callTool("echo", Map.of()))
                 .isInstanceOf(McpBudgetExceededException.class);
     }
 }

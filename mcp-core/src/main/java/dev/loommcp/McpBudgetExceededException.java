@@ -5,7 +5,7 @@ import java.util.Objects;
 
 /**
  * A call went past a bound of the client's {@link Budget}: the message and {@link #kind()} name the bound,
- * {@link #limit()} and {@link #actual()} give the numbers. For {@link Budget.Kind#CALLS_PER_SESSION}, and for
+ * {@link #limit()} and {@link #actual()} give the numbers. For {@link Budget.Kind#TOOL_CALLS_PER_SESSION}, and for
  * {@link Budget.Kind#RESULT_BYTES_PER_SESSION} once the total was reached before the call, nothing was sent; for the
  * byte bounds otherwise the result arrived and was dropped. The client stays usable (within what is left).
  */
@@ -20,8 +20,8 @@ public final class McpBudgetExceededException extends McpPolicyException {
      *
      * @param message what was refused, naming the method, the bound and the numbers
      * @param kind    which bound
-     * @param limit   the bound (bytes or calls)
-     * @param actual  what the call would have made it (the result's bytes; the calls or bytes with this call)
+     * @param limit   the bound (bytes or tool calls)
+     * @param actual  what the call would have made it (the result's bytes; the tool calls or bytes with this call)
      * @throws NullPointerException if {@code kind} is {@code null}
      */
     public McpBudgetExceededException(String message, Budget.Kind kind, long limit, long actual) {
@@ -41,7 +41,7 @@ public final class McpBudgetExceededException extends McpPolicyException {
     }
 
     /**
-     * Returns the bound, in bytes or calls.
+     * Returns the bound, in bytes or tool calls.
      *
      * @return the bound
      */
@@ -51,7 +51,7 @@ public final class McpBudgetExceededException extends McpPolicyException {
 
     /**
      * Returns what the call would have made it: the result's bytes ({@link Budget.Kind#RESULT_BYTES_PER_CALL}), the
-     * calls counting this one ({@link Budget.Kind#CALLS_PER_SESSION}), the session's result bytes counting this
+     * calls counting this one ({@link Budget.Kind#TOOL_CALLS_PER_SESSION}), the session's result bytes counting this
      * result ({@link Budget.Kind#RESULT_BYTES_PER_SESSION}).
      *
      * @return the number, more than {@link #limit()} (or equal, for a call refused because the bound was reached)

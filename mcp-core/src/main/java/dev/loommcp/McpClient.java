@@ -700,7 +700,8 @@ public final class McpClient implements McpTools, McpSkillServer, McpUtilities, 
                     EventListeners.of(eventListener, addedEventListeners), outputSchemaValidation, maxListPages,
                     maxConcurrentServerRequests, keepNotifications, notificationQueueCapacity, notificationQueueBytes, listenerQueueCapacity, listenerQueueBytes,
                     protocolMode, probeTimeout, maxInputRounds, taskSupport, resultCacheEntries, resultCacheBytes,
-                    eraVerdictFile, resilience, List.copyOf(interceptors), List.copyOf(serverRequestInterceptors));
+                    eraVerdictFile, resilience, List.copyOf(interceptors), List.copyOf(serverRequestInterceptors),
+                    serverName);
         }
 
         private static long atLeastOne(long value, String what) {

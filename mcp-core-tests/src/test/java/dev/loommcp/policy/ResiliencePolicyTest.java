@@ -45,8 +45,8 @@ class ResiliencePolicyTest {
         assertThat(RateLimit.concurrent(4).callsPerSecond()).isEmpty();
         assertThat(RateLimit.concurrent(4).maxConcurrent()).hasValue(4);
 
-        Budget budget = Budget.newBuilder().maxCallsPerSession(10).build();
-        assertThat(budget.maxCallsPerSession()).hasValue(10);
+        Budget budget = Budget.newBuilder().maxToolCallsPerSession(10).build();
+        assertThat(budget.maxToolCallsPerSession()).hasValue(10);
         assertThat(budget.maxResultBytesPerCall()).isEmpty();
         assertThat(budget.maxResultBytesPerSession()).isEmpty();
     }
@@ -85,7 +85,7 @@ class ResiliencePolicyTest {
         assertThatThrownBy(() -> CircuitBreakerPolicy.newBuilder().halfOpenProbes(0))
                 .hasMessageContaining("halfOpenProbes");
 
-        assertThatThrownBy(() -> Budget.newBuilder().maxCallsPerSession(0)).hasMessageContaining("maxCallsPerSession");
+        assertThatThrownBy(() -> Budget.newBuilder().maxToolCallsPerSession(0)).hasMessageContaining("maxToolCallsPerSession");
         assertThatThrownBy(() -> Budget.newBuilder().maxResultBytesPerCall(-1))
                 .hasMessageContaining("maxResultBytesPerCall");
         assertThatThrownBy(() -> Budget.newBuilder().maxResultBytesPerSession(0))

@@ -48,9 +48,11 @@ public interface McpConnection {
     TransportInfo transport();
 
     /**
-     * Returns the transport's description of the server (the command or the endpoint's origin; never secrets).
+     * Returns the server as the user knows it: the client's {@code McpClient.Builder.serverName} when it has one (a
+     * hosted server's name in {@code McpServers}), else the transport's description of the server (the command or
+     * the endpoint's origin; never secrets). The transport's own view is {@link #transport()}.
      *
-     * @return the description
+     * @return the name or description
      */
     String server();
 

@@ -5,6 +5,7 @@ import dev.loommcp.McpInterceptorException;
 import dev.loommcp.McpVetoedException;
 import dev.loommcp.schema.Tool;
 
+import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 
@@ -62,8 +63,13 @@ public interface McpInterceptor {
     /**
      * Intercepts one request: typically calls {@link Chain#proceed} once with {@link Chain#request()} or a rewritten
      * request, and returns its response (or another). It may also return a response without calling {@code proceed}
-     * ({@link McpResponse#of}): nothing is sent and the inner interceptors do not run. Calling {@code proceed} more
-     * than once sends the request again (a retry of its own).
+     * ({@link McpResponse#of}): nothing is sent and the inner interceptors do not run, and its answer is checked as
+     * the method's result ({@link McpResponse#of(Record)}). Calling {@code proceed} more than once is allowed and
+     * sends the request again (a retry of its own; for a {@code tools/call} it repeats the tool's effect, so check
+     * {@link Chain#tool()}'s {@code idempotentHint} first). A call the interceptor makes on its own client passes
+     * this chain again: let those through (their {@link McpContext#parent()} is present), or the client refuses the
+     * eighth nested pass on one thread ({@code IllegalStateException}). Wait with {@link Chain#await}, not
+     * {@link Thread#sleep}, which hears neither the deadline nor a cancel.
      *
      * @param chain the request, its context and the rest of the chain
      * @return the response the caller gets
@@ -71,6 +77,27 @@ public interface McpInterceptor {
      * @throws InterruptedException if the calling thread is interrupted while waiting
      */
     McpResponse intercept(Chain chain) throws InterruptedException;
+
+    /**
+     * Returns {@code interceptor} with a name: the same interceptor (each call goes to it unchanged) whose
+     * {@code toString()} is {@code name}, so that an {@link McpInterceptorException} of it says
+     * {@code "the interceptor #2 (audit) failed ..."} rather than the class of a lambda. A class of the application
+     * names itself by overriding {@code toString()}.
+     *
+     * <pre>{@code
+     * builder.addInterceptor(McpInterceptor.named("audit", chain -> chain.proceed(chain.request())));
+     * }</pre>
+     *
+     * @param name        the name: not blank, no ISO control characters (it goes into messages and logs)
+     * @param interceptor the interceptor
+     * @return the named interceptor; thread-safe as {@code interceptor} is
+     * @throws NullPointerException     if an argument is {@code null}
+     * @throws IllegalArgumentException if {@code name} is blank or holds an ISO control character
+     */
+    static McpInterceptor named(String name, McpInterceptor interceptor) {
+        return new NamedInterceptor(NamedInterceptor.checkedName(name), Objects.requireNonNull(interceptor,
+                "interceptor"));
+    }
 
     /**
      * The request and the rest of the chain, as one interceptor sees them. Not thread-safe: use it on the thread the

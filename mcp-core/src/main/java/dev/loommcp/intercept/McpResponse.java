@@ -10,9 +10,10 @@ import java.util.Objects;
  * The answer to an intercepted request, as the chain passes it back out: the result object as plain JSON (as the
  * server sent it, or as an interceptor made it), and whether it came from the wire. Errors are not responses: a
  * JSON-RPC error is thrown by {@link McpInterceptor.Chain#proceed} as {@link dev.loommcp.McpRpcException}. An
- * interceptor answers without sending by returning {@link #of(Map)} or {@link #of(Object)} (for example a
- * {@link dev.loommcp.schema.CallToolResult}); the caller then gets it as if the server had sent it (a
- * {@code tools/call} result is still checked against the tool's output schema).
+ * interceptor answers without sending by returning {@link #of(Map)} or {@link #of(Record)} (for example a
+ * {@link dev.loommcp.schema.CallToolResult}); the chain checks it as the method's result (a malformed one fails with
+ * {@link dev.loommcp.McpInterceptorException} naming the interceptor), and the caller then gets it as if the server
+ * had sent it (a {@code tools/call} result is still checked against the tool's output schema).
  *
  * <p>The client implements it for the server's answers; {@link #of} for an interceptor's own. Implementations are
  * immutable and thread-safe; of a response of another implementation the client takes {@link #result()}.
@@ -23,7 +24,8 @@ public interface McpResponse {
      * Returns a response made by an interceptor: nothing is sent.
      *
      * @param result the result object as plain JSON (maps, lists, strings, numbers, booleans, {@code null} values),
-     *               for example {@code Map.of("content", List.of())}; not copied: do not change it afterwards
+     *               for example {@code Map.of("content", List.of())}; not copied: do not change it afterwards. The
+     *               chain checks it as the method's result where it receives it ({@link #of(Record)} says how)
      * @return the response
      * @throws NullPointerException if {@code result} is {@code null}
      */
@@ -34,18 +36,22 @@ public interface McpResponse {
     /**
      * Returns a response made by an interceptor from a typed result (a record of {@code dev.loommcp.schema} such as
      * {@link dev.loommcp.schema.CallToolResult} or {@link dev.loommcp.schema.GetPromptResult}), converted to plain
-     * JSON: nothing is sent.
+     * JSON: nothing is sent. A record, so that a value that is no result (a plain string) does not compile.
      *
-     * @param result the result record, or a map as {@link #of(Map)} takes it
+     * <p>The chain checks an interceptor's answer where it receives it, as the caller reads the method's result (a
+     * {@code tools/call} answer needs a {@code content} array, a {@code prompts/get} answer its {@code messages}, a
+     * {@code resources/read} answer its {@code contents}); a malformed one fails the call with
+     * {@link dev.loommcp.McpInterceptorException} naming the interceptor, its cause an
+     * {@link dev.loommcp.McpProtocolException} saying what is wrong.
+     *
+     * @param result the result record
      * @return the response
      * @throws NullPointerException     if {@code result} is {@code null}
      * @throws IllegalArgumentException if {@code result} does not convert to a JSON object
      */
-    @SuppressWarnings("unchecked")
-    static McpResponse of(Object result) {
+    static McpResponse of(Record result) {
         Objects.requireNonNull(result, "result");
-        return new AnsweredResponse(result instanceof Map<?, ?> map ? (Map<String, @Nullable Object>) map
-                : Json.toPlainObject(result));
+        return new AnsweredResponse(Json.toPlainObject(result));
     }
 
     /**

@@ -45,6 +45,32 @@ public interface ServerRequestInterceptor {
      */
     Map<String, @Nullable Object> intercept(Chain chain) throws Exception;
 
+    /**
+     * Returns {@code interceptor} with a name: the same interceptor whose {@code toString()} is {@code name}, so that
+     * an {@link dev.loommcp.McpInterceptorException} of it names it (as {@link McpInterceptor#named} does).
+     *
+     * @param name        the name: not blank, no ISO control characters (it goes into messages and logs)
+     * @param interceptor the interceptor
+     * @return the named interceptor; thread-safe as {@code interceptor} is
+     * @throws NullPointerException     if an argument is {@code null}
+     * @throws IllegalArgumentException if {@code name} is blank or holds an ISO control character
+     */
+    static ServerRequestInterceptor named(String name, ServerRequestInterceptor interceptor) {
+        String checked = NamedInterceptor.checkedName(name);
+        java.util.Objects.requireNonNull(interceptor, "interceptor");
+        return new ServerRequestInterceptor() {
+            @Override
+            public Map<String, @Nullable Object> intercept(Chain chain) throws Exception {
+                return interceptor.intercept(chain);
+            }
+
+            @Override
+            public String toString() {
+                return checked;
+            }
+        };
+    }
+
     /** The server request and the rest of the chain. Use it on the thread the interceptor was called on. */
     interface Chain {
 

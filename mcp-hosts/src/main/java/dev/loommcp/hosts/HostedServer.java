@@ -76,7 +76,15 @@ public final class HostedServer implements McpSkillServer {
     /** Circuit breaker changes not yet told to the listener, queued under the lock in the order they happened. */
     private final SerialDelivery<CircuitStateChange> undeliveredCircuit = new SerialDelivery<>();
     /** The status as of the last change: read without a lock, so that a listener may read any server's. */
-    private volatile ServerStatus published;
+    private volatile Published published;
+
+    /**
+     * A published status and the client whose breaker it shows, or {@code null} (no breaker, or not READY):
+     * {@link #status()} reads that breaker's state now rather than as its last change event delivered it. One
+     * object, so that a reader never pairs a status with another generation's client.
+     */
+    private record Published(ServerStatus status, @Nullable McpClient breaker) {
+    }
 
     // guarded by lock
     private ServerState state = ServerState.IDLE;
@@ -87,7 +95,10 @@ public final class HostedServer implements McpSkillServer {
     private int consecutiveRestarts;
     private long readySinceNanos;
     private Throwable lastError;
-    /** The state of the current client's circuit breaker as of its last change, or {@code null} (no breaker). */
+    /**
+     * The state of the current client's circuit breaker as of its last change, or {@code null} (no breaker); whether
+     * there is one ({@link #status()} reads the breaker's state now).
+     */
     private CircuitState circuit;
     /** The worker waiting out a backoff before the next start, or {@code null}: a manual restart wakes it. */
     private Thread backoffWorker;
@@ -131,27 +142,38 @@ public final class HostedServer implements McpSkillServer {
      * @return the state
      */
     public ServerState state() {
-        return published.state();
+        return published.status().state();
     }
 
     /**
-     * Returns a snapshot of the server: state, tool count, era, restarts and last failure. Takes no lock (it reads
-     * the snapshot published at the server's last change), so a {@link McpServersListener} may call it, and
-     * {@link McpServers#statuses()}, for any server at any time.
+     * Returns a snapshot of the server: state, tool count, era, restarts and last failure, as published at the
+     * server's last change, and the state of its circuit breaker now (read from its client's breaker, not as the
+     * last change event delivered it: a call refused with {@code McpCircuitOpenException} shows {@code OPEN} at
+     * once). Takes no lock of the registry (only the breaker's own, briefly), so a {@link McpServersListener} may
+     * call it, and {@link McpServers#statuses()}, for any server at any time.
      *
      * @return the status
      */
     public ServerStatus status() {
-        return published;
+        Published p = published;
+        ServerStatus s = p.status();
+        McpClient c = p.breaker();
+        if (c == null || s.circuit() == null) {
+            return s;
+        }
+        CircuitState now = c.circuitState().orElse(null); // the breaker as calls see it now (its own short lock)
+        return now == null || now == s.circuit() ? s : new ServerStatus(s.name(), s.transport(), s.state(),
+                s.toolCount(), s.era(), s.restarts(), s.lastError(), s.lastExit(), now);
     }
 
     /** Under the lock: publishes the status as it is now. */
     private void publish() {
         List<Tool> tools = toolList.tools();
-        published = new ServerStatus(config.name(), config.transport(), state,
+        ServerStatus status = new ServerStatus(config.name(), config.transport(), state,
                 state == ServerState.READY && tools != null ? tools.size() : -1, era, restarts,
                 lastError == null ? null : describe(lastError), ProcessExit.of(lastError),
                 state == ServerState.READY ? circuit : null);
+        published = new Published(status, status.circuit() != null ? client : null);
     }
 
     /**

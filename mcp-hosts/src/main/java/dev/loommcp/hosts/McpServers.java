@@ -146,8 +146,9 @@ public final class McpServers implements AutoCloseable {
     }
 
     /**
-     * Returns a snapshot of every server, in order. Takes no lock and never waits (each server's status is the one
-     * published at its last change), so a {@link McpServersListener} may call it.
+     * Returns a snapshot of every server, in order. Takes no lock of the registry and never waits (each server's
+     * status is the one published at its last change, with its circuit breaker's state as the client knows it now:
+     * {@link HostedServer#status()}), so a {@link McpServersListener} may call it.
      *
      * @return the statuses
      */
@@ -733,9 +734,9 @@ public final class McpServers implements AutoCloseable {
          * Adds an interceptor of the requests every hosted server's client sends (see
          * {@link McpInterceptor}), at every start and restart. The registry's interceptors are the outermost, in the
          * order added; interceptors the {@link #clientCustomizer clientCustomizer} adds for one server run inside
-         * them. {@link McpInterceptor.Chain#connection()} tells the servers apart
-         * ({@code connection().server()}; the registry's name for the server is the client's
-         * {@code serverName()}). The same instance serves every server: it must be thread-safe. Default none.
+         * them. {@link McpInterceptor.Chain#connection()} tells the servers apart: {@code connection().server()} is
+         * the registry's name for the server (the client's {@code serverName()}). The same instance serves every
+         * server: it must be thread-safe. Default none.
          *
          * @param interceptor the interceptor
          * @return this builder

@@ -21,9 +21,10 @@ import org.jspecify.annotations.Nullable;
  * @param lastExit  how its process ended when its last failure was a stdio process's exit (exit code, signal,
  *                  stderr tail), else {@code null}
  * @param circuit   the state of the circuit breaker of its current connection
- *                  ({@link McpServers.Builder#resilience(dev.loommcp.policy.ResiliencePolicy)}), as of its last
- *                  change; {@code null} when its policy has no breaker or it is not {@link ServerState#READY}. An open
- *                  breaker whose open duration has passed shows {@code OPEN} until the next call half-opens it.
+ *                  ({@link McpServers.Builder#resilience(dev.loommcp.policy.ResiliencePolicy)}) as the client
+ *                  knows it when the status is read (a call just refused by the open breaker shows {@code OPEN}, an
+ *                  open breaker whose open duration has passed shows {@code HALF_OPEN}); {@code null} when its policy
+ *                  has no breaker or it is not {@link ServerState#READY}
  */
 public record ServerStatus(String name, String transport, ServerState state, int toolCount, @Nullable Era era,
                            int restarts, @Nullable String lastError, @Nullable ProcessExit lastExit,

@@ -115,6 +115,45 @@ class McpServersResilienceTest {
         }
     }
 
+    /** One server whose tool calls fail, with a breaker that opens at the first failure for {@code open}. */
+    private static McpServers failingServerWithABreaker(String name, Duration open) {
+        AtomicBoolean down = new AtomicBoolean(true);
+        return McpServers.newBuilder().closeTimeout(Duration.ofSeconds(5)).transports(config -> server(down))
+                .add(StdioServerConfig.of(name, "never-run"))
+                .resilience(ResiliencePolicy.newBuilder().circuitBreaker(CircuitBreakerPolicy
+                        .of(1, Duration.ofSeconds(30), open)).build())
+                .build();
+    }
+
+    @Test
+    void theBreakersMessagesNameTheServerByItsRegistryNameNotTheTransport() throws Exception {
+        try (McpServers servers = failingServerWithABreaker("ev", Duration.ofSeconds(30))) {
+            servers.startAll();
+            assertThatThrownBy(() -> servers.callTool("ev__echo", Map.of()))
+                    .isInstanceOf(McpTransportException.class);
+            assertThatThrownBy(() -> servers.callTool("ev__echo", Map.of()))
+                    .isInstanceOf(McpCircuitOpenException.class)
+                    .hasMessageContaining("the circuit breaker of server 'ev' is open")
+                    .hasMessageNotContaining("scripted-server"); // the transport's description
+        }
+    }
+
+    @Test
+    void theStatusShowsTheBreakerAsTheClientKnowsItNowNotAsTheLastEventDeliveredIt() throws Exception {
+        try (McpServers servers = failingServerWithABreaker("alpha", Duration.ofMillis(300))) {
+            servers.startAll();
+            assertThatThrownBy(() -> servers.callTool("alpha__echo", Map.of()))
+                    .isInstanceOf(McpTransportException.class);
+            // the call that opened it has returned: the status says so at once, with no event delivered yet
+            assertThat(servers.server("alpha").status().circuit()).isEqualTo(CircuitState.OPEN);
+            assertThat(servers.statuses()).extracting(ServerStatus::circuit).containsExactly(CircuitState.OPEN);
+            // no call comes: once the open duration passed, the breaker lets a probe through, and the status says so
+            await().atMost(Duration.ofSeconds(10)).until(() -> servers.server("alpha").status().circuit()
+                    == CircuitState.HALF_OPEN);
+            assertThat(servers.server("alpha").state()).isEqualTo(ServerState.READY);
+        }
+    }
+
     @Test
     void aServersOwnPolicyMustNameAServerOfTheRegistry() {
         McpServers.Builder b = McpServers.newBuilder().add(StdioServerConfig.of("alpha", "never-run"))

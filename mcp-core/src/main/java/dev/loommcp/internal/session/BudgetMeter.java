@@ -21,7 +21,7 @@ final class BudgetMeter {
 
     BudgetMeter(Budget budget, String server) {
         this.server = server;
-        this.maxCalls = budget.maxCallsPerSession().orElse(0);
+        this.maxCalls = budget.maxToolCallsPerSession().orElse(0);
         this.maxBytesPerCall = budget.maxResultBytesPerCall().orElse(0);
         this.maxBytesPerSession = budget.maxResultBytesPerSession().orElse(0);
     }
@@ -40,20 +40,25 @@ final class BudgetMeter {
                         Budget.Kind.RESULT_BYTES_PER_SESSION, maxBytesPerSession, used);
             }
         }
-        if (maxCalls > 0) {
+        if (maxCalls > 0 && counts(method)) {
             long n = calls.incrementAndGet();
             if (n > maxCalls) {
                 calls.decrementAndGet();
                 throw new McpBudgetExceededException(method + " not sent: the budget of " + server + " of "
-                        + maxCalls + " calls per session is spent (this would be call " + n + ")",
-                        Budget.Kind.CALLS_PER_SESSION, maxCalls, n);
+                        + maxCalls + " tool calls per session is spent (this would be tool call " + n + ")",
+                        Budget.Kind.TOOL_CALLS_PER_SESSION, maxCalls, n);
             }
         }
     }
 
+    /** Whether the call bound counts {@code method}: tool calls only ({@link Budget#maxToolCallsPerSession()}). */
+    private static boolean counts(String method) {
+        return "tools/call".equals(method);
+    }
+
     /** Uncounts a call admitted by {@link #admit} that was never sent (no rate permit in time). */
-    void refund() {
-        if (maxCalls > 0) {
+    void refund(String method) {
+        if (maxCalls > 0 && counts(method)) {
             calls.decrementAndGet();
         }
     }

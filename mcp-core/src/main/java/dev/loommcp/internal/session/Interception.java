@@ -61,9 +61,19 @@ final class Interception {
         Object send(OutgoingRequest request, Step step) throws InterruptedException;
     }
 
+    /**
+     * How deep calls of this client may nest through its chain on one thread (an interceptor whose nested call of
+     * its own client runs the chain again, and so on): a guard against an interceptor that calls its client for every
+     * request, which would recurse until the stack overflows. Two levels are common (an interceptor that lists tools
+     * before a call), eight are plenty.
+     */
+    static final int MAX_NESTING = 8;
+
     private final McpInterceptor[] interceptors;
     private final McpConnection connection;
     private final ToolCatalog tools;
+    /** This client's chain runs on this thread how many times, one inside another ({@link #MAX_NESTING}). */
+    private final ThreadLocal<int[]> nesting = ThreadLocal.withInitial(() -> new int[1]);
 
     private Interception(McpInterceptor[] interceptors, McpConnection connection, ToolCatalog tools) {
         this.interceptors = interceptors;
@@ -92,14 +102,26 @@ final class Interception {
      */
     Object run(String method, Map<String, Object> params, RequestOptions options, Scope<?, ?> scope, Deadline start,
                Consumer<RequestId> onSent, WireStep wire) throws InterruptedException {
-        OutgoingRequest untouched = OutgoingRequest.of(method, params, options);
-        Step first = new Step(this, 0, untouched, untouched, params, scope, start, onSent, wire);
-        McpResponse response = first.proceed(first.request);
-        return ServerResponse.rawOf(response);
+        int[] depth = nesting.get();
+        if (depth[0] >= MAX_NESTING) {
+            throw new IllegalStateException(method + " not sent: the interceptor chain of " + connection.server()
+                    + " was entered " + MAX_NESTING + " times on this thread, one call inside another: an interceptor"
+                    + " calls its own client for each request it intercepts (let it pass the requests it makes"
+                    + " itself, for example those whose McpContext.parent() is present)");
+        }
+        depth[0]++;
+        try {
+            OutgoingRequest untouched = OutgoingRequest.of(method, params, options);
+            Step first = new Step(this, 0, untouched, untouched, params, scope, start, onSent, wire);
+            McpResponse response = first.proceed(first.request);
+            return ServerResponse.rawOf(response);
+        } finally {
+            depth[0]--;
+        }
     }
 
-    private static RuntimeException failed(String method, McpInterceptor interceptor, Throwable failure) {
-        return new McpInterceptorException(method, interceptor, failure);
+    private static RuntimeException failed(String method, int index, McpInterceptor interceptor, Throwable failure) {
+        return new McpInterceptorException(method, index + 1, interceptor, failure);
     }
 
     /** One position in the chain of one request. */
@@ -117,6 +139,8 @@ final class Interception {
         private final WireStep wire;
         /** What the last {@link #proceed} threw: it passes the interceptor that called it unchanged. */
         private Throwable passed;
+        /** What the last {@link #proceed} returned: a response other than it is the interceptor's own answer. */
+        private McpResponse returned;
 
         Step(Interception chain, int index, OutgoingRequest request, OutgoingRequest untouched,
              Map<String, Object> original, Scope<?, ?> scope, Deadline start, Consumer<RequestId> onSent,
@@ -170,7 +194,9 @@ final class Interception {
                         + " became " + next.method());
             }
             try {
-                return proceedUnchecked(next);
+                McpResponse response = proceedUnchecked(next);
+                returned = response;
+                return response;
             } catch (RuntimeException | InterruptedException | Error e) {
                 passed = e;
                 throw e;
@@ -193,12 +219,19 @@ final class Interception {
                 if (e == inner.passed) {
                     throw e; // the rest of the chain failed, not this interceptor: passed on unchanged
                 }
-                throw failed(next.method(), interceptor, e);
+                throw failed(next.method(), index, interceptor, e);
             } catch (Exception e) { // a checked exception smuggled out (sneaky throws)
-                throw failed(next.method(), interceptor, e);
+                throw failed(next.method(), index, interceptor, e);
             }
             if (response == null) {
-                throw failed(next.method(), interceptor, new NullPointerException("intercept returned null"));
+                throw failed(next.method(), index, interceptor, new NullPointerException("intercept returned null"));
+            }
+            if (response != inner.returned && !(response instanceof ServerResponse)) {
+                try { // its own answer: checked here, so that a bad one is known as this interceptor's
+                    LocalAnswers.check(next.method(), response);
+                } catch (RuntimeException e) {
+                    throw failed(next.method(), index, interceptor, e);
+                }
             }
             return response;
         }

@@ -87,7 +87,7 @@ final class Resilience implements CallGuard {
                     try {
                         rate.acquire(waits);
                     } catch (RuntimeException | InterruptedException e) {
-                        refused(ticket, attempts, e, last);
+                        refused(method, ticket, attempts, e, last);
                         throw e;
                     }
                 }
@@ -144,12 +144,12 @@ final class Resilience implements CallGuard {
     }
 
     /** An admitted attempt that got no rate permit: nothing was sent, so it decides nothing and is not counted. */
-    private void refused(Breaker.Ticket ticket, int attempts, Throwable why, Throwable last) {
+    private void refused(String method, Breaker.Ticket ticket, int attempts, Throwable why, Throwable last) {
         if (ticket != null) {
             breaker.record(ticket, Breaker.Outcome.NEUTRAL, null);
         }
         if (attempts == 1 && budget != null) {
-            budget.refund();
+            budget.refund(method);
         }
         if (last != null) {
             why.addSuppressed(last);

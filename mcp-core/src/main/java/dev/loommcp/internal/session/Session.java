@@ -138,7 +138,7 @@ public final class Session {
         this.inputRounds = new InputRounds(handlers, config.maxInputRounds(), transport::describe);
         Interception interception = Interception.of(config.interceptors(), connection, tools);
         HeaderRoutedCalls headerRouting = new HeaderRoutedCalls(tools, config.maxListPages(), this::request);
-        this.resilience = Resilience.of(config.resilience(), transport.describe(), tools::isIdempotent,
+        this.resilience = Resilience.of(config.resilience(), serverLabel(), tools::isIdempotent,
                 life::isClosed, this::circuitChanged);
         CallGuard guard = resilience; // the seam of both wire paths (null: no policy, nothing in the way)
         this.modern = new ModernRequests(envelope, cache, inputRounds, calls, headerRouting,
@@ -429,12 +429,21 @@ public final class Session {
         McpClientListener listener = config.listener();
         events.dispatch(() -> {
             LOG.log(change.state() == CircuitState.OPEN ? System.Logger.Level.INFO : System.Logger.Level.DEBUG,
-                    () -> "the circuit breaker of " + transport.describe() + " went from " + change.previous()
+                    () -> "the circuit breaker of " + serverLabel() + " went from " + change.previous()
                             + " to " + change.state());
             if (listener != null) {
                 listener.onCircuitStateChanged(change);
             }
         }, EventLoop.SMALL_EVENT_BYTES);
+    }
+
+    /**
+     * The server as the user knows it, for the messages of the policies: {@code server 'name'} when the builder gave
+     * it a name (a hosted server's key), else the transport's description (the command or the endpoint).
+     */
+    private String serverLabel() {
+        String name = config.serverName();
+        return name != null ? "server '" + name + "'" : transport.describe();
     }
 
     /** Runs a call on a new virtual thread with a cancellable future: {@link AsyncCalls#start}. */
@@ -484,7 +493,8 @@ public final class Session {
 
         @Override
         public String server() {
-            return transport.describe();
+            String name = config.serverName();
+            return name != null ? name : transport.describe();
         }
 
         @Override

@@ -140,6 +140,7 @@ class PolicyExamplesTest {
         // the caller cancels while the person thinks: the call stops waiting
         person.asked.clear(); // the unanswered question of the call that timed out (before the next call asks)
         CancellationToken token = CancellationToken.create();
+        person.asked.clear(); // the unanswered question of the timed-out call; before the next call can ask its own
         CompletableFuture<CallToolResult> cancelled = s.client().callToolAsync("drop-table", Map.of(),
                 RequestOptions.newBuilder().token(token).timeout(Duration.ofMinutes(5)).build());
         CompletableFuture<Boolean> question = person.nextQuestion();

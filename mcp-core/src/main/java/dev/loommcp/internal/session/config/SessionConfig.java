@@ -50,6 +50,8 @@ import java.util.Map;
  * @param resilience                  the rate limit, circuit breaker, budget and retry of the client's requests
  * @param interceptors                the interceptors of outgoing requests, outermost first (empty: none)
  * @param serverRequestInterceptors   the interceptors of server requests, outermost first (empty: none)
+ * @param serverName                  the name the user gave the server ({@code McpClient.Builder.serverName}), or
+ *                                    {@code null}: messages of the policies and interceptors name the server by it
  */
 public record SessionConfig(
         McpTransport transport,
@@ -80,7 +82,8 @@ public record SessionConfig(
         EraVerdictFile eraVerdictFile,
         dev.loommcp.policy.ResiliencePolicy resilience,
         java.util.List<dev.loommcp.intercept.McpInterceptor> interceptors,
-        java.util.List<dev.loommcp.intercept.ServerRequestInterceptor> serverRequestInterceptors) {
+        java.util.List<dev.loommcp.intercept.ServerRequestInterceptor> serverRequestInterceptors,
+        String serverName) {
 
     /**
      * Returns the capabilities the client declares: {@code elicitation}, {@code sampling} and {@code roots} only when

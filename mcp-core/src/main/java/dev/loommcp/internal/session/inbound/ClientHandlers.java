@@ -159,6 +159,10 @@ public final class ClientHandlers {
         private Throwable passed;
         /** The answer the handler gave (checked), to know an answer an interceptor made. */
         private Object handlerAnswer;
+        /** What the last {@link #proceed} returned: an interceptor that returns another answer made it. */
+        private Object returned;
+        /** The index of the interceptor that made the answer {@link #proceed} returned, or -1 (the handler's). */
+        private int madeBy = -1;
 
         IncomingStep(ClientHandlers owner, int index, ServerRequest request, Map<String, Object> original,
                      Prepared prepared) {
@@ -172,7 +176,15 @@ public final class ClientHandlers {
         /** Runs the chain from the outermost interceptor; an answer an interceptor made is checked as a handler's. */
         Object run() throws Exception {
             Map<String, Object> answer = proceed(request);
-            return answer == handlerAnswer ? answer : owner.checkAnswer(request.method(), paramsOf(request), answer);
+            if (answer == handlerAnswer || madeBy < 0) {
+                return answer;
+            }
+            try {
+                return owner.checkAnswer(request.method(), paramsOf(request), answer);
+            } catch (InvalidAnswerException e) { // known as the answer of the interceptor that made it
+                throw new McpInterceptorException(request.method(), madeBy + 1, owner.interceptors[madeBy],
+                        new McpProtocolException(e.getMessage()));
+            }
         }
 
         @Override
@@ -204,9 +216,13 @@ public final class ClientHandlers {
                     Prepared p = params == original ? prepared : owner.prepare(next.method(), params);
                     Map<String, Object> answer = (Map<String, Object>) p.answer();
                     handlerAnswer = answer;
+                    returned = answer;
+                    madeBy = -1;
                     return answer;
                 }
-                return intercept(next);
+                Map<String, Object> answer = intercept(next);
+                returned = answer;
+                return answer;
             } catch (Exception | Error e) {
                 passed = e;
                 throw e;
@@ -225,15 +241,16 @@ public final class ClientHandlers {
                 if (e == inner.passed) {
                     throw e; // the handler (or an inner interceptor's proceed) failed: passed on unchanged
                 }
-                throw new McpInterceptorException(next.method(), interceptor, e);
+                throw new McpInterceptorException(next.method(), index + 1, interceptor, e);
             }
             if (answer == null) {
-                throw new McpInterceptorException(next.method(), interceptor,
+                throw new McpInterceptorException(next.method(), index + 1, interceptor,
                         new NullPointerException("intercept returned null"));
             }
             if (answer == inner.handlerAnswer) {
                 handlerAnswer = answer;
             }
+            madeBy = answer == inner.returned ? inner.madeBy : index;
             return answer;
         }
 
