@@ -73,8 +73,9 @@ final class ClientSpans implements McpInterceptor {
         if (task != null && !Span.fromContext(parent).getSpanContext().isValid()) {
             parent = task.parent(); // a poll on a thread of the engine: the call's caller's context
         }
+        Attributes attributes = metric.build(); // the span's and, unless the call fails, the histogram's
         SpanBuilder builder = tracer.spanBuilder(spanName(method, tool, prompt, uri)).setParent(parent)
-                .setSpanKind(SpanKind.CLIENT).setAllAttributes(metric.build());
+                .setSpanKind(SpanKind.CLIENT).setAllAttributes(attributes);
         uri.ifPresent(u -> builder.setAttribute(Conventions.MCP_RESOURCE_URI, u));
         connection.sessionId().ifPresent(id -> builder.setAttribute(Conventions.MCP_SESSION_ID, id));
         if (task != null) {
@@ -93,7 +94,7 @@ final class ClientSpans implements McpInterceptor {
                 failed = Outcome.toolError();
             }
             if (tool.isPresent()) {
-                rememberTask(response, new TaskOrigin(span.getSpanContext(), parent));
+                rememberTask(response, span, parent);
             }
             if (config.captureResults && tool.isPresent()) {
                 span.setAttribute(Conventions.GEN_AI_TOOL_CALL_RESULT, PlainJson.write(response.result()));
@@ -109,9 +110,10 @@ final class ClientSpans implements McpInterceptor {
             if (failed != null) {
                 failed.applyTo(span);
                 failed.putInto(metric);
+                attributes = metric.build();
             }
             span.end();
-            duration.record(seconds, metric.build(), parent);
+            duration.record(seconds, attributes, parent);
         }
     }
 
@@ -175,7 +177,7 @@ final class ClientSpans implements McpInterceptor {
      * Keeps the span context of a call that the server answered with a task: the 2026 tasks extension's flat
      * {@code {resultType: "task", taskId, ...}} or the 2025-11-25 {@code {task: {taskId, ...}}}.
      */
-    private void rememberTask(McpResponse response, TaskOrigin origin) {
+    private void rememberTask(McpResponse response, Span span, Context parent) {
         if (!response.fromServer()) {
             return;
         }
@@ -187,7 +189,7 @@ final class ClientSpans implements McpInterceptor {
         }
         tasksLock.lock();
         try {
-            taskSpans.putIfAbsent(id, origin);
+            taskSpans.putIfAbsent(id, new TaskOrigin(span.getSpanContext(), parent)); // only for a task
         } finally {
             tasksLock.unlock();
         }
