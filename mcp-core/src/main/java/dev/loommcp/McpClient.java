@@ -1222,27 +1222,27 @@ public final class McpClient implements McpTools, McpSkillServer, McpUtilities, 
     @Override
     public ListResourcesResult listResources(@Nullable String cursor,
                                              RequestOptions options) throws InterruptedException {
-        return Json.convert(paging.page("resources/list", cursor, options), ListResourcesResult.class,
-                "resources/list result");
+        return paging.onePage("resources/list", "resources", cursor, options, ListResourcesResult.class,
+                Resource.class, (items, e) -> new ListResourcesResult(items, e.nextCursor(), e.meta()));
     }
 
     @Override
     public List<Resource> listAllResources(RequestOptions options) throws InterruptedException {
-        return paging.all("resources/list", "resources", ListResourcesResult.class, ListResourcesResult::resources,
-                options);
+        return paging.all("resources/list", "resources", ListResourcesResult.class, Resource.class, options);
     }
 
     @Override
     public ListResourceTemplatesResult listResourceTemplates(@Nullable String cursor,
                                                              RequestOptions options) throws InterruptedException {
-        return Json.convert(paging.page("resources/templates/list", cursor, options),
-                ListResourceTemplatesResult.class, "resources/templates/list result");
+        return paging.onePage("resources/templates/list", "resourceTemplates", cursor, options,
+                ListResourceTemplatesResult.class, ResourceTemplate.class,
+                (items, e) -> new ListResourceTemplatesResult(items, e.nextCursor(), e.meta()));
     }
 
     @Override
     public List<ResourceTemplate> listAllResourceTemplates(RequestOptions options) throws InterruptedException {
         return paging.all("resources/templates/list", "resourceTemplates", ListResourceTemplatesResult.class,
-                ListResourceTemplatesResult::resourceTemplates, options);
+                ResourceTemplate.class, options);
     }
 
     @Override
@@ -1264,13 +1264,13 @@ public final class McpClient implements McpTools, McpSkillServer, McpUtilities, 
 
     @Override
     public ListPromptsResult listPrompts(@Nullable String cursor, RequestOptions options) throws InterruptedException {
-        return Json.convert(paging.page("prompts/list", cursor, options), ListPromptsResult.class,
-                "prompts/list result");
+        return paging.onePage("prompts/list", "prompts", cursor, options, ListPromptsResult.class, Prompt.class,
+                (items, e) -> new ListPromptsResult(items, e.nextCursor(), e.meta()));
     }
 
     @Override
     public List<Prompt> listAllPrompts(RequestOptions options) throws InterruptedException {
-        return paging.all("prompts/list", "prompts", ListPromptsResult.class, ListPromptsResult::prompts, options);
+        return paging.all("prompts/list", "prompts", ListPromptsResult.class, Prompt.class, options);
     }
 
     @Override

@@ -16,6 +16,12 @@ import org.jspecify.annotations.Nullable;
  * {@link RequestOptions#DEFAULT}; each honours its deadline, token and the thread's interrupt and throws the
  * {@link McpException} family as {@link McpTools} describes. Null arguments follow the package's null policy
  * ({@code dev.loommcp}).
+ *
+ * <p>Listings keep what they can use: a malformed entry of a list result (a prompt whose fields do not have the MCP
+ * schema's types, one without a name, a value that is not an object) is left out with one {@code WARNING} on the
+ * {@code dev.loommcp.client} logger naming the method, the entry's index and what was wrong (never its content),
+ * and the other entries are returned. A result whose envelope is malformed (the array missing or not an array, a
+ * {@code nextCursor} that is not a string in a complete listing) fails with {@link McpProtocolException}.
  */
 public interface McpPrompts {
 

@@ -9,6 +9,7 @@ import dev.loommcp.McpUnsupportedInEraException;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.Deadline;
 import dev.loommcp.internal.json.Json;
+import dev.loommcp.internal.json.ListEntries;
 import dev.loommcp.schema.CallToolResult;
 import dev.loommcp.spi.TaskAugmentation;
 import dev.loommcp.spi.TaskChannel;
@@ -194,13 +195,15 @@ public final class McpTasks {
     }
 
     /**
-     * Lists the server's tasks ({@code tasks/list}, legacy era only, every page).
+     * Lists the server's tasks ({@code tasks/list}, legacy era only, every page). A malformed task is left out
+     * with one WARNING naming its index and what was wrong; the other tasks are listed.
      *
      * @param options deadline and token of the whole listing
      * @return the tasks as the server describes them
      * @throws InterruptedException         if the calling thread is interrupted
      * @throws McpUnsupportedInEraException in the modern era (the extension has no {@code tasks/list})
-     * @throws McpException                 if a request fails
+     * @throws McpException                 if a request fails, or a page has no {@code tasks} array
+     *                                      ({@link McpProtocolException})
      */
     public List<TaskSnapshot> list(RequestOptions options) throws InterruptedException {
         Objects.requireNonNull(options, "options");
@@ -216,16 +219,12 @@ public final class McpTasks {
         do {
             Map<String, Object> raw = TaskRequests.send(ch, "tasks/list", cursor == null ? Map.of()
                     : TaskWire.params("cursor", cursor), whole);
-            Object tasks = raw == null ? null : raw.get("tasks");
-            if (!(tasks instanceof List<?> list)) {
+            if (raw == null || !(raw.get("tasks") instanceof List)) {
                 throw new McpProtocolException("tasks/list result has no tasks array");
             }
-            for (Object t : list) {
-                if (!(t instanceof Map<?, ?> m)) {
-                    throw new McpProtocolException("tasks/list result holds a task that is not an object");
-                }
-                all.add(TaskWire.parse(TaskWire.cast(m), Era.LEGACY, null, "tasks/list entry"));
-            }
+            // a malformed task is left out with a WARNING naming its index; the others are listed
+            all.addAll(ListEntries.decode(raw, "tasks/list", "tasks",
+                    (t, what) -> TaskWire.parse(TaskWire.cast((Map<?, ?>) t), Era.LEGACY, null, what)).items());
             Object next = raw.get("nextCursor");
             cursor = next instanceof String s && !s.isEmpty() ? s : null;
             if (cursor != null && !cursors.add(cursor)) {

@@ -211,9 +211,21 @@ class LegacyTasksTest {
         server.listPages = List.of(Map.of("tasks", List.of()), Map.of("tasks", List.of(), "nextCursor", "1"));
         assertThatThrownBy(() -> tasks.list(TEN_S)).isInstanceOf(dev.loommcp.McpProtocolException.class)
                 .hasMessageContaining("repeated the cursor 1");
-        server.listPages = List.of(Map.of("tasks", List.of("not an object")));
+        server.listPages = List.of(Map.of("tasks", "not an array"));
         assertThatThrownBy(() -> tasks.list(TEN_S)).isInstanceOf(dev.loommcp.McpProtocolException.class)
-                .hasMessageContaining("not an object");
+                .hasMessageContaining("no tasks array");
+    }
+
+    /** Break test 40, finding 1: one malformed task costs the listing that task only (logged, never fatal). */
+    @Test
+    void aMalformedTaskIsLeftOutAndTheOthersAreListed() throws Exception {
+        tasks.support().bind(server);
+        server.listPages = List.of(
+                Map.of("tasks", List.of(Map.of("taskId", "a", "status", "working"), "not an object")),
+                Map.of("tasks", List.of(Map.of("taskId", "", "status", "completed"),
+                        Map.of("taskId", "c", "status", "cancelled"))));
+        // the WARNING naming each entry left out is ListEntries' (McpClientListEntriesTest checks its text)
+        assertThat(tasks.list(TEN_S)).extracting(TaskSnapshot::taskId).containsExactly("a", "c");
     }
 
     @Test

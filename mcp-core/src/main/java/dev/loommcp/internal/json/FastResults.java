@@ -137,6 +137,19 @@ public final class FastResults {
         return new ListToolsResult(tools, (String) m.get("nextCursor"), (Map<String, Object>) m.get("_meta"));
     }
 
+    /**
+     * Converts one entry of a {@code tools/list} result (a listing decodes its entries one by one, so that a
+     * malformed one is left out alone: {@link ListEntries}).
+     *
+     * @param raw  the entry as plain JSON values
+     * @param what what is converted, for error messages
+     * @return the record
+     * @throws dev.loommcp.McpProtocolException when the value does not have the record's shape
+     */
+    public static Tool tool(Object raw, String what) {
+        return fastOr(raw, FastResults::tool, Tool.class, what);
+    }
+
     @SuppressWarnings("unchecked")
     private static Tool tool(Map<?, ?> t) {
         if (!(t.get("name") instanceof String name) || t.get("icons") != null

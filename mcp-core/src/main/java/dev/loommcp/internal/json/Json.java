@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.StreamReadFeature;
+import tools.jackson.core.exc.StreamConstraintsException;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -71,6 +72,28 @@ public final class Json {
         var loc = e.getLocation();
         String where = loc == null ? "" : "at line " + loc.getLineNr() + ", column " + loc.getColumnNr() + " ";
         return where + "(" + e.getClass().getSimpleName() + ")";
+    }
+
+    /**
+     * Says why a wire text could not be read, without quoting it: {@code "not valid JSON"} and
+     * {@link #parseProblem}, or, for a text that breaks a read limit of the parser
+     * ({@link tools.jackson.core.StreamReadConstraints}: nested deeper than 500 levels, a string or number too long),
+     * which limit, in Jackson's words (they name the limit and the value that broke it, never the text).
+     *
+     * @param e    the exception
+     * @param what what was read, with a trailing space ({@code "the result "}), or {@code ""} for the message
+     * @return for example {@code "not valid JSON: the result at line 1, column 17 (StreamReadException)"} or
+     *         {@code "JSON over a read limit of the parser at line 1, column 502: Document nesting depth (501)
+     *         exceeds the maximum allowed (500, from `StreamReadConstraints.getMaxNestingDepth()`)"}
+     */
+    public static String unreadable(JacksonException e, String what) {
+        if (e instanceof StreamConstraintsException) {
+            var loc = e.getLocation();
+            return "JSON over a read limit of the parser" + (what.isEmpty() ? "" : ": " + what.stripTrailing())
+                    + (loc == null ? "" : " at line " + loc.getLineNr() + ", column " + loc.getColumnNr()) + ": "
+                    + e.getOriginalMessage();
+        }
+        return "not valid JSON" + (what.isEmpty() ? " " : ": " + what) + parseProblem(e);
     }
 
     /**

@@ -36,7 +36,10 @@ public final class JsonRpcCodec {
     /**
      * For input that {@link #decode(byte[], int, int)} refused: the id of the request it answers, when it is one JSON
      * object without {@code "method"} whose {@code "id"} is a string or an integer (so the failure can go to the
-     * call that waits for it). Only for the failure path: it parses the text again.
+     * call that waits for it). Only for the failure path: it streams over the text again, reading the top-level
+     * names only and skipping their values, without the read limits of the codec (a text refused for its nesting
+     * depth or the length of a string still names its request; the text is bounded by the transport's message
+     * limit).
      *
      * @param bytes  UTF-8 JSON
      * @param offset where it starts
@@ -44,15 +47,25 @@ public final class JsonRpcCodec {
      * @return the id, or {@code null} when there is none to name (not JSON, a batch, a request, no usable id)
      */
     public static RequestId malformedResponseId(byte[] bytes, int offset, int length) {
-        try (JsonParser p = JsonStreams.FACTORY.createParser(JsonStreams.READ, bytes, offset, length)) {
-            JsonToken first = p.nextToken();
-            if (first != JsonToken.START_OBJECT || !(readEnvelope(p, first, null, 0) instanceof Map<?, ?> m)
-                    || m.containsKey("method")) {
+        try (JsonParser p = JsonStreams.SCAN.createParser(JsonStreams.READ, bytes, offset, length)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
                 return null;
             }
-            Object id = m.get("id");
-            return id instanceof Double || id instanceof Float ? null : Ids.exactId(id);
-        } catch (RuntimeException e) { // JacksonException, McpProtocolException: nothing to name
+            RequestId id = null;
+            for (String name = p.nextName(); name != null; name = p.nextName()) {
+                JsonToken v = p.nextToken();
+                if (name.equals("method")) {
+                    return null; // a request or notification answers nothing
+                }
+                if (name.equals("id")) {
+                    id = v == JsonToken.VALUE_STRING ? RequestId.of(p.getString())
+                            : v == JsonToken.VALUE_NUMBER_INT ? Ids.exactId(p.getNumberValue()) : null;
+                } else {
+                    p.skipChildren();
+                }
+            }
+            return id;
+        } catch (RuntimeException e) { // JacksonException: a text that is not JSON names nothing
             return null;
         }
     }
@@ -86,7 +99,7 @@ public final class JsonRpcCodec {
                         + p.currentLocation().getLineNr() + ", column " + p.currentLocation().getColumnNr());
             }
         } catch (JacksonException e) {
-            throw new McpProtocolException("not valid JSON " + Json.parseProblem(e));
+            throw new McpProtocolException(Json.unreadable(e, ""));
         }
         return decodeTree(tree);
     }
@@ -355,7 +368,7 @@ public final class JsonRpcCodec {
             }
             return result;
         } catch (JacksonException e) {
-            throw new McpProtocolException("not valid JSON: the result " + Json.parseProblem(e));
+            throw new McpProtocolException(Json.unreadable(e, "the result "));
         }
     }
 

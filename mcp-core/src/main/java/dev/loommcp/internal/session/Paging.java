@@ -5,6 +5,7 @@ import dev.loommcp.RequestOptions;
 import dev.loommcp.internal.json.FastResults;
 import dev.loommcp.internal.json.Json;
 import dev.loommcp.internal.json.JsonRpcCodec;
+import dev.loommcp.internal.json.ListEntries;
 import dev.loommcp.internal.session.tools.ToolCatalog;
 import dev.loommcp.schema.ListToolsResult;
 import dev.loommcp.schema.Tool;
@@ -14,7 +15,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.BiFunction;
-import java.util.function.Function;
 import dev.loommcp.McpClient;
 
 /**
@@ -150,21 +150,68 @@ public final class Paging {
      *
      * @param method  the list method
      * @param key     the key of the items' array
-     * @param type    the type of a page's result
-     * @param items   the items of a decoded page
+     * @param type     the type of a page's result (its envelope is checked)
+     * @param itemType the type of an item; a malformed item is left out with a WARNING ({@link ListEntries})
      * @param options the options of each page's call
      * @param <R>     the page's result type
      * @param <T>     the item type
      * @return the items in server order
-     * @throws McpProtocolException if a page is malformed, a cursor repeats or there are too many pages
+     * @throws McpProtocolException if a page's envelope is malformed (no array, a bad {@code nextCursor}), a cursor
+     *                              repeats or there are too many pages
      * @throws InterruptedException if the calling thread is interrupted
      */
-    public <R, T> List<T> all(String method, String key, Class<R> type, Function<R, List<T>> items,
+    public <R, T> List<T> all(String method, String key, Class<R> type, Class<T> itemType,
                               RequestOptions options) throws InterruptedException {
         List<T> all = new ArrayList<>();
-        forEachPage(method, options, r -> all.addAll(items.apply(Json.convert(requireList(r, key, method), type,
-                method + " result"))));
+        forEachPage(method, options, r -> {
+            ListEntries.Decoded<T> page = ListEntries.decode(r, method, key, itemType);
+            Json.convert(ListEntries.envelope(r, key), type, method + " result"); // nextCursor and _meta checked
+            all.addAll(page.items());
+        });
         return all;
+    }
+
+    /** Builds a page's result record from its well-formed entries and its envelope (decoded without them). */
+    @FunctionalInterface
+    public interface PageAssembler<R, T> {
+        /**
+         * Builds the record.
+         *
+         * @param items    the well-formed entries, in server order
+         * @param envelope the result decoded with an empty array (for {@code nextCursor} and {@code _meta})
+         * @return the record
+         */
+        R assemble(List<T> items, R envelope);
+    }
+
+    /**
+     * Reads one page of a listing and decodes it: a malformed entry is left out with a WARNING
+     * ({@link ListEntries}), the others kept. A page without the array decodes as before (the record's list is
+     * {@code null}).
+     *
+     * @param method   the list method
+     * @param key      the key of the entries' array
+     * @param cursor   the cursor, or {@code null} for the first page
+     * @param options  the call's options
+     * @param type     the page's result type
+     * @param itemType the entry type
+     * @param assemble builds the record from the entries and the envelope
+     * @param <R>      the page's result type
+     * @param <T>      the entry type
+     * @return the page
+     * @throws McpProtocolException if the envelope is malformed (the array is not an array, a bad
+     *                              {@code nextCursor} or {@code _meta})
+     * @throws InterruptedException if the calling thread is interrupted
+     */
+    public <R, T> R onePage(String method, String key, String cursor, RequestOptions options, Class<R> type,
+                            Class<T> itemType, PageAssembler<R, T> assemble) throws InterruptedException {
+        Map<String, Object> result = page(method, cursor, options);
+        if (result.get(key) == null) {
+            return Json.convert(result, type, method + " result");
+        }
+        ListEntries.Decoded<T> page = ListEntries.decode(result, method, key, itemType);
+        return assemble.assemble(page.items(), Json.convert(ListEntries.envelope(result, key), type,
+                method + " result"));
     }
 
     /**
@@ -179,11 +226,11 @@ public final class Paging {
     public ListToolsResult toolsPage(ToolCatalog catalog, String cursor, RequestOptions options)
             throws InterruptedException {
         long generation = catalog.generation();
-        Map<String, Object> result = catalog.screen(page("tools/list", cursor, options));
-        ListToolsResult page = FastResults.listToolsResult(requireList(result, "tools", "tools/list"),
+        ListEntries.Decoded<Tool> tools = tools(catalog.screen(page("tools/list", cursor, options)));
+        ListToolsResult envelope = FastResults.listToolsResult(ListEntries.envelope(tools.result(), "tools"),
                 "tools/list result");
-        catalog.merge(rawItems(result, "tools"), page.tools(), generation, false);
-        return page;
+        catalog.merge(rawItems(tools.result(), "tools"), tools.items(), generation, false);
+        return new ListToolsResult(tools.items(), envelope.nextCursor(), envelope.meta());
     }
 
     /**
@@ -203,10 +250,11 @@ public final class Paging {
         List<Map<String, Object>> raws = new ArrayList<>();
         List<Tool> typed = new ArrayList<>();
         forEachPage("tools/list", options, received -> {
-            Map<String, Object> result = catalog.screen(received); // drops tools with invalid x-mcp-header (modern HTTP)
-            requireList(result, "tools", "tools/list");
-            raws.addAll(rawItems(result, "tools"));
-            typed.addAll(FastResults.listToolsResult(result, "tools/list result").tools());
+            // screen drops tools with invalid x-mcp-header (modern HTTP); malformed entries are left out after it
+            ListEntries.Decoded<Tool> tools = tools(catalog.screen(received));
+            FastResults.listToolsResult(ListEntries.envelope(tools.result(), "tools"), "tools/list result");
+            raws.addAll(rawItems(tools.result(), "tools"));
+            typed.addAll(tools.items());
         });
         catalog.merge(raws, typed, generation, true);
         List<H> handles = new ArrayList<>(typed.size());
@@ -216,21 +264,9 @@ public final class Paging {
         return handles;
     }
 
-    /**
-     * Checks that a list result holds an array under {@code key}.
-     *
-     * @param result the result object
-     * @param key    the array's key
-     * @param method the method, for the message
-     * @return the result
-     * @throws McpProtocolException if the value is not an array
-     */
-    public static Map<String, Object> requireList(Map<String, Object> result, String key, String method) {
-        if (!(result.get(key) instanceof List)) {
-            throw new McpProtocolException("malformed " + method + " result: \"" + key + "\" is "
-                    + JsonRpcCodec.kind(result.get(key)) + ", not an array");
-        }
-        return result;
+    /** The well-formed tools of one tools/list result (a malformed one is left out with a WARNING). */
+    private static ListEntries.Decoded<Tool> tools(Map<String, Object> result) {
+        return ListEntries.decode(result, "tools/list", "tools", FastResults::tool);
     }
 
     /**

@@ -347,7 +347,9 @@ class JsonRpcCodecTest {
                             .result()))
                             .as(line)
                             .isInstanceOf(McpProtocolException.class)
-                            .hasMessageStartingWith("not valid JSON")
+                            // valid JSON nested too deep names the parser's limit (break test 40, finding 2)
+                            .hasMessageStartingWith(bad.endsWith("}}}") ? "JSON over a read limit of the parser"
+                                    : "not valid JSON")
                             .message().doesNotContain(SECRET);
                 }
             }
@@ -737,6 +739,52 @@ class JsonRpcCodecTest {
                     .isInstanceOf(McpProtocolException.class)
                     .hasMessageStartingWith("not valid JSON at line 3, column ")
                     .message().doesNotContain(SECRET);
+        }
+
+        /** Break test 40, finding 2: valid JSON over a read limit of the parser says which limit. */
+        @Test
+        void validJsonOverAReadLimitNamesTheLimit() {
+            String deep = "[".repeat(600) + "]".repeat(600);
+            String json = "{\"jsonrpc\":\"2.0\",\"result\":{\"a\":" + deep + ",\"s\":\"" + SECRET + "\"},\"id\":7}";
+            assertThatThrownBy(() -> JsonRpcCodec.decode(json)).isInstanceOf(McpProtocolException.class)
+                    .hasMessageStartingWith("JSON over a read limit of the parser")
+                    .hasMessageContaining("nesting depth (501) exceeds the maximum allowed (500")
+                    .message().doesNotContain(SECRET);
+            String digits = "9".repeat(1200);
+            // the strict path (the id last), and the fast path that keeps the result as bytes until it is taken
+            assertThatThrownBy(() -> JsonRpcCodec.decode("{\"jsonrpc\":\"2.0\",\"result\":{\"n\":" + digits
+                    + "},\"id\":8}")).isInstanceOf(McpProtocolException.class)
+                    .hasMessageContaining("read limit").hasMessageContaining("Number value length (1200)")
+                    .message().doesNotContain("99999999");
+            assertThatThrownBy(() -> JsonRpcCodec.plainResult(((JsonRpcMessage.Response) decodeOne(
+                    "{\"jsonrpc\":\"2.0\",\"id\":8,\"result\":{\"n\":" + digits + "}}")).result()))
+                    .isInstanceOf(McpProtocolException.class)
+                    .hasMessageStartingWith("JSON over a read limit of the parser: the result")
+                    .hasMessageContaining("Number value length (1200)")
+                    .message().doesNotContain("99999999");
+        }
+
+        /**
+         * A text refused for a read limit still names the request it answers (so that the call fails at once), and a
+         * request or a batch names none; the scan reads past the nesting to an id at the end.
+         */
+        @Test
+        void aMalformedResponseOverAReadLimitStillNamesItsId() {
+            String deep = "[".repeat(5000) + "]".repeat(5000);
+            assertThat(responseId("{\"jsonrpc\":\"2.0\",\"result\":{\"a\":" + deep + "},\"id\":7}"))
+                    .isEqualTo(RequestId.of(7));
+            assertThat(responseId("{\"jsonrpc\":\"2.0\",\"id\":\"s-1\",\"result\":{\"n\":" + "9".repeat(1200)
+                    + "}}")).isEqualTo(RequestId.of("s-1"));
+            assertThat(responseId("{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"x\",\"params\":{\"a\":" + deep
+                    + "}}")).isNull();
+            assertThat(responseId("[{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":" + deep + "}]")).isNull();
+            assertThat(responseId("{\"jsonrpc\":\"2.0\",\"id\":7.5,\"result\":" + deep + "}")).isNull();
+            assertThat(responseId("{\"jsonrpc\":\"2.0\",\"id\":7,\"result\":" + deep)).isNull(); // cut short
+        }
+
+        private static RequestId responseId(String json) {
+            byte[] b = json.getBytes(StandardCharsets.UTF_8);
+            return JsonRpcCodec.malformedResponseId(b, 0, b.length);
         }
 
         @Test

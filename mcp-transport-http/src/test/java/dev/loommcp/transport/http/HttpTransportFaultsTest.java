@@ -389,11 +389,7 @@ class HttpTransportFaultsTest {
     @Test
     void underTheClientATimeoutWhileWaitingToResumeSaysSo() throws Exception {
         server.handler((req, ex) -> {
-            if (answeredPlumbing(req, ex, () -> "s1")) {
-                return;
-            }
-            if (req.rpcId() == null) {
-                TestServer.status(ex, 202);
+            if (answeredPlumbingOrAccepted(req, ex)) {
                 return;
             }
             write(sse(ex), "id: a\nretry: 999999999\ndata:\n\n"); // then ends without the response
@@ -406,6 +402,44 @@ class HttpTransportFaultsTest {
                     .hasMessageContaining("tools/call")
                     .hasMessageContaining("(the transport was waiting 30000 ms to resume the response stream (the "
                             + "server's SSE retry, which is capped at 30000 ms))");
+        }
+    }
+
+    /**
+     * Break test 40, finding 2: an answer that is valid JSON but over a read limit of the parser (nested deeper than
+     * 500 levels, its id after the nesting) fails its call at once naming the limit, in an SSE response stream and
+     * in a JSON body alike, instead of being skipped while the call waits out its deadline; the client stays usable.
+     */
+    @Test
+    void anAnswerOverAReadLimitFailsItsCallAtOnceNamingTheLimit() throws Exception {
+        String deep = "[".repeat(600) + "]".repeat(600);
+        server.handler((req, ex) -> {
+            if (answeredPlumbingOrAccepted(req, ex)) {
+                return;
+            }
+            String answer = req.body().contains("\"good\"") ? result(req.rpcId(), "{\"content\":[]}")
+                    : "{\"jsonrpc\":\"2.0\",\"result\":{\"content\":[],\"structuredContent\":{\"a\":" + deep
+                            + "}},\"id\":" + TestServer.idJson(req.rpcId()) + "}";
+            if (req.body().contains("\"sse\"")) {
+                OutputStream out = sse(ex);
+                write(out, "event: message\ndata: " + answer + "\n\n");
+                out.close();
+            } else {
+                json(ex, 200, answer);
+            }
+        });
+        try (McpClient client = McpClient.newBuilder(HttpTransport.newBuilder(server.uri("/mcp")).build())
+                .protocolMode(ProtocolMode.LEGACY).requestTimeout(Duration.ofMinutes(5)).build()) {
+            client.connect();
+            for (String tool : List.of("sse", "json")) {
+                assertThatThrownBy(() -> client.callTool(tool, Map.of(), RequestOptions.ofTimeout(
+                        Duration.ofSeconds(60))))
+                        .as(tool)
+                        .isInstanceOfSatisfying(dev.loommcp.McpProtocolException.class, e -> assertThat(e.getMessage())
+                                .contains("tools/call").contains("read limit").contains("nesting depth (501)"));
+                assertThat(client.callTool("good", Map.of()).content()).isEmpty();
+            }
+            assertThat(client.pendingRequestCount()).isZero();
         }
     }
 
@@ -786,6 +820,19 @@ class HttpTransportFaultsTest {
      *
      * @return whether the request was answered
      */
+    /** {@link #answeredPlumbing} with session {@code s1}, and a notification accepted (202). */
+    static boolean answeredPlumbingOrAccepted(TestServer.Req req, com.sun.net.httpserver.HttpExchange ex)
+            throws java.io.IOException {
+        if (answeredPlumbing(req, ex, () -> "s1")) {
+            return true;
+        }
+        if (req.rpcId() == null) {
+            TestServer.status(ex, 202);
+            return true;
+        }
+        return false;
+    }
+
     static boolean answeredPlumbing(TestServer.Req req, com.sun.net.httpserver.HttpExchange ex,
                                     java.util.function.Supplier<String> newSession) throws java.io.IOException {
         if (!req.method().equals("POST")) {

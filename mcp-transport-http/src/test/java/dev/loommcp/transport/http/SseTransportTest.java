@@ -135,6 +135,31 @@ class SseTransportTest {
         assertThat(server.requests("GET").get(0).header("X-Tenant")).isEqualTo("t1");
     }
 
+    /**
+     * Break test 40, finding 2: an answer on the stream that is valid JSON but nested deeper than the parser's limit
+     * (its id after the nesting) used to be skipped while its call waited out its deadline; it fails the call at once
+     * naming the limit, and the client stays usable.
+     */
+    @Test
+    void anAnswerOverAReadLimitFailsItsCallAtOnceNamingTheLimit() throws Exception {
+        String deep = "[".repeat(600) + "]".repeat(600);
+        answers = m -> "tools/call".equals(m.get("method"))
+                && ((Map<?, ?>) m.get("params")).get("name").equals("deep")
+                ? "{\"jsonrpc\":\"2.0\",\"result\":{\"content\":[],\"structuredContent\":{\"a\":" + deep
+                        + "}},\"id\":" + TestServer.idJson(m.get("id")) + "}"
+                : standardAnswer(m);
+        try (McpClient client = client(SseTransport.newBuilder(server.uri("/sse")).build())
+                .requestTimeout(Duration.ofMinutes(5)).build()) {
+            client.connect();
+            assertThatThrownBy(() -> client.callTool("deep", Map.of(), RequestOptions.ofTimeout(
+                    Duration.ofSeconds(60))))
+                    .isInstanceOfSatisfying(dev.loommcp.McpProtocolException.class, e -> assertThat(e.getMessage())
+                            .contains("tools/call").contains("read limit").contains("nesting depth (501)"));
+            assertThat(client.callTool("echo", Map.of()).text()).isEqualTo("done");
+            assertThat(client.pendingRequestCount()).isZero();
+        }
+    }
+
     @Test
     void anEndpointOfAnotherOriginIsRefusedAndNothingIsPosted() {
         endpoint = n -> "http://127.0.0.2:" + server.port() + "/messages?sessionId=x";

@@ -71,6 +71,28 @@ class StdioMalformedAnswersTest {
         }
     }
 
+    /**
+     * Break test 40, finding 2: valid JSON over a read limit of the parser (nested deeper than 500 levels, an integer
+     * of more than 1000 digits) used to be skipped as "not valid JSON (StreamConstraintsException)" while its call
+     * waited out its deadline; the call now fails at once naming the limit, the client stays usable.
+     */
+    @Test
+    void anAnswerOverAReadLimitFailsItsCallAtOnceNamingTheLimit() throws Exception {
+        try (McpClient c = client()) {
+            c.connect();
+            assertThatThrownBy(() -> c.callTool("deep", Map.of()))
+                    .isInstanceOfSatisfying(McpProtocolException.class, e -> assertThat(e.getMessage())
+                            .contains("tools/call").contains("read limit").contains("nesting depth")
+                            .contains("maximum allowed (500"));
+            assertThatThrownBy(() -> c.callTool("longnum", Map.of()))
+                    .isInstanceOfSatisfying(McpProtocolException.class, e -> assertThat(e.getMessage())
+                            .contains("tools/call").contains("read limit").contains("Number value length")
+                            .doesNotContain("7777777777"));
+            assertThat(c.callTool("good", Map.of()).text()).isEqualTo("ok");
+            assertThat(c.pendingRequestCount()).isZero();
+        }
+    }
+
     @Test
     void anErrorWhoseCodeIsNotAnIntegerFailsItsCallAtOnce() throws Exception {
         try (McpClient c = client()) {
