@@ -381,6 +381,36 @@ class McpClientResilienceTest {
 
     @ParameterizedTest
     @EnumSource(Mode.class)
+    void anInterceptorsOwnAnswersSpendNoBudgetAndItSeesTheGuardsRefusalFromProceed(Mode mode) throws Exception {
+        // the documented order: the interceptors first, then the guard, then the wire
+        List<Throwable> seenByInterceptor = new CopyOnWriteArrayList<>();
+        dev.loommcp.intercept.McpInterceptor localForCached = chain -> {
+            if (chain.request().toolName().orElse("").equals("cached")) {
+                return dev.loommcp.intercept.McpResponse.of(
+                        Map.of("content", List.of(Map.of("type", "text", "text", "from the interceptor"))));
+            }
+            try {
+                return chain.proceed(chain.request());
+            } catch (RuntimeException e) {
+                seenByInterceptor.add(e);
+                throw e;
+            }
+        };
+        Session s = sessions.connected(mode, t -> t.on("tools/call", r -> Map.of("content", List.of())),
+                b -> b.addInterceptor(localForCached).resilience(ResiliencePolicy.newBuilder()
+                        .budget(Budget.newBuilder().maxToolCallsPerSession(1).build()).build()));
+        for (int i = 0; i < 3; i++) {
+            assertThat(s.client().callTool("cached", Map.of()).text()).isEqualTo("from the interceptor");
+        }
+        s.client().callTool("real", Map.of()); // the one tool call the budget allows
+        assertThatThrownBy(() -> s.client().callTool("real", Map.of())).isInstanceOf(McpBudgetExceededException.class);
+        assertThat(seenByInterceptor).singleElement().isInstanceOf(McpBudgetExceededException.class);
+        assertThat(s.server().requests("tools/call")).hasSize(1);
+        assertThat(s.client().callTool("cached", Map.of()).text()).isEqualTo("from the interceptor");
+    }
+
+    @ParameterizedTest
+    @EnumSource(Mode.class)
     void theToolCallBudgetCountsNoPingsOrListingsAndNeverRefusesThem(Mode mode) throws Exception {
         Session s = sessions.connected(mode, t -> t.on("tools/call", r -> Map.of("content", List.of()))
                 .on("tools/list", r -> Map.of("tools", List.of())), policy(ResiliencePolicy.newBuilder()
