@@ -12,20 +12,13 @@ import dev.loommcp.spi.SendContext;
 import dev.loommcp.spi.TransportContext;
 import dev.loommcp.spi.TransportSink;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Predicate;
-import java.util.stream.Collectors;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -123,9 +116,6 @@ public final class ScriptedTransport implements McpTransport {
         @Nullable Object answer(JsonRpcMessage.Request request) throws Exception;
     }
 
-    private static final Object END = new Object();
-    private static final Object ABORT = new Object();
-
     /**
      * What the core passed along with one sent message.
      *
@@ -136,51 +126,26 @@ public final class ScriptedTransport implements McpTransport {
      * @param routing       {@link SendContext#routing()}: present in the modern era only
      */
     public record SendRecord(JsonRpcMessage message, RequestId requestId, long deadlineNanos, String thread,
-                             java.util.Optional<dev.loommcp.spi.RequestRouting> routing) {
-    }
-
-    private static final class Exchange {
-        final LinkedBlockingQueue<Object> stream = new LinkedBlockingQueue<>();
+                             Optional<dev.loommcp.spi.RequestRouting> routing) {
     }
 
     private final Mode mode;
-    private volatile @Nullable String stacksOf;
-    private final List<List<String>> sendStacks = new java.util.concurrent.CopyOnWriteArrayList<>();
-    private volatile boolean sessionExpired;
-    private final java.util.concurrent.atomic.AtomicInteger expiredRequests =
-            new java.util.concurrent.atomic.AtomicInteger();
-    private final Map<String, Responder> responders = new ConcurrentHashMap<>();
-    private final ReentrantLock lock = new ReentrantLock();
-    private final Condition changed = lock.newCondition();
-    private final List<JsonRpcMessage> sent = new ArrayList<>();
-    private final List<JsonRpcMessage> rejected = new ArrayList<>();
-    private final List<SendRecord> records = new ArrayList<>();
-    private final LinkedBlockingQueue<Object> inbound = new LinkedBlockingQueue<>();
-    private final ConcurrentHashMap<RequestId, Exchange> exchanges = new ConcurrentHashMap<>();
-    private final Set<RequestId> cancelHooksRun = ConcurrentHashMap.newKeySet();
-    private final Set<RequestId> interruptedSends = ConcurrentHashMap.newKeySet();
-    private final Set<RequestId> finishedSends = ConcurrentHashMap.newKeySet();
-    private final AtomicInteger openCount = new AtomicInteger();
-    private final AtomicInteger closeCount = new AtomicInteger();
-    private volatile @Nullable TransportSink sink;
-    private volatile boolean closed;
-    private volatile @Nullable McpTransportException lost;
-    private volatile @Nullable String handshakeVersion;
-    private volatile long openDeadline;
-    private volatile @Nullable RuntimeException openFailure;
-    private volatile @Nullable Runnable onClose;
-    private volatile Duration awaitTimeout = Duration.ofSeconds(10);
-    private volatile @Nullable String protocolVersion = DEFAULT_PROTOCOL_VERSION;
-    private volatile @Nullable Map<String, @Nullable Object> serverCapabilities = Map.of("tools", Map.of("listChanged", true));
-    private volatile @Nullable Map<String, @Nullable Object> serverInfo = Map.of("name", "scripted-server", "version", "1.0.0");
-    private volatile java.util.function.@Nullable Supplier<ScriptedTransport> probes;
-    private final List<ScriptedTransport> probesMade = new java.util.concurrent.CopyOnWriteArrayList<>();
+    /** What was sent, and the condition the {@code await...} methods wait on. */
+    private final SendLog log = new SendLog();
+    /** How the fake server answers. */
+    private final ScriptedAnswers answers = new ScriptedAnswers();
+    /** Open, send, the reader, close and loss, the faults. */
+    private final ScriptedConnection connection;
+    /** The blocking mode's exchanges, one per request. */
+    private final ScriptedExchanges exchanges;
+    private volatile @Nullable Supplier<ScriptedTransport> probes;
+    private final List<ScriptedTransport> probesMade = new CopyOnWriteArrayList<>();
     private volatile @Nullable String serverKey;
 
     private ScriptedTransport(Mode mode) {
         this.mode = mode;
-        on("initialize", r -> initializeResult());
-        on("ping", r -> Map.of());
+        this.connection = new ScriptedConnection(mode, log, answers);
+        this.exchanges = connection.exchanges();
     }
 
     /**
@@ -222,7 +187,7 @@ public final class ScriptedTransport implements McpTransport {
      * @return this
      */
     public ScriptedTransport protocolVersion(@Nullable String version) {
-        this.protocolVersion = version;
+        answers.protocolVersion(version);
         return this;
     }
 
@@ -233,7 +198,7 @@ public final class ScriptedTransport implements McpTransport {
      * @return this
      */
     public ScriptedTransport serverCapabilities(@Nullable Map<String, @Nullable Object> capabilities) {
-        this.serverCapabilities = capabilities;
+        answers.serverCapabilities(capabilities);
         return this;
     }
 
@@ -244,7 +209,7 @@ public final class ScriptedTransport implements McpTransport {
      * @return this
      */
     public ScriptedTransport serverInfo(@Nullable Map<String, @Nullable Object> info) {
-        this.serverInfo = info;
+        answers.serverInfo(info);
         return this;
     }
 
@@ -256,10 +221,7 @@ public final class ScriptedTransport implements McpTransport {
      * @throws IllegalArgumentException if {@code timeout} is not positive
      */
     public ScriptedTransport awaitTimeout(Duration timeout) {
-        if (timeout.isNegative() || timeout.isZero()) {
-            throw new IllegalArgumentException("await timeout must be positive: " + timeout);
-        }
-        this.awaitTimeout = timeout;
+        log.awaitTimeout(timeout);
         return this;
     }
 
@@ -270,7 +232,7 @@ public final class ScriptedTransport implements McpTransport {
      * @return this
      */
     public ScriptedTransport failOpen(@Nullable RuntimeException failure) {
-        this.openFailure = failure;
+        connection.failOpen(failure);
         return this;
     }
 
@@ -280,17 +242,7 @@ public final class ScriptedTransport implements McpTransport {
      * @return a new mutable map
      */
     public Map<String, @Nullable Object> initializeResult() {
-        Map<String, @Nullable Object> r = new LinkedHashMap<>();
-        if (protocolVersion != null) {
-            r.put("protocolVersion", protocolVersion);
-        }
-        if (serverCapabilities != null) {
-            r.put("capabilities", serverCapabilities);
-        }
-        if (serverInfo != null) {
-            r.put("serverInfo", serverInfo);
-        }
-        return r;
+        return answers.initializeResult();
     }
 
     /**
@@ -302,7 +254,7 @@ public final class ScriptedTransport implements McpTransport {
      * @throws NullPointerException if an argument is {@code null}
      */
     public ScriptedTransport on(String method, Responder responder) {
-        responders.put(Objects.requireNonNull(method, "method"), Objects.requireNonNull(responder, "responder"));
+        answers.on(method, responder);
         return this;
     }
 
@@ -362,13 +314,7 @@ public final class ScriptedTransport implements McpTransport {
      * @param message the message
      */
     public void deliverOn(RequestId id, JsonRpcMessage message) {
-        JsonRpcMessage wire = wire(message);
-        Exchange ex = exchanges.get(id);
-        if (ex != null) {
-            ex.stream.add(wire);
-        } else {
-            inbound.add(wire);
-        }
+        connection.deliverOn(id, wire(message));
     }
 
     /**
@@ -378,7 +324,7 @@ public final class ScriptedTransport implements McpTransport {
      *                response
      */
     public void deliver(JsonRpcMessage message) {
-        inbound.add(wire(message));
+        connection.deliver(wire(message));
     }
 
     /**
@@ -389,9 +335,7 @@ public final class ScriptedTransport implements McpTransport {
      * @throws dev.loommcp.McpProtocolException if the text is not JSON-RPC (the framing's error, on this thread)
      */
     public void deliverJson(String json) {
-        for (JsonRpcMessage m : JsonRpcFraming.standard().decode(json)) {
-            inbound.add(m);
-        }
+        connection.deliverJson(json);
     }
 
     /**
@@ -412,7 +356,7 @@ public final class ScriptedTransport implements McpTransport {
      * @throws IllegalStateException if the transport was never opened
      */
     public void deliverNow(JsonRpcMessage message) {
-        openSink().onMessage(wire(message));
+        connection.deliverNow(message);
     }
 
     /**
@@ -421,7 +365,7 @@ public final class ScriptedTransport implements McpTransport {
      * client sends {@code notifications/initialized}, which establishes the new session.
      */
     public void expireSession() {
-        sessionExpired = true;
+        connection.expireSession();
     }
 
     /**
@@ -433,7 +377,7 @@ public final class ScriptedTransport implements McpTransport {
      * @throws IllegalStateException if the transport was never opened
      */
     public void failSend(RequestId id, McpException cause) {
-        openSink().onSendFailed(id, cause);
+        connection.failSend(id, cause);
     }
 
     /**
@@ -442,7 +386,7 @@ public final class ScriptedTransport implements McpTransport {
      * @return the count
      */
     public int expiredRequests() {
-        return expiredRequests.get();
+        return connection.expiredRequests();
     }
 
     /**
@@ -453,7 +397,7 @@ public final class ScriptedTransport implements McpTransport {
      * @return this
      */
     public ScriptedTransport onClose(@Nullable Runnable action) {
-        this.onClose = action;
+        connection.onClose(action);
         return this;
     }
 
@@ -465,30 +409,14 @@ public final class ScriptedTransport implements McpTransport {
      * @param cause the cause handed to the sink
      */
     public void lose(McpTransportException cause) {
-        lost = cause;
-        TransportSink s = sink;
-        if (s != null) {
-            s.onClosed(cause);
-        }
-        abortExchanges();
-        inbound.add(END);
+        connection.lose(cause);
     }
 
     // ------------------------------------------------------------------------------------------------ SPI
 
     @Override
     public void open(TransportContext context) {
-        TransportSink sink = context.sink();
-        RuntimeException failure = openFailure;
-        if (failure != null) {
-            throw failure;
-        }
-        if (openCount.incrementAndGet() != 1) {
-            throw new IllegalStateException("open called twice");
-        }
-        this.openDeadline = context.openDeadline().nanoTime();
-        this.sink = sink;
-        Thread.ofVirtual().name("mcp-testing-reader").start(this::readLoop);
+        connection.open(context);
     }
 
     /**
@@ -499,7 +427,7 @@ public final class ScriptedTransport implements McpTransport {
      * @return this transport
      */
     public ScriptedTransport recordStacksOf(String method) {
-        stacksOf = method;
+        log.recordStacksOf(method);
         return this;
     }
 
@@ -509,109 +437,13 @@ public final class ScriptedTransport implements McpTransport {
      * @return a snapshot
      */
     public List<List<String>> sendStacks() {
-        return List.copyOf(sendStacks);
+        return log.sendStacks();
     }
 
     @Override
     public void send(JsonRpcMessage message, SendContext context) throws InterruptedException {
-        if (message instanceof JsonRpcMessage.Request r && r.method().equals(stacksOf)) {
-            sendStacks.add(java.lang.StackWalker.getInstance().walk(frames -> frames.skip(1)
-                    .map(f -> f.getClassName().substring(f.getClassName().lastIndexOf('.') + 1) + "."
-                            + f.getMethodName()).toList()));
-        }
-        JsonRpcMessage wire = wire(message);
-        if (closed || lost != null) {
-            lock.lock();
-            try {
-                rejected.add(wire);
-                changed.signalAll();
-            } finally {
-                lock.unlock();
-            }
-            throw new McpTransportException("scripted transport is " + (closed ? "closed" : "lost"));
-        }
-        if (!(wire instanceof JsonRpcMessage.Request request)) {
-            if (wire instanceof JsonRpcMessage.Notification n && n.method().equals("notifications/initialized")) {
-                sessionExpired = false; // the new session is established
-            }
-            record(wire, context);
-            return;
-        }
-        if (sessionExpired && !request.method().equals("initialize")) {
-            record(wire, context);
-            expiredRequests.incrementAndGet();
-            // queue-and-return: the failure reaches the core through the sink, as from a real HTTP exchange
-            sink.onSendFailed(request.id(), new McpSessionExpiredException("POST " + request.method() + " (id "
-                    + request.id() + ") failed with HTTP 404: the server no longer knows the session"));
-            return;
-        }
-        if (mode == Mode.INLINE) {
-            record(wire, context);
-            Object answer = answer(request);
-            if (answer != HOLD) {
-                inbound.add(toMessage(request.id(), answer));
-            }
-            return;
-        }
-        RequestId id = request.id();
-        Exchange ex = new Exchange();
-        exchanges.put(id, ex);
-        record(wire, context);
-        // the exchange runs on its own thread, as an HTTP transport's does; send returns at once
-        // ... as a fork of the request's scope, as the SPI asks (SendContext.fork)
-        Thread t;
-        try {
-            t = context.fork("scripted-exchange", () -> exchange(request, ex));
-        } catch (RuntimeException e) {
-            // the request ended between its record and its fork (a close or a loss the test caused once it saw the
-            // request): this send ends by throwing, as awaitSendFinished counts it
-            exchanges.remove(id, ex);
-            finishedSends.add(id);
-            signal();
-            throw e;
-        }
-        context.onCancel(() -> {
-            cancelHooksRun.add(id);
-            ex.stream.add(ABORT);
-            t.interrupt();
-            signal();
-        });
-    }
-
-    /** One blocking-mode exchange, on its own thread; a failure goes to the sink's {@code onSendFailed}. */
-    private void exchange(JsonRpcMessage.Request request, Exchange ex) {
-        RequestId id = request.id();
-        try {
-            Object answer = answer(request);
-            if (answer != HOLD) {
-                ex.stream.add(toMessage(id, answer));
-            }
-            while (true) {
-                Object item = ex.stream.take();
-                if (item == ABORT) {
-                    throw new McpTransportException("scripted exchange of request " + id + " aborted");
-                }
-                JsonRpcMessage m = (JsonRpcMessage) item;
-                TransportSink s = sink;
-                if (!closed && s != null) {
-                    s.onMessage(m);
-                }
-                if (answers(m, id)) {
-                    return;
-                }
-            }
-        } catch (InterruptedException e) {
-            interruptedSends.add(id);
-        } catch (McpException e) {
-            TransportSink s = sink;
-            if (s != null) {
-                s.onSendFailed(id, e);
-            }
-        } finally {
-            exchanges.remove(id, ex);
-            finishedSends.add(id);
-            signal();
-        }
+        log.stackOfSend(message);
+        connection.send(wire(message), context);
     }
 
     /**
@@ -621,7 +453,7 @@ public final class ScriptedTransport implements McpTransport {
      * @param factory makes an unopened probe transport
      * @return this
      */
-    public ScriptedTransport probes(java.util.function.Supplier<ScriptedTransport> factory) {
+    public ScriptedTransport probes(Supplier<ScriptedTransport> factory) {
         this.probes = factory;
         return this;
     }
@@ -647,19 +479,19 @@ public final class ScriptedTransport implements McpTransport {
     }
 
     @Override
-    public java.util.Optional<McpTransport> probeTransport() {
-        java.util.function.Supplier<ScriptedTransport> factory = probes;
+    public Optional<McpTransport> probeTransport() {
+        Supplier<ScriptedTransport> factory = probes;
         if (factory == null) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         ScriptedTransport probe = factory.get();
         probesMade.add(probe);
-        return java.util.Optional.of(probe);
+        return Optional.of(probe);
     }
 
     @Override
-    public java.util.Optional<String> serverKey() {
-        return java.util.Optional.ofNullable(serverKey);
+    public Optional<String> serverKey() {
+        return Optional.ofNullable(serverKey);
     }
 
     /** {@code true} in {@link Mode#BLOCKING} (HTTP-like: one exchange per request). */
@@ -670,8 +502,7 @@ public final class ScriptedTransport implements McpTransport {
 
     @Override
     public void handshakeCompleted(String protocolVersion) {
-        this.handshakeVersion = protocolVersion;
-        signal();
+        connection.handshakeCompleted(protocolVersion);
     }
 
     @Override
@@ -681,15 +512,7 @@ public final class ScriptedTransport implements McpTransport {
 
     @Override
     public void close() {
-        Runnable action = onClose;
-        if (action != null && closeCount.get() == 0) {
-            action.run();
-        }
-        closeCount.incrementAndGet();
-        closed = true;
-        abortExchanges();
-        inbound.add(END);
-        signal();
+        connection.close();
     }
 
     // ------------------------------------------------------------------------------------------------ observation
@@ -700,12 +523,7 @@ public final class ScriptedTransport implements McpTransport {
      * @return a snapshot
      */
     public List<JsonRpcMessage> sent() {
-        lock.lock();
-        try {
-            return List.copyOf(sent);
-        } finally {
-            lock.unlock();
-        }
+        return log.sent();
     }
 
     /**
@@ -714,12 +532,7 @@ public final class ScriptedTransport implements McpTransport {
      * @return a snapshot
      */
     public List<SendRecord> sendRecords() {
-        lock.lock();
-        try {
-            return List.copyOf(records);
-        } finally {
-            lock.unlock();
-        }
+        return log.records();
     }
 
     /**
@@ -740,12 +553,7 @@ public final class ScriptedTransport implements McpTransport {
      * @return a snapshot
      */
     public List<JsonRpcMessage> rejectedSends() {
-        lock.lock();
-        try {
-            return List.copyOf(rejected);
-        } finally {
-            lock.unlock();
-        }
+        return log.rejected();
     }
 
     /**
@@ -777,7 +585,7 @@ public final class ScriptedTransport implements McpTransport {
      * @return a snapshot
      */
     public List<JsonRpcMessage> answersTo(RequestId id) {
-        return sent().stream().filter(m -> answers(m, id)).toList();
+        return sent().stream().filter(m -> ScriptedAnswers.answers(m, id)).toList();
     }
 
     /**
@@ -789,7 +597,7 @@ public final class ScriptedTransport implements McpTransport {
      * @throws AssertionError if none comes within the {@link #awaitTimeout(Duration)}, or if interrupted
      */
     public JsonRpcMessage awaitSent(String what, Predicate<JsonRpcMessage> predicate) {
-        return await("the client to send " + what, () -> {
+        return log.await("the client to send " + what, sent -> {
             for (JsonRpcMessage m : sent) {
                 if (predicate.test(m)) {
                     return m;
@@ -808,7 +616,7 @@ public final class ScriptedTransport implements McpTransport {
      * @throws AssertionError if fewer come within the {@link #awaitTimeout(Duration)}, or if interrupted
      */
     public List<JsonRpcMessage.Request> awaitRequests(String method, int count) {
-        return await(count + " " + method + " requests", () -> {
+        return log.await(count + " " + method + " requests", sent -> {
             List<JsonRpcMessage.Request> found = sent.stream()
                     .filter(m -> m instanceof JsonRpcMessage.Request r && r.method().equals(method))
                     .map(m -> (JsonRpcMessage.Request) m).toList();
@@ -847,7 +655,7 @@ public final class ScriptedTransport implements McpTransport {
      * @throws AssertionError if none comes within the {@link #awaitTimeout(Duration)}
      */
     public JsonRpcMessage awaitAnswerTo(RequestId id) {
-        return awaitSent("an answer to server request " + id, m -> answers(m, id));
+        return awaitSent("an answer to server request " + id, m -> ScriptedAnswers.answers(m, id));
     }
 
     /**
@@ -857,7 +665,7 @@ public final class ScriptedTransport implements McpTransport {
      * @throws AssertionError if it does not end within the {@link #awaitTimeout(Duration)}, or if interrupted
      */
     public void awaitSendFinished(RequestId id) {
-        await("the send of request " + id + " to end", () -> finishedSends.contains(id) ? id : null);
+        log.await("the send of request " + id + " to end", sent -> exchanges.finished(id) ? id : null);
     }
 
     /**
@@ -867,7 +675,7 @@ public final class ScriptedTransport implements McpTransport {
      * @return whether it ran
      */
     public boolean cancelHookRan(RequestId id) {
-        return cancelHooksRun.contains(id);
+        return exchanges.cancelHookRan(id);
     }
 
     /**
@@ -877,7 +685,7 @@ public final class ScriptedTransport implements McpTransport {
      * @return whether it was interrupted
      */
     public boolean sendInterrupted(RequestId id) {
-        return interruptedSends.contains(id);
+        return exchanges.interrupted(id);
     }
 
     /**
@@ -886,7 +694,7 @@ public final class ScriptedTransport implements McpTransport {
      * @return the count
      */
     public int openExchanges() {
-        return exchanges.size();
+        return exchanges.openCount();
     }
 
     /**
@@ -895,7 +703,7 @@ public final class ScriptedTransport implements McpTransport {
      * @return the count
      */
     public int openCount() {
-        return openCount.get();
+        return connection.openCount();
     }
 
     /**
@@ -904,7 +712,7 @@ public final class ScriptedTransport implements McpTransport {
      * @return the count
      */
     public int closeCount() {
-        return closeCount.get();
+        return connection.closeCount();
     }
 
     /**
@@ -913,7 +721,7 @@ public final class ScriptedTransport implements McpTransport {
      * @return whether closed
      */
     public boolean isClosed() {
-        return closed;
+        return connection.isClosed();
     }
 
     /**
@@ -922,7 +730,7 @@ public final class ScriptedTransport implements McpTransport {
      * @return the {@link System#nanoTime()} deadline
      */
     public long openDeadline() {
-        return openDeadline;
+        return connection.openDeadline();
     }
 
     /**
@@ -930,8 +738,8 @@ public final class ScriptedTransport implements McpTransport {
      *
      * @return the version, or empty if not called
      */
-    public java.util.Optional<String> handshakeVersion() {
-        return java.util.Optional.ofNullable(handshakeVersion);
+    public Optional<String> handshakeVersion() {
+        return Optional.ofNullable(connection.handshakeVersion());
     }
 
     // ------------------------------------------------------------------------------------------------ internals
@@ -952,121 +760,6 @@ public final class ScriptedTransport implements McpTransport {
             throw new AssertionError("one message encoded as " + decoded.size());
         }
         return decoded.get(0);
-    }
-
-    /**
-     * Waits, under the lock and on its condition (signalled by every send and state change), until {@code found}
-     * gives a value, for at most the await timeout.
-     */
-    private <T> T await(String what, java.util.function.Supplier<@Nullable T> found) {
-        long end = System.nanoTime() + awaitTimeout.toNanos();
-        lock.lock();
-        try {
-            while (true) {
-                T value = found.get();
-                if (value != null) {
-                    return value;
-                }
-                long left = end - System.nanoTime();
-                if (left <= 0) {
-                    throw new AssertionError("timed out waiting for " + what + "; sent: " + describe(sent));
-                }
-                changed.awaitNanos(left);
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError("interrupted waiting for " + what, e);
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    private TransportSink openSink() {
-        TransportSink s = sink;
-        if (s == null) {
-            throw new IllegalStateException("the scripted transport is not open");
-        }
-        return s;
-    }
-
-    private Object answer(JsonRpcMessage.Request request) {
-        Responder r = responders.get(request.method());
-        if (r == null) {
-            return new JsonRpcError(JsonRpcError.METHOD_NOT_FOUND, "Method not found: " + request.method(), null);
-        }
-        try {
-            return r.answer(request);
-        } catch (Exception e) {
-            return new JsonRpcError(JsonRpcError.INTERNAL_ERROR, "scripted responder failed: " + e, null);
-        }
-    }
-
-    @SuppressWarnings("unchecked")
-    private static JsonRpcMessage toMessage(RequestId id, Object answer) {
-        Object a = answer == null ? Map.of() : answer;
-        JsonRpcMessage m = switch (a) {
-            case JsonRpcMessage msg -> msg;
-            case JsonRpcError error -> new JsonRpcMessage.ErrorResponse(id, error);
-            case Map<?, ?> result -> new JsonRpcMessage.Response(id, result);
-            default -> throw new IllegalArgumentException("a responder returned " + a.getClass());
-        };
-        return wire(m);
-    }
-
-    private static boolean answers(JsonRpcMessage m, RequestId id) {
-        return (m instanceof JsonRpcMessage.Response r && r.id().equals(id))
-                || (m instanceof JsonRpcMessage.ErrorResponse e && id.equals(e.id()));
-    }
-
-    private void record(JsonRpcMessage wire, SendContext context) {
-        lock.lock();
-        try {
-            sent.add(wire);
-            records.add(new SendRecord(wire, context.requestId(), context.deadline().nanoTime(),
-                    Thread.currentThread().getName(), context.routing()));
-            changed.signalAll();
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    private void signal() {
-        lock.lock();
-        try {
-            changed.signalAll();
-        } finally {
-            lock.unlock();
-        }
-    }
-
-    private void abortExchanges() {
-        for (Exchange ex : exchanges.values()) {
-            ex.stream.add(ABORT);
-        }
-    }
-
-    private void readLoop() {
-        while (true) {
-            Object item;
-            try {
-                item = inbound.poll(1, TimeUnit.HOURS);
-            } catch (InterruptedException e) {
-                return;
-            }
-            if (item == null || item == END || closed || lost != null) {
-                return;
-            }
-            sink.onMessage((JsonRpcMessage) item);
-        }
-    }
-
-    private static String describe(List<JsonRpcMessage> messages) {
-        return messages.stream().map(m -> switch (m) {
-            case JsonRpcMessage.Request r -> r.method() + "#" + r.id();
-            case JsonRpcMessage.Notification n -> n.method();
-            case JsonRpcMessage.Response r -> "response#" + r.id();
-            case JsonRpcMessage.ErrorResponse e -> "error#" + e.id();
-        }).collect(Collectors.joining(", ", "[", "]"));
     }
 
     @Override
