@@ -3,24 +3,15 @@ package dev.loommcp.internal.scope;
 import dev.loommcp.internal.concurrent.McpThreads;
 import dev.loommcp.Deadline;
 
-import java.util.ArrayList;
 import java.util.List;
-import java.util.NoSuchElementException;
 import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicReference;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
-import java.util.function.Supplier;
 import dev.loommcp.Registration;
 
 /**
@@ -55,8 +46,6 @@ import dev.loommcp.Registration;
  * @param <R> the result type of {@link #join}
  */
 public final class Scope<T, R> implements AutoCloseable {
-
-    private static final System.Logger LOG = System.getLogger("dev.loommcp.client");
 
     private enum State { OPEN, CANCELLED, CLOSED }
 
@@ -437,28 +426,8 @@ public final class Scope<T, R> implements AutoCloseable {
 
     /** Waits for the join's end; returns the cause of a cancel that ended it, {@code null} when every fork ended. */
     private Cause awaitJoin() throws InterruptedException {
-        ScopeExtras w = extras(); // before reading running and state: a fork or cancel after this signals it
-        ReentrantLock lock = w.lock;
-        Condition changed = w.changed;
-        lock.lockInterruptibly();
-        try {
-            if (Thread.interrupted()) {
-                throw new InterruptedException();
-            }
-            while (running > 0 && state == State.OPEN) {
-                if (deadline.isNone()) {
-                    changed.await();
-                } else {
-                    long left = deadline.remainingNanos();
-                    if (left <= 0) {
-                        break;
-                    }
-                    changed.awaitNanos(left);
-                }
-            }
-        } finally {
-            lock.unlock();
-        }
+        // extras() before reading running and state: a fork or cancel after this signals it
+        extras().await(() -> running > 0 && state == State.OPEN, deadline);
         if (state == State.OPEN) {
             if (running > 0) {
                 cancel(Cause.DEADLINE);
@@ -489,7 +458,7 @@ public final class Scope<T, R> implements AutoCloseable {
         ConcurrentLinkedQueue<Runnable> actions = extras().actions;
         actions.add(action);
         if (state != State.OPEN && actions.remove(action)) {
-            runQuietly(action);
+            ScopeExtras.runQuietly(action, name);
         }
         return () -> actions.remove(action);
     }
@@ -531,18 +500,14 @@ public final class Scope<T, R> implements AutoCloseable {
             try {
                 aware.scopeCancelled(this);
             } catch (RuntimeException e) {
-                runQuietly(() -> {
+                ScopeExtras.runQuietly(() -> {
                     throw e;
-                });
+                }, name);
             }
         }
         ScopeExtras x = extras;
-        ConcurrentLinkedQueue<Runnable> actions = x == null ? null : x.actions;
-        Runnable r;
-        while (actions != null && (r = actions.poll()) != null) {
-            runQuietly(r);
-        }
         if (x != null) { // no iterator of an empty list: a request's scope seldom has extras
+            x.runActions(name);
             for (Scope<?, ?> child : x.children) {
                 child.cancel(Cause.OUTSIDE);
             }
@@ -557,16 +522,6 @@ public final class Scope<T, R> implements AutoCloseable {
      */
     public boolean isCancelled() {
         return state != State.OPEN || !attached && parent != null && parent.isCancelled();
-    }
-
-    private void runQuietly(Runnable r) {
-        try {
-            r.run();
-        } catch (RuntimeException e) {
-            // the class only: a message may carry what the action was handling
-            LOG.log(System.Logger.Level.WARNING, "a cancel action of " + name + " failed: " + e.getClass().getName());
-            LOG.log(System.Logger.Level.TRACE, "the cancel action's failure", e);
-        }
     }
 
     // ------------------------------------------------------------------------------------------------ close
@@ -606,7 +561,7 @@ public final class Scope<T, R> implements AutoCloseable {
         if (state == State.CLOSED) {
             return awaitTree(deadline);
         }
-        List<Scope<?, ?>> openedInside = owner == null ? List.of() : openedInside();
+        List<Scope<?, ?>> openedInside = owner == null ? List.of() : ScopeThreads.openedAfter(this);
         for (int i = 0; openedInside != null && i < openedInside.size(); i++) { // no iterator in the usual case
             openedInside.get(i).end(deadline);
         }
@@ -622,28 +577,6 @@ public final class Scope<T, R> implements AutoCloseable {
             }
         }
         return ended;
-    }
-
-    /**
-     * The open scopes the owner opened after this one, innermost first; {@code null} when this one is not on the
-     * owner's chain of current scopes (a scope opened before it was closed out of order and took this one along).
-     */
-    private List<Scope<?, ?>> openedInside() {
-        Scope<?, ?> current = ScopeThreads.current();
-        if (current == this) {
-            return List.of(); // the usual case, without a list
-        }
-        List<Scope<?, ?>> inside = new ArrayList<>();
-        for (Scope<?, ?> s = current; s != null; s = s.previous) {
-            if (s == this) {
-                return inside;
-            }
-            if (s.owner != owner) {
-                break; // past the scopes this thread opened: the scope that forked it
-            }
-            inside.add(s);
-        }
-        return null;
     }
 
     /** Cancels, waits for the forks under this scope until {@code until}, then marks it closed and detaches it. */
@@ -687,33 +620,8 @@ public final class Scope<T, R> implements AutoCloseable {
     }
 
     private boolean awaitForks(Deadline until, int self, boolean[] interrupted) {
-        if (running <= self) {
-            return true;
-        }
-        ScopeExtras w = extras(); // before reading running again: a fork ending after this signals it
-        ReentrantLock lock = w.lock;
-        Condition changed = w.changed;
-        lock.lock();
-        try {
-            while (running > self) {
-                try {
-                    if (until.isNone()) {
-                        changed.await();
-                    } else {
-                        long left = until.remainingNanos();
-                        if (left <= 0) {
-                            return false;
-                        }
-                        changed.awaitNanos(left);
-                    }
-                } catch (InterruptedException e) {
-                    interrupted[0] = true;
-                }
-            }
-            return true;
-        } finally {
-            lock.unlock();
-        }
+        // extras() before reading running again: a fork ending after this signals it
+        return running <= self || extras().awaitUninterruptibly(() -> running > self, until, interrupted);
     }
 
     // ------------------------------------------------------------------------------------------------ facts

@@ -1,5 +1,7 @@
 package dev.loommcp.internal.scope;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -105,5 +107,28 @@ public final class ScopeThreads {
     /** How many threads are in a scope now (tests). */
     static int threadsInScopes() {
         return CURRENT.size();
+    }
+
+    /**
+     * The open scopes the owner of the confined {@code scope} opened after it (those its close must close first),
+     * innermost first; {@code null} when {@code scope} is not on the calling thread's chain of current scopes (a scope
+     * opened before it was closed out of order and took this one along). Called by the owner.
+     */
+    static List<Scope<?, ?>> openedAfter(Scope<?, ?> scope) {
+        Scope<?, ?> current = current();
+        if (current == scope) {
+            return List.of(); // the usual case, without a list
+        }
+        List<Scope<?, ?>> inside = new ArrayList<>();
+        for (Scope<?, ?> s = current; s != null; s = s.previous()) {
+            if (s == scope) {
+                return inside;
+            }
+            if (s.owner() != scope.owner()) {
+                break; // past the scopes this thread opened: the scope that forked it
+            }
+            inside.add(s);
+        }
+        return null;
     }
 }
