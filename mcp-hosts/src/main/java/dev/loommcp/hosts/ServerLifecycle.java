@@ -167,7 +167,8 @@ final class ServerLifecycle {
         if (exited == null || exited.stderrTail().isEmpty()) {
             return failure;
         }
-        return new McpProcessExitedException(exited.command(), exited.exitCode(), exited.signal(), HostedServer.WITHHELD);
+        return new McpProcessExitedException(exited.command(), exited.exitCode(), exited.signal(),
+                HostedServer.WITHHELD);
     }
 
     /** Starts the server when it is idle (on a worker thread); returns at once. */
@@ -303,8 +304,9 @@ final class ServerLifecycle {
             }
             Deadline deadline = Deadline.after(settings.startupTimeout());
             c.connect(RequestOptions.ofTimeout(settings.startupTimeout()));
-            List<Tool> listed = ToolNames.offerable(config.name(),
-                    c.serverCapabilities().map(ServerCapabilities::hasTools).orElse(false) ? c.listAllTools(RequestOptions.ofTimeout(HostedServer.remaining(deadline))) : List.of());
+            boolean hasTools = c.serverCapabilities().map(ServerCapabilities::hasTools).orElse(false);
+            List<Tool> listed = ToolNames.offerable(config.name(), hasTools
+                    ? c.listAllTools(RequestOptions.ofTimeout(HostedServer.remaining(deadline))) : List.of());
             toolList.listen(c, deadline);
             lock.lock();
             try {
