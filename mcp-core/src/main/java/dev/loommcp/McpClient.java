@@ -17,7 +17,6 @@ import dev.loommcp.handler.SamplingHandler;
 import dev.loommcp.internal.json.Json;
 import dev.loommcp.intercept.McpInterceptor;
 import dev.loommcp.intercept.ServerRequestInterceptor;
-import dev.loommcp.internal.session.EventListeners;
 import dev.loommcp.internal.session.Paging;
 import dev.loommcp.internal.session.Session;
 import dev.loommcp.internal.session.TransportClaims;
@@ -47,7 +46,6 @@ import dev.loommcp.spi.McpTransport;
 import dev.loommcp.spi.TaskSupport;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -180,40 +178,11 @@ public final class McpClient implements McpTools, McpSkillServer, McpUtilities, 
      * transport (the client owns it).
      */
     public static final class Builder {
-        private final McpTransport transport;
-        private String serverName;
-        private Implementation clientInfo = Implementation.of("loom-mcp", "0.1.0");
-        private Duration requestTimeout = Duration.ofSeconds(60);
-        private Duration connectTimeout = Duration.ofSeconds(30);
-        private ElicitationHandler elicitationHandler;
-        private boolean elicitationUrlMode = true;
-        private boolean applyElicitationDefaults;
-        private SamplingHandler samplingHandler;
-        private RootsHandler rootsHandler;
-        private McpClientListener listener;
-        private McpEventListener eventListener;
-        private final List<McpEventListener> addedEventListeners = new ArrayList<>();
-        private OutputSchemaValidation outputSchemaValidation = OutputSchemaValidation.WARN;
-        private int maxListPages = 1000;
-        private int maxConcurrentServerRequests = DEFAULT_MAX_CONCURRENT_SERVER_REQUESTS;
-        private boolean keepNotifications;
-        private int notificationQueueCapacity = 1024;
-        private long notificationQueueBytes = 16L << 20;
-        private int listenerQueueCapacity = 65_536;
-        private long listenerQueueBytes = 32L << 20;
-        private ProtocolMode protocolMode = ProtocolMode.AUTO;
-        private Duration probeTimeout = Duration.ofSeconds(3);
-        private int maxInputRounds = 10;
-        private TaskSupport taskSupport;
-        private int resultCacheEntries = 1024;
-        private long resultCacheBytes = 32L << 20;
-        private EraVerdictFile eraVerdictFile;
-        private ResiliencePolicy resilience = ResiliencePolicy.NONE;
-        private final List<McpInterceptor> interceptors = new ArrayList<>();
-        private final List<ServerRequestInterceptor> serverRequestInterceptors = new ArrayList<>();
+        /** The settings, their defaults and checks. */
+        private final ClientSettings settings;
 
         private Builder(McpTransport transport) {
-            this.transport = Objects.requireNonNull(transport, "transport");
+            this.settings = new ClientSettings(transport);
         }
 
         /**
@@ -228,7 +197,7 @@ public final class McpClient implements McpTools, McpSkillServer, McpUtilities, 
          *                                  newline)
          */
         public Builder serverName(String name) {
-            this.serverName = printable(name, "serverName");
+            settings.serverName(name);
             return this;
         }
 
@@ -245,13 +214,7 @@ public final class McpClient implements McpTools, McpSkillServer, McpUtilities, 
          *                                  ISO control character (such as a newline)
          */
         public Builder clientInfo(Implementation info) {
-            Objects.requireNonNull(info, "info");
-            printable(info.name(), "clientInfo name");
-            printable(info.version(), "clientInfo version");
-            if (info.title() != null) {
-                printable(info.title(), "clientInfo title");
-            }
-            this.clientInfo = info;
+            settings.clientInfo(info);
             return this;
         }
 
@@ -264,7 +227,7 @@ public final class McpClient implements McpTools, McpSkillServer, McpUtilities, 
          * @throws IllegalArgumentException if not positive
          */
         public Builder requestTimeout(Duration timeout) {
-            this.requestTimeout = positive(timeout, "requestTimeout");
+            settings.requestTimeout(timeout);
             return this;
         }
 
@@ -277,7 +240,7 @@ public final class McpClient implements McpTools, McpSkillServer, McpUtilities, 
          * @throws IllegalArgumentException if not positive
          */
         public Builder connectTimeout(Duration timeout) {
-            this.connectTimeout = positive(timeout, "connectTimeout");
+            settings.connectTimeout(timeout);
             return this;
         }
 
@@ -301,8 +264,7 @@ public final class McpClient implements McpTools, McpSkillServer, McpUtilities, 
          * @return this builder
          */
         public Builder elicitationHandler(ElicitationHandler handler, boolean urlMode) {
-            this.elicitationHandler = Objects.requireNonNull(handler, "handler");
-                this.elicitationUrlMode = urlMode;
+            settings.elicitationHandler(handler, urlMode);
             return this;
         }
 
@@ -314,7 +276,7 @@ public final class McpClient implements McpTools, McpSkillServer, McpUtilities, 
          * @return this builder
          */
         public Builder applyElicitationDefaults(boolean apply) {
-            this.applyElicitationDefaults = apply;
+            settings.applyElicitationDefaults(apply);
             return this;
         }
 
@@ -325,7 +287,7 @@ public final class McpClient implements McpTools, McpSkillServer, McpUtilities, 
          * @return this builder
          */
         public Builder samplingHandler(SamplingHandler handler) {
-            this.samplingHandler = Objects.requireNonNull(handler, "handler");
+            settings.samplingHandler(handler);
             return this;
         }
 
@@ -337,7 +299,7 @@ public final class McpClient implements McpTools, McpSkillServer, McpUtilities, 
          * @return this builder
          */
         public Builder rootsHandler(RootsHandler handler) {
-            this.rootsHandler = Objects.requireNonNull(handler, "handler");
+            settings.rootsHandler(handler);
             return this;
         }
 
@@ -349,7 +311,7 @@ public final class McpClient implements McpTools, McpSkillServer, McpUtilities, 
          * @return this builder
          */
         public Builder listener(@Nullable McpClientListener listener) {
-            this.listener = listener;
+            settings.listener(listener);
             return this;
         }
 
@@ -361,7 +323,7 @@ public final class McpClient implements McpTools, McpSkillServer, McpUtilities, 
          * @return this builder
          */
         public Builder eventListener(@Nullable McpEventListener listener) {
-            this.eventListener = listener;
+            settings.eventListener(listener);
             return this;
         }
 
@@ -377,7 +339,7 @@ public final class McpClient implements McpTools, McpSkillServer, McpUtilities, 
          * @throws NullPointerException if {@code listener} is {@code null}
          */
         public Builder addEventListener(McpEventListener listener) {
-            addedEventListeners.add(Objects.requireNonNull(listener, "listener"));
+            settings.addEventListener(listener);
             return this;
         }
 
@@ -389,7 +351,7 @@ public final class McpClient implements McpTools, McpSkillServer, McpUtilities, 
          * @return this builder
          */
         public Builder outputSchemaValidation(OutputSchemaValidation mode) {
-            this.outputSchemaValidation = Objects.requireNonNull(mode, "mode");
+            settings.outputSchemaValidation(mode);
             return this;
         }
 
@@ -402,7 +364,7 @@ public final class McpClient implements McpTools, McpSkillServer, McpUtilities, 
          * @throws IllegalArgumentException if less than 1
          */
         public Builder maxListPages(int pages) {
-            this.maxListPages = (int) atLeastOne(pages, "maxListPages");
+            settings.maxListPages(pages);
             return this;
         }
 
@@ -414,7 +376,7 @@ public final class McpClient implements McpTools, McpSkillServer, McpUtilities, 
          * @return this builder
          */
         public Builder keepNotifications(boolean keep) {
-            this.keepNotifications = keep;
+            settings.keepNotifications(keep);
             return this;
         }
 
@@ -430,7 +392,7 @@ public final class McpClient implements McpTools, McpSkillServer, McpUtilities, 
          * @throws IllegalArgumentException if less than 1
          */
         public Builder notificationQueueBytes(long bytes) {
-            this.notificationQueueBytes = atLeastOne(bytes, "notificationQueueBytes");
+            settings.notificationQueueBytes(bytes);
             return this;
         }
 
@@ -445,7 +407,7 @@ public final class McpClient implements McpTools, McpSkillServer, McpUtilities, 
          * @throws IllegalArgumentException if less than 1
          */
         public Builder listenerQueueCapacity(int capacity) {
-            this.listenerQueueCapacity = (int) atLeastOne(capacity, "listenerQueueCapacity");
+            settings.listenerQueueCapacity(capacity);
             return this;
         }
 
@@ -459,7 +421,7 @@ public final class McpClient implements McpTools, McpSkillServer, McpUtilities, 
          * @throws IllegalArgumentException if less than 1
          */
         public Builder listenerQueueBytes(long bytes) {
-            this.listenerQueueBytes = atLeastOne(bytes, "listenerQueueBytes");
+            settings.listenerQueueBytes(bytes);
             return this;
         }
 
@@ -472,7 +434,7 @@ public final class McpClient implements McpTools, McpSkillServer, McpUtilities, 
          * @throws IllegalArgumentException if less than 1
          */
         public Builder notificationQueueCapacity(int capacity) {
-            this.notificationQueueCapacity = (int) atLeastOne(capacity, "notificationQueueCapacity");
+            settings.notificationQueueCapacity(capacity);
             return this;
         }
 
@@ -493,29 +455,24 @@ public final class McpClient implements McpTools, McpSkillServer, McpUtilities, 
          * @throws IllegalArgumentException if less than 1
          */
         public Builder maxConcurrentServerRequests(int max) {
-            this.maxConcurrentServerRequests = (int) atLeastOne(max, "maxConcurrentServerRequests");
+            settings.maxConcurrentServerRequests(max);
             return this;
         }
 
         /**
-         * Sets how {@link McpClient#connect()} picks the protocol era: see {@link ProtocolMode} for what each mode
-         * does. What {@link ProtocolMode#AUTO} costs: one {@code server/discover} before the first connect to a
-         * server, on the connection itself. On stdio that is the session's own process: a legacy server answers it
-         * with an error and then takes {@code initialize} on the same process (one process in all); only a server the
-         * probe ended (it exited on the unknown request) is started a second time, after the first process is gone
-         * (against a silent legacy server the probe waits up to {@link #probeTimeout}, then {@code initialize} follows
-         * on the same process). On HTTP it is one extra POST (a legacy server's refusal, then {@code initialize}). The
-         * verdict is kept per server (stdio command line, directory and environment; HTTP endpoint) in memory for the
-         * life of the JVM, and in a file with {@link #eraVerdictCache(Path, Duration)}, so later connects to the same
-         * server skip the probe; it is probed again when the kept verdict fails. {@link ProtocolMode#LEGACY} and
-         * {@link ProtocolMode#MODERN} never probe (one process per connect). Default {@link ProtocolMode#AUTO}.
+         * Sets how {@link McpClient#connect()} picks the protocol era. {@link ProtocolMode} tells what each mode does
+         * and costs: {@link ProtocolMode#AUTO} probes with {@code server/discover} before the first connect to a
+         * server, on the connection itself (against a silent legacy stdio server it waits up to
+         * {@link #probeTimeout}), and keeps its verdict per server in memory, and in a file with
+         * {@link #eraVerdictCache(Path, Duration)}; {@link ProtocolMode#LEGACY} and {@link ProtocolMode#MODERN} never
+         * probe. Default {@link ProtocolMode#AUTO}.
          *
          * @param mode the mode
          * @return this builder
          * @throws NullPointerException if {@code mode} is {@code null}
          */
         public Builder protocolMode(ProtocolMode mode) {
-            this.protocolMode = Objects.requireNonNull(mode, "mode");
+            settings.protocolMode(mode);
             return this;
         }
 
@@ -536,7 +493,7 @@ public final class McpClient implements McpTools, McpSkillServer, McpUtilities, 
          * @throws IllegalArgumentException if {@code ttl} is not positive
          */
         public Builder eraVerdictCache(Path file, Duration ttl) {
-            this.eraVerdictFile = new EraVerdictFile(file, ttl);
+            settings.eraVerdictCache(file, ttl);
             return this;
         }
 
@@ -563,7 +520,7 @@ public final class McpClient implements McpTools, McpSkillServer, McpUtilities, 
          * @throws IllegalArgumentException if not positive
          */
         public Builder probeTimeout(Duration timeout) {
-            this.probeTimeout = positive(timeout, "probeTimeout");
+            settings.probeTimeout(timeout);
             return this;
         }
 
@@ -578,7 +535,7 @@ public final class McpClient implements McpTools, McpSkillServer, McpUtilities, 
          * @throws IllegalArgumentException if less than 1
          */
         public Builder maxInputRounds(int rounds) {
-            this.maxInputRounds = (int) atLeastOne(rounds, "maxInputRounds");
+            settings.maxInputRounds(rounds);
             return this;
         }
 
@@ -595,51 +552,42 @@ public final class McpClient implements McpTools, McpSkillServer, McpUtilities, 
          * @throws IllegalArgumentException if either is less than 1
          */
         public Builder resultCacheLimits(int entries, long bytes) {
-            this.resultCacheEntries = (int) atLeastOne(entries, "resultCache entries");
-                this.resultCacheBytes = atLeastOne(bytes, "resultCache bytes");
+            settings.resultCacheLimits(entries, bytes);
             return this;
         }
 
         /**
          * Installs a task driver, the core's one hook for tasks (the {@code mcp-tasks} module's
-         * {@code McpTasks.support()} is the one the project ships). With one, the client declares the tasks
-         * extension {@code io.modelcontextprotocol/tasks} on every modern request, and a plain {@code callTool}
-         * calls the driver at two points on the caller's thread: before the call is sent,
-         * {@link TaskSupport#augmentation} says whether it asks for a task (the legacy era's {@code task: {ttl}};
-         * the rule of when is the driver's), and when the answer is not final (the server created a task)
-         * {@link TaskSupport#awaitResult} drives the task to its final result, which the client then screens as any
-         * result (MODERN-ERA.md C.5, C.6; Rust seed {@code with_tasks}). Default none: the client never declares the
-         * extension nor augments a call, and a task answer is a protocol error naming the missing extension.
+         * {@code McpTasks.support()} is the one the project ships). {@link TaskSupport} tells the two points of a
+         * plain {@code callTool} where the client calls it, on the caller's thread, and what the client declares
+         * with and without one (MODERN-ERA.md C.5, C.6; Rust seed {@code with_tasks}). Default none: the client never
+         * declares the tasks extension nor augments a call, and a task answer is a protocol error.
          *
          * @param support the driver; it is bound to this builder's client by {@link #build()}
          * @return this builder
          * @throws NullPointerException if {@code support} is {@code null}
          */
         public Builder taskSupport(TaskSupport support) {
-            this.taskSupport = Objects.requireNonNull(support, "support");
+            settings.taskSupport(support);
             return this;
         }
 
         /**
-         * Sets the client's resilience towards its server: a {@link dev.loommcp.policy.RateLimit rate limit}, a
-         * {@link dev.loommcp.policy.CircuitBreakerPolicy circuit breaker}, a {@link dev.loommcp.policy.Budget budget}
-         * and a {@link dev.loommcp.policy.RetryPolicy retry policy}, each optional. They apply to every request sent
-         * for a caller (a call with its retries and input rounds), in the client below its API and above the wire:
-         * a request answered from the result cache is not counted; the handshake, notifications and a modern
-         * subscription's listen stream are not guarded. The client keeps the policy's state (tokens, failures,
-         * counts) for its whole life; {@link McpClient#circuitState()} reads the breaker's state and
+         * Sets the client's resilience towards its server: a rate limit, a circuit breaker, a budget and a retry
+         * policy, each optional ({@link ResiliencePolicy} tells which requests they guard, in what order, and its
+         * defaults; docs/policies.md, "Resilience"). The client keeps the policy's state (tokens, failures, counts)
+         * for its whole life; {@link McpClient#circuitState()} reads the breaker's state and
          * {@link McpClientListener#onCircuitStateChanged} hears its changes. A call refused by the policy fails with
          * {@link McpCircuitOpenException}, {@link McpBudgetExceededException}, or (no rate permit within its
          * deadline) {@link McpTimeoutException}. Default {@link ResiliencePolicy#NONE}: nothing limited, counted or
-         * retried beyond the resend of an idempotent request after a session renewal, which is always on
-         * (docs/policies.md, "Resilience").
+         * retried beyond the resend of an idempotent request after a session renewal, which is always on.
          *
          * @param policy the policy; {@link ResiliencePolicy#NONE} for none
          * @return this builder
          * @throws NullPointerException if {@code policy} is {@code null}
          */
         public Builder resilience(ResiliencePolicy policy) {
-            this.resilience = Objects.requireNonNull(policy, "policy");
+            settings.resilience(policy);
             return this;
         }
 
@@ -654,7 +602,7 @@ public final class McpClient implements McpTools, McpSkillServer, McpUtilities, 
          * @throws NullPointerException if {@code interceptor} is {@code null}
          */
         public Builder addInterceptor(McpInterceptor interceptor) {
-            interceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
+            settings.addInterceptor(interceptor);
             return this;
         }
 
@@ -670,7 +618,7 @@ public final class McpClient implements McpTools, McpSkillServer, McpUtilities, 
          * @throws NullPointerException if {@code interceptor} is {@code null}
          */
         public Builder addServerRequestInterceptor(ServerRequestInterceptor interceptor) {
-            serverRequestInterceptors.add(Objects.requireNonNull(interceptor, "interceptor"));
+            settings.addServerRequestInterceptor(interceptor);
             return this;
         }
 
@@ -684,54 +632,18 @@ public final class McpClient implements McpTools, McpSkillServer, McpUtilities, 
          *                               client), or if the installed task support is already bound to another client
          */
         public McpClient build() {
-            TransportClaims.claim(transport);
+            TransportClaims.claim(settings.transport());
             try {
-                return new McpClient(config(), serverName);
+                return new McpClient(config(), settings.serverName());
             } catch (RuntimeException | Error e) {
-                TransportClaims.release(transport); // no client got it
+                TransportClaims.release(settings.transport()); // no client got it
                 throw e;
             }
         }
 
         /** The settings as the session takes them (package-private: the core's own tests build sessions with it). */
         SessionConfig config() {
-            return new SessionConfig(transport, clientInfo, requestTimeout, connectTimeout, elicitationHandler,
-                    elicitationUrlMode, applyElicitationDefaults, samplingHandler, rootsHandler, listener,
-                    EventListeners.of(eventListener, addedEventListeners), outputSchemaValidation, maxListPages,
-                    maxConcurrentServerRequests, keepNotifications, notificationQueueCapacity, notificationQueueBytes, listenerQueueCapacity, listenerQueueBytes,
-                    protocolMode, probeTimeout, maxInputRounds, taskSupport, resultCacheEntries, resultCacheBytes,
-                    eraVerdictFile, resilience, List.copyOf(interceptors), List.copyOf(serverRequestInterceptors),
-                    serverName);
-        }
-
-        private static long atLeastOne(long value, String what) {
-            if (value < 1) {
-                throw new IllegalArgumentException(what + " must be at least 1: " + value);
-            }
-            return value;
-        }
-
-        /** A user-given name that reaches logs and messages: not empty, no ISO control character. */
-        private static String printable(String value, String what) {
-            Objects.requireNonNull(value, what);
-            if (value.isEmpty()) {
-                throw new IllegalArgumentException(what + " must not be empty");
-            }
-            for (int i = 0; i < value.length(); i++) {
-                if (Character.isISOControl(value.charAt(i))) {
-                    throw new IllegalArgumentException(what + " must not hold control characters: it has U+"
-                            + String.format("%04X", (int) value.charAt(i)) + " at index " + i);
-                }
-            }
-            return value;
-        }
-
-        private static Duration positive(Duration d, String what) {
-            Objects.requireNonNull(d, what);
-            if (d.isZero() || d.isNegative()) {
-                throw new IllegalArgumentException(what + " must be positive: " + d);
-            }
-            return d;
+            return settings.config();
         }
     }
 
@@ -755,21 +667,14 @@ public final class McpClient implements McpTools, McpSkillServer, McpUtilities, 
     }
 
     /**
-     * Opens the transport and picks the protocol era as the {@linkplain Builder#protocolMode protocol mode} says:
-     * <ul>
-     *   <li>legacy ({@link ProtocolMode#LEGACY}, a pinned legacy version, or {@code AUTO}'s fallback): the MCP
-     *       handshake (MCP 2025-11-25 "Lifecycle: initialization"): sends {@code initialize} offering
-     *       {@value #LATEST_PROTOCOL_VERSION} (or the pinned version) with the client's capabilities (declared only
-     *       for the handlers that were set), checks the server's protocol version against
-     *       {@link #SUPPORTED_PROTOCOL_VERSIONS} (or the pinned one), then sends {@code notifications/initialized};</li>
-     *   <li>modern ({@link ProtocolMode#MODERN}, the pinned modern version, or {@code AUTO}'s verdict): sends
-     *       {@code server/discover} and adopts a result that shares a modern version with this client; nothing is
-     *       negotiated or kept by the server;</li>
-     *   <li>{@link ProtocolMode#AUTO}: probes first (see {@link ProtocolMode}): on a transport that offers a probe
-     *       transport (stdio) a throw-away process answers {@code server/discover} within the
-     *       {@linkplain Builder#probeTimeout probe timeout}, else the probe goes over the transport itself (HTTP); a
-     *       cached verdict for the same server skips the probe.</li>
-     * </ul>
+     * Opens the transport and picks the protocol era as the {@linkplain Builder#protocolMode protocol mode} says
+     * ({@link ProtocolMode} tells how each mode decides, and how {@code AUTO} probes; a verdict kept for the same
+     * server skips the probe). The legacy era runs the MCP handshake (MCP 2025-11-25 "Lifecycle: initialization"):
+     * it sends {@code initialize} offering {@value #LATEST_PROTOCOL_VERSION} (or the pinned version) with the
+     * client's capabilities (declared only for the handlers that were set), checks the server's protocol version
+     * against {@link #SUPPORTED_PROTOCOL_VERSIONS} (or the pinned one), then sends {@code notifications/initialized}.
+     * The modern era sends {@code server/discover} and adopts a result that shares a modern version with this
+     * client; nothing is negotiated or kept by the server.
      *
      * <p>Every wait of the handshake is bounded by the options' timeout or deadline (default: the connect timeout)
      * and token. MCP never cancels {@code initialize} on the wire; on any failure, timeout or cancellation the client

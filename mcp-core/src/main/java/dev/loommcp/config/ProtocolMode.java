@@ -20,7 +20,8 @@ import dev.loommcp.McpClient;
  *       network errors and timeouts are not era evidence: {@code connect()} fails (a 5xx names {@link #LEGACY} as
  *       the way out); on HTTP a 2xx without a JSON-RPC answer is legacy evidence. On stdio the probe goes to the
  *       session's own process, which a legacy server goes on serving after its error; only when the probe ended the
- *       process (it exited) is a fresh one started, after the first is gone, so one process runs at a time. The
+ *       process (it exited) is a fresh one started, after the first is gone, so one process runs at a time. On
+ *       HTTP the probe is one extra POST (a legacy server's refusal, then {@code initialize}). The
  *       verdict is cached per server (stdio command line, directory and environment; HTTP endpoint) for the life of
  *       the JVM, across JVMs with {@link McpClient.Builder#eraVerdictCache}, and probed again when it fails.</li>
  *   <li>{@link #LEGACY}: {@code initialize} at once, offering the newest legacy version; never probes.</li>
