@@ -361,7 +361,8 @@ public final class McpSkills {
         while (true) {
             Map<String, @Nullable Object> result = client.request("resources/read", params, opts);
             try {
-                FileChecks.Contents c = FileChecks.contents(result, fileUri, listed == null ? budget.remaining() : listed.size());
+                long most = listed == null ? budget.remaining() : listed.size();
+                FileChecks.Contents c = FileChecks.contents(result, fileUri, most);
                 if (listed == null) {
                     budget.spend(entry, fileUri, c.bytes().length);
                 } else {
@@ -457,7 +458,8 @@ public final class McpSkills {
         Object ttl = result.get("ttlMs");
         Object scope = result.get("cacheScope");
         boolean modern = client.era().orElse(Era.LEGACY) == Era.MODERN;
-        boolean ttlOk = ttl instanceof Number n && n.doubleValue() >= 0 && n.doubleValue() == Math.rint(n.doubleValue());
+        boolean ttlOk = ttl instanceof Number n && n.doubleValue() >= 0
+                && n.doubleValue() == Math.rint(n.doubleValue());
         boolean scopeOk = "public".equals(scope) || "private".equals(scope);
         if (modern && (!ttlOk || !scopeOk)) {
             throw new McpProtocolException("the " + method + " result lacks a valid " + (ttlOk ? "cacheScope"

@@ -30,8 +30,8 @@ import org.jspecify.annotations.Nullable;
  *                    skill (whose files are not listed and cannot be checked by size and digest)
  * @param meta        the entry's {@code _meta}, or {@code null}
  */
-public record SkillEntry(String uri, Map<String, @Nullable Object> frontmatter, @Nullable List<SkillFileEntry> resources,
-                         @Nullable Map<String, @Nullable Object> meta) {
+public record SkillEntry(String uri, Map<String, @Nullable Object> frontmatter,
+                         @Nullable List<SkillFileEntry> resources, @Nullable Map<String, @Nullable Object> meta) {
 
     /** The name rule of Agent Skills: lower-case letters and digits, single hyphens between them. */
     private static final Pattern NAME = Pattern.compile("[a-z0-9]+(-[a-z0-9]+)*");
@@ -231,7 +231,8 @@ public record SkillEntry(String uri, Map<String, @Nullable Object> frontmatter, 
         if (!(m.get("uri") instanceof String uri)) {
             throw new IllegalArgumentException("uri is missing or not a string");
         }
-        if (!(m.get("frontmatter") instanceof Map<?, ?> fm) || fm.keySet().stream().anyMatch(k -> !(k instanceof String))) {
+        if (!(m.get("frontmatter") instanceof Map<?, ?> fm)
+                || fm.keySet().stream().anyMatch(k -> !(k instanceof String))) {
             throw new IllegalArgumentException("frontmatter is missing or not an object");
         }
         Object res = m.get("resources");
@@ -270,7 +271,8 @@ public record SkillEntry(String uri, Map<String, @Nullable Object> frontmatter, 
             n = b.longValue();
         } else if (size instanceof Double || size instanceof Float || size instanceof java.math.BigDecimal) {
             java.math.BigDecimal v = new java.math.BigDecimal(size.toString());
-            if (v.signum() < 0 || v.stripTrailingZeros().scale() > 0 || v.compareTo(java.math.BigDecimal.valueOf(Long.MAX_VALUE)) > 0) {
+            if (v.signum() < 0 || v.stripTrailingZeros().scale() > 0
+                    || v.compareTo(java.math.BigDecimal.valueOf(Long.MAX_VALUE)) > 0) {
                 throw new IllegalArgumentException("resources: '" + Printable.of(u) + "' size must be a non-negative"
                         + " integer");
             }
