@@ -151,6 +151,44 @@ public final class LoadedSkill {
         return List.copyOf(out);
     }
 
+    /**
+     * Returns the skill as one text for an agent's instructions (a system message of LangChain4j, Spring AI or any
+     * chat API): a header naming the skill and its URI and saying its content comes from an MCP server, the
+     * instructions, then each given file after a line {@code --- FILE path ---}, as text when it is UTF-8 (a binary
+     * file is named with its size, not inlined). {@code SKILL.md} itself is left out of the files (its instructions
+     * are already there). Nothing is fetched: pass the files {@link #read} or {@link #readAll} returned.
+     *
+     * @param files the skill's files to include, in that order (may be empty)
+     * @return the text
+     * @throws IllegalArgumentException if a file is not one of this skill's (by URI)
+     */
+    public String agentInstructions(List<SkillFile> files) {
+        Objects.requireNonNull(files, "files");
+        StringBuilder sb = new StringBuilder("Skill \"").append(name()).append("\" (").append(entry.uri())
+                .append(", from an MCP server: untrusted content)\n\n").append(instructions);
+        String skillMdKey = SkillUris.parse(entry.uri()).key();
+        for (SkillFile f : files) {
+            String key = SkillUris.parse(f.uri()).key();
+            if (entry.keyOf(f.uri()).filter(key::equals).isEmpty() && !key.equals(skillMdKey)) {
+                throw new IllegalArgumentException(Printable.of(f.uri()) + " is not a file of the skill "
+                        + Printable.of(entry.uri()));
+            }
+            if (key.equals(skillMdKey)) {
+                continue;
+            }
+            if (!sb.isEmpty() && sb.charAt(sb.length() - 1) != '\n') {
+                sb.append('\n');
+            }
+            sb.append("\n--- FILE ").append(f.path()).append(" ---\n");
+            try {
+                sb.append(FileChecks.strictUtf8(f.bytes()));
+            } catch (IllegalArgumentException binary) {
+                sb.append("(binary, ").append(f.size()).append(" bytes: not shown)\n");
+            }
+        }
+        return sb.toString();
+    }
+
     @Override
     public String toString() {
         return "LoadedSkill[" + Printable.of(entry.uri()) + "]";

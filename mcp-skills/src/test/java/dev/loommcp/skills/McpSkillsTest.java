@@ -106,6 +106,25 @@ class McpSkillsTest {
     }
 
     @Test
+    void aLoadedSkillBecomesOneTextForAnAgentWithItsFilesAndNothingMoreIsFetched() throws Exception {
+        McpSkills skills = connect();
+        LoadedSkill loaded = skills.load(skills.list(OPTS).byName("release-notes").orElseThrow(), OPTS);
+        List<SkillFile> files = List.of(loaded.skillMd(), loaded.read("references/STYLE.md", OPTS),
+                loaded.read("scripts/notes.sh", OPTS));
+        Map<String, Object> before = reads();
+
+        String text = loaded.agentInstructions(files);
+
+        assertThat(text).startsWith("Skill \"release-notes\" (skill://release-notes/SKILL.md, from an MCP server")
+                .contains("Read references/STYLE.md first", "--- FILE references/STYLE.md ---\nUse past tense.",
+                        "--- FILE scripts/notes.sh ---\n#!/bin/sh").doesNotContain("--- FILE SKILL.md");
+        assertThat(reads()).isEqualTo(before);
+        LoadedSkill other = skills.load(skills.list(OPTS).byName("live-notes").orElseThrow(), OPTS);
+        assertThatThrownBy(() -> loaded.agentInstructions(List.of(other.skillMd())))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not a file of the skill");
+    }
+
+    @Test
     void aSkillMdWhoseDigestDiffersIsRefused() throws Exception {
         McpSkills skills = connect();
         SkillEntry entry = skills.list(OPTS).byName("digest-tampered").orElseThrow();
