@@ -92,7 +92,7 @@ import picocli.CommandLine.Spec;
             "  mcp --http http://127.0.0.1:3001/mcp --protocol modern listen --tools",
             "  mcp --stdio 'node tasks-server.js' call --task slow_compute '{\"seconds\":30}'",
             "  mcp --http http://127.0.0.1:3001/mcp tasks get TASK-ID",
-            "  mcp --stdio 'node server.js' skill load release-notes --to ./skills/release-notes",
+            "  mcp --stdio 'node server.js' skill load notes --to ./skills/notes",
             "  mcp --config mcp.json servers",
             "  mcp --config mcp.json tools",
             "  mcp --config mcp.json --server files call read_file '{\"path\":\"a.txt\"}'",
