@@ -8,7 +8,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * A server's skills as {@code skills/list} gave them, every page walked (SEP-2640 "Enumeration"). A listing may be
  * empty or partial by design: it is never proof that a skill does not exist (load one by URI with
- * {@link McpSkills#get}).
+ * {@link McpSkills#get}). Immutable.
  *
  * @param skills     the valid entries, in the server's order; each URI appears once
  * @param invalid    the entries refused (invalid, or listed more than once: every copy is refused)
