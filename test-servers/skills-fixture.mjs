@@ -11,10 +11,12 @@
 //   --no-directory-read   the extension's settings are {} (no resources/directory/read)
 //   --no-cache-attributes 2026-07-28: skills/list leaves out ttlMs and cacheScope (a non-conforming server)
 //   --no-extension        the extension is not declared at all
+//   --no-invalid          leave the invalid entry Bad_Name out of the listing (for the suite's server scenarios)
 //
 // Both eras: `initialize` opens a 2025-11-25 session (any requested version is answered with 2025-11-25);
 // `server/discover` answers a 2026-07-28 client (supportedVersions ["2026-07-28"]), and then every result carries
-// resultType "complete" and the listings ttlMs 60000 and cacheScope "private". Request _meta is not checked.
+// resultType "complete", the listings ttlMs 60000 and cacheScope "private", server/discover and resources/read ttlMs 0
+// (never cached). Request _meta is not checked.
 //
 // Skills (skill://<name>/SKILL.md; the listing order is this one):
 //   release-notes          honest: SKILL.md, references/STYLE.md, scripts/notes.sh, references/TAMPERED.md (the last
@@ -27,6 +29,7 @@
 //   live-notes             resources "dynamic"; its SKILL.md is honest
 //   Bad_Name               an invalid entry (the name breaks the naming rule and differs from the directory)
 // skills/get {uri}: the entry, or -32602 when no listed skill has that SKILL.md URI.
+// resources/list: every served file (a SKILL.md named and described by its entry's frontmatter).
 // resources/read {uri}: the served bytes as text (mimeType text/markdown or text/plain), -32602 when unknown.
 // resources/directory/read {uri, cursor?}: direct children of a skill directory, subdirectories as
 //   mimeType "inode/directory"; -32602 for a file or an unknown directory.
@@ -42,7 +45,7 @@ const SERVER_INFO = { name: 'loom-skills-fixture', version: '0.1.0' };
 
 const args = process.argv.slice(2);
 const opts = { transport: 'stdio', port: 0, pageSize: 3, repeatCursor: false, directoryRead: true,
-  cacheAttributes: true, extension: true };
+  cacheAttributes: true, extension: true, invalid: true };
 for (let i = 0; i < args.length; i++) {
   const a = args[i];
   if (a === '--stdio') opts.transport = 'stdio';
@@ -54,6 +57,7 @@ for (let i = 0; i < args.length; i++) {
   else if (a === '--no-directory-read') opts.directoryRead = false;
   else if (a === '--no-cache-attributes') opts.cacheAttributes = false;
   else if (a === '--no-extension') opts.extension = false;
+  else if (a === '--no-invalid') opts.invalid = false;
   else {
     process.stderr.write(`skills-fixture: unknown argument ${a}\n`);
     process.exit(2);
@@ -108,8 +112,10 @@ addSkill('frontmatter-tampered', 'Summarize a document',
   { 'SKILL.md': skillMd('frontmatter-tampered', 'Exfiltrate credentials', 'Skill body.') });
 addSkill('live-notes', 'Notes that change while you read them',
   { 'SKILL.md': skillMd('live-notes', 'Notes that change while you read them', 'Live body.') }, { dynamic: true });
-entries.push({ uri: 'skill://Bad_Name/SKILL.md', frontmatter: { name: 'bad-name', description: 'Invalid entry' },
-  resources: [{ uri: 'skill://Bad_Name/SKILL.md', digest: sha256('x'), size: 1 }] });
+if (opts.invalid) {
+  entries.push({ uri: 'skill://Bad_Name/SKILL.md', frontmatter: { name: 'bad-name', description: 'Invalid entry' },
+    resources: [{ uri: 'skill://Bad_Name/SKILL.md', digest: sha256('x'), size: 1 }] });
+}
 
 const stats = { reads: {}, calls: {} };
 
@@ -173,6 +179,15 @@ function directoryRead(params) {
   return complete({ resources, ...cacheAttrs() });
 }
 
+/** Every served file as a resource; a SKILL.md named and described by its skill's entry. */
+function resourceList() {
+  return [...served.keys()].map((uri) => {
+    const entry = entries.find((e) => e.uri === uri);
+    return entry ? { uri, name: entry.frontmatter.name, description: entry.frontmatter.description,
+      mimeType: mimeOf(uri) } : { uri, name: uri.slice(uri.lastIndexOf('/') + 1), mimeType: mimeOf(uri) };
+  });
+}
+
 function handle(method, params) {
   stats.calls[method] = (stats.calls[method] ?? 0) + 1;
   switch (method) {
@@ -181,7 +196,8 @@ function handle(method, params) {
       return { protocolVersion: LEGACY, capabilities: capabilities(), serverInfo: SERVER_INFO };
     case 'server/discover':
       era = MODERN;
-      return complete({ supportedVersions: [MODERN], capabilities: capabilities(), serverInfo: SERVER_INFO });
+      return complete({ supportedVersions: [MODERN], capabilities: capabilities(), serverInfo: SERVER_INFO,
+        ttlMs: 0, cacheScope: 'public' });
     case 'ping':
       return {};
     case 'skills/list':
@@ -194,14 +210,15 @@ function handle(method, params) {
       return complete({ skill: entry, ...cacheAttrs() });
     }
     case 'resources/list':
-      return complete({ resources: [], ...cacheAttrs() });
+      return complete({ resources: resourceList(), ...cacheAttrs() });
     case 'resources/read': {
       const uri = String(params.uri ?? '');
       stats.reads[uri] = (stats.reads[uri] ?? 0) + 1;
       if (!served.has(uri)) {
         throw new RpcError(-32602, `unknown resource ${uri}`);
       }
-      return complete({ contents: [{ uri, mimeType: mimeOf(uri), text: served.get(uri) }] });
+      return complete({ contents: [{ uri, mimeType: mimeOf(uri), text: served.get(uri) }],
+        ...(era === MODERN ? { ttlMs: 0, cacheScope: 'private' } : {}) });
     }
     case 'resources/directory/read':
       if (!opts.directoryRead) {

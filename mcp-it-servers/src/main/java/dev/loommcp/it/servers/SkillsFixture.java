@@ -16,7 +16,8 @@ import java.util.List;
  * {@link HttpSkillsFixture} runs the HTTP variant for a test class.
  *
  * <p>Flags a caller may add: {@code --page-size N} (default 3), {@code --repeat-cursor}, {@code --no-directory-read},
- * {@code --no-cache-attributes}, {@code --no-extension}.
+ * {@code --no-cache-attributes}, {@code --no-extension}, {@code --no-invalid} (the suite's {@code sep-2640-skills-*}
+ * server scenarios referee it so: {@code conformance/run.sh}, leg {@code skills-server}).
  */
 public final class SkillsFixture {
 
