@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the official MCP conformance suite (@modelcontextprotocol/conformance, pinned in test-servers/package.json +
-# lock), one scenario at a time, in six legs: five run its client scenarios against loom-mcp's conformance client,
-# each checked against its own expected-failures list, and one referees our tasks-extension test server:
+# lock), one scenario at a time, in seven legs: five run its client scenarios against loom-mcp's conformance client,
+# each checked against its own expected-failures list, and two referee our extension test servers:
 #
 #   2025-11-25   every client scenario the suite lists for `--spec-version 2025-11-25`, run at that wire
 #                (the suite hands the client MCP_CONFORMANCE_PROTOCOL_VERSION=2025-11-25)
@@ -21,11 +21,15 @@
 #                there is no expected-failures list. A scenario whose only check the suite itself reports SKIPPED
 #                (tasks-status-notifications in this version: "harness rewrite pending") passes as the suite
 #                reports it, with that noted.
+#   skills-server the server scenarios `list --server` names sep-2640-skills-* (the io.modelcontextprotocol/skills
+#                extension), the same way against test-servers/skills-fixture.mjs --no-invalid (its tampered skills
+#                are valid entries whose files fail a client's checks; the suite reads only the first skill). Every
+#                one must pass.
 #
 # usage: conformance/run.sh
 #
 # It installs nothing: run `npm ci` in test-servers/ first (scripts/test.sh does) and build the CLI
-# (./mvnw package, which makes mcp-cli/target/mcp.jar; not needed when LEGS is only tasks-server).
+# (./mvnw package, which makes mcp-cli/target/mcp.jar; not needed when LEGS has only server legs).
 #
 # For each client scenario the suite starts a scenario server on a loopback port and runs
 #   <client command> <server-url>      with MCP_CONFORMANCE_SCENARIO=<scenario>, MCP_CONFORMANCE_PROTOCOL_VERSION
@@ -35,12 +39,12 @@
 # Result: one table per leg, then per-leg counts and the line "conformance: N passed, N failed" (all legs). The run
 # fails (exit 1) when a scenario fails that is not in its leg's expected-failures list, when a listed scenario passes
 # (the lists must stay honest), or when the suite skips a scenario of a leg; exit 2 on setup errors (including a
-# list naming a scenario the leg does not have, or one that may not be listed: only the skills extension's sep-2640-*
-# scenarios may be, each with its reason in a comment).
+# list naming a scenario the leg does not have, or any scenario at all: every one must pass, so the lists stay empty
+# and only keep the format for a future scenario that cannot pass yet).
 #
 # Environment:
-#   LEGS="2025-11-25 2026-07-28 2025-03-26 extensions extensions-2026-07-28 tasks-server"   the legs to run, in this order (default: all
-#                              five)
+#   LEGS="2025-11-25 2026-07-28 2025-03-26 extensions extensions-2026-07-28 tasks-server skills-server"   the legs to
+#                              run, in this order (default: all seven)
 #   SCENARIOS="a b"            run only these scenarios (in every leg that has them; default: all of each leg)
 #   CONFORMANCE_CLIENT="..."   the client command (default: "$JAVA $CONFORMANCE_JAVA_OPTS -jar mcp-cli/target/mcp.jar
 #                              conformance")
@@ -60,10 +64,11 @@ EXPECTED_FAILURES_DIR="${EXPECTED_FAILURES_DIR:-$HERE}"
 SCENARIO_TIMEOUT_MS="${SCENARIO_TIMEOUT_MS:-30000}"
 TOTAL_TIMEOUT_S="${TOTAL_TIMEOUT_S:-720}"
 RESULTS_DIR="${RESULTS_DIR:-$HERE/results/$(date +%Y%m%dT%H%M%S)}"
-read -r -a LEG_LIST <<<"${LEGS:-2025-11-25 2026-07-28 2025-03-26 extensions extensions-2026-07-28 tasks-server}"
+read -r -a LEG_LIST <<<"${LEGS:-2025-11-25 2026-07-28 2025-03-26 extensions extensions-2026-07-28 tasks-server skills-server}"
 START=$(date +%s)
 
 die() { echo "conformance/run.sh: $*" >&2; exit 2; }
+server_leg() { [[ "$1" == tasks-server || "$1" == skills-server ]]; }
 
 # ---------------------------------------------------------------- tools
 [[ -f "$CLI" ]] || die "the conformance suite is not installed ($CLI missing): run 'npm ci' in test-servers/"
@@ -76,7 +81,7 @@ if (( sys_major < 22 )); then
 fi
 
 CLIENT_LEGS=0
-for leg in "${LEG_LIST[@]}"; do [[ "$leg" == tasks-server ]] || CLIENT_LEGS=1; done
+for leg in "${LEG_LIST[@]}"; do server_leg "$leg" || CLIENT_LEGS=1; done
 if (( ! CLIENT_LEGS )); then
   CLIENT=(none)
 elif [[ -n "${CONFORMANCE_CLIENT:-}" ]]; then
@@ -109,6 +114,7 @@ leg_scenarios() {  # $1 = leg -> its scenario names, in the suite's order
   case "$1" in
     extensions|extensions-2026-07-28) printf '%s\n' "${ALL[@]}" | awk '$2 == "extension" { print $1 }' ;;
     tasks-server) printf '%s\n' "${ALL_SERVER[@]}" | awk '$1 ~ /^tasks-/ { print $1 }' ;;
+    skills-server) printf '%s\n' "${ALL_SERVER[@]}" | awk '$1 ~ /^sep-2640-skills-/ { print $1 }' ;;
     20??-??-??) list_scenarios --spec-version "$1" | awk '{ print $1 }' ;;
     *) return 1 ;;
   esac
@@ -130,9 +136,9 @@ read_expected() {  # $1 = file -> scenario names
       gsub(/["'\''[:space:]]/, "", line); if (line != "") print line
     }' "$1"
 }
-# Only what is out of scope may be expected to fail: the skills extension (sep-2640-*). Every other scenario, auth/*
-# included, must pass; a failing one is a bug to fix, not a line to add.
-may_be_listed() { [[ "$1" == sep-2640-* ]]; }
+# Nothing may be expected to fail: every scenario, auth/* and the skills extension's sep-2640-* included, must pass;
+# a failing one is a bug to fix, not a line to add.
+may_be_listed() { return 1; }
 
 for s in ${SCENARIOS:-}; do
   printf '%s\n' "${ALL[@]}" "${ALL_SERVER[@]}" | awk -v s="$s" '$1 == s { f = 1 } END { exit !f }' \
@@ -141,13 +147,13 @@ done
 
 declare -A LEG_RUN LEG_EXPECTED
 for leg in "${LEG_LIST[@]}"; do
-  [[ "$leg" == extensions || "$leg" == extensions-2026-07-28 || "$leg" == tasks-server \
-      || "$leg" =~ ^20[0-9]{2}-[0-9]{2}-[0-9]{2}$ ]] \
-    || die "unknown leg '$leg' (legs: 2025-11-25, 2026-07-28, 2025-03-26, extensions, extensions-2026-07-28, tasks-server)"
+  [[ "$leg" == extensions || "$leg" == extensions-2026-07-28 || "$leg" =~ ^20[0-9]{2}-[0-9]{2}-[0-9]{2}$ ]] \
+    || server_leg "$leg" \
+    || die "unknown leg '$leg' (legs: 2025-11-25, 2026-07-28, 2025-03-26, extensions, extensions-2026-07-28, tasks-server, skills-server)"
   mapfile -t scen < <(leg_scenarios "$leg")
   (( ${#scen[@]} > 0 )) || die "the suite lists no scenarios for leg $leg"
   exp=()
-  if [[ "$leg" != tasks-server ]]; then   # the tasks-server leg has no list: each of its scenarios must pass
+  if ! server_leg "$leg"; then   # a server leg has no list: each of its scenarios must pass
     file="$EXPECTED_FAILURES_DIR/expected-failures-$leg.yml"
     [[ -f "$file" ]] || die "expected-failures file $file not found"
     mapfile -t exp < <(read_expected "$file")
@@ -155,7 +161,7 @@ for leg in "${LEG_LIST[@]}"; do
   for e in "${exp[@]}"; do
     found=0; for s in "${scen[@]}"; do [[ "$s" == "$e" ]] && found=1; done
     (( found )) || die "$(basename "$file") lists '$e', which leg $leg does not have"
-    may_be_listed "$e" || die "$(basename "$file") lists '$e': only sep-2640-* scenarios may be expected to fail"
+    may_be_listed "$e" || die "$(basename "$file") lists '$e': no scenario may be expected to fail"
   done
   run=()
   if [[ -n "${SCENARIOS:-}" ]]; then
@@ -192,12 +198,22 @@ checks() {  # $1 = scenario output dir -> "SUCCESS FAILURE WARNING SKIPPED first
     console.log(`${n("SUCCESS")} ${n("FAILURE")} ${n("WARNING")} ${n("SKIPPED")} ${bad || "-"}`);' "$1"
 }
 
-# The tasks-server leg's referee target: test-servers/tasks-fixture.mjs over HTTP, started once for the leg.
+# A server leg's referee target over HTTP, started once for the leg: test-servers/tasks-fixture.mjs (tasks-server) or
+# test-servers/skills-fixture.mjs --no-invalid (skills-server).
 FIXTURE_PID=""; FIXTURE_URL=""; FIXTURE_PROBLEM=""
-start_tasks_fixture() {  # sets FIXTURE_URL, or FIXTURE_PROBLEM when it did not listen within 10 s
-  local dir="$RESULTS_DIR/tasks-server" line="" i
+fixture_of() {  # $1 = server leg -> the fixture's script and flags
+  case "$1" in
+    tasks-server) printf '%s\n' tasks-fixture.mjs ;;
+    skills-server) printf '%s\n' skills-fixture.mjs --no-invalid ;;
+  esac
+}
+start_fixture() {  # $1 = server leg; sets FIXTURE_URL, or FIXTURE_PROBLEM when it did not listen within 10 s
+  local dir="$RESULTS_DIR/$1" line="" i script
+  local -a flags
   mkdir -p "$dir"
-  "$NODE" "$NODE_DIR/tasks-fixture.mjs" --http 0 >"$dir/fixture.stdout" 2>"$dir/fixture.stderr" &
+  mapfile -t flags < <(fixture_of "$1")
+  script=${flags[0]}; flags=("${flags[@]:1}")
+  "$NODE" "$NODE_DIR/$script" --http 0 "${flags[@]}" >"$dir/fixture.stdout" 2>"$dir/fixture.stderr" &
   FIXTURE_PID=$!
   for (( i = 0; i < 100; i++ )); do
     line=$(head -1 "$dir/fixture.stdout" 2>/dev/null)
@@ -205,18 +221,19 @@ start_tasks_fixture() {  # sets FIXTURE_URL, or FIXTURE_PROBLEM when it did not 
     kill -0 "$FIXTURE_PID" 2>/dev/null || break
     sleep 0.1
   done
-  FIXTURE_PROBLEM="tasks-fixture.mjs did not listen ($(tail -c 300 "$dir/fixture.stderr" 2>/dev/null | tr '\n' ' '))"
-  stop_tasks_fixture
+  FIXTURE_PROBLEM="$script did not listen ($(tail -c 300 "$dir/fixture.stderr" 2>/dev/null | tr '\n' ' '))"
+  stop_fixture
   return 1
 }
-stop_tasks_fixture() {
+stop_fixture() {
   if [[ -n "$FIXTURE_PID" ]]; then
     kill "$FIXTURE_PID" 2>/dev/null
     wait "$FIXTURE_PID" 2>/dev/null
     FIXTURE_PID=""
   fi
+  FIXTURE_URL=""
 }
-trap stop_tasks_fixture EXIT
+trap stop_fixture EXIT
 
 contains() { local x; for x in $1; do [[ "$x" == "$2" ]] && return 0; done; return 1; }
 
@@ -225,17 +242,17 @@ t_passed=0; t_failed=0; t_xfail=0; t_unexpected=0; t_stale=0
 for leg in "${LEG_LIST[@]}"; do
   read -r -a args < <(leg_args "$leg" | tr '\n' ' ')
   rows=(); passed=0; failed=0; xfail=0; unexpected=0; stale=0; leg_start=$(date +%s)
-  [[ "$leg" == tasks-server && -n "${LEG_RUN[$leg]}" ]] && start_tasks_fixture
+  server_leg "$leg" && [[ -n "${LEG_RUN[$leg]}" ]] && start_fixture "$leg"
   for s in ${LEG_RUN[$leg]}; do
     safe=${s//\//_}; out="$RESULTS_DIR/$leg/$safe"; log="$RESULTS_DIR/$leg/$safe.log"
     if (( $(date +%s) - START >= TOTAL_TIMEOUT_S )); then
       verdict=FAIL; ok=-; bad=-; warn=-; note="not run: total budget of ${TOTAL_TIMEOUT_S}s used up"
-    elif [[ "$leg" == tasks-server && -z "$FIXTURE_URL" ]]; then
+    elif server_leg "$leg" && [[ -z "$FIXTURE_URL" ]]; then
       verdict=FAIL; ok=-; bad=-; warn=-; note="not run: $FIXTURE_PROBLEM"
     else
       mkdir -p "$out"
       t0=$(date +%s%N)
-      if [[ "$leg" == tasks-server ]]; then
+      if server_leg "$leg"; then
         timeout -k 5 $(( SCENARIO_TIMEOUT_MS / 1000 + 40 )) "$NODE" "$CLI" server --url "$FIXTURE_URL" \
           --scenario "$s" --timeout "$SCENARIO_TIMEOUT_MS" -o "$out" >"$log" 2>&1
       else
@@ -270,9 +287,9 @@ for leg in "${LEG_LIST[@]}"; do
     printf '[%s] %-45s %s\n' "$leg" "$s" "$verdict" >&2
   done
   TABLE[$leg]=$(printf '%s\n' "${rows[@]}")
-  if [[ "$leg" == tasks-server ]]; then
-    stop_tasks_fixture
-    SUMMARY[$leg]="leg $leg: $passed passed, $failed failed (server scenarios against test-servers/tasks-fixture.mjs over HTTP; every one must pass; $(( $(date +%s) - leg_start ))s)"
+  if server_leg "$leg"; then
+    stop_fixture
+    SUMMARY[$leg]="leg $leg: $passed passed, $failed failed (server scenarios against test-servers/$(fixture_of "$leg" | tr '\n' ' ' | sed 's/ $//') over HTTP; every one must pass; $(( $(date +%s) - leg_start ))s)"
   else
     SUMMARY[$leg]="leg $leg: $((passed - stale)) passed, $((unexpected + stale)) failed ($xfail failed as expected-failures-$leg.yml lists, $unexpected unexpected failures, $stale listed scenarios passing; $(( $(date +%s) - leg_start ))s)"
   fi

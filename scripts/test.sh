@@ -2,9 +2,10 @@
 # Runs every test: the Maven build with all unit and integration tests (against real child processes and the
 # pinned reference server) and the example apps of examples/ (profile examples: each built and run by its tests),
 # the consumer-project test of the published artifacts (scripts/consumer-test.sh), then the
-# official MCP conformance suite (six legs: its client scenarios against the CLI's
+# official MCP conformance suite (seven legs: its client scenarios against the CLI's
 # conformance client at the 2025-11-25, 2026-07-28 and 2025-03-26 wires, the extension scenarios at two wires, and its
-# tasks-* server scenarios refereeing test-servers/tasks-fixture.mjs; see conformance/run.sh).
+# tasks-* and sep-2640-skills-* server scenarios refereeing test-servers/tasks-fixture.mjs and skills-fixture.mjs; see
+# conformance/run.sh).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 . "$ROOT/scripts/env.sh"

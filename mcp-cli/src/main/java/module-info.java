@@ -8,6 +8,7 @@ module dev.loommcp.cli {
     requires dev.loommcp.transport.http;
     requires dev.loommcp.auth;
     requires dev.loommcp.hosts;
+    requires dev.loommcp.skills;
     requires dev.loommcp.transport.unix; // unix:/path endpoints for --http (found by the HTTP transport's ServiceLoader)
     requires info.picocli;
     requires java.logging;

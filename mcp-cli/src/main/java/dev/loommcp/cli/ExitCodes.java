@@ -25,6 +25,11 @@ final class ExitCodes {
     static final int TIMEOUT = 5;
     /** The server broke the protocol (malformed or unexpected message, unsupported protocol version). */
     static final int PROTOCOL = 6;
+    /**
+     * {@code skill load}: the skill was refused: a file failed its size, digest or frontmatter check, was not listed,
+     * or the entry is invalid or larger than the client accepts.
+     */
+    static final int SKILL_REFUSED = 7;
     /** A bug in mcp itself (the message and stack trace say where). */
     static final int INTERNAL = 70;
     /** Interrupted (Ctrl+C). */

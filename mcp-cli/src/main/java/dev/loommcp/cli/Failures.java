@@ -191,6 +191,16 @@ final class Failures {
                 code = ExitCodes.RPC_ERROR;
                 showTail = false;
             }
+            case dev.loommcp.skills.SkillVerificationException sv -> {
+                err.println("mcp: skill refused (" + sv.check() + "): " + TerminalText.cap(sv.getMessage()));
+                code = ExitCodes.SKILL_REFUSED;
+                showTail = false;
+            }
+            case java.io.UncheckedIOException io -> {
+                err.println("mcp: " + TerminalText.cap(io.getMessage()));
+                code = ExitCodes.TRANSPORT;
+                showTail = false;
+            }
             case IllegalArgumentException iae -> {
                 err.println("mcp: " + TerminalText.cap(iae.getMessage()));
                 code = ExitCodes.USAGE;

@@ -249,6 +249,7 @@ public final class Main {
         cl.addSubcommand("request", new RequestCommand());
         cl.addSubcommand("notify", new NotifyCommand());
         cl.addSubcommand("complete", new CompleteCommand());
+        SkillCommands.register(cl);
         cl.addSubcommand("tasks", new TasksCommand());
         cl.addSubcommand("logout", new LogoutCommand());
         cl.getHelpSectionMap().put(CommandLine.Model.UsageMessageSpec.SECTION_KEY_COMMAND_LIST, Main::commandList);

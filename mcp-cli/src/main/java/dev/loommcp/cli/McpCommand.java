@@ -39,7 +39,8 @@ import picocli.CommandLine.Spec;
 /**
  * The {@code mcp} command: connects to one MCP server (a child process over stdio, or Streamable HTTP) and runs one
  * command against it. Most subcommands are methods; {@link CallCommand}, {@link RequestCommand},
- * {@link NotifyCommand}, {@link CompleteCommand}, {@link TasksCommand} and {@link LogoutCommand} are classes. The connection options are on
+ * {@link NotifyCommand}, {@link CompleteCommand}, {@link TasksCommand}, {@link LogoutCommand} and the skills
+ * commands of {@link SkillCommands} are classes. The connection options are on
  * this class and may be given before or after the subcommand name. {@link ClientSetup} turns the connection options
  * into a transport and a client, {@link CommandArguments} a command's argument words into what it sends,
  * {@link Output} holds the streams the commands write to, {@link Render} formats human output and {@link Failures}
@@ -69,6 +70,8 @@ import picocli.CommandLine.Spec;
             "5:timeout: --timeout for a request, --connect-timeout for start-up and the handshake (also a "
                     + "server that stays silent or writes no JSON-RPC), or a task's TTL",
             "6:protocol error: the server broke MCP",
+            "7:skill refused: a skill's file failed its size, digest or frontmatter check or is not listed, or the "
+                    + "entry is invalid or too large",
             "70:internal error (a bug in mcp)",
             "130:interrupted by this command's Ctrl+C (SIGINT)",
             "141:standard output (or error) is a pipe whose reader went away (mcp ... | head): ended quietly, as "
@@ -89,6 +92,7 @@ import picocli.CommandLine.Spec;
             "  mcp --http http://127.0.0.1:3001/mcp --protocol modern listen --tools",
             "  mcp --stdio 'node tasks-server.js' call --task slow_compute '{\"seconds\":30}'",
             "  mcp --http http://127.0.0.1:3001/mcp tasks get TASK-ID",
+            "  mcp --stdio 'node server.js' skill load notes --to ./skills/notes",
             "  mcp --config mcp.json servers",
             "  mcp --config mcp.json tools",
             "  mcp --config mcp.json --server files call read_file '{\"path\":\"a.txt\"}'",

@@ -4,7 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.loommcp.internal.json.Json;
 import dev.loommcp.testing.LeakCheck;
+import dev.loommcp.McpClient;
+import dev.loommcp.RequestOptions;
+import dev.loommcp.config.ProtocolMode;
 import dev.loommcp.it.servers.HttpOAuthFixture;
+import dev.loommcp.it.servers.HttpSkillsFixture;
+import dev.loommcp.transport.http.HttpTransport;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.HashMap;
@@ -60,16 +65,41 @@ class CliConformanceTest {
     }
 
     @Test
-    void skillsAndUnknownScenariosAreRefusedSayingWhy() {
-        env.put("MCP_CONFORMANCE_SCENARIO", "sep-2640-client-no-prefetch");
-        Run skills = conformance("http://127.0.0.1:9/mcp");
-        assertThat(skills.code()).isEqualTo(2);
-        assertThat(skills.err()).contains("skills extension");
+    void unknownScenariosAreRefusedSayingWhy() {
         env.put("MCP_CONFORMANCE_SCENARIO", "no-such-scenario");
         Run unknown = conformance("http://127.0.0.1:9/mcp");
         assertThat(unknown.code()).isEqualTo(2);
         assertThat(unknown.err()).contains("unknown scenario no-such-scenario")
-                .contains("http-custom-headers").contains("sep-2322-client-request-state");
+                .contains("http-custom-headers").contains("sep-2322-client-request-state")
+                .contains("sep-2640-client-verify-frontmatter");
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void skillScenariosListWithoutFetchingAndTheVerifyOnesLoadTheFirstSkillStoppingAtTheFirstRefusedFile()
+            throws Exception {
+        try (HttpSkillsFixture fixture = new HttpSkillsFixture();
+             McpClient stats = McpClient.newBuilder(HttpTransport.newBuilder(fixture.endpoint()).build())
+                     .protocolMode(ProtocolMode.LEGACY).build()) {
+            stats.connect();
+            env.put("MCP_CONFORMANCE_PROTOCOL_VERSION", "2025-11-25");
+            env.put("MCP_CONFORMANCE_SCENARIO", "sep-2640-client-no-prefetch");
+            Run listed = conformance(fixture.endpoint().toString());
+            assertThat(listed.code()).as(listed.err()).isZero();
+            assertThat(listed.err()).contains("skill://release-notes/SKILL.md").contains("1 invalid entr");
+            assertThat(stats.request("fixture/stats", Map.of(), RequestOptions.DEFAULT).get("reads"))
+                    .isEqualTo(Map.of());
+
+            // the first skill's SKILL.md is honest; its files are read in order until TAMPERED.md fails the digest
+            env.put("MCP_CONFORMANCE_SCENARIO", "sep-2640-client-verify-digest");
+            Run loaded = conformance(fixture.endpoint().toString());
+            assertThat(loaded.code()).isEqualTo(1);
+            assertThat(loaded.err()).contains("skill refused (DIGEST)")
+                    .contains("skill://release-notes/references/TAMPERED.md failed the digest check");
+            assertThat(((Map<String, ?>) stats.request("fixture/stats", Map.of(), RequestOptions.DEFAULT).get("reads")).keySet())
+                    .containsOnly("skill://release-notes/SKILL.md", "skill://release-notes/references/STYLE.md",
+                            "skill://release-notes/scripts/notes.sh", "skill://release-notes/references/TAMPERED.md");
+        }
     }
 
     @Test

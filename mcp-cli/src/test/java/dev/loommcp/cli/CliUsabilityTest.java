@@ -98,7 +98,7 @@ class CliUsabilityTest {
     @Test
     void usageErrorsAreOneLinePlusAPointerToHelp() {
         String commands = "call, complete, conformance, info, listen, logout, notify, ping, prompt, prompts, read, "
-                + "request, resources, servers, tasks, tools";
+                + "request, resources, servers, skill, skills, tasks, tools";
         assertUsageError(mcp(), "no command given; the commands are: " + commands);
         assertUsageError(mcp("--stdio", "true"), "no command given; the commands are: " + commands);
         assertUsageError(mcp("--stdio", "true", "no-such-command"),

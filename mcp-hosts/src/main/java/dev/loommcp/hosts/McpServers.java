@@ -7,7 +7,6 @@ import dev.loommcp.intercept.McpInterceptor;
 import dev.loommcp.intercept.ServerRequestInterceptor;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.schema.CallToolResult;
-import dev.loommcp.schema.Tool;
 import dev.loommcp.Deadline;
 import dev.loommcp.spi.TransportThreads;
 import dev.loommcp.transport.http.HttpTransport;
@@ -74,7 +73,7 @@ public final class McpServers implements AutoCloseable {
     /** Serializes reloads, and a reload with close. Never held while a server closes or a listener runs. */
     private final java.util.concurrent.locks.ReentrantLock reloading = new java.util.concurrent.locks.ReentrantLock();
     /** The names of the tools as last computed, reused while no server's tool list changed. */
-    private volatile Naming naming = new Naming(List.of(), List.of(), Map.of());
+    private final ToolNaming toolNaming;
     private final String separator;
     private final Duration closeTimeout;
     private final HostSettings settings;
@@ -99,6 +98,7 @@ public final class McpServers implements AutoCloseable {
 
     private McpServers(Builder b) {
         this.separator = b.separator;
+        this.toolNaming = new ToolNaming(b.separator);
         this.closeTimeout = b.closeTimeout;
         this.settings = new HostSettings(b.startupTimeout, b.readyTimeout, b.restartPolicy, b.listener,
                 withInterceptors(List.copyOf(b.interceptors), List.copyOf(b.serverRequestInterceptors), b.customizer),
@@ -139,8 +139,8 @@ public final class McpServers implements AutoCloseable {
     public HostedServer server(String name) {
         HostedServer s = servers.get(Objects.requireNonNull(name, "name"));
         if (s == null) {
-            throw new IllegalArgumentException("no MCP server named '" + printable(name) + "' (the servers are: "
-                    + String.join(", ", servers.keySet()) + ")");
+            throw new IllegalArgumentException("no MCP server named '" + ToolNaming.printable(name)
+                    + "' (the servers are: " + String.join(", ", servers.keySet()) + ")");
         }
         return s;
     }
@@ -310,7 +310,7 @@ public final class McpServers implements AutoCloseable {
      */
     public List<HostedTool> tools(RequestOptions options) throws InterruptedException {
         settleAll(waitDeadline(options));
-        return naming().tools();
+        return toolNaming.of(servers.values()).tools();
     }
 
     /**
@@ -321,7 +321,8 @@ public final class McpServers implements AutoCloseable {
      * @return the tool (its server and the server's own tool name), or empty
      */
     public java.util.Optional<HostedTool> tool(String name) {
-        return java.util.Optional.ofNullable(naming().byName().get(Objects.requireNonNull(name, "name")));
+        Objects.requireNonNull(name, "name");
+        return java.util.Optional.ofNullable(toolNaming.of(servers.values()).byName().get(name));
     }
 
     /**
@@ -369,42 +370,17 @@ public final class McpServers implements AutoCloseable {
             throw new McpClosedException("the server registry is closed", null);
         }
         RequestOptions bounded = HostedServer.bounded(options); // one bound for the wait and the call
-        HostedTool known = naming().byName().get(namespacedName);
-        Map<String, HostedServer> current = servers;
-        int at = namespacedName.indexOf(separator);
-        boolean full = at > 0 && at + separator.length() < namespacedName.length()
-                && current.containsKey(namespacedName.substring(0, at));
-        if (known == null && !full) {
+        HostedTool known = toolNaming.of(servers.values()).byName().get(namespacedName);
+        if (known == null && !toolNaming.isFullName(namespacedName, servers)) {
             // perhaps the name of a tool of a server that is not ready yet
             settleAll(waitDeadline(bounded));
-            known = naming().byName().get(namespacedName);
+            known = toolNaming.of(servers.values()).byName().get(namespacedName);
         }
-        if (known != null) {
-            HostedServer s = servers.get(known.server());
-            if (s == null) {
-                throw new IllegalArgumentException("unknown tool '" + printable(namespacedName) + "': its server '"
-                        + printable(known.server()) + "' was removed");
-            }
-            return s.callTool(known.tool().name(), arguments, bounded);
+        ToolNaming.Route route = toolNaming.route(namespacedName, known, servers);
+        if (!route.listed()) { // a full name: start or wait for its server, then look in its list
+            ToolNaming.requireListed(namespacedName, route, route.server().client(bounded) != null);
         }
-        if (at <= 0 || at + separator.length() >= namespacedName.length()) {
-            throw new IllegalArgumentException("unknown tool '" + printable(namespacedName) + "': expected SERVER"
-                    + separator + "TOOL (the servers are: " + names(current) + ")");
-        }
-        String serverName = namespacedName.substring(0, at);
-        String toolName = namespacedName.substring(at + separator.length());
-        HostedServer s = current.get(serverName);
-        if (s == null) {
-            throw new IllegalArgumentException("unknown tool '" + printable(namespacedName) + "': there is no "
-                    + "server '" + printable(serverName) + "' (the servers are: " + names(current) + ")");
-        }
-        McpClient ready = s.client(bounded); // starts or waits
-        if (ready != null && s.listedTools().stream().noneMatch(t -> toolName.equals(t.name()))) {
-            throw new IllegalArgumentException("unknown tool '" + printable(namespacedName) + "': server '"
-                    + serverName + "' does not list a tool '" + printable(toolName) + "' (it lists "
-                    + s.listedTools().size() + ")");
-        }
-        return s.callTool(toolName, arguments, bounded);
+        return route.server().callTool(route.tool(), arguments, bounded);
     }
 
     /**
@@ -470,71 +446,6 @@ public final class McpServers implements AutoCloseable {
             d = d.earliest(Deadline.at(options.deadline().get()));
         }
         return d.isNone() ? Deadline.after(settings.readyTimeout()) : d;
-    }
-
-    private static String names(Map<String, HostedServer> map) {
-        return map.keySet().stream().map(McpServers::printable).collect(java.util.stream.Collectors.joining(", "));
-    }
-
-    /**
-     * The names of the ready servers' tools: computed again only when a server's readiness or tool list changed
-     * since the last time (each list is an immutable object, replaced on a refresh).
-     */
-    private Naming naming() {
-        List<Object> key = new ArrayList<>();
-        for (HostedServer s : servers.values()) {
-            if (s.state() == ServerState.READY) {
-                key.add(s);
-                key.add(s.listedTools());
-            }
-        }
-        Naming last = naming;
-        if (last.key().size() == key.size()) {
-            boolean same = true;
-            for (int i = 0; i < key.size() && same; i++) {
-                same = last.key().get(i) == key.get(i);
-            }
-            if (same) {
-                return last;
-            }
-        }
-        List<String> fullNames = new ArrayList<>();
-        List<HostedTool> unnamed = new ArrayList<>();
-        for (int i = 0; i < key.size(); i += 2) {
-            HostedServer s = (HostedServer) key.get(i);
-            @SuppressWarnings("unchecked")
-            List<Tool> listed = (List<Tool>) key.get(i + 1);
-            for (Tool t : listed) {
-                String full = s.serverName() + separator + t.name();
-                if (!fullNames.contains(full)) { // a server listing one name twice: its first
-                    fullNames.add(full);
-                    unnamed.add(new HostedTool(full, s.serverName(), t, full));
-                }
-            }
-        }
-        Map<String, String> assigned = ToolNames.assign(fullNames);
-        List<HostedTool> tools = new ArrayList<>();
-        Map<String, HostedTool> byName = new java.util.HashMap<>();
-        for (HostedTool t : unnamed) {
-            HostedTool named = new HostedTool(assigned.get(t.fullName()), t.server(), t.tool(), t.fullName());
-            tools.add(named);
-            byName.put(named.fullName(), named);
-        }
-        for (HostedTool t : tools) {
-            byName.put(t.name(), t); // a name a model was given wins over a full name that equals it
-        }
-        Naming computed = new Naming(List.copyOf(key), List.copyOf(tools), Map.copyOf(byName));
-        naming = computed;
-        return computed;
-    }
-
-    /** The tools of the ready servers named for a model, and the lookup by either name. */
-    private record Naming(List<Object> key, List<HostedTool> tools, Map<String, HostedTool> byName) {
-    }
-
-    private static String printable(String s) {
-        String cut = s.length() > 128 ? s.substring(0, 128) + "..." : s;
-        return cut.replaceAll("\\p{Cntrl}", "?");
     }
 
     /**

@@ -7,6 +7,8 @@ module dev.example.consumer {
     requires dev.loommcp.auth;
     requires dev.loommcp.testing;
     requires dev.loommcp.hosts;
+    // the skills extension (its HostSkills needs mcp-hosts, an optional dependency of mcp-skills)
+    requires dev.loommcp.skills;
     requires dev.loommcp.opentelemetry;
     // unix: endpoints; on the module path the connector module must be in the graph for the HTTP transport's
     // ServiceLoader to find it

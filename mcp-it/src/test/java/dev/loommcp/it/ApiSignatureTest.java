@@ -48,6 +48,7 @@ class ApiSignatureTest {
                 Arguments.of("mcp-testing", ScriptedTransport.class),
                 Arguments.of("mcp-tasks", McpTasks.class),
                 Arguments.of("mcp-hosts", McpServers.class),
+                Arguments.of("mcp-skills", dev.loommcp.skills.McpSkills.class),
                 Arguments.of("mcp-auth", McpOAuth.class),
                 Arguments.of("mcp-langchain4j", LoomToolProvider.class),
                 Arguments.of("mcp-opentelemetry", McpTelemetry.class),

@@ -2,6 +2,7 @@ package dev.loommcp.cli.conformance;
 
 import dev.loommcp.McpClient;
 import dev.loommcp.McpException;
+import dev.loommcp.RequestOptions;
 import dev.loommcp.auth.McpOAuth;
 import dev.loommcp.schema.CallToolResult;
 import dev.loommcp.schema.CreateMessageResult;
@@ -13,6 +14,12 @@ import dev.loommcp.schema.PromptArgument;
 import dev.loommcp.schema.ReadResourceResult;
 import dev.loommcp.schema.Resource;
 import dev.loommcp.schema.Tool;
+import dev.loommcp.skills.LoadedSkill;
+import dev.loommcp.skills.McpSkills;
+import dev.loommcp.skills.SkillEntry;
+import dev.loommcp.skills.SkillFile;
+import dev.loommcp.skills.SkillListing;
+import dev.loommcp.skills.SkillVerificationException;
 import dev.loommcp.transport.http.HttpTransport;
 import java.io.PrintWriter;
 import java.net.URI;
@@ -26,6 +33,8 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.function.Function;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * The client side of the official MCP conformance suite ({@code @modelcontextprotocol/conformance} 0.2.0-alpha.12):
@@ -71,7 +80,13 @@ import java.util.function.Function;
  *       {@code issuer} that does not match, an RFC 9207 {@code iss} that does not, the step-up limit reached) the
  *       call fails with {@link dev.loommcp.auth.McpAuthorizationException}: exit code {@value #EXIT_FAILED}, which
  *       the suite accepts in the scenarios that expect a refusal.</li>
- *   <li>{@code sep-2640-*}: the skills extension, out of scope: exit code {@value #EXIT_UNSUPPORTED}.</li>
+ *   <li>{@code sep-2640-client-*}: the skills extension ({@code io.modelcontextprotocol/skills}) through
+ *       {@link McpSkills}: list the skills (every page, entries checked); in {@code sep-2640-client-no-prefetch} stop
+ *       there (nothing of a skill is fetched before it is loaded); in the {@code -verify-*} scenarios load the first
+ *       skill as a host would (its {@code SKILL.md}: size, digest, frontmatter) and on success read its other files,
+ *       each verified. A refused skill is reported on the error stream with the check that failed: exit code
+ *       {@value #EXIT_FAILED} (the suite allows it there; what it checks is that no file is read after the refused
+ *       {@code SKILL.md}).</li>
  * </ul>
  *
  * <p>Messages go to the given error stream; nothing secret is ever printed. Thread-safe (no shared state).
@@ -87,11 +102,15 @@ public final class ConformanceClient {
     /** Exit code: the scenario is unknown or not supported by this client, or the environment is unusable. */
     public static final int EXIT_UNSUPPORTED = 2;
 
-    /** The scenarios this client knows besides the {@code auth/} family (and the {@code sep-2640-} one it refuses). */
-    public static final Set<String> SCENARIOS = Set.of("initialize", "tools_call",
+    /** The skills extension's scenarios (SEP-2640): list only, or load the first skill verified. */
+    static final Set<String> SKILL_SCENARIOS = Set.of("sep-2640-client-no-prefetch", "sep-2640-client-verify-digest",
+            "sep-2640-client-verify-size", "sep-2640-client-verify-frontmatter");
+
+    /** The scenarios this client knows besides the {@code auth/} family. */
+    public static final Set<String> SCENARIOS = java.util.stream.Stream.concat(Stream.of("initialize", "tools_call",
             "elicitation-sep1034-client-defaults", "sse-retry", "request-metadata", "sep-2322-client-request-state",
             "http-standard-headers", "http-custom-headers", "http-invalid-tool-headers", "json-schema-ref-no-deref",
-            "json-schema-2020-12-preservation");
+            "json-schema-2020-12-preservation"), SKILL_SCENARIOS.stream()).collect(Collectors.toUnmodifiableSet());
 
     static final Duration REQUEST_TIMEOUT = Duration.ofSeconds(20);
     /** The tool every {@code auth/*} scenario server offers. */
@@ -132,15 +151,10 @@ public final class ConformanceClient {
 
     private static int run(String serverUrl, ConformanceSettings settings, PrintWriter err) {
         String scenario = settings.scenario();
-        if (scenario.startsWith("sep-2640-")) {
-            say(err, "conformance: scenario " + scenario + " tests the skills extension "
-                    + "(io.modelcontextprotocol/skills), which this client does not implement");
-            return EXIT_UNSUPPORTED;
-        }
         boolean auth = scenario.startsWith("auth/");
         if (!auth && !SCENARIOS.contains(scenario)) {
             say(err, "conformance: unknown scenario " + scenario + " (known: " + String.join(", ",
-                    SCENARIOS.stream().sorted().toList()) + ", auth/*; refused: sep-2640-*)");
+                    SCENARIOS.stream().sorted().toList()) + ", auth/*)");
             return EXIT_UNSUPPORTED;
         }
         URI endpoint;
@@ -186,6 +200,9 @@ public final class ConformanceClient {
                 case "http-invalid-tool-headers" -> client.invalidToolHeaders();
                 case "json-schema-ref-no-deref" -> client.listOnly();
                 case "json-schema-2020-12-preservation" -> client.schemaEcho();
+                case "sep-2640-client-no-prefetch" -> client.skills(false);
+                case "sep-2640-client-verify-digest", "sep-2640-client-verify-size",
+                     "sep-2640-client-verify-frontmatter" -> client.skills(true);
                 default -> EXIT_UNSUPPORTED;
             };
         } catch (InterruptedException e) {
@@ -373,6 +390,40 @@ public final class ConformanceClient {
         try (McpClient c = connect(builder())) {
             say(err, "conformance: the client lists " + c.listAllTools().stream().map(Tool::name).toList());
             return EXIT_OK;
+        }
+    }
+
+    /**
+     * The skills scenarios: list (nothing of a skill fetched); with {@code load}, load the first skill verified and
+     * read its files.
+     */
+    private int skills(boolean load) throws InterruptedException {
+        try (McpClient c = connect(builder())) {
+            McpSkills skills = McpSkills.of(c);
+            if (!skills.isSupported()) {
+                say(err, "conformance: the server does not declare " + McpSkills.EXTENSION);
+                return EXIT_FAILED;
+            }
+            SkillListing listing = skills.list(RequestOptions.DEFAULT);
+            say(err, "conformance: the server lists the skills " + listing.skills().stream().map(SkillEntry::uri)
+                    .toList() + (listing.invalid().isEmpty() ? "" : " and " + listing.invalid().size()
+                    + " invalid entr(ies), refused: " + listing.invalid()));
+            if (!load) {
+                return EXIT_OK;
+            }
+            if (listing.skills().isEmpty()) {
+                say(err, "conformance: there is no valid skill to load");
+                return EXIT_FAILED;
+            }
+            try {
+                LoadedSkill loaded = skills.load(listing.skills().getFirst(), RequestOptions.DEFAULT);
+                List<SkillFile> files = loaded.readAll(RequestOptions.DEFAULT);
+                say(err, "conformance: loaded " + loaded.name() + ", " + files.size() + " file(s) verified");
+                return EXIT_OK;
+            } catch (SkillVerificationException e) {
+                say(err, "conformance: skill refused (" + e.check() + "): " + e.getMessage());
+                return EXIT_FAILED;
+            }
         }
     }
 

@@ -70,11 +70,11 @@ public final class ConsumerMain {
         List<Class<?>> api = List.of(McpClient.class, StdioTransport.class, HttpTransport.class, McpTasks.class,
                 dev.loommcp.auth.McpOAuth.class, ScriptedTransport.class, McpServers.class,
                 dev.loommcp.transport.unix.UnixConnector.class, dev.loommcp.langchain4j.LoomToolProvider.class,
-                McpTelemetry.class, dev.loommcp.store.jdbc.JdbcTokenStore.class);
+                McpTelemetry.class, dev.loommcp.store.jdbc.JdbcTokenStore.class, dev.loommcp.skills.McpSkills.class);
         List<String> expected = List.of("dev.loommcp.core", "dev.loommcp.transport.stdio",
                 "dev.loommcp.transport.http", "dev.loommcp.tasks", "dev.loommcp.auth", "dev.loommcp.testing",
                 "dev.loommcp.hosts", "dev.loommcp.transport.unix", "dev.loommcp.langchain4j", "dev.loommcp.opentelemetry",
-                "dev.loommcp.store.jdbc");
+                "dev.loommcp.store.jdbc", "dev.loommcp.skills");
         for (int i = 0; i < api.size(); i++) {
             Module m = api.get(i).getModule();
             if (modulePath) {
@@ -192,6 +192,10 @@ public final class ConsumerMain {
             check(names.contains("everything__echo"), "hosted tools: " + names);
             String echo = servers.callTool("everything__echo", Map.of("message", "hosted")).text();
             check("Echo: hosted".equals(echo), "hosted echo answered " + echo);
+            // mcp-skills over the registry (mcp-hosts is its optional dependency): the reference server declares no
+            // skills extension, so it has no skills and is never asked
+            var skills = dev.loommcp.skills.HostSkills.of(servers).list(dev.loommcp.RequestOptions.DEFAULT);
+            check(skills.isEmpty(), "hosted skills: " + skills);
             // the same registry as LangChain4j tools (mcp-langchain4j): a tool specification and its executor
             var tools = dev.loommcp.langchain4j.LoomToolProvider.of(servers).provideTools(
                     new dev.langchain4j.service.tool.ToolProviderRequest("consumer",
