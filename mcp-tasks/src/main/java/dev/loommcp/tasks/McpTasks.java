@@ -495,6 +495,9 @@ public final class McpTasks {
         }
         TaskHandle h = register(new TaskHandle(this, first, toolName));
         h.recordCreated(deadline);
+        if (resultListener != null && !h.snapshot().status().isTerminal()) {
+            driven.computeIfAbsent(h.id(), id -> h.addListener(DRIVING)); // its end is to be delivered
+        }
         return h;
     }
 
@@ -851,7 +854,8 @@ public final class McpTasks {
 
         /**
          * Sets who hears the end of every task this instance drives, at most once across the replicas sharing the
-         * store ({@link TaskResultListener} says when and on which thread). Default: none.
+         * store ({@link TaskResultListener} says when and on which thread). With a listener, every task this
+         * instance starts is polled to its end even when nobody awaits it or listens to it. Default: none.
          *
          * @param listener the listener, or {@code null} for none
          * @return this builder

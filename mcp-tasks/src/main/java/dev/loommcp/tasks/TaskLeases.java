@@ -18,8 +18,9 @@ final class TaskLeases {
     }
 
     /**
-     * Whether a record's task may be claimed by {@code owner} at {@code now}: no owner, {@code owner} itself, a
-     * lease that ended, or (no lease end) an owner process that is gone.
+     * Whether a record's task may be claimed by {@code owner} at {@code now}: not ended, and no owner, {@code owner}
+     * itself, a lease that ended, or an owner process of this machine that is gone (with or without a lease end:
+     * a default owner id names its process, {@link TaskOwner}).
      */
     static boolean free(TaskRecord r, String owner, Instant now, Map<String, Boolean> ownersAlive) {
         if (r.retainUntil() != null) {
@@ -29,7 +30,9 @@ final class TaskLeases {
             return true;
         }
         if (r.leaseUntil() != null) {
-            return !r.leaseUntil().isAfter(now);
+            // a lease that passed, or one held by a process of this machine that is gone (no need to wait it out)
+            return !r.leaseUntil().isAfter(now)
+                    || TaskOwner.isLocalProcessId(r.owner()) && !ownersAlive.computeIfAbsent(r.owner(), TaskOwner::alive);
         }
         return !ownersAlive.computeIfAbsent(r.owner(), TaskOwner::alive);
     }
