@@ -46,6 +46,15 @@ import org.jspecify.annotations.Nullable;
  * <p>Polls run on virtual threads only while a poll request is out: a thousand waiting tasks cost no thread between
  * polls. Polls keep the server's latest interval, never faster (bounded by {@link Builder#minPollInterval} and
  * {@link Builder#maxPollInterval}), and back off when the server signals a rate limit. Thread-safe.
+ *
+ * <p><b>Replicas sharing a store.</b> Every task this instance drives is held under a lease in the store
+ * ({@link Builder#owner}, {@link Builder#leaseLength}, default 30 s), extended by one scheduler thread per bound
+ * client; its state and its end are written fenced by that lease ({@link TaskStore#update}, {@link TaskStore#complete}).
+ * The tasks of a replica that died are claimed once its leases pass ({@link #claimDue()}, also every
+ * {@link Builder#claimInterval}) and driven to their end here. Each end is recorded once across the replicas and told
+ * to the {@link Builder#resultListener} of the replica whose write won ({@link TaskResultListener}: at most once, the
+ * stored result readable by anyone for {@link Builder#resultRetention}). A clean close of the client releases the
+ * leases; a replica that dies releases nothing. docs/fleet.md has the whole picture.
  */
 public final class McpTasks {
 
@@ -269,7 +278,8 @@ public final class McpTasks {
      * ({@link TaskRecord#leaseUntil()}) runs, is left to it (logged at INFO as owned elsewhere) and not returned; a
      * record whose owner has ended (or closed its client) or whose lease has ended, or that has no owner (written by
      * an older version), is taken over: its owner becomes this instance, in the same change of
-     * the store, so two clients resuming at once never both take it.
+     * the store, so two clients resuming at once never both take it, and it is held under this instance's lease from
+     * then on. An ended record (its end was delivered: {@link TaskRecord#retainUntil()} is set) is not resumed.
      *
      * @return the handles, in creation order
      * @throws InterruptedException  if the calling thread is interrupted

@@ -11,7 +11,10 @@ import org.jspecify.annotations.Nullable;
  * server no longer knows it); {@link McpTasks} tells the store one task's changes in the order it learned them, and
  * once it removed a task (it ended) it records nothing more of it. Implementations must be thread-safe; they are
  * called with no lock of {@link McpTasks} held. Shipped: {@link InMemoryTaskStore} (the default)
- * and {@link FileTaskStore}.
+ * and {@link FileTaskStore}; {@code JdbcTaskStore} of {@code mcp-store-jdbc} for replicas on several machines. A store
+ * shared by replicas also grants task leases ({@link #claim(String, String, String, java.time.Duration)},
+ * {@link #claimDue}, {@link #heartbeat}, {@link #release}) and takes the writes fenced by them ({@link #update},
+ * {@link #complete}): the defaults do so on {@link #claim(String, java.util.function.Function, Deadline)}.
  */
 public interface TaskStore {
 
