@@ -395,6 +395,8 @@ public final class McpTasks {
             if (ch != null && !ch.closeToken().isCancelled()) {
                 claimDue();
             }
+        } catch (IllegalStateException e) {
+            LOG.log(System.Logger.Level.DEBUG, "no due tasks claimed now: {0}", e.getMessage()); // not connected
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "could not claim the due tasks: {0}", e.toString());
         }
@@ -594,9 +596,6 @@ public final class McpTasks {
                 return true;
             }
             case WON -> {
-                if (resultRetention.isZero()) {
-                    store.remove(serverKey, h.id(), deadline);
-                }
                 if (resultListener != null) {
                     try {
                         resultListener.onResult(ended);
@@ -604,6 +603,11 @@ public final class McpTasks {
                         LOG.log(System.Logger.Level.WARNING, "the result listener threw for task "
                                 + TaskWire.shown(h.id()) + "; ignored", e);
                     }
+                }
+                if (resultRetention.isZero()) {
+                    // after the listener: the end is recorded already, a failing removal must not cost the delivery
+                    // (an ended record is never claimed, and the stores drop it once its retention passed)
+                    store.remove(serverKey, h.id(), deadline);
                 }
                 return true;
             }
