@@ -38,6 +38,12 @@ final class FleetOAuthChild {
      * @throws Exception on any failure (printed; exit code 1)
      */
     public static void main(String[] args) throws Exception {
+        // the auth engine's DEBUG lines (refresh waits, adopted tokens) go to stderr, which the test shows on failure
+        java.util.logging.Logger auth = java.util.logging.Logger.getLogger("dev.loommcp.auth");
+        auth.setLevel(java.util.logging.Level.FINE);
+        java.util.logging.ConsoleHandler console = new java.util.logging.ConsoleHandler();
+        console.setLevel(java.util.logging.Level.FINE);
+        auth.addHandler(console);
         JdbcTokenStore tokens = JdbcTokenStore.newBuilder(FleetDatabase.pool(args[1], 8))
                 .encryptionKey("fleet-test", new SecretKeySpec(HexFormat.of().parseHex(args[2]), "AES")).build();
         int callers = Integer.parseInt(args[3]);

@@ -165,7 +165,8 @@ class FleetTasksTest {
                 assertThat(delivered).as("every task delivered").hasSize(REPLICAS * TASKS_EACH);
                 assertThat(duplicates).as("no task delivered twice").isZero();
                 // (under load a replica may also lose a lease it was slow to extend and take over others': fenced)
-                assertThat(delivered).as("the killed replica's tasks too").containsKeys(killedTasks.toArray(String[]::new));
+                assertThat(delivered).as("the killed replica's tasks too")
+                        .containsKeys(killedTasks.toArray(String[]::new));
                 assertThat(db.count("select count(*) from mcp_tasks where retain_until is not null"
                         + " and result is not null")).as("every end stored with its result")
                         .isEqualTo(REPLICAS * TASKS_EACH);

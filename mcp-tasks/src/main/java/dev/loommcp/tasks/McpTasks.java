@@ -49,7 +49,8 @@ import org.jspecify.annotations.Nullable;
  *
  * <p><b>Replicas sharing a store.</b> Every task this instance drives is held under a lease in the store
  * ({@link Builder#owner}, {@link Builder#leaseLength}, default 30 s), extended by one scheduler thread per bound
- * client; its state and its end are written fenced by that lease ({@link TaskStore#update}, {@link TaskStore#complete}).
+ * client; its state and its end are written fenced by that lease ({@link TaskStore#update},
+ * {@link TaskStore#complete}).
  * The tasks of a replica that died are claimed once its leases pass ({@link #claimDue()}, also every
  * {@link Builder#claimInterval}) and driven to their end here. Each end is recorded once across the replicas and told
  * to the {@link Builder#resultListener} of the replica whose write won ({@link TaskResultListener}: at most once, the
@@ -402,7 +403,7 @@ public final class McpTasks {
         }
     }
 
-    /** The task ended, or another owner was granted it: stop keeping it polled for the fleet (a local waiter goes on). */
+    /** The task ended, or another owner was granted it: stop keeping it polled (a local waiter goes on). */
     private void stopDriving(String taskId) {
         Registration r = driven.remove(taskId);
         if (r != null) {

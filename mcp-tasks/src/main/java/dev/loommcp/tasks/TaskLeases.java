@@ -32,7 +32,8 @@ final class TaskLeases {
         if (r.leaseUntil() != null) {
             // a lease that passed, or one held by a process of this machine that is gone (no need to wait it out)
             return !r.leaseUntil().isAfter(now)
-                    || TaskOwner.isLocalProcessId(r.owner()) && !ownersAlive.computeIfAbsent(r.owner(), TaskOwner::alive);
+                    || TaskOwner.isLocalProcessId(r.owner())
+                    && !ownersAlive.computeIfAbsent(r.owner(), TaskOwner::alive);
         }
         return !ownersAlive.computeIfAbsent(r.owner(), TaskOwner::alive);
     }
