@@ -9,7 +9,12 @@
 #                             LOOMMCP_PG_URL (the JDBC URL the tests read) and LOOMMCP_PG_DIR (the server's directory)
 #   scripts/pg.sh stop DIR    stops the server of DIR (immediate shutdown) and removes DIR; never fails
 #   scripts/pg.sh url DIR     prints the JDBC URL of the server of DIR
-#   scripts/pg.sh run CMD...  starts a server, runs CMD with LOOMMCP_PG_URL exported, stops the server (a trap: also
+#   scripts/pg.sh restart DIR [fast|immediate]
+#                             restarts the server of DIR on the same port and data (pg_ctl restart; default fast:
+#                             open connections are ended; immediate: as after a crash, with recovery); for tests of
+#                             what clients do while the database goes away (mcp-it's fleet tests)
+#   scripts/pg.sh run CMD...  starts a server, runs CMD with LOOMMCP_PG_URL and LOOMMCP_PG_DIR exported, stops the
+#                             server (a trap: also
 #                             on error and on SIGINT/SIGTERM), exits with CMD's status
 #
 # start first stops the servers of earlier runs that were killed before their trap ran (a directory whose recorded
@@ -108,11 +113,21 @@ start() { # $1 = the owner pid (the run the server belongs to); prints the assig
   return 1
 }
 
+restart_dir() { # $1 = a running server's directory, $2 = the shutdown mode
+  local dir="$1" mode="${2:-fast}" bin
+  [[ "$mode" == fast || "$mode" == immediate ]] || { echo "pg.sh: restart mode is fast or immediate, not $mode" >&2; return 64; }
+  bin=$(cat "$dir/bin")
+  as_pg "$bin/pg_ctl" -D "$dir/data" -l "$dir/log/server.log" -m "$mode" -w -t 30 restart >/dev/null
+}
+
 case "${1:-}" in
   start) start "${2:-$PPID}" ;;
   stop) [[ $# -eq 2 ]] || { echo "usage: pg.sh stop DIR" >&2; exit 64; }; stop_dir "$2" ;;
   url) [[ $# -eq 2 && -f "$2/port" ]] || { echo "usage: pg.sh url DIR (a running server's directory)" >&2; exit 64; }
        url_of "$2" ;;
+  restart) [[ ($# -eq 2 || $# -eq 3) && -f "$2/port" && "$(basename "$2")" == "$PREFIX"* ]] \
+             || { echo "usage: pg.sh restart DIR [fast|immediate] (a running server's directory)" >&2; exit 64; }
+           restart_dir "$2" "${3:-fast}" ;;
   run)
     shift
     [[ $# -ge 1 ]] || { echo "usage: pg.sh run CMD..." >&2; exit 64; }
@@ -128,5 +143,5 @@ case "${1:-}" in
     status=0; wait "$child" || status=$?
     child=""
     exit "$status" ;;
-  *) echo "usage: pg.sh start | stop DIR | url DIR | run CMD..." >&2; exit 64 ;;
+  *) echo "usage: pg.sh start | stop DIR | url DIR | restart DIR [fast|immediate] | run CMD..." >&2; exit 64 ;;
 esac

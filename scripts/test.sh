@@ -14,7 +14,8 @@ loom_node_packages "$ROOT"
 cd "$ROOT"
 echo "JDK: $JAVA_HOME ($("$JAVA_HOME/bin/java" -version 2>&1 | head -1)); node $(node --version)" >&2
 status=0
-# a private, throw-away PostgreSQL for the store tests (mcp-store-jdbc reads LOOMMCP_PG_URL; see docs/fleet.md):
+# a private, throw-away PostgreSQL for the store tests (mcp-store-jdbc and mcp-it's fleet tests read LOOMMCP_PG_URL;
+# see docs/fleet.md):
 # started here unless the caller gives one, stopped when this script ends (normally, on error, on SIGINT/SIGTERM)
 # (no PostgreSQL installed: the store tests are skipped, or fail when CI is set, as .ci/run sets it)
 if [[ -z "${LOOMMCP_PG_URL:-}" ]]; then
@@ -22,7 +23,7 @@ if [[ -z "${LOOMMCP_PG_URL:-}" ]]; then
   pg_env=$(scripts/pg.sh start $$) || pg_status=$?
   if (( pg_status == 0 )); then
     eval "$pg_env"
-    export LOOMMCP_PG_URL
+    export LOOMMCP_PG_URL LOOMMCP_PG_DIR   # the directory: mcp-it's fleet tests restart the server (pg.sh restart)
     trap 'scripts/pg.sh stop "$LOOMMCP_PG_DIR"' EXIT
     trap 'exit 143' TERM INT
   elif (( pg_status == 2 )); then

@@ -274,6 +274,10 @@ if (opts.transport === 'stdio') {
     }
     node(req, res);
   });
+  // Idle keep-alive connections stay open longer than the JDK HTTP client keeps them (30 s): with Node's default of 5 s
+  // the server closed a connection at the instant the client reused it ("header parser received no bytes") under load
+  http.keepAliveTimeout = 65_000;
+  http.headersTimeout = 66_000;
   http.listen(opts.port, '127.0.0.1', () => {
     process.stdout.write(`http://127.0.0.1:${http.address().port}/mcp\n`);
   });

@@ -5,12 +5,16 @@
 // endpoint approves at once (no user): it answers 302 to redirect_uri?code=...&state=...&iss=<issuer>, so a client
 // that reads or follows the redirect gets a code without a browser.
 //
-// Usage: node oauth-fixture.mjs --http [PORT] [--access-ttl S] [--no-refresh] [--scope 'A B']
+// Usage: node oauth-fixture.mjs --http [PORT] [--access-ttl S] [--no-refresh] [--reuse-detection] [--scope 'A B']
 //   --http [PORT]     listen on http://127.0.0.1:PORT (127.0.0.1 only; without PORT: 0 = ephemeral). Once listening,
 //                     the first line on stdout is the MCP endpoint http://127.0.0.1:PORT/mcp.
 //   --access-ttl S    lifetime of access tokens in seconds (default 3600; expires_in says so, and an expired token is
 //                     refused with 401 invalid_token)
 //   --no-refresh      issue no refresh tokens (default: every token response has one; refresh rotates it)
+//   --reuse-detection a refresh token presented again after it was rotated revokes its whole token family (every
+//                     access and refresh token descended from the same authorization; RFC 9700 section 4.14.2), as
+//                     authorization servers with reuse detection do: the request fails with invalid_grant and the
+//                     family's access tokens are refused from then on (counted in "revocations")
 //   --scope 'A B'     scopes the MCP endpoint requires (advertised as scopes_supported; a token without them gets 403
 //                     insufficient_scope). Default none.
 //
@@ -21,7 +25,8 @@
 //
 // MCP tools: echo {message} -> the message; whoami {} -> "client <client_id> scopes <scopes>".
 // Test-only routes (no authentication, loopback only):
-//   GET /_stats    {"registrations","authorizations","codeExchanges","refreshes","accepted","rejected"} counters
+//   GET /_stats    {"registrations","authorizations","codeExchanges","refreshes","accepted","rejected","revocations"}
+//                  counters
 //   GET /_secrets  {"values":[...]}: every secret this process issued or received (client secrets, codes, access
 //                  and refresh tokens), for tests that scan their logs for leaked secrets
 import { createServer } from 'node:http';
@@ -36,12 +41,12 @@ import { InvalidGrantError, InvalidTokenError, InvalidTargetError } from '@model
 
 function usage(problem) {
   process.stderr.write(`oauth-fixture: ${problem}\nusage: node oauth-fixture.mjs --http [PORT] [--access-ttl S] `
-    + "[--no-refresh] [--scope 'A B']\n");
+    + "[--no-refresh] [--reuse-detection] [--scope 'A B']\n");
   process.exit(2);
 }
 
 function parseArgs(argv) {
-  const opts = { port: null, accessTtl: 3600, refresh: true, scopes: [] };
+  const opts = { port: null, accessTtl: 3600, refresh: true, reuseDetection: false, scopes: [] };
   let http = false;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
@@ -58,6 +63,8 @@ function parseArgs(argv) {
       opts.accessTtl = Number(v);
     } else if (a === '--no-refresh') {
       opts.refresh = false;
+    } else if (a === '--reuse-detection') {
+      opts.reuseDetection = true;
     } else if (a === '--scope') {
       const v = argv[++i];
       if (v === undefined) {
@@ -75,7 +82,8 @@ function parseArgs(argv) {
 }
 
 const opts = parseArgs(process.argv.slice(2));
-const stats = { registrations: 0, authorizations: 0, codeExchanges: 0, refreshes: 0, accepted: 0, rejected: 0 };
+const stats = { registrations: 0, authorizations: 0, codeExchanges: 0, refreshes: 0, accepted: 0, rejected: 0,
+  revocations: 0 };
 const secrets = new Set();
 const token = (prefix) => {
   const t = `${prefix}-${randomBytes(24).toString('base64url')}`;
@@ -84,6 +92,10 @@ const token = (prefix) => {
 };
 
 const server = createServer();
+// Idle keep-alive connections stay open longer than the JDK HTTP client keeps them (30 s): with Node's default of 5 s
+// the server closed a connection at the instant the client reused it ("header parser received no bytes") under load
+server.keepAliveTimeout = 65_000;
+server.headersTimeout = 66_000;
 server.listen(opts.port ?? 0, '127.0.0.1', () => {
   const base = `http://127.0.0.1:${server.address().port}`;
   const mcpUrl = new URL(`${base}/mcp`);
@@ -96,24 +108,26 @@ function app(issuer, mcpUrl) {
   const clients = new Map();      // client_id -> client information
   const codes = new Map();        // code -> { clientId, challenge, redirectUri, scopes, resource }
   const accessTokens = new Map(); // token -> { clientId, scopes, expiresAt, resource }
-  const refreshTokens = new Map(); // token -> { clientId, scopes, resource }
+  const refreshTokens = new Map(); // token -> { clientId, scopes, resource, family }
+  const rotated = new Map();       // refresh token used once (rotated out) -> its family (--reuse-detection)
+  let families = 0;                // a family per authorization code exchange
 
   const checkResource = (resource) => {
     if (resource && resource.href !== mcpUrl.href) {
       throw new InvalidTargetError(`unknown resource ${resource.href}`);
     }
   };
-  const issue = (clientId, scopes, resource) => {
+  const issue = (clientId, scopes, resource, family) => {
     const access = token('at');
-    accessTokens.set(access, { clientId, scopes, expiresAt: Math.floor(Date.now() / 1000) + opts.accessTtl,
-      resource: resource ?? mcpUrl });
+    accessTokens.set(access, { clientId, scopes, expiresAt: Date.now() / 1000 + opts.accessTtl, // to the ms
+      resource: resource ?? mcpUrl, family });
     const tokens = { access_token: access, token_type: 'Bearer', expires_in: opts.accessTtl };
     if (scopes.length > 0) {
       tokens.scope = scopes.join(' ');
     }
     if (opts.refresh) {
       const refresh = token('rt');
-      refreshTokens.set(refresh, { clientId, scopes, resource });
+      refreshTokens.set(refresh, { clientId, scopes, resource, family });
       tokens.refresh_token = refresh;
     }
     return tokens;
@@ -164,18 +178,37 @@ function app(issuer, mcpUrl) {
       }
       checkResource(resource);
       stats.codeExchanges++;
-      return issue(client.client_id, c.scopes, resource ?? c.resource);
+      return issue(client.client_id, c.scopes, resource ?? c.resource, ++families);
     },
     exchangeRefreshToken: async (client, refreshToken, scopes, resource) => {
       secrets.add(refreshToken);
       const r = refreshTokens.get(refreshToken);
+      if (!r && opts.reuseDetection && rotated.has(refreshToken)) {
+        // reuse of a rotated refresh token: the whole family is revoked (everyone holding it must authorize again)
+        const family = rotated.get(refreshToken);
+        for (const [t, v] of refreshTokens) {
+          if (v.family === family) {
+            refreshTokens.delete(t);
+          }
+        }
+        for (const [t, v] of accessTokens) {
+          if (v.family === family) {
+            accessTokens.delete(t);
+          }
+        }
+        stats.revocations++;
+        throw new InvalidGrantError('refresh token reused: its token family is revoked');
+      }
       if (!r || r.clientId !== client.client_id) {
         throw new InvalidGrantError('unknown refresh token');
       }
       checkResource(resource);
       refreshTokens.delete(refreshToken); // rotation: one use
+      if (opts.reuseDetection) {
+        rotated.set(refreshToken, r.family);
+      }
       stats.refreshes++;
-      return issue(client.client_id, scopes ?? r.scopes, resource ?? r.resource);
+      return issue(client.client_id, scopes ?? r.scopes, resource ?? r.resource, r.family);
     },
     verifyAccessToken: async (t) => {
       const a = accessTokens.get(t);

@@ -851,6 +851,10 @@ function serveHttp() {
     });
   };
 
+  // Idle keep-alive connections stay open longer than the JDK HTTP client keeps them (30 s): with Node's default of 5 s
+  // the server closed a connection at the instant the client reused it ("header parser received no bytes") under load
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
   server.listen(opts.port, '127.0.0.1', () => {
     process.stdout.write(`http://127.0.0.1:${server.address().port}/mcp\n`);
   });

@@ -91,6 +91,24 @@ class FleetRefreshTest {
         assertThat(as.authorizeRequests.get()).isZero();
     }
 
+    /**
+     * Tokens another holder stored have no known start here: their lifetime counts from when they were taken, so a
+     * replica does not refresh a short-lived token another replica has just renewed (it used a 30 s margin then,
+     * which is the whole life of a token shorter than 30 s: every request of every replica refreshed).
+     */
+    @Test
+    void replicasUsingAnotherHoldersFreshShortLivedTokensDoNotRefreshThem() throws Exception {
+        as.expiresIn = 10;
+        store.saveTokens(as.base + "/mcp", as.issue(null, Instant.now().plusSeconds(10)));
+        for (McpOAuth r : replicas) {
+            for (int i = 0; i < 3; i++) {
+                assertThat(driver.post(r, as.mcp())).isEqualTo(200);
+            }
+        }
+        assertThat(as.refreshRequests.get()).as("a token with 10 s left is refreshed 2 s before its end").isZero();
+        assertThat(as.revocations.get()).isZero();
+    }
+
     @Test
     void aCallerWaitsForAnotherHoldersRefreshOnlyUntilItsDeadline() throws Exception {
         String resource = as.base + "/mcp";

@@ -46,6 +46,16 @@ import org.jspecify.annotations.Nullable;
  * <p>Polls run on virtual threads only while a poll request is out: a thousand waiting tasks cost no thread between
  * polls. Polls keep the server's latest interval, never faster (bounded by {@link Builder#minPollInterval} and
  * {@link Builder#maxPollInterval}), and back off when the server signals a rate limit. Thread-safe.
+ *
+ * <p><b>Replicas sharing a store.</b> Every task this instance drives is held under a lease in the store
+ * ({@link Builder#owner}, {@link Builder#leaseLength}, default 30 s), extended by one scheduler thread per bound
+ * client; its state and its end are written fenced by that lease ({@link TaskStore#update},
+ * {@link TaskStore#complete}).
+ * The tasks of a replica that died are claimed once its leases pass ({@link #claimDue()}, also every
+ * {@link Builder#claimInterval}) and driven to their end here. Each end is recorded once across the replicas and told
+ * to the {@link Builder#resultListener} of the replica whose write won ({@link TaskResultListener}: at most once, the
+ * stored result readable by anyone for {@link Builder#resultRetention}). A clean close of the client releases the
+ * leases; a replica that dies releases nothing. docs/fleet.md has the whole picture.
  */
 public final class McpTasks {
 
@@ -59,9 +69,25 @@ public final class McpTasks {
     private final boolean push;
     private final java.util.function.@Nullable BiConsumer<McpTask, RuntimeException> storeFailureListener;
     private final Driver driver = new Driver();
-    /** This instance in the store's records ({@link TaskRecord#owner()}): a random id, the pid, the start time. */
+    /** This instance among the live owners of this JVM ({@link TaskOwner}). */
     private final String instanceId = UUID.randomUUID().toString();
-    private final String ownerId = TaskOwner.of(instanceId);
+    /**
+     * This instance in the store's records ({@link TaskRecord#owner()}): the builder's replica id, else the instance
+     * id, the pid and the start time.
+     */
+    private final String ownerId;
+    private final Duration resultRetention;
+    private final @Nullable TaskResultListener resultListener;
+    /** The leases on the tasks this instance drives, and the scheduler that heartbeats them and claims due tasks. */
+    private final TaskLeaseKeeper leases;
+    /** The driving listener of each task this instance claimed ({@link #claimDue()}), by task id. */
+    private final ConcurrentHashMap<String, Registration> driven = new ConcurrentHashMap<>();
+    /** The most tasks one {@link #claimDue()} takes. */
+    static final int MAX_CLAIM = 1000;
+    /** Tasks are claimed in batches of this many (one store operation each). */
+    private static final int CLAIM_BATCH = 100;
+    /** The listener that keeps a claimed task polled until it ends. */
+    private static final TaskListener DRIVING = (task, snapshot) -> { };
     /** The longest task id {@link #task(String)} takes, in chars. */
     static final int MAX_TASK_ID_LENGTH = 1024;
     /**
@@ -69,6 +95,8 @@ public final class McpTasks {
      * tasks beyond it are polled only.
      */
     static final int MAX_PUSH_LISTENS = 64;
+    /** The default {@link Builder#leaseLength}. */
+    static final Duration DEFAULT_LEASE_LENGTH = Duration.ofSeconds(30);
 
     private final ConcurrentHashMap<String, TaskHandle> open = new ConcurrentHashMap<>();
     private final AtomicInteger pushListens = new AtomicInteger();
@@ -84,6 +112,13 @@ public final class McpTasks {
         this.maxPollInterval = builder.maxPollInterval;
         this.push = builder.push;
         this.storeFailureListener = builder.storeFailureListener;
+        this.ownerId = builder.owner != null ? builder.owner : TaskOwner.of(instanceId);
+        this.resultRetention = builder.resultRetention;
+        this.resultListener = builder.resultListener;
+        Duration claimEvery = builder.claimInterval == null ? builder.leaseLength
+                : builder.claimInterval.isZero() ? null : builder.claimInterval;
+        this.leases = new TaskLeaseKeeper(this.store, ownerId, builder.leaseLength, claimEvery, this::claimDueQuietly,
+                this::stopDriving);
     }
 
     /**
@@ -244,7 +279,8 @@ public final class McpTasks {
      * ({@link TaskRecord#leaseUntil()}) runs, is left to it (logged at INFO as owned elsewhere) and not returned; a
      * record whose owner has ended (or closed its client) or whose lease has ended, or that has no owner (written by
      * an older version), is taken over: its owner becomes this instance, in the same change of
-     * the store, so two clients resuming at once never both take it.
+     * the store, so two clients resuming at once never both take it, and it is held under this instance's lease from
+     * then on. An ended record (its end was delivered: {@link TaskRecord#retainUntil()} is set) is not resumed.
      *
      * @return the handles, in creation order
      * @throws InterruptedException  if the calling thread is interrupted
@@ -261,14 +297,18 @@ public final class McpTasks {
                         + " not resumed", TaskWire.shown(r.taskId()), r.era(), era);
                 return null;
             }
+            if (r.retainUntil() != null) {
+                return null; // ended and delivered: its record is kept for reading only
+            }
             if (!TaskLeases.free(r, ownerId, Instant.now(), ownersAlive)) {
                 LOG.log(System.Logger.Level.INFO, "task {0} is owned elsewhere (driven by {1}, which is alive):"
                         + " not resumed", TaskWire.shown(r.taskId()), r.owner());
                 return null;
             }
-            return r.withOwner(ownerId, null);
+            return r.withOwner(ownerId, Instant.now().plus(leases.length()));
         }, Deadline.NONE);
         for (TaskRecord r : taken) {
+            store.claim(r.serverKey(), r.taskId(), ownerId, leases.length()).ifPresent(leases::adopt);
             TaskHandle h = open.get(r.taskId());
             if (h == null) {
                 h = register(TaskHandle.ofId(this, TaskSnapshot.newBuilder(r.taskId(), r.era(), r.lastStatus())
@@ -285,6 +325,99 @@ public final class McpTasks {
             handles.add(h);
         }
         return handles;
+    }
+
+    /**
+     * Claims the tasks of this client's server that are due ({@link TaskStore#claimDue}: recorded, not ended, and
+     * with no owner or an owner whose lease has passed, as when the replica driving them died) and drives each to
+     * its end: it is polled ({@code tasks/get}) in the era it was created in, its record is kept up to date under
+     * this instance's lease (heartbeated with the others), and its end is recorded with the
+     * {@link Builder#resultRetention result retention} and told to the {@link Builder#resultListener} if this
+     * instance's fenced write wins ({@link TaskResultListener}: at most once across the replicas). Also runs on
+     * the scheduler every {@link Builder#claimInterval}. A task created in another era than the client speaks now is
+     * released again and left (logged at INFO). Up to {@value #MAX_CLAIM} tasks per call.
+     *
+     * @return the handles of the tasks claimed, in creation order (possibly empty)
+     * @throws IllegalStateException if {@link #support()} is not installed on a connected client
+     * @throws java.io.UncheckedIOException if the store cannot read or write (nothing is claimed by this call then,
+     *                                      or the tasks claimed are driven and the rest stay due)
+     */
+    public List<McpTask> claimDue() {
+        TaskChannel ch = connected();
+        String server = ch.server().key();
+        Era era = ch.server().era();
+        List<McpTask> out = new ArrayList<>();
+        while (out.size() < MAX_CLAIM) {
+            List<TaskLease> got = store.claimDue(server, ownerId, leases.length(),
+                    Math.min(CLAIM_BATCH, MAX_CLAIM - out.size()));
+            if (got.isEmpty()) {
+                break;
+            }
+            Map<String, TaskRecord> records = new java.util.HashMap<>();
+            for (TaskRecord r : store.list(server)) {
+                records.put(r.taskId(), r);
+            }
+            for (TaskLease lease : got) {
+                TaskRecord r = records.get(lease.taskId());
+                if (r == null || r.era() != era) {
+                    if (r != null) {
+                        LOG.log(System.Logger.Level.INFO, "task {0} was created in the {1} era; the client speaks"
+                                + " {2} now: not driven", TaskWire.shown(r.taskId()), r.era(), era);
+                    }
+                    store.release(lease);
+                    continue;
+                }
+                out.add(drive(r, lease));
+            }
+            if (got.size() < CLAIM_BATCH) {
+                break;
+            }
+        }
+        return out;
+    }
+
+    /** Drives a claimed task: holds its lease and keeps it polled until it ends. */
+    private McpTask drive(TaskRecord r, TaskLease lease) {
+        leases.adopt(lease);
+        TaskHandle h = open.get(r.taskId());
+        if (h == null) {
+            h = register(TaskHandle.ofId(this, TaskSnapshot.newBuilder(r.taskId(), r.era(), r.lastStatus())
+                    .createdAt(r.createdAt()).ttl(r.ttl()).build(), r.toolName(), r.learnedAt()));
+        }
+        TaskHandle handle = h;
+        driven.computeIfAbsent(r.taskId(), id -> handle.addListener(DRIVING));
+        return h;
+    }
+
+    /** The scheduler's claim: failures are logged, never thrown (the next round tries again). */
+    private void claimDueQuietly() {
+        try {
+            TaskChannel ch = channel;
+            if (ch != null && !ch.closeToken().isCancelled()) {
+                claimDue();
+            }
+        } catch (IllegalStateException e) {
+            LOG.log(System.Logger.Level.DEBUG, "no due tasks claimed now: {0}", e.getMessage()); // not connected
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "could not claim the due tasks: {0}", e.toString());
+        }
+    }
+
+    /** The task ended, or another owner was granted it: stop keeping it polled (a local waiter goes on). */
+    private void stopDriving(String taskId) {
+        Registration r = driven.remove(taskId);
+        if (r != null) {
+            r.close();
+        }
+    }
+
+    /**
+     * Returns this instance's owner id in the store's leases ({@link Builder#owner}).
+     *
+     * @return the owner id
+     */
+    public String owner() {
+        return ownerId;
     }
 
     /**
@@ -311,6 +444,11 @@ public final class McpTasks {
         TaskChannel ch = channel();
         ch.server(); // throws IllegalStateException when not connected
         return ch;
+    }
+
+    /** The leases this instance holds (for tests). */
+    TaskLeaseKeeper leases() {
+        return leases;
     }
 
     PollTimer timer() {
@@ -370,6 +508,9 @@ public final class McpTasks {
         }
         TaskHandle h = register(new TaskHandle(this, first, toolName));
         h.recordCreated(deadline);
+        if (resultListener != null && !h.snapshot().status().isTerminal()) {
+            driven.computeIfAbsent(h.id(), id -> h.addListener(DRIVING)); // its end is to be delivered
+        }
         return h;
     }
 
@@ -390,14 +531,23 @@ public final class McpTasks {
      * than {@code deadline} (a store that stays busy, or fails otherwise, is logged as a WARNING naming the task and
      * the store's reason; the task goes on).
      */
-    void store(TaskHandle h, TaskSnapshot s, Deadline deadline) {
+    void store(TaskHandle h, @Nullable TaskSnapshot s, Deadline deadline) {
         TaskChannel ch = channel;
         if (s == null || s.status().isTerminal()) {
             open.remove(h.id(), h);
+            stopDriving(h.id());
             if (ch == null) {
                 return;
             }
             try {
+                String toolName = h.toolNameOrNull();
+                if (s != null && toolName != null) {
+                    if (ended(h, s, ch.server().key(), toolName, deadline)) {
+                        return;
+                    }
+                } else if (leases.drop(ch.server().key(), h.id())) {
+                    return; // another owner drives it now: its record is not ours to remove
+                }
                 store.remove(ch.server().key(), h.id(), deadline);
             } catch (RuntimeException e) {
                 LOG.log(System.Logger.Level.WARNING, "could not remove task " + TaskWire.shown(h.id())
@@ -411,13 +561,59 @@ public final class McpTasks {
             return;
         }
         try {
-            store.put(new TaskRecord(h.id(), ch.server().key(), h.era(), toolName, h.createdAt(), s.ttl(),
-                    s.status(), ownerId, h.recordLearnedAt()), deadline);
+            leases.record(record(h, s, ch.server().key(), toolName, null, null), deadline);
         } catch (RuntimeException e) {
             LOG.log(System.Logger.Level.WARNING, "could not record task " + TaskWire.shown(h.id())
                     + " in the task store", e);
             storeFailed(h, e);
         }
+    }
+
+    private static TaskRecord record(TaskHandle h, TaskSnapshot s, String serverKey, String toolName,
+                                     @Nullable Map<String, @Nullable Object> result, @Nullable Instant retainUntil) {
+        return new TaskRecord(h.id(), serverKey, h.era(), toolName, h.createdAt(), s.ttl(), s.status(), null,
+                h.recordLearnedAt(), null, s.inputRequests(), result, retainUntil);
+    }
+
+    /**
+     * Records the task's end under this instance's lease and, when that fenced write wins, tells the result
+     * listener (no lock held). Returns {@code false} when no lease was held here (the caller removes the record as
+     * before: a handle from an id).
+     */
+    private boolean ended(TaskHandle h, TaskSnapshot s, String serverKey, String toolName, Deadline deadline) {
+        Map<String, @Nullable Object> result = s.result();
+        if (result == null && s.error() != null) {
+            Map<String, @Nullable Object> error = new java.util.LinkedHashMap<>();
+            error.put("code", s.error().code());
+            error.put("message", s.error().message());
+            result = Map.of("error", error);
+        }
+        TaskRecord ended = record(h, s, serverKey, toolName, result, Instant.now().plus(resultRetention));
+        switch (leases.complete(ended)) {
+            case NOT_HELD -> {
+                return false;
+            }
+            case LOST -> {
+                return true;
+            }
+            case WON -> {
+                if (resultListener != null) {
+                    try {
+                        resultListener.onResult(ended);
+                    } catch (RuntimeException e) {
+                        LOG.log(System.Logger.Level.WARNING, "the result listener threw for task "
+                                + TaskWire.shown(h.id()) + "; ignored", e);
+                    }
+                }
+                if (resultRetention.isZero()) {
+                    // after the listener: the end is recorded already, a failing removal must not cost the delivery
+                    // (an ended record is never claimed, and the stores drop it once its retention passed)
+                    store.remove(serverKey, h.id(), deadline);
+                }
+                return true;
+            }
+        }
+        return true;
     }
 
     /** Tells the builder's store failure listener, if any (no lock is held here); a listener that throws is logged. */
@@ -491,6 +687,7 @@ public final class McpTasks {
                 timer = new PollTimer(ch.threads(), TaskHandle::pollOnce);
                 channel = ch;
                 TaskOwner.live(instanceId);
+                leases.start(ch.threads());
             } finally {
                 bindLock.unlock();
             }
@@ -538,6 +735,9 @@ public final class McpTasks {
          */
         private Runnable detach() {
             TaskOwner.gone(instanceId);
+            Runnable releaseLeases = leases.stop();
+            List<Registration> driving = new ArrayList<>(driven.values());
+            driven.clear();
             Registration reg = statusRegistration;
             statusRegistration = null;
             PollTimer t = timer;
@@ -554,9 +754,13 @@ public final class McpTasks {
                 if (t != null) {
                     t.close();
                 }
+                for (Registration d : driving) {
+                    d.close();
+                }
                 for (TaskHandle h : handles) {
                     h.fail(new McpClosedException("the client closed", null));
                 }
+                releaseLeases.run(); // a clean close: the tasks may be claimed by another replica at once
             };
         }
 
@@ -576,8 +780,104 @@ public final class McpTasks {
         private Duration maxPollInterval = Duration.ofSeconds(30);
         private boolean push = true;
         private java.util.function.@Nullable BiConsumer<McpTask, RuntimeException> storeFailureListener;
+        private @Nullable String owner;
+        private Duration leaseLength = DEFAULT_LEASE_LENGTH;
+        private @Nullable Duration claimInterval;
+        private Duration resultRetention = Duration.ZERO;
+        private @Nullable TaskResultListener resultListener;
 
         private Builder() {
+        }
+
+        /**
+         * Sets this replica's id in the store's task leases ({@link TaskRecord#owner()}, {@link TaskLease#owner()}):
+         * unique per replica of a fleet sharing one store (a host name and process id, a pod name). A replica that
+         * starts again with the same id takes its own records back at once. Default: a random id with this process's
+         * id and start time (so that on one machine a record whose process is gone is taken over at once, without
+         * waiting for its lease to pass).
+         *
+         * @param owner the id, 1 to 200 characters
+         * @return this builder
+         * @throws IllegalArgumentException if empty or longer than 200 characters
+         */
+        public Builder owner(String owner) {
+            Objects.requireNonNull(owner, "owner");
+            if (owner.isEmpty() || owner.length() > 200) {
+                throw new IllegalArgumentException("an owner id is 1 to 200 characters, not " + owner.length());
+            }
+            this.owner = owner;
+            return this;
+        }
+
+        /**
+         * Sets how long a lease on a driven task runs: {@code McpTasks} holds one on every task it drives and
+         * extends it every third of this (one scheduler thread per bound client, whatever the number of tasks); the
+         * tasks of a replica that died without closing are claimed by another once this has passed since its last
+         * heartbeat. Longer: fewer store writes and a slower take-over; shorter: the reverse, and a replica paused
+         * longer than it (a long GC, a frozen VM) loses its tasks to another (its late writes are refused by the
+         * fence). Default 30 seconds.
+         *
+         * @param length the length, at least 100 ms
+         * @return this builder
+         * @throws IllegalArgumentException if shorter than 100 ms
+         */
+        public Builder leaseLength(Duration length) {
+            positive(length, "leaseLength");
+            if (length.toMillis() < 100) {
+                throw new IllegalArgumentException("leaseLength must be at least 100 ms: " + length);
+            }
+            this.leaseLength = length;
+            return this;
+        }
+
+        /**
+         * Sets how often the scheduler claims due tasks ({@link McpTasks#claimDue()}) while a client is bound: the
+         * tasks of replicas that died, once their leases passed. Default: the {@link #leaseLength}; zero: never (on
+         * demand only).
+         *
+         * @param interval the interval, zero or positive
+         * @return this builder
+         * @throws IllegalArgumentException if negative
+         */
+        public Builder claimInterval(Duration interval) {
+            Objects.requireNonNull(interval, "claimInterval");
+            if (interval.isNegative()) {
+                throw new IllegalArgumentException("claimInterval must not be negative: " + interval);
+            }
+            this.claimInterval = interval;
+            return this;
+        }
+
+        /**
+         * Sets how long an ended task's record, with its result, is kept in the store after its end was delivered,
+         * for anyone to read ({@link TaskStore#list}; {@link TaskRecord#retainUntil()}): what a fleet reads back
+         * when the replica that delivered a result died before its listener ran ({@link TaskResultListener}).
+         * Default zero: the record is removed once the end is recorded (as a single client wants).
+         *
+         * @param retention the time, zero or positive
+         * @return this builder
+         * @throws IllegalArgumentException if negative
+         */
+        public Builder resultRetention(Duration retention) {
+            Objects.requireNonNull(retention, "resultRetention");
+            if (retention.isNegative()) {
+                throw new IllegalArgumentException("resultRetention must not be negative: " + retention);
+            }
+            this.resultRetention = retention;
+            return this;
+        }
+
+        /**
+         * Sets who hears the end of every task this instance drives, at most once across the replicas sharing the
+         * store ({@link TaskResultListener} says when and on which thread). With a listener, every task this
+         * instance starts is polled to its end even when nobody awaits it or listens to it. Default: none.
+         *
+         * @param listener the listener, or {@code null} for none
+         * @return this builder
+         */
+        public Builder resultListener(@Nullable TaskResultListener listener) {
+            this.resultListener = listener;
+            return this;
         }
 
         /**

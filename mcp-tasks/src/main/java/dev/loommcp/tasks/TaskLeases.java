@@ -18,21 +18,70 @@ final class TaskLeases {
     }
 
     /**
-     * Whether a record's task may be claimed by {@code owner} at {@code now}: no owner, {@code owner} itself, a
-     * lease that ended, or (no lease end) an owner process that is gone.
+     * Whether a record's task may be claimed by {@code owner} at {@code now}: not ended, and no owner, {@code owner}
+     * itself, a lease that ended, or an owner process of this machine that is gone (with or without a lease end:
+     * a default owner id names its process, {@link TaskOwner}).
      */
     static boolean free(TaskRecord r, String owner, Instant now, Map<String, Boolean> ownersAlive) {
+        if (r.retainUntil() != null) {
+            return false; // ended and delivered: nothing to drive
+        }
         if (r.owner() == null || r.owner().equals(owner)) {
             return true;
         }
         if (r.leaseUntil() != null) {
-            return !r.leaseUntil().isAfter(now);
+            // a lease that passed, or one held by a process of this machine that is gone (no need to wait it out)
+            return !r.leaseUntil().isAfter(now)
+                    || TaskOwner.isLocalProcessId(r.owner())
+                    && !ownersAlive.computeIfAbsent(r.owner(), TaskOwner::alive);
         }
         return !ownersAlive.computeIfAbsent(r.owner(), TaskOwner::alive);
     }
 
+    /**
+     * Whether the stored record still carries {@code lease}: the same owner, not ended, and the lease end the last
+     * grant or heartbeat wrote (the default leases' fence: every grant and heartbeat writes a new end).
+     */
+    static boolean holds(TaskRecord r, TaskLease lease) {
+        return r.taskId().equals(lease.taskId()) && lease.owner().equals(r.owner()) && r.retainUntil() == null
+                && lease.until().equals(r.leaseUntil());
+    }
+
+    /** {@code record}'s task state with {@code stored}'s owner and lease end. */
+    static TaskRecord merged(TaskRecord record, TaskRecord stored) {
+        return new TaskRecord(stored.taskId(), stored.serverKey(), record.era(), record.toolName(),
+                record.createdAt(), record.ttl(), record.lastStatus(), stored.owner(),
+                record.learnedAt() != null ? record.learnedAt() : stored.learnedAt(), stored.leaseUntil(),
+                record.inputRequests(), record.result(), null);
+    }
+
+    /** Checks that {@code record} is the task {@code lease} is on. */
+    static void sameTask(TaskLease lease, TaskRecord record) {
+        java.util.Objects.requireNonNull(lease, "lease");
+        java.util.Objects.requireNonNull(record, "record");
+        if (!lease.taskId().equals(record.taskId()) || !lease.serverKey().equals(record.serverKey())) {
+            throw new IllegalArgumentException("the record is of task " + TaskWire.shown(record.taskId())
+                    + " of another server or id than the lease's task " + TaskWire.shown(lease.taskId()));
+        }
+    }
+
+    /** Checks that {@code ended} is the lease's task, ended, with a retention end. */
+    static void checkEnded(TaskLease lease, TaskRecord ended) {
+        sameTask(lease, ended);
+        if (!ended.lastStatus().isTerminal()) {
+            throw new IllegalArgumentException("a completed task's status must be terminal, was "
+                    + ended.lastStatus().wireName());
+        }
+        if (ended.retainUntil() == null) {
+            throw new IllegalArgumentException("a completed task's record needs a retention end (retainUntil)");
+        }
+    }
+
     /** Whether a record is due for {@link TaskStore#claimDue}: free, and not already {@code owner}'s running lease. */
     static boolean due(TaskRecord r, String owner, Instant now, Map<String, Boolean> ownersAlive) {
+        if (r.retainUntil() != null) {
+            return false;
+        }
         if (owner.equals(r.owner())) {
             return r.leaseUntil() != null && !r.leaseUntil().isAfter(now);
         }

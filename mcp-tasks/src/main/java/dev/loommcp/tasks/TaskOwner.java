@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Who drives a recorded task ({@link TaskRecord#owner()}): {@code <instance id>@<pid>@<process start, epoch ms or
@@ -63,6 +64,22 @@ final class TaskOwner {
         }
         Optional<ProcessHandle> p = ProcessHandle.of(pid);
         return p.isPresent() && p.get().isAlive() && sameStart(parts[2], startOf(p.get()));
+    }
+
+    /**
+     * Whether {@code owner} has the form of an owner id this class makes ({@code <id>@<pid>@<start>}), so that
+     * {@link #alive} can look its process up; a replica id chosen by the application ({@code McpTasks.Builder.owner})
+     * usually has not, and only its lease end tells whether it still drives its tasks.
+     */
+    static boolean isLocalProcessId(@Nullable String owner) {
+        if (owner == null) {
+            return false;
+        }
+        String[] parts = owner.split("@", -1);
+        if (parts.length != 3 || parts[1].isEmpty() || !parts[1].chars().allMatch(Character::isDigit)) {
+            return false;
+        }
+        return parts[2].equals("-") || !parts[2].isEmpty() && parts[2].chars().allMatch(Character::isDigit);
     }
 
     private static boolean sameStart(String a, String b) {

@@ -24,8 +24,9 @@ import org.jspecify.annotations.Nullable;
  *                   stores count the TTL from it to prune records the server has surely forgotten
  * @param leaseUntil when the owner's lease on the task ends ({@link TaskStore#claim(String, String, String,
  *                   java.time.Duration)}), on the store's clock, or {@code null} when the owner holds it for as long
- *                   as its process lives (what {@link McpTasks} writes for the tasks it starts): a record whose lease
- *                   has ended may be claimed by anyone, whatever its owner
+ *                   as its process lives (what an older {@link McpTasks} wrote; this one holds a heartbeated lease on
+ *                   every task it drives): a record whose lease has ended may be claimed by anyone, whatever its
+ *                   owner
  * @param inputRequests the outstanding input requests of a modern {@code input_required} task by key, as plain
  *                   JSON (what a replica resuming the task must answer); empty when none
  * @param result     the terminal result as plain JSON once the task ended, or {@code null}: kept until
@@ -40,8 +41,8 @@ public record TaskRecord(String taskId, String serverKey, Era era, String toolNa
                          @Nullable Instant retainUntil) {
 
     /**
-     * A record with an owner and no lease, input requests or result (what {@link McpTasks} writes for an open task
-     * it drives).
+     * A record with an owner and no lease, input requests or result (what an older {@link McpTasks} wrote for an
+     * open task it drove).
      *
      * @param taskId     the task's id
      * @param serverKey  the server's identity

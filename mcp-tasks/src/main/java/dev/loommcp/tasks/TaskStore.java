@@ -11,7 +11,10 @@ import org.jspecify.annotations.Nullable;
  * server no longer knows it); {@link McpTasks} tells the store one task's changes in the order it learned them, and
  * once it removed a task (it ended) it records nothing more of it. Implementations must be thread-safe; they are
  * called with no lock of {@link McpTasks} held. Shipped: {@link InMemoryTaskStore} (the default)
- * and {@link FileTaskStore}.
+ * and {@link FileTaskStore}; {@code JdbcTaskStore} of {@code mcp-store-jdbc} for replicas on several machines. A store
+ * shared by replicas also grants task leases ({@link #claim(String, String, String, java.time.Duration)},
+ * {@link #claimDue}, {@link #heartbeat}, {@link #release}) and takes the writes fenced by them ({@link #update},
+ * {@link #complete}): the defaults do so on {@link #claim(String, java.util.function.Function, Deadline)}.
  */
 public interface TaskStore {
 
@@ -97,7 +100,8 @@ public interface TaskStore {
     }
 
     /**
-     * Claims one recorded task for {@code owner} for {@code length}: granted when the record has no owner, is
+     * Claims one recorded task for {@code owner} for {@code length}: granted when the record has not ended
+     * ({@link TaskRecord#retainUntil()} is {@code null}) and has no owner, is
      * {@code owner}'s already (then the lease is extended), or its owner's lease has ended
      * ({@link TaskRecord#leaseUntil()} passed, or, without a lease end, its owner's process is gone). The record's
      * owner and lease end become the lease's, in the same atomic step. Does not wait for other owners.
@@ -126,8 +130,8 @@ public interface TaskStore {
      * ended, as {@link #claim(String, String, String, java.time.Duration)} decides; a task {@code owner} holds a
      * running lease on is not claimed again), oldest first, for
      * {@code owner}: what a replica calls to take over the tasks of one that died. Two owners claiming at once never
-     * get the same task. Ended tasks whose result is kept ({@link TaskRecord#result()}) are claimed too (their result
-     * is still to deliver).
+     * get the same task. Ended tasks ({@link TaskRecord#retainUntil()} set by {@link #complete}: their outcome was
+     * delivered) are never claimed.
      *
      * <p>The default runs {@link #claim(String, java.util.function.Function, Deadline)}; the JDBC store uses
      * {@code SELECT ... FOR UPDATE SKIP LOCKED}.
@@ -172,6 +176,56 @@ public interface TaskStore {
         java.util.Objects.requireNonNull(lease, "lease");
         return !claim(lease.serverKey(), r -> r.taskId().equals(lease.taskId()) && lease.owner().equals(r.owner())
                 ? r.withOwner(null, null) : null, Deadline.NONE).isEmpty();
+    }
+
+    /**
+     * Rewrites the record of a task its owner drives, fenced by the owner's lease: written only while the stored
+     * record still carries the lease (its owner, and its fence; a store whose default lease does not count grants
+     * compares the lease end the last grant or heartbeat wrote instead) and has not ended
+     * ({@link TaskRecord#retainUntil()} is {@code null}). The stored owner and lease end are kept, whatever
+     * {@code record} says. A refusal means another owner was granted the task since (or it ended, or is gone): the
+     * caller must stop driving it.
+     *
+     * <p>The default runs {@link #claim(String, java.util.function.Function, Deadline)} (atomic in the shipped
+     * stores); the JDBC store is one {@code UPDATE ... WHERE owner = ? AND fence = ?}.
+     *
+     * @param lease  the owner's lease, as the last grant or {@link #heartbeat} returned it
+     * @param record the task as it is now (same server and task id as the lease)
+     * @return whether it was written
+     * @throws IllegalArgumentException if the record is of another task than the lease
+     * @throws UncheckedIOException     if a persistent store cannot read or write
+     */
+    default boolean update(TaskLease lease, TaskRecord record) {
+        TaskLeases.sameTask(lease, record);
+        return !claim(lease.serverKey(), r -> TaskLeases.holds(r, lease)
+                ? TaskLeases.merged(record, r) : null, Deadline.NONE).isEmpty();
+    }
+
+    /**
+     * Records that a task ended and its outcome was delivered: the fenced transition that lets exactly one owner
+     * across the stores' users deliver it. Written, as {@link #update}, only while the stored record carries
+     * {@code lease} and has not ended; the stored record becomes {@code ended} with no owner and no lease end
+     * (so nobody claims it again) and is kept until {@code ended.retainUntil()} for anyone to read
+     * ({@link #list}), then dropped. Of several owners completing one task (a paused owner whose lease was taken
+     * over, a replica racing the one that took over), at most one gets {@code true}: only that one may tell its
+     * listeners.
+     *
+     * <p>The default runs {@link #claim(String, java.util.function.Function, Deadline)}; the JDBC store is one
+     * fenced {@code UPDATE}.
+     *
+     * @param lease the owner's lease, as the last grant or {@link #heartbeat} returned it
+     * @param ended the ended task: a terminal {@link TaskRecord#lastStatus()} and a non-null
+     *              {@link TaskRecord#retainUntil()}
+     * @return whether this call recorded the end (the caller delivers it); {@code false} when another owner holds
+     *         the task now, or it ended already, or it is gone
+     * @throws IllegalArgumentException if the record is of another task than the lease, its status is not terminal
+     *                                  or it has no retention end
+     * @throws UncheckedIOException     if a persistent store cannot read or write
+     */
+    default boolean complete(TaskLease lease, TaskRecord ended) {
+        TaskLeases.checkEnded(lease, ended);
+        return !claim(lease.serverKey(), r -> TaskLeases.holds(r, lease)
+                ? ended.withOwner(null, null) : null, Deadline.NONE).isEmpty();
     }
 
     /**

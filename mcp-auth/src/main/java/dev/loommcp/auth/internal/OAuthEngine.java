@@ -93,7 +93,12 @@ public final class OAuthEngine {
         final ReentrantLock lock = new ReentrantLock();
         volatile TokenSet tokens;
         volatile boolean loaded;
-        /** When {@link #tokens} were obtained by this engine, or {@code null} (loaded from the store). */
+        /**
+         * When {@link #tokens} were obtained by this engine, or, for tokens it took from the store (another holder's:
+         * another replica or process, or an earlier run), when it took them: their lifetime counts from there, which
+         * is no earlier than their real start, so a fifth of it never asks for a refresh earlier than the holder
+         * would; {@code null} when there are none.
+         */
         volatile Instant obtainedAt;
         Discovery.ProtectedResource prm;
         AuthServerMetadata as;
@@ -126,7 +131,8 @@ public final class OAuthEngine {
             return Map.of(); // tokens never travel in clear text; a 401 gets the reason from onChallenge
         }
         TokenSet t = current(s);
-        if (t != null && t.refreshToken() != null && t.expiresWithin(Instant.now(), refreshAhead(s, t))) {
+        if (t != null && t.refreshToken() != null && t.expiresAt() != null
+                && !Instant.now().plus(refreshAhead(s, t)).isBefore(t.expiresAt())) {
             t = refreshAhead(s, t, request.deadline());
         }
         remember(request, t);
@@ -146,14 +152,18 @@ public final class OAuthEngine {
         return Map.of("Authorization", "Bearer " + t.accessToken());
     }
 
-    /** How long before expiry to refresh: 30 s, or a fifth of the token's lifetime when that is shorter. */
-    private static long refreshAhead(ResourceState s, TokenSet t) {
+    /**
+     * How long before expiry to refresh: 30 s, or a fifth of the token's lifetime when that is shorter (to the
+     * millisecond: a token of 3 s is refreshed 600 ms ahead, not at its end, when requests already meet a refusal).
+     */
+    private static Duration refreshAhead(ResourceState s, TokenSet t) {
         Instant got = s.obtainedAt;
-        long ahead = REFRESH_AHEAD.toSeconds();
+        Duration ahead = REFRESH_AHEAD;
         if (got != null && t.expiresAt() != null) {
-            ahead = Math.min(ahead, Duration.between(got, t.expiresAt()).toSeconds() / 5);
+            Duration fifth = Duration.between(got, t.expiresAt()).dividedBy(5);
+            ahead = fifth.compareTo(ahead) < 0 ? fifth : ahead;
         }
-        return Math.max(ahead, 0);
+        return ahead.isNegative() ? Duration.ZERO : ahead;
     }
 
     /** Refreshes a token about to expire (single flight); on any failure the request goes with what there is. */
@@ -562,10 +572,14 @@ public final class OAuthEngine {
         s.loaded = true;
     }
 
-    /** Uses tokens another holder stored (their lifetime's start unknown here). */
+    /**
+     * Uses tokens another holder stored. Their lifetime's start is unknown here: it counts from now (with no start,
+     * the refresh-ahead margin was 30 s whatever the lifetime, so every replica sharing tokens that live less than
+     * 30 s refreshed them on each request).
+     */
     private static void adopt(ResourceState s, TokenSet tokens) {
         s.tokens = tokens;
-        s.obtainedAt = null;
+        s.obtainedAt = tokens == null ? null : Instant.now();
         s.loaded = true;
     }
 
@@ -584,8 +598,7 @@ public final class OAuthEngine {
     /** The current tokens, loaded from the store the first time (the most recently saved issuer's). */
     private TokenSet current(ResourceState s) {
         if (!s.loaded) {
-            s.tokens = fromStore(s);
-            s.loaded = true;
+            adopt(s, fromStore(s));
         }
         return s.tokens;
     }
@@ -595,8 +608,7 @@ public final class OAuthEngine {
         TokenSet mine = current(s);
         TokenSet stored = fromStore(s);
         if (stored != null && !stored.equals(mine)) {
-            s.tokens = stored;
-            s.obtainedAt = null;
+            adopt(s, stored);
             return stored;
         }
         if (stored == null && mine != null) {

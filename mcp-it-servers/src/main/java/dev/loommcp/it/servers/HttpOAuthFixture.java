@@ -21,7 +21,8 @@ import java.util.regex.Pattern;
  * its bearer middleware. The script's header describes it; {@link #close()} ends it.
  *
  * <p>Flags: {@code --access-ttl S} (access-token lifetime, default 3600), {@code --no-refresh} (no refresh tokens),
- * {@code --scope 'A B'} (scopes the endpoint requires).
+ * {@code --reuse-detection} (a rotated refresh token presented again revokes its whole token family; counted in the
+ * {@code revocations} stat), {@code --scope 'A B'} (scopes the endpoint requires).
  */
 public final class HttpOAuthFixture implements AutoCloseable {
 

@@ -34,9 +34,11 @@ import tools.jackson.databind.json.JsonMapper;
  * wait for each other nor get one task twice.
  *
  * <p>Across machines an owner's process cannot be looked up: a record with an owner and no lease end (what
- * {@code McpTasks} writes for a task it drives) is not claimed by {@link #claim(String, String, String, Duration)}
- * or {@link #claimDue} (it is the owner's for as long as it lives; a fleet gives its tasks leases); the record claim
- * of {@code McpTasks.resumeTasks} decides itself.
+ * an older {@code McpTasks} wrote for a task it drove) is not claimed by
+ * {@link #claim(String, String, String, Duration)} or {@link #claimDue} (it is the owner's for as long as it lives);
+ * {@code McpTasks} holds a heartbeated lease on every task it drives, so its tasks are claimed once it died and its
+ * leases passed. {@link #update} and {@link #complete} are fenced by the lease's {@code fence} column. The record
+ * claim of {@code McpTasks.resumeTasks} decides itself.
  *
  * <p>Timeouts, failures and threads as {@link JdbcTokenStore}: one short transaction per operation under
  * {@code statement_timeout}, {@link UncheckedIOException} naming the operation and SQLState. Ended records past
@@ -233,7 +235,7 @@ public final class JdbcTaskStore implements TaskStore {
         return sql.tx("claim the task", c -> {
             try (PreparedStatement ps = c.prepareStatement("update mcp_tasks set owner = ?, fence = fence + 1,"
                     + " lease_until = now() + ? * interval '1 millisecond' where server_key = ? and task_id = ?"
-                    + " and (owner is null or owner = ? or lease_until <= now())"
+                    + " and retain_until is null and (owner is null or owner = ? or lease_until <= now())"
                     + " returning task_id, fence, lease_until")) {
                 ps.setString(1, owner);
                 ps.setLong(2, ms);
@@ -263,7 +265,8 @@ public final class JdbcTaskStore implements TaskStore {
             try (PreparedStatement ps = c.prepareStatement("update mcp_tasks set owner = ?, fence = fence + 1,"
                     + " lease_until = now() + ? * interval '1 millisecond' where server_key = ? and task_id in ("
                     + "select task_id from mcp_tasks where server_key = ?"
-                    + " and (owner is null or lease_until <= now()) order by seq limit ? for update skip locked)"
+                    + " and retain_until is null and (owner is null or lease_until <= now())"
+                    + " order by seq limit ? for update skip locked)"
                     + " returning task_id, fence, lease_until")) {
                 ps.setString(1, owner);
                 ps.setLong(2, ms);
@@ -306,6 +309,69 @@ public final class JdbcTaskStore implements TaskStore {
                 return ps.executeUpdate() == 1;
             }
         });
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>One {@code UPDATE ... WHERE owner = ? AND fence = ? AND retain_until IS NULL}: the fence, not the lease end,
+     * decides (a holder whose lease passed unclaimed still writes; one whose task was granted to another since
+     * does not).
+     */
+    @Override
+    public boolean update(TaskLease lease, TaskRecord record) {
+        checkSameTask(lease, record);
+        return sql.tx("update the task", c -> fenced(c, lease, record, false));
+    }
+
+    /**
+     * {@inheritDoc}
+     *
+     * <p>One fenced {@code UPDATE} (as {@link #update}) that also clears the owner and lease end and sets
+     * {@code retain_until}: two replicas completing one task at once are serialized by the row lock, and the second
+     * finds the row ended.
+     */
+    @Override
+    public boolean complete(TaskLease lease, TaskRecord ended) {
+        checkSameTask(lease, ended);
+        if (!ended.lastStatus().isTerminal() || ended.retainUntil() == null) {
+            throw new IllegalArgumentException("a completed task needs a terminal status and a retention end, was "
+                    + ended.lastStatus().wireName() + (ended.retainUntil() == null ? " with none" : ""));
+        }
+        return sql.tx("complete the task", c -> fenced(c, lease, ended, true));
+    }
+
+    private static void checkSameTask(TaskLease lease, TaskRecord record) {
+        Objects.requireNonNull(lease, "lease");
+        Objects.requireNonNull(record, "record");
+        if (!lease.taskId().equals(record.taskId()) || !lease.serverKey().equals(record.serverKey())) {
+            throw new IllegalArgumentException("the record is of another task than the lease");
+        }
+    }
+
+    private static boolean fenced(Connection c, TaskLease lease, TaskRecord r, boolean end) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("update mcp_tasks set ttl_ms = ?, last_status = ?,"
+                + " input_requests = ?, result = ?"
+                + (end ? ", retain_until = ?, owner = null, lease_until = null" : "")
+                + " where server_key = ? and task_id = ? and owner = ? and fence = ? and retain_until is null")) {
+            int i = 1;
+            if (r.ttl() == null) {
+                ps.setNull(i++, Types.BIGINT);
+            } else {
+                ps.setLong(i++, r.ttl().toMillis());
+            }
+            ps.setString(i++, r.lastStatus().wireName());
+            ps.setString(i++, r.inputRequests().isEmpty() ? null : JSON.writeValueAsString(r.inputRequests()));
+            ps.setString(i++, r.result() == null ? null : JSON.writeValueAsString(r.result()));
+            if (end) {
+                ps.setTimestamp(i++, Timestamp.from(r.retainUntil()));
+            }
+            ps.setString(i++, lease.serverKey());
+            ps.setString(i++, lease.taskId());
+            ps.setString(i++, lease.owner());
+            ps.setLong(i, lease.fence());
+            return ps.executeUpdate() == 1;
+        }
     }
 
     @Override
