@@ -10,6 +10,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
@@ -309,6 +310,40 @@ class McpOAuthFlowTest {
                 .containsEntry("refresh_token", old.refreshToken()).containsEntry("resource", as.base + "/mcp");
         assertThat(store.tokens(as.base + "/mcp", as.issuer()).orElseThrow().accessToken())
                 .isNotEqualTo(old.accessToken());
+    }
+
+    /**
+     * Regression (the fleet test's deadline failures under load): callers whose token was still valid queued behind
+     * the one caller refreshing it ahead of expiry, so one slow token request held up every request of the resource.
+     * A still-valid token now goes as it is while the refresh runs; only an expired one waits for it.
+     */
+    @Test
+    void aCallerWithAStillValidTokenDoesNotWaitForAnotherCallersRefreshAhead() throws Exception {
+        as.expiresIn = 15; // refreshed a fifth of its life ahead: from 12 s on
+        McpOAuth oauth = open(code());
+        assertThat(driver.post(oauth, as.mcp())).isEqualTo(200);
+        int tokenRequests = as.tokenRequests.get();
+        Thread.sleep(12_300);
+        CountDownLatch gate = new CountDownLatch(1);
+        as.tokenGate = gate;
+        try (var threads = java.util.concurrent.Executors.newVirtualThreadPerTaskExecutor()) {
+            var refreshing = threads.submit(() -> driver.post(oauth, as.mcp()));
+            long until = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+            while (as.tokenRequests.get() == tokenRequests && System.nanoTime() < until) {
+                Thread.sleep(5);
+            }
+            assertThat(as.tokenRequests.get()).as("the first caller is at the token endpoint").isEqualTo(tokenRequests + 1);
+            var other = threads.submit(() -> driver.post(oauth, as.mcp()));
+            assertThat(other.get(10, java.util.concurrent.TimeUnit.SECONDS))
+                    .as("sent with the still-valid token while the refresh waits at the gate").isEqualTo(200);
+            assertThat(refreshing.isDone()).isFalse();
+            gate.countDown();
+            assertThat(refreshing.get(10, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo(200);
+        } finally {
+            gate.countDown();
+            as.tokenGate = null;
+        }
+        assertThat(as.refreshRequests.get()).isEqualTo(1);
     }
 
     @Test

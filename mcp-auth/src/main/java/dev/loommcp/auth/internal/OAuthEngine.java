@@ -117,7 +117,9 @@ public final class OAuthEngine {
 
     /**
      * The credentials for one request: the current access token (refreshed first when it expires soon and can be
-     * refreshed), with a DPoP proof when the token is DPoP-bound; empty when there is none yet.
+     * refreshed; a token that is still valid goes as it is while another caller holds the resource, refreshing or
+     * authorizing, instead of waiting for it), with a DPoP proof when the token is DPoP-bound; empty when there is
+     * none yet.
      *
      * @param request the request
      * @return the headers
@@ -133,7 +135,17 @@ public final class OAuthEngine {
         TokenSet t = current(s);
         if (t != null && t.refreshToken() != null && t.expiresAt() != null
                 && !Instant.now().plus(refreshAhead(s, t)).isBefore(t.expiresAt())) {
-            t = refreshAhead(s, t, request.deadline());
+            if (!t.expiresWithin(Instant.now(), 0)) {
+                // still valid: refresh only when no other caller holds the resource (one refreshing, or
+                // authorizing); else go on with this token rather than queue behind it (under load a queue of
+                // callers with valid tokens behind one slow token request met their deadlines)
+                if (s.lock.tryLock()) {
+                    t = refreshAheadLocked(s, t, request.deadline());
+                }
+            } else {
+                lock(s, request.deadline());
+                t = refreshAheadLocked(s, t, request.deadline());
+            }
         }
         remember(request, t);
         return headers(request, t);
@@ -166,9 +178,11 @@ public final class OAuthEngine {
         return ahead.isNegative() ? Duration.ZERO : ahead;
     }
 
-    /** Refreshes a token about to expire (single flight); on any failure the request goes with what there is. */
-    private TokenSet refreshAhead(ResourceState s, TokenSet t, Deadline deadline) throws InterruptedException {
-        lock(s, deadline);
+    /**
+     * Refreshes a token about to expire or just expired (single flight: the caller holds {@code s.lock}, which this
+     * releases); on any failure the request goes with what there is.
+     */
+    private TokenSet refreshAheadLocked(ResourceState s, TokenSet t, Deadline deadline) throws InterruptedException {
         try {
             TokenSet cur = current(s);
             if (cur != t) {
