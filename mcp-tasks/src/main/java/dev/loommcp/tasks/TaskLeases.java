@@ -19,8 +19,9 @@ final class TaskLeases {
 
     /**
      * Whether a record's task may be claimed by {@code owner} at {@code now}: not ended, and no owner, {@code owner}
-     * itself, a lease that ended, or an owner process of this machine that is gone (with or without a lease end:
-     * a default owner id names its process, {@link TaskOwner}).
+     * itself, a lease that ended, or an owner process of this host that is gone (with or without a lease end:
+     * a default owner id names its process and host, {@link TaskOwner}). Another host's owner (or one whose process
+     * cannot be looked up) is never judged by a pid: its lease must pass, and without a lease end it keeps its task.
      */
     static boolean free(TaskRecord r, String owner, Instant now, Map<String, Boolean> ownersAlive) {
         if (r.retainUntil() != null) {

@@ -91,8 +91,8 @@ class TaskStoreHardeningTest {
         Process live = processes.start(new ProcessBuilder("sleep", "60"));
         try {
             Instant longAgo = Instant.now().minus(Duration.ofHours(2));
-            String deadOwner = "x@" + ended.pid() + "@-";
-            String liveOwner = "y@" + live.pid() + "@-";
+            String deadOwner = TaskOwner.ofProcess("x", ended.pid(), "-");
+            String liveOwner = TaskOwner.ofProcess("y", live.pid(), "-");
             for (String kind : new String[] {"file", "memory"}) {
                 TaskStore s = kind.equals("file") ? new FileTaskStore(dir.resolve("p.json")) : new InMemoryTaskStore();
                 // the server's createdAt is far in the past (its clock is off): the local learnedAt decides
