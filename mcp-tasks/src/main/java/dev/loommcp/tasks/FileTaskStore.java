@@ -209,7 +209,7 @@ public final class FileTaskStore implements TaskStore {
      */
     @Override
     public void put(TaskRecord record, Deadline deadline) {
-        Objects.requireNonNull(record, "record");
+        TaskStore.checkStorable(record);
         change(m -> {
             m.put(TaskRecords.key(record.serverKey(), record.taskId()), record);
             return true;

@@ -154,6 +154,7 @@ final class TaskRecords {
             if (e.getValue().serverKey().equals(serverKey)) {
                 TaskRecord n = claim.apply(e.getValue());
                 if (n != null) {
+                    TaskStore.checkStorable(n);
                     changed |= !n.equals(e.getValue());
                     e.setValue(n);
                     taken.add(n);

@@ -8,6 +8,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.Objects;
 import javax.sql.DataSource;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Short transactions on the application's {@link DataSource}: one connection per operation, returned at once (a
@@ -90,6 +91,29 @@ final class Sql {
             throw new IllegalArgumentException("the lease length must be positive, was " + length);
         }
         return Math.max(1, length.toMillis());
+    }
+
+    /**
+     * A key or id for a log line or message: quoted, control characters and unpaired surrogates escaped, at most
+     * 64 characters (an id is not a secret, but it may be long or odd).
+     */
+    static String shown(@Nullable String id) {
+        if (id == null) {
+            return "null";
+        }
+        StringBuilder b = new StringBuilder("\"");
+        for (int i = 0; i < id.length() && i < 64; i++) {
+            char ch = id.charAt(i);
+            boolean lone = Character.isSurrogate(ch) && !(Character.isHighSurrogate(ch) && i + 1 < id.length()
+                    && Character.isLowSurrogate(id.charAt(i + 1)) || Character.isLowSurrogate(ch) && i > 0
+                    && Character.isHighSurrogate(id.charAt(i - 1)));
+            if (ch < 0x20 || ch == 0x7f || ch == '"' || ch == '\\' || lone) {
+                b.append(String.format("\\u%04x", (int) ch));
+            } else {
+                b.append(ch);
+            }
+        }
+        return b.append(id.length() > 64 ? "\"..." : "\"").toString();
     }
 
     /** The SQLState and what it means, never the driver's message (it may quote a value). */
