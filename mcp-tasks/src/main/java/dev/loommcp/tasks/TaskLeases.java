@@ -14,6 +14,9 @@ import java.util.function.Predicate;
 /** The default task leases of {@link TaskStore}, on its atomic record claim. Stateless. */
 final class TaskLeases {
 
+    /** The longest lease (renewed while its owner lives: a year is far beyond any use), as the JDBC store's. */
+    static final Duration MAX_LEASE = Duration.ofDays(366);
+
     private TaskLeases() {
     }
 
@@ -104,9 +107,15 @@ final class TaskLeases {
                                  Predicate<TaskRecord> which, Claimable claimable) {
         Objects.requireNonNull(serverKey, "serverKey");
         Objects.requireNonNull(owner, "owner");
+        if (owner.isBlank()) {
+            throw new IllegalArgumentException("the owner must not be blank");
+        }
         Objects.requireNonNull(length, "length");
         if (length.isNegative() || length.isZero()) {
             throw new IllegalArgumentException("the lease length must be positive, was " + length);
+        }
+        if (length.compareTo(MAX_LEASE) > 0) {
+            throw new IllegalArgumentException("the lease length must be at most " + MAX_LEASE + ", was " + length);
         }
         if (limit <= 0) {
             throw new IllegalArgumentException("the limit must be positive, was " + limit);

@@ -75,23 +75,21 @@ public final class JdbcTaskStore implements TaskStore {
      * Creates a store.
      *
      * @param dataSource       the application's data source, with the schema applied
-     * @param statementTimeout how long one statement or lock wait may take, at least 1 ms
+     * @param statementTimeout how long one statement may take (a lock wait three quarters of it; the client waits
+     *                         5 s more for an answer), at least 1 ms and at most about 24.8 days
      * @return the store
-     * @throws IllegalArgumentException if the timeout is shorter than 1 ms
+     * @throws IllegalArgumentException if the timeout is shorter than 1 ms or longer than PostgreSQL's limit
      */
     public static JdbcTaskStore create(DataSource dataSource, Duration statementTimeout) {
         Objects.requireNonNull(dataSource, "dataSource");
-        Objects.requireNonNull(statementTimeout, "statementTimeout");
-        if (statementTimeout.toMillis() < 1) {
-            throw new IllegalArgumentException("the statement timeout must be at least 1 ms, was "
-                    + statementTimeout);
-        }
+        Sql.checkTimeout(statementTimeout);
         return new JdbcTaskStore(new Sql(dataSource, statementTimeout, "the JDBC task store"));
     }
 
     // ------------------------------------------------------------------------------------------------ records
 
     private static void bind(PreparedStatement ps, TaskRecord r) throws SQLException {
+        checkKeys(r);
         ps.setString(1, r.taskId());
         ps.setString(2, r.serverKey());
         ps.setString(3, r.era().name());
@@ -183,8 +181,8 @@ public final class JdbcTaskStore implements TaskStore {
 
     @Override
     public void remove(String serverKey, String taskId) {
-        Objects.requireNonNull(serverKey, "serverKey");
-        Objects.requireNonNull(taskId, "taskId");
+        Sql.key(serverKey, "the server key");
+        Sql.key(taskId, "the task id");
         sql.tx("forget the task", c -> {
             try (PreparedStatement ps = c.prepareStatement("delete from mcp_tasks where server_key = ?"
                     + " and task_id = ?")) {
@@ -197,7 +195,7 @@ public final class JdbcTaskStore implements TaskStore {
 
     @Override
     public List<TaskRecord> list(String serverKey) {
-        Objects.requireNonNull(serverKey, "serverKey");
+        Sql.key(serverKey, "the server key");
         return sql.tx("list the tasks", c -> select(c, serverKey, false));
     }
 
@@ -232,7 +230,7 @@ public final class JdbcTaskStore implements TaskStore {
     @Override
     public List<TaskRecord> claim(String serverKey, Function<TaskRecord, @Nullable TaskRecord> claim,
                                   Deadline deadline) {
-        Objects.requireNonNull(serverKey, "serverKey");
+        Sql.key(serverKey, "the server key");
         Objects.requireNonNull(claim, "claim");
         return sql.tx("claim the tasks", c -> {
             List<TaskRecord> taken = new ArrayList<>();
@@ -270,9 +268,9 @@ public final class JdbcTaskStore implements TaskStore {
      */
     @Override
     public Optional<TaskLease> claim(String serverKey, String taskId, String owner, Duration length) {
-        Objects.requireNonNull(serverKey, "serverKey");
-        Objects.requireNonNull(taskId, "taskId");
-        Objects.requireNonNull(owner, "owner");
+        Sql.key(serverKey, "the server key");
+        Sql.key(taskId, "the task id");
+        Sql.id(owner, "the owner");
         long ms = Sql.leaseMillis(length);
         return sql.tx("claim the task", c -> {
             try (PreparedStatement ps = c.prepareStatement("update mcp_tasks set owner = ?, fence = fence + 1,"
@@ -297,8 +295,8 @@ public final class JdbcTaskStore implements TaskStore {
      */
     @Override
     public List<TaskLease> claimDue(String serverKey, String owner, Duration length, int limit) {
-        Objects.requireNonNull(serverKey, "serverKey");
-        Objects.requireNonNull(owner, "owner");
+        Sql.key(serverKey, "the server key");
+        Sql.id(owner, "the owner");
         long ms = Sql.leaseMillis(length);
         if (limit <= 0) {
             throw new IllegalArgumentException("the limit must be positive, was " + limit);
@@ -381,6 +379,16 @@ public final class JdbcTaskStore implements TaskStore {
                     + ended.lastStatus().wireName() + (ended.retainUntil() == null ? " with none" : ""));
         }
         return sql.tx("complete the task", c -> fenced(c, lease, ended, true));
+    }
+
+    /** The record's ids and names are text the database stores as given ({@link Sql#key}). */
+    private static void checkKeys(TaskRecord r) {
+        Sql.key(r.taskId(), "the task id");
+        Sql.key(r.serverKey(), "the server key");
+        Sql.key(r.toolName(), "the tool name");
+        if (r.owner() != null) {
+            Sql.id(r.owner(), "the owner");
+        }
     }
 
     private static void checkSameTask(TaskLease lease, TaskRecord record) {

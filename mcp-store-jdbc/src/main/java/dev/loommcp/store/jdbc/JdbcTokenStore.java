@@ -127,18 +127,16 @@ public final class JdbcTokenStore implements TokenStore {
         }
 
         /**
-         * How long one statement or lock wait may take before the database cancels it (default 10 s).
+         * How long one statement may take before the database cancels it (default 10 s); a lock wait is cancelled
+         * after three quarters of it, and the client gives up waiting for an answer (a stalled database or network)
+         * 5 s after it.
          *
-         * @param timeout the timeout, at least 1 ms
+         * @param timeout the timeout, at least 1 ms and at most about 24.8 days (PostgreSQL's limit)
          * @return this builder
-         * @throws IllegalArgumentException if shorter than 1 ms
+         * @throws IllegalArgumentException if shorter than 1 ms or longer than PostgreSQL's limit
          */
         public Builder statementTimeout(Duration timeout) {
-            Objects.requireNonNull(timeout, "timeout");
-            if (timeout.toMillis() < 1) {
-                throw new IllegalArgumentException("the statement timeout must be at least 1 ms, was " + timeout);
-            }
-            this.timeout = timeout;
+            this.timeout = Sql.checkTimeout(timeout);
             return this;
         }
 
@@ -246,14 +244,14 @@ public final class JdbcTokenStore implements TokenStore {
 
     @Override
     public Optional<TokenSet> tokens(String resource, String issuer) {
-        Objects.requireNonNull(resource, "resource");
-        Objects.requireNonNull(issuer, "issuer");
+        Sql.key(resource, "the resource");
+        Sql.key(issuer, "the issuer");
         return Optional.ofNullable(sql.tx("read the tokens", c -> read(c, resource, issuer, false)));
     }
 
     @Override
     public List<String> issuers(String resource) {
-        Objects.requireNonNull(resource, "resource");
+        Sql.key(resource, "the resource");
         return sql.tx("list the issuers", c -> {
             try (PreparedStatement ps = c.prepareStatement("select issuer from mcp_oauth_tokens"
                     + " where principal = ? and resource = ? order by saved_at desc, version desc, issuer")) {
@@ -272,8 +270,8 @@ public final class JdbcTokenStore implements TokenStore {
 
     @Override
     public void saveTokens(String resource, TokenSet tokens) {
-        Objects.requireNonNull(resource, "resource");
-        Objects.requireNonNull(tokens, "tokens");
+        Sql.key(resource, "the resource");
+        Sql.key(tokens.issuer(), "the issuer");
         sql.tx("save the tokens", c -> {
             write(c, resource, tokens);
             return null;
@@ -282,7 +280,7 @@ public final class JdbcTokenStore implements TokenStore {
 
     @Override
     public boolean removeTokens(String resource, TokenSet expected) {
-        Objects.requireNonNull(resource, "resource");
+        Sql.key(resource, "the resource");
         Objects.requireNonNull(expected, "expected");
         return sql.tx("remove the tokens", c -> expected.equals(read(c, resource, expected.issuer(), true))
                 && delete(c, resource, expected.issuer()) == 1);
@@ -290,7 +288,7 @@ public final class JdbcTokenStore implements TokenStore {
 
     @Override
     public int removeAllTokens(String resource) {
-        Objects.requireNonNull(resource, "resource");
+        Sql.key(resource, "the resource");
         return sql.tx("remove the tokens", c -> delete(c, resource, null));
     }
 
@@ -301,7 +299,7 @@ public final class JdbcTokenStore implements TokenStore {
      */
     @Override
     public boolean replaceTokens(String resource, TokenSet expected, TokenSet fresh) {
-        Objects.requireNonNull(resource, "resource");
+        Sql.key(resource, "the resource");
         requireSameIssuer(expected, fresh);
         return sql.tx("replace the tokens", c -> cas(c, resource, expected, fresh));
     }
@@ -328,7 +326,8 @@ public final class JdbcTokenStore implements TokenStore {
         }
         return sql.tx("replace the tokens", c -> {
             try (PreparedStatement ps = c.prepareStatement("select 1 from mcp_oauth_leases where principal = ?"
-                    + " and resource = ? and issuer = ? and holder = ? and fence = ? for update")) {
+                    + " and resource = ? and issuer = ? and holder = ? and fence = ? and lease_until is not null"
+                    + " for update")) { // a released lease no longer writes
                 ps.setString(1, principal);
                 ps.setString(2, lease.resource());
                 ps.setString(3, lease.issuer());
@@ -362,9 +361,9 @@ public final class JdbcTokenStore implements TokenStore {
      */
     @Override
     public Optional<RefreshLease> leaseRefresh(String resource, String issuer, String holder, Duration length) {
-        Objects.requireNonNull(resource, "resource");
-        Objects.requireNonNull(issuer, "issuer");
-        Objects.requireNonNull(holder, "holder");
+        Sql.key(resource, "the resource");
+        Sql.key(issuer, "the issuer");
+        Sql.id(holder, "the holder");
         long ms = Sql.leaseMillis(length);
         return sql.tx("take the refresh lease", c -> {
             try (PreparedStatement ps = c.prepareStatement("insert into mcp_oauth_leases (principal, resource,"
@@ -401,7 +400,8 @@ public final class JdbcTokenStore implements TokenStore {
         Objects.requireNonNull(lease, "lease");
         return sql.tx("release the refresh lease", c -> {
             try (PreparedStatement ps = c.prepareStatement("update mcp_oauth_leases set lease_until = null"
-                    + " where principal = ? and resource = ? and issuer = ? and holder = ? and fence = ?")) {
+                    + " where principal = ? and resource = ? and issuer = ? and holder = ? and fence = ?"
+                    + " and lease_until is not null")) { // released once: a second release is false
                 ps.setString(1, principal);
                 ps.setString(2, lease.resource());
                 ps.setString(3, lease.issuer());
@@ -460,13 +460,13 @@ public final class JdbcTokenStore implements TokenStore {
 
     @Override
     public Optional<ClientRegistration> registration(String issuer) {
-        Objects.requireNonNull(issuer, "issuer");
+        Sql.key(issuer, "the issuer");
         return Optional.ofNullable(sql.tx("read the registration", c -> readRegistration(c, issuer, false)));
     }
 
     @Override
     public void saveRegistration(ClientRegistration registration) {
-        Objects.requireNonNull(registration, "registration");
+        Sql.key(registration.issuer(), "the issuer");
         sql.tx("save the registration", c -> insertRegistration(c, registration, true));
     }
 
@@ -477,7 +477,7 @@ public final class JdbcTokenStore implements TokenStore {
      */
     @Override
     public ClientRegistration registerIfAbsent(ClientRegistration registration) {
-        Objects.requireNonNull(registration, "registration");
+        Sql.key(registration.issuer(), "the issuer");
         return sql.tx("save the registration", c -> {
             if (insertRegistration(c, registration, false) == 1) {
                 return registration;
@@ -493,7 +493,7 @@ public final class JdbcTokenStore implements TokenStore {
 
     @Override
     public boolean removeRegistration(ClientRegistration expected) {
-        Objects.requireNonNull(expected, "expected");
+        Sql.key(expected.issuer(), "the issuer");
         return sql.tx("remove the registration", c -> {
             if (!expected.equals(readRegistration(c, expected.issuer(), true))) {
                 return false;
@@ -513,7 +513,7 @@ public final class JdbcTokenStore implements TokenStore {
      */
     @Override
     public TokenStore forPrincipal(String principal) {
-        Objects.requireNonNull(principal, "principal");
+        Sql.key(principal, "the principal");
         return principal.equals(this.principal) ? this : new JdbcTokenStore(sql, box, principal);
     }
 
