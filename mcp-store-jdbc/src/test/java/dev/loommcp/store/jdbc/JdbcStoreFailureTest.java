@@ -190,7 +190,7 @@ class JdbcStoreFailureTest extends PgTest {
     }
 
     @Test
-    void theCauseOfAFailureCarriesNoRowValuesAndMcpTasksLogsNone() throws Exception {
+    void theCauseOfAFailureCarriesNoRowValues() throws Exception {
         try (Connection c = db.connect(); Statement st = c.createStatement()) {
             st.execute("alter table mcp_tasks add constraint bt41_no_evil check (tool_name <> 'evil')");
         }
