@@ -117,6 +117,7 @@ class JdbcStoreFailureTest extends PgTest {
             JdbcTokenStore stalled = tokens(single(c), Duration.ofMillis(200));
             assertThat(stalled.tokens(RES, ISS)).isPresent();
             signal("STOP", pid);
+            Throwable failed;
             try (ExecutorService one = Executors.newVirtualThreadPerTaskExecutor()) {
                 Future<Throwable> call = one.submit(() -> {
                     try {
@@ -126,13 +127,15 @@ class JdbcStoreFailureTest extends PgTest {
                         return e;
                     }
                 });
-                Throwable failed = call.get(60, TimeUnit.SECONDS); // bounded: 200 ms + 5 s grace, far less
-                assertThat(failed).isInstanceOf(UncheckedIOException.class)
-                        .hasMessageContaining("could not read the tokens")
-                        .hasMessageContaining("did not answer within the network timeout");
-            } finally {
-                signal("CONT", pid);
+                try {
+                    failed = call.get(60, TimeUnit.SECONDS); // bounded: 200 ms + 5 s grace, far less
+                } finally {
+                    signal("CONT", pid); // before the executor's close waits for the call
+                }
             }
+            assertThat(failed).isInstanceOf(UncheckedIOException.class)
+                    .hasMessageContaining("could not read the tokens")
+                    .hasMessageContaining("did not answer within the network timeout");
         }
         assertThat(tokens(db.dataSource, Duration.ofSeconds(10)).tokens(RES, ISS)).as("usable again").isPresent();
     }
