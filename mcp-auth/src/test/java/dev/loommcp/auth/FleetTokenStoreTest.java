@@ -151,6 +151,24 @@ class FleetTokenStoreTest {
         assertThat(b.get().fence()).isEqualTo(2);
     }
 
+    @ParameterizedTest
+    @ValueSource(strings = {"memory", "file"})
+    void aReleasedLeaseIsReleasedOnceAndNoLongerWritesAndABlankHolderIsRefused(String kind) {
+        TokenStore s = store(kind);
+        TokenSet old = tokens("at-1", "rt-1");
+        s.saveTokens(RES, old);
+        RefreshLease a = s.leaseRefresh(RES, ISS, "a", Duration.ofMinutes(1)).orElseThrow();
+        assertThat(s.releaseRefresh(a)).isTrue();
+        assertThat(s.releaseRefresh(a)).as("a second release").isFalse();
+        assertThat(s.replaceTokens(a, old, tokens("at-a", "rt-a"))).as("released: no longer writes").isFalse();
+        assertThat(s.tokens(RES, ISS)).contains(old);
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> s.leaseRefresh(RES, ISS, " ", Duration.ofMinutes(1)))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("holder must not be blank");
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> s.leaseRefresh(RES, ISS, "a",
+                Duration.ofSeconds(Long.MAX_VALUE))).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("at most");
+    }
+
     @Test
     void fileStoresOnOneDirectoryShareTheLeaseAndAnOlderFileWithoutLeasesStillReads() throws Exception {
         TokenStore a = store("file");

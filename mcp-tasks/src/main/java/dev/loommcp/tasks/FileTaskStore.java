@@ -24,6 +24,7 @@ import java.nio.file.attribute.PosixFileAttributeView;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -138,7 +139,7 @@ public final class FileTaskStore implements TaskStore {
         this.lockFile = abs.resolveSibling(abs.getFileName() + ".lock");
         this.lock = PATH_LOCKS.computeIfAbsent(canonical(abs), k -> new ReentrantLock());
         this.posix = supportsPosix(dir);
-        read(); // fail now, not at the first resumeTasks(), when the file is unreadable or corrupt
+        read(new ArrayList<>()); // fail now, not at the first resumeTasks(), when the file is unreadable or corrupt
     }
 
     /**
@@ -209,7 +210,7 @@ public final class FileTaskStore implements TaskStore {
      */
     @Override
     public void put(TaskRecord record, Deadline deadline) {
-        Objects.requireNonNull(record, "record");
+        TaskStore.checkStorable(record);
         change(m -> {
             m.put(TaskRecords.key(record.serverKey(), record.taskId()), record);
             return true;
@@ -257,7 +258,7 @@ public final class FileTaskStore implements TaskStore {
     public List<TaskRecord> list(String serverKey) {
         Objects.requireNonNull(serverKey, "serverKey");
         // a whole file is always there to read: writers replace it by an atomic move
-        return TaskRecords.ofServer(read().values(), serverKey);
+        return TaskRecords.ofServer(read(new ArrayList<>()).values(), serverKey);
     }
 
     /**
@@ -302,12 +303,13 @@ public final class FileTaskStore implements TaskStore {
         try (FileChannel lockChannel = openOwnerOnly(lockFile, StandardOpenOption.CREATE,
                 StandardOpenOption.WRITE)) {
             lockFile(lockChannel, bound, why); // released when the channel closes
-            Map<String, TaskRecord> m = read();
+            List<Object> unreadable = new ArrayList<>();
+            Map<String, TaskRecord> m = read(unreadable);
             java.time.Instant now = java.time.Instant.now();
             Map<String, Boolean> ownersAlive = new java.util.HashMap<>();
             boolean pruned = m.values().removeIf(r -> TaskRecords.prunable(r, now, ownersAlive));
             if (change.test(m) | pruned) {
-                save(m);
+                save(m, unreadable);
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot lock the task store " + file + " (lock file " + lockFile + "): "
@@ -338,8 +340,12 @@ public final class FileTaskStore implements TaskStore {
         }
     }
 
-    /** The records in the file now (none when it does not exist or is empty). */
-    private Map<String, TaskRecord> read() {
+    /**
+     * The records in the file now (none when it does not exist or is empty); the entries this version cannot read
+     * are skipped into {@code unreadable} (with a WARNING naming the task and field) instead of failing the file, and
+     * written back unchanged.
+     */
+    private Map<String, TaskRecord> read(List<Object> unreadable) {
         Map<String, TaskRecord> m = new LinkedHashMap<>();
         byte[] bytes;
         try {
@@ -360,7 +366,7 @@ public final class FileTaskStore implements TaskStore {
             throw corrupt("it is not UTF-8", e);
         }
         try {
-            for (TaskRecord r : TaskRecords.read(text)) {
+            for (TaskRecord r : TaskRecords.read(text, unreadable)) {
                 m.put(TaskRecords.key(r.serverKey(), r.taskId()), r);
             }
         } catch (TaskRecords.NewerVersion e) {
@@ -377,8 +383,8 @@ public final class FileTaskStore implements TaskStore {
                 + " repair or remove it", new IOException(why, cause));
     }
 
-    private void save(Map<String, TaskRecord> m) {
-        byte[] bytes = TaskRecords.write(List.copyOf(m.values())).getBytes(StandardCharsets.UTF_8);
+    private void save(Map<String, TaskRecord> m, List<Object> unreadable) {
+        byte[] bytes = TaskRecords.write(List.copyOf(m.values()), unreadable).getBytes(StandardCharsets.UTF_8);
         try {
             if (!Files.isDirectory(temp, LinkOption.NOFOLLOW_LINKS)) {
                 Files.deleteIfExists(temp); // left by a crash: recreated, so that its permissions are ours

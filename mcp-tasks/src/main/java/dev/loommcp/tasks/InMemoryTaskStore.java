@@ -23,7 +23,7 @@ public final class InMemoryTaskStore implements TaskStore {
 
     @Override
     public void put(TaskRecord record) {
-        Objects.requireNonNull(record, "record");
+        TaskStore.checkStorable(record);
         lock.lock();
         try {
             records.put(TaskRecords.key(record.serverKey(), record.taskId()), record);

@@ -357,6 +357,7 @@ public final class McpTasks {
             for (TaskRecord r : store.list(server)) {
                 records.put(r.taskId(), r);
             }
+            int before = out.size();
             for (TaskLease lease : got) {
                 TaskRecord r = records.get(lease.taskId());
                 if (r == null || r.era() != era) {
@@ -369,8 +370,8 @@ public final class McpTasks {
                 }
                 out.add(drive(r, lease));
             }
-            if (got.size() < CLAIM_BATCH) {
-                break;
+            if (got.size() < CLAIM_BATCH || out.size() == before) {
+                break; // none of a batch could be driven (unreadable records): they would come back at once
             }
         }
         return out;

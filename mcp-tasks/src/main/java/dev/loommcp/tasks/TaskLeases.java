@@ -14,13 +14,17 @@ import java.util.function.Predicate;
 /** The default task leases of {@link TaskStore}, on its atomic record claim. Stateless. */
 final class TaskLeases {
 
+    /** The longest lease (renewed while its owner lives: a year is far beyond any use), as the JDBC store's. */
+    static final Duration MAX_LEASE = Duration.ofDays(366);
+
     private TaskLeases() {
     }
 
     /**
      * Whether a record's task may be claimed by {@code owner} at {@code now}: not ended, and no owner, {@code owner}
-     * itself, a lease that ended, or an owner process of this machine that is gone (with or without a lease end:
-     * a default owner id names its process, {@link TaskOwner}).
+     * itself, a lease that ended, or an owner process of this host that is gone (with or without a lease end:
+     * a default owner id names its process and host, {@link TaskOwner}). Another host's owner (or one whose process
+     * cannot be looked up) is never judged by a pid: its lease must pass, and without a lease end it keeps its task.
      */
     static boolean free(TaskRecord r, String owner, Instant now, Map<String, Boolean> ownersAlive) {
         if (r.retainUntil() != null) {
@@ -104,9 +108,15 @@ final class TaskLeases {
                                  Predicate<TaskRecord> which, Claimable claimable) {
         Objects.requireNonNull(serverKey, "serverKey");
         Objects.requireNonNull(owner, "owner");
+        if (owner.isBlank()) {
+            throw new IllegalArgumentException("the owner must not be blank");
+        }
         Objects.requireNonNull(length, "length");
         if (length.isNegative() || length.isZero()) {
             throw new IllegalArgumentException("the lease length must be positive, was " + length);
+        }
+        if (length.compareTo(MAX_LEASE) > 0) {
+            throw new IllegalArgumentException("the lease length must be at most " + MAX_LEASE + ", was " + length);
         }
         if (limit <= 0) {
             throw new IllegalArgumentException("the limit must be positive, was " + limit);

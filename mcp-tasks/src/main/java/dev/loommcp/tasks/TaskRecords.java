@@ -20,7 +20,8 @@ import org.jspecify.annotations.Nullable;
  * ({@code owner} and {@code learnedAt}, then {@code leaseUntil}, {@code inputRequests}, {@code result} and
  * {@code retainUntil} were added within version 1: a file without them is read as records with no owner, lease,
  * input requests or result; an older reader ignores them), written and read with Jackson (strict: duplicate keys, trailing content and
- * non-integer numbers are refused). Stateless.
+ * non-integer numbers are refused). A task entry this version cannot read (a newer version's status or era, a field
+ * changed by hand) is skipped by {@link FileTaskStore} with a WARNING and written back unchanged. Stateless.
  */
 final class TaskRecords {
 
@@ -50,7 +51,12 @@ final class TaskRecords {
     }
 
     static String write(List<TaskRecord> records) {
-        List<Map<String, Object>> tasks = new ArrayList<>(records.size());
+        return write(records, List.of());
+    }
+
+    /** The file's content: the records, then the entries this version could not read, unchanged. */
+    static String write(List<TaskRecord> records, List<Object> unreadable) {
+        List<Object> tasks = new ArrayList<>(records.size() + unreadable.size());
         for (TaskRecord r : records) {
             Map<String, Object> e = new LinkedHashMap<>();
             e.put("taskId", r.taskId());
@@ -80,6 +86,7 @@ final class TaskRecords {
             }
             tasks.add(e);
         }
+        tasks.addAll(unreadable);
         Map<String, Object> root = new LinkedHashMap<>();
         root.put("version", VERSION);
         root.put("tasks", tasks);
@@ -94,6 +101,17 @@ final class TaskRecords {
      * @throws IllegalArgumentException naming what is wrong, if the content is not this format
      */
     static List<TaskRecord> read(String text) {
+        return read(text, null);
+    }
+
+    /**
+     * Reads the file's content; with {@code unreadable}, an entry that is an object but not a record this version
+     * can read (a newer version's status or era, a field changed by hand) is added there as it is, with a WARNING
+     * naming its index, task id and field (never the value), instead of failing the whole file.
+     *
+     * @throws IllegalArgumentException naming what is wrong, if the content is not this format
+     */
+    static List<TaskRecord> read(String text, @Nullable List<Object> unreadable) {
         Object root;
         try {
             root = MAPPER.readValue(text, Object.class);
@@ -120,20 +138,64 @@ final class TaskRecords {
             if (!(t instanceof Map<?, ?> e)) {
                 throw new IllegalArgumentException("tasks[" + i + "] is not an object");
             }
-            try {
-                Object ttl = e.get("ttlMs");
-                out.add(new TaskRecord(str(e, "taskId"), str(e, "serverKey"), Era.valueOf(str(e, "era")),
-                        str(e, "toolName"), Instant.parse(str(e, "createdAt")),
-                        ttl == null ? null : Duration.ofMillis(millis(ttl)), TaskStatus.parse(str(e, "lastStatus")),
-                        optionalStr(e, "owner"), optionalInstant(e, "learnedAt"), optionalInstant(e, "leaseUntil"),
-                        e.get("inputRequests") == null ? Map.of() : object(e, "inputRequests"),
-                        e.get("result") == null ? null : object(e, "result"), optionalInstant(e, "retainUntil")));
-            } catch (RuntimeException ex) {
-                throw new IllegalArgumentException("tasks[" + i + "] is not a valid record: " + ex.getMessage(), ex);
+            if (unreadable == null) {
+                try {
+                    out.add(record(e));
+                } catch (RuntimeException ex) {
+                    throw new IllegalArgumentException("tasks[" + i + "] is not a valid record: " + ex.getMessage(),
+                            ex);
+                }
+            } else {
+                try {
+                    out.add(field("", () -> record(e)));
+                } catch (BadField ex) {
+                    unreadable.add(t);
+                    LOG.log(System.Logger.Level.WARNING, "the task store skips tasks[{0}] (task {1}): its field"
+                            + " \"{2}\" cannot be read by this version (written by a newer loom-mcp or changed by"
+                            + " hand); the entry is kept as it is", i, e.get("taskId") instanceof String id
+                            ? TaskWire.shown(id) : "without an id", ex.field);
+                }
             }
             i++;
         }
         return out;
+    }
+
+    private static final System.Logger LOG = System.getLogger(TaskRecords.class.getName());
+
+    private static TaskRecord record(Map<?, ?> e) {
+        Object ttl = e.get("ttlMs");
+        return new TaskRecord(field("taskId", () -> str(e, "taskId")), field("serverKey", () -> str(e, "serverKey")),
+                field("era", () -> Era.valueOf(str(e, "era"))), field("toolName", () -> str(e, "toolName")),
+                field("createdAt", () -> Instant.parse(str(e, "createdAt"))),
+                field("ttlMs", () -> ttl == null ? null : Duration.ofMillis(millis(ttl))),
+                field("lastStatus", () -> TaskStatus.parse(str(e, "lastStatus"))),
+                field("owner", () -> optionalStr(e, "owner")), field("learnedAt", () -> optionalInstant(e, "learnedAt")),
+                field("leaseUntil", () -> optionalInstant(e, "leaseUntil")),
+                field("inputRequests", () -> e.get("inputRequests") == null ? Map.of() : object(e, "inputRequests")),
+                field("result", () -> e.get("result") == null ? null : object(e, "result")),
+                field("retainUntil", () -> optionalInstant(e, "retainUntil")));
+    }
+
+    /** A field this version cannot read; the message names it (the cause's message may quote its value). */
+    static final class BadField extends IllegalArgumentException {
+        private static final long serialVersionUID = 1L;
+        final String field;
+
+        BadField(String field, RuntimeException cause) {
+            super("\"" + field + "\": " + cause.getMessage(), cause);
+            this.field = field;
+        }
+    }
+
+    private static <T> T field(String name, java.util.function.Supplier<T> read) {
+        try {
+            return read.get();
+        } catch (BadField e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new BadField(name.isEmpty() ? "the record" : name, e);
+        }
     }
 
     private static long millis(Object ttl) {
@@ -154,6 +216,7 @@ final class TaskRecords {
             if (e.getValue().serverKey().equals(serverKey)) {
                 TaskRecord n = claim.apply(e.getValue());
                 if (n != null) {
+                    TaskStore.checkStorable(n);
                     changed |= !n.equals(e.getValue());
                     e.setValue(n);
                     taken.add(n);

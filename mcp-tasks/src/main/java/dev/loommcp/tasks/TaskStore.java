@@ -26,9 +26,43 @@ public interface TaskStore {
      * {@link McpTasks#resumeTasks()} may miss it or see a stale status).
      *
      * @param record the record
+     * @throws IllegalArgumentException if the record cannot be stored ({@link #checkStorable}); nothing is written
      * @throws UncheckedIOException if a store on disk cannot write
      */
     void put(TaskRecord record);
+
+    /**
+     * Checks that a record may be stored, as every shipped store does before it writes one: its status is a server's
+     * ({@link TaskStatus#UNKNOWN} is the client's own and never stored), and its input requests and result are plain
+     * JSON values ({@code Map} with {@code String} keys, {@code List}, {@code String}, finite {@code Number},
+     * {@code Boolean}, {@code null}; the SDK's records). A store of another kind should call it too, so that what one
+     * replica writes every other can read. Stateless; thread-safe.
+     *
+     * @param record the record
+     * @throws NullPointerException     if {@code record} is {@code null}
+     * @throws IllegalArgumentException naming the task and what is wrong (the status, or where in the input requests
+     *                                  or result a value is not JSON: an object of another class, NaN or infinity,
+     *                                  a cycle), never quoting a value
+     */
+    static void checkStorable(TaskRecord record) {
+        java.util.Objects.requireNonNull(record, "record");
+        if (record.lastStatus() == TaskStatus.UNKNOWN) {
+            throw new IllegalArgumentException("task " + TaskWire.shown(record.taskId()) + " has the status unknown"
+                    + " (the client's own, before the server described the task): such a record is never stored");
+        }
+        try {
+            if (!record.inputRequests().isEmpty()) {
+                dev.loommcp.internal.json.JsonRpcCodec.writeText(record.inputRequests());
+            }
+            if (record.result() != null) {
+                dev.loommcp.internal.json.JsonRpcCodec.writeText(record.result());
+            }
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("task " + TaskWire.shown(record.taskId()) + " cannot be stored: its"
+                    + (record.result() == null ? " input requests" : " input requests or result") + " are not plain"
+                    + " JSON: " + e.getMessage(), null);
+        }
+    }
 
     /**
      * Forgets a task; nothing happens when it is not recorded.

@@ -168,9 +168,9 @@ class ResumeTasksTest {
             String orphan = server.newTask(task("working"));
             String old = server.newTask(task("working"));
             FileTaskStore store = new FileTaskStore(dir.resolve("tasks.json"));
-            store.put(record(liveTask, server.serverKey, "other@" + live.pid() + "@"
-                    + live.info().startInstant().map(Instant::toEpochMilli).map(String::valueOf).orElse("-")));
-            store.put(record(orphan, server.serverKey, "other@" + ended.pid() + "@-"));
+            store.put(record(liveTask, server.serverKey, TaskOwner.ofProcess("other", live.pid(),
+                    live.info().startInstant().map(Instant::toEpochMilli).map(String::valueOf).orElse("-"))));
+            store.put(record(orphan, server.serverKey, TaskOwner.ofProcess("other", ended.pid(), "-")));
             store.put(new TaskRecord(old, server.serverKey, Era.MODERN, "slow_compute", Instant.now(), null,
                     TaskStatus.WORKING)); // no owner: written by an older version
             McpTasks tasks = client(server, store);

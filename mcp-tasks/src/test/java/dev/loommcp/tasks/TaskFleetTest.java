@@ -344,4 +344,56 @@ class TaskFleetTest {
         assertThatThrownBy(() -> b.resultRetention(Duration.ofSeconds(-1)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("negative");
     }
+
+    // ------------------------------------------------------------------------------------------------ bt41 item 1
+
+    /** A pid no process of this machine has (Linux's pids stay below 2^22). */
+    private static final long NO_SUCH_PID = 999_999_999L;
+    /** The host id of "another machine" sharing the store. */
+    private static final String OTHER_HOST = "0123456789abcdef";
+
+    @ParameterizedTest
+    @ValueSource(strings = {"memory", "file"})
+    void anotherHostsOwnerIsJudgedByItsLeaseNeverByItsPid(String kind) throws Exception {
+        assertThat(TaskOwner.HOST).isNotEqualTo(OTHER_HOST).matches("[0-9a-f]{16}");
+        TaskStore store = stores(kind).get();
+        FakeTaskChannel server = new FakeTaskChannel(Era.MODERN);
+        server.pollIntervalMs = 20;
+        String foreign = "a@" + NO_SUCH_PID + "@-@" + OTHER_HOST; // a replica on another machine: its pid is not ours
+        String liveLease = server.newTask(task("working"));
+        String noLease = server.newTask(task("working"));
+        String passedLease = server.newTask(task("working"));
+        String localDead = server.newTask(task("working"));
+        String legacy = server.newTask(task("working"));
+        Instant later = Instant.now().plus(Duration.ofMinutes(1));
+        store.put(record(liveLease).withOwner(foreign, later));
+        store.put(record(noLease).withOwner(foreign, null));
+        store.put(record(passedLease).withOwner(foreign, Instant.now().minusSeconds(1)));
+        store.put(record(localDead).withOwner(TaskOwner.ofProcess("c", NO_SUCH_PID, "-"), later));
+        store.put(record(legacy).withOwner("d@" + NO_SUCH_PID + "@-", later)); // an id without a host
+        McpTasks b = replica(server, store, TaskOwner.ofProcess("b", ProcessHandle.current().pid(), "-"),
+                Duration.ofMinutes(1), Duration.ZERO, r -> { });
+        assertThat(b.resumeTasks()).as("only what is free: a passed lease, a gone process of this host")
+                .extracting(McpTask::id).containsExactlyInAnyOrder(passedLease, localDead);
+        assertThat(b.claimDue()).as("claimDue takes no live lease either").isEmpty();
+        Map<String, TaskRecord> stored = new java.util.HashMap<>();
+        store.list(SRV).forEach(r -> stored.put(r.taskId(), r));
+        assertThat(stored.get(liveLease).owner()).isEqualTo(foreign);
+        assertThat(stored.get(liveLease).leaseUntil()).isEqualTo(later);
+        assertThat(stored.get(noLease).owner()).as("no lease end: its owner cannot be looked up").isEqualTo(foreign);
+        assertThat(stored.get(legacy).owner()).startsWith("d@");
+        assertThat(stored.get(passedLease).owner()).isEqualTo(b.owner());
+        assertThat(stored.get(localDead).owner()).isEqualTo(b.owner());
+    }
+
+    @org.junit.jupiter.api.Test
+    void aDefaultOwnerIdNamesThisHost() {
+        String owner = McpTasks.newBuilder().build().owner();
+        assertThat(owner).endsWith("@" + TaskOwner.HOST).matches("[^@]+@\\d+@(-|\\d+)@[0-9a-f]{16}");
+        assertThat(TaskOwner.isLocalProcessId(owner)).isTrue();
+        assertThat(TaskOwner.isLocalProcessId(owner.replace(TaskOwner.HOST, OTHER_HOST))).isFalse();
+        assertThat(TaskOwner.alive(owner.replace(TaskOwner.HOST, OTHER_HOST).replaceFirst("@\\d+@",
+                "@" + NO_SUCH_PID + "@"))).as("another host's owner cannot be looked up: alive").isTrue();
+        assertThat(TaskOwner.alive(TaskOwner.ofProcess("x", NO_SUCH_PID, "-"))).isFalse();
+    }
 }

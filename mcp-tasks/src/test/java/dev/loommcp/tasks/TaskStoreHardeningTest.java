@@ -91,8 +91,8 @@ class TaskStoreHardeningTest {
         Process live = processes.start(new ProcessBuilder("sleep", "60"));
         try {
             Instant longAgo = Instant.now().minus(Duration.ofHours(2));
-            String deadOwner = "x@" + ended.pid() + "@-";
-            String liveOwner = "y@" + live.pid() + "@-";
+            String deadOwner = TaskOwner.ofProcess("x", ended.pid(), "-");
+            String liveOwner = TaskOwner.ofProcess("y", live.pid(), "-");
             for (String kind : new String[] {"file", "memory"}) {
                 TaskStore s = kind.equals("file") ? new FileTaskStore(dir.resolve("p.json")) : new InMemoryTaskStore();
                 // the server's createdAt is far in the past (its clock is off): the local learnedAt decides
@@ -149,6 +149,29 @@ class TaskStoreHardeningTest {
         } finally {
             server.close();
             tasks.support().clientClosed();
+        }
+    }
+
+    @Test
+    void everyStoreRefusesAnUnknownStatusAndAResultThatIsNotPlainJson() throws Exception {
+        for (String kind : new String[] {"file", "memory"}) {
+            TaskStore s = kind.equals("file") ? new FileTaskStore(dir.resolve("refused.json")) : new InMemoryTaskStore();
+            assertThatThrownBy(() -> s.put(new TaskRecord("u", "http://a", Era.MODERN, "t", Instant.now(), null,
+                    TaskStatus.UNKNOWN))).as(kind).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("task u ").hasMessageContaining("never stored");
+            for (Object bad : new Object[] {Thread.currentThread(), Double.NaN, Float.NEGATIVE_INFINITY}) {
+                TaskRecord r = new TaskRecord("r", "http://a", Era.MODERN, "t", Instant.now(), null,
+                        TaskStatus.WORKING, null, null, null, java.util.Map.of(),
+                        java.util.Map.of("content", java.util.List.of(java.util.Map.of("x", bad))), null);
+                assertThatThrownBy(() -> s.put(r)).as(kind + " " + bad.getClass())
+                        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not plain JSON");
+            }
+            s.put(new TaskRecord("ok", "http://a", Era.MODERN, "t", Instant.now(), null, TaskStatus.WORKING));
+            assertThatThrownBy(() -> s.claim("http://a", r -> new TaskRecord(r.taskId(), "http://a", Era.MODERN, "t",
+                    r.createdAt(), null, TaskStatus.UNKNOWN), dev.loommcp.Deadline.NONE)).as(kind)
+                    .isInstanceOf(IllegalArgumentException.class);
+            assertThat(s.list("http://a")).as(kind).extracting(TaskRecord::lastStatus)
+                    .containsExactly(TaskStatus.WORKING);
         }
     }
 }

@@ -97,15 +97,39 @@ class TaskStoreTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"{\"version\":1,\"tasks\":[{\"taskId\":\"1\"", "not json", "{\"version\":0,\"tasks\":[]}",
-            "{\"version\":1,\"tasks\":[{\"taskId\":\"1\",\"serverKey\":\"s\",\"era\":\"MODERN\",\"toolName\":\"t\","
-                    + "\"createdAt\":\"yesterday\",\"ttlMs\":null,\"lastStatus\":\"working\"}]}",
-            "{\"version\":1,\"tasks\":{}}", " "})
+            "{\"version\":1,\"tasks\":[1]}", "{\"version\":1,\"tasks\":{}}", " "})
     void aCorruptFileFailsAtConstructionNamingItAndIsNotOverwritten(String content) throws Exception {
         Path file = dir.resolve("tasks.json");
         Files.writeString(file, content);
         assertThatThrownBy(() -> new FileTaskStore(file)).isInstanceOf(UncheckedIOException.class)
                 .hasMessageContaining(file.toString()).hasMessageContaining("corrupt");
         assertThat(Files.readString(file)).isEqualTo(content);
+    }
+
+    /**
+     * bt41 item 2: a record this version cannot read (a newer version's status or era, a field changed by hand) no
+     * longer makes the whole file corrupt: it is skipped (WARNING naming the task and field) and written back as it
+     * was, and the other records go on. (It replaced the "createdAt": "yesterday" case of the corrupt-file test.)
+     */
+    @Test
+    void anUnreadableRecordIsSkippedAndKeptAsItIsWhileTheOthersGoOn() throws Exception {
+        Path file = dir.resolve("tasks.json");
+        String good = "{\"taskId\":\"1\",\"serverKey\":\"s\",\"era\":\"MODERN\",\"toolName\":\"t\","
+                + "\"createdAt\":\"2026-12-01T03:00:00Z\",\"ttlMs\":null,\"lastStatus\":\"working\"}";
+        String badTime = good.replace("\"1\"", "\"2\"").replace("2026-12-01T03:00:00Z", "yesterday");
+        String badStatus = good.replace("\"1\"", "\"3\"").replace("working", "paused");
+        String badEra = good.replace("\"1\"", "\"4\"").replace("MODERN", "ERA2099");
+        Files.writeString(file, "{\"version\":1,\"tasks\":[" + good + "," + badTime + "," + badStatus + ","
+                + badEra + "]}\n");
+        FileTaskStore s = new FileTaskStore(file);
+        assertThat(s.list("s")).extracting(TaskRecord::taskId).containsExactly("1");
+        s.put(record("s", "5", TaskStatus.WORKING));
+        assertThat(s.list("s")).extracting(TaskRecord::taskId).containsExactly("1", "5");
+        String after = Files.readString(file);
+        assertThat(after).contains("yesterday").contains("paused").contains("ERA2099");
+        assertThat(s.claim("s", r -> r.withOwner("o", null), dev.loommcp.Deadline.NONE))
+                .extracting(TaskRecord::taskId).containsExactly("1", "5");
+        assertThat(Files.readString(file)).contains("yesterday").contains("paused").contains("ERA2099");
     }
 
     /**

@@ -305,13 +305,11 @@ public final class FileStore {
      * @param holder   the holder
      * @param length   the length, positive
      * @return the lease, or empty
-     * @throws IllegalArgumentException if {@code length} is not positive
+     * @throws IllegalArgumentException if {@code holder} is blank or {@code length} is not positive or over a year
      * @throws UncheckedIOException     naming the file, if it cannot be locked, read or written
      */
     public Optional<RefreshLease> leaseRefresh(String resource, String issuer, String holder, Duration length) {
-        if (length.isNegative() || length.isZero()) { // a caller's mistake, not the file's
-            throw new IllegalArgumentException("the lease length must be positive, was " + length);
-        }
+        StoreState.checkLeaseRequest(holder, length); // a caller's mistake, not the file's
         return call(s -> s.leaseRefresh(resource, issuer, holder, length));
     }
 

@@ -210,6 +210,7 @@ public final class StoreState {
         return locked(() -> {
             RefreshLease latest = leases.get(leaseKey(lease.resource(), lease.issuer()));
             return latest != null && latest.fence() == lease.fence() && latest.holder().equals(lease.holder())
+                    && !latest.until().equals(RELEASED) // a released lease no longer writes
                     && replaceTokens(lease.resource(), expected, fresh);
         });
     }
@@ -228,10 +229,7 @@ public final class StoreState {
     public Optional<RefreshLease> leaseRefresh(String resource, String issuer, String holder, Duration length) {
         Objects.requireNonNull(resource, "resource");
         Objects.requireNonNull(issuer, "issuer");
-        Objects.requireNonNull(holder, "holder");
-        if (length.isNegative() || length.isZero()) {
-            throw new IllegalArgumentException("the lease length must be positive, was " + length);
-        }
+        checkLeaseRequest(holder, length);
         return locked(() -> {
             String key = leaseKey(resource, issuer);
             RefreshLease latest = leases.get(key);
@@ -257,14 +255,39 @@ public final class StoreState {
         return locked(() -> {
             String key = leaseKey(lease.resource(), lease.issuer());
             RefreshLease latest = leases.get(key);
-            if (latest == null || latest.fence() != lease.fence() || !latest.holder().equals(lease.holder())) {
-                return false;
+            if (latest == null || latest.fence() != lease.fence() || !latest.holder().equals(lease.holder())
+                    || latest.until().equals(RELEASED)) {
+                return false; // granted to another since, or released already
             }
             leases.put(key, new RefreshLease(lease.resource(), lease.issuer(), lease.holder(), lease.fence(),
-                    Instant.EPOCH));
+                    RELEASED));
             return true;
         });
     }
+
+    /**
+     * Checks a lease request's holder and length (a caller's mistake, never the store's).
+     *
+     * @throws IllegalArgumentException if the holder is blank or the length not positive or over a year
+     */
+    public static void checkLeaseRequest(String holder, Duration length) {
+        Objects.requireNonNull(holder, "holder");
+        Objects.requireNonNull(length, "length");
+        if (holder.isBlank()) {
+            throw new IllegalArgumentException("the lease holder must not be blank");
+        }
+        if (length.isNegative() || length.isZero()) {
+            throw new IllegalArgumentException("the lease length must be positive, was " + length);
+        }
+        if (length.compareTo(MAX_LEASE) > 0) {
+            throw new IllegalArgumentException("the lease length must be at most " + MAX_LEASE + ", was " + length);
+        }
+    }
+
+    /** The end a released lease keeps (with its fence): it neither runs nor writes. */
+    private static final Instant RELEASED = Instant.EPOCH;
+    /** The longest lease (a lease is renewed while its holder lives; a year is far beyond any use). */
+    private static final Duration MAX_LEASE = Duration.ofDays(366);
 
     private static String leaseKey(String resource, String issuer) {
         return resource.length() + ":" + resource + issuer;

@@ -23,7 +23,6 @@ import java.util.Optional;
 import java.util.function.Function;
 import javax.sql.DataSource;
 import org.jspecify.annotations.Nullable;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * A {@link TaskStore} in a database the replicas of a backend share (table {@code mcp_tasks}: {@link JdbcSchema}),
@@ -46,7 +45,13 @@ import tools.jackson.databind.json.JsonMapper;
  */
 public final class JdbcTaskStore implements TaskStore {
 
-    private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final System.Logger LOG = System.getLogger(JdbcTaskStore.class.getName());
+    /** The statuses and eras of rows this version reads: others (a newer version's) are never claimed here. */
+    private static final String READABLE = " and last_status in (" + TaskJson.quotedList(
+            java.util.Arrays.stream(TaskStatus.values()).filter(st -> st != TaskStatus.UNKNOWN)
+                    .map(TaskStatus::wireName).toList())
+            + ") and era in (" + TaskJson.quotedList(java.util.Arrays.stream(Era.values()).map(Era::name).toList())
+            + ")";
     private static final String COLUMNS = "task_id, server_key, era, tool_name, created_at, ttl_ms, last_status,"
             + " owner, learned_at, lease_until, input_requests, result, retain_until";
 
@@ -70,23 +75,21 @@ public final class JdbcTaskStore implements TaskStore {
      * Creates a store.
      *
      * @param dataSource       the application's data source, with the schema applied
-     * @param statementTimeout how long one statement or lock wait may take, at least 1 ms
+     * @param statementTimeout how long one statement may take (a lock wait three quarters of it; the client waits
+     *                         5 s more for an answer), at least 1 ms and at most about 24.8 days
      * @return the store
-     * @throws IllegalArgumentException if the timeout is shorter than 1 ms
+     * @throws IllegalArgumentException if the timeout is shorter than 1 ms or longer than PostgreSQL's limit
      */
     public static JdbcTaskStore create(DataSource dataSource, Duration statementTimeout) {
         Objects.requireNonNull(dataSource, "dataSource");
-        Objects.requireNonNull(statementTimeout, "statementTimeout");
-        if (statementTimeout.toMillis() < 1) {
-            throw new IllegalArgumentException("the statement timeout must be at least 1 ms, was "
-                    + statementTimeout);
-        }
+        Sql.checkTimeout(statementTimeout);
         return new JdbcTaskStore(new Sql(dataSource, statementTimeout, "the JDBC task store"));
     }
 
     // ------------------------------------------------------------------------------------------------ records
 
     private static void bind(PreparedStatement ps, TaskRecord r) throws SQLException {
+        checkKeys(r);
         ps.setString(1, r.taskId());
         ps.setString(2, r.serverKey());
         ps.setString(3, r.era().name());
@@ -101,13 +104,27 @@ public final class JdbcTaskStore implements TaskStore {
         ps.setString(8, r.owner());
         ps.setString(9, r.learnedAt() == null ? null : r.learnedAt().toString());
         ps.setTimestamp(10, r.leaseUntil() == null ? null : Timestamp.from(r.leaseUntil()));
-        ps.setString(11, r.inputRequests().isEmpty() ? null : JSON.writeValueAsString(r.inputRequests()));
-        ps.setString(12, r.result() == null ? null : JSON.writeValueAsString(r.result()));
+        ps.setString(11, r.inputRequests().isEmpty() ? null : TaskJson.write(r.inputRequests()));
+        ps.setString(12, r.result() == null ? null : TaskJson.write(r.result()));
         ps.setTimestamp(13, r.retainUntil() == null ? null : Timestamp.from(r.retainUntil()));
     }
 
-    @SuppressWarnings("unchecked")
-    private static TaskRecord row(ResultSet rs) throws SQLException {
+    /** A column of a row that this version cannot read (another version's value, or one changed by hand). */
+    private static final class BadColumn extends Exception {
+        private static final long serialVersionUID = 1L;
+        final String column;
+
+        BadColumn(String column, Throwable cause) {
+            super("column " + column, null, false, false); // the cause may quote the value: never attached
+            this.column = column;
+            this.reason = cause.getClass().getSimpleName();
+        }
+
+        final String reason;
+    }
+
+    /** The record of the current row, or a {@link BadColumn} naming the first column this version cannot read. */
+    private static TaskRecord row(ResultSet rs) throws SQLException, BadColumn {
         long ttl = rs.getLong(6);
         Duration ttlOrNull = rs.wasNull() ? null : Duration.ofMillis(ttl);
         String learned = rs.getString(9);
@@ -115,12 +132,26 @@ public final class JdbcTaskStore implements TaskStore {
         String inputs = rs.getString(11);
         String result = rs.getString(12);
         Timestamp retain = rs.getTimestamp(13);
-        return new TaskRecord(rs.getString(1), rs.getString(2), Era.valueOf(rs.getString(3)), rs.getString(4),
-                Instant.parse(rs.getString(5)), ttlOrNull, TaskStatus.parse(rs.getString(7)), rs.getString(8),
-                learned == null ? null : Instant.parse(learned), lease == null ? null : lease.toInstant(),
-                inputs == null ? Map.of() : (Map<String, @Nullable Object>) JSON.readValue(inputs, Map.class),
-                result == null ? null : (Map<String, @Nullable Object>) JSON.readValue(result, Map.class),
+        return new TaskRecord(rs.getString(1), rs.getString(2), column("era", () -> Era.valueOf(rs.getString(3))),
+                rs.getString(4), column("created_at", () -> Instant.parse(rs.getString(5))), ttlOrNull,
+                column("last_status", () -> TaskStatus.parse(rs.getString(7))), rs.getString(8),
+                learned == null ? null : column("learned_at", () -> Instant.parse(learned)),
+                lease == null ? null : lease.toInstant(),
+                inputs == null ? Map.of() : column("input_requests", () -> TaskJson.readObject(inputs)),
+                result == null ? null : column("result", () -> TaskJson.readObject(result)),
                 retain == null ? null : retain.toInstant());
+    }
+
+    private interface Read<T> {
+        T read() throws SQLException;
+    }
+
+    private static <T> T column(String column, Read<T> read) throws SQLException, BadColumn {
+        try {
+            return read.read();
+        } catch (RuntimeException e) {
+            throw new BadColumn(column, e);
+        }
     }
 
     private static void upsert(Connection c, TaskRecord r) throws SQLException {
@@ -138,7 +169,7 @@ public final class JdbcTaskStore implements TaskStore {
 
     @Override
     public void put(TaskRecord record) {
-        Objects.requireNonNull(record, "record");
+        TaskStore.checkStorable(record);
         sql.tx("record the task", c -> {
             upsert(c, record);
             try (PreparedStatement ps = c.prepareStatement("delete from mcp_tasks where retain_until < now()")) {
@@ -150,8 +181,8 @@ public final class JdbcTaskStore implements TaskStore {
 
     @Override
     public void remove(String serverKey, String taskId) {
-        Objects.requireNonNull(serverKey, "serverKey");
-        Objects.requireNonNull(taskId, "taskId");
+        Sql.key(serverKey, "the server key");
+        Sql.key(taskId, "the task id");
         sql.tx("forget the task", c -> {
             try (PreparedStatement ps = c.prepareStatement("delete from mcp_tasks where server_key = ?"
                     + " and task_id = ?")) {
@@ -164,7 +195,7 @@ public final class JdbcTaskStore implements TaskStore {
 
     @Override
     public List<TaskRecord> list(String serverKey) {
-        Objects.requireNonNull(serverKey, "serverKey");
+        Sql.key(serverKey, "the server key");
         return sql.tx("list the tasks", c -> select(c, serverKey, false));
     }
 
@@ -175,7 +206,15 @@ public final class JdbcTaskStore implements TaskStore {
             List<TaskRecord> out = new ArrayList<>();
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
-                    out.add(row(rs));
+                    try {
+                        out.add(row(rs));
+                    } catch (BadColumn e) {
+                        // one unreadable row never hides the others; its value is not logged
+                        LOG.log(System.Logger.Level.WARNING, "the JDBC task store skips task {0} of server {1}:"
+                                + " its column {2} cannot be read by this version ({3}; written by a newer"
+                                + " loom-mcp or changed by hand)", Sql.shown(rs.getString(1)),
+                                Sql.shown(serverKey), e.column, e.reason);
+                    }
                 }
             }
             return out;
@@ -191,13 +230,14 @@ public final class JdbcTaskStore implements TaskStore {
     @Override
     public List<TaskRecord> claim(String serverKey, Function<TaskRecord, @Nullable TaskRecord> claim,
                                   Deadline deadline) {
-        Objects.requireNonNull(serverKey, "serverKey");
+        Sql.key(serverKey, "the server key");
         Objects.requireNonNull(claim, "claim");
         return sql.tx("claim the tasks", c -> {
             List<TaskRecord> taken = new ArrayList<>();
             for (TaskRecord r : select(c, serverKey, true)) {
                 TaskRecord n = claim.apply(r);
                 if (n != null) {
+                    TaskStore.checkStorable(n);
                     if (!n.equals(r)) {
                         upsert(c, n);
                     }
@@ -228,14 +268,14 @@ public final class JdbcTaskStore implements TaskStore {
      */
     @Override
     public Optional<TaskLease> claim(String serverKey, String taskId, String owner, Duration length) {
-        Objects.requireNonNull(serverKey, "serverKey");
-        Objects.requireNonNull(taskId, "taskId");
-        Objects.requireNonNull(owner, "owner");
+        Sql.key(serverKey, "the server key");
+        Sql.key(taskId, "the task id");
+        Sql.id(owner, "the owner");
         long ms = Sql.leaseMillis(length);
         return sql.tx("claim the task", c -> {
             try (PreparedStatement ps = c.prepareStatement("update mcp_tasks set owner = ?, fence = fence + 1,"
                     + " lease_until = now() + ? * interval '1 millisecond' where server_key = ? and task_id = ?"
-                    + " and retain_until is null and (owner is null or owner = ? or lease_until <= now())"
+                    + " and retain_until is null and (owner is null or owner = ? or lease_until <= now())" + READABLE
                     + " returning task_id, fence, lease_until")) {
                 ps.setString(1, owner);
                 ps.setLong(2, ms);
@@ -255,8 +295,8 @@ public final class JdbcTaskStore implements TaskStore {
      */
     @Override
     public List<TaskLease> claimDue(String serverKey, String owner, Duration length, int limit) {
-        Objects.requireNonNull(serverKey, "serverKey");
-        Objects.requireNonNull(owner, "owner");
+        Sql.key(serverKey, "the server key");
+        Sql.id(owner, "the owner");
         long ms = Sql.leaseMillis(length);
         if (limit <= 0) {
             throw new IllegalArgumentException("the limit must be positive, was " + limit);
@@ -265,7 +305,7 @@ public final class JdbcTaskStore implements TaskStore {
             try (PreparedStatement ps = c.prepareStatement("update mcp_tasks set owner = ?, fence = fence + 1,"
                     + " lease_until = now() + ? * interval '1 millisecond' where server_key = ? and task_id in ("
                     + "select task_id from mcp_tasks where server_key = ?"
-                    + " and retain_until is null and (owner is null or lease_until <= now())"
+                    + " and retain_until is null and (owner is null or lease_until <= now())" + READABLE
                     + " order by seq limit ? for update skip locked)"
                     + " returning task_id, fence, lease_until")) {
                 ps.setString(1, owner);
@@ -341,9 +381,19 @@ public final class JdbcTaskStore implements TaskStore {
         return sql.tx("complete the task", c -> fenced(c, lease, ended, true));
     }
 
+    /** The record's ids and names are text the database stores as given ({@link Sql#key}). */
+    private static void checkKeys(TaskRecord r) {
+        Sql.key(r.taskId(), "the task id");
+        Sql.key(r.serverKey(), "the server key");
+        Sql.key(r.toolName(), "the tool name");
+        if (r.owner() != null) {
+            Sql.id(r.owner(), "the owner");
+        }
+    }
+
     private static void checkSameTask(TaskLease lease, TaskRecord record) {
         Objects.requireNonNull(lease, "lease");
-        Objects.requireNonNull(record, "record");
+        TaskStore.checkStorable(record);
         if (!lease.taskId().equals(record.taskId()) || !lease.serverKey().equals(record.serverKey())) {
             throw new IllegalArgumentException("the record is of another task than the lease");
         }
@@ -361,8 +411,8 @@ public final class JdbcTaskStore implements TaskStore {
                 ps.setLong(i++, r.ttl().toMillis());
             }
             ps.setString(i++, r.lastStatus().wireName());
-            ps.setString(i++, r.inputRequests().isEmpty() ? null : JSON.writeValueAsString(r.inputRequests()));
-            ps.setString(i++, r.result() == null ? null : JSON.writeValueAsString(r.result()));
+            ps.setString(i++, r.inputRequests().isEmpty() ? null : TaskJson.write(r.inputRequests()));
+            ps.setString(i++, r.result() == null ? null : TaskJson.write(r.result()));
             if (end) {
                 ps.setTimestamp(i++, Timestamp.from(r.retainUntil()));
             }

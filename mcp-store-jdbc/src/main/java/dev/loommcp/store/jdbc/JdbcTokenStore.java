@@ -35,8 +35,15 @@ import tools.jackson.databind.json.JsonMapper;
  *
  * <p>Secrets at rest: a token set (access and refresh token, type, expiry, scope) and a registration (with its client
  * secret) are sealed with AES-GCM under the application's key ({@link Builder#encryptionKey}); the row's key is the
- * associated data. The database sees principals, resources and issuers in clear, never a token or secret. A row
- * sealed under another key id is refused with an {@link IllegalStateException} naming both ids.
+ * associated data. The database sees principals, resources and issuers in clear, never a token or secret.
+ *
+ * <p>Key rotation and unreadable rows: values are sealed under the current key ({@link Builder#encryptionKey});
+ * retired keys ({@link Builder#retiredKey}) still open the rows sealed under their ids, so that replicas of a rolling
+ * deploy read each other's rows. A row that opens under none of the store's keys (sealed under an unknown key id,
+ * another key under a known id, or changed bytes) is treated as absent: {@link #tokens}, {@link #registration} and
+ * the compare-and-set operations see no row, a WARNING names the resource or issuer and the key ids (never a value),
+ * and the next save (authorizing or registering again) replaces it. So a replica with a wrong key cannot lock the
+ * fleet out, only make it authorize again; its WARNINGs name the key ids.
  *
  * <p>Timeouts: every statement runs under PostgreSQL's {@code statement_timeout} and {@code lock_timeout}
  * ({@link Builder#statementTimeout}, default 10 s; set per transaction). No connection is kept between operations, and
@@ -49,6 +56,7 @@ import tools.jackson.databind.json.JsonMapper;
 public final class JdbcTokenStore implements TokenStore {
 
     private static final JsonMapper JSON = JsonMapper.builder().build();
+    private static final System.Logger LOG = System.getLogger(JdbcTokenStore.class.getName());
 
     private final Sql sql;
     private final SecretBox box;
@@ -73,7 +81,9 @@ public final class JdbcTokenStore implements TokenStore {
     /** Builds a {@link JdbcTokenStore}. Not thread-safe. */
     public static final class Builder {
         private final DataSource dataSource;
-        private @Nullable SecretBox box;
+        private @Nullable String keyId;
+        private @Nullable SecretKey key;
+        private final Map<String, SecretKey> retired = new LinkedHashMap<>();
         private Duration timeout = Duration.ofSeconds(10);
 
         private Builder(DataSource dataSource) {
@@ -91,23 +101,42 @@ public final class JdbcTokenStore implements TokenStore {
          * @throws IllegalArgumentException if the id is blank or the key is not such an AES key
          */
         public Builder encryptionKey(String keyId, SecretKey key) {
-            this.box = new SecretBox(keyId, key);
+            SecretBox.check(keyId, key);
+            this.keyId = keyId;
+            this.key = key;
             return this;
         }
 
         /**
-         * How long one statement or lock wait may take before the database cancels it (default 10 s).
+         * Adds a retired key: rows sealed under its id are still read, and are sealed under the current key
+         * ({@link #encryptionKey}) when next written. For key rotation during a rolling deploy: first give every
+         * replica the new key as a retired key (they read what the first replica on the new key writes), then make it
+         * the current key and the old one retired; drop the old key once no row has its id
+         * ({@code select count(*) from mcp_oauth_tokens where key_id = 'old'}, same for {@code mcp_oauth_registrations}).
          *
-         * @param timeout the timeout, at least 1 ms
+         * @param keyId the id the rows name, not blank and not the current key's
+         * @param key   the key
          * @return this builder
-         * @throws IllegalArgumentException if shorter than 1 ms
+         * @throws IllegalArgumentException if the id is blank or the key is not an AES key of 128, 192 or 256 bits
+         *                                  (the id repeating the current key's is refused by {@link #build})
+         */
+        public Builder retiredKey(String keyId, SecretKey key) {
+            SecretBox.check(keyId, key);
+            retired.put(keyId, key);
+            return this;
+        }
+
+        /**
+         * How long one statement may take before the database cancels it (default 10 s); a lock wait is cancelled
+         * after three quarters of it, and the client gives up waiting for an answer (a stalled database or network)
+         * 5 s after it.
+         *
+         * @param timeout the timeout, at least 1 ms and at most about 24.8 days (PostgreSQL's limit)
+         * @return this builder
+         * @throws IllegalArgumentException if shorter than 1 ms or longer than PostgreSQL's limit
          */
         public Builder statementTimeout(Duration timeout) {
-            Objects.requireNonNull(timeout, "timeout");
-            if (timeout.toMillis() < 1) {
-                throw new IllegalArgumentException("the statement timeout must be at least 1 ms, was " + timeout);
-            }
-            this.timeout = timeout;
+            this.timeout = Sql.checkTimeout(timeout);
             return this;
         }
 
@@ -115,14 +144,16 @@ public final class JdbcTokenStore implements TokenStore {
          * Builds the store (no database access yet).
          *
          * @return the store
-         * @throws IllegalStateException if no {@link #encryptionKey} was given
+         * @throws IllegalStateException    if no {@link #encryptionKey} was given
+         * @throws IllegalArgumentException if a retired key has the current key's id
          */
         public JdbcTokenStore build() {
-            if (box == null) {
+            if (keyId == null || key == null) {
                 throw new IllegalStateException("a JdbcTokenStore needs an encryption key: "
                         + "JdbcTokenStore.newBuilder(dataSource).encryptionKey(keyId, key)");
             }
-            return new JdbcTokenStore(new Sql(dataSource, timeout, "the JDBC token store"), box, "");
+            return new JdbcTokenStore(new Sql(dataSource, timeout, "the JDBC token store"),
+                    new SecretBox(keyId, key, retired), "");
         }
     }
 
@@ -142,13 +173,34 @@ public final class JdbcTokenStore implements TokenStore {
         return box.seal(JSON.writeValueAsBytes(m), aad(resource, t.issuer()));
     }
 
-    private TokenSet openTokens(String resource, String issuer, String keyId, byte[] sealed) {
-        byte[] plain = box.open(keyId, sealed, aad(resource, issuer), "the stored token set of " + resource);
-        Map<?, ?> m = JSON.readValue(new String(plain, StandardCharsets.UTF_8), Map.class);
-        Object exp = m.get("expiresAt");
-        return new TokenSet(issuer, (String) m.get("accessToken"), (String) m.get("tokenType"),
-                (String) m.get("refreshToken"), exp == null ? null : Instant.parse((String) exp),
-                (String) m.get("scope"));
+    /** The stored set, or null (with a WARNING) when the row opens under none of the keys. */
+    private @Nullable TokenSet openTokens(String resource, String issuer, String keyId, byte[] sealed) {
+        String what = "the stored token set of " + SecretBox.SafeId.quote(resource) + " (issuer "
+                + SecretBox.SafeId.quote(issuer) + (principal.isEmpty() ? "" : ", principal "
+                + SecretBox.SafeId.quote(principal)) + ")";
+        return opened(keyId, sealed, aad(resource, issuer), what, m -> {
+            Object exp = m.get("expiresAt");
+            return new TokenSet(issuer, (String) m.get("accessToken"), (String) m.get("tokenType"),
+                    (String) m.get("refreshToken"), exp == null ? null : Instant.parse((String) exp),
+                    (String) m.get("scope"));
+        });
+    }
+
+    /** Opens a sealed JSON object and makes its value; null (with a WARNING) when it cannot be read. */
+    private <T> @Nullable T opened(String keyId, byte[] sealed, String aad, String what,
+                                   java.util.function.Function<Map<?, ?>, T> make) {
+        try {
+            byte[] plain = box.open(keyId, sealed, aad, what);
+            return make.apply(JSON.readValue(new String(plain, StandardCharsets.UTF_8), Map.class));
+        } catch (IllegalStateException | IllegalArgumentException | ClassCastException | NullPointerException
+                 | tools.jackson.core.JacksonException | java.time.DateTimeException e) {
+            // never the cause: a parse failure may quote the opened secret
+            String why = e instanceof IllegalStateException ? e.getMessage()
+                    : what + " opened but is not in this version's format (" + e.getClass().getSimpleName() + ")";
+            LOG.log(System.Logger.Level.WARNING, "the JDBC token store treats a row as absent: " + why + "; the"
+                    + " next save replaces it (every replica needs the current key; a rotated one as a retired key)");
+            return null;
+        }
     }
 
     /** The stored set of one key, locked for update when {@code lock}; null when none. */
@@ -192,14 +244,14 @@ public final class JdbcTokenStore implements TokenStore {
 
     @Override
     public Optional<TokenSet> tokens(String resource, String issuer) {
-        Objects.requireNonNull(resource, "resource");
-        Objects.requireNonNull(issuer, "issuer");
+        Sql.key(resource, "the resource");
+        Sql.key(issuer, "the issuer");
         return Optional.ofNullable(sql.tx("read the tokens", c -> read(c, resource, issuer, false)));
     }
 
     @Override
     public List<String> issuers(String resource) {
-        Objects.requireNonNull(resource, "resource");
+        Sql.key(resource, "the resource");
         return sql.tx("list the issuers", c -> {
             try (PreparedStatement ps = c.prepareStatement("select issuer from mcp_oauth_tokens"
                     + " where principal = ? and resource = ? order by saved_at desc, version desc, issuer")) {
@@ -218,8 +270,8 @@ public final class JdbcTokenStore implements TokenStore {
 
     @Override
     public void saveTokens(String resource, TokenSet tokens) {
-        Objects.requireNonNull(resource, "resource");
-        Objects.requireNonNull(tokens, "tokens");
+        Sql.key(resource, "the resource");
+        Sql.key(tokens.issuer(), "the issuer");
         sql.tx("save the tokens", c -> {
             write(c, resource, tokens);
             return null;
@@ -228,7 +280,7 @@ public final class JdbcTokenStore implements TokenStore {
 
     @Override
     public boolean removeTokens(String resource, TokenSet expected) {
-        Objects.requireNonNull(resource, "resource");
+        Sql.key(resource, "the resource");
         Objects.requireNonNull(expected, "expected");
         return sql.tx("remove the tokens", c -> expected.equals(read(c, resource, expected.issuer(), true))
                 && delete(c, resource, expected.issuer()) == 1);
@@ -236,7 +288,7 @@ public final class JdbcTokenStore implements TokenStore {
 
     @Override
     public int removeAllTokens(String resource) {
-        Objects.requireNonNull(resource, "resource");
+        Sql.key(resource, "the resource");
         return sql.tx("remove the tokens", c -> delete(c, resource, null));
     }
 
@@ -247,7 +299,7 @@ public final class JdbcTokenStore implements TokenStore {
      */
     @Override
     public boolean replaceTokens(String resource, TokenSet expected, TokenSet fresh) {
-        Objects.requireNonNull(resource, "resource");
+        Sql.key(resource, "the resource");
         requireSameIssuer(expected, fresh);
         return sql.tx("replace the tokens", c -> cas(c, resource, expected, fresh));
     }
@@ -274,7 +326,8 @@ public final class JdbcTokenStore implements TokenStore {
         }
         return sql.tx("replace the tokens", c -> {
             try (PreparedStatement ps = c.prepareStatement("select 1 from mcp_oauth_leases where principal = ?"
-                    + " and resource = ? and issuer = ? and holder = ? and fence = ? for update")) {
+                    + " and resource = ? and issuer = ? and holder = ? and fence = ? and lease_until is not null"
+                    + " for update")) { // a released lease no longer writes
                 ps.setString(1, principal);
                 ps.setString(2, lease.resource());
                 ps.setString(3, lease.issuer());
@@ -308,9 +361,9 @@ public final class JdbcTokenStore implements TokenStore {
      */
     @Override
     public Optional<RefreshLease> leaseRefresh(String resource, String issuer, String holder, Duration length) {
-        Objects.requireNonNull(resource, "resource");
-        Objects.requireNonNull(issuer, "issuer");
-        Objects.requireNonNull(holder, "holder");
+        Sql.key(resource, "the resource");
+        Sql.key(issuer, "the issuer");
+        Sql.id(holder, "the holder");
         long ms = Sql.leaseMillis(length);
         return sql.tx("take the refresh lease", c -> {
             try (PreparedStatement ps = c.prepareStatement("insert into mcp_oauth_leases (principal, resource,"
@@ -347,7 +400,8 @@ public final class JdbcTokenStore implements TokenStore {
         Objects.requireNonNull(lease, "lease");
         return sql.tx("release the refresh lease", c -> {
             try (PreparedStatement ps = c.prepareStatement("update mcp_oauth_leases set lease_until = null"
-                    + " where principal = ? and resource = ? and issuer = ? and holder = ? and fence = ?")) {
+                    + " where principal = ? and resource = ? and issuer = ? and holder = ? and fence = ?"
+                    + " and lease_until is not null")) { // released once: a second release is false
                 ps.setString(1, principal);
                 ps.setString(2, lease.resource());
                 ps.setString(3, lease.issuer());
@@ -382,12 +436,13 @@ public final class JdbcTokenStore implements TokenStore {
                 if (!rs.next()) {
                     return null;
                 }
-                byte[] plain = box.open(rs.getString(1), rs.getBytes(2), aad(issuer),
-                        "the stored client registration at " + issuer);
-                Map<?, ?> m = JSON.readValue(new String(plain, StandardCharsets.UTF_8), Map.class);
-                Object exp = m.get("secretExpiresAt");
-                return new ClientRegistration(issuer, (String) m.get("clientId"), (String) m.get("clientSecret"),
-                        (String) m.get("tokenEndpointAuthMethod"), exp == null ? null : Instant.parse((String) exp));
+                return opened(rs.getString(1), rs.getBytes(2), aad(issuer), "the stored client registration at "
+                        + SecretBox.SafeId.quote(issuer), m -> {
+                            Object exp = m.get("secretExpiresAt");
+                            return new ClientRegistration(issuer, (String) m.get("clientId"),
+                                    (String) m.get("clientSecret"), (String) m.get("tokenEndpointAuthMethod"),
+                                    exp == null ? null : Instant.parse((String) exp));
+                        });
             }
         }
     }
@@ -405,13 +460,13 @@ public final class JdbcTokenStore implements TokenStore {
 
     @Override
     public Optional<ClientRegistration> registration(String issuer) {
-        Objects.requireNonNull(issuer, "issuer");
+        Sql.key(issuer, "the issuer");
         return Optional.ofNullable(sql.tx("read the registration", c -> readRegistration(c, issuer, false)));
     }
 
     @Override
     public void saveRegistration(ClientRegistration registration) {
-        Objects.requireNonNull(registration, "registration");
+        Sql.key(registration.issuer(), "the issuer");
         sql.tx("save the registration", c -> insertRegistration(c, registration, true));
     }
 
@@ -422,19 +477,23 @@ public final class JdbcTokenStore implements TokenStore {
      */
     @Override
     public ClientRegistration registerIfAbsent(ClientRegistration registration) {
-        Objects.requireNonNull(registration, "registration");
+        Sql.key(registration.issuer(), "the issuer");
         return sql.tx("save the registration", c -> {
             if (insertRegistration(c, registration, false) == 1) {
                 return registration;
             }
-            ClientRegistration held = readRegistration(c, registration.issuer(), false);
-            return held != null ? held : registration;
+            ClientRegistration held = readRegistration(c, registration.issuer(), true);
+            if (held == null) { // unreadable under this store's keys (or removed meanwhile): ours replaces it
+                insertRegistration(c, registration, true);
+                return registration;
+            }
+            return held;
         });
     }
 
     @Override
     public boolean removeRegistration(ClientRegistration expected) {
-        Objects.requireNonNull(expected, "expected");
+        Sql.key(expected.issuer(), "the issuer");
         return sql.tx("remove the registration", c -> {
             if (!expected.equals(readRegistration(c, expected.issuer(), true))) {
                 return false;
@@ -454,12 +513,13 @@ public final class JdbcTokenStore implements TokenStore {
      */
     @Override
     public TokenStore forPrincipal(String principal) {
-        Objects.requireNonNull(principal, "principal");
+        Sql.key(principal, "the principal");
         return principal.equals(this.principal) ? this : new JdbcTokenStore(sql, box, principal);
     }
 
     @Override
     public String toString() {
-        return "JdbcTokenStore[keyId=" + box.keyId() + (principal.isEmpty() ? "" : ", principal " + principal) + "]";
+        return "JdbcTokenStore[keyId=" + SecretBox.SafeId.quote(box.keyId()) + (principal.isEmpty() ? ""
+                : ", principal " + SecretBox.SafeId.quote(principal)) + "]";
     }
 }

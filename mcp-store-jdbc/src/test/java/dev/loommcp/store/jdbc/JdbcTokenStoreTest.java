@@ -183,7 +183,7 @@ class JdbcTokenStoreTest extends PgTest {
     }
 
     @Test
-    void secretsAreSealedAtRestAndAnotherKeyIsRefusedByName() throws Exception {
+    void secretsAreSealedAtRestAndARowUnderAnotherKeyIsAbsentWithAWarningNamingTheKeys() throws Exception {
         String res = resource("sealed");
         TokenSet t = new TokenSet(ISS, "at-SECRET-access", "Bearer", "rt-SECRET-refresh", null, null);
         replica().saveTokens(res, t);
@@ -203,12 +203,18 @@ class JdbcTokenStoreTest extends PgTest {
         otherKey[0] ^= 1;
         JdbcTokenStore wrongId = JdbcTokenStore.newBuilder(db.dataSource)
                 .encryptionKey("k2", new SecretKeySpec(otherKey, "AES")).build();
-        assertThatThrownBy(() -> wrongId.tokens(res, ISS)).isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("\"k1\"").hasMessageContaining("\"k2\"").hasMessageNotContaining("SECRET");
         JdbcTokenStore wrongKey = JdbcTokenStore.newBuilder(db.dataSource)
                 .encryptionKey("k1", new SecretKeySpec(otherKey, "AES")).build();
-        assertThatThrownBy(() -> wrongKey.tokens(res, ISS)).isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("does not open");
+        try (StoreLog log = new StoreLog()) {
+            assertThat(wrongId.tokens(res, ISS)).as("sealed under an unknown key id: absent").isEmpty();
+            assertThat(log.all()).contains("WARNING").contains("\"k1\"").contains("\"k2\"")
+                    .contains(res).doesNotContain("SECRET");
+            assertThat(wrongKey.tokens(res, ISS)).isEmpty();
+            assertThat(log.all()).contains("does not open");
+            assertThat(wrongKey.registration("https://sealed.example.com")).isEmpty();
+            assertThat(log.all()).contains("client registration at \"https://sealed.example.com\"")
+                    .doesNotContain("SECRET");
+        }
         // a sealed set moved to another row does not open (the row key is the associated data)
         try (Connection c = db.connect(); PreparedStatement ps = c.prepareStatement(
                 "insert into mcp_oauth_tokens (principal, resource, issuer, key_id, sealed)"
@@ -217,8 +223,7 @@ class JdbcTokenStoreTest extends PgTest {
             ps.setString(2, res);
             ps.executeUpdate();
         }
-        assertThatThrownBy(() -> replica().tokens(resource("moved"), ISS)).isInstanceOf(IllegalStateException.class)
-                .hasMessageContaining("does not open");
+        assertThat(replica().tokens(resource("moved"), ISS)).as("a moved row does not open: absent").isEmpty();
         assertThat(replica().toString()).doesNotContain("SECRET").contains("k1");
         assertThatThrownBy(() -> JdbcTokenStore.newBuilder(db.dataSource).build())
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("encryption key");
@@ -244,7 +249,7 @@ class JdbcTokenStoreTest extends PgTest {
         ClientRegistration r = new ClientRegistration("https://shared.example.com", "c", null, "none", null);
         alice.saveRegistration(r);
         assertThat(bob.registration(r.issuer())).contains(r);
-        assertThat(alice.toString()).contains("principal alice");
+        assertThat(alice.toString()).contains("principal \"alice\"");
     }
 
     @Test
@@ -278,5 +283,69 @@ class JdbcTokenStoreTest extends PgTest {
         JdbcTokenStore s = JdbcTokenStore.newBuilder(empty).encryptionKey("k1", new SecretKeySpec(KEY, "AES")).build();
         assertThatThrownBy(() -> s.tokens(RES, ISS)).isInstanceOf(UncheckedIOException.class)
                 .hasMessageContaining("JdbcSchema.migrate").hasMessageContaining("42P01");
+    }
+
+    @Test
+    void aRetiredKeyStillReadsItsRowsAndEveryWriteSealsUnderTheCurrentKey() throws Exception {
+        String res = resource("rotation");
+        byte[] newKey = KEY.clone();
+        newKey[5] ^= 7;
+        TokenSet t = tokens("at-ROTATE", "rt-ROTATE");
+        ClientRegistration reg = new ClientRegistration("https://rotation.example.com", "cid", "cs", "none", null);
+        replica().saveTokens(res, t); // k1
+        replica().saveRegistration(reg);
+        JdbcTokenStore rotated = JdbcTokenStore.newBuilder(db.dataSource).encryptionKey("k2",
+                new SecretKeySpec(newKey, "AES")).retiredKey("k1", new SecretKeySpec(KEY, "AES")).build();
+        assertThat(rotated.tokens(res, ISS)).contains(t);
+        assertThat(rotated.registration(reg.issuer())).contains(reg);
+        TokenSet fresh = tokens("at-ROTATED", "rt-ROTATED");
+        assertThat(rotated.replaceTokens(res, t, fresh)).isTrue();
+        assertThat(keyIdOf("mcp_oauth_tokens", "resource", res)).isEqualTo("k2");
+        // a replica not yet rotated, given the new key as a retired one, reads what the rotated replica wrote
+        JdbcTokenStore before = JdbcTokenStore.newBuilder(db.dataSource).encryptionKey("k1",
+                new SecretKeySpec(KEY, "AES")).retiredKey("k2", new SecretKeySpec(newKey, "AES")).build();
+        assertThat(before.tokens(res, ISS)).contains(fresh);
+        assertThatThrownBy(() -> JdbcTokenStore.newBuilder(db.dataSource).encryptionKey("k1",
+                new SecretKeySpec(KEY, "AES")).retiredKey("k1", new SecretKeySpec(newKey, "AES")).build())
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("current key's id");
+        assertThatThrownBy(() -> JdbcTokenStore.newBuilder(db.dataSource).retiredKey(" ",
+                new SecretKeySpec(newKey, "AES"))).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void aFleetWhoseRowsAReplicaWithAnotherKeyWroteRecoversThroughTheApi() throws Exception {
+        String res = resource("lockout");
+        byte[] strayKey = KEY.clone();
+        strayKey[9] ^= 3;
+        JdbcTokenStore stray = JdbcTokenStore.newBuilder(db.dataSource).encryptionKey("k-stray",
+                new SecretKeySpec(strayKey, "AES")).build();
+        ClientRegistration strayReg = new ClientRegistration("https://lockout.example.com", "stray", "cs-STRAY",
+                "client_secret_post", null);
+        stray.saveTokens(res, tokens("at-STRAY", "rt-STRAY"));
+        assertThat(stray.registerIfAbsent(strayReg)).isEqualTo(strayReg);
+        JdbcTokenStore fleet = replica();
+        try (StoreLog log = new StoreLog()) {
+            assertThat(fleet.tokens(res, ISS)).isEmpty();
+            assertThat(fleet.registration(strayReg.issuer())).isEmpty();
+            ClientRegistration ours = new ClientRegistration(strayReg.issuer(), "ours", null, "none", null);
+            assertThat(fleet.registerIfAbsent(ours)).as("the unreadable registration is replaced").isEqualTo(ours);
+            assertThat(fleet.registration(ours.issuer())).contains(ours);
+            fleet.saveTokens(res, tokens("at-FLEET", "rt-FLEET"));
+            assertThat(fleet.tokens(res, ISS)).contains(tokens("at-FLEET", "rt-FLEET"));
+            assertThat(log.all()).contains("\"k-stray\"").contains("\"k1\"").doesNotContain("STRAY")
+                    .doesNotContain("at-").doesNotContain("cs-");
+        }
+        assertThat(keyIdOf("mcp_oauth_registrations", "issuer", strayReg.issuer())).isEqualTo("k1");
+    }
+
+    private static String keyIdOf(String table, String column, String value) throws Exception {
+        try (Connection c = db.connect(); PreparedStatement ps = c.prepareStatement("select key_id from " + table
+                + " where " + column + " = ?")) {
+            ps.setString(1, value);
+            try (ResultSet rs = ps.executeQuery()) {
+                assertThat(rs.next()).isTrue();
+                return rs.getString(1);
+            }
+        }
     }
 }
