@@ -19,7 +19,8 @@ import org.jspecify.annotations.Nullable;
  * with single inner hyphens and equals that directory's name; {@code description} is 1 to 1024 characters;
  * {@code compatibility}, when present, 1 to 500; {@code metadata}, when present, maps strings to strings;
  * {@code resources} is {@code null} ("dynamic") or lists the {@code SKILL.md} itself, each URI once, strictly inside
- * the skill's root, without query or fragment, with a {@code sha256:} digest of 64 lowercase hex digits.
+ * the skill's root, without query or fragment, none of them also the directory of another ({@code x} and
+ * {@code x/y}), with a {@code sha256:} digest of 64 lowercase hex digits; the frontmatter is nested at most 64 levels.
  *
  * <p>The skill's identity within a host is (server label, {@link #uri()}), never the name alone (names are labels and
  * may collide) and never the server's self-reported name. Immutable.
@@ -84,6 +85,7 @@ public record SkillEntry(String uri, Map<String, @Nullable Object> frontmatter,
                 throw new IllegalArgumentException("frontmatter.metadata must map strings to strings");
             }
         }
+        Frontmatter.checkDepth(frontmatter);
         if (resources != null) {
             checkFiles(parsed, resources);
         }
@@ -104,6 +106,7 @@ public record SkillEntry(String uri, Map<String, @Nullable Object> frontmatter,
     private static void checkFiles(SkillUris.Parsed skillMd, List<SkillFileEntry> files) {
         SkillUris.Parsed root = skillMd.parent();
         Set<String> seen = new HashSet<>();
+        Set<String> dirs = new HashSet<>();
         boolean hasSkillMd = false;
         for (SkillFileEntry f : files) {
             SkillUris.Parsed p;
@@ -124,9 +127,19 @@ public record SkillEntry(String uri, Map<String, @Nullable Object> frontmatter,
                         + Printable.of(f.digest()) + "', not sha256: and 64 lower-case hex digits");
             }
             hasSkillMd |= p.key().equals(skillMd.key());
+            for (SkillUris.Parsed d = p.parent(); d.segments().size() > root.segments().size(); d = d.parent()) {
+                dirs.add(d.key());
+            }
         }
         if (!hasSkillMd) {
             throw new IllegalArgumentException("resources does not list the SKILL.md itself");
+        }
+        // a skill is a tree of files: no file may also be a directory of another (x and x/y; SKILL.md and SKILL.md/x)
+        for (SkillFileEntry f : files) {
+            if (dirs.contains(SkillUris.parse(f.uri()).key())) {
+                throw new IllegalArgumentException("resources: '" + Printable.of(f.uri()) + "' is a file and also"
+                        + " the directory of another listed file");
+            }
         }
     }
 

@@ -107,4 +107,22 @@ class SkillEntryTest {
     private static List<Map<String, Object>> files(Map<String, Object> m) {
         return (List<Map<String, Object>>) m.get("resources");
     }
+
+    @Test
+    void aFileThatIsAlsoADirectoryAndAFrontmatterNestedTooDeepAreRefused() {
+        Map<String, Object> clash = good();
+        files(clash).add(file("skill://pdf/references/Q%26A.md/x"));
+        assertThatThrownBy(() -> SkillEntry.fromJson(clash)).hasMessageContaining("also the directory");
+        Map<String, Object> skillMdDir = good();
+        files(skillMdDir).add(file("skill://pdf/SKILL.md/x"));
+        assertThatThrownBy(() -> SkillEntry.fromJson(skillMdDir)).hasMessageContaining("also the directory");
+
+        Object deep = "leaf";
+        for (int i = 0; i < 70; i++) {
+            deep = Map.of("a", deep);
+        }
+        Map<String, Object> fm = new HashMap<>(Map.of("name", "pdf", "description", "d", "x", deep));
+        assertThatThrownBy(() -> new SkillEntry("skill://pdf/SKILL.md", fm, null, null))
+                .hasMessageContaining("nested deeper than 64");
+    }
 }
