@@ -11,6 +11,7 @@ import dev.loommcp.schema.ServerCapabilities;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -19,6 +20,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.WeakHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
 
@@ -81,6 +83,11 @@ public final class McpSkills {
     private final long maxBytes;
     private final int maxMessageBytes;
     private final AtomicReference<@Nullable Cached> cached = new AtomicReference<>();
+    /**
+     * The entries this view listed or got, while a caller holds them (weak keys, compared by value): an entry from
+     * elsewhere is confirmed with {@code skills/get} before it is loaded.
+     */
+    private final Set<SkillEntry> known = Collections.synchronizedSet(Collections.newSetFromMap(new WeakHashMap<>()));
 
     private record Cached(SkillListing listing, long expiresAtNanos) {
     }
@@ -231,6 +238,7 @@ public final class McpSkills {
             cursor = n;
         }
         SkillListing listing = entries(raw, hints);
+        known.addAll(listing.skills());
         if (hints.ttl() != null && !hints.ttl().isZero()) {
             cached.set(new Cached(listing, System.nanoTime() + hints.ttl().toNanos()));
         }
@@ -313,6 +321,7 @@ public final class McpSkills {
             throw new SkillVerificationException(SkillVerificationException.Check.INVALID_ENTRY, uri, entry.uri(),
                     "skills/get for " + Printable.of(uri) + " answered the entry of " + Printable.of(entry.uri()));
         }
+        known.add(entry);
         return entry;
     }
 
@@ -329,11 +338,14 @@ public final class McpSkills {
      * server's making escapes: a frontmatter nested deeper than 64 levels or expanding through aliases is a
      * {@code FRONTMATTER} refusal, never an {@link Error}.
      *
-     * @param entry   the entry held for the skill (from {@link #list} or {@link #get})
+     * <p>An entry this view did not list or get (one of another server, a stored one) is first confirmed with
+     * {@code skills/get}: the server's entry must equal it, else it is refused as {@code INVALID_ENTRY}.
+     *
+     * @param entry   the entry held for the skill (from {@link #list} or {@link #get} of this view)
      * @param options timeout, token, {@code _meta}
      * @return the loaded skill
-     * @throws SkillVerificationException if a check fails ({@code LIMIT}, {@code CONTENT}, {@code SIZE},
-     *                                    {@code DIGEST}, {@code FRONTMATTER}), naming the file; {@code LIMIT} before
+     * @throws SkillVerificationException if a check fails ({@code INVALID_ENTRY}, {@code LIMIT}, {@code CONTENT},
+     *                                    {@code SIZE}, {@code DIGEST}, {@code FRONTMATTER}), naming the file; {@code LIMIT} before
      *                                    anything is read when the skill is over the {@linkplain Builder#limits limits}
      *                                    or its {@code SKILL.md} cannot fit one message
      *                                    ({@link Builder#maxMessageBytes})
@@ -347,15 +359,26 @@ public final class McpSkills {
         Objects.requireNonNull(entry, "entry");
         Objects.requireNonNull(options, "options");
         requireSupported("load a skill");
+        RequestOptions opts = whole(options);
+        if (!known.contains(entry)) {
+            // not listed or got here (another server's, a stored one, one made by hand): the server must confirm it
+            SkillEntry confirmed = get(entry.uri(), opts);
+            if (!confirmed.equals(entry)) {
+                throw new SkillVerificationException(SkillVerificationException.Check.INVALID_ENTRY, entry.uri(),
+                        entry.uri(), "the entry of " + Printable.of(entry.uri()) + " was not listed by this server,"
+                        + " and its skills/get answers another entry (an entry of another server, or an old one):"
+                        + " list or get the skill here and load that entry");
+            }
+        }
         List<SkillFileEntry> files = entry.resources();
-        if (files != null && (files.size() > maxFiles || entry.totalSize() > maxBytes)) {
+        if (files.size() > maxFiles || entry.totalSize() > maxBytes) {
             throw new SkillVerificationException(SkillVerificationException.Check.LIMIT, entry.uri(), entry.uri(),
                     "skill " + Printable.of(entry.uri()) + " lists " + files.size() + " files of " + entry.totalSize()
                             + " bytes; this client accepts at most " + maxFiles + " files and " + maxBytes
                             + " bytes per skill");
         }
         LoadedSkill.Budget budget = new LoadedSkill.Budget(maxBytes);
-        SkillFile skillMd = fetch(entry, entry.uri(), whole(options), budget);
+        SkillFile skillMd = fetch(entry, entry.uri(), opts, budget);
         Map<String, @Nullable Object> parsed;
         String body;
         List<String> diff;

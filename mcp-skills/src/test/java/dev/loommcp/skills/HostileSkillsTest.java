@@ -189,4 +189,22 @@ class HostileSkillsTest {
         client.close();
         assertThat(connect().unsupportedReason()).isEmpty();
     }
+
+    @Test
+    void anEntryThisViewDidNotListIsConfirmedWithSkillsGetAndRefusedWhenTheServerHasAnother() throws Exception {
+        McpSkills skills = connect();
+        SkillEntry listed = named(skills.list(OPTS), "rel-refs");
+        // the same entry made by hand (stored, say): confirmed with skills/get, then loaded
+        SkillEntry copy = new SkillEntry(listed.uri(), listed.frontmatter(), listed.resources(), listed.meta());
+        McpSkills fresh = McpSkills.of(client);
+        assertThat(fresh.load(copy, OPTS).name()).isEqualTo("rel-refs");
+
+        // an entry this server never listed (another server's): refused before any read
+        SkillEntry foreign = SkillEntry.dynamic("skill://rel-refs/SKILL.md", Map.of("name", "rel-refs",
+                "description", "Another server's"), null);
+        client.request("fixture/reset", Map.of(), OPTS);
+        assertThatThrownBy(() -> fresh.load(foreign, OPTS)).isInstanceOfSatisfying(SkillVerificationException.class,
+                e -> assertThat(e.check()).isEqualTo(Check.INVALID_ENTRY)).hasMessageContaining("not listed by this");
+        assertThat(reads()).isEmpty();
+    }
 }
