@@ -199,6 +199,16 @@ final class SkillCommands {
                     + TerminalText.cap(name) + "': name one by its URI (" + String.join(", ", named.stream()
                     .map(SkillEntry::uri).toList()) + ")");
         }
+        if (named.isEmpty()) {
+            // an entry refused as invalid is named with its reason: "no such skill" would mislead
+            for (InvalidSkillEntry bad : listing.invalid()) {
+                if (bad.uri() != null && bad.uri().endsWith("/" + name + "/SKILL.md")) {
+                    throw new IllegalArgumentException("the server's entry " + TerminalText.cap(Render.oneLine(
+                            bad.uri())) + " was refused as invalid: " + TerminalText.cap(Render.oneLine(
+                            bad.reason())));
+                }
+            }
+        }
         return named.stream().findFirst().orElseThrow(() -> new IllegalArgumentException("the server lists no "
                 + "valid skill named '" + TerminalText.cap(name) + "' (mcp skills lists them; a skill may also be "
                 + "named by its SKILL.md URI)"));

@@ -206,6 +206,11 @@ class CliSkillsTest {
         assertThat(get.out().lines()).noneMatch(l -> l.startsWith("uri:         skill://forged"))
                 .anyMatch(l -> l.startsWith("description: Line one uri:"));
 
+        Run clash = hostile("skill", "load", "clash", "--to", dir.resolve("clash").toString());
+        assertThat(clash.code()).as(clash.err()).isEqualTo(2);
+        assertThat(clash.err()).contains("skill://clash/SKILL.md was refused as invalid", "also the directory");
+        assertThat(dir.resolve("clash")).doesNotExist();
+
         Run shared = hostile("skill", "load", "x");
         assertThat(shared.code()).isEqualTo(2);
         assertThat(shared.err()).contains("skill://a/x/SKILL.md", "skill://b/x/SKILL.md");
