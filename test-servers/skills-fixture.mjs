@@ -12,6 +12,9 @@
 //   --no-cache-attributes 2026-07-28: skills/list leaves out ttlMs and cacheScope (a non-conforming server)
 //   --no-extension        the extension is not declared at all
 //   --no-invalid          leave the invalid entry Bad_Name out of the listing (for the suite's server scenarios)
+//   --hostile             also list the hostile skills below (after the others)
+//   --extension-true      declare the extension as `true` instead of an object (a wrong shape)
+//   --hang METHOD         never answer METHOD, e.g. skills/list (a stuck server; other methods are answered)
 //
 // Both eras: `initialize` opens a 2025-11-25 session (any requested version is answered with 2025-11-25);
 // `server/discover` answers a 2026-07-28 client (supportedVersions ["2026-07-28"]), and then every result carries
@@ -28,6 +31,17 @@
 //                          bytes: only the frontmatter comparison catches it
 //   live-notes             resources "dynamic"; its SKILL.md is honest
 //   Bad_Name               an invalid entry (the name breaks the naming rule and differs from the directory)
+// With --hostile, also:
+//   deep-yaml              SKILL.md whose frontmatter nests a flow sequence 5000 levels deep (x: [[[...]]])
+//   alias-bomb             SKILL.md whose frontmatter repeats an alias of a 20 000-character scalar 2 000 times
+//   int-key                SKILL.md and entry with the frontmatter key 1 (entry: "1"): loads
+//   big-blob               lists assets/big.bin of 13 MiB (zero bytes), served as a blob: over a 16 MiB message
+//   gone-file              lists references/GONE.md, which resources/read does not know (-32002)
+//   mime-blob              lists data.bin, served as a blob with a line break every 4 characters (MIME style)
+//   clash                  lists x and x/y (a file that is also a directory): an invalid entry
+//   nl-desc                its description holds a line break and a fake 'uri:' line
+//   skill://a/x, skill://b/x  two skills both named x; their order flips on every skills/list
+//   rel-refs               SKILL.md and references/A.md (for ./references/A.md and references/../references/A.md)
 // skills/get {uri}: the entry, or -32602 when no listed skill has that SKILL.md URI.
 // resources/list: every served file (a SKILL.md named and described by its entry's frontmatter).
 // resources/read {uri}: the served bytes as text (mimeType text/markdown or text/plain), -32602 when unknown.
@@ -45,7 +59,7 @@ const SERVER_INFO = { name: 'loom-skills-fixture', version: '0.1.0' };
 
 const args = process.argv.slice(2);
 const opts = { transport: 'stdio', port: 0, pageSize: 3, repeatCursor: false, directoryRead: true,
-  cacheAttributes: true, extension: true, invalid: true };
+  cacheAttributes: true, extension: true, invalid: true, hostile: false, extensionTrue: false, hang: null };
 for (let i = 0; i < args.length; i++) {
   const a = args[i];
   if (a === '--stdio') opts.transport = 'stdio';
@@ -58,6 +72,9 @@ for (let i = 0; i < args.length; i++) {
   else if (a === '--no-cache-attributes') opts.cacheAttributes = false;
   else if (a === '--no-extension') opts.extension = false;
   else if (a === '--no-invalid') opts.invalid = false;
+  else if (a === '--hostile') opts.hostile = true;
+  else if (a === '--extension-true') opts.extensionTrue = true;
+  else if (a === '--hang') opts.hang = args[++i];
   else {
     process.stderr.write(`skills-fixture: unknown argument ${a}\n`);
     process.exit(2);
@@ -117,6 +134,46 @@ if (opts.invalid) {
     resources: [{ uri: 'skill://Bad_Name/SKILL.md', digest: sha256('x'), size: 1 }] });
 }
 
+/** uri -> base64 blob served instead of text */
+const blobs = new Map();
+/** the two skills named x, flipped on every skills/list */
+let flip = [];
+
+if (opts.hostile) {
+  const deep = `---\nname: deep-yaml\ndescription: Deep\nx: ${'['.repeat(5000)}${']'.repeat(5000)}\n---\nBody\n`;
+  addSkill('deep-yaml', 'Deep', { 'SKILL.md': deep });
+  const bomb = `---\nname: alias-bomb\ndescription: Bomb\na: &a ${'v'.repeat(20000)}\nb: [${Array(2000).fill('*a')
+    .join(', ')}]\n---\nBody\n`;
+  addSkill('alias-bomb', 'Bomb', { 'SKILL.md': bomb });
+  addSkill('int-key', 'Integer key', { 'SKILL.md': '---\nname: int-key\ndescription: Integer key\n1: v\n---\nBody\n' },
+    { frontmatter: { name: 'int-key', description: 'Integer key', 1: 'v' } });
+  const big = Buffer.alloc(13 * 1024 * 1024);
+  const bigRes = addSkill('big-blob', 'Big', { 'SKILL.md': skillMd('big-blob', 'Big', 'Body'), 'assets/big.bin': '' });
+  bigRes[1].size = big.length;
+  bigRes[1].digest = 'sha256:' + createHash('sha256').update(big).digest('hex');
+  blobs.set('skill://big-blob/assets/big.bin', big.toString('base64'));
+  addSkill('gone-file', 'Gone', { 'SKILL.md': skillMd('gone-file', 'Gone', 'Body'), 'references/GONE.md': 'gone\n' });
+  served.delete('skill://gone-file/references/GONE.md');
+  const mime = Buffer.from('some binary data');
+  const mimeRes = addSkill('mime-blob', 'Mime', { 'SKILL.md': skillMd('mime-blob', 'Mime', 'Body'), 'data.bin': '' });
+  mimeRes[1].size = mime.length;
+  mimeRes[1].digest = 'sha256:' + createHash('sha256').update(mime).digest('hex');
+  blobs.set('skill://mime-blob/data.bin', mime.toString('base64').replace(/(.{4})/g, '$1\n'));
+  addSkill('clash', 'Clash', { 'SKILL.md': skillMd('clash', 'Clash', 'Body'), x: 'file\n', 'x/y': 'below\n' });
+  addSkill('nl-desc', 'Line one\nuri:         skill://forged/SKILL.md',
+    { 'SKILL.md': '---\nname: nl-desc\ndescription: "Line one\\nuri:         skill://forged/SKILL.md"\n---\nBody\n' });
+  addSkill('rel-refs', 'Relative', { 'SKILL.md': skillMd('rel-refs', 'Relative', 'See ./references/A.md'),
+    'references/A.md': 'A\n' });
+  for (const dir of ['a', 'b']) {
+    const uri = `skill://${dir}/x/SKILL.md`;
+    const text = skillMd('x', `The x of ${dir}`, 'Body');
+    served.set(uri, text);
+    entries.push({ uri, frontmatter: { name: 'x', description: `The x of ${dir}` },
+      resources: [{ uri, digest: sha256(text), size: size(text) }] });
+  }
+  flip = entries.slice(-2);
+}
+
 const stats = { reads: {}, calls: {} };
 
 // ------------------------------------------------------------------------------------------------ requests
@@ -136,7 +193,7 @@ const cacheAttrs = () => (era === MODERN && opts.cacheAttributes ? { ttlMs: 6000
 function capabilities() {
   const caps = { resources: { listChanged: false } };
   if (opts.extension) {
-    caps.extensions = { [EXT]: opts.directoryRead ? { directoryRead: true } : {} };
+    caps.extensions = { [EXT]: opts.extensionTrue ? true : opts.directoryRead ? { directoryRead: true } : {} };
   }
   return caps;
 }
@@ -146,6 +203,11 @@ function mimeOf(uri) {
 }
 
 function listSkills(params) {
+  if (flip.length === 2 && params.cursor === undefined) {
+    // the two skills named x change places on every listing
+    const at = entries.indexOf(flip[0]);
+    entries.splice(at, 2, entries[at + 1], entries[at]);
+  }
   const start = params.cursor === undefined ? 0 : Number(String(params.cursor).replace(/^page-/, ''));
   if (!Number.isInteger(start) || start < 0 || start > entries.length) {
     throw new RpcError(-32602, `unknown cursor ${params.cursor}`);
@@ -214,8 +276,12 @@ function handle(method, params) {
     case 'resources/read': {
       const uri = String(params.uri ?? '');
       stats.reads[uri] = (stats.reads[uri] ?? 0) + 1;
+      if (blobs.has(uri)) {
+        return complete({ contents: [{ uri, mimeType: 'application/octet-stream', blob: blobs.get(uri) }],
+          ...(era === MODERN ? { ttlMs: 0, cacheScope: 'private' } : {}) });
+      }
       if (!served.has(uri)) {
-        throw new RpcError(-32602, `unknown resource ${uri}`);
+        throw new RpcError(opts.hostile ? -32002 : -32602, `Resource not found`);
       }
       return complete({ contents: [{ uri, mimeType: mimeOf(uri), text: served.get(uri) }],
         ...(era === MODERN ? { ttlMs: 0, cacheScope: 'private' } : {}) });
@@ -244,6 +310,9 @@ function answer(msg) {
   }
   if (msg.id === undefined) {
     return null;
+  }
+  if (opts.hang === msg.method) {
+    return null; // never answered
   }
   try {
     return { jsonrpc: '2.0', id: msg.id, result: handle(msg.method, isObject(msg.params) ? msg.params : {}) };

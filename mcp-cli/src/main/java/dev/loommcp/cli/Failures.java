@@ -126,6 +126,11 @@ final class Failures {
                     // the task ended failed: the error is the task's, not an answer to a request
                     err.println("mcp: task " + TerminalText.cap(failed.taskId()) + " ended failed with JSON-RPC error "
                             + rpc.code() + ": " + TerminalText.cap(rpc.errorMessage()));
+                } else if (rpc instanceof dev.loommcp.skills.SkillReadException sr) {
+                    // a skill's file: name it (the request alone does not say which file)
+                    err.println("mcp: the server answered " + rpc.method() + " of " + TerminalText.cap(Render.oneLine(
+                            sr.fileUri())) + " (skill " + TerminalText.cap(Render.oneLine(sr.skillUri()))
+                            + ") with JSON-RPC error " + rpc.code() + ": " + TerminalText.cap(rpc.errorMessage()));
                 } else {
                     err.println("mcp: the server answered " + rpc.method() + " with JSON-RPC error " + rpc.code()
                             + ": " + TerminalText.cap(rpc.errorMessage()));

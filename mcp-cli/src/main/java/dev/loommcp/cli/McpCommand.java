@@ -223,6 +223,15 @@ final class McpCommand {
         maxMessageSize = once("--max-message-size", maxMessageSize, bytes);
     }
 
+    /**
+     * Returns {@code --max-message-size}.
+     *
+     * @return the limit in bytes, or {@code null} for the transports' default
+     */
+    Integer maxMessageSize() {
+        return maxMessageSize;
+    }
+
     @Option(names = "--root", paramLabel = "DIR", scope = ScopeType.INHERIT, order = 12,
             description = {"Offer this directory to the server as a root (repeatable): declares the roots "
                     + "capability and answers roots/list with these directories as file:// URIs."})

@@ -173,20 +173,21 @@ final class Render {
     static void info(PrintWriter out, Implementation server, Era era, String protocolVersion,
                      List<String> supportedVersions, ServerCapabilities capabilities, String instructions) {
         if (server != null) {
-            String who = server.name() + " " + server.version();
-            out.println("Server:        " + (server.title() != null ? server.title() + " (" + who + ")" : who));
+            String who = oneLine(server.name()) + " " + oneLine(server.version());
+            out.println("Server:        " + (server.title() != null ? oneLine(server.title()) + " (" + who + ")"
+                    : who));
             if (server.description() != null) {
                 out.println("Description:   " + oneLine(server.description()));
             }
             if (server.websiteUrl() != null) {
-                out.println("Website:       " + server.websiteUrl());
+                out.println("Website:       " + oneLine(server.websiteUrl()));
             }
         } else {
             out.println("Server:        (the server did not say)");
         }
         out.println("Era:           " + (era == Era.MODERN ? "modern (server/discover, no session)"
                 : "legacy (initialize)"));
-        out.println("Protocol:      " + (protocolVersion == null ? "(unknown)" : protocolVersion));
+        out.println("Protocol:      " + (protocolVersion == null ? "(unknown)" : oneLine(protocolVersion)));
         if (supportedVersions != null) {
             out.println("Supported:     " + (supportedVersions.isEmpty() ? "(none listed)"
                     : String.join(", ", supportedVersions.stream().map(Render::oneLine).toList())));
@@ -309,13 +310,13 @@ final class Render {
             case ImageContent i -> out.println("[image: " + orUnknown(i.mimeType()) + ", " + decodedSize(i.data()) + "]");
             case AudioContent a -> out.println("[audio: " + orUnknown(a.mimeType()) + ", " + decodedSize(a.data()) + "]");
             case ResourceLink l -> {
-                StringBuilder sb = new StringBuilder("[resource link: ").append(l.uri());
+                StringBuilder sb = new StringBuilder("[resource link: ").append(oneLine(l.uri()));
                 List<String> details = new ArrayList<>();
                 if (l.name() != null && !l.name().equals(l.uri())) {
-                    details.add(l.title() != null ? l.title() : l.name());
+                    details.add(oneLine(l.title() != null ? l.title() : l.name()));
                 }
                 if (l.mimeType() != null) {
-                    details.add(l.mimeType());
+                    details.add(oneLine(l.mimeType()));
                 }
                 if (l.size() != null) {
                     details.add(bytes(l.size()));
@@ -347,7 +348,8 @@ final class Render {
         for (ResourceContents c : contents) {
             if (c instanceof TextResourceContents t) {
                 if (many) {
-                    out.println("--- " + t.uri() + (t.mimeType() != null ? " (" + t.mimeType() + ")" : ""));
+                    out.println("--- " + oneLine(t.uri()) + (t.mimeType() != null ? " (" + oneLine(t.mimeType()) + ")"
+                            : ""));
                 }
                 out.println(t.text());
             } else {
@@ -382,7 +384,7 @@ final class Render {
      * @return the summary
      */
     static String contentsSummary(ResourceContents c) {
-        String head = c.uri() + " (" + orUnknown(c.mimeType()) + ")";
+        String head = oneLine(c.uri()) + " (" + orUnknown(c.mimeType()) + ")";
         return switch (c) {
             case TextResourceContents t -> head + ", " + t.text().length() + " characters of text";
             case BlobResourceContents b -> head + ", " + decodedSize(b.blob());
@@ -415,7 +417,7 @@ final class Render {
     }
 
     private static String orUnknown(String s) {
-        return s == null ? "unknown type" : s;
+        return s == null ? "unknown type" : oneLine(s);
     }
 
     /**

@@ -29,10 +29,18 @@ class CliSkillsTest {
     Path dir;
 
     private Run skills(String... args) {
-        List<String> all = new ArrayList<>(List.of("--stdio", String.join(" ", SkillsFixture.stdioCommand().stream()
-                .map(ShellWords::quote).toList()), "--protocol", "legacy"));
+        return fixture(List.of(), args);
+    }
+
+    private Run fixture(List<String> flags, String... args) {
+        List<String> all = new ArrayList<>(List.of("--stdio", String.join(" ", SkillsFixture.stdioCommand(
+                flags.toArray(String[]::new)).stream().map(ShellWords::quote).toList()), "--protocol", "legacy"));
         all.addAll(List.of(args));
         return InProcessCli.run(env::get, all.toArray(String[]::new));
+    }
+
+    private Run hostile(String... args) {
+        return fixture(List.of("--hostile", "--page-size", "100"), args);
     }
 
     @Test
@@ -91,7 +99,7 @@ class CliSkillsTest {
         assertThat(list.out()).contains("does not offer skills");
         Run load = InProcessCli.run(env::get, "--stdio", stdio, "skill", "load", "release-notes");
         assertThat(load.code()).isEqualTo(2);
-        assertThat(load.err()).contains("declares no io.modelcontextprotocol/skills extension");
+        assertThat(load.err()).contains("does not declare the extension io.modelcontextprotocol/skills");
     }
 
     @Test
@@ -120,5 +128,95 @@ class CliSkillsTest {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> SkillCommands.write(target, files))
                 .hasMessageContaining("would leave --to");
         assertThat(dir.resolve("escape.md")).doesNotExist();
+    }
+
+    @Test
+    void aFileThatIsAlsoADirectoryIsRefusedBeforeAnythingIsWrittenAndAFailedWriteLeavesNothing() throws Exception {
+        Path target = dir.resolve("new");
+        Map<String, byte[]> clash = new java.util.LinkedHashMap<>();
+        clash.put("SKILL.md", new byte[] {1});
+        clash.put("x", new byte[] {2});
+        clash.put("x/y", new byte[] {3});
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> SkillCommands.write(target, clash))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'x' is a file and also the"
+                        + " directory of 'x/y'");
+        Map<String, byte[]> below = new java.util.LinkedHashMap<>();
+        below.put("SKILL.md", new byte[] {1});
+        below.put("SKILL.md/x", new byte[] {2});
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> SkillCommands.write(target, below))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("also the directory");
+
+        // a write that fails half way (a name too long for the file system) leaves neither files nor the directory
+        Map<String, byte[]> tooLong = new java.util.LinkedHashMap<>();
+        tooLong.put("SKILL.md", new byte[] {1});
+        tooLong.put("references/" + "n".repeat(300) + ".md", new byte[] {2});
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> SkillCommands.write(target, tooLong))
+                .isInstanceOf(java.io.UncheckedIOException.class).hasMessageContaining("File name too long");
+        try (var left = Files.list(dir)) {
+            assertThat(left.toList()).isEmpty();
+        }
+
+        // into an existing directory: its other files stay, the skill's replace theirs, no temporary is left
+        Files.createDirectories(target);
+        Files.writeString(target.resolve("mine.txt"), "mine");
+        Files.writeString(target.resolve("SKILL.md"), "old");
+        Map<String, byte[]> ok = new java.util.LinkedHashMap<>();
+        ok.put("SKILL.md", "new".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        ok.put("references/A.md", "a".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        SkillCommands.write(target, ok);
+        assertThat(Files.readString(target.resolve("SKILL.md"))).isEqualTo("new");
+        assertThat(Files.readString(target.resolve("mine.txt"))).isEqualTo("mine");
+        try (var files = Files.list(target)) {
+            assertThat(files.map(p -> p.getFileName().toString()).toList()).containsExactlyInAnyOrder("mine.txt",
+                    "SKILL.md", "references");
+        }
+    }
+
+    @Test
+    void aWriteErrorSaysWhy() throws Exception {
+        Path file = Files.writeString(dir.resolve("a-file"), "x");
+        Run r = skills("skill", "load", "live-notes", "--to", file.toString());
+        assertThat(r.code()).as(r.err()).isEqualTo(3);
+        assertThat(r.err()).contains("not a directory");
+        Run below = skills("skill", "load", "live-notes", "--to", file.resolve("sub").toString());
+        assertThat(below.code()).as(below.err()).isEqualTo(3);
+        assertThat(below.err()).contains("not a directory");
+    }
+
+    @Test
+    void hostileSkillsAreRefusedNamingTheFileAndNoServerTextForgesALine() throws Exception {
+        Run deep = hostile("skill", "load", "deep-yaml");
+        assertThat(deep.code()).as(deep.err()).isEqualTo(7);
+        assertThat(deep.err()).contains("(FRONTMATTER)", "nested deeper than 64").doesNotContain("internal error");
+
+        Run gone = hostile("skill", "load", "gone-file");
+        assertThat(gone.code()).as(gone.err()).isEqualTo(4);
+        assertThat(gone.err()).contains("skill://gone-file/references/GONE.md", "-32002");
+
+        Run big = hostile("skill", "load", "big-blob");
+        assertThat(big.code()).as(big.err()).isEqualTo(7);
+        assertThat(big.err()).contains("(LIMIT)", "assets/big.bin", "--max-message-size");
+        Run raised = hostile("--max-message-size", "24MiB", "skill", "load", "big-blob", "--to",
+                dir.resolve("big").toString());
+        assertThat(raised.code()).as(raised.err()).isZero();
+        assertThat(Files.size(dir.resolve("big/assets/big.bin"))).isEqualTo(13L * 1024 * 1024);
+
+        Run get = hostile("skill", "get", "nl-desc");
+        assertThat(get.code()).as(get.err()).isZero();
+        assertThat(get.out().lines()).noneMatch(l -> l.startsWith("uri:         skill://forged"))
+                .anyMatch(l -> l.startsWith("description: Line one uri:"));
+
+        Run clash = hostile("skill", "load", "clash", "--to", dir.resolve("clash").toString());
+        assertThat(clash.code()).as(clash.err()).isEqualTo(2);
+        assertThat(clash.err()).contains("skill://clash/SKILL.md was refused as invalid", "also the directory");
+        assertThat(dir.resolve("clash")).doesNotExist();
+
+        Run shared = hostile("skill", "load", "x");
+        assertThat(shared.code()).isEqualTo(2);
+        assertThat(shared.err()).contains("skill://a/x/SKILL.md", "skill://b/x/SKILL.md");
+
+        Run wrongShape = fixture(List.of("--extension-true"), "skills");
+        assertThat(wrongShape.code()).as(wrongShape.err()).isZero();
+        assertThat(wrongShape.out()).contains("as true", "wrong shape");
     }
 }

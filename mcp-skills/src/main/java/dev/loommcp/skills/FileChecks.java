@@ -1,6 +1,5 @@
 package dev.loommcp.skills;
 
-import dev.loommcp.McpProtocolException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
@@ -35,15 +34,17 @@ final class FileChecks {
     /**
      * Takes the content item for {@code uri} out of a {@code resources/read} result.
      *
-     * @param result the result
-     * @param uri    the file asked for
-     * @param most   the most bytes that may be kept: a longer content is returned cut to {@code most + 1} bytes (so
-     *               the size check fails on it without holding it whole)
-     * @throws McpProtocolException if there is no item for {@code uri}, or its blob is not base64, or it has neither
+     * @param result   the result
+     * @param skillUri the skill's {@code SKILL.md} URI (for the refusal)
+     * @param uri      the file asked for
+     * @param most     the most bytes that may be kept: a longer content is returned cut to {@code most + 1} bytes (so
+     *                 the size check fails on it without holding it whole)
+     * @throws SkillVerificationException {@link SkillVerificationException.Check#CONTENT} if there is no item for
+     *                                    {@code uri}, or it has neither text nor blob, or its blob is not base64
      */
-    static Contents contents(Map<String, @Nullable Object> result, String uri, long most) {
+    static Contents contents(Map<String, @Nullable Object> result, String skillUri, String uri, long most) {
         if (!(result.get("contents") instanceof List<?> items)) {
-            throw new McpProtocolException("the resources/read result for " + Printable.of(uri) + " has no contents");
+            throw noContent(skillUri, uri, "the resources/read result has no contents array");
         }
         String key = keyOrSelf(uri);
         for (Object o : items) {
@@ -56,21 +57,43 @@ final class FileChecks {
                     return new Contents(t.getBytes(StandardCharsets.UTF_8), mime);
                 }
                 if (m.get("blob") instanceof String blob) {
+                    // the alphabet first (a blob that is not base64 is that, whatever its length), then the size
+                    String bad = notBase64(blob);
+                    if (bad != null) {
+                        throw noContent(skillUri, uri, "its resources/read blob is not base64: " + bad);
+                    }
                     if (blob.length() / 4 * 3 > most + 3) {
                         return new Contents(new byte[(int) Math.min(Integer.MAX_VALUE - 8, most + 1)], mime);
                     }
-                    try {
-                        return new Contents(Base64.getDecoder().decode(blob), mime);
-                    } catch (IllegalArgumentException e) {
-                        throw new McpProtocolException("the resources/read blob of " + Printable.of(uri)
-                                + " is not base64");
-                    }
+                    return new Contents(Base64.getDecoder().decode(blob), mime);
                 }
-                throw new McpProtocolException("the resources/read content of " + Printable.of(uri)
-                        + " has neither text nor blob");
+                throw noContent(skillUri, uri, "its resources/read content has neither text nor blob");
             }
         }
-        throw new McpProtocolException("the resources/read result has no content for " + Printable.of(uri));
+        throw noContent(skillUri, uri, "the resources/read result has no content item for it");
+    }
+
+    private static SkillVerificationException noContent(String skillUri, String uri, String why) {
+        return new SkillVerificationException(SkillVerificationException.Check.CONTENT, skillUri, uri,
+                Printable.of(uri) + " failed the content check: " + why);
+    }
+
+    /**
+     * Says why a blob is not base64 (RFC 4648 section 4, padded, without line breaks), or {@code null} when it is.
+     */
+    static @Nullable String notBase64(String blob) {
+        int n = blob.length();
+        int pad = n > 0 && blob.charAt(n - 1) == '=' ? (n > 1 && blob.charAt(n - 2) == '=' ? 2 : 1) : 0;
+        for (int i = 0; i < n - pad; i++) {
+            char c = blob.charAt(i);
+            boolean ok = c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/';
+            if (!ok) {
+                return c == '\n' || c == '\r' || c == ' ' || c == '\t'
+                        ? "it has line breaks or spaces (MIME-style base64 is not accepted)"
+                        : "character " + i + " is outside the base64 alphabet";
+            }
+        }
+        return n % 4 == 0 ? null : "its length " + n + " is not a multiple of 4 (base64 is padded with '=')";
     }
 
     private static String keyOrSelf(String uri) {
@@ -101,7 +124,7 @@ final class FileChecks {
         }
     }
 
-    private static byte[] sha256(byte[] bytes) {
+    static byte[] sha256(byte[] bytes) {
         try {
             return MessageDigest.getInstance("SHA-256").digest(bytes);
         } catch (NoSuchAlgorithmException e) {

@@ -8,8 +8,9 @@ import java.util.Objects;
  * never its self-reported name); {@link #name()} is a label for people and models, namespaced like the registry's
  * tools so that a skill of one server never shadows another's. Immutable.
  *
- * @param name   {@code server + separator + skill name}, with {@code #2}, {@code #3}, ... appended to the second and
- *               later skills of one server that share a name (in listing order)
+ * @param name   {@code server + separator + skill name}; when several skills of one server share a name, each with
+ *               {@code #} and 8 hex digits of the SHA-256 of its URI appended (stable per identity, whatever the
+ *               listing order)
  * @param server the server's name in the registry (the host-assigned label)
  * @param entry  the verified-shape entry the server listed
  */

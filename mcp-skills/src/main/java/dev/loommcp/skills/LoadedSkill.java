@@ -143,7 +143,7 @@ public final class LoadedSkill {
         RequestOptions opts = McpSkills.whole(Objects.requireNonNull(options, "options"));
         List<SkillFile> out = new ArrayList<>();
         out.add(skillMd);
-        for (SkillFileEntry f : entry.resources() == null ? List.<SkillFileEntry>of() : entry.resources()) {
+        for (SkillFileEntry f : entry.resources()) {
             if (!f.uri().equals(skillMd.uri())) {
                 out.add(read(f.uri(), opts));
             }

@@ -2,6 +2,8 @@ package dev.loommcp.skills;
 
 import dev.loommcp.McpClient;
 import dev.loommcp.McpProtocolException;
+import dev.loommcp.McpRpcException;
+import dev.loommcp.McpTimeoutException;
 import dev.loommcp.RequestOptions;
 import dev.loommcp.config.Era;
 import dev.loommcp.schema.Resource;
@@ -9,13 +11,16 @@ import dev.loommcp.schema.ServerCapabilities;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
+import java.util.WeakHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 import org.jspecify.annotations.Nullable;
 
@@ -64,12 +69,25 @@ public final class McpSkills {
     public static final long DEFAULT_MAX_BYTES = 16L * 1024 * 1024;
     /** The default bound of a listing's page walk: 50 pages. */
     public static final int DEFAULT_MAX_PAGES = 50;
+    /**
+     * The default largest message the client's transport accepts, in bytes: 16 MiB, the default of the stdio, HTTP
+     * and SSE transports.
+     */
+    public static final int DEFAULT_MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+    /** What a {@code resources/read} answer adds to a file's base64 besides twice its URI: id, members, MIME type. */
+    static final int READ_ENVELOPE_BYTES = 1024;
 
     private final McpClient client;
     private final int maxPages;
     private final int maxFiles;
     private final long maxBytes;
+    private final int maxMessageBytes;
     private final AtomicReference<@Nullable Cached> cached = new AtomicReference<>();
+    /**
+     * The entries this view listed or got, while a caller holds them (weak keys, compared by value): an entry from
+     * elsewhere is confirmed with {@code skills/get} before it is loaded.
+     */
+    private final Set<SkillEntry> known = Collections.synchronizedSet(Collections.newSetFromMap(new WeakHashMap<>()));
 
     private record Cached(SkillListing listing, long expiresAtNanos) {
     }
@@ -79,6 +97,7 @@ public final class McpSkills {
         this.maxPages = b.maxPages;
         this.maxFiles = b.maxFiles;
         this.maxBytes = b.maxBytes;
+        this.maxMessageBytes = b.maxMessageBytes;
     }
 
     /**
@@ -140,9 +159,32 @@ public final class McpSkills {
 
     private void requireSupported(String what) {
         if (!isSupported()) {
-            throw new IllegalStateException("cannot " + what + ": the server does not declare the extension "
-                    + EXTENSION);
+            throw new IllegalStateException("cannot " + what + ": " + unsupportedReason().orElse("?"));
         }
+    }
+
+    /**
+     * Says why {@link #isSupported()} is {@code false}: the server does not declare the extension, or declares it with
+     * a value that is not an object of settings (SEP-2640 declares an object, {@code {}} at least; a declaration such
+     * as {@code true} has the wrong shape and does not count).
+     *
+     * @return the reason, for a message; empty when the extension is supported
+     * @throws IllegalStateException if the client is not connected
+     */
+    public Optional<String> unsupportedReason() {
+        if (isSupported()) {
+            return Optional.empty();
+        }
+        Map<String, @Nullable Object> ext = client.serverCapabilities().map(ServerCapabilities::extensions)
+                .orElse(null);
+        if (ext == null || !ext.containsKey(EXTENSION)) {
+            return Optional.of("the server does not declare the extension " + EXTENSION);
+        }
+        Object v = ext.get(EXTENSION);
+        String shape = v == null ? "null" : v instanceof Boolean || v instanceof Number ? String.valueOf(v)
+                : v instanceof String ? "a string" : v instanceof List<?> ? "an array" : "a value that is not an object";
+        return Optional.of("the server declares the extension " + EXTENSION + " as " + shape + ", not as an object"
+                + " of settings ({} at least): the declaration has the wrong shape and does not count");
     }
 
     /**
@@ -196,6 +238,7 @@ public final class McpSkills {
             cursor = n;
         }
         SkillListing listing = entries(raw, hints);
+        known.addAll(listing.skills());
         if (hints.ttl() != null && !hints.ttl().isZero()) {
             cached.set(new Cached(listing, System.nanoTime() + hints.ttl().toNanos()));
         }
@@ -278,6 +321,7 @@ public final class McpSkills {
             throw new SkillVerificationException(SkillVerificationException.Check.INVALID_ENTRY, uri, entry.uri(),
                     "skills/get for " + Printable.of(uri) + " answered the entry of " + Printable.of(entry.uri()));
         }
+        known.add(entry);
         return entry;
     }
 
@@ -286,13 +330,28 @@ public final class McpSkills {
      * field by field; a dynamic skill: the frontmatter only). Its other files are fetched only when
      * {@linkplain LoadedSkill#read read}.
      *
-     * @param entry   the entry held for the skill (from {@link #list} or {@link #get})
+     * <p>What a caller catches: {@link SkillVerificationException} (the client refused what the server sent, or the
+     * entry), {@link SkillReadException} (a {@link dev.loommcp.McpRpcException}: the server answered the file's
+     * {@code resources/read} with an error, for example {@code -32002} "not found" for a listed file), and the
+     * core's {@link dev.loommcp.McpTimeoutException} (naming the file), {@link dev.loommcp.McpCancelledException},
+     * {@link dev.loommcp.McpClosedException} and {@link dev.loommcp.McpTransportException}. Nothing else of the
+     * server's making escapes: a frontmatter nested deeper than 64 levels or expanding through aliases is a
+     * {@code FRONTMATTER} refusal, never an {@link Error}.
+     *
+     * <p>An entry this view did not list or get (one of another server, a stored one) is first confirmed with
+     * {@code skills/get}: the server's entry must equal it, else it is refused as {@code INVALID_ENTRY}.
+     *
+     * @param entry   the entry held for the skill (from {@link #list} or {@link #get} of this view)
      * @param options timeout, token, {@code _meta}
      * @return the loaded skill
-     * @throws SkillVerificationException if a check fails ({@code LIMIT}, {@code SIZE}, {@code DIGEST},
-     *                                    {@code FRONTMATTER}), naming the file
-     * @throws McpProtocolException       if the {@code resources/read} result has no content for the file or an
-     *                                    invalid blob
+     * @throws SkillVerificationException if a check fails ({@code INVALID_ENTRY}, {@code LIMIT}, {@code CONTENT},
+     *                                    {@code SIZE}, {@code DIGEST}, {@code FRONTMATTER}), naming the file; {@code LIMIT} before
+     *                                    anything is read when the skill is over the {@linkplain Builder#limits limits}
+     *                                    or its {@code SKILL.md} cannot fit one message
+     *                                    ({@link Builder#maxMessageBytes})
+     * @throws SkillReadException         if the server answers the {@code SKILL.md}'s {@code resources/read} with a
+     *                                    JSON-RPC error
+     * @throws dev.loommcp.McpTimeoutException if the options' deadline passes (the message names the file)
      * @throws IllegalStateException      if the client is not connected or the server does not declare the extension
      * @throws InterruptedException       if the calling thread is interrupted
      */
@@ -300,26 +359,38 @@ public final class McpSkills {
         Objects.requireNonNull(entry, "entry");
         Objects.requireNonNull(options, "options");
         requireSupported("load a skill");
+        RequestOptions opts = whole(options);
+        if (!known.contains(entry)) {
+            // not listed or got here (another server's, a stored one, one made by hand): the server must confirm it
+            SkillEntry confirmed = get(entry.uri(), opts);
+            if (!confirmed.equals(entry)) {
+                throw new SkillVerificationException(SkillVerificationException.Check.INVALID_ENTRY, entry.uri(),
+                        entry.uri(), "the entry of " + Printable.of(entry.uri()) + " was not listed by this server,"
+                        + " and its skills/get answers another entry (an entry of another server, or an old one):"
+                        + " list or get the skill here and load that entry");
+            }
+        }
         List<SkillFileEntry> files = entry.resources();
-        if (files != null && (files.size() > maxFiles || entry.totalSize() > maxBytes)) {
+        if (files.size() > maxFiles || entry.totalSize() > maxBytes) {
             throw new SkillVerificationException(SkillVerificationException.Check.LIMIT, entry.uri(), entry.uri(),
                     "skill " + Printable.of(entry.uri()) + " lists " + files.size() + " files of " + entry.totalSize()
                             + " bytes; this client accepts at most " + maxFiles + " files and " + maxBytes
                             + " bytes per skill");
         }
         LoadedSkill.Budget budget = new LoadedSkill.Budget(maxBytes);
-        SkillFile skillMd = fetch(entry, entry.uri(), whole(options), budget);
+        SkillFile skillMd = fetch(entry, entry.uri(), opts, budget);
         Map<String, @Nullable Object> parsed;
         String body;
+        List<String> diff;
         try {
             Frontmatter.Split split = Frontmatter.split(FileChecks.strictUtf8(skillMd.bytes()));
             parsed = Frontmatter.parse(split.yaml());
             body = split.body();
+            diff = Frontmatter.differences(entry.frontmatter(), parsed);
         } catch (IllegalArgumentException e) {
             throw new SkillVerificationException(SkillVerificationException.Check.FRONTMATTER, entry.uri(),
                     entry.uri(), Printable.of(entry.uri()) + " failed the frontmatter check: " + e.getMessage());
         }
-        List<String> diff = Frontmatter.differences(entry.frontmatter(), parsed);
         if (!diff.isEmpty()) {
             throw new SkillVerificationException(SkillVerificationException.Check.FRONTMATTER, entry.uri(),
                     entry.uri(), Printable.of(entry.uri()) + " failed the frontmatter check: its frontmatter differs"
@@ -356,13 +427,16 @@ public final class McpSkills {
                 new SkillVerificationException(SkillVerificationException.Check.UNLISTED, entry.uri(), fileUri,
                         Printable.of(fileUri) + " is not listed in the entry of " + Printable.of(entry.uri())));
         String path = entry.pathOf(fileUri);
+        if (listed != null) {
+            checkFitsOneMessage(entry, listed);
+        }
         Map<String, @Nullable Object> params = Map.of("uri", fileUri);
         boolean retried = false;
         while (true) {
-            Map<String, @Nullable Object> result = client.request("resources/read", params, opts);
+            Map<String, @Nullable Object> result = read(entry, fileUri, params, opts);
             try {
                 long most = listed == null ? budget.remaining() : listed.size();
-                FileChecks.Contents c = FileChecks.contents(result, fileUri, most);
+                FileChecks.Contents c = FileChecks.contents(result, entry.uri(), fileUri, most);
                 if (listed == null) {
                     budget.spend(entry, fileUri, c.bytes().length);
                 } else {
@@ -377,6 +451,40 @@ public final class McpSkills {
                 retried = true;
                 params = Map.of("uri", fileUri, "_meta", Map.of());
             }
+        }
+    }
+
+    /**
+     * Refuses a listed file whose {@code resources/read} answer, as base64 with its envelope, would be longer than
+     * the transport accepts: the transport would close the whole connection on it.
+     */
+    private void checkFitsOneMessage(SkillEntry entry, SkillFileEntry listed) {
+        long base64 = (listed.size() / 3 + (listed.size() % 3 == 0 ? 0 : 1)) * 4;
+        long message = base64 + READ_ENVELOPE_BYTES + 2L * listed.uri().length();
+        if (base64 < 0 || message > maxMessageBytes) {
+            throw new SkillVerificationException(SkillVerificationException.Check.LIMIT, entry.uri(), listed.uri(),
+                    Printable.of(listed.uri()) + " is listed at " + listed.size() + " bytes: as base64 its"
+                            + " resources/read answer would be about " + message + " bytes, over this client's message"
+                            + " limit of " + maxMessageBytes + " bytes (raise the transport's limit, StdioTransport"
+                            + ".Builder.maxMessageBytes or HttpTransport.Builder.maxMessageSize, or the CLI's"
+                            + " --max-message-size, and McpSkills.Builder.maxMessageBytes with it)");
+        }
+    }
+
+    /** One {@code resources/read} of a skill's file; an error or a timeout names the file. */
+    private Map<String, @Nullable Object> read(SkillEntry entry, String fileUri, Map<String, @Nullable Object> params,
+                                               RequestOptions opts) throws InterruptedException {
+        try {
+            return client.request("resources/read", params, opts);
+        } catch (SkillReadException e) {
+            throw e;
+        } catch (McpRpcException e) {
+            throw new SkillReadException(entry.uri(), fileUri, e);
+        } catch (McpTimeoutException e) {
+            McpTimeoutException named = new McpTimeoutException(e.getMessage() + " while reading "
+                    + Printable.of(fileUri) + " of the skill " + Printable.of(entry.uri()));
+            named.addSuppressed(e);
+            throw named;
         }
     }
 
@@ -489,6 +597,7 @@ public final class McpSkills {
         private int maxPages = DEFAULT_MAX_PAGES;
         private int maxFiles = DEFAULT_MAX_FILES;
         private long maxBytes = DEFAULT_MAX_BYTES;
+        private int maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES;
 
         private Builder(McpClient client) {
             this.client = client;
@@ -527,6 +636,28 @@ public final class McpSkills {
             }
             this.maxFiles = files;
             this.maxBytes = bytes;
+            return this;
+        }
+
+        /**
+         * Sets the largest message the client's transport accepts, in bytes: the transport's own setting
+         * ({@code StdioTransport.Builder.maxMessageBytes}, {@code HttpTransport.Builder.maxMessageSize}), which this
+         * view cannot read. A listed file whose {@code resources/read} answer would not fit (its size as base64,
+         * about 4/3 of it, plus about 1 KiB and twice its URI) is refused as
+         * {@link SkillVerificationException.Check#LIMIT} before it is read, instead of the transport closing the
+         * connection on the long message. Default {@value McpSkills#DEFAULT_MAX_MESSAGE_BYTES} (16 MiB, the
+         * transports' default): files up to about 12 MiB. SEP-2640 hosts must accept files of 16 MiB: set the
+         * transport's limit and this one to 24 MiB ({@code 24 * 1024 * 1024}) or more.
+         *
+         * @param bytes the transport's limit, at least 1
+         * @return this builder
+         * @throws IllegalArgumentException if less than 1
+         */
+        public Builder maxMessageBytes(int bytes) {
+            if (bytes < 1) {
+                throw new IllegalArgumentException("maxMessageBytes must be at least 1: " + bytes);
+            }
+            this.maxMessageBytes = bytes;
             return this;
         }
 

@@ -18,20 +18,28 @@ import org.jspecify.annotations.Nullable;
  * {@code /SKILL.md} inside a named directory; {@code frontmatter.name} is 1 to 64 characters of {@code [a-z0-9]}
  * with single inner hyphens and equals that directory's name; {@code description} is 1 to 1024 characters;
  * {@code compatibility}, when present, 1 to 500; {@code metadata}, when present, maps strings to strings;
- * {@code resources} is {@code null} ("dynamic") or lists the {@code SKILL.md} itself, each URI once, strictly inside
- * the skill's root, without query or fragment, with a {@code sha256:} digest of 64 lowercase hex digits.
+ * {@code resources} is {@link #DYNAMIC} (the entry says {@code "dynamic"}; see {@link #dynamic}) or lists the
+ * {@code SKILL.md} itself, each URI once, strictly inside
+ * the skill's root, without query or fragment, none of them also the directory of another ({@code x} and
+ * {@code x/y}), with a {@code sha256:} digest of 64 lowercase hex digits; the frontmatter is nested at most 64 levels.
  *
  * <p>The skill's identity within a host is (server label, {@link #uri()}), never the name alone (names are labels and
  * may collide) and never the server's self-reported name. Immutable.
  *
  * @param uri         the {@code SKILL.md} URI, as the server spelled it
  * @param frontmatter the whole frontmatter as JSON values (at least {@code name} and {@code description})
- * @param resources   every file of the skill, {@code SKILL.md} included, or {@code null} for a {@code "dynamic"}
- *                    skill (whose files are not listed and cannot be checked by size and digest)
+ * @param resources   every file of the skill, {@code SKILL.md} included, or {@link #DYNAMIC} for a {@code "dynamic"}
+ *                    skill (whose files are not listed and cannot be checked by size and digest); never {@code null}
  * @param meta        the entry's {@code _meta}, or {@code null}
  */
-public record SkillEntry(String uri, Map<String, @Nullable Object> frontmatter,
-                         @Nullable List<SkillFileEntry> resources, @Nullable Map<String, @Nullable Object> meta) {
+public record SkillEntry(String uri, Map<String, @Nullable Object> frontmatter, List<SkillFileEntry> resources,
+                         @Nullable Map<String, @Nullable Object> meta) {
+
+    /**
+     * The {@code resources} of a {@code "dynamic"} skill: an empty list told apart by identity (a listed skill lists
+     * at least its {@code SKILL.md}). Pass it, or use {@link #dynamic}, to make an entry dynamic on purpose.
+     */
+    public static final List<SkillFileEntry> DYNAMIC = Collections.unmodifiableList(new ArrayList<>());
 
     /** The name rule of Agent Skills: lower-case letters and digits, single hyphens between them. */
     private static final Pattern NAME = Pattern.compile("[a-z0-9]+(-[a-z0-9]+)*");
@@ -41,20 +49,37 @@ public record SkillEntry(String uri, Map<String, @Nullable Object> frontmatter,
     /**
      * Checks the entry and copies its collections.
      *
-     * @throws NullPointerException     if {@code uri} or {@code frontmatter} is {@code null}
+     * @throws NullPointerException     if {@code uri}, {@code frontmatter} or {@code resources} is {@code null} (a
+     *                                  dynamic skill's is {@link #DYNAMIC})
      * @throws IllegalArgumentException if the entry breaks a rule of the class comment, naming it
      */
     public SkillEntry {
         Objects.requireNonNull(uri, "uri");
         frontmatter = Collections.unmodifiableMap(new LinkedHashMap<>(Objects.requireNonNull(frontmatter,
                 "frontmatter")));
-        resources = resources == null ? null : List.copyOf(resources);
+        Objects.requireNonNull(resources, "resources (a dynamic skill's are SkillEntry.DYNAMIC)");
+        resources = resources == DYNAMIC ? DYNAMIC : List.copyOf(resources);
         meta = meta == null ? null : Collections.unmodifiableMap(new LinkedHashMap<>(meta));
         check(uri, frontmatter, resources);
     }
 
+    /**
+     * Returns the entry of a {@code "dynamic"} skill (its files are not listed).
+     *
+     * @param uri         the {@code SKILL.md} URI
+     * @param frontmatter the whole frontmatter as JSON values
+     * @param meta        the entry's {@code _meta}, or {@code null}
+     * @return the entry, with {@link #DYNAMIC} resources
+     * @throws NullPointerException     if {@code uri} or {@code frontmatter} is {@code null}
+     * @throws IllegalArgumentException if the entry breaks a rule of the class comment, naming it
+     */
+    public static SkillEntry dynamic(String uri, Map<String, @Nullable Object> frontmatter,
+                                     @Nullable Map<String, @Nullable Object> meta) {
+        return new SkillEntry(uri, frontmatter, DYNAMIC, meta);
+    }
+
     private static void check(String uri, Map<String, @Nullable Object> frontmatter,
-                              @Nullable List<SkillFileEntry> resources) {
+                              List<SkillFileEntry> resources) {
         SkillUris.Parsed parsed;
         try {
             parsed = SkillUris.parse(uri);
@@ -84,7 +109,8 @@ public record SkillEntry(String uri, Map<String, @Nullable Object> frontmatter,
                 throw new IllegalArgumentException("frontmatter.metadata must map strings to strings");
             }
         }
-        if (resources != null) {
+        Frontmatter.checkDepth(frontmatter);
+        if (resources != DYNAMIC) {
             checkFiles(parsed, resources);
         }
     }
@@ -104,6 +130,7 @@ public record SkillEntry(String uri, Map<String, @Nullable Object> frontmatter,
     private static void checkFiles(SkillUris.Parsed skillMd, List<SkillFileEntry> files) {
         SkillUris.Parsed root = skillMd.parent();
         Set<String> seen = new HashSet<>();
+        Set<String> dirs = new HashSet<>();
         boolean hasSkillMd = false;
         for (SkillFileEntry f : files) {
             SkillUris.Parsed p;
@@ -124,9 +151,19 @@ public record SkillEntry(String uri, Map<String, @Nullable Object> frontmatter,
                         + Printable.of(f.digest()) + "', not sha256: and 64 lower-case hex digits");
             }
             hasSkillMd |= p.key().equals(skillMd.key());
+            for (SkillUris.Parsed d = p.parent(); d.segments().size() > root.segments().size(); d = d.parent()) {
+                dirs.add(d.key());
+            }
         }
         if (!hasSkillMd) {
             throw new IllegalArgumentException("resources does not list the SKILL.md itself");
+        }
+        // a skill is a tree of files: no file may also be a directory of another (x and x/y; SKILL.md and SKILL.md/x)
+        for (SkillFileEntry f : files) {
+            if (dirs.contains(SkillUris.parse(f.uri()).key())) {
+                throw new IllegalArgumentException("resources: '" + Printable.of(f.uri()) + "' is a file and also"
+                        + " the directory of another listed file");
+            }
         }
     }
 
@@ -152,10 +189,10 @@ public record SkillEntry(String uri, Map<String, @Nullable Object> frontmatter,
      * Returns whether the skill's files are {@code "dynamic"} (not listed: no size and digest checks; the frontmatter
      * comparison still applies).
      *
-     * @return {@code true} when {@link #resources()} is {@code null}
+     * @return {@code true} when {@link #resources()} is {@link #DYNAMIC}
      */
     public boolean isDynamic() {
-        return resources == null;
+        return resources == DYNAMIC;
     }
 
     /**
@@ -174,7 +211,7 @@ public record SkillEntry(String uri, Map<String, @Nullable Object> frontmatter,
      */
     public long totalSize() {
         long sum = 0;
-        for (SkillFileEntry f : resources == null ? List.<SkillFileEntry>of() : resources) {
+        for (SkillFileEntry f : resources) {
             sum = sum + f.size() < 0 ? Long.MAX_VALUE : sum + f.size();
         }
         return sum;
@@ -190,7 +227,7 @@ public record SkillEntry(String uri, Map<String, @Nullable Object> frontmatter,
      */
     public Optional<SkillFileEntry> file(String ref) {
         Objects.requireNonNull(ref, "ref");
-        if (resources == null) {
+        if (isDynamic()) {
             return Optional.empty();
         }
         Optional<String> key = keyOf(ref);
@@ -238,7 +275,7 @@ public record SkillEntry(String uri, Map<String, @Nullable Object> frontmatter,
         Object res = m.get("resources");
         List<SkillFileEntry> files;
         if ("dynamic".equals(res)) {
-            files = null;
+            files = DYNAMIC;
         } else if (res instanceof List<?> list) {
             files = new ArrayList<>();
             for (Object o : list) {

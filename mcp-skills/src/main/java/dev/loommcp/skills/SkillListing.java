@@ -2,6 +2,7 @@ package dev.loommcp.skills;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import org.jspecify.annotations.Nullable;
 
@@ -34,13 +35,50 @@ public record SkillListing(List<SkillEntry> skills, List<InvalidSkillEntry> inva
     }
 
     /**
-     * Looks a valid entry up by its {@code frontmatter.name}; names are labels, not identities: when several entries
-     * share a name the first one is returned.
+     * Looks a valid entry up by its {@code frontmatter.name}. Names are labels, not identities: when several entries
+     * share the name the lookup is refused rather than one of them picked ({@link #named} returns them all; load one
+     * by its URI).
      *
      * @param name the skill's name
-     * @return the entry, or empty
+     * @return the entry, or empty when no valid entry has that name
+     * @throws IllegalArgumentException if several valid entries have that name, naming their URIs
      */
     public Optional<SkillEntry> byName(String name) {
-        return skills.stream().filter(e -> e.name().equals(name)).findFirst();
+        List<SkillEntry> named = named(name);
+        if (named.size() > 1) {
+            throw new IllegalArgumentException("the listing has " + named.size() + " skills named '"
+                    + Printable.of(name) + "': choose one by its URI (" + String.join(", ", named.stream()
+                    .map(e -> Printable.of(e.uri())).toList()) + ")");
+        }
+        return named.stream().findFirst();
+    }
+
+    /**
+     * Returns every valid entry with this {@code frontmatter.name}, in the server's order.
+     *
+     * @param name the skill's name
+     * @return the entries (empty when none has it)
+     */
+    public List<SkillEntry> named(String name) {
+        Objects.requireNonNull(name, "name");
+        return skills.stream().filter(e -> e.name().equals(name)).toList();
+    }
+
+    /**
+     * Looks a valid entry up by its {@code SKILL.md} URI, compared like the extension compares URIs (scheme case and
+     * percent-encoding do not matter).
+     *
+     * @param uri the {@code SKILL.md} URI
+     * @return the entry, or empty when the listing has no valid entry for it
+     */
+    public Optional<SkillEntry> byUri(String uri) {
+        Objects.requireNonNull(uri, "uri");
+        String key;
+        try {
+            key = SkillUris.parse(uri).key();
+        } catch (IllegalArgumentException e) {
+            return Optional.empty();
+        }
+        return skills.stream().filter(e -> SkillUris.parse(e.uri()).key().equals(key)).findFirst();
     }
 }

@@ -81,13 +81,17 @@ final class SkillUris {
     }
 
     /**
-     * Resolves a reference against a skill's root: an absolute URI as it is, else a relative path (its fragment
-     * dropped).
+     * Resolves a reference against a skill's root: an absolute URI as it is (its {@code .} and {@code ..} segments
+     * kept, so it is not {@linkplain Parsed#plain() plain}), else a relative path like a file path (its fragment
+     * dropped; {@code .} segments dropped, {@code ..} taking the segment before it off, RFC 3986 section 5.2.4):
+     * {@code ./references/A.md} and {@code references/../references/A.md} are {@code references/A.md}; a trailing
+     * {@code .} or {@code ..} (a directory), and a percent-encoded one ({@code %2E%2E}), are kept, so the result is not
+     * {@linkplain Parsed#plain() plain}.
      *
      * @param root the skill's root
      * @param ref  the reference
      * @return the resolved URI's parts
-     * @throws IllegalArgumentException as {@link #parse}
+     * @throws IllegalArgumentException as {@link #parse}, or when a {@code ..} climbs out of the root
      */
     static Parsed resolve(Parsed root, String ref) {
         int colon = ref.indexOf(':');
@@ -105,7 +109,28 @@ final class SkillUris {
             throw new IllegalArgumentException("an absolute path is not relative to the skill");
         }
         List<String> all = new ArrayList<>(root.segments());
-        all.addAll(segments(path));
+        String[] raw = path.split("/", -1);
+        List<String> rel = segments(path);
+        for (int i = 0; i < rel.size(); i++) {
+            String s = rel.get(i);
+            boolean last = i == rel.size() - 1;
+            if (!raw[i].equals(s)) {
+                all.add(s); // a percent-encoded '.' or '..' is not a dot segment: kept, so the result is not plain
+                continue;
+            }
+            if (s.equals(".") && !last) {
+                continue;
+            }
+            if (s.equals("..") && !last) {
+                if (all.size() <= root.segments().size()) {
+                    throw new IllegalArgumentException("'..' climbs out of the skill's root");
+                }
+                all.removeLast();
+                continue;
+            }
+            // a trailing '.' or '..' names a directory: kept, so the result is not plain
+            all.add(s);
+        }
         return new Parsed(root.scheme(), List.copyOf(all), query);
     }
 

@@ -32,8 +32,16 @@ public final class SkillVerificationException extends RuntimeException {
         FRONTMATTER,
         /** The entry breaks a rule of SEP-2640 (its URI, name, description, resources, digest or size). */
         INVALID_ENTRY,
-        /** The entry lists more files or more bytes than this client accepts (512 and 16 MiB by default). */
-        LIMIT
+        /**
+         * The entry lists more files or more bytes than this client accepts (512 and 16 MiB by default), or a file
+         * too large for one message of the client's transport ({@link McpSkills.Builder#maxMessageBytes}).
+         */
+        LIMIT,
+        /**
+         * The {@code resources/read} answer has no usable content for the file: no content item for its URI, an item
+         * with neither {@code text} nor {@code blob}, or a blob that is not base64.
+         */
+        CONTENT
     }
 
     private final Check check;
@@ -76,7 +84,8 @@ public final class SkillVerificationException extends RuntimeException {
     /**
      * Returns the file the check failed on.
      *
-     * @return its URI (the {@code SKILL.md} URI for {@link Check#INVALID_ENTRY} and {@link Check#LIMIT})
+     * @return its URI (the {@code SKILL.md} URI for {@link Check#INVALID_ENTRY} and for a {@link Check#LIMIT} of the
+     *         whole skill)
      */
     public String fileUri() {
         return fileUri;

@@ -44,7 +44,7 @@ class FrontmatterTest {
     void duplicateKeysAliasesOfCollectionsNonStringKeysAndNonMappingsAreRefused() {
         assertThatThrownBy(() -> Frontmatter.parse("a: 1\na: 2\n")).hasMessageContaining("not valid YAML");
         assertThatThrownBy(() -> Frontmatter.parse("a: &x [1]\nb: *x\n")).hasMessageContaining("not valid YAML");
-        assertThatThrownBy(() -> Frontmatter.parse("1: a\n")).hasMessageContaining("not a string");
+        assertThatThrownBy(() -> Frontmatter.parse("? [1]\n: a\n")).hasMessageContaining("not valid YAML");
         assertThatThrownBy(() -> Frontmatter.parse("- a\n")).hasMessageContaining("not a YAML mapping");
         assertThatThrownBy(() -> Frontmatter.parse("a: .nan\n")).hasMessageContaining("non-finite");
         assertThatThrownBy(() -> Frontmatter.parse("a: [\n")).hasMessageContaining("not valid YAML");
@@ -69,5 +69,51 @@ class FrontmatterTest {
         assertThat(Frontmatter.same(List.of(1, 2), List.of(2, 1))).isFalse();
         assertThat(Frontmatter.same(List.of(1), List.of(1, 1))).isFalse();
         assertThat(Frontmatter.same(Double.NaN, Double.NaN)).isFalse();
+    }
+
+    @Test
+    void scalarKeysAreTakenAsTheirValuesText() {
+        assertThat(Frontmatter.parse("1: a\n010: b\ntrue: c\n1.50: d\nnull: e\n")).containsOnlyKeys("1", "10", "true",
+                "1.5", "null");
+        assertThatThrownBy(() -> Frontmatter.parse("1: a\n\"1\": b\n")).hasMessageContaining("key '1' twice");
+    }
+
+    @Test
+    void nestingIsBoundedBeforeTheTreeIsBuiltInEveryStyle() {
+        String flow = "x: " + "[".repeat(5000) + "]".repeat(5000) + "\n";
+        String mapping = "x: " + "{a: ".repeat(3000) + "1" + "}".repeat(3000) + "\n";
+        StringBuilder block = new StringBuilder("x:\n");
+        for (int i = 1; i <= 70; i++) {
+            block.append("  ".repeat(i)).append("a:\n");
+        }
+        for (String yaml : List.of(flow, mapping, block.toString())) {
+            assertThatThrownBy(() -> Frontmatter.parse(yaml)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("nested deeper than 64 levels");
+        }
+        String ok = "x: " + "[".repeat(63) + "]".repeat(63) + "\n";
+        assertThat(Frontmatter.parse(ok)).containsKey("x");
+    }
+
+    @Test
+    void aliasesOfLongScalarsAreBoundedByTheTextsLength() {
+        String scalar = "v".repeat(100_000);
+        StringBuilder bomb = new StringBuilder("a: &a ").append(scalar).append("\nb: [");
+        for (int i = 0; i < 400; i++) {
+            bomb.append(i == 0 ? "" : ", ").append("*a");
+        }
+        assertThatThrownBy(() -> Frontmatter.parse(bomb + "]\n")).hasMessageContaining("aliases expand");
+        assertThat(Frontmatter.parse("a: &a word\nb: [*a, *a]\n").get("b")).isEqualTo(List.of("word", "word"));
+    }
+
+    @Test
+    void theComparisonAndTheEntrysFrontmatterAreBoundedToo() {
+        Object deep = "leaf";
+        for (int i = 0; i < 100; i++) {
+            deep = List.of(deep);
+        }
+        Object value = deep;
+        assertThatThrownBy(() -> Frontmatter.same(value, value)).hasMessageContaining("nested deeper than 64");
+        assertThatThrownBy(() -> Frontmatter.checkDepth(Map.of("x", value)))
+                .hasMessageContaining("nested deeper than 64");
     }
 }

@@ -75,7 +75,8 @@ class HostSkillsTest {
         assertThat(reads("beta")).containsOnlyKeys("skill://release-notes/SKILL.md");
         assertThat(reads("alpha")).isEmpty();
         assertThatThrownBy(() -> skills.load("alpha__wrong-size", OPTS)).isInstanceOfSatisfying(
-                SkillVerificationException.class, e -> assertThat(e.check()).isEqualTo(Check.SIZE));
+                SkillVerificationException.class, e -> assertThat(e.check()).isEqualTo(Check.SIZE))
+                .hasMessageStartingWith("server 'alpha': ");
         assertThatThrownBy(() -> skills.load("alpha", "skill://frontmatter-tampered/SKILL.md", OPTS))
                 .isInstanceOfSatisfying(SkillVerificationException.class,
                         e -> assertThat(e.check()).isEqualTo(Check.FRONTMATTER));
@@ -83,5 +84,51 @@ class HostSkillsTest {
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no server lists a skill");
         assertThatThrownBy(() -> skills.load("nobody", "skill://release-notes/SKILL.md", OPTS))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("no MCP server named 'nobody'");
+    }
+
+    @Test
+    void namesSharedWithinOneServerAreStablePerUriWhateverTheListingOrder() throws Exception {
+        try (McpServers hostile = McpServers.newBuilder()
+                .add(StdioServerConfig.of("same", SkillsFixture.stdioCommand("--hostile", "--page-size", "100")))
+                .clientCustomizer((config, builder) -> builder.protocolMode(ProtocolMode.LEGACY))
+                .build()) {
+            HostSkills skills = HostSkills.of(hostile);
+            String a = "same__x#" + HostSkills.uriTag("skill://a/x/SKILL.md");
+            String b = "same__x#" + HostSkills.uriTag("skill://b/x/SKILL.md");
+            assertThat(a).isNotEqualTo(b).matches("same__x#[0-9a-f]{8}");
+
+            for (int i = 0; i < 3; i++) { // the fixture flips the two on every listing
+                var list = skills.list(OPTS);
+                assertThat(list).extracting(HostedSkill::name).contains(a, b).doesNotContain("same__x",
+                        "same__x#2");
+                assertThat(skills.skill(a).orElseThrow().entry().uri()).isEqualTo("skill://a/x/SKILL.md");
+                assertThat(skills.skill(b).orElseThrow().entry().uri()).isEqualTo("skill://b/x/SKILL.md");
+            }
+            assertThat(skills.load(b, OPTS).entry().uri()).isEqualTo("skill://b/x/SKILL.md");
+            assertThatThrownBy(() -> skills.load("same__x", OPTS)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining(a).hasMessageContaining(b);
+        }
+    }
+
+    @Test
+    void anUnknownNameRelistsOnlyTheServerItNamesAndAStuckServerIsNotWaitedFor() throws Exception {
+        try (McpServers two = McpServers.newBuilder()
+                .add(StdioServerConfig.of("stuck", SkillsFixture.stdioCommand("--hang", "skills/list")))
+                .add(StdioServerConfig.of("good", SkillsFixture.stdioCommand()))
+                .clientCustomizer((config, builder) -> builder.protocolMode(ProtocolMode.LEGACY))
+                .build()) {
+            HostSkills skills = HostSkills.of(two);
+            // a long deadline: had the stuck server been asked, the call would wait for all of it
+            RequestOptions patient = RequestOptions.ofTimeout(Duration.ofMinutes(5));
+
+            assertThat(skills.load("good__release-notes", patient).name()).isEqualTo("release-notes");
+            assertThatThrownBy(() -> skills.load("good__nope", patient)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("no server lists a skill named 'good__nope'");
+            assertThat(skills.skill("good__live-notes")).isPresent();
+            @SuppressWarnings("unchecked")
+            Map<String, Object> calls = (Map<String, Object>) two.server("stuck").client(OPTS)
+                    .request("fixture/stats", Map.of(), OPTS).get("calls");
+            assertThat(calls).doesNotContainKey("skills/list");
+        }
     }
 }

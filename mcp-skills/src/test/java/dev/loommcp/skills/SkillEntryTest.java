@@ -107,4 +107,37 @@ class SkillEntryTest {
     private static List<Map<String, Object>> files(Map<String, Object> m) {
         return (List<Map<String, Object>>) m.get("resources");
     }
+
+    @Test
+    void aFileThatIsAlsoADirectoryAndAFrontmatterNestedTooDeepAreRefused() {
+        Map<String, Object> clash = good();
+        files(clash).add(file("skill://pdf/references/Q%26A.md/x"));
+        assertThatThrownBy(() -> SkillEntry.fromJson(clash)).hasMessageContaining("also the directory");
+        Map<String, Object> skillMdDir = good();
+        files(skillMdDir).add(file("skill://pdf/SKILL.md/x"));
+        assertThatThrownBy(() -> SkillEntry.fromJson(skillMdDir)).hasMessageContaining("also the directory");
+
+        Object deep = "leaf";
+        for (int i = 0; i < 70; i++) {
+            deep = Map.of("a", deep);
+        }
+        Map<String, Object> fm = new HashMap<>(Map.of("name", "pdf", "description", "d", "x", deep));
+        assertThatThrownBy(() -> SkillEntry.dynamic("skill://pdf/SKILL.md", fm, null))
+                .hasMessageContaining("nested deeper than 64");
+    }
+
+    @Test
+    void aDynamicEntryIsMadeOnPurposeAndNullResourcesAreRefused() {
+        Map<String, Object> fm = Map.of("name", "pdf", "description", "d");
+        SkillEntry dynamic = SkillEntry.dynamic("skill://pdf/SKILL.md", fm, null);
+        assertThat(dynamic.isDynamic()).isTrue();
+        assertThat(dynamic.resources()).isSameAs(SkillEntry.DYNAMIC).isEmpty();
+        assertThat(new SkillEntry("skill://pdf/SKILL.md", fm, SkillEntry.DYNAMIC, null)).isEqualTo(dynamic);
+        assertThat(SkillEntry.fromJson(entry("pdf", "skill://pdf/SKILL.md", "dynamic"))).isEqualTo(dynamic);
+        assertThatThrownBy(() -> new SkillEntry("skill://pdf/SKILL.md", fm, null, null))
+                .isInstanceOf(NullPointerException.class).hasMessageContaining("SkillEntry.DYNAMIC");
+        // an empty list that is not the marker is a listed skill without its SKILL.md
+        assertThatThrownBy(() -> new SkillEntry("skill://pdf/SKILL.md", fm, List.of(), null))
+                .hasMessageContaining("does not list the SKILL.md");
+    }
 }
