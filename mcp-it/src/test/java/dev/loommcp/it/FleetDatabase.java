@@ -114,6 +114,27 @@ final class FleetDatabase implements AutoCloseable {
         }
     }
 
+    /** The rows of a query as text, one line per row ({@code column=value}, comma-separated), for failure messages. */
+    String rows(String sql, Object... params) throws SQLException {
+        StringBuilder out = new StringBuilder();
+        try (Connection c = DriverManager.getConnection(url); PreparedStatement ps = c.prepareStatement(sql)) {
+            for (int i = 0; i < params.length; i++) {
+                ps.setObject(i + 1, params[i]);
+            }
+            try (ResultSet rs = ps.executeQuery()) {
+                int columns = rs.getMetaData().getColumnCount();
+                while (rs.next()) {
+                    for (int i = 1; i <= columns; i++) {
+                        out.append(i == 1 ? "" : ", ").append(rs.getMetaData().getColumnName(i)).append('=')
+                                .append(rs.getString(i));
+                    }
+                    out.append('\n');
+                }
+            }
+        }
+        return out.toString();
+    }
+
     /**
      * Restarts the server ({@code scripts/pg.sh restart $LOOMMCP_PG_DIR}: a fast shutdown, open connections end,
      * then a start on the same port). Not {@code immediate}: the test server runs with {@code synchronous_commit}

@@ -16,10 +16,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -127,6 +130,52 @@ class FleetTasksTest {
         }
     }
 
+    /**
+     * The killed replica's tasks that no replica has delivered and whose end was recorded (with its result) before
+     * {@code killedAt}: only the killed replica can have recorded those, in the window between its fenced write and
+     * its listener call. Checked against the retention the children use ({@link FleetTaskChild}: 30 minutes).
+     */
+    private static Set<String> endedUndeliveredBefore(FleetDatabase db, List<String> killedTasks, Instant killedAt,
+                                                      Map<String, Integer> delivered) throws Exception {
+        Set<String> ended = new HashSet<>();
+        for (String id : killedTasks) {
+            if (!delivered.containsKey(id) && db.count("select count(*) from mcp_tasks where task_id = ?"
+                    + " and result is not null and retain_until is not null"
+                    + " and retain_until - interval '30 minutes' <= ?", id,
+                    java.sql.Timestamp.from(killedAt.plusSeconds(1))) == 1) {
+                ended.add(id);
+            }
+        }
+        return ended;
+    }
+
+    /** The store's rows of the tasks no replica delivered (for a failure message). */
+    private static String undelivered(FleetDatabase db, List<Replica> replicas, Map<String, Integer> delivered)
+            throws Exception {
+        StringBuilder out = new StringBuilder();
+        for (Replica r : replicas) {
+            for (String id : Files.readAllLines(r.started(), StandardCharsets.UTF_8)) {
+                if (!id.isBlank() && !delivered.containsKey(id)) {
+                    out.append("started by ").append(r.owner()).append(": ").append(db.rows("select task_id, owner,"
+                            + " last_status, lease_until, fence, retain_until, result is not null as has_result"
+                            + " from mcp_tasks where task_id = ?", id));
+                }
+            }
+        }
+        return out.toString();
+    }
+
+    /** The replicas' standard error, each under its owner id. */
+    private static String stderr(List<Replica> replicas) throws IOException {
+        StringBuilder out = new StringBuilder();
+        for (Replica r : replicas) {
+            String err = Files.readString(r.err());
+            out.append("--- ").append(r.owner()).append('\n')
+                    .append(err.length() > 4000 ? "..." + err.substring(err.length() - 4000) : err);
+        }
+        return out.toString();
+    }
+
     private static void figure(String name, Object value) {
         System.out.println("FLEET-FIGURE " + name + " " + value);
     }
@@ -140,6 +189,7 @@ class FleetTasksTest {
                 Replica killed = replicas.getFirst();
                 List<String> killedTasks = Files.readAllLines(killed.started(), StandardCharsets.UTF_8);
                 long killedAt = System.nanoTime();
+                Instant killedWall = Instant.now();
                 killed.process().destroyForcibly(); // SIGKILL: no close, no release
                 assertThat(killed.process().waitFor(60, TimeUnit.SECONDS)).isTrue();
                 assertThat(killed.process().exitValue()).isEqualTo(137);
@@ -153,7 +203,12 @@ class FleetTasksTest {
                 assertThat(db.count("select count(*) from mcp_tasks where owner = ? and retain_until is null",
                         killed.owner())).as("the dead replica's tasks were claimed").isZero();
 
-                Map<String, Integer> delivered = awaitAllDelivered(replicas, REPLICAS * TASKS_EACH);
+                // at most once per listener call (docs/fleet.md, "Exactly once"): a task whose end the killed replica
+                // recorded just before the SIGKILL, between its fenced write and its listener's, is delivered by no
+                // replica; its result stays in the store. Only such tasks may be missing from the deliveries.
+                Set<String> endedByTheKilled = endedUndeliveredBefore(db, killedTasks, killedWall, deliveries(replicas));
+                Map<String, Integer> delivered = awaitAllDelivered(replicas, REPLICAS * TASKS_EACH
+                        - endedByTheKilled.size());
                 long duplicates = delivered.values().stream().filter(n -> n > 1).count();
                 Map<String, Integer> byTheKilled = deliveries(List.of(killed));
                 long killedTasksBySurvivors = killedTasks.stream().filter(id -> !byTheKilled.containsKey(id)
@@ -162,10 +217,16 @@ class FleetTasksTest {
                 figure("task-duplicates", duplicates);
                 figure("takeover-ms", takeOverMs + " (lease " + LEASE_MS + " ms)");
                 figure("killed-replica-tasks-delivered-by-survivors", killedTasksBySurvivors);
-                assertThat(delivered).as("every task delivered").hasSize(REPLICAS * TASKS_EACH);
+                figure("killed-replica-ends-recorded-but-not-delivered", endedByTheKilled.size()
+                        + " (at most once: the result is in the store)");
+                Map<String, Integer> accounted = new HashMap<>(delivered);
+                endedByTheKilled.forEach(id -> accounted.merge(id, 1, Integer::sum));
+                assertThat(accounted).as("every task delivered, or ended by the killed replica before it died; the"
+                        + " others' rows:%n%s%nstderr:%n%s", undelivered(db, replicas, accounted), stderr(replicas))
+                        .hasSize(REPLICAS * TASKS_EACH);
                 assertThat(duplicates).as("no task delivered twice").isZero();
                 // (under load a replica may also lose a lease it was slow to extend and take over others': fenced)
-                assertThat(delivered).as("the killed replica's tasks too")
+                assertThat(accounted).as("the killed replica's tasks too")
                         .containsKeys(killedTasks.toArray(String[]::new));
                 assertThat(db.count("select count(*) from mcp_tasks where retain_until is not null"
                         + " and result is not null")).as("every end stored with its result")
@@ -211,7 +272,7 @@ class FleetTasksTest {
                     logged += Files.readAllLines(r.err()).stream().filter(l -> l.contains("SQLState")).count();
                 }
                 figure("db-restart-store-failures-logged", logged);
-                assertThat(delivered).as("nothing lost").hasSize(REPLICAS * TASKS_EACH);
+                assertThat(delivered).as("nothing lost; the others' rows:%n%s%nstderr:%n%s", undelivered(db, replicas, delivered), stderr(replicas)).hasSize(REPLICAS * TASKS_EACH);
                 assertThat(duplicates).isZero();
                 for (Replica r : replicas) {
                     assertThat(r.process().isAlive()).as("%s survived the restart: %s", r.owner(),

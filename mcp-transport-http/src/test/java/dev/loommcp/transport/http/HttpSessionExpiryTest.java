@@ -101,7 +101,9 @@ class HttpSessionExpiryTest {
                 CountDownLatch gate = expiredGate;
                 if (gate != null) {
                     gate.countDown();
-                    gate.await(10, TimeUnit.SECONDS); // every request sees the expired session
+                    // every request sees the expired session: the first waits for the others (long enough for a
+                    // starved caller on a loaded machine; with 10 s the second came after the renewal once)
+                    gate.await(30, TimeUnit.SECONDS);
                 }
                 if (answer400) {
                     json(ex, 400, "{\"jsonrpc\":\"2.0\",\"id\":null,\"error\":{\"code\":-32000,"
@@ -248,8 +250,8 @@ class HttpSessionExpiryTest {
                 failure.set(e);
             }
         });
-        assertThat(a.join(Duration.ofSeconds(30))).isTrue();
-        assertThat(b.join(Duration.ofSeconds(30))).isTrue();
+        assertThat(a.join(Duration.ofSeconds(60))).isTrue();
+        assertThat(b.join(Duration.ofSeconds(60))).isTrue();
         assertThat(failure.get()).isNull();
         assertThat(count("initialize")).as("connect, then one renewal for both").isEqualTo(2);
         assertThat(sessions.get()).isEqualTo(2);
