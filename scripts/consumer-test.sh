@@ -129,11 +129,16 @@ if [[ -d "$USER_REPO/dev/loommcp" ]]; then
   [[ -z "$polluted" ]] || fail "written to $USER_REPO during this run: $polluted"
 fi
 
-# the dependency tree a user gets: one Jackson 3 version, no YAML
+# the dependency tree a user gets: one Jackson 3 version, no YAML through the schema validator (Jackson's YAML
+# module, SnakeYAML 1.x/2.x); the one YAML parser allowed is mcp-skills' own (snakeyaml-engine, for the skills'
+# frontmatter), and only when mcp-skills is there
 deps="$CONSUMER_SRC/classpath/target/dependencies.txt"
 cp "$deps" "$WORK/consumer-dependencies.txt"
-if grep -Eq 'jackson-dataformat-yaml|snakeyaml' "$deps"; then
+if grep -Eq 'jackson-dataformat-yaml|org\.yaml:snakeyaml' "$deps"; then
   fail "the consumer gets YAML through the schema validator: $(grep -E 'yaml' "$deps" | tr -s ' ')"
+fi
+if grep -q 'org\.snakeyaml:snakeyaml-engine' "$deps" && ! grep -q 'dev\.loommcp:mcp-skills:' "$deps"; then
+  fail "the consumer gets snakeyaml-engine without mcp-skills: $(grep -E 'yaml' "$deps" | tr -s ' ')"
 fi
 jackson_versions=$(grep -Eo 'tools\.jackson[^:]*:[^:]+:jar:[^: ]+' "$deps" | awk -F: '{print $4}' | sort -u)
 [[ $(wc -l <<<"$jackson_versions") -eq 1 ]] || fail "the consumer gets more than one Jackson 3 version: $(echo $jackson_versions) ($(grep -Eo 'tools\.jackson[^ ]*' "$deps" | tr '\n' ' '))"
