@@ -24,7 +24,8 @@ import javax.crypto.spec.SecretKeySpec;
  * endpoint) on a {@link JdbcTokenStore} shared with the other replicas (the test's schema, a pool of 8 connections,
  * one AES key), connected to the OAuth fixture. It prints {@code ready} once connected, waits for a {@code go} line,
  * then runs its callers ({@code echo}, each in a loop on its own virtual thread) for the given seconds, prints
- * {@code done ok=<n> failed=<n> first=<first failure or ->} and exits 0 after closing its client.
+ * {@code done ok=<n> failed=<n> first=<first failure or -> kinds=<kind=count;... or ->} and exits 0 after
+ * closing its client.
  */
 final class FleetOAuthChild {
 
@@ -63,6 +64,8 @@ final class FleetOAuthChild {
             AtomicLong ok = new AtomicLong();
             AtomicLong failed = new AtomicLong();
             AtomicReference<String> first = new AtomicReference<>("-");
+            // every kind of failure with its count (class and message, digits as #), for the test to judge them all
+            Map<String, Integer> kinds = new java.util.concurrent.ConcurrentHashMap<>();
             long end = System.nanoTime() + duration.toNanos();
             List<Thread> threads = new ArrayList<>();
             for (int i = 0; i < callers; i++) {
@@ -78,6 +81,10 @@ final class FleetOAuthChild {
                         } catch (Exception e) {
                             failed.incrementAndGet();
                             first.compareAndSet("-", e.toString().replace('\n', ' '));
+                            String m = String.valueOf(e.getMessage()).replaceAll("[0-9]+", "#")
+                                    .replaceAll("[\\s;=]+", " ");
+                            kinds.merge(e.getClass().getSimpleName() + ": "
+                                    + (m.length() > 120 ? m.substring(0, 120) : m), 1, Integer::sum);
                             if (e instanceof InterruptedException) {
                                 return;
                             }
@@ -88,7 +95,10 @@ final class FleetOAuthChild {
             for (Thread t : threads) {
                 t.join();
             }
-            System.out.println("done ok=" + ok.get() + " failed=" + failed.get() + " first=" + first.get());
+            StringBuilder k = new StringBuilder();
+            kinds.forEach((kind, n) -> k.append(k.isEmpty() ? "" : ";").append(kind).append('=').append(n));
+            System.out.println("done ok=" + ok.get() + " failed=" + failed.get() + " first=" + first.get()
+                    + " kinds=" + (k.isEmpty() ? "-" : k));
             System.out.flush();
         }
         System.exit(0);
