@@ -2,7 +2,6 @@ package dev.loommcp.tasks;
 
 import dev.loommcp.Registration;
 import dev.loommcp.config.Era;
-import dev.loommcp.McpClosedException;
 import dev.loommcp.McpException;
 import dev.loommcp.McpProtocolException;
 import dev.loommcp.McpUnsupportedInEraException;
@@ -63,25 +62,25 @@ public final class McpTasks {
     private static final String STATUS_NOTIFICATION = "notifications/tasks/status";
 
     private final TaskStore store;
-    private final @Nullable Duration legacyTtl;
+    // package-private from here to statusRegistration: TasksDriver binds the client and releases its share
+    final @Nullable Duration legacyTtl;
     private final Duration minPollInterval;
     private final Duration maxPollInterval;
     private final boolean push;
-    private final java.util.function.@Nullable BiConsumer<McpTask, RuntimeException> storeFailureListener;
-    private final Driver driver = new Driver();
+    private final TasksDriver driver = new TasksDriver(this);
     /** This instance among the live owners of this JVM ({@link TaskOwner}). */
-    private final String instanceId = UUID.randomUUID().toString();
+    final String instanceId = UUID.randomUUID().toString();
     /**
      * This instance in the store's records ({@link TaskRecord#owner()}): the builder's replica id, else the instance
      * id, the pid and the start time.
      */
     private final String ownerId;
-    private final Duration resultRetention;
     private final @Nullable TaskResultListener resultListener;
+    private final TaskWrites writes;
     /** The leases on the tasks this instance drives, and the scheduler that heartbeats them and claims due tasks. */
-    private final TaskLeaseKeeper leases;
+    final TaskLeaseKeeper leases;
     /** The driving listener of each task this instance claimed ({@link #claimDue()}), by task id. */
-    private final ConcurrentHashMap<String, Registration> driven = new ConcurrentHashMap<>();
+    final ConcurrentHashMap<String, Registration> driven = new ConcurrentHashMap<>();
     /** The most tasks one {@link #claimDue()} takes. */
     static final int MAX_CLAIM = 1000;
     /** Tasks are claimed in batches of this many (one store operation each). */
@@ -98,12 +97,12 @@ public final class McpTasks {
     /** The default {@link Builder#leaseLength}. */
     static final Duration DEFAULT_LEASE_LENGTH = Duration.ofSeconds(30);
 
-    private final ConcurrentHashMap<String, TaskHandle> open = new ConcurrentHashMap<>();
+    final ConcurrentHashMap<String, TaskHandle> open = new ConcurrentHashMap<>();
     private final AtomicInteger pushListens = new AtomicInteger();
-    private final ReentrantLock bindLock = new ReentrantLock();
-    private volatile @Nullable TaskChannel channel;
-    private volatile @Nullable PollTimer timer;
-    private @Nullable Registration statusRegistration; // guarded by bindLock
+    final ReentrantLock bindLock = new ReentrantLock();
+    volatile @Nullable TaskChannel channel;
+    volatile @Nullable PollTimer timer;
+    @Nullable Registration statusRegistration; // guarded by bindLock
 
     private McpTasks(Builder builder) {
         this.store = builder.store == null ? new InMemoryTaskStore() : builder.store;
@@ -111,14 +110,14 @@ public final class McpTasks {
         this.minPollInterval = builder.minPollInterval;
         this.maxPollInterval = builder.maxPollInterval;
         this.push = builder.push;
-        this.storeFailureListener = builder.storeFailureListener;
         this.ownerId = builder.owner != null ? builder.owner : TaskOwner.of(instanceId);
-        this.resultRetention = builder.resultRetention;
         this.resultListener = builder.resultListener;
         Duration claimEvery = builder.claimInterval == null ? builder.leaseLength
                 : builder.claimInterval.isZero() ? null : builder.claimInterval;
         this.leases = new TaskLeaseKeeper(this.store, ownerId, builder.leaseLength, claimEvery, this::claimDueQuietly,
                 this::stopDriving);
+        this.writes = new TaskWrites(this.store, leases, builder.resultRetention, resultListener,
+                builder.storeFailureListener);
     }
 
     /**
@@ -441,7 +440,7 @@ public final class McpTasks {
         return ch;
     }
 
-    private TaskChannel connected() {
+    TaskChannel connected() {
         TaskChannel ch = channel();
         ch.server(); // throws IllegalStateException when not connected
         return ch;
@@ -497,7 +496,7 @@ public final class McpTasks {
      * Parses a task's creation, registers its handle and records it in the store, waiting for the store no longer
      * than {@code deadline} (the creating call's).
      */
-    private TaskHandle created(String toolName, Map<String, Object> raw, Era era, Deadline deadline) {
+    TaskHandle created(String toolName, Map<String, Object> raw, Era era, Deadline deadline) {
         TaskSnapshot first = TaskWire.parse(raw, era, null, "tools/call " + toolName + " task creation");
         // a creation carries no result or error: one created already ended is taken as working until a poll
         // brings its outcome (a terminal snapshot is final)
@@ -528,104 +527,17 @@ public final class McpTasks {
 
     /**
      * The handle's delivering thread ({@link TaskHandle}): the store is to hold the task as {@code s} now, or, when
-     * {@code s} is terminal or {@code null}, no longer (its open-handle entry goes too). Waits for the store no longer
-     * than {@code deadline} (a store that stays busy, or fails otherwise, is logged as a WARNING naming the task and
-     * the store's reason; the task goes on).
+     * {@code s} is terminal or {@code null}, no longer (its open-handle entry goes too); the writes are
+     * {@link TaskWrites}'.
      */
     void store(TaskHandle h, @Nullable TaskSnapshot s, Deadline deadline) {
         TaskChannel ch = channel;
         if (s == null || s.status().isTerminal()) {
             open.remove(h.id(), h);
             stopDriving(h.id());
-            if (ch == null) {
-                return;
-            }
-            try {
-                String toolName = h.toolNameOrNull();
-                if (s != null && toolName != null) {
-                    if (ended(h, s, ch.server().key(), toolName, deadline)) {
-                        return;
-                    }
-                } else if (leases.drop(ch.server().key(), h.id())) {
-                    return; // another owner drives it now: its record is not ours to remove
-                }
-                store.remove(ch.server().key(), h.id(), deadline);
-            } catch (RuntimeException e) {
-                LOG.log(System.Logger.Level.WARNING, "could not remove task " + TaskWire.shown(h.id())
-                        + " from the task store", e);
-                storeFailed(h, e);
-            }
-            return;
         }
-        String toolName = h.toolNameOrNull();
-        if (ch == null || toolName == null) {
-            return;
-        }
-        try {
-            leases.record(record(h, s, ch.server().key(), toolName, null, null), deadline);
-        } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.WARNING, "could not record task " + TaskWire.shown(h.id())
-                    + " in the task store", e);
-            storeFailed(h, e);
-        }
-    }
-
-    private static TaskRecord record(TaskHandle h, TaskSnapshot s, String serverKey, String toolName,
-                                     @Nullable Map<String, @Nullable Object> result, @Nullable Instant retainUntil) {
-        return new TaskRecord(h.id(), serverKey, h.era(), toolName, h.createdAt(), s.ttl(), s.status(), null,
-                h.recordLearnedAt(), null, s.inputRequests(), result, retainUntil);
-    }
-
-    /**
-     * Records the task's end under this instance's lease and, when that fenced write wins, tells the result
-     * listener (no lock held). Returns {@code false} when no lease was held here (the caller removes the record as
-     * before: a handle from an id).
-     */
-    private boolean ended(TaskHandle h, TaskSnapshot s, String serverKey, String toolName, Deadline deadline) {
-        Map<String, @Nullable Object> result = s.result();
-        if (result == null && s.error() != null) {
-            Map<String, @Nullable Object> error = new java.util.LinkedHashMap<>();
-            error.put("code", s.error().code());
-            error.put("message", s.error().message());
-            result = Map.of("error", error);
-        }
-        TaskRecord ended = record(h, s, serverKey, toolName, result, Instant.now().plus(resultRetention));
-        switch (leases.complete(ended)) {
-            case NOT_HELD -> {
-                return false;
-            }
-            case LOST -> {
-                return true;
-            }
-            case WON -> {
-                if (resultListener != null) {
-                    try {
-                        resultListener.onResult(ended);
-                    } catch (RuntimeException e) {
-                        LOG.log(System.Logger.Level.WARNING, "the result listener threw for task "
-                                + TaskWire.shown(h.id()) + "; ignored", e);
-                    }
-                }
-                if (resultRetention.isZero()) {
-                    // after the listener: the end is recorded already, a failing removal must not cost the delivery
-                    // (an ended record is never claimed, and the stores drop it once its retention passed)
-                    store.remove(serverKey, h.id(), deadline);
-                }
-                return true;
-            }
-        }
-        return true;
-    }
-
-    /** Tells the builder's store failure listener, if any (no lock is held here); a listener that throws is logged. */
-    private void storeFailed(TaskHandle h, RuntimeException e) {
-        if (storeFailureListener == null) {
-            return;
-        }
-        try {
-            storeFailureListener.accept(h, e);
-        } catch (RuntimeException thrown) {
-            LOG.log(System.Logger.Level.WARNING, "the store failure listener threw; ignored", thrown);
+        if (ch != null) {
+            writes.write(h, s, ch.server().key(), deadline);
         }
     }
 
@@ -667,110 +579,6 @@ public final class McpTasks {
                     e.getMessage());
         }
     }
-
-    /** The {@link TaskSupport} of these tasks. */
-    private final class Driver implements TaskSupport {
-
-        @Override
-        public void bind(TaskChannel ch) {
-            Objects.requireNonNull(ch, "channel");
-            Runnable releasePrevious;
-            bindLock.lock();
-            try {
-                TaskChannel previous = channel;
-                if (previous != null && !previous.closeToken().isCancelled()) {
-                    throw new IllegalStateException("this McpTasks is installed on a client that is still open: one"
-                            + " McpTasks serves one live client at a time; close that client first, or build one"
-                            + " McpTasks per client (per server)");
-                }
-                // the previous client closed: what its close has not released yet goes now
-                releasePrevious = previous == null ? () -> { } : detach();
-                timer = new PollTimer(ch.threads(), TaskHandle::pollOnce);
-                channel = ch;
-                TaskOwner.live(instanceId);
-                leases.start(ch.threads());
-            } finally {
-                bindLock.unlock();
-            }
-            releasePrevious.run();
-        }
-
-        @Override
-        public TaskAugmentation augmentation(String toolName, RequestOptions options) throws InterruptedException {
-            Objects.requireNonNull(toolName, "toolName");
-            return LegacyAugmentation.of(channel(), toolName, true, legacyTtl,
-                    options == null ? RequestOptions.DEFAULT : options);
-        }
-
-        @Override
-        public CallToolResult awaitResult(ToolCallAnswer.Pending pending, RequestOptions options)
-                throws InterruptedException {
-            Objects.requireNonNull(pending, "pending");
-            TaskChannel ch = channel();
-            RequestOptions o = options == null ? RequestOptions.DEFAULT : options;
-            TaskHandle h = created(pending.toolName(), pending.creation(), ch.server().era(),
-                    TaskHandle.deadlineOf(o));
-            return h.await(o);
-        }
-
-        @Override
-        public void clientClosed() {
-            Runnable release;
-            bindLock.lock();
-            try {
-                TaskChannel ch = channel;
-                if (ch != null && !ch.closeToken().isCancelled()) {
-                    return; // a late close of an earlier client: bind() released it when the new one came
-                }
-                release = detach();
-            } finally {
-                bindLock.unlock();
-            }
-            release.run();
-        }
-
-        /**
-         * Under bindLock: takes the bound client's share (the status listener, the poll timer, the open handles)
-         * and returns what releases it, to run after the lock: the listener closed, the timer stopped, the handles
-         * failed as closed. This instance's records may be taken over from now on.
-         */
-        private Runnable detach() {
-            TaskOwner.gone(instanceId);
-            Runnable releaseLeases = leases.stop();
-            List<Registration> driving = new ArrayList<>(driven.values());
-            driven.clear();
-            Registration reg = statusRegistration;
-            statusRegistration = null;
-            PollTimer t = timer;
-            List<TaskHandle> handles = new ArrayList<>(open.values());
-            open.clear();
-            return () -> {
-                if (reg != null) {
-                    try {
-                        reg.close();
-                    } catch (RuntimeException e) { // a channel of another implementation may break the contract
-                        LOG.log(System.Logger.Level.DEBUG, "closing the status listener failed: {0}", e.toString());
-                    }
-                }
-                if (t != null) {
-                    t.close();
-                }
-                for (Registration d : driving) {
-                    d.close();
-                }
-                for (TaskHandle h : handles) {
-                    h.fail(new McpClosedException("the client closed", null));
-                }
-                releaseLeases.run(); // a clean close: the tasks may be claimed by another replica at once
-            };
-        }
-
-        @Override
-        public String toString() {
-            return "McpTasks.support()[" + open.size() + " open tasks]";
-        }
-    }
-
 
     /** Builds {@link McpTasks}. Not thread-safe. */
     public static final class Builder {
