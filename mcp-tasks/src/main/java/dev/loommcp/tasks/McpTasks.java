@@ -59,7 +59,6 @@ import org.jspecify.annotations.Nullable;
 public final class McpTasks {
 
     private static final System.Logger LOG = System.getLogger("dev.loommcp.tasks");
-    private static final String STATUS_NOTIFICATION = "notifications/tasks/status";
 
     private final TaskStore store;
     // package-private from here to statusRegistration: TasksDriver binds the client and releases its share
@@ -516,7 +515,7 @@ public final class McpTasks {
 
     private TaskHandle register(TaskHandle h) {
         if (h.era() == Era.LEGACY) {
-            listenToStatusNotifications();
+            driver.listenToStatusNotifications();
         }
         if (h.snapshot().status().isTerminal()) {
             return h;
@@ -548,36 +547,6 @@ public final class McpTasks {
     void forget(TaskHandle h, Deadline deadline) {
         open.remove(h.id(), h);
         h.unrecord(deadline);
-    }
-
-    /** Legacy: hear notifications/tasks/status as a hint (C.6.7); registered once, at the first legacy task. */
-    private void listenToStatusNotifications() {
-        bindLock.lock();
-        try {
-            if (statusRegistration != null || channel == null) {
-                return;
-            }
-            statusRegistration = channel.onNotification(STATUS_NOTIFICATION, this::statusNotification);
-        } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.DEBUG, "cannot hear " + STATUS_NOTIFICATION + "; polling only", e);
-        } finally {
-            bindLock.unlock();
-        }
-    }
-
-    private void statusNotification(Map<String, Object> params) {
-        Object id = params == null ? null : params.get("taskId");
-        TaskHandle h = id instanceof String s ? open.get(s) : null;
-        if (h == null) {
-            return;
-        }
-        try {
-            h.apply(TaskWire.parse(params, Era.LEGACY, h.id(), STATUS_NOTIFICATION), Deadline.NONE);
-        } catch (RuntimeException e) {
-            LOG.log(System.Logger.Level.DEBUG, "ignored a {0} for task {1}: {2}", STATUS_NOTIFICATION,
-                    TaskWire.shown(h.id()),
-                    e.getMessage());
-        }
     }
 
     /** Builds {@link McpTasks}. Not thread-safe. */

@@ -1,8 +1,10 @@
 package dev.loommcp.tasks;
 
+import dev.loommcp.Deadline;
 import dev.loommcp.McpClosedException;
 import dev.loommcp.Registration;
 import dev.loommcp.RequestOptions;
+import dev.loommcp.config.Era;
 import dev.loommcp.schema.CallToolResult;
 import dev.loommcp.spi.TaskAugmentation;
 import dev.loommcp.spi.TaskChannel;
@@ -10,6 +12,7 @@ import dev.loommcp.spi.TaskSupport;
 import dev.loommcp.spi.ToolCallAnswer;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -21,6 +24,8 @@ import java.util.Objects;
 final class TasksDriver implements TaskSupport {
 
     private static final System.Logger LOG = System.getLogger("dev.loommcp.tasks");
+
+    private static final String STATUS_NOTIFICATION = "notifications/tasks/status";
 
     private final McpTasks t;
 
@@ -121,6 +126,36 @@ final class TasksDriver implements TaskSupport {
             }
             releaseLeases.run(); // a clean close: the tasks may be claimed by another replica at once
         };
+    }
+
+    /** Legacy: hear notifications/tasks/status as a hint (C.6.7); registered once, at the first legacy task. */
+    void listenToStatusNotifications() {
+        t.bindLock.lock();
+        try {
+            if (t.statusRegistration != null || t.channel == null) {
+                return;
+            }
+            t.statusRegistration = t.channel.onNotification(STATUS_NOTIFICATION, this::statusNotification);
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.DEBUG, "cannot hear " + STATUS_NOTIFICATION + "; polling only", e);
+        } finally {
+            t.bindLock.unlock();
+        }
+    }
+
+    private void statusNotification(Map<String, Object> params) {
+        Object id = params == null ? null : params.get("taskId");
+        TaskHandle h = id instanceof String s ? t.open.get(s) : null;
+        if (h == null) {
+            return;
+        }
+        try {
+            h.apply(TaskWire.parse(params, Era.LEGACY, h.id(), STATUS_NOTIFICATION), Deadline.NONE);
+        } catch (RuntimeException e) {
+            LOG.log(System.Logger.Level.DEBUG, "ignored a {0} for task {1}: {2}", STATUS_NOTIFICATION,
+                    TaskWire.shown(h.id()),
+                    e.getMessage());
+        }
     }
 
     @Override
